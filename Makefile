@@ -1,0 +1,35 @@
+# journal: the two commands that matter are `make demo` and `make test`.
+SHELL := /bin/bash
+APT_PACKAGES := libsqlite3-dev libssl-dev liblz4-dev libpq-dev pkg-config
+SWIFT ?= swift
+
+.PHONY: all deps build release demo test soak bench bench-quick clean
+
+all: build
+
+# Installs the Debian packages the system-library targets need, only when one is missing.
+deps:
+	@missing=$$(for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+	  echo "installing: $$missing"; \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing; \
+	fi
+
+build: deps
+	$(SWIFT) build
+
+release: deps
+	$(SWIFT) build -c release --product journal
+
+# The main job: a realistic workload into a fresh journal, verified, audited, replayed, analysed.
+demo: release
+	@db=$$(mktemp -d)/demo.db; .build/release/journal demo --db "$$db"
+
+# Every test (Swift Testing), on a fresh machine included.
+test: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+clean:
+	rm -rf .build

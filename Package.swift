@@ -1,0 +1,62 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let upcoming: [SwiftSetting] = [
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+let optimized: [SwiftSetting] = upcoming + [
+    .unsafeFlags(["-cross-module-optimization"], .when(configuration: .release)),
+]
+
+let package = Package(
+    name: "journal",
+    products: [
+        .executable(name: "journal", targets: ["journal"]),
+        .library(name: "EventStore", targets: ["EventStore"]),
+        .library(name: "Domain", targets: ["Domain"]),
+        .library(name: "Projections", targets: ["Projections"]),
+    ],
+    targets: [
+        // System libraries (Debian packages; `make deps` installs them).
+        .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
+                       providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CLZ4", path: "Sources/CLZ4", pkgConfig: "liblz4",
+                       providers: [.apt(["liblz4-dev"])]),
+        .systemLibrary(name: "COpenSSL", path: "Sources/COpenSSL", pkgConfig: "libcrypto",
+                       providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CLibPQ", path: "Sources/CLibPQ", pkgConfig: "libpq",
+                       providers: [.apt(["libpq-dev"])]),
+
+        // Shared value types: JSON that keeps what it was given, timestamps, identifiers.
+        .target(name: "JournalCore", swiftSettings: optimized),
+        // The append-only store (SQLite by default, PostgreSQL for scale-out).
+        .target(name: "EventStore",
+                dependencies: ["JournalCore", "CSQLite", "CLZ4", "COpenSSL", "CLibPQ"],
+                swiftSettings: optimized),
+        // Pure decide/evolve aggregates and the event catalog: no I/O.
+        .target(name: "Domain", dependencies: ["JournalCore"], swiftSettings: optimized),
+        // The seeded workload generator, driving the domain's commands.
+        .target(name: "Simulator", dependencies: ["Domain", "JournalCore"], swiftSettings: optimized),
+        // Read models with checkpoints.
+        .target(name: "Projections", dependencies: ["EventStore", "Domain", "JournalCore"],
+                swiftSettings: optimized),
+        .executableTarget(name: "journal",
+                          dependencies: ["EventStore", "Domain", "Simulator", "Projections", "JournalCore"],
+                          path: "Sources/cli", swiftSettings: upcoming),
+        .executableTarget(name: "bench",
+                          dependencies: ["EventStore", "Domain", "Simulator", "Projections", "JournalCore", "CSQLite"],
+                          path: "Sources/bench", swiftSettings: optimized),
+
+        .testTarget(name: "JournalCoreTests", dependencies: ["JournalCore"], swiftSettings: upcoming),
+        .testTarget(name: "EventStoreTests", dependencies: ["EventStore", "JournalCore", "CSQLite"],
+                    swiftSettings: upcoming),
+        .testTarget(name: "DomainTests", dependencies: ["Domain", "JournalCore"], swiftSettings: upcoming),
+        .testTarget(name: "SimulatorTests", dependencies: ["Simulator", "Domain", "JournalCore"],
+                    swiftSettings: upcoming),
+        .testTarget(name: "ProjectionsTests",
+                    dependencies: ["Projections", "EventStore", "Domain", "Simulator", "JournalCore"],
+                    swiftSettings: upcoming),
+        .testTarget(name: "CLITests", dependencies: ["journal", "JournalCore"], swiftSettings: upcoming),
+    ],
+    swiftLanguageModes: [.v6]
+)

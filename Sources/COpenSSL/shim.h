@@ -1,0 +1,6 @@
+#ifndef COPENSSL_SHIM_H
+#define COPENSSL_SHIM_H
+#include <openssl/evp.h>
+#include <openssl/sha.h>
+#include <openssl/err.h>
+#endif

@@ -1,0 +1,198 @@
+import JournalCore
+
+// The store's public surface. Backends (SQLite, PostgreSQL) implement `EventStore`; the CLI, the
+// projections and the benchmarks only see this protocol and the value types below.
+//
+// The API is synchronous and thread-safe: calls may come from many threads at once, and
+// concurrent appends in one process are group-committed (one transaction, one fsync).
+
+/// A stream name `<category>-<id>`, e.g. `3ds-0b9e…` or `card-…`. Compared exactly as written.
+public struct StreamName: Sendable, Hashable, Comparable, CustomStringConvertible {
+    public let rawValue: String
+    /// The part before the first `-` (`3ds`, `card`).
+    public var category: Substring { rawValue.prefix(while: { $0 != "-" }) }
+    /// The part after the first `-`.
+    public var id: Substring { rawValue.drop(while: { $0 != "-" }).dropFirst() }
+    public var description: String { rawValue }
+    public static func < (lhs: StreamName, rhs: StreamName) -> Bool { lhs.rawValue < rhs.rawValue }
+
+    /// Validates the naming rule: a non-empty category of `[a-z0-9]`, a `-`, a non-empty id of
+    /// printable ASCII without spaces, 200 bytes at most.
+    public init(_ rawValue: String) throws(EventStoreError) {
+        guard StreamName.isValid(rawValue) else { throw .invalidStreamName(rawValue) }
+        self.rawValue = rawValue
+    }
+
+    public static func isValid(_ rawValue: String) -> Bool {
+        let bytes = Array(rawValue.utf8)
+        guard bytes.count <= 200, let dash = bytes.firstIndex(of: UInt8(ascii: "-")), dash > 0,
+              dash < bytes.count - 1 else { return false }
+        for byte in bytes[..<dash] {
+            guard (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return false }
+        }
+        return bytes[(dash + 1)...].allSatisfy { $0 > 0x20 && $0 < 0x7F }
+    }
+}
+
+/// What the caller believes about a stream before appending to it.
+public enum ExpectedVersion: Sendable, Equatable, CustomStringConvertible {
+    /// No check.
+    case any
+    /// The stream must not exist yet.
+    case noStream
+    /// The stream must have at least one event.
+    case streamExists
+    /// The stream's last version must be exactly this (versions start at 0).
+    case exact(Int64)
+
+    public var description: String {
+        switch self {
+        case .any: return "any"
+        case .noStream: return "no stream"
+        case .streamExists: return "stream exists"
+        case let .exact(version): return "version \(version)"
+        }
+    }
+}
+
+/// An event to append. The journal assigns position, version, recordedAt (unless given) and hash.
+public struct ProposedEvent: Sendable, Equatable {
+    /// The idempotency key: a UUID, compared exactly as written.
+    public var id: String
+    public var type: String
+    public var occurredAt: Timestamp
+    /// The `data` object as compact JSON text (UTF-8), exactly what will be stored and exported.
+    public var data: [UInt8]
+    /// The `meta` object as compact JSON text, or nil when absent or empty.
+    public var meta: [UInt8]?
+    /// When set, used as recordedAt instead of the store's clock (the simulator's clock, say).
+    public var recordedAt: Timestamp?
+
+    public init(id: String, type: String, occurredAt: Timestamp, data: [UInt8], meta: [UInt8]? = nil,
+                recordedAt: Timestamp? = nil) {
+        self.id = id
+        self.type = type
+        self.occurredAt = occurredAt
+        self.data = data
+        self.meta = meta
+        self.recordedAt = recordedAt
+    }
+}
+
+/// An event as stored.
+public struct RecordedEvent: Sendable, Equatable {
+    public var position: Int64
+    public var stream: StreamName
+    public var version: Int64
+    public var id: String
+    public var type: String
+    public var occurredAt: Timestamp
+    public var recordedAt: Timestamp
+    public var data: [UInt8]
+    public var meta: [UInt8]?
+    /// SHA-256 of the chain link (32 bytes).
+    public var hash: [UInt8]
+
+    public init(position: Int64, stream: StreamName, version: Int64, id: String, type: String,
+                occurredAt: Timestamp, recordedAt: Timestamp, data: [UInt8], meta: [UInt8]?, hash: [UInt8]) {
+        self.position = position
+        self.stream = stream
+        self.version = version
+        self.id = id
+        self.type = type
+        self.occurredAt = occurredAt
+        self.recordedAt = recordedAt
+        self.data = data
+        self.meta = meta
+        self.hash = hash
+    }
+}
+
+/// One stream's part of an (atomic, possibly multi-stream) append.
+public struct StreamAppend: Sendable {
+    public var stream: StreamName
+    public var expectedVersion: ExpectedVersion
+    public var events: [ProposedEvent]
+
+    public init(stream: StreamName, expectedVersion: ExpectedVersion = .any, events: [ProposedEvent]) {
+        self.stream = stream
+        self.expectedVersion = expectedVersion
+        self.events = events
+    }
+}
+
+/// What an append did, per stream.
+public struct AppendResult: Sendable, Equatable {
+    public var stream: StreamName
+    /// The position of each proposed event, in order: newly written or, for an idempotent
+    /// duplicate, the position it was first stored at.
+    public var positions: [Int64]
+    /// The stream's last version after the append (nil if the stream is still empty).
+    public var lastVersion: Int64?
+    /// How many events were newly written (the others were duplicates).
+    public var written: Int
+
+    public init(stream: StreamName, positions: [Int64], lastVersion: Int64?, written: Int) {
+        self.stream = stream
+        self.positions = positions
+        self.lastVersion = lastVersion
+        self.written = written
+    }
+}
+
+public enum ReadDirection: Sendable {
+    case forward
+    case backward
+}
+
+/// The outcome of a full integrity check.
+public struct VerifyReport: Sendable, Equatable {
+    public var events: Int64
+    public var streams: Int64
+    public var headPosition: Int64
+    /// Hex SHA-256 of the last event (the chain head), empty for an empty journal.
+    public var headHash: String
+
+    public init(events: Int64, streams: Int64, headPosition: Int64, headHash: String) {
+        self.events = events
+        self.streams = streams
+        self.headPosition = headPosition
+        self.headHash = headHash
+    }
+}
+
+/// An append-only event store. Every backend passes the same conformance suite.
+public protocol EventStore: AnyObject, Sendable {
+    /// Appends to one stream, atomically.
+    @discardableResult
+    func append(_ events: [ProposedEvent], to stream: StreamName, expectedVersion: ExpectedVersion)
+        throws(EventStoreError) -> AppendResult
+
+    /// Appends to several streams in one transaction: all or nothing.
+    @discardableResult
+    func append(_ batch: [StreamAppend]) throws(EventStoreError) -> [AppendResult]
+
+    /// Up to `limit` events of a stream starting at `version` (inclusive), in `direction`.
+    func read(stream: StreamName, from version: Int64, direction: ReadDirection, limit: Int)
+        throws(EventStoreError) -> [RecordedEvent]
+
+    /// Up to `limit` events of the whole log with position ≥ `position`, in position order.
+    func readAll(from position: Int64, limit: Int) throws(EventStoreError) -> [RecordedEvent]
+
+    /// The stream's last version, or nil when it has no events.
+    func lastVersion(of stream: StreamName) throws(EventStoreError) -> Int64?
+
+    /// The last committed position (0 for an empty journal).
+    func headPosition() throws(EventStoreError) -> Int64
+
+    /// The stored event with this id, if any.
+    func event(withID id: String) throws(EventStoreError) -> RecordedEvent?
+
+    /// Every stream name, sorted, optionally of one category.
+    func streams(category: String?) throws(EventStoreError) -> [StreamName]
+
+    /// Walks the whole log: chain, positions, versions. Throws `EventStoreError` with code
+    /// `.integrity` and the first bad position when anything was changed.
+    func verify() throws(EventStoreError) -> VerifyReport
+}

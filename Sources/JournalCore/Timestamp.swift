@@ -1,0 +1,118 @@
+/// A UTC instant with millisecond precision, written exactly as `YYYY-MM-DDTHH:MM:SS.sssZ`.
+///
+/// The journal's only time type. It is a count of milliseconds since 1970-01-01T00:00:00.000Z,
+/// so comparing and subtracting are integer operations and formatting is exact and portable
+/// (no Foundation `Date`, no locale, no time zone database).
+public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible {
+    public var millisecondsSinceEpoch: Int64
+
+    public init(millisecondsSinceEpoch: Int64) {
+        self.millisecondsSinceEpoch = millisecondsSinceEpoch
+    }
+
+    public static func < (lhs: Timestamp, rhs: Timestamp) -> Bool {
+        lhs.millisecondsSinceEpoch < rhs.millisecondsSinceEpoch
+    }
+
+    public func adding(milliseconds: Int64) -> Timestamp {
+        Timestamp(millisecondsSinceEpoch: millisecondsSinceEpoch + milliseconds)
+    }
+
+    /// Parses the envelope format exactly: `YYYY-MM-DDTHH:MM:SS.sssZ`, nothing else.
+    public init?(_ text: String) {
+        var text = text
+        guard let value = text.withUTF8({ Timestamp.parse($0) }) else { return nil }
+        self = value
+    }
+
+    /// Parses a `--since`/`--until` argument: the envelope format, or a date `YYYY-MM-DD`
+    /// meaning midnight UTC.
+    public init?(queryBound text: String) {
+        if let exact = Timestamp(text) {
+            self = exact
+            return
+        }
+        guard let midnight = Timestamp(text + "T00:00:00.000Z"), text.utf8.count == 10 else { return nil }
+        self = midnight
+    }
+
+    private static func parse(_ b: UnsafeBufferPointer<UInt8>) -> Timestamp? {
+        guard b.count == 24, b[4] == 0x2D, b[7] == 0x2D, b[10] == UInt8(ascii: "T"), b[13] == 0x3A,
+              b[16] == 0x3A, b[19] == 0x2E, b[23] == UInt8(ascii: "Z") else { return nil }
+        func number(_ from: Int, _ count: Int) -> Int? {
+            var value = 0
+            for i in from..<(from + count) {
+                let byte = b[i]
+                guard byte >= 0x30 && byte <= 0x39 else { return nil }
+                value = value * 10 + Int(byte - 0x30)
+            }
+            return value
+        }
+        guard let year = number(0, 4), let month = number(5, 2), let day = number(8, 2),
+              let hour = number(11, 2), let minute = number(14, 2), let second = number(17, 2),
+              let millis = number(20, 3) else { return nil }
+        guard (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year),
+              hour < 24, minute < 60, second < 60 else { return nil }
+        let days = daysFromCivil(year: year, month: month, day: day)
+        let seconds = Int64(days) * 86_400 + Int64(hour * 3600 + minute * 60 + second)
+        return Timestamp(millisecondsSinceEpoch: seconds * 1000 + Int64(millis))
+    }
+
+    /// The envelope format, e.g. `2026-11-29T10:15:02.125Z`.
+    public var description: String {
+        let millis = Int(((millisecondsSinceEpoch % 1000) + 1000) % 1000)
+        let totalSeconds = (millisecondsSinceEpoch - Int64(millis)) / 1000
+        let secondsOfDay = Int(((totalSeconds % 86_400) + 86_400) % 86_400)
+        let days = Int((totalSeconds - Int64(secondsOfDay)) / 86_400)
+        let (year, month, day) = Timestamp.civil(fromDays: days)
+        var out = [UInt8]()
+        out.reserveCapacity(24)
+        func put(_ value: Int, _ width: Int) {
+            var digits = [UInt8](repeating: 0x30, count: width)
+            var rest = value
+            for i in stride(from: width - 1, through: 0, by: -1) {
+                digits[i] = UInt8(0x30 + rest % 10)
+                rest /= 10
+            }
+            out.append(contentsOf: digits)
+        }
+        put(year, 4); out.append(0x2D); put(month, 2); out.append(0x2D); put(day, 2)
+        out.append(UInt8(ascii: "T"))
+        put(secondsOfDay / 3600, 2); out.append(0x3A); put(secondsOfDay / 60 % 60, 2); out.append(0x3A)
+        put(secondsOfDay % 60, 2); out.append(0x2E); put(millis, 3); out.append(UInt8(ascii: "Z"))
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    private static func isLeap(_ year: Int) -> Bool { (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 }
+
+    private static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: return isLeap(year) ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+
+    // Howard Hinnant's days_from_civil / civil_from_days (public domain algorithms).
+    private static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let mp = (month + 9) % 12
+        let doy = (153 * mp + 2) / 5 + day - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146_097 + doe - 719_468
+    }
+
+    private static func civil(fromDays days: Int) -> (Int, Int, Int) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let day = doy - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+}

@@ -1,0 +1,95 @@
+import JournalCore
+import Testing
+
+@Suite("JSON parser")
+struct JSONParserTests {
+    let parser = JSONParser()
+
+    @Test func keepsKeyOrderAndNumberSpellingThroughAWriteRoundTrip() throws {
+        let text = #"{"b":1.50,"a":[1e3,-0,12345678901234567890123],"c":{"z":null,"y":true}}"#
+        #expect(JSONWriter.string(try parser.parse(text)) == text)
+    }
+
+    @Test func equivalenceIgnoresKeyOrderAndNumberSpellingButNotArrayOrder() throws {
+        let a = try parser.parse(#"{"x":100,"y":[1,2],"z":"s"}"#)
+        let b = try parser.parse(#"{"z":"s","y":[1.0,2e0],"x":1E2}"#)
+        let c = try parser.parse(#"{"z":"s","y":[2,1],"x":100}"#)
+        #expect(a.isEquivalent(to: b))
+        #expect(!a.isEquivalent(to: c))
+        #expect(a != b)
+    }
+
+    @Test(arguments: [
+        (#"{"a":1,"a":2}"#, "duplicate key"),
+        ("{\"a\":\"\u{01}\"}", "control character"),
+        (#"{"a":01}"#, "leading zero"),
+        (#"{"a":1} x"#, "after the JSON value"),
+        (#"{"a":"\ud800"}"#, "lone high surrogate"),
+        (#"{"a":tru}"#, "invalid literal"),
+        ("", "end of input"),
+        (#"{"a":"x"#, "unterminated string"),
+    ])
+    func rejectsMalformedDocumentsWithAReason(text: String, reason: String) {
+        #expect {
+            _ = try parser.parse(text)
+        } throws: { error in
+            (error as? JSONParseError)?.reason.contains(reason) == true
+        }
+    }
+
+    @Test func rejectsInvalidUTF8InStrings() {
+        let bytes: [UInt8] = Array(#"{"a":""#.utf8) + [0xC3, 0x28] + Array(#""}"#.utf8)
+        #expect(throws: JSONParseError.self) { _ = try parser.parse(bytes) }
+    }
+
+    @Test func rejectsTenThousandDeepNestingWithoutCrashing() {
+        let text = String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000)
+        #expect(throws: JSONParseError.self) { _ = try parser.parse(text) }
+    }
+
+    @Test func decodesEscapesAndSurrogatePairs() throws {
+        let value = try parser.parse(#""a\"b\\c\n\u00e9\ud83d\ude00""#)
+        #expect(value == .string("a\"b\\c\né😀"))
+        #expect(JSONWriter.string(value) == "\"a\\\"b\\\\c\\né😀\"")
+    }
+
+    @Test func integerNumbersAreReadExactly() throws {
+        let value = try parser.parse("9223372036854775807")
+        #expect(value.numberValue?.int64 == Int64.max)
+        #expect(try parser.parse("1.0").numberValue?.int64 == nil)
+        #expect(try parser.parse("99999999999999999999").numberValue?.int64 == nil)
+    }
+}
+
+@Suite("Timestamp")
+struct TimestampTests {
+    @Test func parsesAndFormatsTheEnvelopeFormatExactly() throws {
+        let text = "2026-11-29T10:15:02.125Z"
+        let stamp = try #require(Timestamp(text))
+        #expect(stamp.description == text)
+        #expect(Timestamp("1970-01-01T00:00:00.000Z")?.millisecondsSinceEpoch == 0)
+        #expect(Timestamp("2024-02-29T23:59:59.999Z")?.description == "2024-02-29T23:59:59.999Z")
+    }
+
+    @Test(arguments: ["2026-11-29T10:15:02Z", "2026-11-29T10:15:02.125z", "2026-11-29 10:15:02.125Z",
+                      "2026-02-30T00:00:00.000Z", "2026-11-29T24:00:00.000Z", "2026-11-29T10:15:02.1250Z"])
+    func rejectsAnythingButTheExactFormat(text: String) {
+        #expect(Timestamp(text) == nil)
+    }
+
+    @Test func queryBoundsAcceptADateAsMidnightUTC() {
+        #expect(Timestamp(queryBound: "2026-11-29")?.description == "2026-11-29T00:00:00.000Z")
+        #expect(Timestamp(queryBound: "2026-11-2") == nil)
+    }
+}
+
+@Suite("UUID text")
+struct UUIDTextTests {
+    @Test func acceptsEitherCaseAndChecksLowercaseOnlyOnRequest() {
+        #expect(UUIDText.isUUID("0B9E2C3A-1234-4ABC-8DEF-0123456789AB"))
+        #expect(!UUIDText.isLowercaseUUID("0B9E2C3A-1234-4ABC-8DEF-0123456789AB"))
+        #expect(UUIDText.isLowercaseUUID("0b9e2c3a-1234-4abc-8def-0123456789ab"))
+        #expect(!UUIDText.isUUID("0b9e2c3a12344abc8def0123456789ab"))
+        #expect(!UUIDText.isUUID("0b9e2c3a-1234-4abc-8def-0123456789ag"))
+    }
+}
