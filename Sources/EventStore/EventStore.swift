@@ -196,3 +196,30 @@ public protocol EventStore: AnyObject, Sendable {
     /// `.integrity` and the first bad position when anything was changed.
     func verify() throws(EventStoreError) -> VerifyReport
 }
+
+/// A scoped write transaction (`BEGIN IMMEDIATE` on SQLite): everything appended inside it
+/// becomes visible atomically when the body returns, and nothing does when it throws. Reads
+/// inside the transaction see its own uncommitted appends. Never escapes its closure.
+public protocol EventStoreTransaction: AnyObject {
+    @discardableResult
+    func append(_ events: [ProposedEvent], to stream: StreamName, expectedVersion: ExpectedVersion)
+        throws(EventStoreError) -> AppendResult
+    func lastVersion(of stream: StreamName) throws(EventStoreError) -> Int64?
+    func read(stream: StreamName, from version: Int64, direction: ReadDirection, limit: Int)
+        throws(EventStoreError) -> [RecordedEvent]
+    func event(withID id: String) throws(EventStoreError) -> RecordedEvent?
+}
+
+extension EventStore {
+    /// Convenience: the whole stream, forward.
+    public func readStream(_ stream: StreamName) throws(EventStoreError) -> [RecordedEvent] {
+        try read(stream: stream, from: 0, direction: .forward, limit: Int.max)
+    }
+}
+
+/// A store that supports long, scoped write transactions (bulk imports that are all or nothing).
+public protocol TransactionalEventStore: EventStore {
+    /// Runs `body` in one exclusive write transaction; commits when it returns, rolls back and
+    /// rethrows the first error when it throws.
+    func write<R>(_ body: (any EventStoreTransaction) throws -> R) throws -> R
+}
