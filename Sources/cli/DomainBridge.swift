@@ -17,6 +17,9 @@ struct StreamFold {
         eventCount += 1
     }
 
+    /// A few words for a replay step: the phase the stream is in.
+    var stepDescription: String { "events: \(eventCount)" }
+
     /// The aggregate as a JSON object, for `state` and `replay`.
     var summary: JSONObject {
         var object = JSONObject()

@@ -86,7 +86,7 @@ struct NDJSONLineReader {
                 start = newline + 1
                 return line
             }
-            if end - start > maxLineLength {
+            if end - start > maxLineLength + 1 {  // + 1: a CR before the LF does not count
                 return try skipLongLine()
             }
             if atEOF {
