@@ -49,4 +49,11 @@ enum Hex {
         }
         return String(decoding: out, as: UTF8.self)
     }
+
+    /// The bytes of 2n hex digits (only for text ``string(_:)`` produced).
+    static func bytes(_ hex: String) -> [UInt8] {
+        func value(_ digit: UInt8) -> UInt8 { digit <= 0x39 ? digit - 0x30 : digit - 0x61 + 10 }
+        let digits = Array(hex.utf8)
+        return stride(from: 0, to: digits.count - 1, by: 2).map { value(digits[$0]) << 4 | value(digits[$0 + 1]) }
+    }
 }
