@@ -30,8 +30,8 @@ extension JournalRunner {
     }
 
     /// The export's lines parsed as JSON objects.
-    func exportedObjects(_ arguments: [String] = []) throws -> [[String: Any]] {
-        let result = try run(["export"] + arguments)
+    func exportedObjects(_ arguments: [String] = [], db: Bool = true) throws -> [[String: Any]] {
+        let result = try run(["export"] + arguments, db: db)
         guard result.status == 0 else { throw FixtureError(message: "export failed: \(result.stderr)") }
         return try result.stdoutLines.map { line in
             guard let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else {
