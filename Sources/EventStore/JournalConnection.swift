@@ -87,6 +87,16 @@ final class JournalConnection {
         }
     }
 
+    /// Drops every cache (after raw SQL changed the file behind the store's back).
+    func forgetCaches() {
+        streamIDs.removeAll()
+        streamNames.removeAll()
+        typeIDs.removeAll()
+        typeNames.removeAll()
+        dictionaries.removeAll()
+        dictionaryTrainingSkipped = false
+    }
+
     // MARK: - Interned names
 
     /// The id of a stream, or nil when the journal has never stored it.

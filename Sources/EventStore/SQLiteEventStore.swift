@@ -159,6 +159,24 @@ public final class SQLiteEventStore: TransactionalEventStore, @unchecked Sendabl
         return result
     }
 
+    /// Runs `body` with the store's write connection to itself, outside any transaction: for
+    /// tooling that needs the same database as the store (a `:memory:` journal's projections,
+    /// tests that tamper through raw SQL). Nothing the body does is checked; the store's caches
+    /// are dropped afterwards, so it rereads what the body may have changed.
+    public func withConnection<R>(_ body: (SQLiteConnection) throws -> R) rethrows -> R {
+        defer { forgetCaches() }
+        return try commits.exclusive { connection in try body(connection.sql) }
+    }
+
+    private func forgetCaches() {
+        commits.exclusive { connection in connection.forgetCaches() }
+        if let reader {
+            readerLock.lock()
+            reader.forgetCaches()
+            readerLock.unlock()
+        }
+    }
+
     /// Transactions committed by this store's group commit (for tests and diagnostics).
     public var groupCommitCount: Int { commits.commitCount }
 }
