@@ -10,6 +10,14 @@ public struct GeneratedEvent: Sendable, Equatable {
     public let data: JSONObject
     /// From the simulated clock.
     public let occurredAt: Timestamp
+
+    public init(id: String, stream: String, type: String, data: JSONObject, occurredAt: Timestamp) {
+        self.id = id
+        self.stream = stream
+        self.type = type
+        self.data = data
+        self.occurredAt = occurredAt
+    }
 }
 
 /// One stream's worth of legal events.
