@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import JournalCore
 
 // The store's public surface. Backends (SQLite, PostgreSQL) implement `EventStore`; the CLI, the
@@ -195,6 +200,34 @@ public protocol EventStore: AnyObject, Sendable {
     /// Walks the whole log: chain, positions, versions. Throws `EventStoreError` with code
     /// `.integrity` and the first bad position when anything was changed.
     func verify() throws(EventStoreError) -> VerifyReport
+
+    /// Blocks until a commit may have moved the head past `position`, or `timeout` passes.
+    /// Backends wake early on commits they know of; the default just sleeps. Used by
+    /// `EventFollower`.
+    func waitForCommit(after position: Int64, timeout: Duration)
+
+    /// Suspends until a commit may have moved the head past `position`, `timeout` passes or the
+    /// task is cancelled. Used by `EventSubscription`.
+    func waitForCommit(after position: Int64, timeout: Duration) async
+}
+
+extension EventStore {
+    public func waitForCommit(after position: Int64, timeout: Duration) {
+        let nanoseconds = timeout.components.seconds * 1_000_000_000 + timeout.components.attoseconds / 1_000_000_000
+        var request = timespec(tv_sec: Int(nanoseconds / 1_000_000_000), tv_nsec: Int(nanoseconds % 1_000_000_000))
+        _ = nanosleep(&request, nil)
+    }
+
+    public func waitForCommit(after position: Int64, timeout: Duration) async {
+        try? await Task.sleep(for: timeout)
+    }
+
+    /// Follows the whole log from `position` (inclusive): the stored events, then new ones as
+    /// they are committed. See `EventSubscription`.
+    public func follow(from position: Int64, pollInterval: Duration = .milliseconds(100),
+                       pageSize: Int = 1_000) -> EventSubscription {
+        EventSubscription(store: self, from: position, pollInterval: pollInterval, pageSize: max(pageSize, 1))
+    }
 }
 
 /// A scoped write transaction (`BEGIN IMMEDIATE` on SQLite): everything appended inside it

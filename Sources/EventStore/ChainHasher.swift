@@ -1,0 +1,130 @@
+import COpenSSL
+import JournalCore
+
+// The integrity chain.
+//
+// Every event stores `hash = SHA-256(link)`, where `link` is the previous event's hash followed by
+// a canonical encoding of everything the journal stores for the event. The encoding is defined
+// over the *logical* event (the bytes a reader gets back, before compression and interning), so
+// anyone can recompute the chain from an export that carries the fields below, with any SHA-256.
+//
+// Byte layout of `link` for the event at position p (integers big-endian, lengths unsigned):
+//
+//   offset  size  field
+//   0       8     magic "JRNLEV01" (layout version 1)
+//   8       32    hash of the event at position p-1; 32 zero bytes when p = 1
+//   40      8     position p (Int64)
+//   48      8     version in its stream (Int64)
+//   56      4+n   stream name: UInt32 byte count, then the UTF-8 bytes
+//   ..      4+n   event id as written (UTF-8), same length prefix
+//   ..      4+n   type (UTF-8), same length prefix
+//   ..      8     occurredAt, milliseconds since 1970-01-01T00:00:00Z (Int64, two's complement)
+//   ..      8     recordedAt, same encoding
+//   ..      4+n   data bytes, same length prefix
+//   ..      1     meta flag: 0 = no meta, 1 = meta present
+//   ..      4+n   meta bytes, same length prefix (only when the flag is 1)
+//
+// Validity rule: position 1 links to 32 zero bytes, positions are 1, 2, 3, … without gaps, each
+// stream's versions are 0, 1, 2, … without gaps in position order, every stored hash equals the
+// recomputed one, and the journal's recorded head (position, hash) equals the last event's.
+
+/// SHA-256 over the canonical link encoding, with a fetched `EVP_MD` and a reused `EVP_MD_CTX`.
+/// Not thread-safe: each writer or verifier owns one.
+final class ChainHasher {
+    static let magic: [UInt8] = Array("JRNLEV01".utf8)
+    static let zeroHash = [UInt8](repeating: 0, count: 32)
+
+    private let md: OpaquePointer
+    private let context: OpaquePointer
+    private var scratch: [UInt8] = []
+
+    init() throws(EventStoreError) {
+        guard let md = EVP_MD_fetch(nil, "SHA256", nil) else {
+            throw EventStoreError(code: .io, message: "OpenSSL could not fetch SHA256")
+        }
+        guard let context = EVP_MD_CTX_new() else {
+            EVP_MD_free(md)
+            throw EventStoreError(code: .io, message: "OpenSSL could not allocate a digest context")
+        }
+        self.md = md
+        self.context = context
+        scratch.reserveCapacity(1024)
+    }
+
+    deinit {
+        EVP_MD_CTX_free(context)
+        EVP_MD_free(md)
+    }
+
+    /// The hash of one event, given the previous event's hash.
+    func hash(previous: [UInt8], position: Int64, version: Int64, stream: String, id: String, type: String,
+              occurredAt: Timestamp, recordedAt: Timestamp, data: UnsafeRawBufferPointer,
+              meta: UnsafeRawBufferPointer?) -> [UInt8] {
+        scratch.removeAll(keepingCapacity: true)
+        scratch.append(contentsOf: ChainHasher.magic)
+        scratch.append(contentsOf: previous)
+        append64(position)
+        append64(version)
+        appendString(stream)
+        appendString(id)
+        appendString(type)
+        append64(occurredAt.millisecondsSinceEpoch)
+        append64(recordedAt.millisecondsSinceEpoch)
+        append32(data.count)
+        scratch.append(contentsOf: data)
+        if let meta {
+            scratch.append(1)
+            append32(meta.count)
+            scratch.append(contentsOf: meta)
+        } else {
+            scratch.append(0)
+        }
+        return digest(scratch)
+    }
+
+    /// SHA-256 of `bytes` (also used for dictionary checksums).
+    func digest(_ bytes: [UInt8]) -> [UInt8] {
+        var out = [UInt8](repeating: 0, count: 32)
+        var length: UInt32 = 0
+        // With a fetched md and a reused context these calls only fail on allocation failure,
+        // which OpenSSL reports by leaving `length` at 0; the result is then all zeros, which
+        // can never verify, so a failure is loud rather than silent.
+        if EVP_DigestInit_ex2(context, md, nil) == 1 {
+            bytes.withUnsafeBytes { _ = EVP_DigestUpdate(context, $0.baseAddress, $0.count) }
+            _ = EVP_DigestFinal_ex(context, &out, &length)
+        }
+        return out
+    }
+
+    private func append64(_ value: Int64) {
+        let bits = UInt64(bitPattern: value)
+        for shift in stride(from: 56, through: 0, by: -8) { scratch.append(UInt8(truncatingIfNeeded: bits >> UInt64(shift))) }
+    }
+
+    private func append32(_ value: Int) {
+        let bits = UInt32(truncatingIfNeeded: value)
+        for shift in stride(from: 24, through: 0, by: -8) { scratch.append(UInt8(truncatingIfNeeded: bits >> UInt32(shift))) }
+    }
+
+    private func appendString(_ value: String) {
+        var value = value
+        value.withUTF8 { bytes in
+            append32(bytes.count)
+            scratch.append(contentsOf: bytes)
+        }
+    }
+}
+
+extension Array where Element == UInt8 {
+    /// Lowercase hexadecimal.
+    var hexString: String {
+        let digits = Array("0123456789abcdef".utf8)
+        var out = [UInt8]()
+        out.reserveCapacity(count * 2)
+        for byte in self {
+            out.append(digits[Int(byte >> 4)])
+            out.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+}

@@ -1,0 +1,126 @@
+/// Group commit: concurrent appenders in one process share one transaction and one fsync.
+///
+/// Every append enqueues itself and waits. Whoever finds the writer idle becomes the *leader*: it
+/// takes the whole queue, runs it in one `BEGIN IMMEDIATE … COMMIT` (each request under its own
+/// savepoint, so one request's conflict does not fail the others), hands each waiter its result and
+/// wakes them. Appends arriving during that commit form the next group. A scoped `write { }`
+/// takes the writer exclusively the same way. Only the leader (or the `write` owner) touches the
+/// writer connection, which is what makes the connection's single-thread rule hold.
+final class GroupCommit: @unchecked Sendable {
+    final class Request {
+        let batch: [StreamAppend]
+        var result: Result<[AppendResult], EventStoreError>?
+        init(batch: [StreamAppend]) { self.batch = batch }
+    }
+
+    private let condition = ConditionLock()
+    private var queue: [Request] = []
+    private var writerBusy = false
+    /// The writer connection; only used by the thread that set `writerBusy`.
+    private let writer: JournalConnection
+    /// Called after every successful commit, with the new head position (wakes followers).
+    private let didCommit: (Int64) -> Void
+    /// Number of transactions committed (for tests of group commit).
+    private(set) var commitCount = 0
+
+    init(writer: JournalConnection, didCommit: @escaping (Int64) -> Void) {
+        self.writer = writer
+        self.didCommit = didCommit
+    }
+
+    func append(_ batch: [StreamAppend]) throws(EventStoreError) -> [AppendResult] {
+        let request = Request(batch: batch)
+        condition.lock()
+        queue.append(request)
+        while request.result == nil {
+            if writerBusy {
+                condition.wait()
+                continue
+            }
+            writerBusy = true
+            let group = queue
+            queue.removeAll(keepingCapacity: true)
+            condition.unlock()
+            let head = run(group)
+            condition.lock()
+            writerBusy = false
+            if head != nil { commitCount += 1 }
+            condition.broadcast()
+            if let head {
+                condition.unlock()
+                didCommit(head)
+                condition.lock()
+            }
+        }
+        condition.unlock()
+        return try request.result!.get()
+    }
+
+    /// Runs `body` with the writer to itself (queued appends wait until it returns).
+    func exclusive<R>(_ body: (JournalConnection) throws -> R) rethrows -> R {
+        condition.lock()
+        while writerBusy { condition.wait() }
+        writerBusy = true
+        condition.unlock()
+        defer {
+            condition.lock()
+            writerBusy = false
+            condition.broadcast()
+            condition.unlock()
+        }
+        return try body(writer)
+    }
+
+    /// The leader's work: one transaction for the whole group. Returns the new head when a commit
+    /// happened.
+    private func run(_ group: [Request]) -> Int64? {
+        do {
+            try writer.beginWrite()
+        } catch {
+            for request in group { request.result = .failure(error) }
+            return nil
+        }
+        var succeeded: [(Request, [AppendResult])] = []
+        for (index, request) in group.enumerated() {
+            let alone = group.count == 1 && request.batch.count == 1
+            do {
+                let results: [AppendResult]
+                if alone {
+                    results = [try writer.append(request.batch[0])]
+                } else {
+                    results = try writer.withSavepoint { () throws(EventStoreError) in
+                        var results: [AppendResult] = []
+                        results.reserveCapacity(request.batch.count)
+                        for part in request.batch { results.append(try writer.append(part)) }
+                        return results
+                    }
+                }
+                succeeded.append((request, results))
+            } catch {
+                request.result = .failure(error)
+                if alone { writer.rollbackWrite() }
+                if writer.write == nil {
+                    // SQLite aborted the whole transaction (disk full, I/O error): everything in
+                    // this group fails with the same cause; nothing of it was committed.
+                    for (other, _) in succeeded { other.result = .failure(error) }
+                    for other in group[(index + 1)...] { other.result = .failure(error) }
+                    return nil
+                }
+            }
+        }
+        if writer.write?.written == 0 {
+            writer.rollbackWrite()
+            for (request, results) in succeeded { request.result = .success(results) }
+            return nil
+        }
+        do {
+            let head = writer.write?.headPosition ?? 0
+            try writer.commitWrite()
+            for (request, results) in succeeded { request.result = .success(results) }
+            return head
+        } catch {
+            for (request, _) in succeeded { request.result = .failure(error) }
+            return nil
+        }
+    }
+}

@@ -1,0 +1,338 @@
+import JournalCore
+
+extension JournalConnection {
+    // MARK: - Transactions
+
+    /// `BEGIN IMMEDIATE` (takes the file's write lock, waiting up to the busy timeout), then reads
+    /// the head, so that positions continue whatever other processes committed.
+    func beginWrite() throws(EventStoreError) {
+        precondition(write == nil, "nested write transaction")
+        if configuration.readOnly || sql.isReadOnly {
+            throw EventStoreError(code: .readOnly, message: "\(path) is open read-only: appends are refused")
+        }
+        try run("starting a write transaction on \(path)") { () throws(SQLiteError) in try sql.begin(.immediate) }
+        do {
+            let head = try self.head()
+            var state = WriteState(headPosition: head.position, headHash: head.hash)
+            state.dictionaryID = try run("reading the dictionary version") { () throws(SQLiteError) in
+                try sql.scalarInt("SELECT max(id) FROM journal_dictionaries")
+            }
+            write = state
+            try trainDictionaryIfDue()
+        } catch {
+            rollbackWrite()
+            throw error
+        }
+    }
+
+    /// Moves the head, commits, and only then publishes what the transaction learned to the caches.
+    func commitWrite() throws(EventStoreError) {
+        guard let state = write else { return }
+        do {
+            try run("committing to \(path)") { () throws(SQLiteError) in
+                if state.written > 0 {
+                    let statement = try sql.cached("UPDATE journal_head SET position = ?, hash = ? WHERE singleton = 1")
+                    statement.bind(state.headPosition, at: 1)
+                    statement.bind(blob: state.headHash, at: 2)
+                    try statement.run()
+                }
+                try sql.commit()
+            }
+        } catch {
+            rollbackWrite()
+            throw error
+        }
+        write = nil
+        for (name, id) in state.newStreams {
+            if let stream = state.newStreamNames[id] { cacheStream(stream, id: id) } else { streamIDs[name] = id }
+        }
+        for (name, id) in state.newTypes {
+            typeIDs[name] = id
+            typeNames[id] = name
+        }
+    }
+
+    /// Rolls back and forgets everything the transaction learned.
+    func rollbackWrite() {
+        if let state = write, let id = state.dictionaryID, state.trainedDictionary {
+            dictionaries.removeValue(forKey: id)
+        }
+        sql.rollback()
+        write = nil
+    }
+
+    /// Runs `body` under a savepoint: when it throws, its statements and its `WriteState` changes
+    /// are undone and the transaction goes on. When SQLite itself aborted the whole transaction
+    /// (`SQLITE_FULL`, an I/O error), `write` is nil afterwards and the caller must give up.
+    func withSavepoint<R>(_ body: () throws(EventStoreError) -> R) throws(EventStoreError) -> R {
+        let snapshot = write
+        try run("opening a savepoint") { () throws(SQLiteError) in try sql.execute("SAVEPOINT journal_append") }
+        do {
+            let result = try body()
+            try run("releasing a savepoint") { () throws(SQLiteError) in try sql.execute("RELEASE journal_append") }
+            return result
+        } catch {
+            if sql.isAutocommit {
+                write = snapshot
+                rollbackWrite()
+            } else {
+                _ = try? sql.execute("ROLLBACK TO journal_append")
+                _ = try? sql.execute("RELEASE journal_append")
+                if let current = write, current.trainedDictionary, !(snapshot?.trainedDictionary ?? false),
+                   let id = current.dictionaryID {
+                    dictionaries.removeValue(forKey: id)
+                }
+                write = snapshot
+            }
+            throw error
+        }
+    }
+
+    // MARK: - Append
+
+    /// Appends one stream's events inside the open write transaction. See `SQLiteEventStore` for
+    /// the idempotency rules this implements.
+    func append(_ request: StreamAppend) throws(EventStoreError) -> AppendResult {
+        guard write != nil else { preconditionFailure("append outside a write transaction") }
+        let stream = request.stream
+        try validate(request.events, stream: stream)
+        var streamID = try streamID(of: stream)
+        let current: Int64? = try streamID.map { id throws(EventStoreError) in try lastVersion(streamID: id) } ?? nil
+
+        if !Self.satisfies(request.expectedVersion, current) {
+            if !request.events.isEmpty, let positions = try duplicatePositions(request.events, stream: stream) {
+                return AppendResult(stream: stream, positions: positions, lastVersion: current, written: 0)
+            }
+            throw .conflict(stream: stream, expected: request.expectedVersion, actual: current)
+        }
+
+        var positions: [Int64] = []
+        positions.reserveCapacity(request.events.count)
+        var version = current
+        var written = 0
+        let now = configuration.clock()
+        for event in request.events {
+            if streamID == nil {
+                // Create the stream only for a new event: an id stored elsewhere is a duplicate
+                // or a conflict, and must not leave an empty stream behind.
+                if let stored = try storedEvent(id: event.id) {
+                    positions.append(try duplicatePosition(stored, event, stream: stream))
+                    continue
+                }
+                streamID = try createStream(stream)
+            }
+            guard let sid = streamID, var state = write else { preconditionFailure() }
+            let position = state.headPosition + 1
+            let nextVersion = (version ?? -1) + 1
+            let recordedAt = event.recordedAt ?? now
+            let typeID = try internType(event.type)
+            let hash = event.data.withUnsafeBytes { data in
+                Self.withOptionalBytes(event.meta) { meta in
+                    hasher.hash(previous: state.headHash, position: position, version: nextVersion,
+                                stream: stream.rawValue, id: event.id, type: event.type,
+                                occurredAt: event.occurredAt, recordedAt: recordedAt, data: data, meta: meta)
+                }
+            }
+            do {
+                try insert(event, position: position, streamID: sid, version: nextVersion, typeID: typeID,
+                           recordedAt: recordedAt, hash: hash, dictionaryID: state.dictionaryID)
+            } catch let error where error.isUniqueViolation {
+                if let stored = try storedEvent(id: event.id) {
+                    positions.append(try duplicatePosition(stored, event, stream: stream))
+                    continue
+                }
+                throw EventStoreError(sqlite: error, doing: "appending to \(stream)", stream: stream.rawValue)
+            } catch {
+                if sql.isAutocommit { rollbackWrite() }
+                throw EventStoreError(sqlite: error, doing: "appending to \(stream)", stream: stream.rawValue)
+            }
+            state.headPosition = position
+            state.headHash = hash
+            state.written += 1
+            write = state
+            version = nextVersion
+            written += 1
+            positions.append(position)
+            try trainDictionaryIfDue()
+        }
+        if let streamID { write?.versions[streamID] = .some(version) }
+        return AppendResult(stream: stream, positions: positions, lastVersion: version, written: written)
+    }
+
+    static func satisfies(_ expected: ExpectedVersion, _ current: Int64?) -> Bool {
+        switch expected {
+        case .any: return true
+        case .noStream: return current == nil
+        case .streamExists: return current != nil
+        case let .exact(version): return current == version
+        }
+    }
+
+    /// The original positions when every event is an idempotent duplicate; nil when one is new.
+    /// Throws when an id is stored with other content.
+    private func duplicatePositions(_ events: [ProposedEvent], stream: StreamName) throws(EventStoreError) -> [Int64]? {
+        var positions: [Int64] = []
+        var allStored = true
+        for event in events {
+            guard let stored = try storedEvent(id: event.id) else {
+                allStored = false
+                continue
+            }
+            positions.append(try duplicatePosition(stored, event, stream: stream))
+        }
+        return allStored ? positions : nil
+    }
+
+    private func duplicatePosition(_ stored: RecordedEvent, _ event: ProposedEvent, stream: StreamName)
+        throws(EventStoreError) -> Int64 {
+        guard stored.stream == stream, configuration.isSameContent(stored, event) else {
+            throw .duplicateID(event.id, stream: stream, storedStream: stored.stream, position: stored.position)
+        }
+        return stored.position
+    }
+
+    private func validate(_ events: [ProposedEvent], stream: StreamName) throws(EventStoreError) {
+        for event in events {
+            guard UUIDText.isUUID(event.id) else {
+                throw .invalid("event id \"\(event.id.prefix(60))\" is not a UUID (8-4-4-4-12 hexadecimal digits)",
+                               stream: stream, eventID: String(event.id.prefix(60)))
+            }
+            let typeBytes = event.type.utf8
+            guard !typeBytes.isEmpty, typeBytes.count <= 200, typeBytes.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
+                throw .invalid("event \(event.id): type \"\(event.type.prefix(60))\" must be 1 to 200 printable ASCII characters without spaces",
+                               stream: stream, eventID: event.id)
+            }
+            let size = event.data.count + (event.meta?.count ?? 0)
+            guard size <= configuration.maxPayloadBytes else {
+                throw EventStoreError(code: .tooLarge,
+                                      message: "event \(event.id): data and meta are \(size) bytes, over the limit of \(configuration.maxPayloadBytes)",
+                                      stream: stream.rawValue, eventID: event.id)
+            }
+        }
+    }
+
+    private func createStream(_ stream: StreamName) throws(EventStoreError) -> Int64 {
+        let id: Int64 = try run("creating stream \(stream)", stream: stream) { () throws(SQLiteError) in
+            let statement = try sql.cached("INSERT INTO journal_streams(name) VALUES (?)")
+            statement.bind(stream.rawValue, at: 1)
+            try statement.run()
+            return sql.lastInsertRowID
+        }
+        write?.newStreams[stream.rawValue] = id
+        write?.newStreamNames[id] = stream
+        write?.versions[id] = .some(nil)
+        return id
+    }
+
+    private func internType(_ type: String) throws(EventStoreError) -> Int64 {
+        if let id = typeIDs[type] ?? write?.newTypes[type] { return id }
+        let found: Int64? = try run("looking up event type") { () throws(SQLiteError) in
+            let statement = try sql.cached("SELECT id FROM journal_types WHERE name = ?")
+            statement.bind(type, at: 1)
+            defer { statement.reset() }
+            return try statement.step() ? statement.int64(at: 0) : nil
+        }
+        if let found {
+            typeIDs[type] = found
+            typeNames[found] = type
+            return found
+        }
+        let id: Int64 = try run("storing event type") { () throws(SQLiteError) in
+            let statement = try sql.cached("INSERT INTO journal_types(name) VALUES (?)")
+            statement.bind(type, at: 1)
+            try statement.run()
+            return sql.lastInsertRowID
+        }
+        write?.newTypes[type] = id
+        write?.newTypeNames[id] = type
+        return id
+    }
+
+    private func insert(_ event: ProposedEvent, position: Int64, streamID: Int64, version: Int64, typeID: Int64,
+                        recordedAt: Timestamp, hash: [UInt8], dictionaryID: Int64?) throws(SQLiteError) {
+        let statement = try sql.cached("""
+            INSERT INTO journal_events(position, stream_id, version, event_id, type_id, occurred_at, recorded_at,
+                                       codec, data_len, meta_len, payload, hash)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        statement.bind(position, at: 1)
+        statement.bind(streamID, at: 2)
+        statement.bind(version, at: 3)
+        if let packed = EventIDCoding.packed(event.id) {
+            statement.bind(blob: packed, at: 4)
+        } else {
+            statement.bind(event.id, at: 4)
+        }
+        statement.bind(typeID, at: 5)
+        statement.bind(event.occurredAt.millisecondsSinceEpoch, at: 6)
+        statement.bind(recordedAt.millisecondsSinceEpoch, at: 7)
+        statement.bind(Int64(event.data.count), at: 9)
+        statement.bind(event.meta.map { Int64($0.count) }, at: 10)
+        payloadScratch.removeAll(keepingCapacity: true)
+        payloadScratch.append(contentsOf: event.data)
+        if let meta = event.meta { payloadScratch.append(contentsOf: meta) }
+        var codec: Int64 = 0
+        if let dictionaryID, payloadScratch.count >= 16, let dictionary = try? dictionary(dictionaryID) {
+            let bound = LZ4Dictionary.bound(payloadScratch.count)
+            if compressScratch.count < bound { compressScratch = [UInt8](repeating: 0, count: bound) }
+            let size = payloadScratch.withUnsafeBytes { input in
+                compressScratch.withUnsafeMutableBytes { output in dictionary.compress(input, into: output) }
+            }
+            // Keep incompressible payloads raw: compression must save at least one byte.
+            if let size, size < payloadScratch.count {
+                codec = dictionaryID
+                compressScratch.withUnsafeBytes { statement.bind(blob: UnsafeRawBufferPointer(rebasing: $0[..<size]), at: 11) }
+            }
+        }
+        if codec == 0 { statement.bind(blob: payloadScratch, at: 11) }
+        statement.bind(codec, at: 8)
+        statement.bind(blob: hash, at: 12)
+        try statement.run()
+    }
+
+    static func withOptionalBytes<R>(_ bytes: [UInt8]?, _ body: (UnsafeRawBufferPointer?) -> R) -> R {
+        guard let bytes else { return body(nil) }
+        return bytes.withUnsafeBytes { body($0) }
+    }
+
+    // MARK: - Dictionary
+
+    /// Builds and stores dictionary 1 from events 1…n once the journal has n events (n =
+    /// `dictionaryTrainingEvents`), inside the write transaction that reaches n. Deterministic:
+    /// the same first n events always give the same dictionary.
+    func trainDictionaryIfDue() throws(EventStoreError) {
+        let threshold = configuration.dictionaryTrainingEvents
+        guard threshold > 0, !dictionaryTrainingSkipped, let state = write, state.dictionaryID == nil,
+              state.headPosition >= threshold else { return }
+        var samples: [(type: Int64, payload: [UInt8])] = []
+        try run("reading events to train the compression dictionary") { () throws(SQLiteError) in
+            let statement = try sql.cached("""
+                SELECT type_id, payload FROM journal_events WHERE position <= ? AND codec = 0 ORDER BY position
+                """)
+            statement.bind(threshold, at: 1)
+            defer { statement.reset() }
+            while try statement.step() {
+                samples.append((statement.int64(at: 0), statement.blob(at: 1)))
+            }
+        }
+        let content = LZ4Dictionary.train(samples: samples, maxSize: configuration.dictionarySize)
+        guard !content.isEmpty else {
+            dictionaryTrainingSkipped = true
+            return
+        }
+        let checksum = hasher.digest(content)
+        let id: Int64 = try run("storing the compression dictionary") { () throws(SQLiteError) in
+            let statement = try sql.cached("""
+                INSERT INTO journal_dictionaries(codec, content, sha256, trained_through) VALUES ('lz4', ?, ?, ?)
+                """)
+            statement.bind(blob: content, at: 1)
+            statement.bind(blob: checksum, at: 2)
+            statement.bind(threshold, at: 3)
+            try statement.run()
+            return sql.lastInsertRowID
+        }
+        dictionaries[id] = LZ4Dictionary(id: id, content: content)
+        write?.dictionaryID = id
+        write?.trainedDictionary = true
+    }
+}

@@ -1,0 +1,201 @@
+import JournalCore
+
+/// One SQLite connection to a journal, with its caches and its scratch buffers: the engine behind
+/// `SQLiteEventStore`. Not thread-safe; the store serializes every use (see `SQLiteEventStore`).
+///
+/// Caches hold only committed, immutable facts (a stream name's id, a type's id, a dictionary),
+/// so they stay valid when other processes write to the same file. Anything learned inside a
+/// write transaction lives in `WriteState` until the commit.
+final class JournalConnection {
+    let sql: SQLiteConnection
+    let configuration: SQLiteEventStore.Configuration
+    let path: String
+    let hasher: ChainHasher
+
+    // Committed caches.
+    var streamIDs: [String: Int64] = [:]
+    var streamNames: [Int64: StreamName] = [:]
+    var typeIDs: [String: Int64] = [:]
+    var typeNames: [Int64: String] = [:]
+    var dictionaries: [Int64: LZ4Dictionary] = [:]
+    static let streamCacheLimit = 100_000
+
+    /// Set when the first events give no material for a dictionary (all payloads empty).
+    var dictionaryTrainingSkipped = false
+
+    /// Present while this connection holds a write transaction.
+    var write: WriteState?
+
+    // Scratch buffers reused by encode/decode.
+    var payloadScratch: [UInt8] = []
+    var compressScratch: [UInt8] = []
+
+    /// What a write transaction learned and has not committed yet. A value: a savepoint copies it
+    /// and restores the copy when its part of the transaction rolls back.
+    struct WriteState {
+        var headPosition: Int64
+        var headHash: [UInt8]
+        var newStreams: [String: Int64] = [:]
+        var newStreamNames: [Int64: StreamName] = [:]
+        var newTypes: [String: Int64] = [:]
+        var newTypeNames: [Int64: String] = [:]
+        /// Last versions of streams touched in this transaction (nil: the stream has no events).
+        var versions: [Int64: Int64?] = [:]
+        /// The dictionary new events are compressed with (nil: store raw).
+        var dictionaryID: Int64?
+        /// True when this transaction created `dictionaryID`.
+        var trainedDictionary = false
+        var written = 0
+    }
+
+    init(path: String, configuration: SQLiteEventStore.Configuration, writer: Bool) throws(EventStoreError) {
+        self.path = path
+        self.configuration = configuration
+        hasher = try ChainHasher()
+        let options = SQLiteConnection.Options(
+            readOnly: configuration.readOnly || !writer,
+            create: configuration.createIfMissing && !configuration.readOnly,
+            busyTimeoutMilliseconds: configuration.busyTimeoutMilliseconds,
+            walMode: writer && !configuration.readOnly,
+            synchronous: configuration.synchronous.rawValue)
+        do {
+            sql = try SQLiteConnection(path: path, options: options)
+        } catch {
+            if error.resultCode == 14 /* SQLITE_CANTOPEN */ && !options.create {
+                throw EventStoreError(code: .missing, message: "no journal at \(path)",
+                                      backendCode: String(error.extendedCode))
+            }
+            throw EventStoreError(sqlite: error, doing: "opening \(path)")
+        }
+        if writer, let pages = configuration.maxPageCount {
+            try run("setting max_page_count") { () throws(SQLiteError) in
+                try sql.execute("PRAGMA max_page_count = \(pages)")
+            }
+        }
+        payloadScratch.reserveCapacity(4096)
+        compressScratch.reserveCapacity(4096)
+    }
+
+    /// Runs SQLite calls, turning their failures into store errors that say what was being done.
+    @inline(__always)
+    func run<R>(_ what: @autoclosure () -> String, stream: StreamName? = nil,
+                _ body: () throws(SQLiteError) -> R) throws(EventStoreError) -> R {
+        do {
+            return try body()
+        } catch {
+            throw EventStoreError(sqlite: error, doing: what(), stream: stream?.rawValue)
+        }
+    }
+
+    // MARK: - Interned names
+
+    /// The id of a stream, or nil when the journal has never stored it.
+    func streamID(of stream: StreamName) throws(EventStoreError) -> Int64? {
+        if let id = streamIDs[stream.rawValue] { return id }
+        if let id = write?.newStreams[stream.rawValue] { return id }
+        let found: Int64? = try run("looking up stream \(stream)") { () throws(SQLiteError) in
+            let statement = try sql.cached("SELECT id FROM journal_streams WHERE name = ?")
+            statement.bind(stream.rawValue, at: 1)
+            defer { statement.reset() }
+            return try statement.step() ? statement.int64(at: 0) : nil
+        }
+        // Streams created by the open transaction are in `newStreams`, so a row found here is
+        // committed and safe to cache.
+        if let found { cacheStream(stream, id: found) }
+        return found
+    }
+
+    func cacheStream(_ stream: StreamName, id: Int64) {
+        if streamIDs.count >= JournalConnection.streamCacheLimit {
+            streamIDs.removeAll(keepingCapacity: true)
+            streamNames.removeAll(keepingCapacity: true)
+        }
+        streamIDs[stream.rawValue] = id
+        streamNames[id] = stream
+    }
+
+    /// The stream name of an id (for log-wide reads).
+    func streamName(of id: Int64) throws(EventStoreError) -> StreamName {
+        if let name = streamNames[id] ?? write?.newStreamNames[id] { return name }
+        let text: String? = try run("looking up stream #\(id)") { () throws(SQLiteError) in
+            let statement = try sql.cached("SELECT name FROM journal_streams WHERE id = ?")
+            statement.bind(id, at: 1)
+            defer { statement.reset() }
+            return try statement.step() ? statement.text(at: 0) : nil
+        }
+        guard let text, let name = try? StreamName(text) else {
+            throw EventStoreError(code: .integrity, message: "stream #\(id) is missing or has an invalid name")
+        }
+        cacheStream(name, id: id)
+        return name
+    }
+
+    /// The name of an event type id.
+    func typeName(of id: Int64) throws(EventStoreError) -> String {
+        if let name = typeNames[id] ?? write?.newTypeNames[id] { return name }
+        let text: String? = try run("looking up event type #\(id)") { () throws(SQLiteError) in
+            let statement = try sql.cached("SELECT name FROM journal_types WHERE id = ?")
+            statement.bind(id, at: 1)
+            defer { statement.reset() }
+            return try statement.step() ? statement.text(at: 0) : nil
+        }
+        guard let text else {
+            throw EventStoreError(code: .integrity, message: "event type #\(id) is missing")
+        }
+        typeNames[id] = text
+        typeIDs[text] = id
+        return text
+    }
+
+    /// A dictionary by version.
+    func dictionary(_ id: Int64) throws(EventStoreError) -> LZ4Dictionary {
+        if let dictionary = dictionaries[id] { return dictionary }
+        let content: [UInt8]? = try run("loading dictionary #\(id)") { () throws(SQLiteError) in
+            let statement = try sql.cached("SELECT content FROM journal_dictionaries WHERE id = ? AND codec = 'lz4'")
+            statement.bind(id, at: 1)
+            defer { statement.reset() }
+            return try statement.step() ? statement.blob(at: 0) : nil
+        }
+        guard let content else {
+            throw EventStoreError(code: .integrity, message: "compression dictionary #\(id) is missing")
+        }
+        let dictionary = LZ4Dictionary(id: id, content: content)
+        dictionaries[id] = dictionary
+        return dictionary
+    }
+
+    // MARK: - Head
+
+    /// The committed (or, inside a write transaction, current) head.
+    func head() throws(EventStoreError) -> (position: Int64, hash: [UInt8]) {
+        if let write { return (write.headPosition, write.headHash) }
+        return try run("reading the journal head") { () throws(SQLiteError) in
+            let statement = try sql.cached("SELECT position, hash FROM journal_head WHERE singleton = 1")
+            defer { statement.reset() }
+            guard try statement.step() else { return (0, ChainHasher.zeroHash) }
+            return (statement.int64(at: 0), statement.blob(at: 1))
+        }
+    }
+
+    /// The last version of a stream (nil: no events).
+    func lastVersion(streamID: Int64) throws(EventStoreError) -> Int64? {
+        if let known = write?.versions[streamID] { return known }
+        let version: Int64? = try run("reading a stream's version") { () throws(SQLiteError) in
+            let statement = try sql.cached("SELECT max(version) FROM journal_events WHERE stream_id = ?")
+            statement.bind(streamID, at: 1)
+            defer { statement.reset() }
+            guard try statement.step(), !statement.isNull(at: 0) else { return nil }
+            return statement.int64(at: 0)
+        }
+        if write != nil { write?.versions[streamID] = .some(version) }
+        return version
+    }
+
+    func lastVersion(of stream: StreamName) throws(EventStoreError) -> Int64? {
+        guard let id = try streamID(of: stream) else { return nil }
+        return try lastVersion(streamID: id)
+    }
+}
+
+@available(*, unavailable, message: "a journal connection is used by one thread at a time")
+extension JournalConnection: Sendable {}

@@ -1,0 +1,101 @@
+import CLZ4
+
+/// LZ4 block compression against a shared dictionary (the only place that calls liblz4).
+///
+/// Small JSON events barely shrink on their own (ratio ≈ 0.96), because LZ4 has nothing to refer
+/// back to; with a dictionary made of earlier events, field names and common values become
+/// matches. The dictionary is preloaded once into an `LZ4_stream_t`; each compression starts from
+/// a memcpy of that state (16 KiB), which is what Debian's shared liblz4 allows without the
+/// static-only `LZ4_attach_dictionary`. Not thread-safe: one per writer or reader.
+final class LZ4Dictionary {
+    let id: Int64
+    /// The dictionary bytes; LZ4 refers to them in place, so they live in a stable allocation.
+    private let bytes: UnsafeMutableRawBufferPointer
+    private let preloaded: UnsafeMutablePointer<LZ4_stream_t>
+    private let work: UnsafeMutablePointer<LZ4_stream_t>
+
+    init(id: Int64, content: [UInt8]) {
+        self.id = id
+        let storage = UnsafeMutableRawBufferPointer.allocate(byteCount: max(content.count, 1), alignment: 16)
+        content.withUnsafeBytes { source in
+            if !source.isEmpty { storage.copyMemory(from: source) }
+        }
+        bytes = storage
+        preloaded = .allocate(capacity: 1)
+        work = .allocate(capacity: 1)
+        LZ4_initStream(preloaded, MemoryLayout<LZ4_stream_t>.size)
+        LZ4_initStream(work, MemoryLayout<LZ4_stream_t>.size)
+        _ = LZ4_loadDict(preloaded, bytes.baseAddress?.assumingMemoryBound(to: CChar.self),
+                         Int32(content.count))
+        count = content.count
+    }
+
+    /// The dictionary's size in bytes.
+    let count: Int
+
+    deinit {
+        preloaded.deallocate()
+        work.deallocate()
+        bytes.deallocate()
+    }
+
+    /// The worst-case compressed size of `count` bytes.
+    static func bound(_ count: Int) -> Int { Int(LZ4_compressBound(Int32(clamping: count))) }
+
+    /// Compresses `input` into `output` (at least `bound(input.count)` bytes); returns the
+    /// compressed size, or nil when LZ4 fails.
+    func compress(_ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer) -> Int? {
+        guard !input.isEmpty else { return nil }
+        work.update(from: preloaded, count: 1)
+        let written = LZ4_compress_fast_continue(
+            work, input.baseAddress!.assumingMemoryBound(to: CChar.self),
+            output.baseAddress!.assumingMemoryBound(to: CChar.self),
+            Int32(clamping: input.count), Int32(clamping: output.count), 1)
+        return written > 0 ? Int(written) : nil
+    }
+
+    /// Decompresses exactly `output.count` bytes from `input`; false when the block is damaged or
+    /// does not decode to exactly that many bytes.
+    func decompress(_ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer) -> Bool {
+        guard !input.isEmpty, let source = input.baseAddress else { return output.isEmpty }
+        guard let destination = output.baseAddress else { return false }
+        let produced = LZ4_decompress_safe_usingDict(
+            source.assumingMemoryBound(to: CChar.self), destination.assumingMemoryBound(to: CChar.self),
+            Int32(clamping: input.count), Int32(clamping: output.count),
+            bytes.baseAddress!.assumingMemoryBound(to: CChar.self), Int32(count))
+        return produced >= 0 && Int(produced) == output.count
+    }
+
+    /// Builds a dictionary from sample payloads (in log order), deterministically: samples are
+    /// grouped by event type in first-seen order and taken round-robin, newest first within a
+    /// type, until `maxSize` bytes; the most common material ends up nearest the end, where LZ4
+    /// offsets are shortest.
+    static func train(samples: [(type: Int64, payload: [UInt8])], maxSize: Int) -> [UInt8] {
+        var order: [Int64] = []
+        var byType: [Int64: [[UInt8]]] = [:]
+        for sample in samples {
+            if byType[sample.type] == nil { order.append(sample.type) }
+            byType[sample.type, default: []].append(sample.payload)
+        }
+        var picked: [[UInt8]] = []
+        var total = 0
+        var round = 0
+        var progressed = true
+        while total < maxSize && progressed {
+            progressed = false
+            for type in order {
+                guard let list = byType[type], round < list.count else { continue }
+                let sample = list[list.count - 1 - round]
+                guard total + sample.count <= maxSize else { continue }
+                picked.append(sample)
+                total += sample.count
+                progressed = true
+            }
+            round += 1
+        }
+        var dictionary: [UInt8] = []
+        dictionary.reserveCapacity(total)
+        for sample in picked.reversed() { dictionary.append(contentsOf: sample) }
+        return dictionary
+    }
+}

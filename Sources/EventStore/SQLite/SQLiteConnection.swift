@@ -1,0 +1,199 @@
+import CSQLite
+
+/// One SQLite connection: the only place in the package that calls the sqlite3 C API on a
+/// connection handle. `SQLiteStatement` wraps the statement handle the same way.
+///
+/// A connection is **not** thread-safe and not `Sendable`: it is opened with
+/// `SQLITE_OPEN_NOMUTEX`, so its owner must serialize every use (the event store does, see
+/// `SQLiteEventStore`). Other modules (the projections) open their own connection to the same
+/// file; WAL mode lets readers run while one writer commits.
+///
+/// ```swift
+/// let db = try SQLiteConnection(path: "journal.db")
+/// try db.execute("CREATE TABLE IF NOT EXISTS counts(name TEXT PRIMARY KEY, n INTEGER)")
+/// try db.transaction {
+///     let insert = try db.cached("INSERT INTO counts VALUES (?, ?)")
+///     insert.bind("otp", at: 1); insert.bind(Int64(3), at: 2)
+///     try insert.run()
+/// }
+/// ```
+///
+/// Related SQLite documentation: <https://www.sqlite.org/c3ref/open.html>
+public final class SQLiteConnection {
+    public struct Options: Sendable {
+        /// Open with `SQLITE_OPEN_READONLY`: every write fails with `SQLITE_READONLY`.
+        public var readOnly: Bool = false
+        /// Create the file when it does not exist (ignored when `readOnly`).
+        public var create: Bool = true
+        /// How long a statement waits for another connection's lock before `SQLITE_BUSY`.
+        public var busyTimeoutMilliseconds: Int32 = 5_000
+        /// Switch the database to WAL mode on open (needs write access).
+        public var walMode: Bool = true
+        /// `PRAGMA synchronous`: 2 = FULL (an fsync per commit), 1 = NORMAL, 0 = OFF.
+        public var synchronous: Int32 = 2
+
+        public init(readOnly: Bool = false, create: Bool = true, busyTimeoutMilliseconds: Int32 = 5_000,
+                    walMode: Bool = true, synchronous: Int32 = 2) {
+            self.readOnly = readOnly
+            self.create = create
+            self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
+            self.walMode = walMode
+            self.synchronous = synchronous
+        }
+    }
+
+    /// Kinds of `BEGIN`. Related SQLite documentation: <https://www.sqlite.org/lang_transaction.html>
+    public enum TransactionKind: Sendable {
+        case deferred
+        case immediate
+        case exclusive
+    }
+
+    public let path: String
+    let handle: OpaquePointer
+    private var cache: [String: SQLiteStatement] = [:]
+    private var isClosed = false
+
+    /// Opens (and by default creates) the database at `path`; `:memory:` is a private in-memory
+    /// database. Sets the busy timeout, then WAL mode and `synchronous` unless read-only.
+    public init(path: String, options: Options = Options()) throws(SQLiteError) {
+        var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_PRIVATECACHE
+        if options.readOnly {
+            flags |= SQLITE_OPEN_READONLY
+        } else {
+            flags |= SQLITE_OPEN_READWRITE
+            if options.create { flags |= SQLITE_OPEN_CREATE }
+        }
+        var db: OpaquePointer?
+        let rc = sqlite3_open_v2(path, &db, flags, nil)
+        guard rc == SQLITE_OK, let db else {
+            let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            let code = db.map { sqlite3_extended_errcode($0) } ?? rc
+            // "Whether or not an error occurs when it is opened, resources associated with the
+            // database connection handle should be released by passing it to sqlite3_close()."
+            sqlite3_close_v2(db)
+            throw SQLiteError(extendedCode: code, operation: "open", message: message)
+        }
+        self.path = path
+        self.handle = db
+        sqlite3_extended_result_codes(db, 1)
+        sqlite3_busy_timeout(db, options.busyTimeoutMilliseconds)
+        if !options.readOnly {
+            if options.walMode && path != ":memory:" {
+                try execute("PRAGMA journal_mode=WAL")
+            }
+            try execute("PRAGMA synchronous=\(options.synchronous)")
+        }
+    }
+
+    deinit { close() }
+
+    /// Finalizes the cached statements and closes the connection. Idempotent.
+    public func close() {
+        guard !isClosed else { return }
+        isClosed = true
+        for statement in cache.values { statement.finalize() }
+        cache.removeAll()
+        sqlite3_close_v2(handle)
+    }
+
+    // MARK: - Statements
+
+    /// Runs one or more statements without results (DDL, pragmas, `BEGIN`/`COMMIT`).
+    public func execute(_ sql: String) throws(SQLiteError) {
+        let rc = sqlite3_exec(handle, sql, nil, nil, nil)
+        guard rc == SQLITE_OK else { throw error(rc, "exec", sql: sql) }
+    }
+
+    /// Prepares a statement that the caller owns (finalized when released).
+    public func prepare(_ sql: String, persistent: Bool = false) throws(SQLiteError) -> SQLiteStatement {
+        var statement: OpaquePointer?
+        let flags: UInt32 = persistent ? UInt32(SQLITE_PREPARE_PERSISTENT) : 0
+        let rc = sqlite3_prepare_v3(handle, sql, -1, flags, &statement, nil)
+        guard rc == SQLITE_OK, let statement else {
+            throw error(rc == SQLITE_OK ? SQLITE_MISUSE : rc, "prepare", sql: sql)
+        }
+        return SQLiteStatement(handle: statement, connection: self, sql: sql)
+    }
+
+    /// A prepared statement from this connection's cache, reset and with its bindings cleared.
+    public func cached(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
+        if let statement = cache[sql] {
+            statement.reset()
+            return statement
+        }
+        let statement = try prepare(sql, persistent: true)
+        cache[sql] = statement
+        return statement
+    }
+
+    /// Runs `sql` and returns the first column of the first row as an integer (nil: no row/NULL).
+    public func scalarInt(_ sql: String) throws(SQLiteError) -> Int64? {
+        let statement = try cached(sql)
+        defer { statement.reset() }
+        guard try statement.step(), !statement.isNull(at: 0) else { return nil }
+        return statement.int64(at: 0)
+    }
+
+    // MARK: - Transactions
+
+    public func begin(_ kind: TransactionKind = .immediate) throws(SQLiteError) {
+        switch kind {
+        case .deferred: try execute("BEGIN DEFERRED")
+        case .immediate: try execute("BEGIN IMMEDIATE")
+        case .exclusive: try execute("BEGIN EXCLUSIVE")
+        }
+    }
+
+    public func commit() throws(SQLiteError) { try execute("COMMIT") }
+
+    /// Rolls back when a transaction is open; never throws (a failed rollback leaves SQLite to
+    /// roll back on the next statement, and the caller is already reporting the first error).
+    public func rollback() {
+        guard !isAutocommit else { return }
+        _ = sqlite3_exec(handle, "ROLLBACK", nil, nil, nil)
+    }
+
+    /// Runs `body` in a transaction: commits when it returns, rolls back and rethrows the first
+    /// error when it throws.
+    public func transaction<R>(_ kind: TransactionKind = .immediate, _ body: () throws -> R) throws -> R {
+        try begin(kind)
+        do {
+            let result = try body()
+            try commit()
+            return result
+        } catch {
+            rollback()
+            throw error
+        }
+    }
+
+    /// True outside a transaction (also after SQLite rolled one back on its own, e.g. on
+    /// `SQLITE_FULL`). Related SQLite documentation: <https://www.sqlite.org/c3ref/get_autocommit.html>
+    public var isAutocommit: Bool { sqlite3_get_autocommit(handle) != 0 }
+
+    /// True when the connection cannot write (opened read-only, or the file is read-only).
+    public var isReadOnly: Bool { sqlite3_db_readonly(handle, "main") == 1 }
+
+    /// Rows changed by the last INSERT/UPDATE/DELETE.
+    public var changes: Int { Int(sqlite3_changes64(handle)) }
+
+    public var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+
+    /// SQLite's library version, e.g. `3.40.1`.
+    public static var libraryVersion: String { String(cString: sqlite3_libversion()) }
+
+    // MARK: - Errors
+
+    func error(_ rc: Int32, _ operation: String, sql: String? = nil) -> SQLiteError {
+        let extended = sqlite3_extended_errcode(handle)
+        // The connection's last error belongs to the last failed call on it; when rc is a
+        // primary code that matches, prefer the extended one.
+        let code = (extended & 0xFF) == (rc & 0xFF) ? extended : rc
+        return SQLiteError(extendedCode: code, operation: operation,
+                           message: String(cString: sqlite3_errmsg(handle)), sql: sql)
+    }
+}
+
+@available(*, unavailable, message: "a connection must be used from one thread at a time")
+extension SQLiteConnection: Sendable {}

@@ -1,0 +1,144 @@
+import CSQLite
+
+/// A prepared statement. Bind with 1-based indexes, `step()` through rows, read 0-based columns.
+///
+/// Binding never throws: a failed bind (a value too big for SQLite, say) is remembered and thrown
+/// by the next `step()`, so call sites stay linear and nothing half-bound ever runs.
+///
+/// Related SQLite documentation: <https://www.sqlite.org/c3ref/stmt.html>
+public final class SQLiteStatement {
+    let handle: OpaquePointer
+    unowned let connection: SQLiteConnection
+    public let sql: String
+    private var bindError: SQLiteError?
+    private var finalized = false
+
+    init(handle: OpaquePointer, connection: SQLiteConnection, sql: String) {
+        self.handle = handle
+        self.connection = connection
+        self.sql = sql
+    }
+
+    deinit { finalize() }
+
+    func finalize() {
+        guard !finalized else { return }
+        finalized = true
+        sqlite3_finalize(handle)
+    }
+
+    // MARK: - Binding
+
+    private func check(_ rc: Int32, _ index: Int32) {
+        if rc != SQLITE_OK && bindError == nil {
+            bindError = connection.error(rc, "bind #\(index)", sql: sql)
+        }
+    }
+
+    public func bind(_ value: Int64, at index: Int32) { check(sqlite3_bind_int64(handle, index, value), index) }
+
+    public func bind(_ value: Int, at index: Int32) { bind(Int64(value), at: index) }
+
+    public func bind(_ value: Double, at index: Int32) { check(sqlite3_bind_double(handle, index, value), index) }
+
+    public func bind(_ value: String, at index: Int32) {
+        check(sqlite3_bind_text(handle, index, value, -1, csqlite_transient()), index)
+    }
+
+    /// Binds bytes as a BLOB (copied by SQLite). An empty array binds a zero-length blob, not NULL.
+    public func bind(blob value: [UInt8], at index: Int32) {
+        value.withUnsafeBytes { bind(blob: $0, at: index) }
+    }
+
+    public func bind(blob value: UnsafeRawBufferPointer, at index: Int32) {
+        if value.isEmpty {
+            check(sqlite3_bind_zeroblob(handle, index, 0), index)
+        } else {
+            check(sqlite3_bind_blob(handle, index, value.baseAddress, Int32(clamping: value.count),
+                                    csqlite_transient()), index)
+        }
+    }
+
+    public func bindNull(at index: Int32) { check(sqlite3_bind_null(handle, index), index) }
+
+    public func bind(_ value: Int64?, at index: Int32) {
+        if let value { bind(value, at: index) } else { bindNull(at: index) }
+    }
+
+    public func bind(_ value: String?, at index: Int32) {
+        if let value { bind(value, at: index) } else { bindNull(at: index) }
+    }
+
+    // MARK: - Running
+
+    /// Advances to the next row: true when a row is available, false when done.
+    public func step() throws(SQLiteError) -> Bool {
+        if let error = bindError {
+            bindError = nil
+            sqlite3_reset(handle)
+            throw error
+        }
+        let rc = sqlite3_step(handle)
+        switch rc {
+        case SQLITE_ROW:
+            return true
+        case SQLITE_DONE:
+            return false
+        default:
+            let error = connection.error(rc, "step", sql: sql)
+            sqlite3_reset(handle)
+            throw error
+        }
+    }
+
+    /// Steps to completion (INSERT/UPDATE/DDL), then resets.
+    public func run() throws(SQLiteError) {
+        defer { sqlite3_reset(handle) }
+        while try step() {}
+    }
+
+    /// Resets the statement and clears its bindings.
+    public func reset() {
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
+        bindError = nil
+    }
+
+    // MARK: - Columns (0-based)
+
+    public var columnCount: Int32 { sqlite3_column_count(handle) }
+
+    public func isNull(at index: Int32) -> Bool { sqlite3_column_type(handle, index) == SQLITE_NULL }
+
+    /// True when the column holds a BLOB (rather than TEXT, INTEGER, …).
+    public func isBlob(at index: Int32) -> Bool { sqlite3_column_type(handle, index) == SQLITE_BLOB }
+
+    public func int64(at index: Int32) -> Int64 { sqlite3_column_int64(handle, index) }
+
+    public func int(at index: Int32) -> Int { Int(sqlite3_column_int64(handle, index)) }
+
+    public func double(at index: Int32) -> Double { sqlite3_column_double(handle, index) }
+
+    /// The column as UTF-8 text (an empty string for NULL).
+    public func text(at index: Int32) -> String {
+        guard let pointer = sqlite3_column_text(handle, index) else { return "" }
+        let count = Int(sqlite3_column_bytes(handle, index))
+        return String(decoding: UnsafeBufferPointer(start: pointer, count: count), as: UTF8.self)
+    }
+
+    /// The column's bytes, copied (empty for NULL or a zero-length blob).
+    public func blob(at index: Int32) -> [UInt8] {
+        withBlob(at: index) { Array($0) }
+    }
+
+    /// Calls `body` with the column's bytes, valid only inside `body` (no copy).
+    public func withBlob<R, E: Error>(at index: Int32, _ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {
+        let pointer = sqlite3_column_blob(handle, index)
+        let count = Int(sqlite3_column_bytes(handle, index))
+        guard let pointer, count > 0 else { return try body(UnsafeRawBufferPointer(start: nil, count: 0)) }
+        return try body(UnsafeRawBufferPointer(start: pointer, count: count))
+    }
+}
+
+@available(*, unavailable, message: "a statement belongs to its connection's thread")
+extension SQLiteStatement: Sendable {}

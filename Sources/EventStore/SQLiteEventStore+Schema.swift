@@ -1,0 +1,148 @@
+// The on-disk format of the SQLite journal (schema version 1).
+//
+// The file is a SQLite 3 database in WAL mode whose header carries `PRAGMA application_id =
+// 0x4A524E4C` ("JRNL") and `PRAGMA user_version = 1`. A file with another application id, or with
+// tables but not ours, is refused as `.notAJournal`. Every journal table is prefixed `journal_`,
+// so other modules (the projections) may keep their own tables in the same file.
+//
+//   journal_streams(id INTEGER PRIMARY KEY, name TEXT UNIQUE)      stream names, interned
+//   journal_types(id INTEGER PRIMARY KEY, name TEXT UNIQUE)        event types, interned
+//   journal_dictionaries(id INTEGER PRIMARY KEY, codec TEXT, content BLOB, sha256 BLOB,
+//                        trained_through INTEGER)                  LZ4 dictionaries, by version
+//   journal_events(
+//     position    INTEGER PRIMARY KEY   global position, 1, 2, 3, … (the rowid: appends follow time)
+//     stream_id   INTEGER               → journal_streams.id
+//     version     INTEGER               0, 1, 2, … within the stream
+//     event_id                          a lowercase canonical UUID as a 16-byte BLOB; any other
+//                                       spelling (upper case) as TEXT, exactly as written
+//     type_id     INTEGER               → journal_types.id
+//     occurred_at INTEGER               ms since the epoch
+//     recorded_at INTEGER               ms since the epoch
+//     codec       INTEGER               0: payload is raw; n > 0: LZ4 block against dictionary n
+//     data_len    INTEGER               bytes of data in the decoded payload
+//     meta_len    INTEGER NULL          bytes of meta after it; NULL when the event has no meta
+//     payload     BLOB                  data ‖ meta, raw or compressed
+//     hash        BLOB                  32-byte SHA-256 chain link (layout in ChainHasher.swift))
+//   UNIQUE INDEX (stream_id, version), UNIQUE INDEX (event_id)
+//   journal_head(singleton = 1, position, hash)   the last committed position and its hash
+//
+// Triggers refuse UPDATE and DELETE on events, streams, types and dictionaries, and any change of
+// journal_head other than moving it forward.
+
+extension SQLiteEventStore {
+    static let applicationID: Int64 = 0x4A52_4E4C
+    static let schemaVersion: Int64 = 1
+
+    static let schema = """
+    CREATE TABLE journal_streams(
+        id INTEGER PRIMARY KEY,
+        name TEXT NOT NULL UNIQUE
+    );
+    CREATE TABLE journal_types(
+        id INTEGER PRIMARY KEY,
+        name TEXT NOT NULL UNIQUE
+    );
+    CREATE TABLE journal_dictionaries(
+        id INTEGER PRIMARY KEY,
+        codec TEXT NOT NULL,
+        content BLOB NOT NULL,
+        sha256 BLOB NOT NULL,
+        trained_through INTEGER NOT NULL
+    );
+    CREATE TABLE journal_events(
+        position INTEGER PRIMARY KEY,
+        stream_id INTEGER NOT NULL,
+        version INTEGER NOT NULL,
+        event_id NOT NULL,
+        type_id INTEGER NOT NULL,
+        occurred_at INTEGER NOT NULL,
+        recorded_at INTEGER NOT NULL,
+        codec INTEGER NOT NULL,
+        data_len INTEGER NOT NULL,
+        meta_len INTEGER,
+        payload BLOB NOT NULL,
+        hash BLOB NOT NULL
+    );
+    CREATE UNIQUE INDEX journal_events_stream_version ON journal_events(stream_id, version);
+    CREATE UNIQUE INDEX journal_events_event_id ON journal_events(event_id);
+    CREATE TABLE journal_head(
+        singleton INTEGER PRIMARY KEY CHECK (singleton = 1),
+        position INTEGER NOT NULL,
+        hash BLOB NOT NULL
+    );
+    INSERT INTO journal_head VALUES (1, 0, zeroblob(32));
+    CREATE TRIGGER journal_events_no_update BEFORE UPDATE ON journal_events
+        BEGIN SELECT RAISE(ABORT, 'journal events are immutable'); END;
+    CREATE TRIGGER journal_events_no_delete BEFORE DELETE ON journal_events
+        BEGIN SELECT RAISE(ABORT, 'journal events are immutable'); END;
+    CREATE TRIGGER journal_streams_no_update BEFORE UPDATE ON journal_streams
+        BEGIN SELECT RAISE(ABORT, 'journal streams are immutable'); END;
+    CREATE TRIGGER journal_streams_no_delete BEFORE DELETE ON journal_streams
+        BEGIN SELECT RAISE(ABORT, 'journal streams are immutable'); END;
+    CREATE TRIGGER journal_types_no_update BEFORE UPDATE ON journal_types
+        BEGIN SELECT RAISE(ABORT, 'journal types are immutable'); END;
+    CREATE TRIGGER journal_types_no_delete BEFORE DELETE ON journal_types
+        BEGIN SELECT RAISE(ABORT, 'journal types are immutable'); END;
+    CREATE TRIGGER journal_dictionaries_no_update BEFORE UPDATE ON journal_dictionaries
+        BEGIN SELECT RAISE(ABORT, 'journal dictionaries are immutable'); END;
+    CREATE TRIGGER journal_dictionaries_no_delete BEFORE DELETE ON journal_dictionaries
+        BEGIN SELECT RAISE(ABORT, 'journal dictionaries are immutable'); END;
+    CREATE TRIGGER journal_head_no_delete BEFORE DELETE ON journal_head
+        BEGIN SELECT RAISE(ABORT, 'the journal head cannot be deleted'); END;
+    CREATE TRIGGER journal_head_forward_only BEFORE UPDATE ON journal_head
+        WHEN NEW.position <= OLD.position OR NEW.singleton != OLD.singleton
+        BEGIN SELECT RAISE(ABORT, 'the journal head only moves forward'); END;
+    """
+
+    /// Every trigger name, for tests that tamper through raw SQL.
+    public static let immutabilityTriggers = [
+        "journal_events_no_update", "journal_events_no_delete", "journal_streams_no_update",
+        "journal_streams_no_delete", "journal_types_no_update", "journal_types_no_delete",
+        "journal_dictionaries_no_update", "journal_dictionaries_no_delete", "journal_head_no_delete",
+        "journal_head_forward_only",
+    ]
+
+    /// Checks that the file is a journal, creating the schema in an empty, writable file.
+    static func prepareSchema(_ connection: SQLiteConnection, path: String, readOnly: Bool)
+        throws(EventStoreError) {
+        do {
+            let applicationID = try connection.scalarInt("PRAGMA application_id") ?? 0
+            let tables = try connection.scalarInt("SELECT count(*) FROM sqlite_schema") ?? 0
+            if applicationID == Self.applicationID {
+                let version = try connection.scalarInt("PRAGMA user_version") ?? 0
+                guard version == Self.schemaVersion else {
+                    throw EventStoreError(code: .notAJournal,
+                                          message: "\(path): journal schema version \(version) is not supported (expected \(Self.schemaVersion))")
+                }
+                return
+            }
+            guard applicationID == 0, tables == 0 else {
+                throw EventStoreError(code: .notAJournal, message: "\(path) is a SQLite database but not a journal")
+            }
+            guard !readOnly else {
+                throw EventStoreError(code: .missing, message: "\(path) is empty: no journal has been written there yet")
+            }
+            try connection.begin(.immediate)
+            do {
+                // Re-check inside the write lock: another process may have just created it.
+                if try connection.scalarInt("PRAGMA application_id") == Self.applicationID {
+                    try connection.commit()
+                    return
+                }
+                try connection.execute(Self.schema)
+                try connection.execute("PRAGMA application_id = \(Self.applicationID)")
+                try connection.execute("PRAGMA user_version = \(Self.schemaVersion)")
+                try connection.commit()
+            } catch {
+                connection.rollback()
+                throw error
+            }
+        } catch let error as SQLiteError {
+            throw EventStoreError(sqlite: error, doing: "opening \(path)")
+        } catch let error as EventStoreError {
+            throw error
+        } catch {
+            throw EventStoreError(code: .io, message: "opening \(path): \(error)")
+        }
+    }
+}

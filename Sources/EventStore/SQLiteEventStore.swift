@@ -1,0 +1,164 @@
+import JournalCore
+
+/// The embedded event store: one SQLite file in WAL mode (or `:memory:`).
+///
+/// ```swift
+/// let store = try SQLiteEventStore(path: "journal.db")
+/// let stream = try StreamName("3ds-0b9e6f3a-…")
+/// let event = ProposedEvent(id: "…uuid…", type: "AuthRequestParametersCreated",
+///                           occurredAt: now, data: Array(#"{"amount":1250}"#.utf8))
+/// let result = try store.append([event], to: stream, expectedVersion: .noStream)
+/// // result.positions == [1], result.lastVersion == 0
+/// ```
+///
+/// ## Idempotency (by event id)
+/// - An event whose id is already stored **in the same stream** with the same content (by
+///   `Configuration.isSameContent`) is an idempotent duplicate: nothing is written and its
+///   original position is returned in `AppendResult.positions`; `written` counts only new events.
+///   This also holds for a repeated id inside one append (the second is a duplicate of the first).
+/// - The same id with other content, or stored in another stream, throws `.duplicateIDConflict`
+///   naming the id, the stream and the stored position; nothing of the append is written.
+/// - Expected versions: when the expectation holds, duplicates are skipped and the new events are
+///   appended after the stream's last version. When it does not hold and **every** event is a
+///   duplicate, the append succeeds as a no-op returning the original positions: it is a retry of
+///   an append that was already checked and committed (a lost reply, a client timeout), so a
+///   retried `append(sameEvents, expectedVersion: .exact(v))` succeeds even though the stream has
+///   moved on. Otherwise it throws `.conflict` with the stream, the expected and the actual version.
+///
+/// ## Thread safety (`@unchecked Sendable`)
+/// The store owns two SQLite connections, each opened `SQLITE_OPEN_NOMUTEX` and each used by one
+/// thread at a time:
+/// - the **writer** belongs to `GroupCommit`: only the current group-commit leader, or the thread
+///   inside `write { }`, touches it (a pthread mutex and condition hand it over);
+/// - the **reader** is guarded by its own mutex, so reads never wait for a commit's fsync and see
+///   the last committed state (WAL snapshot per statement).
+/// A `:memory:` or read-only store has one connection, used through the writer's hand-over.
+public final class SQLiteEventStore: TransactionalEventStore, @unchecked Sendable {
+    public let path: String
+    public let configuration: Configuration
+    private let commits: GroupCommit
+    private let reader: JournalConnection?
+    private let readerLock = ConditionLock()
+    private let signal = CommitSignal()
+
+    /// Opens the journal at `path` (`:memory:` for a private in-memory journal), creating it when
+    /// missing unless `configuration.createIfMissing` is false.
+    ///
+    /// - Throws: `.missing` (no file and no creation), `.notAJournal` (another SQLite database or
+    ///   not a database), `.readOnly`, `.busy`, `.io`.
+    public init(path: String, configuration: Configuration = Configuration()) throws(EventStoreError) {
+        self.path = path
+        self.configuration = configuration
+        let writer = try JournalConnection(path: path, configuration: configuration, writer: true)
+        try SQLiteEventStore.prepareSchema(writer.sql, path: path, readOnly: configuration.readOnly)
+        let inMemory = path == ":memory:" || path.isEmpty
+        reader = inMemory || configuration.readOnly
+            ? nil : try JournalConnection(path: path, configuration: configuration, writer: false)
+        let signal = self.signal
+        commits = GroupCommit(writer: writer, didCommit: { signal.publish($0) })
+    }
+
+    /// Runs `body` on a connection that sees the last committed state.
+    private func reading<R>(_ body: (JournalConnection) throws(EventStoreError) -> R) throws(EventStoreError) -> R {
+        if let reader {
+            readerLock.lock()
+            defer { readerLock.unlock() }
+            return try body(reader)
+        }
+        do {
+            return try commits.exclusive { connection in try body(connection) }
+        } catch let error as EventStoreError {
+            throw error
+        } catch {
+            throw EventStoreError(code: .io, message: "\(error)")
+        }
+    }
+
+    // MARK: - EventStore
+
+    @discardableResult
+    public func append(_ events: [ProposedEvent], to stream: StreamName, expectedVersion: ExpectedVersion)
+        throws(EventStoreError) -> AppendResult {
+        try commits.append([StreamAppend(stream: stream, expectedVersion: expectedVersion, events: events)])[0]
+    }
+
+    @discardableResult
+    public func append(_ batch: [StreamAppend]) throws(EventStoreError) -> [AppendResult] {
+        guard !batch.isEmpty else { return [] }
+        return try commits.append(batch)
+    }
+
+    public func read(stream: StreamName, from version: Int64, direction: ReadDirection, limit: Int)
+        throws(EventStoreError) -> [RecordedEvent] {
+        try reading { connection throws(EventStoreError) in
+            try connection.read(stream: stream, from: version, direction: direction, limit: limit)
+        }
+    }
+
+    public func readAll(from position: Int64, limit: Int) throws(EventStoreError) -> [RecordedEvent] {
+        try reading { connection throws(EventStoreError) in try connection.readAll(from: position, limit: limit) }
+    }
+
+    public func lastVersion(of stream: StreamName) throws(EventStoreError) -> Int64? {
+        try reading { connection throws(EventStoreError) in try connection.lastVersion(of: stream) }
+    }
+
+    public func headPosition() throws(EventStoreError) -> Int64 {
+        try reading { connection throws(EventStoreError) in try connection.head().position }
+    }
+
+    public func event(withID id: String) throws(EventStoreError) -> RecordedEvent? {
+        try reading { connection throws(EventStoreError) in try connection.storedEvent(id: id) }
+    }
+
+    public func streams(category: String?) throws(EventStoreError) -> [StreamName] {
+        try reading { connection throws(EventStoreError) in try connection.streams(category: category) }
+    }
+
+    public func verify() throws(EventStoreError) -> VerifyReport {
+        try reading { connection throws(EventStoreError) in try connection.verify() }
+    }
+
+    public func waitForCommit(after position: Int64, timeout: Duration) {
+        let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
+        signal.wait(after: position, seconds: seconds)
+    }
+
+    public func waitForCommit(after position: Int64, timeout: Duration) async {
+        await signal.wait(after: position, timeout: timeout)
+    }
+
+    // MARK: - TransactionalEventStore
+
+    /// Runs `body` in one `BEGIN IMMEDIATE` transaction on the writer. Each `append` inside is
+    /// all-or-nothing by itself (a savepoint), and the whole transaction commits when `body`
+    /// returns; when `body` throws, everything rolls back and the error is rethrown.
+    public func write<R>(_ body: (any EventStoreTransaction) throws -> R) throws -> R {
+        let (result, head): (R, Int64?) = try commits.exclusive { connection in
+            try connection.beginWrite()
+            let transaction = SQLiteWriteTransaction(connection: connection)
+            defer { transaction.end() }
+            let result: R
+            do {
+                result = try body(transaction)
+            } catch {
+                connection.rollbackWrite()
+                throw error
+            }
+            guard let state = connection.write else {
+                throw EventStoreError(code: .io, message: "the write transaction was aborted by an earlier error")
+            }
+            if state.written == 0 {
+                connection.rollbackWrite()
+                return (result, nil)
+            }
+            try connection.commitWrite()
+            return (result, state.headPosition)
+        }
+        if let head { signal.publish(head) }
+        return result
+    }
+
+    /// Transactions committed by this store's group commit (for tests and diagnostics).
+    public var groupCommitCount: Int { commits.commitCount }
+}
