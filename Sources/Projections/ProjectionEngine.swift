@@ -95,6 +95,7 @@ public final class ProjectionEngine {
             FROM pj_meta WHERE name = ?
             """)
         st.bind(1, name.rawValue)
+        defer { st.reset() }  // a statement left on a row would lock its table
         guard try st.step() else { return nil }
         return Meta(version: st.int(0), generation: st.int(1), checkpoint: st.int(2),
                     buildVersion: st.optionalInt(3), buildGeneration: st.optionalInt(4),
@@ -225,7 +226,6 @@ public final class ProjectionEngine {
     }
 
     private func drop(_ model: any ProjectionModel, generation: Int64) throws(ProjectionError) {
-        db.clearStatementCache()
         for table in model.tableNames(generation: generation) {
             try db.execute("DROP TABLE IF EXISTS \(table)")
         }

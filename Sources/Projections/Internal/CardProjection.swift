@@ -100,6 +100,7 @@ final class CardProjection: ProjectionModel {
             FROM \(Self.streamTable(generation)) WHERE name = ?
             """)
         st.bind(1, name)
+        defer { st.reset() }  // a statement left on a row would lock its table
         guard try st.step() else { return nil }
         var row = CardStreamRow(sid: st.int(0), name: name)
         row.decisionAt = st.optionalInt(1)

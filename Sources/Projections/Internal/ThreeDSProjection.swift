@@ -101,6 +101,7 @@ final class ThreeDSProjection: ProjectionModel {
             FROM \(Self.streamTable(generation)) WHERE name = ?
             """)
         st.bind(1, name)
+        defer { st.reset() }  // a statement left on a row would lock its table
         guard try st.step() else { return nil }
         var row = ThreeDSStreamRow(sid: st.int(0), name: name)
         row.createdAt = st.optionalInt(1)
