@@ -73,6 +73,9 @@ public final class ProjectionEngine {
 
     public func close() { db.close() }
 
+    /// Pretends the fold of `name` changed (tests of the automatic rebuild).
+    func setCodeVersion(_ version: Int64, of name: ProjectionName) { model(name).version = version }
+
     private func model(_ name: ProjectionName) -> any ProjectionModel {
         guard let model = models[name] else { preconditionFailure("no model for \(name)") }
         return model

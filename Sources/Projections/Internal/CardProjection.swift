@@ -9,7 +9,7 @@ import JournalCore
 /// - `pj_card_fact_gG(kind, t, sid, a, b, v)`; index `(kind, t)`.
 final class CardProjection: ProjectionModel {
     let name = "card"
-    let version: Int64 = 1
+    var version: Int64 = 1
     private var generation: Int64 = 0
     private var nextSID: Int64 = 1
     private var cache: [String: CardStreamRow] = [:]

@@ -6,7 +6,7 @@
 /// hours at its edges from the first.
 final class EventClockProjection: ProjectionModel {
     let name = "events"
-    let version: Int64 = 1
+    var version: Int64 = 1
     static let hour: Int64 = 3_600_000
     private var generation: Int64 = 0
 

@@ -8,7 +8,7 @@ protocol ProjectionModel: AnyObject {
     /// The name used on the command line and in `pj_meta`.
     var name: String { get }
     /// The fold's code version: a different stored version rebuilds the projection.
-    var version: Int64 { get }
+    var version: Int64 { get set }
     /// The tables of one generation (dropped when a newer generation replaces it).
     func tableNames(generation: Int64) -> [String]
     /// Creates the (empty) tables and indexes of a generation.

@@ -7,7 +7,7 @@
 /// - `pj_3ds_fact_gG(kind, t, sid, a, b)`; index `(kind, t)`.
 final class ThreeDSProjection: ProjectionModel {
     let name = "3ds"
-    let version: Int64 = 1
+    var version: Int64 = 1
     private var generation: Int64 = 0
     private var nextSID: Int64 = 1
     private var cache: [String: ThreeDSStreamRow] = [:]
