@@ -138,7 +138,7 @@ public final class ProjectionEngine {
     // MARK: - Catch-up
 
     /// Brings the named projections up to the log's head. A projection never built, or built by
-    /// another code version, is rebuilt first. Returns the number of events applied.
+    /// another code version, is rebuilt first. Returns the number of log events read and applied.
     /// - Parameter maxBatches: stop after this many batches (tests use it to interrupt a run).
     @discardableResult
     public func catchUp(_ names: [ProjectionName] = ProjectionName.allCases,
@@ -175,7 +175,7 @@ public final class ProjectionEngine {
 
     /// Rebuilds the named projections from position 1 into fresh tables and swaps them in when
     /// they reach the head; queries keep reading the old tables until then. An interrupted
-    /// rebuild resumes from its own checkpoint. Returns the number of events applied.
+    /// rebuild resumes from its own checkpoint. Returns the number of log events read and applied.
     @discardableResult
     public func rebuild(_ names: [ProjectionName] = ProjectionName.allCases,
                         maxBatches: Int? = nil) throws(ProjectionError) -> Int64 {
@@ -302,10 +302,9 @@ public final class ProjectionEngine {
                 if targets.isEmpty { break }
                 continue
             }
-            for index in targets.indices {
-                applied += Int64(views.count(where: { $0.position > targets[index].checkpoint }))
-                targets[index].checkpoint = last
-            }
+            let lowest = targets.map(\.checkpoint).min()!
+            applied += Int64(views.count(where: { $0.position > lowest }))
+            for index in targets.indices { targets[index].checkpoint = last }
             batches += 1
         }
         return applied
