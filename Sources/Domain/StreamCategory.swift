@@ -1,0 +1,48 @@
+import JournalCore
+
+/// The two stream categories of contract §1 and the naming rule of each.
+///
+/// - `3ds-<sdkTransID>`: the id is a lowercase UUID.
+/// - `card-<digitizationID>`: the id is a UUID in either letter case.
+public enum StreamCategory: String, Sendable, Hashable, CaseIterable {
+    case threeDS = "3ds"
+    case card = "card"
+
+    /// The category of `stream`, after checking the id rule of that category.
+    ///
+    /// - Throws: ``StreamCategoryError`` when the category is unknown or the id breaks its rule.
+    public static func of(stream: String) throws(StreamCategoryError) -> StreamCategory {
+        var utf8 = stream.utf8[...]
+        if utf8.starts(with: "3ds-".utf8) {
+            utf8 = utf8.dropFirst(4)
+            guard UUIDText.isLowercaseUUID(Substring(utf8)) else {
+                throw StreamCategoryError(stream: stream, reason: "a 3ds stream's id must be a lowercase UUID")
+            }
+            return .threeDS
+        }
+        if utf8.starts(with: "card-".utf8) {
+            utf8 = utf8.dropFirst(5)
+            guard UUIDText.isUUID(Substring(utf8)) else {
+                throw StreamCategoryError(stream: stream, reason: "a card stream's id must be a UUID")
+            }
+            return .card
+        }
+        throw StreamCategoryError(stream: stream, reason: "the stream's category must be 3ds or card")
+    }
+
+    /// The event type every stream of this category must begin with.
+    public var firstEventType: String {
+        switch self {
+        case .threeDS: return "TransactionCreated"
+        case .card: return "EligibilityChecked"
+        }
+    }
+}
+
+/// A stream name that does not follow contract §1.
+public struct StreamCategoryError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The stream name as received.
+    public let stream: String
+    public let reason: String
+    public var description: String { "invalid stream name: \(reason)" }
+}
