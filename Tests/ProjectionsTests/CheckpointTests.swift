@@ -8,7 +8,7 @@ import Testing
 @Suite("Checkpoints, rebuilds and code versions")
 struct CheckpointTests {
     static func workload(_ seed: UInt64) -> [RecordedEvent] {
-        var generator = JourneyGenerator(seed: seed)
+        var generator = LegalLogGenerator(seed: seed)
         return generator.log(transactions: 60, digitizations: 60)
     }
 

@@ -8,10 +8,10 @@ import Testing
 @Suite("Read models match a recomputation from the raw events")
 struct ReadModelMatchesReferenceTests {
     /// Random windows over the workload's span, plus the open-ended ones.
-    static func windows(_ random: inout SeededRandom) -> [QueryWindow] {
+    static func windows(_ random: inout TestRandom) -> [QueryWindow] {
         func instant() -> Timestamp {
-            Timestamp(millisecondsSinceEpoch: JourneyGenerator.base - 3_600_000
-                      + Int64.random(in: 0..<(JourneyGenerator.span + 7_200_000), using: &random))
+            Timestamp(millisecondsSinceEpoch: LegalLogGenerator.base - 3_600_000
+                      + Int64.random(in: 0..<(LegalLogGenerator.span + 7_200_000), using: &random))
         }
         var result: [QueryWindow] = [.all, QueryWindow(since: instant()), QueryWindow(until: instant())]
         for _ in 0..<3 {
@@ -21,7 +21,7 @@ struct ReadModelMatchesReferenceTests {
         // A short window (minutes) and an hour-aligned one.
         let start = instant()
         result.append(QueryWindow(since: start, until: start.adding(milliseconds: 900_000)))
-        let hour = Timestamp(millisecondsSinceEpoch: JourneyGenerator.base + 7_200_000)
+        let hour = Timestamp(millisecondsSinceEpoch: LegalLogGenerator.base + 7_200_000)
         result.append(QueryWindow(since: hour, until: hour.adding(milliseconds: 86_400_000)))
         return result
     }
@@ -43,20 +43,40 @@ struct ReadModelMatchesReferenceTests {
 
     @Test("every query equals the reference", arguments: Array(UInt64(1)...12))
     func everyQueryEqualsTheReference(seed: UInt64) throws {
-        var generator = JourneyGenerator(seed: seed)
+        var generator = LegalLogGenerator(seed: seed)
         let log = generator.log(transactions: 120, digitizations: 100)
         let db = TemporaryDatabase()
         defer { db.remove() }
         let engine = try ProjectionEngine(databasePath: db.path, source: ArrayEventSource(log))
         defer { engine.close() }
         engine.batchSize = 97
-        var random = SeededRandom(seed: seed &* 31)
+        var random = TestRandom(seed: seed &* 31)
         try Self.expectAllQueriesMatch(engine, Reference(log), Self.windows(&random), "seed \(seed)")
+    }
+
+    @Test("every query equals the reference on the simulator's workloads", arguments: Array(UInt64(100)...105))
+    func everyQueryEqualsTheReferenceOnSimulatorWorkloads(seed: UInt64) throws {
+        let log = SimulatorWorkload.log(seed: seed, transactions: 150, digitizations: 120)
+        let db = TemporaryDatabase()
+        defer { db.remove() }
+        let engine = try ProjectionEngine(databasePath: db.path, source: ArrayEventSource(log))
+        defer { engine.close() }
+        engine.batchSize = 113
+        let first = log.first!.occurredAt, last = log.last!.occurredAt
+        var windows: [QueryWindow] = [.all]
+        var random = TestRandom(seed: seed)
+        for _ in 0..<5 {
+            let a = Timestamp(millisecondsSinceEpoch: Int64.random(
+                in: first.millisecondsSinceEpoch...last.millisecondsSinceEpoch, using: &random))
+            let b = a.adding(milliseconds: Int64.random(in: 1...3_600_000, using: &random))
+            windows.append(QueryWindow(since: a, until: b))
+        }
+        try Self.expectAllQueriesMatch(engine, Reference(log), windows, "simulator seed \(seed)")
     }
 
     @Test("a rebuild gives the same answers", arguments: [UInt64(3), 4, 5])
     func rebuildGivesTheSameAnswers(seed: UInt64) throws {
-        var generator = JourneyGenerator(seed: seed)
+        var generator = LegalLogGenerator(seed: seed)
         let log = generator.log(transactions: 80, digitizations: 80)
         let db = TemporaryDatabase()
         defer { db.remove() }
@@ -71,18 +91,18 @@ struct ReadModelMatchesReferenceTests {
             #expect(new.generation == old.generation + 1)
             #expect(new.checkpoint == old.checkpoint)
         }
-        var random = SeededRandom(seed: seed)
+        var random = TestRandom(seed: seed)
         try Self.expectAllQueriesMatch(engine, Reference(log), Self.windows(&random), "after rebuild, seed \(seed)")
     }
 
     @Test("catch-ups of random sizes give the same answers", arguments: [UInt64(6), 7, 8, 9])
     func catchUpsOfRandomSizesGiveTheSameAnswers(seed: UInt64) throws {
-        var generator = JourneyGenerator(seed: seed)
+        var generator = LegalLogGenerator(seed: seed)
         let log = generator.log(transactions: 90, digitizations: 90)
         let db = TemporaryDatabase()
         defer { db.remove() }
         let source = ArrayEventSource([])
-        var random = SeededRandom(seed: seed ^ 0xABCD)
+        var random = TestRandom(seed: seed ^ 0xABCD)
         var delivered = 0
         // The log grows in random steps; each step a new engine (a new process) catches up.
         while delivered < log.count {

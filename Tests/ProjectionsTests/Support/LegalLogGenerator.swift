@@ -2,7 +2,7 @@ import EventStore
 import JournalCore
 
 /// SplitMix64: a small seeded generator, so every workload is reproducible from its seed.
-struct SeededRandom: RandomNumberGenerator {
+struct TestRandom: RandomNumberGenerator {
     private var state: UInt64
     init(seed: UInt64) { state = seed }
     mutating func next() -> UInt64 {
@@ -19,13 +19,13 @@ struct SeededRandom: RandomNumberGenerator {
 /// A seeded generator of legal `3ds` and `card` journeys, interleaved in one log, with occurredAt
 /// values that sometimes go backwards (device clocks) and journeys left open. Small and
 /// self-contained: it only has to cover every path the projections count.
-struct JourneyGenerator {
+struct LegalLogGenerator {
     static let base: Int64 = 1_796_083_200_000  // 2026-12-01T00:00:00.000Z
     static let span: Int64 = 3 * 86_400_000
 
-    var random: SeededRandom
+    var random: TestRandom
 
-    init(seed: UInt64) { random = SeededRandom(seed: seed) }
+    init(seed: UInt64) { random = TestRandom(seed: seed) }
 
     /// `transactions` 3DS streams and `digitizations` card streams, interleaved.
     mutating func log(transactions: Int, digitizations: Int) -> [RecordedEvent] {
