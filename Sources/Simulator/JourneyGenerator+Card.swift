@@ -24,25 +24,21 @@ extension JourneyGenerator {
         run.perform(.requestDigitization(language: random.pick(["en", "fr", "de", "es", "it", "nl"]),
                                          pushTokenRef: random.chance(80) ? "ptr-" + random.hex(16) : nil))
         wait(1_000...8_000)
-        let shares: [(Flow, Int)] = input == .manual ? [(.green, 10), (.yellow, 80), (.red, 10)]
-            : [(.green, 85), (.yellow, 12), (.red, 3)]
+        let shares = input == .manual ? [("green", 10), ("yellow", 80), ("red", 10)] : [("green", 85), ("yellow", 12), ("red", 3)]
         // Yellow is where the paths are: the coverage mix favours it so that every path is exercised.
         let boost = mix == .coverage ? 3 : 1
-        switch random.weighted(shares.map { ($0.0, $0.0 == .yellow ? $0.1 * boost : $0.1) }) {
-        case .green:
+        switch random.weighted(shares.map { ($0.0, $0.0 == "yellow" ? $0.1 * boost : $0.1) }) {
+        case "green":
             run.perform(.recordDecision(.approved(digitalCardID: "DC-" + random.hex(12))))
             return run.finish("approved")
-        case .red:
+        case "red":
             run.perform(.recordDecision(.declined))
             return run.finish("declined")
-        case .yellow:
+        default:
             run.perform(.recordDecision(.approvedWithIDV(digitalCardID: "DC-" + random.hex(12), methods: offeredMethods())))
             return run.activationLoop()
         }
     }
-
-    /// The issuer's decision flows.
-    private enum Flow { case green, yellow, red }
 
     /// A card stream's UUID may be in either case.
     private func caseVariant(_ uuid: String) -> String { random.chance(30) ? uuid.uppercased() : uuid }
@@ -60,9 +56,6 @@ extension JourneyGenerator {
 
 /// The state of one card journey being generated.
 struct CardRun {
-    private enum OTPVerdict { case accepted, incorrect, expired, incorrectWithoutCount }
-    private enum AfterInterruption { case resume, cancel, expire, push, fail }
-
     let stream: String
     unowned let generator: JourneyGenerator
     var state = CardDigitization.initial
@@ -199,14 +192,13 @@ struct CardRun {
                 perform(.submitOTP(otpLength: generator.random.weighted([(Int64(6), 70), (8, 25), (4, 5)])))
             case .otpSubmitted:
                 generator.wait(500...4_000)
-                let verdict: OTPVerdict = generator.random.weighted([(.accepted, 60), (.incorrect, 25), (.expired, 10),
-                                                                     (.incorrectWithoutCount, 5)])
+                let verdict = generator.random.weighted([("accepted", 60), ("incorrect", 25), ("expired", 10), ("silent", 5)])
                 switch verdict {
-                case .accepted:
+                case "accepted":
                     perform(.confirmActivation)
                     note("activated:otp")
                     return finish("activated")
-                case .incorrect:
+                case "incorrect":
                     attemptsLeft -= 1
                     perform(.rejectOTP(reason: .incorrect, attemptsRemaining: attemptsLeft))
                     note(attemptsLeft == 0 ? "otp:exhausted" : "otp:incorrect")
@@ -214,10 +206,10 @@ struct CardRun {
                         perform(.fail(reason: .otpAttemptsExhausted))
                         return finish("failed")
                     }
-                case .expired:
+                case "expired":
                     perform(.rejectOTP(reason: .expired, attemptsRemaining: generator.random.chance(50) ? attemptsLeft : nil))
                     note("otp:expired")
-                case .incorrectWithoutCount:
+                default:
                     // A wrong OTP reported without a count: back to otpNeeded.
                     perform(.rejectOTP(reason: .incorrect))
                     note("otp:incorrectNoCount")
@@ -242,25 +234,24 @@ struct CardRun {
                 note("activated:issuer")
                 return finish("activated")
             case .interrupted:
-                let choice: AfterInterruption = generator.random.weighted([(.resume, 55), (.cancel, 15), (.expire, 15),
-                                                                           (.push, 10), (.fail, 5)])
+                let choice = generator.random.weighted([("resume", 55), ("cancel", 15), ("expire", 15), ("push", 10), ("fail", 5)])
                 switch choice {
-                case .resume:
+                case "resume":
                     generator.wait(60_000...86_400_000)
                     perform(.resumeActivation)
                     note("resumed")
-                case .cancel:
+                case "cancel":
                     perform(.cancel)
                     return finish("cancelledWhileInterrupted")
-                case .expire:
+                case "expire":
                     generator.wait(3_600_000...86_400_000)
                     perform(.expire)
                     return finish("expiredWhileInterrupted")
-                case .push:
+                case "push":
                     generator.wait(300_000...86_400_000)
                     perform(.receiveCPSNotification(messageCode: CPSMessageCode.tokenProvisioned))
                     return finish("activatedWhileInterrupted")
-                case .fail:
+                default:
                     perform(.fail(reason: .other))
                     return finish("failedWhileInterrupted")
                 }
