@@ -25,9 +25,8 @@ extension JourneyGenerator {
                                          pushTokenRef: random.chance(80) ? "ptr-" + random.hex(16) : nil))
         wait(1_000...8_000)
         let shares = input == .manual ? [("green", 10), ("yellow", 80), ("red", 10)] : [("green", 85), ("yellow", 12), ("red", 3)]
-        // Yellow is where the paths are: the coverage mix favours it so that every path is exercised.
-        let boost = mix == .coverage ? 3 : 1
-        switch random.weighted(shares.map { ($0.0, $0.0 == "yellow" ? $0.1 * boost : $0.1) }) {
+        // Yellow is where the paths are: the generator favours it so that every path is exercised.
+        switch random.weighted(shares.map { ($0.0, $0.0 == "yellow" ? $0.1 * 3 : $0.1) }) {
         case "green":
             run.perform(.recordDecision(.approved(digitalCardID: "DC-" + random.hex(12))))
             return run.finish("approved")

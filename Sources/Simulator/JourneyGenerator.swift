@@ -19,15 +19,6 @@ public final class JourneyGenerator {
     /// The default start of the simulated clock: 2026-11-29T08:00:00.000Z.
     public static let defaultStart = Timestamp(millisecondsSinceEpoch: 1_796_025_600_000)
 
-    /// How paths are weighted.
-    public enum Mix: Sendable, Equatable {
-        /// Shares of `domain-tokenization.md` §7 as they are.
-        case realistic
-        /// The yellow flow three times as likely, so that few journeys exercise every path.
-        case coverage
-    }
-
-    public let mix: Mix
     public internal(set) var random: SeededRandom
     /// When the next journey starts.
     public internal(set) var nextStart: Timestamp
@@ -36,8 +27,7 @@ public final class JourneyGenerator {
     var now: Timestamp
     var path: [String] = []
 
-    public init(seed: UInt64, start: Timestamp = JourneyGenerator.defaultStart, mix: Mix = .coverage) {
-        self.mix = mix
+    public init(seed: UInt64, start: Timestamp = JourneyGenerator.defaultStart) {
         random = SeededRandom(seed: seed)
         nextStart = start
         now = start

@@ -83,21 +83,3 @@ struct GeneratedJourneyTests {
         #expect(upper, "card streams use both letter cases")
     }
 }
-
-extension GeneratedJourneyTests {
-    @Test func theRealisticMixFoldsAndFavoursGreenForBankApps() throws {
-        let generator = JourneyGenerator(seed: 77, mix: .realistic)
-        var bankAppDecisions: [String: Int] = [:]
-        for _ in 0..<400 {
-            let journey = generator.cardDigitization()
-            var state = try JourneyState.initial(for: journey.stream)
-            for event in journey.events { try state.apply(type: event.type, data: event.data, occurredAt: event.occurredAt) }
-            #expect(state.isTerminal)
-            if state.cardState?.journey?.inputMethod == .bankApp,
-               let decision = journey.events.first(where: { $0.type.hasPrefix("Digitization") && $0.type != "DigitizationRequested" }) {
-                bankAppDecisions[decision.type, default: 0] += 1
-            }
-        }
-        #expect(bankAppDecisions["DigitizationApproved", default: 0] > bankAppDecisions["DigitizationApprovedWithIDV", default: 0])
-    }
-}
