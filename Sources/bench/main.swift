@@ -1,1 +1,16 @@
-print("bench: under construction")
+#if canImport(Glibc)
+import Glibc
+#endif
+
+// `bench`: the release-mode benchmark of issue 7. See BENCHMARKS.md and `bench --help`.
+do {
+    let options = try BenchOptions.parse(Array(CommandLine.arguments.dropFirst()))
+    try Bench(options: options).run()
+} catch let error as BenchError where error.step == "usage" {
+    if error.reason != "help" { System.printError("error: \(error.reason)") }
+    System.printError(BenchOptions.usage)
+    exit(error.reason == "help" ? 0 : 2)
+} catch {
+    System.printError("error: \(error)")
+    exit(1)
+}

@@ -7,7 +7,9 @@ version in file order, topic = the event type, state = the event's JSON bytes as
 them) and measures, on a fresh database file per run:
 
   append_b{1000,100,10,1}_eps  SQLiteApplicationRecorder.insert_events, one transaction per batch
-  read_all_eps                 select_notifications(limit=1000) pages + json.loads of each state
+  read_all_eps                 select_notifications(limit=1000) pages, every state's bytes touched
+                               (like the journal's read_all: rows to objects, no JSON parsing)
+  bytes_per_event              database file size / events after the 1000-per-commit run
 
 synchronous=FULL is checked (Debian's WAL default; the library does not set it). Prints one JSON
 object with `peer_*` keys (medians of --runs) on stdout. Exits 0; errors go to stderr.
@@ -86,7 +88,7 @@ def measure_read(path):
         if not page:
             break
         for notification in page:
-            json.loads(notification.state)
+            len(notification.state)
         count += len(page)
         position = page[-1].id + 1
     elapsed = time.perf_counter() - start
@@ -115,6 +117,9 @@ def main():
                 rates.append(rate)
                 if batch == 1000:
                     reads.append(measure_read(path))
+                    size = sum(os.path.getsize(path + suffix) for suffix in ("", "-wal")
+                               if os.path.exists(path + suffix))
+                    results["peer_bytes_per_event"] = round(size / len(subset), 1)
                 os.remove(path)
             results[f"peer_append_b{batch}_eps"] = round(statistics.median(rates))
             if reads:

@@ -1,0 +1,253 @@
+import CSQLite
+import EventStore
+import JournalCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One benchmark run: the journal, the raw SQLite baseline and the Python peer on the same
+/// simulator events, then the big log (import, read, replay, rebuild, audit, size).
+final class Bench {
+    let options: BenchOptions
+    var metrics = Metrics()
+    var notes: [String] = []
+    private let started = System.now()
+
+    init(options: BenchOptions) { self.options = options }
+
+    func log(_ message: String) {
+        let elapsed = Int(System.now() - started)
+        let seconds = elapsed % 60
+        System.printError("[\(elapsed / 60):\(seconds < 10 ? "0" : "")\(seconds)] " + message)
+    }
+
+    func run() throws {
+        let directory = try options.workDirectory.map { path throws(BenchError) -> String in
+            try System.makeDirectory(path); return path
+        } ?? System.temporaryDirectory(prefix: "journal-bench-")
+        defer { if !options.keepFiles && options.workDirectory == nil { System.removeTree(directory) } }
+        guard let journal = Bench.findJournalExecutable() else {
+            throw BenchError("setup", "no release 'journal' executable next to bench (run 'swift build -c release')")
+        }
+        let load = System.loadAverage()
+        metrics.setText("mode", options.quick ? "quick" : "full")
+        metrics["runs"] = Double(options.runs)
+        metrics.setText("load_average_at_start", load.map { Metrics.decimal($0, places: 2) }.joined(separator: " "))
+        log("bench \(options.quick ? "--quick" : "(full)"): work directory \(directory), load average \(metrics.text("load_average_at_start") ?? "?"), SQLite \(String(cString: sqlite3_libversion()))")
+
+        // The append workload, in memory, and its NDJSON for the peer and the import runs.
+        var start = System.now()
+        let workload = Workload(seed: 1)
+        let events = workload.next(options.appendEvents)
+        let appendFile = directory + "/append.ndjson"
+        var writer = try NDJSONWriter(path: appendFile)
+        try writer.write(events)
+        try writer.close()
+        log("generated \(events.count) events (\(Int(Double(events.count) / (System.now() - start))) events/s) → \(appendFile)")
+
+        try measureAppends(events, directory: directory)
+        try measurePeer(appendFile, directory: directory)
+        try measureImport(appendFile, events: events.count, journal: journal, directory: directory)
+
+        // The big log.
+        start = System.now()
+        let bigFile = directory + "/big.ndjson"
+        let big = Workload(seed: 2)
+        var bigWriter = try NDJSONWriter(path: bigFile)
+        var remaining = options.bigEvents
+        while remaining > 0 {
+            let chunk = big.next(min(remaining, 100_000))
+            try bigWriter.write(chunk)
+            remaining -= chunk.count
+        }
+        try bigWriter.close()
+        log("generated the big log: \(options.bigEvents) events, \(bigWriter.bytes / 1_000_000) MB NDJSON (\(Int(Double(options.bigEvents) / (System.now() - start))) events/s)")
+        try measureBigLog(bigFile, ndjsonBytes: bigWriter.bytes, journal: journal, directory: directory)
+        computeRatios()
+        print(Report.table(metrics, options: options))
+        if let path = options.jsonPath {
+            let file = try OutputFile(path: path)
+            try file.write(Array(metrics.json().utf8))
+            file.close()
+            log("wrote \(path)")
+        }
+        log("done")
+    }
+
+    // MARK: - Appends
+
+    private func measureAppends(_ events: [BenchEvent], directory: String) throws {
+        let rows = RawBench.rows(events[...])
+        let sizes: [(batch: Int, count: Int)] = [(1_000, events.count), (100, events.count),
+                                                  (10, options.b10Events), (1, options.b1Events)]
+        for (batch, count) in sizes {
+            var ours: [Double] = []
+            var raw: [Double] = []
+            for run in 0..<options.runs {
+                ours.append(try JournalBench.append(events[..<count], batch: batch, path: directory + "/journal-b\(batch).db"))
+                raw.append(try RawBench.append(rows[..<count], batch: batch, path: directory + "/raw-b\(batch).db"))
+                if batch == 1_000 && run == options.runs - 1 {
+                    metrics["raw_bytes_per_event"] = Double(System.fileSize(directory + "/raw-b1000.db")) / Double(count)
+                    var reads: [Double] = []
+                    for _ in 0..<options.runs {
+                        let (read, seconds) = try RawBench.readAll(path: directory + "/raw-b1000.db")
+                        reads.append(Double(read) / seconds)
+                    }
+                    metrics["raw_read_all_eps"] = Statistics.median(reads)
+                }
+            }
+            metrics["append_b\(batch)_eps"] = Statistics.median(ours)
+            metrics["raw_append_b\(batch)_eps"] = Statistics.median(raw)
+            log("append, \(batch) per commit, \(count) events: journal \(Int(Statistics.median(ours)))/s, raw \(Int(Statistics.median(raw)))/s (runs: \(ours.map { Int($0) }) / \(raw.map { Int($0) }))")
+            System.removeDatabase(directory + "/journal-b\(batch).db")
+            System.removeDatabase(directory + "/raw-b\(batch).db")
+        }
+        var ours: [Double] = []
+        var raw: [Double] = []
+        let count = options.groupEvents
+        for _ in 0..<options.runs {
+            ours.append(try JournalBench.appendGroup(events[..<count], writers: options.groupWriters, path: directory + "/journal-group.db"))
+            raw.append(try RawBench.appendGroup(rows[..<count], writers: options.groupWriters, path: directory + "/raw-group.db"))
+        }
+        metrics["append_group_eps"] = Statistics.median(ours)
+        metrics["raw_append_group_eps"] = Statistics.median(raw)
+        log("append, \(options.groupWriters) concurrent writers of one event, \(count) events: journal \(Int(Statistics.median(ours)))/s, raw \(Int(Statistics.median(raw)))/s")
+        System.removeDatabase(directory + "/journal-group.db")
+        System.removeDatabase(directory + "/raw-group.db")
+    }
+
+    // MARK: - Peer
+
+    private func measurePeer(_ file: String, directory: String) throws {
+        guard !options.skipPeer else {
+            notes.append("peer skipped (--no-peer)")
+            metrics.setText("peer_status", "skipped: --no-peer")
+            return
+        }
+        guard let script = Bench.findPeerScript() else {
+            metrics.setText("peer_status", "skipped: bench/peers/run-eventsourcing.sh not found")
+            log("peer skipped: bench/peers/run-eventsourcing.sh not found (run from the repository)")
+            return
+        }
+        let output = directory + "/peer.json"
+        let errors = directory + "/peer.err"
+        let result = try System.run(["/bin/bash", script, file, "--events", "\(options.appendEvents)",
+                                     "--b10-events", "\(options.b10Events)", "--b1-events", "\(options.b1Events)",
+                                     "--runs", "\(options.runs)"], stdoutPath: output, stderrPath: errors)
+        let stderrText = (System.readText(errors) ?? "").trimmingTrailingNewlines()
+        guard result.status == 0, let text = System.readText(output), !text.isEmpty,
+              case let .object(object)? = try? JSONParser().parse(text) else {
+            let reason = stderrText.isEmpty ? "exit \(result.status), no output" : stderrText
+            metrics.setText("peer_status", "skipped: \(reason)")
+            log("peer skipped: \(reason)")
+            return
+        }
+        metrics.setText("peer_status", "eventsourcing 9.5.6 on SQLite")
+        for (key, value) in object {
+            if case let .number(number) = value, let double = Double(number.description) { metrics[key] = double }
+        }
+        log("peer (eventsourcing) in \(Int(result.seconds)) s: " + object.keys.map { key in
+            "\(key)=\(Int(metrics[key] ?? 0))" }.joined(separator: " "))
+    }
+
+    // MARK: - Import
+
+    private func measureImport(_ file: String, events: Int, journal: String, directory: String) throws {
+        var rates: [Double] = []
+        let path = directory + "/import.db"
+        for _ in 0..<options.runs {
+            System.removeDatabase(path)
+            let result = try System.run([journal, "import", file, "--db", path], stdoutPath: "/dev/null",
+                                        stderrPath: directory + "/import.err")
+            guard result.status == 0 else {
+                throw BenchError("journal import", "exit \(result.status): \(System.readText(directory + "/import.err") ?? "")")
+            }
+            rates.append(Double(events) / result.seconds)
+        }
+        System.removeDatabase(path)
+        metrics["import_eps"] = Statistics.median(rates)
+        log("journal import of \(events) events: \(Int(Statistics.median(rates)))/s (runs: \(rates.map { Int($0) }))")
+    }
+
+    // MARK: - The big log
+
+    private func measureBigLog(_ file: String, ndjsonBytes: Int64, journal: String, directory: String) throws {
+        let path = directory + "/big.db"
+        System.removeDatabase(path)
+        let result = try System.run([journal, "import", file, "--db", path], stdoutPath: "/dev/null",
+                                    stderrPath: directory + "/import-big.err")
+        guard result.status == 0 else {
+            throw BenchError("journal import (big)", "exit \(result.status): \(System.readText(directory + "/import-big.err") ?? "")")
+        }
+        let count = Double(options.bigEvents)
+        metrics["import_big_events"] = count
+        metrics["import_big_eps"] = count / result.seconds
+        metrics["import_peak_rss_mb"] = Double(result.maxRSSBytes) / 1_048_576
+        let size = System.fileSize(path) + System.fileSize(path + "-wal")
+        metrics["bytes_per_event"] = Double(size) / count
+        metrics["ndjson_bytes_per_event"] = Double(ndjsonBytes) / count
+        metrics["bytes_per_event_ratio_ndjson"] = Double(size) / Double(ndjsonBytes)
+        log("journal import of the big log: \(Int(count / result.seconds))/s, peak RSS \(result.maxRSSBytes / 1_048_576) MB, \(size / 1_000_000) MB on disk")
+        System.remove(file)
+
+        let store = try SQLiteEventStore(path: path)
+        var reads: [Double] = [], replays: [Double] = [], rebuilds: [Double] = []
+        for _ in 0..<options.bigRuns {
+            let (read, readSeconds) = try JournalBench.readAll(store)
+            reads.append(Double(read) / readSeconds)
+            let (replayed, replaySeconds) = try JournalBench.replayAll(store)
+            replays.append(Double(replayed) / replaySeconds)
+            log("read all \(Int(Double(read) / readSeconds))/s, replay all \(Int(Double(replayed) / replaySeconds))/s")
+        }
+        metrics["read_all_eps"] = Statistics.median(reads)
+        metrics["replay_all_eps"] = Statistics.median(replays)
+        let (latencies, meanEvents) = try JournalBench.audit(store, samples: options.auditSamples)
+        metrics["audit_log_events"] = count
+        metrics["audit_p50_ms"] = Statistics.percentile(latencies, 0.5)
+        metrics["audit_p99_ms"] = Statistics.percentile(latencies, 0.99)
+        metrics["audit_mean_stream_events"] = meanEvents
+        log("audit: \(latencies.count) random streams of a \(options.bigEvents)-event log, p50 \(Metrics.decimal(Statistics.percentile(latencies, 0.5), places: 3)) ms, p99 \(Metrics.decimal(Statistics.percentile(latencies, 0.99), places: 3)) ms")
+        for _ in 0..<options.bigRuns {
+            let (applied, seconds) = try JournalBench.rebuild(path: path, store: store)
+            rebuilds.append(Double(applied) / seconds)
+            log("rebuild every projection: \(Int(Double(applied) / seconds))/s")
+        }
+        metrics["rebuild_eps"] = Statistics.median(rebuilds)
+    }
+
+    private func computeRatios() {
+        for name in ["append_b1000", "append_b100", "append_b10", "append_b1", "append_group"] {
+            guard let ours = metrics["\(name)_eps"] else { continue }
+            if let peer = metrics["peer_\(name)_eps"], peer > 0 { metrics["\(name)_ratio_peer"] = ours / peer }
+            if let raw = metrics["raw_\(name)_eps"], raw > 0 { metrics["\(name)_ratio_raw"] = ours / raw }
+        }
+        if let ours = metrics["read_all_eps"], let peer = metrics["peer_read_all_eps"], peer > 0 {
+            metrics["read_all_ratio_peer"] = ours / peer
+        }
+    }
+
+    // MARK: - Locations
+
+    static func findJournalExecutable() -> String? {
+        guard let directory = System.executableDirectory() else { return nil }
+        let path = directory + "/journal"
+        return System.fileExists(path) ? path : nil
+    }
+
+    static func findPeerScript() -> String? {
+        var candidates = ["bench/peers/run-eventsourcing.sh"]
+        if let directory = System.executableDirectory() {
+            candidates.append(directory + "/../../bench/peers/run-eventsourcing.sh")
+            candidates.append(directory + "/../../../bench/peers/run-eventsourcing.sh")
+        }
+        return candidates.first(where: System.fileExists)
+    }
+}
+
+extension String {
+    func trimmingTrailingNewlines() -> String {
+        var text = self
+        while text.last == "\n" || text.last == "\r" { text.removeLast() }
+        return text
+    }
+}

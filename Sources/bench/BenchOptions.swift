@@ -1,0 +1,76 @@
+/// What `bench` runs. `--quick` shrinks every size so the whole run takes under two minutes.
+struct BenchOptions {
+    var quick = false
+    var jsonPath: String?
+    var workDirectory: String?
+    var skipPeer = false
+    var keepFiles = false
+    /// Repetitions of each measured step (medians are quoted).
+    var runs = 3
+    /// Events of the append workload (batches of 1000 and 100, the peer, the import medians).
+    var appendEvents = 200_000
+    var b10Events = 50_000
+    var b1Events = 2_000
+    var groupEvents = 20_000
+    var groupWriters = 64
+    /// Events of the big log: imported once (peak memory), then read, replayed, rebuilt, audited.
+    var bigEvents = 10_000_000
+    /// Repetitions of the steps over the whole big log (read, replay, rebuild).
+    var bigRuns = 3
+    var auditSamples = 2_000
+
+    static let usage = """
+        usage: bench [--quick] [--json FILE] [--dir DIR] [--runs N] [--big-events N] [--no-peer] [--keep]
+
+          --quick          small sizes (under 2 minutes); the audit log is smaller than 10 M events
+          --json FILE      also write one JSON object with the metric keys of issue 7
+          --dir DIR        work directory for the databases and NDJSON files (default: a fresh one
+                           under $TMPDIR, removed at the end unless --keep)
+          --runs N         repetitions of each step (default 3; medians are reported)
+          --big-events N   size of the big log (default 10000000; --quick: 300000)
+          --no-peer        skip the Python eventsourcing peer
+          --keep           keep the work directory
+        """
+
+    static func parse(_ arguments: [String]) throws(BenchError) -> BenchOptions {
+        var options = BenchOptions()
+        var bigEvents: Int?
+        var runs: Int?
+        var index = 0
+        func value(_ name: String) throws(BenchError) -> String {
+            index += 1
+            guard index < arguments.count else { throw BenchError("usage", "\(name) needs a value") }
+            return arguments[index]
+        }
+        func number(_ name: String) throws(BenchError) -> Int {
+            let text = try value(name)
+            guard let number = Int(text), number > 0 else { throw BenchError("usage", "\(name) needs a positive integer, got \(text)") }
+            return number
+        }
+        while index < arguments.count {
+            switch arguments[index] {
+            case "--quick": options.quick = true
+            case "--json": options.jsonPath = try value("--json")
+            case "--dir": options.workDirectory = try value("--dir")
+            case "--runs": runs = try number("--runs")
+            case "--big-events": bigEvents = try number("--big-events")
+            case "--no-peer": options.skipPeer = true
+            case "--keep": options.keepFiles = true
+            case "-h", "--help": throw BenchError("usage", "help")
+            case let other: throw BenchError("usage", "unknown option \(other)")
+            }
+            index += 1
+        }
+        if options.quick {
+            options.appendEvents = 20_000
+            options.b10Events = 5_000
+            options.b1Events = 300
+            options.groupEvents = 3_000
+            options.bigEvents = 300_000
+            options.auditSamples = 500
+        }
+        if let runs { options.runs = runs }
+        if let bigEvents { options.bigEvents = bigEvents }
+        return options
+    }
+}

@@ -1,0 +1,97 @@
+/// The table for people: one row per metric, the journal beside the raw baseline and the peer,
+/// the goal of issue 7 and whether this run met it.
+enum Report {
+    struct Row: Sendable {
+        let label: String
+        let key: String
+        let goal: String
+        /// nil when the goal is not a single number on this metric.
+        let met: (@Sendable (Metrics) -> Bool?)?
+    }
+
+    static let rows: [Row] = [
+        Row(label: "append, 1000 per commit (ev/s)", key: "append_b1000", goal: "≥250k, ≥3× peer, ≥0.7× raw",
+            met: { m in all(m["append_b1000_eps"].map { $0 >= 250_000 }, m["append_b1000_ratio_peer"].map { $0 >= 3 },
+                            m["append_b1000_ratio_raw"].map { $0 >= 0.7 }) }),
+        Row(label: "append, 100 per commit (ev/s)", key: "append_b100", goal: "≥3× peer",
+            met: { m in m["append_b100_ratio_peer"].map { $0 >= 3 } }),
+        Row(label: "append, 10 per commit (ev/s)", key: "append_b10", goal: "≥3× peer",
+            met: { m in m["append_b10_ratio_peer"].map { $0 >= 3 } }),
+        Row(label: "append, 1 per commit (ev/s)", key: "append_b1", goal: "≥0.9× raw",
+            met: { m in m["append_b1_ratio_raw"].map { $0 >= 0.9 } }),
+        Row(label: "append, 64 writers × 1 (ev/s)", key: "append_group", goal: "≥50k",
+            met: { m in m["append_group_eps"].map { $0 >= 50_000 } }),
+        Row(label: "read all (ev/s)", key: "read_all", goal: "≥1.5M",
+            met: { m in m["read_all_eps"].map { $0 >= 1_500_000 } }),
+        Row(label: "replay all (ev/s)", key: "replay_all", goal: "≥1M",
+            met: { m in m["replay_all_eps"].map { $0 >= 1_000_000 } }),
+        Row(label: "journal import (ev/s)", key: "import", goal: "≥200k",
+            met: { m in m["import_eps"].map { $0 >= 200_000 } }),
+        Row(label: "rebuild projections (ev/s)", key: "rebuild", goal: "≥500k",
+            met: { m in m["rebuild_eps"].map { $0 >= 500_000 } }),
+        Row(label: "audit one stream, p99 (ms)", key: "audit_p99_ms", goal: "≤1 at 10M",
+            met: { m in m["audit_p99_ms"].map { $0 <= 1 } }),
+        Row(label: "bytes per event", key: "bytes_per_event", goal: "≤0.6× NDJSON",
+            met: { m in m["bytes_per_event_ratio_ndjson"].map { $0 <= 0.6 } }),
+    ]
+
+    private static func all(_ checks: Bool?...) -> Bool? {
+        let known = checks.compactMap { $0 }
+        return known.isEmpty ? nil : known.allSatisfy { $0 }
+    }
+
+    static func table(_ m: Metrics, options: BenchOptions) -> String {
+        let header = ["metric", "journal", "raw SQLite", "eventsourcing", "vs raw", "vs peer", "goal", "met"]
+        var lines: [[String]] = [header]
+        for row in rows {
+            let isPlain = row.key.hasSuffix("_ms") || row.key == "bytes_per_event"
+            let ours = m[isPlain ? row.key : row.key + "_eps"]
+            let raw = m[isPlain ? "raw_" + row.key : "raw_" + row.key + "_eps"]
+            let peer = m[isPlain ? "peer_" + row.key : "peer_" + row.key + "_eps"]
+            let vsRaw = m[row.key + "_ratio_raw"].map { Metrics.decimal($0, places: 2) + "×" }
+            let vsPeer = m[row.key + "_ratio_peer"].map { Metrics.decimal($0, places: 2) + "×" }
+            let met = row.met?(m).map { $0 ? "yes" : "NO" } ?? "—"
+            lines.append([row.label, cell(ours, key: row.key), cell(raw, key: row.key), cell(peer, key: row.key),
+                          vsRaw ?? "—", vsPeer ?? "—", row.goal, met])
+        }
+        let widths = header.indices.map { column in lines.map { $0[column].count }.max() ?? 0 }
+        var out = lines.map { line in
+            line.enumerated().map { column, text in
+                let pad = String(repeating: " ", count: widths[column] - text.count)
+                return column == 0 || column >= 6 ? text + pad : pad + text
+            }.joined(separator: "  ")
+        }
+        out.insert(widths.map { String(repeating: "-", count: $0) }.joined(separator: "  "), at: 1)
+        var footer: [String] = []
+        if let ndjson = m["ndjson_bytes_per_event"], let ratio = m["bytes_per_event_ratio_ndjson"] {
+            footer.append("NDJSON: \(Metrics.decimal(ndjson, places: 1)) bytes per event; the journal holds \(Metrics.decimal(ratio, places: 2))× that")
+        }
+        if let events = m["audit_log_events"] {
+            let size = events >= 10_000_000 ? "" : " (smaller than the 10 M of the goal)"
+            footer.append("big log: \(Int(events)) events\(size); audit p50 \(Metrics.decimal(m["audit_p50_ms"] ?? 0, places: 3)) ms over \(options.auditSamples) random streams of \(Metrics.decimal(m["audit_mean_stream_events"] ?? 0, places: 1)) events on average")
+        }
+        if let rss = m["import_peak_rss_mb"], let rate = m["import_big_eps"] {
+            footer.append("import of the big log: \(Int(rate)) events/s, peak RSS \(Int(rss)) MB")
+        }
+        if let status = m.text("peer_status") { footer.append("peer: \(status)") }
+        footer.append("medians of \(options.runs) runs (\(options.bigRuns) over the big log); load average at start: \(m.text("load_average_at_start") ?? "?")")
+        return (out + [""] + footer).joined(separator: "\n")
+    }
+
+    private static func cell(_ value: Double?, key: String) -> String {
+        guard let value else { return "—" }
+        if key.hasSuffix("_ms") { return Metrics.decimal(value, places: 3) }
+        if key == "bytes_per_event" { return Metrics.decimal(value, places: 1) }
+        return grouped(Int64(value.rounded()))
+    }
+
+    static func grouped(_ value: Int64) -> String {
+        let digits = Array(String(value))
+        var out = ""
+        for (index, digit) in digits.enumerated() {
+            if index > 0 && (digits.count - index) % 3 == 0 { out.append(",") }
+            out.append(digit)
+        }
+        return out
+    }
+}
