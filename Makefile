@@ -31,5 +31,20 @@ test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 
+# Release-mode benchmarks (issue 7): the journal, a raw SQLite baseline and the Python
+# eventsourcing peer on the same simulator events. Not part of `make test`. BENCHMARKS.md.
+BENCH_JSON ?= bench/out/bench.json
+bench: deps
+	$(SWIFT) build -c release --product journal
+	$(SWIFT) build -c release --product bench
+	@mkdir -p $(dir $(BENCH_JSON))
+	.build/release/bench --json $(BENCH_JSON) $(BENCH_ARGS)
+
+bench-quick: deps
+	$(SWIFT) build -c release --product journal
+	$(SWIFT) build -c release --product bench
+	@mkdir -p $(dir $(BENCH_JSON))
+	.build/release/bench --quick --json $(BENCH_JSON:.json=-quick.json) $(BENCH_ARGS)
+
 clean:
 	rm -rf .build
