@@ -52,6 +52,19 @@ extension JournalConnection {
         }
     }
 
+    /// Runs `body` in a write transaction of its own: commit when it returns, roll back when it throws.
+    func inWriteTransaction<R>(_ body: () throws(EventStoreError) -> R) throws(EventStoreError) -> R {
+        try beginWrite()
+        do {
+            let result = try body()
+            try commitWrite()
+            return result
+        } catch {
+            rollbackWrite()
+            throw error
+        }
+    }
+
     /// Rolls back and forgets everything the transaction learned.
     func rollbackWrite() {
         if let state = write, let id = state.dictionaryID, state.trainedDictionary {
