@@ -18,7 +18,9 @@ final class CardProjection: ProjectionModel {
     static func streamTable(_ g: Int64) -> String { "pj_card_stream_g\(g)" }
     static func factTable(_ g: Int64) -> String { "pj_card_fact_g\(g)" }
 
-    func tableNames(generation g: Int64) -> [String] { [Self.streamTable(g), Self.factTable(g)] }
+    static let totals = TotalsTables(prefix: "pj_card")
+
+    func tableNames(generation g: Int64) -> [String] { [Self.streamTable(g), Self.factTable(g)] + Self.totals.names(g) }
 
     func createTables(in db: ProjectionDatabase, generation g: Int64) throws(ProjectionError) {
         let s = Self.streamTable(g), f = Self.factTable(g)
@@ -31,6 +33,7 @@ final class CardProjection: ProjectionModel {
               a TEXT NOT NULL, b TEXT NOT NULL, v INTEGER);
             CREATE INDEX IF NOT EXISTS \(f)_kt ON \(f)(kind, t);
             """)
+        try Self.totals.create(in: db, generation: g)
     }
 
     func open(in db: ProjectionDatabase, generation g: Int64) throws(ProjectionError) {
@@ -48,6 +51,7 @@ final class CardProjection: ProjectionModel {
         if nextSID == 0 { try open(in: db, generation: generation) }
         var touched: [String: CardStreamRow] = [:]
         var facts: [CardFact] = []
+        var totals = TotalsDelta()
         for event in events where event.category == "card" {
             var row: CardStreamRow
             if let known = touched[event.stream] ?? cache[event.stream] {
@@ -58,7 +62,7 @@ final class CardProjection: ProjectionModel {
                 row = CardStreamRow(sid: nextSID, name: event.stream)
                 nextSID += 1
             }
-            CardFold.apply(event, to: &row, facts: &facts)
+            CardFold.apply(event, to: &row, facts: &facts, totals: &totals)
             touched[event.stream] = row
         }
         let write = try db.statement("""
@@ -90,6 +94,7 @@ final class CardProjection: ProjectionModel {
             insert.bind(6, fact.v)
             try insert.run()
         }
+        try Self.totals.flush(totals, in: db, generation: generation)
         if cache.count + touched.count > cacheLimit { cache.removeAll() }
         cache.merge(touched) { $1 }
     }

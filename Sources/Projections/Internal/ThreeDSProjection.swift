@@ -16,7 +16,9 @@ final class ThreeDSProjection: ProjectionModel {
     static func streamTable(_ g: Int64) -> String { "pj_3ds_stream_g\(g)" }
     static func factTable(_ g: Int64) -> String { "pj_3ds_fact_g\(g)" }
 
-    func tableNames(generation g: Int64) -> [String] { [Self.streamTable(g), Self.factTable(g)] }
+    static let totals = TotalsTables(prefix: "pj_3ds")
+
+    func tableNames(generation g: Int64) -> [String] { [Self.streamTable(g), Self.factTable(g)] + Self.totals.names(g) }
 
     func createTables(in db: ProjectionDatabase, generation g: Int64) throws(ProjectionError) {
         let s = Self.streamTable(g), f = Self.factTable(g)
@@ -30,6 +32,7 @@ final class ThreeDSProjection: ProjectionModel {
               a TEXT NOT NULL, b TEXT NOT NULL);
             CREATE INDEX IF NOT EXISTS \(f)_kt ON \(f)(kind, t);
             """)
+        try Self.totals.create(in: db, generation: g)
     }
 
     func open(in db: ProjectionDatabase, generation g: Int64) throws(ProjectionError) {
@@ -48,6 +51,7 @@ final class ThreeDSProjection: ProjectionModel {
         let s = Self.streamTable(generation)
         var touched: [String: ThreeDSStreamRow] = [:]
         var facts: [ThreeDSFact] = []
+        var totals = TotalsDelta()
         for event in events where event.category == "3ds" {
             var row: ThreeDSStreamRow
             if let known = touched[event.stream] ?? cache[event.stream] {
@@ -58,7 +62,7 @@ final class ThreeDSProjection: ProjectionModel {
                 row = ThreeDSStreamRow(sid: nextSID, name: event.stream)
                 nextSID += 1
             }
-            ThreeDSFold.apply(event, to: &row, facts: &facts)
+            ThreeDSFold.apply(event, to: &row, facts: &facts, totals: &totals)
             touched[event.stream] = row
         }
         let write = try db.statement("""
@@ -91,6 +95,7 @@ final class ThreeDSProjection: ProjectionModel {
             insert.bind(5, fact.b)
             try insert.run()
         }
+        try Self.totals.flush(totals, in: db, generation: generation)
         if cache.count + touched.count > cacheLimit { cache.removeAll() }
         cache.merge(touched) { $1 }
     }
