@@ -12,6 +12,10 @@ final class CardProjection: ProjectionModel {
     var version: Int64 = 1
     private var generation: Int64 = 0
     private var nextSID: Int64 = 1
+    /// True when the generation's stream table was empty at `open`: then a stream not in
+    /// `written` cannot be stored yet, and its lookup is skipped (most of a rebuild's streams).
+    private var startedEmpty = false
+    private var written: Set<String> = []
     private var cache: [String: CardStreamRow] = [:]
     private let cacheLimit = 200_000
 
@@ -39,11 +43,16 @@ final class CardProjection: ProjectionModel {
     func open(in db: ProjectionDatabase, generation g: Int64) throws(ProjectionError) {
         generation = g
         cache.removeAll()
-        nextSID = (try db.scalarInt("SELECT max(sid) FROM \(Self.streamTable(g))") ?? 0) + 1
+        written.removeAll()
+        let maxSID = try db.scalarInt("SELECT max(sid) FROM \(Self.streamTable(g))")
+        startedEmpty = maxSID == nil
+        nextSID = (maxSID ?? 0) + 1
     }
 
     func forgetCache() {
         cache.removeAll()
+        written.removeAll()
+        startedEmpty = false
         nextSID = 0
     }
 
@@ -52,11 +61,11 @@ final class CardProjection: ProjectionModel {
         var touched: [String: CardStreamRow] = [:]
         var facts: [CardFact] = []
         var totals = TotalsDelta()
-        for event in events where event.category == "card" {
+        for event in events where event.category == .card {
             var row: CardStreamRow
             if let known = touched[event.stream] ?? cache[event.stream] {
                 row = known
-            } else if let stored = try load(event.stream, db: db) {
+            } else if !(startedEmpty && !written.contains(event.stream)), let stored = try load(event.stream, db: db) {
                 row = stored
             } else {
                 row = CardStreamRow(sid: nextSID, name: event.stream)
@@ -97,6 +106,7 @@ final class CardProjection: ProjectionModel {
         try Self.totals.flush(totals, in: db, generation: generation)
         if cache.count + touched.count > cacheLimit { cache.removeAll() }
         cache.merge(touched) { $1 }
+        if startedEmpty { written.formUnion(touched.keys) }
     }
 
     private func load(_ name: String, db: ProjectionDatabase) throws(ProjectionError) -> CardStreamRow? {

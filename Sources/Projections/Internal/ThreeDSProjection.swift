@@ -10,6 +10,10 @@ final class ThreeDSProjection: ProjectionModel {
     var version: Int64 = 1
     private var generation: Int64 = 0
     private var nextSID: Int64 = 1
+    /// True when the generation's stream table was empty at `open`: then a stream not in
+    /// `written` cannot be stored yet, and its lookup is skipped (most of a rebuild's streams).
+    private var startedEmpty = false
+    private var written: Set<String> = []
     private var cache: [String: ThreeDSStreamRow] = [:]
     private let cacheLimit = 200_000
 
@@ -38,11 +42,16 @@ final class ThreeDSProjection: ProjectionModel {
     func open(in db: ProjectionDatabase, generation g: Int64) throws(ProjectionError) {
         generation = g
         cache.removeAll()
-        nextSID = (try db.scalarInt("SELECT max(sid) FROM \(Self.streamTable(g))") ?? 0) + 1
+        written.removeAll()
+        let maxSID = try db.scalarInt("SELECT max(sid) FROM \(Self.streamTable(g))")
+        startedEmpty = maxSID == nil
+        nextSID = (maxSID ?? 0) + 1
     }
 
     func forgetCache() {
         cache.removeAll()
+        written.removeAll()
+        startedEmpty = false
         nextSID = 0  // reloaded by `open` before the next batch
     }
 
@@ -52,11 +61,11 @@ final class ThreeDSProjection: ProjectionModel {
         var touched: [String: ThreeDSStreamRow] = [:]
         var facts: [ThreeDSFact] = []
         var totals = TotalsDelta()
-        for event in events where event.category == "3ds" {
+        for event in events where event.category == .threeDS {
             var row: ThreeDSStreamRow
             if let known = touched[event.stream] ?? cache[event.stream] {
                 row = known
-            } else if let stored = try load(event.stream, db: db) {
+            } else if !(startedEmpty && !written.contains(event.stream)), let stored = try load(event.stream, db: db) {
                 row = stored
             } else {
                 row = ThreeDSStreamRow(sid: nextSID, name: event.stream)
@@ -98,6 +107,7 @@ final class ThreeDSProjection: ProjectionModel {
         try Self.totals.flush(totals, in: db, generation: generation)
         if cache.count + touched.count > cacheLimit { cache.removeAll() }
         cache.merge(touched) { $1 }
+        if startedEmpty { written.formUnion(touched.keys) }
     }
 
     private func load(_ name: String, db: ProjectionDatabase) throws(ProjectionError) -> ThreeDSStreamRow? {
