@@ -38,9 +38,10 @@ struct QueryRenderingTests {
         let text = try Self.output(.funnel).text
         #expect(text.contains("""
             byDirectoryServer
-                          transactions  frictionless  challenged  outcomes.protocolError  outcomes.timedOut
-              A000000003             1             0           0                       1                  -
-              A000000004             1             0           1                       -                  1
+                                                          outcomes
+                          transactions  frictionless  challenged  protocolError  timedOut
+              A000000003             1             0           0              1         -
+              A000000004             1             0           1              -         1
             """))
     }
 
