@@ -38,7 +38,7 @@ struct QueryRenderingTests {
         let text = try Self.output(.funnel).text
         #expect(text.contains("""
             byDirectoryServer
-                                                          outcomes
+                                                                  outcomes
                           transactions  frictionless  challenged  protocolError  timedOut
               A000000003             1             0           0              1         -
               A000000004             1             0           1              -         1
