@@ -13,8 +13,8 @@ enum DemoCommand {
             exist yet), imports a small hand-written sample (a challenged 3-D Secure transaction,
             a yellow-flow card digitization activated by OTP, a frictionless transaction), then
             shows verify, an audit of the challenged transaction and of the yellow-flow journey,
-            a replay, and a replay of every stream with its digest. Each step prints the command
-            that produced it, so you can run it again yourself.
+            a replay, a replay of every stream with its digest, and the analytics queries. Each
+            step prints the command that produced it, so you can run it again yourself.
             """,
         examples: ["journal demo", "journal demo --db /tmp/tour.db"],
         run: run)
@@ -46,6 +46,12 @@ enum DemoCommand {
 
         step(6, "replay every stream: the digest is the same on every run and machine", out)
         try runStep(ReplayCommand.spec, ["--all"], path: path, context: context)
+
+        step(7, "analytics: OTP entries and their outcomes, from read models kept in the journal", out)
+        try runStep(QueryCommand.spec, ["otp"], path: path, context: context)
+
+        step(8, "analytics: challenge timeouts by directory server and last UI type", out)
+        try runStep(QueryCommand.spec, ["timeouts"], path: path, context: context)
 
         out.line()
         out.line("Try it yourself:  export JOURNAL_DB=\(path)")
