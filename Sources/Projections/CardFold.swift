@@ -140,7 +140,7 @@ public enum CardFold {
             end(&row, .declined, at: t)
         case "DigitizationApprovedWithIDV":
             row.decisionAt = t
-            for method in event.data["methods"]?.arrayValue ?? [] {
+            for method in event.object()?["methods"]?.arrayValue ?? [] {
                 guard let object = method.objectValue else { continue }
                 let kind = methodKind(type: object["type"]?.stringValue ?? "unknown",
                                       withCryptogram: object["withCryptogram"]?.boolValue)
