@@ -8,6 +8,7 @@ enum JournalCLI {
         StateCommand.spec,
         ReplayCommand.spec,
         VerifyCommand.spec,
+        SimulateCommand.spec,
         DemoCommand.spec,
     ]
 
