@@ -11,6 +11,12 @@ public struct EventView: Sendable, Equatable {
     /// occurredAt, in milliseconds since the epoch.
     public var occurredAt: Int64
     public var data: JSONObject
+    /// The stream's category, read once.
+    public let category: Category
+
+    public enum Category: Sendable, Equatable {
+        case threeDS, card, other
+    }
 
     public init(position: Int64, stream: String, type: String, occurredAt: Int64, data: JSONObject) {
         self.position = position
@@ -18,6 +24,16 @@ public struct EventView: Sendable, Equatable {
         self.type = type
         self.occurredAt = occurredAt
         self.data = data
+        var utf8 = stream.utf8.makeIterator()
+        let a = utf8.next(), b = utf8.next(), c = utf8.next(), d = utf8.next(), e = utf8.next()
+        if a == UInt8(ascii: "3"), b == UInt8(ascii: "d"), c == UInt8(ascii: "s"), d == UInt8(ascii: "-") {
+            category = .threeDS
+        } else if a == UInt8(ascii: "c"), b == UInt8(ascii: "a"), c == UInt8(ascii: "r"), d == UInt8(ascii: "d"),
+                  e == UInt8(ascii: "-") {
+            category = .card
+        } else {
+            category = .other
+        }
     }
 
     /// Reads a stored event. The store only holds validated events, so a `data` that is not a JSON
@@ -37,9 +53,6 @@ public struct EventView: Sendable, Equatable {
         self.init(position: event.position, stream: event.stream.rawValue, type: event.type,
                   occurredAt: event.occurredAt.millisecondsSinceEpoch, data: object)
     }
-
-    /// `3ds`, `card`, … : the stream name up to its first `-`.
-    public var category: Substring { stream.prefix(while: { $0 != "-" }) }
 
     func string(_ key: String) -> String? { data[key]?.stringValue }
 }

@@ -8,6 +8,8 @@ enum JournalCLI {
         StateCommand.spec,
         ReplayCommand.spec,
         VerifyCommand.spec,
+        QueryCommand.spec,
+        ProjectCommand.spec,
         SimulateCommand.spec,
         DemoCommand.spec,
     ]

@@ -199,3 +199,17 @@ struct EventCatalogTests {
         #expect(other?.reason == "TransactionCreated is a 3ds event, not allowed in a card stream")
     }
 }
+
+extension EventCatalogTests {
+    @Test func keyFieldsNameWhatAnAuditShowsFirst() throws {
+        let request = try DomainEvent.decode(type: "ChallengeRequestSent",
+                                             data: object(#"{"sdkCounterStoA":"001","action":"submitText","entryLength":6}"#))
+        #expect(request.keyFieldsText == "sdkCounterStoA=001 action=submitText")
+        let response = try DomainEvent.decode(type: "ChallengeResponseReceived",
+                                              data: object(#"{"acsCounterAtoS":"001","challengeCompletionInd":"Y","transStatus":"N"}"#))
+        #expect(response.keyFieldsText == "acsCounterAtoS=001 challengeCompletionInd=Y transStatus=N")
+        let rejected = try DomainEvent.decode(type: "OTPRejected", data: object(#"{"reason":"incorrect","attemptsRemaining":2}"#))
+        #expect(rejected.keyFieldsText == "reason=incorrect attemptsRemaining=2")
+        #expect(try DomainEvent.decode(type: "ActivationResumed", data: JSONObject()).keyFieldsText == "")
+    }
+}
