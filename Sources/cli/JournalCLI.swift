@@ -10,6 +10,7 @@ enum JournalCLI {
         VerifyCommand.spec,
         QueryCommand.spec,
         ProjectCommand.spec,
+        SimulateCommand.spec,
         DemoCommand.spec,
     ]
 
