@@ -1,4 +1,5 @@
 import Domain
+import JournalCore
 
 /// A weight table ready to draw from: values and cumulative weights.
 struct WeightedTable<Value: Sendable>: Sendable {
@@ -151,7 +152,7 @@ struct CompiledProfile: Sendable {
         skewedDevices = try reader.chance("traffic.skewedDevices")
         deviceClockSkew = try reader.delay("traffic.deviceClockSkew")
         uploadDelay = try reader.delay("traffic.uploadDelay")
-        platforms = try reader.table("traffic.platforms") { $0 }
+        platforms = try reader.table("traffic.platforms") { Self.isErrorCode($0) ? $0 : nil }
 
         directoryServers = try reader.table("threeDS.directoryServers") { key in
             DirectoryServer.known.contains { $0.id == key } ? key : nil
@@ -236,7 +237,10 @@ struct CompiledProfile: Sendable {
     /// (they are written into events).
     static func isErrorCode(_ text: String) -> Bool {
         let bytes = Array(text.utf8)
-        return !bytes.isEmpty && bytes.count <= 64 && bytes.allSatisfy { $0 > 0x20 && $0 < 0x7F && $0 != 0x22 && $0 != 0x5C }
+        guard !bytes.isEmpty, bytes.count <= 64,
+              bytes.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != 0x22 && $0 != 0x5C }) else { return false }
+        // Nothing that looks like a card number (contract §3.3) may reach an event.
+        return SensitiveDataGuard.check(data: .object(JSONObject([(key: "value", value: .string(text))])), meta: nil) == nil
     }
 }
 

@@ -18,7 +18,7 @@ import JournalCore
 /// random gap. ``Simulation`` instead starts journeys at their arrival times and interleaves them.
 public final class JourneyGenerator {
     /// The default start of the simulated clock: 2026-11-29T08:00:00.000Z.
-    public static let defaultStart = Timestamp(millisecondsSinceEpoch: 1_796_025_600_000)
+    public static let defaultStart = Timestamp(millisecondsSinceEpoch: 1_795_939_200_000)
 
     public internal(set) var random: SeededRandom
     /// When the next journey starts (when used without a ``Simulation``).
