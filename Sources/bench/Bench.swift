@@ -37,7 +37,7 @@ final class Bench {
 
         // The append workload, in memory, and its NDJSON for the peer and the import runs.
         var start = System.now()
-        let workload = Workload(seed: 1)
+        let workload = Workload(seed: 1, events: options.appendEvents)
         let events = workload.next(options.appendEvents)
         let appendFile = directory + "/append.ndjson"
         var writer = try NDJSONWriter(path: appendFile)
@@ -52,17 +52,19 @@ final class Bench {
         // The big log.
         start = System.now()
         let bigFile = directory + "/big.ndjson"
-        let big = Workload(seed: 2)
+        let big = Workload(seed: 2, events: options.bigEvents)
         var bigWriter = try NDJSONWriter(path: bigFile)
         var remaining = options.bigEvents
         while remaining > 0 {
             let chunk = big.next(min(remaining, 100_000))
+            guard !chunk.isEmpty else { break }
             try bigWriter.write(chunk)
             remaining -= chunk.count
         }
+        let bigEvents = options.bigEvents - remaining
         try bigWriter.close()
-        log("generated the big log: \(options.bigEvents) events, \(bigWriter.bytes / 1_000_000) MB NDJSON (\(Int(Double(options.bigEvents) / (System.now() - start))) events/s)")
-        try measureBigLog(bigFile, ndjsonBytes: bigWriter.bytes, journal: journal, directory: directory)
+        log("generated the big log: \(bigEvents) events, \(bigWriter.bytes / 1_000_000) MB NDJSON (\(Int(Double(bigEvents) / (System.now() - start))) events/s)")
+        try measureBigLog(bigFile, events: bigEvents, ndjsonBytes: bigWriter.bytes, journal: journal, directory: directory)
         computeRatios()
         print(Report.table(metrics, options: options))
         if let path = options.jsonPath {
@@ -171,7 +173,7 @@ final class Bench {
 
     // MARK: - The big log
 
-    private func measureBigLog(_ file: String, ndjsonBytes: Int64, journal: String, directory: String) throws {
+    private func measureBigLog(_ file: String, events: Int, ndjsonBytes: Int64, journal: String, directory: String) throws {
         let path = directory + "/big.db"
         System.removeDatabase(path)
         let result = try System.run([journal, "import", file, "--db", path], stdoutPath: "/dev/null",
@@ -179,7 +181,7 @@ final class Bench {
         guard result.status == 0 else {
             throw BenchError("journal import (big)", "exit \(result.status): \(System.readText(directory + "/import-big.err") ?? "")")
         }
-        let count = Double(options.bigEvents)
+        let count = Double(events)
         metrics["import_big_events"] = count
         metrics["import_big_eps"] = count / result.seconds
         metrics["import_peak_rss_mb"] = Double(result.maxRSSBytes) / 1_048_576
@@ -206,7 +208,7 @@ final class Bench {
         metrics["audit_p50_ms"] = Statistics.percentile(latencies, 0.5)
         metrics["audit_p99_ms"] = Statistics.percentile(latencies, 0.99)
         metrics["audit_mean_stream_events"] = meanEvents
-        log("audit: \(latencies.count) random streams of a \(options.bigEvents)-event log, p50 \(Metrics.decimal(Statistics.percentile(latencies, 0.5), places: 3)) ms, p99 \(Metrics.decimal(Statistics.percentile(latencies, 0.99), places: 3)) ms")
+        log("audit: \(latencies.count) random streams of a \(events)-event log, p50 \(Metrics.decimal(Statistics.percentile(latencies, 0.5), places: 3)) ms, p99 \(Metrics.decimal(Statistics.percentile(latencies, 0.99), places: 3)) ms")
         for _ in 0..<options.bigRuns {
             let (applied, seconds) = try JournalBench.rebuild(path: path, store: store)
             rebuilds.append(Double(applied) / seconds)

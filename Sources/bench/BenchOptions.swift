@@ -20,7 +20,7 @@ struct BenchOptions {
     var auditSamples = 2_000
 
     static let usage = """
-        usage: bench [--quick] [--json FILE] [--dir DIR] [--runs N] [--big-events N] [--no-peer] [--keep]
+        usage: bench [--quick] [--json FILE] [--dir DIR] [--runs N] [--big-events N] [--append-events N] [--no-peer] [--keep]
 
           --quick          small sizes (under 2 minutes); the audit log is smaller than 10 M events
           --json FILE      also write one JSON object with the metric keys of issue 7
@@ -28,6 +28,7 @@ struct BenchOptions {
                            under $TMPDIR, removed at the end unless --keep)
           --runs N         repetitions of each step (default 3; medians are reported)
           --big-events N   size of the big log (default 10000000; --quick: 300000)
+          --append-events N  events of the append workload (default 200000; --quick: 20000)
           --no-peer        skip the Python eventsourcing peer
           --keep           keep the work directory
         """
@@ -36,6 +37,7 @@ struct BenchOptions {
         var options = BenchOptions()
         var bigEvents: Int?
         var runs: Int?
+        var appendEvents: Int?
         var index = 0
         func value(_ name: String) throws(BenchError) -> String {
             index += 1
@@ -54,6 +56,7 @@ struct BenchOptions {
             case "--dir": options.workDirectory = try value("--dir")
             case "--runs": runs = try number("--runs")
             case "--big-events": bigEvents = try number("--big-events")
+            case "--append-events": appendEvents = try number("--append-events")
             case "--no-peer": options.skipPeer = true
             case "--keep": options.keepFiles = true
             case "-h", "--help": throw BenchError("usage", "help")
@@ -70,6 +73,12 @@ struct BenchOptions {
             options.auditSamples = 500
         }
         if let runs { options.runs = runs }
+        if let appendEvents {
+            options.appendEvents = appendEvents
+            options.b10Events = min(options.b10Events, appendEvents)
+            options.b1Events = min(options.b1Events, appendEvents)
+            options.groupEvents = min(options.groupEvents, appendEvents)
+        }
         if let bigEvents { options.bigEvents = bigEvents }
         return options
     }
