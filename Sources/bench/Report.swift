@@ -68,7 +68,7 @@ enum Report {
         }
         if let events = m["audit_log_events"] {
             let size = events >= 10_000_000 ? "" : " (smaller than the 10 M of the goal)"
-            footer.append("big log: \(Int(events)) events\(size); audit p50 \(Metrics.decimal(m["audit_p50_ms"] ?? 0, places: 3)) ms over \(options.auditSamples) random streams of \(Metrics.decimal(m["audit_mean_stream_events"] ?? 0, places: 1)) events on average")
+            footer.append("big log: \(Int(events)) events\(size); audit p50 \(Metrics.decimal(m["audit_p50_ms"] ?? 0, places: 3)) ms over \(options.auditSamples) random streams of \(Metrics.decimal(m["audit_stream_length_mean"] ?? 0, places: 1)) events on average")
         }
         if let rss = m["import_peak_rss_mb"], let rate = m["import_big_eps"] {
             footer.append("import of the big log: \(Int(rate)) events/s, peak RSS \(Int(rss)) MB")
