@@ -301,6 +301,16 @@ private struct Reader {
     }
 
     func validatedString(_ buffer: UnsafeBufferPointer<UInt8>, at offset: Int) throws(JSONParseError) -> String {
+        // ASCII (nearly every string of an envelope: ids, types, timestamps, codes) is valid UTF-8
+        // as it stands; `String(decoding:)` then copies it without the generic validating
+        // initializer, which the import profile showed at 16 % of all instructions (UTF-8
+        // validation plus a generic-metadata lookup on every call).
+        var ascii = true
+        for byte in buffer where byte >= 0x80 {
+            ascii = false
+            break
+        }
+        if ascii { return String(decoding: buffer, as: UTF8.self) }
         guard let string = String(validating: buffer, as: UTF8.self) else {
             throw JSONParseError(offset: offset, reason: "invalid UTF-8 in string")
         }
