@@ -83,8 +83,8 @@ final class Bench {
         let sizes: [(batch: Int, count: Int)] = [(1_000, events.count), (100, events.count),
                                                   (10, options.b10Events), (1, options.b1Events)]
         for (batch, count) in sizes {
-            var ours: [Double] = []
-            var raw: [Double] = []
+            var ours: [Timing] = []
+            var raw: [Timing] = []
             for run in 0..<options.runs {
                 ours.append(try JournalBench.append(events[..<count], batch: batch, path: directory + "/journal-b\(batch).db"))
                 raw.append(try RawBench.append(rows[..<count], batch: batch, path: directory + "/raw-b\(batch).db"))
@@ -92,15 +92,18 @@ final class Bench {
                     metrics["raw_bytes_per_event"] = Double(System.fileSize(directory + "/raw-b1000.db")) / Double(count)
                     var reads: [Double] = []
                     for _ in 0..<options.runs {
-                        let (read, seconds) = try RawBench.readAll(path: directory + "/raw-b1000.db")
-                        reads.append(Double(read) / seconds)
+                        reads.append(try RawBench.readAll(path: directory + "/raw-b1000.db").eps)
                     }
                     metrics["raw_read_all_eps"] = Statistics.median(reads)
                 }
             }
-            metrics["append_b\(batch)_eps"] = Statistics.median(ours)
-            metrics["raw_append_b\(batch)_eps"] = Statistics.median(raw)
-            log("append, \(batch) per commit, \(count) events: journal \(Int(Statistics.median(ours)))/s, raw \(Int(Statistics.median(raw)))/s (runs: \(ours.map { Int($0) }) / \(raw.map { Int($0) }))")
+            metrics["append_b\(batch)_eps"] = Statistics.median(ours.map(\.eps))
+            metrics["raw_append_b\(batch)_eps"] = Statistics.median(raw.map(\.eps))
+            if batch >= 100 {
+                metrics["append_b\(batch)_cpu_eps"] = Statistics.median(ours.map(\.cpuEPS))
+                metrics["raw_append_b\(batch)_cpu_eps"] = Statistics.median(raw.map(\.cpuEPS))
+            }
+            log("append, \(batch) per commit, \(count) events: journal \(Int(Statistics.median(ours.map(\.eps))))/s (CPU \(Int(Statistics.median(ours.map(\.cpuEPS))))/s), raw \(Int(Statistics.median(raw.map(\.eps))))/s (CPU \(Int(Statistics.median(raw.map(\.cpuEPS))))/s); runs: \(ours.map { Int($0.eps) }) / \(raw.map { Int($0.eps) })")
             System.removeDatabase(directory + "/journal-b\(batch).db")
             System.removeDatabase(directory + "/raw-b\(batch).db")
         }
@@ -159,6 +162,7 @@ final class Bench {
 
     private func measureImport(_ file: String, events: Int, journal: String, directory: String) throws {
         var rates: [Double] = []
+        var cpuRates: [Double] = []
         let path = directory + "/import.db"
         for _ in 0..<options.runs {
             System.removeDatabase(path)
@@ -168,10 +172,12 @@ final class Bench {
                 throw BenchError("journal import", "exit \(result.status): \(System.readText(directory + "/import.err") ?? "")")
             }
             rates.append(Double(events) / result.seconds)
+            cpuRates.append(Double(events) / result.cpuSeconds)
         }
         System.removeDatabase(path)
         metrics["import_eps"] = Statistics.median(rates)
-        log("journal import of \(events) events: \(Int(Statistics.median(rates)))/s (runs: \(rates.map { Int($0) }))")
+        metrics["import_cpu_eps"] = Statistics.median(cpuRates)
+        log("journal import of \(events) events: \(Int(Statistics.median(rates)))/s, CPU \(Int(Statistics.median(cpuRates)))/s (runs: \(rates.map { Int($0) }))")
     }
 
     // MARK: - The big log
@@ -187,6 +193,7 @@ final class Bench {
         let count = Double(events)
         metrics["import_big_events"] = count
         metrics["import_big_eps"] = count / result.seconds
+        metrics["import_big_cpu_eps"] = count / result.cpuSeconds
         metrics["import_peak_rss_mb"] = Double(result.maxRSSBytes) / 1_048_576
         let size = System.fileSize(path) + System.fileSize(path + "-wal")
         metrics["bytes_per_event"] = Double(size) / count
@@ -196,16 +203,18 @@ final class Bench {
         System.remove(file)
 
         let store = try SQLiteEventStore(path: path)
-        var reads: [Double] = [], replays: [Double] = [], rebuilds: [Double] = []
+        var reads: [Timing] = [], replays: [Timing] = [], rebuilds: [Timing] = []
         for _ in 0..<options.bigRuns {
-            let (read, readSeconds) = try JournalBench.readAll(store)
-            reads.append(Double(read) / readSeconds)
-            let (replayed, replaySeconds) = try JournalBench.replayAll(store)
-            replays.append(Double(replayed) / replaySeconds)
-            log("read all \(Int(Double(read) / readSeconds))/s, replay all \(Int(Double(replayed) / replaySeconds))/s")
+            let read = try JournalBench.readAll(store)
+            reads.append(read)
+            let replay = try JournalBench.replayAll(store)
+            replays.append(replay)
+            log("read all \(Int(read.eps))/s (CPU \(Int(read.cpuEPS))/s), replay all \(Int(replay.eps))/s (CPU \(Int(replay.cpuEPS))/s)")
         }
-        metrics["read_all_eps"] = Statistics.median(reads)
-        metrics["replay_all_eps"] = Statistics.median(replays)
+        metrics["read_all_eps"] = Statistics.median(reads.map(\.eps))
+        metrics["read_all_cpu_eps"] = Statistics.median(reads.map(\.cpuEPS))
+        metrics["replay_all_eps"] = Statistics.median(replays.map(\.eps))
+        metrics["replay_all_cpu_eps"] = Statistics.median(replays.map(\.cpuEPS))
         let (latencies, meanEvents) = try JournalBench.audit(store, samples: options.auditSamples)
         metrics["audit_log_events"] = count
         metrics["audit_p50_ms"] = Statistics.percentile(latencies, 0.5)
@@ -213,11 +222,12 @@ final class Bench {
         metrics["audit_stream_length_mean"] = meanEvents
         log("audit: \(latencies.count) random streams of a \(events)-event log, p50 \(Metrics.decimal(Statistics.percentile(latencies, 0.5), places: 3)) ms, p99 \(Metrics.decimal(Statistics.percentile(latencies, 0.99), places: 3)) ms")
         for _ in 0..<options.bigRuns {
-            let (applied, seconds) = try JournalBench.rebuild(path: path, store: store)
-            rebuilds.append(Double(applied) / seconds)
-            log("rebuild every projection: \(Int(Double(applied) / seconds))/s")
+            let rebuild = try JournalBench.rebuild(path: path, store: store)
+            rebuilds.append(rebuild)
+            log("rebuild every projection: \(Int(rebuild.eps))/s (CPU \(Int(rebuild.cpuEPS))/s)")
         }
-        metrics["rebuild_eps"] = Statistics.median(rebuilds)
+        metrics["rebuild_eps"] = Statistics.median(rebuilds.map(\.eps))
+        metrics["rebuild_cpu_eps"] = Statistics.median(rebuilds.map(\.cpuEPS))
     }
 
     private func computeRatios() {

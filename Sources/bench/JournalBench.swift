@@ -10,13 +10,13 @@ import Simulator
 enum JournalBench {
     /// Appends `events` in commits of `batch` consecutive log events (one multi-stream append
     /// each, one fsync each) into a fresh journal at `path`; returns events per second.
-    static func append(_ events: ArraySlice<BenchEvent>, batch: Int, path: String) throws -> Double {
+    static func append(_ events: ArraySlice<BenchEvent>, batch: Int, path: String) throws -> Timing {
         System.removeDatabase(path)
         let commits = stride(from: events.startIndex, to: events.endIndex, by: batch).map { start in
             groupByStream(events[start..<min(start + batch, events.endIndex)])
         }
         let store = try SQLiteEventStore(path: path)
-        let start = System.now()
+        let start = Timing.start()
         for commit in commits {
             if commit.count == 1 {
                 try store.append(commit[0].events, to: commit[0].stream, expectedVersion: .any)
@@ -24,8 +24,7 @@ enum JournalBench {
                 try store.append(commit)
             }
         }
-        let seconds = System.now() - start
-        return Double(events.count) / seconds
+        return Timing(events: events.count, since: start)
     }
 
     /// The events of one commit, per stream in log order.
@@ -66,8 +65,8 @@ enum JournalBench {
 
     /// Reads the whole log in pages of 1000 (`readAll`: rows to `RecordedEvent`, payloads
     /// decompressed); returns (events, seconds).
-    static func readAll(_ store: SQLiteEventStore) throws -> (Int, Double) {
-        let start = System.now()
+    static func readAll(_ store: SQLiteEventStore) throws -> Timing {
+        let start = Timing.start()
         var position: Int64 = 1
         var count = 0
         var bytes = 0
@@ -78,16 +77,16 @@ enum JournalBench {
             guard page.count == 1_000, let last = page.last else { break }
             position = last.position + 1
         }
-        let seconds = System.now() - start
+        let timing = Timing(events: count, since: start)
         if bytes < 0 { print("") }  // keeps the payload reads observable
-        return (count, seconds)
+        return timing
     }
 
     /// Reads the whole log, parses every event's data and folds every stream's aggregate
     /// (`JourneyState`), in log order; returns (events, seconds). Fails on any event that does
     /// not fold: the workload is legal by construction.
-    static func replayAll(_ store: SQLiteEventStore) throws -> (Int, Double) {
-        let start = System.now()
+    static func replayAll(_ store: SQLiteEventStore) throws -> Timing {
+        let start = Timing.start()
         let parser = JSONParser()
         var states: [StreamName: JourneyState] = [:]
         var position: Int64 = 1
@@ -107,16 +106,16 @@ enum JournalBench {
             guard page.count == 1_000, let last = page.last else { break }
             position = last.position + 1
         }
-        return (count, System.now() - start)
+        return Timing(events: count, since: start)
     }
 
     /// Rebuilds every projection from position 1; returns (events applied, seconds).
-    static func rebuild(path: String, store: SQLiteEventStore) throws -> (Int, Double) {
+    static func rebuild(path: String, store: SQLiteEventStore) throws -> Timing {
         let engine = try ProjectionEngine(databasePath: path, source: StoreEventSource(store: store))
         defer { engine.close() }
-        let start = System.now()
+        let start = Timing.start()
         let applied = try engine.rebuild()
-        return (Int(applied), System.now() - start)
+        return Timing(events: Int(applied), since: start)
     }
 
     /// Reads the whole history of `samples` streams picked at random (seeded); returns each

@@ -7,14 +7,14 @@ enum RawBench {
     }
 
     /// Inserts `rows` in transactions of `batch` rows into a fresh table; events per second.
-    static func append(_ rows: ArraySlice<RawRow>, batch: Int, path: String) throws -> Double {
+    static func append(_ rows: ArraySlice<RawRow>, batch: Int, path: String) throws -> Timing {
         System.removeDatabase(path)
         let db = try RawSQLite(path: path)
-        let start = System.now()
+        let start = Timing.start()
         for offset in stride(from: rows.startIndex, to: rows.endIndex, by: batch) {
             try db.append(rows[offset..<min(offset + batch, rows.endIndex)])
         }
-        return Double(rows.count) / (System.now() - start)
+        return Timing(events: rows.count, since: start)
     }
 
     /// `writers` threads each inserting one row per transaction on one shared connection (what
@@ -32,10 +32,10 @@ enum RawBench {
     }
 
     /// Reads the whole table (pages of 1000, each row copied out); (events, seconds).
-    static func readAll(path: String) throws -> (Int, Double) {
+    static func readAll(path: String) throws -> Timing {
         let db = try RawSQLite(path: path)
-        let start = System.now()
+        let start = Timing.start()
         let count = try db.readAll()
-        return (count, System.now() - start)
+        return Timing(events: count, since: start)
     }
 }

@@ -41,7 +41,7 @@ enum Report {
     }
 
     static func table(_ m: Metrics, options: BenchOptions) -> String {
-        let header = ["metric", "journal", "raw SQLite", "eventsourcing", "vs raw", "vs peer", "goal", "met"]
+        let header = ["metric", "journal", "per CPU-s", "raw SQLite", "eventsourcing", "vs raw", "vs peer", "goal", "met"]
         var lines: [[String]] = [header]
         for row in rows {
             let isPlain = row.key.hasSuffix("_ms") || row.key == "bytes_per_event"
@@ -51,14 +51,15 @@ enum Report {
             let vsRaw = m[row.key + "_ratio_raw"].map { Metrics.decimal($0, places: 2) + "×" }
             let vsPeer = m[row.key + "_ratio_peer"].map { Metrics.decimal($0, places: 2) + "×" }
             let met = row.met?(m).map { $0 ? "yes" : "NO" } ?? "—"
-            lines.append([row.label, cell(ours, key: row.key), cell(raw, key: row.key), cell(peer, key: row.key),
+            let cpu = isPlain ? nil : m[row.key + "_cpu_eps"]
+            lines.append([row.label, cell(ours, key: row.key), cell(cpu, key: row.key), cell(raw, key: row.key), cell(peer, key: row.key),
                           vsRaw ?? "—", vsPeer ?? "—", row.goal, met])
         }
         let widths = header.indices.map { column in lines.map { $0[column].count }.max() ?? 0 }
         var out = lines.map { line in
             line.enumerated().map { column, text in
                 let pad = String(repeating: " ", count: widths[column] - text.count)
-                return column == 0 || column >= 6 ? text + pad : pad + text
+                return column == 0 || column >= 7 ? text + pad : pad + text
             }.joined(separator: "  ")
         }
         out.insert(widths.map { String(repeating: "-", count: $0) }.joined(separator: "  "), at: 1)
@@ -74,6 +75,7 @@ enum Report {
             footer.append("import of the big log: \(Int(rate)) events/s, peak RSS \(Int(rss)) MB")
         }
         if let status = m.text("peer_status") { footer.append("peer: \(status)") }
+        footer.append("per CPU-s: events per CPU second of the journal's process (user + system), the rate the code allows whatever the machine's load; appends also wait for fsync")
         footer.append("medians of \(options.runs) runs (\(options.bigRuns) over the big log); load average at start: \(m.text("load_average_at_start") ?? "?")")
         return (out + [""] + footer).joined(separator: "\n")
     }

@@ -51,6 +51,15 @@ enum System {
         return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
     }
 
+    /// CPU seconds (user + system) this process has used, all threads.
+    static func cpuSeconds() -> Double {
+        var usage = rusage()
+        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+        return seconds(usage.ru_utime) + seconds(usage.ru_stime)
+    }
+
+    static func seconds(_ value: timeval) -> Double { Double(value.tv_sec) + Double(value.tv_usec) / 1e6 }
+
     /// Size of a file in bytes (0 when missing).
     static func fileSize(_ path: String) -> Int64 {
         var info = stat()
@@ -118,6 +127,8 @@ enum System {
     struct ChildResult {
         var status: Int32
         var seconds: Double
+        /// CPU seconds (user + system) the child used.
+        var cpuSeconds: Double
         /// Peak resident set size of the child, in bytes (`ru_maxrss`).
         var maxRSSBytes: Int64
     }
@@ -146,14 +157,41 @@ enum System {
         while wait4(pid, &status, 0, &usage) < 0 {
             guard errno == EINTR else { throw BenchError("wait \(arguments[0])", String(cString: strerror(errno))) }
         }
-        let seconds = now() - start
+        let elapsed = now() - start
         let exit = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
-        return ChildResult(status: exit, seconds: seconds, maxRSSBytes: Int64(usage.ru_maxrss) * 1024)
+        return ChildResult(status: exit, seconds: elapsed,
+                           cpuSeconds: seconds(usage.ru_utime) + seconds(usage.ru_stime), maxRSSBytes: Int64(usage.ru_maxrss) * 1024)
     }
 
     @discardableResult
     static func runQuietly(_ arguments: [String]) -> Int32 {
         (try? run(arguments, stdoutPath: "/dev/null", stderrPath: "/dev/null").status) ?? -1
+    }
+}
+
+/// How long a step took, on the wall clock and in CPU time: on a shared machine the CPU rate
+/// (events / CPU seconds) says what the code costs whatever the load, the wall rate what a user
+/// saw. Appends wait for fsync, so their CPU rate is only a bound.
+struct Timing {
+    var events: Int
+    var wall: Double
+    var cpu: Double
+    var eps: Double { Double(events) / wall }
+    var cpuEPS: Double { cpu > 0 ? Double(events) / cpu : 0 }
+
+    /// Starts a measurement; `finish` ends it.
+    static func start() -> (wall: Double, cpu: Double) { (System.now(), System.cpuSeconds()) }
+
+    init(events: Int, since start: (wall: Double, cpu: Double)) {
+        self.events = events
+        wall = System.now() - start.wall
+        cpu = System.cpuSeconds() - start.cpu
+    }
+
+    init(events: Int, wall: Double, cpu: Double) {
+        self.events = events
+        self.wall = wall
+        self.cpu = cpu
     }
 }
 
