@@ -110,6 +110,22 @@ final class RawSQLite: @unchecked Sendable {
     }
 }
 
+extension RawSQLite {
+    /// Moves everything from the WAL into the database file and truncates the WAL
+    /// (`PRAGMA wal_checkpoint(TRUNCATE)`), so file sizes compare steady states. Touches nothing
+    /// else in the file.
+    static func checkpoint(path: String) {
+        var handle: OpaquePointer?
+        guard sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE, nil) == SQLITE_OK, let handle else {
+            sqlite3_close_v2(handle)
+            return
+        }
+        sqlite3_busy_timeout(handle, 10_000)
+        _ = sqlite3_exec(handle, "PRAGMA wal_checkpoint(TRUNCATE)", nil, nil, nil)
+        sqlite3_close_v2(handle)
+    }
+}
+
 /// A raw baseline row: stream name, version and the event's data bytes.
 struct RawRow: Sendable {
     let stream: String

@@ -17,6 +17,7 @@ object with `peer_*` keys (medians of --runs) on stdout. Exits 0; errors go to s
 import argparse
 import json
 import os
+import sqlite3
 import statistics
 import sys
 import tempfile
@@ -117,6 +118,9 @@ def main():
                 rates.append(rate)
                 if batch == 1000:
                     reads.append(measure_read(path))
+                    checkpoint = sqlite3.connect(path)  # sizes compared at rest, WAL checkpointed
+                    checkpoint.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+                    checkpoint.close()
                     size = sum(os.path.getsize(path + suffix) for suffix in ("", "-wal")
                                if os.path.exists(path + suffix))
                     results["peer_bytes_per_event"] = round(size / len(subset), 1)
