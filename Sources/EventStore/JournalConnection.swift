@@ -23,6 +23,9 @@ final class JournalConnection {
     /// Set when the first events give no material for a dictionary (all payloads empty).
     var dictionaryTrainingSkipped = false
 
+    /// Prepared statements of `Hot`, by raw value.
+    var hotStatements = [SQLiteStatement?](repeating: nil, count: Hot.allCases.count)
+
     /// Present while this connection holds a write transaction.
     var write: WriteState?
 
@@ -182,7 +185,7 @@ final class JournalConnection {
         if let id = streamIDs[stream.rawValue] { return id }
         if let id = write?.newStreams[stream.rawValue] { return id }
         let found: Int64? = try run("looking up stream \(stream)") { () throws(SQLiteError) in
-            let statement = try sql.cached("SELECT id FROM journal_streams WHERE name = ?")
+            let statement = try statement(.streamByName)
             statement.bind(stream.rawValue, at: 1)
             defer { statement.reset() }
             return try statement.step() ? statement.int64(at: 0) : nil
@@ -206,7 +209,7 @@ final class JournalConnection {
     func streamName(of id: Int64) throws(EventStoreError) -> StreamName {
         if let name = streamNames[id] ?? write?.newStreamNames[id] { return name }
         let text: String? = try run("looking up stream #\(id)") { () throws(SQLiteError) in
-            let statement = try sql.cached("SELECT name FROM journal_streams WHERE id = ?")
+            let statement = try statement(.streamByID)
             statement.bind(id, at: 1)
             defer { statement.reset() }
             return try statement.step() ? statement.text(at: 0) : nil
@@ -222,7 +225,7 @@ final class JournalConnection {
     func typeName(of id: Int64) throws(EventStoreError) -> String {
         if let name = typeNames[id] ?? write?.newTypeNames[id] { return name }
         let text: String? = try run("looking up event type #\(id)") { () throws(SQLiteError) in
-            let statement = try sql.cached("SELECT name FROM journal_types WHERE id = ?")
+            let statement = try statement(.typeByID)
             statement.bind(id, at: 1)
             defer { statement.reset() }
             return try statement.step() ? statement.text(at: 0) : nil
@@ -258,7 +261,7 @@ final class JournalConnection {
     func head() throws(EventStoreError) -> (position: Int64, hash: [UInt8]) {
         if let write { return (write.headPosition, write.headHash) }
         return try run("reading the journal head") { () throws(SQLiteError) in
-            let statement = try sql.cached("SELECT position, hash FROM journal_head WHERE singleton = 1")
+            let statement = try statement(.head)
             defer { statement.reset() }
             guard try statement.step() else { return (0, ChainHasher.zeroHash) }
             return (statement.int64(at: 0), statement.blob(at: 1))
@@ -269,7 +272,7 @@ final class JournalConnection {
     func lastVersion(streamID: Int64) throws(EventStoreError) -> Int64? {
         if let known = write?.versions[streamID] { return known }
         let version: Int64? = try run("reading a stream's version") { () throws(SQLiteError) in
-            let statement = try sql.cached("SELECT max(version) FROM journal_events WHERE stream_id = ?")
+            let statement = try statement(.lastVersion)
             statement.bind(streamID, at: 1)
             defer { statement.reset() }
             guard try statement.step(), !statement.isNull(at: 0) else { return nil }
