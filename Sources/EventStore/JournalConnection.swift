@@ -23,6 +23,10 @@ final class JournalConnection {
     /// Set when the first events give no material for a dictionary (all payloads empty).
     var dictionaryTrainingSkipped = false
 
+    static let nameSlotCount = 4096
+    var streamNameSlots = [(id: Int64, name: StreamName)?](repeating: nil, count: JournalConnection.nameSlotCount)
+    var typeNameSlots = [(id: Int64, name: String)?](repeating: nil, count: JournalConnection.nameSlotCount)
+
     /// Prepared statements of `Hot`, by raw value.
     var hotStatements = [SQLiteStatement?](repeating: nil, count: Hot.allCases.count)
 
@@ -175,6 +179,8 @@ final class JournalConnection {
         typeIDs.removeAll()
         typeNames.removeAll()
         dictionaries.removeAll()
+        streamNameSlots = [(id: Int64, name: StreamName)?](repeating: nil, count: JournalConnection.nameSlotCount)
+        typeNameSlots = [(id: Int64, name: String)?](repeating: nil, count: JournalConnection.nameSlotCount)
         dictionaryTrainingSkipped = false
     }
 
@@ -207,7 +213,14 @@ final class JournalConnection {
 
     /// The stream name of an id (for log-wide reads).
     func streamName(of id: Int64) throws(EventStoreError) -> StreamName {
-        if let name = streamNames[id] ?? write?.newStreamNames[id] { return name }
+        // A direct-mapped slot first: log-wide reads ask for the same few hundred active streams
+        // over and over, and an array index is cheaper than a hash lookup.
+        let slot = Int(truncatingIfNeeded: id) & (JournalConnection.nameSlotCount - 1)
+        if let entry = streamNameSlots[slot], entry.id == id { return entry.name }
+        if let name = streamNames[id] ?? write?.newStreamNames[id] {
+            if streamNames[id] != nil { streamNameSlots[slot] = (id, name) }
+            return name
+        }
         let text: String? = try run("looking up stream #\(id)") { () throws(SQLiteError) in
             let statement = try statement(.streamByID)
             statement.bind(id, at: 1)
@@ -218,12 +231,19 @@ final class JournalConnection {
             throw EventStoreError(code: .integrity, message: "stream #\(id) is missing or has an invalid name")
         }
         cacheStream(name, id: id)
+        streamNameSlots[slot] = (id, name)
         return name
     }
 
     /// The name of an event type id.
     func typeName(of id: Int64) throws(EventStoreError) -> String {
-        if let name = typeNames[id] ?? write?.newTypeNames[id] { return name }
+        let slot = Int(truncatingIfNeeded: id) & (JournalConnection.nameSlotCount - 1)
+        if let entry = typeNameSlots[slot], entry.id == id { return entry.name }
+        if let name = typeNames[id] {
+            typeNameSlots[slot] = (id, name)
+            return name
+        }
+        if let name = write?.newTypeNames[id] { return name }
         let text: String? = try run("looking up event type #\(id)") { () throws(SQLiteError) in
             let statement = try statement(.typeByID)
             statement.bind(id, at: 1)
