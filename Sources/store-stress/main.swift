@@ -82,7 +82,9 @@ case "bench":
         let data = #"{"threeDSServerTransID":"\#(uuid(random.next(), random.next()))","acsTransID":"\#(uuid(random.next(), random.next()))","messageVersion":"2.2.0","sdkCounterStoA":"00\#(step)","transStatus":"\#(["Y", "C", "N"][random.below(3)])","timeoutSeconds":\#(300 + random.below(300)),"acsReferenceNumber":"ACS-\#(random.below(50))-EMVCo"}"#
         let meta = #"{"correlationId":"\#(uuid(sid, 7))","platform":"\#(["ios", "android"][random.below(2)])","sdkVersion":"2.\#(random.below(4)).\#(random.below(10))","appVersion":"7.1.\#(random.below(30))"}"#
         let occurred = Timestamp(millisecondsSinceEpoch: base + Int64(n) * 37)
-        let event = ProposedEvent(id: uuid(random.next(), random.next()), type: type, occurredAt: occurred,
+        // STRESS_ORDERED_IDS: time-ordered ids (UUIDv7-like: a counter in the high bits).
+        let eventID = getenv("STRESS_ORDERED_IDS") != nil ? uuid(UInt64(n) << 20, random.next()) : uuid(random.next(), random.next())
+        let event = ProposedEvent(id: eventID, type: type, occurredAt: occurred,
                                   data: Array(data.utf8), meta: Array(meta.utf8))
         events.append((stream, event))
         // The export line: envelope keys + journal-assigned keys.
@@ -117,6 +119,44 @@ case "bench":
             configuration.synchronous = sync == "off" ? .off : sync == "normal" ? .normal : .full
         }
         if getenv("STRESS_NODICT") != nil { configuration.dictionaryTrainingEvents = 0 }
+        if getenv("STRESS_RAW") != nil {
+            // The raw baseline: the same rows through the SQLite C API into a minimal table
+            // (position key, integer stream id, version, payload), same pragmas, no hashing,
+            // no compression, no id index.
+            let rawPath = path + ".raw"
+            let db = try SQLiteConnection(path: rawPath)
+            try db.execute("""
+                CREATE TABLE IF NOT EXISTS raw(position INTEGER PRIMARY KEY, stream_id INTEGER NOT NULL,
+                                               version INTEGER NOT NULL, payload BLOB NOT NULL);
+                CREATE UNIQUE INDEX IF NOT EXISTS raw_stream_version ON raw(stream_id, version);
+                """)
+            var ids: [String: Int64] = [:]
+            var versions: [Int64: Int64] = [:]
+            let rawTime = try seconds("raw append") {
+                var index = 0
+                var position: Int64 = 0
+                while index < events.count {
+                    let end = min(index + batch, events.count)
+                    try db.transaction {
+                        let insert = try db.cached("INSERT INTO raw VALUES (?, ?, ?, ?)")
+                        for (stream, event) in events[index..<end] {
+                            let id = ids[stream.rawValue] ?? Int64(ids.count + 1)
+                            ids[stream.rawValue] = id
+                            let version = (versions[id] ?? -1) + 1
+                            versions[id] = version
+                            position += 1
+                            insert.bind(position, at: 1)
+                            insert.bind(id, at: 2)
+                            insert.bind(version, at: 3)
+                            insert.bind(blob: event.data + (event.meta ?? []), at: 4)
+                            try insert.run()
+                        }
+                    }
+                    index = end
+                }
+            }
+            print("raw_append_b\(batch)_eps \(Int(Double(total) / rawTime))")
+        }
         let store = try SQLiteEventStore(path: path, configuration: configuration)
         let appendTime = try seconds("append") {
             var index = 0
