@@ -37,6 +37,26 @@ struct Random {
     mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
 }
 
+final class Job: @unchecked Sendable {
+    let store: SQLiteEventStore
+    let index: Int
+    let count: Int
+    init(_ store: SQLiteEventStore, _ index: Int, _ count: Int) { self.store = store; self.index = index; self.count = count }
+}
+
+/// One `group` thread: one-event appends, each waiting for its commit.
+nonisolated func groupWorker(_ raw: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
+    let job = Unmanaged<Job>.fromOpaque(raw!).takeRetainedValue()
+    for n in 0..<job.count {
+        let stream = try! StreamName("3ds-\(uuid(UInt64(job.index), UInt64(n / 8)))")
+        let event = ProposedEvent(id: uuid(UInt64(job.index) << 32 | UInt64(n), 99), type: "Step",
+                                  occurredAt: Timestamp(millisecondsSinceEpoch: Int64(n)),
+                                  data: Array(#"{"thread":\#(job.index),"n":\#(n),"transStatus":"Y"}"#.utf8))
+        do { try job.store.append([event], to: stream, expectedVersion: .any) } catch { fail("\(error)") }
+    }
+    return nil
+}
+
 let arguments = CommandLine.arguments
 guard arguments.count >= 3 else { fail("usage: store-stress append|bench PATH …") }
 let path = arguments[2]
@@ -202,6 +222,32 @@ case "bench":
         var info = stat()
         stat(path, &info)
         print("bytes_per_event \(Double(info.st_size) / Double(total)) ndjson_bytes_per_event \(Double(ndjsonBytes) / Double(total)) ratio \(Double(info.st_size) / Double(ndjsonBytes))")
+    } catch {
+        fail("\(error)")
+    }
+
+case "group":
+    // store-stress group PATH THREADS PER_THREAD: concurrent one-event appends, each waiting for
+    // its durable commit (synchronous=FULL), sharing commits through group commit.
+    guard arguments.count == 5, let threads = Int(arguments[3]), let perThread = Int(arguments[4]) else {
+        fail("usage: store-stress group PATH THREADS PER_THREAD")
+    }
+    do {
+        let store = try SQLiteEventStore(path: path)
+        var spec = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &spec)
+        let start = Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
+        var handles: [pthread_t] = []
+        for index in 0..<threads {
+            var thread = pthread_t()
+            let job = Unmanaged.passRetained(Job(store, index, perThread)).toOpaque()
+            pthread_create(&thread, nil, groupWorker, job)
+            handles.append(thread)
+        }
+        for thread in handles { pthread_join(thread, nil) }
+        clock_gettime(CLOCK_MONOTONIC, &spec)
+        let elapsed = Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9 - start
+        print("append_group_eps \(Int(Double(threads * perThread) / elapsed)) (\(threads) threads, \(store.groupCommitCount) commits for \(threads * perThread) appends)")
     } catch {
         fail("\(error)")
     }
