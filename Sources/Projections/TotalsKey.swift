@@ -5,6 +5,15 @@ public enum TotalsKey {
         components.map(escape).joined(separator: "|")
     }
 
+    // Fixed-arity forms for the folds' hot path (no variadic array per event).
+    public static func make(_ metric: String, _ a: String) -> String {
+        metric + "|" + escape(a)
+    }
+
+    public static func make(_ metric: String, _ a: String, _ b: String) -> String {
+        metric + "|" + escape(a) + "|" + escape(b)
+    }
+
     public static func split(_ key: String) -> [String] {
         key.split(separator: "|", omittingEmptySubsequences: false).map { unescape(String($0)) }
     }

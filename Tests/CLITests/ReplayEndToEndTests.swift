@@ -111,8 +111,8 @@ struct ReplayEndToEndTests {
         let result = try runner.run(["demo", "--db", runner.path("demo.db")], db: false)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.isEmpty)
-        for heading in ["── 1. import", "── 2. verify", "── 3. audit", "── 4. audit", "── 5. replay", "── 6. replay",
-                        "── 7. analytics", "── 8. analytics"] {
+        for heading in ["── 1. simulate", "── 2. import", "── 3. verify", "── 4. audit", "── 5. audit", "── 6. replay",
+                        "── 7. replay", "── 8. analytics", "── 9. analytics"] {
             #expect(result.stdout.contains(heading), "\(heading)")
         }
         #expect(result.stdout.contains("every hash checks"))

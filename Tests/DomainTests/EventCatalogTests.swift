@@ -213,3 +213,29 @@ extension EventCatalogTests {
         #expect(try DomainEvent.decode(type: "ActivationResumed", data: JSONObject()).keyFieldsText == "")
     }
 }
+
+extension EventCatalogTests {
+    @Test("any field replaced by any JSON type is decoded or refused with a reason, never a crash", arguments: validEvents)
+    func anyFieldOfAnyTypeIsDecodedOrRefused(type: String, json: String) {
+        let replacements: [JSONValue] = [
+            .null, .bool(true), .number(JSONNumber(1)), .number(JSONNumber(uncheckedText: "1.5")),
+            .number(JSONNumber(uncheckedText: "123456789012345678901234567890")), .string(""), .string("x"),
+            .array([]), .array([.object(JSONObject())]), .object(JSONObject()),
+        ]
+        let original = object(json)
+        for key in original.keys {
+            for replacement in replacements {
+                var data = original
+                data[key] = replacement
+                do {
+                    let event = try DomainEvent.decode(type: type, data: data)
+                    #expect(event.data == data)
+                } catch {
+                    #expect(error.eventType == type)
+                    #expect(error.message.hasPrefix("\(type).\(error.field ?? "")"))
+                    #expect(error.field != nil)
+                }
+            }
+        }
+    }
+}

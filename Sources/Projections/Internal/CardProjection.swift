@@ -6,10 +6,12 @@ import JournalCore
 /// Tables of generation G:
 /// - `pj_card_stream_gG(sid PK, name UNIQUE, decision_t, methods (JSON object id → kind), selected,
 ///   selections, otps, outcome, ended_t)`; index on `decision_t`.
-/// - `pj_card_fact_gG(kind, t, sid, a, b, v)`; index `(kind, t)`.
+/// - `pj_card_fact_gG(kind, t, sid, a, b, v)`; covering index `(kind, t, a, b, sid, v)`.
+/// - the all-time totals (``TotalsTables``, prefix `pj_card`).
 final class CardProjection: ProjectionModel {
     let name = "card"
-    var version: Int64 = 1
+    /// 2: covering fact index.
+    var version: Int64 = 2
     private var generation: Int64 = 0
     private var nextSID: Int64 = 1
     /// True when the generation's stream table was empty at `open`: then a stream not in
@@ -35,7 +37,7 @@ final class CardProjection: ProjectionModel {
             CREATE INDEX IF NOT EXISTS \(s)_decision ON \(s)(decision_t);
             CREATE TABLE IF NOT EXISTS \(f)(kind INTEGER NOT NULL, t INTEGER NOT NULL, sid INTEGER NOT NULL,
               a TEXT NOT NULL, b TEXT NOT NULL, v INTEGER);
-            CREATE INDEX IF NOT EXISTS \(f)_kt ON \(f)(kind, t);
+            CREATE INDEX IF NOT EXISTS \(f)_kt ON \(f)(kind, t, a, b, sid, v);
             """)
         try Self.totals.create(in: db, generation: g)
     }

@@ -4,10 +4,12 @@
 /// Tables of generation G:
 /// - `pj_3ds_stream_gG(sid PK, name UNIQUE, created_t, ds, mv, ares, started_t, outcome, ended_t,
 ///   requests, submits, last_ui)`; indexes on `created_t`, `ended_t`.
-/// - `pj_3ds_fact_gG(kind, t, sid, a, b)`; index `(kind, t)`.
+/// - `pj_3ds_fact_gG(kind, t, sid, a, b)`; covering index `(kind, t, a, b, sid)`.
+/// - the all-time totals (``TotalsTables``, prefix `pj_3ds`).
 final class ThreeDSProjection: ProjectionModel {
     let name = "3ds"
-    var version: Int64 = 1
+    /// 2: covering fact index.
+    var version: Int64 = 2
     private var generation: Int64 = 0
     private var nextSID: Int64 = 1
     /// True when the generation's stream table was empty at `open`: then a stream not in
@@ -34,7 +36,7 @@ final class ThreeDSProjection: ProjectionModel {
             CREATE INDEX IF NOT EXISTS \(s)_ended ON \(s)(ended_t);
             CREATE TABLE IF NOT EXISTS \(f)(kind INTEGER NOT NULL, t INTEGER NOT NULL, sid INTEGER NOT NULL,
               a TEXT NOT NULL, b TEXT NOT NULL);
-            CREATE INDEX IF NOT EXISTS \(f)_kt ON \(f)(kind, t);
+            CREATE INDEX IF NOT EXISTS \(f)_kt ON \(f)(kind, t, a, b, sid);
             """)
         try Self.totals.create(in: db, generation: g)
     }
