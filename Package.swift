@@ -47,8 +47,12 @@ let package = Package(
                           dependencies: ["EventStore", "Domain", "Simulator", "Projections", "JournalCore", "CSQLite"],
                           path: "Sources/bench", swiftSettings: optimized),
 
+        // Helper executable for the store's multi-process tests and quick timings.
+        .executableTarget(name: "store-stress", dependencies: ["EventStore", "JournalCore"],
+                          path: "Sources/store-stress", swiftSettings: optimized),
+
         .testTarget(name: "JournalCoreTests", dependencies: ["JournalCore"], swiftSettings: upcoming),
-        .testTarget(name: "EventStoreTests", dependencies: ["EventStore", "JournalCore", "CSQLite"],
+        .testTarget(name: "EventStoreTests", dependencies: ["EventStore", "JournalCore", "CSQLite", "store-stress"],
                     swiftSettings: upcoming),
         .testTarget(name: "DomainTests", dependencies: ["Domain", "Simulator", "JournalCore"], swiftSettings: upcoming),
         .testTarget(name: "SimulatorTests", dependencies: ["Simulator", "Domain", "JournalCore"],
