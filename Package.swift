@@ -36,7 +36,7 @@ let package = Package(
         // Pure decide/evolve aggregates and the event catalog: no I/O.
         .target(name: "Domain", dependencies: ["JournalCore"], swiftSettings: optimized),
         // The seeded workload generator, driving the domain's commands.
-        .target(name: "Simulator", dependencies: ["Domain", "JournalCore"], swiftSettings: optimized),
+        .target(name: "Simulator", dependencies: ["Domain", "EventStore", "JournalCore"], swiftSettings: optimized),
         // Read models with checkpoints.
         .target(name: "Projections", dependencies: ["EventStore", "Domain", "JournalCore"],
                 swiftSettings: optimized),
@@ -47,16 +47,20 @@ let package = Package(
                           dependencies: ["EventStore", "Domain", "Simulator", "Projections", "JournalCore", "CSQLite"],
                           path: "Sources/bench", swiftSettings: optimized),
 
+        // Helper executable for the store's multi-process tests and quick timings.
+        .executableTarget(name: "store-stress", dependencies: ["EventStore", "JournalCore"],
+                          path: "Sources/store-stress", swiftSettings: optimized),
+
         .testTarget(name: "JournalCoreTests", dependencies: ["JournalCore"], swiftSettings: upcoming),
-        .testTarget(name: "EventStoreTests", dependencies: ["EventStore", "JournalCore", "CSQLite"],
+        .testTarget(name: "EventStoreTests", dependencies: ["EventStore", "JournalCore", "CSQLite", "store-stress"],
                     swiftSettings: upcoming),
         .testTarget(name: "DomainTests", dependencies: ["Domain", "Simulator", "JournalCore"], swiftSettings: upcoming),
-        .testTarget(name: "SimulatorTests", dependencies: ["Simulator", "Domain", "JournalCore"],
+        .testTarget(name: "SimulatorTests", dependencies: ["Simulator", "Domain", "EventStore", "JournalCore"],
                     swiftSettings: upcoming),
         .testTarget(name: "ProjectionsTests",
                     dependencies: ["Projections", "EventStore", "Domain", "Simulator", "JournalCore"],
                     swiftSettings: upcoming),
-        .testTarget(name: "CLITests", dependencies: ["journal", "JournalCore"], swiftSettings: upcoming),
+        .testTarget(name: "CLITests", dependencies: ["journal", "EventStore", "JournalCore"], swiftSettings: upcoming),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -103,29 +103,27 @@ public enum SensitiveDataGuard {
 
     /// True when `key` is a forbidden key in any letter case.
     public static func isForbiddenKey(_ key: String) -> Bool {
-        let count = key.utf8.count
-        // The forbidden keys are 3 to 22 ASCII letters; a longer key can only match after Unicode
-        // case mapping, which the slow path below handles.
         var ascii = true
+        let count = key.utf8.count
+        // The forbidden keys are 3 to 22 ASCII letters: compare in place, folding ASCII case.
         if count >= 3 && count <= 22 {
-            var folded: [UInt8] = []
-            folded.reserveCapacity(count)
-            for byte in key.utf8 {
-                if byte >= 0x80 { ascii = false; break }
-                folded.append(byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte)
+            candidates: for candidate in forbiddenKeyBytes where candidate.count == count {
+                var index = 0
+                for byte in key.utf8 {
+                    if byte >= 0x80 { ascii = false; break candidates }
+                    let folded = byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
+                    if folded != candidate[index] { continue candidates }
+                    index += 1
+                }
+                return true
             }
-            if ascii {
-                for candidate in forbiddenKeys where candidate.utf8.elementsEqual(folded) { return true }
-                return false
-            }
-        } else {
-            ascii = !key.utf8.contains(where: { $0 >= 0x80 })
-            if ascii { return false }
         }
+        if ascii && !key.utf8.contains(where: { $0 >= 0x80 }) { return false }
         // Non-ASCII: compare with Unicode lowercasing (e.g. a KELVIN SIGN standing for `k`).
-        let lowered = key.lowercased()
-        return forbiddenKeys.contains(lowered)
+        return forbiddenKeys.contains(key.lowercased())
     }
+
+    private static let forbiddenKeyBytes: [[UInt8]] = forbiddenKeys.map { Array($0.utf8) }
 
     // MARK: - Card numbers
 
@@ -142,7 +140,7 @@ public enum SensitiveDataGuard {
         var digitCount = 0
         for byte in string.utf8 where byte >= 0x30 && byte <= 0x39 { digitCount += 1 }
         guard digitCount >= 13 else { return false }
-        if UUIDText.isUUID(string) { return false }
+        if StreamCategory.isUUID(string, lowercaseOnly: false) { return false }
         let scalars = Array(string.unicodeScalars)
         var index = 0
         var digits: [UInt8] = []

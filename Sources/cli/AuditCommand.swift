@@ -62,7 +62,8 @@ enum AuditCommand {
             })
             context.stdout.line(JSONWriter.string(.object(object)))
         case .text:
-            let verdict = bad.isEmpty ? "every hash checks" : "\(bad.count) hashes do NOT check"
+            let verdict = bad.isEmpty ? "every hash checks"
+                : bad.count == 1 ? "1 hash does NOT check" : "\(bad.count) hashes do NOT check"
             context.stdout.line("\(stream): \(rows.count) events, \(verdict)")
             var table = [["ver", "pos", "occurredAt", "recordedAt", "type", "key fields", "hash"]]
             for row in rows {

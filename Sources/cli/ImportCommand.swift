@@ -33,8 +33,12 @@ enum ImportCommand {
             "journal import - --rejects rejected.ndjson < events.ndjson",
         ],
         validate: { arguments throws(CLIError) in
-            if let rejects = arguments.string("rejects"), rejects == arguments.positionals.first, rejects != "-" {
-                throw CLIError.usage("--rejects must name another file than the input")
+            guard let rejects = arguments.string("rejects") else { return }
+            if rejects == "-" {
+                throw CLIError.usage("--rejects needs a file path ('-' is not one)", hint: "run 'journal import --help'")
+            }
+            if rejects == arguments.positionals.first {
+                throw CLIError.usage("--rejects must name another file than the input", hint: "run 'journal import --help'")
             }
         },
         run: run)
@@ -97,9 +101,10 @@ enum ImportCommand {
                arguments: arguments, context: context)
         if summary.rejected > 0 {
             if let rejectsPath {
+                let valid = summary.appended == 1 ? "1 valid event" : "\(summary.appended) valid events"
                 throw CLIError(.inputRejected,
                                "\(summary.rejected) of \(summary.lines) lines rejected, written to "
-                               + "\(Help.printable(rejectsPath)); the \(summary.appended) valid events were appended")
+                               + "\(Help.printable(rejectsPath)); \(valid) appended")
             }
             throw CLIError(.inputRejected, ["\(summary.rejected) of \(summary.lines) lines rejected; nothing was written"],
                            hints: ["fix those lines and import again, or pass --rejects FILE to append the valid "

@@ -97,7 +97,12 @@ struct Importer {
     /// Folds a stream from the store (a stream not in the cache, new or evicted).
     private func fold(_ stream: StreamName) throws(EventStoreError)
         -> Result<(fold: StreamFold, lastVersion: Int64?), RuleViolation> {
-        var fold = StreamFold(stream: stream.rawValue)
+        var fold: StreamFold
+        do {
+            fold = try StreamFold(stream: stream.rawValue)
+        } catch {
+            return .failure(error)
+        }
         var lastVersion: Int64?
         var version: Int64 = 0
         let pageSize = 512

@@ -9,7 +9,9 @@ enum JournalAccess {
     static func openForReading(_ context: CommandContext, _ arguments: ParsedArguments) throws
         -> any TransactionalEventStore {
         let path = context.journalPath(arguments)
-        let configuration = SQLiteEventStore.Configuration(clock: context.now, createIfMissing: false,
+        let configuration = SQLiteEventStore.Configuration(clock: context.now,
+                                                           busyTimeoutMilliseconds: busyTimeout(context),
+                                                           createIfMissing: false,
                                                            readOnly: true, isSameContent: sameContent)
         switch open(path, configuration) {
         case let .success(store):
@@ -36,8 +38,16 @@ enum JournalAccess {
     static func openForWriting(_ context: CommandContext, _ arguments: ParsedArguments) throws
         -> any TransactionalEventStore {
         let path = context.journalPath(arguments)
-        let configuration = SQLiteEventStore.Configuration(clock: context.now, isSameContent: sameContent)
+        let configuration = SQLiteEventStore.Configuration(clock: context.now,
+                                                           busyTimeoutMilliseconds: busyTimeout(context),
+                                                           isSameContent: sameContent)
         return try SQLiteEventStore(path: path, configuration: configuration)
+    }
+
+    /// How long a writer waits for another process's lock before failing with exit 5:
+    /// `$JOURNAL_BUSY_TIMEOUT_MS`, else 10 seconds.
+    static func busyTimeout(_ context: CommandContext) -> Int32 {
+        context.environment["JOURNAL_BUSY_TIMEOUT_MS"].flatMap { Int32($0) }.map { max(0, $0) } ?? 10_000
     }
 
     /// Contract §2's duplicate rule: same stream, type and occurredAt, and data and meta equal

@@ -79,7 +79,7 @@ enum ReplayCommand {
                 object["failedAtPosition"] = .number(JSONNumber(failure.position))
                 object["reason"] = .string(failure.reason)
             }
-            object["state"] = .object(outcome.fold.summary)
+            object["state"] = .object(outcome.summary)
             context.stdout.line(JSONWriter.string(.object(object)))
         case .text:
             context.stdout.line("replay of \(stream): \(outcome.events) events")
@@ -89,7 +89,7 @@ enum ReplayCommand {
                                     + failure.reason)
             }
             context.stdout.line(outcome.failure == nil ? "final state:" : "state before the failure:")
-            for line in TextRendering.keyValueLines(outcome.fold.summary) { context.stdout.line(line) }
+            for line in TextRendering.keyValueLines(outcome.summary) { context.stdout.line(line) }
         }
         if let failure = outcome.failure {
             throw CLIError(.replayFailed, "\(stream) no longer folds at version \(failure.version): \(failure.reason)")
@@ -114,7 +114,7 @@ enum ReplayCommand {
                 failures.append((stream, failure))
                 digest.update("FAILS at version \(failure.version): \(failure.reason)\n")
             } else {
-                digest.update(JSONWriter.string(.object(outcome.fold.summary)) + "\n")
+                digest.update(JSONWriter.string(.object(outcome.summary)) + "\n")
             }
         }
         let hex = digest.finish()
@@ -137,8 +137,10 @@ enum ReplayCommand {
             context.stdout.line(JSONWriter.string(.object(object)))
         case .text:
             let scope = until == .max ? "" : " up to position \(until)"
-            context.stdout.line("replayed \(streams) streams, \(events) events\(scope): "
-                                + (failures.isEmpty ? "every stream folds" : "\(failures.count) no longer fold"))
+            let streamCount = streams == 1 ? "1 stream" : "\(streams) streams"
+            let failed = failures.count == 1 ? "1 no longer folds" : "\(failures.count) no longer fold"
+            context.stdout.line("replayed \(streamCount), \(events) events\(scope): "
+                                + (failures.isEmpty ? "every stream folds" : failed))
             for item in failures {
                 context.stdout.line("  FAILS \(item.stream) at version \(item.failure.version) "
                                     + "(position \(item.failure.position)): \(item.failure.reason)")

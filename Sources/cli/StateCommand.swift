@@ -40,12 +40,12 @@ enum StateCommand {
             object["stream"] = .string(stream.rawValue)
             object["version"] = .number(JSONNumber(atVersion))
             object["lastVersion"] = .number(JSONNumber(lastVersion))
-            object["state"] = .object(outcome.fold.summary)
+            object["state"] = .object(outcome.summary)
             context.stdout.line(JSONWriter.string(.object(object)))
         case .text:
             let of = atVersion == lastVersion ? "the last" : "of 0…\(lastVersion)"
             context.stdout.line("\(stream) at version \(atVersion) (\(of))")
-            for line in TextRendering.keyValueLines(outcome.fold.summary) { context.stdout.line(line) }
+            for line in TextRendering.keyValueLines(outcome.summary) { context.stdout.line(line) }
         }
     }
 }

@@ -10,10 +10,14 @@ enum StreamReplay {
     }
 
     struct Outcome {
-        var fold: StreamFold
+        /// nil only when the stream's name has no known category.
+        var fold: StreamFold?
         /// The events folded (before a failure).
         var events: Int
         var failure: Failure?
+
+        /// The aggregate's summary (empty when the stream has no known category).
+        var summary: JSONObject { fold?.summary ?? JSONObject() }
     }
 
     static let pageSize = 512
@@ -23,7 +27,13 @@ enum StreamReplay {
     static func fold(_ stream: StreamName, in store: any EventStore, through lastVersion: Int64 = .max,
                      untilPosition: Int64 = .max,
                      step: (RecordedEvent, StreamFold) -> Void = { _, _ in }) throws -> Outcome {
-        var outcome = Outcome(fold: StreamFold(stream: stream.rawValue), events: 0)
+        var outcome = Outcome(fold: nil, events: 0)
+        do {
+            outcome.fold = try StreamFold(stream: stream.rawValue)
+        } catch {
+            outcome.failure = Failure(version: 0, position: 0, reason: error.reason)
+            return outcome
+        }
         let parser = JSONParser()
         var version: Int64 = 0
         while true {
@@ -36,13 +46,13 @@ enum StreamReplay {
                     return outcome
                 }
                 do {
-                    try outcome.fold.apply(type: event.type, data: data, occurredAt: event.occurredAt)
+                    try outcome.fold?.apply(type: event.type, data: data, occurredAt: event.occurredAt)
                 } catch {
                     outcome.failure = Failure(version: event.version, position: event.position, reason: error.reason)
                     return outcome
                 }
                 outcome.events += 1
-                step(event, outcome.fold)
+                if let fold = outcome.fold { step(event, fold) }
             }
             guard page.count == pageSize, let last = page.last else { return outcome }
             version = last.version + 1

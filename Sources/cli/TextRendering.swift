@@ -17,10 +17,16 @@ enum TextRendering {
         return lines
     }
 
-    /// A value on one line: strings without quotes, the rest as compact JSON.
+    /// A value on one line: strings without quotes, `-` for null, arrays of strings as a
+    /// comma-separated list, the rest as compact JSON.
     static func scalar(_ value: JSONValue) -> String {
-        if case let .string(text) = value { return Help.printable(text) }
-        return JSONWriter.string(value)
+        switch value {
+        case let .string(text): return Help.printable(text)
+        case .null: return "-"
+        case let .array(items) where items.allSatisfy({ $0.stringValue != nil }):
+            return items.isEmpty ? "-" : items.compactMap { $0.stringValue.map(Help.printable) }.joined(separator: ", ")
+        case .bool, .number, .array, .object: return JSONWriter.string(value)
+        }
     }
 
     /// Rows as aligned columns, separated by two spaces; the columns in `rightAligned` are

@@ -30,7 +30,9 @@ enum VerifyCommand {
                 line["reason"] = .string(error.message)
                 context.stdout.line(JSONWriter.string(.object(line)))
             }
-            throw CLIError(.integrity, "integrity violation at position \(position): \(error.message)",
+            let message = error.message.contains("position \(position)")
+                ? error.message : "first bad position \(position): \(error.message)"
+            throw CLIError(.integrity, message,
                            hint: "'journal audit STREAM' marks each event whose hash does not check")
         case let .failure(error):
             throw error

@@ -38,14 +38,13 @@ func reportable(_ error: any Error) -> CLIError {
 func reportable(_ error: EventStoreError) -> CLIError {
     switch error.code {
     case .integrity:
-        let position = error.position.map { " at position \($0)" } ?? ""
-        return CLIError(.integrity, "integrity violation\(position): \(error.message)",
+        return CLIError(.integrity, error.message,
                         hint: "run 'journal verify' for the first bad position")
     case .conflict:
         return CLIError(.conflict, "concurrency conflict: \(error.message)",
                         hint: "another writer changed the journal; run the command again")
     case .busy:
-        return CLIError(.conflict, "the journal is locked by another writer: \(error.message)",
+        return CLIError(.conflict, error.message,
                         hint: "wait for the other process to finish, then run the command again")
     case .missing:
         return CLIError(.failure, error.message,

@@ -101,3 +101,13 @@ struct SensitiveDataGuardTests {
         #expect(!SensitiveDataGuard.passesLuhn([7, 9, 9, 2, 7, 3, 9, 8, 7, 1, 4]))
     }
 }
+
+extension SensitiveDataGuardTests {
+    @Test func nonASCIILetterCasesOfAForbiddenKeyAreRefused() {
+        // U+212A KELVIN SIGN lowercases to `k`.
+        #expect(SensitiveDataGuard.isForbiddenKey("pushTo\u{212A}en"))
+        #expect(!SensitiveDataGuard.isForbiddenKey("pushTökën"))
+        #expect(!SensitiveDataGuard.isForbiddenKey("pa"))
+        #expect(SensitiveDataGuard.isForbiddenKey("ChallengeHTMLDataEntry"))
+    }
+}

@@ -1,0 +1,138 @@
+import EventStore
+import JournalCore
+import Testing
+
+@Suite("Integrity conformance")
+struct IntegrityConformanceTests {
+    /// 3 streams, 12 events, all with meta so every stored field exists.
+    private func populated(_ backend: Backend, compress: Bool = false) throws -> Harness {
+        let harness = try backend.open(StoreOptions(dictionaryTrainingEvents: compress ? 4 : 0))
+        for n in 0..<12 {
+            var event = Fixture.event(n, type: n % 2 == 0 ? "ChallengeStarted" : "ChallengeCompleted",
+                                      meta: #"{"sdkVersion":"2.3.1","source":"device"}"#)
+            event.recordedAt = Fixture.time.adding(milliseconds: Int64(1000 + n))
+            try harness.store.append([event], to: Fixture.stream(n % 3), expectedVersion: .any)
+        }
+        return harness
+    }
+
+    private func expectIntegrityFailure(_ store: any EventStore, at position: Int64, _ comment: Comment? = nil,
+                                        sourceLocation: SourceLocation = #_sourceLocation) {
+        do {
+            let report = try store.verify()
+            Issue.record("verify passed (\(report.events) events) \(comment.map { "\($0)" } ?? "")", sourceLocation: sourceLocation)
+        } catch {
+            #expect(error.code == .integrity, comment, sourceLocation: sourceLocation)
+            #expect(error.position == position, comment, sourceLocation: sourceLocation)
+        }
+    }
+
+    @Test(arguments: Backend.all)
+    func verifyOfAnIntactJournalReportsItsHead(backend: Backend) throws {
+        let store = try populated(backend).store
+        let report = try store.verify()
+        let last = try #require(try store.readAll(from: 12, limit: 1).first)
+        #expect(report == VerifyReport(events: 12, streams: 3, headPosition: 12, headHash: EventHashing.hex(last.hash)))
+        let empty = try backend.open(StoreOptions()).store
+        #expect(try empty.verify() == VerifyReport(events: 0, streams: 0, headPosition: 0, headHash: ""))
+    }
+
+    @Test(arguments: Backend.all)
+    func eachHashFollowsTheDocumentedByteLayout(backend: Backend) throws {
+        let store = try populated(backend).store
+        var previous = [UInt8](repeating: 0, count: 32)
+        for event in try store.readAll(from: 1, limit: 100) {
+            var link: [UInt8] = Array("JRNLEV01".utf8) + previous
+            func be(_ value: Int64, _ bytes: Int) -> [UInt8] {
+                (0..<bytes).reversed().map { UInt8(truncatingIfNeeded: UInt64(bitPattern: value) >> UInt64($0 * 8)) }
+            }
+            func field(_ bytes: [UInt8]) -> [UInt8] { be(Int64(bytes.count), 4) + bytes }
+            link += be(event.position, 8) + be(event.version, 8)
+            link += field(Array(event.stream.rawValue.utf8)) + field(Array(event.id.utf8)) + field(Array(event.type.utf8))
+            link += be(event.occurredAt.millisecondsSinceEpoch, 8) + be(event.recordedAt.millisecondsSinceEpoch, 8)
+            link += field(event.data)
+            link += event.meta.map { [1] + field($0) } ?? [0]
+            let expected = try EventHashing.sha256(link)
+            #expect(event.hash == expected, "position \(event.position)")
+            #expect(try EventHashing.linkHash(previous: previous, event: event) == expected)
+            previous = event.hash
+        }
+        #expect(EventHashing.hex(try EventHashing.sha256(Array("abc".utf8)))
+            == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+    }
+
+    @Test(arguments: Backend.all)
+    func theSchemaRefusesUpdatesAndDeletesOfStoredEvents(backend: Backend) throws {
+        let harness = try populated(backend)
+        #expect(harness.tamper.updateIsRefused(at: 3))
+        #expect(harness.tamper.deleteIsRefused(at: 3))
+        #expect(try harness.store.verify().events == 12)
+    }
+
+    @Test(arguments: Backend.all, [false, true])
+    func aChangeOfAnySingleStoredByteIsDetectedAtItsPosition(backend: Backend, compressed: Bool) throws {
+        let harness = try populated(backend, compress: compressed)
+        try harness.tamper.dropImmutabilityTriggers()
+        // Position 10 is in the first stream, so no stream or type id can flip onto a real one.
+        let position: Int64 = 10
+        let changes = try harness.tamper.singleByteChanges(at: position)
+        #expect(changes.count > 60)
+        for change in changes {
+            try change.apply()
+            expectIntegrityFailure(harness.store, at: position, "\(change.label)")
+            try change.revert()
+        }
+        #expect(try harness.store.verify().events == 12)
+    }
+
+    @Test(arguments: Backend.all)
+    func aChangedStreamOrTypeNameIsDetectedAtItsFirstEvent(backend: Backend) throws {
+        let harness = try populated(backend)
+        try harness.tamper.dropImmutabilityTriggers()
+        let stream = Fixture.stream(1)
+        var renamed = Array(stream.rawValue.utf8)
+        renamed[renamed.count - 1] = UInt8(ascii: "z")
+        try harness.tamper.renameStream(stream, to: String(decoding: renamed, as: UTF8.self))
+        expectIntegrityFailure(harness.store, at: 2)
+        try harness.tamper.renameStream(try StreamName(String(decoding: renamed, as: UTF8.self)), to: stream.rawValue)
+        try harness.tamper.renameType("ChallengeCompleted", to: "ChallengeCompletes")
+        expectIntegrityFailure(harness.store, at: 2)
+    }
+
+    @Test(arguments: Backend.all, [Int64(5), 12])
+    func aDeletedEventIsDetected(backend: Backend, position: Int64) throws {
+        let harness = try populated(backend)
+        try harness.tamper.dropImmutabilityTriggers()
+        try harness.tamper.deleteEvent(at: position)
+        expectIntegrityFailure(harness.store, at: position)
+    }
+
+    @Test(arguments: Backend.all)
+    func anInsertedEventIsDetected(backend: Backend) throws {
+        let harness = try populated(backend)
+        try harness.tamper.dropImmutabilityTriggers()
+        try harness.tamper.insertCopy(of: 12, at: 13, newID: Fixture.uuid(500))
+        expectIntegrityFailure(harness.store, at: 13)
+    }
+
+    @Test(arguments: Backend.all)
+    func reorderedEventsAreDetectedAtTheEarlierPosition(backend: Backend) throws {
+        let harness = try populated(backend)
+        try harness.tamper.dropImmutabilityTriggers()
+        try harness.tamper.swapEvents(4, 7)
+        expectIntegrityFailure(harness.store, at: 4)
+    }
+
+    @Test(arguments: Backend.all)
+    func aRehashedForgeryBreaksTheChainAtTheNextEvent(backend: Backend) throws {
+        let harness = try populated(backend)
+        try harness.tamper.dropImmutabilityTriggers()
+        let previous = try #require(try harness.store.readAll(from: 5, limit: 1).first)
+        var forged = try #require(try harness.store.readAll(from: 6, limit: 1).first)
+        forged.data = Array(#"{"attempt":99}"#.utf8)
+        let forgedHash = try EventHashing.linkHash(previous: previous.hash, event: forged)
+        try harness.tamper.overwrite(at: 6, data: forged.data, hash: forgedHash)
+        #expect(try harness.store.readAll(from: 6, limit: 1).first?.data == forged.data)
+        expectIntegrityFailure(harness.store, at: 7)
+    }
+}

@@ -1,0 +1,92 @@
+import EventStore
+import JournalCore
+import Testing
+
+@Suite("Read conformance")
+struct ReadConformanceTests {
+    @Test(arguments: Backend.all)
+    func readsAStreamForwardAndBackwardFromAVersion(backend: Backend) throws {
+        let store = try backend.open(StoreOptions()).store
+        let stream = Fixture.stream(1)
+        try store.append(Fixture.events(0..<10), to: stream, expectedVersion: .any)
+        try store.append(Fixture.events(10..<12), to: Fixture.stream(2), expectedVersion: .any)
+        #expect(try store.read(stream: stream, from: 3, direction: .forward, limit: 4).map(\.version) == [3, 4, 5, 6])
+        #expect(try store.read(stream: stream, from: 3, direction: .backward, limit: 10).map(\.version) == [3, 2, 1, 0])
+        #expect(try store.read(stream: stream, from: .max, direction: .backward, limit: 2).map(\.version) == [9, 8])
+        #expect(try store.read(stream: stream, from: 10, direction: .forward, limit: 5).isEmpty)
+        #expect(try store.read(stream: stream, from: 0, direction: .forward, limit: 0).isEmpty)
+        #expect(try store.read(stream: Fixture.stream(3), from: 0, direction: .forward, limit: 5).isEmpty)
+    }
+
+    @Test(arguments: Backend.all)
+    func readsTheWholeLogInPagesFromAPosition(backend: Backend) throws {
+        let store = try backend.open(StoreOptions()).store
+        for n in 0..<25 { try store.append([Fixture.event(n)], to: Fixture.stream(n % 3), expectedVersion: .any) }
+        var collected: [RecordedEvent] = []
+        var next: Int64 = 1
+        while true {
+            let page = try store.readAll(from: next, limit: 7)
+            guard let last = page.last else { break }
+            collected += page
+            next = last.position + 1
+        }
+        #expect(collected.map(\.position) == Array(1...25))
+        #expect(collected.map(\.id) == (0..<25).map { Fixture.uuid($0) })
+        #expect(try store.readAll(from: 24, limit: 100).map(\.position) == [24, 25])
+        #expect(try store.readAll(from: 26, limit: 100).isEmpty)
+    }
+
+    @Test(arguments: Backend.all)
+    func headAndLastVersionFollowAppends(backend: Backend) throws {
+        let store = try backend.open(StoreOptions()).store
+        #expect(try store.headPosition() == 0)
+        #expect(try store.lastVersion(of: Fixture.stream(1)) == nil)
+        try store.append(Fixture.events(0..<3), to: Fixture.stream(1), expectedVersion: .any)
+        try store.append(Fixture.events(3..<4), to: Fixture.stream(2), expectedVersion: .any)
+        #expect(try store.headPosition() == 4)
+        #expect(try store.lastVersion(of: Fixture.stream(1)) == 2)
+        #expect(try store.lastVersion(of: Fixture.stream(2)) == 0)
+    }
+
+    @Test(arguments: Backend.all)
+    func streamsAreListedSortedAndByCategory(backend: Backend) throws {
+        let store = try backend.open(StoreOptions()).store
+        let card = Fixture.stream(5, category: "card")
+        let threeDS = [Fixture.stream(2), Fixture.stream(1)]
+        try store.append([Fixture.event(0)], to: threeDS[0], expectedVersion: .any)
+        try store.append([Fixture.event(1)], to: card, expectedVersion: .any)
+        try store.append([Fixture.event(2)], to: threeDS[1], expectedVersion: .any)
+        #expect(try store.streams(category: nil) == [Fixture.stream(1), Fixture.stream(2), card])
+        #expect(try store.streams(category: "3ds") == [Fixture.stream(1), Fixture.stream(2)])
+        #expect(try store.streams(category: "card") == [card])
+        #expect(try store.streams(category: "car").isEmpty)
+    }
+
+    @Test(arguments: Backend.all)
+    func aSubscriptionCatchesUpThenDeliversNewCommits(backend: Backend) async throws {
+        let store = try backend.open(StoreOptions()).store
+        try store.append(Fixture.events(0..<3), to: Fixture.stream(1), expectedVersion: .any)
+        let subscription = store.follow(from: 2, pollInterval: .milliseconds(20))
+        let writer = Task.detached {
+            try await Task.sleep(for: .milliseconds(50))
+            try store.append(Fixture.events(3..<5), to: Fixture.stream(2), expectedVersion: .any)
+        }
+        var positions: [Int64] = []
+        for try await event in subscription {
+            positions.append(event.position)
+            if positions.count == 4 { break }
+        }
+        try await writer.value
+        #expect(positions == [2, 3, 4, 5])
+    }
+
+    @Test(arguments: Backend.all)
+    func aBlockingFollowerWaitsForTheNextCommit(backend: Backend) throws {
+        let store = try backend.open(StoreOptions()).store
+        let follower = EventFollower(store: store, from: 1, pollInterval: .milliseconds(20))
+        #expect(try follower.next(timeout: .milliseconds(30)) == nil)
+        try store.append([Fixture.event(0)], to: Fixture.stream(1), expectedVersion: .any)
+        #expect(try follower.next(timeout: .seconds(5))?.position == 1)
+        #expect(follower.nextPosition == 2)
+    }
+}

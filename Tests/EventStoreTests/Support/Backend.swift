@@ -1,0 +1,73 @@
+import EventStore
+import JournalCore
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What a conformance test may ask of a backend's configuration, whatever the backend.
+struct StoreOptions: Sendable {
+    var clock: @Sendable () -> Timestamp = FixedClock.epoch
+    var maxPayloadBytes: Int = 1 << 20
+    var isSameContent: (@Sendable (RecordedEvent, ProposedEvent) -> Bool)?
+    /// Compress after this many events (0: never). Backends without compression ignore it.
+    var dictionaryTrainingEvents: Int64 = 0
+}
+
+/// A store under test, plus the backend's way to change its storage behind its back.
+struct Harness {
+    let store: any TransactionalEventStore
+    let tamper: any Tampering
+}
+
+/// One backend of the conformance suite: the same test bodies run against each.
+struct Backend: Sendable, CustomTestStringConvertible {
+    let name: String
+    let open: @Sendable (StoreOptions) throws -> Harness
+
+    var testDescription: String { name }
+
+    static let sqliteInMemory = Backend(name: "SQLite :memory:") { options in
+        let store = try SQLiteEventStore(path: ":memory:", configuration: options.sqlite)
+        return Harness(store: store, tamper: SQLiteTampering(store: store))
+    }
+
+    static let sqliteOnDisk = Backend(name: "SQLite file") { options in
+        let store = try SQLiteEventStore(path: TemporaryDirectory.make().file("journal.db"), configuration: options.sqlite)
+        return Harness(store: store, tamper: SQLiteTampering(store: store))
+    }
+
+    /// Every backend the conformance suite runs against (PostgreSQL joins here).
+    static let all: [Backend] = [.sqliteInMemory, .sqliteOnDisk]
+}
+
+extension StoreOptions {
+    var sqlite: SQLiteEventStore.Configuration {
+        var configuration = SQLiteEventStore.Configuration(clock: clock, maxPayloadBytes: maxPayloadBytes,
+                                                           dictionaryTrainingEvents: dictionaryTrainingEvents)
+        configuration.synchronous = .normal
+        if let isSameContent { configuration.isSameContent = isSameContent }
+        return configuration
+    }
+}
+
+/// A clock that always says the same thing (tests that need time to move pass their own).
+enum FixedClock {
+    static let instant = Timestamp("2026-11-29T10:00:00.000Z")!
+    static let epoch: @Sendable () -> Timestamp = { instant }
+}
+
+/// A fresh directory under /tmp for one test.
+struct TemporaryDirectory {
+    let path: String
+
+    static func make() -> TemporaryDirectory {
+        var template = Array("/tmp/eventstore-tests-XXXXXX".utf8CString)
+        let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
+        precondition(made != nil, "mkdtemp failed")
+        return TemporaryDirectory(path: template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) })
+    }
+
+    func file(_ name: String) -> String { path + "/" + name }
+}
