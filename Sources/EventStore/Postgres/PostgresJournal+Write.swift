@@ -1,0 +1,187 @@
+import JournalCore
+
+extension PostgresJournal {
+    /// Appends one stream's events inside the open write transaction: the same rules as the
+    /// SQLite store (see `SQLiteEventStore`), decided here on the client. Holding the append lock,
+    /// what the transaction looked up is authoritative (no other writer can change it), so
+    /// expected versions and duplicate ids are checked before anything is sent; the rows go out
+    /// with the commit's pipeline. A failed append changes nothing: its work happens on a copy
+    /// of the `WriteState`, published only when the whole request succeeded.
+    func append(_ request: StreamAppend) throws(EventStoreError) -> AppendResult {
+        guard write != nil else { preconditionFailure("append outside a write transaction") }
+        let stream = request.stream
+        try Self.validate(request.events, stream: stream, maxPayloadBytes: configuration.maxPayloadBytes)
+        try trainDictionaryIfDue()
+        try ensureKnown(streams: [stream.rawValue], ids: request.events.map(\.id))
+        guard var state = write else {
+            throw EventStoreError(code: .io, message: "the write transaction was aborted by an earlier error")
+        }
+        let known = state.streams[stream.rawValue] ?? (nil, nil)
+        var streamID = known.id
+        let current = known.version
+
+        if !JournalConnection.satisfies(request.expectedVersion, current) {
+            if !request.events.isEmpty, request.events.allSatisfy({ state.stored[$0.id] != nil }) {
+                var positions: [Int64] = []
+                for event in request.events {
+                    positions.append(try duplicatePosition(state.stored[event.id]!, event, stream: stream))
+                }
+                return AppendResult(stream: stream, positions: positions, lastVersion: current, written: 0)
+            }
+            throw .conflict(stream: stream, expected: request.expectedVersion, actual: current)
+        }
+
+        var positions: [Int64] = []
+        positions.reserveCapacity(request.events.count)
+        var version = current
+        var written = 0
+        let now = configuration.clock()
+        for event in request.events {
+            if let stored = state.stored[event.id] {
+                positions.append(try duplicatePosition(stored, event, stream: stream))
+                continue
+            }
+            let sid: Int64
+            if let streamID {
+                sid = streamID
+            } else {
+                sid = state.nextStreamID
+                state.nextStreamID += 1
+                state.newStreams[stream.rawValue] = sid
+                state.pending.append(PostgresStatement("INSERT INTO journal_streams(id, name) VALUES ($1, $2)",
+                                                       [.int64(sid), .text(stream.rawValue)]))
+                streamID = sid
+            }
+            let typeID = try internType(event.type, &state)
+            let position = state.headPosition + 1
+            let nextVersion = (version ?? -1) + 1
+            let recordedAt = event.recordedAt ?? now
+            let hash = event.data.withUnsafeBytes { data in
+                JournalConnection.withOptionalBytes(event.meta) { meta in
+                    hasher.hash(previous: state.headHash, position: position, version: nextVersion,
+                                stream: stream.rawValue, id: event.id, type: event.type,
+                                occurredAt: event.occurredAt, recordedAt: recordedAt, data: data, meta: meta)
+                }
+            }
+            state.pending.append(insertStatement(event, position: position, streamID: sid, version: nextVersion,
+                                                 typeID: typeID, recordedAt: recordedAt, hash: hash,
+                                                 dictionaryID: state.dictionaryID))
+            state.stored[event.id] = RecordedEvent(position: position, stream: stream, version: nextVersion, id: event.id,
+                                                   type: event.type, occurredAt: event.occurredAt, recordedAt: recordedAt,
+                                                   data: event.data, meta: event.meta, hash: hash)
+            state.absent.remove(event.id)
+            state.headPosition = position
+            state.headHash = hash
+            state.written += 1
+            version = nextVersion
+            written += 1
+            positions.append(position)
+        }
+        state.streams[stream.rawValue] = (streamID, version)
+        write = state
+        return AppendResult(stream: stream, positions: positions, lastVersion: version, written: written)
+    }
+
+    private func duplicatePosition(_ stored: RecordedEvent, _ event: ProposedEvent, stream: StreamName)
+        throws(EventStoreError) -> Int64 {
+        guard stored.stream == stream, configuration.isSameContent(stored, event) else {
+            throw .duplicateID(event.id, stream: stream, storedStream: stored.stream, position: stored.position)
+        }
+        return stored.position
+    }
+
+    /// The rules every backend applies before storing (same messages as the SQLite store).
+    static func validate(_ events: [ProposedEvent], stream: StreamName, maxPayloadBytes: Int) throws(EventStoreError) {
+        for event in events {
+            guard UUIDText.isUUID(event.id) else {
+                throw .invalid("event id \"\(event.id.prefix(60))\" is not a UUID (8-4-4-4-12 hexadecimal digits)",
+                               stream: stream, eventID: String(event.id.prefix(60)))
+            }
+            let typeBytes = event.type.utf8
+            guard !typeBytes.isEmpty, typeBytes.count <= 200, typeBytes.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
+                throw .invalid("event \(event.id): type \"\(event.type.prefix(60))\" must be 1 to 200 printable ASCII characters without spaces",
+                               stream: stream, eventID: event.id)
+            }
+            let size = event.data.count + (event.meta?.count ?? 0)
+            guard size <= maxPayloadBytes else {
+                throw EventStoreError(code: .tooLarge,
+                                      message: "event \(event.id): data and meta are \(size) bytes, over the limit of \(maxPayloadBytes)",
+                                      stream: stream.rawValue, eventID: event.id)
+            }
+        }
+    }
+
+    /// A type's id: cached, created earlier in this transaction, stored (reloads the small types
+    /// table once), or new.
+    private func internType(_ type: String, _ state: inout WriteState) throws(EventStoreError) -> Int64 {
+        if let id = typeIDs[type] ?? state.newTypes[type] { return id }
+        let rows = try run("loading event types") { () throws(PostgresError) in
+            try pg.query("SELECT id, name FROM journal_types WHERE id < $1", [.int64(state.firstNewTypeID)])
+        }
+        for row in 0..<rows.rowCount { typeIDs[rows.text(row, 1)] = rows.int64(row, 0) }
+        if let id = typeIDs[type] { return id }
+        let id = state.nextTypeID
+        state.nextTypeID += 1
+        state.newTypes[type] = id
+        state.pending.append(PostgresStatement("INSERT INTO journal_types(id, name) VALUES ($1, $2)", [.int64(id), .text(type)]))
+        return id
+    }
+
+    private func insertStatement(_ event: ProposedEvent, position: Int64, streamID: Int64, version: Int64, typeID: Int64,
+                                 recordedAt: Timestamp, hash: [UInt8], dictionaryID: Int64?) -> PostgresStatement {
+        payloadScratch.removeAll(keepingCapacity: true)
+        payloadScratch.append(contentsOf: event.data)
+        if let meta = event.meta { payloadScratch.append(contentsOf: meta) }
+        var codec: Int64 = 0
+        var payload = payloadScratch
+        if let dictionaryID, payloadScratch.count >= 16, let dictionary = try? dictionary(dictionaryID) {
+            let bound = LZ4Dictionary.bound(payloadScratch.count)
+            if compressScratch.count < bound { compressScratch = [UInt8](repeating: 0, count: bound) }
+            let size = payloadScratch.withUnsafeBytes { input in
+                compressScratch.withUnsafeMutableBytes { output in dictionary.compress(input, into: output) }
+            }
+            // Keep incompressible payloads raw: compression must save at least one byte.
+            if let size, size < payloadScratch.count {
+                codec = dictionaryID
+                payload = Array(compressScratch[..<size])
+            }
+        }
+        return PostgresStatement("""
+            INSERT INTO journal_events(position, stream_id, version, event_id, type_id, occurred_at, recorded_at,
+                                       codec, data_len, meta_len, payload, hash)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+            """, [.int64(position), .int64(streamID), .int64(version), .bytea(Self.storedID(event.id)), .int64(typeID),
+                  .int64(event.occurredAt.millisecondsSinceEpoch), .int64(recordedAt.millisecondsSinceEpoch),
+                  .int64(codec), .int64(Int64(event.data.count)), event.meta.map { .int64(Int64($0.count)) } ?? .null,
+                  .bytea(payload), .bytea(hash)])
+    }
+
+    /// Builds and stores dictionary 1 from events 1…n once the journal has n events, exactly as
+    /// the SQLite store does (`LZ4Dictionary.train` over the same samples gives the same bytes).
+    /// Checked when an append starts, so events from the next append on are compressed.
+    func trainDictionaryIfDue() throws(EventStoreError) {
+        let threshold = configuration.dictionaryTrainingEvents
+        guard threshold > 0, !dictionaryTrainingSkipped, let state = write, state.dictionaryID == nil,
+              state.headPosition >= threshold else { return }
+        try flush()
+        let rows = try run("reading events to train the compression dictionary") { () throws(PostgresError) in
+            try pg.query("SELECT type_id, payload FROM journal_events WHERE position <= $1 AND codec = 0 ORDER BY position",
+                         [.int64(threshold)])
+        }
+        var samples: [(type: Int64, payload: [UInt8])] = []
+        samples.reserveCapacity(rows.rowCount)
+        for row in 0..<rows.rowCount { samples.append((rows.int64(row, 0), rows.bytes(row, 1))) }
+        let content = LZ4Dictionary.train(samples: samples, maxSize: configuration.dictionarySize)
+        guard !content.isEmpty else {
+            dictionaryTrainingSkipped = true
+            return
+        }
+        let id: Int64 = 1
+        write?.pending.append(PostgresStatement("""
+            INSERT INTO journal_dictionaries(id, codec, content, sha256, trained_through) VALUES ($1, 'lz4', $2, $3, $4)
+            """, [.int64(id), .bytea(content), .bytea(hasher.digest(content)), .int64(threshold)]))
+        dictionaries[id] = LZ4Dictionary(id: id, content: content)
+        write?.dictionaryID = id
+        write?.trainedDictionary = true
+    }
+}
