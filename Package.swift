@@ -46,6 +46,9 @@ let package = Package(
         .executableTarget(name: "bench",
                           dependencies: ["EventStore", "Domain", "Simulator", "Projections", "JournalCore", "CSQLite"],
                           path: "Sources/bench", swiftSettings: optimized),
+        // One of several concurrent writer processes (PostgreSQL concurrency test, benchmark).
+        .executableTarget(name: "journal-pg-writer", dependencies: ["EventStore", "JournalCore"],
+                          path: "Sources/journal-pg-writer", swiftSettings: optimized),
 
         .testTarget(name: "JournalCoreTests", dependencies: ["JournalCore"], swiftSettings: upcoming),
         .testTarget(name: "EventStoreTests", dependencies: ["EventStore", "JournalCore", "CSQLite"],

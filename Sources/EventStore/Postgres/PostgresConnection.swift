@@ -36,8 +36,9 @@ public final class PostgresConnection {
         self.handle = handle
         guard PQstatus(handle) == CONNECTION_OK else {
             let message = Self.scrub(String(cString: PQerrorMessage(handle)), password: password, conninfo: conninfo)
-            PQfinish(handle)
-            throw PostgresError(sqlState: nil, operation: "connect", message: "cannot connect to \(location): \(message)")
+            // Every stored property is set, so `deinit` runs and calls PQfinish.
+            throw PostgresError(sqlState: Self.connectionState(message), operation: "connect",
+                                message: "cannot connect to \(location): \(message)")
         }
         _ = try? execute("SET client_min_messages = warning")
     }
@@ -259,6 +260,14 @@ public final class PostgresConnection {
     private func clientError(_ operation: String) -> PostgresError {
         PostgresError(sqlState: PQstatus(handle) == CONNECTION_OK ? nil : "08006", operation: operation,
                       message: errorMessage)
+    }
+
+    /// libpq reports a refused connection as text only; the two causes a user must tell apart
+    /// get their SQLSTATE back: a missing database (3D000) and failed authentication (28P01).
+    static func connectionState(_ message: String) -> String {
+        if message.contains("database \""), message.contains("\" does not exist") { return "3D000" }
+        if message.contains("authentication failed") { return "28P01" }
+        return "08001"
     }
 
     /// Trims a message and removes the password and the raw connection string from it.

@@ -118,7 +118,7 @@ extension PostgresEventStore {
         let location = connection.location
         func state() throws(PostgresError) -> (meta: Bool, events: Bool) {
             let result = try connection.query("""
-                SELECT (to_regclass('journal_meta') IS NOT NULL)::int8, (to_regclass('journal_events') IS NOT NULL)::int8
+                SELECT (to_regclass('journal_meta') IS NOT NULL)::int, (to_regclass('journal_events') IS NOT NULL)::int
                 """)
             return (result.int64(0, 0) == 1, result.int64(0, 1) == 1)
         }

@@ -1,8 +1,7 @@
 /// Group commit for the PostgreSQL writer session: concurrent appenders in one process share one
 /// transaction, one lock acquisition and one WAL flush. The same hand-over as `GroupCommit` (the
 /// SQLite store's): whoever finds the writer idle leads, takes the queue and runs it; a failed
-/// request changes nothing (`PostgresJournal.append` publishes its changes only on success), so
-/// it fails alone.
+/// request is undone on the client (its `WriteState` copy restored) without failing the others.
 final class PostgresGroupCommit: @unchecked Sendable {
     final class Request {
         let batch: [StreamAppend]
@@ -80,12 +79,17 @@ final class PostgresGroupCommit: @unchecked Sendable {
         }
         do {
             try writer.beginWrite(streams: streams, ids: ids)
+            try writer.trainDictionaryIfDue()
         } catch {
+            writer.rollbackWrite()
             for request in group { request.result = .failure(error) }
             return nil
         }
         var succeeded: [(Request, [AppendResult])] = []
         for (index, request) in group.enumerated() {
+            // Nothing is sent to the server until the commit (every lookup was done at `BEGIN`),
+            // so restoring this copy undoes a request that failed halfway through its parts.
+            let snapshot = writer.write
             do {
                 var results: [AppendResult] = []
                 results.reserveCapacity(request.batch.count)
@@ -99,6 +103,7 @@ final class PostgresGroupCommit: @unchecked Sendable {
                     for other in group[(index + 1)...] { other.result = .failure(error) }
                     return nil
                 }
+                writer.write = snapshot
             }
         }
         if writer.write?.written == 0 {

@@ -11,7 +11,6 @@ extension PostgresJournal {
         guard write != nil else { preconditionFailure("append outside a write transaction") }
         let stream = request.stream
         try Self.validate(request.events, stream: stream, maxPayloadBytes: configuration.maxPayloadBytes)
-        try trainDictionaryIfDue()
         try ensureKnown(streams: [stream.rawValue], ids: request.events.map(\.id))
         guard var state = write else {
             throw EventStoreError(code: .io, message: "the write transaction was aborted by an earlier error")
@@ -158,7 +157,9 @@ extension PostgresJournal {
 
     /// Builds and stores dictionary 1 from events 1…n once the journal has n events, exactly as
     /// the SQLite store does (`LZ4Dictionary.train` over the same samples gives the same bytes).
-    /// Checked when an append starts, so events from the next append on are compressed.
+    /// Called when a transaction starts and before each append of a `write { }` (never between
+    /// the parts of one request, because it sends what is pending), so events from the next
+    /// transaction or append on are compressed.
     func trainDictionaryIfDue() throws(EventStoreError) {
         let threshold = configuration.dictionaryTrainingEvents
         guard threshold > 0, !dictionaryTrainingSkipped, let state = write, state.dictionaryID == nil,

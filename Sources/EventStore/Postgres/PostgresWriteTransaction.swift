@@ -22,7 +22,9 @@ final class PostgresWriteTransaction: EventStoreTransaction {
         throws(EventStoreError) -> AppendResult {
         // A failed append leaves the transaction as it was: `PostgresJournal.append` publishes
         // its changes only when it succeeds.
-        try open().append(StreamAppend(stream: stream, expectedVersion: expectedVersion, events: events))
+        let journal = try open()
+        try journal.trainDictionaryIfDue()
+        return try journal.append(StreamAppend(stream: stream, expectedVersion: expectedVersion, events: events))
     }
 
     func lastVersion(of stream: StreamName) throws(EventStoreError) -> Int64? {
