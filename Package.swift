@@ -53,7 +53,7 @@ let package = Package(
         .testTarget(name: "JournalCoreTests", dependencies: ["JournalCore"], swiftSettings: upcoming),
         .testTarget(name: "EventStoreTests", dependencies: ["EventStore", "JournalCore", "CSQLite"],
                     swiftSettings: upcoming),
-        .testTarget(name: "DomainTests", dependencies: ["Domain", "JournalCore"], swiftSettings: upcoming),
+        .testTarget(name: "DomainTests", dependencies: ["Domain", "Simulator", "JournalCore"], swiftSettings: upcoming),
         .testTarget(name: "SimulatorTests", dependencies: ["Simulator", "Domain", "JournalCore"],
                     swiftSettings: upcoming),
         .testTarget(name: "ProjectionsTests",

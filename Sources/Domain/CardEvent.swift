@@ -1,0 +1,115 @@
+import JournalCore
+
+/// The events of a `card` stream (contract §3.2): the digitization journey and its pending
+/// activation.
+///
+/// NOTE: the type names and field names are the journal's storage format; change them never.
+///
+/// Every payload keeps its `data` object: exactly as received when decoded, canonical when built.
+public enum CardEvent: Sendable, Equatable {
+    case eligibilityChecked(EligibilityChecked)
+    case termsAccepted(TermsAccepted)
+    case digitizationRequested(DigitizationRequested)
+    case digitizationApproved(DigitizationApproved)
+    case digitizationDeclined(NoFields)
+    case digitizationApprovedWithIDV(DigitizationApprovedWithIDV)
+    case idvMethodSelected(IDVMethodSelected)
+    case activationRequired(ActivationRequired)
+    case otpSubmitted(OTPSubmitted)
+    case otpRejected(OTPRejected)
+    case appToAppResumed(AppToAppResumed)
+    case cpsNotificationReceived(CPSNotificationReceived)
+    case activatedByIDV(NoFields)
+    case activationInterrupted(ActivationInterrupted)
+    case activationResumed(NoFields)
+    case activationCancelled(NoFields)
+    case activationExpired(NoFields)
+    case activationFailed(ActivationFailed)
+
+    /// Every event type name of the category, in catalog order.
+    public static let typeNames: [String] = [
+        "EligibilityChecked", "TermsAccepted", "DigitizationRequested", "DigitizationApproved",
+        "DigitizationDeclined", "DigitizationApprovedWithIDV", "IDVMethodSelected", "ActivationRequired",
+        "OTPSubmitted", "OTPRejected", "AppToAppResumed", "CPSNotificationReceived", "ActivatedByIDV",
+        "ActivationInterrupted", "ActivationResumed", "ActivationCancelled", "ActivationExpired",
+        "ActivationFailed",
+    ]
+
+    /// Decodes the `data` object of an event of type `type`, checking every field rule of the
+    /// catalog (state rules are the aggregate's job).
+    ///
+    /// - Throws: ``EventDecodingError`` naming the type, the field and the rule; kind
+    ///   `.unknownType` when `type` is not a `card` event type.
+    public static func decode(type: String, data: JSONObject) throws(EventDecodingError) -> CardEvent {
+        let r = FieldReader(type, data)
+        switch type {
+        case "EligibilityChecked": return .eligibilityChecked(try .init(decoding: r))
+        case "TermsAccepted": return .termsAccepted(try .init(decoding: r))
+        case "DigitizationRequested": return .digitizationRequested(try .init(decoding: r))
+        case "DigitizationApproved": return .digitizationApproved(try .init(decoding: r))
+        case "DigitizationDeclined": return .digitizationDeclined(NoFields(data: data))
+        case "DigitizationApprovedWithIDV": return .digitizationApprovedWithIDV(try .init(decoding: r))
+        case "IDVMethodSelected": return .idvMethodSelected(try .init(decoding: r))
+        case "ActivationRequired": return .activationRequired(try .init(decoding: r))
+        case "OTPSubmitted": return .otpSubmitted(try .init(decoding: r))
+        case "OTPRejected": return .otpRejected(try .init(decoding: r))
+        case "AppToAppResumed": return .appToAppResumed(try .init(decoding: r))
+        case "CPSNotificationReceived": return .cpsNotificationReceived(try .init(decoding: r))
+        case "ActivatedByIDV": return .activatedByIDV(NoFields(data: data))
+        case "ActivationInterrupted": return .activationInterrupted(try .init(decoding: r))
+        case "ActivationResumed": return .activationResumed(NoFields(data: data))
+        case "ActivationCancelled": return .activationCancelled(NoFields(data: data))
+        case "ActivationExpired": return .activationExpired(NoFields(data: data))
+        case "ActivationFailed": return .activationFailed(try .init(decoding: r))
+        default: throw EventDecodingError.unknownType(type)
+        }
+    }
+
+    /// The event's type name as written in the envelope.
+    public var typeName: String {
+        switch self {
+        case .eligibilityChecked: return "EligibilityChecked"
+        case .termsAccepted: return "TermsAccepted"
+        case .digitizationRequested: return "DigitizationRequested"
+        case .digitizationApproved: return "DigitizationApproved"
+        case .digitizationDeclined: return "DigitizationDeclined"
+        case .digitizationApprovedWithIDV: return "DigitizationApprovedWithIDV"
+        case .idvMethodSelected: return "IDVMethodSelected"
+        case .activationRequired: return "ActivationRequired"
+        case .otpSubmitted: return "OTPSubmitted"
+        case .otpRejected: return "OTPRejected"
+        case .appToAppResumed: return "AppToAppResumed"
+        case .cpsNotificationReceived: return "CPSNotificationReceived"
+        case .activatedByIDV: return "ActivatedByIDV"
+        case .activationInterrupted: return "ActivationInterrupted"
+        case .activationResumed: return "ActivationResumed"
+        case .activationCancelled: return "ActivationCancelled"
+        case .activationExpired: return "ActivationExpired"
+        case .activationFailed: return "ActivationFailed"
+        }
+    }
+
+    /// The envelope's `data` object for this event.
+    public var data: JSONObject {
+        switch self {
+        case let .eligibilityChecked(event): return event.data
+        case let .termsAccepted(event): return event.data
+        case let .digitizationRequested(event): return event.data
+        case let .digitizationApproved(event): return event.data
+        case let .digitizationDeclined(event): return event.data
+        case let .digitizationApprovedWithIDV(event): return event.data
+        case let .idvMethodSelected(event): return event.data
+        case let .activationRequired(event): return event.data
+        case let .otpSubmitted(event): return event.data
+        case let .otpRejected(event): return event.data
+        case let .appToAppResumed(event): return event.data
+        case let .cpsNotificationReceived(event): return event.data
+        case let .activatedByIDV(event): return event.data
+        case let .activationInterrupted(event): return event.data
+        case let .activationResumed(event): return event.data
+        case let .activationCancelled(event): return event.data
+        case let .activationExpired(event): return event.data
+        case let .activationFailed(event): return event.data
+        }
+    }
+}

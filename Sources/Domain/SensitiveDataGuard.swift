@@ -1,0 +1,233 @@
+import JournalCore
+
+/// The sensitive-data rule of contract §3.3, applied to every event before it can be stored.
+///
+/// An event is refused when its `data` or `meta`
+/// - holds a key named `otp`, `otpValue`, `challengeDataEntry`, `challengeHTMLDataEntry`, `tav`,
+///   `cryptogram`, `pan`, `cardNumber`, `cvv`, `cvc` or `pushToken`, at any depth (inside arrays
+///   too), in any letter case; or
+/// - holds a value that looks like a card number:
+///   - a JSON integer of 13 to 19 digits (no sign, fraction or exponent), judged on the number's
+///     text, never through a floating-point value. The Luhn check applies to string runs only,
+///     so any such integer is refused; or
+///   - inside a string, a maximal run of 13 to 19 ASCII digits in which single spaces or single
+///     dashes may stand between digits, touched by no letter or digit of any script on either
+///     side, whose digits pass the Luhn check. A run of 20 or more digits is not a card number,
+///     and a string that is a whole UUID is exempt.
+///
+/// Keys are not searched for card numbers (contract §2 fine print). The violation names the path
+/// of the key or value (`data.challenge.OTP`, `meta.items[2]`) and never the value.
+public enum SensitiveDataGuard {
+    /// The forbidden keys, lowercased.
+    public static let forbiddenKeys: [String] = [
+        "otp", "otpvalue", "challengedataentry", "challengehtmldataentry", "tav", "cryptogram", "pan",
+        "cardnumber", "cvv", "cvc", "pushtoken",
+    ]
+
+    /// The first violation in `data`, then in `meta`, or nil when the event may be stored.
+    public static func check(data: JSONValue, meta: JSONValue?) -> SensitiveDataViolation? {
+        var path: [PathComponent] = []
+        if let violation = scan(data, root: "data", path: &path) { return violation }
+        if let meta { return scan(meta, root: "meta", path: &path) }
+        return nil
+    }
+
+    /// Convenience for an event's `data` object and optional `meta` object.
+    public static func check(data: JSONObject, meta: JSONObject?) -> SensitiveDataViolation? {
+        check(data: .object(data), meta: meta.map { .object($0) })
+    }
+
+    // MARK: - Walking
+
+    enum PathComponent {
+        case key(String)
+        case index(Int)
+    }
+
+    private static func scan(_ value: JSONValue, root: String, path: inout [PathComponent])
+        -> SensitiveDataViolation? {
+        switch value {
+        case .null, .bool:
+            return nil
+        case let .number(number):
+            return isCardNumberInteger(number.text) ? violation(.cardNumber, root, path) : nil
+        case let .string(string):
+            return containsCardNumber(string) ? violation(.cardNumber, root, path) : nil
+        case let .array(array):
+            for (index, element) in array.enumerated() {
+                path.append(.index(index))
+                if let found = scan(element, root: root, path: &path) { return found }
+                path.removeLast()
+            }
+            return nil
+        case let .object(object):
+            for entry in object.entries {
+                path.append(.key(entry.key))
+                if isForbiddenKey(entry.key) { return violation(.forbiddenKey, root, path) }
+                if let found = scan(entry.value, root: root, path: &path) { return found }
+                path.removeLast()
+            }
+            return nil
+        }
+    }
+
+    private static func violation(_ kind: SensitiveDataViolation.Kind, _ root: String, _ path: [PathComponent])
+        -> SensitiveDataViolation {
+        var text = root
+        for component in path {
+            switch component {
+            case let .key(key):
+                if isPlainKey(key) {
+                    text += "." + key
+                } else {
+                    var bytes: [UInt8] = []
+                    JSONWriter.writeString(key, into: &bytes)
+                    text += "[" + String(decoding: bytes, as: UTF8.self) + "]"
+                }
+            case let .index(index):
+                text += "[\(index)]"
+            }
+        }
+        return SensitiveDataViolation(kind: kind, path: text)
+    }
+
+    /// Keys written as `.key` in a path: ASCII letters, digits, `_` and `$`, not starting with a digit.
+    private static func isPlainKey(_ key: String) -> Bool {
+        guard let first = key.utf8.first, !(first >= 0x30 && first <= 0x39) else { return false }
+        return key.utf8.allSatisfy { byte in
+            (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A) || byte == 0x5F || byte == 0x24
+        }
+    }
+
+    // MARK: - Keys
+
+    /// True when `key` is a forbidden key in any letter case.
+    public static func isForbiddenKey(_ key: String) -> Bool {
+        var ascii = true
+        let count = key.utf8.count
+        // The forbidden keys are 3 to 22 ASCII letters: compare in place, folding ASCII case.
+        if count >= 3 && count <= 22 {
+            candidates: for candidate in forbiddenKeyBytes where candidate.count == count {
+                var index = 0
+                for byte in key.utf8 {
+                    if byte >= 0x80 { ascii = false; break candidates }
+                    let folded = byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
+                    if folded != candidate[index] { continue candidates }
+                    index += 1
+                }
+                return true
+            }
+        }
+        if ascii && !key.utf8.contains(where: { $0 >= 0x80 }) { return false }
+        // Non-ASCII: compare with Unicode lowercasing (e.g. a KELVIN SIGN standing for `k`).
+        return forbiddenKeys.contains(key.lowercased())
+    }
+
+    private static let forbiddenKeyBytes: [[UInt8]] = forbiddenKeys.map { Array($0.utf8) }
+
+    // MARK: - Card numbers
+
+    /// True when `text` (a JSON number's text) is an integer of 13 to 19 digits without sign.
+    public static func isCardNumberInteger(_ text: String) -> Bool {
+        let count = text.utf8.count
+        guard count >= 13 && count <= 19 else { return false }
+        return text.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
+    }
+
+    /// True when `string` holds a digit run that looks like a card number (see the type's doc).
+    public static func containsCardNumber(_ string: String) -> Bool {
+        // Fast path: fewer than 13 ASCII digits cannot hold a card number.
+        var digitCount = 0
+        for byte in string.utf8 where byte >= 0x30 && byte <= 0x39 { digitCount += 1 }
+        guard digitCount >= 13 else { return false }
+        if UUIDText.isUUID(string) { return false }
+        let scalars = Array(string.unicodeScalars)
+        var index = 0
+        var digits: [UInt8] = []
+        digits.reserveCapacity(32)
+        while index < scalars.count {
+            guard isASCIIDigit(scalars[index]) else {
+                index += 1
+                continue
+            }
+            let start = index
+            var last = index
+            digits.removeAll(keepingCapacity: true)
+            digits.append(UInt8(scalars[index].value - 0x30))
+            var next = index + 1
+            while next < scalars.count {
+                let scalar = scalars[next]
+                if isASCIIDigit(scalar) {
+                    digits.append(UInt8(scalar.value - 0x30))
+                    last = next
+                    next += 1
+                } else if (scalar == " " || scalar == "-") && next + 1 < scalars.count && isASCIIDigit(scalars[next + 1]) {
+                    next += 1
+                } else {
+                    break
+                }
+            }
+            let touchedBefore = start > 0 && isLetterOrDigit(scalars[start - 1])
+            let touchedAfter = last + 1 < scalars.count && isLetterOrDigit(scalars[last + 1])
+            if !touchedBefore && !touchedAfter && digits.count >= 13 && digits.count <= 19 && passesLuhn(digits) {
+                return true
+            }
+            index = last + 1
+        }
+        return false
+    }
+
+    /// The Luhn check over decimal digit values (most significant first).
+    public static func passesLuhn(_ digits: [UInt8]) -> Bool {
+        var sum = 0
+        for (offset, digit) in digits.reversed().enumerated() {
+            var value = Int(digit)
+            if offset % 2 == 1 {
+                value *= 2
+                if value > 9 { value -= 9 }
+            }
+            sum += value
+        }
+        return sum % 10 == 0
+    }
+
+    private static func isASCIIDigit(_ scalar: Unicode.Scalar) -> Bool { scalar.value >= 0x30 && scalar.value <= 0x39 }
+
+    /// A letter (general category L*) or a decimal digit (Nd) of any script.
+    private static func isLetterOrDigit(_ scalar: Unicode.Scalar) -> Bool {
+        if scalar.value < 0x80 {
+            let value = scalar.value
+            return (value >= 0x30 && value <= 0x39) || (value | 0x20 >= 0x61 && value | 0x20 <= 0x7A)
+        }
+        switch scalar.properties.generalCategory {
+        case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter, .decimalNumber:
+            return true
+        default:
+            return false
+        }
+    }
+}
+
+/// An event refused by ``SensitiveDataGuard``. Its message names the path, never the value.
+public struct SensitiveDataViolation: Error, Sendable, Equatable, CustomStringConvertible {
+    public enum Kind: Sendable, Equatable {
+        /// A key that names sensitive data (`otp`, `pan`, `cvv`, …).
+        case forbiddenKey
+        /// A value that looks like a card number.
+        case cardNumber
+    }
+
+    public let kind: Kind
+    /// Where it was found: `data.challenge.OTP`, `meta.items[2]`, `data["odd key"]`.
+    public let path: String
+
+    public var description: String {
+        switch kind {
+        case .forbiddenKey:
+            return "sensitive data: \(path) is a forbidden key (OTPs, challenge entries, TAVs, cryptograms, "
+                + "card numbers, security codes and push tokens are never stored)"
+        case .cardNumber:
+            return "sensitive data: \(path) holds a value that looks like a card number"
+        }
+    }
+}

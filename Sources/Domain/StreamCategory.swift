@@ -1,0 +1,69 @@
+import JournalCore
+
+/// The two stream categories of contract §1 and the naming rule of each.
+///
+/// - `3ds-<sdkTransID>`: the id is a lowercase UUID.
+/// - `card-<digitizationID>`: the id is a UUID in either letter case.
+public enum StreamCategory: String, Sendable, Hashable, CaseIterable {
+    case threeDS = "3ds"
+    case card = "card"
+
+    /// The category of `stream`, after checking the id rule of that category.
+    ///
+    /// - Throws: ``StreamCategoryError`` when the category is unknown or the id breaks its rule.
+    public static func of(stream: String) throws(StreamCategoryError) -> StreamCategory {
+        var name = stream
+        // One pass over the bytes: this runs once per stream on import and replay.
+        let verdict: Result<StreamCategory, StreamCategoryError> = name.withUTF8 { bytes in
+            if bytes.starts(with: "3ds-".utf8) {
+                guard isUUID(bytes, from: 4, lowercaseOnly: true) else {
+                    return .failure(StreamCategoryError(stream: stream, reason: "a 3ds stream's id must be a lowercase UUID"))
+                }
+                return .success(.threeDS)
+            }
+            if bytes.starts(with: "card-".utf8) {
+                guard isUUID(bytes, from: 5, lowercaseOnly: false) else {
+                    return .failure(StreamCategoryError(stream: stream, reason: "a card stream's id must be a UUID"))
+                }
+                return .success(.card)
+            }
+            return .failure(StreamCategoryError(stream: stream, reason: "the stream's category must be 3ds or card"))
+        }
+        return try verdict.get()
+    }
+
+    /// True when `bytes[start...]` is exactly a UUID (8-4-4-4-12 hex digits).
+    private static func isUUID(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, lowercaseOnly: Bool) -> Bool {
+        guard bytes.count == start + 36 else { return false }
+        for offset in 0..<36 {
+            let byte = bytes[start + offset]
+            switch offset {
+            case 8, 13, 18, 23:
+                guard byte == UInt8(ascii: "-") else { return false }
+            default:
+                switch byte {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"): break
+                case UInt8(ascii: "A")...UInt8(ascii: "F") where !lowercaseOnly: break
+                default: return false
+                }
+            }
+        }
+        return true
+    }
+
+    /// The event type every stream of this category must begin with.
+    public var firstEventType: String {
+        switch self {
+        case .threeDS: return "TransactionCreated"
+        case .card: return "EligibilityChecked"
+        }
+    }
+}
+
+/// A stream name that does not follow contract §1.
+public struct StreamCategoryError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The stream name as received.
+    public let stream: String
+    public let reason: String
+    public var description: String { "invalid stream name: \(reason)" }
+}

@@ -1,0 +1,322 @@
+import JournalCore
+
+extension ThreeDSEvent {
+    /// `TransactionCreated`: the SDK created the transaction for a directory server and version.
+    public struct TransactionCreated: Sendable, Equatable {
+        public let directoryServerID: String
+        public let messageVersion: MessageVersion
+        public let customCertificate: Bool?
+        public let warnings: [String]?
+        public let data: JSONObject
+
+        public init(directoryServerID: String, messageVersion: MessageVersion, customCertificate: Bool? = nil,
+                    warnings: [String]? = nil) {
+            self.directoryServerID = directoryServerID
+            self.messageVersion = messageVersion
+            self.customCertificate = customCertificate
+            self.warnings = warnings
+            var builder = DataBuilder()
+            builder.set("directoryServerID", directoryServerID)
+            builder.set("messageVersion", messageVersion)
+            builder.set("customCertificate", customCertificate)
+            if let warnings { builder.set("warnings", .array(warnings.map { .string($0) })) }
+            data = builder.object
+        }
+
+        init(decoding r: FieldReader) throws(EventDecodingError) {
+            directoryServerID = try r.string("directoryServerID")
+            messageVersion = try r.enumeration("messageVersion", MessageVersion.self)
+            customCertificate = try r.optionalBool("customCertificate")
+            warnings = try r.optionalStringArray("warnings")
+            if !DirectoryServer.isKnown(directoryServerID) && customCertificate != true {
+                throw r.invalid("directoryServerID", "must be a known directory server ID unless customCertificate "
+                                + "is true, got \(ValueEcho.describe(directoryServerID))")
+            }
+            data = r.data
+        }
+    }
+
+    /// `AuthRequestParametersCreated`: the SDK built the AReq parameters (device data encrypted).
+    public struct AuthRequestParametersCreated: Sendable, Equatable {
+        public let sdkReferenceNumber: String
+        /// Size of the encrypted device data, 0 when there was none.
+        public let deviceDataBytes: Int64
+        public let sdkAppIDRef: String?
+        public let ephemeralKeyThumbprint: String?
+        public let data: JSONObject
+
+        public init(sdkReferenceNumber: String, deviceDataBytes: Int64, sdkAppIDRef: String? = nil,
+                    ephemeralKeyThumbprint: String? = nil) {
+            self.sdkReferenceNumber = sdkReferenceNumber
+            self.deviceDataBytes = deviceDataBytes
+            self.sdkAppIDRef = sdkAppIDRef
+            self.ephemeralKeyThumbprint = ephemeralKeyThumbprint
+            var builder = DataBuilder()
+            builder.set("sdkReferenceNumber", sdkReferenceNumber)
+            builder.set("deviceDataBytes", deviceDataBytes)
+            builder.set("sdkAppIDRef", sdkAppIDRef)
+            builder.set("ephemeralKeyThumbprint", ephemeralKeyThumbprint)
+            data = builder.object
+        }
+
+        init(decoding r: FieldReader) throws(EventDecodingError) {
+            sdkReferenceNumber = try r.string("sdkReferenceNumber")
+            deviceDataBytes = try r.int("deviceDataBytes")
+            sdkAppIDRef = try r.optionalString("sdkAppIDRef")
+            ephemeralKeyThumbprint = try r.optionalString("ephemeralKeyThumbprint")
+            if deviceDataBytes < 0 {
+                throw r.invalid("deviceDataBytes", "must be >= 0, got \(deviceDataBytes)")
+            }
+            data = r.data
+        }
+    }
+
+    /// `AuthResponseReceived`: the app reported the ARes.
+    public struct AuthResponseReceived: Sendable, Equatable {
+        public let threeDSServerTransID: String
+        public let acsTransID: String
+        public let transStatus: TransStatus
+        public let transStatusReason: String?
+        public let data: JSONObject
+
+        public init(threeDSServerTransID: String, acsTransID: String, transStatus: TransStatus,
+                    transStatusReason: String? = nil) {
+            self.threeDSServerTransID = threeDSServerTransID
+            self.acsTransID = acsTransID
+            self.transStatus = transStatus
+            self.transStatusReason = transStatusReason
+            var builder = DataBuilder()
+            builder.set("threeDSServerTransID", threeDSServerTransID)
+            builder.set("acsTransID", acsTransID)
+            builder.set("transStatus", transStatus)
+            builder.set("transStatusReason", transStatusReason)
+            data = builder.object
+        }
+
+        init(decoding r: FieldReader) throws(EventDecodingError) {
+            threeDSServerTransID = try r.string("threeDSServerTransID")
+            acsTransID = try r.string("acsTransID")
+            transStatus = try r.enumeration("transStatus", TransStatus.self)
+            transStatusReason = try r.optionalString("transStatusReason")
+            guard UUIDText.isUUID(threeDSServerTransID) else {
+                throw r.invalid("threeDSServerTransID", "must be a UUID, got \(ValueEcho.describe(threeDSServerTransID))")
+            }
+            data = r.data
+        }
+    }
+
+    /// `ChallengeStarted`: `doChallenge` accepted, the overall timer armed.
+    public struct ChallengeStarted: Sendable, Equatable {
+        /// Seconds before the challenge times out; at least 300.
+        public let timeoutSeconds: Int64
+        public let acsReferenceNumber: String
+        public let data: JSONObject
+
+        /// The smallest timeout the SDK accepts.
+        public static let minimumTimeoutSeconds: Int64 = 300
+
+        public init(timeoutSeconds: Int64, acsReferenceNumber: String) {
+            self.timeoutSeconds = timeoutSeconds
+            self.acsReferenceNumber = acsReferenceNumber
+            var builder = DataBuilder()
+            builder.set("timeoutSeconds", timeoutSeconds)
+            builder.set("acsReferenceNumber", acsReferenceNumber)
+            data = builder.object
+        }
+
+        init(decoding r: FieldReader) throws(EventDecodingError) {
+            timeoutSeconds = try r.int("timeoutSeconds")
+            acsReferenceNumber = try r.string("acsReferenceNumber")
+            guard timeoutSeconds >= Self.minimumTimeoutSeconds else {
+                throw r.invalid("timeoutSeconds", "must be >= \(Self.minimumTimeoutSeconds), got \(timeoutSeconds)")
+            }
+            // Bounded so that start + timeout in milliseconds cannot overflow.
+            guard timeoutSeconds <= 1_000_000_000 else {
+                throw r.invalid("timeoutSeconds", "must be <= 1000000000, got \(timeoutSeconds)")
+            }
+            data = r.data
+        }
+    }
+
+    /// `ChallengeRequestSent`: a CReq left the SDK.
+    public struct ChallengeRequestSent: Sendable, Equatable {
+        public let sdkCounterStoA: ChallengeCounter
+        public let action: ChallengeAction
+        public let entryLength: Int64?
+        public let noEntry: Bool?
+        public let data: JSONObject
+
+        public init(sdkCounterStoA: ChallengeCounter, action: ChallengeAction, entryLength: Int64? = nil,
+                    noEntry: Bool? = nil) {
+            self.sdkCounterStoA = sdkCounterStoA
+            self.action = action
+            self.entryLength = entryLength
+            self.noEntry = noEntry
+            var builder = DataBuilder()
+            builder.set("sdkCounterStoA", sdkCounterStoA.text)
+            builder.set("action", action)
+            builder.set("entryLength", entryLength)
+            builder.set("noEntry", noEntry)
+            data = builder.object
+        }
+
+        init(decoding r: FieldReader) throws(EventDecodingError) {
+            sdkCounterStoA = try r.counter("sdkCounterStoA")
+            action = try r.enumeration("action", ChallengeAction.self)
+            entryLength = try r.optionalInt("entryLength")
+            noEntry = try r.optionalBool("noEntry")
+            if let entryLength, entryLength < 0 {
+                throw r.invalid("entryLength", "must be >= 0, got \(entryLength)")
+            }
+            data = r.data
+        }
+    }
+
+    /// `ChallengeResponseReceived`: a CRes answered the request in flight.
+    public struct ChallengeResponseReceived: Sendable, Equatable {
+        /// What the response says: another screen, or the final result.
+        public enum Result: Sendable, Equatable {
+            /// `challengeCompletionInd` N: the next screen has this UI type.
+            case screen(ACSUIType)
+            /// `challengeCompletionInd` Y: the challenge's `transStatus`.
+            case final(ChallengeTransStatus)
+        }
+
+        public let acsCounterAtoS: ChallengeCounter
+        public let result: Result
+        public let data: JSONObject
+
+        public var isFinal: Bool {
+            if case .final = result { return true }
+            return false
+        }
+
+        public init(acsCounterAtoS: ChallengeCounter, result: Result) {
+            self.acsCounterAtoS = acsCounterAtoS
+            self.result = result
+            var builder = DataBuilder()
+            builder.set("acsCounterAtoS", acsCounterAtoS.text)
+            switch result {
+            case let .screen(uiType):
+                builder.set("challengeCompletionInd", ChallengeCompletion.N)
+                builder.set("acsUiType", uiType)
+            case let .final(transStatus):
+                builder.set("challengeCompletionInd", ChallengeCompletion.Y)
+                builder.set("transStatus", transStatus)
+            }
+            data = builder.object
+        }
+
+        init(decoding r: FieldReader) throws(EventDecodingError) {
+            acsCounterAtoS = try r.counter("acsCounterAtoS")
+            switch try r.enumeration("challengeCompletionInd", ChallengeCompletion.self) {
+            case .N:
+                // A transStatus on a non-final response is kept and ignored.
+                result = .screen(try r.enumeration("acsUiType", ACSUIType.self))
+            case .Y:
+                // An acsUiType on a final response is kept and ignored.
+                result = .final(try r.enumeration("transStatus", ChallengeTransStatus.self))
+            }
+            data = r.data
+        }
+    }
+
+    /// `ChallengeCompleted`: the challenge ended with the final response's `transStatus`.
+    public struct ChallengeCompleted: Sendable, Equatable {
+        public let transStatus: ChallengeTransStatus
+        public let data: JSONObject
+
+        public init(transStatus: ChallengeTransStatus) {
+            self.transStatus = transStatus
+            var builder = DataBuilder()
+            builder.set("transStatus", transStatus)
+            data = builder.object
+        }
+
+        init(decoding r: FieldReader) throws(EventDecodingError) {
+            transStatus = try r.enumeration("transStatus", ChallengeTransStatus.self)
+            data = r.data
+        }
+    }
+
+    /// `ProtocolErrorOccurred`: the SDK found a protocol error or the ACS sent an `Erro`.
+    public struct ProtocolErrorOccurred: Sendable, Equatable {
+        /// Kept as a string (101, 201, …, or others the SDK passes on).
+        public let errorCode: String
+        public let errorComponent: ErrorComponent
+        public let errorDescription: String
+        public let errorDetail: String?
+        public let errorMessageType: String?
+        public let sentToACS: Bool
+        public let data: JSONObject
+
+        public init(errorCode: String, errorComponent: ErrorComponent, errorDescription: String,
+                    errorDetail: String? = nil, errorMessageType: String? = nil, sentToACS: Bool) {
+            self.errorCode = errorCode
+            self.errorComponent = errorComponent
+            self.errorDescription = errorDescription
+            self.errorDetail = errorDetail
+            self.errorMessageType = errorMessageType
+            self.sentToACS = sentToACS
+            var builder = DataBuilder()
+            builder.set("errorCode", errorCode)
+            builder.set("errorComponent", errorComponent)
+            builder.set("errorDescription", errorDescription)
+            builder.set("errorDetail", errorDetail)
+            builder.set("errorMessageType", errorMessageType)
+            builder.set("sentToACS", sentToACS)
+            data = builder.object
+        }
+
+        init(decoding r: FieldReader) throws(EventDecodingError) {
+            errorCode = try r.string("errorCode")
+            errorComponent = try r.enumeration("errorComponent", ErrorComponent.self)
+            errorDescription = try r.string("errorDescription")
+            errorDetail = try r.optionalString("errorDetail")
+            errorMessageType = try r.optionalString("errorMessageType")
+            sentToACS = try r.bool("sentToACS")
+            data = r.data
+        }
+    }
+
+    /// `RuntimeErrorOccurred`: setup, transport or internal failure.
+    public struct RuntimeErrorOccurred: Sendable, Equatable {
+        public let errorCode: String
+        /// At most 256 Unicode code points.
+        public let errorMessage: String
+        public let data: JSONObject
+
+        public static let maximumMessageLength = 256
+
+        public init(errorCode: String, errorMessage: String) {
+            self.errorCode = errorCode
+            self.errorMessage = errorMessage
+            var builder = DataBuilder()
+            builder.set("errorCode", errorCode)
+            builder.set("errorMessage", errorMessage)
+            data = builder.object
+        }
+
+        init(decoding r: FieldReader) throws(EventDecodingError) {
+            errorCode = try r.string("errorCode")
+            errorMessage = try r.string("errorMessage")
+            let length = errorMessage.unicodeScalars.count
+            guard length <= Self.maximumMessageLength else {
+                throw r.invalid("errorMessage", "must be at most \(Self.maximumMessageLength) Unicode code points, "
+                                + "got \(length)")
+            }
+            data = r.data
+        }
+    }
+}
+
+extension FieldReader {
+    /// A three-digit counter string (`000` to `999`).
+    func counter(_ key: String) throws(EventDecodingError) -> ChallengeCounter {
+        let text = try string(key)
+        guard let counter = ChallengeCounter(text: text) else {
+            throw invalid(key, "must be three decimal digits, got \(ValueEcho.describe(text))")
+        }
+        return counter
+    }
+}

@@ -1,0 +1,151 @@
+import JournalCore
+
+/// How a card digitization journey ended, as far as the log says.
+public enum CardOutcome: Int64, Sendable, CaseIterable {
+    case open = 0, activated, failed, cancelled, expired, declined, notEligible, approved
+
+    public var key: String {
+        switch self {
+        case .open: return "open"
+        case .activated: return "activated"
+        case .failed: return "failed"
+        case .cancelled: return "cancelled"
+        case .expired: return "expired"
+        case .declined: return "declined"
+        case .notEligible: return "notEligible"
+        case .approved: return "approved"
+        }
+    }
+}
+
+/// One `card` stream as the card read model keeps it.
+public struct CardStreamRow: Sendable, Equatable {
+    public var sid: Int64
+    public var name: String
+    /// occurredAt of the yellow decision (`DigitizationApprovedWithIDV`).
+    public var decisionAt: Int64?
+    /// The offered methods, `id` → method kind (see ``CardFold/methodKind(type:withCryptogram:)``).
+    public var methods: [String: String] = [:]
+    public var selectedKind: String?
+    public var selections: Int64 = 0
+    public var otpSubmissions: Int64 = 0
+    public var outcome: CardOutcome = .open
+    public var endedAt: Int64?
+
+    public init(sid: Int64, name: String) {
+        self.sid = sid
+        self.name = name
+    }
+}
+
+/// A counted card event, with what describes it at the time it happened.
+public struct CardFact: Sendable, Equatable {
+    public enum Kind: Int64, Sendable {
+        /// `OTPSubmitted`: a = kind of the method selected last before it (`none`).
+        case otpSubmitted = 1
+        /// `OTPRejected`: a = reason.
+        case otpRejected = 2
+        /// `ActivationExpired`: a = method kind selected last (`none`).
+        case activationExpired = 3
+        /// One method offered by `DigitizationApprovedWithIDV`: a = method kind.
+        case offered = 4
+        /// `IDVMethodSelected`: a = method kind, b = `first` or `reselected`.
+        case selected = 5
+        /// Activation (`ActivatedByIDV` or a `CBP.info.tokenProvisioned` notification after the
+        /// yellow decision): a = method kind selected last (`none`), v = ms since the decision.
+        case activated = 6
+        /// `ActivationFailed`: a = method kind selected last, b = reason.
+        case failed = 7
+        /// `ActivationCancelled`: a = method kind selected last.
+        case cancelled = 8
+    }
+
+    public var occurredAt: Int64
+    public var sid: Int64
+    public var kind: Kind
+    public var a: String
+    public var b: String
+    public var v: Int64?
+
+    public init(occurredAt: Int64, sid: Int64, kind: Kind, a: String, b: String = "", v: Int64? = nil) {
+        self.occurredAt = occurredAt
+        self.sid = sid
+        self.kind = kind
+        self.a = a
+        self.b = b
+        self.v = v
+    }
+}
+
+/// The card projection's fold: pure, one event at a time.
+public enum CardFold {
+    /// The name a method is counted under: its `type`, with appToApp split by cryptogram
+    /// (`appToAppWithCryptogram`, `appToAppWithoutCryptogram`).
+    public static func methodKind(type: String, withCryptogram: Bool?) -> String {
+        guard type == "appToApp" else { return type }
+        return withCryptogram == true ? "appToAppWithCryptogram" : "appToAppWithoutCryptogram"
+    }
+
+    public static func apply(_ event: EventView, to row: inout CardStreamRow, facts: inout [CardFact]) {
+        let t = event.occurredAt
+        let sid = row.sid
+        switch event.type {
+        case "EligibilityChecked":
+            if event.string("outcome") == "notEligible" { end(&row, .notEligible, at: t) }
+        case "DigitizationApproved":
+            end(&row, .approved, at: t)
+        case "DigitizationDeclined":
+            end(&row, .declined, at: t)
+        case "DigitizationApprovedWithIDV":
+            row.decisionAt = t
+            for method in event.data["methods"]?.arrayValue ?? [] {
+                guard let object = method.objectValue else { continue }
+                let kind = methodKind(type: object["type"]?.stringValue ?? "unknown",
+                                      withCryptogram: object["withCryptogram"]?.boolValue)
+                if let id = object["id"]?.stringValue { row.methods[id] = kind }
+                facts.append(CardFact(occurredAt: t, sid: sid, kind: .offered, a: kind))
+            }
+        case "IDVMethodSelected":
+            let kind = event.string("idvID").flatMap { row.methods[$0] } ?? "unknown"
+            facts.append(CardFact(occurredAt: t, sid: sid, kind: .selected, a: kind,
+                                  b: row.selections == 0 ? "first" : "reselected"))
+            row.selections += 1
+            row.selectedKind = kind
+        case "OTPSubmitted":
+            row.otpSubmissions += 1
+            facts.append(CardFact(occurredAt: t, sid: sid, kind: .otpSubmitted, a: row.selectedKind ?? "none"))
+        case "OTPRejected":
+            facts.append(CardFact(occurredAt: t, sid: sid, kind: .otpRejected, a: event.string("reason") ?? "unknown"))
+        case "ActivatedByIDV":
+            activate(&row, at: t, facts: &facts)
+        case "CPSNotificationReceived":
+            if event.string("messageCode") == "CBP.info.tokenProvisioned", row.decisionAt != nil,
+               row.outcome == .open {
+                activate(&row, at: t, facts: &facts)
+            }
+        case "ActivationExpired":
+            end(&row, .expired, at: t)
+            facts.append(CardFact(occurredAt: t, sid: sid, kind: .activationExpired, a: row.selectedKind ?? "none"))
+        case "ActivationFailed":
+            end(&row, .failed, at: t)
+            facts.append(CardFact(occurredAt: t, sid: sid, kind: .failed, a: row.selectedKind ?? "none",
+                                  b: event.string("reason") ?? "unknown"))
+        case "ActivationCancelled":
+            end(&row, .cancelled, at: t)
+            facts.append(CardFact(occurredAt: t, sid: sid, kind: .cancelled, a: row.selectedKind ?? "none"))
+        default:
+            break  // TermsAccepted, DigitizationRequested, ActivationRequired, AppToAppResumed, …
+        }
+    }
+
+    private static func activate(_ row: inout CardStreamRow, at t: Int64, facts: inout [CardFact]) {
+        end(&row, .activated, at: t)
+        facts.append(CardFact(occurredAt: t, sid: row.sid, kind: .activated, a: row.selectedKind ?? "none",
+                              v: row.decisionAt.map { t - $0 }))
+    }
+
+    private static func end(_ row: inout CardStreamRow, _ outcome: CardOutcome, at t: Int64) {
+        row.outcome = outcome
+        row.endedAt = t
+    }
+}

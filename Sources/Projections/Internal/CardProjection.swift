@@ -1,0 +1,131 @@
+import JournalCore
+
+/// The `card` read model: one row per `card` stream, updated in place, and one fact row per
+/// counted event, indexed by kind and occurredAt.
+///
+/// Tables of generation G:
+/// - `pj_card_stream_gG(sid PK, name UNIQUE, decision_t, methods (JSON object id → kind), selected,
+///   selections, otps, outcome, ended_t)`; index on `decision_t`.
+/// - `pj_card_fact_gG(kind, t, sid, a, b, v)`; index `(kind, t)`.
+final class CardProjection: ProjectionModel {
+    let name = "card"
+    var version: Int64 = 1
+    private var generation: Int64 = 0
+    private var nextSID: Int64 = 1
+    private var cache: [String: CardStreamRow] = [:]
+    private let cacheLimit = 200_000
+
+    static func streamTable(_ g: Int64) -> String { "pj_card_stream_g\(g)" }
+    static func factTable(_ g: Int64) -> String { "pj_card_fact_g\(g)" }
+
+    func tableNames(generation g: Int64) -> [String] { [Self.streamTable(g), Self.factTable(g)] }
+
+    func createTables(in db: ProjectionDatabase, generation g: Int64) throws(ProjectionError) {
+        let s = Self.streamTable(g), f = Self.factTable(g)
+        try db.execute("""
+            CREATE TABLE IF NOT EXISTS \(s)(sid INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, decision_t INTEGER,
+              methods TEXT NOT NULL, selected TEXT, selections INTEGER NOT NULL, otps INTEGER NOT NULL,
+              outcome INTEGER NOT NULL, ended_t INTEGER);
+            CREATE INDEX IF NOT EXISTS \(s)_decision ON \(s)(decision_t);
+            CREATE TABLE IF NOT EXISTS \(f)(kind INTEGER NOT NULL, t INTEGER NOT NULL, sid INTEGER NOT NULL,
+              a TEXT NOT NULL, b TEXT NOT NULL, v INTEGER);
+            CREATE INDEX IF NOT EXISTS \(f)_kt ON \(f)(kind, t);
+            """)
+    }
+
+    func open(in db: ProjectionDatabase, generation g: Int64) throws(ProjectionError) {
+        generation = g
+        cache.removeAll()
+        nextSID = (try db.scalarInt("SELECT max(sid) FROM \(Self.streamTable(g))") ?? 0) + 1
+    }
+
+    func forgetCache() {
+        cache.removeAll()
+        nextSID = 0
+    }
+
+    func apply(_ events: ArraySlice<EventView>, in db: ProjectionDatabase) throws(ProjectionError) {
+        if nextSID == 0 { try open(in: db, generation: generation) }
+        var touched: [String: CardStreamRow] = [:]
+        var facts: [CardFact] = []
+        for event in events where event.category == "card" {
+            var row: CardStreamRow
+            if let known = touched[event.stream] ?? cache[event.stream] {
+                row = known
+            } else if let stored = try load(event.stream, db: db) {
+                row = stored
+            } else {
+                row = CardStreamRow(sid: nextSID, name: event.stream)
+                nextSID += 1
+            }
+            CardFold.apply(event, to: &row, facts: &facts)
+            touched[event.stream] = row
+        }
+        let write = try db.statement("""
+            INSERT OR REPLACE INTO \(Self.streamTable(generation))(sid, name, decision_t, methods, selected,
+              selections, otps, outcome, ended_t) VALUES(?,?,?,?,?,?,?,?,?)
+            """)
+        for row in touched.values {
+            write.reset()
+            write.bind(1, row.sid)
+            write.bind(2, row.name)
+            write.bind(3, row.decisionAt)
+            write.bind(4, Self.encode(row.methods))
+            write.bind(5, row.selectedKind)
+            write.bind(6, row.selections)
+            write.bind(7, row.otpSubmissions)
+            write.bind(8, row.outcome.rawValue)
+            write.bind(9, row.endedAt)
+            try write.run()
+        }
+        let insert = try db.statement(
+            "INSERT INTO \(Self.factTable(generation))(kind, t, sid, a, b, v) VALUES(?,?,?,?,?,?)")
+        for fact in facts {
+            insert.reset()
+            insert.bind(1, fact.kind.rawValue)
+            insert.bind(2, fact.occurredAt)
+            insert.bind(3, fact.sid)
+            insert.bind(4, fact.a)
+            insert.bind(5, fact.b)
+            insert.bind(6, fact.v)
+            try insert.run()
+        }
+        if cache.count + touched.count > cacheLimit { cache.removeAll() }
+        cache.merge(touched) { $1 }
+    }
+
+    private func load(_ name: String, db: ProjectionDatabase) throws(ProjectionError) -> CardStreamRow? {
+        let st = try db.statement("""
+            SELECT sid, decision_t, methods, selected, selections, otps, outcome, ended_t
+            FROM \(Self.streamTable(generation)) WHERE name = ?
+            """)
+        st.bind(1, name)
+        defer { st.reset() }  // a statement left on a row would lock its table
+        guard try st.step() else { return nil }
+        var row = CardStreamRow(sid: st.int(0), name: name)
+        row.decisionAt = st.optionalInt(1)
+        row.methods = try Self.decode(st.text(2))
+        row.selectedKind = st.optionalText(3)
+        row.selections = st.int(4)
+        row.otpSubmissions = st.int(5)
+        row.outcome = CardOutcome(rawValue: st.int(6)) ?? .open
+        row.endedAt = st.optionalInt(7)
+        return row
+    }
+
+    static func encode(_ methods: [String: String]) -> String {
+        if methods.isEmpty { return "{}" }
+        let object = JSONObject(methods.sorted { $0.key < $1.key }.map { ($0.key, JSONValue.string($0.value)) })
+        return JSONWriter.string(.object(object))
+    }
+
+    static func decode(_ text: String) throws(ProjectionError) -> [String: String] {
+        if text == "{}" { return [:] }
+        guard let object = (try? JSONParser().parse(text))?.objectValue else {
+            throw ProjectionError(.database, "card read model: unreadable methods column")
+        }
+        var methods: [String: String] = [:]
+        for (key, value) in object { methods[key] = value.stringValue ?? "unknown" }
+        return methods
+    }
+}

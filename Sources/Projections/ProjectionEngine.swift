@@ -1,0 +1,323 @@
+import EventStore
+
+/// The projections the engine keeps.
+public enum ProjectionName: String, Sendable, CaseIterable, Comparable {
+    /// Event counts by occurredAt (how many events a window covers).
+    case events
+    /// The `3ds` read model (streams and counted events).
+    case threeDS = "3ds"
+    /// The `card` read model.
+    case card
+
+    public static func < (lhs: ProjectionName, rhs: ProjectionName) -> Bool {
+        allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
+    }
+}
+
+/// Where a projection stands, for `journal project --status`.
+public struct ProjectionStatus: Sendable, Equatable {
+    public var name: ProjectionName
+    /// The fold's code version in this build.
+    public var codeVersion: Int64
+    /// The version the live model was built with (nil when never built).
+    public var builtVersion: Int64?
+    /// The table generation queries read (0 when never built).
+    public var generation: Int64
+    /// The last log position applied to the live model.
+    public var checkpoint: Int64
+    /// The log's head position.
+    public var head: Int64
+    /// Events not applied yet: head − checkpoint.
+    public var lag: Int64 { max(0, head - checkpoint) }
+    /// The checkpoint of a rebuild in progress, if one was interrupted or is running.
+    public var rebuildCheckpoint: Int64?
+    /// True when the live model was built by another code version and will rebuild before use.
+    public var stale: Bool { builtVersion != codeVersion }
+}
+
+/// Keeps read models in the journal's SQLite database up to date with the log.
+///
+/// Each projection has a row in `pj_meta`: its code version, the generation of its live tables
+/// and its checkpoint (last position applied). Every batch applies the events and moves the
+/// checkpoint in one transaction, so an interrupted run never applies an event twice or skips
+/// one. A rebuild fills a new generation of tables (with its own checkpoint, so it resumes after
+/// an interruption) and swaps it in, in one transaction, only when it has reached the head.
+///
+/// Not thread-safe: one engine per thread. Several processes may share the database: every
+/// batch re-checks the stored checkpoint inside its transaction.
+public final class ProjectionEngine {
+    let db: ProjectionDatabase
+    private let source: any ProjectionEventSource
+    private let models: [ProjectionName: any ProjectionModel]
+    /// Events read and applied per transaction.
+    public var batchSize = 20_000
+
+    /// Opens the read models in the database at `databasePath` (the journal's own file).
+    public init(databasePath: String, source: any ProjectionEventSource) throws(ProjectionError) {
+        db = try ProjectionDatabase(path: databasePath, create: true)
+        self.source = source
+        models = [.events: EventClockProjection(), .threeDS: ThreeDSProjection(), .card: CardProjection()]
+        do {
+            try db.execute("""
+                CREATE TABLE IF NOT EXISTS pj_meta(name TEXT PRIMARY KEY, version INTEGER NOT NULL,
+                  generation INTEGER NOT NULL, checkpoint INTEGER NOT NULL, build_version INTEGER,
+                  build_generation INTEGER, build_checkpoint INTEGER)
+                """)
+        } catch {
+            db.close()
+            throw error
+        }
+    }
+
+    deinit { db.close() }
+
+    public func close() { db.close() }
+
+    /// Pretends the fold of `name` changed (tests of the automatic rebuild).
+    func setCodeVersion(_ version: Int64, of name: ProjectionName) { model(name).version = version }
+
+    private func model(_ name: ProjectionName) -> any ProjectionModel {
+        guard let model = models[name] else { preconditionFailure("no model for \(name)") }
+        return model
+    }
+
+    // MARK: - Meta
+
+    struct Meta {
+        var version: Int64
+        var generation: Int64
+        var checkpoint: Int64
+        var buildVersion: Int64?
+        var buildGeneration: Int64?
+        var buildCheckpoint: Int64?
+    }
+
+    func meta(_ name: ProjectionName) throws(ProjectionError) -> Meta? {
+        let st = try db.statement("""
+            SELECT version, generation, checkpoint, build_version, build_generation, build_checkpoint
+            FROM pj_meta WHERE name = ?
+            """)
+        st.bind(1, name.rawValue)
+        defer { st.reset() }  // a statement left on a row would lock its table
+        guard try st.step() else { return nil }
+        return Meta(version: st.int(0), generation: st.int(1), checkpoint: st.int(2),
+                    buildVersion: st.optionalInt(3), buildGeneration: st.optionalInt(4),
+                    buildCheckpoint: st.optionalInt(5))
+    }
+
+    private func head() throws(ProjectionError) -> Int64 {
+        do {
+            return try source.headPosition()
+        } catch {
+            throw ProjectionError(.eventStore, "cannot read the log's head: \(error)")
+        }
+    }
+
+    // MARK: - Status
+
+    public func status() throws(ProjectionError) -> [ProjectionStatus] {
+        let head = try head()
+        var result: [ProjectionStatus] = []
+        for name in ProjectionName.allCases {
+            let stored = try meta(name)
+            let live = stored.map { $0.generation > 0 } ?? false
+            result.append(ProjectionStatus(name: name, codeVersion: model(name).version,
+                                           builtVersion: live ? stored?.version : nil,
+                                           generation: stored?.generation ?? 0,
+                                           checkpoint: live ? (stored?.checkpoint ?? 0) : 0, head: head,
+                                           rebuildCheckpoint: stored?.buildGeneration != nil ? stored?.buildCheckpoint : nil))
+        }
+        return result
+    }
+
+    /// The live generation of each projection (after ``catchUp(_:)``).
+    func generation(_ name: ProjectionName) throws(ProjectionError) -> Int64 {
+        try meta(name)?.generation ?? 0
+    }
+
+    // MARK: - Catch-up
+
+    /// Brings the named projections up to the log's head. A projection never built, or built by
+    /// another code version, is rebuilt first. Returns the number of log events read and applied.
+    /// - Parameter maxBatches: stop after this many batches (tests use it to interrupt a run).
+    @discardableResult
+    public func catchUp(_ names: [ProjectionName] = ProjectionName.allCases,
+                        maxBatches: Int? = nil) throws(ProjectionError) -> Int64 {
+        var needRebuild: [ProjectionName] = []
+        for name in names {
+            let stored = try meta(name)
+            if stored == nil || stored!.generation == 0 || stored!.version != model(name).version {
+                needRebuild.append(name)
+            }
+        }
+        var applied: Int64 = 0
+        while !needRebuild.isEmpty {
+            applied += try rebuild(needRebuild, maxBatches: maxBatches)
+            var unfinished: [ProjectionName] = []
+            for name in needRebuild where try meta(name)?.buildGeneration != nil { unfinished.append(name) }
+            if !unfinished.isEmpty && maxBatches != nil {
+                return applied  // interrupted on purpose: the rebuild resumes next time
+            }
+            needRebuild = unfinished  // the log grew during the rebuild: finish it
+        }
+        var targets: [Target] = []
+        for name in names {
+            guard let stored = try meta(name) else { continue }
+            try model(name).open(in: db, generation: stored.generation)
+            targets.append(Target(name: name, generation: stored.generation, checkpoint: stored.checkpoint,
+                                  building: false))
+        }
+        applied += try run(&targets, maxBatches: maxBatches)
+        return applied
+    }
+
+    // MARK: - Rebuild
+
+    /// Rebuilds the named projections from position 1 into fresh tables and swaps them in when
+    /// they reach the head; queries keep reading the old tables until then. An interrupted
+    /// rebuild resumes from its own checkpoint. Returns the number of log events read and applied.
+    @discardableResult
+    public func rebuild(_ names: [ProjectionName] = ProjectionName.allCases,
+                        maxBatches: Int? = nil) throws(ProjectionError) -> Int64 {
+        var targets: [Target] = []
+        for name in names {
+            let model = model(name)
+            let target: Target = try db.transaction { () throws(ProjectionError) -> Target in
+                var stored = try meta(name) ?? Meta(version: model.version, generation: 0, checkpoint: 0)
+                if stored.generation == 0 && stored.buildGeneration == nil {
+                    try db.statement("INSERT OR IGNORE INTO pj_meta(name, version, generation, checkpoint) VALUES(?,?,0,0)")
+                        .bindAndRun(name.rawValue, model.version)
+                }
+                if let buildGeneration = stored.buildGeneration, stored.buildVersion == model.version,
+                   let checkpoint = stored.buildCheckpoint {
+                    return Target(name: name, generation: buildGeneration, checkpoint: checkpoint, building: true)
+                }
+                if let stale = stored.buildGeneration { try drop(model, generation: stale) }
+                let generation = max(stored.generation, stored.buildGeneration ?? 0) + 1
+                try model.createTables(in: db, generation: generation)
+                let st = try db.statement("""
+                    UPDATE pj_meta SET build_version = ?, build_generation = ?, build_checkpoint = 0 WHERE name = ?
+                    """)
+                st.bind(1, model.version)
+                st.bind(2, generation)
+                st.bind(3, name.rawValue)
+                try st.run()
+                stored.buildGeneration = generation
+                return Target(name: name, generation: generation, checkpoint: 0, building: true)
+            }
+            try model.open(in: db, generation: target.generation)
+            targets.append(target)
+        }
+        let applied = try run(&targets, maxBatches: maxBatches)
+        let head = try head()
+        let finished = targets.filter { $0.checkpoint >= head }
+        guard !finished.isEmpty else { return applied }
+        try db.transaction { () throws(ProjectionError) in
+            for target in finished {
+                guard let stored = try meta(target.name) else { continue }
+                if stored.generation > 0 { try drop(model(target.name), generation: stored.generation) }
+                let st = try db.statement("""
+                    UPDATE pj_meta SET version = build_version, generation = build_generation,
+                      checkpoint = build_checkpoint, build_version = NULL, build_generation = NULL,
+                      build_checkpoint = NULL WHERE name = ?
+                    """)
+                st.bind(1, target.name.rawValue)
+                try st.run()
+            }
+        }
+        return applied
+    }
+
+    private func drop(_ model: any ProjectionModel, generation: Int64) throws(ProjectionError) {
+        for table in model.tableNames(generation: generation) {
+            try db.execute("DROP TABLE IF EXISTS \(table)")
+        }
+    }
+
+    // MARK: - The batch loop
+
+    struct Target {
+        var name: ProjectionName
+        var generation: Int64
+        var checkpoint: Int64
+        /// True for a rebuild's generation (its checkpoint is in the `build_` columns).
+        var building: Bool
+    }
+
+    private struct ConcurrentUpdate: Error {}
+
+    private func run(_ targets: inout [Target], maxBatches: Int?) throws(ProjectionError) -> Int64 {
+        guard !targets.isEmpty else { return 0 }
+        var applied: Int64 = 0
+        var batches = 0
+        var retries = 0
+        while maxBatches.map({ batches < $0 }) ?? true {
+            let from = targets.map(\.checkpoint).min()! + 1
+            let events: [RecordedEvent]
+            do {
+                events = try source.readAll(from: from, limit: batchSize)
+            } catch {
+                throw ProjectionError(.eventStore, "cannot read the log from position \(from): \(error)", position: from)
+            }
+            guard let last = events.last?.position else { break }
+            var views: [EventView] = []
+            views.reserveCapacity(events.count)
+            for event in events { views.append(try EventView(event)) }
+            let current = targets
+            do {
+                try db.transaction { () throws(ProjectionError) in
+                    for target in current {
+                        guard let stored = try meta(target.name) else { throw staleBatch() }
+                        let storedCheckpoint = target.building ? stored.buildCheckpoint : stored.checkpoint
+                        let storedGeneration = target.building ? stored.buildGeneration : stored.generation
+                        guard storedCheckpoint == target.checkpoint, storedGeneration == target.generation else {
+                            throw staleBatch()
+                        }
+                        let start = views.firstIndex { $0.position > target.checkpoint } ?? views.endIndex
+                        try model(target.name).apply(views[start...], in: db)
+                        let st = try db.statement(target.building
+                            ? "UPDATE pj_meta SET build_checkpoint = ? WHERE name = ?"
+                            : "UPDATE pj_meta SET checkpoint = ? WHERE name = ?")
+                        st.bind(1, last)
+                        st.bind(2, target.name.rawValue)
+                        try st.run()
+                    }
+                }
+            } catch {
+                for target in current { model(target.name).forgetCache() }
+                guard error.message == Self.staleMessage, retries < 3 else { throw error }
+                retries += 1
+                // Another process moved a checkpoint: reload what is stored and go on from there.
+                var reloaded: [Target] = []
+                for target in current {
+                    guard let stored = try meta(target.name) else { continue }
+                    let generation = target.building ? stored.buildGeneration : stored.generation
+                    let checkpoint = target.building ? stored.buildCheckpoint : stored.checkpoint
+                    guard let generation, let checkpoint else { continue }
+                    try model(target.name).open(in: db, generation: generation)
+                    reloaded.append(Target(name: target.name, generation: generation, checkpoint: checkpoint,
+                                           building: target.building))
+                }
+                targets = reloaded
+                if targets.isEmpty { break }
+                continue
+            }
+            let lowest = targets.map(\.checkpoint).min()!
+            applied += Int64(views.count(where: { $0.position > lowest }))
+            for index in targets.indices { targets[index].checkpoint = last }
+            batches += 1
+        }
+        return applied
+    }
+
+    private static let staleMessage = "projection checkpoint moved by another process"
+    private func staleBatch() -> ProjectionError { ProjectionError(.busy, Self.staleMessage) }
+}
+
+extension Statement {
+    func bindAndRun(_ text: String, _ value: Int64) throws(ProjectionError) {
+        bind(1, text)
+        bind(2, value)
+        try run()
+    }
+}

@@ -1,0 +1,31 @@
+/// Every failure of the projections, with context. Never carries payload bytes.
+public struct ProjectionError: Error, Sendable, CustomStringConvertible {
+    public enum Code: Sendable, Hashable {
+        /// The read-model database failed (I/O, corruption, SQL).
+        case database
+        /// Another writer held the lock beyond the busy timeout.
+        case busy
+        /// Reading the event log failed.
+        case eventStore
+        /// An unknown projection or query name.
+        case unknownName
+        /// An event in the log that a projection cannot read (should never happen for a valid journal).
+        case badEvent
+    }
+
+    public var code: Code
+    public var message: String
+    /// The SQLite result code, when the database failed.
+    public var backendCode: Int32?
+    /// The log position involved, if any.
+    public var position: Int64?
+
+    public init(_ code: Code, _ message: String, backendCode: Int32? = nil, position: Int64? = nil) {
+        self.code = code
+        self.message = message
+        self.backendCode = backendCode
+        self.position = position
+    }
+
+    public var description: String { message }
+}

@@ -1,0 +1,279 @@
+/// The analytics queries, answered from the read models (never by scanning the log): each first
+/// catches its projections up to the head, then reads one consistent snapshot.
+extension ProjectionEngine {
+    public func otp(_ window: QueryWindow = .all) throws(ProjectionError) -> OTPReport {
+        try snapshot([.threeDS, .card]) { () throws(ProjectionError) in try otpReport(window) }
+    }
+
+    public func timeouts(_ window: QueryWindow = .all) throws(ProjectionError) -> TimeoutsReport {
+        try snapshot([.threeDS, .card]) { () throws(ProjectionError) in try timeoutsReport(window) }
+    }
+
+    public func funnel(_ window: QueryWindow = .all) throws(ProjectionError) -> FunnelReport {
+        try snapshot([.threeDS]) { () throws(ProjectionError) in try funnelReport(window) }
+    }
+
+    public func challenges(_ window: QueryWindow = .all) throws(ProjectionError) -> ChallengesReport {
+        try snapshot([.threeDS]) { () throws(ProjectionError) in try challengesReport(window) }
+    }
+
+    public func errors(_ window: QueryWindow = .all) throws(ProjectionError) -> ErrorsReport {
+        try snapshot([.threeDS]) { () throws(ProjectionError) in try errorsReport(window) }
+    }
+
+    public func idv(_ window: QueryWindow = .all) throws(ProjectionError) -> IDVReport {
+        try snapshot([.card]) { () throws(ProjectionError) in try idvReport(window) }
+    }
+
+    public func latency(_ window: QueryWindow = .all) throws(ProjectionError) -> LatencyReport {
+        try snapshot([.threeDS, .card]) { () throws(ProjectionError) in try latencyReport(window) }
+    }
+
+    /// Events in the log with occurredAt in `window` (from the `events` projection).
+    public func eventCount(_ window: QueryWindow = .all) throws(ProjectionError) -> Int64 {
+        try snapshot([.events]) { () throws(ProjectionError) in try eventCountInSnapshot(window) }
+    }
+
+    func eventCountInSnapshot(_ window: QueryWindow) throws(ProjectionError) -> Int64 {
+        try EventClockProjection.count(in: window, db: db, generation: generation(.events))
+    }
+
+    /// Catches `names` up, then runs `body` in a read transaction.
+    func snapshot<R>(_ names: [ProjectionName], _ body: () throws(ProjectionError) -> R) throws(ProjectionError) -> R {
+        try catchUp(names)
+        return try db.readTransaction(body)
+    }
+
+    // MARK: - SQL helpers
+
+    /// Runs a query whose rows are text columns followed by one count; calls `row` per row.
+    private func rows(_ sql: String, _ window: QueryWindow, texts: Int32,
+                      _ row: ([String], Int64) -> Void) throws(ProjectionError) {
+        let st = try db.statement(sql)
+        st.bind(1, window.lowerBound)
+        st.bind(2, window.upperBound)
+        while try st.step() {
+            var columns: [String] = []
+            for i in 0..<texts { columns.append(st.optionalText(i) ?? "unknown") }
+            row(columns, st.int(texts))
+        }
+    }
+
+    /// Runs a query returning (group text, value) rows sorted by group then value.
+    private func sortedValues(_ sql: String, _ window: QueryWindow) throws(ProjectionError) -> [(String, Int64)] {
+        let st = try db.statement(sql)
+        st.bind(1, window.lowerBound)
+        st.bind(2, window.upperBound)
+        var result: [(String, Int64)] = []
+        while try st.step() { result.append((st.optionalText(0) ?? "unknown", st.int(1))) }
+        return result
+    }
+
+    private static func outcomeKey(_ raw: Int64) -> String { ThreeDSOutcome(rawValue: raw)?.key ?? "unknown" }
+
+    // MARK: - Reports
+
+    func otpReport(_ window: QueryWindow) throws(ProjectionError) -> OTPReport {
+        let s = ThreeDSProjection.streamTable(try generation(.threeDS))
+        let f = ThreeDSProjection.factTable(try generation(.threeDS))
+        let cs = CardProjection.streamTable(try generation(.card))
+        let cf = CardProjection.factTable(try generation(.card))
+        var report = OTPReport()
+        try rows("""
+            SELECT a, count(*) FROM \(f) WHERE kind = 1 AND t >= ?1 AND t < ?2 AND a IN ('submitText', 'resend')
+            GROUP BY a
+            """, window, texts: 1) { columns, n in
+            if columns[0] == "submitText" { report.threeDSSubmissions = n } else { report.resends = n }
+        }
+        try rows("""
+            SELECT outcome, count(*) FROM \(s) WHERE sid IN
+              (SELECT sid FROM \(f) WHERE kind = 1 AND t >= ?1 AND t < ?2 AND a = 'submitText') GROUP BY outcome
+            """, window, texts: 1) { columns, n in
+            report.transactions += n
+            report.outcomes[Self.outcomeKey(Int64(columns[0]) ?? -1), default: 0] += n
+        }
+        try rows("SELECT a, count(*) FROM \(cf) WHERE kind = 1 AND t >= ?1 AND t < ?2 GROUP BY a",
+                 window, texts: 1) { columns, n in
+            report.tokenizationSubmissions += n
+            report.byMethod[columns[0]] = n
+        }
+        try rows("SELECT a, count(*) FROM \(cf) WHERE kind = 2 AND t >= ?1 AND t < ?2 GROUP BY a",
+                 window, texts: 1) { columns, n in report.rejected[columns[0]] = n }
+        try rows("""
+            SELECT outcome = 1, count(*) FROM \(cs) WHERE sid IN
+              (SELECT sid FROM \(cf) WHERE kind = 1 AND t >= ?1 AND t < ?2) GROUP BY 1
+            """, window, texts: 1) { columns, n in
+            report.journeys += n
+            if columns[0] == "1" { report.activated += n }
+        }
+        return report
+    }
+
+    func timeoutsReport(_ window: QueryWindow) throws(ProjectionError) -> TimeoutsReport {
+        let s = ThreeDSProjection.streamTable(try generation(.threeDS))
+        let f = ThreeDSProjection.factTable(try generation(.threeDS))
+        let cf = CardProjection.factTable(try generation(.card))
+        var report = TimeoutsReport()
+        try rows("""
+            SELECT s.ds, f.a, count(*) FROM \(f) f JOIN \(s) s ON s.sid = f.sid
+            WHERE f.kind = 3 AND f.t >= ?1 AND f.t < ?2 GROUP BY s.ds, f.a
+            """, window, texts: 2) { columns, n in
+            report.challengeTimeouts += n
+            report.byDirectoryServer[columns[0], default: 0] += n
+            report.byUiType[columns[1], default: 0] += n
+        }
+        try rows("""
+            SELECT kind, count(*) FROM \(cf) WHERE ((kind = 2 AND a = 'expired') OR kind = 3)
+              AND t >= ?1 AND t < ?2 GROUP BY kind
+            """, window, texts: 1) { columns, n in
+            if columns[0] == "2" { report.otpExpired = n } else { report.activationsExpired = n }
+        }
+        return report
+    }
+
+    func funnelReport(_ window: QueryWindow) throws(ProjectionError) -> FunnelReport {
+        let s = ThreeDSProjection.streamTable(try generation(.threeDS))
+        var report = FunnelReport()
+        try rows("""
+            SELECT ds, mv, coalesce(ares, ''), started_t IS NOT NULL, outcome, count(*) FROM \(s)
+            WHERE created_t >= ?1 AND created_t < ?2 GROUP BY 1, 2, 3, 4, 5
+            """, window, texts: 5) { columns, n in
+            let ares = columns[2]
+            let frictionless = !ares.isEmpty && ares != "C" && ares != "D"
+            let challenged = columns[3] == "1"
+            let outcome = Self.outcomeKey(Int64(columns[4]) ?? -1)
+            report.transactions += n
+            if !ares.isEmpty {
+                report.aresReceived += n
+                report.byAresStatus[ares, default: 0] += n
+                if frictionless { report.frictionless += n } else { report.challengeRequired += n }
+            }
+            if challenged { report.challenged += n }
+            report.outcomes[outcome, default: 0] += n
+            func add(_ slice: inout FunnelReport.Slice) {
+                slice.transactions += n
+                if frictionless { slice.frictionless += n }
+                if challenged { slice.challenged += n }
+                slice.outcomes[outcome, default: 0] += n
+            }
+            add(&report.byDirectoryServer[columns[0], default: FunnelReport.Slice()])
+            add(&report.byMessageVersion[columns[1], default: FunnelReport.Slice()])
+        }
+        return report
+    }
+
+    func challengesReport(_ window: QueryWindow) throws(ProjectionError) -> ChallengesReport {
+        let s = ThreeDSProjection.streamTable(try generation(.threeDS))
+        let f = ThreeDSProjection.factTable(try generation(.threeDS))
+        var report = ChallengesReport()
+        try rows("SELECT a, count(*) FROM \(f) WHERE kind = 2 AND t >= ?1 AND t < ?2 GROUP BY a",
+                 window, texts: 1) { columns, n in
+            report.screens += n
+            report.byUiType[columns[0], default: ChallengesReport.Slice()].screens += n
+        }
+        try rows("SELECT b, a, count(*) FROM \(f) WHERE kind = 1 AND t >= ?1 AND t < ?2 GROUP BY b, a",
+                 window, texts: 2) { columns, n in
+            report.requests += n
+            report.byUiType[columns[0], default: ChallengesReport.Slice()].requests[columns[1], default: 0] += n
+        }
+        let st = try db.statement("""
+            SELECT coalesce(last_ui, 'none'), outcome, count(*), sum(requests) FROM \(s)
+            WHERE ended_t >= ?1 AND ended_t < ?2 AND started_t IS NOT NULL GROUP BY 1, 2
+            """)
+        st.bind(1, window.lowerBound)
+        st.bind(2, window.upperBound)
+        while try st.step() {
+            let ui = st.text(0), outcome = Self.outcomeKey(st.int(1)), n = st.int(2), rounds = st.int(3)
+            report.challengesEnded += n
+            report.rounds += rounds
+            report.byUiType[ui, default: ChallengesReport.Slice()].challengesEnded += n
+            report.byUiType[ui, default: ChallengesReport.Slice()].rounds += rounds
+            report.byUiType[ui, default: ChallengesReport.Slice()].outcomes[outcome, default: 0] += n
+        }
+        return report
+    }
+
+    func errorsReport(_ window: QueryWindow) throws(ProjectionError) -> ErrorsReport {
+        let f = ThreeDSProjection.factTable(try generation(.threeDS))
+        var report = ErrorsReport()
+        try rows("SELECT a, b, count(*) FROM \(f) WHERE kind = 4 AND t >= ?1 AND t < ?2 GROUP BY a, b",
+                 window, texts: 2) { columns, n in
+            report.protocolErrors += n
+            report.protocolByCode[columns[0], default: 0] += n
+            report.protocolByComponent[columns[1], default: 0] += n
+        }
+        try rows("SELECT a, count(*) FROM \(f) WHERE kind = 5 AND t >= ?1 AND t < ?2 GROUP BY a",
+                 window, texts: 1) { columns, n in
+            report.runtimeErrors += n
+            report.runtimeByCode[columns[0], default: 0] += n
+        }
+        return report
+    }
+
+    func idvReport(_ window: QueryWindow) throws(ProjectionError) -> IDVReport {
+        let cs = CardProjection.streamTable(try generation(.card))
+        let cf = CardProjection.factTable(try generation(.card))
+        var report = IDVReport()
+        report.decisions = try db.scalarInt("SELECT count(*) FROM \(cs) WHERE decision_t >= ? AND decision_t < ?",
+                                            [window.lowerBound, window.upperBound]) ?? 0
+        try rows("""
+            SELECT kind, a, b, count(*) FROM \(cf) WHERE kind IN (3, 4, 5, 6, 7, 8) AND t >= ?1 AND t < ?2
+            GROUP BY kind, a, b
+            """, window, texts: 3) { columns, n in
+            let method = columns[1]
+            var entry = report.byMethod[method] ?? IDVReport.Method()
+            switch CardFact.Kind(rawValue: Int64(columns[0]) ?? 0) {
+            case .activationExpired?: entry.expired += n
+            case .offered?: entry.offered += n
+            case .selected?:
+                entry.selected += n
+                report.selected += n
+                if columns[2] == "reselected" { entry.reselected += n }
+            case .activated?:
+                entry.activated += n
+                report.activated += n
+            case .failed?: entry.failed += n
+            case .cancelled?: entry.cancelled += n
+            case .otpSubmitted?, .otpRejected?, nil: break
+            }
+            report.byMethod[method] = entry
+        }
+        let durations = try sortedValues("""
+            SELECT a, v FROM \(cf) WHERE kind = 6 AND v IS NOT NULL AND t >= ?1 AND t < ?2 ORDER BY a, v
+            """, window)
+        report.timeToActivation = Distribution(sorted: durations.map(\.1).sorted())
+        for (method, values) in Self.grouped(durations) {
+            report.byMethod[method, default: IDVReport.Method()].timeToActivation = Distribution(sorted: values)
+        }
+        return report
+    }
+
+    func latencyReport(_ window: QueryWindow) throws(ProjectionError) -> LatencyReport {
+        let s = ThreeDSProjection.streamTable(try generation(.threeDS))
+        let cf = CardProjection.factTable(try generation(.card))
+        var report = LatencyReport()
+        let challenges = try sortedValues("""
+            SELECT ds, ended_t - started_t AS d FROM \(s)
+            WHERE started_t IS NOT NULL AND ended_t >= ?1 AND ended_t < ?2 ORDER BY ds, d
+            """, window)
+        report.challenge = Distribution(sorted: challenges.map(\.1).sorted())
+        for (ds, values) in Self.grouped(challenges) {
+            report.challengeByDirectoryServer[ds] = Distribution(sorted: values)
+        }
+        let activations = try sortedValues("""
+            SELECT a, v FROM \(cf) WHERE kind = 6 AND v IS NOT NULL AND t >= ?1 AND t < ?2 ORDER BY a, v
+            """, window)
+        report.activation = Distribution(sorted: activations.map(\.1).sorted())
+        for (method, values) in Self.grouped(activations) {
+            report.activationByMethod[method] = Distribution(sorted: values)
+        }
+        return report
+    }
+
+    /// Splits (group, value) pairs sorted by group into sorted value lists per group.
+    private static func grouped(_ pairs: [(String, Int64)]) -> [String: [Int64]] {
+        var result: [String: [Int64]] = [:]
+        for (group, value) in pairs { result[group, default: []].append(value) }
+        return result
+    }
+}

@@ -1,0 +1,129 @@
+/// How a 3DS transaction ended, as far as the log says.
+public enum ThreeDSOutcome: Int64, Sendable, CaseIterable {
+    case open = 0, completedY, completedN, cancelled, timedOut, protocolError, runtimeError, closed
+
+    /// The key used in query output.
+    public var key: String {
+        switch self {
+        case .open: return "open"
+        case .completedY: return "completedY"
+        case .completedN: return "completedN"
+        case .cancelled: return "cancelled"
+        case .timedOut: return "timedOut"
+        case .protocolError: return "protocolError"
+        case .runtimeError: return "runtimeError"
+        case .closed: return "closed"
+        }
+    }
+}
+
+/// One `3ds` stream as the 3DS read model keeps it: its describing attributes (from its whole
+/// history) and what the fold needs to go on.
+public struct ThreeDSStreamRow: Sendable, Equatable {
+    public var sid: Int64
+    public var name: String
+    public var createdAt: Int64?
+    public var directoryServer: String?
+    public var messageVersion: String?
+    /// `transStatus` of the ARes.
+    public var aresStatus: String?
+    public var challengeStartedAt: Int64?
+    public var outcome: ThreeDSOutcome = .open
+    /// occurredAt of the terminal event.
+    public var endedAt: Int64?
+    /// Challenge requests sent (rounds).
+    public var requests: Int64 = 0
+    /// Requests with action `submitText`.
+    public var submitTexts: Int64 = 0
+    /// `acsUiType` of the last non-final challenge response.
+    public var lastUiType: String?
+
+    public init(sid: Int64, name: String) {
+        self.sid = sid
+        self.name = name
+    }
+}
+
+/// A counted 3DS event, with what describes it at the time it happened.
+public struct ThreeDSFact: Sendable, Equatable {
+    public enum Kind: Int64, Sendable {
+        /// `ChallengeRequestSent`: a = action, b = UI type of the screen it answers (`none` first).
+        case request = 1
+        /// Non-final `ChallengeResponseReceived` (a screen shown): a = acsUiType.
+        case screen = 2
+        /// `ChallengeTimedOut`: a = UI type of the last non-final response (`none`).
+        case timeout = 3
+        /// `ProtocolErrorOccurred`: a = errorCode, b = errorComponent.
+        case protocolError = 4
+        /// `RuntimeErrorOccurred`: a = errorCode.
+        case runtimeError = 5
+    }
+
+    public var occurredAt: Int64
+    public var sid: Int64
+    public var kind: Kind
+    public var a: String
+    public var b: String
+
+    public init(occurredAt: Int64, sid: Int64, kind: Kind, a: String, b: String = "") {
+        self.occurredAt = occurredAt
+        self.sid = sid
+        self.kind = kind
+        self.a = a
+        self.b = b
+    }
+}
+
+/// The 3DS projection's fold: pure, one event at a time, onto the stream's row, emitting facts.
+public enum ThreeDSFold {
+    public static func apply(_ event: EventView, to row: inout ThreeDSStreamRow, facts: inout [ThreeDSFact]) {
+        let t = event.occurredAt
+        switch event.type {
+        case "TransactionCreated":
+            row.createdAt = t
+            row.directoryServer = event.string("directoryServerID")
+            row.messageVersion = event.string("messageVersion")
+        case "AuthResponseReceived":
+            row.aresStatus = event.string("transStatus")
+        case "ChallengeStarted":
+            row.challengeStartedAt = t
+        case "ChallengeRequestSent":
+            let action = event.string("action") ?? "unknown"
+            row.requests += 1
+            if action == "submitText" { row.submitTexts += 1 }
+            facts.append(ThreeDSFact(occurredAt: t, sid: row.sid, kind: .request, a: action,
+                                     b: row.lastUiType ?? "none"))
+        case "ChallengeResponseReceived":
+            if event.string("challengeCompletionInd") == "N" {
+                let ui = event.string("acsUiType") ?? "unknown"
+                row.lastUiType = ui
+                facts.append(ThreeDSFact(occurredAt: t, sid: row.sid, kind: .screen, a: ui))
+            }
+        case "ChallengeCompleted":
+            end(&row, event.string("transStatus") == "Y" ? .completedY : .completedN, at: t)
+        case "ChallengeCancelled":
+            end(&row, .cancelled, at: t)
+        case "ChallengeTimedOut":
+            end(&row, .timedOut, at: t)
+            facts.append(ThreeDSFact(occurredAt: t, sid: row.sid, kind: .timeout, a: row.lastUiType ?? "none"))
+        case "ProtocolErrorOccurred":
+            end(&row, .protocolError, at: t)
+            facts.append(ThreeDSFact(occurredAt: t, sid: row.sid, kind: .protocolError,
+                                     a: event.string("errorCode") ?? "unknown",
+                                     b: event.string("errorComponent") ?? "unknown"))
+        case "RuntimeErrorOccurred":
+            end(&row, .runtimeError, at: t)
+            facts.append(ThreeDSFact(occurredAt: t, sid: row.sid, kind: .runtimeError,
+                                     a: event.string("errorCode") ?? "unknown"))
+        case "TransactionClosed":
+            end(&row, .closed, at: t)
+        default:
+            break  // AuthRequestParametersCreated and types this projection does not count
+        }
+    }
+
+    private static func end(_ row: inout ThreeDSStreamRow, _ outcome: ThreeDSOutcome, at t: Int64) {
+        row.outcome = outcome
+        row.endedAt = t
+    }
+}

@@ -1,0 +1,122 @@
+/// A small, seeded pseudo-random generator: xoshiro256** seeded through SplitMix64.
+///
+/// The same seed gives the same sequence on every machine and every Swift version, because
+/// every derived value (ranges, choices, UUIDs) is computed here rather than through the
+/// standard library's random APIs, whose algorithms may change.
+public struct SeededRandom: Sendable {
+    private var s0: UInt64
+    private var s1: UInt64
+    private var s2: UInt64
+    private var s3: UInt64
+
+    public init(seed: UInt64) {
+        var splitMix = seed
+        func next() -> UInt64 {
+            splitMix &+= 0x9E37_79B9_7F4A_7C15
+            var z = splitMix
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+        s0 = next()
+        s1 = next()
+        s2 = next()
+        s3 = next()
+    }
+
+    /// The next 64 random bits.
+    public mutating func next() -> UInt64 {
+        let result = rotateLeft(s1 &* 5, 7) &* 9
+        let t = s1 << 17
+        s2 ^= s0
+        s3 ^= s1
+        s1 ^= s2
+        s0 ^= s3
+        s2 ^= t
+        s3 = rotateLeft(s3, 45)
+        return result
+    }
+
+    private func rotateLeft(_ x: UInt64, _ k: UInt64) -> UInt64 { (x << k) | (x >> (64 - k)) }
+
+    /// A uniform integer in `0..<bound` (Lemire's multiply-and-reject method, unbiased).
+    public mutating func int(below bound: Int) -> Int {
+        precondition(bound > 0, "bound must be positive")
+        let range = UInt64(bound)
+        var product = next().multipliedFullWidth(by: range)
+        if product.low < range {
+            let threshold = (0 &- range) % range
+            while product.low < threshold { product = next().multipliedFullWidth(by: range) }
+        }
+        return Int(product.high)
+    }
+
+    /// A uniform integer in `range`.
+    public mutating func int(in range: ClosedRange<Int>) -> Int {
+        range.lowerBound + int(below: range.upperBound - range.lowerBound + 1)
+    }
+
+    /// A uniform 64-bit integer in `range`.
+    public mutating func int64(in range: ClosedRange<Int64>) -> Int64 {
+        range.lowerBound + Int64(int(below: Int(range.upperBound - range.lowerBound + 1)))
+    }
+
+    /// True with probability `percent` / 100.
+    public mutating func chance(_ percent: Int) -> Bool { int(below: 100) < percent }
+
+    /// A uniform element of a non-empty array.
+    public mutating func pick<T>(_ items: [T]) -> T { items[int(below: items.count)] }
+
+    /// An element chosen with integer weights (all weights >= 0, at least one > 0).
+    public mutating func weighted<T>(_ items: [(T, Int)]) -> T {
+        let total = items.reduce(0) { $0 + $1.1 }
+        var roll = int(below: total)
+        for (item, weight) in items {
+            if roll < weight { return item }
+            roll -= weight
+        }
+        return items[items.count - 1].0
+    }
+
+    /// The elements in a random order (Fisher–Yates).
+    public mutating func shuffled<T>(_ items: [T]) -> [T] {
+        var items = items
+        var index = items.count - 1
+        while index > 0 {
+            items.swapAt(index, int(in: 0...index))
+            index -= 1
+        }
+        return items
+    }
+
+    /// A random version-4 UUID in lowercase text.
+    public mutating func uuid() -> String {
+        let high = next()
+        let low = next()
+        var bytes = [UInt8](repeating: 0, count: 16)
+        for index in 0..<8 {
+            bytes[index] = UInt8(truncatingIfNeeded: high >> (56 - 8 * UInt64(index)))
+            bytes[8 + index] = UInt8(truncatingIfNeeded: low >> (56 - 8 * UInt64(index)))
+        }
+        bytes[6] = (bytes[6] & 0x0F) | 0x40
+        bytes[8] = (bytes[8] & 0x3F) | 0x80
+        let hex = Array("0123456789abcdef".utf8)
+        var text: [UInt8] = []
+        text.reserveCapacity(36)
+        for (index, byte) in bytes.enumerated() {
+            if index == 4 || index == 6 || index == 8 || index == 10 { text.append(UInt8(ascii: "-")) }
+            text.append(hex[Int(byte >> 4)])
+            text.append(hex[Int(byte & 0x0F)])
+        }
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    /// `count` random lowercase hexadecimal digits.
+    public mutating func hex(_ count: Int) -> String {
+        let hex = Array("0123456789abcdef".utf8)
+        var text: [UInt8] = []
+        text.reserveCapacity(count)
+        for _ in 0..<count { text.append(hex[int(below: 16)]) }
+        return String(decoding: text, as: UTF8.self)
+    }
+}

@@ -1,0 +1,55 @@
+import Glibc
+import JournalCore
+
+/// What a command may touch outside its arguments: the environment, the standard streams and
+/// the clock. `main` builds the real one; nothing else reads globals.
+final class CommandContext {
+    let environment: [String: String]
+    let stdout: OutputSink
+    let stderr: OutputSink
+    /// True when stderr is a terminal (progress lines are shown only then).
+    let stderrIsTerminal: Bool
+    /// The wall clock, for `recordedAt`.
+    let now: @Sendable () -> Timestamp
+
+    init(environment: [String: String], stdout: OutputSink, stderr: OutputSink, stderrIsTerminal: Bool,
+         now: @escaping @Sendable () -> Timestamp) {
+        self.environment = environment
+        self.stdout = stdout
+        self.stderr = stderr
+        self.stderrIsTerminal = stderrIsTerminal
+        self.now = now
+    }
+
+    /// `--db PATH`, else `$JOURNAL_DB`, else `journal.db` in the current folder.
+    func journalPath(_ arguments: ParsedArguments) -> String {
+        if let path = arguments.string("db") { return path }
+        if let path = environment["JOURNAL_DB"], !path.isEmpty { return path }
+        return "journal.db"
+    }
+
+    /// The real process context.
+    static func process() -> CommandContext {
+        var environment: [String: String] = [:]
+        var pointer = environ
+        while let entry = pointer.pointee {
+            let text = String(cString: entry)
+            if let equals = text.firstIndex(of: "=") {
+                environment[String(text[..<equals])] = String(text[text.index(after: equals)...])
+            }
+            pointer += 1
+        }
+        return CommandContext(environment: environment, stdout: OutputSink(descriptor: 1),
+                              stderr: OutputSink(descriptor: 2, capacity: 1 << 12),
+                              stderrIsTerminal: isatty(2) == 1, now: SystemClock.now)
+    }
+}
+
+/// The wall clock, in the cli only (the domain never reads time itself).
+enum SystemClock {
+    @Sendable static func now() -> Timestamp {
+        var spec = timespec()
+        clock_gettime(CLOCK_REALTIME, &spec)
+        return Timestamp(millisecondsSinceEpoch: Int64(spec.tv_sec) * 1000 + Int64(spec.tv_nsec) / 1_000_000)
+    }
+}

@@ -1,0 +1,93 @@
+import Glibc
+import JournalCore
+
+/// `journal demo`: the newcomer's tour, on a fresh journal. Each step prints the command a user
+/// would type, then runs that very command.
+enum DemoCommand {
+    static let spec = CommandSpec(
+        name: "demo",
+        summary: "tour: fill a fresh journal, then verify, audit, replay and analyse it",
+        printsResults: false,
+        details: """
+            Creates a fresh journal (in a new temporary folder, or at --db PATH, which must not
+            exist yet), imports a small hand-written sample (a challenged 3-D Secure transaction,
+            a yellow-flow card digitization activated by OTP, a frictionless transaction), then
+            shows verify, an audit of the challenged transaction and of the yellow-flow journey,
+            a replay, and a replay of every stream with its digest. Each step prints the command
+            that produced it, so you can run it again yourself.
+            """,
+        examples: ["journal demo", "journal demo --db /tmp/tour.db"],
+        run: run)
+
+    static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws {
+        let path = try freshJournalPath(arguments)
+        let folder = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+        let samplePath = (folder.isEmpty ? "." : folder) + "/demo-sample.ndjson"
+        let out = context.stdout
+
+        out.line("journal demo: a tour of the journal on a fresh database")
+        out.line("  database: \(path)")
+
+        try writeSample(to: samplePath)
+        step(1, "import events: every line is validated, then appended in one transaction", out)
+        try runStep(ImportCommand.spec, [samplePath], path: path, context: context)
+
+        step(2, "verify: is anything tampered with? (hash chain, positions, versions)", out)
+        try runStep(VerifyCommand.spec, [], path: path, context: context)
+
+        step(3, "audit a challenged 3-D Secure transaction", out)
+        try runStep(AuditCommand.spec, [DemoSample.challengedStream], path: path, context: context)
+
+        step(4, "audit a yellow-flow card digitization (ID&V by OTP, one wrong code)", out)
+        try runStep(AuditCommand.spec, [DemoSample.yellowStream], path: path, context: context)
+
+        step(5, "replay one transaction event by event", out)
+        try runStep(ReplayCommand.spec, [DemoSample.challengedStream], path: path, context: context)
+
+        step(6, "replay every stream: the digest is the same on every run and machine", out)
+        try runStep(ReplayCommand.spec, ["--all"], path: path, context: context)
+
+        out.line()
+        out.line("Try it yourself:  export JOURNAL_DB=\(path)")
+        out.line("                  journal export --stream \(DemoSample.yellowStream)")
+        out.line("                  journal state \(DemoSample.challengedStream) --at-version 5")
+    }
+
+    /// `--db PATH` when given (it must not exist), else a new temporary folder's `demo.db`.
+    private static func freshJournalPath(_ arguments: ParsedArguments) throws(CLIError) -> String {
+        if let path = arguments.string("db") {
+            var info = stat()
+            if stat(path, &info) == 0 {
+                throw CLIError(.failure, "\(Help.printable(path)) already exists; the demo needs a fresh journal",
+                               hint: "pass a path that does not exist yet, or leave out --db for a temporary one")
+            }
+            return path
+        }
+        var template = Array("/tmp/journal-demo-XXXXXX".utf8CString)
+        guard let folder = mkdtemp(&template) else {
+            throw CLIError(.failure, "cannot create a temporary folder: \(String(cString: strerror(errno)))")
+        }
+        return String(cString: folder) + "/demo.db"
+    }
+
+    private static func writeSample(to path: String) throws(CLIError) {
+        let sink = try OutputSink.create(path: path)
+        sink.write(DemoSample.text)
+        try sink.close()
+    }
+
+    private static func step(_ number: Int, _ title: String, _ out: OutputSink) {
+        out.line()
+        let heading = "── \(number). \(title) "
+        out.line(heading + String(repeating: "─", count: max(3, 96 - heading.count)))
+    }
+
+    /// Prints `$ journal <command> …` and runs it through the parser, as a user would.
+    private static func runStep(_ spec: CommandSpec, _ arguments: [String], path: String,
+                                context: CommandContext) throws {
+        let shown = (["journal", spec.name] + arguments).joined(separator: " ")
+        context.stdout.line("$ \(shown)")
+        let parsed = try JournalCLI.parser.parse(arguments + ["--db", path], for: spec)
+        try spec.run(parsed, context)
+    }
+}

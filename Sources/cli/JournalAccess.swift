@@ -1,0 +1,67 @@
+import EventStore
+import JournalCore
+
+/// Opens the journal file the way each kind of command needs it. The only file that knows the
+/// store's concrete type.
+enum JournalAccess {
+    /// For commands that only read: read-only, and a missing file is an error (exit 1), never
+    /// created.
+    static func openForReading(_ context: CommandContext, _ arguments: ParsedArguments) throws
+        -> any TransactionalEventStore {
+        let path = context.journalPath(arguments)
+        let configuration = SQLiteEventStore.Configuration(clock: context.now,
+                                                           busyTimeoutMilliseconds: busyTimeout(context),
+                                                           createIfMissing: false,
+                                                           readOnly: true, isSameContent: sameContent)
+        switch open(path, configuration) {
+        case let .success(store):
+            return store
+        case let .failure(error) where error.code == .missing:
+            throw CLIError(.failure, "no journal at \(Help.printable(path))",
+                           hint: "pass --db PATH or set JOURNAL_DB; 'journal import FILE' or "
+                               + "'journal demo' create one")
+        case let .failure(error):
+            throw error
+        }
+    }
+
+    private static func open(_ path: String, _ configuration: SQLiteEventStore.Configuration)
+        -> Result<SQLiteEventStore, EventStoreError> {
+        do {
+            return .success(try SQLiteEventStore(path: path, configuration: configuration))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// For commands that write: a missing file is created.
+    static func openForWriting(_ context: CommandContext, _ arguments: ParsedArguments) throws
+        -> any TransactionalEventStore {
+        let path = context.journalPath(arguments)
+        let configuration = SQLiteEventStore.Configuration(clock: context.now,
+                                                           busyTimeoutMilliseconds: busyTimeout(context),
+                                                           isSameContent: sameContent)
+        return try SQLiteEventStore(path: path, configuration: configuration)
+    }
+
+    /// How long a writer waits for another process's lock before failing with exit 5:
+    /// `$JOURNAL_BUSY_TIMEOUT_MS`, else 10 seconds.
+    static func busyTimeout(_ context: CommandContext) -> Int32 {
+        context.environment["JOURNAL_BUSY_TIMEOUT_MS"].flatMap { Int32($0) }.map { max(0, $0) } ?? 10_000
+    }
+
+    /// Contract §2's duplicate rule: same stream, type and occurredAt, and data and meta equal
+    /// as JSON values (key order and number spelling do not matter; no meta equals `{}`).
+    static let sameContent: @Sendable (RecordedEvent, ProposedEvent) -> Bool = { stored, proposed in
+        guard stored.type == proposed.type, stored.occurredAt == proposed.occurredAt else { return false }
+        if stored.data == proposed.data && stored.meta == proposed.meta { return true }
+        let parser = JSONParser()
+        func object(_ bytes: [UInt8]?) -> JSONValue? {
+            guard let bytes else { return .object(JSONObject()) }
+            return try? parser.parse(bytes)
+        }
+        guard let storedData = object(stored.data), let proposedData = object(proposed.data),
+              let storedMeta = object(stored.meta), let proposedMeta = object(proposed.meta) else { return false }
+        return storedData.isEquivalent(to: proposedData) && storedMeta.isEquivalent(to: proposedMeta)
+    }
+}

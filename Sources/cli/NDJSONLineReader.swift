@@ -1,0 +1,198 @@
+import Glibc
+
+/// One line of an NDJSON input, numbered from 1 (blank lines count), without its line feed and
+/// without a carriage return before it.
+struct InputLine: Sendable {
+    var number: Int
+    var bytes: [UInt8]
+    /// Set when the line cannot be parsed as JSON at all; `bytes` is then empty for a line that
+    /// was too long (it was never kept in memory).
+    var problem: InputLineProblem?
+
+    /// An empty or whitespace-only line: skipped, but counted.
+    var isBlank: Bool {
+        problem == nil && bytes.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
+    }
+}
+
+/// Why a line is unreadable before JSON parsing; each reads as a clear sentence.
+enum InputLineProblem: Sendable, Equatable, CustomStringConvertible {
+    case tooLong(limit: Int)
+    case byteOrderMark
+    case nulByte(offset: Int)
+    case invalidUTF8(offset: Int)
+
+    var description: String {
+        switch self {
+        case let .tooLong(limit): return "line longer than \(limit) bytes"
+        case .byteOrderMark: return "starts with a UTF-8 byte order mark (save the file as UTF-8 without BOM)"
+        case let .nulByte(offset): return "NUL byte at byte \(offset + 1)"
+        case let .invalidUTF8(offset): return "invalid UTF-8 at byte \(offset + 1)"
+        }
+    }
+}
+
+/// Reads NDJSON lines from a file or stdin in bounded memory: one read buffer plus the current
+/// line, never the whole input. A line over `maxLineLength` bytes is skipped (not kept) and
+/// reported as `.tooLong`.
+struct NDJSONLineReader {
+    static let defaultMaxLineLength = 1 << 20
+
+    let descriptor: Int32
+    let maxLineLength: Int
+    private let ownsDescriptor: Bool
+    private var buffer: [UInt8]
+    private var start = 0
+    private var end = 0
+    private var atEOF = false
+    private var lineNumber = 0
+    private let chunkSize: Int
+
+    init(descriptor: Int32, maxLineLength: Int = NDJSONLineReader.defaultMaxLineLength,
+         chunkSize: Int = 1 << 16, ownsDescriptor: Bool = false) {
+        self.descriptor = descriptor
+        self.maxLineLength = maxLineLength
+        self.chunkSize = chunkSize
+        self.ownsDescriptor = ownsDescriptor
+        buffer = [UInt8](repeating: 0, count: max(chunkSize, 16))
+    }
+
+    /// Opens `path` for reading; `-` is stdin.
+    static func open(path: String, maxLineLength: Int = NDJSONLineReader.defaultMaxLineLength)
+        throws(CLIError) -> NDJSONLineReader {
+        if path == "-" { return NDJSONLineReader(descriptor: 0, maxLineLength: maxLineLength) }
+        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            throw CLIError(.failure, "cannot open \(Help.printable(path)): \(String(cString: strerror(errno)))")
+        }
+        var info = stat()
+        if fstat(fd, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR {
+            _ = Glibc.close(fd)
+            throw CLIError(.failure, "cannot read \(Help.printable(path)): it is a directory")
+        }
+        return NDJSONLineReader(descriptor: fd, maxLineLength: maxLineLength, ownsDescriptor: true)
+    }
+
+    func close() {
+        if ownsDescriptor { _ = Glibc.close(descriptor) }
+    }
+
+    /// The next line, or nil at the end of the input.
+    /// - Throws: `CLIError` (exit 1) when reading fails.
+    mutating func next() throws(CLIError) -> InputLine? {
+        while true {
+            if let newline = findNewline() {
+                let line = makeLine(from: start, to: newline)
+                start = newline + 1
+                return line
+            }
+            if end - start > maxLineLength + 1 {  // + 1: a CR before the LF does not count
+                return try skipLongLine()
+            }
+            if atEOF {
+                guard start < end else { return nil }
+                let line = makeLine(from: start, to: end)
+                start = end
+                return line
+            }
+            try fill()
+        }
+    }
+
+    private func findNewline() -> Int? {
+        guard start < end else { return nil }
+        return buffer.withUnsafeBufferPointer { raw -> Int? in
+            guard let found = memchr(raw.baseAddress! + start, 0x0A, end - start) else { return nil }
+            return raw.baseAddress!.distance(to: found.assumingMemoryBound(to: UInt8.self))
+        }
+    }
+
+    private mutating func makeLine(from lineStart: Int, to lineEnd: Int) -> InputLine {
+        lineNumber += 1
+        var stop = lineEnd
+        if stop > lineStart && buffer[stop - 1] == 0x0D { stop -= 1 }
+        if stop - lineStart > maxLineLength {
+            return InputLine(number: lineNumber, bytes: [], problem: .tooLong(limit: maxLineLength))
+        }
+        let bytes = Array(buffer[lineStart..<stop])
+        return InputLine(number: lineNumber, bytes: bytes, problem: Self.problem(in: bytes))
+    }
+
+    /// Drops the rest of an over-long line, reading until its line feed (or the end).
+    private mutating func skipLongLine() throws(CLIError) -> InputLine {
+        lineNumber += 1
+        let line = InputLine(number: lineNumber, bytes: [], problem: .tooLong(limit: maxLineLength))
+        while true {
+            if let newline = findNewline() {
+                start = newline + 1
+                return line
+            }
+            start = end
+            if atEOF { return line }
+            try fill()
+        }
+    }
+
+    /// Moves the unread bytes to the front and reads one more chunk.
+    private mutating func fill() throws(CLIError) {
+        if start > 0 {
+            let remaining = end - start
+            if remaining > 0 {
+                buffer.withUnsafeMutableBufferPointer { raw in
+                    _ = memmove(raw.baseAddress!, raw.baseAddress! + start, remaining)
+                }
+            }
+            start = 0
+            end = remaining
+        }
+        if buffer.count - end < chunkSize {
+            buffer.append(contentsOf: repeatElement(0, count: chunkSize))
+        }
+        while true {
+            let count = buffer.withUnsafeMutableBufferPointer { raw in
+                read(descriptor, raw.baseAddress! + end, raw.count - end)
+            }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw CLIError(.failure, "cannot read the input: \(String(cString: strerror(errno)))")
+            }
+            if count == 0 { atEOF = true }
+            end += count
+            return
+        }
+    }
+
+    /// A byte order mark, a NUL byte or invalid UTF-8, whichever comes first.
+    static func problem(in bytes: [UInt8]) -> InputLineProblem? {
+        if bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF { return .byteOrderMark }
+        var index = 0
+        let count = bytes.count
+        while index < count {
+            let byte = bytes[index]
+            if byte == 0 { return .nulByte(offset: index) }
+            if byte < 0x80 {
+                index += 1
+                continue
+            }
+            let length: Int
+            var minimum: UInt32
+            var scalar: UInt32
+            switch byte {
+            case 0xC2...0xDF: length = 2; minimum = 0x80; scalar = UInt32(byte & 0x1F)
+            case 0xE0...0xEF: length = 3; minimum = 0x800; scalar = UInt32(byte & 0x0F)
+            case 0xF0...0xF4: length = 4; minimum = 0x10000; scalar = UInt32(byte & 0x07)
+            default: return .invalidUTF8(offset: index)
+            }
+            guard index + length <= count else { return .invalidUTF8(offset: index) }
+            for next in bytes[(index + 1)..<(index + length)] {
+                guard next & 0xC0 == 0x80 else { return .invalidUTF8(offset: index) }
+                scalar = scalar << 6 | UInt32(next & 0x3F)
+            }
+            guard scalar >= minimum, scalar <= 0x10FFFF, !(0xD800...0xDFFF).contains(scalar) else {
+                return .invalidUTF8(offset: index)
+            }
+            index += length
+        }
+        return nil
+    }
+}

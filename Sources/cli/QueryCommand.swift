@@ -1,0 +1,68 @@
+import EventStore
+import JournalCore
+import Projections
+
+/// `journal query NAME [--since T] [--until T] [--format text|json|csv]`: an analytics query,
+/// answered from read models kept in the journal's database (caught up with the log first).
+enum QueryCommand {
+    static let formatOption = OptionSpec(name: "format", value: .choice(["text", "json", "csv"]),
+                                         help: "text, aligned for a person (default), json (contract §5), or csv")
+
+    static let spec = CommandSpec(
+        name: "query",
+        summary: "analytics from the read models: " + QueryName.allCases.map(\.rawValue).joined(separator: ", "),
+        positionals: [PositionalSpec(name: "NAME", help: QueryName.allCases.map(\.rawValue).joined(separator: "|"),
+                                     isRequired: true)],
+        options: [
+            OptionSpec(name: "since", value: .timeBound, help: "count events with occurredAt ≥ T (T included)"),
+            OptionSpec(name: "until", value: .timeBound, help: "count events with occurredAt < T (T excluded)"),
+            formatOption,
+        ],
+        printsResults: false,  // takes its own --format, with csv
+        details: """
+            Counts the events whose occurredAt lies in the window (--since included, --until
+            excluded; T is YYYY-MM-DDTHH:MM:SS.sssZ or a date YYYY-MM-DD, midnight UTC). What
+            describes a counted event or stream (the method selected before a submission, the
+            stream's directory server, the last screen's UI type, the final outcome) comes from
+            the stream's whole history, whatever the window.
+
+            The read models live in the journal's database (tables pj_*). The query first
+            applies the events appended since the last run (cheap when nothing is new), then
+            answers from the read model, never by scanning the log.
+
+            Queries:
+            \(QueryName.allCases.map { "  \($0.rawValue.padding(11))\($0.summary)" }.joined(separator: "\n"))
+            """,
+        examples: [
+            "journal query otp",
+            "journal query timeouts --since 2026-11-01 --until 2026-12-01 --format json",
+            "journal query funnel --format csv",
+        ],
+        validate: { arguments throws(CLIError) in _ = try name(arguments) },
+        run: run)
+
+    static func name(_ arguments: ParsedArguments) throws(CLIError) -> QueryName {
+        let text = arguments.positionals[0]
+        guard let name = QueryName(rawValue: text) else {
+            let names = QueryName.allCases.map(\.rawValue)
+            var hint = "the queries are: \(names.joined(separator: ", "))"
+            if let close = names.first(where: { ArgumentParser.isClose($0, text) }) { hint = "did you mean '\(close)'? " + hint }
+            throw CLIError.usage("unknown query '\(Help.printable(text))'", hint: hint)
+        }
+        return name
+    }
+
+    static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws {
+        let name = try name(arguments)
+        let window = QueryWindow(since: arguments.timeBound("since"), until: arguments.timeBound("until"))
+        let store = try JournalAccess.openForReading(context, arguments)
+        let engine = try ProjectCommand.openEngine(context, arguments, store: store)
+        defer { engine.close() }
+        let output = try ProjectCommand.reporting { () throws(ProjectionError) in try engine.run(name, window: window) }
+        switch arguments.string("format") ?? "text" {
+        case "json": context.stdout.line(output.json)
+        case "csv": context.stdout.write(output.csv)
+        default: context.stdout.write(output.text)
+        }
+    }
+}

@@ -1,0 +1,61 @@
+import EventStore
+import JournalCore
+
+/// Folds stored events through the domain, page by page: shared by state, replay and audit.
+enum StreamReplay {
+    struct Failure: Equatable {
+        var version: Int64
+        var position: Int64
+        var reason: String
+    }
+
+    struct Outcome {
+        /// nil only when the stream's name has no known category.
+        var fold: StreamFold?
+        /// The events folded (before a failure).
+        var events: Int
+        var failure: Failure?
+
+        /// The aggregate's summary (empty when the stream has no known category).
+        var summary: JSONObject { fold?.summary ?? JSONObject() }
+    }
+
+    static let pageSize = 512
+
+    /// Folds `stream` through version `lastVersion` (included) and position `untilPosition`
+    /// (included), calling `step` after each event folds.
+    static func fold(_ stream: StreamName, in store: any EventStore, through lastVersion: Int64 = .max,
+                     untilPosition: Int64 = .max,
+                     step: (RecordedEvent, StreamFold) -> Void = { _, _ in }) throws -> Outcome {
+        var outcome = Outcome(fold: nil, events: 0)
+        do {
+            outcome.fold = try StreamFold(stream: stream.rawValue)
+        } catch {
+            outcome.failure = Failure(version: 0, position: 0, reason: error.reason)
+            return outcome
+        }
+        let parser = JSONParser()
+        var version: Int64 = 0
+        while true {
+            let page = try store.read(stream: stream, from: version, direction: .forward, limit: pageSize)
+            for event in page {
+                guard event.version <= lastVersion, event.position <= untilPosition else { return outcome }
+                guard let data = try? parser.parse(event.data).objectValue else {
+                    outcome.failure = Failure(version: event.version, position: event.position,
+                                              reason: "the stored data is not a JSON object")
+                    return outcome
+                }
+                do {
+                    try outcome.fold?.apply(type: event.type, data: data, occurredAt: event.occurredAt)
+                } catch {
+                    outcome.failure = Failure(version: event.version, position: event.position, reason: error.reason)
+                    return outcome
+                }
+                outcome.events += 1
+                if let fold = outcome.fold { step(event, fold) }
+            }
+            guard page.count == pageSize, let last = page.last else { return outcome }
+            version = last.version + 1
+        }
+    }
+}

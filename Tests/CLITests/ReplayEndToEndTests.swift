@@ -1,0 +1,123 @@
+import Foundation
+import Testing
+
+/// state, replay and demo through the built executable.
+@Suite("journal state, replay, demo (end to end)")
+struct ReplayEndToEndTests {
+    static let challenged = LegalEvents.threeDSStream(1)
+    static let yellow = LegalEvents.cardStream(2)
+
+    func journal() throws -> JournalRunner {
+        let runner = try JournalRunner()
+        var events = LegalEvents()
+        try runner.importLegal(events.challenged(1) + events.yellowOTP(2) + events.frictionless(3))
+        return runner
+    }
+
+    func json(_ text: String) throws -> [String: Any] {
+        try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any] ?? [:]
+    }
+
+    // MARK: state
+
+    @Test func stateShowsTheAggregateAtTheEndOrAtAnyVersion() throws {
+        let runner = try journal()
+        let end = try json(try runner.run(["state", Self.yellow, "--format", "json"]).stdout)
+        #expect(end["version"] as? Int == 7)
+        let state = end["state"] as? [String: Any]
+        #expect(state?["status"] as? String == "ended")
+        #expect(state?["activatedBy"] as? String == "idv")
+        let middle = try json(try runner.run(["state", Self.yellow, "--at-version", "5", "--format", "json"]).stdout)
+        #expect(middle["version"] as? Int == 5)
+        #expect((middle["state"] as? [String: Any])?["step"] as? String == "otpNeeded")
+        let text = try runner.run(["state", Self.challenged, "--at-version", "3"])
+        #expect(text.status == 0)
+        #expect(text.stdoutLines.first == "\(Self.challenged) at version 3 (of 0…8)")
+        #expect(text.stdoutLines.contains("  status                   challenge"))
+    }
+
+    @Test func aVersionBeyondTheStreamExits1() throws {
+        let runner = try journal()
+        let result = try runner.run(["state", Self.challenged, "--at-version", "9"])
+        #expect(result.status == 1)
+        #expect(result.stderrLines.first == "error: \(Self.challenged) has versions 0…8; there is no version 9")
+    }
+
+    // MARK: replay
+
+    @Test func replayPrintsEveryStepAndTheFinalStateTheSameEveryTime() throws {
+        let runner = try journal()
+        let first = try runner.run(["replay", Self.challenged])
+        #expect(first.status == 0)
+        let lines = first.stdoutLines
+        #expect(lines[0] == "replay of \(Self.challenged): 9 events")
+        #expect(lines[1] == "  version  position  occurredAt                type                          state after")
+        #expect(lines[2].hasSuffix("TransactionCreated            created"))
+        #expect(lines[10].hasSuffix("ChallengeCompleted            ended: completedY"))
+        #expect(lines[11] == "final state:")
+        #expect(try runner.run(["replay", Self.challenged]).stdout == first.stdout)
+        let json = try runner.run(["replay", Self.challenged, "--format", "json"])
+        let object = try self.json(json.stdout)
+        #expect((object["steps"] as? [Any])?.count == 9)
+        #expect(object["ok"] as? Bool == true)
+    }
+
+    @Test func replayAllPrintsTheSameDigestForTheSameLogOnAnotherJournal() throws {
+        let runner = try journal()
+        let all = try runner.run(["replay", "--all"])
+        #expect(all.status == 0)
+        #expect(all.stdoutLines.first == "replayed 3 streams, 21 events: every stream folds")
+        #expect(all.stdoutLines.last?.range(of: "^digest of all final states: sha256:[0-9a-f]{64}$",
+                                             options: .regularExpression) != nil)
+        // Another journal from the same events (other recordedAt, other hashes): same digest.
+        let export = try runner.write("export.ndjson", try runner.run(["export"]).stdout)
+        let copy = runner.path("copy.db")
+        #expect(try runner.run(["import", export, "--db", copy], db: false).status == 0)
+        #expect(try runner.run(["replay", "--all", "--db", copy], db: false).stdout == all.stdout)
+        // Stopping earlier gives another digest.
+        let early = try runner.run(["replay", "--all", "--until-position", "9", "--format", "json"])
+        let object = try json(early.stdout)
+        #expect(object["streams"] as? Int == 1)
+        #expect(object["events"] as? Int == 9)
+        #expect(object["digest"] as? String != all.stdoutLines.last?.components(separatedBy: " ").last)
+    }
+
+    @Test func aStreamThatNoLongerFoldsIsReportedWithItsFirstFailingVersionAndExits6() throws {
+        let runner = try journal()
+        // Behind the journal's back, the ACS answer becomes frictionless: the challenge that
+        // follows no longer folds.
+        try runner.tamper(replacing: #""transStatus":"C""#, with: #""transStatus":"Y""#)
+        let one = try runner.run(["replay", Self.challenged])
+        #expect(one.status == 6)
+        #expect(one.stdoutLines.contains { $0.hasPrefix("  FAILS at version 3 (position 4): ") })
+        #expect(one.stderrLines.first?.hasPrefix("error: \(Self.challenged) no longer folds at version 3: ") == true)
+        let all = try runner.run(["replay", "--all", "--format", "json"])
+        #expect(all.status == 6)
+        let object = try json(all.stdout)
+        #expect(object["ok"] as? Bool == false)
+        let failures = object["failures"] as? [[String: Any]]
+        #expect(failures?.count == 1)
+        #expect(failures?.first?["stream"] as? String == Self.challenged)
+        #expect(failures?.first?["version"] as? Int == 3)
+        #expect(try runner.run(["state", Self.challenged]).status == 6)
+        // The hash chain catches the same change.
+        #expect(try runner.run(["verify"]).status == 4)
+    }
+
+    // MARK: demo
+
+    @Test func demoRunsEveryStepOnAFreshJournal() throws {
+        let runner = try JournalRunner()
+        let result = try runner.run(["demo", "--db", runner.path("demo.db")], db: false)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.isEmpty)
+        for heading in ["── 1. import", "── 2. verify", "── 3. audit", "── 4. audit", "── 5. replay", "── 6. replay"] {
+            #expect(result.stdout.contains(heading), "\(heading)")
+        }
+        #expect(result.stdout.contains("every hash checks"))
+        #expect(result.stdout.contains("every stream folds"))
+        let again = try runner.run(["demo", "--db", runner.path("demo.db")], db: false)
+        #expect(again.status == 1)
+        #expect(again.stderrLines.first == "error: \(runner.path("demo.db")) already exists; the demo needs a fresh journal")
+    }
+}

@@ -1,0 +1,179 @@
+import EventStore
+import JournalCore
+@testable import Projections
+import Testing
+
+/// Checkpoints move with the model in one transaction: interrupted runs resume without double
+/// counting, rebuilds swap in whole, a changed fold rebuilds itself.
+@Suite("Checkpoints, rebuilds and code versions")
+struct CheckpointTests {
+    static func workload(_ seed: UInt64) -> [RecordedEvent] {
+        var generator = LegalLogGenerator(seed: seed)
+        return generator.log(transactions: 60, digitizations: 60)
+    }
+
+    static func expectMatchesReference(_ engine: ProjectionEngine, _ log: [RecordedEvent]) throws {
+        let reference = Reference(log)
+        #expect(try engine.otp() == reference.otp(.all))
+        #expect(try engine.timeouts() == reference.timeouts(.all))
+        #expect(try engine.funnel() == reference.funnel(.all))
+        #expect(try engine.challenges() == reference.challenges(.all))
+        #expect(try engine.errors() == reference.errors(.all))
+        #expect(try engine.idv() == reference.idv(.all))
+        #expect(try engine.latency() == reference.latency(.all))
+        #expect(try engine.eventCount() == reference.eventCount(.all))
+    }
+
+    @Test("a run interrupted between batches resumes without double counting", arguments: [1, 2, 5])
+    func interruptedRunResumesWithoutDoubleCounting(batches: Int) throws {
+        let log = Self.workload(UInt64(batches) + 40)
+        let db = TemporaryDatabase()
+        defer { db.remove() }
+        let source = ArrayEventSource(Array(log.prefix(100)))
+        do {
+            let engine = try ProjectionEngine(databasePath: db.path, source: source)
+            try engine.catchUp()  // the first build, then live catch-ups
+            engine.close()
+        }
+        source.events = log
+        do {
+            let engine = try ProjectionEngine(databasePath: db.path, source: source)
+            engine.batchSize = 37
+            try engine.catchUp(maxBatches: batches)  // "crash" after `batches` committed batches
+            let status = try engine.status()
+            for projection in status {
+                #expect(projection.checkpoint == Int64(100 + 37 * batches))
+                #expect(projection.lag == Int64(log.count - 100 - 37 * batches))
+            }
+            engine.close()
+        }
+        let engine = try ProjectionEngine(databasePath: db.path, source: source)
+        defer { engine.close() }
+        try Self.expectMatchesReference(engine, log)
+    }
+
+    @Test("an interrupted first build resumes from its own checkpoint and then swaps in")
+    func interruptedFirstBuildResumes() throws {
+        let log = Self.workload(50)
+        let db = TemporaryDatabase()
+        defer { db.remove() }
+        let source = ArrayEventSource(log)
+        do {
+            let engine = try ProjectionEngine(databasePath: db.path, source: source)
+            engine.batchSize = 41
+            try engine.catchUp(maxBatches: 3)
+            for projection in try engine.status() {
+                #expect(projection.generation == 0)  // nothing live yet: queries would wait for the build
+                #expect(projection.rebuildCheckpoint == 123)
+            }
+            engine.close()
+        }
+        let engine = try ProjectionEngine(databasePath: db.path, source: source)
+        defer { engine.close() }
+        try Self.expectMatchesReference(engine, log)
+        for projection in try engine.status() {
+            #expect(projection.generation == 1)
+            #expect(projection.rebuildCheckpoint == nil)
+            #expect(projection.lag == 0)
+        }
+    }
+
+    @Test("a failed read leaves the checkpoint at the last committed batch")
+    func failedReadLeavesCheckpointAtLastCommittedBatch() throws {
+        let log = Self.workload(51)
+        let db = TemporaryDatabase()
+        defer { db.remove() }
+        let source = ArrayEventSource(Array(log.prefix(10)))
+        let engine = try ProjectionEngine(databasePath: db.path, source: source)
+        defer { engine.close() }
+        try engine.catchUp()
+        source.events = log
+        engine.batchSize = 25
+        source.failOnRead = source.reads + 4
+        #expect(throws: ProjectionError.self) { try engine.catchUp() }
+        #expect(try engine.status().allSatisfy { $0.checkpoint == 10 + 4 * 25 })
+        source.failOnRead = nil
+        try Self.expectMatchesReference(engine, log)
+    }
+
+    @Test("an unreadable event stops the batch before anything of it is applied")
+    func unreadableEventStopsTheBatch() throws {
+        var log = Self.workload(52)
+        let good = log[70]
+        log[70].data = Array("[1]".utf8)
+        let db = TemporaryDatabase()
+        defer { db.remove() }
+        let source = ArrayEventSource(log)
+        let engine = try ProjectionEngine(databasePath: db.path, source: source)
+        defer { engine.close() }
+        engine.batchSize = 30
+        #expect(throws: ProjectionError.self) { try engine.catchUp() }  // position 71 is in the third batch
+        for projection in try engine.status() {
+            #expect(projection.rebuildCheckpoint == 60)
+        }
+        log[70] = good
+        source.events = log
+        try Self.expectMatchesReference(engine, log)
+    }
+
+    @Test("two engines on one database never apply an event twice")
+    func twoEnginesNeverApplyAnEventTwice() throws {
+        let log = Self.workload(53)
+        let db = TemporaryDatabase()
+        defer { db.remove() }
+        let source = ArrayEventSource([])
+        let first = try ProjectionEngine(databasePath: db.path, source: source)
+        let second = try ProjectionEngine(databasePath: db.path, source: source)
+        defer { first.close(); second.close() }
+        var delivered = 0
+        var turn = 0
+        while delivered < log.count {
+            delivered = min(log.count, delivered + 45)
+            source.events = Array(log[..<delivered])
+            try (turn % 2 == 0 ? first : second).catchUp()
+            turn += 1
+        }
+        try Self.expectMatchesReference(first, log)
+        try Self.expectMatchesReference(second, log)
+    }
+
+    @Test("a changed fold version rebuilds the projection into a new generation")
+    func changedFoldVersionRebuilds() throws {
+        let log = Self.workload(54)
+        let db = TemporaryDatabase()
+        defer { db.remove() }
+        let engine = try ProjectionEngine(databasePath: db.path, source: ArrayEventSource(log))
+        defer { engine.close() }
+        try engine.catchUp()
+        engine.setCodeVersion(2, of: .threeDS)
+        let stale = try engine.status().first { $0.name == .threeDS }
+        #expect(stale?.stale == true)
+        try Self.expectMatchesReference(engine, log)
+        let rebuilt = try engine.status().first { $0.name == .threeDS }
+        #expect(rebuilt?.builtVersion == 2)
+        #expect(rebuilt?.generation == 2)
+        #expect(try engine.status().first { $0.name == .card }?.generation == 1)
+    }
+
+    @Test("an explicit rebuild keeps the old tables readable until it swaps")
+    func rebuildKeepsOldTablesUntilSwap() throws {
+        let log = Self.workload(55)
+        let db = TemporaryDatabase()
+        defer { db.remove() }
+        let source = ArrayEventSource(log)
+        let engine = try ProjectionEngine(databasePath: db.path, source: source)
+        defer { engine.close() }
+        try engine.catchUp()
+        let before = try engine.funnel()
+        engine.batchSize = 20
+        try engine.rebuild([.threeDS], maxBatches: 2)  // half-built generation 2
+        let status = try engine.status().first { $0.name == .threeDS }
+        #expect(status?.generation == 1)
+        #expect(status?.rebuildCheckpoint == 40)
+        // Queries still answer from generation 1 (already at the head: nothing to catch up).
+        #expect(try engine.db.readTransaction { () throws(ProjectionError) in try engine.funnelReport(.all) } == before)
+        try engine.rebuild([.threeDS])  // resumes and swaps
+        #expect(try engine.status().first { $0.name == .threeDS }?.generation == 2)
+        try Self.expectMatchesReference(engine, log)
+    }
+}
