@@ -59,7 +59,7 @@ let package = Package(
         .testTarget(name: "ProjectionsTests",
                     dependencies: ["Projections", "EventStore", "Domain", "Simulator", "JournalCore"],
                     swiftSettings: upcoming),
-        .testTarget(name: "CLITests", dependencies: ["journal", "JournalCore"], swiftSettings: upcoming),
+        .testTarget(name: "CLITests", dependencies: ["journal", "JournalCore", "EventStore"], swiftSettings: upcoming),
     ],
     swiftLanguageModes: [.v6]
 )

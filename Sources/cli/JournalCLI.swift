@@ -9,6 +9,7 @@ enum JournalCLI {
         ReplayCommand.spec,
         VerifyCommand.spec,
         DemoCommand.spec,
+        CopyCommand.spec,
     ]
 
     static let parser = ArgumentParser(commands: commands)
