@@ -2,6 +2,7 @@
 // concurrent writer processes. Used by the PostgreSQL concurrency test and the benchmark.
 //
 //   journal-pg-writer URL WRITER EVENTS BATCH
+//   journal-pg-writer bench [EVENTS]        (the benchmark, see Bench.swift and docs/postgres.md)
 //
 // Writes EVENTS events with ids 77000000-<WRITER>-4000-8000-<n> in appends of BATCH events,
 // each append spread over up to three streams of this writer (an atomic multi-stream append).
@@ -20,6 +21,14 @@ func fail(_ message: String) -> Never {
 }
 
 let arguments = CommandLine.arguments
+if arguments.count >= 2 && arguments[1] == "bench" {
+    do {
+        try runBench(events: arguments.count > 2 ? Int(arguments[2]) ?? 100_000 : 100_000)
+    } catch {
+        fail("\(error)")
+    }
+    exit(0)
+}
 guard arguments.count == 5, let writer = Int(arguments[2]), (0..<10_000).contains(writer),
       let total = Int(arguments[3]), total >= 0, let batch = Int(arguments[4]), batch > 0 else {
     fail("usage: journal-pg-writer URL WRITER(0-9999) EVENTS BATCH")

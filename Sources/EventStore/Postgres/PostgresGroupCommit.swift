@@ -87,9 +87,10 @@ final class PostgresGroupCommit: @unchecked Sendable {
         }
         var succeeded: [(Request, [AppendResult])] = []
         for (index, request) in group.enumerated() {
-            // Nothing is sent to the server until the commit (every lookup was done at `BEGIN`),
-            // so restoring this copy undoes a request that failed halfway through its parts.
-            let snapshot = writer.write
+            // A single append is failure-atomic by itself. For several parts, nothing is sent to
+            // the server until the commit (every lookup was done at `BEGIN`), so restoring this
+            // copy undoes a request that failed halfway through its parts.
+            let snapshot = request.batch.count > 1 ? writer.write : nil
             do {
                 var results: [AppendResult] = []
                 results.reserveCapacity(request.batch.count)
@@ -103,7 +104,7 @@ final class PostgresGroupCommit: @unchecked Sendable {
                     for other in group[(index + 1)...] { other.result = .failure(error) }
                     return nil
                 }
-                writer.write = snapshot
+                if let snapshot { writer.write = snapshot }
             }
         }
         if writer.write?.written == 0 {

@@ -75,9 +75,15 @@ extension PostgresJournal {
         let sql: String
         switch direction {
         case .forward:
-            sql = "SELECT \(Self.columns) FROM \(Self.from) WHERE s.name = $1 AND e.version >= $2 ORDER BY e.version LIMIT $3"
+            sql = Self.events("""
+                SELECT * FROM journal_events WHERE stream_id = (SELECT id FROM journal_streams WHERE name = $1)
+                AND version >= $2 ORDER BY version LIMIT $3
+                """, order: "e.version")
         case .backward:
-            sql = "SELECT \(Self.columns) FROM \(Self.from) WHERE s.name = $1 AND e.version <= $2 ORDER BY e.version DESC LIMIT $3"
+            sql = Self.events("""
+                SELECT * FROM journal_events WHERE stream_id = (SELECT id FROM journal_streams WHERE name = $1)
+                AND version <= $2 ORDER BY version DESC LIMIT $3
+                """, order: "e.version DESC")
         }
         return try collect("reading stream \(stream)", sql,
                            [.text(stream.rawValue), .int64(version), .int64(Int64(clamping: limit))])
@@ -86,7 +92,7 @@ extension PostgresJournal {
     func readAll(from position: Int64, limit: Int) throws(EventStoreError) -> [RecordedEvent] {
         guard limit > 0 else { return [] }
         return try collect("reading the log",
-                           "SELECT \(Self.columns) FROM \(Self.from) WHERE e.position >= $1 ORDER BY e.position LIMIT $2",
+                           Self.events("SELECT * FROM journal_events WHERE position >= $1 ORDER BY position LIMIT $2"),
                            [.int64(position), .int64(Int64(clamping: limit))])
     }
 
@@ -95,7 +101,7 @@ extension PostgresJournal {
         if write?.absent.contains(id) == true { return nil }
         try flush()
         return try collect("looking up event \(id.prefix(60))",
-                           "SELECT \(Self.columns) FROM \(Self.from) WHERE e.event_id = $1", [.bytea(Self.storedID(id))]).first
+                           Self.events("SELECT * FROM journal_events WHERE event_id = $1"), [.bytea(Self.storedID(id))]).first
     }
 
     func lastVersion(of stream: StreamName) throws(EventStoreError) -> Int64? {
@@ -148,7 +154,7 @@ extension PostgresJournal {
         var next: Int64 = Int64.min
         while true {
             let page = try run("reading the log") { () throws(PostgresError) in
-                try pg.query("SELECT \(Self.columns) FROM \(Self.from) WHERE e.position >= $1 ORDER BY e.position LIMIT $2",
+                try pg.query(Self.events("SELECT * FROM journal_events WHERE position >= $1 ORDER BY position LIMIT $2"),
                              [.int64(next), .int64(Int64(pageSize))])
             }
             if page.rowCount == 0 { break }

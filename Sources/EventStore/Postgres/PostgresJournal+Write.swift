@@ -5,39 +5,34 @@ extension PostgresJournal {
     /// SQLite store (see `SQLiteEventStore`), decided here on the client. Holding the append lock,
     /// what the transaction looked up is authoritative (no other writer can change it), so
     /// expected versions and duplicate ids are checked before anything is sent; the rows go out
-    /// with the commit's pipeline. A failed append changes nothing: its work happens on a copy
-    /// of the `WriteState`, published only when the whole request succeeded.
+    /// with the commit's pipeline.
+    ///
+    /// Failure-atomic: every rule is checked (`preflight`) before the `WriteState` changes, so a
+    /// refused append leaves the transaction exactly as it was. The state is then changed in
+    /// place (taken out of `write`, so its buffers are not copied for every append).
     func append(_ request: StreamAppend) throws(EventStoreError) -> AppendResult {
         guard write != nil else { preconditionFailure("append outside a write transaction") }
         let stream = request.stream
         try Self.validate(request.events, stream: stream, maxPayloadBytes: configuration.maxPayloadBytes)
         try ensureKnown(streams: [stream.rawValue], ids: request.events.map(\.id))
-        guard var state = write else {
+        guard write != nil else {
             throw EventStoreError(code: .io, message: "the write transaction was aborted by an earlier error")
         }
+        let now = configuration.clock()
+        if let duplicates = try preflight(request, now: now) {
+            return duplicates
+        }
+        var state = write!
+        write = nil
         let known = state.streams[stream.rawValue] ?? (nil, nil)
         var streamID = known.id
-        let current = known.version
-
-        if !JournalConnection.satisfies(request.expectedVersion, current) {
-            if !request.events.isEmpty, request.events.allSatisfy({ state.stored[$0.id] != nil }) {
-                var positions: [Int64] = []
-                for event in request.events {
-                    positions.append(try duplicatePosition(state.stored[event.id]!, event, stream: stream))
-                }
-                return AppendResult(stream: stream, positions: positions, lastVersion: current, written: 0)
-            }
-            throw .conflict(stream: stream, expected: request.expectedVersion, actual: current)
-        }
-
         var positions: [Int64] = []
         positions.reserveCapacity(request.events.count)
-        var version = current
+        var version = known.version
         var written = 0
-        let now = configuration.clock()
         for event in request.events {
             if let stored = state.stored[event.id] {
-                positions.append(try duplicatePosition(stored, event, stream: stream))
+                positions.append(stored.position)
                 continue
             }
             let sid: Int64
@@ -51,7 +46,14 @@ extension PostgresJournal {
                                                        [.int64(sid), .text(stream.rawValue)]))
                 streamID = sid
             }
-            let typeID = try internType(event.type, &state)
+            let typeID: Int64
+            do {
+                typeID = try internType(event.type, &state)
+            } catch {
+                write = state
+                rollbackWrite()
+                throw error
+            }
             let position = state.headPosition + 1
             let nextVersion = (version ?? -1) + 1
             let recordedAt = event.recordedAt ?? now
@@ -79,6 +81,40 @@ extension PostgresJournal {
         state.streams[stream.rawValue] = (streamID, version)
         write = state
         return AppendResult(stream: stream, positions: positions, lastVersion: version, written: written)
+    }
+
+    /// Checks every rule of an append against the open transaction without changing it. Returns
+    /// the result of an append that is all duplicates of a committed retry (expected version no
+    /// longer holding); nil when the append may go ahead; throws a conflict or a duplicate-id
+    /// conflict (also for an id repeated inside the request with other content).
+    private func preflight(_ request: StreamAppend, now: Timestamp) throws(EventStoreError) -> AppendResult? {
+        guard let state = write else { return nil }
+        let stream = request.stream
+        let current = state.streams[stream.rawValue]?.version ?? nil
+        if !JournalConnection.satisfies(request.expectedVersion, current) {
+            if !request.events.isEmpty, request.events.allSatisfy({ state.stored[$0.id] != nil }) {
+                var positions: [Int64] = []
+                for event in request.events {
+                    positions.append(try duplicatePosition(state.stored[event.id]!, event, stream: stream))
+                }
+                return AppendResult(stream: stream, positions: positions, lastVersion: current, written: 0)
+            }
+            throw .conflict(stream: stream, expected: request.expectedVersion, actual: current)
+        }
+        var firstInRequest: [String: RecordedEvent] = [:]
+        var position = state.headPosition
+        for event in request.events {
+            if let stored = state.stored[event.id] ?? firstInRequest[event.id] {
+                _ = try duplicatePosition(stored, event, stream: stream)
+                continue
+            }
+            position += 1
+            firstInRequest[event.id] = RecordedEvent(position: position, stream: stream, version: 0, id: event.id,
+                                                     type: event.type, occurredAt: event.occurredAt,
+                                                     recordedAt: event.recordedAt ?? now, data: event.data,
+                                                     meta: event.meta, hash: [])
+        }
+        return nil
     }
 
     private func duplicatePosition(_ stored: RecordedEvent, _ event: ProposedEvent, stream: StreamName)

@@ -65,9 +65,15 @@ final class PostgresJournal {
         e.position, s.name, e.version, e.event_id, t.name, e.occurred_at, e.recorded_at, e.codec, e.data_len, \
         e.meta_len, e.payload, e.hash, e.stream_id
         """
-    static let from = """
-        journal_events e LEFT JOIN journal_streams s ON s.id = e.stream_id LEFT JOIN journal_types t ON t.id = e.type_id
+    /// A query for whole events: `inner` selects the `journal_events` rows (its own WHERE, ORDER
+    /// BY and LIMIT, so the planner uses the position, stream or id index and never joins more
+    /// than the page), then the names are joined in and the page is ordered by `order`.
+    static func events(_ inner: String, order: String = "e.position") -> String {
         """
+        SELECT \(columns) FROM (\(inner)) e LEFT JOIN journal_streams s ON s.id = e.stream_id \
+        LEFT JOIN journal_types t ON t.id = e.type_id ORDER BY \(order)
+        """
+    }
 
     init(url: String, configuration: PostgresEventStore.Configuration, writer: Bool) throws(EventStoreError) {
         self.configuration = configuration
@@ -255,7 +261,7 @@ final class PostgresJournal {
                 """, [.textArray(lookups.streams)]))
         }
         if !lookups.ids.isEmpty {
-            lookups.statements.append(PostgresStatement("SELECT \(Self.columns) FROM \(Self.from) WHERE e.event_id = ANY($1)",
+            lookups.statements.append(PostgresStatement(Self.events("SELECT * FROM journal_events WHERE event_id = ANY($1)"),
                                                         [.byteaArray(lookups.ids.map(Self.storedID))]))
         }
         return lookups
@@ -289,16 +295,20 @@ final class PostgresJournal {
     /// Looks up, in one round trip, whatever of `streams` and `ids` the open transaction does not
     /// know yet.
     func ensureKnown(streams: [String], ids: [String]) throws(EventStoreError) {
-        guard var state = write else { return }
-        let lookups = lookupStatements(streams: streams, ids: ids, known: state)
-        guard !lookups.statements.isEmpty else { return }
+        guard let lookups = write.map({ lookupStatements(streams: streams, ids: ids, known: $0) }),
+              !lookups.statements.isEmpty else { return }
         try flush()
-        let results = try run("looking up streams and event ids") { () throws(PostgresError) in
-            try pg.pipeline(lookups.statements)
+        let results: [PostgresResult]
+        do {
+            results = try pg.pipeline(lookups.statements)
+        } catch {
+            rollbackWrite()
+            throw EventStoreError(postgres: error, doing: "looking up streams and event ids")
         }
-        state = write ?? state
+        guard var state = write else { return }
+        write = nil  // `state` owns the buffers: absorbing the rows does not copy them
+        defer { write = state }
         try absorbLookups(results, lookups, into: &state)
-        write = state
     }
 
     /// How an event id is stored: 16 bytes for a lowercase canonical UUID, else its UTF-8 text.
