@@ -30,7 +30,7 @@ struct PostgresStoreTests {
         #expect(try postgres.verify() == sqlite.verify())
     }
 
-    @Test func aBigAppendGoesThroughSeveralPipelineRoundTripsAtomically() throws {
+    @Test func aBigAppendIsSplitIntoSeveralInsertsAndStaysAtomic() throws {
         var configuration = StoreOptions().postgres
         configuration.pipelineChunk = 100
         let store = try PostgresEventStore(url: try PostgresTestServer.freshURL(), configuration: configuration)

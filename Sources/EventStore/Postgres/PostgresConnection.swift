@@ -81,15 +81,24 @@ public final class PostgresConnection {
         try reconnectIfBroken()
         var names: [String] = []
         names.reserveCapacity(statements.count)
-        for statement in statements { names.append(try statementName(statement.sql, statement.parameters)) }
+        for statement in statements where statement.prepared {
+            names.append(try statementName(statement.sql, statement.parameters))
+        }
         guard PQenterPipelineMode(handle) == 1 else { throw clientError("pipeline") }
         var results: [PostgresResult] = []
         results.reserveCapacity(statements.count)
         var failure: PostgresError?
         var sent = 0
-        for (statement, name) in zip(statements, names) {
+        var nameIndex = 0
+        for statement in statements {
+            let name = statement.prepared ? names[nameIndex] : ""
+            if statement.prepared { nameIndex += 1 }
             let ok: Int32 = withEncoded(statement.parameters) { count, values, lengths, formats in
-                PQsendQueryPrepared(handle, name, count, values, lengths, formats, 1)
+                if statement.prepared {
+                    return PQsendQueryPrepared(handle, name, count, values, lengths, formats, 1)
+                }
+                let types = statement.parameters.map { $0.oid }
+                return PQsendQueryParams(handle, statement.sql, count, types, values, lengths, formats, 1)
             }
             guard ok == 1 else {
                 failure = clientError("pipeline")

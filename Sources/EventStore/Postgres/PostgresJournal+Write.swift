@@ -64,9 +64,13 @@ extension PostgresJournal {
                                 occurredAt: event.occurredAt, recordedAt: recordedAt, data: data, meta: meta)
                 }
             }
-            state.pending.append(insertStatement(event, position: position, streamID: sid, version: nextVersion,
-                                                 typeID: typeID, recordedAt: recordedAt, hash: hash,
-                                                 dictionaryID: state.dictionaryID))
+            let (codec, payload) = encodePayload(event, dictionaryID: state.dictionaryID)
+            state.pendingRows.append(position: position, streamID: sid, version: nextVersion,
+                                     eventID: Self.storedID(event.id), typeID: typeID,
+                                     occurredAt: event.occurredAt.millisecondsSinceEpoch,
+                                     recordedAt: recordedAt.millisecondsSinceEpoch, codec: codec,
+                                     dataLength: Int64(event.data.count), metaLength: event.meta.map { Int64($0.count) },
+                                     payload: payload, hash: hash)
             state.stored[event.id] = RecordedEvent(position: position, stream: stream, version: nextVersion, id: event.id,
                                                    type: event.type, occurredAt: event.occurredAt, recordedAt: recordedAt,
                                                    data: event.data, meta: event.meta, hash: hash)
@@ -162,33 +166,23 @@ extension PostgresJournal {
         return id
     }
 
-    private func insertStatement(_ event: ProposedEvent, position: Int64, streamID: Int64, version: Int64, typeID: Int64,
-                                 recordedAt: Timestamp, hash: [UInt8], dictionaryID: Int64?) -> PostgresStatement {
+    /// The stored payload: data ‖ meta, LZ4-compressed against the dictionary when that saves at
+    /// least one byte (codec = dictionary id), else raw (codec 0). The SQLite store's format.
+    private func encodePayload(_ event: ProposedEvent, dictionaryID: Int64?) -> (codec: Int64, payload: [UInt8]) {
         payloadScratch.removeAll(keepingCapacity: true)
         payloadScratch.append(contentsOf: event.data)
         if let meta = event.meta { payloadScratch.append(contentsOf: meta) }
-        var codec: Int64 = 0
-        var payload = payloadScratch
         if let dictionaryID, payloadScratch.count >= 16, let dictionary = try? dictionary(dictionaryID) {
             let bound = LZ4Dictionary.bound(payloadScratch.count)
             if compressScratch.count < bound { compressScratch = [UInt8](repeating: 0, count: bound) }
             let size = payloadScratch.withUnsafeBytes { input in
                 compressScratch.withUnsafeMutableBytes { output in dictionary.compress(input, into: output) }
             }
-            // Keep incompressible payloads raw: compression must save at least one byte.
             if let size, size < payloadScratch.count {
-                codec = dictionaryID
-                payload = Array(compressScratch[..<size])
+                return (dictionaryID, Array(compressScratch[..<size]))
             }
         }
-        return PostgresStatement("""
-            INSERT INTO journal_events(position, stream_id, version, event_id, type_id, occurred_at, recorded_at,
-                                       codec, data_len, meta_len, payload, hash)
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
-            """, [.int64(position), .int64(streamID), .int64(version), .bytea(Self.storedID(event.id)), .int64(typeID),
-                  .int64(event.occurredAt.millisecondsSinceEpoch), .int64(recordedAt.millisecondsSinceEpoch),
-                  .int64(codec), .int64(Int64(event.data.count)), event.meta.map { .int64(Int64($0.count)) } ?? .null,
-                  .bytea(payload), .bytea(hash)])
+        return (0, payloadScratch)
     }
 
     /// Builds and stores dictionary 1 from events 1…n once the journal has n events, exactly as

@@ -56,8 +56,9 @@ final class PostgresJournal {
         var stored: [String: RecordedEvent] = [:]
         /// Ids known not to be stored.
         var absent: Set<String> = []
-        /// Statements not yet sent to the server.
+        /// Statements not yet sent to the server (names, dictionaries), then the event rows.
         var pending: [PostgresStatement] = []
+        var pendingRows = PostgresEventRows()
         var written = 0
     }
 
@@ -174,20 +175,26 @@ final class PostgresJournal {
     /// Sends the pending statements (inside the open transaction). A failure aborts the whole
     /// transaction: it is rolled back and `write` becomes nil.
     func flush() throws(EventStoreError) {
-        guard var state = write, !state.pending.isEmpty else { return }
-        let pending = state.pending
+        guard var state = write, !state.pending.isEmpty || !state.pendingRows.isEmpty else { return }
+        let statements = state.pending + state.pendingRows.statements(chunk: configuration.pipelineChunk)
         state.pending.removeAll()
+        state.pendingRows = PostgresEventRows()
         write = state
         do {
-            var start = 0
-            while start < pending.count {
-                let end = min(start + configuration.pipelineChunk, pending.count)
-                _ = try pg.pipeline(Array(pending[start..<end]))
-                start = end
-            }
+            try send(statements)
         } catch {
             rollbackWrite()
             throw EventStoreError(postgres: error, doing: "appending to \(pg.location)")
+        }
+    }
+
+    /// Sends statements in pipelines of at most `pipelineChunk`.
+    private func send(_ statements: [PostgresStatement]) throws(PostgresError) {
+        var start = 0
+        while start < statements.count {
+            let end = min(start + configuration.pipelineChunk, statements.count)
+            _ = try pg.pipeline(Array(statements[start..<end]))
+            start = end
         }
     }
 
@@ -199,18 +206,13 @@ final class PostgresJournal {
             rollbackWrite()
             return
         }
-        var statements = state.pending
+        var statements = state.pending + state.pendingRows.statements(chunk: configuration.pipelineChunk)
         statements.append(PostgresStatement("UPDATE journal_head SET position = $1, hash = $2 WHERE singleton = 1",
                                             [.int64(state.headPosition), .bytea(state.headHash)]))
         statements.append(PostgresStatement("SELECT pg_notify($1, $2)", [.text(channel), .text(String(state.headPosition))]))
         statements.append(PostgresStatement("COMMIT"))
         do {
-            var start = 0
-            while start < statements.count {
-                let end = min(start + configuration.pipelineChunk, statements.count)
-                _ = try pg.pipeline(Array(statements[start..<end]))
-                start = end
-            }
+            try send(statements)
         } catch {
             rollbackWrite()
             if error.sqlState == "08006" || error.sqlState == nil {
@@ -258,11 +260,11 @@ final class PostgresJournal {
             lookups.statements.append(PostgresStatement("""
                 SELECT s.name, s.id, (SELECT max(e.version) FROM journal_events e WHERE e.stream_id = s.id)
                 FROM journal_streams s WHERE s.name = ANY($1)
-                """, [.textArray(lookups.streams)]))
+                """, [.textArray(lookups.streams)], prepared: false))
         }
         if !lookups.ids.isEmpty {
             lookups.statements.append(PostgresStatement(Self.events("SELECT * FROM journal_events WHERE event_id = ANY($1)"),
-                                                        [.byteaArray(lookups.ids.map(Self.storedID))]))
+                                                        [.byteaArray(lookups.ids.map(Self.storedID))], prepared: false))
         }
         return lookups
     }

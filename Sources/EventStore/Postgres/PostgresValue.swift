@@ -6,6 +6,8 @@ public enum PostgresValue: Sendable {
     case bytea([UInt8])
     case textArray([String])
     case byteaArray([[UInt8]])
+    /// A bigint array whose nil elements are SQL NULLs.
+    case int64Array([Int64?])
 
     // Type OIDs from pg_type (stable across releases).
     static let int8OID: UInt32 = 20
@@ -13,6 +15,7 @@ public enum PostgresValue: Sendable {
     static let byteaOID: UInt32 = 17
     static let textArrayOID: UInt32 = 1009
     static let byteaArrayOID: UInt32 = 1001
+    static let int8ArrayOID: UInt32 = 1016
 
     var oid: UInt32 {
         switch self {
@@ -22,6 +25,7 @@ public enum PostgresValue: Sendable {
         case .bytea: return Self.byteaOID
         case .textArray: return Self.textArrayOID
         case .byteaArray: return Self.byteaArrayOID
+        case .int64Array: return Self.int8ArrayOID
         }
     }
 
@@ -34,22 +38,28 @@ public enum PostgresValue: Sendable {
         case let .bytea(value): return value
         case let .textArray(values): return Self.array(values.map { Array($0.utf8) }, elementOID: Self.textOID)
         case let .byteaArray(values): return Self.array(values, elementOID: Self.byteaOID)
+        case let .int64Array(values):
+            return Self.array(values.map { $0.map { Self.bigEndian(UInt64(bitPattern: $0), bytes: 8) } }, elementOID: Self.int8OID)
         }
     }
 
-    /// A one-dimensional array without NULLs: ndim, has-null flag, element OID, length, lower
+    /// A one-dimensional array: ndim, has-null flag, element OID, length, lower
     /// bound, then each element as a 4-byte length and its bytes.
-    private static func array(_ elements: [[UInt8]], elementOID: UInt32) -> [UInt8] {
+    private static func array(_ elements: [[UInt8]?], elementOID: UInt32) -> [UInt8] {
         var out: [UInt8] = []
-        out.reserveCapacity(20 + elements.reduce(0) { $0 + 4 + $1.count })
+        out.reserveCapacity(20 + elements.reduce(0) { $0 + 4 + ($1?.count ?? 0) })
         out += bigEndian(elements.isEmpty ? 0 : 1, bytes: 4)
-        out += bigEndian(0, bytes: 4)
+        out += bigEndian(elements.contains(where: { $0 == nil }) ? 1 : 0, bytes: 4)
         out += bigEndian(UInt64(elementOID), bytes: 4)
         if !elements.isEmpty {
             out += bigEndian(UInt64(elements.count), bytes: 4)
             out += bigEndian(1, bytes: 4)
         }
         for element in elements {
+            guard let element else {
+                out += bigEndian(UInt64(UInt32.max), bytes: 4)  // length -1: NULL
+                continue
+            }
             out += bigEndian(UInt64(element.count), bytes: 4)
             out += element
         }
@@ -65,9 +75,14 @@ public enum PostgresValue: Sendable {
 public struct PostgresStatement: Sendable {
     public var sql: String
     public var parameters: [PostgresValue]
+    /// Prepared once per connection and reused (the default), or planned for these parameters
+    /// every time: for lookups whose best plan depends on the values (an `= ANY($1)` over an
+    /// array of any length), where a cached generic plan may scan the whole table.
+    public var prepared: Bool
 
-    public init(_ sql: String, _ parameters: [PostgresValue] = []) {
+    public init(_ sql: String, _ parameters: [PostgresValue] = [], prepared: Bool = true) {
         self.sql = sql
         self.parameters = parameters
+        self.prepared = prepared
     }
 }
