@@ -50,8 +50,12 @@ let package = Package(
         .executableTarget(name: "journal-pg-writer", dependencies: ["EventStore", "JournalCore"],
                           path: "Sources/journal-pg-writer", swiftSettings: optimized),
 
+        // Helper executable for the store's multi-process tests and quick timings.
+        .executableTarget(name: "store-stress", dependencies: ["EventStore", "JournalCore"],
+                          path: "Sources/store-stress", swiftSettings: optimized),
+
         .testTarget(name: "JournalCoreTests", dependencies: ["JournalCore"], swiftSettings: upcoming),
-        .testTarget(name: "EventStoreTests", dependencies: ["EventStore", "JournalCore", "CSQLite"],
+        .testTarget(name: "EventStoreTests", dependencies: ["EventStore", "JournalCore", "CSQLite", "store-stress"],
                     swiftSettings: upcoming),
         .testTarget(name: "DomainTests", dependencies: ["Domain", "Simulator", "JournalCore"], swiftSettings: upcoming),
         .testTarget(name: "SimulatorTests", dependencies: ["Simulator", "Domain", "JournalCore"],

@@ -52,6 +52,19 @@ extension JournalConnection {
         }
     }
 
+    /// Runs `body` in a write transaction of its own: commit when it returns, roll back when it throws.
+    func inWriteTransaction<R>(_ body: () throws(EventStoreError) -> R) throws(EventStoreError) -> R {
+        try beginWrite()
+        do {
+            let result = try body()
+            try commitWrite()
+            return result
+        } catch {
+            rollbackWrite()
+            throw error
+        }
+    }
+
     /// Rolls back and forgets everything the transaction learned.
     func rollbackWrite() {
         if let state = write, let id = state.dictionaryID, state.trainedDictionary {
@@ -65,24 +78,25 @@ extension JournalConnection {
     /// are undone and the transaction goes on. When SQLite itself aborted the whole transaction
     /// (`SQLITE_FULL`, an I/O error), `write` is nil afterwards and the caller must give up.
     func withSavepoint<R>(_ body: () throws(EventStoreError) -> R) throws(EventStoreError) -> R {
-        let snapshot = write
-        try run("opening a savepoint") { () throws(SQLiteError) in try sql.execute("SAVEPOINT journal_append") }
+        guard let mark = write?.mark else { preconditionFailure("savepoint outside a write transaction") }
+        try run("opening a savepoint") { () throws(SQLiteError) in try statement(.savepoint).run() }
+        write?.savepoints += 1
         do {
             let result = try body()
-            try run("releasing a savepoint") { () throws(SQLiteError) in try sql.execute("RELEASE journal_append") }
+            write?.savepoints -= 1
+            try run("releasing a savepoint") { () throws(SQLiteError) in try statement(.release).run() }
             return result
         } catch {
-            if sql.isAutocommit {
-                write = snapshot
+            if sql.isAutocommit || write == nil {
                 rollbackWrite()
             } else {
-                _ = try? sql.execute("ROLLBACK TO journal_append")
-                _ = try? sql.execute("RELEASE journal_append")
-                if let current = write, current.trainedDictionary, !(snapshot?.trainedDictionary ?? false),
-                   let id = current.dictionaryID {
+                _ = try? statement(.rollbackTo).run()
+                _ = try? statement(.release).run()
+                if let current = write, current.trainedDictionary, !mark.trainedDictionary, let id = current.dictionaryID {
                     dictionaries.removeValue(forKey: id)
                 }
-                write = snapshot
+                write?.rollback(to: mark)
+                write?.savepoints -= 1
             }
             throw error
         }
@@ -121,21 +135,23 @@ extension JournalConnection {
                 }
                 streamID = try createStream(stream)
             }
-            guard let sid = streamID, var state = write else { preconditionFailure() }
-            let position = state.headPosition + 1
+            guard let sid = streamID, let previousHash = write?.headHash, let headPosition = write?.headPosition else {
+                preconditionFailure("append outside a write transaction")
+            }
+            let position = headPosition + 1
             let nextVersion = (version ?? -1) + 1
             let recordedAt = event.recordedAt ?? now
             let typeID = try internType(event.type)
             let hash = event.data.withUnsafeBytes { data in
                 Self.withOptionalBytes(event.meta) { meta in
-                    hasher.hash(previous: state.headHash, position: position, version: nextVersion,
+                    hasher.hash(previous: previousHash, position: position, version: nextVersion,
                                 stream: stream.rawValue, id: event.id, type: event.type,
                                 occurredAt: event.occurredAt, recordedAt: recordedAt, data: data, meta: meta)
                 }
             }
             do {
                 try insert(event, position: position, streamID: sid, version: nextVersion, typeID: typeID,
-                           recordedAt: recordedAt, hash: hash, dictionaryID: state.dictionaryID)
+                           recordedAt: recordedAt, hash: hash, dictionaryID: write?.dictionaryID)
             } catch let error where error.isUniqueViolation {
                 if let stored = try storedEvent(id: event.id) {
                     positions.append(try duplicatePosition(stored, event, stream: stream))
@@ -146,16 +162,15 @@ extension JournalConnection {
                 if sql.isAutocommit { rollbackWrite() }
                 throw EventStoreError(sqlite: error, doing: "appending to \(stream)", stream: stream.rawValue)
             }
-            state.headPosition = position
-            state.headHash = hash
-            state.written += 1
-            write = state
+            write?.headPosition = position
+            write?.headHash = hash
+            write?.written += 1
             version = nextVersion
             written += 1
             positions.append(position)
             try trainDictionaryIfDue()
         }
-        if let streamID { write?.versions[streamID] = .some(version) }
+        if let streamID { write?.setVersion(version, of: streamID) }
         return AppendResult(stream: stream, positions: positions, lastVersion: version, written: written)
     }
 
@@ -213,21 +228,20 @@ extension JournalConnection {
 
     private func createStream(_ stream: StreamName) throws(EventStoreError) -> Int64 {
         let id: Int64 = try run("creating stream \(stream)", stream: stream) { () throws(SQLiteError) in
-            let statement = try sql.cached("INSERT INTO journal_streams(name) VALUES (?)")
+            let statement = try statement(.insertStream)
             statement.bind(stream.rawValue, at: 1)
             try statement.run()
             return sql.lastInsertRowID
         }
-        write?.newStreams[stream.rawValue] = id
-        write?.newStreamNames[id] = stream
-        write?.versions[id] = .some(nil)
+        write?.addStream(stream, id: id)
+        write?.setVersion(nil, of: id)
         return id
     }
 
     private func internType(_ type: String) throws(EventStoreError) -> Int64 {
         if let id = typeIDs[type] ?? write?.newTypes[type] { return id }
         let found: Int64? = try run("looking up event type") { () throws(SQLiteError) in
-            let statement = try sql.cached("SELECT id FROM journal_types WHERE name = ?")
+            let statement = try statement(.typeByName)
             statement.bind(type, at: 1)
             defer { statement.reset() }
             return try statement.step() ? statement.int64(at: 0) : nil
@@ -238,23 +252,18 @@ extension JournalConnection {
             return found
         }
         let id: Int64 = try run("storing event type") { () throws(SQLiteError) in
-            let statement = try sql.cached("INSERT INTO journal_types(name) VALUES (?)")
+            let statement = try statement(.insertType)
             statement.bind(type, at: 1)
             try statement.run()
             return sql.lastInsertRowID
         }
-        write?.newTypes[type] = id
-        write?.newTypeNames[id] = type
+        write?.addType(type, id: id)
         return id
     }
 
     private func insert(_ event: ProposedEvent, position: Int64, streamID: Int64, version: Int64, typeID: Int64,
                         recordedAt: Timestamp, hash: [UInt8], dictionaryID: Int64?) throws(SQLiteError) {
-        let statement = try sql.cached("""
-            INSERT INTO journal_events(position, stream_id, version, event_id, type_id, occurred_at, recorded_at,
-                                       codec, data_len, meta_len, payload, hash)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """)
+        let statement = try statement(.insertEvent)
         statement.bind(position, at: 1)
         statement.bind(streamID, at: 2)
         statement.bind(version, at: 3)
@@ -268,10 +277,12 @@ extension JournalConnection {
         statement.bind(recordedAt.millisecondsSinceEpoch, at: 7)
         statement.bind(Int64(event.data.count), at: 9)
         statement.bind(event.meta.map { Int64($0.count) }, at: 10)
+        statement.bind(blob: hash, at: 12)
         payloadScratch.removeAll(keepingCapacity: true)
         payloadScratch.append(contentsOf: event.data)
         if let meta = event.meta { payloadScratch.append(contentsOf: meta) }
         var codec: Int64 = 0
+        var storedCount = payloadScratch.count
         if let dictionaryID, payloadScratch.count >= 16, let dictionary = try? dictionary(dictionaryID) {
             let bound = LZ4Dictionary.bound(payloadScratch.count)
             if compressScratch.count < bound { compressScratch = [UInt8](repeating: 0, count: bound) }
@@ -281,13 +292,22 @@ extension JournalConnection {
             // Keep incompressible payloads raw: compression must save at least one byte.
             if let size, size < payloadScratch.count {
                 codec = dictionaryID
-                compressScratch.withUnsafeBytes { statement.bind(blob: UnsafeRawBufferPointer(rebasing: $0[..<size]), at: 11) }
+                storedCount = size
             }
         }
-        if codec == 0 { statement.bind(blob: payloadScratch, at: 11) }
         statement.bind(codec, at: 8)
-        statement.bind(blob: hash, at: 12)
-        try statement.run()
+        // The payload is bound without a copy: the scratch buffer is not touched until the
+        // statement has run, and the binding is cleared before the next use.
+        let source = codec == 0 ? payloadScratch : compressScratch
+        var failure: SQLiteError?
+        source.withUnsafeBytes { bytes in
+            statement.bind(noCopyBlob: UnsafeRawBufferPointer(rebasing: bytes[..<storedCount]), at: 11)
+            do { try statement.run() } catch {
+                failure = (error as? SQLiteError) ?? SQLiteError(extendedCode: 1, operation: "step", message: "\(error)")
+            }
+            statement.bindNull(at: 11)
+        }
+        if let failure { throw failure }
     }
 
     static func withOptionalBytes<R>(_ bytes: [UInt8]?, _ body: (UnsafeRawBufferPointer?) -> R) -> R {
@@ -302,8 +322,8 @@ extension JournalConnection {
     /// the same first n events always give the same dictionary.
     func trainDictionaryIfDue() throws(EventStoreError) {
         let threshold = configuration.dictionaryTrainingEvents
-        guard threshold > 0, !dictionaryTrainingSkipped, let state = write, state.dictionaryID == nil,
-              state.headPosition >= threshold else { return }
+        guard threshold > 0, !dictionaryTrainingSkipped, write != nil, write?.dictionaryID == nil,
+              write?.headPosition ?? 0 >= threshold else { return }
         var samples: [(type: Int64, payload: [UInt8])] = []
         try run("reading events to train the compression dictionary") { () throws(SQLiteError) in
             let statement = try sql.cached("""

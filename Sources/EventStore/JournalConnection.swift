@@ -23,6 +23,13 @@ final class JournalConnection {
     /// Set when the first events give no material for a dictionary (all payloads empty).
     var dictionaryTrainingSkipped = false
 
+    static let nameSlotCount = 4096
+    var streamNameSlots = [(id: Int64, name: StreamName)?](repeating: nil, count: JournalConnection.nameSlotCount)
+    var typeNameSlots = [(id: Int64, name: String)?](repeating: nil, count: JournalConnection.nameSlotCount)
+
+    /// Prepared statements of `Hot`, by raw value.
+    var hotStatements = [SQLiteStatement?](repeating: nil, count: Hot.allCases.count)
+
     /// Present while this connection holds a write transaction.
     var write: WriteState?
 
@@ -30,22 +37,87 @@ final class JournalConnection {
     var payloadScratch: [UInt8] = []
     var compressScratch: [UInt8] = []
 
-    /// What a write transaction learned and has not committed yet. A value: a savepoint copies it
-    /// and restores the copy when its part of the transaction rolls back.
+    /// What a write transaction learned and has not committed yet. Changes made under a savepoint
+    /// are logged in `undo`, so rolling back to the savepoint costs only what it undoes (a copy of
+    /// the whole state per savepoint would make a transaction of n appends cost O(n²)).
     struct WriteState {
         var headPosition: Int64
         var headHash: [UInt8]
-        var newStreams: [String: Int64] = [:]
-        var newStreamNames: [Int64: StreamName] = [:]
-        var newTypes: [String: Int64] = [:]
-        var newTypeNames: [Int64: String] = [:]
+        private(set) var newStreams: [String: Int64] = [:]
+        private(set) var newStreamNames: [Int64: StreamName] = [:]
+        private(set) var newTypes: [String: Int64] = [:]
+        private(set) var newTypeNames: [Int64: String] = [:]
         /// Last versions of streams touched in this transaction (nil: the stream has no events).
-        var versions: [Int64: Int64?] = [:]
+        private(set) var versions: [Int64: Int64?] = [:]
         /// The dictionary new events are compressed with (nil: store raw).
         var dictionaryID: Int64?
         /// True when this transaction created `dictionaryID`.
         var trainedDictionary = false
         var written = 0
+        var savepoints = 0
+        private var undo: [Undo] = []
+
+        init(headPosition: Int64, headHash: [UInt8]) {
+            self.headPosition = headPosition
+            self.headHash = headHash
+        }
+
+        enum Undo {
+            case stream(String, Int64)
+            case type(String, Int64)
+            case version(Int64, Int64??)
+        }
+
+        struct Mark {
+            let headPosition: Int64
+            let headHash: [UInt8]
+            let dictionaryID: Int64?
+            let trainedDictionary: Bool
+            let written: Int
+            let undoCount: Int
+        }
+
+        var mark: Mark {
+            Mark(headPosition: headPosition, headHash: headHash, dictionaryID: dictionaryID,
+                 trainedDictionary: trainedDictionary, written: written, undoCount: undo.count)
+        }
+
+        mutating func rollback(to mark: Mark) {
+            while undo.count > mark.undoCount {
+                switch undo.removeLast() {
+                case let .stream(name, id):
+                    newStreams[name] = nil
+                    newStreamNames[id] = nil
+                case let .type(name, id):
+                    newTypes[name] = nil
+                    newTypeNames[id] = nil
+                case let .version(id, previous):
+                    versions[id] = previous
+                }
+            }
+            headPosition = mark.headPosition
+            headHash = mark.headHash
+            dictionaryID = mark.dictionaryID
+            trainedDictionary = mark.trainedDictionary
+            written = mark.written
+        }
+
+        mutating func setVersion(_ version: Int64?, of streamID: Int64) {
+            if savepoints > 0 { undo.append(.version(streamID, versions[streamID])) }
+            versions[streamID] = .some(version)
+        }
+
+        mutating func addStream(_ stream: StreamName, id: Int64) {
+            if savepoints > 0 { undo.append(.stream(stream.rawValue, id)) }
+            newStreams[stream.rawValue] = id
+            newStreamNames[id] = stream
+        }
+
+        mutating func addType(_ name: String, id: Int64) {
+            if savepoints > 0 { undo.append(.type(name, id)) }
+            newTypes[name] = id
+            newTypeNames[id] = name
+        }
     }
 
     init(path: String, configuration: SQLiteEventStore.Configuration, writer: Bool) throws(EventStoreError) {
@@ -66,6 +138,19 @@ final class JournalConnection {
                                       backendCode: String(error.extendedCode))
             }
             throw EventStoreError(sqlite: error, doing: "opening \(path)")
+        }
+        // A larger page cache keeps the indexes' hot pages in memory (SQLite's default is 2 MiB),
+        // and memory-mapped reads skip a copy per page.
+        try run("configuring the connection") { () throws(SQLiteError) in
+            try sql.execute("PRAGMA cache_size = -\(configuration.cacheSizeKiB)")
+            try sql.execute("PRAGMA mmap_size = \(configuration.mmapSizeBytes)")
+        }
+        if writer && !configuration.readOnly {
+            // Checkpoint every ~40 MiB of WAL instead of 4 MiB: a page rewritten by several
+            // commits is copied into the database file once.
+            try run("configuring the connection") { () throws(SQLiteError) in
+                try sql.execute("PRAGMA wal_autocheckpoint = \(configuration.walAutocheckpointPages)")
+            }
         }
         if writer, let pages = configuration.maxPageCount {
             try run("setting max_page_count") { () throws(SQLiteError) in
@@ -94,6 +179,8 @@ final class JournalConnection {
         typeIDs.removeAll()
         typeNames.removeAll()
         dictionaries.removeAll()
+        streamNameSlots = [(id: Int64, name: StreamName)?](repeating: nil, count: JournalConnection.nameSlotCount)
+        typeNameSlots = [(id: Int64, name: String)?](repeating: nil, count: JournalConnection.nameSlotCount)
         dictionaryTrainingSkipped = false
     }
 
@@ -104,7 +191,7 @@ final class JournalConnection {
         if let id = streamIDs[stream.rawValue] { return id }
         if let id = write?.newStreams[stream.rawValue] { return id }
         let found: Int64? = try run("looking up stream \(stream)") { () throws(SQLiteError) in
-            let statement = try sql.cached("SELECT id FROM journal_streams WHERE name = ?")
+            let statement = try statement(.streamByName)
             statement.bind(stream.rawValue, at: 1)
             defer { statement.reset() }
             return try statement.step() ? statement.int64(at: 0) : nil
@@ -126,9 +213,16 @@ final class JournalConnection {
 
     /// The stream name of an id (for log-wide reads).
     func streamName(of id: Int64) throws(EventStoreError) -> StreamName {
-        if let name = streamNames[id] ?? write?.newStreamNames[id] { return name }
+        // A direct-mapped slot first: log-wide reads ask for the same few hundred active streams
+        // over and over, and an array index is cheaper than a hash lookup.
+        let slot = Int(truncatingIfNeeded: id) & (JournalConnection.nameSlotCount - 1)
+        if let entry = streamNameSlots[slot], entry.id == id { return entry.name }
+        if let name = streamNames[id] ?? write?.newStreamNames[id] {
+            if streamNames[id] != nil { streamNameSlots[slot] = (id, name) }
+            return name
+        }
         let text: String? = try run("looking up stream #\(id)") { () throws(SQLiteError) in
-            let statement = try sql.cached("SELECT name FROM journal_streams WHERE id = ?")
+            let statement = try statement(.streamByID)
             statement.bind(id, at: 1)
             defer { statement.reset() }
             return try statement.step() ? statement.text(at: 0) : nil
@@ -137,14 +231,21 @@ final class JournalConnection {
             throw EventStoreError(code: .integrity, message: "stream #\(id) is missing or has an invalid name")
         }
         cacheStream(name, id: id)
+        streamNameSlots[slot] = (id, name)
         return name
     }
 
     /// The name of an event type id.
     func typeName(of id: Int64) throws(EventStoreError) -> String {
-        if let name = typeNames[id] ?? write?.newTypeNames[id] { return name }
+        let slot = Int(truncatingIfNeeded: id) & (JournalConnection.nameSlotCount - 1)
+        if let entry = typeNameSlots[slot], entry.id == id { return entry.name }
+        if let name = typeNames[id] {
+            typeNameSlots[slot] = (id, name)
+            return name
+        }
+        if let name = write?.newTypeNames[id] { return name }
         let text: String? = try run("looking up event type #\(id)") { () throws(SQLiteError) in
-            let statement = try sql.cached("SELECT name FROM journal_types WHERE id = ?")
+            let statement = try statement(.typeByID)
             statement.bind(id, at: 1)
             defer { statement.reset() }
             return try statement.step() ? statement.text(at: 0) : nil
@@ -180,7 +281,7 @@ final class JournalConnection {
     func head() throws(EventStoreError) -> (position: Int64, hash: [UInt8]) {
         if let write { return (write.headPosition, write.headHash) }
         return try run("reading the journal head") { () throws(SQLiteError) in
-            let statement = try sql.cached("SELECT position, hash FROM journal_head WHERE singleton = 1")
+            let statement = try statement(.head)
             defer { statement.reset() }
             guard try statement.step() else { return (0, ChainHasher.zeroHash) }
             return (statement.int64(at: 0), statement.blob(at: 1))
@@ -191,13 +292,13 @@ final class JournalConnection {
     func lastVersion(streamID: Int64) throws(EventStoreError) -> Int64? {
         if let known = write?.versions[streamID] { return known }
         let version: Int64? = try run("reading a stream's version") { () throws(SQLiteError) in
-            let statement = try sql.cached("SELECT max(version) FROM journal_events WHERE stream_id = ?")
+            let statement = try statement(.lastVersion)
             statement.bind(streamID, at: 1)
             defer { statement.reset() }
             guard try statement.step(), !statement.isNull(at: 0) else { return nil }
             return statement.int64(at: 0)
         }
-        if write != nil { write?.versions[streamID] = .some(version) }
+        write?.setVersion(version, of: streamID)
         return version
     }
 
