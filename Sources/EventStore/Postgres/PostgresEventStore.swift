@@ -122,7 +122,12 @@ public final class PostgresEventStore: TransactionalEventStore, @unchecked Senda
     /// Runs `body` in one transaction holding the append lock: every other writer waits until it
     /// returns. Each `append` inside is all-or-nothing by itself; the whole transaction commits
     /// when `body` returns; when `body` throws, everything rolls back and the error is rethrown.
+    /// Inside `body`, `store.append` and a nested `store.write` on the same thread throw
+    /// `.invalidInput` (rather than deadlocking); reads on the store see the committed state.
     public func write<R>(_ body: (any EventStoreTransaction) throws -> R) throws -> R {
+        if commits.isHeldByCurrentThread {
+            throw EventStoreError(code: .invalidInput, message: "write called inside a write transaction of the same store")
+        }
         let (result, head): (R, Int64?) = try commits.exclusive { journal in
             try journal.beginWrite()
             let transaction = PostgresWriteTransaction(journal: journal)

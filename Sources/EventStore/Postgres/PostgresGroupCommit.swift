@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Group commit for the PostgreSQL writer session: concurrent appenders in one process share one
 /// transaction, one lock acquisition and one WAL flush. The same hand-over as `GroupCommit` (the
 /// SQLite store's): whoever finds the writer idle leads, takes the queue and runs it; a failed
@@ -12,6 +18,8 @@ final class PostgresGroupCommit: @unchecked Sendable {
     private let condition = ConditionLock()
     private var queue: [Request] = []
     private var writerBusy = false
+    /// The thread that holds the writer (set with `writerBusy`).
+    private var owner: pthread_t?
     /// Only used by the thread that set `writerBusy`.
     private let writer: PostgresJournal
     private let didCommit: (Int64) -> Void
@@ -22,9 +30,23 @@ final class PostgresGroupCommit: @unchecked Sendable {
         self.didCommit = didCommit
     }
 
+    /// True when the calling thread holds the writer (it is inside `write { }`).
+    private var heldByCurrentThread: Bool {
+        guard writerBusy, let owner else { return false }
+        return pthread_equal(owner, pthread_self()) != 0
+    }
+
+    /// True when the calling thread is inside `write { }` on this store.
+    var isHeldByCurrentThread: Bool { condition.withLock { heldByCurrentThread } }
+
     func append(_ batch: [StreamAppend]) throws(EventStoreError) -> [AppendResult] {
         let request = Request(batch: batch)
         condition.lock()
+        if heldByCurrentThread {
+            condition.unlock()
+            throw EventStoreError(code: .invalidInput,
+                                  message: "append called on the store inside its own write transaction: append through the transaction instead")
+        }
         queue.append(request)
         while request.result == nil {
             if writerBusy {
@@ -32,12 +54,14 @@ final class PostgresGroupCommit: @unchecked Sendable {
                 continue
             }
             writerBusy = true
+            owner = pthread_self()
             let group = queue
             queue.removeAll(keepingCapacity: true)
             condition.unlock()
             let head = run(group)
             condition.lock()
             writerBusy = false
+            owner = nil
             if head != nil { commitCount += 1 }
             condition.broadcast()
             if let head {
@@ -55,10 +79,12 @@ final class PostgresGroupCommit: @unchecked Sendable {
         condition.lock()
         while writerBusy { condition.wait() }
         writerBusy = true
+        owner = pthread_self()
         condition.unlock()
         defer {
             condition.lock()
             writerBusy = false
+            owner = nil
             condition.broadcast()
             condition.unlock()
         }

@@ -23,7 +23,7 @@ enum PostgresTestServer {
         let description: String
     }
 
-    private static let state = Mutex<(server: Result<PostgresScratchServer, Unavailable>?, schemas: Int)>((nil, 0))
+    private static let state = Synchronization.Mutex<(server: Result<PostgresScratchServer, Unavailable>?, schemas: Int)>((nil, 0))
 
     /// The running server, started on first call (fsync off: tests need no durability).
     static func server() throws -> PostgresScratchServer {
@@ -64,7 +64,7 @@ enum PostgresTestServer {
         }
     }
 
-    private static let running = Mutex<PostgresScratchServer?>(nil)
+    private static let running = Synchronization.Mutex<PostgresScratchServer?>(nil)
 
     private static func environment(_ name: String) -> String? {
         getenv(name).map { String(cString: $0) }
