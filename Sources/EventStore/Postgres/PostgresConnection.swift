@@ -283,7 +283,7 @@ public final class PostgresConnection {
     static func scrub(_ message: String, password: String?, conninfo: String) -> String {
         var text = message
         while let last = text.last, last == "\n" || last == " " { text.removeLast() }
-        text = text.split(separator: "\n").joined(separator: "; ")
+        text = text.split(separator: "\n").map { $0.drop(while: { $0 == "\t" || $0 == " " }) }.joined(separator: "; ")
         if conninfo.count > 0 { text = text.replacing(conninfo, with: PostgresURL.redacted(conninfo)) }
         if let password, !password.isEmpty { text = text.replacing(password, with: "***") }
         return text
