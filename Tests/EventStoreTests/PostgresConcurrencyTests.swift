@@ -1,5 +1,6 @@
 import EventStore
 import JournalCore
+import Synchronization
 import Testing
 
 #if canImport(Glibc)
@@ -80,22 +81,29 @@ struct PostgresConcurrencyTests {
         }
     }
 
-    @Test func concurrentWriterSessionsOnThreadsGetGaplessPositions() async throws {
+    @Test func concurrentWriterSessionsOnThreadsGetGaplessPositions() throws {
         let url = try PostgresTestServer.freshURL()
         let reader = try PostgresEventStore(url: url)
         let writers = 4, perWriter = 120
-        let tasks = (0..<writers).map { writer in
-            Task.detached {
-                let store = try PostgresEventStore(url: url)
-                for n in 0..<perWriter {
-                    let event = ProposedEvent(id: Fixture.uuid(writer * 10_000 + n), type: "T", occurredAt: Fixture.time,
-                                              data: Array(#"{"n":\#(n)}"#.utf8))
-                    try store.append([event], to: Fixture.stream(writer * 10 + n % 3), expectedVersion: .any)
+        let failures = Synchronization.Mutex<[String]>([])
+        // Real threads, not tasks: the follower below blocks, and tasks could starve behind it.
+        let threads = (0..<writers).map { writer in
+            TestThread.start {
+                do {
+                    let store = try PostgresEventStore(url: url)
+                    for n in 0..<perWriter {
+                        let event = ProposedEvent(id: Fixture.uuid(writer * 10_000 + n), type: "T", occurredAt: Fixture.time,
+                                                  data: Array(#"{"n":\#(n)}"#.utf8))
+                        try store.append([event], to: Fixture.stream(writer * 10 + n % 3), expectedVersion: .any)
+                    }
+                } catch {
+                    failures.withLock { $0.append("writer \(writer): \(error)") }
                 }
             }
         }
         let seen = try follow(reader, total: writers * perWriter)
-        for task in tasks { try await task.value }
+        for thread in threads { thread.join() }
+        #expect(failures.withLock { $0 }.isEmpty, "\(failures.withLock { $0 })")
         try expectConsistent(seen, total: writers * perWriter, store: reader)
     }
 
