@@ -63,7 +63,7 @@ let package = Package(
         .testTarget(name: "ProjectionsTests",
                     dependencies: ["Projections", "EventStore", "Domain", "Simulator", "JournalCore"],
                     swiftSettings: upcoming),
-        .testTarget(name: "CLITests", dependencies: ["journal", "JournalCore", "EventStore"], swiftSettings: upcoming),
+        .testTarget(name: "CLITests", dependencies: ["journal", "EventStore", "JournalCore"], swiftSettings: upcoming),
     ],
     swiftLanguageModes: [.v6]
 )
