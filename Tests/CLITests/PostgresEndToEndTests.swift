@@ -90,6 +90,21 @@ struct PostgresEndToEndTests {
         #expect(again.status == 0, "\(again.stderr)")
     }
 
+    @Test func simulateIntoPostgreSQLGivesTheSameJournalAsIntoSQLite() throws {
+        let runner = try JournalRunner()
+        let url = try PostgresCLIServer.freshURL(password: Self.secret)
+        let arguments = ["simulate", "--seed", "3", "--transactions", "20", "--digitizations", "10"]
+        let onPostgres = try runner.run(arguments + ["--db", url], db: false)
+        #expect(onPostgres.status == 0, "\(onPostgres.stderr)")
+        expectNoSecret(onPostgres)
+        #expect(try runner.run(arguments).status == 0)
+        // Simulated recordedAt values come from the simulated clock: the exports, hashes
+        // included, are byte-identical across backends.
+        let sqliteExport = try runner.run(["export"])
+        #expect(try runner.run(["export", "--db", url], db: false).stdout == sqliteExport.stdout)
+        #expect(!sqliteExport.stdout.isEmpty)
+    }
+
     @Test func anUnreachableServerIsAnErrorThatDoesNotShowThePassword() throws {
         let runner = try JournalRunner()
         let url = "postgres://app:\(Self.secret)@127.0.0.1:1/journal"
