@@ -46,6 +46,9 @@ let package = Package(
         .executableTarget(name: "bench",
                           dependencies: ["EventStore", "Domain", "Simulator", "Projections", "JournalCore", "CSQLite"],
                           path: "Sources/bench", swiftSettings: optimized),
+        // One of several concurrent writer processes (PostgreSQL concurrency test, benchmark).
+        .executableTarget(name: "journal-pg-writer", dependencies: ["EventStore", "JournalCore"],
+                          path: "Sources/journal-pg-writer", swiftSettings: optimized),
 
         // Helper executable for the store's multi-process tests and quick timings.
         .executableTarget(name: "store-stress", dependencies: ["EventStore", "JournalCore"],

@@ -80,10 +80,10 @@ extension JournalConnection {
     func withSavepoint<R>(_ body: () throws(EventStoreError) -> R) throws(EventStoreError) -> R {
         guard let mark = write?.mark else { preconditionFailure("savepoint outside a write transaction") }
         try run("opening a savepoint") { () throws(SQLiteError) in try statement(.savepoint).run() }
-        write?.savepoints += 1
+        write?.openSavepoint()
         do {
             let result = try body()
-            write?.savepoints -= 1
+            write?.releaseSavepoint()
             try run("releasing a savepoint") { () throws(SQLiteError) in try statement(.release).run() }
             return result
         } catch {
@@ -96,7 +96,6 @@ extension JournalConnection {
                     dictionaries.removeValue(forKey: id)
                 }
                 write?.rollback(to: mark)
-                write?.savepoints -= 1
             }
             throw error
         }

@@ -54,7 +54,7 @@ final class JournalConnection {
         /// True when this transaction created `dictionaryID`.
         var trainedDictionary = false
         var written = 0
-        var savepoints = 0
+        private(set) var savepoints = 0
         private var undo: [Undo] = []
 
         init(headPosition: Int64, headHash: [UInt8]) {
@@ -100,7 +100,22 @@ final class JournalConnection {
             dictionaryID = mark.dictionaryID
             trainedDictionary = mark.trainedDictionary
             written = mark.written
+            savepoints -= 1
+            if savepoints == 0 { undo.removeAll(keepingCapacity: true) }
         }
+
+        mutating func openSavepoint() { savepoints += 1 }
+
+        /// Closes the innermost savepoint after it was released (kept). Once no savepoint is open
+        /// nothing can roll back to the logged changes, so the log is emptied: a long transaction
+        /// (a 10-million-line import) keeps no per-append history.
+        mutating func releaseSavepoint() {
+            savepoints -= 1
+            if savepoints == 0 { undo.removeAll(keepingCapacity: true) }
+        }
+
+        /// The undo entries currently logged (for tests of the bounded log).
+        var undoLogCount: Int { undo.count }
 
         mutating func setVersion(_ version: Int64?, of streamID: Int64) {
             if savepoints > 0 { undo.append(.version(streamID, versions[streamID])) }

@@ -71,6 +71,10 @@ enum DemoCommand {
     /// `--db PATH` when given (it must not exist), else a new temporary folder's `demo.db`.
     private static func freshJournalPath(_ arguments: ParsedArguments) throws(CLIError) -> String {
         if let path = arguments.string("db") {
+            if JournalBackend(location: path).isPostgres {
+                throw CLIError(.failure, "the demo writes a fresh SQLite file; --db is a PostgreSQL URL",
+                               hint: "run the demo without --db, then 'journal copy --from FILE --to URL'")
+            }
             var info = stat()
             if stat(path, &info) == 0 {
                 throw CLIError(.failure, "\(Help.printable(path)) already exists; the demo needs a fresh journal",

@@ -1,23 +1,19 @@
 import EventStore
 import JournalCore
 
-/// Opens the journal file the way each kind of command needs it. The only file that knows the
-/// store's concrete type.
+/// Opens the journal the way each kind of command needs it (`JournalBackend` picks SQLite or
+/// PostgreSQL from the location).
 enum JournalAccess {
     /// For commands that only read: read-only, and a missing file is an error (exit 1), never
     /// created.
     static func openForReading(_ context: CommandContext, _ arguments: ParsedArguments) throws
         -> any TransactionalEventStore {
-        let path = context.journalPath(arguments)
-        let configuration = SQLiteEventStore.Configuration(clock: context.now,
-                                                           busyTimeoutMilliseconds: busyTimeout(context),
-                                                           createIfMissing: false,
-                                                           readOnly: true, isSameContent: sameContent)
-        switch open(path, configuration) {
+        let backend = JournalBackend(location: context.journalPath(arguments))
+        switch open(backend, reading: true, context) {
         case let .success(store):
             return store
         case let .failure(error) where error.code == .missing:
-            throw CLIError(.failure, "no journal at \(Help.printable(path))",
+            throw CLIError(.failure, "no journal at \(backend.display)",
                            hint: "pass --db PATH or set JOURNAL_DB; 'journal import FILE' or "
                                + "'journal demo' create one")
         case let .failure(error):
@@ -25,10 +21,11 @@ enum JournalAccess {
         }
     }
 
-    private static func open(_ path: String, _ configuration: SQLiteEventStore.Configuration)
-        -> Result<SQLiteEventStore, EventStoreError> {
+    static func open(_ backend: JournalBackend, reading: Bool, _ context: CommandContext)
+        -> Result<any TransactionalEventStore, EventStoreError> {
         do {
-            return .success(try SQLiteEventStore(path: path, configuration: configuration))
+            return .success(try backend.open(reading: reading, clock: context.now,
+                                             busyTimeoutMilliseconds: busyTimeout(context), isSameContent: sameContent))
         } catch {
             return .failure(error)
         }
@@ -37,11 +34,7 @@ enum JournalAccess {
     /// For commands that write: a missing file is created.
     static func openForWriting(_ context: CommandContext, _ arguments: ParsedArguments) throws
         -> any TransactionalEventStore {
-        let path = context.journalPath(arguments)
-        let configuration = SQLiteEventStore.Configuration(clock: context.now,
-                                                           busyTimeoutMilliseconds: busyTimeout(context),
-                                                           isSameContent: sameContent)
-        return try SQLiteEventStore(path: path, configuration: configuration)
+        try open(JournalBackend(location: context.journalPath(arguments)), reading: false, context).get()
     }
 
     /// How long a writer waits for another process's lock before failing with exit 5:

@@ -12,6 +12,7 @@ enum JournalCLI {
         ProjectCommand.spec,
         SimulateCommand.spec,
         DemoCommand.spec,
+        CopyCommand.spec,
     ]
 
     static let parser = ArgumentParser(commands: commands)

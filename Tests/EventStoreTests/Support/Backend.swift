@@ -38,8 +38,8 @@ struct Backend: Sendable, CustomTestStringConvertible {
         return Harness(store: store, tamper: SQLiteTampering(store: store))
     }
 
-    /// Every backend the conformance suite runs against (PostgreSQL joins here).
-    static let all: [Backend] = [.sqliteInMemory, .sqliteOnDisk]
+    /// Every backend the conformance suite runs against.
+    static let all: [Backend] = [.sqliteInMemory, .sqliteOnDisk] + postgresIfAvailable
 }
 
 extension StoreOptions {

@@ -1,0 +1,93 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Wakes followers when any process commits: a background thread holds a session that runs
+/// `LISTEN journal_commits_<schema>` and publishes each notification's head position to the store's
+/// `CommitSignal`. Every commit sends `pg_notify(channel, head)` inside its
+/// transaction, so the notification arrives exactly when the commit is visible.
+///
+/// The thread waits in `poll` on the session's socket (a quarter second at a time, to notice
+/// `stop`), reconnects after a lost connection, and is joined by `stop()`. When it cannot listen,
+/// followers still poll at their `pollInterval`, so a missing notification only delays them.
+final class PostgresCommitListener: @unchecked Sendable {
+    /// The channel of the journal in `schema`: commits of journals in other schemas of the same
+    /// database must not wake this one's followers.
+    static func channel(schema: String) -> String { String(("journal_commits_" + schema).utf8.prefix(63)) ?? "journal_commits" }
+
+    private let url: String
+    private let channel: String
+    private let signal: CommitSignal
+    private let lock = ConditionLock()
+    private var stopping = false
+    private var thread: pthread_t?
+
+    init(url: String, schema: String, signal: CommitSignal) {
+        self.url = url
+        channel = Self.channel(schema: schema)
+        self.signal = signal
+    }
+
+    /// Starts the thread (once).
+    func start() {
+        lock.lock()
+        defer { lock.unlock() }
+        guard thread == nil, !stopping else { return }
+        let context = Unmanaged.passRetained(self).toOpaque()
+        var created = pthread_t()
+        let rc = pthread_create(&created, nil, { context in
+            let listener = Unmanaged<PostgresCommitListener>.fromOpaque(context!).takeRetainedValue()
+            listener.loop()
+            return nil
+        }, context)
+        if rc == 0 {
+            thread = created
+        } else {
+            Unmanaged<PostgresCommitListener>.fromOpaque(context).release()
+        }
+    }
+
+    /// Stops the thread and waits for it to end.
+    func stop() {
+        lock.lock()
+        stopping = true
+        let running = thread
+        thread = nil
+        lock.unlock()
+        if let running { pthread_join(running, nil) }
+    }
+
+    private var isStopping: Bool { lock.withLock { stopping } }
+
+    private func loop() {
+        while !isStopping {
+            guard let connection = try? PostgresConnection(url), (try? connection.execute("LISTEN \"\(channel.replacing("\"", with: "\"\""))\"")) != nil else {
+                pause(milliseconds: 500)
+                continue
+            }
+            while !isStopping && connection.isConnected {
+                var descriptor = pollfd(fd: connection.socket, events: Int16(POLLIN), revents: 0)
+                let ready = poll(&descriptor, 1, 250)
+                if ready < 0 && errno != EINTR { break }
+                if ready <= 0 { continue }
+                guard let received = try? connection.notifications() else { break }
+                var head: Int64 = 0
+                for notification in received where notification.channel == channel {
+                    head = max(head, Int64(notification.payload) ?? 0)
+                }
+                if !received.isEmpty { signal.publish(max(head, 1)) }
+            }
+        }
+    }
+
+    private func pause(milliseconds: Int) {
+        var remaining = milliseconds
+        while remaining > 0 && !isStopping {
+            var request = timespec(tv_sec: 0, tv_nsec: 50_000_000)
+            _ = nanosleep(&request, nil)
+            remaining -= 50
+        }
+    }
+}

@@ -1,0 +1,165 @@
+// The PostgreSQL journal's tables (schema version 1), created in the first schema of the
+// session's `search_path` (`public` unless the connection string sets `options=-csearch_path=…`).
+// They mirror the SQLite journal column for column, so both store the same bytes:
+//
+//   journal_meta(key text PRIMARY KEY, value text)        application = 'journal', schema_version = '1'
+//   journal_streams(id bigint PRIMARY KEY, name text COLLATE "C" UNIQUE)   stream names, interned
+//   journal_types(id bigint PRIMARY KEY, name text COLLATE "C" UNIQUE)     event types, interned
+//   journal_dictionaries(id bigint PRIMARY KEY, codec text, content bytea, sha256 bytea,
+//                        trained_through bigint)          LZ4 dictionaries (same format as SQLite)
+//   journal_events(
+//     position    bigint PRIMARY KEY   global position 1, 2, 3, … in commit order, no gaps
+//     stream_id   bigint               → journal_streams.id
+//     version     bigint               0, 1, 2, … within the stream
+//     event_id    bytea                a lowercase canonical UUID as 16 bytes, any other spelling
+//                                      as its 36 bytes of text, exactly as written
+//     type_id     bigint               → journal_types.id
+//     occurred_at bigint, recorded_at bigint     ms since the epoch
+//     codec       bigint               0: payload raw; n > 0: LZ4 block against dictionary n
+//     data_len    bigint, meta_len bigint NULL   lengths of data and meta in the decoded payload
+//     payload     bytea                data ‖ meta, raw or compressed
+//     hash        bytea                32-byte SHA-256 chain link (layout in ChainHasher.swift))
+//   UNIQUE (stream_id, version), UNIQUE (event_id)
+//   journal_head(singleton = 1, position, hash)   the last committed position and its hash
+//
+// No sequences: ids and positions are assigned by the writer holding the append lock (the
+// journal_head row, see PostgresJournal.swift), so nothing is consumed by a rolled-back append.
+//
+// Triggers refuse UPDATE, DELETE and TRUNCATE on events, streams, types, dictionaries and meta,
+// and any change of journal_head other than moving it forward.
+
+extension PostgresEventStore {
+    static let schemaVersion = "1"
+
+    static let schema = """
+    CREATE TABLE journal_meta(key text PRIMARY KEY, value text NOT NULL);
+    CREATE TABLE journal_streams(id bigint PRIMARY KEY, name text COLLATE "C" NOT NULL UNIQUE);
+    CREATE TABLE journal_types(id bigint PRIMARY KEY, name text COLLATE "C" NOT NULL UNIQUE);
+    CREATE TABLE journal_dictionaries(
+        id bigint PRIMARY KEY,
+        codec text NOT NULL,
+        content bytea NOT NULL,
+        sha256 bytea NOT NULL,
+        trained_through bigint NOT NULL
+    );
+    CREATE TABLE journal_events(
+        position bigint PRIMARY KEY,
+        stream_id bigint NOT NULL,
+        version bigint NOT NULL,
+        event_id bytea NOT NULL,
+        type_id bigint NOT NULL,
+        occurred_at bigint NOT NULL,
+        recorded_at bigint NOT NULL,
+        codec bigint NOT NULL,
+        data_len bigint NOT NULL,
+        meta_len bigint,
+        payload bytea NOT NULL,
+        hash bytea NOT NULL
+    );
+    ALTER TABLE journal_events ALTER COLUMN payload SET STORAGE EXTERNAL;
+    CREATE UNIQUE INDEX journal_events_stream_version ON journal_events(stream_id, version);
+    CREATE UNIQUE INDEX journal_events_event_id ON journal_events(event_id);
+    CREATE TABLE journal_head(
+        singleton integer PRIMARY KEY CHECK (singleton = 1),
+        position bigint NOT NULL,
+        hash bytea NOT NULL
+    );
+    INSERT INTO journal_head VALUES (1, 0, '\\x0000000000000000000000000000000000000000000000000000000000000000');
+    CREATE FUNCTION journal_refuse_change() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+        RAISE EXCEPTION 'the journal''s % rows are immutable', TG_TABLE_NAME USING ERRCODE = 'restrict_violation';
+    END $$;
+    CREATE FUNCTION journal_head_forward_only() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+        IF TG_OP <> 'UPDATE' OR NEW.position <= OLD.position OR NEW.singleton <> OLD.singleton THEN
+            RAISE EXCEPTION 'the journal head only moves forward' USING ERRCODE = 'restrict_violation';
+        END IF;
+        RETURN NEW;
+    END $$;
+    CREATE TRIGGER journal_events_immutable BEFORE UPDATE OR DELETE ON journal_events
+        FOR EACH ROW EXECUTE FUNCTION journal_refuse_change();
+    CREATE TRIGGER journal_events_no_truncate BEFORE TRUNCATE ON journal_events
+        FOR EACH STATEMENT EXECUTE FUNCTION journal_refuse_change();
+    CREATE TRIGGER journal_streams_immutable BEFORE UPDATE OR DELETE ON journal_streams
+        FOR EACH ROW EXECUTE FUNCTION journal_refuse_change();
+    CREATE TRIGGER journal_streams_no_truncate BEFORE TRUNCATE ON journal_streams
+        FOR EACH STATEMENT EXECUTE FUNCTION journal_refuse_change();
+    CREATE TRIGGER journal_types_immutable BEFORE UPDATE OR DELETE ON journal_types
+        FOR EACH ROW EXECUTE FUNCTION journal_refuse_change();
+    CREATE TRIGGER journal_types_no_truncate BEFORE TRUNCATE ON journal_types
+        FOR EACH STATEMENT EXECUTE FUNCTION journal_refuse_change();
+    CREATE TRIGGER journal_dictionaries_immutable BEFORE UPDATE OR DELETE ON journal_dictionaries
+        FOR EACH ROW EXECUTE FUNCTION journal_refuse_change();
+    CREATE TRIGGER journal_dictionaries_no_truncate BEFORE TRUNCATE ON journal_dictionaries
+        FOR EACH STATEMENT EXECUTE FUNCTION journal_refuse_change();
+    CREATE TRIGGER journal_meta_immutable BEFORE UPDATE OR DELETE ON journal_meta
+        FOR EACH ROW EXECUTE FUNCTION journal_refuse_change();
+    CREATE TRIGGER journal_head_forward_only BEFORE UPDATE OR DELETE ON journal_head
+        FOR EACH ROW EXECUTE FUNCTION journal_head_forward_only();
+    CREATE TRIGGER journal_head_no_truncate BEFORE TRUNCATE ON journal_head
+        FOR EACH STATEMENT EXECUTE FUNCTION journal_refuse_change();
+    INSERT INTO journal_meta VALUES ('application', 'journal'), ('schema_version', '1');
+    """
+
+    /// Every trigger, as (name, table), for tests that tamper through raw SQL.
+    public static let immutabilityTriggers: [(name: String, table: String)] = [
+        ("journal_events_immutable", "journal_events"), ("journal_events_no_truncate", "journal_events"),
+        ("journal_streams_immutable", "journal_streams"), ("journal_streams_no_truncate", "journal_streams"),
+        ("journal_types_immutable", "journal_types"), ("journal_types_no_truncate", "journal_types"),
+        ("journal_dictionaries_immutable", "journal_dictionaries"),
+        ("journal_dictionaries_no_truncate", "journal_dictionaries"),
+        ("journal_meta_immutable", "journal_meta"), ("journal_head_forward_only", "journal_head"),
+        ("journal_head_no_truncate", "journal_head"),
+    ]
+
+    /// Checks that the session's schema holds a journal, creating it when allowed.
+    static func prepareSchema(_ connection: PostgresConnection, configuration: Configuration)
+        throws(EventStoreError) {
+        let location = connection.location
+        func state() throws(PostgresError) -> (meta: Bool, events: Bool) {
+            let result = try connection.query("""
+                SELECT (to_regclass('journal_meta') IS NOT NULL)::int, (to_regclass('journal_events') IS NOT NULL)::int
+                """)
+            return (result.int64(0, 0) == 1, result.int64(0, 1) == 1)
+        }
+        do {
+            var found = try state()
+            if !found.meta {
+                if found.events {
+                    throw EventStoreError(code: .notAJournal,
+                                          message: "\(location) has journal_events but no journal_meta: not a journal")
+                }
+                guard configuration.createIfMissing && !configuration.readOnly else {
+                    throw EventStoreError(code: .missing, message: "no journal at \(location)")
+                }
+                try connection.execute("BEGIN")
+                do {
+                    // Serializes concurrent creators; re-check inside the lock.
+                    _ = try connection.query("SELECT pg_advisory_xact_lock(1246973516)")
+                    found = try state()
+                    if !found.meta { try connection.execute(schema) }
+                    try connection.execute("COMMIT")
+                } catch {
+                    connection.rollback()
+                    throw error
+                }
+            }
+            let meta = try connection.query("SELECT key, value FROM journal_meta ORDER BY key")
+            var values: [String: String] = [:]
+            for row in 0..<meta.rowCount { values[meta.text(row, 0)] = meta.text(row, 1) }
+            guard values["application"] == "journal" else {
+                throw EventStoreError(code: .notAJournal, message: "\(location) is not a journal")
+            }
+            guard values["schema_version"] == schemaVersion else {
+                throw EventStoreError(code: .notAJournal,
+                                      message: "\(location): journal schema version \(values["schema_version"] ?? "?") is not supported (expected \(schemaVersion))")
+            }
+        } catch let error as PostgresError {
+            throw EventStoreError(postgres: error, doing: "opening \(location)")
+        } catch let error as EventStoreError {
+            throw error
+        } catch {
+            throw EventStoreError(code: .io, message: "opening \(location): \(error)")
+        }
+    }
+}

@@ -1,0 +1,210 @@
+import JournalCore
+
+extension PostgresJournal {
+    /// Decodes row `row` of a result selecting `columns` (names joined in, so a missing stream or
+    /// type row is reported as damage at the event's position).
+    func decode(_ result: PostgresResult, _ row: Int) throws(EventStoreError) -> RecordedEvent {
+        let position = result.int64(row, 0)
+        guard !result.isNull(row, 1), let stream = try? StreamName(result.text(row, 1)) else {
+            throw .integrity(at: position, "stream #\(result.int64(row, 12)) is missing or has an invalid name")
+        }
+        guard !result.isNull(row, 4) else { throw .integrity(at: position, "the event's type is missing") }
+        let id = result.withBytes(row, 3) { bytes in
+            bytes.count == 16 ? EventIDCoding.text(packed: bytes) : String(decoding: bytes, as: UTF8.self)
+        }
+        let (data, meta) = try decodePayload(result, row, position: position)
+        return RecordedEvent(position: position, stream: stream, version: result.int64(row, 2), id: id,
+                             type: result.text(row, 4),
+                             occurredAt: Timestamp(millisecondsSinceEpoch: result.int64(row, 5)),
+                             recordedAt: Timestamp(millisecondsSinceEpoch: result.int64(row, 6)),
+                             data: data, meta: meta, hash: result.bytes(row, 11))
+    }
+
+    /// Data and meta from columns 7…10 (codec, data_len, meta_len, payload): the SQLite store's
+    /// format.
+    private func decodePayload(_ result: PostgresResult, _ row: Int, position: Int64)
+        throws(EventStoreError) -> ([UInt8], [UInt8]?) {
+        let codec = result.int64(row, 7)
+        let dataLength = Int(result.int64(row, 8))
+        let metaLength = result.optionalInt64(row, 9).map { Int($0) }
+        let total = dataLength + (metaLength ?? 0)
+        guard dataLength >= 0, (metaLength ?? 0) >= 0, total <= 1 << 30 else {
+            throw .integrity(at: position, "the stored payload lengths are damaged")
+        }
+        if codec == 0 {
+            return try result.withBytes(row, 10) { bytes throws(EventStoreError) in
+                guard bytes.count == total else { throw .integrity(at: position, "the stored payload has the wrong length") }
+                let data = Array(UnsafeRawBufferPointer(rebasing: bytes[..<dataLength]))
+                let meta = metaLength.map { _ in Array(UnsafeRawBufferPointer(rebasing: bytes[dataLength...])) }
+                return (data, meta)
+            }
+        }
+        let dictionary: LZ4Dictionary
+        do {
+            dictionary = try self.dictionary(codec)
+        } catch {
+            throw .integrity(at: position, "the payload refers to compression dictionary #\(codec), which is missing")
+        }
+        if payloadScratch.count < total { payloadScratch = [UInt8](repeating: 0, count: total) }
+        let ok = result.withBytes(row, 10) { bytes in
+            payloadScratch.withUnsafeMutableBytes { out in
+                dictionary.decompress(bytes, into: UnsafeMutableRawBufferPointer(rebasing: out[..<total]))
+            }
+        }
+        guard ok else { throw .integrity(at: position, "the compressed payload does not decode") }
+        let data = Array(payloadScratch[..<dataLength])
+        let meta = metaLength.map { _ in Array(payloadScratch[dataLength..<total]) }
+        return (data, meta)
+    }
+
+    private func collect(_ what: @autoclosure () -> String, _ sql: String, _ parameters: [PostgresValue])
+        throws(EventStoreError) -> [RecordedEvent] {
+        let result = try run(what()) { () throws(PostgresError) in try pg.query(sql, parameters) }
+        var events: [RecordedEvent] = []
+        events.reserveCapacity(result.rowCount)
+        for row in 0..<result.rowCount { events.append(try decode(result, row)) }
+        return events
+    }
+
+    // MARK: - Reads
+
+    func read(stream: StreamName, from version: Int64, direction: ReadDirection, limit: Int)
+        throws(EventStoreError) -> [RecordedEvent] {
+        guard limit > 0 else { return [] }
+        try flush()
+        let sql: String
+        switch direction {
+        case .forward:
+            sql = Self.events("""
+                SELECT * FROM journal_events WHERE stream_id = (SELECT id FROM journal_streams WHERE name = $1)
+                AND version >= $2 ORDER BY version LIMIT $3
+                """, order: "e.version")
+        case .backward:
+            sql = Self.events("""
+                SELECT * FROM journal_events WHERE stream_id = (SELECT id FROM journal_streams WHERE name = $1)
+                AND version <= $2 ORDER BY version DESC LIMIT $3
+                """, order: "e.version DESC")
+        }
+        return try collect("reading stream \(stream)", sql,
+                           [.text(stream.rawValue), .int64(version), .int64(Int64(clamping: limit))])
+    }
+
+    func readAll(from position: Int64, limit: Int) throws(EventStoreError) -> [RecordedEvent] {
+        guard limit > 0 else { return [] }
+        return try collect("reading the log",
+                           Self.events("SELECT * FROM journal_events WHERE position >= $1 ORDER BY position LIMIT $2"),
+                           [.int64(position), .int64(Int64(clamping: limit))])
+    }
+
+    func storedEvent(id: String) throws(EventStoreError) -> RecordedEvent? {
+        if let known = write?.stored[id] { return known }
+        if write?.absent.contains(id) == true { return nil }
+        try flush()
+        return try collect("looking up event \(id.prefix(60))",
+                           Self.events("SELECT * FROM journal_events WHERE event_id = $1"), [.bytea(Self.storedID(id))]).first
+    }
+
+    func lastVersion(of stream: StreamName) throws(EventStoreError) -> Int64? {
+        if let known = write?.streams[stream.rawValue] { return known.version }
+        try flush()
+        let result = try run("reading the version of \(stream)") { () throws(PostgresError) in
+            try pg.query("""
+                SELECT max(e.version) FROM journal_events e JOIN journal_streams s ON s.id = e.stream_id WHERE s.name = $1
+                """, [.text(stream.rawValue)])
+        }
+        return result.optionalInt64(0, 0)
+    }
+
+    func headPosition() throws(EventStoreError) -> Int64 {
+        if let write { return write.headPosition }
+        let result = try run("reading the journal head") { () throws(PostgresError) in
+            try pg.query("SELECT position FROM journal_head WHERE singleton = 1")
+        }
+        return result.rowCount == 1 ? result.int64(0, 0) : 0
+    }
+
+    func streams(category: String?) throws(EventStoreError) -> [StreamName] {
+        let result = try run("listing streams") { () throws(PostgresError) in
+            if let category {
+                // Names compare by bytes (COLLATE "C"): `category-` … `category.` is the category.
+                return try pg.query("SELECT name FROM journal_streams WHERE name > $1 AND name < $2 ORDER BY name",
+                                    [.text(category + "-"), .text(category + ".")])
+            }
+            return try pg.query("SELECT name FROM journal_streams ORDER BY name")
+        }
+        return (0..<result.rowCount).compactMap { try? StreamName(result.text($0, 0)) }
+    }
+
+    // MARK: - Verify
+
+    /// Walks the whole log in one REPEATABLE READ snapshot, a page at a time, and checks the rule
+    /// written in `ChainHasher.swift`: the same checks, messages and positions as the SQLite store.
+    func verify(pageSize: Int = 5_000) throws(EventStoreError) -> VerifyReport {
+        try run("starting a read transaction") { () throws(PostgresError) in
+            try pg.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+        }
+        defer { pg.rollback() }
+        let headRow = try run("reading the journal head") { () throws(PostgresError) in
+            try pg.query("SELECT position, hash FROM journal_head WHERE singleton = 1")
+        }
+        let head = headRow.rowCount == 1 ? (headRow.int64(0, 0), headRow.bytes(0, 1)) : (0, ChainHasher.zeroHash)
+        var expectedPosition: Int64 = 1
+        var previous = ChainHasher.zeroHash
+        var versions: [Int64: Int64] = [:]
+        var next: Int64 = Int64.min
+        while true {
+            let page = try run("reading the log") { () throws(PostgresError) in
+                try pg.query(Self.events("SELECT * FROM journal_events WHERE position >= $1 ORDER BY position LIMIT $2"),
+                             [.int64(next), .int64(Int64(pageSize))])
+            }
+            if page.rowCount == 0 { break }
+            for row in 0..<page.rowCount {
+                let position = page.int64(row, 0)
+                guard position == expectedPosition else {
+                    if position > expectedPosition {
+                        throw .integrity(at: expectedPosition, "the event at position \(expectedPosition) is missing (the next stored position is \(position))")
+                    }
+                    throw .integrity(at: position, "position \(position) is out of order (expected \(expectedPosition))")
+                }
+                let streamID = page.int64(row, 12)
+                let version = page.int64(row, 2)
+                let expectedVersion = versions[streamID].map { $0 + 1 } ?? 0
+                let event: RecordedEvent
+                do {
+                    event = try decode(page, row)
+                } catch where error.code == .integrity {
+                    throw .integrity(at: position, error.message)
+                }
+                guard version == expectedVersion else {
+                    throw .integrity(at: position, "stream \(event.stream) has version \(version) here, expected \(expectedVersion)")
+                }
+                let hash = event.data.withUnsafeBytes { data in
+                    JournalConnection.withOptionalBytes(event.meta) { meta in
+                        hasher.hash(previous: previous, position: position, version: version, stream: event.stream.rawValue,
+                                    id: event.id, type: event.type, occurredAt: event.occurredAt,
+                                    recordedAt: event.recordedAt, data: data, meta: meta)
+                    }
+                }
+                guard hash == event.hash else {
+                    throw .integrity(at: position, "the stored hash does not match the event's content and the previous hash")
+                }
+                versions[streamID] = version
+                previous = hash
+                expectedPosition += 1
+                next = position + 1
+            }
+        }
+        let last = expectedPosition - 1
+        if head.0 > last {
+            throw .integrity(at: last + 1, "the journal head is at position \(head.0), but the log ends at \(last): events were removed")
+        }
+        if head.0 < last {
+            throw .integrity(at: head.0 + 1, "the log goes on past the journal head (\(head.0)): events were added outside the store")
+        }
+        if head.1 != previous {
+            throw .integrity(at: max(last, 1), "the journal head's hash does not match the last event")
+        }
+        return VerifyReport(events: last, streams: Int64(versions.count), headPosition: last,
+                            headHash: last == 0 ? "" : previous.hexString)
+    }
+}

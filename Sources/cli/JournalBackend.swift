@@ -1,0 +1,46 @@
+import EventStore
+import JournalCore
+
+/// Where a journal lives, from `--db` / `$JOURNAL_DB`: a `postgres://` or `postgresql://` URL
+/// selects PostgreSQL, anything else is a SQLite file path. The only place that decides it.
+enum JournalBackend {
+    case sqlite(path: String)
+    case postgres(url: String)
+
+    init(location: String) {
+        self = PostgresURL.isPostgres(location) ? .postgres(url: location) : .sqlite(path: location)
+    }
+
+    /// How messages name the journal: a printable path, or the URL with its password redacted.
+    var display: String {
+        switch self {
+        case let .sqlite(path): return Help.printable(path)
+        case let .postgres(url): return PostgresURL.redacted(url)
+        }
+    }
+
+    var isPostgres: Bool {
+        switch self {
+        case .sqlite: return false
+        case .postgres: return true
+        }
+    }
+
+    /// Opens the store. Reading: read-only and never created (a missing journal is `.missing`).
+    func open(reading: Bool, clock: @escaping @Sendable () -> Timestamp, busyTimeoutMilliseconds: Int32,
+              isSameContent: @escaping @Sendable (RecordedEvent, ProposedEvent) -> Bool)
+        throws(EventStoreError) -> any TransactionalEventStore {
+        switch self {
+        case let .sqlite(path):
+            let configuration = SQLiteEventStore.Configuration(clock: clock, busyTimeoutMilliseconds: busyTimeoutMilliseconds,
+                                                               createIfMissing: !reading, readOnly: reading,
+                                                               isSameContent: isSameContent)
+            return try SQLiteEventStore(path: path, configuration: configuration)
+        case let .postgres(url):
+            let configuration = PostgresEventStore.Configuration(clock: clock, createIfMissing: !reading, readOnly: reading,
+                                                                 isSameContent: isSameContent,
+                                                                 lockTimeoutMilliseconds: Int(busyTimeoutMilliseconds))
+            return try PostgresEventStore(url: url, configuration: configuration)
+        }
+    }
+}
