@@ -46,6 +46,9 @@ let package = Package(
         .executableTarget(name: "bench",
                           dependencies: ["EventStore", "Domain", "Simulator", "Projections", "JournalCore", "CSQLite"],
                           path: "Sources/bench", swiftSettings: optimized),
+        // A separate program the reliability tests start, SIGKILL and race against `journal`.
+        .executableTarget(name: "reliability-harness", dependencies: ["EventStore", "JournalCore"],
+                          path: "tools/reliability-harness", swiftSettings: upcoming),
 
         .testTarget(name: "JournalCoreTests", dependencies: ["JournalCore"], swiftSettings: upcoming),
         .testTarget(name: "EventStoreTests", dependencies: ["EventStore", "JournalCore", "CSQLite"],
@@ -57,6 +60,10 @@ let package = Package(
                     dependencies: ["Projections", "EventStore", "Domain", "Simulator", "JournalCore"],
                     swiftSettings: upcoming),
         .testTarget(name: "CLITests", dependencies: ["journal", "JournalCore"], swiftSettings: upcoming),
+        // Crashes, concurrent writers, hostile input, faults, tampering (`make soak`: long form).
+        .testTarget(name: "ReliabilityTests",
+                    dependencies: ["journal", "reliability-harness", "EventStore", "JournalCore", "Simulator"],
+                    swiftSettings: upcoming),
     ],
     swiftLanguageModes: [.v6]
 )
