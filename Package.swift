@@ -36,7 +36,7 @@ let package = Package(
         // Pure decide/evolve aggregates and the event catalog: no I/O.
         .target(name: "Domain", dependencies: ["JournalCore"], swiftSettings: optimized),
         // The seeded workload generator, driving the domain's commands.
-        .target(name: "Simulator", dependencies: ["Domain", "JournalCore"], swiftSettings: optimized),
+        .target(name: "Simulator", dependencies: ["Domain", "EventStore", "JournalCore"], swiftSettings: optimized),
         // Read models with checkpoints.
         .target(name: "Projections", dependencies: ["EventStore", "Domain", "JournalCore"],
                 swiftSettings: optimized),
@@ -50,11 +50,15 @@ let package = Package(
         .executableTarget(name: "reliability-harness", dependencies: ["EventStore", "JournalCore"],
                           path: "tools/reliability-harness", swiftSettings: upcoming),
 
+        // Helper executable for the store's multi-process tests and quick timings.
+        .executableTarget(name: "store-stress", dependencies: ["EventStore", "JournalCore"],
+                          path: "Sources/store-stress", swiftSettings: optimized),
+
         .testTarget(name: "JournalCoreTests", dependencies: ["JournalCore"], swiftSettings: upcoming),
-        .testTarget(name: "EventStoreTests", dependencies: ["EventStore", "JournalCore", "CSQLite"],
+        .testTarget(name: "EventStoreTests", dependencies: ["EventStore", "JournalCore", "CSQLite", "store-stress"],
                     swiftSettings: upcoming),
         .testTarget(name: "DomainTests", dependencies: ["Domain", "Simulator", "JournalCore"], swiftSettings: upcoming),
-        .testTarget(name: "SimulatorTests", dependencies: ["Simulator", "Domain", "JournalCore"],
+        .testTarget(name: "SimulatorTests", dependencies: ["Simulator", "Domain", "EventStore", "JournalCore"],
                     swiftSettings: upcoming),
         .testTarget(name: "ProjectionsTests",
                     dependencies: ["Projections", "EventStore", "Domain", "Simulator", "JournalCore"],

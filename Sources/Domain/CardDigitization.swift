@@ -5,6 +5,8 @@ import JournalCore
 ///
 /// Pure functions only: ``initial``, ``validate(_:_:occurredAt:)``, ``evolve(_:_:occurredAt:)``
 /// and ``apply(_:_:occurredAt:)``. Commands are in `CardDigitization+Commands`.
+///
+/// The state diagram and the table of rules (with their identifiers) are in `docs/domain.md`.
 public enum CardDigitization {
     /// Where the journey stands, as a sum type.
     public enum State: Sendable, Equatable {

@@ -112,7 +112,7 @@ extension CardEvent {
                 guard case let .object(object) = element else {
                     throw r.fail(.wrongType, "methods[\(index)]", "must be an object, got \(element.typeName)")
                 }
-                let method = try IDVMethod(decoding: FieldReader(r.eventType, object, prefix: "methods[\(index)]."))
+                let method = try IDVMethod(decoding: FieldReader(r.eventType, object, element: ("methods", index)))
                 for earlier in methods where earlier.id == method.id {
                     throw r.invalid("methods[\(index)].id", "must be unique, got \(ValueEcho.describe(method.id)) twice")
                 }

@@ -5,17 +5,19 @@ import JournalCore
 struct FieldReader {
     let eventType: String
     let data: JSONObject
-    /// Prefix for nested fields (`methods[1].`), empty at the top level.
-    var prefix: String = ""
+    /// For an object inside an array field (`methods[1]`): the array's key and the index. The
+    /// path text is built only when an error is reported.
+    var element: (key: String, index: Int)?
 
-    init(_ eventType: String, _ data: JSONObject, prefix: String = "") {
+    init(_ eventType: String, _ data: JSONObject, element: (key: String, index: Int)? = nil) {
         self.eventType = eventType
         self.data = data
-        self.prefix = prefix
+        self.element = element
     }
 
     func fail(_ kind: EventDecodingError.Kind, _ key: String, _ rule: String) -> EventDecodingError {
-        EventDecodingError(kind: kind, eventType: eventType, field: prefix + key, rule: rule)
+        let field = element.map { "\($0.key)[\($0.index)].\(key)" } ?? key
+        return EventDecodingError(kind: kind, eventType: eventType, field: field, rule: rule)
     }
 
     func invalid(_ key: String, _ rule: String) -> EventDecodingError { fail(.invalidValue, key, rule) }
@@ -97,25 +99,44 @@ struct FieldReader {
     }
 
     /// A string field whose value must be one of an enumeration's raw values.
-    func enumeration<E: RawRepresentable & CaseIterable>(_ key: String, _: E.Type) throws(EventDecodingError) -> E
-    where E.RawValue == String {
+    func enumeration<E: CatalogValue>(_ key: String, _: E.Type) throws(EventDecodingError) -> E {
         let raw = try string(key)
         return try enumValue(key, raw, E.self)
     }
 
-    func optionalEnumeration<E: RawRepresentable & CaseIterable>(_ key: String, _: E.Type) throws(EventDecodingError)
-        -> E? where E.RawValue == String {
+    func optionalEnumeration<E: CatalogValue>(_ key: String, _: E.Type) throws(EventDecodingError) -> E? {
         guard let raw = try optionalString(key) else { return nil }
         return try enumValue(key, raw, E.self)
     }
 
-    func enumValue<E: RawRepresentable & CaseIterable>(_ key: String, _ raw: String, _: E.Type)
-        throws(EventDecodingError) -> E where E.RawValue == String {
-        if let value = E(rawValue: raw) { return value }
+    func enumValue<E: CatalogValue>(_ key: String, _ raw: String, _: E.Type) throws(EventDecodingError) -> E {
+        // A linear scan of a static table: the values are short strings compared in place,
+        // faster than the synthesized `init(rawValue:)` on the import hot path.
+        for value in E.catalogValues where value.rawValue == raw { return value }
         let allowed = E.allCases.map(\.rawValue).joined(separator: ", ")
         throw invalid(key, "must be one of \(allowed), got \(ValueEcho.describe(raw))")
     }
 }
+
+/// A value set of the catalog: a `String`-backed enumeration with a static table of its cases.
+protocol CatalogValue: RawRepresentable, CaseIterable where RawValue == String {
+    /// Every case, in declaration order (`allCases` builds a new array on every call).
+    static var catalogValues: [Self] { get }
+}
+
+extension MessageVersion: CatalogValue { static let catalogValues = allCases }
+extension TransStatus: CatalogValue { static let catalogValues = allCases }
+extension ChallengeTransStatus: CatalogValue { static let catalogValues = allCases }
+extension ChallengeCompletion: CatalogValue { static let catalogValues = allCases }
+extension ACSUIType: CatalogValue { static let catalogValues = allCases }
+extension ChallengeAction: CatalogValue { static let catalogValues = allCases }
+extension ErrorComponent: CatalogValue { static let catalogValues = allCases }
+extension InputMethod: CatalogValue { static let catalogValues = allCases }
+extension EligibilityOutcome: CatalogValue { static let catalogValues = allCases }
+extension IDVMethodType: CatalogValue { static let catalogValues = allCases }
+extension ActivationRequiredState: CatalogValue { static let catalogValues = allCases }
+extension OTPRejectionReason: CatalogValue { static let catalogValues = allCases }
+extension ActivationFailureReason: CatalogValue { static let catalogValues = allCases }
 
 /// Builds the canonical `data` object of an event created by a command, skipping absent
 /// optional fields.

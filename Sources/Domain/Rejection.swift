@@ -65,8 +65,4 @@ extension Rejection.Rule {
     public static let cardActivatedByIDV = Self(rawValue: "card.activated-by-idv")
     public static let cardInterrupted = Self(rawValue: "card.interrupted")
     public static let cardResume = Self(rawValue: "card.resume")
-
-    // Commands.
-    /// A command's own precondition (e.g. the timeout deadline not reached yet).
-    public static let command = Self(rawValue: "command")
 }

@@ -33,7 +33,7 @@ public enum StreamCategory: String, Sendable, Hashable, CaseIterable {
     }
 
     /// True when `bytes[start...]` is exactly a UUID (8-4-4-4-12 hex digits).
-    private static func isUUID(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, lowercaseOnly: Bool) -> Bool {
+    static func isUUID(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, lowercaseOnly: Bool) -> Bool {
         guard bytes.count == start + 36 else { return false }
         for offset in 0..<36 {
             let byte = bytes[start + offset]
@@ -49,6 +49,13 @@ public enum StreamCategory: String, Sendable, Hashable, CaseIterable {
             }
         }
         return true
+    }
+
+    /// True when `text` is exactly a UUID; a byte loop specialised for `String` (hot path).
+    static func isUUID(_ text: String, lowercaseOnly: Bool) -> Bool {
+        guard text.utf8.count == 36 else { return false }
+        var text = text
+        return text.withUTF8 { isUUID($0, from: 0, lowercaseOnly: lowercaseOnly) }
     }
 
     /// The event type every stream of this category must begin with.

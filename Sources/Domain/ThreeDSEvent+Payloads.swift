@@ -98,7 +98,7 @@ extension ThreeDSEvent {
             acsTransID = try r.string("acsTransID")
             transStatus = try r.enumeration("transStatus", TransStatus.self)
             transStatusReason = try r.optionalString("transStatusReason")
-            guard UUIDText.isUUID(threeDSServerTransID) else {
+            guard StreamCategory.isUUID(threeDSServerTransID, lowercaseOnly: false) else {
                 throw r.invalid("threeDSServerTransID", "must be a UUID, got \(ValueEcho.describe(threeDSServerTransID))")
             }
             data = r.data

@@ -5,13 +5,7 @@ import JournalCore
 /// Pure functions only: ``initial``, ``validate(_:_:occurredAt:)``, ``evolve(_:_:occurredAt:)``
 /// and ``apply(_:_:occurredAt:)`` (both at once). Commands are in `ThreeDSTransaction+Commands`.
 ///
-/// ```mermaid
-/// stateDiagram-v2
-///     [*] --> created: TransactionCreated
-///     created --> authParametersIssued: AuthRequestParametersCreated
-///     authParametersIssued --> authResponseReceived: AuthResponseReceived
-///     authResponseReceived --> challenge: ChallengeStarted (transStatus C or D)
-/// ```
+/// The state diagram and the table of rules (with their identifiers) are in `docs/domain.md`.
 public enum ThreeDSTransaction {
     /// What the transaction is, as a sum type: a transaction that ended cannot also be waiting.
     public enum State: Sendable, Equatable {

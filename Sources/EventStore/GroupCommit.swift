@@ -57,7 +57,7 @@ final class GroupCommit: @unchecked Sendable {
     }
 
     /// Runs `body` with the writer to itself (queued appends wait until it returns).
-    func exclusive<R>(_ body: (JournalConnection) throws -> R) rethrows -> R {
+    func exclusive<R, E: Error>(_ body: (JournalConnection) throws(E) -> R) throws(E) -> R {
         condition.lock()
         while writerBusy { condition.wait() }
         writerBusy = true

@@ -52,6 +52,19 @@ extension JournalConnection {
         }
     }
 
+    /// Runs `body` in a write transaction of its own: commit when it returns, roll back when it throws.
+    func inWriteTransaction<R>(_ body: () throws(EventStoreError) -> R) throws(EventStoreError) -> R {
+        try beginWrite()
+        do {
+            let result = try body()
+            try commitWrite()
+            return result
+        } catch {
+            rollbackWrite()
+            throw error
+        }
+    }
+
     /// Rolls back and forgets everything the transaction learned.
     func rollbackWrite() {
         if let state = write, let id = state.dictionaryID, state.trainedDictionary {
@@ -65,24 +78,25 @@ extension JournalConnection {
     /// are undone and the transaction goes on. When SQLite itself aborted the whole transaction
     /// (`SQLITE_FULL`, an I/O error), `write` is nil afterwards and the caller must give up.
     func withSavepoint<R>(_ body: () throws(EventStoreError) -> R) throws(EventStoreError) -> R {
-        let snapshot = write
-        try run("opening a savepoint") { () throws(SQLiteError) in try sql.execute("SAVEPOINT journal_append") }
+        guard let mark = write?.mark else { preconditionFailure("savepoint outside a write transaction") }
+        try run("opening a savepoint") { () throws(SQLiteError) in try sql.cached("SAVEPOINT journal_append").run() }
+        write?.savepoints += 1
         do {
             let result = try body()
-            try run("releasing a savepoint") { () throws(SQLiteError) in try sql.execute("RELEASE journal_append") }
+            write?.savepoints -= 1
+            try run("releasing a savepoint") { () throws(SQLiteError) in try sql.cached("RELEASE journal_append").run() }
             return result
         } catch {
-            if sql.isAutocommit {
-                write = snapshot
+            if sql.isAutocommit || write == nil {
                 rollbackWrite()
             } else {
-                _ = try? sql.execute("ROLLBACK TO journal_append")
-                _ = try? sql.execute("RELEASE journal_append")
-                if let current = write, current.trainedDictionary, !(snapshot?.trainedDictionary ?? false),
-                   let id = current.dictionaryID {
+                _ = try? sql.cached("ROLLBACK TO journal_append").run()
+                _ = try? sql.cached("RELEASE journal_append").run()
+                if let current = write, current.trainedDictionary, !mark.trainedDictionary, let id = current.dictionaryID {
                     dictionaries.removeValue(forKey: id)
                 }
-                write = snapshot
+                write?.rollback(to: mark)
+                write?.savepoints -= 1
             }
             throw error
         }
@@ -121,21 +135,23 @@ extension JournalConnection {
                 }
                 streamID = try createStream(stream)
             }
-            guard let sid = streamID, var state = write else { preconditionFailure() }
-            let position = state.headPosition + 1
+            guard let sid = streamID, let previousHash = write?.headHash, let headPosition = write?.headPosition else {
+                preconditionFailure("append outside a write transaction")
+            }
+            let position = headPosition + 1
             let nextVersion = (version ?? -1) + 1
             let recordedAt = event.recordedAt ?? now
             let typeID = try internType(event.type)
             let hash = event.data.withUnsafeBytes { data in
                 Self.withOptionalBytes(event.meta) { meta in
-                    hasher.hash(previous: state.headHash, position: position, version: nextVersion,
+                    hasher.hash(previous: previousHash, position: position, version: nextVersion,
                                 stream: stream.rawValue, id: event.id, type: event.type,
                                 occurredAt: event.occurredAt, recordedAt: recordedAt, data: data, meta: meta)
                 }
             }
             do {
                 try insert(event, position: position, streamID: sid, version: nextVersion, typeID: typeID,
-                           recordedAt: recordedAt, hash: hash, dictionaryID: state.dictionaryID)
+                           recordedAt: recordedAt, hash: hash, dictionaryID: write?.dictionaryID)
             } catch let error where error.isUniqueViolation {
                 if let stored = try storedEvent(id: event.id) {
                     positions.append(try duplicatePosition(stored, event, stream: stream))
@@ -146,16 +162,15 @@ extension JournalConnection {
                 if sql.isAutocommit { rollbackWrite() }
                 throw EventStoreError(sqlite: error, doing: "appending to \(stream)", stream: stream.rawValue)
             }
-            state.headPosition = position
-            state.headHash = hash
-            state.written += 1
-            write = state
+            write?.headPosition = position
+            write?.headHash = hash
+            write?.written += 1
             version = nextVersion
             written += 1
             positions.append(position)
             try trainDictionaryIfDue()
         }
-        if let streamID { write?.versions[streamID] = .some(version) }
+        if let streamID { write?.setVersion(version, of: streamID) }
         return AppendResult(stream: stream, positions: positions, lastVersion: version, written: written)
     }
 
@@ -218,9 +233,8 @@ extension JournalConnection {
             try statement.run()
             return sql.lastInsertRowID
         }
-        write?.newStreams[stream.rawValue] = id
-        write?.newStreamNames[id] = stream
-        write?.versions[id] = .some(nil)
+        write?.addStream(stream, id: id)
+        write?.setVersion(nil, of: id)
         return id
     }
 
@@ -243,8 +257,7 @@ extension JournalConnection {
             try statement.run()
             return sql.lastInsertRowID
         }
-        write?.newTypes[type] = id
-        write?.newTypeNames[id] = type
+        write?.addType(type, id: id)
         return id
     }
 
@@ -302,8 +315,8 @@ extension JournalConnection {
     /// the same first n events always give the same dictionary.
     func trainDictionaryIfDue() throws(EventStoreError) {
         let threshold = configuration.dictionaryTrainingEvents
-        guard threshold > 0, !dictionaryTrainingSkipped, let state = write, state.dictionaryID == nil,
-              state.headPosition >= threshold else { return }
+        guard threshold > 0, !dictionaryTrainingSkipped, write != nil, write?.dictionaryID == nil,
+              write?.headPosition ?? 0 >= threshold else { return }
         var samples: [(type: Int64, payload: [UInt8])] = []
         try run("reading events to train the compression dictionary") { () throws(SQLiteError) in
             let statement = try sql.cached("""

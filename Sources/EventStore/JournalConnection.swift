@@ -30,22 +30,87 @@ final class JournalConnection {
     var payloadScratch: [UInt8] = []
     var compressScratch: [UInt8] = []
 
-    /// What a write transaction learned and has not committed yet. A value: a savepoint copies it
-    /// and restores the copy when its part of the transaction rolls back.
+    /// What a write transaction learned and has not committed yet. Changes made under a savepoint
+    /// are logged in `undo`, so rolling back to the savepoint costs only what it undoes (a copy of
+    /// the whole state per savepoint would make a transaction of n appends cost O(n²)).
     struct WriteState {
         var headPosition: Int64
         var headHash: [UInt8]
-        var newStreams: [String: Int64] = [:]
-        var newStreamNames: [Int64: StreamName] = [:]
-        var newTypes: [String: Int64] = [:]
-        var newTypeNames: [Int64: String] = [:]
+        private(set) var newStreams: [String: Int64] = [:]
+        private(set) var newStreamNames: [Int64: StreamName] = [:]
+        private(set) var newTypes: [String: Int64] = [:]
+        private(set) var newTypeNames: [Int64: String] = [:]
         /// Last versions of streams touched in this transaction (nil: the stream has no events).
-        var versions: [Int64: Int64?] = [:]
+        private(set) var versions: [Int64: Int64?] = [:]
         /// The dictionary new events are compressed with (nil: store raw).
         var dictionaryID: Int64?
         /// True when this transaction created `dictionaryID`.
         var trainedDictionary = false
         var written = 0
+        var savepoints = 0
+        private var undo: [Undo] = []
+
+        init(headPosition: Int64, headHash: [UInt8]) {
+            self.headPosition = headPosition
+            self.headHash = headHash
+        }
+
+        enum Undo {
+            case stream(String, Int64)
+            case type(String, Int64)
+            case version(Int64, Int64??)
+        }
+
+        struct Mark {
+            let headPosition: Int64
+            let headHash: [UInt8]
+            let dictionaryID: Int64?
+            let trainedDictionary: Bool
+            let written: Int
+            let undoCount: Int
+        }
+
+        var mark: Mark {
+            Mark(headPosition: headPosition, headHash: headHash, dictionaryID: dictionaryID,
+                 trainedDictionary: trainedDictionary, written: written, undoCount: undo.count)
+        }
+
+        mutating func rollback(to mark: Mark) {
+            while undo.count > mark.undoCount {
+                switch undo.removeLast() {
+                case let .stream(name, id):
+                    newStreams[name] = nil
+                    newStreamNames[id] = nil
+                case let .type(name, id):
+                    newTypes[name] = nil
+                    newTypeNames[id] = nil
+                case let .version(id, previous):
+                    versions[id] = previous
+                }
+            }
+            headPosition = mark.headPosition
+            headHash = mark.headHash
+            dictionaryID = mark.dictionaryID
+            trainedDictionary = mark.trainedDictionary
+            written = mark.written
+        }
+
+        mutating func setVersion(_ version: Int64?, of streamID: Int64) {
+            if savepoints > 0 { undo.append(.version(streamID, versions[streamID])) }
+            versions[streamID] = .some(version)
+        }
+
+        mutating func addStream(_ stream: StreamName, id: Int64) {
+            if savepoints > 0 { undo.append(.stream(stream.rawValue, id)) }
+            newStreams[stream.rawValue] = id
+            newStreamNames[id] = stream
+        }
+
+        mutating func addType(_ name: String, id: Int64) {
+            if savepoints > 0 { undo.append(.type(name, id)) }
+            newTypes[name] = id
+            newTypeNames[id] = name
+        }
     }
 
     init(path: String, configuration: SQLiteEventStore.Configuration, writer: Bool) throws(EventStoreError) {
@@ -66,6 +131,19 @@ final class JournalConnection {
                                       backendCode: String(error.extendedCode))
             }
             throw EventStoreError(sqlite: error, doing: "opening \(path)")
+        }
+        // A larger page cache keeps the indexes' hot pages in memory (SQLite's default is 2 MiB),
+        // and memory-mapped reads skip a copy per page.
+        try run("configuring the connection") { () throws(SQLiteError) in
+            try sql.execute("PRAGMA cache_size = -\(configuration.cacheSizeKiB)")
+            try sql.execute("PRAGMA mmap_size = \(configuration.mmapSizeBytes)")
+        }
+        if writer && !configuration.readOnly {
+            // Checkpoint every ~40 MiB of WAL instead of 4 MiB: a page rewritten by several
+            // commits is copied into the database file once.
+            try run("configuring the connection") { () throws(SQLiteError) in
+                try sql.execute("PRAGMA wal_autocheckpoint = \(configuration.walAutocheckpointPages)")
+            }
         }
         if writer, let pages = configuration.maxPageCount {
             try run("setting max_page_count") { () throws(SQLiteError) in
@@ -197,7 +275,7 @@ final class JournalConnection {
             guard try statement.step(), !statement.isNull(at: 0) else { return nil }
             return statement.int64(at: 0)
         }
-        if write != nil { write?.versions[streamID] = .some(version) }
+        write?.setVersion(version, of: streamID)
         return version
     }
 

@@ -41,6 +41,12 @@ extension SQLiteEventStore {
         /// `PRAGMA max_page_count` for the write connection (nil: SQLite's default). Tests use it
         /// to simulate a full disk.
         public var maxPageCount: Int?
+        /// SQLite page cache per connection, in KiB (64 MiB by default; SQLite's own default is 2 MiB).
+        public var cacheSizeKiB: Int = 64 * 1024
+        /// Bytes of the file read through `mmap` (256 MiB by default; 0 turns it off).
+        public var mmapSizeBytes: Int = 256 << 20
+        /// WAL pages between automatic checkpoints (SQLite's default is 1000).
+        public var walAutocheckpointPages: Int = 10_000
 
         public init(clock: @escaping @Sendable () -> Timestamp = Configuration.systemClock,
                     synchronous: Synchronous = .full,

@@ -36,7 +36,7 @@ import JournalCore
 public final class SQLiteEventStore: TransactionalEventStore, @unchecked Sendable {
     public let path: String
     public let configuration: Configuration
-    private let commits: GroupCommit
+    let commits: GroupCommit
     private let reader: JournalConnection?
     private let readerLock = ConditionLock()
     private let signal = CommitSignal()
@@ -65,13 +65,7 @@ public final class SQLiteEventStore: TransactionalEventStore, @unchecked Sendabl
             defer { readerLock.unlock() }
             return try body(reader)
         }
-        do {
-            return try commits.exclusive { connection in try body(connection) }
-        } catch let error as EventStoreError {
-            throw error
-        } catch {
-            throw EventStoreError(code: .io, message: "\(error)")
-        }
+        return try commits.exclusive { connection throws(EventStoreError) in try body(connection) }
     }
 
     // MARK: - EventStore

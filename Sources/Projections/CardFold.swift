@@ -77,8 +77,50 @@ public struct CardFact: Sendable, Equatable {
     }
 }
 
-/// The card projection's fold: pure, one event at a time.
+/// The card projection's fold: pure, one event at a time, onto the stream's row, emitting facts
+/// and changes to the all-time totals.
+///
+/// Totals keys: per event `otp|method`, `rej|reason`, `offered|kind`, `sel|kind|first|reselected`,
+/// `act|kind`, `fail|kind`, `cancel|kind`, `aexp|kind`; per stream `journey|activated`
+/// (streams with an OTPSubmitted; 1 when activated) and `decisions`; histograms `act|kind` and
+/// `act` (decision to activation, all).
 public enum CardFold {
+    public static func apply(_ event: EventView, to row: inout CardStreamRow, facts: inout [CardFact],
+                             totals: inout TotalsDelta) {
+        let before = row
+        let factCount = facts.count
+        apply(event, to: &row, facts: &facts)
+        for fact in facts[factCount...] {
+            switch fact.kind {
+            case .otpSubmitted: totals.add(TotalsKey.make("otp", fact.a))
+            case .otpRejected: totals.add(TotalsKey.make("rej", fact.a))
+            case .activationExpired: totals.add(TotalsKey.make("aexp", fact.a))
+            case .offered: totals.add(TotalsKey.make("offered", fact.a))
+            case .selected: totals.add(TotalsKey.make("sel", fact.a, fact.b))
+            case .activated:
+                totals.add(TotalsKey.make("act", fact.a))
+                if let v = fact.v {
+                    totals.observe(TotalsKey.make("act", fact.a), v)
+                    totals.observe("act", v)
+                }
+            case .failed: totals.add(TotalsKey.make("fail", fact.a))
+            case .cancelled: totals.add(TotalsKey.make("cancel", fact.a))
+            }
+        }
+        if (before.otpSubmissions > 0) != (row.otpSubmissions > 0) || before.outcome != row.outcome
+            || (before.decisionAt == nil) != (row.decisionAt == nil) {
+            totals.move(from: contribution(before), to: contribution(row))
+        }
+    }
+
+    /// What a stream adds to the totals in its current state.
+    public static func contribution(_ row: CardStreamRow) -> StreamContribution {
+        var c = StreamContribution()
+        if row.otpSubmissions > 0 { c.counts.append((row.outcome == .activated ? "journey|1" : "journey|0", 1)) }
+        if row.decisionAt != nil { c.counts.append(("decisions", 1)) }
+        return c
+    }
+
     /// The name a method is counted under: its `type`, with appToApp split by cryptogram
     /// (`appToAppWithCryptogram`, `appToAppWithoutCryptogram`).
     public static func methodKind(type: String, withCryptogram: Bool?) -> String {
@@ -98,7 +140,7 @@ public enum CardFold {
             end(&row, .declined, at: t)
         case "DigitizationApprovedWithIDV":
             row.decisionAt = t
-            for method in event.data["methods"]?.arrayValue ?? [] {
+            for method in event.object()?["methods"]?.arrayValue ?? [] {
                 guard let object = method.objectValue else { continue }
                 let kind = methodKind(type: object["type"]?.stringValue ?? "unknown",
                                       withCryptogram: object["withCryptogram"]?.boolValue)

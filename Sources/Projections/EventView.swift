@@ -2,44 +2,160 @@ import EventStore
 import JournalCore
 
 /// The few things a projection reads from a recorded event: where it is in the log, its stream,
-/// its type, when it happened, and its `data` object. Built once per event and shared by every
-/// projection that folds it.
+/// its type, when it happened, and a few fields of its `data` object. Built once per event and
+/// shared by every projection that folds it.
+///
+/// Fields are read straight from the stored JSON text by ``JSONFieldScanner`` (no tree is built:
+/// a rebuild reads millions of events and each fold needs one or two string fields).
 public struct EventView: Sendable, Equatable {
     public var position: Int64
     public var stream: String
     public var type: String
     /// occurredAt, in milliseconds since the epoch.
     public var occurredAt: Int64
-    public var data: JSONObject
+    /// The `data` object as stored: compact JSON text.
+    public var data: [UInt8]
+    /// The stream's category, read once.
+    public let category: Category
 
-    public init(position: Int64, stream: String, type: String, occurredAt: Int64, data: JSONObject) {
+    public enum Category: Sendable, Equatable {
+        case threeDS, card, other
+    }
+
+    public init(position: Int64, stream: String, type: String, occurredAt: Int64, data: [UInt8]) {
         self.position = position
         self.stream = stream
         self.type = type
         self.occurredAt = occurredAt
         self.data = data
+        var utf8 = stream.utf8.makeIterator()
+        let a = utf8.next(), b = utf8.next(), c = utf8.next(), d = utf8.next(), e = utf8.next()
+        if a == UInt8(ascii: "3"), b == UInt8(ascii: "d"), c == UInt8(ascii: "s"), d == UInt8(ascii: "-") {
+            category = .threeDS
+        } else if a == UInt8(ascii: "c"), b == UInt8(ascii: "a"), c == UInt8(ascii: "r"), d == UInt8(ascii: "d"),
+                  e == UInt8(ascii: "-") {
+            category = .card
+        } else {
+            category = .other
+        }
     }
 
     /// Reads a stored event. The store only holds validated events, so a `data` that is not a JSON
     /// object is a damaged journal: it is reported, never trapped on.
     public init(_ event: RecordedEvent) throws(ProjectionError) {
-        let value: JSONValue
-        do {
-            value = try JSONParser().parse(event.data)
-        } catch {
-            throw ProjectionError(.badEvent, "event at position \(event.position): data is not JSON (\(error))",
-                                  position: event.position)
-        }
-        guard case let .object(object) = value else {
+        guard JSONFieldScanner.isObject(event.data) else {
             throw ProjectionError(.badEvent, "event at position \(event.position): data is not a JSON object",
                                   position: event.position)
         }
         self.init(position: event.position, stream: event.stream.rawValue, type: event.type,
-                  occurredAt: event.occurredAt.millisecondsSinceEpoch, data: object)
+                  occurredAt: event.occurredAt.millisecondsSinceEpoch, data: event.data)
     }
 
-    /// `3ds`, `card`, … : the stream name up to its first `-`.
-    public var category: Substring { stream.prefix(while: { $0 != "-" }) }
+    /// The string value of a top-level field of `data` (nil when absent or not a string).
+    func string(_ key: StaticString) -> String? { JSONFieldScanner.string(key, in: data) }
 
-    func string(_ key: String) -> String? { data[key]?.stringValue }
+    /// The whole `data` object, parsed (for the rare event whose fields are nested).
+    func object() -> JSONObject? { (try? JSONParser().parse(data))?.objectValue }
+}
+
+/// Finds top-level string fields in a JSON object's text without building a tree. Bounds-checked:
+/// malformed text gives nil, never a trap; a string with escapes is decoded by `JSONParser`.
+enum JSONFieldScanner {
+    private static let quote = UInt8(ascii: "\""), backslash = UInt8(ascii: "\\")
+
+    static func isObject(_ bytes: [UInt8]) -> Bool {
+        var i = 0
+        skipSpace(bytes, &i)
+        return i < bytes.count && bytes[i] == UInt8(ascii: "{")
+    }
+
+    static func string(_ key: StaticString, in bytes: [UInt8]) -> String? {
+        bytes.withUnsafeBufferPointer { b -> String? in
+            let keyBytes = UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount)
+            var i = 0
+            skipSpace(b, &i)
+            guard i < b.count, b[i] == UInt8(ascii: "{") else { return nil }
+            i += 1
+            while true {
+                skipSpace(b, &i)
+                guard i < b.count, b[i] == quote else { return nil }
+                guard let (keyStart, keyEnd, keyEscaped) = stringSpan(b, &i) else { return nil }
+                skipSpace(b, &i)
+                guard i < b.count, b[i] == UInt8(ascii: ":") else { return nil }
+                i += 1
+                skipSpace(b, &i)
+                guard i < b.count else { return nil }
+                let matches = !keyEscaped && keyEnd - keyStart == keyBytes.count
+                    && (0..<keyBytes.count).allSatisfy { b[keyStart + $0] == keyBytes[$0] }
+                if matches {
+                    guard b[i] == quote, let (start, end, escaped) = stringSpan(b, &i) else { return nil }
+                    if !escaped { return String(decoding: UnsafeBufferPointer(rebasing: b[start..<end]), as: UTF8.self) }
+                    return (try? JSONParser().parse(UnsafeBufferPointer(rebasing: b[(start - 1)...end])))?.stringValue
+                }
+                guard skipValue(b, &i) else { return nil }
+                skipSpace(b, &i)
+                guard i < b.count else { return nil }
+                if b[i] == UInt8(ascii: ",") { i += 1; continue }
+                return nil  // `}`: not found
+            }
+        }
+    }
+
+    private static func skipSpace<C: RandomAccessCollection>(_ b: C, _ i: inout Int) where C.Element == UInt8, C.Index == Int {
+        while i < b.count, b[i] == 0x20 || b[i] == 0x0A || b[i] == 0x0D || b[i] == 0x09 { i += 1 }
+    }
+
+    /// At a `"`: moves past the closing quote; returns the content's range and whether it has escapes.
+    private static func stringSpan(_ b: UnsafeBufferPointer<UInt8>, _ i: inout Int) -> (Int, Int, Bool)? {
+        i += 1
+        let start = i
+        var escaped = false
+        while i < b.count {
+            if b[i] == backslash {
+                escaped = true
+                i += 2
+                continue
+            }
+            if b[i] == quote {
+                i += 1
+                return (start, i - 1, escaped)
+            }
+            i += 1
+        }
+        return nil
+    }
+
+    /// Skips one value (string, object, array, number, literal).
+    private static func skipValue(_ b: UnsafeBufferPointer<UInt8>, _ i: inout Int) -> Bool {
+        guard i < b.count else { return false }
+        switch b[i] {
+        case quote:
+            return stringSpan(b, &i) != nil
+        case UInt8(ascii: "{"), UInt8(ascii: "["):
+            var depth = 0
+            while i < b.count {
+                switch b[i] {
+                case quote:
+                    guard stringSpan(b, &i) != nil else { return false }
+                    continue
+                case UInt8(ascii: "{"), UInt8(ascii: "["):
+                    depth += 1
+                case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                    depth -= 1
+                    if depth == 0 {
+                        i += 1
+                        return true
+                    }
+                default:
+                    break
+                }
+                i += 1
+            }
+            return false
+        default:
+            while i < b.count, b[i] != UInt8(ascii: ","), b[i] != UInt8(ascii: "}"), b[i] != UInt8(ascii: "]"),
+                  b[i] != 0x20, b[i] != 0x0A, b[i] != 0x0D, b[i] != 0x09 { i += 1 }
+            return true
+        }
+    }
 }

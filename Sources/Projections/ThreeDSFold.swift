@@ -74,8 +74,58 @@ public struct ThreeDSFact: Sendable, Equatable {
     }
 }
 
-/// The 3DS projection's fold: pure, one event at a time, onto the stream's row, emitting facts.
+/// The 3DS projection's fold: pure, one event at a time, onto the stream's row, emitting facts
+/// and changes to the all-time totals.
+///
+/// Totals keys (components escaped by ``TotalsKey``):
+/// - per event: `req|action|ui` (ui of the screen answered, `none` first), `screen|ui`,
+///   `timeout|ds|ui`, `perr|code|component`, `rerr|code`;
+/// - per stream, moved when the stream changes: `funnel|ds|mv|ares|challenged|outcome`,
+///   `otptx|outcome` (streams with a submitText), `ended|lastUi|outcome` and `rounds|lastUi`
+///   (challenges ended); histograms `chal|ds` and `chal` (challenge duration, all).
 public enum ThreeDSFold {
+    public static func apply(_ event: EventView, to row: inout ThreeDSStreamRow, facts: inout [ThreeDSFact],
+                             totals: inout TotalsDelta) {
+        let before = row
+        let factCount = facts.count
+        apply(event, to: &row, facts: &facts)
+        for fact in facts[factCount...] {
+            switch fact.kind {
+            case .request: totals.add(TotalsKey.make("req", fact.a, fact.b))
+            case .screen: totals.add(TotalsKey.make("screen", fact.a))
+            case .timeout: totals.add(TotalsKey.make("timeout", row.directoryServer ?? "unknown", fact.a))
+            case .protocolError: totals.add(TotalsKey.make("perr", fact.a, fact.b))
+            case .runtimeError: totals.add(TotalsKey.make("rerr", fact.a))
+            }
+        }
+        if before.createdAt != row.createdAt || before.directoryServer != row.directoryServer
+            || before.messageVersion != row.messageVersion || before.aresStatus != row.aresStatus
+            || before.challengeStartedAt != row.challengeStartedAt || before.outcome != row.outcome
+            || before.endedAt != row.endedAt || (before.submitTexts > 0) != (row.submitTexts > 0)
+            || (row.endedAt != nil && (before.lastUiType != row.lastUiType || before.requests != row.requests)) {
+            totals.move(from: contribution(before), to: contribution(row))
+        }
+    }
+
+    /// What a stream adds to the totals in its current state.
+    public static func contribution(_ row: ThreeDSStreamRow) -> StreamContribution {
+        var c = StreamContribution()
+        let outcome = row.outcome.key
+        if row.createdAt != nil {
+            c.counts.append((TotalsKey.make("funnel", row.directoryServer ?? "unknown", row.messageVersion ?? "unknown",
+                                            row.aresStatus ?? "", row.challengeStartedAt != nil ? "1" : "0", outcome), 1))
+        }
+        if row.submitTexts > 0 { c.counts.append((TotalsKey.make("otptx", outcome), 1)) }
+        if let ended = row.endedAt, let started = row.challengeStartedAt {
+            let ui = row.lastUiType ?? "none"
+            c.counts.append((TotalsKey.make("ended", ui, outcome), 1))
+            c.counts.append((TotalsKey.make("rounds", ui), row.requests))
+            c.observations.append((TotalsKey.make("chal", row.directoryServer ?? "unknown"), ended - started))
+            c.observations.append(("chal", ended - started))
+        }
+        return c
+    }
+
     public static func apply(_ event: EventView, to row: inout ThreeDSStreamRow, facts: inout [ThreeDSFact]) {
         let t = event.occurredAt
         switch event.type {

@@ -8,7 +8,7 @@ public struct GeneratedEvent: Sendable, Equatable {
     public let stream: String
     public let type: String
     public let data: JSONObject
-    /// From the simulated clock.
+    /// From the simulated device clock.
     public let occurredAt: Timestamp
 
     public init(id: String, stream: String, type: String, data: JSONObject, occurredAt: Timestamp) {
@@ -28,8 +28,10 @@ public struct GeneratedJourney: Sendable, Equatable {
     /// The final state after folding `events`.
     public let finalState: JourneyState
     /// The path taken, for coverage checks: notable steps in order (`ares:C`, `ui:04`, `resumed`, …).
+    /// Empty when the generator does not record details (inside a ``Simulation``).
     public let path: [String]
-    /// The commands that produced `events`, in order (each produced one or more events).
+    /// The commands that produced `events`, in order (each produced one or more events). Empty
+    /// when the generator does not record details.
     public let commands: [GeneratedCommand]
 }
 

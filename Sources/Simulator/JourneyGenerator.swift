@@ -5,32 +5,57 @@ import JournalCore
 ///
 /// It drives the domain's commands (`decide`) with an ``Environment`` made of a simulated clock
 /// and UUIDs from ``SeededRandom``, so every event it emits passed the same rules as an import.
-/// The same seed and the same calls give byte-identical journeys.
+/// Every share and delay comes from a ``WorkloadProfile``. The same seed, profile and calls give
+/// byte-identical journeys.
 ///
 /// ```swift
-/// let generator = JourneyGenerator(seed: 42)
+/// let generator = JourneyGenerator(seed: 42)              // the coverage profile
 /// let payment = generator.threeDSTransaction()
 /// let card = generator.cardDigitization()
 /// ```
 ///
-/// Each journey starts on the generator's clock, which then moves on by a short random gap, so
-/// consecutive journeys overlap in time the way concurrent users do.
+/// Used alone, each journey starts on the generator's clock, which then moves on by a short
+/// random gap. ``Simulation`` instead starts journeys at their arrival times and interleaves them.
 public final class JourneyGenerator {
     /// The default start of the simulated clock: 2026-11-29T08:00:00.000Z.
-    public static let defaultStart = Timestamp(millisecondsSinceEpoch: 1_796_025_600_000)
+    public static let defaultStart = Timestamp(millisecondsSinceEpoch: 1_795_939_200_000)
 
     public internal(set) var random: SeededRandom
-    /// When the next journey starts.
+    /// When the next journey starts (when used without a ``Simulation``).
     public internal(set) var nextStart: Timestamp
 
-    /// The clock of the journey being generated.
+    let profile: CompiledProfile
+    /// The true time of the journey being generated.
     var now: Timestamp
+    /// The journey's device clock error: `occurredAt = now + skew`.
+    var skew: Int64 = 0
+    /// Record `path` and `commands` (tests, coverage); the simulation turns it off.
+    let recordsDetails: Bool
     var path: [String] = []
+    private(set) var environment: Environment!
 
-    public init(seed: UInt64, start: Timestamp = JourneyGenerator.defaultStart) {
-        random = SeededRandom(seed: seed)
+    /// A generator on the ``WorkloadProfile/coverage`` profile, which shows every path in a few
+    /// thousand journeys.
+    public convenience init(seed: UInt64, start: Timestamp = JourneyGenerator.defaultStart) {
+        // The built-in profiles are checked by the tests; compiling them cannot fail.
+        try! self.init(seed: seed, start: start, profile: .coverage)
+    }
+
+    /// - Throws: ``ProfileError`` when the profile cannot be used.
+    public convenience init(seed: UInt64, start: Timestamp = JourneyGenerator.defaultStart,
+                            profile: WorkloadProfile) throws(ProfileError) {
+        self.init(random: SeededRandom(seed: seed), start: start, profile: try CompiledProfile(profile),
+                  recordsDetails: true)
+    }
+
+    init(random: SeededRandom, start: Timestamp, profile: CompiledProfile, recordsDetails: Bool) {
+        self.random = random
+        self.profile = profile
+        self.recordsDetails = recordsDetails
         nextStart = start
         now = start
+        environment = Environment(now: { [unowned self] in self.now.adding(milliseconds: self.skew) },
+                                  newID: { [unowned self] in self.random.uuid() })
     }
 
     /// A journey of `category`.
@@ -41,24 +66,53 @@ public final class JourneyGenerator {
         }
     }
 
+    /// A journey of `category` starting at `start` on a device whose clock is off by `skew` ms.
+    func journey(_ category: StreamCategory, startingAt start: Timestamp, skew: Int64) -> GeneratedJourney {
+        now = start
+        self.skew = skew
+        path = []
+        switch category {
+        case .threeDS: return makeThreeDSTransaction()
+        case .card: return makeCardDigitization()
+        }
+    }
+
+    /// A 3DS transaction through one of the flow's paths (see ``makeThreeDSTransaction()``).
+    public func threeDSTransaction() -> GeneratedJourney {
+        beginJourney()
+        return makeThreeDSTransaction()
+    }
+
+    /// A card digitization journey through one of the flow's paths.
+    public func cardDigitization() -> GeneratedJourney {
+        beginJourney()
+        return makeCardDigitization()
+    }
+
     /// Starts a journey: resets the per-journey clock and path, moves the next start on.
     func beginJourney() {
         now = nextStart
+        skew = 0
         path = []
         nextStart = nextStart.adding(milliseconds: random.int64(in: 50...3_000))
     }
 
-    /// Advances the journey clock by a random delay in milliseconds.
-    func wait(_ milliseconds: ClosedRange<Int64>) {
-        now = now.adding(milliseconds: random.int64(in: milliseconds))
+    /// Advances the journey clock by `milliseconds`.
+    func wait(_ milliseconds: Int64) {
+        now = now.adding(milliseconds: milliseconds)
     }
 
-    /// The environment handed to `decide`: the journey clock and seeded UUIDs.
-    var environment: Environment {
-        Environment(now: { [unowned self] in self.now }, newID: { [unowned self] in self.random.uuid() })
+    /// Advances the journey clock by a delay drawn from `delay`.
+    func wait(_ delay: Delay) {
+        wait(delay.draw(&random))
     }
 
-    func makeEvent(stream: String, id: String, type: String, data: JSONObject, occurredAt: Timestamp) -> GeneratedEvent {
-        GeneratedEvent(id: id, stream: stream, type: type, data: data, occurredAt: occurredAt)
+    /// Records a notable step (only when details are recorded).
+    func note(_ step: @autoclosure () -> String) {
+        if recordsDetails { path.append(step()) }
     }
+
+    func roll(_ chance: Chance) -> Bool { chance.roll(&random) }
+
+    func draw<Value>(_ table: WeightedTable<Value>) -> Value { table.draw(&random) }
 }

@@ -111,12 +111,18 @@ public struct SeededRandom: Sendable {
         return String(decoding: text, as: UTF8.self)
     }
 
-    /// `count` random lowercase hexadecimal digits.
+    /// `count` random lowercase hexadecimal digits, never more than 12 decimal digits in a row:
+    /// a longer run could look like a card number to the sensitive-data guard (contract §3.3).
     public mutating func hex(_ count: Int) -> String {
         let hex = Array("0123456789abcdef".utf8)
         var text: [UInt8] = []
         text.reserveCapacity(count)
-        for _ in 0..<count { text.append(hex[int(below: 16)]) }
+        var digitsInARow = 0
+        for _ in 0..<count {
+            let character = digitsInARow == 12 ? hex[10 + int(below: 6)] : hex[int(below: 16)]
+            digitsInARow = character <= UInt8(ascii: "9") ? digitsInARow + 1 : 0
+            text.append(character)
+        }
         return String(decoding: text, as: UTF8.self)
     }
 }

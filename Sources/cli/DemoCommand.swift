@@ -10,14 +10,19 @@ enum DemoCommand {
         printsResults: false,
         details: """
             Creates a fresh journal (in a new temporary folder, or at --db PATH, which must not
-            exist yet), imports a small hand-written sample (a challenged 3-D Secure transaction,
-            a yellow-flow card digitization activated by OTP, a frictionless transaction), then
+            exist yet), fills it with 300 simulated 3-D Secure transactions and 150 card
+            digitizations (the domain's seeded generator), imports a small hand-written sample (a
+            challenged 3-D Secure transaction, a yellow-flow card digitization activated by OTP,
+            a frictionless transaction), then
             shows verify, an audit of the challenged transaction and of the yellow-flow journey,
-            a replay, and a replay of every stream with its digest. Each step prints the command
-            that produced it, so you can run it again yourself.
+            a replay, a replay of every stream with its digest, and the analytics queries. Each
+            step prints the command that produced it, so you can run it again yourself.
             """,
         examples: ["journal demo", "journal demo --db /tmp/tour.db"],
         run: run)
+
+    static let transactions = 300
+    static let digitizations = 150
 
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws {
         let path = try freshJournalPath(arguments)
@@ -28,24 +33,36 @@ enum DemoCommand {
         out.line("journal demo: a tour of the journal on a fresh database")
         out.line("  database: \(path)")
 
+        step(1, "simulate traffic: \(transactions) 3-D Secure transactions, \(digitizations) card digitizations "
+             + "(seeded generator)", out)
+        let store = try JournalAccess.openForWriting(context, try JournalCLI.parser.parse(["--db", path], for: spec))
+        let simulated = try DemoWorkload.append(transactions: transactions, digitizations: digitizations, to: store)
+        out.line("appended \(simulated) events (seed \(DemoWorkload.seed))")
+
         try writeSample(to: samplePath)
-        step(1, "import events: every line is validated, then appended in one transaction", out)
+        step(2, "import a hand-written file: every line is validated, then appended in one transaction", out)
         try runStep(ImportCommand.spec, [samplePath], path: path, context: context)
 
-        step(2, "verify: is anything tampered with? (hash chain, positions, versions)", out)
+        step(3, "verify: is anything tampered with? (hash chain, positions, versions)", out)
         try runStep(VerifyCommand.spec, [], path: path, context: context)
 
-        step(3, "audit a challenged 3-D Secure transaction", out)
+        step(4, "audit a challenged 3-D Secure transaction", out)
         try runStep(AuditCommand.spec, [DemoSample.challengedStream], path: path, context: context)
 
-        step(4, "audit a yellow-flow card digitization (ID&V by OTP, one wrong code)", out)
+        step(5, "audit a yellow-flow card digitization (ID&V by OTP, one wrong code)", out)
         try runStep(AuditCommand.spec, [DemoSample.yellowStream], path: path, context: context)
 
-        step(5, "replay one transaction event by event", out)
+        step(6, "replay one transaction event by event", out)
         try runStep(ReplayCommand.spec, [DemoSample.challengedStream], path: path, context: context)
 
-        step(6, "replay every stream: the digest is the same on every run and machine", out)
+        step(7, "replay every stream: the digest is the same on every run and machine", out)
         try runStep(ReplayCommand.spec, ["--all"], path: path, context: context)
+
+        step(8, "analytics: OTP entries and their outcomes, from read models kept in the journal", out)
+        try runStep(QueryCommand.spec, ["otp"], path: path, context: context)
+
+        step(9, "analytics: challenge timeouts by directory server and last UI type", out)
+        try runStep(QueryCommand.spec, ["timeouts"], path: path, context: context)
 
         out.line()
         out.line("Try it yourself:  export JOURNAL_DB=\(path)")

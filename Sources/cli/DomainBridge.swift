@@ -55,3 +55,11 @@ enum SensitiveData {
         SensitiveDataGuard.check(data: data, meta: meta)?.description
     }
 }
+
+/// The domain's key fields of an event, for `audit`.
+enum DomainKeyFields {
+    /// nil when the catalog cannot decode the event.
+    static func fields(type: String, data: JSONObject) -> [(name: String, value: String)]? {
+        (try? DomainEvent.decode(type: type, data: data))?.keyFields
+    }
+}

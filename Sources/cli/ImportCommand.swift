@@ -97,9 +97,10 @@ enum ImportCommand {
                arguments: arguments, context: context)
         if summary.rejected > 0 {
             if let rejectsPath {
+                let valid = summary.appended == 1 ? "1 valid event" : "\(summary.appended) valid events"
                 throw CLIError(.inputRejected,
                                "\(summary.rejected) of \(summary.lines) lines rejected, written to "
-                               + "\(Help.printable(rejectsPath)); the \(summary.appended) valid events were appended")
+                               + "\(Help.printable(rejectsPath)); \(valid) appended")
             }
             throw CLIError(.inputRejected, ["\(summary.rejected) of \(summary.lines) lines rejected; nothing was written"],
                            hints: ["fix those lines and import again, or pass --rejects FILE to append the valid "

@@ -8,6 +8,9 @@ enum JournalCLI {
         StateCommand.spec,
         ReplayCommand.spec,
         VerifyCommand.spec,
+        QueryCommand.spec,
+        ProjectCommand.spec,
+        SimulateCommand.spec,
         DemoCommand.spec,
     ]
 

@@ -137,8 +137,10 @@ enum ReplayCommand {
             context.stdout.line(JSONWriter.string(.object(object)))
         case .text:
             let scope = until == .max ? "" : " up to position \(until)"
-            context.stdout.line("replayed \(streams) streams, \(events) events\(scope): "
-                                + (failures.isEmpty ? "every stream folds" : "\(failures.count) no longer fold"))
+            let streamCount = streams == 1 ? "1 stream" : "\(streams) streams"
+            let failed = failures.count == 1 ? "1 no longer folds" : "\(failures.count) no longer fold"
+            context.stdout.line("replayed \(streamCount), \(events) events\(scope): "
+                                + (failures.isEmpty ? "every stream folds" : failed))
             for item in failures {
                 context.stdout.line("  FAILS \(item.stream) at version \(item.failure.version) "
                                     + "(position \(item.failure.position)): \(item.failure.reason)")

@@ -146,7 +146,7 @@ struct ReadCommandsEndToEndTests {
         #expect(lines.count == 11)
         #expect(lines[7].contains("ChallengeResponseReceived"))
         #expect(lines[7].contains("acsCounterAtoS=000 challengeCompletionInd=N acsUiType=01"))
-        #expect(lines[8].contains("sdkCounterStoA=001 action=submitText entryLength=6"))
+        #expect(lines[8].contains("sdkCounterStoA=001 action=submitText  "))
         #expect(lines.dropFirst(2).allSatisfy { $0.hasSuffix("  ✓") })
         // Columns line up: every row has its occurredAt at the same offset.
         let offsets = lines.dropFirst(2).map { $0.range(of: "2026-")?.lowerBound.utf16Offset(in: $0) }
@@ -177,6 +177,7 @@ struct ReadCommandsEndToEndTests {
         #expect(events.map { $0["position"] as? Int } == Array(10...17))
         #expect(events.allSatisfy { $0["hashChecks"] as? Bool == true })
         let decision = events[3]["keyFields"] as? [String: Any]
-        #expect(decision?["methods"] as? String == "m1:otpBySMS m2:appToApp+cryptogram")
+        #expect(decision?["methods"] as? String == "m1:otpBySMS,m2:appToApp")
+        #expect(decision?["digitalCardID"] as? String == "dc-2")
     }
 }

@@ -111,7 +111,8 @@ struct ReplayEndToEndTests {
         let result = try runner.run(["demo", "--db", runner.path("demo.db")], db: false)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.isEmpty)
-        for heading in ["── 1. import", "── 2. verify", "── 3. audit", "── 4. audit", "── 5. replay", "── 6. replay"] {
+        for heading in ["── 1. simulate", "── 2. import", "── 3. verify", "── 4. audit", "── 5. audit", "── 6. replay",
+                        "── 7. replay", "── 8. analytics", "── 9. analytics"] {
             #expect(result.stdout.contains(heading), "\(heading)")
         }
         #expect(result.stdout.contains("every hash checks"))
@@ -119,5 +120,40 @@ struct ReplayEndToEndTests {
         let again = try runner.run(["demo", "--db", runner.path("demo.db")], db: false)
         #expect(again.status == 1)
         #expect(again.stderrLines.first == "error: \(runner.path("demo.db")) already exists; the demo needs a fresh journal")
+    }
+}
+
+/// query and project, built by the projections helper, wired into the command table here.
+@Suite("journal query, project (end to end)")
+struct QueryEndToEndTests {
+    @Test func queryCountsTheImportedEventsAsContractJSON() throws {
+        let runner = try JournalRunner()
+        var events = LegalEvents()
+        try runner.importLegal(events.challenged(1) + events.yellowOTP(2) + events.frictionless(3))
+        let result = try runner.run(["query", "otp", "--format", "json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+        let threeDS = object?["threeDS"] as? [String: Any]
+        #expect(threeDS?["otpSubmissions"] as? Int == 1)
+        let tokenization = object?["tokenization"] as? [String: Any]
+        #expect(tokenization?["otpSubmissions"] as? Int == 1)
+        #expect(tokenization?["activated"] as? Int == 1)
+    }
+
+    @Test func queryOnAMissingJournalExits1() throws {
+        let runner = try JournalRunner()
+        let result = try runner.run(["query", "timeouts"])
+        #expect(result.status == 1)
+        #expect(result.stderrLines.first == "error: no journal at \(runner.database)")
+        #expect(!runner.exists("journal.db"))
+    }
+
+    @Test func projectStatusShowsEveryReadModel() throws {
+        let runner = try JournalRunner()
+        var events = LegalEvents()
+        try runner.importLegal(events.green(1))
+        let result = try runner.run(["project", "--status"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdoutLines.first?.hasPrefix("projection") == true)
     }
 }

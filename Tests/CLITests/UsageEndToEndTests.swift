@@ -13,7 +13,7 @@ struct UsageEndToEndTests {
         #expect(result.stderrLines.contains("error: no command given"))
     }
 
-    @Test(arguments: ["import", "export", "audit", "state", "replay", "verify", "demo"])
+    @Test(arguments: ["import", "export", "audit", "state", "replay", "verify", "query", "project", "demo"])
     func everyCommandPrintsHelpWithAnExampleOnStdout(command: String) throws {
         let runner = try JournalRunner()
         let result = try runner.run([command, "--help"], db: false)
@@ -32,6 +32,9 @@ struct UsageEndToEndTests {
         (["replay"], "error: give a STREAM or --all"),
         (["audit", "3ds-NOT-A-UUID"], "error: '3ds-NOT-A-UUID' is not a stream name"),
         (["export", "--from-position", "soon"], "error: option '--from-position' takes an integer P ≥ 0, not 'soon'"),
+        (["query", "otps"], "error: unknown query 'otps'"),
+        (["query", "otp", "--since", "yesterday"], "error: option '--since' takes a timestamp"),
+        (["project"], "error: give exactly one of --status and --rebuild"),
     ])
     func usageErrorsExit2WithAHintAndOpenNoJournal(arguments: [String], firstLine: String) throws {
         let runner = try JournalRunner()

@@ -199,3 +199,43 @@ struct EventCatalogTests {
         #expect(other?.reason == "TransactionCreated is a 3ds event, not allowed in a card stream")
     }
 }
+
+extension EventCatalogTests {
+    @Test func keyFieldsNameWhatAnAuditShowsFirst() throws {
+        let request = try DomainEvent.decode(type: "ChallengeRequestSent",
+                                             data: object(#"{"sdkCounterStoA":"001","action":"submitText","entryLength":6}"#))
+        #expect(request.keyFieldsText == "sdkCounterStoA=001 action=submitText")
+        let response = try DomainEvent.decode(type: "ChallengeResponseReceived",
+                                              data: object(#"{"acsCounterAtoS":"001","challengeCompletionInd":"Y","transStatus":"N"}"#))
+        #expect(response.keyFieldsText == "acsCounterAtoS=001 challengeCompletionInd=Y transStatus=N")
+        let rejected = try DomainEvent.decode(type: "OTPRejected", data: object(#"{"reason":"incorrect","attemptsRemaining":2}"#))
+        #expect(rejected.keyFieldsText == "reason=incorrect attemptsRemaining=2")
+        #expect(try DomainEvent.decode(type: "ActivationResumed", data: JSONObject()).keyFieldsText == "")
+    }
+}
+
+extension EventCatalogTests {
+    @Test("any field replaced by any JSON type is decoded or refused with a reason, never a crash", arguments: validEvents)
+    func anyFieldOfAnyTypeIsDecodedOrRefused(type: String, json: String) {
+        let replacements: [JSONValue] = [
+            .null, .bool(true), .number(JSONNumber(1)), .number(JSONNumber(uncheckedText: "1.5")),
+            .number(JSONNumber(uncheckedText: "123456789012345678901234567890")), .string(""), .string("x"),
+            .array([]), .array([.object(JSONObject())]), .object(JSONObject()),
+        ]
+        let original = object(json)
+        for key in original.keys {
+            for replacement in replacements {
+                var data = original
+                data[key] = replacement
+                do {
+                    let event = try DomainEvent.decode(type: type, data: data)
+                    #expect(event.data == data)
+                } catch {
+                    #expect(error.eventType == type)
+                    #expect(error.message.hasPrefix("\(type).\(error.field ?? "")"))
+                    #expect(error.field != nil)
+                }
+            }
+        }
+    }
+}

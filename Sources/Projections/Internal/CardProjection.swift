@@ -6,19 +6,27 @@ import JournalCore
 /// Tables of generation G:
 /// - `pj_card_stream_gG(sid PK, name UNIQUE, decision_t, methods (JSON object id → kind), selected,
 ///   selections, otps, outcome, ended_t)`; index on `decision_t`.
-/// - `pj_card_fact_gG(kind, t, sid, a, b, v)`; index `(kind, t)`.
+/// - `pj_card_fact_gG(kind, t, sid, a, b, v)`; covering index `(kind, t, a, b, sid, v)`.
+/// - the all-time totals (``TotalsTables``, prefix `pj_card`).
 final class CardProjection: ProjectionModel {
     let name = "card"
-    var version: Int64 = 1
+    /// 2: covering fact index.
+    var version: Int64 = 2
     private var generation: Int64 = 0
     private var nextSID: Int64 = 1
+    /// True when the generation's stream table was empty at `open`: then a stream not in
+    /// `written` cannot be stored yet, and its lookup is skipped (most of a rebuild's streams).
+    private var startedEmpty = false
+    private var written: Set<String> = []
     private var cache: [String: CardStreamRow] = [:]
     private let cacheLimit = 200_000
 
     static func streamTable(_ g: Int64) -> String { "pj_card_stream_g\(g)" }
     static func factTable(_ g: Int64) -> String { "pj_card_fact_g\(g)" }
 
-    func tableNames(generation g: Int64) -> [String] { [Self.streamTable(g), Self.factTable(g)] }
+    static let totals = TotalsTables(prefix: "pj_card")
+
+    func tableNames(generation g: Int64) -> [String] { [Self.streamTable(g), Self.factTable(g)] + Self.totals.names(g) }
 
     func createTables(in db: ProjectionDatabase, generation g: Int64) throws(ProjectionError) {
         let s = Self.streamTable(g), f = Self.factTable(g)
@@ -29,18 +37,24 @@ final class CardProjection: ProjectionModel {
             CREATE INDEX IF NOT EXISTS \(s)_decision ON \(s)(decision_t);
             CREATE TABLE IF NOT EXISTS \(f)(kind INTEGER NOT NULL, t INTEGER NOT NULL, sid INTEGER NOT NULL,
               a TEXT NOT NULL, b TEXT NOT NULL, v INTEGER);
-            CREATE INDEX IF NOT EXISTS \(f)_kt ON \(f)(kind, t);
+            CREATE INDEX IF NOT EXISTS \(f)_kt ON \(f)(kind, t, a, b, sid, v);
             """)
+        try Self.totals.create(in: db, generation: g)
     }
 
     func open(in db: ProjectionDatabase, generation g: Int64) throws(ProjectionError) {
         generation = g
         cache.removeAll()
-        nextSID = (try db.scalarInt("SELECT max(sid) FROM \(Self.streamTable(g))") ?? 0) + 1
+        written.removeAll()
+        let maxSID = try db.scalarInt("SELECT max(sid) FROM \(Self.streamTable(g))")
+        startedEmpty = maxSID == nil
+        nextSID = (maxSID ?? 0) + 1
     }
 
     func forgetCache() {
         cache.removeAll()
+        written.removeAll()
+        startedEmpty = false
         nextSID = 0
     }
 
@@ -48,17 +62,18 @@ final class CardProjection: ProjectionModel {
         if nextSID == 0 { try open(in: db, generation: generation) }
         var touched: [String: CardStreamRow] = [:]
         var facts: [CardFact] = []
-        for event in events where event.category == "card" {
+        var totals = TotalsDelta()
+        for event in events where event.category == .card {
             var row: CardStreamRow
             if let known = touched[event.stream] ?? cache[event.stream] {
                 row = known
-            } else if let stored = try load(event.stream, db: db) {
+            } else if !(startedEmpty && !written.contains(event.stream)), let stored = try load(event.stream, db: db) {
                 row = stored
             } else {
                 row = CardStreamRow(sid: nextSID, name: event.stream)
                 nextSID += 1
             }
-            CardFold.apply(event, to: &row, facts: &facts)
+            CardFold.apply(event, to: &row, facts: &facts, totals: &totals)
             touched[event.stream] = row
         }
         let write = try db.statement("""
@@ -90,8 +105,10 @@ final class CardProjection: ProjectionModel {
             insert.bind(6, fact.v)
             try insert.run()
         }
+        try Self.totals.flush(totals, in: db, generation: generation)
         if cache.count + touched.count > cacheLimit { cache.removeAll() }
         cache.merge(touched) { $1 }
+        if startedEmpty { written.formUnion(touched.keys) }
     }
 
     private func load(_ name: String, db: ProjectionDatabase) throws(ProjectionError) -> CardStreamRow? {

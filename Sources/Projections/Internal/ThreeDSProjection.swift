@@ -4,19 +4,27 @@
 /// Tables of generation G:
 /// - `pj_3ds_stream_gG(sid PK, name UNIQUE, created_t, ds, mv, ares, started_t, outcome, ended_t,
 ///   requests, submits, last_ui)`; indexes on `created_t`, `ended_t`.
-/// - `pj_3ds_fact_gG(kind, t, sid, a, b)`; index `(kind, t)`.
+/// - `pj_3ds_fact_gG(kind, t, sid, a, b)`; covering index `(kind, t, a, b, sid)`.
+/// - the all-time totals (``TotalsTables``, prefix `pj_3ds`).
 final class ThreeDSProjection: ProjectionModel {
     let name = "3ds"
-    var version: Int64 = 1
+    /// 2: covering fact index.
+    var version: Int64 = 2
     private var generation: Int64 = 0
     private var nextSID: Int64 = 1
+    /// True when the generation's stream table was empty at `open`: then a stream not in
+    /// `written` cannot be stored yet, and its lookup is skipped (most of a rebuild's streams).
+    private var startedEmpty = false
+    private var written: Set<String> = []
     private var cache: [String: ThreeDSStreamRow] = [:]
     private let cacheLimit = 200_000
 
     static func streamTable(_ g: Int64) -> String { "pj_3ds_stream_g\(g)" }
     static func factTable(_ g: Int64) -> String { "pj_3ds_fact_g\(g)" }
 
-    func tableNames(generation g: Int64) -> [String] { [Self.streamTable(g), Self.factTable(g)] }
+    static let totals = TotalsTables(prefix: "pj_3ds")
+
+    func tableNames(generation g: Int64) -> [String] { [Self.streamTable(g), Self.factTable(g)] + Self.totals.names(g) }
 
     func createTables(in db: ProjectionDatabase, generation g: Int64) throws(ProjectionError) {
         let s = Self.streamTable(g), f = Self.factTable(g)
@@ -28,18 +36,24 @@ final class ThreeDSProjection: ProjectionModel {
             CREATE INDEX IF NOT EXISTS \(s)_ended ON \(s)(ended_t);
             CREATE TABLE IF NOT EXISTS \(f)(kind INTEGER NOT NULL, t INTEGER NOT NULL, sid INTEGER NOT NULL,
               a TEXT NOT NULL, b TEXT NOT NULL);
-            CREATE INDEX IF NOT EXISTS \(f)_kt ON \(f)(kind, t);
+            CREATE INDEX IF NOT EXISTS \(f)_kt ON \(f)(kind, t, a, b, sid);
             """)
+        try Self.totals.create(in: db, generation: g)
     }
 
     func open(in db: ProjectionDatabase, generation g: Int64) throws(ProjectionError) {
         generation = g
         cache.removeAll()
-        nextSID = (try db.scalarInt("SELECT max(sid) FROM \(Self.streamTable(g))") ?? 0) + 1
+        written.removeAll()
+        let maxSID = try db.scalarInt("SELECT max(sid) FROM \(Self.streamTable(g))")
+        startedEmpty = maxSID == nil
+        nextSID = (maxSID ?? 0) + 1
     }
 
     func forgetCache() {
         cache.removeAll()
+        written.removeAll()
+        startedEmpty = false
         nextSID = 0  // reloaded by `open` before the next batch
     }
 
@@ -48,17 +62,18 @@ final class ThreeDSProjection: ProjectionModel {
         let s = Self.streamTable(generation)
         var touched: [String: ThreeDSStreamRow] = [:]
         var facts: [ThreeDSFact] = []
-        for event in events where event.category == "3ds" {
+        var totals = TotalsDelta()
+        for event in events where event.category == .threeDS {
             var row: ThreeDSStreamRow
             if let known = touched[event.stream] ?? cache[event.stream] {
                 row = known
-            } else if let stored = try load(event.stream, db: db) {
+            } else if !(startedEmpty && !written.contains(event.stream)), let stored = try load(event.stream, db: db) {
                 row = stored
             } else {
                 row = ThreeDSStreamRow(sid: nextSID, name: event.stream)
                 nextSID += 1
             }
-            ThreeDSFold.apply(event, to: &row, facts: &facts)
+            ThreeDSFold.apply(event, to: &row, facts: &facts, totals: &totals)
             touched[event.stream] = row
         }
         let write = try db.statement("""
@@ -91,8 +106,10 @@ final class ThreeDSProjection: ProjectionModel {
             insert.bind(5, fact.b)
             try insert.run()
         }
+        try Self.totals.flush(totals, in: db, generation: generation)
         if cache.count + touched.count > cacheLimit { cache.removeAll() }
         cache.merge(touched) { $1 }
+        if startedEmpty { written.formUnion(touched.keys) }
     }
 
     private func load(_ name: String, db: ProjectionDatabase) throws(ProjectionError) -> ThreeDSStreamRow? {

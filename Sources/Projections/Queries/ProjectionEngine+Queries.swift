@@ -74,6 +74,7 @@ extension ProjectionEngine {
     // MARK: - Reports
 
     func otpReport(_ window: QueryWindow) throws(ProjectionError) -> OTPReport {
+        if window == .all { return try otpFromTotals() }
         let s = ThreeDSProjection.streamTable(try generation(.threeDS))
         let f = ThreeDSProjection.factTable(try generation(.threeDS))
         let cs = CardProjection.streamTable(try generation(.card))
@@ -110,6 +111,7 @@ extension ProjectionEngine {
     }
 
     func timeoutsReport(_ window: QueryWindow) throws(ProjectionError) -> TimeoutsReport {
+        if window == .all { return try timeoutsFromTotals() }
         let s = ThreeDSProjection.streamTable(try generation(.threeDS))
         let f = ThreeDSProjection.factTable(try generation(.threeDS))
         let cf = CardProjection.factTable(try generation(.card))
@@ -132,6 +134,7 @@ extension ProjectionEngine {
     }
 
     func funnelReport(_ window: QueryWindow) throws(ProjectionError) -> FunnelReport {
+        if window == .all { return try funnelFromTotals() }
         let s = ThreeDSProjection.streamTable(try generation(.threeDS))
         var report = FunnelReport()
         try rows("""
@@ -163,6 +166,7 @@ extension ProjectionEngine {
     }
 
     func challengesReport(_ window: QueryWindow) throws(ProjectionError) -> ChallengesReport {
+        if window == .all { return try challengesFromTotals() }
         let s = ThreeDSProjection.streamTable(try generation(.threeDS))
         let f = ThreeDSProjection.factTable(try generation(.threeDS))
         var report = ChallengesReport()
@@ -194,6 +198,7 @@ extension ProjectionEngine {
     }
 
     func errorsReport(_ window: QueryWindow) throws(ProjectionError) -> ErrorsReport {
+        if window == .all { return try errorsFromTotals() }
         let f = ThreeDSProjection.factTable(try generation(.threeDS))
         var report = ErrorsReport()
         try rows("SELECT a, b, count(*) FROM \(f) WHERE kind = 4 AND t >= ?1 AND t < ?2 GROUP BY a, b",
@@ -211,6 +216,7 @@ extension ProjectionEngine {
     }
 
     func idvReport(_ window: QueryWindow) throws(ProjectionError) -> IDVReport {
+        if window == .all { return try idvFromTotals() }
         let cs = CardProjection.streamTable(try generation(.card))
         let cf = CardProjection.factTable(try generation(.card))
         var report = IDVReport()
@@ -249,6 +255,7 @@ extension ProjectionEngine {
     }
 
     func latencyReport(_ window: QueryWindow) throws(ProjectionError) -> LatencyReport {
+        if window == .all { return try latencyFromTotals() }
         let s = ThreeDSProjection.streamTable(try generation(.threeDS))
         let cf = CardProjection.factTable(try generation(.card))
         var report = LatencyReport()

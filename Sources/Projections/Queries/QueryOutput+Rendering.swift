@@ -91,22 +91,67 @@ extension QueryOutput {
         columns = groups.flatMap { group in
             columns.filter { $0 == group || $0.hasPrefix(group + ".") }.sorted()
         }
-        var table = [[""] + columns]
-        for ((key, _), row) in zip(rows, cells) { table.append([key] + columns.map { row[$0] ?? "-" }) }
+        // Two header lines: a group name (`requests`, `outcomes`) over its columns, then the
+        // column names without the group prefix.
+        let leaves = columns.map { column -> String in
+            guard let dot = column.firstIndex(of: ".") else { return column }
+            return String(column[column.index(after: dot)...])
+        }
+        let groupOf = columns.map { column -> String? in
+            column.contains(".") ? String(column.prefix(while: { $0 != "." })) : nil
+        }
+        var body: [[String]] = []
+        for ((key, _), row) in zip(rows, cells) { body.append([key] + columns.map { row[$0] ?? "-" }) }
         var widths = [Int](repeating: 0, count: columns.count + 1)
-        for line in table { for (i, cell) in line.enumerated() { widths[i] = max(widths[i], cell.count) } }
-        return table.map { line in
+        for line in body + [[""] + leaves] {
+            for (i, cell) in line.enumerated() { widths[i] = max(widths[i], cell.count) }
+        }
+        // Widen a group's first column when the group name is longer than its columns together.
+        var index = 0
+        while index < columns.count {
+            guard let group = groupOf[index] else { index += 1; continue }
+            var end = index
+            while end + 1 < columns.count, groupOf[end + 1] == group { end += 1 }
+            let span = (index...end).reduce(0) { $0 + widths[$1 + 1] } + 2 * (end - index)
+            if group.count > span { widths[index + 1] += group.count - span }
+            index = end + 1
+        }
+        func render(_ line: [String], rightAligned: Bool) -> String {
             var text = indent
             for (i, cell) in line.enumerated() {
                 if i == 0 {
                     text += cell.padded(widths[0])
-                } else {
+                } else if rightAligned {
                     text += "  " + String(repeating: " ", count: widths[i] - cell.count) + cell
+                } else {
+                    text += "  " + cell.padded(widths[i])
                 }
             }
             while text.hasSuffix(" ") { text.removeLast() }
             return text
         }
+        var lines: [String] = []
+        if groupOf.contains(where: { $0 != nil }) {
+            var text = indent + "".padded(widths[0])
+            var i = 0
+            while i < columns.count {
+                guard let group = groupOf[i], i == 0 || groupOf[i - 1] != group else {
+                    if groupOf[i] == nil { text += "  " + "".padded(widths[i + 1]) }
+                    i += 1
+                    continue
+                }
+                var end = i
+                while end + 1 < columns.count, groupOf[end + 1] == group { end += 1 }
+                let span = (i...end).reduce(0) { $0 + widths[$1 + 1] } + 2 * (end - i)
+                text += "  " + group.padded(span)
+                i = end + 1
+            }
+            while text.hasSuffix(" ") { text.removeLast() }
+            lines.append(text)
+        }
+        lines.append(render([""] + leaves, rightAligned: true))
+        for line in body { lines.append(render(line, rightAligned: true)) }
+        return lines
     }
 
     // MARK: - Flattening (CSV and tables)

@@ -1,0 +1,111 @@
+/// The all-time totals of one projection generation: `<prefix>_total_gG(key, n)` counters,
+/// and exact duration histograms `<prefix>_hist_gG(metric, v, n)` with a coarse companion
+/// `<prefix>_histc_gG(metric, b, n)`, `b = v >> 14` (16.4 s buckets), so a percentile reads the
+/// coarse rows, then only the fine rows of one bucket.
+struct TotalsTables {
+    let prefix: String
+
+    func total(_ g: Int64) -> String { "\(prefix)_total_g\(g)" }
+    func hist(_ g: Int64) -> String { "\(prefix)_hist_g\(g)" }
+    func coarse(_ g: Int64) -> String { "\(prefix)_histc_g\(g)" }
+    static let coarseShift: Int64 = 14
+
+    func names(_ g: Int64) -> [String] { [total(g), hist(g), coarse(g)] }
+
+    func create(in db: ProjectionDatabase, generation g: Int64) throws(ProjectionError) {
+        try db.execute("""
+            CREATE TABLE IF NOT EXISTS \(total(g))(key TEXT PRIMARY KEY, n INTEGER NOT NULL) WITHOUT ROWID;
+            CREATE TABLE IF NOT EXISTS \(hist(g))(metric TEXT NOT NULL, v INTEGER NOT NULL, n INTEGER NOT NULL,
+              PRIMARY KEY(metric, v)) WITHOUT ROWID;
+            CREATE TABLE IF NOT EXISTS \(coarse(g))(metric TEXT NOT NULL, b INTEGER NOT NULL, n INTEGER NOT NULL,
+              PRIMARY KEY(metric, b)) WITHOUT ROWID;
+            """)
+    }
+
+    /// Adds a batch's changes.
+    func flush(_ delta: TotalsDelta, in db: ProjectionDatabase, generation g: Int64) throws(ProjectionError) {
+        let counts = try db.statement(
+            "INSERT INTO \(total(g))(key, n) VALUES(?, ?) ON CONFLICT(key) DO UPDATE SET n = n + excluded.n")
+        for (key, n) in delta.counts where n != 0 {
+            counts.reset()
+            counts.bind(1, key)
+            counts.bind(2, n)
+            try counts.run()
+        }
+        guard !delta.histogram.isEmpty else { return }
+        let fine = try db.statement(
+            "INSERT INTO \(hist(g))(metric, v, n) VALUES(?, ?, ?) ON CONFLICT(metric, v) DO UPDATE SET n = n + excluded.n")
+        var buckets: [TotalsDelta.HistogramKey: Int64] = [:]
+        for (key, n) in delta.histogram where n != 0 {
+            fine.reset()
+            fine.bind(1, key.metric)
+            fine.bind(2, key.value)
+            fine.bind(3, n)
+            try fine.run()
+            buckets[TotalsDelta.HistogramKey(metric: key.metric, value: key.value >> Self.coarseShift), default: 0] += n
+        }
+        let coarseInsert = try db.statement(
+            "INSERT INTO \(coarse(g))(metric, b, n) VALUES(?, ?, ?) ON CONFLICT(metric, b) DO UPDATE SET n = n + excluded.n")
+        for (key, n) in buckets where n != 0 {
+            coarseInsert.reset()
+            coarseInsert.bind(1, key.metric)
+            coarseInsert.bind(2, key.value)
+            coarseInsert.bind(3, n)
+            try coarseInsert.run()
+        }
+    }
+
+    /// Every counter, by key.
+    func counts(in db: ProjectionDatabase, generation g: Int64) throws(ProjectionError) -> [String: Int64] {
+        let st = try db.statement("SELECT key, n FROM \(total(g)) WHERE n != 0")
+        var result: [String: Int64] = [:]
+        while try st.step() { result[st.text(0)] = st.int(1) }
+        return result
+    }
+
+    /// The histogram metrics holding at least one value.
+    func metrics(in db: ProjectionDatabase, generation g: Int64) throws(ProjectionError) -> [String] {
+        let st = try db.statement("SELECT DISTINCT metric FROM \(coarse(g)) WHERE n != 0")
+        var result: [String] = []
+        while try st.step() { result.append(st.text(0)) }
+        return result
+    }
+
+    /// Nearest-rank percentiles (per mille) of a histogram metric, plus its count.
+    func distribution(_ metric: String, in db: ProjectionDatabase, generation g: Int64) throws(ProjectionError)
+        -> Distribution {
+        let st = try db.statement("SELECT b, n FROM \(coarse(g)) WHERE metric = ? AND n != 0 ORDER BY b")
+        st.bind(1, metric)
+        var buckets: [(Int64, Int64)] = []
+        while try st.step() { buckets.append((st.int(0), st.int(1))) }
+        let count = buckets.reduce(0) { $0 + $1.1 }
+        guard count > 0 else { return Distribution() }
+        func value(perMille: Int64) throws(ProjectionError) -> Int64? {
+            let rank = (perMille * count + 999) / 1000  // 1-based nearest rank
+            var seen: Int64 = 0
+            for (bucket, n) in buckets {
+                if seen + n >= rank {
+                    let fine = try db.statement("""
+                        SELECT v, n FROM \(hist(g)) WHERE metric = ? AND v >= ? AND v < ? AND n != 0 ORDER BY v
+                        """)
+                    fine.bind(1, metric)
+                    fine.bind(2, bucket << Self.coarseShift)
+                    fine.bind(3, (bucket + 1) << Self.coarseShift)
+                    while try fine.step() {
+                        seen += fine.int(1)
+                        if seen >= rank {
+                            let v = fine.int(0)
+                            fine.reset()
+                            return v
+                        }
+                    }
+                    return nil  // coarse and fine disagree: cannot happen, both move in one transaction
+                }
+                seen += n
+            }
+            return nil
+        }
+        return Distribution(count: count, p50: try value(perMille: 500), p95: try value(perMille: 950),
+                            p99: try value(perMille: 990))
+    }
+}

@@ -1,0 +1,200 @@
+import EventStore
+import Glibc
+import JournalCore
+import Simulator
+
+/// `journal simulate --seed N [--transactions N] [--digitizations N]`: a realistic synthetic
+/// workload, appended to the journal (or written as NDJSON), the same bytes for the same arguments.
+enum SimulateCommand {
+    static let defaultTransactions: Int64 = 10_000
+    static let defaultDigitizations: Int64 = 2_000
+
+    static let spec = CommandSpec(
+        name: "simulate",
+        summary: "append a realistic, deterministic synthetic workload (3DS transactions, card digitizations)",
+        options: [
+            OptionSpec(name: "seed", value: .integer(placeholder: "N", minimum: 0),
+                       help: "the seed (required): the same seed, counts and profile give the same journal"),
+            OptionSpec(name: "transactions", value: .integer(placeholder: "N", minimum: 0),
+                       help: "number of 3ds streams (default: \(defaultTransactions))"),
+            OptionSpec(name: "digitizations", value: .integer(placeholder: "N", minimum: 0),
+                       help: "number of card streams (default: \(defaultDigitizations))"),
+            OptionSpec(name: "profile", value: .choice(WorkloadProfile.builtInNames),
+                       help: "the built-in mix (default: default)"),
+            OptionSpec(name: "profile-file", value: .text(placeholder: "FILE"),
+                       help: "a JSON profile whose figures replace those of the built-in profile"),
+            OptionSpec(name: "start", value: .timeBound,
+                       help: "start of the simulated clock (default: 2026-11-29T08:00:00.000Z)"),
+            OptionSpec(name: "ndjson", value: .flag,
+                       help: "write the events to stdout as NDJSON (the import envelope) instead of appending"),
+            OptionSpec(name: "print-profile", value: .flag,
+                       help: "print the profile (every figure with its source) as JSON and exit"),
+            OptionSpec(name: "batch-size", value: .integer(placeholder: "N", minimum: 1),
+                       help: "events per store transaction (default: 4096)"),
+        ],
+        details: """
+            Generates --transactions 3-D Secure transactions and --digitizations card
+            digitization journeys through the domain's commands, so every event obeys the
+            contract's rules, and appends them in store transactions of --batch-size events.
+            Journeys arrive as a Poisson process following the hour of the day, run
+            concurrently (at most traffic.maxInFlight at once) with think times and network
+            delays from the profile, and reach the journal interleaved in time; occurredAt is
+            the device's clock, recordedAt the simulated journal clock. The whole export, hashes
+            included, is the same for the same arguments on a fresh journal.
+
+            Every share and delay comes from a versioned profile whose figures cite their
+            source (public figures, or assumptions marked [A]). --print-profile shows it;
+            save it, change figures, and pass the file back with --profile-file (a file may
+            hold any subset of the figures). Built-in profiles: \(WorkloadProfile.builtInNames.joined(separator: ", ")).
+            """,
+        examples: [
+            "journal simulate --seed 42",
+            "journal simulate --seed 7 --transactions 1000000 --digitizations 200000 --db bench.db",
+            "journal simulate --seed 1 --transactions 100 --digitizations 20 --ndjson > sample.ndjson",
+            "journal simulate --seed 1 --profile europe --print-profile > mix.json",
+        ],
+        validate: { arguments throws(CLIError) in
+            if arguments.flag("print-profile") { return }
+            guard arguments.string("seed") != nil else {
+                throw CLIError.usage("'journal simulate' needs --seed N", hint: "run 'journal simulate --help'")
+            }
+            if arguments.flag("ndjson") && arguments.string("batch-size") != nil {
+                throw CLIError.usage("--batch-size applies to appending, not to --ndjson")
+            }
+        },
+        run: run)
+
+    static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws {
+        let profile = try loadProfile(arguments)
+        if arguments.flag("print-profile") {
+            context.stdout.line(JSONWriter.string(profile.jsonValue))
+            return
+        }
+        let seed = UInt64(arguments.integer("seed") ?? 0)
+        let transactions = Int(arguments.integer("transactions") ?? defaultTransactions)
+        let digitizations = Int(arguments.integer("digitizations") ?? defaultDigitizations)
+        let start = arguments.timeBound("start") ?? JourneyGenerator.defaultStart
+        let simulation: Simulation
+        do {
+            simulation = try Simulation(seed: seed, transactions: transactions, digitizations: digitizations,
+                                        profile: profile, start: start)
+        } catch {
+            throw CLIError(.failure, "profile \(profile.name): \(error)")
+        }
+
+        if arguments.flag("ndjson") {
+            var line: [UInt8] = []
+            line.reserveCapacity(1 << 10)
+            while let event = simulation.next() {
+                line.removeAll(keepingCapacity: true)
+                event.writeEnvelope(into: &line)
+                line.append(UInt8(ascii: "\n"))
+                context.stdout.write(bytes: line)
+            }
+            try context.stdout.flush()
+            return
+        }
+
+        let store = try JournalAccess.openForWriting(context, arguments)
+        let appender = SimulationAppender(batchSize: Int(arguments.integer("batch-size") ?? 4_096))
+        var nextReport = 200_000
+        let report = try appender.append(simulation, to: store) { events in
+            guard context.stderrIsTerminal, events >= nextReport else { return }
+            nextReport = events + 200_000
+            context.stderr.write("\rsimulating: \(events) events appended…")
+            try? context.stderr.flush()
+        }
+        if context.stderrIsTerminal && report.events >= 200_000 {
+            context.stderr.write("\r\u{1B}[K")
+            try? context.stderr.flush()
+        }
+        summarize(simulation, report, arguments: arguments, context: context)
+    }
+
+    /// `--profile NAME` (or the file's `base`, or `default`), with `--profile-file`'s figures.
+    private static func loadProfile(_ arguments: ParsedArguments) throws(CLIError) -> WorkloadProfile {
+        let name = arguments.string("profile")
+        guard let path = arguments.string("profile-file") else {
+            // The parser only accepts built-in names.
+            return WorkloadProfile.builtIn(named: name ?? "default") ?? .realistic
+        }
+        let bytes = try readFile(path)
+        do {
+            return try WorkloadProfile.load(file: bytes, sourceLabel: "profile file \(path)", base: name)
+        } catch {
+            throw CLIError(.usage, "profile file \(Help.printable(path)): \(error)",
+                           hint: "'journal simulate --print-profile' prints a complete profile to start from")
+        }
+    }
+
+    private static func readFile(_ path: String) throws(CLIError) -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            throw CLIError(.usage, "cannot read profile file \(Help.printable(path)): \(String(cString: strerror(errno)))")
+        }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw CLIError(.failure, "cannot read profile file \(Help.printable(path)): \(String(cString: strerror(errno)))")
+            }
+            if count == 0 { return bytes }
+            bytes.append(contentsOf: chunk[0..<count])
+            guard bytes.count <= 1 << 20 else {
+                throw CLIError(.usage, "profile file \(Help.printable(path)) is over 1 MiB")
+            }
+        }
+    }
+
+    private static func summarize(_ simulation: Simulation, _ report: SimulationAppender.Report,
+                                  arguments: ParsedArguments, context: CommandContext) {
+        let statistics = simulation.statistics
+        switch arguments.format {
+        case .json:
+            var object = JSONObject()
+            object["seed"] = .number(JSONNumber(Int64(bitPattern: simulation.seed)))
+            object["profile"] = .string(simulation.profile.name)
+            object["transactions"] = .number(JSONNumber(statistics.transactions))
+            object["digitizations"] = .number(JSONNumber(statistics.digitizations))
+            object["events"] = .number(JSONNumber(report.events))
+            object["written"] = .number(JSONNumber(report.written))
+            object["storeTransactions"] = .number(JSONNumber(report.transactions))
+            object["peakInFlight"] = .number(JSONNumber(statistics.peakInFlight))
+            object["deferredArrivals"] = .number(JSONNumber(statistics.deferredArrivals))
+            object["firstRecordedAt"] = statistics.firstRecordedAt.map { .string($0.description) } ?? .null
+            object["lastRecordedAt"] = statistics.lastRecordedAt.map { .string($0.description) } ?? .null
+            object["outcomes"] = .object(sortedCounts(statistics.outcomes))
+            object["eventTypes"] = .object(sortedCounts(statistics.eventTypes))
+            context.stdout.line(JSONWriter.string(.object(object)))
+        case .text:
+            let out = context.stdout
+            let duplicates = report.events - report.written
+            out.line("simulated \(statistics.transactions) 3DS transactions and \(statistics.digitizations) card digitizations "
+                     + "(seed \(simulation.seed), profile \(simulation.profile.name)): \(report.written) events appended"
+                     + (duplicates > 0 ? ", \(duplicates) already in the journal" : "")
+                     + " in \(report.transactions) store transactions")
+            if let first = statistics.firstRecordedAt, let last = statistics.lastRecordedAt {
+                out.line("  simulated time  \(first) … \(last)")
+            }
+            out.line("  concurrency     at most \(statistics.peakInFlight) journeys in flight"
+                     + (statistics.deferredArrivals > 0 ? ", \(statistics.deferredArrivals) arrivals waited for a slot" : ""))
+            for category in ["3ds", "card"] {
+                let entries = sortedCounts(statistics.outcomes).entries.filter { $0.key.hasPrefix(category + ".") }
+                guard !entries.isEmpty else { continue }
+                let text = entries.map { entry in
+                    "\(entry.key.dropFirst(category.count + 1)) \(statistics.outcomes[entry.key] ?? 0)"
+                }.joined(separator: ", ")
+                out.line("  \(category == "3ds" ? "3DS outcomes " : "card outcomes")   \(text)")
+            }
+        }
+    }
+
+    private static func sortedCounts(_ counts: [String: Int]) -> JSONObject {
+        var object = JSONObject()
+        for key in counts.keys.sorted() { object.appendUnchecked(key: key, value: .number(JSONNumber(counts[key] ?? 0))) }
+        return object
+    }
+}

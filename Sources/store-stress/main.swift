@@ -1,0 +1,194 @@
+// store-stress: a helper executable for the EventStore tests and quick measurements.
+//
+//   store-stress append PATH WORKER COUNT      append COUNT events (one per append) as worker
+//                                             WORKER, to streams shared with other workers
+//   store-stress bench PATH EVENTS [BATCH]     release-mode timing of append, read-all, stream
+//                                             reads and size (prints one line per metric)
+#if canImport(Glibc)
+import Glibc
+#endif
+import EventStore
+import JournalCore
+
+func fail(_ message: String) -> Never {
+    let line = Array("store-stress: \(message)\n".utf8)
+    _ = line.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+    exit(2)
+}
+
+func uuid(_ a: UInt64, _ b: UInt64) -> String {
+    let hex = Array("0123456789abcdef")
+    func digits(_ value: UInt64, _ count: Int) -> String {
+        String((0..<count).reversed().map { hex[Int((value >> UInt64($0 * 4)) & 0xF)] })
+    }
+    return "\(digits(a >> 32, 8))-\(digits(a >> 16, 4))-4\(digits(a, 3))-8\(digits(b >> 48, 3))-\(digits(b, 12))"
+}
+
+/// A tiny deterministic generator (SplitMix64).
+struct Random {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+    mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
+}
+
+let arguments = CommandLine.arguments
+guard arguments.count >= 3 else { fail("usage: store-stress append|bench PATH …") }
+let path = arguments[2]
+
+switch arguments[1] {
+case "append":
+    guard arguments.count == 5, let worker = Int(arguments[3]), let count = Int(arguments[4]) else {
+        fail("usage: store-stress append PATH WORKER COUNT")
+    }
+    var configuration = SQLiteEventStore.Configuration()
+    configuration.busyTimeoutMilliseconds = 60_000
+    do {
+        let store = try SQLiteEventStore(path: path, configuration: configuration)
+        for n in 0..<count {
+            let stream = try StreamName("3ds-\(uuid(UInt64(n % 10), 0))")
+            let event = ProposedEvent(id: uuid(UInt64(worker) << 32 | UInt64(n), 1), type: "Stress",
+                                      occurredAt: Timestamp(millisecondsSinceEpoch: Int64(n)),
+                                      data: Array(#"{"worker":\#(worker),"n":\#(n)}"#.utf8))
+            try store.append([event], to: stream, expectedVersion: .any)
+        }
+    } catch {
+        fail("worker \(worker): \(error)")
+    }
+
+case "bench":
+    guard arguments.count >= 4, let total = Int(arguments[3]) else { fail("usage: store-stress bench PATH EVENTS [BATCH]") }
+    let batch = arguments.count > 4 ? Int(arguments[4]) ?? 1000 : 1000
+    let types = ["TransactionCreated", "AuthRequestParametersCreated", "AuthResponseReceived", "ChallengeStarted",
+                 "ChallengeRequestSent", "ChallengeResponseReceived", "ChallengeCompleted", "TransactionClosed"]
+    var random = Random(state: 42)
+    // Interleaved streams: ~400 transactions in flight, each 8 events long.
+    var active: [(id: UInt64, next: Int)] = (0..<400).map { (UInt64($0), 0) }
+    var nextStream: UInt64 = 400
+    var events: [(StreamName, ProposedEvent)] = []
+    var ndjsonBytes = 0
+    events.reserveCapacity(total)
+    let base: Int64 = 1_795_000_000_000
+    for n in 0..<total {
+        let slot = random.below(active.count)
+        let (sid, step) = active[slot]
+        let stream = try! StreamName("3ds-\(uuid(sid &* 0x9E37_79B9, sid))")
+        let type = types[step]
+        let data = #"{"threeDSServerTransID":"\#(uuid(random.next(), random.next()))","acsTransID":"\#(uuid(random.next(), random.next()))","messageVersion":"2.2.0","sdkCounterStoA":"00\#(step)","transStatus":"\#(["Y", "C", "N"][random.below(3)])","timeoutSeconds":\#(300 + random.below(300)),"acsReferenceNumber":"ACS-\#(random.below(50))-EMVCo"}"#
+        let meta = #"{"correlationId":"\#(uuid(sid, 7))","platform":"\#(["ios", "android"][random.below(2)])","sdkVersion":"2.\#(random.below(4)).\#(random.below(10))","appVersion":"7.1.\#(random.below(30))"}"#
+        let occurred = Timestamp(millisecondsSinceEpoch: base + Int64(n) * 37)
+        let event = ProposedEvent(id: uuid(random.next(), random.next()), type: type, occurredAt: occurred,
+                                  data: Array(data.utf8), meta: Array(meta.utf8))
+        events.append((stream, event))
+        // The export line: envelope keys + journal-assigned keys.
+        ndjsonBytes += #"{"position":\#(n + 1),"stream":"\#(stream)","version":\#(step),"id":"\#(event.id)","type":"\#(type)","occurredAt":"\#(occurred)","recordedAt":"\#(occurred)","data":\#(data),"meta":\#(meta),"hash":"\#(String(repeating: "0", count: 64))"}"#.utf8.count + 1
+        if step == 7 {
+            active[slot] = (nextStream, 0)
+            nextStream += 1
+        } else {
+            active[slot] = (sid, step + 1)
+        }
+    }
+    /// Wall-clock seconds of `body`; also prints its CPU seconds (the machine is shared, so CPU
+    /// time is the steadier measure of our own cost).
+    func seconds(_ label: String = "", _ body: () throws -> Void) rethrows -> Double {
+        func now(_ clock: clockid_t) -> Double {
+            var spec = timespec()
+            clock_gettime(clock, &spec)
+            return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
+        }
+        let wall = now(CLOCK_MONOTONIC), cpu = now(CLOCK_PROCESS_CPUTIME_ID)
+        try body()
+        let elapsedWall = now(CLOCK_MONOTONIC) - wall, elapsedCPU = now(CLOCK_PROCESS_CPUTIME_ID) - cpu
+        if !label.isEmpty {
+            print("  \(label): wall \(elapsedWall) s, cpu \(elapsedCPU) s, \(Int(Double(total) / elapsedCPU)) events per cpu-second")
+        }
+        return elapsedWall
+    }
+    if getenv("STRESS_GENERATE_ONLY") != nil { exit(0) }
+    do {
+        var configuration = SQLiteEventStore.Configuration()
+        if let sync = getenv("STRESS_SYNC").map({ String(cString: $0) }) {
+            configuration.synchronous = sync == "off" ? .off : sync == "normal" ? .normal : .full
+        }
+        if getenv("STRESS_NODICT") != nil { configuration.dictionaryTrainingEvents = 0 }
+        let store = try SQLiteEventStore(path: path, configuration: configuration)
+        let appendTime = try seconds("append") {
+            var index = 0
+            while index < events.count {
+                let end = min(index + batch, events.count)
+                if getenv("STRESS_TX") != nil {
+                    try store.write { tx in
+                        for (stream, event) in events[index..<end] {
+                            try tx.append([event], to: stream, expectedVersion: .any)
+                        }
+                    }
+                } else {
+                    try store.append(events[index..<end].map { StreamAppend(stream: $0.0, events: [$0.1]) })
+                }
+                index = end
+            }
+        }
+        print("append_b\(batch)_eps \(Int(Double(total) / appendTime))")
+        if getenv("STRESS_APPEND_ONLY") != nil { exit(0) }
+        // Multi-stream appends in one call (one StreamAppend per event).
+        var read = 0
+        let readTime = try seconds("read all") {
+            var next: Int64 = 1
+            while true {
+                let page = try store.readAll(from: next, limit: 1000)
+                guard let last = page.last else { break }
+                read += page.count
+                next = last.position + 1
+            }
+        }
+        print("read_all_eps \(Int(Double(read) / readTime))")
+        let streams = try store.streams(category: "3ds")
+        var latencies: [Double] = []
+        for _ in 0..<2000 {
+            let stream = streams[random.below(streams.count)]
+            latencies.append(try seconds { _ = try store.readStream(stream) })
+        }
+        latencies.sort()
+        print("audit_p99_ms \(latencies[latencies.count * 99 / 100] * 1000)")
+        let verifyTime = try seconds("verify") { _ = try store.verify() }
+        print("verify_eps \(Int(Double(total) / verifyTime))")
+        _ = try store.withConnection { db in try db.execute("PRAGMA wal_checkpoint(TRUNCATE)") }
+        var info = stat()
+        stat(path, &info)
+        print("bytes_per_event \(Double(info.st_size) / Double(total)) ndjson_bytes_per_event \(Double(ndjsonBytes) / Double(total)) ratio \(Double(info.st_size) / Double(ndjsonBytes))")
+    } catch {
+        fail("\(error)")
+    }
+
+case "read":
+    // Reads an existing journal whole, N times (for profiling the read path).
+    let rounds = arguments.count > 3 ? Int(arguments[3]) ?? 1 : 1
+    do {
+        let store = try SQLiteEventStore(path: path)
+        let clock = ContinuousClock()
+        for _ in 0..<rounds {
+            let start = clock.now
+            var read = 0
+            var next: Int64 = 1
+            while true {
+                let page = try store.readAll(from: next, limit: 1000)
+                guard let last = page.last else { break }
+                read += page.count
+                next = last.position + 1
+            }
+            let elapsed = start.duration(to: clock.now)
+            print("read_all_eps \(Int(Double(read) / (Double(elapsed.components.attoseconds) / 1e18 + Double(elapsed.components.seconds))))")
+        }
+    } catch {
+        fail("\(error)")
+    }
+
+default:
+    fail("unknown command \(arguments[1])")
+}

@@ -1,0 +1,121 @@
+import CSQLite
+import EventStore
+import JournalCore
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Faults that depend on SQLite files: typed errors, nothing partial.
+@Suite("SQLite faults")
+struct SQLiteFaultTests {
+    private func writeFile(_ path: String, _ bytes: [UInt8]) {
+        let fd = open(path, O_CREAT | O_WRONLY | O_TRUNC, 0o644)
+        _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        close(fd)
+    }
+
+    @Test func aFileThatIsNotADatabaseThrowsNotAJournal() {
+        let path = TemporaryDirectory.make().file("notes.txt")
+        writeFile(path, Array(String(repeating: "this is not SQLite\n", count: 300).utf8))
+        let error = #expect(throws: EventStoreError.self) { try SQLiteEventStore(path: path) }
+        #expect(error?.code == .notAJournal)
+        #expect(error?.message.contains(path) == true)
+    }
+
+    @Test func anotherSQLiteDatabaseThrowsNotAJournalAndIsLeftAlone() throws {
+        let path = TemporaryDirectory.make().file("other.db")
+        do {
+            let db = try SQLiteConnection(path: path)
+            try db.execute("CREATE TABLE customers(id INTEGER PRIMARY KEY, name TEXT)")
+        }
+        let error = #expect(throws: EventStoreError.self) { try SQLiteEventStore(path: path) }
+        #expect(error?.code == .notAJournal)
+        let db = try SQLiteConnection(path: path)
+        #expect(try db.scalarInt("SELECT count(*) FROM sqlite_schema") == 1)
+    }
+
+    @Test func aMissingFileWithoutCreationThrowsMissingAndCreatesNothing() {
+        let path = TemporaryDirectory.make().file("absent.db")
+        var configuration = SQLiteEventStore.Configuration()
+        configuration.createIfMissing = false
+        let error = #expect(throws: EventStoreError.self) { try SQLiteEventStore(path: path, configuration: configuration) }
+        #expect(error?.code == .missing)
+        configuration.readOnly = true
+        let readOnly = #expect(throws: EventStoreError.self) { try SQLiteEventStore(path: path, configuration: configuration) }
+        #expect(readOnly?.code == .missing)
+        #expect(access(path, F_OK) != 0)
+    }
+
+    @Test func aReadOnlyStoreReadsButRefusesAppends() throws {
+        let path = TemporaryDirectory.make().file("journal.db")
+        do {
+            let store = try SQLiteEventStore(path: path)
+            try store.append(Fixture.events(0..<3), to: Fixture.stream(1), expectedVersion: .any)
+        }
+        var configuration = SQLiteEventStore.Configuration()
+        configuration.readOnly = true
+        configuration.createIfMissing = false
+        let store = try SQLiteEventStore(path: path, configuration: configuration)
+        #expect(try store.readStream(Fixture.stream(1)).count == 3)
+        #expect(try store.verify().events == 3)
+        let error = #expect(throws: EventStoreError.self) {
+            try store.append([Fixture.event(9)], to: Fixture.stream(1), expectedVersion: .any)
+        }
+        #expect(error?.code == .readOnly)
+        let inTransaction = #expect(throws: EventStoreError.self) {
+            try store.write { tx in try tx.append([Fixture.event(9)], to: Fixture.stream(1), expectedVersion: .any) }
+        }
+        #expect(inTransaction?.code == .readOnly)
+    }
+
+    @Test func aFullDiskThrowsFullAndNoPartialAppendIsVisible() throws {
+        let path = TemporaryDirectory.make().file("journal.db")
+        var configuration = SQLiteEventStore.Configuration()
+        configuration.maxPageCount = 40
+        configuration.dictionaryTrainingEvents = 0
+        let store = try SQLiteEventStore(path: path, configuration: configuration)
+        var appended = 0
+        var failure: EventStoreError?
+        for batch in 0..<200 {
+            let events = (0..<10).map { n in
+                ProposedEvent(id: Fixture.uuid(batch * 10 + n), type: "Filler", occurredAt: Fixture.time,
+                              data: [UInt8](repeating: UInt8(ascii: "x"), count: 400))
+            }
+            do {
+                try store.append(events, to: Fixture.stream(batch % 5), expectedVersion: .any)
+                appended += 10
+            } catch {
+                failure = error
+                break
+            }
+        }
+        let error = try #require(failure)
+        #expect(error.code == .full)
+        #expect(error.backendCode == String(SQLITE_FULL))
+        #expect(appended > 0)
+        #expect(try store.headPosition() == Int64(appended))
+        #expect(try store.verify().events == Int64(appended))
+        // Still usable for reads, and a reopened journal is intact.
+        let reopened = try SQLiteEventStore(path: path)
+        #expect(try reopened.verify().events == Int64(appended))
+    }
+
+    @Test func aSecondWriterWaitingBeyondTheBusyTimeoutGetsBusy() throws {
+        let path = TemporaryDirectory.make().file("journal.db")
+        let store = try SQLiteEventStore(path: path)
+        var configuration = SQLiteEventStore.Configuration()
+        configuration.busyTimeoutMilliseconds = 50
+        let other = try SQLiteEventStore(path: path, configuration: configuration)
+        try store.write { tx in
+            try tx.append([Fixture.event(0)], to: Fixture.stream(1), expectedVersion: .any)
+            let error = #expect(throws: EventStoreError.self) {
+                try other.append([Fixture.event(1)], to: Fixture.stream(2), expectedVersion: .any)
+            }
+            #expect(error?.code == .busy)
+        }
+        try other.append([Fixture.event(1)], to: Fixture.stream(2), expectedVersion: .any)
+        #expect(try other.verify().events == 2)
+    }
+}
