@@ -8,7 +8,8 @@ import JournalCore
 ///
 /// Output, one line per attempt:
 ///   `closed STREAM POSITION`          the close was appended (after the importer's events)
-///   `conflict STREAM early ACTUAL`    the stream was not at version 2 yet (ACTUAL: its version or `none`)
+///   `conflict STREAM early ACTUAL`    the stream was not at version 2 yet (ACTUAL: its version or
+///                                    `none`); the pass ends there and resumes 50 ms later
 ///   `conflict STREAM stale ACTUAL`    a second close with another id, expecting version 2 again
 ///   `retried STREAM POSITION WRITTEN` the first close appended again: an idempotent no-op
 struct StreamCloser {
@@ -36,7 +37,11 @@ struct StreamCloser {
                 throw HarnessError.failure("\(pending.count) streams were never imported within \(Int(deadline)) s")
             }
             var next: [(offset: Int, element: String)] = []
-            for (index, name) in pending {
+            // A pass stops at its first conflict (that importer has not committed yet) and
+            // tries again 50 ms later, so conflicts stay few while importers run.
+            var done = 0
+            attempts: for (index, name) in pending {
+                done += 1
                 let stream = try StreamName(name)
                 let close = event(high: 0xC105_E000, index)
                 switch attempt(store, close, stream) {
@@ -47,7 +52,7 @@ struct StreamCloser {
                     Output.line("conflict \(name) early \(error.actualVersion.map(String.init) ?? "none")")
                     Output.error("error: concurrency conflict: \(error.message)")
                     next.append((index, name))
-                    continue
+                    break attempts
                 case let .failure(error):
                     throw error
                 }
@@ -64,8 +69,8 @@ struct StreamCloser {
                 let retried = try attempt(store, close, stream).get()
                 Output.line("retried \(name) \(retried.positions[0]) \(retried.written)")
             }
-            pending = next
-            if !pending.isEmpty { usleep(20_000) }
+            pending = next + pending.dropFirst(done)
+            if !pending.isEmpty { usleep(50_000) }
         }
         return conflicts > 0 ? 5 : 0
     }
