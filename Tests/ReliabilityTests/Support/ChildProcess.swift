@@ -106,10 +106,12 @@ extension JournalRunner {
         try ChildProcess(Self.harness, arguments + ["--db", database], folder: folder)
     }
 
-    /// Runs `journal ARGS --db …` to its end, or kills it after `timeout` seconds (a hang).
-    func run(_ arguments: [String], timeout: Double, environment: [String: String] = [:])
+    /// Runs `journal ARGS --db …` (no `--db` when `db` is false) to its end, or kills it after
+    /// `timeout` seconds (a hang).
+    func run(_ arguments: [String], timeout: Double, db: Bool = true, environment: [String: String] = [:])
         throws -> (ending: ChildProcess.Ending, stdout: String, stderr: String) {
-        let child = try start(arguments, environment: environment)
+        let child = db ? try start(arguments, environment: environment)
+            : try ChildProcess(Self.executable, arguments, folder: folder, environment: environment)
         let ending = child.wait(timeout: timeout)
         defer {
             try? FileManager.default.removeItem(atPath: child.stdoutPath)

@@ -13,8 +13,8 @@ extension JournalRunner {
     /// - Parameter emptyIfMissing: count a journal that was never created (or whose creation
     ///   was killed before it committed) as intact and empty, as a process killed before its
     ///   first commit leaves it.
-    func verification(timeout: Double = 600, emptyIfMissing: Bool = false) throws -> Verification {
-        let result = try run(["verify", "--format", "json"], timeout: timeout)
+    func verification(timeout: Double = 600, emptyIfMissing: Bool = false, database: String? = nil) throws -> Verification {
+        let result = try run(["verify", "--format", "json", "--db", database ?? self.database], timeout: timeout, db: false)
         let status: Int32
         switch result.ending {
         case let .exited(code): status = code
