@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Group commit: concurrent appenders in one process share one transaction and one fsync.
 ///
 /// Every append enqueues itself and waits. Whoever finds the writer idle becomes the *leader*: it
@@ -16,6 +22,8 @@ final class GroupCommit: @unchecked Sendable {
     private let condition = ConditionLock()
     private var queue: [Request] = []
     private var writerBusy = false
+    /// The thread that holds the writer (set with `writerBusy`).
+    private var owner: pthread_t?
     /// The writer connection; only used by the thread that set `writerBusy`.
     private let writer: JournalConnection
     /// Called after every successful commit, with the new head position (wakes followers).
@@ -28,9 +36,20 @@ final class GroupCommit: @unchecked Sendable {
         self.didCommit = didCommit
     }
 
+    /// True when the calling thread holds the writer (it is inside `write { }`).
+    private var heldByCurrentThread: Bool {
+        guard writerBusy, let owner else { return false }
+        return pthread_equal(owner, pthread_self()) != 0
+    }
+
     func append(_ batch: [StreamAppend]) throws(EventStoreError) -> [AppendResult] {
         let request = Request(batch: batch)
         condition.lock()
+        if heldByCurrentThread {
+            condition.unlock()
+            throw EventStoreError(code: .invalidInput,
+                                  message: "append called on the store inside its own write transaction: append through the transaction instead")
+        }
         queue.append(request)
         while request.result == nil {
             if writerBusy {
@@ -38,12 +57,14 @@ final class GroupCommit: @unchecked Sendable {
                 continue
             }
             writerBusy = true
+            owner = pthread_self()
             let group = queue
             queue.removeAll(keepingCapacity: true)
             condition.unlock()
             let head = run(group)
             condition.lock()
             writerBusy = false
+            owner = nil
             if head != nil { commitCount += 1 }
             condition.broadcast()
             if let head {
@@ -56,20 +77,36 @@ final class GroupCommit: @unchecked Sendable {
         return try request.result!.get()
     }
 
-    /// Runs `body` with the writer to itself (queued appends wait until it returns).
-    func exclusive<R, E: Error>(_ body: (JournalConnection) throws(E) -> R) throws(E) -> R {
+    /// Runs `body` with the writer to itself (queued appends wait until it returns). When the
+    /// calling thread already holds the writer (a read inside `write { }`), `body` runs at once if
+    /// `reentrant`, and otherwise gets `.invalidInput` instead of a deadlock.
+    func exclusive<R, E: Error>(reentrant: Bool = false, _ body: (JournalConnection) throws(E) -> R) throws(E) -> R {
         condition.lock()
+        if heldByCurrentThread {
+            condition.unlock()
+            guard reentrant else {
+                // Only `SQLiteEventStore.write` asks for a non-reentrant hold; nesting it is a
+                // caller's mistake that must not deadlock.
+                preconditionFailure("unreachable: nested write is rejected by the store")
+            }
+            return try body(writer)
+        }
         while writerBusy { condition.wait() }
         writerBusy = true
+        owner = pthread_self()
         condition.unlock()
         defer {
             condition.lock()
             writerBusy = false
+            owner = nil
             condition.broadcast()
             condition.unlock()
         }
         return try body(writer)
     }
+
+    /// True when the calling thread is inside `write { }` on this store.
+    var isHeldByCurrentThread: Bool { condition.withLock { heldByCurrentThread } }
 
     /// The leader's work: one transaction for the whole group. Returns the new head when a commit
     /// happened.

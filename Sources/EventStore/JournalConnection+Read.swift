@@ -69,14 +69,8 @@ extension JournalConnection {
     func read(stream: StreamName, from version: Int64, direction: ReadDirection, limit: Int)
         throws(EventStoreError) -> [RecordedEvent] {
         guard limit > 0, let id = try streamID(of: stream) else { return [] }
-        let sqlText: String
-        switch direction {
-        case .forward:
-            sqlText = "SELECT \(Self.columns) FROM journal_events WHERE stream_id = ? AND version >= ? ORDER BY version LIMIT ?"
-        case .backward:
-            sqlText = "SELECT \(Self.columns) FROM journal_events WHERE stream_id = ? AND version <= ? ORDER BY version DESC LIMIT ?"
-        }
-        return try collect("reading stream \(stream)", sqlText, stream: stream) { statement in
+        return try collect("reading stream \(stream)", direction == .forward ? .readForward : .readBackward,
+                           stream: stream) { statement in
             statement.bind(id, at: 1)
             statement.bind(version, at: 2)
             statement.bind(Int64(clamping: limit), at: 3)
@@ -85,8 +79,7 @@ extension JournalConnection {
 
     func readAll(from position: Int64, limit: Int) throws(EventStoreError) -> [RecordedEvent] {
         guard limit > 0 else { return [] }
-        return try collect("reading the log", "SELECT \(Self.columns) FROM journal_events WHERE position >= ? ORDER BY position LIMIT ?",
-                           stream: nil) { statement in
+        return try collect("reading the log", .readAll, stream: nil) { statement in
             statement.bind(position, at: 1)
             statement.bind(Int64(clamping: limit), at: 2)
         }
@@ -94,8 +87,7 @@ extension JournalConnection {
 
     /// The event stored with this id (exactly as written), if any.
     func storedEvent(id: String) throws(EventStoreError) -> RecordedEvent? {
-        try collect("looking up event \(id.prefix(60))", "SELECT \(Self.columns) FROM journal_events WHERE event_id = ?",
-                    stream: nil) { statement in
+        try collect("looking up event \(id.prefix(60))", .eventByID, stream: nil) { statement in
             if let packed = EventIDCoding.packed(id) { statement.bind(blob: packed, at: 1) } else { statement.bind(id, at: 1) }
         }.first
     }
@@ -124,9 +116,9 @@ extension JournalConnection {
         try run("counting streams") { () throws(SQLiteError) in try sql.scalarInt("SELECT count(*) FROM journal_streams") ?? 0 }
     }
 
-    private func collect(_ what: @autoclosure () -> String, _ sqlText: String, stream: StreamName?,
+    private func collect(_ what: @autoclosure () -> String, _ hot: Hot, stream: StreamName?,
                          bind: (SQLiteStatement) -> Void) throws(EventStoreError) -> [RecordedEvent] {
-        let statement = try run(what()) { () throws(SQLiteError) in try sql.cached(sqlText) }
+        let statement = try run(what()) { () throws(SQLiteError) in try self.statement(hot) }
         bind(statement)
         defer { statement.reset() }
         var events: [RecordedEvent] = []

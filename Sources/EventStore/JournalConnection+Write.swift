@@ -79,19 +79,19 @@ extension JournalConnection {
     /// (`SQLITE_FULL`, an I/O error), `write` is nil afterwards and the caller must give up.
     func withSavepoint<R>(_ body: () throws(EventStoreError) -> R) throws(EventStoreError) -> R {
         guard let mark = write?.mark else { preconditionFailure("savepoint outside a write transaction") }
-        try run("opening a savepoint") { () throws(SQLiteError) in try sql.cached("SAVEPOINT journal_append").run() }
+        try run("opening a savepoint") { () throws(SQLiteError) in try statement(.savepoint).run() }
         write?.savepoints += 1
         do {
             let result = try body()
             write?.savepoints -= 1
-            try run("releasing a savepoint") { () throws(SQLiteError) in try sql.cached("RELEASE journal_append").run() }
+            try run("releasing a savepoint") { () throws(SQLiteError) in try statement(.release).run() }
             return result
         } catch {
             if sql.isAutocommit || write == nil {
                 rollbackWrite()
             } else {
-                _ = try? sql.cached("ROLLBACK TO journal_append").run()
-                _ = try? sql.cached("RELEASE journal_append").run()
+                _ = try? statement(.rollbackTo).run()
+                _ = try? statement(.release).run()
                 if let current = write, current.trainedDictionary, !mark.trainedDictionary, let id = current.dictionaryID {
                     dictionaries.removeValue(forKey: id)
                 }
@@ -228,7 +228,7 @@ extension JournalConnection {
 
     private func createStream(_ stream: StreamName) throws(EventStoreError) -> Int64 {
         let id: Int64 = try run("creating stream \(stream)", stream: stream) { () throws(SQLiteError) in
-            let statement = try sql.cached("INSERT INTO journal_streams(name) VALUES (?)")
+            let statement = try statement(.insertStream)
             statement.bind(stream.rawValue, at: 1)
             try statement.run()
             return sql.lastInsertRowID
@@ -241,7 +241,7 @@ extension JournalConnection {
     private func internType(_ type: String) throws(EventStoreError) -> Int64 {
         if let id = typeIDs[type] ?? write?.newTypes[type] { return id }
         let found: Int64? = try run("looking up event type") { () throws(SQLiteError) in
-            let statement = try sql.cached("SELECT id FROM journal_types WHERE name = ?")
+            let statement = try statement(.typeByName)
             statement.bind(type, at: 1)
             defer { statement.reset() }
             return try statement.step() ? statement.int64(at: 0) : nil
@@ -252,7 +252,7 @@ extension JournalConnection {
             return found
         }
         let id: Int64 = try run("storing event type") { () throws(SQLiteError) in
-            let statement = try sql.cached("INSERT INTO journal_types(name) VALUES (?)")
+            let statement = try statement(.insertType)
             statement.bind(type, at: 1)
             try statement.run()
             return sql.lastInsertRowID
@@ -263,11 +263,7 @@ extension JournalConnection {
 
     private func insert(_ event: ProposedEvent, position: Int64, streamID: Int64, version: Int64, typeID: Int64,
                         recordedAt: Timestamp, hash: [UInt8], dictionaryID: Int64?) throws(SQLiteError) {
-        let statement = try sql.cached("""
-            INSERT INTO journal_events(position, stream_id, version, event_id, type_id, occurred_at, recorded_at,
-                                       codec, data_len, meta_len, payload, hash)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """)
+        let statement = try statement(.insertEvent)
         statement.bind(position, at: 1)
         statement.bind(streamID, at: 2)
         statement.bind(version, at: 3)
@@ -281,10 +277,12 @@ extension JournalConnection {
         statement.bind(recordedAt.millisecondsSinceEpoch, at: 7)
         statement.bind(Int64(event.data.count), at: 9)
         statement.bind(event.meta.map { Int64($0.count) }, at: 10)
+        statement.bind(blob: hash, at: 12)
         payloadScratch.removeAll(keepingCapacity: true)
         payloadScratch.append(contentsOf: event.data)
         if let meta = event.meta { payloadScratch.append(contentsOf: meta) }
         var codec: Int64 = 0
+        var storedCount = payloadScratch.count
         if let dictionaryID, payloadScratch.count >= 16, let dictionary = try? dictionary(dictionaryID) {
             let bound = LZ4Dictionary.bound(payloadScratch.count)
             if compressScratch.count < bound { compressScratch = [UInt8](repeating: 0, count: bound) }
@@ -294,13 +292,22 @@ extension JournalConnection {
             // Keep incompressible payloads raw: compression must save at least one byte.
             if let size, size < payloadScratch.count {
                 codec = dictionaryID
-                compressScratch.withUnsafeBytes { statement.bind(blob: UnsafeRawBufferPointer(rebasing: $0[..<size]), at: 11) }
+                storedCount = size
             }
         }
-        if codec == 0 { statement.bind(blob: payloadScratch, at: 11) }
         statement.bind(codec, at: 8)
-        statement.bind(blob: hash, at: 12)
-        try statement.run()
+        // The payload is bound without a copy: the scratch buffer is not touched until the
+        // statement has run, and the binding is cleared before the next use.
+        let source = codec == 0 ? payloadScratch : compressScratch
+        var failure: SQLiteError?
+        source.withUnsafeBytes { bytes in
+            statement.bind(noCopyBlob: UnsafeRawBufferPointer(rebasing: bytes[..<storedCount]), at: 11)
+            do { try statement.run() } catch {
+                failure = (error as? SQLiteError) ?? SQLiteError(extendedCode: 1, operation: "step", message: "\(error)")
+            }
+            statement.bindNull(at: 11)
+        }
+        if let failure { throw failure }
     }
 
     static func withOptionalBytes<R>(_ bytes: [UInt8]?, _ body: (UnsafeRawBufferPointer?) -> R) -> R {

@@ -23,6 +23,13 @@ final class JournalConnection {
     /// Set when the first events give no material for a dictionary (all payloads empty).
     var dictionaryTrainingSkipped = false
 
+    static let nameSlotCount = 4096
+    var streamNameSlots = [(id: Int64, name: StreamName)?](repeating: nil, count: JournalConnection.nameSlotCount)
+    var typeNameSlots = [(id: Int64, name: String)?](repeating: nil, count: JournalConnection.nameSlotCount)
+
+    /// Prepared statements of `Hot`, by raw value.
+    var hotStatements = [SQLiteStatement?](repeating: nil, count: Hot.allCases.count)
+
     /// Present while this connection holds a write transaction.
     var write: WriteState?
 
@@ -172,6 +179,8 @@ final class JournalConnection {
         typeIDs.removeAll()
         typeNames.removeAll()
         dictionaries.removeAll()
+        streamNameSlots = [(id: Int64, name: StreamName)?](repeating: nil, count: JournalConnection.nameSlotCount)
+        typeNameSlots = [(id: Int64, name: String)?](repeating: nil, count: JournalConnection.nameSlotCount)
         dictionaryTrainingSkipped = false
     }
 
@@ -182,7 +191,7 @@ final class JournalConnection {
         if let id = streamIDs[stream.rawValue] { return id }
         if let id = write?.newStreams[stream.rawValue] { return id }
         let found: Int64? = try run("looking up stream \(stream)") { () throws(SQLiteError) in
-            let statement = try sql.cached("SELECT id FROM journal_streams WHERE name = ?")
+            let statement = try statement(.streamByName)
             statement.bind(stream.rawValue, at: 1)
             defer { statement.reset() }
             return try statement.step() ? statement.int64(at: 0) : nil
@@ -204,9 +213,16 @@ final class JournalConnection {
 
     /// The stream name of an id (for log-wide reads).
     func streamName(of id: Int64) throws(EventStoreError) -> StreamName {
-        if let name = streamNames[id] ?? write?.newStreamNames[id] { return name }
+        // A direct-mapped slot first: log-wide reads ask for the same few hundred active streams
+        // over and over, and an array index is cheaper than a hash lookup.
+        let slot = Int(truncatingIfNeeded: id) & (JournalConnection.nameSlotCount - 1)
+        if let entry = streamNameSlots[slot], entry.id == id { return entry.name }
+        if let name = streamNames[id] ?? write?.newStreamNames[id] {
+            if streamNames[id] != nil { streamNameSlots[slot] = (id, name) }
+            return name
+        }
         let text: String? = try run("looking up stream #\(id)") { () throws(SQLiteError) in
-            let statement = try sql.cached("SELECT name FROM journal_streams WHERE id = ?")
+            let statement = try statement(.streamByID)
             statement.bind(id, at: 1)
             defer { statement.reset() }
             return try statement.step() ? statement.text(at: 0) : nil
@@ -215,14 +231,21 @@ final class JournalConnection {
             throw EventStoreError(code: .integrity, message: "stream #\(id) is missing or has an invalid name")
         }
         cacheStream(name, id: id)
+        streamNameSlots[slot] = (id, name)
         return name
     }
 
     /// The name of an event type id.
     func typeName(of id: Int64) throws(EventStoreError) -> String {
-        if let name = typeNames[id] ?? write?.newTypeNames[id] { return name }
+        let slot = Int(truncatingIfNeeded: id) & (JournalConnection.nameSlotCount - 1)
+        if let entry = typeNameSlots[slot], entry.id == id { return entry.name }
+        if let name = typeNames[id] {
+            typeNameSlots[slot] = (id, name)
+            return name
+        }
+        if let name = write?.newTypeNames[id] { return name }
         let text: String? = try run("looking up event type #\(id)") { () throws(SQLiteError) in
-            let statement = try sql.cached("SELECT name FROM journal_types WHERE id = ?")
+            let statement = try statement(.typeByID)
             statement.bind(id, at: 1)
             defer { statement.reset() }
             return try statement.step() ? statement.text(at: 0) : nil
@@ -258,7 +281,7 @@ final class JournalConnection {
     func head() throws(EventStoreError) -> (position: Int64, hash: [UInt8]) {
         if let write { return (write.headPosition, write.headHash) }
         return try run("reading the journal head") { () throws(SQLiteError) in
-            let statement = try sql.cached("SELECT position, hash FROM journal_head WHERE singleton = 1")
+            let statement = try statement(.head)
             defer { statement.reset() }
             guard try statement.step() else { return (0, ChainHasher.zeroHash) }
             return (statement.int64(at: 0), statement.blob(at: 1))
@@ -269,7 +292,7 @@ final class JournalConnection {
     func lastVersion(streamID: Int64) throws(EventStoreError) -> Int64? {
         if let known = write?.versions[streamID] { return known }
         let version: Int64? = try run("reading a stream's version") { () throws(SQLiteError) in
-            let statement = try sql.cached("SELECT max(version) FROM journal_events WHERE stream_id = ?")
+            let statement = try statement(.lastVersion)
             statement.bind(streamID, at: 1)
             defer { statement.reset() }
             guard try statement.step(), !statement.isNull(at: 0) else { return nil }

@@ -65,7 +65,7 @@ public final class SQLiteEventStore: TransactionalEventStore, @unchecked Sendabl
             defer { readerLock.unlock() }
             return try body(reader)
         }
-        return try commits.exclusive { connection throws(EventStoreError) in try body(connection) }
+        return try commits.exclusive(reentrant: true) { connection throws(EventStoreError) in try body(connection) }
     }
 
     // MARK: - EventStore
@@ -127,7 +127,15 @@ public final class SQLiteEventStore: TransactionalEventStore, @unchecked Sendabl
     /// Runs `body` in one `BEGIN IMMEDIATE` transaction on the writer. Each `append` inside is
     /// all-or-nothing by itself (a savepoint), and the whole transaction commits when `body`
     /// returns; when `body` throws, everything rolls back and the error is rethrown.
+    ///
+    /// Inside `body`, append through the transaction: `store.append` on the same thread throws
+    /// `.invalidInput`, and so does a nested `store.write` (rather than deadlocking). Reads on the
+    /// store from inside `body` see the last committed state (on `:memory:`, which has a single
+    /// connection, they also see the transaction's own appends); `tx.read` sees them everywhere.
     public func write<R>(_ body: (any EventStoreTransaction) throws -> R) throws -> R {
+        if commits.isHeldByCurrentThread {
+            throw EventStoreError(code: .invalidInput, message: "write called inside a write transaction of the same store")
+        }
         let (result, head): (R, Int64?) = try commits.exclusive { connection in
             try connection.beginWrite()
             let transaction = SQLiteWriteTransaction(connection: connection)
@@ -159,11 +167,11 @@ public final class SQLiteEventStore: TransactionalEventStore, @unchecked Sendabl
     /// are dropped afterwards, so it rereads what the body may have changed.
     public func withConnection<R>(_ body: (SQLiteConnection) throws -> R) rethrows -> R {
         defer { forgetCaches() }
-        return try commits.exclusive { connection in try body(connection.sql) }
+        return try commits.exclusive(reentrant: true) { connection in try body(connection.sql) }
     }
 
     private func forgetCaches() {
-        commits.exclusive { connection in connection.forgetCaches() }
+        commits.exclusive(reentrant: true) { connection in connection.forgetCaches() }
         if let reader {
             readerLock.lock()
             reader.forgetCaches()

@@ -70,3 +70,22 @@ struct TransactionConformanceTests {
         #expect(try store.headPosition() == 0)
     }
 }
+
+@Suite("Write transaction misuse")
+struct TransactionMisuseTests {
+    @Test(arguments: Backend.all)
+    func appendingOrNestingOnTheStoreInsideItsTransactionThrowsInsteadOfDeadlocking(backend: Backend) throws {
+        let store = try backend.open(StoreOptions()).store
+        try store.write { tx in
+            try tx.append([Fixture.event(0)], to: Fixture.stream(1), expectedVersion: .any)
+            let direct = #expect(throws: EventStoreError.self) {
+                try store.append([Fixture.event(1)], to: Fixture.stream(1), expectedVersion: .any)
+            }
+            #expect(direct?.code == .invalidInput)
+            #expect(throws: EventStoreError.self) { try store.write { _ in } }
+            _ = try store.headPosition()
+            _ = try store.readAll(from: 1, limit: 10)
+        }
+        #expect(try store.headPosition() == 1)
+    }
+}

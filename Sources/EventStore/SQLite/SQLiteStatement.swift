@@ -59,6 +59,17 @@ public final class SQLiteStatement {
         }
     }
 
+    /// Binds bytes as a BLOB **without copying** (`SQLITE_STATIC`): the memory must stay valid
+    /// and unchanged until the statement has run and is reset or rebound.
+    public func bind(noCopyBlob value: UnsafeRawBufferPointer, at index: Int32) {
+        if value.isEmpty {
+            check(sqlite3_bind_zeroblob(handle, index, 0), index)
+        } else {
+            check(sqlite3_bind_blob(handle, index, value.baseAddress, Int32(clamping: value.count),
+                                    csqlite_static()), index)
+        }
+    }
+
     public func bindNull(at index: Int32) { check(sqlite3_bind_null(handle, index), index) }
 
     public func bind(_ value: Int64?, at index: Int32) {

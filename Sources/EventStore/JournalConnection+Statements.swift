@@ -1,0 +1,48 @@
+extension JournalConnection {
+    /// The statements on hot paths, kept in an array slot each: looking one up costs an index,
+    /// not the hash of its SQL text.
+    enum Hot: Int, CaseIterable {
+        case insertEvent, savepoint, release, rollbackTo, streamByName, streamByID, typeByName, typeByID, lastVersion,
+             readAll, readForward, readBackward, eventByID, insertStream, insertType, head
+
+        var sql: String {
+            switch self {
+            case .insertEvent:
+                return """
+                    INSERT INTO journal_events(position, stream_id, version, event_id, type_id, occurred_at, recorded_at,
+                                               codec, data_len, meta_len, payload, hash)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """
+            case .savepoint: return "SAVEPOINT journal_append"
+            case .release: return "RELEASE journal_append"
+            case .rollbackTo: return "ROLLBACK TO journal_append"
+            case .streamByName: return "SELECT id FROM journal_streams WHERE name = ?"
+            case .streamByID: return "SELECT name FROM journal_streams WHERE id = ?"
+            case .typeByName: return "SELECT id FROM journal_types WHERE name = ?"
+            case .typeByID: return "SELECT name FROM journal_types WHERE id = ?"
+            case .lastVersion: return "SELECT max(version) FROM journal_events WHERE stream_id = ?"
+            case .readAll:
+                return "SELECT \(JournalConnection.columns) FROM journal_events WHERE position >= ? ORDER BY position LIMIT ?"
+            case .readForward:
+                return "SELECT \(JournalConnection.columns) FROM journal_events WHERE stream_id = ? AND version >= ? ORDER BY version LIMIT ?"
+            case .readBackward:
+                return "SELECT \(JournalConnection.columns) FROM journal_events WHERE stream_id = ? AND version <= ? ORDER BY version DESC LIMIT ?"
+            case .eventByID: return "SELECT \(JournalConnection.columns) FROM journal_events WHERE event_id = ?"
+            case .insertStream: return "INSERT INTO journal_streams(name) VALUES (?)"
+            case .insertType: return "INSERT INTO journal_types(name) VALUES (?)"
+            case .head: return "SELECT position, hash FROM journal_head WHERE singleton = 1"
+            }
+        }
+    }
+
+    /// A hot statement, reset and with its bindings cleared.
+    func statement(_ hot: Hot) throws(SQLiteError) -> SQLiteStatement {
+        if let statement = hotStatements[hot.rawValue] {
+            statement.reset()
+            return statement
+        }
+        let statement = try sql.prepare(hot.sql, persistent: true)
+        hotStatements[hot.rawValue] = statement
+        return statement
+    }
+}
