@@ -11,7 +11,7 @@ enum DemoCommand {
         details: """
             Creates a fresh journal (in a new temporary folder, or at --db PATH, which must not
             exist yet), fills it with 300 simulated 3-D Secure transactions and 150 card
-            digitizations (the domain's seeded generator), imports a small hand-written sample (a
+            digitizations ('journal simulate --seed 2026'), imports a small hand-written sample (a
             challenged 3-D Secure transaction, a yellow-flow card digitization activated by OTP,
             a frictionless transaction), then
             shows verify, an audit of the challenged transaction and of the yellow-flow journey,
@@ -33,11 +33,9 @@ enum DemoCommand {
         out.line("journal demo: a tour of the journal on a fresh database")
         out.line("  database: \(path)")
 
-        step(1, "simulate traffic: \(transactions) 3-D Secure transactions, \(digitizations) card digitizations "
-             + "(seeded generator)", out)
-        let store = try JournalAccess.openForWriting(context, try JournalCLI.parser.parse(["--db", path], for: spec))
-        let simulated = try DemoWorkload.append(transactions: transactions, digitizations: digitizations, to: store)
-        out.line("appended \(simulated) events (seed \(DemoWorkload.seed))")
+        step(1, "simulate traffic: \(transactions) 3-D Secure transactions, \(digitizations) card digitizations", out)
+        try runStep(SimulateCommand.spec, ["--seed", "2026", "--transactions", "\(transactions)",
+                                           "--digitizations", "\(digitizations)"], path: path, context: context)
 
         try writeSample(to: samplePath)
         step(2, "import a hand-written file: every line is validated, then appended in one transaction", out)
