@@ -80,7 +80,7 @@ struct FaultTests {
         #expect(chmod(runner.folder.path, readOnly ? 0o555 : 0o755) == 0)
     }
 
-    @Test(arguments: [false])
+    @Test(arguments: [false, true])
     func aReadOnlyJournalRefusesImportsClearlyStillReadsAndTheNextRunWorks(walCheckpointed: Bool) throws {
         guard geteuid() != 0 || FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") else { return }
         let runner = try JournalRunner()
