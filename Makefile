@@ -31,5 +31,15 @@ test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 
+# The long form of the reliability tests (Tests/ReliabilityTests, RELIABILITY.md): 60 SIGKILLs of
+# imports and 60 of library appenders, 10,250 hostile import cases through the CLI and 20,000 in
+# process, bigger concurrent writers. Each test's figures go to .build/soak-stats.txt.
+# JOURNAL_SOAK_SEED=N changes every seeded choice.
+soak: deps
+	$(SWIFT) build --build-tests
+	@rm -f .build/soak-stats.txt
+	JOURNAL_SOAK=1 JOURNAL_SOAK_STATS=$(CURDIR)/.build/soak-stats.txt $(SWIFT) test --skip-build --filter ReliabilityTests
+	@cat .build/soak-stats.txt
+
 clean:
 	rm -rf .build
