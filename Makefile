@@ -2,8 +2,10 @@
 SHELL := /bin/bash
 APT_PACKAGES := libsqlite3-dev libssl-dev liblz4-dev libpq-dev pkg-config
 SWIFT ?= swift
+SWIFTC ?= swiftc
+FUZZ_SECONDS ?= 60
 
-.PHONY: all deps build release demo test soak bench bench-quick clean
+.PHONY: all deps build release demo test soak fuzz bench bench-quick clean
 
 all: build
 
@@ -40,6 +42,14 @@ soak: deps
 	@rm -f .build/soak-stats.txt
 	JOURNAL_SOAK=1 JOURNAL_SOAK_STATS=$(CURDIR)/.build/soak-stats.txt $(SWIFT) test --skip-build --filter ReliabilityTests
 	@cat .build/soak-stats.txt
+
+# libFuzzer (coverage-guided, with AddressSanitizer) on the envelope decoder and the JSON parser
+# (tools/fuzz/EnvelopeFuzzer.swift) for FUZZ_SECONDS; a crash leaves its input in crash-*.
+fuzz:
+	@mkdir -p .build/fuzz-corpus && cp -n tools/fuzz/corpus/* .build/fuzz-corpus/
+	$(SWIFTC) -sanitize=fuzzer,address -parse-as-library -O Sources/JournalCore/*.swift \
+	    tools/fuzz/EnvelopeFuzzer.swift -o .build/fuzz-envelope 2>&1 | grep -v "Cannot export local symbol" || true
+	.build/fuzz-envelope -max_total_time=$(FUZZ_SECONDS) -max_len=4096 .build/fuzz-corpus
 
 clean:
 	rm -rf .build
