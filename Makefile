@@ -47,8 +47,8 @@ soak: deps
 # (tools/fuzz/EnvelopeFuzzer.swift) for FUZZ_SECONDS; a crash leaves its input in crash-*.
 fuzz:
 	@mkdir -p .build/fuzz-corpus && cp -n tools/fuzz/corpus/* .build/fuzz-corpus/
-	$(SWIFTC) -sanitize=fuzzer,address -parse-as-library -O Sources/JournalCore/*.swift \
-	    tools/fuzz/EnvelopeFuzzer.swift -o .build/fuzz-envelope 2>&1 | grep -v "Cannot export local symbol" || true
+	set -o pipefail; $(SWIFTC) -sanitize=fuzzer,address -parse-as-library -O Sources/JournalCore/*.swift \
+	    tools/fuzz/EnvelopeFuzzer.swift -o .build/fuzz-envelope 2>&1 | { grep -v "Cannot export local symbol" || true; }
 	.build/fuzz-envelope -max_total_time=$(FUZZ_SECONDS) -max_len=4096 .build/fuzz-corpus
 
 clean:
