@@ -63,7 +63,7 @@ let package = Package(
         .testTarget(name: "ProjectionsTests",
                     dependencies: ["Projections", "EventStore", "Domain", "Simulator", "JournalCore"],
                     swiftSettings: upcoming),
-        .testTarget(name: "CLITests", dependencies: ["journal", "JournalCore"], swiftSettings: upcoming),
+        .testTarget(name: "CLITests", dependencies: ["journal", "EventStore", "JournalCore"], swiftSettings: upcoming),
         // Crashes, concurrent writers, hostile input, faults, tampering (`make soak`: long form).
         .testTarget(name: "ReliabilityTests",
                     dependencies: ["journal", "reliability-harness", "EventStore", "JournalCore", "Simulator"],

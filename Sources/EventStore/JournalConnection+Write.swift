@@ -127,12 +127,9 @@ extension JournalConnection {
         let now = configuration.clock()
         for event in request.events {
             if streamID == nil {
-                // Create the stream only for a new event: an id stored elsewhere is a duplicate
-                // or a conflict, and must not leave an empty stream behind.
-                if let stored = try storedEvent(id: event.id) {
-                    positions.append(try duplicatePosition(stored, event, stream: stream))
-                    continue
-                }
+                // No probe for the id first: an event stored before cannot be in a stream that
+                // did not exist, so a clash on insert is always a conflict, which throws, and the
+                // savepoint or transaction rollback removes the stream row again.
                 streamID = try createStream(stream)
             }
             guard let sid = streamID, let previousHash = write?.headHash, let headPosition = write?.headPosition else {

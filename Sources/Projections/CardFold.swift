@@ -92,19 +92,19 @@ public enum CardFold {
         apply(event, to: &row, facts: &facts)
         for fact in facts[factCount...] {
             switch fact.kind {
-            case .otpSubmitted: totals.add(TotalsKey.make("otp", fact.a))
-            case .otpRejected: totals.add(TotalsKey.make("rej", fact.a))
-            case .activationExpired: totals.add(TotalsKey.make("aexp", fact.a))
-            case .offered: totals.add(TotalsKey.make("offered", fact.a))
-            case .selected: totals.add(TotalsKey.make("sel", fact.a, fact.b))
+            case .otpSubmitted: totals.count(.otp, fact.a)
+            case .otpRejected: totals.count(.rej, fact.a)
+            case .activationExpired: totals.count(.aexp, fact.a)
+            case .offered: totals.count(.offered, fact.a)
+            case .selected: totals.count(.sel, fact.a, fact.b)
             case .activated:
-                totals.add(TotalsKey.make("act", fact.a))
+                totals.count(.act, fact.a)
                 if let v = fact.v {
                     totals.observe(TotalsKey.make("act", fact.a), v)
                     totals.observe("act", v)
                 }
-            case .failed: totals.add(TotalsKey.make("fail", fact.a))
-            case .cancelled: totals.add(TotalsKey.make("cancel", fact.a))
+            case .failed: totals.count(.fail, fact.a)
+            case .cancelled: totals.count(.cancel, fact.a)
             }
         }
         if (before.otpSubmissions > 0) != (row.otpSubmissions > 0) || before.outcome != row.outcome

@@ -91,11 +91,11 @@ public enum ThreeDSFold {
         apply(event, to: &row, facts: &facts)
         for fact in facts[factCount...] {
             switch fact.kind {
-            case .request: totals.add(TotalsKey.make("req", fact.a, fact.b))
-            case .screen: totals.add(TotalsKey.make("screen", fact.a))
-            case .timeout: totals.add(TotalsKey.make("timeout", row.directoryServer ?? "unknown", fact.a))
-            case .protocolError: totals.add(TotalsKey.make("perr", fact.a, fact.b))
-            case .runtimeError: totals.add(TotalsKey.make("rerr", fact.a))
+            case .request: totals.count(.req, fact.a, fact.b)
+            case .screen: totals.count(.screen, fact.a)
+            case .timeout: totals.count(.timeout, row.directoryServer ?? "unknown", fact.a)
+            case .protocolError: totals.count(.perr, fact.a, fact.b)
+            case .runtimeError: totals.count(.rerr, fact.a)
             }
         }
         if before.createdAt != row.createdAt || before.directoryServer != row.directoryServer

@@ -6,12 +6,12 @@ public enum TotalsKey {
     }
 
     // Fixed-arity forms for the folds' hot path (no variadic array per event).
-    public static func make(_ metric: StaticString, _ a: String) -> String {
-        "\(metric)|\(escape(a))"
+    public static func make(_ metric: String, _ a: String) -> String {
+        metric + "|" + escape(a)
     }
 
-    public static func make(_ metric: StaticString, _ a: String, _ b: String) -> String {
-        "\(metric)|\(escape(a))|\(escape(b))"
+    public static func make(_ metric: String, _ a: String, _ b: String) -> String {
+        metric + "|" + escape(a) + "|" + escape(b)
     }
 
     public static func split(_ key: String) -> [String] {

@@ -91,24 +91,34 @@ public struct SeededRandom: Sendable {
 
     /// A random version-4 UUID in lowercase text.
     public mutating func uuid() -> String {
-        let high = next()
-        let low = next()
-        var bytes = [UInt8](repeating: 0, count: 16)
-        for index in 0..<8 {
-            bytes[index] = UInt8(truncatingIfNeeded: high >> (56 - 8 * UInt64(index)))
-            bytes[8 + index] = UInt8(truncatingIfNeeded: low >> (56 - 8 * UInt64(index)))
+        var high = next()
+        var low = next()
+        high = (high & ~0x0000_0000_0000_F000) | 0x0000_0000_0000_4000      // version 4
+        low = (low & ~0xC000_0000_0000_0000) | 0x8000_0000_0000_0000        // variant 10
+        return String(unsafeUninitializedCapacity: 36) { buffer in
+            var index = 0
+            func put(_ word: UInt64, nibbles: Int, from shift: Int) {
+                for n in 0..<nibbles {
+                    let nibble = UInt8(truncatingIfNeeded: word >> UInt64(shift - 4 * n)) & 0x0F
+                    buffer[index] = nibble < 10 ? 0x30 + nibble : 0x57 + nibble
+                    index += 1
+                }
+            }
+            func dash() {
+                buffer[index] = UInt8(ascii: "-")
+                index += 1
+            }
+            put(high, nibbles: 8, from: 60)
+            dash()
+            put(high, nibbles: 4, from: 28)
+            dash()
+            put(high, nibbles: 4, from: 12)
+            dash()
+            put(low, nibbles: 4, from: 60)
+            dash()
+            put(low, nibbles: 12, from: 44)
+            return 36
         }
-        bytes[6] = (bytes[6] & 0x0F) | 0x40
-        bytes[8] = (bytes[8] & 0x3F) | 0x80
-        let hex = Array("0123456789abcdef".utf8)
-        var text: [UInt8] = []
-        text.reserveCapacity(36)
-        for (index, byte) in bytes.enumerated() {
-            if index == 4 || index == 6 || index == 8 || index == 10 { text.append(UInt8(ascii: "-")) }
-            text.append(hex[Int(byte >> 4)])
-            text.append(hex[Int(byte & 0x0F)])
-        }
-        return String(decoding: text, as: UTF8.self)
     }
 
     /// `count` random lowercase hexadecimal digits, never more than 12 decimal digits in a row:

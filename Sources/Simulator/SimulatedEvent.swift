@@ -17,23 +17,9 @@ public struct SimulatedEvent: Sendable, Equatable {
     /// The `meta` object as compact JSON (first event of a stream), or nil.
     public var meta: [UInt8]?
 
-    /// The import envelope as one NDJSON line without its line feed:
-    /// `{"id":…,"stream":…,"type":…,"occurredAt":…,"data":{…}[,"meta":{…}]}`.
+    /// The import envelope as one NDJSON line without its line feed (see ``EnvelopeWriter``).
     public func writeEnvelope(into out: inout [UInt8]) {
-        out.append(contentsOf: #"{"id":""#.utf8)
-        out.append(contentsOf: id.utf8)
-        out.append(contentsOf: #"","stream":""#.utf8)
-        out.append(contentsOf: stream.utf8)
-        out.append(contentsOf: #"","type":""#.utf8)
-        out.append(contentsOf: type.utf8)
-        out.append(contentsOf: #"","occurredAt":""#.utf8)
-        out.append(contentsOf: occurredAt.description.utf8)
-        out.append(contentsOf: #"","data":"#.utf8)
-        out.append(contentsOf: data)
-        if let meta {
-            out.append(contentsOf: #","meta":"#.utf8)
-            out.append(contentsOf: meta)
-        }
-        out.append(UInt8(ascii: "}"))
+        var writer = EnvelopeWriter()
+        writer.write(self, into: &out)
     }
 }

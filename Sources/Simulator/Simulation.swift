@@ -39,7 +39,6 @@ public final class Simulation {
     /// The `recordedAt` of the last event handed out.
     private var lastRecordedAt: Int64
     private let hourlyMean: Double
-    private var scratch: [UInt8] = []
 
     /// The number of journeys in flight (admitted, not all events handed out).
     public var inFlight: Int { queue.count }
@@ -122,8 +121,7 @@ public final class Simulation {
         if generator.recordsDetails {
             for label in journey.path { pathCounts[label, default: 0] += 1 }
         }
-        let pending = InFlightJourney(stream: journey.stream, events: pendingEvents(journey, skew: skew, start: start,
-                                                                                   platform: platform))
+        let pending = pendingEvents(journey, skew: skew, start: start, platform: platform)
         let slot: Int32
         if let free = freeSlots.popLast() {
             slot = free
@@ -138,34 +136,42 @@ public final class Simulation {
         scheduleNextArrival()
     }
 
-    /// The events of a journey with their `recordedAt` (upload delays, never decreasing) and
-    /// their JSON text.
-    private func pendingEvents(_ journey: GeneratedJourney, skew: Int64, start: Int64, platform: String) -> [PendingEvent] {
-        var pending: [PendingEvent] = []
-        pending.reserveCapacity(journey.events.count)
+    /// The events of a journey with their `recordedAt` (upload delays, never decreasing), packed
+    /// into one buffer: two allocations per journey in flight, whatever its length, so that
+    /// long-lived journeys do not pin scattered heap pages.
+    private func pendingEvents(_ journey: GeneratedJourney, skew: Int64, start: Int64, platform: String)
+        -> InFlightJourney {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(journey.events.count * 200)
+        var entries: [InFlightJourney.Entry] = []
+        entries.reserveCapacity(journey.events.count)
         var recorded = start
         for (index, event) in journey.events.enumerated() {
             let trueTime = event.occurredAt.millisecondsSinceEpoch - skew
             recorded = max(recorded, trueTime + compiled.uploadDelay.draw(&random))
-            scratch.removeAll(keepingCapacity: true)
-            JSONWriter.write(.object(event.data), into: &scratch)
-            pending.append(PendingEvent(id: event.id, type: event.type, occurredAt: event.occurredAt,
-                                        recordedAt: Timestamp(millisecondsSinceEpoch: recorded), data: scratch,
-                                        meta: index == 0 ? Self.meta(platform: platform, random: &random) : nil))
+            bytes.append(contentsOf: event.id.utf8)
+            let idEnd = bytes.count
+            JSONWriter.write(.object(event.data), into: &bytes)
+            let dataEnd = bytes.count
+            if index == 0 { Self.writeMeta(platform: platform, random: &random, into: &bytes) }
+            entries.append(InFlightJourney.Entry(type: event.type, occurredAt: event.occurredAt.millisecondsSinceEpoch,
+                                                 recordedAt: recorded, idEnd: Int32(idEnd), dataEnd: Int32(dataEnd),
+                                                 metaEnd: Int32(bytes.count)))
         }
-        return pending
+        return InFlightJourney(stream: journey.stream, bytes: bytes, entries: entries)
     }
 
     /// The first event's `meta`: the SDK's platform and versions.
-    private static func meta(platform: String, random: inout SeededRandom) -> [UInt8] {
+    private static func writeMeta(platform: String, random: inout SeededRandom, into bytes: inout [UInt8]) {
         var object = JSONObject()
         object.appendUnchecked(key: "platform", value: .string(platform))
-        object.appendUnchecked(key: "sdkVersion", value: .string(random.pick(["2.4.1", "2.4.0", "2.3.7"])))
-        object.appendUnchecked(key: "appVersion", value: .string(random.pick(["5.12.0", "5.11.2", "5.10.4"])))
-        var bytes: [UInt8] = []
+        object.appendUnchecked(key: "sdkVersion", value: .string(random.pick(sdkVersions)))
+        object.appendUnchecked(key: "appVersion", value: .string(random.pick(appVersions)))
         JSONWriter.write(.object(object), into: &bytes)
-        return bytes
     }
+
+    private static let sdkVersions = ["2.4.1", "2.4.0", "2.3.7"]
+    private static let appVersions = ["5.12.0", "5.11.2", "5.10.4"]
 
     /// Draws the gap to the next arrival at the rate of the current hour.
     private func scheduleNextArrival() {
@@ -184,33 +190,42 @@ public final class Simulation {
     }
 }
 
-/// An event waiting for its turn.
-struct PendingEvent {
-    var id: String
-    var type: String
-    var occurredAt: Timestamp
-    var recordedAt: Timestamp
-    var data: [UInt8]
-    var meta: [UInt8]?
-}
-
-/// An admitted journey whose events have not all been handed out.
+/// An admitted journey whose events have not all been handed out: ids, data and meta packed in
+/// one buffer.
 final class InFlightJourney {
-    let stream: String
-    private var events: [PendingEvent]
-    private var cursor = 0
-
-    init(stream: String, events: [PendingEvent]) {
-        self.stream = stream
-        self.events = events
+    struct Entry {
+        var type: String
+        var occurredAt: Int64
+        var recordedAt: Int64
+        /// The id is `bytes[previous metaEnd ..< idEnd]`, the data `[idEnd ..< dataEnd]`, the meta
+        /// (if any) `[dataEnd ..< metaEnd]`.
+        var idEnd: Int32
+        var dataEnd: Int32
+        var metaEnd: Int32
     }
 
-    var nextTime: Int64? { cursor < events.count ? events[cursor].recordedAt.millisecondsSinceEpoch : nil }
+    let stream: String
+    private let bytes: [UInt8]
+    private let entries: [Entry]
+    private var cursor = 0
+
+    init(stream: String, bytes: [UInt8], entries: [Entry]) {
+        self.stream = stream
+        self.bytes = bytes
+        self.entries = entries
+    }
+
+    var nextTime: Int64? { cursor < entries.count ? entries[cursor].recordedAt : nil }
 
     func takeNext() -> SimulatedEvent {
-        let event = events[cursor]
+        let entry = entries[cursor]
+        let start = cursor == 0 ? 0 : Int(entries[cursor - 1].metaEnd)
         defer { cursor += 1 }
-        return SimulatedEvent(id: event.id, stream: stream, version: Int64(cursor), type: event.type,
-                              occurredAt: event.occurredAt, recordedAt: event.recordedAt, data: event.data, meta: event.meta)
+        let id = String(decoding: bytes[start..<Int(entry.idEnd)], as: UTF8.self)
+        let data = Array(bytes[Int(entry.idEnd)..<Int(entry.dataEnd)])
+        let meta = entry.metaEnd > entry.dataEnd ? Array(bytes[Int(entry.dataEnd)..<Int(entry.metaEnd)]) : nil
+        return SimulatedEvent(id: id, stream: stream, version: Int64(cursor), type: entry.type,
+                              occurredAt: Timestamp(millisecondsSinceEpoch: entry.occurredAt),
+                              recordedAt: Timestamp(millisecondsSinceEpoch: entry.recordedAt), data: data, meta: meta)
     }
 }

@@ -33,8 +33,12 @@ enum ImportCommand {
             "journal import - --rejects rejected.ndjson < events.ndjson",
         ],
         validate: { arguments throws(CLIError) in
-            if let rejects = arguments.string("rejects"), rejects == arguments.positionals.first, rejects != "-" {
-                throw CLIError.usage("--rejects must name another file than the input")
+            guard let rejects = arguments.string("rejects") else { return }
+            if rejects == "-" {
+                throw CLIError.usage("--rejects needs a file path ('-' is not one)", hint: "run 'journal import --help'")
+            }
+            if rejects == arguments.positionals.first {
+                throw CLIError.usage("--rejects must name another file than the input", hint: "run 'journal import --help'")
             }
         },
         run: run)

@@ -85,9 +85,10 @@ enum SimulateCommand {
         if arguments.flag("ndjson") {
             var line: [UInt8] = []
             line.reserveCapacity(1 << 10)
+            var writer = EnvelopeWriter()
             while let event = simulation.next() {
                 line.removeAll(keepingCapacity: true)
-                event.writeEnvelope(into: &line)
+                writer.write(event, into: &line)
                 line.append(UInt8(ascii: "\n"))
                 context.stdout.write(bytes: line)
             }

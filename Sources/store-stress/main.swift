@@ -37,6 +37,26 @@ struct Random {
     mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
 }
 
+final class Job: @unchecked Sendable {
+    let store: SQLiteEventStore
+    let index: Int
+    let count: Int
+    init(_ store: SQLiteEventStore, _ index: Int, _ count: Int) { self.store = store; self.index = index; self.count = count }
+}
+
+/// One `group` thread: one-event appends, each waiting for its commit.
+nonisolated func groupWorker(_ raw: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
+    let job = Unmanaged<Job>.fromOpaque(raw!).takeRetainedValue()
+    for n in 0..<job.count {
+        let stream = try! StreamName("3ds-\(uuid(UInt64(job.index), UInt64(n / 8)))")
+        let event = ProposedEvent(id: uuid(UInt64(job.index) << 32 | UInt64(n), 99), type: "Step",
+                                  occurredAt: Timestamp(millisecondsSinceEpoch: Int64(n)),
+                                  data: Array(#"{"thread":\#(job.index),"n":\#(n),"transStatus":"Y"}"#.utf8))
+        do { try job.store.append([event], to: stream, expectedVersion: .any) } catch { fail("\(error)") }
+    }
+    return nil
+}
+
 let arguments = CommandLine.arguments
 guard arguments.count >= 3 else { fail("usage: store-stress append|bench PATH …") }
 let path = arguments[2]
@@ -82,7 +102,9 @@ case "bench":
         let data = #"{"threeDSServerTransID":"\#(uuid(random.next(), random.next()))","acsTransID":"\#(uuid(random.next(), random.next()))","messageVersion":"2.2.0","sdkCounterStoA":"00\#(step)","transStatus":"\#(["Y", "C", "N"][random.below(3)])","timeoutSeconds":\#(300 + random.below(300)),"acsReferenceNumber":"ACS-\#(random.below(50))-EMVCo"}"#
         let meta = #"{"correlationId":"\#(uuid(sid, 7))","platform":"\#(["ios", "android"][random.below(2)])","sdkVersion":"2.\#(random.below(4)).\#(random.below(10))","appVersion":"7.1.\#(random.below(30))"}"#
         let occurred = Timestamp(millisecondsSinceEpoch: base + Int64(n) * 37)
-        let event = ProposedEvent(id: uuid(random.next(), random.next()), type: type, occurredAt: occurred,
+        // STRESS_ORDERED_IDS: time-ordered ids (UUIDv7-like: a counter in the high bits).
+        let eventID = getenv("STRESS_ORDERED_IDS") != nil ? uuid(UInt64(n) << 20, random.next()) : uuid(random.next(), random.next())
+        let event = ProposedEvent(id: eventID, type: type, occurredAt: occurred,
                                   data: Array(data.utf8), meta: Array(meta.utf8))
         events.append((stream, event))
         // The export line: envelope keys + journal-assigned keys.
@@ -117,6 +139,44 @@ case "bench":
             configuration.synchronous = sync == "off" ? .off : sync == "normal" ? .normal : .full
         }
         if getenv("STRESS_NODICT") != nil { configuration.dictionaryTrainingEvents = 0 }
+        if getenv("STRESS_RAW") != nil {
+            // The raw baseline: the same rows through the SQLite C API into a minimal table
+            // (position key, integer stream id, version, payload), same pragmas, no hashing,
+            // no compression, no id index.
+            let rawPath = path + ".raw"
+            let db = try SQLiteConnection(path: rawPath)
+            try db.execute("""
+                CREATE TABLE IF NOT EXISTS raw(position INTEGER PRIMARY KEY, stream_id INTEGER NOT NULL,
+                                               version INTEGER NOT NULL, payload BLOB NOT NULL);
+                CREATE UNIQUE INDEX IF NOT EXISTS raw_stream_version ON raw(stream_id, version);
+                """)
+            var ids: [String: Int64] = [:]
+            var versions: [Int64: Int64] = [:]
+            let rawTime = try seconds("raw append") {
+                var index = 0
+                var position: Int64 = 0
+                while index < events.count {
+                    let end = min(index + batch, events.count)
+                    try db.transaction {
+                        let insert = try db.cached("INSERT INTO raw VALUES (?, ?, ?, ?)")
+                        for (stream, event) in events[index..<end] {
+                            let id = ids[stream.rawValue] ?? Int64(ids.count + 1)
+                            ids[stream.rawValue] = id
+                            let version = (versions[id] ?? -1) + 1
+                            versions[id] = version
+                            position += 1
+                            insert.bind(position, at: 1)
+                            insert.bind(id, at: 2)
+                            insert.bind(version, at: 3)
+                            insert.bind(blob: event.data + (event.meta ?? []), at: 4)
+                            try insert.run()
+                        }
+                    }
+                    index = end
+                }
+            }
+            print("raw_append_b\(batch)_eps \(Int(Double(total) / rawTime))")
+        }
         let store = try SQLiteEventStore(path: path, configuration: configuration)
         let appendTime = try seconds("append") {
             var index = 0
@@ -162,6 +222,32 @@ case "bench":
         var info = stat()
         stat(path, &info)
         print("bytes_per_event \(Double(info.st_size) / Double(total)) ndjson_bytes_per_event \(Double(ndjsonBytes) / Double(total)) ratio \(Double(info.st_size) / Double(ndjsonBytes))")
+    } catch {
+        fail("\(error)")
+    }
+
+case "group":
+    // store-stress group PATH THREADS PER_THREAD: concurrent one-event appends, each waiting for
+    // its durable commit (synchronous=FULL), sharing commits through group commit.
+    guard arguments.count == 5, let threads = Int(arguments[3]), let perThread = Int(arguments[4]) else {
+        fail("usage: store-stress group PATH THREADS PER_THREAD")
+    }
+    do {
+        let store = try SQLiteEventStore(path: path)
+        var spec = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &spec)
+        let start = Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
+        var handles: [pthread_t] = []
+        for index in 0..<threads {
+            var thread = pthread_t()
+            let job = Unmanaged.passRetained(Job(store, index, perThread)).toOpaque()
+            pthread_create(&thread, nil, groupWorker, job)
+            handles.append(thread)
+        }
+        for thread in handles { pthread_join(thread, nil) }
+        clock_gettime(CLOCK_MONOTONIC, &spec)
+        let elapsed = Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9 - start
+        print("append_group_eps \(Int(Double(threads * perThread) / elapsed)) (\(threads) threads, \(store.groupCommitCount) commits for \(threads * perThread) appends)")
     } catch {
         fail("\(error)")
     }

@@ -61,6 +61,8 @@ struct ArgumentParserTests {
         (["replay", "--all", "card-0b9e2f3c-4d5e-4a41-9a41-6f1c1f433a7b"], "give a STREAM or --all, not both"),
         (["replay", "--all=yes"], "option '--all' takes no value"),
         (["--db", "x.db"], "no command given"),
+        (["import", "in.ndjson", "--rejects", "-"], "--rejects needs a file path"),
+        (["import", "in.ndjson", "--rejects", "in.ndjson"], "--rejects must name another file than the input"),
     ])
     func mistakesAreUsageErrorsWithAHint(arguments: [String], message: String) {
         let error = usageError(arguments)

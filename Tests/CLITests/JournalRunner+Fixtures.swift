@@ -1,3 +1,4 @@
+import EventStore
 import Foundation
 
 extension JournalRunner {
@@ -20,6 +21,11 @@ extension JournalRunner {
     /// length): a change behind the journal's back, as an attacker with file access would make.
     func tamper(replacing original: String, with replacement: String) throws {
         precondition(original.utf8.count == replacement.utf8.count, "same length keeps the file readable")
+        // Move every committed page from the WAL into the database file first: WAL frames carry
+        // checksums, the main file's pages do not.
+        let connection = try SQLiteConnection(path: database)
+        try connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        connection.close()
         var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: database)))
         let needle = Array(original.utf8)
         guard let index = bytes.indices.dropLast(needle.count - 1).first(where: { bytes[$0..<($0 + needle.count)].elementsEqual(needle) }) else {

@@ -26,7 +26,7 @@ struct TotalsTables {
     func flush(_ delta: TotalsDelta, in db: ProjectionDatabase, generation g: Int64) throws(ProjectionError) {
         let counts = try db.statement(
             "INSERT INTO \(total(g))(key, n) VALUES(?, ?) ON CONFLICT(key) DO UPDATE SET n = n + excluded.n")
-        for (key, n) in delta.counts where n != 0 {
+        for (key, n) in delta.flattened where n != 0 {
             counts.reset()
             counts.bind(1, key)
             counts.bind(2, n)
