@@ -8,6 +8,15 @@ final class ChildProcess {
     let stdoutPath: String
     let stderrPath: String
     let started = Date()
+    private let ending = EndTime()
+
+    /// When the process ended, set by Foundation's termination handler.
+    private final class EndTime: @unchecked Sendable {
+        private let lock = NSLock()
+        private var date: Date?
+        func set() { lock.withLock { date = Date() } }
+        var value: Date? { lock.withLock { date } }
+    }
 
     /// How the process ended.
     enum Ending: Equatable, CustomStringConvertible {
@@ -47,8 +56,13 @@ final class ChildProcess {
         } else {
             process.standardInput = FileHandle.nullDevice
         }
+        let ending = self.ending
+        process.terminationHandler = { _ in ending.set() }
         try process.run()
     }
+
+    /// Seconds from the start to the end of the process (to now while it runs).
+    var duration: Double { (ending.value ?? Date()).timeIntervalSince(started) }
 
     var pid: Int32 { process.processIdentifier }
     var isRunning: Bool { process.isRunning }
