@@ -105,6 +105,9 @@ final class GroupCommit: @unchecked Sendable {
         return try body(writer)
     }
 
+    /// Closes the writer connection (when the store goes away; no append can be running then).
+    func closeWriter() { writer.close() }
+
     /// True when the calling thread is inside `write { }` on this store.
     var isHeldByCurrentThread: Bool { condition.withLock { heldByCurrentThread } }
 

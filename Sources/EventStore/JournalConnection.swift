@@ -161,6 +161,16 @@ final class JournalConnection {
         compressScratch.reserveCapacity(4096)
     }
 
+    deinit { close() }
+
+    /// Finalizes the statements, then closes the connection: SQLite only really closes (and, for
+    /// the last connection to the file, checkpoints the WAL into it and removes it) once no
+    /// statement is left. Idempotent.
+    func close() {
+        for statement in hotStatements { statement?.finalize() }
+        sql.close()
+    }
+
     /// Runs SQLite calls, turning their failures into store errors that say what was being done.
     @inline(__always)
     func run<R>(_ what: @autoclosure () -> String, stream: StreamName? = nil,

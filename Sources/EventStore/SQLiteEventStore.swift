@@ -58,6 +58,13 @@ public final class SQLiteEventStore: TransactionalEventStore, @unchecked Sendabl
         commits = GroupCommit(writer: writer, didCommit: { signal.publish($0) })
     }
 
+    deinit {
+        // The read-only reader closes first, so that the writer is the last connection of this
+        // store to close and can checkpoint the WAL into the database file.
+        reader?.close()
+        commits.closeWriter()
+    }
+
     /// Runs `body` on a connection that sees the last committed state.
     private func reading<R>(_ body: (JournalConnection) throws(EventStoreError) -> R) throws(EventStoreError) -> R {
         if let reader {

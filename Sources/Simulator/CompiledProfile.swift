@@ -83,6 +83,7 @@ struct CompiledProfile: Sendable {
     var deviceClockSkew: Delay
     var uploadDelay: Delay
     var platforms: WeightedTable<String>
+    var timeOrderedEventIDs: Chance
     // 3DS.
     var directoryServers: WeightedTable<String>
     var customDirectoryServer: Chance
@@ -152,6 +153,7 @@ struct CompiledProfile: Sendable {
         skewedDevices = try reader.chance("traffic.skewedDevices")
         deviceClockSkew = try reader.delay("traffic.deviceClockSkew")
         uploadDelay = try reader.delay("traffic.uploadDelay")
+        timeOrderedEventIDs = try reader.chance("traffic.timeOrderedEventIDs")
         platforms = try reader.table("traffic.platforms") { Self.isErrorCode($0) ? $0 : nil }
 
         directoryServers = try reader.table("threeDS.directoryServers") { key in

@@ -29,6 +29,8 @@ public final class JourneyGenerator {
     var now: Timestamp
     /// The journey's device clock error: `occurredAt = now + skew`.
     var skew: Int64 = 0
+    /// The journey's producer writes UUIDv7 event ids.
+    var timeOrderedIDs = false
     /// Record `path` and `commands` (tests, coverage); the simulation turns it off.
     let recordsDetails: Bool
     var path: [String] = []
@@ -55,7 +57,11 @@ public final class JourneyGenerator {
         nextStart = start
         now = start
         environment = Environment(now: { [unowned self] in self.now.adding(milliseconds: self.skew) },
-                                  newID: { [unowned self] in self.random.uuid() })
+                                  newID: { [unowned self] in
+                                      self.timeOrderedIDs
+                                          ? self.random.uuidV7(milliseconds: self.now.millisecondsSinceEpoch + self.skew)
+                                          : self.random.uuid()
+                                  })
     }
 
     /// A journey of `category`.
@@ -70,6 +76,7 @@ public final class JourneyGenerator {
     func journey(_ category: StreamCategory, startingAt start: Timestamp, skew: Int64) -> GeneratedJourney {
         now = start
         self.skew = skew
+        timeOrderedIDs = profile.timeOrderedEventIDs.basisPoints > 0 && profile.timeOrderedEventIDs.roll(&random)
         path = []
         switch category {
         case .threeDS: return makeThreeDSTransaction()

@@ -95,7 +95,22 @@ public struct SeededRandom: Sendable {
         var low = next()
         high = (high & ~0x0000_0000_0000_F000) | 0x0000_0000_0000_4000      // version 4
         low = (low & ~0xC000_0000_0000_0000) | 0x8000_0000_0000_0000        // variant 10
-        return String(unsafeUninitializedCapacity: 36) { buffer in
+        return Self.uuidText(high: high, low: low)
+    }
+
+    /// A version-7 UUID (RFC 9562): the Unix time in milliseconds in the first 48 bits, then
+    /// random bits, so that ids made later sort later.
+    public mutating func uuidV7(milliseconds: Int64) -> String {
+        let random = next()
+        var low = next()
+        let time = UInt64(bitPattern: max(0, milliseconds)) & 0xFFFF_FFFF_FFFF
+        let high = (time << 16) | 0x7000 | (random & 0x0FFF)                 // version 7
+        low = (low & ~0xC000_0000_0000_0000) | 0x8000_0000_0000_0000        // variant 10
+        return Self.uuidText(high: high, low: low)
+    }
+
+    private static func uuidText(high: UInt64, low: UInt64) -> String {
+        String(unsafeUninitializedCapacity: 36) { buffer in
             var index = 0
             func put(_ word: UInt64, nibbles: Int, from shift: Int) {
                 for n in 0..<nibbles {

@@ -54,6 +54,9 @@ extension WorkloadProfile {
                           source: "[A] size of a device clock error, either sign"),
             ProfileFigure("traffic.uploadDelay", .delay(.logNormal(median: 150, sigma: 0.8, 20, 10_000)),
                           source: "[A] from the step on the device to the journal (recordedAt); mobile network round trips"),
+            ProfileFigure("traffic.timeOrderedEventIDs", .percent(0),
+                          source: "[A] journeys whose producer writes UUIDv7 event ids (RFC 9562) instead of random v4; "
+                              + "the SDKs write v4 today (docs/eventstore.md measures what v7 saves the store)"),
             ProfileFigure("traffic.platforms", weights(["iOS": 55, "Android": 45]),
                           source: "[A] platform of the SDK, written to the first event's meta"),
 

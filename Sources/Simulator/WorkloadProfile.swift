@@ -38,8 +38,11 @@ public struct WorkloadProfile: Sendable, Equatable {
         if let name { merged.name = name }
         for override in overrides {
             guard let index = merged.figures.firstIndex(where: { $0.key == override.key }) else {
-                let known = figures.map(\.key)
-                throw ProfileError(path: override.key, reason: "is not a figure of the profile; the figures are "
+                let section = override.key.prefix(while: { $0 != "." })
+                var known = figures.map(\.key).filter { $0.hasPrefix(section + ".") }
+                if known.isEmpty { known = figures.map(\.key) }
+                throw ProfileError(path: override.key, reason: "is not a figure of the profile; the figures "
+                                   + (known.count < figures.count ? "of \(section) " : "") + "are "
                                    + known.joined(separator: ", "))
             }
             guard merged.figures[index].value.kind == override.value.kind else {

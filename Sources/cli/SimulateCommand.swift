@@ -175,8 +175,8 @@ enum SimulateCommand {
             let duplicates = report.events - report.written
             out.line("simulated \(statistics.transactions) 3DS transactions and \(statistics.digitizations) card digitizations "
                      + "(seed \(simulation.seed), profile \(simulation.profile.name)): \(report.written) events appended"
-                     + (duplicates > 0 ? ", \(duplicates) already in the journal" : "")
-                     + " in \(report.transactions) store transactions")
+                     + " in \(report.transactions) store transactions"
+                     + (duplicates > 0 ? " (\(duplicates) were already in the journal)" : ""))
             if let first = statistics.firstRecordedAt, let last = statistics.lastRecordedAt {
                 out.line("  simulated time  \(first) … \(last)")
             }

@@ -112,3 +112,34 @@ struct WorkloadProfileTests {
         }
     }
 }
+
+/// Event ids: random v4 by default, time-ordered v7 when the profile says so.
+@Suite("Event ids")
+struct EventIDTests {
+    @Test func versionSevenIDsSortByTheirMilliseconds() {
+        var random = SeededRandom(seed: 5)
+        var previous = ""
+        for step in 0..<1_000 {
+            let id = random.uuidV7(milliseconds: 1_795_939_200_000 + Int64(step) * 7)
+            #expect(UUIDText.isUUID(id))
+            #expect(Array(id.utf8)[14] == UInt8(ascii: "7"))
+            #expect(id > previous)
+            previous = id
+        }
+    }
+
+    @Test func theDefaultProfileWritesRandomVersionFourIDs() throws {
+        let events = try SimulationSupport.events(seed: 9, transactions: 50, digitizations: 20)
+        #expect(events.allSatisfy { Array($0.id.utf8)[14] == UInt8(ascii: "4") })
+    }
+
+    @Test func aProfileMayAskForTimeOrderedIDs() throws {
+        let profile = try WorkloadProfile.realistic.merging([
+            ProfileFigure("traffic.timeOrderedEventIDs", .percent(100), source: "test"),
+        ])
+        let events = try SimulationSupport.events(seed: 9, transactions: 50, digitizations: 20, profile: profile)
+        #expect(events.allSatisfy { Array($0.id.utf8)[14] == UInt8(ascii: "7") })
+        // Stream ids stay random v4: the SDK chooses them.
+        #expect(events.allSatisfy { Array($0.stream.utf8)[$0.stream.hasPrefix("3ds-") ? 18 : 19] == UInt8(ascii: "4") })
+    }
+}

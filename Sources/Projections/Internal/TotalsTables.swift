@@ -55,17 +55,28 @@ struct TotalsTables {
         }
     }
 
-    /// Every counter, by key.
-    func counts(in db: ProjectionDatabase, generation g: Int64) throws(ProjectionError) -> [String: Int64] {
-        let st = try db.statement("SELECT key, n FROM \(total(g)) WHERE n != 0")
+    /// The counters of the given metrics (`req`, `otptx`, …), by key: one index range per metric.
+    func counts(_ metrics: [String], in db: ProjectionDatabase, generation g: Int64) throws(ProjectionError)
+        -> [String: Int64] {
+        let st = try db.statement("SELECT key, n FROM \(total(g)) WHERE key >= ? AND key < ? AND n != 0")
         var result: [String: Int64] = [:]
-        while try st.step() { result[st.text(0)] = st.int(1) }
+        for metric in metrics {
+            st.reset()
+            st.bind(1, metric)  // the bare key (`decisions`) and every `metric|…` key
+            st.bind(2, metric + "}")  // `}` follows `|` in byte order
+            while try st.step() {
+                let key = st.text(0)
+                if key == metric || key.hasPrefix(metric + "|") { result[key] = st.int(1) }
+            }
+        }
         return result
     }
 
     /// The histogram metrics holding at least one value.
-    func metrics(in db: ProjectionDatabase, generation g: Int64) throws(ProjectionError) -> [String] {
-        let st = try db.statement("SELECT DISTINCT metric FROM \(coarse(g)) WHERE n != 0")
+    func metrics(prefix: String, in db: ProjectionDatabase, generation g: Int64) throws(ProjectionError) -> [String] {
+        let st = try db.statement("SELECT DISTINCT metric FROM \(coarse(g)) WHERE metric > ? AND metric < ? AND n != 0")
+        st.bind(1, prefix + "|")
+        st.bind(2, prefix + "}")
         var result: [String] = []
         while try st.step() { result.append(st.text(0)) }
         return result

@@ -2,12 +2,12 @@
 /// log's length). Windowed answers come from the fact and stream rows instead
 /// (`ProjectionEngine+Queries.swift`); the tests hold both to the same reference.
 extension ProjectionEngine {
-    private func threeDSTotals() throws(ProjectionError) -> [[String]: Int64] {
-        try split(ThreeDSProjection.totals.counts(in: db, generation: generation(.threeDS)))
+    private func threeDSTotals(_ metrics: [String]) throws(ProjectionError) -> [[String]: Int64] {
+        try split(ThreeDSProjection.totals.counts(metrics, in: db, generation: generation(.threeDS)))
     }
 
-    private func cardTotals() throws(ProjectionError) -> [[String]: Int64] {
-        try split(CardProjection.totals.counts(in: db, generation: generation(.card)))
+    private func cardTotals(_ metrics: [String]) throws(ProjectionError) -> [[String]: Int64] {
+        try split(CardProjection.totals.counts(metrics, in: db, generation: generation(.card)))
     }
 
     private func split(_ counts: [String: Int64]) -> [[String]: Int64] {
@@ -18,7 +18,7 @@ extension ProjectionEngine {
 
     func otpFromTotals() throws(ProjectionError) -> OTPReport {
         var report = OTPReport()
-        for (key, n) in try threeDSTotals() {
+        for (key, n) in try threeDSTotals(["req", "otptx"]) {
             switch (key.first, key.count) {
             case ("req", 3):
                 if key[1] == "submitText" { report.threeDSSubmissions += n }
@@ -29,7 +29,7 @@ extension ProjectionEngine {
             default: break
             }
         }
-        for (key, n) in try cardTotals() {
+        for (key, n) in try cardTotals(["otp", "rej", "journey"]) {
             switch (key.first, key.count) {
             case ("otp", 2):
                 report.tokenizationSubmissions += n
@@ -49,12 +49,12 @@ extension ProjectionEngine {
 
     func timeoutsFromTotals() throws(ProjectionError) -> TimeoutsReport {
         var report = TimeoutsReport()
-        for (key, n) in try threeDSTotals() where key.first == "timeout" && key.count == 3 {
+        for (key, n) in try threeDSTotals(["timeout"]) where key.first == "timeout" && key.count == 3 {
             report.challengeTimeouts += n
             report.byDirectoryServer[key[1], default: 0] += n
             report.byUiType[key[2], default: 0] += n
         }
-        for (key, n) in try cardTotals() {
+        for (key, n) in try cardTotals(["rej", "aexp"]) {
             if key == ["rej", "expired"] { report.otpExpired += n }
             if key.first == "aexp" { report.activationsExpired += n }
         }
@@ -65,7 +65,7 @@ extension ProjectionEngine {
 
     func funnelFromTotals() throws(ProjectionError) -> FunnelReport {
         var report = FunnelReport()
-        for (key, n) in try threeDSTotals() where key.first == "funnel" && key.count == 6 && n != 0 {
+        for (key, n) in try threeDSTotals(["funnel"]) where key.first == "funnel" && key.count == 6 && n != 0 {
             let ares = key[3]
             let frictionless = !ares.isEmpty && ares != "C" && ares != "D"
             let challenged = key[4] == "1"
@@ -92,7 +92,7 @@ extension ProjectionEngine {
 
     func challengesFromTotals() throws(ProjectionError) -> ChallengesReport {
         var report = ChallengesReport()
-        for (key, n) in try threeDSTotals() where n != 0 {
+        for (key, n) in try threeDSTotals(["screen", "req", "ended", "rounds"]) where n != 0 {
             switch (key.first, key.count) {
             case ("screen", 2):
                 report.screens += n
@@ -115,7 +115,7 @@ extension ProjectionEngine {
 
     func errorsFromTotals() throws(ProjectionError) -> ErrorsReport {
         var report = ErrorsReport()
-        for (key, n) in try threeDSTotals() where n != 0 {
+        for (key, n) in try threeDSTotals(["perr", "rerr"]) where n != 0 {
             switch (key.first, key.count) {
             case ("perr", 3):
                 report.protocolErrors += n
@@ -135,7 +135,7 @@ extension ProjectionEngine {
         func method(_ kind: String, _ update: (inout IDVReport.Method) -> Void) {
             update(&report.byMethod[kind, default: IDVReport.Method()])
         }
-        for (key, n) in try cardTotals() where n != 0 {
+        for (key, n) in try cardTotals(["decisions", "offered", "sel", "act", "fail", "cancel", "aexp"]) where n != 0 {
             switch (key.first, key.count) {
             case ("decisions", 1): report.decisions += n
             case ("offered", 2): method(key[1]) { $0.offered += n }
@@ -156,7 +156,7 @@ extension ProjectionEngine {
         }
         let g = try generation(.card)
         report.timeToActivation = try CardProjection.totals.distribution("act", in: db, generation: g)
-        for metric in try CardProjection.totals.metrics(in: db, generation: g) {
+        for metric in try CardProjection.totals.metrics(prefix: "act", in: db, generation: g) {
             let key = TotalsKey.split(metric)
             guard key.count == 2, key[0] == "act" else { continue }
             report.byMethod[key[1], default: IDVReport.Method()].timeToActivation =
@@ -169,7 +169,7 @@ extension ProjectionEngine {
         var report = LatencyReport()
         let g3 = try generation(.threeDS)
         report.challenge = try ThreeDSProjection.totals.distribution("chal", in: db, generation: g3)
-        for metric in try ThreeDSProjection.totals.metrics(in: db, generation: g3) {
+        for metric in try ThreeDSProjection.totals.metrics(prefix: "chal", in: db, generation: g3) {
             let key = TotalsKey.split(metric)
             guard key.count == 2, key[0] == "chal" else { continue }
             report.challengeByDirectoryServer[key[1]] = try ThreeDSProjection.totals.distribution(metric, in: db,
@@ -177,7 +177,7 @@ extension ProjectionEngine {
         }
         let gc = try generation(.card)
         report.activation = try CardProjection.totals.distribution("act", in: db, generation: gc)
-        for metric in try CardProjection.totals.metrics(in: db, generation: gc) {
+        for metric in try CardProjection.totals.metrics(prefix: "act", in: db, generation: gc) {
             let key = TotalsKey.split(metric)
             guard key.count == 2, key[0] == "act" else { continue }
             report.activationByMethod[key[1]] = try CardProjection.totals.distribution(metric, in: db, generation: gc)
