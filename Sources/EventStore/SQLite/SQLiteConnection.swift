@@ -129,7 +129,9 @@ public final class SQLiteConnection {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// Finalizes the cached statements and closes the connection. Idempotent.
+    /// Finalizes the cached statements and closes the connection. Idempotent. Statements from
+    /// `prepare` that are still alive keep SQLite's side of the connection open until they are
+    /// released (SQLite then closes it, and the last connection to a file checkpoints its WAL).
     public func close() {
         guard !isClosed else { return }
         isClosed = true
