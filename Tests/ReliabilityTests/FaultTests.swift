@@ -1,6 +1,7 @@
 import EventStore
 import Foundation
 import Glibc
+import JournalCore
 import Testing
 
 /// A full disk, a read-only journal, a file that is not a journal or is damaged, a torn WAL, a
@@ -86,8 +87,13 @@ struct FaultTests {
         let runner = try JournalRunner()
         var legal = LegalEvents()
         let first = try Self.populate(runner, &legal, count: 300, firstStream: 1)
-        // An archived journal has no -wal/-shm beside it; a live one has both.
-        if walCheckpointed { try Self.checkpoint(runner.database) }
+        // An archived journal has no -wal/-shm beside it (a store that closes cleanly removes
+        // them); while a writer has it open (or after one was killed) both are there.
+        try Self.checkpoint(runner.database)
+        // A live journal: a writer has it open, so -wal and -shm are there.
+        let live = walCheckpointed ? nil : try SQLiteConnection(path: runner.database, options: .init(create: false))
+        _ = try live?.scalarInt("SELECT count(*) FROM journal_events")
+        defer { live?.close() }
         let more = legal.events(atLeast: 300, firstStream: 10_000).lines
         let input = try runner.ndjson("more.ndjson", more)
         let before = try Self.bytes(runner.database)
@@ -175,17 +181,36 @@ struct FaultTests {
     @Test func aWALTornInsideTheLastCommitLosesThatCommitWhole() throws {
         let runner = try JournalRunner()
         var legal = LegalEvents()
-        let first = try Self.populate(runner, &legal, count: 500, firstStream: 1, name: "a.ndjson")
-        let wal = runner.database + "-wal"
-        let afterFirst = try Self.bytes(wal).count
-        try Self.populate(runner, &legal, count: 500, firstStream: 10_000, name: "b.ndjson")
-        let afterSecond = try Self.bytes(wal)
-        try #require(afterSecond.count > afterFirst, "the second import went to the WAL")
-        try afterSecond.prefix(afterFirst + (afterSecond.count - afterFirst) / 2).write(to: URL(fileURLWithPath: wal))
-        try? FileManager.default.removeItem(atPath: runner.database + "-shm")
-        let verification = try runner.verification()
+        let first = legal.events(atLeast: 500, firstStream: 1).lines
+        let second = legal.events(atLeast: 500, firstStream: 10_000).lines
+        // Two commits through one open store, whose files are copied before it closes (closing
+        // the last connection checkpoints the WAL into the database file and removes it).
+        let copy = runner.path("copy.db")
+        do {
+            let store = try SQLiteEventStore(path: runner.database)
+            try Self.appendInOneTransaction(first, to: store)
+            let afterFirst = try Self.bytes(runner.database + "-wal").count
+            try Self.appendInOneTransaction(second, to: store)
+            let wal = try Self.bytes(runner.database + "-wal")
+            try #require(wal.count > afterFirst, "the second commit went to the WAL")
+            try Self.bytes(runner.database).write(to: URL(fileURLWithPath: copy))
+            try wal.prefix(afterFirst + (wal.count - afterFirst) / 2).write(to: URL(fileURLWithPath: copy + "-wal"))
+        }
+        let verification = try runner.verification(database: copy)
         #expect(verification.status == 0 && verification.events == first.count, "\(verification.stderr)")
-        #expect(try runner.exportedIDs() == first)
+        let exported = try runner.run(["export", "--db", copy], timeout: 120, db: false)
+        #expect(exported.stdout.split(separator: "\n").map { idOf(String($0)) } == first.map(idOf))
+    }
+
+    /// Appends NDJSON envelope lines through the library, all in one transaction.
+    static func appendInOneTransaction(_ lines: [String], to store: SQLiteEventStore) throws {
+        let batch = try lines.map { line in
+            let envelope = try Envelope(line: Array(line.utf8))
+            let event = ProposedEvent(id: envelope.id, type: envelope.type, occurredAt: envelope.occurredAt,
+                                      data: envelope.dataBytes, meta: envelope.metaBytes)
+            return StreamAppend(stream: try StreamName(envelope.stream), expectedVersion: .any, events: [event])
+        }
+        try store.append(batch)
     }
 
     // MARK: - Locks
