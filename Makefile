@@ -2,8 +2,10 @@
 SHELL := /bin/bash
 APT_PACKAGES := libsqlite3-dev libssl-dev liblz4-dev libpq-dev pkg-config
 SWIFT ?= swift
+SWIFTC ?= swiftc
+FUZZ_SECONDS ?= 60
 
-.PHONY: all deps build release demo test soak bench bench-quick clean
+.PHONY: all deps build release demo test soak fuzz bench bench-quick clean
 
 all: build
 
@@ -45,6 +47,24 @@ bench-quick: deps
 	$(SWIFT) build -c release --product bench
 	@mkdir -p $(dir $(BENCH_JSON))
 	.build/release/bench --quick --json $(BENCH_JSON:.json=-quick.json) $(BENCH_ARGS)
+
+# The long form of the reliability tests (Tests/ReliabilityTests, RELIABILITY.md): 60 SIGKILLs of
+# imports and 60 of library appenders, 10,250 hostile import cases through the CLI and 20,000 in
+# process, bigger concurrent writers. Each test's figures go to .build/soak-stats.txt.
+# JOURNAL_SOAK_SEED=N changes every seeded choice.
+soak: deps
+	$(SWIFT) build --build-tests
+	@rm -f .build/soak-stats.txt
+	JOURNAL_SOAK=1 JOURNAL_SOAK_STATS=$(CURDIR)/.build/soak-stats.txt $(SWIFT) test --skip-build --filter ReliabilityTests
+	@cat .build/soak-stats.txt
+
+# libFuzzer (coverage-guided, with AddressSanitizer) on the envelope decoder and the JSON parser
+# (tools/fuzz/EnvelopeFuzzer.swift) for FUZZ_SECONDS; a crash leaves its input in crash-*.
+fuzz:
+	@mkdir -p .build/fuzz-corpus && cp -n tools/fuzz/corpus/* .build/fuzz-corpus/
+	set -o pipefail; $(SWIFTC) -sanitize=fuzzer,address -parse-as-library -O Sources/JournalCore/*.swift \
+	    tools/fuzz/EnvelopeFuzzer.swift -o .build/fuzz-envelope 2>&1 | { grep -v "Cannot export local symbol" || true; }
+	.build/fuzz-envelope -max_total_time=$(FUZZ_SECONDS) -max_len=4096 .build/fuzz-corpus
 
 clean:
 	rm -rf .build

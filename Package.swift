@@ -49,6 +49,9 @@ let package = Package(
         // One of several concurrent writer processes (PostgreSQL concurrency test, benchmark).
         .executableTarget(name: "journal-pg-writer", dependencies: ["EventStore", "JournalCore"],
                           path: "Sources/journal-pg-writer", swiftSettings: optimized),
+        // A separate program the reliability tests start, SIGKILL and race against `journal`.
+        .executableTarget(name: "reliability-harness", dependencies: ["EventStore", "JournalCore"],
+                          path: "tools/reliability-harness", swiftSettings: upcoming),
 
         // Helper executable for the store's multi-process tests and quick timings.
         .executableTarget(name: "store-stress", dependencies: ["EventStore", "JournalCore"],
@@ -64,6 +67,10 @@ let package = Package(
                     dependencies: ["Projections", "EventStore", "Domain", "Simulator", "JournalCore"],
                     swiftSettings: upcoming),
         .testTarget(name: "CLITests", dependencies: ["journal", "EventStore", "JournalCore"], swiftSettings: upcoming),
+        // Crashes, concurrent writers, hostile input, faults, tampering (`make soak`: long form).
+        .testTarget(name: "ReliabilityTests",
+                    dependencies: ["journal", "reliability-harness", "EventStore", "JournalCore", "Simulator"],
+                    swiftSettings: upcoming),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -25,7 +25,8 @@ enum JournalAccess {
         -> Result<any TransactionalEventStore, EventStoreError> {
         do {
             return .success(try backend.open(reading: reading, clock: context.now,
-                                             busyTimeoutMilliseconds: busyTimeout(context), isSameContent: sameContent))
+                                             busyTimeoutMilliseconds: busyTimeout(context), isSameContent: sameContent,
+                                             maxPageCount: reading ? nil : maxPageCount(context)))
         } catch {
             return .failure(error)
         }
@@ -41,6 +42,14 @@ enum JournalAccess {
     /// `$JOURNAL_BUSY_TIMEOUT_MS`, else 10 seconds.
     static func busyTimeout(_ context: CommandContext) -> Int32 {
         context.environment["JOURNAL_BUSY_TIMEOUT_MS"].flatMap { Int32($0) }.map { max(0, $0) } ?? 10_000
+    }
+
+    /// A cap on the journal file's size in pages for writers (SQLite's `max_page_count`), from
+    /// `$JOURNAL_MAX_PAGE_COUNT`: a write that would grow the file past it fails as if the disk
+    /// were full (exit 1, nothing of the transaction written). Unset or not a positive integer:
+    /// no cap. It lets tests fill the "disk" in the middle of an import.
+    static func maxPageCount(_ context: CommandContext) -> Int? {
+        context.environment["JOURNAL_MAX_PAGE_COUNT"].flatMap { Int($0) }.flatMap { $0 > 0 ? $0 : nil }
     }
 
     /// Contract §2's duplicate rule: same stream, type and occurredAt, and data and meta equal

@@ -28,13 +28,15 @@ enum JournalBackend {
 
     /// Opens the store. Reading: read-only and never created (a missing journal is `.missing`).
     func open(reading: Bool, clock: @escaping @Sendable () -> Timestamp, busyTimeoutMilliseconds: Int32,
-              isSameContent: @escaping @Sendable (RecordedEvent, ProposedEvent) -> Bool)
+              isSameContent: @escaping @Sendable (RecordedEvent, ProposedEvent) -> Bool,
+              maxPageCount: Int? = nil)
         throws(EventStoreError) -> any TransactionalEventStore {
         switch self {
         case let .sqlite(path):
             let configuration = SQLiteEventStore.Configuration(clock: clock, busyTimeoutMilliseconds: busyTimeoutMilliseconds,
                                                                createIfMissing: !reading, readOnly: reading,
-                                                               isSameContent: isSameContent)
+                                                               isSameContent: isSameContent,
+                                                               maxPageCount: maxPageCount)
             return try SQLiteEventStore(path: path, configuration: configuration)
         case let .postgres(url):
             let configuration = PostgresEventStore.Configuration(clock: clock, createIfMissing: !reading, readOnly: reading,

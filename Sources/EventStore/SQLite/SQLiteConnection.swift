@@ -1,4 +1,5 @@
 import CSQLite
+import Glibc
 
 /// One SQLite connection: the only place in the package that calls the sqlite3 C API on a
 /// connection handle. `SQLiteStatement` wraps the statement handle the same way.
@@ -64,15 +65,16 @@ public final class SQLiteConnection {
             flags |= SQLITE_OPEN_READWRITE
             if options.create { flags |= SQLITE_OPEN_CREATE }
         }
-        var db: OpaquePointer?
-        let rc = sqlite3_open_v2(path, &db, flags, nil)
-        guard rc == SQLITE_OK, let db else {
-            let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
-            let code = db.map { sqlite3_extended_errcode($0) } ?? rc
-            // "Whether or not an error occurs when it is opened, resources associated with the
-            // database connection handle should be released by passing it to sqlite3_close()."
+        var db = try Self.open(path, flags: flags)
+        if options.readOnly && path != ":memory:" && Self.isReadOnlyDirectory(db) && !Self.hasContent(path + "-wal") {
+            // A WAL-mode database in a folder we may not write, with no -wal beside it (a journal
+            // archived on read-only media): SQLite cannot create the -shm index, so it refuses
+            // even to read (SQLITE_READONLY_DIRECTORY). Without a WAL file the database file
+            // holds every commit, and no writer can be at work (it would need -wal and -shm
+            // there), so the file is opened as immutable.
+            // Related SQLite documentation: <https://www.sqlite.org/wal.html#readonly>
             sqlite3_close_v2(db)
-            throw SQLiteError(extendedCode: code, operation: "open", message: message)
+            db = try Self.open("file:" + Self.uriPath(path) + "?immutable=1", flags: flags | SQLITE_OPEN_URI)
         }
         self.path = path
         self.handle = db
@@ -87,6 +89,45 @@ public final class SQLiteConnection {
     }
 
     deinit { close() }
+
+    private static func open(_ path: String, flags: Int32) throws(SQLiteError) -> OpaquePointer {
+        var db: OpaquePointer?
+        let rc = sqlite3_open_v2(path, &db, flags, nil)
+        guard rc == SQLITE_OK, let db else {
+            let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            let code = db.map { sqlite3_extended_errcode($0) } ?? rc
+            // "Whether or not an error occurs when it is opened, resources associated with the
+            // database connection handle should be released by passing it to sqlite3_close()."
+            sqlite3_close_v2(db)
+            throw SQLiteError(extendedCode: code, operation: "open", message: message)
+        }
+        return db
+    }
+
+    /// True when reading fails with `SQLITE_READONLY_DIRECTORY`.
+    private static func isReadOnlyDirectory(_ db: OpaquePointer) -> Bool {
+        let rc = sqlite3_exec(db, "SELECT count(*) FROM sqlite_schema", nil, nil, nil)
+        return rc != SQLITE_OK && sqlite3_extended_errcode(db) == SQLITE_READONLY | (6 << 8)
+    }
+
+    private static func hasContent(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && info.st_size > 0
+    }
+
+    /// `path` for a `file:` URI: `%`, `?`, `#` and control bytes percent-encoded.
+    private static func uriPath(_ path: String) -> String {
+        let hex = Array("0123456789ABCDEF".utf8)
+        var bytes: [UInt8] = []
+        for byte in path.utf8 {
+            if byte == UInt8(ascii: "%") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") || byte < 0x20 {
+                bytes += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
+            } else {
+                bytes.append(byte)
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
 
     /// Finalizes the cached statements and closes the connection. Idempotent. Statements from
     /// `prepare` that are still alive keep SQLite's side of the connection open until they are

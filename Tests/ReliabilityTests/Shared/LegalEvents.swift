@@ -1,0 +1,1 @@
+../../CLITests/LegalEvents.swift
