@@ -36,7 +36,7 @@ import JournalCore
 public final class SQLiteEventStore: TransactionalEventStore, @unchecked Sendable {
     public let path: String
     public let configuration: Configuration
-    let commits: GroupCommit
+    let commits: GroupCommit<JournalConnection>
     private let reader: JournalConnection?
     private let readerLock = ConditionLock()
     private let signal = CommitSignal()
