@@ -28,7 +28,7 @@ final class GroupCommit<Writer: JournalWriter>: @unchecked Sendable {
     /// The writer connection; only used by the thread that set `writerBusy`.
     private let writer: Writer
     /// Called after every successful commit, with the new head position (wakes followers).
-    private let didCommit: (Int64) -> Void
+    let didCommit: (Int64) -> Void
     /// Number of transactions committed (for tests of group commit).
     private(set) var commitCount = 0
 

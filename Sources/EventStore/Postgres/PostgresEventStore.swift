@@ -125,32 +125,7 @@ public final class PostgresEventStore: TransactionalEventStore, @unchecked Senda
     /// Inside `body`, `store.append` and a nested `store.write` on the same thread throw
     /// `.invalidInput` (rather than deadlocking); reads on the store see the committed state.
     public func write<R>(_ body: (any EventStoreTransaction) throws -> R) throws -> R {
-        if commits.isHeldByCurrentThread {
-            throw EventStoreError(code: .invalidInput, message: "write called inside a write transaction of the same store")
-        }
-        let (result, head): (R, Int64?) = try commits.exclusive { journal in
-            try journal.beginWrite()
-            let transaction = PostgresWriteTransaction(journal: journal)
-            defer { transaction.end() }
-            let result: R
-            do {
-                result = try body(transaction)
-            } catch {
-                journal.rollbackWrite()
-                throw error
-            }
-            guard let state = journal.write else {
-                throw EventStoreError(code: .io, message: "the write transaction was aborted by an earlier error")
-            }
-            if state.written == 0 {
-                journal.rollbackWrite()
-                return (result, nil)
-            }
-            try journal.commitWrite()
-            return (result, state.headPosition)
-        }
-        if let head { signal.publish(head) }
-        return result
+        try commits.transaction(body)
     }
 
     /// Runs `body` with the store's writer session, outside any transaction: for tooling that
