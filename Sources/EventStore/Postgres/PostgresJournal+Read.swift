@@ -27,34 +27,10 @@ extension PostgresJournal {
         let codec = result.int64(row, 7)
         let dataLength = Int(result.int64(row, 8))
         let metaLength = result.optionalInt64(row, 9).map { Int($0) }
-        let total = dataLength + (metaLength ?? 0)
-        guard dataLength >= 0, (metaLength ?? 0) >= 0, total <= 1 << 30 else {
-            throw .integrity(at: position, "the stored payload lengths are damaged")
-        }
-        if codec == 0 {
-            return try result.withBytes(row, 10) { bytes throws(EventStoreError) in
-                guard bytes.count == total else { throw .integrity(at: position, "the stored payload has the wrong length") }
-                let data = Array(UnsafeRawBufferPointer(rebasing: bytes[..<dataLength]))
-                let meta = metaLength.map { _ in Array(UnsafeRawBufferPointer(rebasing: bytes[dataLength...])) }
-                return (data, meta)
-            }
-        }
-        let dictionary: LZ4Dictionary
-        do {
-            dictionary = try self.dictionary(codec)
-        } catch {
-            throw .integrity(at: position, "the payload refers to compression dictionary #\(codec), which is missing")
-        }
-        if payloadScratch.count < total { payloadScratch = [UInt8](repeating: 0, count: total) }
-        let ok = result.withBytes(row, 10) { bytes in
-            payloadScratch.withUnsafeMutableBytes { out in
-                dictionary.decompress(bytes, into: UnsafeMutableRawBufferPointer(rebasing: out[..<total]))
-            }
-        }
-        guard ok else { throw .integrity(at: position, "the compressed payload does not decode") }
-        let data = Array(payloadScratch[..<dataLength])
-        let meta = metaLength.map { _ in Array(payloadScratch[dataLength..<total]) }
-        return (data, meta)
+        return try StoredPayload.decode(codec: codec, dataLength: dataLength, metaLength: metaLength, position: position,
+                                        scratch: &payloadScratch,
+                                        dictionary: { id throws(EventStoreError) in try self.dictionary(id) },
+                                        bytes: { body in result.withBytes(row, 10, body) })
     }
 
     private func collect(_ what: @autoclosure () -> String, _ sql: String, _ parameters: [PostgresValue])
