@@ -1,26 +1,29 @@
-/// The `EventStoreTransaction` of a store's `write { }` (SQLite and PostgreSQL): a view of the
-/// writer that is valid only inside the closure.
-final class WriteTransaction<Writer: JournalWriter>: EventStoreTransaction {
-    private var writer: Writer?
+/// The `EventStoreTransaction` of `SQLiteEventStore.write { }`: a view of the writer connection
+/// that is valid only inside the closure.
+final class SQLiteWriteTransaction: EventStoreTransaction {
+    private var connection: JournalConnection?
 
-    init(writer: Writer) { self.writer = writer }
+    init(connection: JournalConnection) { self.connection = connection }
 
-    func end() { writer = nil }
+    func end() { connection = nil }
 
-    private func open() throws(EventStoreError) -> Writer {
-        guard let writer else {
+    private func open() throws(EventStoreError) -> JournalConnection {
+        guard let connection else {
             throw EventStoreError(code: .invalidInput, message: "the write transaction was used after its closure returned")
         }
-        guard writer.isWriting else {
+        guard connection.write != nil else {
             throw EventStoreError(code: .io, message: "the write transaction was aborted by an earlier error")
         }
-        return writer
+        return connection
     }
 
     @discardableResult
     func append(_ events: [ProposedEvent], to stream: StreamName, expectedVersion: ExpectedVersion)
         throws(EventStoreError) -> AppendResult {
-        try open().appendInTransaction(StreamAppend(stream: stream, expectedVersion: expectedVersion, events: events))
+        let connection = try open()
+        return try connection.withSavepoint { () throws(EventStoreError) in
+            try connection.append(StreamAppend(stream: stream, expectedVersion: expectedVersion, events: events))
+        }
     }
 
     func lastVersion(of stream: StreamName) throws(EventStoreError) -> Int64? {
