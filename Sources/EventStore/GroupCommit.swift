@@ -4,15 +4,16 @@ import Glibc
 import Darwin
 #endif
 
-/// Group commit: concurrent appenders in one process share one transaction and one fsync.
+/// Group commit: concurrent appenders in one process share one transaction and one fsync (SQLite)
+/// or one lock acquisition and WAL flush (PostgreSQL). Backend-neutral over `JournalWriter`.
 ///
 /// Every append enqueues itself and waits. Whoever finds the writer idle becomes the *leader*: it
-/// takes the whole queue, runs it in one `BEGIN IMMEDIATE … COMMIT` (each request under its own
-/// savepoint, so one request's conflict does not fail the others), hands each waiter its result and
-/// wakes them. Appends arriving during that commit form the next group. A scoped `write { }`
+/// takes the whole queue, runs it in one transaction (each request all-or-nothing by itself, so
+/// one request's conflict does not fail the others: a savepoint on SQLite, a restored client-side
+/// copy on PostgreSQL), hands each waiter its result and wakes them. Appends arriving during that commit form the next group. A scoped `write { }`
 /// takes the writer exclusively the same way. Only the leader (or the `write` owner) touches the
 /// writer connection, which is what makes the connection's single-thread rule hold.
-final class GroupCommit: @unchecked Sendable {
+final class GroupCommit<Writer: JournalWriter>: @unchecked Sendable {
     final class Request {
         let batch: [StreamAppend]
         var result: Result<[AppendResult], EventStoreError>?
@@ -25,13 +26,13 @@ final class GroupCommit: @unchecked Sendable {
     /// The thread that holds the writer (set with `writerBusy`).
     private var owner: pthread_t?
     /// The writer connection; only used by the thread that set `writerBusy`.
-    private let writer: JournalConnection
+    private let writer: Writer
     /// Called after every successful commit, with the new head position (wakes followers).
-    private let didCommit: (Int64) -> Void
+    let didCommit: (Int64) -> Void
     /// Number of transactions committed (for tests of group commit).
     private(set) var commitCount = 0
 
-    init(writer: JournalConnection, didCommit: @escaping (Int64) -> Void) {
+    init(writer: Writer, didCommit: @escaping (Int64) -> Void) {
         self.writer = writer
         self.didCommit = didCommit
     }
@@ -80,12 +81,12 @@ final class GroupCommit: @unchecked Sendable {
     /// Runs `body` with the writer to itself (queued appends wait until it returns). When the
     /// calling thread already holds the writer (a read inside `write { }`), `body` runs at once if
     /// `reentrant`, and otherwise gets `.invalidInput` instead of a deadlock.
-    func exclusive<R, E: Error>(reentrant: Bool = false, _ body: (JournalConnection) throws(E) -> R) throws(E) -> R {
+    func exclusive<R, E: Error>(reentrant: Bool = false, _ body: (Writer) throws(E) -> R) throws(E) -> R {
         condition.lock()
         if heldByCurrentThread {
             condition.unlock()
             guard reentrant else {
-                // Only `SQLiteEventStore.write` asks for a non-reentrant hold; nesting it is a
+                // Only the stores' `write` asks for a non-reentrant hold; nesting it is a
                 // caller's mistake that must not deadlock.
                 preconditionFailure("unreachable: nested write is rejected by the store")
             }
@@ -105,9 +106,6 @@ final class GroupCommit: @unchecked Sendable {
         return try body(writer)
     }
 
-    /// Closes the writer connection (when the store goes away; no append can be running then).
-    func closeWriter() { writer.close() }
-
     /// True when the calling thread is inside `write { }` on this store.
     var isHeldByCurrentThread: Bool { condition.withLock { heldByCurrentThread } }
 
@@ -115,7 +113,7 @@ final class GroupCommit: @unchecked Sendable {
     /// happened.
     private func run(_ group: [Request]) -> Int64? {
         do {
-            try writer.beginWrite()
+            try writer.beginGroup(group.map(\.batch))
         } catch {
             for request in group { request.result = .failure(error) }
             return nil
@@ -124,37 +122,27 @@ final class GroupCommit: @unchecked Sendable {
         for (index, request) in group.enumerated() {
             let alone = group.count == 1 && request.batch.count == 1
             do {
-                let results: [AppendResult]
-                if alone {
-                    results = [try writer.append(request.batch[0])]
-                } else {
-                    results = try writer.withSavepoint { () throws(EventStoreError) in
-                        var results: [AppendResult] = []
-                        results.reserveCapacity(request.batch.count)
-                        for part in request.batch { results.append(try writer.append(part)) }
-                        return results
-                    }
-                }
+                let results = try writer.appendGroupRequest(request.batch, alone: alone)
                 succeeded.append((request, results))
             } catch {
                 request.result = .failure(error)
-                if alone { writer.rollbackWrite() }
-                if writer.write == nil {
-                    // SQLite aborted the whole transaction (disk full, I/O error): everything in
-                    // this group fails with the same cause; nothing of it was committed.
+                if !writer.isWriting {
+                    // The backend aborted the whole transaction (disk full, I/O error, server
+                    // abort): everything in this group fails with the same cause; nothing of it
+                    // was committed.
                     for (other, _) in succeeded { other.result = .failure(error) }
                     for other in group[(index + 1)...] { other.result = .failure(error) }
                     return nil
                 }
             }
         }
-        if writer.write?.written == 0 {
+        if writer.writeProgress?.written == 0 {
             writer.rollbackWrite()
             for (request, results) in succeeded { request.result = .success(results) }
             return nil
         }
         do {
-            let head = writer.write?.headPosition ?? 0
+            let head = writer.writeProgress?.headPosition ?? 0
             try writer.commitWrite()
             for (request, results) in succeeded { request.result = .success(results) }
             return head
@@ -163,4 +151,9 @@ final class GroupCommit: @unchecked Sendable {
             return nil
         }
     }
+}
+
+extension GroupCommit where Writer == JournalConnection {
+    /// Closes the writer connection (when the store goes away; no append can be running then).
+    func closeWriter() { writer.close() }
 }

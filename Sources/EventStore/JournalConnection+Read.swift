@@ -34,34 +34,10 @@ extension JournalConnection {
         let codec = statement.int64(at: 7)
         let dataLength = statement.int(at: 8)
         let metaLength: Int? = statement.isNull(at: 9) ? nil : statement.int(at: 9)
-        let total = dataLength + (metaLength ?? 0)
-        guard dataLength >= 0, (metaLength ?? 0) >= 0, total <= 1 << 30 else {
-            throw .integrity(at: position, "the stored payload lengths are damaged")
-        }
-        if codec == 0 {
-            return try statement.withBlob(at: 10) { bytes throws(EventStoreError) in
-                guard bytes.count == total else { throw .integrity(at: position, "the stored payload has the wrong length") }
-                let data = Array(UnsafeRawBufferPointer(rebasing: bytes[..<dataLength]))
-                let meta = metaLength.map { _ in Array(UnsafeRawBufferPointer(rebasing: bytes[dataLength...])) }
-                return (data, meta)
-            }
-        }
-        let dictionary: LZ4Dictionary
-        do {
-            dictionary = try self.dictionary(codec)
-        } catch {
-            throw .integrity(at: position, "the payload refers to compression dictionary #\(codec), which is missing")
-        }
-        if payloadScratch.count < total { payloadScratch = [UInt8](repeating: 0, count: total) }
-        let ok = statement.withBlob(at: 10) { bytes in
-            payloadScratch.withUnsafeMutableBytes { out in
-                dictionary.decompress(bytes, into: UnsafeMutableRawBufferPointer(rebasing: out[..<total]))
-            }
-        }
-        guard ok else { throw .integrity(at: position, "the compressed payload does not decode") }
-        let data = Array(payloadScratch[..<dataLength])
-        let meta = metaLength.map { _ in Array(payloadScratch[dataLength..<total]) }
-        return (data, meta)
+        return try StoredPayload.decode(codec: codec, dataLength: dataLength, metaLength: metaLength, position: position,
+                                        scratch: &payloadScratch,
+                                        dictionary: { id throws(EventStoreError) in try self.dictionary(id) },
+                                        bytes: { body in statement.withBlob(at: 10, body) })
     }
 
     // MARK: - Reads

@@ -108,7 +108,7 @@ extension JournalConnection {
     func append(_ request: StreamAppend) throws(EventStoreError) -> AppendResult {
         guard write != nil else { preconditionFailure("append outside a write transaction") }
         let stream = request.stream
-        try validate(request.events, stream: stream)
+        try EventRules.validate(request.events, stream: stream, maxPayloadBytes: configuration.maxPayloadBytes)
         var streamID = try streamID(of: stream)
         let current: Int64? = try streamID.map { id throws(EventStoreError) in try lastVersion(streamID: id) } ?? nil
 
@@ -200,26 +200,6 @@ extension JournalConnection {
             throw .duplicateID(event.id, stream: stream, storedStream: stored.stream, position: stored.position)
         }
         return stored.position
-    }
-
-    private func validate(_ events: [ProposedEvent], stream: StreamName) throws(EventStoreError) {
-        for event in events {
-            guard UUIDText.isUUID(event.id) else {
-                throw .invalid("event id \"\(event.id.prefix(60))\" is not a UUID (8-4-4-4-12 hexadecimal digits)",
-                               stream: stream, eventID: String(event.id.prefix(60)))
-            }
-            let typeBytes = event.type.utf8
-            guard !typeBytes.isEmpty, typeBytes.count <= 200, typeBytes.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
-                throw .invalid("event \(event.id): type \"\(event.type.prefix(60))\" must be 1 to 200 printable ASCII characters without spaces",
-                               stream: stream, eventID: event.id)
-            }
-            let size = event.data.count + (event.meta?.count ?? 0)
-            guard size <= configuration.maxPayloadBytes else {
-                throw EventStoreError(code: .tooLarge,
-                                      message: "event \(event.id): data and meta are \(size) bytes, over the limit of \(configuration.maxPayloadBytes)",
-                                      stream: stream.rawValue, eventID: event.id)
-            }
-        }
     }
 
     private func createStream(_ stream: StreamName) throws(EventStoreError) -> Int64 {

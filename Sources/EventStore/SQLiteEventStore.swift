@@ -36,7 +36,7 @@ import JournalCore
 public final class SQLiteEventStore: TransactionalEventStore, @unchecked Sendable {
     public let path: String
     public let configuration: Configuration
-    let commits: GroupCommit
+    let commits: GroupCommit<JournalConnection>
     private let reader: JournalConnection?
     private let readerLock = ConditionLock()
     private let signal = CommitSignal()
@@ -140,32 +140,7 @@ public final class SQLiteEventStore: TransactionalEventStore, @unchecked Sendabl
     /// store from inside `body` see the last committed state (on `:memory:`, which has a single
     /// connection, they also see the transaction's own appends); `tx.read` sees them everywhere.
     public func write<R>(_ body: (any EventStoreTransaction) throws -> R) throws -> R {
-        if commits.isHeldByCurrentThread {
-            throw EventStoreError(code: .invalidInput, message: "write called inside a write transaction of the same store")
-        }
-        let (result, head): (R, Int64?) = try commits.exclusive { connection in
-            try connection.beginWrite()
-            let transaction = SQLiteWriteTransaction(connection: connection)
-            defer { transaction.end() }
-            let result: R
-            do {
-                result = try body(transaction)
-            } catch {
-                connection.rollbackWrite()
-                throw error
-            }
-            guard let state = connection.write else {
-                throw EventStoreError(code: .io, message: "the write transaction was aborted by an earlier error")
-            }
-            if state.written == 0 {
-                connection.rollbackWrite()
-                return (result, nil)
-            }
-            try connection.commitWrite()
-            return (result, state.headPosition)
-        }
-        if let head { signal.publish(head) }
-        return result
+        try commits.transaction(body)
     }
 
     /// Runs `body` with the store's write connection to itself, outside any transaction: for

@@ -20,7 +20,7 @@ import JournalCore
 ///
 /// ## Thread safety (`@unchecked Sendable`)
 /// Three sessions, each used by one thread at a time: the **writer** belongs to
-/// `PostgresGroupCommit` (its leader, or the thread inside `write { }`); the **reader** is guarded
+/// `GroupCommit` (its leader, or the thread inside `write { }`); the **reader** is guarded
 /// by a mutex; the **listener** session belongs to `PostgresCommitListener`'s thread, started by
 /// the first wait for a commit and stopped in `deinit`.
 public final class PostgresEventStore: TransactionalEventStore, @unchecked Sendable {
@@ -28,7 +28,7 @@ public final class PostgresEventStore: TransactionalEventStore, @unchecked Senda
     public let location: String
     public let configuration: Configuration
     private let url: String
-    private let commits: PostgresGroupCommit
+    private let commits: GroupCommit<PostgresJournal>
     private let reader: PostgresJournal
     private let readerLock = ConditionLock()
     private let signal = CommitSignal()
@@ -48,7 +48,7 @@ public final class PostgresEventStore: TransactionalEventStore, @unchecked Senda
         try PostgresEventStore.prepareSchema(writer.pg, configuration: configuration)
         reader = try PostgresJournal(url: url, configuration: configuration, writer: false)
         let signal = self.signal
-        commits = PostgresGroupCommit(writer: writer, didCommit: { signal.publish($0) })
+        commits = GroupCommit(writer: writer, didCommit: { signal.publish($0) })
         listener = PostgresCommitListener(url: url, schema: writer.schema, signal: signal)
     }
 
@@ -125,32 +125,7 @@ public final class PostgresEventStore: TransactionalEventStore, @unchecked Senda
     /// Inside `body`, `store.append` and a nested `store.write` on the same thread throw
     /// `.invalidInput` (rather than deadlocking); reads on the store see the committed state.
     public func write<R>(_ body: (any EventStoreTransaction) throws -> R) throws -> R {
-        if commits.isHeldByCurrentThread {
-            throw EventStoreError(code: .invalidInput, message: "write called inside a write transaction of the same store")
-        }
-        let (result, head): (R, Int64?) = try commits.exclusive { journal in
-            try journal.beginWrite()
-            let transaction = PostgresWriteTransaction(journal: journal)
-            defer { transaction.end() }
-            let result: R
-            do {
-                result = try body(transaction)
-            } catch {
-                journal.rollbackWrite()
-                throw error
-            }
-            guard let state = journal.write else {
-                throw EventStoreError(code: .io, message: "the write transaction was aborted by an earlier error")
-            }
-            if state.written == 0 {
-                journal.rollbackWrite()
-                return (result, nil)
-            }
-            try journal.commitWrite()
-            return (result, state.headPosition)
-        }
-        if let head { signal.publish(head) }
-        return result
+        try commits.transaction(body)
     }
 
     /// Runs `body` with the store's writer session, outside any transaction: for tooling that

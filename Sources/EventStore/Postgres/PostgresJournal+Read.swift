@@ -27,34 +27,10 @@ extension PostgresJournal {
         let codec = result.int64(row, 7)
         let dataLength = Int(result.int64(row, 8))
         let metaLength = result.optionalInt64(row, 9).map { Int($0) }
-        let total = dataLength + (metaLength ?? 0)
-        guard dataLength >= 0, (metaLength ?? 0) >= 0, total <= 1 << 30 else {
-            throw .integrity(at: position, "the stored payload lengths are damaged")
-        }
-        if codec == 0 {
-            return try result.withBytes(row, 10) { bytes throws(EventStoreError) in
-                guard bytes.count == total else { throw .integrity(at: position, "the stored payload has the wrong length") }
-                let data = Array(UnsafeRawBufferPointer(rebasing: bytes[..<dataLength]))
-                let meta = metaLength.map { _ in Array(UnsafeRawBufferPointer(rebasing: bytes[dataLength...])) }
-                return (data, meta)
-            }
-        }
-        let dictionary: LZ4Dictionary
-        do {
-            dictionary = try self.dictionary(codec)
-        } catch {
-            throw .integrity(at: position, "the payload refers to compression dictionary #\(codec), which is missing")
-        }
-        if payloadScratch.count < total { payloadScratch = [UInt8](repeating: 0, count: total) }
-        let ok = result.withBytes(row, 10) { bytes in
-            payloadScratch.withUnsafeMutableBytes { out in
-                dictionary.decompress(bytes, into: UnsafeMutableRawBufferPointer(rebasing: out[..<total]))
-            }
-        }
-        guard ok else { throw .integrity(at: position, "the compressed payload does not decode") }
-        let data = Array(payloadScratch[..<dataLength])
-        let meta = metaLength.map { _ in Array(payloadScratch[dataLength..<total]) }
-        return (data, meta)
+        return try StoredPayload.decode(codec: codec, dataLength: dataLength, metaLength: metaLength, position: position,
+                                        scratch: &payloadScratch,
+                                        dictionary: { id throws(EventStoreError) in try self.dictionary(id) },
+                                        bytes: { body in result.withBytes(row, 10, body) })
     }
 
     private func collect(_ what: @autoclosure () -> String, _ sql: String, _ parameters: [PostgresValue])
@@ -148,9 +124,7 @@ extension PostgresJournal {
             try pg.query("SELECT position, hash FROM journal_head WHERE singleton = 1")
         }
         let head = headRow.rowCount == 1 ? (headRow.int64(0, 0), headRow.bytes(0, 1)) : (0, ChainHasher.zeroHash)
-        var expectedPosition: Int64 = 1
-        var previous = ChainHasher.zeroHash
-        var versions: [Int64: Int64] = [:]
+        var verifier = ChainVerifier(hasher: hasher)
         var next: Int64 = Int64.min
         while true {
             let page = try run("reading the log") { () throws(PostgresError) in
@@ -160,51 +134,13 @@ extension PostgresJournal {
             if page.rowCount == 0 { break }
             for row in 0..<page.rowCount {
                 let position = page.int64(row, 0)
-                guard position == expectedPosition else {
-                    if position > expectedPosition {
-                        throw .integrity(at: expectedPosition, "the event at position \(expectedPosition) is missing (the next stored position is \(position))")
-                    }
-                    throw .integrity(at: position, "position \(position) is out of order (expected \(expectedPosition))")
+                try verifier.check(position: position, streamID: page.int64(row, 12),
+                                   version: page.int64(row, 2)) { () throws(EventStoreError) in
+                    try decode(page, row)
                 }
-                let streamID = page.int64(row, 12)
-                let version = page.int64(row, 2)
-                let expectedVersion = versions[streamID].map { $0 + 1 } ?? 0
-                let event: RecordedEvent
-                do {
-                    event = try decode(page, row)
-                } catch where error.code == .integrity {
-                    throw .integrity(at: position, error.message)
-                }
-                guard version == expectedVersion else {
-                    throw .integrity(at: position, "stream \(event.stream) has version \(version) here, expected \(expectedVersion)")
-                }
-                let hash = event.data.withUnsafeBytes { data in
-                    JournalConnection.withOptionalBytes(event.meta) { meta in
-                        hasher.hash(previous: previous, position: position, version: version, stream: event.stream.rawValue,
-                                    id: event.id, type: event.type, occurredAt: event.occurredAt,
-                                    recordedAt: event.recordedAt, data: data, meta: meta)
-                    }
-                }
-                guard hash == event.hash else {
-                    throw .integrity(at: position, "the stored hash does not match the event's content and the previous hash")
-                }
-                versions[streamID] = version
-                previous = hash
-                expectedPosition += 1
                 next = position + 1
             }
         }
-        let last = expectedPosition - 1
-        if head.0 > last {
-            throw .integrity(at: last + 1, "the journal head is at position \(head.0), but the log ends at \(last): events were removed")
-        }
-        if head.0 < last {
-            throw .integrity(at: head.0 + 1, "the log goes on past the journal head (\(head.0)): events were added outside the store")
-        }
-        if head.1 != previous {
-            throw .integrity(at: max(last, 1), "the journal head's hash does not match the last event")
-        }
-        return VerifyReport(events: last, streams: Int64(versions.count), headPosition: last,
-                            headHash: last == 0 ? "" : previous.hexString)
+        return try verifier.finish(headPosition: head.0, headHash: head.1)
     }
 }

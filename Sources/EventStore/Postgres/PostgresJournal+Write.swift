@@ -13,7 +13,7 @@ extension PostgresJournal {
     func append(_ request: StreamAppend) throws(EventStoreError) -> AppendResult {
         guard write != nil else { preconditionFailure("append outside a write transaction") }
         let stream = request.stream
-        try Self.validate(request.events, stream: stream, maxPayloadBytes: configuration.maxPayloadBytes)
+        try EventRules.validate(request.events, stream: stream, maxPayloadBytes: configuration.maxPayloadBytes)
         try ensureKnown(streams: [stream.rawValue], ids: request.events.map(\.id))
         guard write != nil else {
             throw EventStoreError(code: .io, message: "the write transaction was aborted by an earlier error")
@@ -127,27 +127,6 @@ extension PostgresJournal {
             throw .duplicateID(event.id, stream: stream, storedStream: stored.stream, position: stored.position)
         }
         return stored.position
-    }
-
-    /// The rules every backend applies before storing (same messages as the SQLite store).
-    static func validate(_ events: [ProposedEvent], stream: StreamName, maxPayloadBytes: Int) throws(EventStoreError) {
-        for event in events {
-            guard UUIDText.isUUID(event.id) else {
-                throw .invalid("event id \"\(event.id.prefix(60))\" is not a UUID (8-4-4-4-12 hexadecimal digits)",
-                               stream: stream, eventID: String(event.id.prefix(60)))
-            }
-            let typeBytes = event.type.utf8
-            guard !typeBytes.isEmpty, typeBytes.count <= 200, typeBytes.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
-                throw .invalid("event \(event.id): type \"\(event.type.prefix(60))\" must be 1 to 200 printable ASCII characters without spaces",
-                               stream: stream, eventID: event.id)
-            }
-            let size = event.data.count + (event.meta?.count ?? 0)
-            guard size <= maxPayloadBytes else {
-                throw EventStoreError(code: .tooLarge,
-                                      message: "event \(event.id): data and meta are \(size) bytes, over the limit of \(maxPayloadBytes)",
-                                      stream: stream.rawValue, eventID: event.id)
-            }
-        }
     }
 
     /// A type's id: cached, created earlier in this transaction, stored (reloads the small types

@@ -1,29 +1,26 @@
-/// The `EventStoreTransaction` of `SQLiteEventStore.write { }`: a view of the writer connection
-/// that is valid only inside the closure.
-final class SQLiteWriteTransaction: EventStoreTransaction {
-    private var connection: JournalConnection?
+/// The `EventStoreTransaction` of a store's `write { }` (SQLite and PostgreSQL): a view of the
+/// writer that is valid only inside the closure.
+final class WriteTransaction<Writer: JournalWriter>: EventStoreTransaction {
+    private var writer: Writer?
 
-    init(connection: JournalConnection) { self.connection = connection }
+    init(writer: Writer) { self.writer = writer }
 
-    func end() { connection = nil }
+    func end() { writer = nil }
 
-    private func open() throws(EventStoreError) -> JournalConnection {
-        guard let connection else {
+    private func open() throws(EventStoreError) -> Writer {
+        guard let writer else {
             throw EventStoreError(code: .invalidInput, message: "the write transaction was used after its closure returned")
         }
-        guard connection.write != nil else {
+        guard writer.isWriting else {
             throw EventStoreError(code: .io, message: "the write transaction was aborted by an earlier error")
         }
-        return connection
+        return writer
     }
 
     @discardableResult
     func append(_ events: [ProposedEvent], to stream: StreamName, expectedVersion: ExpectedVersion)
         throws(EventStoreError) -> AppendResult {
-        let connection = try open()
-        return try connection.withSavepoint { () throws(EventStoreError) in
-            try connection.append(StreamAppend(stream: stream, expectedVersion: expectedVersion, events: events))
-        }
+        try open().appendInTransaction(StreamAppend(stream: stream, expectedVersion: expectedVersion, events: events))
     }
 
     func lastVersion(of stream: StreamName) throws(EventStoreError) -> Int64? {

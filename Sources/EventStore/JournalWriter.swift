@@ -1,0 +1,30 @@
+/// What the backend-neutral write path (`GroupCommit`, `WriteTransaction`) needs from a
+/// backend's writer session: `JournalConnection` (SQLite) and `PostgresJournal` (PostgreSQL).
+/// Not thread-safe; `GroupCommit` hands the writer to one thread at a time.
+protocol JournalWriter: AnyObject {
+    /// True while a write transaction is open (false once the backend aborted it).
+    var isWriting: Bool { get }
+    /// The events written so far and the head position of the open write transaction.
+    var writeProgress: (written: Int, headPosition: Int64)? { get }
+
+    /// Opens the one transaction of a group commit of these requests (on failure, nothing is
+    /// left open).
+    func beginGroup(_ batches: [[StreamAppend]]) throws(EventStoreError)
+    /// Appends one request of a group commit, all-or-nothing: a failure leaves the transaction
+    /// as it was before this request (or aborted, `isWriting` false). `alone` when the request
+    /// is the group's only one and has a single part.
+    func appendGroupRequest(_ batch: [StreamAppend], alone: Bool) throws(EventStoreError) -> [AppendResult]
+
+    /// Opens the transaction of `write { }`.
+    func beginTransaction() throws(EventStoreError)
+    /// One append of `write { }`, all-or-nothing by itself.
+    func appendInTransaction(_ request: StreamAppend) throws(EventStoreError) -> AppendResult
+
+    func commitWrite() throws(EventStoreError)
+    func rollbackWrite()
+
+    func lastVersion(of stream: StreamName) throws(EventStoreError) -> Int64?
+    func read(stream: StreamName, from version: Int64, direction: ReadDirection, limit: Int)
+        throws(EventStoreError) -> [RecordedEvent]
+    func storedEvent(id: String) throws(EventStoreError) -> RecordedEvent?
+}
