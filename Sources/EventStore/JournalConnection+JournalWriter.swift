@@ -6,6 +6,9 @@ extension JournalConnection: JournalWriter {
 
     /// Each request runs under its own savepoint, so one request's conflict does not fail the
     /// others; a lone single append needs none (its failure rolls the transaction back).
+    // Not inlined: Swift 6.3.1's optimizer (CopyPropagation) crashed on `GroupCommit.run` with this
+    // body and its savepoint closure inlined into it.
+    @inline(never)
     func appendGroupRequest(_ batch: [StreamAppend], alone: Bool) throws(EventStoreError) -> [AppendResult] {
         if alone {
             do {
