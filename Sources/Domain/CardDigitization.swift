@@ -7,7 +7,7 @@ import JournalCore
 /// and ``apply(_:_:occurredAt:)``. Commands are in `CardDigitization+Commands`.
 ///
 /// The state diagram and the table of rules (with their identifiers) are in `docs/domain.md`.
-public enum CardDigitization {
+public enum CardDigitization: Aggregate {
     /// Where the journey stands, as a sum type.
     public enum State: Sendable, Equatable {
         /// No event yet.
@@ -140,34 +140,6 @@ public enum CardDigitization {
         case let .pendingActivation(journey, activation):
             return applyInActivation(journey, activation, event)
         }
-    }
-
-    /// The rule `event` breaks in `state`, or nil when it is allowed.
-    public static func validate(_ state: State, _ event: CardEvent, occurredAt: Timestamp) -> Rejection? {
-        if case let .failure(rejection) = apply(state, event, occurredAt: occurredAt) { return rejection }
-        return nil
-    }
-
-    /// The state after `event`. An event that breaks a rule leaves the state unchanged: validate
-    /// first (or use ``apply(_:_:occurredAt:)``).
-    public static func evolve(_ state: State, _ event: CardEvent, occurredAt: Timestamp) -> State {
-        switch apply(state, event, occurredAt: occurredAt) {
-        case let .success(next): return next
-        case .failure: return state
-        }
-    }
-
-    /// Folds events from ``initial``, stopping at the first rejection.
-    public static func fold<S: Sequence>(_ events: S) -> Result<State, Rejection>
-    where S.Element == (event: CardEvent, occurredAt: Timestamp) {
-        var state = initial
-        for (event, occurredAt) in events {
-            switch apply(state, event, occurredAt: occurredAt) {
-            case let .success(next): state = next
-            case let .failure(rejection): return .failure(rejection)
-            }
-        }
-        return .success(state)
     }
 
     private static func terminal(_ event: CardEvent, _ terminalType: String) -> Result<State, Rejection> {

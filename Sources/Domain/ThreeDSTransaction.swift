@@ -6,7 +6,7 @@ import JournalCore
 /// and ``apply(_:_:occurredAt:)`` (both at once). Commands are in `ThreeDSTransaction+Commands`.
 ///
 /// The state diagram and the table of rules (with their identifiers) are in `docs/domain.md`.
-public enum ThreeDSTransaction {
+public enum ThreeDSTransaction: Aggregate {
     /// What the transaction is, as a sum type: a transaction that ended cannot also be waiting.
     public enum State: Sendable, Equatable {
         /// No event yet.
@@ -115,34 +115,6 @@ public enum ThreeDSTransaction {
         case let .challenge(info, challenge):
             return applyInChallenge(info, challenge, event, occurredAt: occurredAt)
         }
-    }
-
-    /// The rule `event` breaks in `state`, or nil when it is allowed.
-    public static func validate(_ state: State, _ event: ThreeDSEvent, occurredAt: Timestamp) -> Rejection? {
-        if case let .failure(rejection) = apply(state, event, occurredAt: occurredAt) { return rejection }
-        return nil
-    }
-
-    /// The state after `event`. An event that breaks a rule leaves the state unchanged: validate
-    /// first (or use ``apply(_:_:occurredAt:)``).
-    public static func evolve(_ state: State, _ event: ThreeDSEvent, occurredAt: Timestamp) -> State {
-        switch apply(state, event, occurredAt: occurredAt) {
-        case let .success(next): return next
-        case .failure: return state
-        }
-    }
-
-    /// Folds events from ``initial``, stopping at the first rejection.
-    public static func fold<S: Sequence>(_ events: S) -> Result<State, Rejection>
-    where S.Element == (event: ThreeDSEvent, occurredAt: Timestamp) {
-        var state = initial
-        for (event, occurredAt) in events {
-            switch apply(state, event, occurredAt: occurredAt) {
-            case let .success(next): state = next
-            case let .failure(rejection): return .failure(rejection)
-            }
-        }
-        return .success(state)
     }
 
     // MARK: - Transitions
