@@ -5,26 +5,40 @@ import JournalCore
 enum EventIDCoding {
     /// The 16 bytes of a lowercase canonical UUID, or nil for any other spelling.
     static func packed(_ id: String) -> [UInt8]? {
+        guard let words = packedWords(id) else { return nil }
+        var out = [UInt8](repeating: 0, count: 16)
+        for index in 0..<8 {
+            out[index] = UInt8(truncatingIfNeeded: words.high >> (56 - 8 * index))
+            out[8 + index] = UInt8(truncatingIfNeeded: words.low >> (56 - 8 * index))
+        }
+        return out
+    }
+
+    /// The 16 bytes of a lowercase canonical UUID as two big-endian words, or nil for any other
+    /// spelling. The same bytes as `packed`, without an allocation.
+    static func packedWords(_ id: String) -> (high: UInt64, low: UInt64)? {
         var id = id
-        return id.withUTF8 { text -> [UInt8]? in
+        return id.withUTF8 { text -> (high: UInt64, low: UInt64)? in
             guard text.count == 36 else { return nil }
-            var out = [UInt8](repeating: 0, count: 16)
-            var nibble = 0
-            for (index, byte) in text.enumerated() {
+            var high: UInt64 = 0
+            var low: UInt64 = 0
+            var nibbles = 0
+            for index in 0..<36 {
+                let byte = text[index]
                 if index == 8 || index == 13 || index == 18 || index == 23 {
                     guard byte == UInt8(ascii: "-") else { return nil }
                     continue
                 }
-                let value: UInt8
+                let value: UInt64
                 switch byte {
-                case UInt8(ascii: "0")...UInt8(ascii: "9"): value = byte - UInt8(ascii: "0")
-                case UInt8(ascii: "a")...UInt8(ascii: "f"): value = byte - UInt8(ascii: "a") + 10
+                case UInt8(ascii: "0")...UInt8(ascii: "9"): value = UInt64(byte - UInt8(ascii: "0"))
+                case UInt8(ascii: "a")...UInt8(ascii: "f"): value = UInt64(byte - UInt8(ascii: "a") + 10)
                 default: return nil
                 }
-                out[nibble / 2] |= nibble % 2 == 0 ? value << 4 : value
-                nibble += 1
+                if nibbles < 16 { high = high << 4 | value } else { low = low << 4 | value }
+                nibbles += 1
             }
-            return out
+            return (high, low)
         }
     }
 

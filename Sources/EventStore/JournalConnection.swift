@@ -32,6 +32,8 @@ final class JournalConnection {
 
     /// Present while this connection holds a write transaction.
     var write: WriteState?
+    /// The ids of the committed log tail not yet in `journal_event_ids` (writer only).
+    var recentIDs = RecentEventIDs()
 
     // Scratch buffers reused by encode/decode.
     var payloadScratch: [UInt8] = []
@@ -49,6 +51,11 @@ final class JournalConnection {
         private(set) var newTypeNames: [Int64: String] = [:]
         /// Last versions of streams touched in this transaction (nil: the stream has no events).
         private(set) var versions: [Int64: Int64?] = [:]
+        /// Ids of the events this transaction wrote after `idsThrough`, by position.
+        private(set) var newIDs: [EventIDKey: Int64] = [:]
+        /// Positions <= `idsThrough` are in `journal_event_ids` (a copy inside this transaction
+        /// moves it; copies happen only outside savepoints).
+        var idsThrough: Int64 = 0
         /// The dictionary new events are compressed with (nil: store raw).
         var dictionaryID: Int64?
         /// True when this transaction created `dictionaryID`.
@@ -66,6 +73,7 @@ final class JournalConnection {
             case stream(String, Int64)
             case type(String, Int64)
             case version(Int64, Int64??)
+            case id(EventIDKey)
         }
 
         struct Mark {
@@ -93,6 +101,8 @@ final class JournalConnection {
                     newTypeNames[id] = nil
                 case let .version(id, previous):
                     versions[id] = previous
+                case let .id(key):
+                    newIDs[key] = nil
                 }
             }
             headPosition = mark.headPosition
@@ -126,6 +136,18 @@ final class JournalConnection {
             if savepoints > 0 { undo.append(.stream(stream.rawValue, id)) }
             newStreams[stream.rawValue] = id
             newStreamNames[id] = stream
+        }
+
+        mutating func addID(_ key: EventIDKey, position: Int64) {
+            if savepoints > 0 { undo.append(.id(key)) }
+            newIDs[key] = position
+        }
+
+        /// The tail through `position` was copied into the id index.
+        mutating func indexedIDs(through position: Int64) {
+            precondition(savepoints == 0, "the id index is copied outside savepoints")
+            idsThrough = position
+            newIDs.removeAll(keepingCapacity: true)
         }
 
         mutating func addType(_ name: String, id: Int64) {
@@ -207,6 +229,7 @@ final class JournalConnection {
         streamNameSlots = [(id: Int64, name: StreamName)?](repeating: nil, count: JournalConnection.nameSlotCount)
         typeNameSlots = [(id: Int64, name: String)?](repeating: nil, count: JournalConnection.nameSlotCount)
         dictionaryTrainingSkipped = false
+        recentIDs.reset()
     }
 
     // MARK: - Interned names

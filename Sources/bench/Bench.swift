@@ -46,6 +46,10 @@ final class Bench {
         log("generated \(events.count) events (\(Int(Double(events.count) / (System.now() - start))) events/s) → \(appendFile)")
 
         try measureAppends(events, directory: directory)
+        if options.appendsOnly {
+            print(Report.table(metrics, options: options))
+            return
+        }
         try measurePeer(appendFile, directory: directory)
         try measureImport(appendFile, events: events.count, journal: journal, directory: directory)
 
@@ -80,8 +84,9 @@ final class Bench {
 
     private func measureAppends(_ events: [BenchEvent], directory: String) throws {
         let rows = RawBench.rows(events[...])
-        let sizes: [(batch: Int, count: Int)] = [(1_000, events.count), (100, events.count),
+        var sizes: [(batch: Int, count: Int)] = [(1_000, events.count), (100, events.count),
                                                   (10, options.b10Events), (1, options.b1Events)]
+        if let only = options.onlyBatch { sizes = [(only, events.count)] }
         for (batch, count) in sizes {
             var ours: [Timing] = []
             var raw: [Timing] = []
@@ -109,6 +114,7 @@ final class Bench {
             System.removeDatabase(directory + "/journal-b\(batch).db")
             System.removeDatabase(directory + "/raw-b\(batch).db")
         }
+        guard options.onlyBatch == nil else { return }
         var ours: [Double] = []
         var raw: [Double] = []
         let count = options.groupEvents

@@ -1,0 +1,25 @@
+/// An event id as a hashable value for the writer's in-memory id map: the 16 bytes of a
+/// lowercase canonical UUID as two integers (no allocation), any other spelling as its text.
+/// Ids compare exactly as written, like `EventIDCoding`.
+enum EventIDKey: Hashable {
+    case packed(UInt64, UInt64)
+    case text(String)
+
+    init(_ id: String) {
+        if let packed = EventIDCoding.packedWords(id) {
+            self = .packed(packed.high, packed.low)
+        } else {
+            self = .text(id)
+        }
+    }
+
+    /// The key of a stored `event_id` value: a 16-byte BLOB or a TEXT.
+    init?(stored bytes: UnsafeRawBufferPointer) {
+        guard bytes.count == 16 else { return nil }
+        var high: UInt64 = 0
+        var low: UInt64 = 0
+        for index in 0..<8 { high = high << 8 | UInt64(bytes[index]) }
+        for index in 8..<16 { low = low << 8 | UInt64(bytes[index]) }
+        self = .packed(high, low)
+    }
+}
