@@ -12,7 +12,21 @@ import JournalCore
 extension JournalConnection {
     /// Binds an event id as it is stored: 16 bytes for a lowercase canonical UUID, else its text.
     func bindEventID(_ id: String, to statement: SQLiteStatement, at index: Int32) {
-        if let packed = EventIDCoding.packed(id) { statement.bind(blob: packed, at: index) } else { statement.bind(id, at: index) }
+        bindEventID(EventIDKey(id), id, to: statement, at: index)
+    }
+
+    /// The same, from the id's key (no second parse of the text).
+    func bindEventID(_ key: EventIDKey, _ id: String, to statement: SQLiteStatement, at index: Int32) {
+        switch key {
+        case let .packed(high, low):
+            withUnsafeTemporaryAllocation(of: UInt64.self, capacity: 2) { words in
+                words[0] = high.bigEndian
+                words[1] = low.bigEndian
+                statement.bind(blob: UnsafeRawBufferPointer(words), at: index)
+            }
+        case .text:
+            statement.bind(id, at: index)
+        }
     }
 
     /// Catches the writer's memory of the tail up with the committed log (the write lock held);
@@ -53,13 +67,15 @@ extension JournalConnection {
     func positionInWrite(of key: EventIDKey, id: String) throws(EventStoreError) -> Int64? {
         guard let write else { preconditionFailure("positionInWrite outside a write transaction") }
         if let position = write.newIDs[key] ?? recentIDs.position(of: key) { return position }
-        guard write.idsThrough > 0 else { return nil }
-        return try run("looking up event \(id.prefix(60))") { () throws(SQLiteError) in
+        guard write.idsThrough > 0, write.absentFromIndex != key else { return nil }
+        let position: Int64? = try run("looking up event \(id.prefix(60))") { () throws(SQLiteError) in
             let statement = try statement(.indexedID)
-            bindEventID(id, to: statement, at: 1)
+            bindEventID(key, id, to: statement, at: 1)
             defer { statement.reset() }
             return try statement.step() ? statement.int64(at: 0) : nil
         }
+        if position == nil { self.write?.absentFromIndex = key }
+        return position
     }
 
     /// The event stored with this id (exactly as written), if any.

@@ -152,7 +152,7 @@ extension JournalConnection {
                 }
             }
             do {
-                try insert(event, position: position, streamID: sid, version: nextVersion, typeID: typeID,
+                try insert(event, key: key, position: position, streamID: sid, version: nextVersion, typeID: typeID,
                            recordedAt: recordedAt, hash: hash, dictionaryID: write?.dictionaryID)
             } catch {
                 if sql.isAutocommit { rollbackWrite() }
@@ -238,17 +238,13 @@ extension JournalConnection {
         return id
     }
 
-    private func insert(_ event: ProposedEvent, position: Int64, streamID: Int64, version: Int64, typeID: Int64,
+    private func insert(_ event: ProposedEvent, key: EventIDKey, position: Int64, streamID: Int64, version: Int64, typeID: Int64,
                         recordedAt: Timestamp, hash: [UInt8], dictionaryID: Int64?) throws(SQLiteError) {
         let statement = try statement(.insertEvent)
         statement.bind(position, at: 1)
         statement.bind(streamID, at: 2)
         statement.bind(version, at: 3)
-        if let packed = EventIDCoding.packed(event.id) {
-            statement.bind(blob: packed, at: 4)
-        } else {
-            statement.bind(event.id, at: 4)
-        }
+        bindEventID(key, event.id, to: statement, at: 4)
         statement.bind(typeID, at: 5)
         statement.bind(event.occurredAt.millisecondsSinceEpoch, at: 6)
         statement.bind(recordedAt.millisecondsSinceEpoch, at: 7)

@@ -56,6 +56,10 @@ final class JournalConnection {
         /// Positions <= `idsThrough` are in `journal_event_ids` (a copy inside this transaction
         /// moves it; copies happen only outside savepoints).
         var idsThrough: Int64 = 0
+        /// The last id a lookup found in none of the three places: the importer asks for an id
+        /// just before appending it, and the append need not ask SQLite again. Only a copy into
+        /// the index can make it present there, and a copy clears it.
+        var absentFromIndex: EventIDKey?
         /// The dictionary new events are compressed with (nil: store raw).
         var dictionaryID: Int64?
         /// True when this transaction created `dictionaryID`.
@@ -148,6 +152,7 @@ final class JournalConnection {
             precondition(savepoints == 0, "the id index is copied outside savepoints")
             idsThrough = position
             newIDs.removeAll(keepingCapacity: true)
+            absentFromIndex = nil
         }
 
         mutating func addType(_ name: String, id: Int64) {
