@@ -13,6 +13,14 @@ enum EventIDKey: Hashable {
         }
     }
 
+    // Ids are random, so one word feeds the hash; equality still compares all of them.
+    func hash(into hasher: inout Hasher) {
+        switch self {
+        case let .packed(high, low): hasher.combine(high ^ (low &* 0x9E37_79B9_7F4A_7C15))
+        case let .text(text): hasher.combine(text)
+        }
+    }
+
     /// The key of a stored `event_id` value: a 16-byte BLOB or a TEXT.
     init?(stored bytes: UnsafeRawBufferPointer) {
         guard bytes.count == 16 else { return nil }

@@ -2,9 +2,9 @@ import JournalCore
 
 // Idempotency by event id with a batched id index (schema version 2, see
 // `SQLiteEventStore+Schema.swift`). Where an id can be:
-// - written by the open write transaction: `WriteState.newIDs`;
-// - committed but after the index's coverage: `recentIDs` (the writer's memory of the tail,
-//   caught up at every `beginWrite` under the write lock, so other processes' appends are seen);
+// - after the index's coverage: `recentIDs`, the writer's memory of the tail, caught up at every
+//   `beginWrite` under the write lock (so other processes' appends are seen) and holding the
+//   open transaction's own ids too (`WriteState.addedIDs` lists them for a rollback);
 // - committed and covered: `journal_event_ids`.
 // Readers, without that memory, ask SQLite in one statement (one snapshot): the index, then the
 // tail it does not cover yet.
@@ -66,7 +66,7 @@ extension JournalConnection {
     /// The position of the event stored with this id, as the open write transaction sees it.
     func positionInWrite(of key: EventIDKey, id: String) throws(EventStoreError) -> Int64? {
         guard let write else { preconditionFailure("positionInWrite outside a write transaction") }
-        if let position = write.newIDs[key] ?? recentIDs.position(of: key) { return position }
+        if let position = recentIDs.position(of: key) { return position }
         guard write.idsThrough > 0, write.absentFromIndex != key else { return nil }
         let position: Int64? = try run("looking up event \(id.prefix(60))") { () throws(SQLiteError) in
             let statement = try statement(.indexedID)
@@ -118,13 +118,29 @@ extension JournalConnection {
             rollbackWrite()
             throw error
         }
+        recentIDs.indexed(through: state.headPosition)
         write?.indexedIDs(through: state.headPosition)
     }
 
-    /// After a commit: what the transaction wrote joins the memory of the tail.
-    func publishIDs(of state: WriteState) {
-        recentIDs.indexed(through: state.idsThrough)
-        for (key, position) in state.newIDs { recentIDs.add(key, position: position) }
-        recentIDs.loaded(through: state.headPosition)
+    /// An event this transaction wrote.
+    func addID(_ key: EventIDKey, position: Int64) {
+        recentIDs.add(key, position: position)
+        write?.addedID(key)
+    }
+
+    /// Takes the ids a rolled-back transaction added out of the memory of the tail; when it had
+    /// copied ids into the index, forgets the memory altogether (the next transaction reloads it).
+    func forgetIDs(ofTransaction state: WriteState) {
+        if state.copiedIDs {
+            recentIDs.reset()
+        } else {
+            for key in state.addedIDs { recentIDs.remove(key) }
+        }
+    }
+
+    /// Takes the ids added under a rolled-back savepoint (from `count` on) out of the memory.
+    /// Copies happen only outside savepoints, so none happened since the savepoint's mark.
+    func forgetIDs(ofSavepoint state: WriteState, from count: Int) {
+        for key in state.addedIDs.dropFirst(count) { recentIDs.remove(key) }
     }
 }

@@ -45,7 +45,7 @@ extension JournalConnection {
             throw error
         }
         write = nil
-        publishIDs(of: state)
+        recentIDs.loaded(through: state.headPosition)
         for (name, id) in state.newStreams {
             if let stream = state.newStreamNames[id] { cacheStream(stream, id: id) } else { streamIDs[name] = id }
         }
@@ -70,8 +70,9 @@ extension JournalConnection {
 
     /// Rolls back and forgets everything the transaction learned.
     func rollbackWrite() {
-        if let state = write, let id = state.dictionaryID, state.trainedDictionary {
-            dictionaries.removeValue(forKey: id)
+        if let state = write {
+            forgetIDs(ofTransaction: state)
+            if let id = state.dictionaryID, state.trainedDictionary { dictionaries.removeValue(forKey: id) }
         }
         sql.rollback()
         write = nil
@@ -99,6 +100,7 @@ extension JournalConnection {
                 if let current = write, current.trainedDictionary, !mark.trainedDictionary, let id = current.dictionaryID {
                     dictionaries.removeValue(forKey: id)
                 }
+                if let current = write { forgetIDs(ofSavepoint: current, from: mark.addedIDCount) }
                 write?.rollback(to: mark)
             }
             throw error
@@ -158,7 +160,7 @@ extension JournalConnection {
                 if sql.isAutocommit { rollbackWrite() }
                 throw EventStoreError(sqlite: error, doing: "appending to \(stream)", stream: stream.rawValue)
             }
-            write?.addID(key, position: position)
+            addID(key, position: position)
             write?.headPosition = position
             write?.headHash = hash
             write?.written += 1

@@ -51,8 +51,12 @@ final class JournalConnection {
         private(set) var newTypeNames: [Int64: String] = [:]
         /// Last versions of streams touched in this transaction (nil: the stream has no events).
         private(set) var versions: [Int64: Int64?] = [:]
-        /// Ids of the events this transaction wrote after `idsThrough`, by position.
-        private(set) var newIDs: [EventIDKey: Int64] = [:]
+        /// The ids this transaction added to `recentIDs` since its last copy into the index, in
+        /// order, so that a rollback can take them out again.
+        private(set) var addedIDs: [EventIDKey] = []
+        /// True once this transaction copied ids into the index: a rollback then forgets the
+        /// whole memory of the tail (the next transaction reloads it).
+        private(set) var copiedIDs = false
         /// Positions <= `idsThrough` are in `journal_event_ids` (a copy inside this transaction
         /// moves it; copies happen only outside savepoints).
         var idsThrough: Int64 = 0
@@ -77,7 +81,6 @@ final class JournalConnection {
             case stream(String, Int64)
             case type(String, Int64)
             case version(Int64, Int64??)
-            case id(EventIDKey)
         }
 
         struct Mark {
@@ -87,11 +90,13 @@ final class JournalConnection {
             let trainedDictionary: Bool
             let written: Int
             let undoCount: Int
+            let addedIDCount: Int
         }
 
         var mark: Mark {
             Mark(headPosition: headPosition, headHash: headHash, dictionaryID: dictionaryID,
-                 trainedDictionary: trainedDictionary, written: written, undoCount: undo.count)
+                 trainedDictionary: trainedDictionary, written: written, undoCount: undo.count,
+                 addedIDCount: addedIDs.count)
         }
 
         mutating func rollback(to mark: Mark) {
@@ -105,10 +110,9 @@ final class JournalConnection {
                     newTypeNames[id] = nil
                 case let .version(id, previous):
                     versions[id] = previous
-                case let .id(key):
-                    newIDs[key] = nil
                 }
             }
+            if addedIDs.count > mark.addedIDCount { addedIDs.removeSubrange(mark.addedIDCount...) }
             headPosition = mark.headPosition
             headHash = mark.headHash
             dictionaryID = mark.dictionaryID
@@ -142,16 +146,14 @@ final class JournalConnection {
             newStreamNames[id] = stream
         }
 
-        mutating func addID(_ key: EventIDKey, position: Int64) {
-            if savepoints > 0 { undo.append(.id(key)) }
-            newIDs[key] = position
-        }
+        mutating func addedID(_ key: EventIDKey) { addedIDs.append(key) }
 
         /// The tail through `position` was copied into the id index.
         mutating func indexedIDs(through position: Int64) {
             precondition(savepoints == 0, "the id index is copied outside savepoints")
             idsThrough = position
-            newIDs.removeAll(keepingCapacity: true)
+            addedIDs.removeAll(keepingCapacity: true)
+            copiedIDs = true
             absentFromIndex = nil
         }
 

@@ -37,6 +37,10 @@ struct RecentEventIDs {
         loadedThrough = max(loadedThrough, position)
     }
 
+    mutating func remove(_ key: EventIDKey) {
+        positions[key] = nil
+    }
+
     func position(of key: EventIDKey) -> Int64? { positions[key] }
 }
 
