@@ -9,6 +9,8 @@ struct BenchOptions {
     var appendsOnly = false
     /// With `--appends-only`: only this batch size (no group run).
     var onlyBatch: Int?
+    /// Only the audit latency, over an existing journal (e.g. a 10 M-event import).
+    var auditJournal: String?
     /// Repetitions of each measured step (medians are quoted).
     var runs = 3
     /// Events of the append workload (batches of 1000 and 100, the peer, the import medians).
@@ -26,7 +28,7 @@ struct BenchOptions {
     var auditSamples = 2_000
 
     static let usage = """
-        usage: bench [--quick] [--json FILE] [--dir DIR] [--runs N] [--big-events N] [--append-events N] [--no-peer] [--keep] [--appends-only [--batch N]]
+        usage: bench [--quick] [--json FILE] [--dir DIR] [--runs N] [--big-events N] [--append-events N] [--no-peer] [--keep] [--appends-only [--batch N]] [--audit JOURNAL]
 
           --quick          small sizes (under 2 minutes); the audit log is smaller than 10 M events
           --json FILE      also write one JSON object with the metric keys of issue 7
@@ -39,6 +41,7 @@ struct BenchOptions {
           --keep           keep the work directory
           --appends-only   only the append measurements (journal and raw), for profiling
           --batch N        with --appends-only: only N events per commit, no concurrent writers
+          --audit JOURNAL  only the audit latency (audit_p99_ms) over an existing journal file
         """
 
     static func parse(_ arguments: [String]) throws(BenchError) -> BenchOptions {
@@ -69,6 +72,7 @@ struct BenchOptions {
             case "--keep": options.keepFiles = true
             case "--appends-only": options.appendsOnly = true
             case "--batch": options.onlyBatch = try number("--batch")
+            case "--audit": options.auditJournal = try value("--audit")
             case "-h", "--help": throw BenchError("usage", "help")
             case let other: throw BenchError("usage", "unknown option \(other)")
             }
