@@ -137,6 +137,22 @@ struct IDIndexTests {
     }
 
     @Test
+    func verifyFindsRowsRemovedFromTheIDIndexBehindTheStoresBack() throws {
+        let store = try SQLiteEventStore(path: TemporaryDirectory.make().file("j.db"), configuration: Self.configuration(every: 4))
+        try store.append(Fixture.events(0..<10), to: Fixture.stream(1), expectedVersion: .any)
+        _ = try store.verify()
+        try store.withConnection { db in
+            try db.execute("""
+                DROP TRIGGER journal_event_ids_no_delete;
+                DELETE FROM journal_event_ids WHERE position = 3;
+                """)
+        }
+        let error = try #require(throws: EventStoreError.self) { try store.verify() }
+        #expect(error.code == .integrity)
+        #expect(error.message.contains("event id index"))
+    }
+
+    @Test
     func theIDIndexRefusesUpdatesDeletesAndGoingBack() throws {
         let store = try SQLiteEventStore(path: TemporaryDirectory.make().file("j.db"), configuration: Self.configuration(every: 2))
         try store.append(Fixture.events(0..<4), to: Fixture.stream(1), expectedVersion: .any)
