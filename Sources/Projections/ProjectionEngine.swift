@@ -35,7 +35,7 @@ public struct ProjectionStatus: Sendable, Equatable {
     public var stale: Bool { builtVersion != codeVersion }
 }
 
-/// Keeps read models in the journal's SQLite database up to date with the log.
+/// Keeps read models in the journal's database (SQLite or PostgreSQL) up to date with the log.
 ///
 /// Each projection has a row in `pj_meta`: its code version, the generation of its live tables
 /// and its checkpoint (last position applied). Every batch applies the events and moves the
@@ -52,14 +52,25 @@ public final class ProjectionEngine {
     /// Events read and applied per transaction.
     public var batchSize = 20_000
 
-    /// Opens the read models in the database at `databasePath` (the journal's own file).
-    public init(databasePath: String, source: any ProjectionEventSource) throws(ProjectionError) {
-        db = try ProjectionDatabase(path: databasePath, create: true)
+    /// Opens the read models in the SQLite database at `databasePath` (the journal's own file).
+    public convenience init(databasePath: String, source: any ProjectionEventSource) throws(ProjectionError) {
+        try self.init(database: ProjectionDatabase(path: databasePath, create: true), source: source)
+    }
+
+    /// Opens the read models beside the journal at `location`: a `postgres://` or
+    /// `postgresql://` URL keeps them in PostgreSQL tables of the journal's schema, anything
+    /// else is the journal's SQLite file. Same tables, folds, checkpoints and answers on both.
+    public convenience init(journal location: String, source: any ProjectionEventSource) throws(ProjectionError) {
+        try self.init(database: ProjectionDatabase(location: location), source: source)
+    }
+
+    init(database: ProjectionDatabase, source: any ProjectionEventSource) throws(ProjectionError) {
+        db = database
         self.source = source
         models = [.events: EventClockProjection(), .threeDS: ThreeDSProjection(), .card: CardProjection()]
         do {
             try db.execute("""
-                CREATE TABLE IF NOT EXISTS pj_meta(name TEXT PRIMARY KEY, version INTEGER NOT NULL,
+                CREATE TABLE IF NOT EXISTS \(ProjectionDatabase.lockTable)(name TEXT PRIMARY KEY, version INTEGER NOT NULL,
                   generation INTEGER NOT NULL, checkpoint INTEGER NOT NULL, build_version INTEGER,
                   build_generation INTEGER, build_checkpoint INTEGER)
                 """)

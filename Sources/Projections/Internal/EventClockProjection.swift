@@ -38,7 +38,7 @@ final class EventClockProjection: ProjectionModel {
             perHour[Self.hourOf(event.occurredAt), default: 0] += 1
         }
         let ms = try db.statement(
-            "INSERT INTO \(Self.msTable(generation))(t, n) VALUES(?, ?) ON CONFLICT(t) DO UPDATE SET n = n + excluded.n")
+            "INSERT INTO \(Self.msTable(generation))(t, n) VALUES(?, ?) ON CONFLICT(t) DO UPDATE SET n = \(Self.msTable(generation)).n + excluded.n")
         for (t, n) in perMillisecond.sorted(by: { $0.key < $1.key }) {
             ms.reset()
             ms.bind(1, t)
@@ -46,7 +46,7 @@ final class EventClockProjection: ProjectionModel {
             try ms.run()
         }
         let hours = try db.statement(
-            "INSERT INTO \(Self.hourTable(generation))(h, n) VALUES(?, ?) ON CONFLICT(h) DO UPDATE SET n = n + excluded.n")
+            "INSERT INTO \(Self.hourTable(generation))(h, n) VALUES(?, ?) ON CONFLICT(h) DO UPDATE SET n = \(Self.hourTable(generation)).n + excluded.n")
         for (h, n) in perHour {
             hours.reset()
             hours.bind(1, h)
