@@ -60,8 +60,13 @@ final class ProjectionDatabase {
     /// URL means the journal's PostgreSQL database (the first schema of its `search_path`),
     /// anything else is the journal's SQLite file.
     init(location: String) throws(ProjectionError) {
-        backend = try SQLiteProjectionBackend(path: location, create: true)
-        isPostgres = false
+        if PostgresURL.isPostgres(location) {
+            backend = try PostgresProjectionBackend(url: location)
+            isPostgres = true
+        } else {
+            backend = try SQLiteProjectionBackend(path: location, create: true)
+            isPostgres = false
+        }
     }
 
     func close() {
@@ -130,39 +135,46 @@ final class ProjectionDatabase {
 struct Statement {
     private enum Engine {
         case sqlite(SQLiteStatement)
+        case postgres(PostgresProjectionStatement)
     }
 
     private let engine: Engine
 
     init(_ statement: SQLiteStatement) { engine = .sqlite(statement) }
+    init(_ statement: PostgresProjectionStatement) { engine = .postgres(statement) }
 
     func reset() {
         switch engine {
         case let .sqlite(st): st.reset()
+        case let .postgres(st): st.reset()
         }
     }
 
     func bind(_ index: Int32, _ value: Int64) {
         switch engine {
         case let .sqlite(st): st.bind(value, at: index)
+        case let .postgres(st): st.bind(index, .int64(value))
         }
     }
 
     func bind(_ index: Int32, _ value: Int64?) {
         switch engine {
         case let .sqlite(st): st.bind(value, at: index)
+        case let .postgres(st): st.bind(index, value.map { .int64($0) } ?? .null)
         }
     }
 
     func bind(_ index: Int32, _ value: String) {
         switch engine {
         case let .sqlite(st): st.bind(value, at: index)
+        case let .postgres(st): st.bind(index, .text(value))
         }
     }
 
     func bind(_ index: Int32, _ value: String?) {
         switch engine {
         case let .sqlite(st): st.bind(value, at: index)
+        case let .postgres(st): st.bind(index, value.map { .text($0) } ?? .null)
         }
     }
 
@@ -172,6 +184,8 @@ struct Statement {
         switch engine {
         case let .sqlite(st):
             do { return try st.step() } catch { throw ProjectionError(error, "read models") }
+        case let .postgres(st):
+            return try st.step()
         }
     }
 
@@ -180,12 +194,15 @@ struct Statement {
         switch engine {
         case let .sqlite(st):
             do { try st.run() } catch { throw ProjectionError(error, "read models") }
+        case let .postgres(st):
+            try st.run()
         }
     }
 
     func isNull(_ column: Int32) -> Bool {
         switch engine {
         case let .sqlite(st): return st.isNull(at: column)
+        case let .postgres(st): return st.isNull(column)
         }
     }
 
@@ -193,6 +210,7 @@ struct Statement {
     func int(_ column: Int32) -> Int64 {
         switch engine {
         case let .sqlite(st): return st.int64(at: column)
+        case let .postgres(st): return st.int(column)
         }
     }
 
@@ -203,6 +221,7 @@ struct Statement {
     func text(_ column: Int32) -> String {
         switch engine {
         case let .sqlite(st): return st.text(at: column)
+        case let .postgres(st): return st.text(column)
         }
     }
 
