@@ -48,6 +48,7 @@ public struct ProjectionStatus: Sendable, Equatable {
 public final class ProjectionEngine {
     let db: ProjectionDatabase
     private let source: any ProjectionEventSource
+    private let reader: EventReader
     private let models: [ProjectionName: any ProjectionModel]
     /// Events read and applied per transaction.
     public var batchSize = 20_000
@@ -67,6 +68,7 @@ public final class ProjectionEngine {
     init(database: ProjectionDatabase, source: any ProjectionEventSource) throws(ProjectionError) {
         db = database
         self.source = source
+        reader = EventReader(source: source)
         models = [.events: EventClockProjection(), .threeDS: ThreeDSProjection(), .card: CardProjection()]
         do {
             try db.execute("""
@@ -264,16 +266,9 @@ public final class ProjectionEngine {
         var retries = 0
         while maxBatches.map({ batches < $0 }) ?? true {
             let from = targets.map(\.checkpoint).min()! + 1
-            let events: [RecordedEvent]
-            do {
-                events = try source.readAll(from: from, limit: batchSize)
-            } catch {
-                throw ProjectionError(.eventStore, "cannot read the log from position \(from): \(error)", position: from)
-            }
-            guard let last = events.last?.position else { break }
-            var views: [EventView] = []
-            views.reserveCapacity(events.count)
-            for event in events { views.append(try EventView(event)) }
+            let batch = try reader.read(from: from, limit: batchSize)
+            guard let last = batch.last?.position else { break }
+            let views = batch.views
             let current = targets
             do {
                 try db.transaction { () throws(ProjectionError) in
@@ -285,7 +280,7 @@ public final class ProjectionEngine {
                             throw staleBatch()
                         }
                         let start = views.firstIndex { $0.position > target.checkpoint } ?? views.endIndex
-                        try model(target.name).apply(views[start...], in: db)
+                        try model(target.name).apply(views[start...], reader: reader, in: db)
                         let st = try db.statement(target.building
                             ? "UPDATE pj_meta SET build_checkpoint = ? WHERE name = ?"
                             : "UPDATE pj_meta SET checkpoint = ? WHERE name = ?")
@@ -317,6 +312,7 @@ public final class ProjectionEngine {
             applied += Int64(views.count(where: { $0.position > lowest }))
             for index in targets.indices { targets[index].checkpoint = last }
             batches += 1
+            withExtendedLifetime(batch) {}  // the views' data points into the batch
         }
         return applied
     }

@@ -10,15 +10,16 @@ import JournalCore
 /// - the all-time totals (``TotalsTables``, prefix `pj_card`).
 final class CardProjection: ProjectionModel {
     let name = "card"
-    /// 2: covering fact index.
-    var version: Int64 = 2
+    /// 2: covering fact index. 3: totals folded by structured keys, stream rows upserted.
+    var version: Int64 = 3
     private var generation: Int64 = 0
     private var nextSID: Int64 = 1
     /// True when the generation's stream table was empty at `open`: then a stream not in
     /// `written` cannot be stored yet, and its lookup is skipped (most of a rebuild's streams).
     private var startedEmpty = false
-    private var written: Set<String> = []
-    private var cache: [String: CardStreamRow] = [:]
+    private var written: Set<Int64> = []
+    /// Rows by the reader's stream key.
+    private var cache: [Int64: CardStreamRow] = [:]
     private let cacheLimit = 200_000
 
     static func streamTable(_ g: Int64) -> String { "pj_card_stream_g\(g)" }
@@ -58,27 +59,33 @@ final class CardProjection: ProjectionModel {
         nextSID = 0
     }
 
-    func apply(_ events: ArraySlice<EventView>, in db: ProjectionDatabase) throws(ProjectionError) {
+    func apply(_ events: ArraySlice<EventView>, reader: EventReader, in db: ProjectionDatabase) throws(ProjectionError) {
         if nextSID == 0 { try open(in: db, generation: generation) }
-        var touched: [String: CardStreamRow] = [:]
+        var touched: [Int64: CardStreamRow] = [:]
         var facts: [CardFact] = []
         var totals = TotalsDelta()
         for event in events where event.category == .card {
             var row: CardStreamRow
             if let known = touched[event.stream] ?? cache[event.stream] {
                 row = known
-            } else if !(startedEmpty && !written.contains(event.stream)), let stored = try load(event.stream, db: db) {
-                row = stored
             } else {
-                row = CardStreamRow(sid: nextSID, name: event.stream)
-                nextSID += 1
+                let name = try reader.name(of: event.stream)
+                if !(startedEmpty && !written.contains(event.stream)), let stored = try load(name, db: db) {
+                    row = stored
+                } else {
+                    row = CardStreamRow(sid: nextSID, name: name)
+                    nextSID += 1
+                }
             }
             CardFold.apply(event, to: &row, facts: &facts, totals: &totals)
             touched[event.stream] = row
         }
         let write = try db.statement("""
-            INSERT OR REPLACE INTO \(Self.streamTable(generation))(sid, name, decision_t, methods, selected,
+            INSERT INTO \(Self.streamTable(generation))(sid, name, decision_t, methods, selected,
               selections, otps, outcome, ended_t) VALUES(?,?,?,?,?,?,?,?,?)
+            ON CONFLICT(sid) DO UPDATE SET decision_t = excluded.decision_t, methods = excluded.methods,
+              selected = excluded.selected, selections = excluded.selections, otps = excluded.otps,
+              outcome = excluded.outcome, ended_t = excluded.ended_t
             """)
         for row in touched.values {
             write.reset()

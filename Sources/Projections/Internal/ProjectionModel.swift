@@ -15,8 +15,9 @@ protocol ProjectionModel: AnyObject {
     func createTables(in db: ProjectionDatabase, generation: Int64) throws(ProjectionError)
     /// Starts working on a generation: forgets cached state, reloads counters.
     func open(in db: ProjectionDatabase, generation: Int64) throws(ProjectionError)
-    /// Folds `events` (positions increasing, all after the checkpoint) and writes what changed.
-    func apply(_ events: ArraySlice<EventView>, in db: ProjectionDatabase) throws(ProjectionError)
+    /// Folds `events` (positions increasing, all after the checkpoint) and writes what changed;
+    /// `reader` names the streams the projection has no row for in memory.
+    func apply(_ events: ArraySlice<EventView>, reader: EventReader, in db: ProjectionDatabase) throws(ProjectionError)
     /// Drops cached state (after a failed or concurrent batch: the database is the truth).
     func forgetCache()
 }

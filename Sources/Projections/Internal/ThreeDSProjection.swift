@@ -8,15 +8,16 @@
 /// - the all-time totals (``TotalsTables``, prefix `pj_3ds`).
 final class ThreeDSProjection: ProjectionModel {
     let name = "3ds"
-    /// 2: covering fact index.
-    var version: Int64 = 2
+    /// 2: covering fact index. 3: totals folded by structured keys, stream rows upserted.
+    var version: Int64 = 3
     private var generation: Int64 = 0
     private var nextSID: Int64 = 1
     /// True when the generation's stream table was empty at `open`: then a stream not in
     /// `written` cannot be stored yet, and its lookup is skipped (most of a rebuild's streams).
     private var startedEmpty = false
-    private var written: Set<String> = []
-    private var cache: [String: ThreeDSStreamRow] = [:]
+    private var written: Set<Int64> = []
+    /// Rows by the reader's stream key.
+    private var cache: [Int64: ThreeDSStreamRow] = [:]
     private let cacheLimit = 200_000
 
     static func streamTable(_ g: Int64) -> String { "pj_3ds_stream_g\(g)" }
@@ -57,28 +58,35 @@ final class ThreeDSProjection: ProjectionModel {
         nextSID = 0  // reloaded by `open` before the next batch
     }
 
-    func apply(_ events: ArraySlice<EventView>, in db: ProjectionDatabase) throws(ProjectionError) {
+    func apply(_ events: ArraySlice<EventView>, reader: EventReader, in db: ProjectionDatabase) throws(ProjectionError) {
         if nextSID == 0 { try open(in: db, generation: generation) }
         let s = Self.streamTable(generation)
-        var touched: [String: ThreeDSStreamRow] = [:]
+        var touched: [Int64: ThreeDSStreamRow] = [:]
         var facts: [ThreeDSFact] = []
         var totals = TotalsDelta()
         for event in events where event.category == .threeDS {
             var row: ThreeDSStreamRow
             if let known = touched[event.stream] ?? cache[event.stream] {
                 row = known
-            } else if !(startedEmpty && !written.contains(event.stream)), let stored = try load(event.stream, db: db) {
-                row = stored
             } else {
-                row = ThreeDSStreamRow(sid: nextSID, name: event.stream)
-                nextSID += 1
+                let name = try reader.name(of: event.stream)
+                if !(startedEmpty && !written.contains(event.stream)), let stored = try load(name, db: db) {
+                    row = stored
+                } else {
+                    row = ThreeDSStreamRow(sid: nextSID, name: name)
+                    nextSID += 1
+                }
             }
             ThreeDSFold.apply(event, to: &row, facts: &facts, totals: &totals)
             touched[event.stream] = row
         }
         let write = try db.statement("""
-            INSERT OR REPLACE INTO \(s)(sid, name, created_t, ds, mv, ares, started_t, outcome, ended_t, requests,
+            INSERT INTO \(s)(sid, name, created_t, ds, mv, ares, started_t, outcome, ended_t, requests,
               submits, last_ui) VALUES(?,?,?,?,?,?,?,?,?,?,?,?)
+            ON CONFLICT(sid) DO UPDATE SET created_t = excluded.created_t, ds = excluded.ds, mv = excluded.mv,
+              ares = excluded.ares, started_t = excluded.started_t, outcome = excluded.outcome,
+              ended_t = excluded.ended_t, requests = excluded.requests, submits = excluded.submits,
+              last_ui = excluded.last_ui
             """)
         for row in touched.values {
             write.reset()
