@@ -51,7 +51,7 @@ public final class ProjectionEngine {
     private let reader: EventReader
     private let models: [ProjectionName: any ProjectionModel]
     /// Events read and applied per transaction.
-    public var batchSize = 20_000
+    public var batchSize = 100_000
 
     /// Opens the read models in the database at `databasePath` (the journal's own file).
     public init(databasePath: String, source: any ProjectionEventSource) throws(ProjectionError) {
@@ -217,6 +217,7 @@ public final class ProjectionEngine {
         try db.transaction { () throws(ProjectionError) in
             for target in finished {
                 guard let stored = try meta(target.name) else { continue }
+                try model(target.name).createIndexes(in: db, generation: target.generation)
                 if stored.generation > 0 { try drop(model(target.name), generation: stored.generation) }
                 let st = try db.statement("""
                     UPDATE pj_meta SET version = build_version, generation = build_generation,

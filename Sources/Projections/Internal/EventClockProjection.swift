@@ -26,9 +26,13 @@ final class EventClockProjection: ProjectionModel {
         let m = Self.minuteTable(g)
         try db.execute("""
             CREATE TABLE IF NOT EXISTS \(m)(m INTEGER NOT NULL, n INTEGER NOT NULL, ms TEXT NOT NULL);
-            CREATE INDEX IF NOT EXISTS \(m)_m ON \(m)(m);
             CREATE TABLE IF NOT EXISTS \(Self.hourTable(g))(h INTEGER PRIMARY KEY, n INTEGER NOT NULL);
             """)
+    }
+
+    func createIndexes(in db: ProjectionDatabase, generation g: Int64) throws(ProjectionError) {
+        let m = Self.minuteTable(g)
+        try db.execute("CREATE INDEX IF NOT EXISTS \(m)_m ON \(m)(m)")
     }
 
     func open(in db: ProjectionDatabase, generation g: Int64) throws(ProjectionError) { generation = g }
