@@ -251,6 +251,7 @@ public final class ProjectionEngine {
 
     private func run(_ targets: inout [Target], maxBatches: Int?) throws(ProjectionError) -> Int64 {
         guard !targets.isEmpty else { return 0 }
+        defer { reader.cancelPrefetch() }
         var applied: Int64 = 0
         var batches = 0
         var retries = 0
@@ -258,7 +259,12 @@ public final class ProjectionEngine {
             let from = targets.map(\.checkpoint).min()! + 1
             let batch = try reader.read(from: from, limit: batchSize)
             guard let last = batch.last?.position else { break }
+            // Read the next batch on another thread while this one is applied.
+            if batch.count == batchSize, maxBatches.map({ batches + 1 < $0 }) ?? true {
+                reader.prefetch(from: last + 1, limit: batchSize)
+            }
             let views = batch.views
+            let names = StreamNaming(reader: reader, batch: batch)
             let current = targets
             do {
                 try db.transaction { () throws(ProjectionError) in
@@ -270,7 +276,7 @@ public final class ProjectionEngine {
                             throw staleBatch()
                         }
                         let start = views.firstIndex { $0.position > target.checkpoint } ?? views.endIndex
-                        try model(target.name).apply(views[start...], reader: reader, in: db)
+                        try model(target.name).apply(views[start...], names: names, in: db)
                         let st = try db.statement(target.building
                             ? "UPDATE pj_meta SET build_checkpoint = ? WHERE name = ?"
                             : "UPDATE pj_meta SET checkpoint = ? WHERE name = ?")

@@ -77,7 +77,7 @@ final class CardProjection: ProjectionModel {
         nextSID = 0
     }
 
-    func apply(_ events: ArraySlice<EventView>, reader: EventReader, in db: ProjectionDatabase) throws(ProjectionError) {
+    func apply(_ events: ArraySlice<EventView>, names: StreamNaming, in db: ProjectionDatabase) throws(ProjectionError) {
         if nextSID == 0 { try open(in: db, generation: generation) }
         var touched = Set<Int64>()
         var facts: [CardFact] = []
@@ -91,7 +91,7 @@ final class CardProjection: ProjectionModel {
                     }
                     row = stored
                 } else {
-                    let name = try reader.name(of: event.stream)
+                    let name = try names.name(of: event.stream)
                     if !startedEmpty && !nameIndexReady {
                         try createNameIndex(in: db, generation: generation)
                         nameIndexReady = true

@@ -46,7 +46,7 @@ final class EventClockProjection: ProjectionModel {
 
     static func hourOf(_ t: Int64) -> Int64 { floorDiv(t, hour) }
 
-    func apply(_ events: ArraySlice<EventView>, reader: EventReader, in db: ProjectionDatabase) throws(ProjectionError) {
+    func apply(_ events: ArraySlice<EventView>, names: StreamNaming, in db: ProjectionDatabase) throws(ProjectionError) {
         var times: [Int64] = []
         times.reserveCapacity(events.count)
         for event in events { times.append(event.occurredAt) }

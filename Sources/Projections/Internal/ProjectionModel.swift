@@ -19,8 +19,8 @@ protocol ProjectionModel: AnyObject {
     /// Starts working on a generation: forgets cached state, reloads counters.
     func open(in db: ProjectionDatabase, generation: Int64) throws(ProjectionError)
     /// Folds `events` (positions increasing, all after the checkpoint) and writes what changed;
-    /// `reader` names the streams the projection has no row for in memory.
-    func apply(_ events: ArraySlice<EventView>, reader: EventReader, in db: ProjectionDatabase) throws(ProjectionError)
+    /// `names` names the streams the projection has no row for in memory.
+    func apply(_ events: ArraySlice<EventView>, names: StreamNaming, in db: ProjectionDatabase) throws(ProjectionError)
     /// Drops cached state (after a failed or concurrent batch: the database is the truth).
     func forgetCache()
 }

@@ -76,7 +76,7 @@ final class ThreeDSProjection: ProjectionModel {
         nextSID = 0  // reloaded by `open` before the next batch
     }
 
-    func apply(_ events: ArraySlice<EventView>, reader: EventReader, in db: ProjectionDatabase) throws(ProjectionError) {
+    func apply(_ events: ArraySlice<EventView>, names: StreamNaming, in db: ProjectionDatabase) throws(ProjectionError) {
         if nextSID == 0 { try open(in: db, generation: generation) }
         let s = Self.streamTable(generation)
         var touched = Set<Int64>()
@@ -91,7 +91,7 @@ final class ThreeDSProjection: ProjectionModel {
                     }
                     row = stored
                 } else {
-                    let name = try reader.name(of: event.stream)
+                    let name = try names.name(of: event.stream)
                     if !startedEmpty && !nameIndexReady {
                         try createNameIndex(in: db, generation: generation)
                         nameIndexReady = true
