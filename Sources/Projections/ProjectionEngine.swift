@@ -51,7 +51,7 @@ public final class ProjectionEngine {
     private let reader: EventReader
     private let models: [ProjectionName: any ProjectionModel]
     /// Events read and applied per transaction.
-    public var batchSize = 20_000
+    public var batchSize = 100_000
 
     /// Opens the read models in the SQLite database at `databasePath` (the journal's own file).
     public convenience init(databasePath: String, source: any ProjectionEventSource) throws(ProjectionError) {
@@ -238,6 +238,7 @@ public final class ProjectionEngine {
                 // queries building at once): then there is nothing left to swap.
                 guard let stored = try meta(target.name), stored.buildGeneration == target.generation,
                       stored.buildCheckpoint.map({ $0 >= head }) == true else { continue }
+                try model(target.name).createIndexes(in: db, generation: target.generation)
                 if stored.generation > 0 { try drop(model(target.name), generation: stored.generation) }
                 let st = try db.statement("""
                     UPDATE pj_meta SET version = build_version, generation = build_generation,
@@ -271,6 +272,7 @@ public final class ProjectionEngine {
 
     private func run(_ targets: inout [Target], maxBatches: Int?) throws(ProjectionError) -> Int64 {
         guard !targets.isEmpty else { return 0 }
+        defer { reader.cancelPrefetch() }
         var applied: Int64 = 0
         var batches = 0
         var retries = 0
@@ -278,7 +280,12 @@ public final class ProjectionEngine {
             let from = targets.map(\.checkpoint).min()! + 1
             let batch = try reader.read(from: from, limit: batchSize)
             guard let last = batch.last?.position else { break }
+            // Read the next batch on another thread while this one is applied.
+            if batch.count == batchSize, maxBatches.map({ batches + 1 < $0 }) ?? true {
+                reader.prefetch(from: last + 1, limit: batchSize)
+            }
             let views = batch.views
+            let names = StreamNaming(reader: reader, batch: batch)
             let current = targets
             do {
                 try db.transaction { () throws(ProjectionError) in
@@ -290,7 +297,7 @@ public final class ProjectionEngine {
                             throw staleBatch()
                         }
                         let start = views.firstIndex { $0.position > target.checkpoint } ?? views.endIndex
-                        try model(target.name).apply(views[start...], reader: reader, in: db)
+                        try model(target.name).apply(views[start...], names: names, in: db)
                         let st = try db.statement(target.building
                             ? "UPDATE pj_meta SET build_checkpoint = ? WHERE name = ?"
                             : "UPDATE pj_meta SET checkpoint = ? WHERE name = ?")

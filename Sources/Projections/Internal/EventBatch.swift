@@ -3,6 +3,8 @@
 /// views' `data` pointers are set by ``seal()`` and stay valid as long as the batch lives.
 final class EventBatch {
     private(set) var views: [EventView] = []
+    /// The names of the streams the reader met for the first time in this batch.
+    var names: [Int64: String] = [:]
     private var arena: UnsafeMutablePointer<UInt8>
     private var capacity: Int
     private var used = 0

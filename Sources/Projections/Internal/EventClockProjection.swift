@@ -26,9 +26,13 @@ final class EventClockProjection: ProjectionModel {
         let m = Self.minuteTable(g)
         try db.execute("""
             CREATE TABLE IF NOT EXISTS \(m)(m INTEGER NOT NULL, n INTEGER NOT NULL, ms TEXT NOT NULL);
-            CREATE INDEX IF NOT EXISTS \(m)_m ON \(m)(m);
             CREATE TABLE IF NOT EXISTS \(Self.hourTable(g))(h INTEGER PRIMARY KEY, n INTEGER NOT NULL);
             """)
+    }
+
+    func createIndexes(in db: ProjectionDatabase, generation g: Int64) throws(ProjectionError) {
+        let m = Self.minuteTable(g)
+        try db.execute("CREATE INDEX IF NOT EXISTS \(m)_m ON \(m)(m)")
     }
 
     func open(in db: ProjectionDatabase, generation g: Int64) throws(ProjectionError) { generation = g }
@@ -42,7 +46,7 @@ final class EventClockProjection: ProjectionModel {
 
     static func hourOf(_ t: Int64) -> Int64 { floorDiv(t, hour) }
 
-    func apply(_ events: ArraySlice<EventView>, reader: EventReader, in db: ProjectionDatabase) throws(ProjectionError) {
+    func apply(_ events: ArraySlice<EventView>, names: StreamNaming, in db: ProjectionDatabase) throws(ProjectionError) {
         var times: [Int64] = []
         times.reserveCapacity(events.count)
         for event in events { times.append(event.occurredAt) }

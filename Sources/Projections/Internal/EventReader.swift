@@ -20,14 +20,56 @@ final class EventReader {
     private var keys: [String: Int64] = [:]
     private static let nameWindow = 262_144
     private static let nameChunk = 16_384
+    /// Guards the state above: a prefetch reads on another thread while projections ask names.
+    private let lock = ReaderLock()
+    private var pending: Prefetch?
 
     init(source: any ProjectionEventSource) {
         self.source = source
         scanner = source.scanner
     }
 
-    /// Up to `limit` events from `position`.
+    /// Up to `limit` events from `position`: the prefetched batch when it is that one.
     func read(from position: Int64, limit: Int) throws(ProjectionError) -> EventBatch {
+        if let pending {
+            self.pending = nil
+            let result = pending.wait()
+            if pending.from == position && pending.limit == limit { return try result.get() }
+        }
+        return try readNow(from: position, limit: limit)
+    }
+
+    /// Starts reading the batch at `position` on another thread (scanning sources only: a
+    /// `readAll` source need not be thread-safe), so that it is ready when `read` asks for it.
+    func prefetch(from position: Int64, limit: Int) {
+        guard scanner != nil, pending == nil else { return }
+        let prefetch = Prefetch(from: position, limit: limit)
+        let reader = UncheckedReader(reader: self)
+        prefetch.start { () -> Result<EventBatch, ProjectionError> in
+            do throws(ProjectionError) {
+                return .success(try reader.reader.readNow(from: position, limit: limit))
+            } catch {
+                return .failure(error)
+            }
+        }
+        pending = prefetch
+    }
+
+    /// Waits for a prefetch in flight and drops it (before the engine stops reading).
+    func cancelPrefetch() {
+        if let pending {
+            self.pending = nil
+            _ = pending.wait()
+        }
+    }
+
+    private struct UncheckedReader: @unchecked Sendable {
+        let reader: EventReader
+    }
+
+    private func readNow(from position: Int64, limit: Int) throws(ProjectionError) -> EventBatch {
+        lock.lock()
+        defer { lock.unlock() }
         let batch = EventBatch(expected: min(limit, 1 << 20))
         if let scanner {
             try scan(scanner, from: position, limit: limit, into: batch)
@@ -38,8 +80,15 @@ final class EventReader {
         return batch
     }
 
-    /// The name of a stream key met in a batch.
-    func name(of stream: Int64) throws(ProjectionError) -> String {
+    /// The name of a stream key met in a batch (`batch.names` first: no lock).
+    func name(of stream: Int64, in batch: EventBatch) throws(ProjectionError) -> String {
+        if let name = batch.names[stream] { return name }
+        lock.lock()
+        defer { lock.unlock() }
+        return try name(of: stream)
+    }
+
+    private func name(of stream: Int64) throws(ProjectionError) -> String {
         if let name = names[stream] { return name }
         guard let scanner else { preconditionFailure("stream key \(stream) was not interned") }
         do {
@@ -119,6 +168,7 @@ final class EventReader {
             let name = try self.name(of: id)
             let category = EventView.Category(streamName: name)
             categories[id] = category
+            batch.names[id] = name
             batch.setCategory(category, at: index)
         }
         if names.count > 2 * Self.nameWindow {
@@ -162,6 +212,7 @@ final class EventReader {
                     key = Int64(keys.count + 1)
                     keys[name] = key
                     names[key] = name
+                    batch.names[key] = name
                     categories[key] = EventView.Category(streamName: name)
                 }
                 batch.append(position: event.position, stream: key, kind: EventKind(type: event.type),
@@ -175,4 +226,12 @@ final class EventReader {
             }
         }
     }
+}
+
+/// How a projection names the streams of the batch it applies.
+struct StreamNaming {
+    let reader: EventReader
+    let batch: EventBatch
+
+    func name(of stream: Int64) throws(ProjectionError) -> String { try reader.name(of: stream, in: batch) }
 }
