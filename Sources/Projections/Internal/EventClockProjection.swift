@@ -73,7 +73,7 @@ final class EventClockProjection: ProjectionModel {
             i = j
         }
         let hours = try db.statement(
-            "INSERT INTO \(Self.hourTable(generation))(h, n) VALUES(?, ?) ON CONFLICT(h) DO UPDATE SET n = n + excluded.n")
+            "INSERT INTO \(Self.hourTable(generation))(h, n) VALUES(?, ?) ON CONFLICT(h) DO UPDATE SET n = \(Self.hourTable(generation)).n + excluded.n")
         for (h, n) in perHour.sorted(by: { $0.key < $1.key }) {
             hours.reset()
             hours.bind(1, h)
