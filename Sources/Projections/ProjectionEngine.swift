@@ -181,7 +181,18 @@ public final class ProjectionEngine {
                                   building: false))
         }
         applied += try run(&targets, maxBatches: maxBatches)
+        if applied > 0 { settleLog() }
         return applied
+    }
+
+    /// After writing, empties SQLite's write-ahead log into the database file: a WAL left with
+    /// frames (the journal's own connection is read-only and cannot) is re-read in full by every
+    /// process that opens the file next, which would cost each query milliseconds per 1,000
+    /// frames. Best effort (another process reading blocks the truncation; it is then left to
+    /// the next writer).
+    private func settleLog() {
+        guard !db.isPostgres else { return }
+        try? db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     }
 
     // MARK: - Rebuild
@@ -249,6 +260,7 @@ public final class ProjectionEngine {
                 try st.run()
             }
         }
+        settleLog()
         return applied
     }
 

@@ -116,6 +116,14 @@ final class EventClockProjection: ProjectionModel {
 
     // MARK: - Counting
 
+    /// The first and last occurredAt of the log's events, rounded out to whole minutes (nil
+    /// when there are none).
+    static func span(db: ProjectionDatabase, generation g: Int64) throws(ProjectionError) -> ClosedRange<Int64>? {
+        guard let first = try db.scalarInt("SELECT min(m) FROM \(minuteTable(g))"),
+              let last = try db.scalarInt("SELECT max(m) FROM \(minuteTable(g))") else { return nil }
+        return first * minute ... (last + 1) * minute - 1
+    }
+
     /// Events with occurredAt in `window`, from generation `g`'s tables.
     static func count(in window: QueryWindow, db: ProjectionDatabase, generation g: Int64) throws(ProjectionError) -> Int64 {
         let lo = window.lowerBound, hi = window.upperBound

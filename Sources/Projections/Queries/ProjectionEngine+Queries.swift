@@ -44,6 +44,19 @@ extension ProjectionEngine {
         return try db.readTransaction(body)
     }
 
+    /// True when every event of the log lies in `window` (the whole log, or a window around
+    /// all of it): then the answer is the whole-log one, read from the totals. Known only when
+    /// the `events` projection is as far as the others (`run` catches all of them up).
+    func coversTheLog(_ window: QueryWindow) throws(ProjectionError) -> Bool {
+        if window == .all { return true }
+        guard let events = try meta(.events), events.generation > 0 else { return false }
+        for name in [ProjectionName.threeDS, .card] {
+            if let other = try meta(name), other.generation > 0, other.checkpoint > events.checkpoint { return false }
+        }
+        guard let span = try EventClockProjection.span(db: db, generation: generation(.events)) else { return true }
+        return window.lowerBound <= span.lowerBound && window.upperBound > span.upperBound
+    }
+
     // MARK: - SQL helpers
 
     /// Runs a query whose rows are text columns followed by one count; calls `row` per row.
@@ -74,7 +87,7 @@ extension ProjectionEngine {
     // MARK: - Reports
 
     func otpReport(_ window: QueryWindow) throws(ProjectionError) -> OTPReport {
-        if window == .all { return try otpFromTotals() }
+        if try coversTheLog(window) { return try otpFromTotals() }
         let s = ThreeDSProjection.streamTable(try generation(.threeDS))
         let f = ThreeDSProjection.factTable(try generation(.threeDS))
         let cs = CardProjection.streamTable(try generation(.card))
@@ -111,7 +124,7 @@ extension ProjectionEngine {
     }
 
     func timeoutsReport(_ window: QueryWindow) throws(ProjectionError) -> TimeoutsReport {
-        if window == .all { return try timeoutsFromTotals() }
+        if try coversTheLog(window) { return try timeoutsFromTotals() }
         let s = ThreeDSProjection.streamTable(try generation(.threeDS))
         let f = ThreeDSProjection.factTable(try generation(.threeDS))
         let cf = CardProjection.factTable(try generation(.card))
@@ -134,7 +147,7 @@ extension ProjectionEngine {
     }
 
     func funnelReport(_ window: QueryWindow) throws(ProjectionError) -> FunnelReport {
-        if window == .all { return try funnelFromTotals() }
+        if try coversTheLog(window) { return try funnelFromTotals() }
         let s = ThreeDSProjection.streamTable(try generation(.threeDS))
         var report = FunnelReport()
         try rows("""
@@ -166,7 +179,7 @@ extension ProjectionEngine {
     }
 
     func challengesReport(_ window: QueryWindow) throws(ProjectionError) -> ChallengesReport {
-        if window == .all { return try challengesFromTotals() }
+        if try coversTheLog(window) { return try challengesFromTotals() }
         let s = ThreeDSProjection.streamTable(try generation(.threeDS))
         let f = ThreeDSProjection.factTable(try generation(.threeDS))
         var report = ChallengesReport()
@@ -198,7 +211,7 @@ extension ProjectionEngine {
     }
 
     func errorsReport(_ window: QueryWindow) throws(ProjectionError) -> ErrorsReport {
-        if window == .all { return try errorsFromTotals() }
+        if try coversTheLog(window) { return try errorsFromTotals() }
         let f = ThreeDSProjection.factTable(try generation(.threeDS))
         var report = ErrorsReport()
         try rows("SELECT a, b, count(*) FROM \(f) WHERE kind = 4 AND t >= ?1 AND t < ?2 GROUP BY a, b",
@@ -216,7 +229,7 @@ extension ProjectionEngine {
     }
 
     func idvReport(_ window: QueryWindow) throws(ProjectionError) -> IDVReport {
-        if window == .all { return try idvFromTotals() }
+        if try coversTheLog(window) { return try idvFromTotals() }
         let cs = CardProjection.streamTable(try generation(.card))
         let cf = CardProjection.factTable(try generation(.card))
         var report = IDVReport()
@@ -255,7 +268,7 @@ extension ProjectionEngine {
     }
 
     func latencyReport(_ window: QueryWindow) throws(ProjectionError) -> LatencyReport {
-        if window == .all { return try latencyFromTotals() }
+        if try coversTheLog(window) { return try latencyFromTotals() }
         let s = ThreeDSProjection.streamTable(try generation(.threeDS))
         let cf = CardProjection.factTable(try generation(.card))
         var report = LatencyReport()
