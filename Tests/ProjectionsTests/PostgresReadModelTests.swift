@@ -36,6 +36,25 @@ struct PostgresReadModelTests {
                 ["INSERT INTO s(sid, name, n) VALUES($1,$2,$3) ON CONFLICT (sid) DO UPDATE SET name = excluded.name, n = excluded.n"])
     }
 
+    @Test func runsOfOneInsertBecomeMultiRowInsertsThatNeverUpdateARowTwice() throws {
+        let single = "INSERT INTO c(k, n) VALUES($1, $2)\n  ON CONFLICT(k) DO UPDATE SET n = c.n + excluded.n"
+        let insert = try #require(PostgresMultiRowInsert(single))
+        #expect(insert.sql(rows: 2) == "INSERT INTO c(k, n) VALUES ($1, $2), ($3, $4) ON CONFLICT(k) DO UPDATE SET n = c.n + excluded.n")
+        // 123 distinct keys: 100 + 10 + 10 + three single rows, in order.
+        let rows = (0..<123).map { PostgresStatement(single, [.text("k\($0)"), .int64(Int64($0))]) }
+        var texts: [Int: String] = [:]
+        let statements = insert.coalesce(rows[...], texts: &texts)
+        #expect(statements.map { $0.parameters.count } == [200, 20, 20, 2, 2, 2])
+        #expect(statements.flatMap(\.parameters).count == 246)
+        // A repeated key starts a new statement.
+        let repeated = (0..<30).map { PostgresStatement(single, [.text("k\($0 == 15 ? 3 : $0)"), .int64(1)]) }
+        #expect(insert.coalesce(repeated[...], texts: &texts).map { $0.parameters.count }
+                == [20, 2, 2, 2, 2, 2, 20, 2, 2, 2, 2, 2])
+        #expect(PostgresMultiRowInsert("INSERT INTO c(k, n) SELECT $1, $2") == nil)
+        #expect(PostgresMultiRowInsert("INSERT INTO c(k, n) VALUES($1, 'x')") == nil)
+        #expect(PostgresMultiRowInsert("UPDATE c SET n = $1") == nil)
+    }
+
     @Test func theReadModelsAreTablesOfTheJournalsSchema() throws {
         let url = try PostgresProjectionsServer.freshURL()
         var generator = LegalLogGenerator(seed: 5)
