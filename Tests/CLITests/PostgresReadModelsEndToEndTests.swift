@@ -27,7 +27,7 @@ struct PostgresReadModelsEndToEndTests {
     @Test func everyQueryPrintsOnPostgreSQLWhatItPrintsOnSQLite() throws {
         let runner = try JournalRunner()
         let url = try journalOnBothBackends(runner)
-        let windows: [[String]] = [[], ["--since", "2026-11-30T10:00:00.000Z", "--until", "2026-11-30T11:30:00.000Z"]]
+        let windows: [[String]] = [[], ["--since", "2026-11-29T08:00:00.000Z", "--until", "2026-11-29T08:30:00.000Z"]]
         for query in Self.queries {
             for window in windows {
                 for format in ["text", "json", "csv"] {

@@ -26,8 +26,10 @@ import EventStore
 /// after `lock_timeout` (10 s, the SQLite busy timeout) with SQLSTATE 55P03 → `.busy`.
 ///
 /// ## Batching
-/// Statements without results (`Statement.run()`) inside a transaction are queued and sent in
-/// libpq pipeline mode, up to 1,000 per round trip, before the next query, `execute` or commit.
+/// Statements without results (`Statement.run()`) inside a transaction are queued and sent
+/// before the next query, `execute` or commit: runs of one single-row insert as multi-row
+/// inserts of 100 rows (`PostgresMultiRowInsert`), in libpq pipeline mode, up to 1,000
+/// statements per round trip.
 ///
 /// The read models can always be rebuilt, so the session commits with
 /// `synchronous_commit = off` (a server crash may lose the last batches, never mix a batch
@@ -37,12 +39,17 @@ final class PostgresProjectionBackend: ProjectionBackend {
     /// SQLite-spelled SQL → PostgreSQL statements.
     private var translations: [String: String] = [:]
     private var pending: [PostgresStatement] = []
+    /// Single-row inserts parsed for coalescing (nil: not coalescible), and their multi-row texts.
+    private var multiRowInserts: [String: PostgresMultiRowInsert?] = [:]
+    private var multiRowTexts: [String: [Int: String]] = [:]
     private var transaction: TransactionKind?
     private var exclusive = false
 
     private enum TransactionKind { case write, read }
 
     static let pipelineChunk = 1_000
+    /// Statements queued before they are sent (coalesced into far fewer).
+    static let queueLimit = 20_000
     static let lockTimeout = "10s"
 
     init(url: String) throws(ProjectionError) {
@@ -115,14 +122,44 @@ final class PostgresProjectionBackend: ProjectionBackend {
             return
         }
         pending.append(PostgresStatement(sql, parameters))
-        if pending.count >= Self.pipelineChunk { try flush() }
+        if pending.count >= Self.queueLimit { try flush() }
     }
 
+    /// Sends the queued statements: runs of one single-row `INSERT` become multi-row inserts
+    /// (`PostgresMultiRowInsert`), then pipelines of up to `pipelineChunk` statements.
     private func flush() throws(ProjectionError) {
         guard !pending.isEmpty else { return }
-        let batch = pending
+        let queued = pending
         pending.removeAll(keepingCapacity: true)
-        do { _ = try pg.pipeline(batch) } catch { throw ProjectionError(error, "read models") }
+        var batch: [PostgresStatement] = []
+        var start = 0
+        while start < queued.count {
+            let sql = queued[start].sql
+            var end = start + 1
+            while end < queued.count && queued[end].sql == sql { end += 1 }
+            if end - start > 1, let insert = multiRowInsert(sql),
+               queued[start..<end].allSatisfy({ $0.parameters.count == insert.columns }) {
+                var texts = multiRowTexts[sql] ?? [:]
+                batch += insert.coalesce(queued[start..<end], texts: &texts)
+                multiRowTexts[sql] = texts
+            } else {
+                batch += queued[start..<end]
+            }
+            start = end
+        }
+        var chunk = 0
+        while chunk < batch.count {
+            let end = min(batch.count, chunk + Self.pipelineChunk)
+            do { _ = try pg.pipeline(Array(batch[chunk..<end])) } catch { throw ProjectionError(error, "read models") }
+            chunk = end
+        }
+    }
+
+    private func multiRowInsert(_ sql: String) -> PostgresMultiRowInsert? {
+        if let known = multiRowInserts[sql] { return known }
+        let parsed = PostgresMultiRowInsert(sql)
+        multiRowInserts[sql] = .some(parsed)
+        return parsed
     }
 
     // MARK: - Transactions
