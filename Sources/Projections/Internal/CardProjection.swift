@@ -116,8 +116,11 @@ final class CardProjection: ProjectionModel {
               selected = excluded.selected, selections = excluded.selections, otps = excluded.otps,
               outcome = excluded.outcome, ended_t = excluded.ended_t
             """)
-        let rows = touched.map { cache[$0]! }.sorted { $0.sid < $1.sid }
-        for row in rows {
+        // In sid order: new rows append to the table's B-tree.
+        var order = touched.map { (sid: sids[$0]!, key: $0) }
+        order.sort { $0.sid < $1.sid }
+        for (_, key) in order {
+            let row = cache[key]!
             write.reset()
             write.bind(1, row.sid)
             write.bind(2, row.name)

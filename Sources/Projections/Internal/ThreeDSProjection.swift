@@ -3,13 +3,15 @@
 ///
 /// Tables of generation G:
 /// - `pj_3ds_stream_gG(sid PK, name (unique index), created_t, ds, mv, ares, started_t, outcome, ended_t,
-///   requests, submits, last_ui)`; indexes on `created_t`, `ended_t`.
+///   requests, submits, last_ui)`; covering indexes from `created_t` (the funnel's columns) and
+///   from `ended_t` (those of challenges and latency).
 /// - `pj_3ds_fact_gG(kind, t, sid, a, b)`; covering index `(kind, t, a, b, sid)`.
 /// - the all-time totals (``TotalsTables``, prefix `pj_3ds`).
 final class ThreeDSProjection: ProjectionModel {
     let name = "3ds"
     /// 2: covering fact index. 3: totals folded by structured keys, stream rows upserted.
-    var version: Int64 = 3
+    /// 4: covering indexes on created_t and ended_t for windowed funnel, challenges and latency.
+    var version: Int64 = 4
     private var generation: Int64 = 0
     private var nextSID: Int64 = 1
     /// True when the generation's stream table was empty at `open`: then a stream not in
@@ -48,8 +50,8 @@ final class ThreeDSProjection: ProjectionModel {
         let s = Self.streamTable(g), f = Self.factTable(g)
         try createNameIndex(in: db, generation: g)
         try db.execute("""
-            CREATE INDEX IF NOT EXISTS \(s)_created ON \(s)(created_t);
-            CREATE INDEX IF NOT EXISTS \(s)_ended ON \(s)(ended_t);
+            CREATE INDEX IF NOT EXISTS \(s)_created ON \(s)(created_t, ds, mv, ares, started_t, outcome);
+            CREATE INDEX IF NOT EXISTS \(s)_ended ON \(s)(ended_t, started_t, last_ui, outcome, requests, ds);
             CREATE INDEX IF NOT EXISTS \(f)_kt ON \(f)(kind, t, a, b, sid);
             """)
     }
@@ -117,8 +119,11 @@ final class ThreeDSProjection: ProjectionModel {
               ended_t = excluded.ended_t, requests = excluded.requests, submits = excluded.submits,
               last_ui = excluded.last_ui
             """)
-        let rows = touched.map { cache[$0]! }.sorted { $0.sid < $1.sid }
-        for row in rows {
+        // In sid order: new rows append to the table's B-tree.
+        var order = touched.map { (sid: sids[$0]!, key: $0) }
+        order.sort { $0.sid < $1.sid }
+        for (_, key) in order {
+            let row = cache[key]!
             write.reset()
             write.bind(1, row.sid)
             write.bind(2, row.name)
