@@ -66,7 +66,7 @@ public final class SQLiteEventStore: TransactionalEventStore, @unchecked Sendabl
     }
 
     /// Runs `body` on a connection that sees the last committed state.
-    private func reading<R>(_ body: (JournalConnection) throws(EventStoreError) -> R) throws(EventStoreError) -> R {
+    func reading<R>(_ body: (JournalConnection) throws(EventStoreError) -> R) throws(EventStoreError) -> R {
         if let reader {
             readerLock.lock()
             defer { readerLock.unlock() }

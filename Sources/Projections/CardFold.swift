@@ -100,8 +100,8 @@ public enum CardFold {
             case .activated:
                 totals.count(.act, fact.a)
                 if let v = fact.v {
-                    totals.observe(TotalsKey.make("act", fact.a), v)
-                    totals.observe("act", v)
+                    totals.observe(.act, fact.a, v)
+                    totals.observe(.act, nil, v)
                 }
             case .failed: totals.count(.fail, fact.a)
             case .cancelled: totals.count(.cancel, fact.a)
@@ -109,16 +109,15 @@ public enum CardFold {
         }
         if (before.otpSubmissions > 0) != (row.otpSubmissions > 0) || before.outcome != row.outcome
             || (before.decisionAt == nil) != (row.decisionAt == nil) {
-            totals.move(from: contribution(before), to: contribution(row))
+            contribute(before, sign: -1, to: &totals)
+            contribute(row, sign: 1, to: &totals)
         }
     }
 
-    /// What a stream adds to the totals in its current state.
-    public static func contribution(_ row: CardStreamRow) -> StreamContribution {
-        var c = StreamContribution()
-        if row.otpSubmissions > 0 { c.counts.append((row.outcome == .activated ? "journey|1" : "journey|0", 1)) }
-        if row.decisionAt != nil { c.counts.append(("decisions", 1)) }
-        return c
+    /// Adds (`sign` 1) or takes out (−1) what a stream adds to the totals in its current state.
+    public static func contribute(_ row: CardStreamRow, sign: Int64, to totals: inout TotalsDelta) {
+        if row.otpSubmissions > 0 { totals.count(.journey, row.outcome == .activated ? "1" : "0", by: sign) }
+        if row.decisionAt != nil { totals.count(.decisions, by: sign) }
     }
 
     /// The name a method is counted under: its `type`, with appToApp split by cryptogram
@@ -131,14 +130,14 @@ public enum CardFold {
     public static func apply(_ event: EventView, to row: inout CardStreamRow, facts: inout [CardFact]) {
         let t = event.occurredAt
         let sid = row.sid
-        switch event.type {
-        case "EligibilityChecked":
+        switch event.kind {
+        case .eligibilityChecked:
             if event.string("outcome") == "notEligible" { end(&row, .notEligible, at: t) }
-        case "DigitizationApproved":
+        case .digitizationApproved:
             end(&row, .approved, at: t)
-        case "DigitizationDeclined":
+        case .digitizationDeclined:
             end(&row, .declined, at: t)
-        case "DigitizationApprovedWithIDV":
+        case .digitizationApprovedWithIDV:
             row.decisionAt = t
             for method in event.object()?["methods"]?.arrayValue ?? [] {
                 guard let object = method.objectValue else { continue }
@@ -147,35 +146,37 @@ public enum CardFold {
                 if let id = object["id"]?.stringValue { row.methods[id] = kind }
                 facts.append(CardFact(occurredAt: t, sid: sid, kind: .offered, a: kind))
             }
-        case "IDVMethodSelected":
+        case .idvMethodSelected:
             let kind = event.string("idvID").flatMap { row.methods[$0] } ?? "unknown"
             facts.append(CardFact(occurredAt: t, sid: sid, kind: .selected, a: kind,
                                   b: row.selections == 0 ? "first" : "reselected"))
             row.selections += 1
             row.selectedKind = kind
-        case "OTPSubmitted":
+        case .otpSubmitted:
             row.otpSubmissions += 1
             facts.append(CardFact(occurredAt: t, sid: sid, kind: .otpSubmitted, a: row.selectedKind ?? "none"))
-        case "OTPRejected":
+        case .otpRejected:
             facts.append(CardFact(occurredAt: t, sid: sid, kind: .otpRejected, a: event.string("reason") ?? "unknown"))
-        case "ActivatedByIDV":
+        case .activatedByIDV:
             activate(&row, at: t, facts: &facts)
-        case "CPSNotificationReceived":
+        case .cpsNotificationReceived:
             if event.string("messageCode") == "CBP.info.tokenProvisioned", row.decisionAt != nil,
                row.outcome == .open {
                 activate(&row, at: t, facts: &facts)
             }
-        case "ActivationExpired":
+        case .activationExpired:
             end(&row, .expired, at: t)
             facts.append(CardFact(occurredAt: t, sid: sid, kind: .activationExpired, a: row.selectedKind ?? "none"))
-        case "ActivationFailed":
+        case .activationFailed:
             end(&row, .failed, at: t)
             facts.append(CardFact(occurredAt: t, sid: sid, kind: .failed, a: row.selectedKind ?? "none",
                                   b: event.string("reason") ?? "unknown"))
-        case "ActivationCancelled":
+        case .activationCancelled:
             end(&row, .cancelled, at: t)
             facts.append(CardFact(occurredAt: t, sid: sid, kind: .cancelled, a: row.selectedKind ?? "none"))
-        default:
+        case .other, .transactionCreated, .authResponseReceived, .challengeStarted, .challengeRequestSent,
+             .challengeResponseReceived, .challengeCompleted, .challengeCancelled, .challengeTimedOut,
+             .protocolErrorOccurred, .runtimeErrorOccurred, .transactionClosed:
             break  // TermsAccepted, DigitizationRequested, ActivationRequired, AppToAppResumed, …
         }
     }

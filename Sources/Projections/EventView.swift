@@ -2,53 +2,42 @@ import EventStore
 import JournalCore
 
 /// The few things a projection reads from a recorded event: where it is in the log, its stream,
-/// its type, when it happened, and a few fields of its `data` object. Built once per event and
-/// shared by every projection that folds it.
+/// its type, when it happened, and a few fields of its `data` object. Built once per event by the
+/// engine's reader (no allocation per event) and shared by every projection that folds it.
 ///
-/// Fields are read straight from the stored JSON text by ``JSONFieldScanner`` (no tree is built:
-/// a rebuild reads millions of events and each fold needs one or two string fields).
-public struct EventView: Sendable, Equatable {
+/// `stream` is the reader's integer key for the stream (the store's stream id when the source
+/// can scan); the name is asked of the reader only when a projection meets a stream it has no
+/// row for. `data` points into the batch that holds the event and is only valid while the
+/// batch is being applied. Fields are read straight from the stored JSON text by
+/// ``JSONFieldScanner`` (no tree is built).
+public struct EventView {
     public var position: Int64
-    public var stream: String
-    public var type: String
+    /// The reader's key of the stream.
+    public var stream: Int64
+    public var kind: EventKind
+    /// The stream's category.
+    public var category: Category
     /// occurredAt, in milliseconds since the epoch.
     public var occurredAt: Int64
-    /// The `data` object as stored: compact JSON text.
-    public var data: [UInt8]
-    /// The stream's category, read once.
-    public let category: Category
+    /// The `data` object as stored (compact JSON text); empty for kinds no fold reads fields of.
+    public var data: UnsafeBufferPointer<UInt8>
 
-    public enum Category: Sendable, Equatable {
+    public enum Category: UInt8, Sendable, Equatable {
         case threeDS, card, other
-    }
 
-    public init(position: Int64, stream: String, type: String, occurredAt: Int64, data: [UInt8]) {
-        self.position = position
-        self.stream = stream
-        self.type = type
-        self.occurredAt = occurredAt
-        self.data = data
-        var utf8 = stream.utf8.makeIterator()
-        let a = utf8.next(), b = utf8.next(), c = utf8.next(), d = utf8.next(), e = utf8.next()
-        if a == UInt8(ascii: "3"), b == UInt8(ascii: "d"), c == UInt8(ascii: "s"), d == UInt8(ascii: "-") {
-            category = .threeDS
-        } else if a == UInt8(ascii: "c"), b == UInt8(ascii: "a"), c == UInt8(ascii: "r"), d == UInt8(ascii: "d"),
-                  e == UInt8(ascii: "-") {
-            category = .card
-        } else {
-            category = .other
+        /// The category of a stream name (`3ds-…`, `card-…`).
+        public init(streamName: String) {
+            var utf8 = streamName.utf8.makeIterator()
+            let a = utf8.next(), b = utf8.next(), c = utf8.next(), d = utf8.next(), e = utf8.next()
+            if a == UInt8(ascii: "3"), b == UInt8(ascii: "d"), c == UInt8(ascii: "s"), d == UInt8(ascii: "-") {
+                self = .threeDS
+            } else if a == UInt8(ascii: "c"), b == UInt8(ascii: "a"), c == UInt8(ascii: "r"), d == UInt8(ascii: "d"),
+                      e == UInt8(ascii: "-") {
+                self = .card
+            } else {
+                self = .other
+            }
         }
-    }
-
-    /// Reads a stored event. The store only holds validated events, so a `data` that is not a JSON
-    /// object is a damaged journal: it is reported, never trapped on.
-    public init(_ event: RecordedEvent) throws(ProjectionError) {
-        guard JSONFieldScanner.isObject(event.data) else {
-            throw ProjectionError(.badEvent, "event at position \(event.position): data is not a JSON object",
-                                  position: event.position)
-        }
-        self.init(position: event.position, stream: event.stream.rawValue, type: event.type,
-                  occurredAt: event.occurredAt.millisecondsSinceEpoch, data: event.data)
     }
 
     /// The string value of a top-level field of `data` (nil when absent or not a string).
@@ -69,8 +58,18 @@ enum JSONFieldScanner {
         return i < bytes.count && bytes[i] == UInt8(ascii: "{")
     }
 
+    static func isObject(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        var i = 0
+        while i < bytes.count, bytes[i] == 0x20 || bytes[i] == 0x0A || bytes[i] == 0x0D || bytes[i] == 0x09 { i += 1 }
+        return i < bytes.count && bytes[i] == UInt8(ascii: "{")
+    }
+
     static func string(_ key: StaticString, in bytes: [UInt8]) -> String? {
-        bytes.withUnsafeBufferPointer { b -> String? in
+        bytes.withUnsafeBufferPointer { b -> String? in string(key, in: b) }
+    }
+
+    static func string(_ key: StaticString, in b: UnsafeBufferPointer<UInt8>) -> String? {
+        do {
             let keyBytes = UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount)
             var i = 0
             skipSpace(b, &i)

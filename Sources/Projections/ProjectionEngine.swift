@@ -35,7 +35,7 @@ public struct ProjectionStatus: Sendable, Equatable {
     public var stale: Bool { builtVersion != codeVersion }
 }
 
-/// Keeps read models in the journal's SQLite database up to date with the log.
+/// Keeps read models in the journal's database (SQLite or PostgreSQL) up to date with the log.
 ///
 /// Each projection has a row in `pj_meta`: its code version, the generation of its live tables
 /// and its checkpoint (last position applied). Every batch applies the events and moves the
@@ -48,18 +48,31 @@ public struct ProjectionStatus: Sendable, Equatable {
 public final class ProjectionEngine {
     let db: ProjectionDatabase
     private let source: any ProjectionEventSource
+    private let reader: EventReader
     private let models: [ProjectionName: any ProjectionModel]
     /// Events read and applied per transaction.
-    public var batchSize = 20_000
+    public var batchSize = 100_000
 
-    /// Opens the read models in the database at `databasePath` (the journal's own file).
-    public init(databasePath: String, source: any ProjectionEventSource) throws(ProjectionError) {
-        db = try ProjectionDatabase(path: databasePath, create: true)
+    /// Opens the read models in the SQLite database at `databasePath` (the journal's own file).
+    public convenience init(databasePath: String, source: any ProjectionEventSource) throws(ProjectionError) {
+        try self.init(database: ProjectionDatabase(path: databasePath, create: true), source: source)
+    }
+
+    /// Opens the read models beside the journal at `location`: a `postgres://` or
+    /// `postgresql://` URL keeps them in PostgreSQL tables of the journal's schema, anything
+    /// else is the journal's SQLite file. Same tables, folds, checkpoints and answers on both.
+    public convenience init(journal location: String, source: any ProjectionEventSource) throws(ProjectionError) {
+        try self.init(database: ProjectionDatabase(location: location), source: source)
+    }
+
+    init(database: ProjectionDatabase, source: any ProjectionEventSource) throws(ProjectionError) {
+        db = database
         self.source = source
+        reader = EventReader(source: source)
         models = [.events: EventClockProjection(), .threeDS: ThreeDSProjection(), .card: CardProjection()]
         do {
             try db.execute("""
-                CREATE TABLE IF NOT EXISTS pj_meta(name TEXT PRIMARY KEY, version INTEGER NOT NULL,
+                CREATE TABLE IF NOT EXISTS \(ProjectionDatabase.lockTable)(name TEXT PRIMARY KEY, version INTEGER NOT NULL,
                   generation INTEGER NOT NULL, checkpoint INTEGER NOT NULL, build_version INTEGER,
                   build_generation INTEGER, build_checkpoint INTEGER)
                 """)
@@ -152,7 +165,7 @@ public final class ProjectionEngine {
         }
         var applied: Int64 = 0
         while !needRebuild.isEmpty {
-            applied += try rebuild(needRebuild, maxBatches: maxBatches)
+            applied += try rebuild(needRebuild, maxBatches: maxBatches, onlyStale: true)
             var unfinished: [ProjectionName] = []
             for name in needRebuild where try meta(name)?.buildGeneration != nil { unfinished.append(name) }
             if !unfinished.isEmpty && maxBatches != nil {
@@ -168,7 +181,18 @@ public final class ProjectionEngine {
                                   building: false))
         }
         applied += try run(&targets, maxBatches: maxBatches)
+        if applied > 0 { settleLog() }
         return applied
+    }
+
+    /// After writing, empties SQLite's write-ahead log into the database file: a WAL left with
+    /// frames (the journal's own connection is read-only and cannot) is re-read in full by every
+    /// process that opens the file next, which would cost each query milliseconds per 1,000
+    /// frames. Best effort (another process reading blocks the truncation; it is then left to
+    /// the next writer).
+    private func settleLog() {
+        guard !db.isPostgres else { return }
+        try? db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     }
 
     // MARK: - Rebuild
@@ -179,11 +203,17 @@ public final class ProjectionEngine {
     @discardableResult
     public func rebuild(_ names: [ProjectionName] = ProjectionName.allCases,
                         maxBatches: Int? = nil) throws(ProjectionError) -> Int64 {
+        try rebuild(names, maxBatches: maxBatches, onlyStale: false)
+    }
+
+    /// `onlyStale`: skip a projection that another process has built meanwhile (catch-up).
+    private func rebuild(_ names: [ProjectionName], maxBatches: Int?, onlyStale: Bool) throws(ProjectionError) -> Int64 {
         var targets: [Target] = []
         for name in names {
             let model = model(name)
-            let target: Target = try db.transaction { () throws(ProjectionError) -> Target in
+            let target: Target? = try db.transaction { () throws(ProjectionError) -> Target? in
                 var stored = try meta(name) ?? Meta(version: model.version, generation: 0, checkpoint: 0)
+                if onlyStale && stored.generation > 0 && stored.version == model.version { return nil }
                 if stored.generation == 0 && stored.buildGeneration == nil {
                     try db.statement("INSERT OR IGNORE INTO pj_meta(name, version, generation, checkpoint) VALUES(?,?,0,0)")
                         .bindAndRun(name.rawValue, model.version)
@@ -205,6 +235,7 @@ public final class ProjectionEngine {
                 stored.buildGeneration = generation
                 return Target(name: name, generation: generation, checkpoint: 0, building: true)
             }
+            guard let target else { continue }
             try model.open(in: db, generation: target.generation)
             targets.append(target)
         }
@@ -214,7 +245,11 @@ public final class ProjectionEngine {
         guard !finished.isEmpty else { return applied }
         try db.transaction { () throws(ProjectionError) in
             for target in finished {
-                guard let stored = try meta(target.name) else { continue }
+                // Another process may have swapped this generation in already (two first
+                // queries building at once): then there is nothing left to swap.
+                guard let stored = try meta(target.name), stored.buildGeneration == target.generation,
+                      stored.buildCheckpoint.map({ $0 >= head }) == true else { continue }
+                try model(target.name).createIndexes(in: db, generation: target.generation)
                 if stored.generation > 0 { try drop(model(target.name), generation: stored.generation) }
                 let st = try db.statement("""
                     UPDATE pj_meta SET version = build_version, generation = build_generation,
@@ -225,6 +260,7 @@ public final class ProjectionEngine {
                 try st.run()
             }
         }
+        settleLog()
         return applied
     }
 
@@ -248,21 +284,20 @@ public final class ProjectionEngine {
 
     private func run(_ targets: inout [Target], maxBatches: Int?) throws(ProjectionError) -> Int64 {
         guard !targets.isEmpty else { return 0 }
+        defer { reader.cancelPrefetch() }
         var applied: Int64 = 0
         var batches = 0
         var retries = 0
         while maxBatches.map({ batches < $0 }) ?? true {
             let from = targets.map(\.checkpoint).min()! + 1
-            let events: [RecordedEvent]
-            do {
-                events = try source.readAll(from: from, limit: batchSize)
-            } catch {
-                throw ProjectionError(.eventStore, "cannot read the log from position \(from): \(error)", position: from)
+            let batch = try reader.read(from: from, limit: batchSize)
+            guard let last = batch.last?.position else { break }
+            // Read the next batch on another thread while this one is applied.
+            if batch.count == batchSize, maxBatches.map({ batches + 1 < $0 }) ?? true {
+                reader.prefetch(from: last + 1, limit: batchSize)
             }
-            guard let last = events.last?.position else { break }
-            var views: [EventView] = []
-            views.reserveCapacity(events.count)
-            for event in events { views.append(try EventView(event)) }
+            let views = batch.views
+            let names = StreamNaming(reader: reader, batch: batch)
             let current = targets
             do {
                 try db.transaction { () throws(ProjectionError) in
@@ -274,7 +309,7 @@ public final class ProjectionEngine {
                             throw staleBatch()
                         }
                         let start = views.firstIndex { $0.position > target.checkpoint } ?? views.endIndex
-                        try model(target.name).apply(views[start...], in: db)
+                        try model(target.name).apply(views[start...], names: names, in: db)
                         let st = try db.statement(target.building
                             ? "UPDATE pj_meta SET build_checkpoint = ? WHERE name = ?"
                             : "UPDATE pj_meta SET checkpoint = ? WHERE name = ?")
@@ -285,8 +320,7 @@ public final class ProjectionEngine {
                 }
             } catch {
                 for target in current { model(target.name).forgetCache() }
-                guard error.message == Self.staleMessage, retries < 3 else { throw error }
-                retries += 1
+                guard error.message == Self.staleMessage else { throw error }
                 // Another process moved a checkpoint: reload what is stored and go on from there.
                 var reloaded: [Target] = []
                 for target in current {
@@ -298,6 +332,14 @@ public final class ProjectionEngine {
                     reloaded.append(Target(name: target.name, generation: generation, checkpoint: checkpoint,
                                            building: target.building))
                 }
+                // Each stale batch means another process committed one: chase it for as long
+                // as it makes progress (it stops at the head); give up only when the stored
+                // state stops moving.
+                let moved = reloaded.count != current.count || zip(reloaded, current).contains {
+                    $0.checkpoint > $1.checkpoint || $0.generation != $1.generation
+                }
+                retries = moved ? 0 : retries + 1
+                guard retries < 3 else { throw error }
                 targets = reloaded
                 if targets.isEmpty { break }
                 continue
@@ -306,6 +348,7 @@ public final class ProjectionEngine {
             applied += Int64(views.count(where: { $0.position > lowest }))
             for index in targets.indices { targets[index].checkpoint = last }
             batches += 1
+            withExtendedLifetime(batch) {}  // the views' data points into the batch
         }
         return applied
     }

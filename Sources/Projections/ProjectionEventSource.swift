@@ -7,9 +7,16 @@ public protocol ProjectionEventSource {
     func readAll(from position: Int64, limit: Int) throws -> [RecordedEvent]
     /// The last committed position (0 when empty).
     func headPosition() throws -> Int64
+    /// The store's cheap read path, when it has one: the engine then reads the log through it
+    /// instead of `readAll` (no `RecordedEvent` per event). Nil by default.
+    var scanner: (any EventScanning)? { get }
 }
 
-/// Reads the log of an ``EventStore``.
+extension ProjectionEventSource {
+    public var scanner: (any EventScanning)? { nil }
+}
+
+/// Reads the log of an ``EventStore`` (through its ``EventScanning`` read path when it has one).
 public struct StoreEventSource: ProjectionEventSource {
     public let store: any EventStore
 
@@ -20,4 +27,6 @@ public struct StoreEventSource: ProjectionEventSource {
     }
 
     public func headPosition() throws -> Int64 { try store.headPosition() }
+
+    public var scanner: (any EventScanning)? { store as? any EventScanning }
 }

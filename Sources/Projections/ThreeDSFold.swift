@@ -103,71 +103,72 @@ public enum ThreeDSFold {
             || before.challengeStartedAt != row.challengeStartedAt || before.outcome != row.outcome
             || before.endedAt != row.endedAt || (before.submitTexts > 0) != (row.submitTexts > 0)
             || (row.endedAt != nil && (before.lastUiType != row.lastUiType || before.requests != row.requests)) {
-            totals.move(from: contribution(before), to: contribution(row))
+            contribute(before, sign: -1, to: &totals)
+            contribute(row, sign: 1, to: &totals)
         }
     }
 
-    /// What a stream adds to the totals in its current state.
-    public static func contribution(_ row: ThreeDSStreamRow) -> StreamContribution {
-        var c = StreamContribution()
+    /// Adds (`sign` 1) or takes out (−1) what a stream adds to the totals in its current state.
+    public static func contribute(_ row: ThreeDSStreamRow, sign: Int64, to totals: inout TotalsDelta) {
         let outcome = row.outcome.key
         if row.createdAt != nil {
-            c.counts.append((TotalsKey.make("funnel", row.directoryServer ?? "unknown", row.messageVersion ?? "unknown",
-                                            row.aresStatus ?? "", row.challengeStartedAt != nil ? "1" : "0", outcome), 1))
+            totals.count(.funnel, row.directoryServer ?? "unknown", row.messageVersion ?? "unknown",
+                         row.aresStatus ?? "", row.challengeStartedAt != nil ? "1" : "0", outcome, by: sign)
         }
-        if row.submitTexts > 0 { c.counts.append((TotalsKey.make("otptx", outcome), 1)) }
+        if row.submitTexts > 0 { totals.count(.otptx, outcome, by: sign) }
         if let ended = row.endedAt, let started = row.challengeStartedAt {
             let ui = row.lastUiType ?? "none"
-            c.counts.append((TotalsKey.make("ended", ui, outcome), 1))
-            c.counts.append((TotalsKey.make("rounds", ui), row.requests))
-            c.observations.append((TotalsKey.make("chal", row.directoryServer ?? "unknown"), ended - started))
-            c.observations.append(("chal", ended - started))
+            totals.count(.ended, ui, outcome, by: sign)
+            totals.count(.rounds, ui, by: sign * row.requests)
+            totals.observe(.chal, row.directoryServer ?? "unknown", ended - started, sign)
+            totals.observe(.chal, nil, ended - started, sign)
         }
-        return c
     }
 
     public static func apply(_ event: EventView, to row: inout ThreeDSStreamRow, facts: inout [ThreeDSFact]) {
         let t = event.occurredAt
-        switch event.type {
-        case "TransactionCreated":
+        switch event.kind {
+        case .transactionCreated:
             row.createdAt = t
             row.directoryServer = event.string("directoryServerID")
             row.messageVersion = event.string("messageVersion")
-        case "AuthResponseReceived":
+        case .authResponseReceived:
             row.aresStatus = event.string("transStatus")
-        case "ChallengeStarted":
+        case .challengeStarted:
             row.challengeStartedAt = t
-        case "ChallengeRequestSent":
+        case .challengeRequestSent:
             let action = event.string("action") ?? "unknown"
             row.requests += 1
             if action == "submitText" { row.submitTexts += 1 }
             facts.append(ThreeDSFact(occurredAt: t, sid: row.sid, kind: .request, a: action,
                                      b: row.lastUiType ?? "none"))
-        case "ChallengeResponseReceived":
+        case .challengeResponseReceived:
             if event.string("challengeCompletionInd") == "N" {
                 let ui = event.string("acsUiType") ?? "unknown"
                 row.lastUiType = ui
                 facts.append(ThreeDSFact(occurredAt: t, sid: row.sid, kind: .screen, a: ui))
             }
-        case "ChallengeCompleted":
+        case .challengeCompleted:
             end(&row, event.string("transStatus") == "Y" ? .completedY : .completedN, at: t)
-        case "ChallengeCancelled":
+        case .challengeCancelled:
             end(&row, .cancelled, at: t)
-        case "ChallengeTimedOut":
+        case .challengeTimedOut:
             end(&row, .timedOut, at: t)
             facts.append(ThreeDSFact(occurredAt: t, sid: row.sid, kind: .timeout, a: row.lastUiType ?? "none"))
-        case "ProtocolErrorOccurred":
+        case .protocolErrorOccurred:
             end(&row, .protocolError, at: t)
             facts.append(ThreeDSFact(occurredAt: t, sid: row.sid, kind: .protocolError,
                                      a: event.string("errorCode") ?? "unknown",
                                      b: event.string("errorComponent") ?? "unknown"))
-        case "RuntimeErrorOccurred":
+        case .runtimeErrorOccurred:
             end(&row, .runtimeError, at: t)
             facts.append(ThreeDSFact(occurredAt: t, sid: row.sid, kind: .runtimeError,
                                      a: event.string("errorCode") ?? "unknown"))
-        case "TransactionClosed":
+        case .transactionClosed:
             end(&row, .closed, at: t)
-        default:
+        case .other, .eligibilityChecked, .digitizationApproved, .digitizationDeclined, .digitizationApprovedWithIDV,
+             .idvMethodSelected, .otpSubmitted, .otpRejected, .activatedByIDV, .cpsNotificationReceived,
+             .activationExpired, .activationFailed, .activationCancelled:
             break  // AuthRequestParametersCreated and types this projection does not count
         }
     }

@@ -3,25 +3,19 @@
 /// `pj_*_total_gG` and `pj_*_hist_gG` tables in the batch's transaction, so the whole-log answer
 /// of every query is a few indexed reads however long the log is.
 ///
-/// Keys are `|`-separated: a metric name and the attributes it is counted by (see each fold).
+/// Keys are kept as (metric, components) while folding, and turned into their stored text
+/// (`|`-separated, see ``TotalsKey``) once per distinct key per batch, not once per event.
 public struct TotalsDelta: Sendable, Equatable {
-    public var counts: [String: Int64] = [:]
-    /// Per-event counters, keyed by metric and up to two components; turned into `counts`
-    /// keys once per batch (``flattened``), not once per event.
-    public var eventCounts: [EventKey: Int64] = [:]
+    public var counts: [Key: Int64] = [:]
     /// (metric, duration in ms) → how many.
     public var histogram: [HistogramKey: Int64] = [:]
 
     public init() {}
 
-    public struct HistogramKey: Sendable, Hashable {
-        public var metric: String
-        public var value: Int64
-    }
-
-    /// The per-event metrics and how many components their keys have.
+    /// The counted metrics and how many components their keys have.
     public enum Metric: UInt8, Sendable, Hashable {
         case req, screen, timeout, perr, rerr, otp, rej, aexp, offered, sel, act, fail, cancel
+        case funnel, otptx, ended, rounds, journey, decisions
 
         var name: String {
             switch self {
@@ -38,64 +32,75 @@ public struct TotalsDelta: Sendable, Equatable {
             case .act: return "act"
             case .fail: return "fail"
             case .cancel: return "cancel"
+            case .funnel: return "funnel"
+            case .otptx: return "otptx"
+            case .ended: return "ended"
+            case .rounds: return "rounds"
+            case .journey: return "journey"
+            case .decisions: return "decisions"
             }
         }
 
         var components: Int {
             switch self {
-            case .req, .timeout, .perr, .sel: return 2
-            case .screen, .rerr, .otp, .rej, .aexp, .offered, .act, .fail, .cancel: return 1
+            case .decisions: return 0
+            case .screen, .rerr, .otp, .rej, .aexp, .offered, .act, .fail, .cancel, .otptx, .rounds, .journey: return 1
+            case .req, .timeout, .perr, .sel, .ended: return 2
+            case .funnel: return 5
             }
         }
     }
 
-    public struct EventKey: Sendable, Hashable {
+    /// A counter: a metric and up to five components (unused ones empty).
+    public struct Key: Sendable, Hashable {
         public var metric: Metric
-        public var a: String
-        public var b: String
-    }
+        public var a = "", b = "", c = "", d = "", e = ""
 
-    mutating func add(_ key: String, _ n: Int64 = 1) { counts[key, default: 0] += n }
-
-    mutating func count(_ metric: Metric, _ a: String, _ b: String = "") {
-        eventCounts[EventKey(metric: metric, a: a, b: b), default: 0] += 1
-    }
-
-    /// All counters under their string keys.
-    var flattened: [String: Int64] {
-        var result = counts
-        for (key, n) in eventCounts {
-            let text = key.metric.components == 2 ? TotalsKey.make(key.metric.name, key.a, key.b)
-                                                  : TotalsKey.make(key.metric.name, key.a)
-            result[text, default: 0] += n
+        /// The stored key text.
+        var text: String {
+            var text = metric.name
+            let parts = [a, b, c, d, e]
+            for part in parts.prefix(metric.components) {
+                text += "|"
+                text += TotalsKey.escape(part)
+            }
+            return text
         }
+    }
+
+    /// The histogram metrics: challenge duration (`chal`, by directory server `chal|ds`) and
+    /// decision to activation (`act`, by method `act|kind`).
+    public enum HistogramMetric: UInt8, Sendable, Hashable {
+        case chal, act
+    }
+
+    public struct HistogramKey: Sendable, Hashable {
+        public var metric: HistogramMetric
+        /// The group (directory server, method kind); nil for the metric over all groups.
+        public var group: String?
+        public var value: Int64
+
+        /// The stored metric text.
+        var metricText: String {
+            let name = metric == .chal ? "chal" : "act"
+            guard let group else { return name }
+            return TotalsKey.make(name, group)
+        }
+    }
+
+    mutating func count(_ metric: Metric, _ a: String = "", _ b: String = "", _ c: String = "", _ d: String = "",
+                        _ e: String = "", by n: Int64 = 1) {
+        counts[Key(metric: metric, a: a, b: b, c: c, d: d, e: e), default: 0] += n
+    }
+
+    /// All counters under their stored text keys.
+    var flattened: [String: Int64] {
+        var result: [String: Int64] = [:]
+        for (key, n) in counts where n != 0 { result[key.text, default: 0] += n }
         return result
     }
 
-    mutating func observe(_ metric: String, _ value: Int64, _ n: Int64 = 1) {
-        histogram[HistogramKey(metric: metric, value: value), default: 0] += n
-    }
-
-    /// Adds `after` and subtracts `before`: the change of a stream's contributions.
-    mutating func move(from before: StreamContribution, to after: StreamContribution) {
-        guard before != after else { return }
-        for (key, n) in before.counts { add(key, -n) }
-        for (key, n) in after.counts { add(key, n) }
-        for (metric, value) in before.observations { observe(metric, value, -1) }
-        for (metric, value) in after.observations { observe(metric, value, 1) }
-    }
-}
-
-/// What one stream adds to the totals given its current state (its final outcome, say): when
-/// the state changes, the old contribution is taken out and the new one put in.
-public struct StreamContribution: Sendable, Equatable {
-    public var counts: [(String, Int64)] = []
-    public var observations: [(String, Int64)] = []
-
-    public init() {}
-
-    public static func == (lhs: StreamContribution, rhs: StreamContribution) -> Bool {
-        lhs.counts.elementsEqual(rhs.counts, by: { $0 == $1 })
-            && lhs.observations.elementsEqual(rhs.observations, by: { $0 == $1 })
+    mutating func observe(_ metric: HistogramMetric, _ group: String?, _ value: Int64, _ n: Int64 = 1) {
+        histogram[HistogramKey(metric: metric, group: group, value: value), default: 0] += n
     }
 }

@@ -125,15 +125,12 @@ enum ProjectCommand {
         }
     }
 
-    /// The projection engine over the journal's own database file.
+    /// The projection engine over the journal's own database: its SQLite file, or its
+    /// PostgreSQL schema (the read models' own session; the store stays read-only).
     static func openEngine(_ context: CommandContext, _ arguments: ParsedArguments,
                            store: any EventStore) throws -> ProjectionEngine {
-        if JournalBackend(location: context.journalPath(arguments)).isPostgres {
-            throw CLIError(.failure, "read models are not available on PostgreSQL yet",
-                           hint: "copy the journal to a file ('journal copy --from URL --to journal.db') and query that")
-        }
-        return try reporting { () throws(ProjectionError) in
-            try ProjectionEngine(databasePath: context.journalPath(arguments), source: StoreEventSource(store: store))
+        try reporting { () throws(ProjectionError) in
+            try ProjectionEngine(journal: context.journalPath(arguments), source: StoreEventSource(store: store))
         }
     }
 

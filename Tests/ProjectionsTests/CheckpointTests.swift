@@ -24,20 +24,20 @@ struct CheckpointTests {
         #expect(try engine.eventCount() == reference.eventCount(.all))
     }
 
-    @Test("a run interrupted between batches resumes without double counting", arguments: [1, 2, 5])
-    func interruptedRunResumesWithoutDoubleCounting(batches: Int) throws {
+    @Test("a run interrupted between batches resumes without double counting", arguments: DatabaseBackend.all, [1, 2, 5])
+    func interruptedRunResumesWithoutDoubleCounting(backend: DatabaseBackend, batches: Int) throws {
         let log = Self.workload(UInt64(batches) + 40)
-        let db = TemporaryDatabase()
+        let db = try TemporaryDatabase(backend)
         defer { db.remove() }
         let source = ArrayEventSource(Array(log.prefix(100)))
         do {
-            let engine = try ProjectionEngine(databasePath: db.path, source: source)
+            let engine = try ProjectionEngine(journal: db.location, source: source)
             try engine.catchUp()  // the first build, then live catch-ups
             engine.close()
         }
         source.events = log
         do {
-            let engine = try ProjectionEngine(databasePath: db.path, source: source)
+            let engine = try ProjectionEngine(journal: db.location, source: source)
             engine.batchSize = 37
             try engine.catchUp(maxBatches: batches)  // "crash" after `batches` committed batches
             let status = try engine.status()
@@ -47,19 +47,19 @@ struct CheckpointTests {
             }
             engine.close()
         }
-        let engine = try ProjectionEngine(databasePath: db.path, source: source)
+        let engine = try ProjectionEngine(journal: db.location, source: source)
         defer { engine.close() }
         try Self.expectMatchesReference(engine, log)
     }
 
-    @Test("an interrupted first build resumes from its own checkpoint and then swaps in")
-    func interruptedFirstBuildResumes() throws {
+    @Test("an interrupted first build resumes from its own checkpoint and then swaps in", arguments: DatabaseBackend.all)
+    func interruptedFirstBuildResumes(backend: DatabaseBackend) throws {
         let log = Self.workload(50)
-        let db = TemporaryDatabase()
+        let db = try TemporaryDatabase(backend)
         defer { db.remove() }
         let source = ArrayEventSource(log)
         do {
-            let engine = try ProjectionEngine(databasePath: db.path, source: source)
+            let engine = try ProjectionEngine(journal: db.location, source: source)
             engine.batchSize = 41
             try engine.catchUp(maxBatches: 3)
             for projection in try engine.status() {
@@ -68,7 +68,7 @@ struct CheckpointTests {
             }
             engine.close()
         }
-        let engine = try ProjectionEngine(databasePath: db.path, source: source)
+        let engine = try ProjectionEngine(journal: db.location, source: source)
         defer { engine.close() }
         try Self.expectMatchesReference(engine, log)
         for projection in try engine.status() {
@@ -78,13 +78,13 @@ struct CheckpointTests {
         }
     }
 
-    @Test("a failed read leaves the checkpoint at the last committed batch")
-    func failedReadLeavesCheckpointAtLastCommittedBatch() throws {
+    @Test("a failed read leaves the checkpoint at the last committed batch", arguments: DatabaseBackend.all)
+    func failedReadLeavesCheckpointAtLastCommittedBatch(backend: DatabaseBackend) throws {
         let log = Self.workload(51)
-        let db = TemporaryDatabase()
+        let db = try TemporaryDatabase(backend)
         defer { db.remove() }
         let source = ArrayEventSource(Array(log.prefix(10)))
-        let engine = try ProjectionEngine(databasePath: db.path, source: source)
+        let engine = try ProjectionEngine(journal: db.location, source: source)
         defer { engine.close() }
         try engine.catchUp()
         source.events = log
@@ -96,15 +96,15 @@ struct CheckpointTests {
         try Self.expectMatchesReference(engine, log)
     }
 
-    @Test("an unreadable event stops the batch before anything of it is applied")
-    func unreadableEventStopsTheBatch() throws {
+    @Test("an unreadable event stops the batch before anything of it is applied", arguments: DatabaseBackend.all)
+    func unreadableEventStopsTheBatch(backend: DatabaseBackend) throws {
         var log = Self.workload(52)
         let good = log[70]
         log[70].data = Array("[1]".utf8)
-        let db = TemporaryDatabase()
+        let db = try TemporaryDatabase(backend)
         defer { db.remove() }
         let source = ArrayEventSource(log)
-        let engine = try ProjectionEngine(databasePath: db.path, source: source)
+        let engine = try ProjectionEngine(journal: db.location, source: source)
         defer { engine.close() }
         engine.batchSize = 30
         #expect(throws: ProjectionError.self) { try engine.catchUp() }  // position 71 is in the third batch
@@ -116,14 +116,14 @@ struct CheckpointTests {
         try Self.expectMatchesReference(engine, log)
     }
 
-    @Test("two engines on one database never apply an event twice")
-    func twoEnginesNeverApplyAnEventTwice() throws {
+    @Test("two engines on one database never apply an event twice", arguments: DatabaseBackend.all)
+    func twoEnginesNeverApplyAnEventTwice(backend: DatabaseBackend) throws {
         let log = Self.workload(53)
-        let db = TemporaryDatabase()
+        let db = try TemporaryDatabase(backend)
         defer { db.remove() }
         let source = ArrayEventSource([])
-        let first = try ProjectionEngine(databasePath: db.path, source: source)
-        let second = try ProjectionEngine(databasePath: db.path, source: source)
+        let first = try ProjectionEngine(journal: db.location, source: source)
+        let second = try ProjectionEngine(journal: db.location, source: source)
         defer { first.close(); second.close() }
         var delivered = 0
         var turn = 0
@@ -137,12 +137,12 @@ struct CheckpointTests {
         try Self.expectMatchesReference(second, log)
     }
 
-    @Test("a changed fold version rebuilds the projection into a new generation")
-    func changedFoldVersionRebuilds() throws {
+    @Test("a changed fold version rebuilds the projection into a new generation", arguments: DatabaseBackend.all)
+    func changedFoldVersionRebuilds(backend: DatabaseBackend) throws {
         let log = Self.workload(54)
-        let db = TemporaryDatabase()
+        let db = try TemporaryDatabase(backend)
         defer { db.remove() }
-        let engine = try ProjectionEngine(databasePath: db.path, source: ArrayEventSource(log))
+        let engine = try ProjectionEngine(journal: db.location, source: ArrayEventSource(log))
         defer { engine.close() }
         try engine.catchUp()
         engine.setCodeVersion(99, of: .threeDS)
@@ -155,13 +155,13 @@ struct CheckpointTests {
         #expect(try engine.status().first { $0.name == .card }?.generation == 1)
     }
 
-    @Test("an explicit rebuild keeps the old tables readable until it swaps")
-    func rebuildKeepsOldTablesUntilSwap() throws {
+    @Test("an explicit rebuild keeps the old tables readable until it swaps", arguments: DatabaseBackend.all)
+    func rebuildKeepsOldTablesUntilSwap(backend: DatabaseBackend) throws {
         let log = Self.workload(55)
-        let db = TemporaryDatabase()
+        let db = try TemporaryDatabase(backend)
         defer { db.remove() }
         let source = ArrayEventSource(log)
-        let engine = try ProjectionEngine(databasePath: db.path, source: source)
+        let engine = try ProjectionEngine(journal: db.location, source: source)
         defer { engine.close() }
         try engine.catchUp()
         let before = try engine.funnel()

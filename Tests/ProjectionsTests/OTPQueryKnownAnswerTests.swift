@@ -5,15 +5,18 @@ import Testing
 /// `journal query otp` on hand-built logs: one test per clause of contract §5.
 @Suite("otp query, clause by clause")
 struct OTPQueryKnownAnswerTests {
-    private func otp(_ log: LogBuilder, since: String? = nil, until: String? = nil) throws -> String {
-        try answer(log, since: since, until: until) { engine, window in try engine.otp(window) }
+    private func otp(_ backend: DatabaseBackend, _ log: LogBuilder, since: String? = nil, until: String? = nil)
+        throws -> String {
+        try answer(backend, log, since: since, until: until) { engine, window in try engine.otp(window) }
     }
 
-    @Test func emptyJournalStillHasEveryTopLevelNumber() throws {
-        #expect(try otp(LogBuilder()) == #"{"threeDS":{"otpSubmissions":0,"resends":0,"transactions":0,"outcomes":{}},"tokenization":{"otpSubmissions":0,"byMethod":{},"rejected":{},"journeys":0,"activated":0}}"#)
+    @Test(arguments: DatabaseBackend.all)
+    func emptyJournalStillHasEveryTopLevelNumber(backend: DatabaseBackend) throws {
+        #expect(try otp(backend, LogBuilder()) == #"{"threeDS":{"otpSubmissions":0,"resends":0,"transactions":0,"outcomes":{}},"tokenization":{"otpSubmissions":0,"byMethod":{},"rejected":{},"journeys":0,"activated":0}}"#)
     }
 
-    @Test func threeDSSubmissionsCountOnlySubmitTextRequests() throws {
+    @Test(arguments: DatabaseBackend.all)
+    func threeDSSubmissionsCountOnlySubmitTextRequests(backend: DatabaseBackend) throws {
         var log = LogBuilder()
         log.challenge("3ds-a", at: 0)
         log.request("3ds-a", "000", "initial", at: log.t(0, 4))
@@ -23,11 +26,12 @@ struct OTPQueryKnownAnswerTests {
         log.request("3ds-a", "002", "submitText", at: log.t(0, 8))
         log.screen("3ds-a", "002", ui: "02", at: log.t(0, 9))
         log.request("3ds-a", "003", "submitSelection", at: log.t(0, 10))
-        let json = try otp(log)
+        let json = try otp(backend, log)
         #expect(json.hasPrefix(#"{"threeDS":{"otpSubmissions":2,"resends":0,"transactions":1,"outcomes":{"open":1}}"#))
     }
 
-    @Test func resendsCountResendRequestsAndAloneDoNotMakeATransaction() throws {
+    @Test(arguments: DatabaseBackend.all)
+    func resendsCountResendRequestsAndAloneDoNotMakeATransaction(backend: DatabaseBackend) throws {
         var log = LogBuilder()
         log.challenge("3ds-a", at: 0)
         log.request("3ds-a", "000", "initial", at: log.t(0, 4))
@@ -35,10 +39,11 @@ struct OTPQueryKnownAnswerTests {
         log.request("3ds-a", "001", "resend", at: log.t(0, 6))
         log.screen("3ds-a", "001", ui: "01", at: log.t(0, 7))
         log.request("3ds-a", "002", "resend", at: log.t(0, 8))
-        #expect(try otp(log).hasPrefix(#"{"threeDS":{"otpSubmissions":0,"resends":2,"transactions":0,"outcomes":{}}"#))
+        #expect(try otp(backend, log).hasPrefix(#"{"threeDS":{"otpSubmissions":0,"resends":2,"transactions":0,"outcomes":{}}"#))
     }
 
-    @Test func transactionsAreCountedByTheirTerminalEventOrOpen() throws {
+    @Test(arguments: DatabaseBackend.all)
+    func transactionsAreCountedByTheirTerminalEventOrOpen(backend: DatabaseBackend) throws {
         var log = LogBuilder()
         let endings: [(String, (inout LogBuilder, String) -> Void)] = [
             ("3ds-y", { $0.final($1, "002", "Y", at: $0.t(9, 0)); $0.add($1, "ChallengeCompleted", at: $0.t(9, 1), #"{"transStatus":"Y"}"#) }),
@@ -64,10 +69,11 @@ struct OTPQueryKnownAnswerTests {
         log.request("3ds-c", "002", "cancel", at: log.t(7, 8))
         log.final("3ds-c", "002", "N", at: log.t(7, 9))
         log.add("3ds-c", "ChallengeCancelled", at: log.t(7, 10))
-        #expect(try otp(log).hasPrefix(#"{"threeDS":{"otpSubmissions":7,"resends":0,"transactions":7,"outcomes":{"cancelled":1,"completedN":1,"completedY":1,"open":1,"protocolError":1,"runtimeError":1,"timedOut":1}}"#))
+        #expect(try otp(backend, log).hasPrefix(#"{"threeDS":{"otpSubmissions":7,"resends":0,"transactions":7,"outcomes":{"cancelled":1,"completedN":1,"completedY":1,"open":1,"protocolError":1,"runtimeError":1,"timedOut":1}}"#))
     }
 
-    @Test func outcomeComesFromTheWholeHistoryWhateverTheWindow() throws {
+    @Test(arguments: DatabaseBackend.all)
+    func outcomeComesFromTheWholeHistoryWhateverTheWindow(backend: DatabaseBackend) throws {
         var log = LogBuilder()
         log.challenge("3ds-a", at: 0)
         log.request("3ds-a", "000", "initial", at: log.t(0, 4))
@@ -76,13 +82,14 @@ struct OTPQueryKnownAnswerTests {
         log.final("3ds-a", "001", "Y", at: log.t(30, 0))
         log.add("3ds-a", "ChallengeCompleted", at: log.t(30, 1), #"{"transStatus":"Y"}"#)
         // The window holds the submission but not the completion.
-        let json = try otp(log, since: "2026-11-29T10:00:06.000Z", until: "2026-11-29T10:00:06.001Z")
+        let json = try otp(backend, log, since: "2026-11-29T10:00:06.000Z", until: "2026-11-29T10:00:06.001Z")
         #expect(json.hasPrefix(#"{"threeDS":{"otpSubmissions":1,"resends":0,"transactions":1,"outcomes":{"completedY":1}}"#))
         // A window after the submission does not count the transaction, even with its completion.
-        #expect(try otp(log, since: "2026-11-29T10:00:06.001Z").hasPrefix(#"{"threeDS":{"otpSubmissions":0,"resends":0,"transactions":0,"outcomes":{}}"#))
+        #expect(try otp(backend, log, since: "2026-11-29T10:00:06.001Z").hasPrefix(#"{"threeDS":{"otpSubmissions":0,"resends":0,"transactions":0,"outcomes":{}}"#))
     }
 
-    @Test func sinceIsIncludedUntilIsExcludedAndDatesMeanMidnight() throws {
+    @Test(arguments: DatabaseBackend.all)
+    func sinceIsIncludedUntilIsExcludedAndDatesMeanMidnight(backend: DatabaseBackend) throws {
         var log = LogBuilder()
         log.challenge("3ds-a", at: 0)
         log.request("3ds-a", "000", "initial", at: log.t(0, 4))
@@ -90,13 +97,14 @@ struct OTPQueryKnownAnswerTests {
         log.request("3ds-a", "001", "submitText", at: "2026-11-30T00:00:00.000Z")
         log.screen("3ds-a", "001", ui: "01", at: "2026-11-30T00:00:01.000Z")
         log.request("3ds-a", "002", "submitText", at: "2026-11-29T23:59:59.999Z")
-        #expect(try otp(log, since: "2026-11-30").contains(#""otpSubmissions":1,"#))
-        #expect(try otp(log, until: "2026-11-30").contains(#""otpSubmissions":1,"#))
-        #expect(try otp(log, since: "2026-11-29T23:59:59.999Z", until: "2026-11-30T00:00:00.001Z").contains(#""otpSubmissions":2,"#))
-        #expect(try otp(log, since: "2026-11-30", until: "2026-11-30").contains(#""otpSubmissions":0,"#))
+        #expect(try otp(backend, log, since: "2026-11-30").contains(#""otpSubmissions":1,"#))
+        #expect(try otp(backend, log, until: "2026-11-30").contains(#""otpSubmissions":1,"#))
+        #expect(try otp(backend, log, since: "2026-11-29T23:59:59.999Z", until: "2026-11-30T00:00:00.001Z").contains(#""otpSubmissions":2,"#))
+        #expect(try otp(backend, log, since: "2026-11-30", until: "2026-11-30").contains(#""otpSubmissions":0,"#))
     }
 
-    @Test func tokenizationSubmissionsAreByTheMethodSelectedLastBeforeEach() throws {
+    @Test(arguments: DatabaseBackend.all)
+    func tokenizationSubmissionsAreByTheMethodSelectedLastBeforeEach(backend: DatabaseBackend) throws {
         var log = LogBuilder()
         log.yellow("card-a", at: 0)
         log.select("card-a", "m1", at: log.t(0, 3))
@@ -106,11 +114,12 @@ struct OTPQueryKnownAnswerTests {
         log.add("card-a", "OTPSubmitted", at: log.t(5, 0), #"{"otpLength":6}"#)
         log.add("card-a", "OTPRejected", at: log.t(5, 1), #"{"reason":"incorrect","attemptsRemaining":2}"#)
         log.add("card-a", "OTPSubmitted", at: log.t(5, 2), #"{"otpLength":6}"#)
-        #expect(try otp(log).hasSuffix(#""tokenization":{"otpSubmissions":3,"byMethod":{"otpByEmail":2,"otpBySMS":1},"rejected":{"expired":1,"incorrect":1},"journeys":1,"activated":0}}"#))
-        #expect(try otp(log, since: "2026-11-29T10:01:00.000Z").hasSuffix(#""tokenization":{"otpSubmissions":2,"byMethod":{"otpByEmail":2},"rejected":{"incorrect":1},"journeys":1,"activated":0}}"#))
+        #expect(try otp(backend, log).hasSuffix(#""tokenization":{"otpSubmissions":3,"byMethod":{"otpByEmail":2,"otpBySMS":1},"rejected":{"expired":1,"incorrect":1},"journeys":1,"activated":0}}"#))
+        #expect(try otp(backend, log, since: "2026-11-29T10:01:00.000Z").hasSuffix(#""tokenization":{"otpSubmissions":2,"byMethod":{"otpByEmail":2},"rejected":{"incorrect":1},"journeys":1,"activated":0}}"#))
     }
 
-    @Test func journeysNeedAnOTPSubmissionAndActivatedMeansEndedActivated() throws {
+    @Test(arguments: DatabaseBackend.all)
+    func journeysNeedAnOTPSubmissionAndActivatedMeansEndedActivated(backend: DatabaseBackend) throws {
         var log = LogBuilder()
         // Activated by OTP after the window ends: still "activated".
         log.yellow("card-a", at: 0)
@@ -133,6 +142,6 @@ struct OTPQueryKnownAnswerTests {
         log.add("card-d", "OTPSubmitted", at: log.t(3, 4), #"{"otpLength":6}"#)
         log.add("card-d", "OTPRejected", at: log.t(3, 5), #"{"reason":"incorrect","attemptsRemaining":1}"#)
         log.add("card-d", "CPSNotificationReceived", at: log.t(3, 6), #"{"messageCode":"CBP.info.tokenProvisioned"}"#)
-        #expect(try otp(log, until: "2026-11-29T10:30:00.000Z").hasSuffix(#""journeys":3,"activated":2}}"#))
+        #expect(try otp(backend, log, until: "2026-11-29T10:30:00.000Z").hasSuffix(#""journeys":3,"activated":2}}"#))
     }
 }

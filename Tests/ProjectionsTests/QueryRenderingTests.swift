@@ -14,7 +14,7 @@ struct QueryRenderingTests {
         log.add("3ds-b", "TransactionCreated", at: log.t(1, 0), #"{"directoryServerID":"A000000003","messageVersion":"2.1.0"}"#)
         log.add("3ds-b", "ProtocolErrorOccurred", at: log.t(1, 1),
                 #"{"errorCode":"1,\"2","errorComponent":"C","errorDescription":"d","sentToACS":false}"#)
-        let db = TemporaryDatabase()
+        let db = try TemporaryDatabase()
         defer { db.remove() }
         let engine = try ProjectionEngine(databasePath: db.path, source: ArrayEventSource(log.events))
         defer { engine.close() }

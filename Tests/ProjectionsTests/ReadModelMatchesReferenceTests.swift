@@ -41,25 +41,25 @@ struct ReadModelMatchesReferenceTests {
         }
     }
 
-    @Test("every query equals the reference", arguments: Array(UInt64(1)...12))
-    func everyQueryEqualsTheReference(seed: UInt64) throws {
+    @Test("every query equals the reference", arguments: DatabaseBackend.all, Array(UInt64(1)...12))
+    func everyQueryEqualsTheReference(backend: DatabaseBackend, seed: UInt64) throws {
         var generator = LegalLogGenerator(seed: seed)
         let log = generator.log(transactions: 120, digitizations: 100)
-        let db = TemporaryDatabase()
+        let db = try TemporaryDatabase(backend)
         defer { db.remove() }
-        let engine = try ProjectionEngine(databasePath: db.path, source: ArrayEventSource(log))
+        let engine = try ProjectionEngine(journal: db.location, source: ArrayEventSource(log))
         defer { engine.close() }
         engine.batchSize = 97
         var random = TestRandom(seed: seed &* 31)
         try Self.expectAllQueriesMatch(engine, Reference(log), Self.windows(&random), "seed \(seed)")
     }
 
-    @Test("every query equals the reference on the simulator's workloads", arguments: Array(UInt64(100)...105))
-    func everyQueryEqualsTheReferenceOnSimulatorWorkloads(seed: UInt64) throws {
+    @Test("every query equals the reference on the simulator's workloads", arguments: DatabaseBackend.all, Array(UInt64(100)...105))
+    func everyQueryEqualsTheReferenceOnSimulatorWorkloads(backend: DatabaseBackend, seed: UInt64) throws {
         let log = SimulatorWorkload.log(seed: seed, transactions: 150, digitizations: 120)
-        let db = TemporaryDatabase()
+        let db = try TemporaryDatabase(backend)
         defer { db.remove() }
-        let engine = try ProjectionEngine(databasePath: db.path, source: ArrayEventSource(log))
+        let engine = try ProjectionEngine(journal: db.location, source: ArrayEventSource(log))
         defer { engine.close() }
         engine.batchSize = 113
         let first = log.first!.occurredAt, last = log.last!.occurredAt
@@ -74,13 +74,13 @@ struct ReadModelMatchesReferenceTests {
         try Self.expectAllQueriesMatch(engine, Reference(log), windows, "simulator seed \(seed)")
     }
 
-    @Test("a rebuild gives the same answers", arguments: [UInt64(3), 4, 5])
-    func rebuildGivesTheSameAnswers(seed: UInt64) throws {
+    @Test("a rebuild gives the same answers", arguments: DatabaseBackend.all, [UInt64(3), 4, 5])
+    func rebuildGivesTheSameAnswers(backend: DatabaseBackend, seed: UInt64) throws {
         var generator = LegalLogGenerator(seed: seed)
         let log = generator.log(transactions: 80, digitizations: 80)
-        let db = TemporaryDatabase()
+        let db = try TemporaryDatabase(backend)
         defer { db.remove() }
-        let engine = try ProjectionEngine(databasePath: db.path, source: ArrayEventSource(log))
+        let engine = try ProjectionEngine(journal: db.location, source: ArrayEventSource(log))
         defer { engine.close() }
         engine.batchSize = 50
         try engine.catchUp()
@@ -95,11 +95,11 @@ struct ReadModelMatchesReferenceTests {
         try Self.expectAllQueriesMatch(engine, Reference(log), Self.windows(&random), "after rebuild, seed \(seed)")
     }
 
-    @Test("catch-ups of random sizes give the same answers", arguments: [UInt64(6), 7, 8, 9])
-    func catchUpsOfRandomSizesGiveTheSameAnswers(seed: UInt64) throws {
+    @Test("catch-ups of random sizes give the same answers", arguments: DatabaseBackend.all, [UInt64(6), 7, 8, 9])
+    func catchUpsOfRandomSizesGiveTheSameAnswers(backend: DatabaseBackend, seed: UInt64) throws {
         var generator = LegalLogGenerator(seed: seed)
         let log = generator.log(transactions: 90, digitizations: 90)
-        let db = TemporaryDatabase()
+        let db = try TemporaryDatabase(backend)
         defer { db.remove() }
         let source = ArrayEventSource([])
         var random = TestRandom(seed: seed ^ 0xABCD)
@@ -108,12 +108,12 @@ struct ReadModelMatchesReferenceTests {
         while delivered < log.count {
             delivered = min(log.count, delivered + Int.random(in: 1...200, using: &random))
             source.events = Array(log[..<delivered])
-            let engine = try ProjectionEngine(databasePath: db.path, source: source)
+            let engine = try ProjectionEngine(journal: db.location, source: source)
             engine.batchSize = Int.random(in: 1...64, using: &random)
             try engine.catchUp()
             engine.close()
         }
-        let engine = try ProjectionEngine(databasePath: db.path, source: source)
+        let engine = try ProjectionEngine(journal: db.location, source: source)
         defer { engine.close() }
         try Self.expectAllQueriesMatch(engine, Reference(log), Self.windows(&random), "stepwise, seed \(seed)")
     }

@@ -3,15 +3,19 @@ import JournalCore
 import Projections
 import Testing
 
-/// The read models live in the journal's own SQLite file, beside the store's tables.
+/// The read models live in the journal's own database (SQLite file or PostgreSQL schema),
+/// beside the store's tables.
 @Suite("Read models inside the journal's database")
 struct StoreIntegrationTests {
-    @Test func queriesOverTheSQLiteStoreMatchTheReferenceAndTheJournalStillVerifies() throws {
-        let db = TemporaryDatabase()
+    @Test(arguments: DatabaseBackend.all)
+    func queriesOverTheStoreMatchTheReferenceAndTheJournalStillVerifies(backend: DatabaseBackend) throws {
+        let db = try TemporaryDatabase(backend)
         defer { db.remove() }
         var generator = LegalLogGenerator(seed: 77)
         let log = generator.log(transactions: 40, digitizations: 40)
-        let store = try SQLiteEventStore(path: db.path, configuration: .init(synchronous: .off))
+        let store: any EventStore = PostgresURL.isPostgres(db.location)
+            ? try PostgresEventStore(url: db.location)
+            : try SQLiteEventStore(path: db.path, configuration: .init(synchronous: .off))
         // Append in log order, one event at a time per stream, as concurrent users would.
         for event in log {
             try store.append([ProposedEvent(id: UUIDTextForTests.make(event.position), type: event.type,
@@ -19,7 +23,7 @@ struct StoreIntegrationTests {
                                             recordedAt: event.occurredAt)],
                              to: event.stream, expectedVersion: event.version == 0 ? .noStream : .exact(event.version - 1))
         }
-        let engine = try ProjectionEngine(databasePath: db.path, source: StoreEventSource(store: store))
+        let engine = try ProjectionEngine(journal: db.location, source: StoreEventSource(store: store))
         defer { engine.close() }
         let reference = Reference(log)
         #expect(try engine.otp() == reference.otp(.all))

@@ -54,7 +54,7 @@ public final class PostgresEventStore: TransactionalEventStore, @unchecked Senda
 
     deinit { listener.stop() }
 
-    private func reading<R>(_ body: (PostgresJournal) throws(EventStoreError) -> R) throws(EventStoreError) -> R {
+    func reading<R>(_ body: (PostgresJournal) throws(EventStoreError) -> R) throws(EventStoreError) -> R {
         readerLock.lock()
         defer { readerLock.unlock() }
         return try body(reader)

@@ -16,6 +16,10 @@ public final class PostgresResult {
     /// Rows changed by an INSERT/UPDATE/DELETE (0 when not applicable).
     public var affectedRows: Int { Int(String(cString: PQcmdTuples(handle))) ?? 0 }
 
+    /// The type OID of a column (`pg_type.oid`: 20 bigint, 25 text, 16 boolean, 1700 numeric,
+    /// …), for callers whose queries do not fix every column's type.
+    public func columnType(_ column: Int) -> UInt32 { UInt32(PQftype(handle, Int32(column))) }
+
     public func isNull(_ row: Int, _ column: Int) -> Bool {
         PQgetisnull(handle, Int32(row), Int32(column)) == 1
     }

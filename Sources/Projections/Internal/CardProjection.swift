@@ -4,21 +4,27 @@ import JournalCore
 /// counted event, indexed by kind and occurredAt.
 ///
 /// Tables of generation G:
-/// - `pj_card_stream_gG(sid PK, name UNIQUE, decision_t, methods (JSON object id → kind), selected,
+/// - `pj_card_stream_gG(sid PK, name (unique index), decision_t, methods (JSON object id → kind), selected,
 ///   selections, otps, outcome, ended_t)`; index on `decision_t`.
 /// - `pj_card_fact_gG(kind, t, sid, a, b, v)`; covering index `(kind, t, a, b, sid, v)`.
 /// - the all-time totals (``TotalsTables``, prefix `pj_card`).
 final class CardProjection: ProjectionModel {
     let name = "card"
-    /// 2: covering fact index.
-    var version: Int64 = 2
+    /// 2: covering fact index. 3: totals folded by structured keys, stream rows upserted.
+    var version: Int64 = 3
     private var generation: Int64 = 0
     private var nextSID: Int64 = 1
     /// True when the generation's stream table was empty at `open`: then a stream not in
-    /// `written` cannot be stored yet, and its lookup is skipped (most of a rebuild's streams).
+    /// `sids` cannot be stored yet, and its lookup is skipped (most of a rebuild's streams).
     private var startedEmpty = false
-    private var written: Set<String> = []
-    private var cache: [String: CardStreamRow] = [:]
+    /// The sid of every stream this engine wrote or loaded in the generation, by the reader's
+    /// key: an evicted row is reloaded by its integer primary key, not by name.
+    private var sids: [Int64: Int64] = [:]
+    /// A rebuild fills its tables without secondary indexes (``createIndexes`` builds them in one
+    /// sort when it swaps in); looking a stream up by name needs the name index, made on demand.
+    private var nameIndexReady = false
+    /// Rows by the reader's stream key.
+    private var cache: [Int64: CardStreamRow] = [:]
     private let cacheLimit = 200_000
 
     static func streamTable(_ g: Int64) -> String { "pj_card_stream_g\(g)" }
@@ -31,56 +37,90 @@ final class CardProjection: ProjectionModel {
     func createTables(in db: ProjectionDatabase, generation g: Int64) throws(ProjectionError) {
         let s = Self.streamTable(g), f = Self.factTable(g)
         try db.execute("""
-            CREATE TABLE IF NOT EXISTS \(s)(sid INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, decision_t INTEGER,
+            CREATE TABLE IF NOT EXISTS \(s)(sid INTEGER PRIMARY KEY, name TEXT NOT NULL, decision_t INTEGER,
               methods TEXT NOT NULL, selected TEXT, selections INTEGER NOT NULL, otps INTEGER NOT NULL,
               outcome INTEGER NOT NULL, ended_t INTEGER);
-            CREATE INDEX IF NOT EXISTS \(s)_decision ON \(s)(decision_t);
             CREATE TABLE IF NOT EXISTS \(f)(kind INTEGER NOT NULL, t INTEGER NOT NULL, sid INTEGER NOT NULL,
               a TEXT NOT NULL, b TEXT NOT NULL, v INTEGER);
-            CREATE INDEX IF NOT EXISTS \(f)_kt ON \(f)(kind, t, a, b, sid, v);
             """)
         try Self.totals.create(in: db, generation: g)
+    }
+
+    func createIndexes(in db: ProjectionDatabase, generation g: Int64) throws(ProjectionError) {
+        let s = Self.streamTable(g), f = Self.factTable(g)
+        try createNameIndex(in: db, generation: g)
+        try db.execute("""
+            CREATE INDEX IF NOT EXISTS \(s)_decision ON \(s)(decision_t);
+            CREATE INDEX IF NOT EXISTS \(f)_kt ON \(f)(kind, t, a, b, sid, v);
+            """)
     }
 
     func open(in db: ProjectionDatabase, generation g: Int64) throws(ProjectionError) {
         generation = g
         cache.removeAll()
-        written.removeAll()
+        sids.removeAll()
         let maxSID = try db.scalarInt("SELECT max(sid) FROM \(Self.streamTable(g))")
         startedEmpty = maxSID == nil
         nextSID = (maxSID ?? 0) + 1
+        nameIndexReady = false
+    }
+
+    private func createNameIndex(in db: ProjectionDatabase, generation g: Int64) throws(ProjectionError) {
+        let s = Self.streamTable(g)
+        try db.execute("CREATE UNIQUE INDEX IF NOT EXISTS \(s)_name ON \(s)(name)")
     }
 
     func forgetCache() {
         cache.removeAll()
-        written.removeAll()
+        sids.removeAll()
         startedEmpty = false
         nextSID = 0
     }
 
-    func apply(_ events: ArraySlice<EventView>, in db: ProjectionDatabase) throws(ProjectionError) {
+    func apply(_ events: ArraySlice<EventView>, names: StreamNaming, in db: ProjectionDatabase) throws(ProjectionError) {
         if nextSID == 0 { try open(in: db, generation: generation) }
-        var touched: [String: CardStreamRow] = [:]
+        var touched = Set<Int64>()
         var facts: [CardFact] = []
         var totals = TotalsDelta()
         for event in events where event.category == .card {
-            var row: CardStreamRow
-            if let known = touched[event.stream] ?? cache[event.stream] {
-                row = known
-            } else if !(startedEmpty && !written.contains(event.stream)), let stored = try load(event.stream, db: db) {
-                row = stored
-            } else {
-                row = CardStreamRow(sid: nextSID, name: event.stream)
-                nextSID += 1
+            if cache[event.stream] == nil {
+                let row: CardStreamRow
+                if let sid = sids[event.stream] {
+                    guard let stored = try load(sid: sid, db: db) else {
+                        throw ProjectionError(.database, "card read model: stream row \(sid) is missing")
+                    }
+                    row = stored
+                } else {
+                    let name = try names.name(of: event.stream)
+                    if !startedEmpty && !nameIndexReady {
+                        try createNameIndex(in: db, generation: generation)
+                        nameIndexReady = true
+                    }
+                    if !startedEmpty, let stored = try load(name, db: db) {
+                        row = stored
+                    } else {
+                        row = CardStreamRow(sid: nextSID, name: name)
+                        nextSID += 1
+                    }
+                }
+                cache[event.stream] = row
+                sids[event.stream] = row.sid
             }
-            CardFold.apply(event, to: &row, facts: &facts, totals: &totals)
-            touched[event.stream] = row
+            touched.insert(event.stream)
+            CardFold.apply(event, to: &cache[event.stream]!, facts: &facts, totals: &totals)
         }
         let write = try db.statement("""
-            INSERT OR REPLACE INTO \(Self.streamTable(generation))(sid, name, decision_t, methods, selected,
+            INSERT INTO \(Self.streamTable(generation))(sid, name, decision_t, methods, selected,
               selections, otps, outcome, ended_t) VALUES(?,?,?,?,?,?,?,?,?)
+            ON CONFLICT(sid) DO UPDATE SET decision_t = excluded.decision_t, methods = excluded.methods,
+              selected = excluded.selected, selections = excluded.selections, otps = excluded.otps,
+              outcome = excluded.outcome, ended_t = excluded.ended_t
             """)
-        for row in touched.values {
+        // In sid order: new rows append to the table's B-tree.
+        var order = touched.map { (sid: sids[$0]!, key: $0) }
+        order.sort { $0.sid < $1.sid }
+        for (_, key) in order {
+            let row = cache[key]!
             write.reset()
             write.bind(1, row.sid)
             write.bind(2, row.name)
@@ -106,27 +146,34 @@ final class CardProjection: ProjectionModel {
             try insert.run()
         }
         try Self.totals.flush(totals, in: db, generation: generation)
-        if cache.count + touched.count > cacheLimit { cache.removeAll() }
-        cache.merge(touched) { $1 }
-        if startedEmpty { written.formUnion(touched.keys) }
+        if cache.count > cacheLimit { cache.removeAll() }
     }
 
     private func load(_ name: String, db: ProjectionDatabase) throws(ProjectionError) -> CardStreamRow? {
+        try load("name = ?", db: db) { $0.bind(1, name) }
+    }
+
+    private func load(sid: Int64, db: ProjectionDatabase) throws(ProjectionError) -> CardStreamRow? {
+        try load("sid = ?", db: db) { $0.bind(1, sid) }
+    }
+
+    private func load(_ condition: String, db: ProjectionDatabase,
+                      bind: (Statement) -> Void) throws(ProjectionError) -> CardStreamRow? {
         let st = try db.statement("""
-            SELECT sid, decision_t, methods, selected, selections, otps, outcome, ended_t
-            FROM \(Self.streamTable(generation)) WHERE name = ?
+            SELECT sid, name, decision_t, methods, selected, selections, otps, outcome, ended_t
+            FROM \(Self.streamTable(generation)) WHERE \(condition)
             """)
-        st.bind(1, name)
+        bind(st)
         defer { st.reset() }  // a statement left on a row would lock its table
         guard try st.step() else { return nil }
-        var row = CardStreamRow(sid: st.int(0), name: name)
-        row.decisionAt = st.optionalInt(1)
-        row.methods = try Self.decode(st.text(2))
-        row.selectedKind = st.optionalText(3)
-        row.selections = st.int(4)
-        row.otpSubmissions = st.int(5)
-        row.outcome = CardOutcome(rawValue: st.int(6)) ?? .open
-        row.endedAt = st.optionalInt(7)
+        var row = CardStreamRow(sid: st.int(0), name: st.text(1))
+        row.decisionAt = st.optionalInt(2)
+        row.methods = try Self.decode(st.text(3))
+        row.selectedKind = st.optionalText(4)
+        row.selections = st.int(5)
+        row.otpSubmissions = st.int(6)
+        row.outcome = CardOutcome(rawValue: st.int(7)) ?? .open
+        row.endedAt = st.optionalInt(8)
         return row
     }
 

@@ -1,53 +1,80 @@
 /// Counts the log's events by occurredAt, so a query can say how many events its window covers
-/// without scanning the log: exact counts per millisecond and per hour.
+/// without scanning the log: exactly, to the millisecond, with one row per minute and batch.
 ///
-/// Tables of generation G: `pj_events_ms_gG(t PK, n)`, `pj_events_hour_gG(h PK, n)` where
-/// `h = floor(t / 3_600_000)`. A window sums whole hours from the second table and the partial
-/// hours at its edges from the first.
+/// Tables of generation G:
+/// - `pj_events_hour_gG(h PK, n)`, `h = floor(t / 3_600_000)`: events per hour;
+/// - `pj_events_min_gG(m, n, ms)`, `m = floor(t / 60_000)`, indexed by `m`: each batch appends
+///   one row per minute it touched: `n` events, whose millisecond offsets in the minute are in
+///   `ms` (sorted, 3 characters each in a 64-letter alphabet: portable text, no blob).
+///
+/// A window sums the whole hours it covers from the first table, the whole minutes at its edges
+/// from `n`, and decodes `ms` only for the (at most two) minutes its bounds cut through.
 final class EventClockProjection: ProjectionModel {
     let name = "events"
-    var version: Int64 = 1
+    /// 2: minute rows with millisecond offsets instead of one row per millisecond.
+    var version: Int64 = 2
     static let hour: Int64 = 3_600_000
+    static let minute: Int64 = 60_000
     private var generation: Int64 = 0
 
-    static func msTable(_ g: Int64) -> String { "pj_events_ms_g\(g)" }
+    static func minuteTable(_ g: Int64) -> String { "pj_events_min_g\(g)" }
     static func hourTable(_ g: Int64) -> String { "pj_events_hour_g\(g)" }
 
-    func tableNames(generation g: Int64) -> [String] { [Self.msTable(g), Self.hourTable(g)] }
+    func tableNames(generation g: Int64) -> [String] { [Self.minuteTable(g), Self.hourTable(g)] }
 
     func createTables(in db: ProjectionDatabase, generation g: Int64) throws(ProjectionError) {
+        let m = Self.minuteTable(g)
         try db.execute("""
-            CREATE TABLE IF NOT EXISTS \(Self.msTable(g))(t INTEGER PRIMARY KEY, n INTEGER NOT NULL);
+            CREATE TABLE IF NOT EXISTS \(m)(m INTEGER NOT NULL, n INTEGER NOT NULL, ms TEXT NOT NULL);
             CREATE TABLE IF NOT EXISTS \(Self.hourTable(g))(h INTEGER PRIMARY KEY, n INTEGER NOT NULL);
             """)
+    }
+
+    func createIndexes(in db: ProjectionDatabase, generation g: Int64) throws(ProjectionError) {
+        let m = Self.minuteTable(g)
+        try db.execute("CREATE INDEX IF NOT EXISTS \(m)_m ON \(m)(m)")
     }
 
     func open(in db: ProjectionDatabase, generation g: Int64) throws(ProjectionError) { generation = g }
 
     func forgetCache() {}
 
-    static func hourOf(_ t: Int64) -> Int64 {
-        t >= 0 ? t / hour : -((-t + hour - 1) / hour)
+    /// ⌊t / unit⌋ for any sign.
+    static func floorDiv(_ t: Int64, _ unit: Int64) -> Int64 {
+        t >= 0 ? t / unit : -((-(t + 1)) / unit) - 1
     }
 
-    func apply(_ events: ArraySlice<EventView>, in db: ProjectionDatabase) throws(ProjectionError) {
-        var perMillisecond: [Int64: Int64] = [:]
+    static func hourOf(_ t: Int64) -> Int64 { floorDiv(t, hour) }
+
+    func apply(_ events: ArraySlice<EventView>, names: StreamNaming, in db: ProjectionDatabase) throws(ProjectionError) {
+        var times: [Int64] = []
+        times.reserveCapacity(events.count)
+        for event in events { times.append(event.occurredAt) }
+        times.sort()
         var perHour: [Int64: Int64] = [:]
-        for event in events {
-            perMillisecond[event.occurredAt, default: 0] += 1
-            perHour[Self.hourOf(event.occurredAt), default: 0] += 1
-        }
-        let ms = try db.statement(
-            "INSERT INTO \(Self.msTable(generation))(t, n) VALUES(?, ?) ON CONFLICT(t) DO UPDATE SET n = n + excluded.n")
-        for (t, n) in perMillisecond.sorted(by: { $0.key < $1.key }) {
-            ms.reset()
-            ms.bind(1, t)
-            ms.bind(2, n)
-            try ms.run()
+        let rows = try db.statement("INSERT INTO \(Self.minuteTable(generation))(m, n, ms) VALUES(?, ?, ?)")
+        var i = 0
+        var text: [UInt8] = []
+        while i < times.count {
+            let m = Self.floorDiv(times[i], Self.minute)
+            let base = m * Self.minute
+            text.removeAll(keepingCapacity: true)
+            var j = i
+            while j < times.count && times[j] - base < Self.minute {
+                Self.encode(times[j] - base, into: &text)
+                j += 1
+            }
+            rows.reset()
+            rows.bind(1, m)
+            rows.bind(2, Int64(j - i))
+            rows.bind(3, String(decoding: text, as: UTF8.self))
+            try rows.run()
+            perHour[Self.hourOf(base), default: 0] += Int64(j - i)
+            i = j
         }
         let hours = try db.statement(
-            "INSERT INTO \(Self.hourTable(generation))(h, n) VALUES(?, ?) ON CONFLICT(h) DO UPDATE SET n = n + excluded.n")
-        for (h, n) in perHour {
+            "INSERT INTO \(Self.hourTable(generation))(h, n) VALUES(?, ?) ON CONFLICT(h) DO UPDATE SET n = \(Self.hourTable(generation)).n + excluded.n")
+        for (h, n) in perHour.sorted(by: { $0.key < $1.key }) {
             hours.reset()
             hours.bind(1, h)
             hours.bind(2, n)
@@ -55,25 +82,113 @@ final class EventClockProjection: ProjectionModel {
         }
     }
 
+    // MARK: - Millisecond offsets as text
+
+    private static let alphabet = Array("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-_".utf8)
+    private static let values: [Int8] = {
+        var table = [Int8](repeating: -1, count: 256)
+        for (value, letter) in alphabet.enumerated() { table[Int(letter)] = Int8(value) }
+        return table
+    }()
+
+    /// Appends an offset (0 ..< 60 000) as three letters, most significant first (so the text
+    /// sorts like the numbers).
+    static func encode(_ offset: Int64, into text: inout [UInt8]) {
+        let v = Int(offset)
+        text.append(alphabet[(v >> 12) & 63])
+        text.append(alphabet[(v >> 6) & 63])
+        text.append(alphabet[v & 63])
+    }
+
+    /// How many offsets in `text` lie in `lo ..< hi`; nil when the text is damaged.
+    static func count(in text: String, from lo: Int64, to hi: Int64) -> Int64? {
+        var utf8 = text.utf8.makeIterator()
+        var n: Int64 = 0
+        while let a = utf8.next() {
+            guard let b = utf8.next(), let c = utf8.next() else { return nil }
+            let x = values[Int(a)], y = values[Int(b)], z = values[Int(c)]
+            guard x >= 0, y >= 0, z >= 0 else { return nil }
+            let v = Int64(x) << 12 | Int64(y) << 6 | Int64(z)
+            if v >= lo && v < hi { n += 1 }
+        }
+        return n
+    }
+
+    // MARK: - Counting
+
+    /// The first and last occurredAt of the log's events, rounded out to whole minutes (nil
+    /// when there are none).
+    static func span(db: ProjectionDatabase, generation g: Int64) throws(ProjectionError) -> ClosedRange<Int64>? {
+        guard let first = try db.scalarInt("SELECT min(m) FROM \(minuteTable(g))"),
+              let last = try db.scalarInt("SELECT max(m) FROM \(minuteTable(g))") else { return nil }
+        return first * minute ... (last + 1) * minute - 1
+    }
+
     /// Events with occurredAt in `window`, from generation `g`'s tables.
     static func count(in window: QueryWindow, db: ProjectionDatabase, generation g: Int64) throws(ProjectionError) -> Int64 {
         let lo = window.lowerBound, hi = window.upperBound
-        // Whole hours strictly inside the window: [firstHour, endHour).
-        let firstHour = lo == Int64.min ? Int64.min : hourOf(lo) + (lo % hour == 0 ? 0 : 1)
-        let endHour = hi == Int64.max ? Int64.max : hourOf(hi)
-        if firstHour == Int64.min || endHour == Int64.max || firstHour < endHour {
-            var total = try db.scalarInt("SELECT coalesce(sum(n), 0) FROM \(hourTable(g)) WHERE h >= ? AND h < ?",
-                                         [firstHour, endHour]) ?? 0
-            if firstHour != Int64.min {
-                total += try db.scalarInt("SELECT coalesce(sum(n), 0) FROM \(msTable(g)) WHERE t >= ? AND t < ?",
-                                          [lo, firstHour * hour]) ?? 0
-            }
-            if endHour != Int64.max {
-                total += try db.scalarInt("SELECT coalesce(sum(n), 0) FROM \(msTable(g)) WHERE t >= ? AND t < ?",
-                                          [endHour * hour, hi]) ?? 0
-            }
-            return total
+        guard lo < hi else { return 0 }
+        if lo == Int64.min && hi == Int64.max {
+            return try db.scalarInt("SELECT coalesce(sum(n), 0) FROM \(hourTable(g))") ?? 0
         }
-        return try db.scalarInt("SELECT coalesce(sum(n), 0) FROM \(msTable(g)) WHERE t >= ? AND t < ?", [lo, hi]) ?? 0
+        // Minutes wholly inside: [firstMinute, endMinute); partial minutes at the edges.
+        let loMinute = lo == Int64.min ? Int64.min : floorDiv(lo, minute)
+        let hiMinute = hi == Int64.max ? Int64.max : floorDiv(hi, minute)
+        if loMinute != Int64.min && loMinute == hiMinute {
+            return try partial(loMinute, from: lo - loMinute * minute, to: hi - loMinute * minute, db: db, generation: g)
+        }
+        var total: Int64 = 0
+        var firstMinute = loMinute
+        if loMinute != Int64.min && lo != loMinute * minute {
+            total += try partial(loMinute, from: lo - loMinute * minute, to: minute, db: db, generation: g)
+            firstMinute = loMinute + 1
+        }
+        let endMinute = hiMinute
+        if hiMinute != Int64.max && hi != hiMinute * minute {
+            total += try partial(hiMinute, from: 0, to: hi - hiMinute * minute, db: db, generation: g)
+        }
+        total += try wholeMinutes(from: firstMinute, to: endMinute, db: db, generation: g)
+        return total
+    }
+
+    /// Events in the whole minutes [first, end) (`Int64.min`/`max`: open).
+    private static func wholeMinutes(from first: Int64, to end: Int64, db: ProjectionDatabase,
+                                     generation g: Int64) throws(ProjectionError) -> Int64 {
+        guard first < end else { return 0 }
+        let perHour = hour / minute
+        // Whole hours inside, from the hour table: [firstHour, endHour).
+        let firstHour = first == Int64.min ? Int64.min : floorDiv(first + perHour - 1, perHour)
+        let endHour = end == Int64.max ? Int64.max : floorDiv(end, perHour)
+        guard firstHour < endHour else {
+            return try minuteSum(from: first, to: end, db: db, generation: g)
+        }
+        var total = try db.scalarInt("SELECT coalesce(sum(n), 0) FROM \(hourTable(g)) WHERE h >= ? AND h < ?",
+                                     [firstHour, endHour]) ?? 0
+        if firstHour != Int64.min { total += try minuteSum(from: first, to: firstHour * perHour, db: db, generation: g) }
+        if endHour != Int64.max { total += try minuteSum(from: endHour * perHour, to: end, db: db, generation: g) }
+        return total
+    }
+
+    private static func minuteSum(from first: Int64, to end: Int64, db: ProjectionDatabase,
+                                  generation g: Int64) throws(ProjectionError) -> Int64 {
+        guard first < end else { return 0 }
+        return try db.scalarInt("SELECT coalesce(sum(n), 0) FROM \(minuteTable(g)) WHERE m >= ? AND m < ?",
+                                [first, end]) ?? 0
+    }
+
+    /// Events of minute `m` whose offset lies in `lo ..< hi`.
+    private static func partial(_ m: Int64, from lo: Int64, to hi: Int64, db: ProjectionDatabase,
+                                generation g: Int64) throws(ProjectionError) -> Int64 {
+        let st = try db.statement("SELECT ms FROM \(minuteTable(g)) WHERE m = ?")
+        st.bind(1, m)
+        defer { st.reset() }
+        var total: Int64 = 0
+        while try st.step() {
+            guard let n = count(in: st.text(0), from: lo, to: hi) else {
+                throw ProjectionError(.database, "events read model: unreadable minute row")
+            }
+            total += n
+        }
+        return total
     }
 }

@@ -1,54 +1,101 @@
 import EventStore
 
-// The projections' own connection to the journal's database file, over the store's public
-// SQLite wrapper (`SQLiteConnection`, the package's one place that calls sqlite3). This file
-// turns `SQLiteError` into `ProjectionError` and gives the engine the few calls it needs.
+// The seam between the projections and the database that holds their read models: the
+// journal's own SQLite file, or the journal's PostgreSQL database. Everything above this file
+// (the engine, the models, the queries) writes one SQL text with SQLite's spelling and `?`
+// placeholders, and calls the few operations below; everything that differs between the two
+// engines is decided here and in `PostgresDialect`:
+//
+// | | SQLite (`SQLiteProjectionBackend`) | PostgreSQL (`PostgresProjectionBackend`) |
+// |---|---|---|
+// | placeholders | `?`, `?N` | `$n` (translated) |
+// | types | INTEGER, TEXT, BLOB | BIGINT, TEXT COLLATE "C" (byte order, as SQLite), BYTEA |
+// | `INSERT OR IGNORE` / `OR REPLACE` | native | `ON CONFLICT DO NOTHING` / `DO UPDATE` on the first column |
+// | write transaction | `BEGIN IMMEDIATE` (one writer) | `BEGIN` + `LOCK TABLE pj_meta IN SHARE ROW EXCLUSIVE MODE` |
+// | read transaction | `BEGIN DEFERRED` (WAL snapshot) | `REPEATABLE READ READ ONLY` + `ROW SHARE` lock on `pj_meta` |
+// | table existence | `sqlite_master` | `pg_tables` in `current_schema()` |
+// | durability of commits | `synchronous=NORMAL` | `synchronous_commit=off` |
+//
+// Portable SQL is the rule for the code above: write what both engines accept
+// (`ON CONFLICT(k) DO UPDATE SET n = t.n + excluded.n` with the target table named, `coalesce`,
+// `CASE`), and let this seam translate only the spellings listed above.
 //
 // One connection, used from one thread at a time (an engine is not shared across threads).
 
+/// The operations a read-model database offers the engine; one implementation per engine.
+protocol ProjectionBackend: AnyObject {
+    func close()
+    /// Runs one or more statements without results.
+    func execute(_ sql: String) throws(ProjectionError)
+    /// A statement for `sql` (SQLite spelling), ready to bind and run.
+    func statement(_ sql: String) throws(ProjectionError) -> Statement
+    /// Starts a transaction that writes: one writer at a time per journal.
+    func beginWrite() throws(ProjectionError)
+    /// Starts a transaction that only reads, from one consistent snapshot.
+    func beginRead() throws(ProjectionError)
+    func commit() throws(ProjectionError)
+    /// Rolls back an open transaction; never throws (the caller is reporting an error already).
+    func rollback()
+    /// True when the table exists in the read models' schema.
+    func tableExists(_ name: String) throws(ProjectionError) -> Bool
+}
+
 /// A connection to the database that holds the read models.
 final class ProjectionDatabase {
-    private var connection: SQLiteConnection?
+    /// The table whose lock serializes the writers of the read models (created by the engine
+    /// before any transaction).
+    static let lockTable = "pj_meta"
 
-    /// Opens (and, when `create`, creates) the database at `path`. The read models can always be
-    /// rebuilt from the log, so commits use `synchronous=NORMAL` (no fsync per batch).
+    private var backend: (any ProjectionBackend)?
+    /// True for PostgreSQL, false for SQLite.
+    let isPostgres: Bool
+
+    /// Opens (and, when `create`, creates) the SQLite database at `path`.
     init(path: String, create: Bool) throws(ProjectionError) {
-        do {
-            connection = try SQLiteConnection(path: path, options: .init(create: create, busyTimeoutMilliseconds: 10_000,
-                                                                         walMode: true, synchronous: 1))
-            try connection?.execute("PRAGMA temp_store=MEMORY; PRAGMA cache_size=-65536")
-        } catch {
-            connection?.close()
-            throw ProjectionError(error, "cannot open the read models in \(path)")
+        backend = try SQLiteProjectionBackend(path: path, create: create)
+        isPostgres = false
+    }
+
+    /// Opens the read models of the journal at `location`: a `postgres://` or `postgresql://`
+    /// URL means the journal's PostgreSQL database (the first schema of its `search_path`),
+    /// anything else is the journal's SQLite file.
+    init(location: String) throws(ProjectionError) {
+        if PostgresURL.isPostgres(location) {
+            backend = try PostgresProjectionBackend(url: location)
+            isPostgres = true
+        } else {
+            backend = try SQLiteProjectionBackend(path: location, create: true)
+            isPostgres = false
         }
     }
 
     func close() {
-        connection?.close()
-        connection = nil
+        backend?.close()
+        backend = nil
     }
 
-    private var db: SQLiteConnection {
-        guard let connection else { preconditionFailure("ProjectionDatabase used after close") }
-        return connection
+    private var db: any ProjectionBackend {
+        guard let backend else { preconditionFailure("ProjectionDatabase used after close") }
+        return backend
     }
 
     /// Runs one or more statements without results.
-    func execute(_ sql: String) throws(ProjectionError) {
-        do { try db.execute(sql) } catch { throw ProjectionError(error, "read models") }
-    }
+    func execute(_ sql: String) throws(ProjectionError) { try db.execute(sql) }
 
-    /// A prepared statement from the connection's cache, reset, bindings cleared.
-    func statement(_ sql: String) throws(ProjectionError) -> Statement {
-        do { return Statement(try db.cached(sql)) } catch { throw ProjectionError(error, "read models") }
-    }
+    /// A prepared statement (SQLite: from the connection's cache), reset, bindings cleared.
+    func statement(_ sql: String) throws(ProjectionError) -> Statement { try db.statement(sql) }
 
-    /// Runs `body` in a `BEGIN IMMEDIATE` transaction; rolls back and rethrows when it throws.
+    /// True when the table exists.
+    func tableExists(_ name: String) throws(ProjectionError) -> Bool { try db.tableExists(name) }
+
+    /// Runs `body` in a write transaction (one writer at a time); rolls back and rethrows when
+    /// it throws.
     func transaction<R>(_ body: () throws(ProjectionError) -> R) throws(ProjectionError) -> R {
-        try execute("BEGIN IMMEDIATE")
+        let db = db
+        try db.beginWrite()
         do {
             let result = try body()
-            try execute("COMMIT")
+            try db.commit()
             return result
         } catch {
             db.rollback()  // the first error is the one reported
@@ -58,10 +105,11 @@ final class ProjectionDatabase {
 
     /// Runs `body` inside a read transaction, so it sees one consistent snapshot.
     func readTransaction<R>(_ body: () throws(ProjectionError) -> R) throws(ProjectionError) -> R {
-        try execute("BEGIN DEFERRED")
+        let db = db
+        try db.beginRead()
         do {
             let result = try body()
-            try execute("COMMIT")
+            try db.commit()
             return result
         } catch {
             db.rollback()
@@ -79,33 +127,104 @@ final class ProjectionDatabase {
     }
 }
 
-/// A cached statement with the engine's argument order and error type.
+/// A statement with the engine's argument order and error type, on either engine.
+///
+/// `run()` is for statements without results; on PostgreSQL, inside a transaction, it may be
+/// queued and sent with the next ones in one pipeline (its error then surfaces at the next
+/// `step()`, `execute` or commit, still inside the transaction, which rolls back).
 struct Statement {
-    private let statement: SQLiteStatement
+    private enum Engine {
+        case sqlite(SQLiteStatement)
+        case postgres(PostgresProjectionStatement)
+    }
 
-    init(_ statement: SQLiteStatement) { self.statement = statement }
+    private let engine: Engine
 
-    func reset() { statement.reset() }
-    func bind(_ index: Int32, _ value: Int64) { statement.bind(value, at: index) }
-    func bind(_ index: Int32, _ value: Int64?) { statement.bind(value, at: index) }
-    func bind(_ index: Int32, _ value: String) { statement.bind(value, at: index) }
-    func bind(_ index: Int32, _ value: String?) { statement.bind(value, at: index) }
+    init(_ statement: SQLiteStatement) { engine = .sqlite(statement) }
+    init(_ statement: PostgresProjectionStatement) { engine = .postgres(statement) }
+
+    func reset() {
+        switch engine {
+        case let .sqlite(st): st.reset()
+        case let .postgres(st): st.reset()
+        }
+    }
+
+    func bind(_ index: Int32, _ value: Int64) {
+        switch engine {
+        case let .sqlite(st): st.bind(value, at: index)
+        case let .postgres(st): st.bind(index, .int64(value))
+        }
+    }
+
+    func bind(_ index: Int32, _ value: Int64?) {
+        switch engine {
+        case let .sqlite(st): st.bind(value, at: index)
+        case let .postgres(st): st.bind(index, value.map { .int64($0) } ?? .null)
+        }
+    }
+
+    func bind(_ index: Int32, _ value: String) {
+        switch engine {
+        case let .sqlite(st): st.bind(value, at: index)
+        case let .postgres(st): st.bind(index, .text(value))
+        }
+    }
+
+    func bind(_ index: Int32, _ value: String?) {
+        switch engine {
+        case let .sqlite(st): st.bind(value, at: index)
+        case let .postgres(st): st.bind(index, value.map { .text($0) } ?? .null)
+        }
+    }
 
     /// Steps once: true when a row is available, false when done.
     @discardableResult
     func step() throws(ProjectionError) -> Bool {
-        do { return try statement.step() } catch { throw ProjectionError(error, "read models") }
+        switch engine {
+        case let .sqlite(st):
+            do { return try st.step() } catch { throw ProjectionError(error, "read models") }
+        case let .postgres(st):
+            return try st.step()
+        }
     }
 
     /// Runs to completion (statements without results).
     func run() throws(ProjectionError) {
-        do { try statement.run() } catch { throw ProjectionError(error, "read models") }
+        switch engine {
+        case let .sqlite(st):
+            do { try st.run() } catch { throw ProjectionError(error, "read models") }
+        case let .postgres(st):
+            try st.run()
+        }
     }
 
-    func isNull(_ column: Int32) -> Bool { statement.isNull(at: column) }
-    func int(_ column: Int32) -> Int64 { statement.int64(at: column) }
+    func isNull(_ column: Int32) -> Bool {
+        switch engine {
+        case let .sqlite(st): return st.isNull(at: column)
+        case let .postgres(st): return st.isNull(column)
+        }
+    }
+
+    /// An integer column (PostgreSQL: any integer, `numeric` without fraction, or boolean as 0/1).
+    func int(_ column: Int32) -> Int64 {
+        switch engine {
+        case let .sqlite(st): return st.int64(at: column)
+        case let .postgres(st): return st.int(column)
+        }
+    }
+
     func optionalInt(_ column: Int32) -> Int64? { isNull(column) ? nil : int(column) }
-    func text(_ column: Int32) -> String { statement.text(at: column) }
+
+    /// A text column; on either engine an integer or boolean column reads as its decimal text
+    /// (`1`, `0` for booleans), as SQLite does.
+    func text(_ column: Int32) -> String {
+        switch engine {
+        case let .sqlite(st): return st.text(at: column)
+        case let .postgres(st): return st.text(column)
+        }
+    }
+
     func optionalText(_ column: Int32) -> String? { isNull(column) ? nil : text(column) }
 }
 

@@ -11,12 +11,16 @@ protocol ProjectionModel: AnyObject {
     var version: Int64 { get set }
     /// The tables of one generation (dropped when a newer generation replaces it).
     func tableNames(generation: Int64) -> [String]
-    /// Creates the (empty) tables and indexes of a generation.
+    /// Creates the (empty) tables of a generation, without their secondary indexes: a rebuild
+    /// bulk-loads them, then ``createIndexes(in:generation:)`` sorts each index once.
     func createTables(in db: ProjectionDatabase, generation: Int64) throws(ProjectionError)
+    /// Creates the secondary indexes queries use (when a rebuilt generation is swapped in).
+    func createIndexes(in db: ProjectionDatabase, generation: Int64) throws(ProjectionError)
     /// Starts working on a generation: forgets cached state, reloads counters.
     func open(in db: ProjectionDatabase, generation: Int64) throws(ProjectionError)
-    /// Folds `events` (positions increasing, all after the checkpoint) and writes what changed.
-    func apply(_ events: ArraySlice<EventView>, in db: ProjectionDatabase) throws(ProjectionError)
+    /// Folds `events` (positions increasing, all after the checkpoint) and writes what changed;
+    /// `names` names the streams the projection has no row for in memory.
+    func apply(_ events: ArraySlice<EventView>, names: StreamNaming, in db: ProjectionDatabase) throws(ProjectionError)
     /// Drops cached state (after a failed or concurrent batch: the database is the truth).
     func forgetCache()
 }

@@ -2,21 +2,29 @@
 /// outcome is always current) and one fact row per counted event, indexed by kind and occurredAt.
 ///
 /// Tables of generation G:
-/// - `pj_3ds_stream_gG(sid PK, name UNIQUE, created_t, ds, mv, ares, started_t, outcome, ended_t,
-///   requests, submits, last_ui)`; indexes on `created_t`, `ended_t`.
+/// - `pj_3ds_stream_gG(sid PK, name (unique index), created_t, ds, mv, ares, started_t, outcome, ended_t,
+///   requests, submits, last_ui)`; covering indexes from `created_t` (the funnel's columns) and
+///   from `ended_t` (those of challenges and latency).
 /// - `pj_3ds_fact_gG(kind, t, sid, a, b)`; covering index `(kind, t, a, b, sid)`.
 /// - the all-time totals (``TotalsTables``, prefix `pj_3ds`).
 final class ThreeDSProjection: ProjectionModel {
     let name = "3ds"
-    /// 2: covering fact index.
-    var version: Int64 = 2
+    /// 2: covering fact index. 3: totals folded by structured keys, stream rows upserted.
+    /// 4: covering indexes on created_t and ended_t for windowed funnel, challenges and latency.
+    var version: Int64 = 4
     private var generation: Int64 = 0
     private var nextSID: Int64 = 1
     /// True when the generation's stream table was empty at `open`: then a stream not in
-    /// `written` cannot be stored yet, and its lookup is skipped (most of a rebuild's streams).
+    /// `sids` cannot be stored yet, and its lookup is skipped (most of a rebuild's streams).
     private var startedEmpty = false
-    private var written: Set<String> = []
-    private var cache: [String: ThreeDSStreamRow] = [:]
+    /// The sid of every stream this engine wrote or loaded in the generation, by the reader's
+    /// key: an evicted row is reloaded by its integer primary key, not by name.
+    private var sids: [Int64: Int64] = [:]
+    /// A rebuild fills its tables without secondary indexes (``createIndexes`` builds them in one
+    /// sort when it swaps in); looking a stream up by name needs the name index, made on demand.
+    private var nameIndexReady = false
+    /// Rows by the reader's stream key.
+    private var cache: [Int64: ThreeDSStreamRow] = [:]
     private let cacheLimit = 200_000
 
     static func streamTable(_ g: Int64) -> String { "pj_3ds_stream_g\(g)" }
@@ -29,58 +37,93 @@ final class ThreeDSProjection: ProjectionModel {
     func createTables(in db: ProjectionDatabase, generation g: Int64) throws(ProjectionError) {
         let s = Self.streamTable(g), f = Self.factTable(g)
         try db.execute("""
-            CREATE TABLE IF NOT EXISTS \(s)(sid INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, created_t INTEGER,
+            CREATE TABLE IF NOT EXISTS \(s)(sid INTEGER PRIMARY KEY, name TEXT NOT NULL, created_t INTEGER,
               ds TEXT, mv TEXT, ares TEXT, started_t INTEGER, outcome INTEGER NOT NULL, ended_t INTEGER,
               requests INTEGER NOT NULL, submits INTEGER NOT NULL, last_ui TEXT);
-            CREATE INDEX IF NOT EXISTS \(s)_created ON \(s)(created_t);
-            CREATE INDEX IF NOT EXISTS \(s)_ended ON \(s)(ended_t);
             CREATE TABLE IF NOT EXISTS \(f)(kind INTEGER NOT NULL, t INTEGER NOT NULL, sid INTEGER NOT NULL,
               a TEXT NOT NULL, b TEXT NOT NULL);
-            CREATE INDEX IF NOT EXISTS \(f)_kt ON \(f)(kind, t, a, b, sid);
             """)
         try Self.totals.create(in: db, generation: g)
+    }
+
+    func createIndexes(in db: ProjectionDatabase, generation g: Int64) throws(ProjectionError) {
+        let s = Self.streamTable(g), f = Self.factTable(g)
+        try createNameIndex(in: db, generation: g)
+        try db.execute("""
+            CREATE INDEX IF NOT EXISTS \(s)_created ON \(s)(created_t, ds, mv, ares, started_t, outcome);
+            CREATE INDEX IF NOT EXISTS \(s)_ended ON \(s)(ended_t, started_t, last_ui, outcome, requests, ds);
+            CREATE INDEX IF NOT EXISTS \(f)_kt ON \(f)(kind, t, a, b, sid);
+            """)
     }
 
     func open(in db: ProjectionDatabase, generation g: Int64) throws(ProjectionError) {
         generation = g
         cache.removeAll()
-        written.removeAll()
+        sids.removeAll()
         let maxSID = try db.scalarInt("SELECT max(sid) FROM \(Self.streamTable(g))")
         startedEmpty = maxSID == nil
         nextSID = (maxSID ?? 0) + 1
+        nameIndexReady = false
+    }
+
+    private func createNameIndex(in db: ProjectionDatabase, generation g: Int64) throws(ProjectionError) {
+        let s = Self.streamTable(g)
+        try db.execute("CREATE UNIQUE INDEX IF NOT EXISTS \(s)_name ON \(s)(name)")
     }
 
     func forgetCache() {
         cache.removeAll()
-        written.removeAll()
+        sids.removeAll()
         startedEmpty = false
         nextSID = 0  // reloaded by `open` before the next batch
     }
 
-    func apply(_ events: ArraySlice<EventView>, in db: ProjectionDatabase) throws(ProjectionError) {
+    func apply(_ events: ArraySlice<EventView>, names: StreamNaming, in db: ProjectionDatabase) throws(ProjectionError) {
         if nextSID == 0 { try open(in: db, generation: generation) }
         let s = Self.streamTable(generation)
-        var touched: [String: ThreeDSStreamRow] = [:]
+        var touched = Set<Int64>()
         var facts: [ThreeDSFact] = []
         var totals = TotalsDelta()
         for event in events where event.category == .threeDS {
-            var row: ThreeDSStreamRow
-            if let known = touched[event.stream] ?? cache[event.stream] {
-                row = known
-            } else if !(startedEmpty && !written.contains(event.stream)), let stored = try load(event.stream, db: db) {
-                row = stored
-            } else {
-                row = ThreeDSStreamRow(sid: nextSID, name: event.stream)
-                nextSID += 1
+            if cache[event.stream] == nil {
+                let row: ThreeDSStreamRow
+                if let sid = sids[event.stream] {
+                    guard let stored = try load(sid: sid, db: db) else {
+                        throw ProjectionError(.database, "3ds read model: stream row \(sid) is missing")
+                    }
+                    row = stored
+                } else {
+                    let name = try names.name(of: event.stream)
+                    if !startedEmpty && !nameIndexReady {
+                        try createNameIndex(in: db, generation: generation)
+                        nameIndexReady = true
+                    }
+                    if !startedEmpty, let stored = try load(name, db: db) {
+                        row = stored
+                    } else {
+                        row = ThreeDSStreamRow(sid: nextSID, name: name)
+                        nextSID += 1
+                    }
+                }
+                cache[event.stream] = row
+                sids[event.stream] = row.sid
             }
-            ThreeDSFold.apply(event, to: &row, facts: &facts, totals: &totals)
-            touched[event.stream] = row
+            touched.insert(event.stream)
+            ThreeDSFold.apply(event, to: &cache[event.stream]!, facts: &facts, totals: &totals)
         }
         let write = try db.statement("""
-            INSERT OR REPLACE INTO \(s)(sid, name, created_t, ds, mv, ares, started_t, outcome, ended_t, requests,
+            INSERT INTO \(s)(sid, name, created_t, ds, mv, ares, started_t, outcome, ended_t, requests,
               submits, last_ui) VALUES(?,?,?,?,?,?,?,?,?,?,?,?)
+            ON CONFLICT(sid) DO UPDATE SET created_t = excluded.created_t, ds = excluded.ds, mv = excluded.mv,
+              ares = excluded.ares, started_t = excluded.started_t, outcome = excluded.outcome,
+              ended_t = excluded.ended_t, requests = excluded.requests, submits = excluded.submits,
+              last_ui = excluded.last_ui
             """)
-        for row in touched.values {
+        // In sid order: new rows append to the table's B-tree.
+        var order = touched.map { (sid: sids[$0]!, key: $0) }
+        order.sort { $0.sid < $1.sid }
+        for (_, key) in order {
+            let row = cache[key]!
             write.reset()
             write.bind(1, row.sid)
             write.bind(2, row.name)
@@ -107,30 +150,37 @@ final class ThreeDSProjection: ProjectionModel {
             try insert.run()
         }
         try Self.totals.flush(totals, in: db, generation: generation)
-        if cache.count + touched.count > cacheLimit { cache.removeAll() }
-        cache.merge(touched) { $1 }
-        if startedEmpty { written.formUnion(touched.keys) }
+        if cache.count > cacheLimit { cache.removeAll() }
     }
 
     private func load(_ name: String, db: ProjectionDatabase) throws(ProjectionError) -> ThreeDSStreamRow? {
+        try load("name = ?", db: db) { $0.bind(1, name) }
+    }
+
+    private func load(sid: Int64, db: ProjectionDatabase) throws(ProjectionError) -> ThreeDSStreamRow? {
+        try load("sid = ?", db: db) { $0.bind(1, sid) }
+    }
+
+    private func load(_ condition: String, db: ProjectionDatabase,
+                      bind: (Statement) -> Void) throws(ProjectionError) -> ThreeDSStreamRow? {
         let st = try db.statement("""
-            SELECT sid, created_t, ds, mv, ares, started_t, outcome, ended_t, requests, submits, last_ui
-            FROM \(Self.streamTable(generation)) WHERE name = ?
+            SELECT sid, name, created_t, ds, mv, ares, started_t, outcome, ended_t, requests, submits, last_ui
+            FROM \(Self.streamTable(generation)) WHERE \(condition)
             """)
-        st.bind(1, name)
+        bind(st)
         defer { st.reset() }  // a statement left on a row would lock its table
         guard try st.step() else { return nil }
-        var row = ThreeDSStreamRow(sid: st.int(0), name: name)
-        row.createdAt = st.optionalInt(1)
-        row.directoryServer = st.optionalText(2)
-        row.messageVersion = st.optionalText(3)
-        row.aresStatus = st.optionalText(4)
-        row.challengeStartedAt = st.optionalInt(5)
-        row.outcome = ThreeDSOutcome(rawValue: st.int(6)) ?? .open
-        row.endedAt = st.optionalInt(7)
-        row.requests = st.int(8)
-        row.submitTexts = st.int(9)
-        row.lastUiType = st.optionalText(10)
+        var row = ThreeDSStreamRow(sid: st.int(0), name: st.text(1))
+        row.createdAt = st.optionalInt(2)
+        row.directoryServer = st.optionalText(3)
+        row.messageVersion = st.optionalText(4)
+        row.aresStatus = st.optionalText(5)
+        row.challengeStartedAt = st.optionalInt(6)
+        row.outcome = ThreeDSOutcome(rawValue: st.int(7)) ?? .open
+        row.endedAt = st.optionalInt(8)
+        row.requests = st.int(9)
+        row.submitTexts = st.int(10)
+        row.lastUiType = st.optionalText(11)
         return row
     }
 }

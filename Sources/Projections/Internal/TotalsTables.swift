@@ -25,7 +25,7 @@ struct TotalsTables {
     /// Adds a batch's changes.
     func flush(_ delta: TotalsDelta, in db: ProjectionDatabase, generation g: Int64) throws(ProjectionError) {
         let counts = try db.statement(
-            "INSERT INTO \(total(g))(key, n) VALUES(?, ?) ON CONFLICT(key) DO UPDATE SET n = n + excluded.n")
+            "INSERT INTO \(total(g))(key, n) VALUES(?, ?) ON CONFLICT(key) DO UPDATE SET n = \(total(g)).n + excluded.n")
         for (key, n) in delta.flattened where n != 0 {
             counts.reset()
             counts.bind(1, key)
@@ -34,25 +34,40 @@ struct TotalsTables {
         }
         guard !delta.histogram.isEmpty else { return }
         let fine = try db.statement(
-            "INSERT INTO \(hist(g))(metric, v, n) VALUES(?, ?, ?) ON CONFLICT(metric, v) DO UPDATE SET n = n + excluded.n")
-        var buckets: [TotalsDelta.HistogramKey: Int64] = [:]
+            "INSERT INTO \(hist(g))(metric, v, n) VALUES(?, ?, ?) ON CONFLICT(metric, v) DO UPDATE SET n = \(hist(g)).n + excluded.n")
+        var buckets: [Bucket: Int64] = [:]
+        var metricTexts: [TotalsDelta.HistogramKey: String] = [:]
         for (key, n) in delta.histogram where n != 0 {
+            var group = key
+            group.value = 0
+            let metric: String
+            if let known = metricTexts[group] {
+                metric = known
+            } else {
+                metric = key.metricText
+                metricTexts[group] = metric
+            }
             fine.reset()
-            fine.bind(1, key.metric)
+            fine.bind(1, metric)
             fine.bind(2, key.value)
             fine.bind(3, n)
             try fine.run()
-            buckets[TotalsDelta.HistogramKey(metric: key.metric, value: key.value >> Self.coarseShift), default: 0] += n
+            buckets[Bucket(metric: metric, bucket: key.value >> Self.coarseShift), default: 0] += n
         }
         let coarseInsert = try db.statement(
-            "INSERT INTO \(coarse(g))(metric, b, n) VALUES(?, ?, ?) ON CONFLICT(metric, b) DO UPDATE SET n = n + excluded.n")
+            "INSERT INTO \(coarse(g))(metric, b, n) VALUES(?, ?, ?) ON CONFLICT(metric, b) DO UPDATE SET n = \(coarse(g)).n + excluded.n")
         for (key, n) in buckets where n != 0 {
             coarseInsert.reset()
             coarseInsert.bind(1, key.metric)
-            coarseInsert.bind(2, key.value)
+            coarseInsert.bind(2, key.bucket)
             coarseInsert.bind(3, n)
             try coarseInsert.run()
         }
+    }
+
+    private struct Bucket: Hashable {
+        var metric: String
+        var bucket: Int64
     }
 
     /// The counters of the given metrics (`req`, `otptx`, …), by key: one index range per metric.

@@ -24,15 +24,21 @@ final class ArrayEventSource: ProjectionEventSource {
     func headPosition() throws -> Int64 { events.last?.position ?? 0 }
 }
 
-/// A fresh temporary database path, removed with its WAL files by `remove()`.
+/// A fresh, empty database for one test's read models: a temporary SQLite file (removed with
+/// its WAL files by `remove()`) or a new PostgreSQL schema (gone with the test server).
 struct TemporaryDatabase {
-    let path: String
+    /// The SQLite path or the PostgreSQL URL.
+    let location: String
 
-    init() {
-        path = "/tmp/projections-test-\(UInt64.random(in: 0...UInt64.max)).db"
+    init(_ backend: DatabaseBackend = .sqlite) throws {
+        location = try backend.makeLocation()
     }
 
+    /// For tests that need a file (SQLite only).
+    var path: String { location }
+
     func remove() {
-        for suffix in ["", "-wal", "-shm"] { _ = unlink(path + suffix) }
+        guard !location.hasPrefix("postgres") else { return }
+        for suffix in ["", "-wal", "-shm"] { _ = unlink(location + suffix) }
     }
 }

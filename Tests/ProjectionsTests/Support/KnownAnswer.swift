@@ -2,11 +2,11 @@ import JournalCore
 import Projections
 
 /// Runs a query over a hand-built log and returns its compact JSON, for exact comparisons.
-func answer(_ log: LogBuilder, since: String? = nil, until: String? = nil,
+func answer(_ backend: DatabaseBackend, _ log: LogBuilder, since: String? = nil, until: String? = nil,
             _ query: (ProjectionEngine, QueryWindow) throws -> any QueryReport) throws -> String {
-    let db = TemporaryDatabase()
+    let db = try TemporaryDatabase(backend)
     defer { db.remove() }
-    let engine = try ProjectionEngine(databasePath: db.path, source: ArrayEventSource(log.events))
+    let engine = try ProjectionEngine(journal: db.location, source: ArrayEventSource(log.events))
     defer { engine.close() }
     let window = QueryWindow(since: since.flatMap { Timestamp(queryBound: $0) },
                              until: until.flatMap { Timestamp(queryBound: $0) })

@@ -1,0 +1,75 @@
+extension JournalConnection {
+    /// The log from `position`, lent row by row (see ``EventScanning``): the payload is decoded
+    /// into a reused buffer, names stay integer ids.
+    func scanAll(from position: Int64, limit: Int, _ body: (ScannedEvent) -> Bool) throws(EventStoreError) -> Int {
+        guard limit > 0 else { return 0 }
+        let statement = try run("reading the log") { () throws(SQLiteError) in
+            try sql.cached("""
+                SELECT position, stream_id, type_id, occurred_at, codec, data_len, meta_len, payload
+                FROM journal_events WHERE position >= ? ORDER BY position LIMIT ?
+                """)
+        }
+        statement.bind(position, at: 1)
+        statement.bind(Int64(clamping: limit), at: 2)
+        defer { statement.reset() }
+        var count = 0
+        while try run("reading the log", { () throws(SQLiteError) in try statement.step() }) {
+            let at = statement.int64(at: 0)
+            let codec = statement.int64(at: 4)
+            let dataLength = statement.int(at: 5)
+            let metaLength = statement.isNull(at: 6) ? 0 : statement.int(at: 6)
+            let total = dataLength + metaLength
+            guard dataLength >= 0, metaLength >= 0, total <= 1 << 30 else {
+                throw .integrity(at: at, "the stored payload lengths are damaged")
+            }
+            let keepGoing: Bool
+            if codec == 0 {
+                keepGoing = try statement.withBlob(at: 7) { bytes throws(EventStoreError) -> Bool in
+                    guard bytes.count == total else {
+                        throw .integrity(at: at, "the stored payload has the wrong length")
+                    }
+                    return body(ScannedEvent(position: at, streamID: statement.int64(at: 1), typeID: statement.int64(at: 2),
+                                             occurredAt: statement.int64(at: 3),
+                                             data: UnsafeRawBufferPointer(rebasing: bytes[..<dataLength])))
+                }
+            } else {
+                let found: LZ4Dictionary
+                do {
+                    found = try dictionary(codec)
+                } catch {
+                    throw .integrity(at: at, "the payload refers to compression dictionary #\(codec), which is missing")
+                }
+                if payloadScratch.count < total { payloadScratch = [UInt8](repeating: 0, count: max(total, 4096)) }
+                let ok = statement.withBlob(at: 7) { bytes in
+                    payloadScratch.withUnsafeMutableBytes { out in
+                        found.decompress(bytes, into: UnsafeMutableRawBufferPointer(rebasing: out[..<total]))
+                    }
+                }
+                guard ok else { throw .integrity(at: at, "the compressed payload does not decode") }
+                keepGoing = payloadScratch.withUnsafeBytes { out in
+                    body(ScannedEvent(position: at, streamID: statement.int64(at: 1), typeID: statement.int64(at: 2),
+                                      occurredAt: statement.int64(at: 3),
+                                      data: UnsafeRawBufferPointer(rebasing: out[..<dataLength])))
+                }
+            }
+            count += 1
+            if !keepGoing { break }
+        }
+        return count
+    }
+
+    /// Stream names by id, from `fromID` on.
+    func streamNames(fromID: Int64, limit: Int) throws(EventStoreError) -> [(id: Int64, name: String)] {
+        guard limit > 0 else { return [] }
+        return try run("listing streams by id") { () throws(SQLiteError) in
+            let statement = try sql.cached("SELECT id, name FROM journal_streams WHERE id >= ? ORDER BY id LIMIT ?")
+            statement.bind(fromID, at: 1)
+            statement.bind(Int64(clamping: limit), at: 2)
+            defer { statement.reset() }
+            var result: [(id: Int64, name: String)] = []
+            result.reserveCapacity(min(limit, 65_536))
+            while try statement.step() { result.append((statement.int64(at: 0), statement.text(at: 1))) }
+            return result
+        }
+    }
+}

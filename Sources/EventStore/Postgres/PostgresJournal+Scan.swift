@@ -1,0 +1,94 @@
+extension PostgresJournal {
+    /// The log from `position`, lent row by row (see ``EventScanning``): the payload is lent
+    /// from the result or decoded into a reused buffer; names stay integer ids. The same checks
+    /// and messages as the SQLite store's scan.
+    func scanAll(from position: Int64, limit: Int, _ body: (ScannedEvent) -> Bool) throws(EventStoreError) -> Int {
+        // Pages of rows: libpq fetches a whole result, and a consumer may stop early (the
+        // projections stop at an event type they have not met yet, then scan on from there).
+        var count = 0
+        var next = position
+        while count < limit {
+            let page = min(limit - count, Self.scanPage)
+            let (scanned, last, stopped) = try scanPage(from: next, limit: page, body)
+            count += scanned
+            guard !stopped, scanned == page, let last else { break }
+            next = last + 1
+        }
+        return count
+    }
+
+    static let scanPage = 4_096
+
+    /// One page of ``scanAll(from:limit:_:)``: events handed to `body`, the last position, and
+    /// whether `body` asked to stop.
+    private func scanPage(from position: Int64, limit: Int, _ body: (ScannedEvent) -> Bool)
+        throws(EventStoreError) -> (Int, Int64?, Bool) {
+        let result = try run("reading the log") { () throws(PostgresError) in
+            try pg.query("""
+                SELECT position, stream_id, type_id, occurred_at, codec, data_len, meta_len, payload
+                FROM journal_events WHERE position >= $1 ORDER BY position LIMIT $2
+                """, [.int64(position), .int64(Int64(clamping: limit))])
+        }
+        var count = 0
+        var last: Int64?
+        for row in 0..<result.rowCount {
+            let at = result.int64(row, 0)
+            last = at
+            let codec = result.int64(row, 4)
+            let dataLength = result.int64(row, 5)
+            let metaLength = result.optionalInt64(row, 6) ?? 0
+            guard dataLength >= 0, metaLength >= 0, dataLength + metaLength <= 1 << 30 else {
+                throw .integrity(at: at, "the stored payload lengths are damaged")
+            }
+            let data = Int(dataLength), total = Int(dataLength + metaLength)
+            let event = { (bytes: UnsafeRawBufferPointer) in
+                ScannedEvent(position: at, streamID: result.int64(row, 1), typeID: result.int64(row, 2),
+                             occurredAt: result.int64(row, 3), data: UnsafeRawBufferPointer(rebasing: bytes[..<data]))
+            }
+            let keepGoing: Bool
+            if codec == 0 {
+                keepGoing = try result.withBytes(row, 7) { bytes throws(EventStoreError) -> Bool in
+                    guard bytes.count == total else { throw .integrity(at: at, "the stored payload has the wrong length") }
+                    return body(event(bytes))
+                }
+            } else {
+                let found: LZ4Dictionary
+                do {
+                    found = try dictionary(codec)
+                } catch {
+                    throw .integrity(at: at, "the payload refers to compression dictionary #\(codec), which is missing")
+                }
+                if payloadScratch.count < total { payloadScratch = [UInt8](repeating: 0, count: max(total, 4096)) }
+                let ok = result.withBytes(row, 7) { bytes in
+                    payloadScratch.withUnsafeMutableBytes { out in
+                        found.decompress(bytes, into: UnsafeMutableRawBufferPointer(rebasing: out[..<total]))
+                    }
+                }
+                guard ok else { throw .integrity(at: at, "the compressed payload does not decode") }
+                keepGoing = payloadScratch.withUnsafeBytes { out in body(event(out)) }
+            }
+            count += 1
+            if !keepGoing { return (count, last, true) }
+        }
+        return (count, last, false)
+    }
+
+    /// Stream names by id, from `fromID` on.
+    func streamNames(fromID: Int64, limit: Int) throws(EventStoreError) -> [(id: Int64, name: String)] {
+        guard limit > 0 else { return [] }
+        let result = try run("listing streams by id") { () throws(PostgresError) in
+            try pg.query("SELECT id, name FROM journal_streams WHERE id >= $1 ORDER BY id LIMIT $2",
+                         [.int64(fromID), .int64(Int64(clamping: limit))])
+        }
+        return (0..<result.rowCount).map { (result.int64($0, 0), result.text($0, 1)) }
+    }
+
+    /// The name of a stream or event type id (`table` is `journal_streams` or `journal_types`).
+    func name(id: Int64, in table: String, what: String) throws(EventStoreError) -> String {
+        let result = try run("looking up \(what) #\(id)") { () throws(PostgresError) in
+            try pg.query("SELECT name FROM \(table) WHERE id = $1", [.int64(id)])
+        }
+        guard result.rowCount == 1 else { throw EventStoreError(code: .integrity, message: "\(what) #\(id) is missing") }
+        return result.text(0, 0)
+    }
+}

@@ -1,0 +1,237 @@
+import EventStore
+import JournalCore
+
+/// Reads the log for the engine in batches of ``EventView``s, through the source's scan
+/// (``EventScanning``, no `RecordedEvent` per event) when it has one, else through `readAll`.
+///
+/// Streams are integer keys: the store's stream ids when scanning (names are loaded in bulk by
+/// id range the first time a stream is met, since ids grow as streams are created), or keys
+/// interned here for a `readAll` source. The category of every stream met is kept; names are
+/// kept for a window of recent streams and looked up again when a projection asks for an old one.
+final class EventReader {
+    private let source: any ProjectionEventSource
+    private let scanner: (any EventScanning)?
+    private var kinds: [Int64: EventKind] = [:]
+    private var categories: [Int64: EventView.Category] = [:]
+    private var names: [Int64: String] = [:]
+    /// Stream ids up to this one have been bulk-loaded into `names` (scanning sources).
+    private var namesLoadedThrough: Int64 = 0
+    /// Interned keys of a `readAll` source.
+    private var keys: [String: Int64] = [:]
+    private static let nameWindow = 262_144
+    private static let nameChunk = 16_384
+    /// Guards the state above: a prefetch reads on another thread while projections ask names.
+    private let lock = ReaderLock()
+    private var pending: Prefetch?
+
+    init(source: any ProjectionEventSource) {
+        self.source = source
+        scanner = source.scanner
+    }
+
+    /// Up to `limit` events from `position`: the prefetched batch when it is that one.
+    func read(from position: Int64, limit: Int) throws(ProjectionError) -> EventBatch {
+        if let pending {
+            self.pending = nil
+            let result = pending.wait()
+            if pending.from == position && pending.limit == limit { return try result.get() }
+        }
+        return try readNow(from: position, limit: limit)
+    }
+
+    /// Starts reading the batch at `position` on another thread (scanning sources only: a
+    /// `readAll` source need not be thread-safe), so that it is ready when `read` asks for it.
+    func prefetch(from position: Int64, limit: Int) {
+        guard scanner != nil, pending == nil else { return }
+        let prefetch = Prefetch(from: position, limit: limit)
+        let reader = UncheckedReader(reader: self)
+        prefetch.start { () -> Result<EventBatch, ProjectionError> in
+            do throws(ProjectionError) {
+                return .success(try reader.reader.readNow(from: position, limit: limit))
+            } catch {
+                return .failure(error)
+            }
+        }
+        pending = prefetch
+    }
+
+    /// Waits for a prefetch in flight and drops it (before the engine stops reading).
+    func cancelPrefetch() {
+        if let pending {
+            self.pending = nil
+            _ = pending.wait()
+        }
+    }
+
+    private struct UncheckedReader: @unchecked Sendable {
+        let reader: EventReader
+    }
+
+    private func readNow(from position: Int64, limit: Int) throws(ProjectionError) -> EventBatch {
+        lock.lock()
+        defer { lock.unlock() }
+        let batch = EventBatch(expected: min(limit, 1 << 20))
+        if let scanner {
+            try scan(scanner, from: position, limit: limit, into: batch)
+        } else {
+            try readAll(from: position, limit: limit, into: batch)
+        }
+        batch.seal()
+        return batch
+    }
+
+    /// The name of a stream key met in a batch (`batch.names` first: no lock).
+    func name(of stream: Int64, in batch: EventBatch) throws(ProjectionError) -> String {
+        if let name = batch.names[stream] { return name }
+        lock.lock()
+        defer { lock.unlock() }
+        return try name(of: stream)
+    }
+
+    private func name(of stream: Int64) throws(ProjectionError) -> String {
+        if let name = names[stream] { return name }
+        guard let scanner else { preconditionFailure("stream key \(stream) was not interned") }
+        do {
+            return try scanner.streamName(id: stream)
+        } catch {
+            throw ProjectionError(.eventStore, "cannot read the name of stream #\(stream): \(error)")
+        }
+    }
+
+    // MARK: - Scanning sources
+
+    private func scan(_ scanner: any EventScanning, from position: Int64, limit: Int,
+                      into batch: EventBatch) throws(ProjectionError) {
+        var unknownTypes: Set<Int64> = []
+        var unresolved: [Int] = []
+        var badPosition: Int64?
+        // The body cannot call the store (the scan holds its reader): unknown types and streams
+        // are noted and resolved after the scan, then the scan resumes from the first event
+        // of an unknown type.
+        var from = position
+        var remaining = limit
+        while remaining > 0 {
+            var stoppedAt: Int64?
+            do {
+                try scanner.scanAll(from: from, limit: remaining) { event in
+                    guard JSONFieldScanner.isObject(event.data) else {
+                        badPosition = event.position
+                        return false
+                    }
+                    guard let kind = kinds[event.typeID] else {
+                        unknownTypes.insert(event.typeID)
+                        stoppedAt = event.position
+                        return false
+                    }
+                    let category = categories[event.streamID]
+                    if category == nil { unresolved.append(batch.count) }
+                    batch.append(position: event.position, stream: event.streamID, kind: kind,
+                                 category: category ?? .other, occurredAt: event.occurredAt, data: event.data)
+                    return true
+                }
+            } catch {
+                throw ProjectionError(.eventStore, "cannot read the log from position \(from): \(error)", position: from)
+            }
+            if let badPosition {
+                throw ProjectionError(.badEvent, "event at position \(badPosition): data is not a JSON object",
+                                      position: badPosition)
+            }
+            guard let stoppedAt else { break }
+            for id in unknownTypes {
+                do {
+                    kinds[id] = EventKind(type: try scanner.typeName(id: id))
+                } catch {
+                    throw ProjectionError(.eventStore, "cannot read the name of event type #\(id): \(error)")
+                }
+            }
+            unknownTypes.removeAll()
+            remaining = limit - batch.count
+            from = stoppedAt
+        }
+        try resolve(unresolved, in: batch, scanner: scanner)
+    }
+
+    /// Loads the names (in bulk, by id range) of the streams met for the first time.
+    private func resolve(_ indices: [Int], in batch: EventBatch, scanner: any EventScanning) throws(ProjectionError) {
+        guard !indices.isEmpty else { return }
+        for index in indices {
+            let id = batch.views[index].stream
+            if let category = categories[id] {
+                batch.setCategory(category, at: index)
+                continue
+            }
+            if names[id] == nil && id > namesLoadedThrough {
+                // Far ahead (a catch-up late in a long log): skip the streams in between.
+                if id - namesLoadedThrough > Int64(Self.nameWindow) { namesLoadedThrough = id - 1 }
+                try loadNames(through: id, scanner: scanner)
+            }
+            let name = try self.name(of: id)
+            let category = EventView.Category(streamName: name)
+            categories[id] = category
+            batch.names[id] = name
+            batch.setCategory(category, at: index)
+        }
+        if names.count > 2 * Self.nameWindow {
+            let floor = namesLoadedThrough - Int64(Self.nameWindow)
+            names = names.filter { $0.key > floor }
+        }
+    }
+
+    private func loadNames(through id: Int64, scanner: any EventScanning) throws(ProjectionError) {
+        while namesLoadedThrough < id {
+            let chunk: [(id: Int64, name: String)]
+            do {
+                chunk = try scanner.streamNames(fromID: namesLoadedThrough + 1, limit: Self.nameChunk)
+            } catch {
+                throw ProjectionError(.eventStore, "cannot read the stream names: \(error)")
+            }
+            guard let last = chunk.last else { return }
+            for (id, name) in chunk { names[id] = name }
+            namesLoadedThrough = last.id
+        }
+    }
+
+    // MARK: - readAll sources
+
+    private func readAll(from position: Int64, limit: Int, into batch: EventBatch) throws(ProjectionError) {
+        let events: [RecordedEvent]
+        do {
+            events = try source.readAll(from: position, limit: limit)
+        } catch {
+            throw ProjectionError(.eventStore, "cannot read the log from position \(position): \(error)",
+                                  position: position)
+        }
+        for event in events {
+            let ok = event.data.withUnsafeBytes { bytes -> Bool in
+                guard JSONFieldScanner.isObject(bytes) else { return false }
+                let name = event.stream.rawValue
+                let key: Int64
+                if let known = keys[name] {
+                    key = known
+                } else {
+                    key = Int64(keys.count + 1)
+                    keys[name] = key
+                    names[key] = name
+                    batch.names[key] = name
+                    categories[key] = EventView.Category(streamName: name)
+                }
+                batch.append(position: event.position, stream: key, kind: EventKind(type: event.type),
+                             category: categories[key]!, occurredAt: event.occurredAt.millisecondsSinceEpoch,
+                             data: bytes)
+                return true
+            }
+            guard ok else {
+                throw ProjectionError(.badEvent, "event at position \(event.position): data is not a JSON object",
+                                      position: event.position)
+            }
+        }
+    }
+}
+
+/// How a projection names the streams of the batch it applies.
+struct StreamNaming {
+    let reader: EventReader
+    let batch: EventBatch
+
+    func name(of stream: Int64) throws(ProjectionError) -> String { try reader.name(of: stream, in: batch) }
+}

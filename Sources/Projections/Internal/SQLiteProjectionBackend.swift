@@ -1,0 +1,55 @@
+import EventStore
+
+/// The read models in the journal's SQLite file, over the store's public SQLite wrapper
+/// (`SQLiteConnection`, the package's one place that calls sqlite3).
+///
+/// WAL lets queries read a snapshot while one writer (`BEGIN IMMEDIATE`) applies a batch. The
+/// read models can always be rebuilt from the log, so commits use `synchronous=NORMAL` (no
+/// fsync per batch).
+final class SQLiteProjectionBackend: ProjectionBackend {
+    private var connection: SQLiteConnection?
+
+    init(path: String, create: Bool) throws(ProjectionError) {
+        do {
+            connection = try SQLiteConnection(path: path, options: .init(create: create, busyTimeoutMilliseconds: 10_000,
+                                                                         walMode: true, synchronous: 1))
+            try connection?.execute("PRAGMA temp_store=MEMORY; PRAGMA cache_size=-65536")
+        } catch {
+            connection?.close()
+            throw ProjectionError(error, "cannot open the read models in \(path)")
+        }
+    }
+
+    func close() {
+        connection?.close()
+        connection = nil
+    }
+
+    private var db: SQLiteConnection {
+        guard let connection else { preconditionFailure("ProjectionDatabase used after close") }
+        return connection
+    }
+
+    func execute(_ sql: String) throws(ProjectionError) {
+        do { try db.execute(sql) } catch { throw ProjectionError(error, "read models") }
+    }
+
+    func statement(_ sql: String) throws(ProjectionError) -> Statement {
+        do { return Statement(try db.cached(sql)) } catch { throw ProjectionError(error, "read models") }
+    }
+
+    func beginWrite() throws(ProjectionError) { try execute("BEGIN IMMEDIATE") }
+
+    func beginRead() throws(ProjectionError) { try execute("BEGIN DEFERRED") }
+
+    func commit() throws(ProjectionError) { try execute("COMMIT") }
+
+    func rollback() { connection?.rollback() }
+
+    func tableExists(_ name: String) throws(ProjectionError) -> Bool {
+        let st = try statement("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?")
+        st.bind(1, name)
+        defer { st.reset() }
+        return try st.step()
+    }
+}

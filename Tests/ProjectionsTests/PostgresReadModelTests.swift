@@ -1,0 +1,147 @@
+import Dispatch
+import EventStore
+import JournalCore
+@testable import Projections
+import Synchronization
+import Testing
+
+/// What is particular to PostgreSQL: the SQL translation, where the tables go, the lock modes
+/// that let queries read while a batch is being written, and messages without passwords.
+@Suite("PostgreSQL read models",
+       .enabled(if: !PostgresProjectionsServer.skipped, Comment(rawValue: PostgresProjectionsServer.skipReason)))
+struct PostgresReadModelTests {
+    @Test func placeholdersBecomeNumberedParametersOutsideQuotes() {
+        #expect(PostgresDialect.statements("SELECT a FROM t WHERE x = ? AND y = '?' AND z = ?") ==
+                ["SELECT a FROM t WHERE x = $1 AND y = '?' AND z = $2"])
+        #expect(PostgresDialect.statements("SELECT a FROM t WHERE t >= ?1 AND t < ?2 OR u = ?1") ==
+                ["SELECT a FROM t WHERE t >= $1 AND t < $2 OR u = $1"])
+        #expect(PostgresDialect.statements("SELECT 'it''s ?;' FROM \"we?ird\" WHERE k = ?") ==
+                ["SELECT 'it''s ?;' FROM \"we?ird\" WHERE k = $1"])
+    }
+
+    @Test func createTableTakesPostgreSQLTypesAndByteOrderText() {
+        #expect(PostgresDialect.statements("""
+            CREATE TABLE IF NOT EXISTS t(key TEXT PRIMARY KEY, n INTEGER NOT NULL, b BLOB, integer_ish TEXT DEFAULT 'TEXT') WITHOUT ROWID;
+            CREATE INDEX IF NOT EXISTS t_n ON t(n); PRAGMA cache_size=-65536;
+            """) == [
+                #"CREATE TABLE IF NOT EXISTS t(key TEXT COLLATE "C" PRIMARY KEY, n BIGINT NOT NULL, b BYTEA, integer_ish TEXT COLLATE "C" DEFAULT 'TEXT')"#,
+                "CREATE INDEX IF NOT EXISTS t_n ON t(n)",
+            ])
+    }
+
+    @Test func insertOrIgnoreAndOrReplaceBecomeOnConflictClauses() {
+        #expect(PostgresDialect.statements("INSERT OR IGNORE INTO pj_meta(name, version) VALUES(?,?)") ==
+                ["INSERT INTO pj_meta(name, version) VALUES($1,$2) ON CONFLICT DO NOTHING"])
+        #expect(PostgresDialect.statements("INSERT OR REPLACE INTO s(sid, name, n) VALUES(?,?,?)") ==
+                ["INSERT INTO s(sid, name, n) VALUES($1,$2,$3) ON CONFLICT (sid) DO UPDATE SET name = excluded.name, n = excluded.n"])
+    }
+
+    @Test func runsOfOneInsertBecomeMultiRowInsertsThatNeverUpdateARowTwice() throws {
+        let single = "INSERT INTO c(k, n) VALUES($1, $2)\n  ON CONFLICT(k) DO UPDATE SET n = c.n + excluded.n"
+        let insert = try #require(PostgresMultiRowInsert(single))
+        #expect(insert.sql(rows: 2) == "INSERT INTO c(k, n) VALUES ($1, $2), ($3, $4) ON CONFLICT(k) DO UPDATE SET n = c.n + excluded.n")
+        // 123 distinct keys: 100 + 10 + 10 + three single rows, in order.
+        let rows = (0..<123).map { PostgresStatement(single, [.text("k\($0)"), .int64(Int64($0))]) }
+        var texts: [Int: String] = [:]
+        let statements = insert.coalesce(rows[...], texts: &texts)
+        #expect(statements.map { $0.parameters.count } == [200, 20, 20, 2, 2, 2])
+        #expect(statements.flatMap(\.parameters).count == 246)
+        // A repeated key starts a new statement.
+        let repeated = (0..<30).map { PostgresStatement(single, [.text("k\($0 == 15 ? 3 : $0)"), .int64(1)]) }
+        #expect(insert.coalesce(repeated[...], texts: &texts).map { $0.parameters.count }
+                == [20, 2, 2, 2, 2, 2, 20, 2, 2, 2, 2, 2])
+        #expect(PostgresMultiRowInsert("INSERT INTO c(k, n) SELECT $1, $2") == nil)
+        #expect(PostgresMultiRowInsert("INSERT INTO c(k, n) VALUES($1, 'x')") == nil)
+        #expect(PostgresMultiRowInsert("UPDATE c SET n = $1") == nil)
+    }
+
+    @Test func theReadModelsAreTablesOfTheJournalsSchema() throws {
+        let url = try PostgresProjectionsServer.freshURL()
+        var generator = LegalLogGenerator(seed: 5)
+        let log = generator.log(transactions: 10, digitizations: 10)
+        let engine = try ProjectionEngine(journal: url, source: ArrayEventSource(log))
+        defer { engine.close() }
+        try engine.catchUp()
+        let pg = try PostgresConnection(url)
+        let tables = try pg.query("SELECT tablename FROM pg_tables WHERE schemaname = current_schema() ORDER BY 1")
+        let names = (0..<tables.rowCount).map { tables.text($0, 0) }
+        #expect(names.contains("pj_meta"))
+        #expect(names.contains("pj_3ds_stream_g1"))
+        #expect(names.contains("pj_card_fact_g1"))
+        let meta = try pg.query("SELECT count(*) FROM pj_meta WHERE generation = 1 AND checkpoint = $1",
+                                [.int64(Int64(log.count))])
+        #expect(meta.int64(0, 0) == 3)
+        // Text columns compare bytes, as in SQLite ('Z' < 'a' < '|' < '}').
+        let collation = try pg.query("""
+            SELECT collation_name FROM information_schema.columns
+            WHERE table_schema = current_schema() AND table_name = 'pj_meta' AND column_name = 'name'
+            """)
+        #expect(collation.text(0, 0) == "C")
+    }
+
+    @Test func aQueryReadsItsSnapshotWhileAnotherSessionHoldsABatchOpen() throws {
+        let url = try PostgresProjectionsServer.freshURL()
+        var generator = LegalLogGenerator(seed: 6)
+        let log = generator.log(transactions: 20, digitizations: 20)
+        let writer = try ProjectionEngine(journal: url, source: ArrayEventSource(Array(log.prefix(200))))
+        defer { writer.close() }
+        try writer.catchUp()
+        let expected = try writer.otp()
+        let answered = Mutex<Result<OTPReport, any Error>?>(nil)
+        // The writer holds the writers' lock (an open batch); a reader in another session
+        // answers from the committed state meanwhile instead of waiting.
+        try writer.db.transaction { () throws(ProjectionError) in
+            try writer.db.execute("UPDATE pj_meta SET checkpoint = checkpoint WHERE name = '3ds'")
+            DispatchQueue.global().sync {
+                let result: Result<OTPReport, any Error>
+                do {
+                    let reader = try ProjectionEngine(journal: url, source: ArrayEventSource(Array(log.prefix(200))))
+                    defer { reader.close() }
+                    result = .success(try reader.db.readTransaction { () throws(ProjectionError) in
+                        try reader.otpReport(.all)
+                    })
+                } catch {
+                    result = .failure(error)
+                }
+                answered.withLock { $0 = result }
+            }
+        }
+        #expect(try answered.withLock { $0 }?.get() == expected)
+    }
+
+    @Test func aSecondWriterWaitsForTheFirstAndGivesUpAsBusy() throws {
+        let url = try PostgresProjectionsServer.freshURL()
+        let first = try ProjectionEngine(journal: url, source: ArrayEventSource())
+        defer { first.close() }
+        let outcome = Mutex<String?>(nil)
+        try first.db.transaction { () throws(ProjectionError) in
+            DispatchQueue.global().sync {
+                do {
+                    let second = try ProjectionEngine(journal: url, source: ArrayEventSource())
+                    defer { second.close() }
+                    try second.db.execute("SET lock_timeout = '300ms'")
+                    try second.db.transaction { () throws(ProjectionError) in }
+                    outcome.withLock { $0 = "the second writer did not wait" }
+                } catch {
+                    outcome.withLock { $0 = (error as? ProjectionError).map { "\($0.code)" } ?? "\(error)" }
+                }
+            }
+        }
+        #expect(outcome.withLock { $0 } == "busy")
+        // Once the first has committed, the second gets the lock.
+        let second = try ProjectionEngine(journal: url, source: ArrayEventSource())
+        defer { second.close() }
+        try second.db.transaction { () throws(ProjectionError) in }
+    }
+
+    @Test func aServerThatCannotBeReachedIsAnErrorWithoutThePassword() {
+        do {
+            _ = try ProjectionEngine(journal: "postgres://app:s3cr3t-pw@127.0.0.1:1/journal", source: ArrayEventSource())
+            Issue.record("opened an unreachable server")
+        } catch {
+            #expect(error.code == .database)
+            #expect(!error.message.contains("s3cr3t-pw"))
+            #expect(error.message.contains("app:***@127.0.0.1:1"))
+        }
+    }
+}
