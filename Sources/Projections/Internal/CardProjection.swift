@@ -79,35 +79,51 @@ final class CardProjection: ProjectionModel {
 
     func apply(_ events: ArraySlice<EventView>, names: StreamNaming, in db: ProjectionDatabase) throws(ProjectionError) {
         if nextSID == 0 { try open(in: db, generation: generation) }
-        var touched = Set<Int64>()
+        // The caches move into locals for the loop (no exclusivity check per access) and back.
+        var cache = self.cache, sids = self.sids
+        self.cache = [:]
+        self.sids = [:]
+        defer {
+            self.cache = cache
+            self.sids = sids
+        }
+        /// This batch's rows, in the order first met, and where each stream's row is.
+        var rows: [CardStreamRow] = []
+        var keys: [Int64] = []
+        var touched: [Int64: Int] = [:]
         var facts: [CardFact] = []
         var totals = TotalsDelta()
         for event in events where event.category == .card {
-            if cache[event.stream] == nil {
-                let row: CardStreamRow
-                if let sid = sids[event.stream] {
-                    guard let stored = try load(sid: sid, db: db) else {
-                        throw ProjectionError(.database, "card read model: stream row \(sid) is missing")
-                    }
+            if let index = touched[event.stream] {
+                CardFold.apply(event, to: &rows[index], facts: &facts, totals: &totals)
+                continue
+            }
+            var row: CardStreamRow
+            if let cached = cache.removeValue(forKey: event.stream) {
+                row = cached
+            } else if let sid = sids[event.stream] {
+                guard let stored = try load(sid: sid, db: db) else {
+                    throw ProjectionError(.database, "card read model: stream row \(sid) is missing")
+                }
+                row = stored
+            } else {
+                let name = try names.name(of: event.stream)
+                if !startedEmpty && !nameIndexReady {
+                    try createNameIndex(in: db, generation: generation)
+                    nameIndexReady = true
+                }
+                if !startedEmpty, let stored = try load(name, db: db) {
                     row = stored
                 } else {
-                    let name = try names.name(of: event.stream)
-                    if !startedEmpty && !nameIndexReady {
-                        try createNameIndex(in: db, generation: generation)
-                        nameIndexReady = true
-                    }
-                    if !startedEmpty, let stored = try load(name, db: db) {
-                        row = stored
-                    } else {
-                        row = CardStreamRow(sid: nextSID, name: name)
-                        nextSID += 1
-                    }
+                    row = CardStreamRow(sid: nextSID, name: name)
+                    nextSID += 1
                 }
-                cache[event.stream] = row
                 sids[event.stream] = row.sid
             }
-            touched.insert(event.stream)
-            CardFold.apply(event, to: &cache[event.stream]!, facts: &facts, totals: &totals)
+            CardFold.apply(event, to: &row, facts: &facts, totals: &totals)
+            touched[event.stream] = rows.count
+            rows.append(row)
+            keys.append(event.stream)
         }
         let write = try db.statement("""
             INSERT INTO \(Self.streamTable(generation))(sid, name, decision_t, methods, selected,
@@ -117,10 +133,10 @@ final class CardProjection: ProjectionModel {
               outcome = excluded.outcome, ended_t = excluded.ended_t
             """)
         // In sid order: new rows append to the table's B-tree.
-        var order = touched.map { (sid: sids[$0]!, key: $0) }
-        order.sort { $0.sid < $1.sid }
-        for (_, key) in order {
-            let row = cache[key]!
+        var order = Array(rows.indices)
+        order.sort { rows[$0].sid < rows[$1].sid }
+        for index in order {
+            let row = rows[index]
             write.reset()
             write.bind(1, row.sid)
             write.bind(2, row.name)
@@ -146,7 +162,8 @@ final class CardProjection: ProjectionModel {
             try insert.run()
         }
         try Self.totals.flush(totals, in: db, generation: generation)
-        if cache.count > cacheLimit { cache.removeAll() }
+        if cache.count + rows.count > cacheLimit { cache.removeAll(keepingCapacity: true) }
+        for (index, row) in rows.enumerated() { cache[keys[index]] = row }
     }
 
     private func load(_ name: String, db: ProjectionDatabase) throws(ProjectionError) -> CardStreamRow? {

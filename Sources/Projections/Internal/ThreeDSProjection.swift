@@ -81,35 +81,51 @@ final class ThreeDSProjection: ProjectionModel {
     func apply(_ events: ArraySlice<EventView>, names: StreamNaming, in db: ProjectionDatabase) throws(ProjectionError) {
         if nextSID == 0 { try open(in: db, generation: generation) }
         let s = Self.streamTable(generation)
-        var touched = Set<Int64>()
+        // The caches move into locals for the loop (no exclusivity check per access) and back.
+        var cache = self.cache, sids = self.sids
+        self.cache = [:]
+        self.sids = [:]
+        defer {
+            self.cache = cache
+            self.sids = sids
+        }
+        /// This batch's rows, in the order first met, and where each stream's row is.
+        var rows: [ThreeDSStreamRow] = []
+        var keys: [Int64] = []
+        var touched: [Int64: Int] = [:]
         var facts: [ThreeDSFact] = []
         var totals = TotalsDelta()
         for event in events where event.category == .threeDS {
-            if cache[event.stream] == nil {
-                let row: ThreeDSStreamRow
-                if let sid = sids[event.stream] {
-                    guard let stored = try load(sid: sid, db: db) else {
-                        throw ProjectionError(.database, "3ds read model: stream row \(sid) is missing")
-                    }
+            if let index = touched[event.stream] {
+                ThreeDSFold.apply(event, to: &rows[index], facts: &facts, totals: &totals)
+                continue
+            }
+            var row: ThreeDSStreamRow
+            if let cached = cache.removeValue(forKey: event.stream) {
+                row = cached
+            } else if let sid = sids[event.stream] {
+                guard let stored = try load(sid: sid, db: db) else {
+                    throw ProjectionError(.database, "3ds read model: stream row \(sid) is missing")
+                }
+                row = stored
+            } else {
+                let name = try names.name(of: event.stream)
+                if !startedEmpty && !nameIndexReady {
+                    try createNameIndex(in: db, generation: generation)
+                    nameIndexReady = true
+                }
+                if !startedEmpty, let stored = try load(name, db: db) {
                     row = stored
                 } else {
-                    let name = try names.name(of: event.stream)
-                    if !startedEmpty && !nameIndexReady {
-                        try createNameIndex(in: db, generation: generation)
-                        nameIndexReady = true
-                    }
-                    if !startedEmpty, let stored = try load(name, db: db) {
-                        row = stored
-                    } else {
-                        row = ThreeDSStreamRow(sid: nextSID, name: name)
-                        nextSID += 1
-                    }
+                    row = ThreeDSStreamRow(sid: nextSID, name: name)
+                    nextSID += 1
                 }
-                cache[event.stream] = row
                 sids[event.stream] = row.sid
             }
-            touched.insert(event.stream)
-            ThreeDSFold.apply(event, to: &cache[event.stream]!, facts: &facts, totals: &totals)
+            ThreeDSFold.apply(event, to: &row, facts: &facts, totals: &totals)
+            touched[event.stream] = rows.count
+            rows.append(row)
+            keys.append(event.stream)
         }
         let write = try db.statement("""
             INSERT INTO \(s)(sid, name, created_t, ds, mv, ares, started_t, outcome, ended_t, requests,
@@ -120,10 +136,10 @@ final class ThreeDSProjection: ProjectionModel {
               last_ui = excluded.last_ui
             """)
         // In sid order: new rows append to the table's B-tree.
-        var order = touched.map { (sid: sids[$0]!, key: $0) }
-        order.sort { $0.sid < $1.sid }
-        for (_, key) in order {
-            let row = cache[key]!
+        var order = Array(rows.indices)
+        order.sort { rows[$0].sid < rows[$1].sid }
+        for index in order {
+            let row = rows[index]
             write.reset()
             write.bind(1, row.sid)
             write.bind(2, row.name)
@@ -150,7 +166,8 @@ final class ThreeDSProjection: ProjectionModel {
             try insert.run()
         }
         try Self.totals.flush(totals, in: db, generation: generation)
-        if cache.count > cacheLimit { cache.removeAll() }
+        if cache.count + rows.count > cacheLimit { cache.removeAll(keepingCapacity: true) }
+        for (index, row) in rows.enumerated() { cache[keys[index]] = row }
     }
 
     private func load(_ name: String, db: ProjectionDatabase) throws(ProjectionError) -> ThreeDSStreamRow? {
