@@ -237,16 +237,20 @@ final class Bench {
         System.remove(file)
 
         let store = try SQLiteEventStore(path: path)
-        var reads: [Timing] = [], replays: [Timing] = [], rebuilds: [Timing] = []
+        var reads: [Timing] = [], scans: [Timing] = [], replays: [Timing] = [], rebuilds: [Timing] = []
         for _ in 0..<options.bigRuns {
             let read = try JournalBench.readAll(store)
             reads.append(read)
+            scans.append(try JournalBench.scanAll(store))
             let replay = try JournalBench.replayAll(store)
             replays.append(replay)
             log("read all \(Int(read.eps))/s (CPU \(Int(read.cpuEPS))/s), replay all \(Int(replay.eps))/s (CPU \(Int(replay.cpuEPS))/s)")
         }
         metrics["read_all_eps"] = Statistics.median(reads.map(\.eps))
         metrics["read_all_cpu_eps"] = Statistics.median(reads.map(\.cpuEPS))
+        metrics["scan_all_eps"] = Statistics.median(scans.map(\.eps))
+        metrics["scan_all_cpu_eps"] = Statistics.median(scans.map(\.cpuEPS))
+        log("scan all (borrowing, no RecordedEvent) \(Int(Statistics.median(scans.map(\.eps))))/s (CPU \(Int(Statistics.median(scans.map(\.cpuEPS))))/s)")
         metrics["replay_all_eps"] = Statistics.median(replays.map(\.eps))
         metrics["replay_all_cpu_eps"] = Statistics.median(replays.map(\.cpuEPS))
         let (latencies, meanEvents) = try JournalBench.audit(store, samples: options.auditSamples)
