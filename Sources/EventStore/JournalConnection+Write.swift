@@ -89,7 +89,10 @@ extension JournalConnection {
             let result = try body()
             write?.releaseSavepoint()
             try run("releasing a savepoint") { () throws(SQLiteError) in try statement(.release).run() }
-            if write?.savepoints == 0 { try copyIDsIfDue() }
+            if write?.savepoints == 0 {
+                try copyIDsIfDue()
+                spillStreamBookkeepingIfDue()
+            }
             return result
         } catch {
             if sql.isAutocommit || write == nil {

@@ -64,6 +64,11 @@ final class JournalConnection {
         /// just before appending it, and the append need not ask SQLite again. Only a copy into
         /// the index can make it present there, and a copy clears it.
         var absentFromIndex: EventIDKey?
+        /// Set once the per-stream maps (`newStreams`, `newStreamNames`, `versions`) were emptied
+        /// to bound a long transaction's memory (a 10-million-line import creates ~2 M streams):
+        /// a stream row found by SQL may then be this transaction's own, so it is remembered here
+        /// rather than in the committed caches.
+        private(set) var spilledStreams = false
         /// The dictionary new events are compressed with (nil: store raw).
         var dictionaryID: Int64?
         /// True when this transaction created `dictionaryID`.
@@ -147,6 +152,18 @@ final class JournalConnection {
         }
 
         mutating func addedID(_ key: EventIDKey) { addedIDs.append(key) }
+
+        /// Entries in the per-stream maps.
+        var streamBookkeeping: Int { max(newStreams.count, versions.count) }
+
+        /// Empties the per-stream maps; SQL sees this transaction's rows, so lookups stay exact.
+        mutating func spillStreams() {
+            precondition(savepoints == 0, "the stream maps are emptied outside savepoints")
+            newStreams.removeAll()
+            newStreamNames.removeAll()
+            versions.removeAll()
+            spilledStreams = true
+        }
 
         /// The tail through `position` was copied into the id index.
         mutating func indexedIDs(through position: Int64) {
@@ -251,10 +268,27 @@ final class JournalConnection {
             defer { statement.reset() }
             return try statement.step() ? statement.int64(at: 0) : nil
         }
-        // Streams created by the open transaction are in `newStreams`, so a row found here is
-        // committed and safe to cache.
-        if let found { cacheStream(stream, id: found) }
+        // Streams created by the open transaction are in `newStreams` (until a spill), so a row
+        // found here is committed and safe to cache.
+        if let found { rememberStream(stream, id: found) }
         return found
+    }
+
+    /// A stream row found by SQL: cached as committed, unless this transaction spilled its own
+    /// streams' bookkeeping (then it may be one of them, and the transaction keeps it).
+    func rememberStream(_ stream: StreamName, id: Int64) {
+        if write?.spilledStreams == true {
+            write?.addStream(stream, id: id)
+        } else {
+            cacheStream(stream, id: id)
+        }
+    }
+
+    /// Bounds a long transaction's per-stream maps (between appends, outside savepoints).
+    func spillStreamBookkeepingIfDue() {
+        guard let state = write, state.savepoints == 0,
+              state.streamBookkeeping >= configuration.transactionStreamMemory else { return }
+        write?.spillStreams()
     }
 
     func cacheStream(_ stream: StreamName, id: Int64) {
@@ -285,8 +319,8 @@ final class JournalConnection {
         guard let text, let name = try? StreamName(text) else {
             throw EventStoreError(code: .integrity, message: "stream #\(id) is missing or has an invalid name")
         }
-        cacheStream(name, id: id)
-        streamNameSlots[slot] = (id, name)
+        rememberStream(name, id: id)
+        if streamNames[id] != nil { streamNameSlots[slot] = (id, name) }
         return name
     }
 

@@ -137,6 +137,47 @@ struct IDIndexTests {
     }
 
     @Test
+    func aLongTransactionForgetsItsStreamsAndStillAppendsExactly() throws {
+        struct Abort: Error {}
+        var configuration = Self.configuration(every: 1_000)
+        configuration.transactionStreamMemory = 3
+        let path = TemporaryDirectory.make().file("j.db")
+        let store = try SQLiteEventStore(path: path, configuration: configuration)
+        try store.append([Fixture.event(0)], to: Fixture.stream(0), expectedVersion: .noStream)
+        // A rolled-back transaction that spilled: none of its streams may stay cached.
+        #expect(throws: Abort.self) {
+            try store.write { transaction in
+                for n in 1...8 { try transaction.append([Fixture.event(100 + n)], to: Fixture.stream(n), expectedVersion: .noStream) }
+                // Found again by SQL after the spill: this transaction's own, uncommitted row.
+                try transaction.append([Fixture.event(200)], to: Fixture.stream(1), expectedVersion: .exact(0))
+                throw Abort()
+            }
+        }
+        try store.write { transaction in
+            for round in 0..<3 {
+                for n in 0...8 {
+                    let expected: ExpectedVersion = n == 0 ? .exact(Int64(round)) : (round == 0 ? .noStream : .exact(Int64(round - 1)))
+                    try transaction.append([Fixture.event(1_000 + 10 * round + n)], to: Fixture.stream(n), expectedVersion: expected)
+                }
+            }
+            // Stale expectations are still caught after the maps were emptied.
+            #expect(throws: EventStoreError.self) {
+                try transaction.append([Fixture.event(9_999)], to: Fixture.stream(4), expectedVersion: .exact(0))
+            }
+        }
+        for n in 0...8 {
+            let history = try store.read(stream: Fixture.stream(n), from: 0, direction: .forward, limit: 100)
+            #expect(history.map(\.version) == (n == 0 ? [0, 1, 2, 3] : [0, 1, 2]))
+        }
+        #expect(try store.append([Fixture.event(2_000)], to: Fixture.stream(5), expectedVersion: .exact(2)).written == 1)
+        _ = try store.verify()
+        // Another connection sees the same streams: no event points at a rolled-back stream row.
+        let other = try SQLiteEventStore(path: path, configuration: configuration)
+        _ = try other.verify()
+        #expect(try other.read(stream: Fixture.stream(1), from: 0, direction: .forward, limit: 100).count == 3)
+    }
+
+    @Test
     func verifyFindsRowsRemovedFromTheIDIndexBehindTheStoresBack() throws {
         let store = try SQLiteEventStore(path: TemporaryDirectory.make().file("j.db"), configuration: Self.configuration(every: 4))
         try store.append(Fixture.events(0..<10), to: Fixture.stream(1), expectedVersion: .any)
