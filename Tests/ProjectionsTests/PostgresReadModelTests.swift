@@ -109,6 +109,31 @@ struct PostgresReadModelTests {
         #expect(try answered.withLock { $0 }?.get() == expected)
     }
 
+    @Test func aSecondWriterWaitsForTheFirstAndGivesUpAsBusy() throws {
+        let url = try PostgresProjectionsServer.freshURL()
+        let first = try ProjectionEngine(journal: url, source: ArrayEventSource())
+        defer { first.close() }
+        let outcome = Mutex<String?>(nil)
+        try first.db.transaction { () throws(ProjectionError) in
+            DispatchQueue.global().sync {
+                do {
+                    let second = try ProjectionEngine(journal: url, source: ArrayEventSource())
+                    defer { second.close() }
+                    try second.db.execute("SET lock_timeout = '300ms'")
+                    try second.db.transaction { () throws(ProjectionError) in }
+                    outcome.withLock { $0 = "the second writer did not wait" }
+                } catch {
+                    outcome.withLock { $0 = (error as? ProjectionError).map { "\($0.code)" } ?? "\(error)" }
+                }
+            }
+        }
+        #expect(outcome.withLock { $0 } == "busy")
+        // Once the first has committed, the second gets the lock.
+        let second = try ProjectionEngine(journal: url, source: ArrayEventSource())
+        defer { second.close() }
+        try second.db.transaction { () throws(ProjectionError) in }
+    }
+
     @Test func aServerThatCannotBeReachedIsAnErrorWithoutThePassword() {
         do {
             _ = try ProjectionEngine(journal: "postgres://app:s3cr3t-pw@127.0.0.1:1/journal", source: ArrayEventSource())

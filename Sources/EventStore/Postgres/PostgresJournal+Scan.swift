@@ -3,7 +3,26 @@ extension PostgresJournal {
     /// from the result or decoded into a reused buffer; names stay integer ids. The same checks
     /// and messages as the SQLite store's scan.
     func scanAll(from position: Int64, limit: Int, _ body: (ScannedEvent) -> Bool) throws(EventStoreError) -> Int {
-        guard limit > 0 else { return 0 }
+        // Pages of rows: libpq fetches a whole result, and a consumer may stop early (the
+        // projections stop at an event type they have not met yet, then scan on from there).
+        var count = 0
+        var next = position
+        while count < limit {
+            let page = min(limit - count, Self.scanPage)
+            let (scanned, last, stopped) = try scanPage(from: next, limit: page, body)
+            count += scanned
+            guard !stopped, scanned == page, let last else { break }
+            next = last + 1
+        }
+        return count
+    }
+
+    static let scanPage = 4_096
+
+    /// One page of ``scanAll(from:limit:_:)``: events handed to `body`, the last position, and
+    /// whether `body` asked to stop.
+    private func scanPage(from position: Int64, limit: Int, _ body: (ScannedEvent) -> Bool)
+        throws(EventStoreError) -> (Int, Int64?, Bool) {
         let result = try run("reading the log") { () throws(PostgresError) in
             try pg.query("""
                 SELECT position, stream_id, type_id, occurred_at, codec, data_len, meta_len, payload
@@ -11,8 +30,10 @@ extension PostgresJournal {
                 """, [.int64(position), .int64(Int64(clamping: limit))])
         }
         var count = 0
+        var last: Int64?
         for row in 0..<result.rowCount {
             let at = result.int64(row, 0)
+            last = at
             let codec = result.int64(row, 4)
             let dataLength = result.int64(row, 5)
             let metaLength = result.optionalInt64(row, 6) ?? 0
@@ -47,9 +68,9 @@ extension PostgresJournal {
                 keepGoing = payloadScratch.withUnsafeBytes { out in body(event(out)) }
             }
             count += 1
-            if !keepGoing { break }
+            if !keepGoing { return (count, last, true) }
         }
-        return count
+        return (count, last, false)
     }
 
     /// Stream names by id, from `fromID` on.
