@@ -88,6 +88,18 @@ public enum CardFold {
     public static func apply(_ event: EventView, to row: inout CardStreamRow, facts: inout [CardFact],
                              totals: inout TotalsDelta) {
         let before = row
+        applyCountingEvents(event, to: &row, facts: &facts, totals: &totals)
+        if (before.otpSubmissions > 0) != (row.otpSubmissions > 0) || before.outcome != row.outcome
+            || (before.decisionAt == nil) != (row.decisionAt == nil) {
+            contribute(before, sign: -1, to: &totals)
+            contribute(row, sign: 1, to: &totals)
+        }
+    }
+
+    /// ``apply(_:to:facts:totals:)`` without moving the stream's contribution: the caller takes
+    /// it out before the stream's first event of a batch and puts it back after its last.
+    public static func applyCountingEvents(_ event: EventView, to row: inout CardStreamRow, facts: inout [CardFact],
+                                           totals: inout TotalsDelta) {
         let factCount = facts.count
         apply(event, to: &row, facts: &facts)
         for fact in facts[factCount...] {
@@ -106,11 +118,6 @@ public enum CardFold {
             case .failed: totals.count(.fail, fact.a)
             case .cancelled: totals.count(.cancel, fact.a)
             }
-        }
-        if (before.otpSubmissions > 0) != (row.otpSubmissions > 0) || before.outcome != row.outcome
-            || (before.decisionAt == nil) != (row.decisionAt == nil) {
-            contribute(before, sign: -1, to: &totals)
-            contribute(row, sign: 1, to: &totals)
         }
     }
 

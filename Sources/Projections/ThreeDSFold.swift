@@ -87,6 +87,22 @@ public enum ThreeDSFold {
     public static func apply(_ event: EventView, to row: inout ThreeDSStreamRow, facts: inout [ThreeDSFact],
                              totals: inout TotalsDelta) {
         let before = row
+        applyCountingEvents(event, to: &row, facts: &facts, totals: &totals)
+        if before.createdAt != row.createdAt || before.directoryServer != row.directoryServer
+            || before.messageVersion != row.messageVersion || before.aresStatus != row.aresStatus
+            || before.challengeStartedAt != row.challengeStartedAt || before.outcome != row.outcome
+            || before.endedAt != row.endedAt || (before.submitTexts > 0) != (row.submitTexts > 0)
+            || (row.endedAt != nil && (before.lastUiType != row.lastUiType || before.requests != row.requests)) {
+            contribute(before, sign: -1, to: &totals)
+            contribute(row, sign: 1, to: &totals)
+        }
+    }
+
+    /// ``apply(_:to:facts:totals:)`` without moving the stream's contribution: the caller takes
+    /// it out before the stream's first event of a batch and puts it back after its last (the
+    /// moves in between cancel out).
+    public static func applyCountingEvents(_ event: EventView, to row: inout ThreeDSStreamRow,
+                                           facts: inout [ThreeDSFact], totals: inout TotalsDelta) {
         let factCount = facts.count
         apply(event, to: &row, facts: &facts)
         for fact in facts[factCount...] {
@@ -97,14 +113,6 @@ public enum ThreeDSFold {
             case .protocolError: totals.count(.perr, fact.a, fact.b)
             case .runtimeError: totals.count(.rerr, fact.a)
             }
-        }
-        if before.createdAt != row.createdAt || before.directoryServer != row.directoryServer
-            || before.messageVersion != row.messageVersion || before.aresStatus != row.aresStatus
-            || before.challengeStartedAt != row.challengeStartedAt || before.outcome != row.outcome
-            || before.endedAt != row.endedAt || (before.submitTexts > 0) != (row.submitTexts > 0)
-            || (row.endedAt != nil && (before.lastUiType != row.lastUiType || before.requests != row.requests)) {
-            contribute(before, sign: -1, to: &totals)
-            contribute(row, sign: 1, to: &totals)
         }
     }
 

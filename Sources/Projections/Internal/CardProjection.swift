@@ -95,7 +95,7 @@ final class CardProjection: ProjectionModel {
         var totals = TotalsDelta()
         for event in events where event.category == .card {
             if let index = touched[event.stream] {
-                CardFold.apply(event, to: &rows[index], facts: &facts, totals: &totals)
+                CardFold.applyCountingEvents(event, to: &rows[index], facts: &facts, totals: &totals)
                 continue
             }
             var row: CardStreamRow
@@ -120,11 +120,15 @@ final class CardProjection: ProjectionModel {
                 }
                 sids[event.stream] = row.sid
             }
-            CardFold.apply(event, to: &row, facts: &facts, totals: &totals)
+            // The stream's contribution to the totals is taken out here and put back, as it
+            // stands after the batch, below: one move per stream and batch, not per event.
+            CardFold.contribute(row, sign: -1, to: &totals)
+            CardFold.applyCountingEvents(event, to: &row, facts: &facts, totals: &totals)
             touched[event.stream] = rows.count
             rows.append(row)
             keys.append(event.stream)
         }
+        for row in rows { CardFold.contribute(row, sign: 1, to: &totals) }
         let write = try db.statement("""
             INSERT INTO \(Self.streamTable(generation))(sid, name, decision_t, methods, selected,
               selections, otps, outcome, ended_t) VALUES(?,?,?,?,?,?,?,?,?)

@@ -97,7 +97,7 @@ final class ThreeDSProjection: ProjectionModel {
         var totals = TotalsDelta()
         for event in events where event.category == .threeDS {
             if let index = touched[event.stream] {
-                ThreeDSFold.apply(event, to: &rows[index], facts: &facts, totals: &totals)
+                ThreeDSFold.applyCountingEvents(event, to: &rows[index], facts: &facts, totals: &totals)
                 continue
             }
             var row: ThreeDSStreamRow
@@ -122,11 +122,15 @@ final class ThreeDSProjection: ProjectionModel {
                 }
                 sids[event.stream] = row.sid
             }
-            ThreeDSFold.apply(event, to: &row, facts: &facts, totals: &totals)
+            // The stream's contribution to the totals is taken out here and put back, as it
+            // stands after the batch, below: one move per stream and batch, not per event.
+            ThreeDSFold.contribute(row, sign: -1, to: &totals)
+            ThreeDSFold.applyCountingEvents(event, to: &row, facts: &facts, totals: &totals)
             touched[event.stream] = rows.count
             rows.append(row)
             keys.append(event.stream)
         }
+        for row in rows { ThreeDSFold.contribute(row, sign: 1, to: &totals) }
         let write = try db.statement("""
             INSERT INTO \(s)(sid, name, created_t, ds, mv, ares, started_t, outcome, ended_t, requests,
               submits, last_ui) VALUES(?,?,?,?,?,?,?,?,?,?,?,?)
