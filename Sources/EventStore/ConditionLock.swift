@@ -49,9 +49,30 @@ final class ConditionLock: @unchecked Sendable {
 
     func broadcast() { pthread_cond_broadcast(condition) }
 
+    /// Waits on one waiter's own condition variable (the lock must be held), so that whoever
+    /// wakes it wakes no one else.
+    func wait(_ slot: WaitSlot) { pthread_cond_wait(slot.condition, mutex) }
+
+    /// Wakes the thread waiting on `slot` (call with the lock held).
+    func signal(_ slot: WaitSlot) { pthread_cond_signal(slot.condition) }
+
     func withLock<R>(_ body: () throws -> R) rethrows -> R {
         lock()
         defer { unlock() }
         return try body()
+    }
+}
+
+/// A condition variable of its own for one waiter of a `ConditionLock` (used with that lock's
+/// mutex): group commit wakes exactly the appenders whose results are ready, and the next leader,
+/// instead of every waiting thread.
+final class WaitSlot {
+    fileprivate let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+
+    init() { pthread_cond_init(condition, nil) }
+
+    deinit {
+        pthread_cond_destroy(condition)
+        condition.deallocate()
     }
 }

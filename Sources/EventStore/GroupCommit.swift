@@ -17,6 +17,8 @@ final class GroupCommit<Writer: JournalWriter>: @unchecked Sendable {
     final class Request {
         let batch: [StreamAppend]
         var result: Result<[AppendResult], EventStoreError>?
+        /// Where this appender sleeps: woken when its result is set, or to lead the next group.
+        let slot = WaitSlot()
         init(batch: [StreamAppend]) { self.batch = batch }
     }
 
@@ -54,7 +56,7 @@ final class GroupCommit<Writer: JournalWriter>: @unchecked Sendable {
         queue.append(request)
         while request.result == nil {
             if writerBusy {
-                condition.wait()
+                condition.wait(request.slot)
                 continue
             }
             writerBusy = true
@@ -64,10 +66,9 @@ final class GroupCommit<Writer: JournalWriter>: @unchecked Sendable {
             condition.unlock()
             let head = run(group)
             condition.lock()
-            writerBusy = false
-            owner = nil
             if head != nil { commitCount += 1 }
-            condition.broadcast()
+            for member in group where member !== request { condition.signal(member.slot) }
+            releaseWriter()
             if let head {
                 condition.unlock()
                 didCommit(head)
@@ -98,12 +99,19 @@ final class GroupCommit<Writer: JournalWriter>: @unchecked Sendable {
         condition.unlock()
         defer {
             condition.lock()
-            writerBusy = false
-            owner = nil
-            condition.broadcast()
+            releaseWriter()
             condition.unlock()
         }
         return try body(writer)
+    }
+
+    /// Frees the writer (the lock held) and wakes who may take it next: the first queued
+    /// appender, which leads the next group, and the threads waiting in `exclusive`.
+    private func releaseWriter() {
+        writerBusy = false
+        owner = nil
+        if let next = queue.first { condition.signal(next.slot) }
+        condition.broadcast()
     }
 
     /// True when the calling thread is inside `write { }` on this store.

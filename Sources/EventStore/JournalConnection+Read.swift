@@ -61,13 +61,6 @@ extension JournalConnection {
         }
     }
 
-    /// The event stored with this id (exactly as written), if any.
-    func storedEvent(id: String) throws(EventStoreError) -> RecordedEvent? {
-        try collect("looking up event \(id.prefix(60))", .eventByID, stream: nil) { statement in
-            if let packed = EventIDCoding.packed(id) { statement.bind(blob: packed, at: 1) } else { statement.bind(id, at: 1) }
-        }.first
-    }
-
     func streams(category: String?) throws(EventStoreError) -> [StreamName] {
         var names: [StreamName] = []
         try run("listing streams") { () throws(SQLiteError) in
@@ -92,7 +85,7 @@ extension JournalConnection {
         try run("counting streams") { () throws(SQLiteError) in try sql.scalarInt("SELECT count(*) FROM journal_streams") ?? 0 }
     }
 
-    private func collect(_ what: @autoclosure () -> String, _ hot: Hot, stream: StreamName?,
+    func collect(_ what: @autoclosure () -> String, _ hot: Hot, stream: StreamName?,
                          bind: (SQLiteStatement) -> Void) throws(EventStoreError) -> [RecordedEvent] {
         let statement = try run(what()) { () throws(SQLiteError) in try self.statement(hot) }
         bind(statement)

@@ -3,7 +3,8 @@ extension JournalConnection {
     /// not the hash of its SQL text.
     enum Hot: Int, CaseIterable {
         case insertEvent, savepoint, release, rollbackTo, streamByName, streamByID, typeByName, typeByID, lastVersion,
-             readAll, readForward, readBackward, eventByID, insertStream, insertType, head
+             readAll, readForward, readBackward, insertStream, insertType, head, idIndexThrough, indexedID, tailIDs,
+             eventByID, copyIDs, moveIDIndex
 
         var sql: String {
             switch self {
@@ -27,7 +28,25 @@ extension JournalConnection {
                 return "SELECT \(JournalConnection.columns) FROM journal_events WHERE stream_id = ? AND version >= ? ORDER BY version LIMIT ?"
             case .readBackward:
                 return "SELECT \(JournalConnection.columns) FROM journal_events WHERE stream_id = ? AND version <= ? ORDER BY version DESC LIMIT ?"
-            case .eventByID: return "SELECT \(JournalConnection.columns) FROM journal_events WHERE event_id = ?"
+            case .idIndexThrough: return "SELECT through FROM journal_id_index WHERE singleton = 1"
+            case .indexedID: return "SELECT position FROM journal_event_ids WHERE id = ?"
+            case .tailIDs: return "SELECT position, event_id FROM journal_events WHERE position > ? AND position <= ? ORDER BY position"
+            case .eventByID:
+                // One statement, so one snapshot: the index, then the tail it does not cover yet.
+                return """
+                    SELECT \(JournalConnection.columns) FROM journal_events
+                    WHERE position = (SELECT position FROM journal_event_ids WHERE id = ?1)
+                    UNION ALL
+                    SELECT \(JournalConnection.columns) FROM journal_events
+                    WHERE position > (SELECT through FROM journal_id_index WHERE singleton = 1) AND event_id = ?1
+                    LIMIT 1
+                    """
+            case .copyIDs:
+                return """
+                    INSERT OR IGNORE INTO journal_event_ids(id, position)
+                    SELECT event_id, position FROM journal_events WHERE position > ? AND position <= ? ORDER BY event_id
+                    """
+            case .moveIDIndex: return "UPDATE journal_id_index SET through = ? WHERE singleton = 1"
             case .insertStream: return "INSERT INTO journal_streams(name) VALUES (?)"
             case .insertType: return "INSERT INTO journal_types(name) VALUES (?)"
             case .head: return "SELECT position, hash FROM journal_head WHERE singleton = 1"

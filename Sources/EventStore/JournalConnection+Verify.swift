@@ -22,6 +22,21 @@ extension JournalConnection {
                 try decodeRow(statement, stream: nil)
             }
         }
-        return try verifier.finish(headPosition: head.position, headHash: head.hash)
+        let report = try verifier.finish(headPosition: head.position, headHash: head.hash)
+        try verifyIDIndex(headPosition: head.position)
+        return report
+    }
+
+    /// The id index must cover exactly positions 1…through, one row each (rows removed or added
+    /// behind the store's back would let a duplicate id in, or refuse a new one).
+    private func verifyIDIndex(headPosition: Int64) throws(EventStoreError) {
+        let (through, rows) = try run("reading the event id index") { () throws(SQLiteError) in
+            (try sql.scalarInt("SELECT through FROM journal_id_index WHERE singleton = 1") ?? -1,
+             try sql.scalarInt("SELECT count(*) FROM journal_event_ids") ?? -1)
+        }
+        guard through >= 0, through <= headPosition, rows == through else {
+            throw EventStoreError(code: .integrity,
+                                  message: "\(path): the event id index should hold the \(through) events it covers (head \(headPosition)) but holds \(rows)")
+        }
     }
 }

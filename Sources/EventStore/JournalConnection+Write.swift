@@ -14,6 +14,7 @@ extension JournalConnection {
         do {
             let head = try self.head()
             var state = WriteState(headPosition: head.position, headHash: head.hash)
+            state.idsThrough = try syncRecentIDs(head: head.position)
             state.dictionaryID = try run("reading the dictionary version") { () throws(SQLiteError) in
                 try sql.scalarInt("SELECT max(id) FROM journal_dictionaries")
             }
@@ -27,6 +28,7 @@ extension JournalConnection {
 
     /// Moves the head, commits, and only then publishes what the transaction learned to the caches.
     func commitWrite() throws(EventStoreError) {
+        if write?.written ?? 0 > 0 { try copyIDsIfDue() }
         guard let state = write else { return }
         do {
             try run("committing to \(path)") { () throws(SQLiteError) in
@@ -43,6 +45,7 @@ extension JournalConnection {
             throw error
         }
         write = nil
+        recentIDs.loaded(through: state.headPosition)
         for (name, id) in state.newStreams {
             if let stream = state.newStreamNames[id] { cacheStream(stream, id: id) } else { streamIDs[name] = id }
         }
@@ -67,8 +70,9 @@ extension JournalConnection {
 
     /// Rolls back and forgets everything the transaction learned.
     func rollbackWrite() {
-        if let state = write, let id = state.dictionaryID, state.trainedDictionary {
-            dictionaries.removeValue(forKey: id)
+        if let state = write {
+            forgetIDs(ofTransaction: state)
+            if let id = state.dictionaryID, state.trainedDictionary { dictionaries.removeValue(forKey: id) }
         }
         sql.rollback()
         write = nil
@@ -85,6 +89,10 @@ extension JournalConnection {
             let result = try body()
             write?.releaseSavepoint()
             try run("releasing a savepoint") { () throws(SQLiteError) in try statement(.release).run() }
+            if write?.savepoints == 0 {
+                try copyIDsIfDue()
+                spillStreamBookkeepingIfDue()
+            }
             return result
         } catch {
             if sql.isAutocommit || write == nil {
@@ -95,6 +103,7 @@ extension JournalConnection {
                 if let current = write, current.trainedDictionary, !mark.trainedDictionary, let id = current.dictionaryID {
                     dictionaries.removeValue(forKey: id)
                 }
+                if let current = write { forgetIDs(ofSavepoint: current, from: mark.addedIDCount) }
                 write?.rollback(to: mark)
             }
             throw error
@@ -125,12 +134,14 @@ extension JournalConnection {
         var written = 0
         let now = configuration.clock()
         for event in request.events {
-            if streamID == nil {
-                // No probe for the id first: an event stored before cannot be in a stream that
-                // did not exist, so a clash on insert is always a conflict, which throws, and the
-                // savepoint or transaction rollback removes the stream row again.
-                streamID = try createStream(stream)
+            let key = EventIDKey(event.id)
+            if let stored = try positionInWrite(of: key, id: event.id) {
+                // An idempotent duplicate (or, with other content, a conflict that throws; the
+                // savepoint or transaction rollback then removes what this append wrote).
+                positions.append(try duplicatePosition(try self.event(at: stored, id: event.id), event, stream: stream))
+                continue
             }
+            if streamID == nil { streamID = try createStream(stream) }
             guard let sid = streamID, let previousHash = write?.headHash, let headPosition = write?.headPosition else {
                 preconditionFailure("append outside a write transaction")
             }
@@ -146,18 +157,13 @@ extension JournalConnection {
                 }
             }
             do {
-                try insert(event, position: position, streamID: sid, version: nextVersion, typeID: typeID,
+                try insert(event, key: key, position: position, streamID: sid, version: nextVersion, typeID: typeID,
                            recordedAt: recordedAt, hash: hash, dictionaryID: write?.dictionaryID)
-            } catch let error where error.isUniqueViolation {
-                if let stored = try storedEvent(id: event.id) {
-                    positions.append(try duplicatePosition(stored, event, stream: stream))
-                    continue
-                }
-                throw EventStoreError(sqlite: error, doing: "appending to \(stream)", stream: stream.rawValue)
             } catch {
                 if sql.isAutocommit { rollbackWrite() }
                 throw EventStoreError(sqlite: error, doing: "appending to \(stream)", stream: stream.rawValue)
             }
+            addID(key, position: position)
             write?.headPosition = position
             write?.headHash = hash
             write?.written += 1
@@ -237,17 +243,13 @@ extension JournalConnection {
         return id
     }
 
-    private func insert(_ event: ProposedEvent, position: Int64, streamID: Int64, version: Int64, typeID: Int64,
+    private func insert(_ event: ProposedEvent, key: EventIDKey, position: Int64, streamID: Int64, version: Int64, typeID: Int64,
                         recordedAt: Timestamp, hash: [UInt8], dictionaryID: Int64?) throws(SQLiteError) {
         let statement = try statement(.insertEvent)
         statement.bind(position, at: 1)
         statement.bind(streamID, at: 2)
         statement.bind(version, at: 3)
-        if let packed = EventIDCoding.packed(event.id) {
-            statement.bind(blob: packed, at: 4)
-        } else {
-            statement.bind(event.id, at: 4)
-        }
+        bindEventID(key, event.id, to: statement, at: 4)
         statement.bind(typeID, at: 5)
         statement.bind(event.occurredAt.millisecondsSinceEpoch, at: 6)
         statement.bind(recordedAt.millisecondsSinceEpoch, at: 7)

@@ -32,6 +32,8 @@ final class JournalConnection {
 
     /// Present while this connection holds a write transaction.
     var write: WriteState?
+    /// The ids of the committed log tail not yet in `journal_event_ids` (writer only).
+    var recentIDs = RecentEventIDs()
 
     // Scratch buffers reused by encode/decode.
     var payloadScratch: [UInt8] = []
@@ -49,6 +51,24 @@ final class JournalConnection {
         private(set) var newTypeNames: [Int64: String] = [:]
         /// Last versions of streams touched in this transaction (nil: the stream has no events).
         private(set) var versions: [Int64: Int64?] = [:]
+        /// The ids this transaction added to `recentIDs` since its last copy into the index, in
+        /// order, so that a rollback can take them out again.
+        private(set) var addedIDs: [EventIDKey] = []
+        /// True once this transaction copied ids into the index: a rollback then forgets the
+        /// whole memory of the tail (the next transaction reloads it).
+        private(set) var copiedIDs = false
+        /// Positions <= `idsThrough` are in `journal_event_ids` (a copy inside this transaction
+        /// moves it; copies happen only outside savepoints).
+        var idsThrough: Int64 = 0
+        /// The last id a lookup found in none of the three places: the importer asks for an id
+        /// just before appending it, and the append need not ask SQLite again. Only a copy into
+        /// the index can make it present there, and a copy clears it.
+        var absentFromIndex: EventIDKey?
+        /// Set once the per-stream maps (`newStreams`, `newStreamNames`, `versions`) were emptied
+        /// to bound a long transaction's memory (a 10-million-line import creates ~2 M streams):
+        /// a stream row found by SQL may then be this transaction's own, so it is remembered here
+        /// rather than in the committed caches.
+        private(set) var spilledStreams = false
         /// The dictionary new events are compressed with (nil: store raw).
         var dictionaryID: Int64?
         /// True when this transaction created `dictionaryID`.
@@ -75,11 +95,13 @@ final class JournalConnection {
             let trainedDictionary: Bool
             let written: Int
             let undoCount: Int
+            let addedIDCount: Int
         }
 
         var mark: Mark {
             Mark(headPosition: headPosition, headHash: headHash, dictionaryID: dictionaryID,
-                 trainedDictionary: trainedDictionary, written: written, undoCount: undo.count)
+                 trainedDictionary: trainedDictionary, written: written, undoCount: undo.count,
+                 addedIDCount: addedIDs.count)
         }
 
         mutating func rollback(to mark: Mark) {
@@ -95,6 +117,7 @@ final class JournalConnection {
                     versions[id] = previous
                 }
             }
+            if addedIDs.count > mark.addedIDCount { addedIDs.removeSubrange(mark.addedIDCount...) }
             headPosition = mark.headPosition
             headHash = mark.headHash
             dictionaryID = mark.dictionaryID
@@ -126,6 +149,29 @@ final class JournalConnection {
             if savepoints > 0 { undo.append(.stream(stream.rawValue, id)) }
             newStreams[stream.rawValue] = id
             newStreamNames[id] = stream
+        }
+
+        mutating func addedID(_ key: EventIDKey) { addedIDs.append(key) }
+
+        /// Entries in the per-stream maps.
+        var streamBookkeeping: Int { max(newStreams.count, versions.count) }
+
+        /// Empties the per-stream maps; SQL sees this transaction's rows, so lookups stay exact.
+        mutating func spillStreams() {
+            precondition(savepoints == 0, "the stream maps are emptied outside savepoints")
+            newStreams.removeAll()
+            newStreamNames.removeAll()
+            versions.removeAll()
+            spilledStreams = true
+        }
+
+        /// The tail through `position` was copied into the id index.
+        mutating func indexedIDs(through position: Int64) {
+            precondition(savepoints == 0, "the id index is copied outside savepoints")
+            idsThrough = position
+            addedIDs.removeAll(keepingCapacity: true)
+            copiedIDs = true
+            absentFromIndex = nil
         }
 
         mutating func addType(_ name: String, id: Int64) {
@@ -207,6 +253,7 @@ final class JournalConnection {
         streamNameSlots = [(id: Int64, name: StreamName)?](repeating: nil, count: JournalConnection.nameSlotCount)
         typeNameSlots = [(id: Int64, name: String)?](repeating: nil, count: JournalConnection.nameSlotCount)
         dictionaryTrainingSkipped = false
+        recentIDs.reset()
     }
 
     // MARK: - Interned names
@@ -221,10 +268,27 @@ final class JournalConnection {
             defer { statement.reset() }
             return try statement.step() ? statement.int64(at: 0) : nil
         }
-        // Streams created by the open transaction are in `newStreams`, so a row found here is
-        // committed and safe to cache.
-        if let found { cacheStream(stream, id: found) }
+        // Streams created by the open transaction are in `newStreams` (until a spill), so a row
+        // found here is committed and safe to cache.
+        if let found { rememberStream(stream, id: found) }
         return found
+    }
+
+    /// A stream row found by SQL: cached as committed, unless this transaction spilled its own
+    /// streams' bookkeeping (then it may be one of them, and the transaction keeps it).
+    func rememberStream(_ stream: StreamName, id: Int64) {
+        if write?.spilledStreams == true {
+            write?.addStream(stream, id: id)
+        } else {
+            cacheStream(stream, id: id)
+        }
+    }
+
+    /// Bounds a long transaction's per-stream maps (between appends, outside savepoints).
+    func spillStreamBookkeepingIfDue() {
+        guard let state = write, state.savepoints == 0,
+              state.streamBookkeeping >= configuration.transactionStreamMemory else { return }
+        write?.spillStreams()
     }
 
     func cacheStream(_ stream: StreamName, id: Int64) {
@@ -255,8 +319,8 @@ final class JournalConnection {
         guard let text, let name = try? StreamName(text) else {
             throw EventStoreError(code: .integrity, message: "stream #\(id) is missing or has an invalid name")
         }
-        cacheStream(name, id: id)
-        streamNameSlots[slot] = (id, name)
+        rememberStream(name, id: id)
+        if streamNames[id] != nil { streamNameSlots[slot] = (id, name) }
         return name
     }
 

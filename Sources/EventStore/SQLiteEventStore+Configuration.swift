@@ -47,6 +47,12 @@ extension SQLiteEventStore {
         public var mmapSizeBytes: Int = 256 << 20
         /// WAL pages between automatic checkpoints (SQLite's default is 1000).
         public var walAutocheckpointPages: Int = 10_000
+        /// When the writer copies the log tail's event ids into the id index (tests make it
+        /// small to exercise the copy; see `SQLiteEventStore+Schema.swift`).
+        public var idIndex = IDIndexPolicy()
+        /// Streams a write transaction remembers (ids, last versions) before it forgets them and
+        /// asks SQLite again: bounds the memory of a long transaction such as a big import.
+        public var transactionStreamMemory = 100_000
 
         public init(clock: @escaping @Sendable () -> Timestamp = Configuration.systemClock,
                     synchronous: Synchronous = .full,

@@ -1,7 +1,7 @@
-// The on-disk format of the SQLite journal (schema version 1).
+// The on-disk format of the SQLite journal (schema version 2).
 //
 // The file is a SQLite 3 database in WAL mode whose header carries `PRAGMA application_id =
-// 0x4A524E4C` ("JRNL") and `PRAGMA user_version = 1`. A file with another application id, or with
+// 0x4A524E4C` ("JRNL") and `PRAGMA user_version = 2`. A file with another application id, or with
 // tables but not ours, is refused as `.notAJournal`. Every journal table is prefixed `journal_`,
 // so other modules (the projections) may keep their own tables in the same file.
 //
@@ -23,15 +23,27 @@
 //     meta_len    INTEGER NULL          bytes of meta after it; NULL when the event has no meta
 //     payload     BLOB                  data ‖ meta, raw or compressed
 //     hash        BLOB                  32-byte SHA-256 chain link (layout in ChainHasher.swift))
-//   UNIQUE INDEX (stream_id, version), UNIQUE INDEX (event_id)
+//   UNIQUE INDEX (stream_id, version)
+//   journal_event_ids(id PRIMARY KEY, position) WITHOUT ROWID
+//                                          the id index, written in sorted batches: every event at
+//                                          a position ≤ journal_id_index.through, by its event_id
+//   journal_id_index(singleton = 1, through)      how far the id index covers the log
 //   journal_head(singleton = 1, position, hash)   the last committed position and its hash
+//
+// Why the id index is batched (version 2): event ids are random (v4 UUIDs from the SDKs), so a
+// B-tree index on them takes each insert on a random page; a commit of 1,000 events dirtied
+// ~1,000 index pages (4 KiB each) and wrote ~4.9 KiB of WAL per event. Instead, the writer keeps
+// the ids of the log's tail (positions > through) in memory, finds duplicates there or in
+// `journal_event_ids`, and once the tail is large enough copies it into `journal_event_ids` in id
+// order, in the same transaction as an append (JournalConnection+EventIDs.swift). A version 1
+// file (with `UNIQUE INDEX (event_id)`) is upgraded when first opened for writing.
 //
 // Triggers refuse UPDATE and DELETE on events, streams, types and dictionaries, and any change of
 // journal_head other than moving it forward.
 
 extension SQLiteEventStore {
     static let applicationID: Int64 = 0x4A52_4E4C
-    static let schemaVersion: Int64 = 1
+    static let schemaVersion: Int64 = 2
 
     static let schema = """
     CREATE TABLE journal_streams(
@@ -64,13 +76,13 @@ extension SQLiteEventStore {
         hash BLOB NOT NULL
     );
     CREATE UNIQUE INDEX journal_events_stream_version ON journal_events(stream_id, version);
-    CREATE UNIQUE INDEX journal_events_event_id ON journal_events(event_id);
     CREATE TABLE journal_head(
         singleton INTEGER PRIMARY KEY CHECK (singleton = 1),
         position INTEGER NOT NULL,
         hash BLOB NOT NULL
     );
     INSERT INTO journal_head VALUES (1, 0, zeroblob(32));
+    \(idIndexSchema)
     CREATE TRIGGER journal_events_no_update BEFORE UPDATE ON journal_events
         BEGIN SELECT RAISE(ABORT, 'journal events are immutable'); END;
     CREATE TRIGGER journal_events_no_delete BEFORE DELETE ON journal_events
@@ -94,12 +106,44 @@ extension SQLiteEventStore {
         BEGIN SELECT RAISE(ABORT, 'the journal head only moves forward'); END;
     """
 
+    /// The batched id index (new in version 2), created with the schema or by the upgrade.
+    static let idIndexSchema = """
+    CREATE TABLE journal_event_ids(
+        id NOT NULL PRIMARY KEY,
+        position INTEGER NOT NULL
+    ) WITHOUT ROWID;
+    CREATE TABLE journal_id_index(
+        singleton INTEGER PRIMARY KEY CHECK (singleton = 1),
+        through INTEGER NOT NULL
+    );
+    INSERT INTO journal_id_index VALUES (1, 0);
+    CREATE TRIGGER journal_event_ids_no_update BEFORE UPDATE ON journal_event_ids
+        BEGIN SELECT RAISE(ABORT, 'the event id index is immutable'); END;
+    CREATE TRIGGER journal_event_ids_no_delete BEFORE DELETE ON journal_event_ids
+        BEGIN SELECT RAISE(ABORT, 'the event id index is immutable'); END;
+    CREATE TRIGGER journal_id_index_no_delete BEFORE DELETE ON journal_id_index
+        BEGIN SELECT RAISE(ABORT, 'the event id index cannot be deleted'); END;
+    CREATE TRIGGER journal_id_index_forward_only BEFORE UPDATE ON journal_id_index
+        WHEN NEW.through < OLD.through OR NEW.singleton != OLD.singleton
+        BEGIN SELECT RAISE(ABORT, 'the event id index only moves forward'); END;
+    """
+
+    /// Version 1 → 2: the id index moves from a unique index on `journal_events(event_id)` to
+    /// `journal_event_ids`, filled with every stored event. One transaction.
+    static let upgradeFromVersion1SQL = """
+    \(idIndexSchema)
+    INSERT INTO journal_event_ids(id, position) SELECT event_id, position FROM journal_events ORDER BY event_id;
+    UPDATE journal_id_index SET through = (SELECT position FROM journal_head WHERE singleton = 1);
+    DROP INDEX journal_events_event_id;
+    """
+
     /// Every trigger name, for tests that tamper through raw SQL.
     public static let immutabilityTriggers = [
         "journal_events_no_update", "journal_events_no_delete", "journal_streams_no_update",
         "journal_streams_no_delete", "journal_types_no_update", "journal_types_no_delete",
         "journal_dictionaries_no_update", "journal_dictionaries_no_delete", "journal_head_no_delete",
-        "journal_head_forward_only",
+        "journal_head_forward_only", "journal_event_ids_no_update", "journal_event_ids_no_delete",
+        "journal_id_index_no_delete", "journal_id_index_forward_only",
     ]
 
     /// Checks that the file is a journal, creating the schema in an empty, writable file.
@@ -110,6 +154,10 @@ extension SQLiteEventStore {
             let tables = try connection.scalarInt("SELECT count(*) FROM sqlite_schema") ?? 0
             if applicationID == Self.applicationID {
                 let version = try connection.scalarInt("PRAGMA user_version") ?? 0
+                if version == 1 && !readOnly {
+                    try upgradeFromVersion1(connection)
+                    return
+                }
                 guard version == Self.schemaVersion else {
                     throw EventStoreError(code: .notAJournal,
                                           message: "\(path): journal schema version \(version) is not supported (expected \(Self.schemaVersion))")
@@ -143,6 +191,22 @@ extension SQLiteEventStore {
             throw error
         } catch {
             throw EventStoreError(code: .io, message: "opening \(path): \(error)")
+        }
+    }
+
+    /// Upgrades a version 1 journal in one write transaction (re-checked under the lock: another
+    /// process may have just done it).
+    private static func upgradeFromVersion1(_ connection: SQLiteConnection) throws {
+        try connection.begin(.immediate)
+        do {
+            if try connection.scalarInt("PRAGMA user_version") == 1 {
+                try connection.execute(Self.upgradeFromVersion1SQL)
+                try connection.execute("PRAGMA user_version = \(Self.schemaVersion)")
+            }
+            try connection.commit()
+        } catch {
+            connection.rollback()
+            throw error
         }
     }
 }

@@ -4,6 +4,11 @@ import JournalCore
 /// Appends a simulation to a store in big batches: one transaction per `batchSize` events,
 /// consecutive events of one stream in one `StreamAppend` with the expected version checked,
 /// `recordedAt` from the simulated clock.
+///
+/// Generating events and appending them each take a core's worth of work, so the next batch is
+/// generated on another thread while the store writes the current one; batches still reach the
+/// store one after the other, in the simulation's order, so the journal is the same byte for
+/// byte as with a single thread.
 public struct SimulationAppender {
     public var batchSize: Int
 
@@ -25,36 +30,62 @@ public struct SimulationAppender {
     /// - Throws: the store's errors (I/O, a full disk, a conflict with another writer).
     public func append(_ simulation: Simulation, to store: any EventStore,
                        progress: (Int) -> Void = { _ in }) throws(EventStoreError) -> Report {
+        let builder = BatchBuilder(simulation: simulation, batchSize: batchSize)
         var report = Report()
-        var batch: [StreamAppend] = []
-        var pending = 0
-        var lastStream = ""
-        func flush() throws(EventStoreError) {
-            guard pending > 0 else { return }
-            let results = try store.append(batch)
+        var next = BackgroundTask { builder.next() }
+        // However this ends, the builder (and the simulation) are back in this thread's hands.
+        defer { _ = next.wait() }
+        while let batch = try next.wait().get() {
+            next = BackgroundTask { builder.next() }
+            let results = try store.append(batch.appends)
             report.written += results.reduce(0) { $0 + $1.written }
-            report.events += pending
+            report.events += batch.events
             report.transactions += 1
-            batch.removeAll(keepingCapacity: true)
-            pending = 0
-            lastStream = ""
             progress(report.events)
         }
-        while let event = simulation.next() {
+        return report
+    }
+}
+
+/// The events of one transaction.
+struct SimulationBatch: Sendable {
+    var appends: [StreamAppend] = []
+    var events = 0
+}
+
+/// Cuts the simulation into batches. Used by one thread at a time: each `BackgroundTask` that
+/// calls `next()` is waited for before the next one starts.
+final class BatchBuilder: @unchecked Sendable {
+    private let simulation: Simulation
+    private let batchSize: Int
+
+    init(simulation: Simulation, batchSize: Int) {
+        self.simulation = simulation
+        self.batchSize = batchSize
+    }
+
+    /// The next batch, or nil when the simulation is over.
+    func next() -> Result<SimulationBatch?, EventStoreError> {
+        var batch = SimulationBatch()
+        var lastStream = ""
+        while batch.events < batchSize, let event = simulation.next() {
             let proposed = ProposedEvent(id: event.id, type: event.type, occurredAt: event.occurredAt, data: event.data,
                                          meta: event.meta, recordedAt: event.recordedAt)
             if event.stream == lastStream {
-                batch[batch.count - 1].events.append(proposed)
+                batch.appends[batch.appends.count - 1].events.append(proposed)
             } else {
-                let stream = try StreamName(event.stream)
+                let stream: StreamName
+                do {
+                    stream = try StreamName(event.stream)
+                } catch {
+                    return .failure(error)
+                }
                 let expected: ExpectedVersion = event.version == 0 ? .noStream : .exact(event.version - 1)
-                batch.append(StreamAppend(stream: stream, expectedVersion: expected, events: [proposed]))
+                batch.appends.append(StreamAppend(stream: stream, expectedVersion: expected, events: [proposed]))
                 lastStream = event.stream
             }
-            pending += 1
-            if pending >= batchSize { try flush() }
+            batch.events += 1
         }
-        try flush()
-        return report
+        return .success(batch.events == 0 ? nil : batch)
     }
 }

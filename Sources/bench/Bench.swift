@@ -22,6 +22,7 @@ final class Bench {
     }
 
     func run() throws {
+        if let journal = options.auditJournal { return try measureAuditOnly(journal) }
         let directory = try options.workDirectory.map { path throws(BenchError) -> String in
             try System.makeDirectory(path); return path
         } ?? System.temporaryDirectory(prefix: "journal-bench-")
@@ -46,6 +47,10 @@ final class Bench {
         log("generated \(events.count) events (\(Int(Double(events.count) / (System.now() - start))) events/s) → \(appendFile)")
 
         try measureAppends(events, directory: directory)
+        if options.appendsOnly {
+            print(Report.table(metrics, options: options))
+            return
+        }
         try measurePeer(appendFile, directory: directory)
         try measureImport(appendFile, events: events.count, journal: journal, directory: directory)
 
@@ -76,12 +81,35 @@ final class Bench {
         log("done")
     }
 
+    /// `--audit JOURNAL`: the audit latency over an existing journal, after one warm-up pass over
+    /// the same seeded streams (the full run measures it on a warm cache too, after the reads).
+    private func measureAuditOnly(_ path: String) throws {
+        var configuration = SQLiteEventStore.Configuration()
+        configuration.readOnly = true
+        configuration.createIfMissing = false
+        let store = try SQLiteEventStore(path: path, configuration: configuration)
+        let count = try store.headPosition()
+        _ = try JournalBench.audit(store, samples: options.auditSamples)
+        let (latencies, meanEvents) = try JournalBench.audit(store, samples: options.auditSamples)
+        metrics["audit_log_events"] = Double(count)
+        metrics["audit_p50_ms"] = Statistics.percentile(latencies, 0.5)
+        metrics["audit_p99_ms"] = Statistics.percentile(latencies, 0.99)
+        metrics["audit_stream_length_mean"] = meanEvents
+        log("audit: \(latencies.count) random streams of a \(count)-event log (\(Metrics.decimal(meanEvents, places: 1)) events each on average), p50 \(Metrics.decimal(Statistics.percentile(latencies, 0.5), places: 3)) ms, p99 \(Metrics.decimal(Statistics.percentile(latencies, 0.99), places: 3)) ms")
+        if let jsonPath = options.jsonPath {
+            let file = try OutputFile(path: jsonPath)
+            try file.write(Array(metrics.json().utf8))
+            file.close()
+        }
+    }
+
     // MARK: - Appends
 
     private func measureAppends(_ events: [BenchEvent], directory: String) throws {
         let rows = RawBench.rows(events[...])
-        let sizes: [(batch: Int, count: Int)] = [(1_000, events.count), (100, events.count),
+        var sizes: [(batch: Int, count: Int)] = [(1_000, events.count), (100, events.count),
                                                   (10, options.b10Events), (1, options.b1Events)]
+        if let only = options.onlyBatch { sizes = [(only, events.count)] }
         for (batch, count) in sizes {
             var ours: [Timing] = []
             var raw: [Timing] = []
@@ -109,6 +137,7 @@ final class Bench {
             System.removeDatabase(directory + "/journal-b\(batch).db")
             System.removeDatabase(directory + "/raw-b\(batch).db")
         }
+        guard options.onlyBatch == nil else { return }
         var ours: [Double] = []
         var raw: [Double] = []
         let count = options.groupEvents
@@ -208,16 +237,20 @@ final class Bench {
         System.remove(file)
 
         let store = try SQLiteEventStore(path: path)
-        var reads: [Timing] = [], replays: [Timing] = [], rebuilds: [Timing] = []
+        var reads: [Timing] = [], scans: [Timing] = [], replays: [Timing] = [], rebuilds: [Timing] = []
         for _ in 0..<options.bigRuns {
             let read = try JournalBench.readAll(store)
             reads.append(read)
+            scans.append(try JournalBench.scanAll(store))
             let replay = try JournalBench.replayAll(store)
             replays.append(replay)
             log("read all \(Int(read.eps))/s (CPU \(Int(read.cpuEPS))/s), replay all \(Int(replay.eps))/s (CPU \(Int(replay.cpuEPS))/s)")
         }
         metrics["read_all_eps"] = Statistics.median(reads.map(\.eps))
         metrics["read_all_cpu_eps"] = Statistics.median(reads.map(\.cpuEPS))
+        metrics["scan_all_eps"] = Statistics.median(scans.map(\.eps))
+        metrics["scan_all_cpu_eps"] = Statistics.median(scans.map(\.cpuEPS))
+        log("scan all (borrowing, no RecordedEvent) \(Int(Statistics.median(scans.map(\.eps))))/s (CPU \(Int(Statistics.median(scans.map(\.cpuEPS))))/s)")
         metrics["replay_all_eps"] = Statistics.median(replays.map(\.eps))
         metrics["replay_all_cpu_eps"] = Statistics.median(replays.map(\.cpuEPS))
         let (latencies, meanEvents) = try JournalBench.audit(store, samples: options.auditSamples)

@@ -5,6 +5,12 @@ struct BenchOptions {
     var workDirectory: String?
     var skipPeer = false
     var keepFiles = false
+    /// Only the append measurements (journal and raw), for profiling the write path.
+    var appendsOnly = false
+    /// With `--appends-only`: only this batch size (no group run).
+    var onlyBatch: Int?
+    /// Only the audit latency, over an existing journal (e.g. a 10 M-event import).
+    var auditJournal: String?
     /// Repetitions of each measured step (medians are quoted).
     var runs = 3
     /// Events of the append workload (batches of 1000 and 100, the peer, the import medians).
@@ -22,7 +28,7 @@ struct BenchOptions {
     var auditSamples = 2_000
 
     static let usage = """
-        usage: bench [--quick] [--json FILE] [--dir DIR] [--runs N] [--big-events N] [--append-events N] [--no-peer] [--keep]
+        usage: bench [--quick] [--json FILE] [--dir DIR] [--runs N] [--big-events N] [--append-events N] [--no-peer] [--keep] [--appends-only [--batch N]] [--audit JOURNAL]
 
           --quick          small sizes (under 2 minutes); the audit log is smaller than 10 M events
           --json FILE      also write one JSON object with the metric keys of issue 7
@@ -33,6 +39,9 @@ struct BenchOptions {
           --append-events N  events of the append workload (default 200000; --quick: 20000)
           --no-peer        skip the Python eventsourcing peer
           --keep           keep the work directory
+          --appends-only   only the append measurements (journal and raw), for profiling
+          --batch N        with --appends-only: only N events per commit, no concurrent writers
+          --audit JOURNAL  only the audit latency (audit_p99_ms) over an existing journal file
         """
 
     static func parse(_ arguments: [String]) throws(BenchError) -> BenchOptions {
@@ -61,6 +70,9 @@ struct BenchOptions {
             case "--append-events": appendEvents = try number("--append-events")
             case "--no-peer": options.skipPeer = true
             case "--keep": options.keepFiles = true
+            case "--appends-only": options.appendsOnly = true
+            case "--batch": options.onlyBatch = try number("--batch")
+            case "--audit": options.auditJournal = try value("--audit")
             case "-h", "--help": throw BenchError("usage", "help")
             case let other: throw BenchError("usage", "unknown option \(other)")
             }

@@ -38,8 +38,18 @@ struct Backend: Sendable, CustomTestStringConvertible {
         return Harness(store: store, tamper: SQLiteTampering(store: store))
     }
 
+    /// A file whose writer copies event ids into the id index every second event, so that
+    /// every test sees ids in the index, in the writer's memory of the tail and in the open
+    /// transaction at once.
+    static let sqliteEagerIDIndex = Backend(name: "SQLite file, id index every 2 events") { options in
+        var configuration = options.sqlite
+        configuration.idIndex = IDIndexPolicy(minimum: 2, maximum: 2)
+        let store = try SQLiteEventStore(path: TemporaryDirectory.make().file("journal.db"), configuration: configuration)
+        return Harness(store: store, tamper: SQLiteTampering(store: store))
+    }
+
     /// Every backend the conformance suite runs against.
-    static let all: [Backend] = [.sqliteInMemory, .sqliteOnDisk] + postgresIfAvailable
+    static let all: [Backend] = [.sqliteInMemory, .sqliteOnDisk, .sqliteEagerIDIndex] + postgresIfAvailable
 }
 
 extension StoreOptions {

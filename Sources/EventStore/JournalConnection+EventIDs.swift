@@ -1,0 +1,146 @@
+import JournalCore
+
+// Idempotency by event id with a batched id index (schema version 2, see
+// `SQLiteEventStore+Schema.swift`). Where an id can be:
+// - after the index's coverage: `recentIDs`, the writer's memory of the tail, caught up at every
+//   `beginWrite` under the write lock (so other processes' appends are seen) and holding the
+//   open transaction's own ids too (`WriteState.addedIDs` lists them for a rollback);
+// - committed and covered: `journal_event_ids`.
+// Readers, without that memory, ask SQLite in one statement (one snapshot): the index, then the
+// tail it does not cover yet.
+
+extension JournalConnection {
+    /// Binds an event id as it is stored: 16 bytes for a lowercase canonical UUID, else its text.
+    func bindEventID(_ id: String, to statement: SQLiteStatement, at index: Int32) {
+        bindEventID(EventIDKey(id), id, to: statement, at: index)
+    }
+
+    /// The same, from the id's key (no second parse of the text).
+    func bindEventID(_ key: EventIDKey, _ id: String, to statement: SQLiteStatement, at index: Int32) {
+        switch key {
+        case let .packed(high, low):
+            withUnsafeTemporaryAllocation(of: UInt64.self, capacity: 2) { words in
+                words[0] = high.bigEndian
+                words[1] = low.bigEndian
+                statement.bind(blob: UnsafeRawBufferPointer(words), at: index)
+            }
+        case .text:
+            statement.bind(id, at: index)
+        }
+    }
+
+    /// Catches the writer's memory of the tail up with the committed log (the write lock held);
+    /// returns how far the id index covers it.
+    func syncRecentIDs(head: Int64) throws(EventStoreError) -> Int64 {
+        let through: Int64 = try run("reading the id index of \(path)") { () throws(SQLiteError) in
+            let statement = try statement(.idIndexThrough)
+            defer { statement.reset() }
+            return try statement.step() ? statement.int64(at: 0) : 0
+        }
+        if through < recentIDs.through || head < recentIDs.loadedThrough {
+            recentIDs.reset()  // the file is not the one remembered (replaced or restored)
+        }
+        recentIDs.indexed(through: through)
+        let from = max(recentIDs.loadedThrough, through)
+        guard from < head else { return through }
+        try run("loading the event ids of the log's tail") { () throws(SQLiteError) in
+            let statement = try statement(.tailIDs)
+            statement.bind(from, at: 1)
+            statement.bind(head, at: 2)
+            defer { statement.reset() }
+            while try statement.step() {
+                let key: EventIDKey?
+                if statement.isBlob(at: 1) {
+                    key = statement.withBlob(at: 1) { bytes in EventIDKey(stored: bytes) }
+                } else {
+                    key = .text(statement.text(at: 1))
+                }
+                // A damaged id (not 16 bytes) matches nothing; `verify` reports it.
+                if let key { recentIDs.add(key, position: statement.int64(at: 0)) }
+            }
+        }
+        recentIDs.loaded(through: head)
+        return through
+    }
+
+    /// The position of the event stored with this id, as the open write transaction sees it.
+    func positionInWrite(of key: EventIDKey, id: String) throws(EventStoreError) -> Int64? {
+        guard let write else { preconditionFailure("positionInWrite outside a write transaction") }
+        if let position = recentIDs.position(of: key) { return position }
+        guard write.idsThrough > 0, write.absentFromIndex != key else { return nil }
+        let position: Int64? = try run("looking up event \(id.prefix(60))") { () throws(SQLiteError) in
+            let statement = try statement(.indexedID)
+            bindEventID(key, id, to: statement, at: 1)
+            defer { statement.reset() }
+            return try statement.step() ? statement.int64(at: 0) : nil
+        }
+        if position == nil { self.write?.absentFromIndex = key }
+        return position
+    }
+
+    /// The event stored with this id (exactly as written), if any.
+    func storedEvent(id: String) throws(EventStoreError) -> RecordedEvent? {
+        guard write != nil else {
+            return try collect("looking up event \(id.prefix(60))", .eventByID, stream: nil) { statement in
+                bindEventID(id, to: statement, at: 1)
+            }.first
+        }
+        guard let position = try positionInWrite(of: EventIDKey(id), id: id) else { return nil }
+        return try event(at: position, id: id)
+    }
+
+    /// The event at `position`, which the id index says has this id.
+    func event(at position: Int64, id: String) throws(EventStoreError) -> RecordedEvent {
+        guard let event = try readAll(from: position, limit: 1).first, event.position == position, event.id == id else {
+            throw .integrity(at: position, "the event id index points at an event with another id")
+        }
+        return event
+    }
+
+    /// Copies the tail's ids into `journal_event_ids`, in id order, when the policy says the tail
+    /// is long enough. Only outside savepoints, so that no partial rollback can undo a copy the
+    /// write state already counts. A failure rolls the whole transaction back.
+    func copyIDsIfDue() throws(EventStoreError) {
+        guard let state = write, state.savepoints == 0 else { return }
+        let tail = state.headPosition - state.idsThrough
+        guard tail > 0, tail >= configuration.idIndex.threshold(indexed: state.idsThrough) else { return }
+        do {
+            try run("copying event ids into the id index of \(path)") { () throws(SQLiteError) in
+                let copy = try statement(.copyIDs)
+                copy.bind(state.idsThrough, at: 1)
+                copy.bind(state.headPosition, at: 2)
+                try copy.run()
+                let move = try statement(.moveIDIndex)
+                move.bind(state.headPosition, at: 1)
+                try move.run()
+            }
+        } catch {
+            rollbackWrite()
+            throw error
+        }
+        recentIDs.indexed(through: state.headPosition)
+        write?.indexedIDs(through: state.headPosition)
+    }
+
+    /// An event this transaction wrote.
+    func addID(_ key: EventIDKey, position: Int64) {
+        recentIDs.add(key, position: position)
+        write?.addedID(key)
+    }
+
+    /// Takes the ids a rolled-back transaction added out of the memory of the tail; when it had
+    /// copied ids into the index, forgets the memory altogether (the next transaction reloads it).
+    func forgetIDs(ofTransaction state: WriteState) {
+        if state.copiedIDs {
+            recentIDs.reset()
+        } else {
+            for key in state.addedIDs { recentIDs.remove(key) }
+        }
+    }
+
+    /// Takes the ids added under a rolled-back savepoint (from `count` on) out of the memory.
+    /// Copies happen only outside savepoints, so none happened since the savepoint's mark.
+    func forgetIDs(ofSavepoint state: WriteState, from count: Int) {
+        for key in state.addedIDs.dropFirst(count) { recentIDs.remove(key) }
+    }
+}
