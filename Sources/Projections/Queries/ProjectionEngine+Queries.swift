@@ -61,18 +61,23 @@ extension ProjectionEngine {
 
     private struct GroupKey: Hashable {
         var a = "", b = "", c = "", d = "", e = ""
+        var i = 0 as Int64, j = 0 as Int64
     }
 
-    /// Runs a query whose rows are `texts` text columns (at most 5) followed by `values` integer
-    /// columns (1 or 2), sums the integers by the text columns, and calls `group` per group
-    /// with the sums. The grouping is done here, in a hash table: SQLite's `GROUP BY` sorts
-    /// every row through a temporary B-tree, several times slower over tens of thousands of rows.
-    private func summed(_ sql: String, _ window: QueryWindow, texts: Int32, values: Int32 = 1,
-                         _ group: ([String], Int64, Int64) -> Void) throws(ProjectionError) {
+    /// Runs a query whose rows are `texts` text columns, then `ints` integer columns (together at
+    /// most 5 texts and 2 integers), then `values` integer columns (1 or 2); sums the values by
+    /// the other columns and calls `group` per group with the key columns as text (integers in
+    /// decimal) and the sums. The grouping is done here, in a hash table: SQLite's `GROUP BY`
+    /// sorts every row through a temporary B-tree, several times slower over tens of thousands
+    /// of rows; integer columns are read as integers (reading them as text costs an allocation
+    /// per row).
+    private func summed(_ sql: String, _ window: QueryWindow, texts: Int32, ints: Int32 = 0, values: Int32 = 1,
+                        _ group: ([String], Int64, Int64) -> Void) throws(ProjectionError) {
         let st = try db.statement(sql)
         st.bind(1, window.lowerBound)
         st.bind(2, window.upperBound)
         var sums: [GroupKey: (Int64, Int64)] = [:]
+        let first = texts + ints
         while try st.step() {
             var key = GroupKey()
             if texts > 0 { key.a = st.optionalText(0) ?? "unknown" }
@@ -80,19 +85,23 @@ extension ProjectionEngine {
             if texts > 2 { key.c = st.optionalText(2) ?? "unknown" }
             if texts > 3 { key.d = st.optionalText(3) ?? "unknown" }
             if texts > 4 { key.e = st.optionalText(4) ?? "unknown" }
-            let first = st.int(texts), second = values > 1 ? st.int(texts + 1) : 0
-            sums[key, default: (0, 0)].0 += first
+            if ints > 0 { key.i = st.int(texts) }
+            if ints > 1 { key.j = st.int(texts + 1) }
+            let value = st.int(first), second = values > 1 ? st.int(first + 1) : 0
+            sums[key, default: (0, 0)].0 += value
             sums[key, default: (0, 0)].1 += second
         }
-        for (key, (first, second)) in sums {
-            group(Array([key.a, key.b, key.c, key.d, key.e].prefix(Int(texts))), first, second)
+        for (key, (value, second)) in sums {
+            let columns = Array([key.a, key.b, key.c, key.d, key.e].prefix(Int(texts)))
+                + Array([String(key.i), String(key.j)].prefix(Int(ints)))
+            group(columns, value, second)
         }
     }
 
-    /// ``summed(_:_:texts:values:_:)`` with one summed column.
-    private func summed(_ sql: String, _ window: QueryWindow, texts: Int32,
-                         _ group: ([String], Int64) -> Void) throws(ProjectionError) {
-        try summed(sql, window, texts: texts, values: 1) { columns, n, _ in group(columns, n) }
+    /// ``summed(_:_:texts:ints:values:_:)`` with one summed column.
+    private func summed(_ sql: String, _ window: QueryWindow, texts: Int32, ints: Int32 = 0,
+                        _ group: ([String], Int64) -> Void) throws(ProjectionError) {
+        try summed(sql, window, texts: texts, ints: ints, values: 1) { columns, n, _ in group(columns, n) }
     }
 
     /// Runs a query returning (group text, value) rows (in no particular order).
@@ -124,7 +133,7 @@ extension ProjectionEngine {
         try summed("""
             SELECT outcome, 1 FROM \(s) WHERE sid IN
               (SELECT sid FROM \(f) WHERE kind = 1 AND t >= ?1 AND t < ?2 AND a = 'submitText')
-            """, window, texts: 1) { columns, n in
+            """, window, texts: 0, ints: 1) { columns, n in
             report.transactions += n
             report.outcomes[Self.outcomeKey(Int64(columns[0]) ?? -1), default: 0] += n
         }
@@ -138,7 +147,7 @@ extension ProjectionEngine {
         try summed("""
             SELECT outcome = 1, 1 FROM \(cs) WHERE sid IN
               (SELECT sid FROM \(cf) WHERE kind = 1 AND t >= ?1 AND t < ?2)
-            """, window, texts: 1) { columns, n in
+            """, window, texts: 0, ints: 1) { columns, n in
             report.journeys += n
             if columns[0] == "1" { report.activated += n }
         }
@@ -162,7 +171,7 @@ extension ProjectionEngine {
         try summed("""
             SELECT kind, 1 FROM \(cf) WHERE ((kind = 2 AND a = 'expired') OR kind = 3)
               AND t >= ?1 AND t < ?2
-            """, window, texts: 1) { columns, n in
+            """, window, texts: 0, ints: 1) { columns, n in
             if columns[0] == "2" { report.otpExpired = n } else { report.activationsExpired = n }
         }
         return report
@@ -175,7 +184,7 @@ extension ProjectionEngine {
         try summed("""
             SELECT ds, mv, coalesce(ares, ''), started_t IS NOT NULL, outcome, 1 FROM \(s)
             WHERE created_t >= ?1 AND created_t < ?2
-            """, window, texts: 5) { columns, n in
+            """, window, texts: 3, ints: 2) { columns, n in
             let ares = columns[2]
             let frictionless = !ares.isEmpty && ares != "C" && ares != "D"
             let challenged = columns[3] == "1"
@@ -218,7 +227,7 @@ extension ProjectionEngine {
         try summed("""
             SELECT coalesce(last_ui, 'none'), outcome, 1, requests FROM \(s)
             WHERE ended_t >= ?1 AND ended_t < ?2 AND started_t IS NOT NULL
-            """, window, texts: 2, values: 2) { columns, n, rounds in
+            """, window, texts: 1, ints: 1, values: 2) { columns, n, rounds in
             let ui = columns[0], outcome = Self.outcomeKey(Int64(columns[1]) ?? -1)
             report.challengesEnded += n
             report.rounds += rounds
@@ -255,17 +264,17 @@ extension ProjectionEngine {
         report.decisions = try db.scalarInt("SELECT count(*) FROM \(cs) WHERE decision_t >= ? AND decision_t < ?",
                                             [window.lowerBound, window.upperBound]) ?? 0
         try summed("""
-            SELECT kind, a, b, 1 FROM \(cf) WHERE kind IN (3, 4, 5, 6, 7, 8) AND t >= ?1 AND t < ?2
-            """, window, texts: 3) { columns, n in
-            let method = columns[1]
+            SELECT a, b, kind, 1 FROM \(cf) WHERE kind IN (3, 4, 5, 6, 7, 8) AND t >= ?1 AND t < ?2
+            """, window, texts: 2, ints: 1) { columns, n in
+            let method = columns[0]
             var entry = report.byMethod[method] ?? IDVReport.Method()
-            switch CardFact.Kind(rawValue: Int64(columns[0]) ?? 0) {
+            switch CardFact.Kind(rawValue: Int64(columns[2]) ?? 0) {
             case .activationExpired?: entry.expired += n
             case .offered?: entry.offered += n
             case .selected?:
                 entry.selected += n
                 report.selected += n
-                if columns[2] == "reselected" { entry.reselected += n }
+                if columns[1] == "reselected" { entry.reselected += n }
             case .activated?:
                 entry.activated += n
                 report.activated += n
