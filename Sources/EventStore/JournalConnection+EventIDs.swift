@@ -81,12 +81,24 @@ extension JournalConnection {
     /// The event stored with this id (exactly as written), if any.
     func storedEvent(id: String) throws(EventStoreError) -> RecordedEvent? {
         guard write != nil else {
+            if legacyIDIndex { return try legacyStoredEvent(id: id) }
             return try collect("looking up event \(id.prefix(60))", .eventByID, stream: nil) { statement in
                 bindEventID(id, to: statement, at: 1)
             }.first
         }
         guard let position = try positionInWrite(of: EventIDKey(id), id: id) else { return nil }
         return try event(at: position, id: id)
+    }
+
+    /// A version 1 journal (read-only): its unique index on the id column.
+    private func legacyStoredEvent(id: String) throws(EventStoreError) -> RecordedEvent? {
+        let statement = try run("looking up event \(id.prefix(60))") { () throws(SQLiteError) in
+            try sql.cached("SELECT \(Self.columns) FROM journal_events WHERE event_id = ?")
+        }
+        bindEventID(id, to: statement, at: 1)
+        defer { statement.reset() }
+        guard try run("looking up event \(id.prefix(60))", { () throws(SQLiteError) in try statement.step() }) else { return nil }
+        return try decodeRow(statement, stream: nil)
     }
 
     /// The event at `position`, which the id index says has this id.

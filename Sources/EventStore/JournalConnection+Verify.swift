@@ -23,7 +23,7 @@ extension JournalConnection {
             }
         }
         let report = try verifier.finish(headPosition: head.position, headHash: head.hash)
-        try verifyIDIndex(headPosition: head.position)
+        if !legacyIDIndex { try verifyIDIndex(headPosition: head.position) }
         return report
     }
 

@@ -146,23 +146,27 @@ extension SQLiteEventStore {
         "journal_id_index_no_delete", "journal_id_index_forward_only",
     ]
 
-    /// Checks that the file is a journal, creating the schema in an empty, writable file.
+    /// Checks that the file is a journal, creating the schema in an empty, writable file and
+    /// upgrading a version 1 file opened for writing. Returns the schema version in effect: 1
+    /// only for a version 1 file opened read-only (read as it is, nothing written).
+    @discardableResult
     static func prepareSchema(_ connection: SQLiteConnection, path: String, readOnly: Bool)
-        throws(EventStoreError) {
+        throws(EventStoreError) -> Int64 {
         do {
             let applicationID = try connection.scalarInt("PRAGMA application_id") ?? 0
             let tables = try connection.scalarInt("SELECT count(*) FROM sqlite_schema") ?? 0
             if applicationID == Self.applicationID {
                 let version = try connection.scalarInt("PRAGMA user_version") ?? 0
-                if version == 1 && !readOnly {
+                if version == 1 {
+                    if readOnly { return 1 }
                     try upgradeFromVersion1(connection)
-                    return
+                    return Self.schemaVersion
                 }
                 guard version == Self.schemaVersion else {
                     throw EventStoreError(code: .notAJournal,
                                           message: "\(path): journal schema version \(version) is not supported (expected \(Self.schemaVersion))")
                 }
-                return
+                return version
             }
             guard applicationID == 0, tables == 0 else {
                 throw EventStoreError(code: .notAJournal, message: "\(path) is a SQLite database but not a journal")
@@ -175,12 +179,13 @@ extension SQLiteEventStore {
                 // Re-check inside the write lock: another process may have just created it.
                 if try connection.scalarInt("PRAGMA application_id") == Self.applicationID {
                     try connection.commit()
-                    return
+                    return try connection.scalarInt("PRAGMA user_version") ?? Self.schemaVersion
                 }
                 try connection.execute(Self.schema)
                 try connection.execute("PRAGMA application_id = \(Self.applicationID)")
                 try connection.execute("PRAGMA user_version = \(Self.schemaVersion)")
                 try connection.commit()
+                return Self.schemaVersion
             } catch {
                 connection.rollback()
                 throw error

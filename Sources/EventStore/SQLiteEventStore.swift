@@ -50,7 +50,9 @@ public final class SQLiteEventStore: TransactionalEventStore, @unchecked Sendabl
         self.path = path
         self.configuration = configuration
         let writer = try JournalConnection(path: path, configuration: configuration, writer: true)
-        try SQLiteEventStore.prepareSchema(writer.sql, path: path, readOnly: configuration.readOnly)
+        if try SQLiteEventStore.prepareSchema(writer.sql, path: path, readOnly: configuration.readOnly) == 1 {
+            writer.legacyIDIndex = true  // a version 1 file opened read-only: read as it is
+        }
         let inMemory = path == ":memory:" || path.isEmpty
         reader = inMemory || configuration.readOnly
             ? nil : try JournalConnection(path: path, configuration: configuration, writer: false)

@@ -127,6 +127,16 @@ struct IDIndexTests {
                     """)
             }
         }
+        // Read-only, a version 1 file is read as it is (nothing may be written, not even an upgrade).
+        do {
+            var readOnly = Self.configuration(every: 1_000)
+            readOnly.readOnly = true
+            let reader = try SQLiteEventStore(path: path, configuration: readOnly)
+            #expect(try reader.event(withID: Fixture.uuid(4))?.position == 5)
+            #expect(try reader.event(withID: Fixture.uuid(40)) == nil)
+            #expect(try reader.verify().headPosition == 5)
+            #expect(try reader.withConnection { db in try db.scalarInt("PRAGMA user_version") } == 1)
+        }
         let store = try SQLiteEventStore(path: path, configuration: Self.configuration(every: 1_000))
         #expect(try store.withConnection { db in try db.scalarInt("PRAGMA user_version") } == 2)
         #expect(try Self.through(store) == 5)
