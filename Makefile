@@ -5,7 +5,7 @@ SWIFT ?= swift
 SWIFTC ?= swiftc
 FUZZ_SECONDS ?= 60
 
-.PHONY: all deps build release demo test soak fuzz bench bench-quick clean
+.PHONY: all deps build release demo test soak fuzz bench bench-quick bench-pg clean
 
 all: build
 
@@ -47,6 +47,12 @@ bench-quick: deps
 	$(SWIFT) build -c release --product bench
 	@mkdir -p $(dir $(BENCH_JSON))
 	.build/release/bench --quick --json $(BENCH_JSON:.json=-quick.json) $(BENCH_ARGS)
+
+# The PostgreSQL store beside the SQLite store and raw libpq pipeline mode, on a private
+# PostgreSQL 15 it starts itself (BENCHMARKS.md, "PostgreSQL"; docs/postgres.md#benchmark).
+bench-pg: deps
+	$(SWIFT) build -c release --product journal-pg-writer
+	.build/release/journal-pg-writer bench 50000
 
 # The long form of the reliability tests (Tests/ReliabilityTests, RELIABILITY.md): 60 SIGKILLs of
 # imports and 60 of library appenders, 10,250 hostile import cases through the CLI and 20,000 in
