@@ -15,42 +15,13 @@ extension JournalConnection {
         var count = 0
         while try run("reading the log", { () throws(SQLiteError) in try statement.step() }) {
             let at = statement.int64(at: 0)
-            let codec = statement.int64(at: 4)
-            let dataLength = statement.int(at: 5)
-            let metaLength = statement.isNull(at: 6) ? 0 : statement.int(at: 6)
-            let total = dataLength + metaLength
-            guard dataLength >= 0, metaLength >= 0, total <= 1 << 30 else {
-                throw .integrity(at: at, "the stored payload lengths are damaged")
-            }
-            let keepGoing: Bool
-            if codec == 0 {
-                keepGoing = try statement.withBlob(at: 7) { bytes throws(EventStoreError) -> Bool in
-                    guard bytes.count == total else {
-                        throw .integrity(at: at, "the stored payload has the wrong length")
-                    }
-                    return body(ScannedEvent(position: at, streamID: statement.int64(at: 1), typeID: statement.int64(at: 2),
-                                             occurredAt: statement.int64(at: 3),
-                                             data: UnsafeRawBufferPointer(rebasing: bytes[..<dataLength])))
-                }
-            } else {
-                let found: LZ4Dictionary
-                do {
-                    found = try dictionary(codec)
-                } catch {
-                    throw .integrity(at: at, "the payload refers to compression dictionary #\(codec), which is missing")
-                }
-                if payloadScratch.count < total { payloadScratch = [UInt8](repeating: 0, count: max(total, 4096)) }
-                let ok = statement.withBlob(at: 7) { bytes in
-                    payloadScratch.withUnsafeMutableBytes { out in
-                        found.decompress(bytes, into: UnsafeMutableRawBufferPointer(rebasing: out[..<total]))
-                    }
-                }
-                guard ok else { throw .integrity(at: at, "the compressed payload does not decode") }
-                keepGoing = payloadScratch.withUnsafeBytes { out in
-                    body(ScannedEvent(position: at, streamID: statement.int64(at: 1), typeID: statement.int64(at: 2),
-                                      occurredAt: statement.int64(at: 3),
-                                      data: UnsafeRawBufferPointer(rebasing: out[..<dataLength])))
-                }
+            let keepGoing = try StoredPayload.withDecoded(
+                codec: statement.int64(at: 4), dataLength: statement.int(at: 5),
+                metaLength: statement.isNull(at: 6) ? nil : statement.int(at: 6), position: at,
+                scratch: &payloadScratch, dictionary: { id throws(EventStoreError) in try self.dictionary(id) },
+                bytes: { lend in statement.withBlob(at: 7, lend) }) { data, _ in
+                body(ScannedEvent(position: at, streamID: statement.int64(at: 1), typeID: statement.int64(at: 2),
+                                  occurredAt: statement.int64(at: 3), data: data))
             }
             count += 1
             if !keepGoing { break }

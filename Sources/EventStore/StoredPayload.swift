@@ -1,26 +1,48 @@
 /// The stored payload format both backends share (columns codec, data_len, meta_len, payload):
 /// data ‖ meta, raw (codec 0) or LZ4-compressed against dictionary `codec`.
 enum StoredPayload {
-    /// Data and meta of one stored event. `bytes` lends the payload column's bytes to its body;
-    /// `dictionary` loads a compression dictionary by id. Damage is `.integrity` at `position`.
+    /// Data and meta of one stored event, as arrays. `bytes` lends the payload column's bytes to
+    /// its body; `dictionary` loads a compression dictionary by id. Damage is `.integrity` at
+    /// `position`.
     static func decode(codec: Int64, dataLength: Int, metaLength: Int?, position: Int64, scratch: inout [UInt8],
                        dictionary: (Int64) throws(EventStoreError) -> LZ4Dictionary,
                        bytes withBytes: ((UnsafeRawBufferPointer) -> Void) -> Void)
         throws(EventStoreError) -> ([UInt8], [UInt8]?) {
-        let total = dataLength + (metaLength ?? 0)
-        guard dataLength >= 0, (metaLength ?? 0) >= 0, total <= 1 << 30 else {
+        try withDecoded(codec: codec, dataLength: dataLength, metaLength: metaLength, position: position,
+                        scratch: &scratch, dictionary: dictionary, bytes: withBytes) { data, meta in
+            (Array(data), meta.map { Array($0) })
+        }
+    }
+
+    /// The same, lent to `body` instead of copied: a raw payload straight from the stored bytes,
+    /// a compressed one decoded into `scratch`. Valid only inside `body` (the scans use it).
+    static func withDecoded<R>(codec: Int64, dataLength: Int, metaLength: Int?, position: Int64, scratch: inout [UInt8],
+                               dictionary: (Int64) throws(EventStoreError) -> LZ4Dictionary,
+                               bytes withBytes: ((UnsafeRawBufferPointer) -> Void) -> Void,
+                               _ body: (_ data: UnsafeRawBufferPointer, _ meta: UnsafeRawBufferPointer?) -> R)
+        throws(EventStoreError) -> R {
+        // Each length is bounded before they are added: damaged values must not overflow.
+        guard (0...(1 << 30)).contains(dataLength), (0...(1 << 30)).contains(metaLength ?? 0),
+              dataLength + (metaLength ?? 0) <= 1 << 30 else {
             throw .integrity(at: position, "the stored payload lengths are damaged")
         }
+        let total = dataLength + (metaLength ?? 0)
+        func split(_ bytes: UnsafeRawBufferPointer) -> R {
+            body(UnsafeRawBufferPointer(rebasing: bytes[..<dataLength]),
+                 metaLength.map { _ in UnsafeRawBufferPointer(rebasing: bytes[dataLength..<total]) })
+        }
         if codec == 0 {
-            var decoded: ([UInt8], [UInt8]?)?
-            withBytes { bytes in
-                guard bytes.count == total else { return }
-                let data = Array(UnsafeRawBufferPointer(rebasing: bytes[..<dataLength]))
-                let meta = metaLength.map { _ in Array(UnsafeRawBufferPointer(rebasing: bytes[dataLength...])) }
-                decoded = (data, meta)
+            // `split` calls `body` while `withBytes` lends the bytes: both run before this returns.
+            let result: R? = withoutActuallyEscaping(split) { split in
+                var result: R?
+                withBytes { bytes in
+                    guard bytes.count == total else { return }
+                    result = split(bytes)
+                }
+                return result
             }
-            guard let decoded else { throw .integrity(at: position, "the stored payload has the wrong length") }
-            return decoded
+            guard let result else { throw .integrity(at: position, "the stored payload has the wrong length") }
+            return result
         }
         let found: LZ4Dictionary
         do {
@@ -28,7 +50,7 @@ enum StoredPayload {
         } catch {
             throw .integrity(at: position, "the payload refers to compression dictionary #\(codec), which is missing")
         }
-        if scratch.count < total { scratch = [UInt8](repeating: 0, count: total) }
+        if scratch.count < total { scratch = [UInt8](repeating: 0, count: max(total, 4096)) }
         var ok = false
         withBytes { bytes in
             ok = scratch.withUnsafeMutableBytes { out in
@@ -36,8 +58,6 @@ enum StoredPayload {
             }
         }
         guard ok else { throw .integrity(at: position, "the compressed payload does not decode") }
-        let data = Array(scratch[..<dataLength])
-        let meta = metaLength.map { _ in Array(scratch[dataLength..<total]) }
-        return (data, meta)
+        return scratch.withUnsafeBytes { out in split(out) }
     }
 }

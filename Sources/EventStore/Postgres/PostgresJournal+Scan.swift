@@ -34,38 +34,13 @@ extension PostgresJournal {
         for row in 0..<result.rowCount {
             let at = result.int64(row, 0)
             last = at
-            let codec = result.int64(row, 4)
-            let dataLength = result.int64(row, 5)
-            let metaLength = result.optionalInt64(row, 6) ?? 0
-            guard dataLength >= 0, metaLength >= 0, dataLength + metaLength <= 1 << 30 else {
-                throw .integrity(at: at, "the stored payload lengths are damaged")
-            }
-            let data = Int(dataLength), total = Int(dataLength + metaLength)
-            let event = { (bytes: UnsafeRawBufferPointer) in
-                ScannedEvent(position: at, streamID: result.int64(row, 1), typeID: result.int64(row, 2),
-                             occurredAt: result.int64(row, 3), data: UnsafeRawBufferPointer(rebasing: bytes[..<data]))
-            }
-            let keepGoing: Bool
-            if codec == 0 {
-                keepGoing = try result.withBytes(row, 7) { bytes throws(EventStoreError) -> Bool in
-                    guard bytes.count == total else { throw .integrity(at: at, "the stored payload has the wrong length") }
-                    return body(event(bytes))
-                }
-            } else {
-                let found: LZ4Dictionary
-                do {
-                    found = try dictionary(codec)
-                } catch {
-                    throw .integrity(at: at, "the payload refers to compression dictionary #\(codec), which is missing")
-                }
-                if payloadScratch.count < total { payloadScratch = [UInt8](repeating: 0, count: max(total, 4096)) }
-                let ok = result.withBytes(row, 7) { bytes in
-                    payloadScratch.withUnsafeMutableBytes { out in
-                        found.decompress(bytes, into: UnsafeMutableRawBufferPointer(rebasing: out[..<total]))
-                    }
-                }
-                guard ok else { throw .integrity(at: at, "the compressed payload does not decode") }
-                keepGoing = payloadScratch.withUnsafeBytes { out in body(event(out)) }
+            let keepGoing = try StoredPayload.withDecoded(
+                codec: result.int64(row, 4), dataLength: Int(clamping: result.int64(row, 5)),
+                metaLength: result.optionalInt64(row, 6).map { Int(clamping: $0) }, position: at,
+                scratch: &payloadScratch, dictionary: { id throws(EventStoreError) in try self.dictionary(id) },
+                bytes: { lend in result.withBytes(row, 7, lend) }) { data, _ in
+                body(ScannedEvent(position: at, streamID: result.int64(row, 1), typeID: result.int64(row, 2),
+                                  occurredAt: result.int64(row, 3), data: data))
             }
             count += 1
             if !keepGoing { return (count, last, true) }
