@@ -43,16 +43,14 @@ final class EventReader {
     /// `readAll` source need not be thread-safe), so that it is ready when `read` asks for it.
     func prefetch(from position: Int64, limit: Int) {
         guard scanner != nil, pending == nil else { return }
-        let prefetch = Prefetch(from: position, limit: limit)
         let reader = UncheckedReader(reader: self)
-        prefetch.start { () -> Result<EventBatch, ProjectionError> in
+        pending = Prefetch(from: position, limit: limit) { () -> Result<EventBatch, ProjectionError> in
             do throws(ProjectionError) {
                 return .success(try reader.reader.readNow(from: position, limit: limit))
             } catch {
                 return .failure(error)
             }
         }
-        pending = prefetch
     }
 
     /// Waits for a prefetch in flight and drops it (before the engine stops reading).

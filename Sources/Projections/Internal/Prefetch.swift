@@ -1,4 +1,4 @@
-import Dispatch
+import JournalCore
 import Glibc
 
 /// A pthread mutex (the reader's state is shared with its prefetch thread).
@@ -21,28 +21,17 @@ final class ReaderLock: @unchecked Sendable {
 }
 
 /// The next batch, read on another thread while the engine applies the current one.
-final class Prefetch: @unchecked Sendable {
+final class Prefetch {
     let from: Int64
     let limit: Int
-    private let done = DispatchSemaphore(value: 0)
-    /// Written by the reading thread before `done` is signalled, read after `wait`.
-    private var result: Result<EventBatch, ProjectionError>?
+    private let task: BackgroundTask<Result<EventBatch, ProjectionError>>
 
-    init(from: Int64, limit: Int) {
+    init(from: Int64, limit: Int, _ read: @escaping @Sendable () -> Result<EventBatch, ProjectionError>) {
         self.from = from
         self.limit = limit
-    }
-
-    func start(_ read: @escaping @Sendable () -> Result<EventBatch, ProjectionError>) {
-        DispatchQueue.global(qos: .userInitiated).async { [self] in
-            result = read()
-            done.signal()
-        }
+        task = BackgroundTask(read)
     }
 
     /// Waits for the read to finish.
-    func wait() -> Result<EventBatch, ProjectionError> {
-        done.wait()
-        return result!
-    }
+    func wait() -> Result<EventBatch, ProjectionError> { task.wait() }
 }
