@@ -13,19 +13,7 @@ final class CardProjection: ProjectionModel {
     /// 2: covering fact index. 3: totals folded by structured keys, stream rows upserted.
     var version: Int64 = 3
     private var generation: Int64 = 0
-    private var nextSID: Int64 = 1
-    /// True when the generation's stream table was empty at `open`: then a stream not in
-    /// `sids` cannot be stored yet, and its lookup is skipped (most of a rebuild's streams).
-    private var startedEmpty = false
-    /// The sid of every stream this engine wrote or loaded in the generation, by the reader's
-    /// key: an evicted row is reloaded by its integer primary key, not by name.
-    private var sids: [Int64: Int64] = [:]
-    /// A rebuild fills its tables without secondary indexes (``createIndexes`` builds them in one
-    /// sort when it swaps in); looking a stream up by name needs the name index, made on demand.
-    private var nameIndexReady = false
-    /// Rows by the reader's stream key.
-    private var cache: [Int64: CardStreamRow] = [:]
-    private let cacheLimit = 200_000
+    private var directory = StreamRowDirectory<CardStreamRow>()
 
     static func streamTable(_ g: Int64) -> String { "pj_card_stream_g\(g)" }
     static func factTable(_ g: Int64) -> String { "pj_card_fact_g\(g)" }
@@ -57,12 +45,7 @@ final class CardProjection: ProjectionModel {
 
     func open(in db: ProjectionDatabase, generation g: Int64) throws(ProjectionError) {
         generation = g
-        cache.removeAll()
-        sids.removeAll()
-        let maxSID = try db.scalarInt("SELECT max(sid) FROM \(Self.streamTable(g))")
-        startedEmpty = maxSID == nil
-        nextSID = (maxSID ?? 0) + 1
-        nameIndexReady = false
+        directory.open(maxSID: try db.scalarInt("SELECT max(sid) FROM \(Self.streamTable(g))"))
     }
 
     private func createNameIndex(in db: ProjectionDatabase, generation g: Int64) throws(ProjectionError) {
@@ -71,22 +54,16 @@ final class CardProjection: ProjectionModel {
     }
 
     func forgetCache() {
-        cache.removeAll()
-        sids.removeAll()
-        startedEmpty = false
-        nextSID = 0
+        directory.forget()  // reloaded by `open` before the next batch
     }
 
     func apply(_ events: ArraySlice<EventView>, names: StreamNaming, in db: ProjectionDatabase) throws(ProjectionError) {
-        if nextSID == 0 { try open(in: db, generation: generation) }
-        // The caches move into locals for the loop (no exclusivity check per access) and back.
-        var cache = self.cache, sids = self.sids
-        self.cache = [:]
-        self.sids = [:]
-        defer {
-            self.cache = cache
-            self.sids = sids
-        }
+        if directory.needsOpen { try open(in: db, generation: generation) }
+        // The directory moves into a local for the loop (no exclusivity check per access) and back.
+        var directory = StreamRowDirectory<CardStreamRow>(cacheLimit: 0)
+        swap(&directory, &self.directory)
+        defer { swap(&directory, &self.directory) }
+        let generation = self.generation
         /// This batch's rows, in the order first met, and where each stream's row is.
         var rows: [CardStreamRow] = []
         var keys: [Int64] = []
@@ -98,28 +75,11 @@ final class CardProjection: ProjectionModel {
                 CardFold.applyCountingEvents(event, to: &rows[index], facts: &facts, totals: &totals)
                 continue
             }
-            var row: CardStreamRow
-            if let cached = cache.removeValue(forKey: event.stream) {
-                row = cached
-            } else if let sid = sids[event.stream] {
-                guard let stored = try load(sid: sid, db: db) else {
-                    throw ProjectionError(.database, "card read model: stream row \(sid) is missing")
-                }
-                row = stored
-            } else {
-                let name = try names.name(of: event.stream)
-                if !startedEmpty && !nameIndexReady {
-                    try createNameIndex(in: db, generation: generation)
-                    nameIndexReady = true
-                }
-                if !startedEmpty, let stored = try load(name, db: db) {
-                    row = stored
-                } else {
-                    row = CardStreamRow(sid: nextSID, name: name)
-                    nextSID += 1
-                }
-                sids[event.stream] = row.sid
-            }
+            let stream = event.stream
+            var row = try directory.row(of: stream, model: "card", name: { () throws(ProjectionError) in try names.name(of: stream) },
+                                        loadSID: { sid throws(ProjectionError) in try load(sid: sid, db: db) },
+                                        loadName: { name throws(ProjectionError) in try load(name, db: db) },
+                                        createNameIndex: { () throws(ProjectionError) in try createNameIndex(in: db, generation: generation) })
             // The stream's contribution to the totals is taken out here and put back, as it
             // stands after the batch, below: one move per stream and batch, not per event.
             CardFold.contribute(row, sign: -1, to: &totals)
@@ -166,8 +126,7 @@ final class CardProjection: ProjectionModel {
             try insert.run()
         }
         try Self.totals.flush(totals, in: db, generation: generation)
-        if cache.count + rows.count > cacheLimit { cache.removeAll(keepingCapacity: true) }
-        for (index, row) in rows.enumerated() { cache[keys[index]] = row }
+        directory.keep(rows, keys: keys)
     }
 
     private func load(_ name: String, db: ProjectionDatabase) throws(ProjectionError) -> CardStreamRow? {
