@@ -34,20 +34,6 @@ extension JournalConnection {
         }
         let content = LZ4Dictionary.train(samples: samples, maxSize: configuration.dictionarySize)
         guard !content.isEmpty else { return nil }
-        let checksum = hasher.digest(content)
-        let id: Int64 = try run("storing a dictionary") { () throws(SQLiteError) in
-            let insert = try sql.cached("""
-                INSERT INTO journal_dictionaries(codec, content, sha256, trained_through) VALUES ('lz4', ?, ?, ?)
-                """)
-            insert.bind(blob: content, at: 1)
-            insert.bind(blob: checksum, at: 2)
-            insert.bind(head, at: 3)
-            try insert.run()
-            return sql.lastInsertRowID
-        }
-        dictionaries[id] = LZ4Dictionary(id: id, content: content)
-        write?.dictionaryID = id
-        write?.trainedDictionary = true
-        return id
+        return try storeDictionary(content, trainedThrough: head)
     }
 }

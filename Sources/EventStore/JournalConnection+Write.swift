@@ -318,19 +318,27 @@ extension JournalConnection {
             dictionaryTrainingSkipped = true
             return
         }
+        try storeDictionary(content, trainedThrough: threshold)
+    }
+
+    /// Stores a trained dictionary as the next version, which the open transaction's new events
+    /// use from now on; returns its id.
+    @discardableResult
+    func storeDictionary(_ content: [UInt8], trainedThrough position: Int64) throws(EventStoreError) -> Int64 {
         let checksum = hasher.digest(content)
-        let id: Int64 = try run("storing the compression dictionary") { () throws(SQLiteError) in
+        let id: Int64 = try run("storing a compression dictionary") { () throws(SQLiteError) in
             let statement = try sql.cached("""
                 INSERT INTO journal_dictionaries(codec, content, sha256, trained_through) VALUES ('lz4', ?, ?, ?)
                 """)
             statement.bind(blob: content, at: 1)
             statement.bind(blob: checksum, at: 2)
-            statement.bind(threshold, at: 3)
+            statement.bind(position, at: 3)
             try statement.run()
             return sql.lastInsertRowID
         }
         dictionaries[id] = LZ4Dictionary(id: id, content: content)
         write?.dictionaryID = id
         write?.trainedDictionary = true
+        return id
     }
 }

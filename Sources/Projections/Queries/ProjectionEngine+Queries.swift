@@ -185,26 +185,8 @@ extension ProjectionEngine {
             SELECT ds, mv, coalesce(ares, ''), started_t IS NOT NULL, outcome, 1 FROM \(s)
             WHERE created_t >= ?1 AND created_t < ?2
             """, window, texts: 3, ints: 2) { columns, n in
-            let ares = columns[2]
-            let frictionless = !ares.isEmpty && ares != "C" && ares != "D"
-            let challenged = columns[3] == "1"
-            let outcome = Self.outcomeKey(Int64(columns[4]) ?? -1)
-            report.transactions += n
-            if !ares.isEmpty {
-                report.aresReceived += n
-                report.byAresStatus[ares, default: 0] += n
-                if frictionless { report.frictionless += n } else { report.challengeRequired += n }
-            }
-            if challenged { report.challenged += n }
-            report.outcomes[outcome, default: 0] += n
-            func add(_ slice: inout FunnelReport.Slice) {
-                slice.transactions += n
-                if frictionless { slice.frictionless += n }
-                if challenged { slice.challenged += n }
-                slice.outcomes[outcome, default: 0] += n
-            }
-            add(&report.byDirectoryServer[columns[0], default: FunnelReport.Slice()])
-            add(&report.byMessageVersion[columns[1], default: FunnelReport.Slice()])
+            report.count(n, directoryServer: columns[0], messageVersion: columns[1], ares: columns[2],
+                         challenged: columns[3] == "1", outcome: Self.outcomeKey(Int64(columns[4]) ?? -1))
         }
         return report
     }

@@ -66,26 +66,8 @@ extension ProjectionEngine {
     func funnelFromTotals() throws(ProjectionError) -> FunnelReport {
         var report = FunnelReport()
         for (key, n) in try threeDSTotals(["funnel"]) where key.first == "funnel" && key.count == 6 && n != 0 {
-            let ares = key[3]
-            let frictionless = !ares.isEmpty && ares != "C" && ares != "D"
-            let challenged = key[4] == "1"
-            let outcome = key[5]
-            report.transactions += n
-            if !ares.isEmpty {
-                report.aresReceived += n
-                report.byAresStatus[ares, default: 0] += n
-                if frictionless { report.frictionless += n } else { report.challengeRequired += n }
-            }
-            if challenged { report.challenged += n }
-            report.outcomes[outcome, default: 0] += n
-            func add(_ slice: inout FunnelReport.Slice) {
-                slice.transactions += n
-                if frictionless { slice.frictionless += n }
-                if challenged { slice.challenged += n }
-                slice.outcomes[outcome, default: 0] += n
-            }
-            add(&report.byDirectoryServer[key[1], default: FunnelReport.Slice()])
-            add(&report.byMessageVersion[key[2], default: FunnelReport.Slice()])
+            report.count(n, directoryServer: key[1], messageVersion: key[2], ares: key[3], challenged: key[4] == "1",
+                         outcome: key[5])
         }
         return report
     }

@@ -94,6 +94,29 @@ public struct FunnelReport: QueryReport, Equatable {
 
     public init() {}
 
+    /// Counts `n` transactions that share a directory server, message version, ARes status
+    /// (empty: none yet), whether a challenge started, and an outcome key.
+    mutating func count(_ n: Int64, directoryServer: String, messageVersion: String, ares: String,
+                        challenged: Bool, outcome: String) {
+        let frictionless = !ares.isEmpty && ares != "C" && ares != "D"
+        transactions += n
+        if !ares.isEmpty {
+            aresReceived += n
+            byAresStatus[ares, default: 0] += n
+            if frictionless { self.frictionless += n } else { challengeRequired += n }
+        }
+        if challenged { self.challenged += n }
+        outcomes[outcome, default: 0] += n
+        func add(_ slice: inout Slice) {
+            slice.transactions += n
+            if frictionless { slice.frictionless += n }
+            if challenged { slice.challenged += n }
+            slice.outcomes[outcome, default: 0] += n
+        }
+        add(&byDirectoryServer[directoryServer, default: Slice()])
+        add(&byMessageVersion[messageVersion, default: Slice()])
+    }
+
     public var json: JSONValue {
         ReportJSON.object([
             ("transactions", ReportJSON.int(transactions)), ("aresReceived", ReportJSON.int(aresReceived)),
