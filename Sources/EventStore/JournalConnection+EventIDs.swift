@@ -29,9 +29,9 @@ extension JournalConnection {
         }
     }
 
-    /// Catches the writer's memory of the tail up with the committed log (the write lock held);
-    /// returns how far the id index covers it.
-    func syncRecentIDs(head: Int64) throws(EventStoreError) -> Int64 {
+    /// Catches the writer's memory of the tail up with the committed log (the write lock held),
+    /// and `recentIDs.through` with how far the id index covers it.
+    func syncRecentIDs(head: Int64) throws(EventStoreError) {
         let through: Int64 = try run("reading the id index of \(path)") { () throws(SQLiteError) in
             let statement = try statement(.idIndexThrough)
             defer { statement.reset() }
@@ -42,7 +42,7 @@ extension JournalConnection {
         }
         recentIDs.indexed(through: through)
         let from = max(recentIDs.loadedThrough, through)
-        guard from < head else { return through }
+        guard from < head else { return }
         try run("loading the event ids of the log's tail") { () throws(SQLiteError) in
             let statement = try statement(.tailIDs)
             statement.bind(from, at: 1)
@@ -60,14 +60,13 @@ extension JournalConnection {
             }
         }
         recentIDs.loaded(through: head)
-        return through
     }
 
     /// The position of the event stored with this id, as the open write transaction sees it.
     func positionInWrite(of key: EventIDKey, id: String) throws(EventStoreError) -> Int64? {
         guard let write else { preconditionFailure("positionInWrite outside a write transaction") }
         if let position = recentIDs.position(of: key) { return position }
-        guard write.idsThrough > 0, write.absentFromIndex != key else { return nil }
+        guard recentIDs.through > 0, write.absentFromIndex != key else { return nil }
         let position: Int64? = try run("looking up event \(id.prefix(60))") { () throws(SQLiteError) in
             let statement = try statement(.indexedID)
             bindEventID(key, id, to: statement, at: 1)
@@ -114,12 +113,15 @@ extension JournalConnection {
     /// write state already counts. A failure rolls the whole transaction back.
     func copyIDsIfDue() throws(EventStoreError) {
         guard let state = write, state.savepoints == 0 else { return }
-        let tail = state.headPosition - state.idsThrough
-        guard tail > 0, tail >= configuration.idIndex.threshold(indexed: state.idsThrough) else { return }
+        // Inside a write transaction `recentIDs.through` is how far the index covers the log,
+        // this transaction's copies included.
+        let through = recentIDs.through
+        let tail = state.headPosition - through
+        guard tail > 0, tail >= configuration.idIndex.threshold(indexed: through) else { return }
         do {
             try run("copying event ids into the id index of \(path)") { () throws(SQLiteError) in
                 let copy = try statement(.copyIDs)
-                copy.bind(state.idsThrough, at: 1)
+                copy.bind(through, at: 1)
                 copy.bind(state.headPosition, at: 2)
                 try copy.run()
                 let move = try statement(.moveIDIndex)
@@ -131,7 +133,7 @@ extension JournalConnection {
             throw error
         }
         recentIDs.indexed(through: state.headPosition)
-        write?.indexedIDs(through: state.headPosition)
+        write?.indexedIDs()
     }
 
     /// An event this transaction wrote.

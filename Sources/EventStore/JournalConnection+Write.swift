@@ -14,7 +14,7 @@ extension JournalConnection {
         do {
             let head = try self.head()
             var state = WriteState(headPosition: head.position, headHash: head.hash)
-            state.idsThrough = try syncRecentIDs(head: head.position)
+            try syncRecentIDs(head: head.position)
             state.dictionaryID = try run("reading the dictionary version") { () throws(SQLiteError) in
                 try sql.scalarInt("SELECT max(id) FROM journal_dictionaries")
             }

@@ -60,9 +60,6 @@ final class JournalConnection {
         /// True once this transaction copied ids into the index: a rollback then forgets the
         /// whole memory of the tail (the next transaction reloads it).
         private(set) var copiedIDs = false
-        /// Positions <= `idsThrough` are in `journal_event_ids` (a copy inside this transaction
-        /// moves it; copies happen only outside savepoints).
-        var idsThrough: Int64 = 0
         /// The last id a lookup found in none of the three places: the importer asks for an id
         /// just before appending it, and the append need not ask SQLite again. Only a copy into
         /// the index can make it present there, and a copy clears it.
@@ -168,10 +165,9 @@ final class JournalConnection {
             spilledStreams = true
         }
 
-        /// The tail through `position` was copied into the id index.
-        mutating func indexedIDs(through position: Int64) {
+        /// The tail was copied into the id index (`recentIDs.through` moved).
+        mutating func indexedIDs() {
             precondition(savepoints == 0, "the id index is copied outside savepoints")
-            idsThrough = position
             addedIDs.removeAll(keepingCapacity: true)
             copiedIDs = true
             absentFromIndex = nil
