@@ -72,12 +72,7 @@ final class Bench {
         try measureBigLog(bigFile, events: bigEvents, ndjsonBytes: bigWriter.bytes, journal: journal, directory: directory)
         computeRatios()
         print(Report.table(metrics, options: options))
-        if let path = options.jsonPath {
-            let file = try OutputFile(path: path)
-            try file.write(Array(metrics.json().utf8))
-            file.close()
-            log("wrote \(path)")
-        }
+        try writeJSONIfAsked()
         log("done")
     }
 
@@ -96,11 +91,16 @@ final class Bench {
         metrics["audit_p99_ms"] = Statistics.percentile(latencies, 0.99)
         metrics["audit_stream_length_mean"] = meanEvents
         log("audit: \(latencies.count) random streams of a \(count)-event log (\(Metrics.decimal(meanEvents, places: 1)) events each on average), p50 \(Metrics.decimal(Statistics.percentile(latencies, 0.5), places: 3)) ms, p99 \(Metrics.decimal(Statistics.percentile(latencies, 0.99), places: 3)) ms")
-        if let jsonPath = options.jsonPath {
-            let file = try OutputFile(path: jsonPath)
-            try file.write(Array(metrics.json().utf8))
-            file.close()
-        }
+        try writeJSONIfAsked()
+    }
+
+    /// `--json FILE`: the metrics as one JSON object.
+    private func writeJSONIfAsked() throws {
+        guard let path = options.jsonPath else { return }
+        let file = try OutputFile(path: path)
+        try file.write(Array(metrics.json().utf8))
+        file.close()
+        log("wrote \(path)")
     }
 
     // MARK: - Appends
