@@ -30,7 +30,7 @@ enum SimulateCommand {
             OptionSpec(name: "print-profile", value: .flag,
                        help: "print the profile (every figure with its source) as JSON and exit"),
             OptionSpec(name: "batch-size", value: .integer(placeholder: "N", minimum: 1),
-                       help: "events per store transaction (default: 4096)"),
+                       help: "events per store transaction (default: \(SimulationAppender.defaultBatchSize))"),
         ],
         details: """
             Generates --transactions 3-D Secure transactions and --digitizations card
@@ -97,7 +97,8 @@ enum SimulateCommand {
         }
 
         let store = try JournalAccess.openForWriting(context, arguments)
-        let appender = SimulationAppender(batchSize: Int(arguments.integer("batch-size") ?? 4_096))
+        let batchSize = arguments.integer("batch-size").map { Int($0) } ?? SimulationAppender.defaultBatchSize
+        let appender = SimulationAppender(batchSize: batchSize)
         var nextReport = 200_000
         let report = try appender.append(simulation, to: store) { events in
             guard context.stderrIsTerminal, events >= nextReport else { return }
