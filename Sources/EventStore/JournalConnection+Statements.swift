@@ -4,7 +4,7 @@ extension JournalConnection {
     enum Hot: Int, CaseIterable {
         case insertEvent, savepoint, release, rollbackTo, streamByName, streamByID, typeByName, typeByID, lastVersion,
              readAll, readForward, readBackward, insertStream, insertType, head, idIndexThrough, indexedID, tailIDs,
-             eventByID, copyIDs, moveIDIndex
+             eventByID, copyIDs, moveIDIndex, insertStreamIfAbsent
 
         var sql: String {
             switch self {
@@ -48,6 +48,7 @@ extension JournalConnection {
                     """
             case .moveIDIndex: return "UPDATE journal_id_index SET through = ? WHERE singleton = 1"
             case .insertStream: return "INSERT INTO journal_streams(name) VALUES (?)"
+            case .insertStreamIfAbsent: return "INSERT INTO journal_streams(name) VALUES (?) ON CONFLICT(name) DO NOTHING"
             case .insertType: return "INSERT INTO journal_types(name) VALUES (?)"
             case .head: return "SELECT position, hash FROM journal_head WHERE singleton = 1"
             }
