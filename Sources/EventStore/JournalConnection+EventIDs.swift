@@ -40,9 +40,15 @@ extension JournalConnection {
         if through < recentIDs.through || head < recentIDs.loadedThrough {
             recentIDs.reset()  // the file is not the one remembered (replaced or restored)
         }
+        // With a filter of the index, the ids another writer copied into it since this memory
+        // was loaded are read too, so that they join the filter instead of voiding it.
+        let from = max(recentIDs.loadedThrough, recentIDs.indexFilter == nil ? through : recentIDs.through)
+        if from < head { try loadTailIDs(after: from, through: head) }
+        recentIDs.loaded(through: head)
         recentIDs.indexed(through: through)
-        let from = max(recentIDs.loadedThrough, through)
-        guard from < head else { return }
+    }
+
+    private func loadTailIDs(after from: Int64, through head: Int64) throws(EventStoreError) {
         try run("loading the event ids of the log's tail") { () throws(SQLiteError) in
             let statement = try statement(.tailIDs)
             statement.bind(from, at: 1)
@@ -59,14 +65,13 @@ extension JournalConnection {
                 if let key { recentIDs.add(key, position: statement.int64(at: 0)) }
             }
         }
-        recentIDs.loaded(through: head)
     }
 
     /// The position of the event stored with this id, as the open write transaction sees it.
     func positionInWrite(of key: EventIDKey, id: String) throws(EventStoreError) -> Int64? {
         guard let write else { preconditionFailure("positionInWrite outside a write transaction") }
         if let position = recentIDs.position(of: key) { return position }
-        guard recentIDs.through > 0, write.absentFromIndex != key else { return nil }
+        guard recentIDs.through > 0, write.absentFromIndex != key, recentIDs.indexMayContain(key) else { return nil }
         let position: Int64? = try run("looking up event \(id.prefix(60))") { () throws(SQLiteError) in
             let statement = try statement(.indexedID)
             bindEventID(key, id, to: statement, at: 1)
@@ -74,7 +79,37 @@ extension JournalConnection {
             return try statement.step() ? statement.int64(at: 0) : nil
         }
         if position == nil { self.write?.absentFromIndex = key }
+        if recentIDs.indexFilter == nil {
+            indexProbes += 1
+            if recentIDs.indexFilterOutgrown
+                || configuration.idIndex.buildsFilter(probes: indexProbes, indexed: recentIDs.through) {
+                try buildIndexFilter()
+            }
+        }
         return position
+    }
+
+    /// Reads `journal_event_ids` (as this transaction sees it: everything up to
+    /// `recentIDs.through`) into a filter with room for as many ids again.
+    private func buildIndexFilter() throws(EventStoreError) {
+        var filter = IndexedIDFilter(capacity: max(Int(clamping: recentIDs.through) * 2,
+                                                   configuration.idIndex.filterMinimumCapacity))
+        try run("reading the id index of \(path) into a filter") { () throws(SQLiteError) in
+            let statement = try sql.cached("SELECT id FROM journal_event_ids")
+            defer { statement.reset() }
+            while try statement.step() {
+                let key: EventIDKey?
+                if statement.isBlob(at: 0) {
+                    key = statement.withBlob(at: 0) { bytes in EventIDKey(stored: bytes) }
+                } else {
+                    key = .text(statement.text(at: 0))
+                }
+                // A damaged id (not 16 bytes) matches nothing, in the index or in the filter.
+                if let key { filter.insert(key) }
+            }
+        }
+        recentIDs.setIndexFilter(filter)
+        indexProbes = 0
     }
 
     /// The event stored with this id (exactly as written), if any.
@@ -132,6 +167,8 @@ extension JournalConnection {
             rollbackWrite()
             throw error
         }
+        // Everything up to the transaction's head is in memory; the copied ids join the filter.
+        recentIDs.loaded(through: state.headPosition)
         recentIDs.indexed(through: state.headPosition)
         write?.indexedIDs()
     }

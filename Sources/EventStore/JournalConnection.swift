@@ -34,6 +34,8 @@ final class JournalConnection {
     var write: WriteState?
     /// The ids of the committed log tail not yet in `journal_event_ids` (writer only).
     var recentIDs = RecentEventIDs()
+    /// Lookups of new ids in `journal_event_ids` since this writer last had a filter of it.
+    var indexProbes: Int64 = 0
     /// A version 1 journal opened read-only: ids are found through its unique index on
     /// `journal_events(event_id)`, and there is no id index to verify.
     var legacyIDIndex = false

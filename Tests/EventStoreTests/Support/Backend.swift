@@ -40,10 +40,11 @@ struct Backend: Sendable, CustomTestStringConvertible {
 
     /// A file whose writer copies event ids into the id index every second event, so that
     /// every test sees ids in the index, in the writer's memory of the tail and in the open
-    /// transaction at once.
+    /// transaction at once; and looks ids up through a filter of the index from the first
+    /// lookup on, a filter with room for 4 ids (outgrown and rebuilt all the time).
     static let sqliteEagerIDIndex = Backend(name: "SQLite file, id index every 2 events") { options in
         var configuration = options.sqlite
-        configuration.idIndex = IDIndexPolicy(minimum: 2, maximum: 2)
+        configuration.idIndex = IDIndexPolicy(minimum: 2, maximum: 2, filterMinimumProbes: 1, filterMinimumCapacity: 4)
         let store = try SQLiteEventStore(path: TemporaryDirectory.make().file("journal.db"), configuration: configuration)
         return Harness(store: store, tamper: SQLiteTampering(store: store))
     }
