@@ -53,6 +53,7 @@ final class Bench {
         }
         try measurePeer(appendFile, directory: directory)
         try measureImport(appendFile, events: events.count, journal: journal, directory: directory)
+        try measureSimulate(journal: journal, directory: directory)
 
         // The big log.
         start = System.now()
@@ -269,7 +270,7 @@ final class Bench {
     }
 
     private func computeRatios() {
-        for name in ["append_b1000", "append_b100", "append_b10", "append_b1", "append_group"] {
+        for name in ["append_b1000", "append_b100", "append_b10", "append_b1", "append_group", "simulate"] {
             guard let ours = metrics["\(name)_eps"] else { continue }
             if let peer = metrics["peer_\(name)_eps"], peer > 0 { metrics["\(name)_ratio_peer"] = ours / peer }
             if let raw = metrics["raw_\(name)_eps"], raw > 0 { metrics["\(name)_ratio_raw"] = ours / raw }

@@ -28,6 +28,8 @@ enum Report {
             met: { m in m["replay_all_eps"].map { $0 >= 1_000_000 } }),
         Row(label: "journal import (ev/s)", key: "import", goal: "≥200k",
             met: { m in m["import_eps"].map { $0 >= 200_000 } }),
+        Row(label: "journal simulate (ev/s)", key: "simulate", goal: "≥200k",
+            met: { m in m["simulate_eps"].map { $0 >= 200_000 } }),
         Row(label: "rebuild projections (ev/s)", key: "rebuild", goal: "≥500k",
             met: { m in m["rebuild_eps"].map { $0 >= 500_000 } }),
         Row(label: "audit one stream, p99 (ms)", key: "audit_p99_ms", goal: "≤1 at 10M",
@@ -74,6 +76,9 @@ enum Report {
         }
         if let rss = m["import_peak_rss_mb"], let rate = m["import_big_eps"] {
             footer.append("import of the big log: \(Int(rate)) events/s, peak RSS \(Int(rss)) MB")
+        }
+        if let generated = m["simulate_ndjson_eps"], let cpu = m["simulate_ndjson_cpu_eps"] {
+            footer.append("simulate: the generator alone (--ndjson) \(grouped(Int64(generated))) events/s, \(grouped(Int64(cpu))) per CPU-s; the raw column is raw SQLite's 1000-per-commit append")
         }
         if let status = m.text("peer_status") { footer.append("peer: \(status)") }
         footer.append("per CPU-s: events per CPU second of the journal's process (user + system), the rate the code allows whatever the machine's load; appends also wait for fsync")
