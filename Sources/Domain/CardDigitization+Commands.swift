@@ -57,18 +57,33 @@ extension CardDigitization {
     /// non-activating CPS pushes are occurrences and always produce an event when allowed.
     public static func decide(_ command: Command, _ state: State, _ environment: Environment)
         -> Result<[NewEvent<CardEvent>], Rejection> {
+        switch execute(command, state, environment) {
+        case let .success(decision): return .success(decision.events)
+        case let .failure(rejection): return .failure(rejection)
+        }
+    }
+
+    /// ``decide(_:_:_:)`` with the state after the new event: the same checks, the same event,
+    /// and no second `apply` for a caller that keeps the state.
+    public static func execute(_ command: Command, _ state: State, _ environment: Environment)
+        -> Result<ExecutedCommand<State, CardEvent>, Rejection> {
         let event: CardEvent
         switch intend(command, state) {
         case let .success(intended?): event = intended
-        case .success(nil): return .success([])
+        case .success(nil): return .success(ExecutedCommand(events: [], state: state))
         case let .failure(rejection): return .failure(rejection)
         }
         do { _ = try CardEvent.decode(type: event.typeName, data: event.data) } catch {
             return .failure(Rejection(error))
         }
         let occurredAt = environment.now()
-        if case let .failure(rejection) = apply(state, event, occurredAt: occurredAt) { return .failure(rejection) }
-        return .success([NewEvent(id: environment.newID(), occurredAt: occurredAt, event: event)])
+        let next: State
+        switch apply(state, event, occurredAt: occurredAt) {
+        case let .success(state): next = state
+        case let .failure(rejection): return .failure(rejection)
+        }
+        return .success(ExecutedCommand(events: [NewEvent(id: environment.newID(), occurredAt: occurredAt, event: event)],
+                                 state: next))
     }
 
     /// The event a command means in a state (nil: already done), before the rules check it.

@@ -39,15 +39,26 @@ extension ThreeDSTransaction {
     /// timeout, errors). Every produced event is checked against the catalog and the state rules.
     public static func decide(_ command: Command, _ state: State, _ environment: Environment)
         -> Result<[NewEvent<ThreeDSEvent>], Rejection> {
+        switch execute(command, state, environment) {
+        case let .success(decision): return .success(decision.events)
+        case let .failure(rejection): return .failure(rejection)
+        }
+    }
+
+    /// ``decide(_:_:_:)`` with the state after the new events: the same checks, the same events,
+    /// and no second `apply` for a caller that keeps the state.
+    public static func execute(_ command: Command, _ state: State, _ environment: Environment)
+        -> Result<ExecutedCommand<State, ThreeDSEvent>, Rejection> {
         let events: [ThreeDSEvent]
         switch intend(command, state) {
         case let .success(intended): events = intended
         case let .failure(rejection): return .failure(rejection)
         }
-        if events.isEmpty { return .success([]) }
+        if events.isEmpty { return .success(ExecutedCommand(events: [], state: state)) }
         let occurredAt = environment.now()
         var current = state
         var produced: [NewEvent<ThreeDSEvent>] = []
+        produced.reserveCapacity(events.count)
         for event in events {
             do { _ = try ThreeDSEvent.decode(type: event.typeName, data: event.data) } catch {
                 return .failure(Rejection(error))
@@ -58,7 +69,7 @@ extension ThreeDSTransaction {
             }
             produced.append(NewEvent(id: environment.newID(), occurredAt: occurredAt, event: event))
         }
-        return .success(produced)
+        return .success(ExecutedCommand(events: produced, state: current))
     }
 
     /// The events a command means in a state, before the rules check them.

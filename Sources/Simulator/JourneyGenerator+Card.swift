@@ -73,17 +73,14 @@ struct CardRun {
     }
 
     mutating func perform(_ command: CardDigitization.Command) {
-        switch CardDigitization.decide(command, state, generator.environment) {
-        case let .success(newEvents):
+        switch CardDigitization.execute(command, state, generator.environment) {
+        case let .success(decision):
             if generator.recordsDetails { commands.append(.card(command)) }
-            for new in newEvents {
-                guard case let .success(next) = CardDigitization.apply(state, new.event, occurredAt: new.occurredAt) else {
-                    // decide checked every event; a failure here is a bug in the domain.
-                    preconditionFailure("decide produced an event its own rules refuse")
-                }
-                state = next
-                events.append(GeneratedEvent(id: new.id, stream: stream, type: new.event.typeName,
-                                             data: new.event.data, occurredAt: new.occurredAt))
+            // execute checked every event against the catalog and the rules, and applied it.
+            state = decision.state
+            for new in decision.events {
+                generator.emit(id: new.id, stream: stream, type: new.event.typeName, typeIndex: new.event.typeIndex,
+                               data: new.event.data, occurredAt: new.occurredAt, into: &events)
             }
         case let .failure(rejection):
             // The generator only issues commands its state allows; a rejection is a generator bug.

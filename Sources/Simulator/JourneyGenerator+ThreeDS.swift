@@ -93,17 +93,14 @@ struct ThreeDSRun {
     }
 
     mutating func perform(_ command: ThreeDSTransaction.Command) {
-        switch ThreeDSTransaction.decide(command, state, generator.environment) {
-        case let .success(newEvents):
+        switch ThreeDSTransaction.execute(command, state, generator.environment) {
+        case let .success(decision):
             if generator.recordsDetails { commands.append(.threeDS(command)) }
-            for new in newEvents {
-                guard case let .success(next) = ThreeDSTransaction.apply(state, new.event, occurredAt: new.occurredAt) else {
-                    // decide checked every event; a failure here is a bug in the domain.
-                    preconditionFailure("decide produced an event its own rules refuse")
-                }
-                state = next
-                events.append(GeneratedEvent(id: new.id, stream: stream, type: new.event.typeName,
-                                             data: new.event.data, occurredAt: new.occurredAt))
+            // execute checked every event against the catalog and the rules, and applied it.
+            state = decision.state
+            for new in decision.events {
+                generator.emit(id: new.id, stream: stream, type: new.event.typeName, typeIndex: new.event.typeIndex,
+                               data: new.event.data, occurredAt: new.occurredAt, into: &events)
             }
         case let .failure(rejection):
             // The generator only issues commands its state allows; a rejection is a generator bug.

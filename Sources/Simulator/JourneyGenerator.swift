@@ -33,6 +33,10 @@ public final class JourneyGenerator {
     var timeOrderedIDs = false
     /// Record `path` and `commands` (tests, coverage); the simulation turns it off.
     let recordsDetails: Bool
+    /// Write events into ``packed`` instead of a journey's `events` (the simulation).
+    let packsEvents: Bool
+    /// The events of the journey being generated, when ``packsEvents``.
+    private(set) var packed = PackedEvents()
     var path: [String] = []
     private(set) var environment: Environment!
 
@@ -47,17 +51,20 @@ public final class JourneyGenerator {
     public convenience init(seed: UInt64, start: Timestamp = JourneyGenerator.defaultStart,
                             profile: WorkloadProfile) throws(ProfileError) {
         self.init(random: SeededRandom(seed: seed), start: start, profile: try CompiledProfile(profile),
-                  recordsDetails: true)
+                  recordsDetails: true, packsEvents: false)
     }
 
-    init(random: SeededRandom, start: Timestamp, profile: CompiledProfile, recordsDetails: Bool) {
+    init(random: SeededRandom, start: Timestamp, profile: CompiledProfile, recordsDetails: Bool, packsEvents: Bool) {
         self.random = random
         self.profile = profile
         self.recordsDetails = recordsDetails
+        self.packsEvents = packsEvents
         nextStart = start
         now = start
-        environment = Environment(now: { [unowned self] in self.now.adding(milliseconds: self.skew) },
-                                  newID: { [unowned self] in
+        // The environment is a stored property of the generator and never outlives it: the
+        // closures reach back without reference counting.
+        environment = Environment(now: { [unowned(unsafe) self] in self.now.adding(milliseconds: self.skew) },
+                                  newID: { [unowned(unsafe) self] in
                                       self.timeOrderedIDs
                                           ? self.random.uuidV7(milliseconds: self.now.millisecondsSinceEpoch + self.skew)
                                           : self.random.uuid()
@@ -112,6 +119,24 @@ public final class JourneyGenerator {
     /// Advances the journey clock by a delay drawn from `delay`.
     func wait(_ delay: Delay) {
         wait(delay.draw(&random))
+    }
+
+    /// Records an event of the journey being generated: into ``packed`` (the simulation), else
+    /// into the run's `events`.
+    func emit(id: String, stream: String, type: String, typeIndex: UInt8, data: JSONObject, occurredAt: Timestamp,
+              into events: inout [GeneratedEvent]) {
+        if packsEvents {
+            packed.append(id: id, typeIndex: typeIndex, data: data, occurredAt: occurredAt)
+        } else {
+            events.append(GeneratedEvent(id: id, stream: stream, type: type, data: data, occurredAt: occurredAt))
+        }
+    }
+
+    /// The packed events of the journey just generated; the next journey starts a new buffer.
+    func takePacked() -> PackedEvents {
+        var taken = PackedEvents()
+        swap(&taken, &packed)
+        return taken
     }
 
     /// Records a notable step (only when details are recorded).

@@ -61,7 +61,7 @@ public final class Simulation {
         var root = SeededRandom(seed: seed)
         random = SeededRandom(seed: root.next())
         generator = JourneyGenerator(random: SeededRandom(seed: root.next()), start: start, profile: compiled,
-                                     recordsDetails: recordsPaths)
+                                     recordsDetails: recordsPaths, packsEvents: true)
         queue = JourneyQueue(capacity: min(compiled.maxInFlight, 1 << 16))
         transactionsLeft = transactions
         digitizationsLeft = digitizations
@@ -117,11 +117,12 @@ public final class Simulation {
         let platform = compiled.platforms.draw(&random)
         let journey = generator.journey(isThreeDS ? .threeDS : .card, startingAt: Timestamp(millisecondsSinceEpoch: start),
                                         skew: skew)
-        statistics.record(journey)
+        var packed = generator.takePacked()
+        statistics.record(journey, events: packed.entries)
         if generator.recordsDetails {
             for label in journey.path { pathCounts[label, default: 0] += 1 }
         }
-        let pending = pendingEvents(journey, skew: skew, start: start, platform: platform)
+        let pending = pendingEvents(journey, &packed, skew: skew, start: start, platform: platform)
         let slot: Int32
         if let free = freeSlots.popLast() {
             slot = free
@@ -136,38 +137,34 @@ public final class Simulation {
         scheduleNextArrival()
     }
 
-    /// The events of a journey with their `recordedAt` (upload delays, never decreasing), packed
-    /// into one buffer: two allocations per journey in flight, whatever its length, so that
-    /// long-lived journeys do not pin scattered heap pages.
-    private func pendingEvents(_ journey: GeneratedJourney, skew: Int64, start: Int64, platform: String)
-        -> InFlightJourney {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(journey.events.count * 200)
-        var entries: [InFlightJourney.Entry] = []
-        entries.reserveCapacity(journey.events.count)
+    /// The events of a journey (packed by the generator) with their `recordedAt` (upload
+    /// delays, never decreasing) and the first event's meta: two allocations per journey in
+    /// flight, whatever its length, so that long-lived journeys do not pin scattered heap pages.
+    private func pendingEvents(_ journey: GeneratedJourney, _ packed: inout PackedEvents, skew: Int64, start: Int64,
+                               platform: String) -> InFlightJourney {
         var recorded = start
-        for (index, event) in journey.events.enumerated() {
-            let trueTime = event.occurredAt.millisecondsSinceEpoch - skew
+        for index in packed.entries.indices {
+            let trueTime = packed.entries[index].occurredAt - skew
             recorded = max(recorded, trueTime + compiled.uploadDelay.draw(&random))
-            bytes.append(contentsOf: event.id.utf8)
-            let idEnd = bytes.count
-            JSONWriter.write(.object(event.data), into: &bytes)
-            let dataEnd = bytes.count
-            if index == 0 { Self.writeMeta(platform: platform, random: &random, into: &bytes) }
-            entries.append(InFlightJourney.Entry(type: event.type, occurredAt: event.occurredAt.millisecondsSinceEpoch,
-                                                 recordedAt: recorded, idEnd: Int32(idEnd), dataEnd: Int32(dataEnd),
-                                                 metaEnd: Int32(bytes.count)))
+            packed.entries[index].recordedAt = recorded
+            // The meta's draws come right after the first event's upload delay.
+            if index == 0 { Self.writeMeta(platform: platform, random: &random, into: &packed.bytes) }
         }
-        return InFlightJourney(stream: journey.stream, bytes: bytes, entries: entries)
+        let metaStart = packed.entries.last.map { Int($0.dataEnd) } ?? 0
+        return InFlightJourney(stream: journey.stream, bytes: packed.bytes, entries: packed.entries,
+                               metaStart: metaStart)
     }
 
     /// The first event's `meta`: the SDK's platform and versions.
     private static func writeMeta(platform: String, random: inout SeededRandom, into bytes: inout [UInt8]) {
-        var object = JSONObject()
-        object.appendUnchecked(key: "platform", value: .string(platform))
-        object.appendUnchecked(key: "sdkVersion", value: .string(random.pick(sdkVersions)))
-        object.appendUnchecked(key: "appVersion", value: .string(random.pick(appVersions)))
-        JSONWriter.write(.object(object), into: &bytes)
+        // {"platform":…,"sdkVersion":…,"appVersion":…}, as JSONWriter writes that object.
+        bytes.append(contentsOf: #"{"platform":"#.utf8)
+        JSONWriter.writeString(platform, into: &bytes)
+        bytes.append(contentsOf: #","sdkVersion":"#.utf8)
+        JSONWriter.writeString(random.pick(sdkVersions), into: &bytes)
+        bytes.append(contentsOf: #","appVersion":"#.utf8)
+        JSONWriter.writeString(random.pick(appVersions), into: &bytes)
+        bytes.append(UInt8(ascii: "}"))
     }
 
     private static let sdkVersions = ["2.4.1", "2.4.0", "2.3.7"]
@@ -187,45 +184,5 @@ public final class Simulation {
             nextArrival += Int64(random.exponential(mean: 1 / perMillisecond).rounded())
             return
         }
-    }
-}
-
-/// An admitted journey whose events have not all been handed out: ids, data and meta packed in
-/// one buffer.
-final class InFlightJourney {
-    struct Entry {
-        var type: String
-        var occurredAt: Int64
-        var recordedAt: Int64
-        /// The id is `bytes[previous metaEnd ..< idEnd]`, the data `[idEnd ..< dataEnd]`, the meta
-        /// (if any) `[dataEnd ..< metaEnd]`.
-        var idEnd: Int32
-        var dataEnd: Int32
-        var metaEnd: Int32
-    }
-
-    let stream: String
-    private let bytes: [UInt8]
-    private let entries: [Entry]
-    private var cursor = 0
-
-    init(stream: String, bytes: [UInt8], entries: [Entry]) {
-        self.stream = stream
-        self.bytes = bytes
-        self.entries = entries
-    }
-
-    var nextTime: Int64? { cursor < entries.count ? entries[cursor].recordedAt : nil }
-
-    func takeNext() -> SimulatedEvent {
-        let entry = entries[cursor]
-        let start = cursor == 0 ? 0 : Int(entries[cursor - 1].metaEnd)
-        defer { cursor += 1 }
-        let id = String(decoding: bytes[start..<Int(entry.idEnd)], as: UTF8.self)
-        let data = Array(bytes[Int(entry.idEnd)..<Int(entry.dataEnd)])
-        let meta = entry.metaEnd > entry.dataEnd ? Array(bytes[Int(entry.dataEnd)..<Int(entry.metaEnd)]) : nil
-        return SimulatedEvent(id: id, stream: stream, version: Int64(cursor), type: entry.type,
-                              occurredAt: Timestamp(millisecondsSinceEpoch: entry.occurredAt),
-                              recordedAt: Timestamp(millisecondsSinceEpoch: entry.recordedAt), data: data, meta: meta)
     }
 }

@@ -1,0 +1,65 @@
+import JournalCore
+
+/// An admitted journey whose events have not all been handed out: ids and data packed in one
+/// buffer as they were generated, the first event's meta at its end.
+final class InFlightJourney {
+    struct Entry {
+        /// The type's index in ``EventTypeIndex/names``.
+        var typeIndex: UInt8
+        var occurredAt: Int64
+        /// Filled in by the simulation after the journey is generated.
+        var recordedAt: Int64
+        /// The id is `bytes[previous dataEnd ..< idEnd]` (from 0 for the first event), the data
+        /// `[idEnd ..< dataEnd]`.
+        var idEnd: Int32
+        var dataEnd: Int32
+    }
+
+    let stream: String
+    private let bytes: [UInt8]
+    private let entries: [Entry]
+    /// Where the first event's meta starts (it runs to the end of `bytes`; empty: no meta).
+    private let metaStart: Int
+    private var cursor = 0
+
+    init(stream: String, bytes: [UInt8], entries: [Entry], metaStart: Int) {
+        self.stream = stream
+        self.bytes = bytes
+        self.entries = entries
+        self.metaStart = metaStart
+    }
+
+    var nextTime: Int64? { cursor < entries.count ? entries[cursor].recordedAt : nil }
+
+    func takeNext() -> SimulatedEvent {
+        let entry = entries[cursor]
+        let start = cursor == 0 ? 0 : Int(entries[cursor - 1].dataEnd)
+        let meta = cursor == 0 && metaStart < bytes.count ? Array(bytes[metaStart...]) : nil
+        cursor += 1
+        let id = String(decoding: bytes[start..<Int(entry.idEnd)], as: UTF8.self)
+        let data = Array(bytes[Int(entry.idEnd)..<Int(entry.dataEnd)])
+        return SimulatedEvent(id: id, stream: stream, version: Int64(cursor - 1), type: EventTypeIndex.names[Int(entry.typeIndex)],
+                              occurredAt: Timestamp(millisecondsSinceEpoch: entry.occurredAt),
+                              recordedAt: Timestamp(millisecondsSinceEpoch: entry.recordedAt), data: data, meta: meta)
+    }
+}
+
+/// The events of the journey being generated, packed as ``InFlightJourney`` keeps them (the
+/// simulation's generator writes here instead of building ``GeneratedEvent``s).
+struct PackedEvents {
+    var bytes: [UInt8] = []
+    var entries: [InFlightJourney.Entry] = []
+
+    init() {
+        bytes.reserveCapacity(1_024)
+        entries.reserveCapacity(12)
+    }
+
+    mutating func append(id: String, typeIndex: UInt8, data: JSONObject, occurredAt: Timestamp) {
+        bytes.append(contentsOf: id.utf8)
+        let idEnd = Int32(bytes.count)
+        JSONWriter.write(.object(data), into: &bytes)
+        entries.append(InFlightJourney.Entry(typeIndex: typeIndex, occurredAt: occurredAt.millisecondsSinceEpoch,
+                                             recordedAt: 0, idEnd: idEnd, dataEnd: Int32(bytes.count)))
+    }
+}
