@@ -143,6 +143,11 @@ extension ActivationFailureReason: CatalogValue { static let catalogValues = all
 struct DataBuilder {
     var object = JSONObject()
 
+    init() {
+        // Catalog payloads have at most six fields: one allocation instead of one per doubling.
+        object.reserveCapacity(6)
+    }
+
     mutating func set(_ key: String, _ value: String) { object.appendUnchecked(key: key, value: .string(value)) }
     mutating func set(_ key: String, _ value: String?) { if let value { set(key, value) } }
     mutating func set(_ key: String, _ value: Bool) { object.appendUnchecked(key: key, value: .bool(value)) }

@@ -24,17 +24,22 @@ public enum JSONWriter {
             }
             out.append(UInt8(ascii: "]"))
         case let .object(object):
-            out.append(UInt8(ascii: "{"))
-            var first = true
-            for (key, element) in object {
-                if !first { out.append(UInt8(ascii: ",")) }
-                first = false
-                writeString(key, into: &out)
-                out.append(UInt8(ascii: ":"))
-                write(element, into: &out)
-            }
-            out.append(UInt8(ascii: "}"))
+            write(object, into: &out)
         }
+    }
+
+    /// Appends the compact JSON text of `object` to `out`.
+    public static func write(_ object: JSONObject, into out: inout [UInt8]) {
+        out.append(UInt8(ascii: "{"))
+        var first = true
+        for (key, element) in object {
+            if !first { out.append(UInt8(ascii: ",")) }
+            first = false
+            writeString(key, into: &out)
+            out.append(UInt8(ascii: ":"))
+            write(element, into: &out)
+        }
+        out.append(UInt8(ascii: "}"))
     }
 
     private static let hexDigits = Array("0123456789abcdef".utf8)

@@ -11,21 +11,35 @@ public struct EnvelopeWriter {
     /// `{"id":…,"stream":…,"type":…,"occurredAt":…,"data":{…}[,"meta":{…}]}` without the line feed.
     /// Ids, stream names and types are generated ASCII without quotes or backslashes.
     public mutating func write(_ event: SimulatedEvent, into out: inout [UInt8]) {
-        out.append(contentsOf: #"{"id":""#.utf8)
-        out.append(contentsOf: event.id.utf8)
-        out.append(contentsOf: #"","stream":""#.utf8)
-        out.append(contentsOf: event.stream.utf8)
-        out.append(contentsOf: #"","type":""#.utf8)
-        out.append(contentsOf: event.type.utf8)
-        out.append(contentsOf: #"","occurredAt":""#.utf8)
+        Self.append(#"{"id":""#, to: &out)
+        Self.append(event.id, to: &out)
+        Self.append(#"","stream":""#, to: &out)
+        Self.append(event.stream, to: &out)
+        Self.append(#"","type":""#, to: &out)
+        Self.append(event.type, to: &out)
+        Self.append(#"","occurredAt":""#, to: &out)
         writeTimestamp(event.occurredAt, into: &out)
-        out.append(contentsOf: #"","data":"#.utf8)
+        Self.append(#"","data":"#, to: &out)
         out.append(contentsOf: event.data)
         if let meta = event.meta {
-            out.append(contentsOf: #","meta":"#.utf8)
+            Self.append(#","meta":"#, to: &out)
             out.append(contentsOf: meta)
         }
         out.append(UInt8(ascii: "}"))
+    }
+
+    /// Appends a literal's bytes in one piece.
+    @inline(__always)
+    private static func append(_ literal: StaticString, to out: inout [UInt8]) {
+        literal.withUTF8Buffer { out.append(contentsOf: $0) }
+    }
+
+    /// Appends a string's UTF-8 in one piece (native strings are contiguous).
+    @inline(__always)
+    private static func append(_ string: String, to out: inout [UInt8]) {
+        if string.utf8.withContiguousStorageIfAvailable({ out.append(contentsOf: $0) }) == nil {
+            out.append(contentsOf: string.utf8)
+        }
     }
 
     /// The envelope format, `YYYY-MM-DDTHH:MM:SS.sssZ`, the same text as `Timestamp.description`.
@@ -38,20 +52,14 @@ public struct EnvelopeWriter {
         }
         out.append(contentsOf: dayPrefix)
         let inDay = Int(milliseconds - day * 86_400_000)
-        func two(_ value: Int) {
-            out.append(UInt8(0x30 + value / 10))
-            out.append(UInt8(0x30 + value % 10))
-        }
         let seconds = inDay / 1000
-        two(seconds / 3600)
-        out.append(UInt8(ascii: ":"))
-        two(seconds / 60 % 60)
-        out.append(UInt8(ascii: ":"))
-        two(seconds % 60)
-        out.append(UInt8(ascii: "."))
-        let millis = inDay % 1000
-        out.append(UInt8(0x30 + millis / 100))
-        two(millis % 100)
-        out.append(UInt8(ascii: "Z"))
+        let hours = seconds / 3600, minutes = seconds / 60 % 60, secs = seconds % 60, millis = inDay % 1000
+        // HH:MM:SS.sssZ, 13 bytes, written in place.
+        let text: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (
+            UInt8(0x30 + hours / 10), UInt8(0x30 + hours % 10), UInt8(ascii: ":"),
+            UInt8(0x30 + minutes / 10), UInt8(0x30 + minutes % 10), UInt8(ascii: ":"),
+            UInt8(0x30 + secs / 10), UInt8(0x30 + secs % 10), UInt8(ascii: "."),
+            UInt8(0x30 + millis / 100), UInt8(0x30 + millis / 10 % 10), UInt8(0x30 + millis % 10), UInt8(ascii: "Z"))
+        withUnsafeBytes(of: text) { out.append(contentsOf: $0) }
     }
 }

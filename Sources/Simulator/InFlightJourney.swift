@@ -1,17 +1,17 @@
 import JournalCore
 
-/// An admitted journey whose events have not all been handed out: ids and data packed in one
-/// buffer as they were generated, the first event's meta at its end.
+/// An admitted journey whose events have not all been handed out: the data of every event packed
+/// in one buffer as it was generated, the first event's meta at its end; the ids as the domain
+/// made them.
 final class InFlightJourney {
     struct Entry {
+        var id: String
         /// The type's index in ``EventTypeIndex/names``.
         var typeIndex: UInt8
         var occurredAt: Int64
         /// Filled in by the simulation after the journey is generated.
         var recordedAt: Int64
-        /// The id is `bytes[previous dataEnd ..< idEnd]` (from 0 for the first event), the data
-        /// `[idEnd ..< dataEnd]`.
-        var idEnd: Int32
+        /// The data is `bytes[previous dataEnd ..< dataEnd]` (from 0 for the first event).
         var dataEnd: Int32
     }
 
@@ -36,9 +36,8 @@ final class InFlightJourney {
         let start = cursor == 0 ? 0 : Int(entries[cursor - 1].dataEnd)
         let meta = cursor == 0 && metaStart < bytes.count ? Array(bytes[metaStart...]) : nil
         cursor += 1
-        let id = String(decoding: bytes[start..<Int(entry.idEnd)], as: UTF8.self)
-        let data = Array(bytes[Int(entry.idEnd)..<Int(entry.dataEnd)])
-        return SimulatedEvent(id: id, stream: stream, version: Int64(cursor - 1), type: EventTypeIndex.names[Int(entry.typeIndex)],
+        let data = Array(bytes[start..<Int(entry.dataEnd)])
+        return SimulatedEvent(id: entry.id, stream: stream, version: Int64(cursor - 1), type: EventTypeIndex.names[Int(entry.typeIndex)],
                               occurredAt: Timestamp(millisecondsSinceEpoch: entry.occurredAt),
                               recordedAt: Timestamp(millisecondsSinceEpoch: entry.recordedAt), data: data, meta: meta)
     }
@@ -56,10 +55,8 @@ struct PackedEvents {
     }
 
     mutating func append(id: String, typeIndex: UInt8, data: JSONObject, occurredAt: Timestamp) {
-        bytes.append(contentsOf: id.utf8)
-        let idEnd = Int32(bytes.count)
-        JSONWriter.write(.object(data), into: &bytes)
-        entries.append(InFlightJourney.Entry(typeIndex: typeIndex, occurredAt: occurredAt.millisecondsSinceEpoch,
-                                             recordedAt: 0, idEnd: idEnd, dataEnd: Int32(bytes.count)))
+        JSONWriter.write(data, into: &bytes)
+        entries.append(InFlightJourney.Entry(id: id, typeIndex: typeIndex, occurredAt: occurredAt.millisecondsSinceEpoch,
+                                             recordedAt: 0, dataEnd: Int32(bytes.count)))
     }
 }
