@@ -25,7 +25,9 @@ struct FieldReader {
     /// The value of `key`, or nil when absent or `null`.
     @inline(__always)
     func value(_ key: String) -> JSONValue? {
-        for entry in data.entries where entry.key == key {
+        // Comparing lengths first skips most of the string comparisons with the other keys.
+        let length = key.utf8.count
+        for entry in data.entries where entry.key.utf8.count == length && entry.key == key {
             if case .null = entry.value { return nil }
             return entry.value
         }

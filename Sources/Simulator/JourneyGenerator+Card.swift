@@ -58,7 +58,8 @@ extension JourneyGenerator {
 /// The state of one card journey being generated.
 struct CardRun {
     let stream: String
-    unowned let generator: JourneyGenerator
+    // The generator runs the journey and outlives it: no reference counting on every step.
+    unowned(unsafe) let generator: JourneyGenerator
     var state = CardDigitization.initial
     var events: [GeneratedEvent] = []
     var commands: [GeneratedCommand] = []

@@ -81,7 +81,8 @@ struct ChallengeStep {
 /// The state of one 3DS journey being generated.
 struct ThreeDSRun {
     let stream: String
-    unowned let generator: JourneyGenerator
+    // The generator runs the journey and outlives it: no reference counting on every step.
+    unowned(unsafe) let generator: JourneyGenerator
     var state = ThreeDSTransaction.initial
     var events: [GeneratedEvent] = []
     var commands: [GeneratedCommand] = []

@@ -20,24 +20,27 @@ public final class JourneyGenerator {
     /// The default start of the simulated clock: 2026-11-29T08:00:00.000Z.
     public static let defaultStart = Timestamp(millisecondsSinceEpoch: 1_795_939_200_000)
 
-    public internal(set) var random: SeededRandom
+    // One thread uses a generator at a time, and no two accesses overlap (the journey code
+    // passes `random` inout one call at a time): the run-time exclusivity checks on these
+    // per-draw properties are skipped.
+    @exclusivity(unchecked) public internal(set) var random: SeededRandom
     /// When the next journey starts (when used without a ``Simulation``).
     public internal(set) var nextStart: Timestamp
 
     let profile: CompiledProfile
     /// The true time of the journey being generated.
-    var now: Timestamp
+    @exclusivity(unchecked) var now: Timestamp
     /// The journey's device clock error: `occurredAt = now + skew`.
-    var skew: Int64 = 0
+    @exclusivity(unchecked) var skew: Int64 = 0
     /// The journey's producer writes UUIDv7 event ids.
-    var timeOrderedIDs = false
+    @exclusivity(unchecked) var timeOrderedIDs = false
     /// Record `path` and `commands` (tests, coverage); the simulation turns it off.
     let recordsDetails: Bool
     /// Write events into ``packed`` instead of a journey's `events` (the simulation).
     let packsEvents: Bool
     /// The events of the journey being generated, when ``packsEvents``.
-    private(set) var packed = PackedEvents()
-    var path: [String] = []
+    @exclusivity(unchecked) private(set) var packed = PackedEvents()
+    @exclusivity(unchecked) var path: [String] = []
     private(set) var environment: Environment!
 
     /// A generator on the ``WorkloadProfile/coverage`` profile, which shows every path in a few

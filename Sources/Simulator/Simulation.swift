@@ -27,10 +27,12 @@ public final class Simulation {
 
     private let compiled: CompiledProfile
     private let generator: JourneyGenerator
-    private var random: SeededRandom
-    private var queue: JourneyQueue
-    private var slots: [InFlightJourney?] = []
-    private var freeSlots: [Int32] = []
+    // Used by one thread at a time, one access at a time: no run-time exclusivity checks on
+    // the per-event state.
+    @exclusivity(unchecked) private var random: SeededRandom
+    @exclusivity(unchecked) private var queue: JourneyQueue
+    @exclusivity(unchecked) private var slots: [InFlightJourney?] = []
+    @exclusivity(unchecked) private var freeSlots: [Int32] = []
     private var sequence: UInt64 = 0
     private var transactionsLeft: Int
     private var digitizationsLeft: Int
