@@ -1,3 +1,4 @@
+import EventStore
 import JournalCore
 
 /// An admitted journey whose events have not all been handed out: the data of every event packed
@@ -16,6 +17,8 @@ final class InFlightJourney {
     }
 
     let stream: String
+    /// The stream's name checked by the store's rules, once per journey (the append path).
+    var streamName: StreamName?
     private let bytes: [UInt8]
     private let entries: [Entry]
     /// Where the first event's meta starts (it runs to the end of `bytes`; empty: no meta).

@@ -111,29 +111,37 @@ public struct SeededRandom: Sendable {
 
     private static func uuidText(high: UInt64, low: UInt64) -> String {
         String(unsafeUninitializedCapacity: 36) { buffer in
+            // Two hex digits per byte from a table, dashes after bytes 4, 6, 8 and 10.
             var index = 0
-            func put(_ word: UInt64, nibbles: Int, from shift: Int) {
-                for n in 0..<nibbles {
-                    let nibble = UInt8(truncatingIfNeeded: word >> UInt64(shift - 4 * n)) & 0x0F
-                    buffer[index] = nibble < 10 ? 0x30 + nibble : 0x57 + nibble
-                    index += 1
+            func put(_ word: UInt64, bytes range: Range<Int>) {
+                for byte in range {
+                    let pair = hexPairs[Int(truncatingIfNeeded: word >> UInt64(56 - 8 * byte)) & 0xFF]
+                    buffer[index] = UInt8(truncatingIfNeeded: pair >> 8)
+                    buffer[index + 1] = UInt8(truncatingIfNeeded: pair)
+                    index += 2
                 }
             }
             func dash() {
                 buffer[index] = UInt8(ascii: "-")
                 index += 1
             }
-            put(high, nibbles: 8, from: 60)
+            put(high, bytes: 0..<4)
             dash()
-            put(high, nibbles: 4, from: 28)
+            put(high, bytes: 4..<6)
             dash()
-            put(high, nibbles: 4, from: 12)
+            put(high, bytes: 6..<8)
             dash()
-            put(low, nibbles: 4, from: 60)
+            put(low, bytes: 0..<2)
             dash()
-            put(low, nibbles: 12, from: 44)
+            put(low, bytes: 2..<8)
             return 36
         }
+    }
+
+    /// The two lowercase hex digits of every byte value, high digit in the high byte.
+    private static let hexPairs: [UInt16] = (0..<256).map { value in
+        let digits = Array("0123456789abcdef".utf8)
+        return UInt16(digits[value >> 4]) << 8 | UInt16(digits[value & 0x0F])
     }
 
     /// `count` random lowercase hexadecimal digits, never more than 12 decimal digits in a row:

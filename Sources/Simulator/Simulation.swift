@@ -75,6 +75,11 @@ public final class Simulation {
 
     /// The next event in `recordedAt` order, or nil when every journey has been handed out.
     public func next() -> SimulatedEvent? {
+        take()?.event
+    }
+
+    /// The next event and the journey it belongs to (which keeps the store's stream name).
+    func take() -> (event: SimulatedEvent, journey: InFlightJourney)? {
         while transactionsLeft + digitizationsLeft > 0 && queue.count < compiled.maxInFlight
             && (queue.first.map { nextArrival <= $0.time } ?? true) {
             admit()
@@ -92,7 +97,7 @@ public final class Simulation {
         statistics.events += 1
         if statistics.firstRecordedAt == nil { statistics.firstRecordedAt = event.recordedAt }
         statistics.lastRecordedAt = event.recordedAt
-        return event
+        return (event, journey)
     }
 
     /// The path labels of every journey so far (only when created with `recordsPaths`).
