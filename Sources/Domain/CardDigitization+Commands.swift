@@ -70,7 +70,7 @@ extension CardDigitization {
         let event: CardEvent
         switch intend(command, state) {
         case let .success(intended?): event = intended
-        case .success(nil): return .success(ExecutedCommand(events: [], state: state))
+        case .success(nil): return .success(ExecutedCommand(state: state))
         case let .failure(rejection): return .failure(rejection)
         }
         do { _ = try CardEvent.decode(type: event.typeName, data: event.data) } catch {
@@ -82,8 +82,7 @@ extension CardDigitization {
         case let .success(state): next = state
         case let .failure(rejection): return .failure(rejection)
         }
-        return .success(ExecutedCommand(events: [NewEvent(id: environment.newID(), occurredAt: occurredAt, event: event)],
-                                 state: next))
+        return .success(ExecutedCommand(state: next, NewEvent(id: environment.newID(), occurredAt: occurredAt, event: event)))
     }
 
     /// The event a command means in a state (nil: already done), before the rules check it.

@@ -99,7 +99,8 @@ struct ThreeDSRun {
             if generator.recordsDetails { commands.append(.threeDS(command)) }
             // execute checked every event against the catalog and the rules, and applied it.
             state = decision.state
-            for new in decision.events {
+            for index in 0..<decision.count {
+                let new = decision[index]
                 generator.emit(id: new.id, stream: stream, type: new.event.typeName, typeIndex: new.event.typeIndex,
                                data: new.event.data, occurredAt: new.occurredAt, into: &events)
             }
