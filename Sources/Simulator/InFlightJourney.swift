@@ -47,19 +47,27 @@ final class InFlightJourney {
 }
 
 /// The events of the journey being generated, packed as ``InFlightJourney`` keeps them (the
-/// simulation's generator writes here instead of building ``GeneratedEvent``s).
+/// simulation's generator writes here instead of building ``GeneratedEvent``s): the data into a
+/// scratch buffer reused for every journey, copied out once the journey is complete.
 struct PackedEvents {
-    var bytes: [UInt8] = []
+    let bytes = ByteScratch()
     var entries: [InFlightJourney.Entry] = []
 
     init() {
-        bytes.reserveCapacity(1_024)
         entries.reserveCapacity(12)
     }
 
     mutating func append(id: String, typeIndex: UInt8, data: JSONObject, occurredAt: Timestamp) {
-        JSONWriter.write(data, into: &bytes)
+        bytes.appendJSON(data)
         entries.append(InFlightJourney.Entry(id: id, typeIndex: typeIndex, occurredAt: occurredAt.millisecondsSinceEpoch,
                                              recordedAt: 0, dataEnd: Int32(bytes.count)))
+    }
+
+    /// The entries so far; the next journey starts a new list (the byte buffer stays).
+    mutating func takeEntries() -> [InFlightJourney.Entry] {
+        var taken: [InFlightJourney.Entry] = []
+        taken.reserveCapacity(12)
+        swap(&taken, &entries)
+        return taken
     }
 }

@@ -135,12 +135,14 @@ public final class JourneyGenerator {
         }
     }
 
-    /// The packed events of the journey just generated; the next journey starts a new buffer.
-    func takePacked() -> PackedEvents {
-        var taken = PackedEvents()
-        swap(&taken, &packed)
-        return taken
+    /// The packed entries of the journey just generated (its data are in `packed.bytes` until
+    /// the simulation takes them); the next journey starts a new list.
+    func takePackedEntries() -> [InFlightJourney.Entry] {
+        packed.takeEntries()
     }
+
+    /// The scratch buffer holding the packed data of the journey just generated.
+    var packedBytes: ByteScratch { packed.bytes }
 
     /// Records a notable step (only when details are recorded).
     func note(_ step: @autoclosure () -> String) {

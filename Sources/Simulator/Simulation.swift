@@ -124,12 +124,12 @@ public final class Simulation {
         let platform = compiled.platforms.draw(&random)
         let journey = generator.journey(isThreeDS ? .threeDS : .card, startingAt: Timestamp(millisecondsSinceEpoch: start),
                                         skew: skew)
-        var packed = generator.takePacked()
-        statistics.record(journey, events: packed.entries)
+        var entries = generator.takePackedEntries()
+        statistics.record(journey, events: entries)
         if generator.recordsDetails {
             for label in journey.path { pathCounts[label, default: 0] += 1 }
         }
-        let pending = pendingEvents(journey, &packed, skew: skew, start: start, platform: platform)
+        let pending = pendingEvents(journey, &entries, generator.packedBytes, skew: skew, start: start, platform: platform)
         let slot: Int32
         if let free = freeSlots.popLast() {
             slot = free
@@ -147,30 +147,29 @@ public final class Simulation {
     /// The events of a journey (packed by the generator) with their `recordedAt` (upload
     /// delays, never decreasing) and the first event's meta: two allocations per journey in
     /// flight, whatever its length, so that long-lived journeys do not pin scattered heap pages.
-    private func pendingEvents(_ journey: GeneratedJourney, _ packed: inout PackedEvents, skew: Int64, start: Int64,
-                               platform: String) -> InFlightJourney {
+    private func pendingEvents(_ journey: GeneratedJourney, _ entries: inout [InFlightJourney.Entry], _ bytes: ByteScratch,
+                               skew: Int64, start: Int64, platform: String) -> InFlightJourney {
         var recorded = start
-        for index in packed.entries.indices {
-            let trueTime = packed.entries[index].occurredAt - skew
+        let metaStart = bytes.count
+        for index in entries.indices {
+            let trueTime = entries[index].occurredAt - skew
             recorded = max(recorded, trueTime + compiled.uploadDelay.draw(&random))
-            packed.entries[index].recordedAt = recorded
+            entries[index].recordedAt = recorded
             // The meta's draws come right after the first event's upload delay.
-            if index == 0 { Self.writeMeta(platform: platform, random: &random, into: &packed.bytes) }
+            if index == 0 { Self.writeMeta(platform: platform, random: &random, into: bytes) }
         }
-        let metaStart = packed.entries.last.map { Int($0.dataEnd) } ?? 0
-        return InFlightJourney(stream: journey.stream, bytes: packed.bytes, entries: packed.entries,
-                               metaStart: metaStart)
+        return InFlightJourney(stream: journey.stream, bytes: bytes.takeAll(), entries: entries, metaStart: metaStart)
     }
 
     /// The first event's `meta`: the SDK's platform and versions.
-    private static func writeMeta(platform: String, random: inout SeededRandom, into bytes: inout [UInt8]) {
+    private static func writeMeta(platform: String, random: inout SeededRandom, into bytes: ByteScratch) {
         // {"platform":…,"sdkVersion":…,"appVersion":…}, as JSONWriter writes that object.
-        bytes.append(contentsOf: #"{"platform":"#.utf8)
-        JSONWriter.writeString(platform, into: &bytes)
-        bytes.append(contentsOf: #","sdkVersion":"#.utf8)
-        JSONWriter.writeString(random.pick(sdkVersions), into: &bytes)
-        bytes.append(contentsOf: #","appVersion":"#.utf8)
-        JSONWriter.writeString(random.pick(appVersions), into: &bytes)
+        bytes.append(#"{"platform":"# as StaticString)
+        bytes.appendJSONString(platform)
+        bytes.append(#","sdkVersion":"# as StaticString)
+        bytes.appendJSONString(random.pick(sdkVersions))
+        bytes.append(#","appVersion":"# as StaticString)
+        bytes.appendJSONString(random.pick(appVersions))
         bytes.append(UInt8(ascii: "}"))
     }
 

@@ -1,0 +1,57 @@
+import JournalCore
+
+extension ByteScratch {
+    /// Appends the compact JSON text of `object`: the same bytes as `JSONWriter.write` (keys in
+    /// their stored order, numbers as written, strings escaped minimally), checked against it by
+    /// the tests.
+    func appendJSON(_ object: JSONObject) {
+        append(UInt8(ascii: "{"))
+        var first = true
+        for (key, element) in object {
+            if !first { append(UInt8(ascii: ",")) }
+            first = false
+            appendJSONString(key)
+            append(UInt8(ascii: ":"))
+            appendJSON(element)
+        }
+        append(UInt8(ascii: "}"))
+    }
+
+    /// Appends the compact JSON text of `value` (see ``appendJSON(_:)-(JSONObject)``).
+    func appendJSON(_ value: JSONValue) {
+        switch value {
+        case .null: append("null" as StaticString)
+        case let .bool(bool): append(bool ? "true" as StaticString : "false" as StaticString)
+        case let .number(number): append(number.text)
+        case let .string(string): appendJSONString(string)
+        case let .array(array):
+            append(UInt8(ascii: "["))
+            for (index, element) in array.enumerated() {
+                if index > 0 { append(UInt8(ascii: ",")) }
+                appendJSON(element)
+            }
+            append(UInt8(ascii: "]"))
+        case let .object(object):
+            appendJSON(object)
+        }
+    }
+
+    /// Appends `string` as a quoted JSON string, escaped as `JSONWriter.writeString` does.
+    func appendJSONString(_ string: String) {
+        let copied: Bool? = string.utf8.withContiguousStorageIfAvailable { bytes in
+            for byte in bytes where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+                return false
+            }
+            reserve(bytes.count + 2)
+            append(UInt8(ascii: "\""))
+            append(bytes)
+            append(UInt8(ascii: "\""))
+            return true
+        }
+        if copied == true { return }
+        // Something to escape (or a string without contiguous UTF-8): the writer's own slow path.
+        var escaped: [UInt8] = []
+        JSONWriter.writeString(string, into: &escaped)
+        escaped.withUnsafeBufferPointer { append($0) }
+    }
+}
