@@ -39,36 +39,45 @@ extension ThreeDSTransaction {
     /// timeout, errors). Every produced event is checked against the catalog and the state rules.
     public static func decide(_ command: Command, _ state: State, _ environment: Environment)
         -> Result<[NewEvent<ThreeDSEvent>], Rejection> {
-        switch execute(command, state, environment) {
-        case let .success(decision): return .success(decision.events)
-        case let .failure(rejection): return .failure(rejection)
-        }
+        var state = state
+        var events: [NewEvent<ThreeDSEvent>] = []
+        if let rejection = execute(command, &state, environment, { events.append($0) }) { return .failure(rejection) }
+        return .success(events)
     }
 
-    /// ``decide(_:_:_:)`` with the state after the new events: the same checks, the same events,
-    /// and no second `apply` for a caller that keeps the state.
-    public static func execute(_ command: Command, _ state: State, _ environment: Environment)
-        -> Result<ExecutedCommand<State, ThreeDSEvent>, Rejection> {
+    /// ``decide(_:_:_:)`` for a caller that keeps the state (the simulator): the same checks and
+    /// the same events, handed to `emit` in order once all of them passed (nothing is emitted on
+    /// a rejection), and `state` moved on past them (unchanged on a rejection). No array is built
+    /// and no event is applied twice.
+    /// - Returns: nil, or the rule the command breaks.
+    public static func execute(_ command: Command, _ state: inout State, _ environment: Environment,
+                               _ emit: (NewEvent<ThreeDSEvent>) -> Void) -> Rejection? {
         let first: ThreeDSEvent
         var second: ThreeDSEvent?
         switch intend(command, state) {
-        case .success(.nothing): return .success(ExecutedCommand(state: state))
+        case .success(.nothing): return nil
         case let .success(.one(event)): first = event
         case let .success(.two(event, following)): (first, second) = (event, following)
-        case let .failure(rejection): return .failure(rejection)
+        case let .failure(rejection): return rejection
         }
         let occurredAt = environment.now()
         var current = state
         let checkedFirst: NewEvent<ThreeDSEvent>
         switch check(first, &current, occurredAt, environment) {
         case let .success(new): checkedFirst = new
-        case let .failure(rejection): return .failure(rejection)
+        case let .failure(rejection): return rejection
         }
-        guard let second else { return .success(ExecutedCommand(state: current, checkedFirst)) }
-        switch check(second, &current, occurredAt, environment) {
-        case let .success(new): return .success(ExecutedCommand(state: current, checkedFirst, new))
-        case let .failure(rejection): return .failure(rejection)
+        var checkedSecond: NewEvent<ThreeDSEvent>?
+        if let second {
+            switch check(second, &current, occurredAt, environment) {
+            case let .success(new): checkedSecond = new
+            case let .failure(rejection): return rejection
+            }
         }
+        state = current
+        emit(checkedFirst)
+        if let checkedSecond { emit(checkedSecond) }
+        return nil
     }
 
     /// Checks one new event against the catalog and the rules, moves `state` on, and gives it

@@ -74,20 +74,21 @@ struct CardRun {
     }
 
     mutating func perform(_ command: CardDigitization.Command) {
-        switch CardDigitization.execute(command, state, generator.environment) {
-        case let .success(decision):
-            if generator.recordsDetails { commands.append(.card(command)) }
-            // execute checked every event against the catalog and the rules, and applied it.
-            state = decision.state
-            for index in 0..<decision.count {
-                let new = decision[index]
-                generator.emit(id: new.id, stream: stream, type: new.event.typeName, typeIndex: new.event.typeIndex,
-                               data: new.event.data, occurredAt: new.occurredAt, into: &events)
-            }
-        case let .failure(rejection):
+        // execute checks every event against the catalog and the rules, and applies it.
+        let generator = self.generator
+        let stream = self.stream
+        var collected: [GeneratedEvent] = []
+        swap(&collected, &events)
+        let rejection = CardDigitization.execute(command, &state, generator.environment) { new in
+            generator.emit(id: new.id, stream: stream, type: new.event.typeName, typeIndex: new.event.typeIndex,
+                           data: new.event.data, occurredAt: new.occurredAt, into: &collected)
+        }
+        swap(&collected, &events)
+        if let rejection {
             // The generator only issues commands its state allows; a rejection is a generator bug.
             preconditionFailure("the generator issued a command the domain refuses: \(rejection.reason)")
         }
+        if generator.recordsDetails { commands.append(.card(command)) }
     }
 
     mutating func finish(_ label: String) -> GeneratedJourney {

@@ -3,7 +3,8 @@ import JournalCore
 import Simulator
 import Testing
 
-/// `execute` is `decide` plus the state: the same events, and the state folding them gives.
+/// `execute` is `decide` for a caller that keeps the state: the same events, and the state
+/// folding them gives.
 @Suite("Executed commands")
 struct ExecutedCommandTests {
     /// An environment at `time` whose ids count up from zero, so that two calls give the same ids.
@@ -32,36 +33,44 @@ struct ExecutedCommandTests {
                 switch command {
                 case let .threeDS(command):
                     let decided = try ThreeDSTransaction.decide(command, threeDS, Self.environment(at: time)).get()
-                    let executed = try ThreeDSTransaction.execute(command, threeDS, Self.environment(at: time)).get()
-                    #expect(executed.events == decided)
-                    #expect(executed.count == decided.count)
-                    for (position, event) in decided.enumerated() { #expect(executed[position] == event) }
+                    var executed: [NewEvent<ThreeDSEvent>] = []
                     let folded = decided.reduce(threeDS) { ThreeDSTransaction.evolve($0, $1.event, occurredAt: $1.occurredAt) }
-                    #expect(executed.state == folded)
-                    threeDS = executed.state
+                    #expect(ThreeDSTransaction.execute(command, &threeDS, Self.environment(at: time)) { executed.append($0) } == nil)
+                    #expect(executed == decided)
+                    #expect(threeDS == folded)
                     produced += decided.count
                 case let .card(command):
                     let decided = try CardDigitization.decide(command, card, Self.environment(at: time)).get()
-                    let executed = try CardDigitization.execute(command, card, Self.environment(at: time)).get()
-                    #expect(executed.events == decided)
-                    #expect(executed.count == decided.count)
+                    var executed: [NewEvent<CardEvent>] = []
                     let folded = decided.reduce(card) { CardDigitization.evolve($0, $1.event, occurredAt: $1.occurredAt) }
-                    #expect(executed.state == folded)
-                    card = executed.state
+                    #expect(CardDigitization.execute(command, &card, Self.environment(at: time)) { executed.append($0) } == nil)
+                    #expect(executed == decided)
+                    #expect(card == folded)
                     produced += decided.count
                 }
             }
         }
     }
 
-    @Test func aCommandAlreadyTakenEffectExecutesToNoEventAndTheSameState() throws {
+    @Test func aCommandAlreadyTakenEffectEmitsNothingAndKeepsTheState() {
         let environment = Self.environment()
         let create = ThreeDSTransaction.Command.createTransaction(directoryServerID: "A000000003", messageVersion: .v2_2_0)
-        let first = try ThreeDSTransaction.execute(create, ThreeDSTransaction.initial, environment).get()
-        #expect(first.count == 1)
-        let again = try ThreeDSTransaction.execute(create, first.state, environment).get()
-        #expect(again.count == 0)
-        #expect(again.events.isEmpty)
-        #expect(again.state == first.state)
+        var state = ThreeDSTransaction.initial
+        var emitted = 0
+        #expect(ThreeDSTransaction.execute(create, &state, environment) { _ in emitted += 1 } == nil)
+        #expect(emitted == 1)
+        let created = state
+        #expect(ThreeDSTransaction.execute(create, &state, environment) { _ in emitted += 1 } == nil)
+        #expect(emitted == 1)
+        #expect(state == created)
+    }
+
+    @Test func aRefusedCommandEmitsNothingAndKeepsTheState() {
+        var state = ThreeDSTransaction.initial
+        var emitted = 0
+        let rejection = ThreeDSTransaction.execute(.timeOut, &state, Self.environment()) { _ in emitted += 1 }
+        #expect(rejection != nil)
+        #expect(emitted == 0)
+        #expect(state == ThreeDSTransaction.initial)
     }
 }
