@@ -39,9 +39,7 @@ extension ByteScratch {
     /// Appends `string` as a quoted JSON string, escaped as `JSONWriter.writeString` does.
     func appendJSONString(_ string: String) {
         let copied: Bool? = string.utf8.withContiguousStorageIfAvailable { bytes in
-            for byte in bytes where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
-                return false
-            }
+            if Self.needsEscaping(bytes) { return false }
             reserve(bytes.count + 2)
             append(UInt8(ascii: "\""))
             append(bytes)
@@ -53,5 +51,32 @@ extension ByteScratch {
         var escaped: [UInt8] = []
         JSONWriter.writeString(string, into: &escaped)
         escaped.withUnsafeBufferPointer { append($0) }
+    }
+
+    /// True when `bytes` hold a quote, a backslash or a control character (eight bytes at a time;
+    /// a false alarm would only send the string to the byte-by-byte path, which gives the same
+    /// text).
+    @inline(__always)
+    static func needsEscaping(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress else { return false }
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        var index = 0
+        while index + 8 <= bytes.count {
+            let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+            let control = (word &- ones &* 0x20) & ~word & highs
+            let quote = word ^ (ones &* 0x22)
+            let backslash = word ^ (ones &* 0x5C)
+            let quoteFound = (quote &- ones) & ~quote & highs
+            let backslashFound = (backslash &- ones) & ~backslash & highs
+            if control | quoteFound | backslashFound != 0 { return true }
+            index += 8
+        }
+        while index < bytes.count {
+            let byte = base[index]
+            if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return true }
+            index += 1
+        }
+        return false
     }
 }

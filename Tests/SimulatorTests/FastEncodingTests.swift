@@ -78,3 +78,20 @@ struct FastEncodingTests {
         #expect(report.written == 0)
     }
 }
+
+@Suite("Escape scan")
+struct EscapeScanTests {
+    @Test func theWordScanFindsEveryByteThatNeedsEscapingAtEveryPosition() {
+        for length in [1, 7, 8, 9, 16, 23] {
+            for position in 0..<length {
+                for byte in UInt8(0)...UInt8(255) {
+                    var bytes = [UInt8](repeating: UInt8(ascii: "a"), count: length)
+                    bytes[position] = byte
+                    let expected = byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
+                    let found = bytes.withUnsafeBufferPointer { ByteScratch.needsEscaping($0) }
+                    #expect(found == expected, "byte \(byte) at \(position) of \(length)")
+                }
+            }
+        }
+    }
+}
