@@ -6,13 +6,14 @@ extension ByteScratch {
     /// the tests.
     func appendJSON(_ object: JSONObject) {
         append(UInt8(ascii: "{"))
-        var first = true
-        for (key, element) in object {
-            if !first { append(UInt8(ascii: ",")) }
-            first = false
-            appendJSONString(key)
-            append(UInt8(ascii: ":"))
-            appendJSON(element)
+        // Read in place: no copy (and no reference counting) of each key and value.
+        object.entries.withUnsafeBufferPointer { entries in
+            for index in entries.indices {
+                if index > 0 { append(UInt8(ascii: ",")) }
+                appendJSONString(entries[index].key)
+                append(UInt8(ascii: ":"))
+                appendJSON(entries[index].value)
+            }
         }
         append(UInt8(ascii: "}"))
     }

@@ -147,15 +147,14 @@ public struct SeededRandom: Sendable {
     /// `count` random lowercase hexadecimal digits, never more than 12 decimal digits in a row:
     /// a longer run could look like a card number to the sensitive-data guard (contract §3.3).
     public mutating func hex(_ count: Int) -> String {
-        let hex = Array("0123456789abcdef".utf8)
-        var text: [UInt8] = []
-        text.reserveCapacity(count)
-        var digitsInARow = 0
-        for _ in 0..<count {
-            let character = digitsInARow == 12 ? hex[10 + int(below: 6)] : hex[int(below: 16)]
-            digitsInARow = character <= UInt8(ascii: "9") ? digitsInARow + 1 : 0
-            text.append(character)
+        String(unsafeUninitializedCapacity: count) { text in
+            var digitsInARow = 0
+            for index in 0..<count {
+                let value = digitsInARow == 12 ? 10 + int(below: 6) : int(below: 16)
+                digitsInARow = value < 10 ? digitsInARow + 1 : 0
+                text[index] = value < 10 ? UInt8(ascii: "0") + UInt8(value) : UInt8(ascii: "a") + UInt8(value - 10)
+            }
+            return count
         }
-        return String(decoding: text, as: UTF8.self)
     }
 }

@@ -83,11 +83,11 @@ final class BatchBuilder: @unchecked Sendable {
     /// The next batch, or nil when the simulation is over.
     func next() -> Result<SimulationBatch?, EventStoreError> {
         var batch = SimulationBatch()
-        var lastStream = ""
+        var lastJourney: InFlightJourney?
         while batch.events < batchSize, let (event, journey) = simulation.take() {
             let proposed = ProposedEvent(id: event.id, type: event.type, occurredAt: event.occurredAt, data: event.data,
                                          meta: event.meta, recordedAt: event.recordedAt)
-            if event.stream == lastStream {
+            if journey === lastJourney {
                 batch.appends[batch.appends.count - 1].events.append(proposed)
             } else {
                 let stream: StreamName
@@ -103,7 +103,7 @@ final class BatchBuilder: @unchecked Sendable {
                 }
                 let expected: ExpectedVersion = event.version == 0 ? .noStream : .exact(event.version - 1)
                 batch.appends.append(StreamAppend(stream: stream, expectedVersion: expected, events: [proposed]))
-                lastStream = event.stream
+                lastJourney = journey
             }
             batch.events += 1
         }
