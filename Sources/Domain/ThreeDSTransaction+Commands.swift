@@ -52,46 +52,41 @@ extension ThreeDSTransaction {
     /// - Returns: nil, or the rule the command breaks.
     public static func execute(_ command: Command, _ state: inout State, _ environment: Environment,
                                _ emit: (NewEvent<ThreeDSEvent>) -> Void) -> Rejection? {
-        let first: ThreeDSEvent
-        var second: ThreeDSEvent?
         switch intend(command, state) {
-        case .success(.nothing): return nil
-        case let .success(.one(event)): first = event
-        case let .success(.two(event, following)): (first, second) = (event, following)
-        case let .failure(rejection): return rejection
+        case .success(.nothing):
+            return nil
+        case let .success(.one(event)):
+            let occurredAt = environment.now()
+            var current = state
+            if let rejection = check(event, &current, occurredAt) { return rejection }
+            state = current
+            emit(NewEvent(id: environment.newID(), occurredAt: occurredAt, event: event))
+            return nil
+        case let .success(.two(event, following)):
+            let occurredAt = environment.now()
+            var current = state
+            if let rejection = check(event, &current, occurredAt) { return rejection }
+            if let rejection = check(following, &current, occurredAt) { return rejection }
+            state = current
+            emit(NewEvent(id: environment.newID(), occurredAt: occurredAt, event: event))
+            emit(NewEvent(id: environment.newID(), occurredAt: occurredAt, event: following))
+            return nil
+        case let .failure(rejection):
+            return rejection
         }
-        let occurredAt = environment.now()
-        var current = state
-        let checkedFirst: NewEvent<ThreeDSEvent>
-        switch check(first, &current, occurredAt, environment) {
-        case let .success(new): checkedFirst = new
-        case let .failure(rejection): return rejection
-        }
-        var checkedSecond: NewEvent<ThreeDSEvent>?
-        if let second {
-            switch check(second, &current, occurredAt, environment) {
-            case let .success(new): checkedSecond = new
-            case let .failure(rejection): return rejection
-            }
-        }
-        state = current
-        emit(checkedFirst)
-        if let checkedSecond { emit(checkedSecond) }
-        return nil
     }
 
-    /// Checks one new event against the catalog and the rules, moves `state` on, and gives it
-    /// its id.
-    private static func check(_ event: ThreeDSEvent, _ state: inout State, _ occurredAt: Timestamp,
-                              _ environment: Environment) -> Result<NewEvent<ThreeDSEvent>, Rejection> {
+    /// Checks one new event against the catalog and the rules and moves `state` on; nil when
+    /// it passes, else the rule it breaks (`state` may then be half moved on: discard it).
+    private static func check(_ event: ThreeDSEvent, _ state: inout State, _ occurredAt: Timestamp) -> Rejection? {
         do { _ = try ThreeDSEvent.decode(type: event.typeName, data: event.data) } catch {
-            return .failure(Rejection(error))
+            return Rejection(error)
         }
         switch apply(state, event, occurredAt: occurredAt) {
         case let .success(next): state = next
-        case let .failure(rejection): return .failure(rejection)
+        case let .failure(rejection): return rejection
         }
-        return .success(NewEvent(id: environment.newID(), occurredAt: occurredAt, event: event))
+        return nil
     }
 
     /// What a command means: nothing (already done), one event, or a final challenge response
