@@ -41,7 +41,7 @@ public final class JourneyGenerator {
     /// The events of the journey being generated, when ``packsEvents``.
     @exclusivity(unchecked) private(set) var packed = PackedEvents()
     @exclusivity(unchecked) var path: [String] = []
-    private(set) var environment: Environment!
+    @exclusivity(unchecked) private(set) var environment: Environment!
 
     /// A generator on the ``WorkloadProfile/coverage`` profile, which shows every path in a few
     /// thousand journeys.

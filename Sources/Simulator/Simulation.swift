@@ -23,7 +23,7 @@ public final class Simulation {
     public let transactions: Int
     public let digitizations: Int
     public let profile: WorkloadProfile
-    public private(set) var statistics = SimulationStatistics()
+    @exclusivity(unchecked) public private(set) var statistics = SimulationStatistics()
 
     private let compiled: CompiledProfile
     private let generator: JourneyGenerator
@@ -33,13 +33,13 @@ public final class Simulation {
     @exclusivity(unchecked) private var queue: JourneyQueue
     @exclusivity(unchecked) private var slots: [InFlightJourney?] = []
     @exclusivity(unchecked) private var freeSlots: [Int32] = []
-    private var sequence: UInt64 = 0
-    private var transactionsLeft: Int
-    private var digitizationsLeft: Int
+    @exclusivity(unchecked) private var sequence: UInt64 = 0
+    @exclusivity(unchecked) private var transactionsLeft: Int
+    @exclusivity(unchecked) private var digitizationsLeft: Int
     /// The scheduled true time of the next arrival (ms).
-    private var nextArrival: Int64
+    @exclusivity(unchecked) private var nextArrival: Int64
     /// The `recordedAt` of the last event handed out.
-    private var lastRecordedAt: Int64
+    @exclusivity(unchecked) private var lastRecordedAt: Int64
     private let hourlyMean: Double
 
     /// The number of journeys in flight (admitted, not all events handed out).
