@@ -57,18 +57,34 @@ extension CardDigitization {
     /// non-activating CPS pushes are occurrences and always produce an event when allowed.
     public static func decide(_ command: Command, _ state: State, _ environment: Environment)
         -> Result<[NewEvent<CardEvent>], Rejection> {
+        var state = state
+        var events: [NewEvent<CardEvent>] = []
+        if let rejection = execute(command, &state, environment, { events.append($0) }) { return .failure(rejection) }
+        return .success(events)
+    }
+
+    /// ``decide(_:_:_:)`` for a caller that keeps the state (the simulator): the same checks and
+    /// the same event, handed to `emit` once it passed, and `state` moved on past it (unchanged
+    /// on a rejection). No array is built and the event is not applied twice.
+    /// - Returns: nil, or the rule the command breaks.
+    public static func execute(_ command: Command, _ state: inout State, _ environment: Environment,
+                               _ emit: (NewEvent<CardEvent>) -> Void) -> Rejection? {
         let event: CardEvent
         switch intend(command, state) {
         case let .success(intended?): event = intended
-        case .success(nil): return .success([])
-        case let .failure(rejection): return .failure(rejection)
+        case .success(nil): return nil
+        case let .failure(rejection): return rejection
         }
         do { _ = try CardEvent.decode(type: event.typeName, data: event.data) } catch {
-            return .failure(Rejection(error))
+            return Rejection(error)
         }
         let occurredAt = environment.now()
-        if case let .failure(rejection) = apply(state, event, occurredAt: occurredAt) { return .failure(rejection) }
-        return .success([NewEvent(id: environment.newID(), occurredAt: occurredAt, event: event)])
+        switch apply(state, event, occurredAt: occurredAt) {
+        case let .success(next): state = next
+        case let .failure(rejection): return rejection
+        }
+        emit(NewEvent(id: environment.newID(), occurredAt: occurredAt, event: event))
+        return nil
     }
 
     /// The event a command means in a state (nil: already done), before the rules check it.

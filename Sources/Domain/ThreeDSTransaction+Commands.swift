@@ -39,30 +39,66 @@ extension ThreeDSTransaction {
     /// timeout, errors). Every produced event is checked against the catalog and the state rules.
     public static func decide(_ command: Command, _ state: State, _ environment: Environment)
         -> Result<[NewEvent<ThreeDSEvent>], Rejection> {
-        let events: [ThreeDSEvent]
+        var state = state
+        var events: [NewEvent<ThreeDSEvent>] = []
+        if let rejection = execute(command, &state, environment, { events.append($0) }) { return .failure(rejection) }
+        return .success(events)
+    }
+
+    /// ``decide(_:_:_:)`` for a caller that keeps the state (the simulator): the same checks and
+    /// the same events, handed to `emit` in order once all of them passed (nothing is emitted on
+    /// a rejection), and `state` moved on past them (unchanged on a rejection). No array is built
+    /// and no event is applied twice.
+    /// - Returns: nil, or the rule the command breaks.
+    public static func execute(_ command: Command, _ state: inout State, _ environment: Environment,
+                               _ emit: (NewEvent<ThreeDSEvent>) -> Void) -> Rejection? {
         switch intend(command, state) {
-        case let .success(intended): events = intended
-        case let .failure(rejection): return .failure(rejection)
+        case .success(.nothing):
+            return nil
+        case let .success(.one(event)):
+            let occurredAt = environment.now()
+            var current = state
+            if let rejection = check(event, &current, occurredAt) { return rejection }
+            state = current
+            emit(NewEvent(id: environment.newID(), occurredAt: occurredAt, event: event))
+            return nil
+        case let .success(.two(event, following)):
+            let occurredAt = environment.now()
+            var current = state
+            if let rejection = check(event, &current, occurredAt) { return rejection }
+            if let rejection = check(following, &current, occurredAt) { return rejection }
+            state = current
+            emit(NewEvent(id: environment.newID(), occurredAt: occurredAt, event: event))
+            emit(NewEvent(id: environment.newID(), occurredAt: occurredAt, event: following))
+            return nil
+        case let .failure(rejection):
+            return rejection
         }
-        if events.isEmpty { return .success([]) }
-        let occurredAt = environment.now()
-        var current = state
-        var produced: [NewEvent<ThreeDSEvent>] = []
-        for event in events {
-            do { _ = try ThreeDSEvent.decode(type: event.typeName, data: event.data) } catch {
-                return .failure(Rejection(error))
-            }
-            switch apply(current, event, occurredAt: occurredAt) {
-            case let .success(next): current = next
-            case let .failure(rejection): return .failure(rejection)
-            }
-            produced.append(NewEvent(id: environment.newID(), occurredAt: occurredAt, event: event))
+    }
+
+    /// Checks one new event against the catalog and the rules and moves `state` on; nil when
+    /// it passes, else the rule it breaks (`state` may then be half moved on: discard it).
+    private static func check(_ event: ThreeDSEvent, _ state: inout State, _ occurredAt: Timestamp) -> Rejection? {
+        do { _ = try ThreeDSEvent.decode(type: event.typeName, data: event.data) } catch {
+            return Rejection(error)
         }
-        return .success(produced)
+        switch apply(state, event, occurredAt: occurredAt) {
+        case let .success(next): state = next
+        case let .failure(rejection): return rejection
+        }
+        return nil
+    }
+
+    /// What a command means: nothing (already done), one event, or a final challenge response
+    /// and the event that ends the challenge.
+    private enum Intended {
+        case nothing
+        case one(ThreeDSEvent)
+        case two(ThreeDSEvent, ThreeDSEvent)
     }
 
     /// The events a command means in a state, before the rules check them.
-    private static func intend(_ command: Command, _ state: State) -> Result<[ThreeDSEvent], Rejection> {
+    private static func intend(_ command: Command, _ state: State) -> Result<Intended, Rejection> {
         switch command {
         case let .createTransaction(directoryServerID, messageVersion, customCertificate, warnings):
             if let info = state.info {
@@ -70,16 +106,16 @@ extension ThreeDSTransaction {
                     return .failure(Rejection(.threeDSCreatedOnce, "the transaction was already created for "
                                               + "\(info.directoryServerID) \(info.messageVersion.rawValue)"))
                 }
-                return .success([])
+                return .success(.nothing)
             }
-            return .success([.transactionCreated(.init(directoryServerID: directoryServerID, messageVersion: messageVersion,
-                                                       customCertificate: customCertificate, warnings: warnings))])
+            return .success(.one(.transactionCreated(.init(directoryServerID: directoryServerID, messageVersion: messageVersion,
+                                                       customCertificate: customCertificate, warnings: warnings))))
         case let .createAuthRequestParameters(reference, bytes, appID, thumbprint):
             switch state {
-            case .authParametersIssued, .authResponseReceived, .challenge: return .success([])
+            case .authParametersIssued, .authResponseReceived, .challenge: return .success(.nothing)
             case .empty, .created, .ended:
-                return .success([.authRequestParametersCreated(.init(sdkReferenceNumber: reference, deviceDataBytes: bytes,
-                                                                     sdkAppIDRef: appID, ephemeralKeyThumbprint: thumbprint))])
+                return .success(.one(.authRequestParametersCreated(.init(sdkReferenceNumber: reference, deviceDataBytes: bytes,
+                                                                     sdkAppIDRef: appID, ephemeralKeyThumbprint: thumbprint))))
             }
         case let .recordAuthResponse(serverID, acsID, transStatus, reason):
             if let recorded = state.info?.authResponseStatus {
@@ -87,51 +123,51 @@ extension ThreeDSTransaction {
                     return .failure(Rejection(.threeDSAuthResponse, "the ARes was already recorded with transStatus "
                                               + "\"\(recorded.rawValue)\", got \"\(transStatus.rawValue)\""))
                 }
-                return .success([])
+                return .success(.nothing)
             }
-            return .success([.authResponseReceived(.init(threeDSServerTransID: serverID, acsTransID: acsID,
-                                                         transStatus: transStatus, transStatusReason: reason))])
+            return .success(.one(.authResponseReceived(.init(threeDSServerTransID: serverID, acsTransID: acsID,
+                                                         transStatus: transStatus, transStatusReason: reason))))
         case .close:
-            if state.outcome == .closed { return .success([]) }
-            return .success([.transactionClosed(NoFields())])
+            if state.outcome == .closed { return .success(.nothing) }
+            return .success(.one(.transactionClosed(NoFields())))
         case let .startChallenge(timeoutSeconds, reference):
-            if let challenge = state.challenge, challenge.timeoutSeconds == timeoutSeconds { return .success([]) }
-            return .success([.challengeStarted(.init(timeoutSeconds: timeoutSeconds, acsReferenceNumber: reference))])
+            if let challenge = state.challenge, challenge.timeoutSeconds == timeoutSeconds { return .success(.nothing) }
+            return .success(.one(.challengeStarted(.init(timeoutSeconds: timeoutSeconds, acsReferenceNumber: reference))))
         case let .sendChallengeRequest(action, entryLength, noEntry):
             return request(action, entryLength: entryLength, noEntry: noEntry, state)
         case let .receiveChallengeResponse(result):
             return response(result, state)
         case .cancelChallenge:
-            if state.outcome == .cancelled { return .success([]) }
+            if state.outcome == .cancelled { return .success(.nothing) }
             if case let .challenge(_, challenge) = state {
                 switch challenge.step {
-                case .awaitingResponse(_, .cancel), .finalResponseReceived(_, true): return .success([])
+                case .awaitingResponse(_, .cancel), .finalResponseReceived(_, true): return .success(.nothing)
                 case .awaitingFirstRequest, .awaitingResponse, .showingScreen, .finalResponseReceived: break
                 }
             }
             return request(.cancel, entryLength: nil, noEntry: nil, state)
         case .timeOut:
-            if state.outcome == .timedOut { return .success([]) }
-            return .success([.challengeTimedOut(NoFields())])
+            if state.outcome == .timedOut { return .success(.nothing) }
+            return .success(.one(.challengeTimedOut(NoFields())))
         case let .reportProtocolError(code, component, description, detail, messageType, sentToACS):
-            if state.outcome == .protocolError(errorCode: code) { return .success([]) }
-            return .success([.protocolErrorOccurred(.init(errorCode: code, errorComponent: component,
+            if state.outcome == .protocolError(errorCode: code) { return .success(.nothing) }
+            return .success(.one(.protocolErrorOccurred(.init(errorCode: code, errorComponent: component,
                                                           errorDescription: description, errorDetail: detail,
-                                                          errorMessageType: messageType, sentToACS: sentToACS))])
+                                                          errorMessageType: messageType, sentToACS: sentToACS))))
         case let .reportRuntimeError(code, message):
-            if state.outcome == .runtimeError(errorCode: code) { return .success([]) }
-            return .success([.runtimeErrorOccurred(.init(errorCode: code, errorMessage: message))])
+            if state.outcome == .runtimeError(errorCode: code) { return .success(.nothing) }
+            return .success(.one(.runtimeErrorOccurred(.init(errorCode: code, errorMessage: message))))
         }
     }
 
     private static func request(_ action: ChallengeAction, entryLength: Int64?, noEntry: Bool?, _ state: State)
-        -> Result<[ThreeDSEvent], Rejection> {
+        -> Result<Intended, Rejection> {
         var counter = ChallengeCounter.first
         if case let .challenge(_, challenge) = state {
             switch challenge.step {
             case let .awaitingResponse(inFlight, inFlightAction):
                 // The same call while its request is in flight (a double tap): nothing new.
-                if inFlightAction == action { return .success([]) }
+                if inFlightAction == action { return .success(.nothing) }
                 counter = inFlight
             case .awaitingFirstRequest:
                 counter = .first
@@ -145,33 +181,33 @@ extension ThreeDSTransaction {
                 break
             }
         }
-        return .success([.challengeRequestSent(.init(sdkCounterStoA: counter, action: action, entryLength: entryLength,
-                                                     noEntry: noEntry))])
+        return .success(.one(.challengeRequestSent(.init(sdkCounterStoA: counter, action: action, entryLength: entryLength,
+                                                     noEntry: noEntry))))
     }
 
     private static func response(_ result: ThreeDSEvent.ChallengeResponseReceived.Result, _ state: State)
-        -> Result<[ThreeDSEvent], Rejection> {
+        -> Result<Intended, Rejection> {
         switch state {
         case let .challenge(_, challenge):
             switch challenge.step {
             case let .awaitingResponse(counter, action):
                 let response = ThreeDSEvent.challengeResponseReceived(.init(acsCounterAtoS: counter, result: result))
                 switch result {
-                case .screen: return .success([response])
+                case .screen: return .success(.one(response))
                 case let .final(transStatus):
-                    if action == .cancel { return .success([response, .challengeCancelled(NoFields())]) }
-                    return .success([response, .challengeCompleted(.init(transStatus: transStatus))])
+                    if action == .cancel { return .success(.two(response, .challengeCancelled(NoFields()))) }
+                    return .success(.two(response, .challengeCompleted(.init(transStatus: transStatus))))
                 }
             case let .showingScreen(_, uiType):
                 // The response already received, delivered again: nothing new.
-                if case .screen(uiType) = result { return .success([]) }
+                if case .screen(uiType) = result { return .success(.nothing) }
             case .awaitingFirstRequest, .finalResponseReceived:
                 break
             }
         case let .ended(_, _, outcome):
             switch (result, outcome) {
-            case let (.final(status), .completed(completed)) where status == completed: return .success([])
-            case (.final, .cancelled): return .success([])
+            case let (.final(status), .completed(completed)) where status == completed: return .success(.nothing)
+            case (.final, .cancelled): return .success(.nothing)
             case (.screen, _), (.final, _): break
             }
         case .empty, .created, .authParametersIssued, .authResponseReceived:

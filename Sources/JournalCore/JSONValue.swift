@@ -128,6 +128,11 @@ public struct JSONObject: Sendable, Equatable, Sequence {
         }
     }
 
+    /// Makes room for `capacity` entries, so that building a small object allocates once.
+    public mutating func reserveCapacity(_ capacity: Int) {
+        entries.reserveCapacity(capacity)
+    }
+
     /// Appends without checking for an existing key (the parser checks duplicates itself).
     public mutating func appendUnchecked(key: String, value: JSONValue) {
         entries.append((key, value))

@@ -24,23 +24,44 @@ public enum JSONWriter {
             }
             out.append(UInt8(ascii: "]"))
         case let .object(object):
-            out.append(UInt8(ascii: "{"))
-            var first = true
-            for (key, element) in object {
-                if !first { out.append(UInt8(ascii: ",")) }
-                first = false
-                writeString(key, into: &out)
-                out.append(UInt8(ascii: ":"))
-                write(element, into: &out)
-            }
-            out.append(UInt8(ascii: "}"))
+            write(object, into: &out)
         }
+    }
+
+    /// Appends the compact JSON text of `object` to `out`.
+    public static func write(_ object: JSONObject, into out: inout [UInt8]) {
+        out.append(UInt8(ascii: "{"))
+        var first = true
+        for (key, element) in object {
+            if !first { out.append(UInt8(ascii: ",")) }
+            first = false
+            writeString(key, into: &out)
+            out.append(UInt8(ascii: ":"))
+            write(element, into: &out)
+        }
+        out.append(UInt8(ascii: "}"))
     }
 
     private static let hexDigits = Array("0123456789abcdef".utf8)
 
     /// Appends `string` as a quoted JSON string.
     public static func writeString(_ string: String, into out: inout [UInt8]) {
+        var string = string
+        // Most strings (keys, identifiers, codes) need no escaping: copy them in one piece.
+        let copied: Bool = string.withUTF8 { bytes in
+            for byte in bytes where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+                return false
+            }
+            out.append(UInt8(ascii: "\""))
+            out.append(contentsOf: bytes)
+            out.append(UInt8(ascii: "\""))
+            return true
+        }
+        if !copied { writeEscaped(string, into: &out) }
+    }
+
+    /// The slow path of ``writeString(_:into:)``: byte by byte, escaping as needed.
+    private static func writeEscaped(_ string: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         for byte in string.utf8 {
             switch byte {

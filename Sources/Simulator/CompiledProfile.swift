@@ -62,7 +62,7 @@ struct Delay: Sendable {
 }
 
 /// The figures of a ``WorkloadProfile`` checked and turned into typed tables, once.
-struct CompiledProfile: Sendable {
+final class CompiledProfile: Sendable {
     enum ChallengeOutcome: String, Sendable, CaseIterable {
         case completedY, completedN, cancelled, timedOut, protocolError, runtimeError
     }
@@ -76,71 +76,71 @@ struct CompiledProfile: Sendable {
     }
 
     // Traffic.
-    var arrivalsPerSecond: Int64
-    var hourlyShape: [Int64]
-    var maxInFlight: Int
-    var skewedDevices: Chance
-    var deviceClockSkew: Delay
-    var uploadDelay: Delay
-    var platforms: WeightedTable<String>
-    var timeOrderedEventIDs: Chance
+    let arrivalsPerSecond: Int64
+    let hourlyShape: [Int64]
+    let maxInFlight: Int
+    let skewedDevices: Chance
+    let deviceClockSkew: Delay
+    let uploadDelay: Delay
+    let platforms: WeightedTable<String>
+    let timeOrderedEventIDs: Chance
     // 3DS.
-    var directoryServers: WeightedTable<String>
-    var customDirectoryServer: Chance
-    var customDirectoryServers: WeightedTable<String>
-    var messageVersions: WeightedTable<MessageVersion>
-    var warnings: Chance
-    var noDeviceData: Chance
-    var abandonAfterCreate: Chance
-    var abandonAfterAuthParameters: Chance
-    var authResponse: WeightedTable<TransStatus>
-    var abandonBeforeChallenge: Chance
-    var sdkStep: Delay
-    var authLatency: Delay
-    var timeoutSeconds: WeightedTable<Int64>
-    var challengeOutcome: WeightedTable<ChallengeOutcome>
-    var uiTypes: WeightedTable<ACSUIType>
+    let directoryServers: WeightedTable<String>
+    let customDirectoryServer: Chance
+    let customDirectoryServers: WeightedTable<String>
+    let messageVersions: WeightedTable<MessageVersion>
+    let warnings: Chance
+    let noDeviceData: Chance
+    let abandonAfterCreate: Chance
+    let abandonAfterAuthParameters: Chance
+    let authResponse: WeightedTable<TransStatus>
+    let abandonBeforeChallenge: Chance
+    let sdkStep: Delay
+    let authLatency: Delay
+    let timeoutSeconds: WeightedTable<Int64>
+    let challengeOutcome: WeightedTable<ChallengeOutcome>
+    let uiTypes: WeightedTable<ACSUIType>
     /// `uiTypes` without 06 and 07 (for message versions before 2.3.0).
-    var uiTypesBefore23: WeightedTable<ACSUIType>
-    var otpSubmissions: WeightedTable<Int>
-    var resend: Chance
-    var extraScreen: Chance
-    var protocolErrorCodes: WeightedTable<String>
-    var runtimeErrorCodes: WeightedTable<String>
-    var creqToCres: Delay
-    var thinkTime3DS: Delay
-    var oobTime: Delay
+    let uiTypesBefore23: WeightedTable<ACSUIType>
+    let otpSubmissions: WeightedTable<Int>
+    let resend: Chance
+    let extraScreen: Chance
+    let protocolErrorCodes: WeightedTable<String>
+    let runtimeErrorCodes: WeightedTable<String>
+    let creqToCres: Delay
+    let thinkTime3DS: Delay
+    let oobTime: Delay
     // Card.
-    var inputMethods: WeightedTable<InputMethod>
-    var notEligible: Chance
-    var eligibilityErrors: WeightedTable<String>
-    var termsAccepted: Chance
-    var decisionManual: WeightedTable<Decision>
-    var decisionFromApp: WeightedTable<Decision>
-    var methodsOffered: WeightedTable<Int>
-    var methodTypes: WeightedTable<IDVMethodType>
-    var appToAppWithCryptogram: Chance
-    var otpSuccessByAttempt: [Chance]
-    var otpAttemptsPerCode: Int64
-    var otpExpired: Chance
-    var otpCountMissing: Chance
-    var failAfterExhausted: Chance
-    var interruption: Chance
-    var afterInterruption: WeightedTable<AfterInterruption>
-    var issuerCompletion: Chance
-    var issuerDelay: Delay
-    var outOfBandActivation: Chance
-    var otherNotification: Chance
-    var cancel: Chance
-    var failure: Chance
-    var expiry: Chance
-    var expiryDelay: Delay
-    var smsDelay: Delay
-    var emailDelay: Delay
-    var appToAppDelay: Delay
-    var thinkTimeCard: Delay
-    var serverLatency: Delay
-    var resumeDelay: Delay
+    let inputMethods: WeightedTable<InputMethod>
+    let notEligible: Chance
+    let eligibilityErrors: WeightedTable<String>
+    let termsAccepted: Chance
+    let decisionManual: WeightedTable<Decision>
+    let decisionFromApp: WeightedTable<Decision>
+    let methodsOffered: WeightedTable<Int>
+    let methodTypes: WeightedTable<IDVMethodType>
+    let appToAppWithCryptogram: Chance
+    let otpSuccessByAttempt: [Chance]
+    let otpAttemptsPerCode: Int64
+    let otpExpired: Chance
+    let otpCountMissing: Chance
+    let failAfterExhausted: Chance
+    let interruption: Chance
+    let afterInterruption: WeightedTable<AfterInterruption>
+    let issuerCompletion: Chance
+    let issuerDelay: Delay
+    let outOfBandActivation: Chance
+    let otherNotification: Chance
+    let cancel: Chance
+    let failure: Chance
+    let expiry: Chance
+    let expiryDelay: Delay
+    let smsDelay: Delay
+    let emailDelay: Delay
+    let appToAppDelay: Delay
+    let thinkTimeCard: Delay
+    let serverLatency: Delay
+    let resumeDelay: Delay
 
     init(_ profile: WorkloadProfile) throws(ProfileError) {
         var reader = FigureReader(profile: profile)

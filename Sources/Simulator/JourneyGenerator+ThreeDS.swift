@@ -81,7 +81,8 @@ struct ChallengeStep {
 /// The state of one 3DS journey being generated.
 struct ThreeDSRun {
     let stream: String
-    unowned let generator: JourneyGenerator
+    // The generator runs the journey and outlives it: no reference counting on every step.
+    unowned(unsafe) let generator: JourneyGenerator
     var state = ThreeDSTransaction.initial
     var events: [GeneratedEvent] = []
     var commands: [GeneratedCommand] = []
@@ -93,22 +94,21 @@ struct ThreeDSRun {
     }
 
     mutating func perform(_ command: ThreeDSTransaction.Command) {
-        switch ThreeDSTransaction.decide(command, state, generator.environment) {
-        case let .success(newEvents):
-            if generator.recordsDetails { commands.append(.threeDS(command)) }
-            for new in newEvents {
-                guard case let .success(next) = ThreeDSTransaction.apply(state, new.event, occurredAt: new.occurredAt) else {
-                    // decide checked every event; a failure here is a bug in the domain.
-                    preconditionFailure("decide produced an event its own rules refuse")
-                }
-                state = next
-                events.append(GeneratedEvent(id: new.id, stream: stream, type: new.event.typeName,
-                                             data: new.event.data, occurredAt: new.occurredAt))
-            }
-        case let .failure(rejection):
+        // execute checks every event against the catalog and the rules, and applies it.
+        let generator = self.generator
+        let stream = self.stream
+        var collected: [GeneratedEvent] = []
+        swap(&collected, &events)
+        let rejection = ThreeDSTransaction.execute(command, &state, generator.environment) { new in
+            generator.emit(id: new.id, stream: stream, type: new.event.typeName, typeIndex: new.event.typeIndex,
+                           data: new.event.data, occurredAt: new.occurredAt, into: &collected)
+        }
+        swap(&collected, &events)
+        if let rejection {
             // The generator only issues commands its state allows; a rejection is a generator bug.
             preconditionFailure("the generator issued a command the domain refuses: \(rejection.reason)")
         }
+        if generator.recordsDetails { commands.append(.threeDS(command)) }
     }
 
     mutating func finish(_ label: String) -> GeneratedJourney {

@@ -20,21 +20,28 @@ public final class JourneyGenerator {
     /// The default start of the simulated clock: 2026-11-29T08:00:00.000Z.
     public static let defaultStart = Timestamp(millisecondsSinceEpoch: 1_795_939_200_000)
 
-    public internal(set) var random: SeededRandom
+    // One thread uses a generator at a time, and no two accesses overlap (the journey code
+    // passes `random` inout one call at a time): the run-time exclusivity checks on these
+    // per-draw properties are skipped.
+    @exclusivity(unchecked) public internal(set) var random: SeededRandom
     /// When the next journey starts (when used without a ``Simulation``).
     public internal(set) var nextStart: Timestamp
 
     let profile: CompiledProfile
     /// The true time of the journey being generated.
-    var now: Timestamp
+    @exclusivity(unchecked) var now: Timestamp
     /// The journey's device clock error: `occurredAt = now + skew`.
-    var skew: Int64 = 0
+    @exclusivity(unchecked) var skew: Int64 = 0
     /// The journey's producer writes UUIDv7 event ids.
-    var timeOrderedIDs = false
+    @exclusivity(unchecked) var timeOrderedIDs = false
     /// Record `path` and `commands` (tests, coverage); the simulation turns it off.
     let recordsDetails: Bool
-    var path: [String] = []
-    private(set) var environment: Environment!
+    /// Write events into ``packed`` instead of a journey's `events` (the simulation).
+    let packsEvents: Bool
+    /// The events of the journey being generated, when ``packsEvents``.
+    @exclusivity(unchecked) private(set) var packed = PackedEvents()
+    @exclusivity(unchecked) var path: [String] = []
+    @exclusivity(unchecked) private(set) var environment: Environment!
 
     /// A generator on the ``WorkloadProfile/coverage`` profile, which shows every path in a few
     /// thousand journeys.
@@ -47,17 +54,20 @@ public final class JourneyGenerator {
     public convenience init(seed: UInt64, start: Timestamp = JourneyGenerator.defaultStart,
                             profile: WorkloadProfile) throws(ProfileError) {
         self.init(random: SeededRandom(seed: seed), start: start, profile: try CompiledProfile(profile),
-                  recordsDetails: true)
+                  recordsDetails: true, packsEvents: false)
     }
 
-    init(random: SeededRandom, start: Timestamp, profile: CompiledProfile, recordsDetails: Bool) {
+    init(random: SeededRandom, start: Timestamp, profile: CompiledProfile, recordsDetails: Bool, packsEvents: Bool) {
         self.random = random
         self.profile = profile
         self.recordsDetails = recordsDetails
+        self.packsEvents = packsEvents
         nextStart = start
         now = start
-        environment = Environment(now: { [unowned self] in self.now.adding(milliseconds: self.skew) },
-                                  newID: { [unowned self] in
+        // The environment is a stored property of the generator and never outlives it: the
+        // closures reach back without reference counting.
+        environment = Environment(now: { [unowned(unsafe) self] in self.now.adding(milliseconds: self.skew) },
+                                  newID: { [unowned(unsafe) self] in
                                       self.timeOrderedIDs
                                           ? self.random.uuidV7(milliseconds: self.now.millisecondsSinceEpoch + self.skew)
                                           : self.random.uuid()
@@ -113,6 +123,26 @@ public final class JourneyGenerator {
     func wait(_ delay: Delay) {
         wait(delay.draw(&random))
     }
+
+    /// Records an event of the journey being generated: into ``packed`` (the simulation), else
+    /// into the run's `events`.
+    func emit(id: String, stream: String, type: String, typeIndex: UInt8, data: JSONObject, occurredAt: Timestamp,
+              into events: inout [GeneratedEvent]) {
+        if packsEvents {
+            packed.append(id: id, typeIndex: typeIndex, data: data, occurredAt: occurredAt)
+        } else {
+            events.append(GeneratedEvent(id: id, stream: stream, type: type, data: data, occurredAt: occurredAt))
+        }
+    }
+
+    /// The packed entries of the journey just generated (its data are in `packed.bytes` until
+    /// the simulation takes them); the next journey starts a new list.
+    func takePackedEntries() -> [InFlightJourney.Entry] {
+        packed.takeEntries()
+    }
+
+    /// The scratch buffer holding the packed data of the journey just generated.
+    var packedBytes: ByteScratch { packed.bytes }
 
     /// Records a notable step (only when details are recorded).
     func note(_ step: @autoclosure () -> String) {

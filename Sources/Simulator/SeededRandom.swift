@@ -111,43 +111,50 @@ public struct SeededRandom: Sendable {
 
     private static func uuidText(high: UInt64, low: UInt64) -> String {
         String(unsafeUninitializedCapacity: 36) { buffer in
+            // Two hex digits per byte from a table, dashes after bytes 4, 6, 8 and 10.
             var index = 0
-            func put(_ word: UInt64, nibbles: Int, from shift: Int) {
-                for n in 0..<nibbles {
-                    let nibble = UInt8(truncatingIfNeeded: word >> UInt64(shift - 4 * n)) & 0x0F
-                    buffer[index] = nibble < 10 ? 0x30 + nibble : 0x57 + nibble
-                    index += 1
+            func put(_ word: UInt64, bytes range: Range<Int>) {
+                for byte in range {
+                    let pair = hexPairs[Int(truncatingIfNeeded: word >> UInt64(56 - 8 * byte)) & 0xFF]
+                    buffer[index] = UInt8(truncatingIfNeeded: pair >> 8)
+                    buffer[index + 1] = UInt8(truncatingIfNeeded: pair)
+                    index += 2
                 }
             }
             func dash() {
                 buffer[index] = UInt8(ascii: "-")
                 index += 1
             }
-            put(high, nibbles: 8, from: 60)
+            put(high, bytes: 0..<4)
             dash()
-            put(high, nibbles: 4, from: 28)
+            put(high, bytes: 4..<6)
             dash()
-            put(high, nibbles: 4, from: 12)
+            put(high, bytes: 6..<8)
             dash()
-            put(low, nibbles: 4, from: 60)
+            put(low, bytes: 0..<2)
             dash()
-            put(low, nibbles: 12, from: 44)
+            put(low, bytes: 2..<8)
             return 36
         }
+    }
+
+    /// The two lowercase hex digits of every byte value, high digit in the high byte.
+    private static let hexPairs: [UInt16] = (0..<256).map { value in
+        let digits = Array("0123456789abcdef".utf8)
+        return UInt16(digits[value >> 4]) << 8 | UInt16(digits[value & 0x0F])
     }
 
     /// `count` random lowercase hexadecimal digits, never more than 12 decimal digits in a row:
     /// a longer run could look like a card number to the sensitive-data guard (contract §3.3).
     public mutating func hex(_ count: Int) -> String {
-        let hex = Array("0123456789abcdef".utf8)
-        var text: [UInt8] = []
-        text.reserveCapacity(count)
-        var digitsInARow = 0
-        for _ in 0..<count {
-            let character = digitsInARow == 12 ? hex[10 + int(below: 6)] : hex[int(below: 16)]
-            digitsInARow = character <= UInt8(ascii: "9") ? digitsInARow + 1 : 0
-            text.append(character)
+        String(unsafeUninitializedCapacity: count) { text in
+            var digitsInARow = 0
+            for index in 0..<count {
+                let value = digitsInARow == 12 ? 10 + int(below: 6) : int(below: 16)
+                digitsInARow = value < 10 ? digitsInARow + 1 : 0
+                text[index] = value < 10 ? UInt8(ascii: "0") + UInt8(value) : UInt8(ascii: "a") + UInt8(value - 10)
+            }
+            return count
         }
-        return String(decoding: text, as: UTF8.self)
     }
 }

@@ -23,21 +23,23 @@ public final class Simulation {
     public let transactions: Int
     public let digitizations: Int
     public let profile: WorkloadProfile
-    public private(set) var statistics = SimulationStatistics()
+    @exclusivity(unchecked) public private(set) var statistics = SimulationStatistics()
 
     private let compiled: CompiledProfile
     private let generator: JourneyGenerator
-    private var random: SeededRandom
-    private var queue: JourneyQueue
-    private var slots: [InFlightJourney?] = []
-    private var freeSlots: [Int32] = []
-    private var sequence: UInt64 = 0
-    private var transactionsLeft: Int
-    private var digitizationsLeft: Int
+    // Used by one thread at a time, one access at a time: no run-time exclusivity checks on
+    // the per-event state.
+    @exclusivity(unchecked) private var random: SeededRandom
+    @exclusivity(unchecked) private var queue: JourneyQueue
+    @exclusivity(unchecked) private var slots: [InFlightJourney?] = []
+    @exclusivity(unchecked) private var freeSlots: [Int32] = []
+    @exclusivity(unchecked) private var sequence: UInt64 = 0
+    @exclusivity(unchecked) private var transactionsLeft: Int
+    @exclusivity(unchecked) private var digitizationsLeft: Int
     /// The scheduled true time of the next arrival (ms).
-    private var nextArrival: Int64
+    @exclusivity(unchecked) private var nextArrival: Int64
     /// The `recordedAt` of the last event handed out.
-    private var lastRecordedAt: Int64
+    @exclusivity(unchecked) private var lastRecordedAt: Int64
     private let hourlyMean: Double
 
     /// The number of journeys in flight (admitted, not all events handed out).
@@ -61,7 +63,7 @@ public final class Simulation {
         var root = SeededRandom(seed: seed)
         random = SeededRandom(seed: root.next())
         generator = JourneyGenerator(random: SeededRandom(seed: root.next()), start: start, profile: compiled,
-                                     recordsDetails: recordsPaths)
+                                     recordsDetails: recordsPaths, packsEvents: true)
         queue = JourneyQueue(capacity: min(compiled.maxInFlight, 1 << 16))
         transactionsLeft = transactions
         digitizationsLeft = digitizations
@@ -73,6 +75,11 @@ public final class Simulation {
 
     /// The next event in `recordedAt` order, or nil when every journey has been handed out.
     public func next() -> SimulatedEvent? {
+        take()?.event
+    }
+
+    /// The next event and the journey it belongs to (which keeps the store's stream name).
+    func take() -> (event: SimulatedEvent, journey: InFlightJourney)? {
         while transactionsLeft + digitizationsLeft > 0 && queue.count < compiled.maxInFlight
             && (queue.first.map { nextArrival <= $0.time } ?? true) {
             admit()
@@ -90,7 +97,7 @@ public final class Simulation {
         statistics.events += 1
         if statistics.firstRecordedAt == nil { statistics.firstRecordedAt = event.recordedAt }
         statistics.lastRecordedAt = event.recordedAt
-        return event
+        return (event, journey)
     }
 
     /// The path labels of every journey so far (only when created with `recordsPaths`).
@@ -117,11 +124,12 @@ public final class Simulation {
         let platform = compiled.platforms.draw(&random)
         let journey = generator.journey(isThreeDS ? .threeDS : .card, startingAt: Timestamp(millisecondsSinceEpoch: start),
                                         skew: skew)
-        statistics.record(journey)
+        var entries = generator.takePackedEntries()
+        statistics.record(journey, events: entries)
         if generator.recordsDetails {
             for label in journey.path { pathCounts[label, default: 0] += 1 }
         }
-        let pending = pendingEvents(journey, skew: skew, start: start, platform: platform)
+        let pending = pendingEvents(journey, &entries, generator.packedBytes, skew: skew, start: start, platform: platform)
         let slot: Int32
         if let free = freeSlots.popLast() {
             slot = free
@@ -136,38 +144,33 @@ public final class Simulation {
         scheduleNextArrival()
     }
 
-    /// The events of a journey with their `recordedAt` (upload delays, never decreasing), packed
-    /// into one buffer: two allocations per journey in flight, whatever its length, so that
-    /// long-lived journeys do not pin scattered heap pages.
-    private func pendingEvents(_ journey: GeneratedJourney, skew: Int64, start: Int64, platform: String)
-        -> InFlightJourney {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(journey.events.count * 200)
-        var entries: [InFlightJourney.Entry] = []
-        entries.reserveCapacity(journey.events.count)
+    /// The events of a journey (packed by the generator) with their `recordedAt` (upload
+    /// delays, never decreasing) and the first event's meta: two allocations per journey in
+    /// flight, whatever its length, so that long-lived journeys do not pin scattered heap pages.
+    private func pendingEvents(_ journey: GeneratedJourney, _ entries: inout [InFlightJourney.Entry], _ bytes: ByteScratch,
+                               skew: Int64, start: Int64, platform: String) -> InFlightJourney {
         var recorded = start
-        for (index, event) in journey.events.enumerated() {
-            let trueTime = event.occurredAt.millisecondsSinceEpoch - skew
+        let metaStart = bytes.count
+        for index in entries.indices {
+            let trueTime = entries[index].occurredAt - skew
             recorded = max(recorded, trueTime + compiled.uploadDelay.draw(&random))
-            bytes.append(contentsOf: event.id.utf8)
-            let idEnd = bytes.count
-            JSONWriter.write(.object(event.data), into: &bytes)
-            let dataEnd = bytes.count
-            if index == 0 { Self.writeMeta(platform: platform, random: &random, into: &bytes) }
-            entries.append(InFlightJourney.Entry(type: event.type, occurredAt: event.occurredAt.millisecondsSinceEpoch,
-                                                 recordedAt: recorded, idEnd: Int32(idEnd), dataEnd: Int32(dataEnd),
-                                                 metaEnd: Int32(bytes.count)))
+            entries[index].recordedAt = recorded
+            // The meta's draws come right after the first event's upload delay.
+            if index == 0 { Self.writeMeta(platform: platform, random: &random, into: bytes) }
         }
-        return InFlightJourney(stream: journey.stream, bytes: bytes, entries: entries)
+        return InFlightJourney(stream: journey.stream, bytes: bytes.takeAll(), entries: entries, metaStart: metaStart)
     }
 
     /// The first event's `meta`: the SDK's platform and versions.
-    private static func writeMeta(platform: String, random: inout SeededRandom, into bytes: inout [UInt8]) {
-        var object = JSONObject()
-        object.appendUnchecked(key: "platform", value: .string(platform))
-        object.appendUnchecked(key: "sdkVersion", value: .string(random.pick(sdkVersions)))
-        object.appendUnchecked(key: "appVersion", value: .string(random.pick(appVersions)))
-        JSONWriter.write(.object(object), into: &bytes)
+    private static func writeMeta(platform: String, random: inout SeededRandom, into bytes: ByteScratch) {
+        // {"platform":…,"sdkVersion":…,"appVersion":…}, as JSONWriter writes that object.
+        bytes.append(#"{"platform":"# as StaticString)
+        bytes.appendJSONString(platform)
+        bytes.append(#","sdkVersion":"# as StaticString)
+        bytes.appendJSONString(random.pick(sdkVersions))
+        bytes.append(#","appVersion":"# as StaticString)
+        bytes.appendJSONString(random.pick(appVersions))
+        bytes.append(UInt8(ascii: "}"))
     }
 
     private static let sdkVersions = ["2.4.1", "2.4.0", "2.3.7"]
@@ -187,45 +190,5 @@ public final class Simulation {
             nextArrival += Int64(random.exponential(mean: 1 / perMillisecond).rounded())
             return
         }
-    }
-}
-
-/// An admitted journey whose events have not all been handed out: ids, data and meta packed in
-/// one buffer.
-final class InFlightJourney {
-    struct Entry {
-        var type: String
-        var occurredAt: Int64
-        var recordedAt: Int64
-        /// The id is `bytes[previous metaEnd ..< idEnd]`, the data `[idEnd ..< dataEnd]`, the meta
-        /// (if any) `[dataEnd ..< metaEnd]`.
-        var idEnd: Int32
-        var dataEnd: Int32
-        var metaEnd: Int32
-    }
-
-    let stream: String
-    private let bytes: [UInt8]
-    private let entries: [Entry]
-    private var cursor = 0
-
-    init(stream: String, bytes: [UInt8], entries: [Entry]) {
-        self.stream = stream
-        self.bytes = bytes
-        self.entries = entries
-    }
-
-    var nextTime: Int64? { cursor < entries.count ? entries[cursor].recordedAt : nil }
-
-    func takeNext() -> SimulatedEvent {
-        let entry = entries[cursor]
-        let start = cursor == 0 ? 0 : Int(entries[cursor - 1].metaEnd)
-        defer { cursor += 1 }
-        let id = String(decoding: bytes[start..<Int(entry.idEnd)], as: UTF8.self)
-        let data = Array(bytes[Int(entry.idEnd)..<Int(entry.dataEnd)])
-        let meta = entry.metaEnd > entry.dataEnd ? Array(bytes[Int(entry.dataEnd)..<Int(entry.metaEnd)]) : nil
-        return SimulatedEvent(id: id, stream: stream, version: Int64(cursor), type: entry.type,
-                              occurredAt: Timestamp(millisecondsSinceEpoch: entry.occurredAt),
-                              recordedAt: Timestamp(millisecondsSinceEpoch: entry.recordedAt), data: data, meta: meta)
     }
 }

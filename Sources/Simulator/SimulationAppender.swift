@@ -58,6 +58,22 @@ public struct SimulationAppender {
     }
 }
 
+extension SimulationAppender {
+    /// Builds every batch exactly as ``append(_:to:progress:)`` does, on this thread, and drops
+    /// it: the generator's cost alone, without a store (`bench --generator`). `report.written`
+    /// stays 0; `transactions` counts the batches.
+    /// - Throws: an invalid stream name (a simulator bug).
+    public func generate(_ simulation: Simulation) throws(EventStoreError) -> Report {
+        let builder = BatchBuilder(simulation: simulation, batchSize: batchSize)
+        var report = Report()
+        while let batch = try builder.next().get() {
+            report.events += batch.events
+            report.transactions += 1
+        }
+        return report
+    }
+}
+
 /// The events of one transaction.
 struct SimulationBatch: Sendable {
     var appends: [StreamAppend] = []
@@ -81,22 +97,27 @@ final class BatchBuilder: @unchecked Sendable {
     func next() -> Result<SimulationBatch?, EventStoreError> {
         retired = nil
         var batch = SimulationBatch()
-        var lastStream = ""
-        while batch.events < batchSize, let event = simulation.next() {
+        var lastJourney: InFlightJourney?
+        while batch.events < batchSize, let (event, journey) = simulation.take() {
             let proposed = ProposedEvent(id: event.id, type: event.type, occurredAt: event.occurredAt, data: event.data,
                                          meta: event.meta, recordedAt: event.recordedAt)
-            if event.stream == lastStream {
+            if journey === lastJourney {
                 batch.appends[batch.appends.count - 1].events.append(proposed)
             } else {
                 let stream: StreamName
-                do {
-                    stream = try StreamName(event.stream)
-                } catch {
-                    return .failure(error)
+                if let checked = journey.streamName {
+                    stream = checked
+                } else {
+                    do {
+                        stream = try StreamName(event.stream)
+                    } catch {
+                        return .failure(error)
+                    }
+                    journey.streamName = stream
                 }
                 let expected: ExpectedVersion = event.version == 0 ? .noStream : .exact(event.version - 1)
                 batch.appends.append(StreamAppend(stream: stream, expectedVersion: expected, events: [proposed]))
-                lastStream = event.stream
+                lastJourney = journey
             }
             batch.events += 1
         }

@@ -8,7 +8,13 @@ public struct SimulationStatistics: Sendable, Equatable {
     public var transactions = 0
     public var digitizations = 0
     /// Events of each type, over the admitted journeys.
-    public var eventTypes: [String: Int] = [:]
+    public var eventTypes: [String: Int] {
+        var counts: [String: Int] = [:]
+        for (index, count) in typeCounts.enumerated() where count > 0 { counts[EventTypeIndex.names[index]] = count }
+        return counts
+    }
+    /// Events by ``EventTypeIndex``.
+    private var typeCounts = [Int](repeating: 0, count: EventTypeIndex.names.count)
     /// Final outcomes: `3ds.<outcomeKey>` and `card.<outcomeKey>`.
     public var outcomes: [String: Int] = [:]
     /// The most journeys in flight at once.
@@ -19,7 +25,8 @@ public struct SimulationStatistics: Sendable, Equatable {
     public var firstRecordedAt: Timestamp?
     public var lastRecordedAt: Timestamp?
 
-    mutating func record(_ journey: GeneratedJourney) {
+    /// Counts an admitted journey: its outcome, and its events (packed by the simulation).
+    mutating func record(_ journey: GeneratedJourney, events: [InFlightJourney.Entry]) {
         switch journey.finalState {
         case let .threeDS(state):
             transactions += 1
@@ -28,6 +35,6 @@ public struct SimulationStatistics: Sendable, Equatable {
             digitizations += 1
             outcomes["card." + state.outcomeKey.rawValue, default: 0] += 1
         }
-        for event in journey.events { eventTypes[event.type, default: 0] += 1 }
+        for event in events { typeCounts[Int(event.typeIndex)] += 1 }
     }
 }

@@ -23,6 +23,7 @@ final class Bench {
 
     func run() throws {
         if let journal = options.auditJournal { return try measureAuditOnly(journal) }
+        if let transactions = options.generatorTransactions { return try measureGenerator(transactions) }
         let directory = try options.workDirectory.map { path throws(BenchError) -> String in
             try System.makeDirectory(path); return path
         } ?? System.temporaryDirectory(prefix: "journal-bench-")

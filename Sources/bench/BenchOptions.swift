@@ -11,6 +11,9 @@ struct BenchOptions {
     var onlyBatch: Int?
     /// Only the audit latency, over an existing journal (e.g. a 10 M-event import).
     var auditJournal: String?
+    /// Only the simulator's generator (`SimulationAppender.generate`): this many transactions
+    /// and a fifth as many digitizations, no store.
+    var generatorTransactions: Int?
     /// Repetitions of each measured step (medians are quoted).
     var runs = 3
     /// Events of the append workload (batches of 1000 and 100, the peer, the import medians).
@@ -28,7 +31,7 @@ struct BenchOptions {
     var auditSamples = 2_000
 
     static let usage = """
-        usage: bench [--quick] [--json FILE] [--dir DIR] [--runs N] [--big-events N] [--append-events N] [--no-peer] [--keep] [--appends-only [--batch N]] [--audit JOURNAL]
+        usage: bench [--quick] [--json FILE] [--dir DIR] [--runs N] [--big-events N] [--append-events N] [--no-peer] [--keep] [--appends-only [--batch N]] [--audit JOURNAL] [--generator N]
 
           --quick          small sizes (under 2 minutes); the audit log is smaller than 10 M events
           --json FILE      also write one JSON object with the metric keys of issue 7
@@ -42,6 +45,8 @@ struct BenchOptions {
           --appends-only   only the append measurements (journal and raw), for profiling
           --batch N        with --appends-only: only N events per commit, no concurrent writers
           --audit JOURNAL  only the audit latency (audit_p99_ms) over an existing journal file
+          --generator N    only the simulator's generator: the store batches of N transactions and
+                           N/5 digitizations (seed 1) built and dropped; events per CPU-second
         """
 
     static func parse(_ arguments: [String]) throws(BenchError) -> BenchOptions {
@@ -73,6 +78,7 @@ struct BenchOptions {
             case "--appends-only": options.appendsOnly = true
             case "--batch": options.onlyBatch = try number("--batch")
             case "--audit": options.auditJournal = try value("--audit")
+            case "--generator": options.generatorTransactions = try number("--generator")
             case "-h", "--help": throw BenchError("usage", "help")
             case let other: throw BenchError("usage", "unknown option \(other)")
             }

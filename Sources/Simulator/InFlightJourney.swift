@@ -1,0 +1,73 @@
+import EventStore
+import JournalCore
+
+/// An admitted journey whose events have not all been handed out: the data of every event packed
+/// in one buffer as it was generated, the first event's meta at its end; the ids as the domain
+/// made them.
+final class InFlightJourney {
+    struct Entry {
+        var id: String
+        /// The type's index in ``EventTypeIndex/names``.
+        var typeIndex: UInt8
+        var occurredAt: Int64
+        /// Filled in by the simulation after the journey is generated.
+        var recordedAt: Int64
+        /// The data is `bytes[previous dataEnd ..< dataEnd]` (from 0 for the first event).
+        var dataEnd: Int32
+    }
+
+    let stream: String
+    /// The stream's name checked by the store's rules, once per journey (the append path).
+    var streamName: StreamName?
+    private let bytes: [UInt8]
+    private let entries: [Entry]
+    /// Where the first event's meta starts (it runs to the end of `bytes`; empty: no meta).
+    private let metaStart: Int
+    private var cursor = 0
+
+    init(stream: String, bytes: [UInt8], entries: [Entry], metaStart: Int) {
+        self.stream = stream
+        self.bytes = bytes
+        self.entries = entries
+        self.metaStart = metaStart
+    }
+
+    var nextTime: Int64? { cursor < entries.count ? entries[cursor].recordedAt : nil }
+
+    func takeNext() -> SimulatedEvent {
+        let entry = entries[cursor]
+        let start = cursor == 0 ? 0 : Int(entries[cursor - 1].dataEnd)
+        let meta = cursor == 0 && metaStart < bytes.count ? Array(bytes[metaStart...]) : nil
+        cursor += 1
+        let data = Array(bytes[start..<Int(entry.dataEnd)])
+        return SimulatedEvent(id: entry.id, stream: stream, version: Int64(cursor - 1), type: EventTypeIndex.names[Int(entry.typeIndex)],
+                              occurredAt: Timestamp(millisecondsSinceEpoch: entry.occurredAt),
+                              recordedAt: Timestamp(millisecondsSinceEpoch: entry.recordedAt), data: data, meta: meta)
+    }
+}
+
+/// The events of the journey being generated, packed as ``InFlightJourney`` keeps them (the
+/// simulation's generator writes here instead of building ``GeneratedEvent``s): the data into a
+/// scratch buffer reused for every journey, copied out once the journey is complete.
+struct PackedEvents {
+    let bytes = ByteScratch()
+    var entries: [InFlightJourney.Entry] = []
+
+    init() {
+        entries.reserveCapacity(12)
+    }
+
+    mutating func append(id: String, typeIndex: UInt8, data: JSONObject, occurredAt: Timestamp) {
+        bytes.appendJSON(data)
+        entries.append(InFlightJourney.Entry(id: id, typeIndex: typeIndex, occurredAt: occurredAt.millisecondsSinceEpoch,
+                                             recordedAt: 0, dataEnd: Int32(bytes.count)))
+    }
+
+    /// The entries so far; the next journey starts a new list (the byte buffer stays).
+    mutating func takeEntries() -> [InFlightJourney.Entry] {
+        var taken: [InFlightJourney.Entry] = []
+        taken.reserveCapacity(12)
+        swap(&taken, &entries)
+        return taken
+    }
+}
