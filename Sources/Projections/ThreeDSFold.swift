@@ -107,11 +107,11 @@ public enum ThreeDSFold {
         apply(event, to: &row, facts: &facts)
         for fact in facts[factCount...] {
             switch fact.kind {
-            case .request: totals.count(.req, fact.a, fact.b)
-            case .screen: totals.count(.screen, fact.a)
-            case .timeout: totals.count(.timeout, row.directoryServer ?? "unknown", fact.a)
-            case .protocolError: totals.count(.perr, fact.a, fact.b)
-            case .runtimeError: totals.count(.rerr, fact.a)
+            case .request: totals.count(.req, fact.a, fact.b, at: fact.occurredAt)
+            case .screen: totals.count(.screen, fact.a, at: fact.occurredAt)
+            case .timeout: totals.count(.timeout, row.directoryServer ?? "unknown", fact.a, at: fact.occurredAt)
+            case .protocolError: totals.count(.perr, fact.a, fact.b, at: fact.occurredAt)
+            case .runtimeError: totals.count(.rerr, fact.a, at: fact.occurredAt)
             }
         }
     }
@@ -119,17 +119,16 @@ public enum ThreeDSFold {
     /// Adds (`sign` 1) or takes out (−1) what a stream adds to the totals in its current state.
     public static func contribute(_ row: ThreeDSStreamRow, sign: Int64, to totals: inout TotalsDelta) {
         let outcome = row.outcome.key
-        if row.createdAt != nil {
+        if let created = row.createdAt {
             totals.count(.funnel, row.directoryServer ?? "unknown", row.messageVersion ?? "unknown",
-                         row.aresStatus ?? "", row.challengeStartedAt != nil ? "1" : "0", outcome, by: sign)
+                         row.aresStatus ?? "", row.challengeStartedAt != nil ? "1" : "0", outcome, by: sign, at: created)
         }
-        if row.submitTexts > 0 { totals.count(.otptx, outcome, by: sign) }
+        if row.submitTexts > 0 { totals.count(.otptx, outcome, by: sign, at: nil) }
         if let ended = row.endedAt, let started = row.challengeStartedAt {
             let ui = row.lastUiType ?? "none"
-            totals.count(.ended, ui, outcome, by: sign)
-            totals.count(.rounds, ui, by: sign * row.requests)
-            totals.observe(.chal, row.directoryServer ?? "unknown", ended - started, sign)
-            totals.observe(.chal, nil, ended - started, sign)
+            totals.count(.ended, ui, outcome, by: sign, at: ended)
+            totals.count(.rounds, ui, by: sign * row.requests, at: ended)
+            totals.observe(.chal, row.directoryServer ?? "unknown", ended - started, sign, at: ended)
         }
     }
 

@@ -11,7 +11,8 @@ import JournalCore
 final class CardProjection: ProjectionModel {
     let name = "card"
     /// 2: covering fact index. 3: totals folded by structured keys, stream rows upserted.
-    var version: Int64 = 3
+    /// 4: counters and activation durations per time bucket (minute, 10 minutes, hour, day).
+    var version: Int64 = 4
     private var generation: Int64 = 0
     private var directory = StreamRowDirectory<CardStreamRow>()
 

@@ -11,7 +11,8 @@ final class ThreeDSProjection: ProjectionModel {
     let name = "3ds"
     /// 2: covering fact index. 3: totals folded by structured keys, stream rows upserted.
     /// 4: covering indexes on created_t and ended_t for windowed funnel, challenges and latency.
-    var version: Int64 = 4
+    /// 5: counters and challenge durations per time bucket (minute, 10 minutes, hour, day).
+    var version: Int64 = 5
     private var generation: Int64 = 0
     private var directory = StreamRowDirectory<ThreeDSStreamRow>()
 
