@@ -29,6 +29,9 @@ public struct CardStreamRow: Sendable, Equatable {
     public var selectedKind: String?
     public var selections: Int64 = 0
     public var otpSubmissions: Int64 = 0
+    /// The earliest and latest occurredAt of the `OTPSubmitted` events.
+    public var firstOTPAt: Int64?
+    public var lastOTPAt: Int64?
     public var outcome: CardOutcome = .open
     public var endedAt: Int64?
 
@@ -89,7 +92,7 @@ public enum CardFold {
                              totals: inout TotalsDelta) {
         let before = row
         applyCountingEvents(event, to: &row, facts: &facts, totals: &totals)
-        if (before.otpSubmissions > 0) != (row.otpSubmissions > 0) || before.outcome != row.outcome
+        if before.firstOTPAt != row.firstOTPAt || before.lastOTPAt != row.lastOTPAt || before.outcome != row.outcome
             || before.decisionAt != row.decisionAt {
             contribute(before, sign: -1, to: &totals)
             contribute(row, sign: 1, to: &totals)
@@ -120,7 +123,11 @@ public enum CardFold {
 
     /// Adds (`sign` 1) or takes out (−1) what a stream adds to the totals in its current state.
     public static func contribute(_ row: CardStreamRow, sign: Int64, to totals: inout TotalsDelta) {
-        if row.otpSubmissions > 0 { totals.count(.journey, row.outcome == .activated ? "1" : "0", by: sign, at: nil) }
+        if let first = row.firstOTPAt {
+            // Placed at the journey's earliest submission (see `otpReport`).
+            totals.count(.journey, row.outcome == .activated ? "1" : "0", by: sign, at: first)
+            if sign > 0, let last = row.lastOTPAt { totals.atLeast(.journey, last - first) }
+        }
         if let decision = row.decisionAt { totals.count(.decisions, by: sign, at: decision) }
     }
 
@@ -158,6 +165,8 @@ public enum CardFold {
             row.selectedKind = kind
         case .otpSubmitted:
             row.otpSubmissions += 1
+            row.firstOTPAt = min(row.firstOTPAt ?? t, t)
+            row.lastOTPAt = max(row.lastOTPAt ?? t, t)
             facts.append(CardFact(occurredAt: t, sid: sid, kind: .otpSubmitted, a: row.selectedKind ?? "none"))
         case .otpRejected:
             facts.append(CardFact(occurredAt: t, sid: sid, kind: .otpRejected, a: event.string("reason") ?? "unknown"))

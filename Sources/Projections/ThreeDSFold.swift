@@ -35,6 +35,9 @@ public struct ThreeDSStreamRow: Sendable, Equatable {
     public var requests: Int64 = 0
     /// Requests with action `submitText`.
     public var submitTexts: Int64 = 0
+    /// The earliest and latest occurredAt of those requests (device clocks may disorder them).
+    public var firstSubmitAt: Int64?
+    public var lastSubmitAt: Int64?
     /// `acsUiType` of the last non-final challenge response.
     public var lastUiType: String?
 
@@ -91,7 +94,8 @@ public enum ThreeDSFold {
         if before.createdAt != row.createdAt || before.directoryServer != row.directoryServer
             || before.messageVersion != row.messageVersion || before.aresStatus != row.aresStatus
             || before.challengeStartedAt != row.challengeStartedAt || before.outcome != row.outcome
-            || before.endedAt != row.endedAt || (before.submitTexts > 0) != (row.submitTexts > 0)
+            || before.endedAt != row.endedAt || before.firstSubmitAt != row.firstSubmitAt
+            || before.lastSubmitAt != row.lastSubmitAt
             || (row.endedAt != nil && (before.lastUiType != row.lastUiType || before.requests != row.requests)) {
             contribute(before, sign: -1, to: &totals)
             contribute(row, sign: 1, to: &totals)
@@ -123,7 +127,12 @@ public enum ThreeDSFold {
             totals.count(.funnel, row.directoryServer ?? "unknown", row.messageVersion ?? "unknown",
                          row.aresStatus ?? "", row.challengeStartedAt != nil ? "1" : "0", outcome, by: sign, at: created)
         }
-        if row.submitTexts > 0 { totals.count(.otptx, outcome, by: sign, at: nil) }
+        if let first = row.firstSubmitAt {
+            // Placed at the stream's earliest submission: a window holds the streams whose
+            // earliest submission lies in it, plus those straddling its start (see `otpReport`).
+            totals.count(.otptx, outcome, by: sign, at: first)
+            if sign > 0, let last = row.lastSubmitAt { totals.atLeast(.otptx, last - first) }
+        }
         if let ended = row.endedAt, let started = row.challengeStartedAt {
             let ui = row.lastUiType ?? "none"
             totals.count(.ended, ui, outcome, by: sign, at: ended)
@@ -146,7 +155,11 @@ public enum ThreeDSFold {
         case .challengeRequestSent:
             let action = event.string("action") ?? "unknown"
             row.requests += 1
-            if action == "submitText" { row.submitTexts += 1 }
+            if action == "submitText" {
+                row.submitTexts += 1
+                row.firstSubmitAt = min(row.firstSubmitAt ?? t, t)
+                row.lastSubmitAt = max(row.lastSubmitAt ?? t, t)
+            }
             facts.append(ThreeDSFact(occurredAt: t, sid: row.sid, kind: .request, a: action,
                                      b: row.lastUiType ?? "none"))
         case .challengeResponseReceived:

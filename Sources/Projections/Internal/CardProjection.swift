@@ -5,14 +5,15 @@ import JournalCore
 ///
 /// Tables of generation G:
 /// - `pj_card_stream_gG(sid PK, name (unique index), decision_t, methods (JSON object id → kind), selected,
-///   selections, otps, outcome, ended_t)`; index on `decision_t`.
+///   selections, otps, outcome, ended_t, otp_first_t, otp_last_t)`; index on `decision_t`.
 /// - `pj_card_fact_gG(kind, t, sid, a, b, v)`; covering index `(kind, t, a, b, sid, v)`.
 /// - the all-time totals (``TotalsTables``, prefix `pj_card`).
 final class CardProjection: ProjectionModel {
     let name = "card"
     /// 2: covering fact index. 3: totals folded by structured keys, stream rows upserted.
     /// 4: counters and activation durations per time bucket (minute, 10 minutes, hour, day).
-    var version: Int64 = 4
+    /// 5: earliest and latest OTPSubmitted per journey; `journey` placed at the earliest.
+    var version: Int64 = 5
     private var generation: Int64 = 0
     private var directory = StreamRowDirectory<CardStreamRow>()
 
@@ -28,7 +29,7 @@ final class CardProjection: ProjectionModel {
         try db.execute("""
             CREATE TABLE IF NOT EXISTS \(s)(sid INTEGER PRIMARY KEY, name TEXT NOT NULL, decision_t INTEGER,
               methods TEXT NOT NULL, selected TEXT, selections INTEGER NOT NULL, otps INTEGER NOT NULL,
-              outcome INTEGER NOT NULL, ended_t INTEGER);
+              outcome INTEGER NOT NULL, ended_t INTEGER, otp_first_t INTEGER, otp_last_t INTEGER);
             CREATE TABLE IF NOT EXISTS \(f)(kind INTEGER NOT NULL, t INTEGER NOT NULL, sid INTEGER NOT NULL,
               a TEXT NOT NULL, b TEXT NOT NULL, v INTEGER);
             """)
@@ -92,10 +93,11 @@ final class CardProjection: ProjectionModel {
         for row in rows { CardFold.contribute(row, sign: 1, to: &totals) }
         let write = try db.statement("""
             INSERT INTO \(Self.streamTable(generation))(sid, name, decision_t, methods, selected,
-              selections, otps, outcome, ended_t) VALUES(?,?,?,?,?,?,?,?,?)
+              selections, otps, outcome, ended_t, otp_first_t, otp_last_t) VALUES(?,?,?,?,?,?,?,?,?,?,?)
             ON CONFLICT(sid) DO UPDATE SET decision_t = excluded.decision_t, methods = excluded.methods,
               selected = excluded.selected, selections = excluded.selections, otps = excluded.otps,
-              outcome = excluded.outcome, ended_t = excluded.ended_t
+              outcome = excluded.outcome, ended_t = excluded.ended_t, otp_first_t = excluded.otp_first_t,
+              otp_last_t = excluded.otp_last_t
             """)
         // In sid order: new rows append to the table's B-tree.
         var order = Array(rows.indices)
@@ -112,6 +114,8 @@ final class CardProjection: ProjectionModel {
             write.bind(7, row.otpSubmissions)
             write.bind(8, row.outcome.rawValue)
             write.bind(9, row.endedAt)
+            write.bind(10, row.firstOTPAt)
+            write.bind(11, row.lastOTPAt)
             try write.run()
         }
         let insert = try db.statement(
@@ -141,7 +145,7 @@ final class CardProjection: ProjectionModel {
     private func load(_ condition: String, db: ProjectionDatabase,
                       bind: (Statement) -> Void) throws(ProjectionError) -> CardStreamRow? {
         let st = try db.statement("""
-            SELECT sid, name, decision_t, methods, selected, selections, otps, outcome, ended_t
+            SELECT sid, name, decision_t, methods, selected, selections, otps, outcome, ended_t, otp_first_t, otp_last_t
             FROM \(Self.streamTable(generation)) WHERE \(condition)
             """)
         bind(st)
@@ -155,6 +159,8 @@ final class CardProjection: ProjectionModel {
         row.otpSubmissions = st.int(6)
         row.outcome = CardOutcome(rawValue: st.int(7)) ?? .open
         row.endedAt = st.optionalInt(8)
+        row.firstOTPAt = st.optionalInt(9)
+        row.lastOTPAt = st.optionalInt(10)
         return row
     }
 

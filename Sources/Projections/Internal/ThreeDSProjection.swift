@@ -3,7 +3,7 @@
 ///
 /// Tables of generation G:
 /// - `pj_3ds_stream_gG(sid PK, name (unique index), created_t, ds, mv, ares, started_t, outcome, ended_t,
-///   requests, submits, last_ui)`; covering indexes from `created_t` (the funnel's columns) and
+///   requests, submits, last_ui, sub_first_t, sub_last_t)`; covering indexes from `created_t` (the funnel's columns) and
 ///   from `ended_t` (those of challenges and latency).
 /// - `pj_3ds_fact_gG(kind, t, sid, a, b)`; covering index `(kind, t, a, b, sid)`.
 /// - the all-time totals (``TotalsTables``, prefix `pj_3ds`).
@@ -12,7 +12,8 @@ final class ThreeDSProjection: ProjectionModel {
     /// 2: covering fact index. 3: totals folded by structured keys, stream rows upserted.
     /// 4: covering indexes on created_t and ended_t for windowed funnel, challenges and latency.
     /// 5: counters and challenge durations per time bucket (minute, 10 minutes, hour, day).
-    var version: Int64 = 5
+    /// 6: earliest and latest submitText per stream; `otptx` placed at the earliest.
+    var version: Int64 = 6
     private var generation: Int64 = 0
     private var directory = StreamRowDirectory<ThreeDSStreamRow>()
 
@@ -28,7 +29,7 @@ final class ThreeDSProjection: ProjectionModel {
         try db.execute("""
             CREATE TABLE IF NOT EXISTS \(s)(sid INTEGER PRIMARY KEY, name TEXT NOT NULL, created_t INTEGER,
               ds TEXT, mv TEXT, ares TEXT, started_t INTEGER, outcome INTEGER NOT NULL, ended_t INTEGER,
-              requests INTEGER NOT NULL, submits INTEGER NOT NULL, last_ui TEXT);
+              requests INTEGER NOT NULL, submits INTEGER NOT NULL, last_ui TEXT, sub_first_t INTEGER, sub_last_t INTEGER);
             CREATE TABLE IF NOT EXISTS \(f)(kind INTEGER NOT NULL, t INTEGER NOT NULL, sid INTEGER NOT NULL,
               a TEXT NOT NULL, b TEXT NOT NULL);
             """)
@@ -94,11 +95,11 @@ final class ThreeDSProjection: ProjectionModel {
         for row in rows { ThreeDSFold.contribute(row, sign: 1, to: &totals) }
         let write = try db.statement("""
             INSERT INTO \(s)(sid, name, created_t, ds, mv, ares, started_t, outcome, ended_t, requests,
-              submits, last_ui) VALUES(?,?,?,?,?,?,?,?,?,?,?,?)
+              submits, last_ui, sub_first_t, sub_last_t) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?)
             ON CONFLICT(sid) DO UPDATE SET created_t = excluded.created_t, ds = excluded.ds, mv = excluded.mv,
               ares = excluded.ares, started_t = excluded.started_t, outcome = excluded.outcome,
               ended_t = excluded.ended_t, requests = excluded.requests, submits = excluded.submits,
-              last_ui = excluded.last_ui
+              last_ui = excluded.last_ui, sub_first_t = excluded.sub_first_t, sub_last_t = excluded.sub_last_t
             """)
         // In sid order: new rows append to the table's B-tree.
         var order = Array(rows.indices)
@@ -118,6 +119,8 @@ final class ThreeDSProjection: ProjectionModel {
             write.bind(10, row.requests)
             write.bind(11, row.submitTexts)
             write.bind(12, row.lastUiType)
+            write.bind(13, row.firstSubmitAt)
+            write.bind(14, row.lastSubmitAt)
             try write.run()
         }
         let insert = try db.statement("INSERT INTO \(Self.factTable(generation))(kind, t, sid, a, b) VALUES(?,?,?,?,?)")
@@ -145,7 +148,8 @@ final class ThreeDSProjection: ProjectionModel {
     private func load(_ condition: String, db: ProjectionDatabase,
                       bind: (Statement) -> Void) throws(ProjectionError) -> ThreeDSStreamRow? {
         let st = try db.statement("""
-            SELECT sid, name, created_t, ds, mv, ares, started_t, outcome, ended_t, requests, submits, last_ui
+            SELECT sid, name, created_t, ds, mv, ares, started_t, outcome, ended_t, requests, submits, last_ui,
+              sub_first_t, sub_last_t
             FROM \(Self.streamTable(generation)) WHERE \(condition)
             """)
         bind(st)
@@ -162,6 +166,8 @@ final class ThreeDSProjection: ProjectionModel {
         row.requests = st.int(9)
         row.submitTexts = st.int(10)
         row.lastUiType = st.optionalText(11)
+        row.firstSubmitAt = st.optionalInt(12)
+        row.lastSubmitAt = st.optionalInt(13)
         return row
     }
 }

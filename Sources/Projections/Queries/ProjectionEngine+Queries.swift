@@ -142,8 +142,12 @@ extension ProjectionEngine {
         if try coversTheLog(window) { return try otpFromTotals() }
         let cover = Self.countCover(window)
         var report = try otpFromTotals(.buckets(cover.runs))
-        for span in cover.partial { try otpFacts(span, into: &report) }
-        try otpStreams(Self.span(window), into: &report)
+        for span in cover.partial {
+            try otpFacts(span, into: &report)
+            try otpFirstSubmissions(span, into: &report)
+        }
+        try otpStraddlers(window, into: &report)
+        report.outcomes = report.outcomes.filter { $0.value != 0 }
         return report
     }
 
@@ -164,26 +168,73 @@ extension ProjectionEngine {
                  span, texts: 1) { columns, n in report.rejected[columns[0], default: 0] += n }
     }
 
-    /// The distinct streams of `otp` (transactions, journeys) over the whole window.
-    private func otpStreams(_ span: Span, into report: inout OTPReport) throws(ProjectionError) {
+    /// The distinct streams of `otp` (transactions with a submitText, journeys with an
+    /// OTPSubmitted in the window) are not sums over buckets. A stream is counted once, under its
+    /// current outcome, when its earliest submission lies in the window (the buckets keep
+    /// `otptx` and `journey` at that time, moved when the outcome changes; the partial minutes
+    /// ask the stream rows), or when that earliest submission lies before the window and a
+    /// later one in it: such a stream's submissions lie within the longest span S any stream's
+    /// submissions cover (kept in the totals), so it has one in `[lo − S, lo)` and one in
+    /// `[lo, min(hi, lo + S))`, and only those fact rows are read.
+    private func otpFirstSubmissions(_ span: Span, into report: inout OTPReport) throws(ProjectionError) {
         let s = ThreeDSProjection.streamTable(try generation(.threeDS))
         let f = ThreeDSProjection.factTable(try generation(.threeDS))
         let cs = CardProjection.streamTable(try generation(.card))
         let cf = CardProjection.factTable(try generation(.card))
         try summed("""
-            SELECT outcome, 1 FROM \(s) WHERE sid IN
+            SELECT outcome, 1 FROM \(s) WHERE sub_first_t >= ?1 AND sid IN
               (SELECT sid FROM \(f) WHERE kind = 1 AND t >= ?1 AND t < ?2 AND a = 'submitText')
             """, span, texts: 0, ints: 1) { columns, n in
             report.transactions += n
             report.outcomes[Self.outcomeKey(Int64(columns[0]) ?? -1), default: 0] += n
         }
         try summed("""
-            SELECT outcome = 1, 1 FROM \(cs) WHERE sid IN
+            SELECT outcome = 1, 1 FROM \(cs) WHERE otp_first_t >= ?1 AND sid IN
               (SELECT sid FROM \(cf) WHERE kind = 1 AND t >= ?1 AND t < ?2)
             """, span, texts: 0, ints: 1) { columns, n in
             report.journeys += n
             if columns[0] == "1" { report.activated += n }
         }
+    }
+
+    /// The streams of ``otpFirstSubmissions(_:into:)`` whose earliest submission lies before
+    /// the window and a later one in it.
+    private func otpStraddlers(_ window: QueryWindow, into report: inout OTPReport) throws(ProjectionError) {
+        guard window.since != nil else { return }
+        let lo = window.lowerBound, hi = window.upperBound
+        let g3 = try generation(.threeDS), gc = try generation(.card)
+        let s = ThreeDSProjection.streamTable(g3), f = ThreeDSProjection.factTable(g3)
+        let cs = CardProjection.streamTable(gc), cf = CardProjection.factTable(gc)
+        let threeDSSpan = try ThreeDSProjection.totals.span(.otptx, in: db, generation: g3)
+        if threeDSSpan > 0 {
+            try straddlers("""
+                SELECT outcome FROM \(s) WHERE sid IN
+                  (SELECT sid FROM \(f) WHERE kind = 1 AND t >= ?1 AND t < ?2 AND a = 'submitText')
+                AND sid IN (SELECT sid FROM \(f) WHERE kind = 1 AND t >= ?2 AND t < ?3 AND a = 'submitText')
+                """, lo - threeDSSpan, lo, min(hi, lo + threeDSSpan)) { outcome in
+                report.transactions += 1
+                report.outcomes[Self.outcomeKey(outcome), default: 0] += 1
+            }
+        }
+        let cardSpan = try CardProjection.totals.span(.journey, in: db, generation: gc)
+        if cardSpan > 0 {
+            try straddlers("""
+                SELECT outcome FROM \(cs) WHERE sid IN (SELECT sid FROM \(cf) WHERE kind = 1 AND t >= ?1 AND t < ?2)
+                AND sid IN (SELECT sid FROM \(cf) WHERE kind = 1 AND t >= ?2 AND t < ?3)
+                """, lo - cardSpan, lo, min(hi, lo + cardSpan)) { outcome in
+                report.journeys += 1
+                if outcome == CardOutcome.activated.rawValue { report.activated += 1 }
+            }
+        }
+    }
+
+    private func straddlers(_ sql: String, _ a: Int64, _ b: Int64, _ c: Int64,
+                            _ each: (Int64) -> Void) throws(ProjectionError) {
+        let st = try db.statement(sql)
+        st.bind(1, a)
+        st.bind(2, b)
+        st.bind(3, c)
+        while try st.step() { each(st.int(0)) }
     }
 
     func timeoutsReport(_ window: QueryWindow) throws(ProjectionError) -> TimeoutsReport {
