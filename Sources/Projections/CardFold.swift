@@ -29,9 +29,10 @@ public struct CardStreamRow: Sendable, Equatable {
     public var selectedKind: String?
     public var selections: Int64 = 0
     public var otpSubmissions: Int64 = 0
-    /// The earliest and latest occurredAt of the `OTPSubmitted` events.
-    public var firstOTPAt: Int64?
-    public var lastOTPAt: Int64?
+    /// The occurredAt of the `OTPSubmitted` events, sorted.
+    public var otpTimes: [Int64] = []
+    public var firstOTPAt: Int64? { otpTimes.first }
+    public var lastOTPAt: Int64? { otpTimes.last }
     public var outcome: CardOutcome = .open
     public var endedAt: Int64?
 
@@ -92,7 +93,7 @@ public enum CardFold {
                              totals: inout TotalsDelta) {
         let before = row
         applyCountingEvents(event, to: &row, facts: &facts, totals: &totals)
-        if before.firstOTPAt != row.firstOTPAt || before.lastOTPAt != row.lastOTPAt || before.outcome != row.outcome
+        if before.firstOTPAt != row.firstOTPAt || before.outcome != row.outcome
             || before.decisionAt != row.decisionAt {
             contribute(before, sign: -1, to: &totals)
             contribute(row, sign: 1, to: &totals)
@@ -126,7 +127,6 @@ public enum CardFold {
         if let first = row.firstOTPAt {
             // Placed at the journey's earliest submission (see `otpReport`).
             totals.count(.journey, row.outcome == .activated ? "1" : "0", by: sign, at: first)
-            if sign > 0, let last = row.lastOTPAt { totals.atLeast(.journey, last - first) }
         }
         if let decision = row.decisionAt { totals.count(.decisions, by: sign, at: decision) }
     }
@@ -165,8 +165,7 @@ public enum CardFold {
             row.selectedKind = kind
         case .otpSubmitted:
             row.otpSubmissions += 1
-            row.firstOTPAt = min(row.firstOTPAt ?? t, t)
-            row.lastOTPAt = max(row.lastOTPAt ?? t, t)
+            SortedValues.insert(t, into: &row.otpTimes)
             facts.append(CardFact(occurredAt: t, sid: sid, kind: .otpSubmitted, a: row.selectedKind ?? "none"))
         case .otpRejected:
             facts.append(CardFact(occurredAt: t, sid: sid, kind: .otpRejected, a: event.string("reason") ?? "unknown"))

@@ -35,9 +35,10 @@ public struct ThreeDSStreamRow: Sendable, Equatable {
     public var requests: Int64 = 0
     /// Requests with action `submitText`.
     public var submitTexts: Int64 = 0
-    /// The earliest and latest occurredAt of those requests (device clocks may disorder them).
-    public var firstSubmitAt: Int64?
-    public var lastSubmitAt: Int64?
+    /// The occurredAt of those requests, sorted (device clocks may disorder them in the log).
+    public var submitTimes: [Int64] = []
+    public var firstSubmitAt: Int64? { submitTimes.first }
+    public var lastSubmitAt: Int64? { submitTimes.last }
     /// `acsUiType` of the last non-final challenge response.
     public var lastUiType: String?
 
@@ -95,7 +96,6 @@ public enum ThreeDSFold {
             || before.messageVersion != row.messageVersion || before.aresStatus != row.aresStatus
             || before.challengeStartedAt != row.challengeStartedAt || before.outcome != row.outcome
             || before.endedAt != row.endedAt || before.firstSubmitAt != row.firstSubmitAt
-            || before.lastSubmitAt != row.lastSubmitAt
             || (row.endedAt != nil && (before.lastUiType != row.lastUiType || before.requests != row.requests)) {
             contribute(before, sign: -1, to: &totals)
             contribute(row, sign: 1, to: &totals)
@@ -131,7 +131,6 @@ public enum ThreeDSFold {
             // Placed at the stream's earliest submission: a window holds the streams whose
             // earliest submission lies in it, plus those straddling its start (see `otpReport`).
             totals.count(.otptx, outcome, by: sign, at: first)
-            if sign > 0, let last = row.lastSubmitAt { totals.atLeast(.otptx, last - first) }
         }
         if let ended = row.endedAt, let started = row.challengeStartedAt {
             let ui = row.lastUiType ?? "none"
@@ -157,8 +156,7 @@ public enum ThreeDSFold {
             row.requests += 1
             if action == "submitText" {
                 row.submitTexts += 1
-                row.firstSubmitAt = min(row.firstSubmitAt ?? t, t)
-                row.lastSubmitAt = max(row.lastSubmitAt ?? t, t)
+                SortedValues.insert(t, into: &row.submitTimes)
             }
             facts.append(ThreeDSFact(occurredAt: t, sid: row.sid, kind: .request, a: action,
                                      b: row.lastUiType ?? "none"))

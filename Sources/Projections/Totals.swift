@@ -9,9 +9,6 @@ public struct TotalsDelta: Sendable, Equatable {
     public var counts: [Key: Int64] = [:]
     /// (metric, duration in ms) → how many.
     public var histogram: [HistogramKey: Int64] = [:]
-    /// Per metric, the longest time between a stream's earliest and latest counted event
-    /// (`otptx`, `journey`): kept as a maximum (key `span|metric`), not a sum.
-    public var spans: [Metric: Int64] = [:]
 
     public init() {}
 
@@ -102,10 +99,6 @@ public struct TotalsDelta: Sendable, Equatable {
                         _ e: String = "", by n: Int64 = 1, at t: Int64?) {
         let minute = t.map { TimeBuckets.minute(of: $0) } ?? Key.untimed
         counts[Key(metric: metric, a: a, b: b, c: c, d: d, e: e, minute: minute), default: 0] += n
-    }
-
-    mutating func atLeast(_ metric: Metric, _ span: Int64) {
-        spans[metric] = max(spans[metric] ?? span, span)
     }
 
     /// All counters under their stored text keys.

@@ -52,6 +52,13 @@ enum SortedValues {
         }
     }
 
+    /// Inserts `value` into the sorted `values`, keeping them sorted.
+    static func insert(_ value: Int64, into values: inout [Int64]) {
+        var i = values.count
+        while i > 0 && values[i - 1] > value { i -= 1 }
+        values.insert(value, at: i)
+    }
+
     /// `values` (sorted) with `changes` applied (value → how many to add, or to take out when
     /// negative), sorted.
     static func applying(_ changes: [Int64: Int64], to values: [Int64]) -> [Int64] {

@@ -74,16 +74,6 @@ struct TotalsTables {
             bucketInsert.bind(5, n)
             try bucketInsert.run()
         }
-        let spans = try db.statement("""
-            INSERT INTO \(total(g))(key, n) VALUES(?, ?)
-            ON CONFLICT(key) DO UPDATE SET n = CASE WHEN excluded.n > \(total(g)).n THEN excluded.n ELSE \(total(g)).n END
-            """)
-        for (metric, span) in delta.spans {
-            spans.reset()
-            spans.bind(1, Self.spanKey(metric))
-            spans.bind(2, span)
-            try spans.run()
-        }
         guard !delta.histogram.isEmpty else { return }
         try flushValues(delta, in: db, generation: g)
         let fine = try db.statement(
@@ -117,16 +107,6 @@ struct TotalsTables {
             coarseInsert.bind(3, n)
             try coarseInsert.run()
         }
-    }
-
-    /// The key of a metric's longest stream span in the totals (`span|otptx`).
-    static func spanKey(_ metric: TotalsDelta.Metric) -> String { "span|" + metric.name }
-
-    /// The longest span between a stream's earliest and latest event counted by `metric`
-    /// (0 when none).
-    func span(_ metric: TotalsDelta.Metric, in db: ProjectionDatabase, generation g: Int64) throws(ProjectionError)
-        -> Int64 {
-        try db.scalarInt("SELECT n FROM \(total(g)) WHERE key = '\(Self.spanKey(metric))'") ?? 0
     }
 
     private struct Bucket: Hashable {

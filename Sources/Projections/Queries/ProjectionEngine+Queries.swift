@@ -172,10 +172,8 @@ extension ProjectionEngine {
     /// OTPSubmitted in the window) are not sums over buckets. A stream is counted once, under its
     /// current outcome, when its earliest submission lies in the window (the buckets keep
     /// `otptx` and `journey` at that time, moved when the outcome changes; the partial minutes
-    /// ask the stream rows), or when that earliest submission lies before the window and a
-    /// later one in it: such a stream's submissions lie within the longest span S any stream's
-    /// submissions cover (kept in the totals), so it has one in `[lo − S, lo)` and one in
-    /// `[lo, min(hi, lo + S))`, and only those fact rows are read.
+    /// ask the stream rows), or when that earliest submission lies before the window's start
+    /// `lo` and a later one in the window (``otpStraddlers(_:into:)``).
     private func otpFirstSubmissions(_ span: Span, into report: inout OTPReport) throws(ProjectionError) {
         let s = ThreeDSProjection.streamTable(try generation(.threeDS))
         let f = ThreeDSProjection.factTable(try generation(.threeDS))
@@ -197,44 +195,35 @@ extension ProjectionEngine {
         }
     }
 
-    /// The streams of ``otpFirstSubmissions(_:into:)`` whose earliest submission lies before
-    /// the window and a later one in it.
+    /// The streams with a submission before the window's start `lo` and one in the window:
+    /// those whose submissions span at most ``LongSpanTable/limit`` have one in
+    /// `[lo, lo + limit)` (fact rows of a few minutes, read, keeping the streams whose earliest
+    /// submission is before `lo`); the others are in the long-span tables.
     private func otpStraddlers(_ window: QueryWindow, into report: inout OTPReport) throws(ProjectionError) {
         guard window.since != nil else { return }
         let lo = window.lowerBound, hi = window.upperBound
+        let span: Span = (lo, min(hi, lo + LongSpanTable.limit))
         let g3 = try generation(.threeDS), gc = try generation(.card)
         let s = ThreeDSProjection.streamTable(g3), f = ThreeDSProjection.factTable(g3)
         let cs = CardProjection.streamTable(gc), cf = CardProjection.factTable(gc)
-        let threeDSSpan = try ThreeDSProjection.totals.span(.otptx, in: db, generation: g3)
-        if threeDSSpan > 0 {
-            try straddlers("""
-                SELECT outcome FROM \(s) WHERE sid IN
-                  (SELECT sid FROM \(f) WHERE kind = 1 AND t >= ?1 AND t < ?2 AND a = 'submitText')
-                AND sid IN (SELECT sid FROM \(f) WHERE kind = 1 AND t >= ?2 AND t < ?3 AND a = 'submitText')
-                """, lo - threeDSSpan, lo, min(hi, lo + threeDSSpan)) { outcome in
-                report.transactions += 1
-                report.outcomes[Self.outcomeKey(outcome), default: 0] += 1
-            }
+        func transaction(_ outcome: Int64, _ n: Int64) {
+            report.transactions += n
+            report.outcomes[Self.outcomeKey(outcome), default: 0] += n
         }
-        let cardSpan = try CardProjection.totals.span(.journey, in: db, generation: gc)
-        if cardSpan > 0 {
-            try straddlers("""
-                SELECT outcome FROM \(cs) WHERE sid IN (SELECT sid FROM \(cf) WHERE kind = 1 AND t >= ?1 AND t < ?2)
-                AND sid IN (SELECT sid FROM \(cf) WHERE kind = 1 AND t >= ?2 AND t < ?3)
-                """, lo - cardSpan, lo, min(hi, lo + cardSpan)) { outcome in
-                report.journeys += 1
-                if outcome == CardOutcome.activated.rawValue { report.activated += 1 }
-            }
+        func journey(_ outcome: Int64, _ n: Int64) {
+            report.journeys += n
+            if outcome == CardOutcome.activated.rawValue { report.activated += n }
         }
-    }
-
-    private func straddlers(_ sql: String, _ a: Int64, _ b: Int64, _ c: Int64,
-                            _ each: (Int64) -> Void) throws(ProjectionError) {
-        let st = try db.statement(sql)
-        st.bind(1, a)
-        st.bind(2, b)
-        st.bind(3, c)
-        while try st.step() { each(st.int(0)) }
+        try summed("""
+            SELECT outcome, 1 FROM \(s) WHERE sub_first_t < ?1 AND sub_last_t - sub_first_t <= \(LongSpanTable.limit)
+              AND sid IN (SELECT sid FROM \(f) WHERE kind = 1 AND t >= ?1 AND t < ?2 AND a = 'submitText')
+            """, span, texts: 0, ints: 1) { columns, n in transaction(Int64(columns[0]) ?? -1, n) }
+        try ThreeDSProjection.longSpans.straddlers(lo, hi, streamTable: s, in: db, generation: g3) { transaction($0, 1) }
+        try summed("""
+            SELECT outcome, 1 FROM \(cs) WHERE otp_first_t < ?1 AND otp_last_t - otp_first_t <= \(LongSpanTable.limit)
+              AND sid IN (SELECT sid FROM \(cf) WHERE kind = 1 AND t >= ?1 AND t < ?2)
+            """, span, texts: 0, ints: 1) { columns, n in journey(Int64(columns[0]) ?? -1, n) }
+        try CardProjection.longSpans.straddlers(lo, hi, streamTable: cs, in: db, generation: gc) { journey($0, 1) }
     }
 
     func timeoutsReport(_ window: QueryWindow) throws(ProjectionError) -> TimeoutsReport {
