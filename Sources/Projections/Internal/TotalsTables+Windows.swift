@@ -61,7 +61,8 @@ extension TotalsTables {
     /// The counters of `metrics` summed over the whole buckets `runs` (keys as in ``counts``).
     func counts(_ metrics: [String], runs: [TimeBuckets.Run], in db: ProjectionDatabase,
                 generation g: Int64) throws(ProjectionError) -> [String: Int64] {
-        let st = try db.statement("SELECT key, n FROM \(bucketed(g)) WHERE m = ? AND w = ? AND b >= ? AND b < ?")
+        let st = try db.statement(
+            "SELECT key, n FROM \(bucketed(g)) WHERE m = ? AND w = ? AND b >= ? AND b < ? AND n != 0")
         var result: [String: Int64] = [:]
         for metric in metrics {
             for run in runs {
