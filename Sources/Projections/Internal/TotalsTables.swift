@@ -36,23 +36,28 @@ struct TotalsTables {
         let counts = try db.statement(
             "INSERT INTO \(total(g))(key, n) VALUES(?, ?) ON CONFLICT(key) DO UPDATE SET n = \(total(g)).n + excluded.n")
         var all: [String: Int64] = [:]
+        // Each distinct key text gets a small number for this batch, so the bucket sums hash
+        // integers; the rows are written sorted by the table's primary key (sequential B-tree
+        // pages instead of one random page per row).
+        var ids: [TotalsDelta.Key: Int] = [:]
+        var texts: [String] = [], metrics: [TotalsDelta.Metric] = []
         var timed: [TimedKey: Int64] = [:]
-        var texts: [TotalsDelta.Key: String] = [:]
         for (key, n) in delta.counts where n != 0 {
             var untimed = key
             untimed.minute = TotalsDelta.Key.untimed
-            let text: String
-            if let known = texts[untimed] {
-                text = known
+            let id: Int
+            if let known = ids[untimed] {
+                id = known
             } else {
-                text = untimed.text
-                texts[untimed] = text
+                id = texts.count
+                ids[untimed] = id
+                texts.append(untimed.text)
+                metrics.append(key.metric)
             }
-            all[text, default: 0] += n
+            all[texts[id], default: 0] += n
             guard key.minute != TotalsDelta.Key.untimed else { continue }
             for width in TimeBuckets.countLevels {
-                timed[TimedKey(metric: key.metric, width: width, bucket: TimeBuckets.floorDiv(key.minute, width),
-                               key: text), default: 0] += n
+                timed[TimedKey(width: width, bucket: TimeBuckets.floorDiv(key.minute, width), id: id), default: 0] += n
             }
         }
         for (key, n) in all where n != 0 {
@@ -61,16 +66,24 @@ struct TotalsTables {
             counts.bind(2, n)
             try counts.run()
         }
+        var rows = timed.filter { $0.value != 0 }.map { (key: $0.key, n: $0.value) }
+        rows.sort { l, r in
+            let lm = metrics[l.key.id].name, rm = metrics[r.key.id].name
+            if lm != rm { return lm < rm }
+            if l.key.width != r.key.width { return l.key.width < r.key.width }
+            if l.key.bucket != r.key.bucket { return l.key.bucket < r.key.bucket }
+            return texts[l.key.id] < texts[r.key.id]
+        }
         let bucketInsert = try db.statement("""
             INSERT INTO \(bucketed(g))(m, w, b, key, n) VALUES(?, ?, ?, ?, ?)
             ON CONFLICT(m, w, b, key) DO UPDATE SET n = \(bucketed(g)).n + excluded.n
             """)
-        for (key, n) in timed where n != 0 {
+        for (key, n) in rows {
             bucketInsert.reset()
-            bucketInsert.bind(1, key.metric.name)
+            bucketInsert.bind(1, metrics[key.id].name)
             bucketInsert.bind(2, key.width)
             bucketInsert.bind(3, key.bucket)
-            bucketInsert.bind(4, key.key)
+            bucketInsert.bind(4, texts[key.id])
             bucketInsert.bind(5, n)
             try bucketInsert.run()
         }
@@ -115,10 +128,10 @@ struct TotalsTables {
     }
 
     private struct TimedKey: Hashable {
-        var metric: TotalsDelta.Metric
         var width: Int64
         var bucket: Int64
-        var key: String
+        /// The key text's number in this batch.
+        var id: Int
     }
 
     /// The counters of the given metrics (`req`, `otptx`, …), by key: one index range per metric.
