@@ -14,7 +14,8 @@ final class CardProjection: ProjectionModel {
     /// 4: counters and activation durations per time bucket (minute, 10 minutes, hour, day).
     /// 5: earliest and latest OTPSubmitted per journey; `journey` placed at the earliest.
     /// 6: OTP times per journey and the long-span table (`otp` windows).
-    var version: Int64 = 6
+    /// 7: duration lists per 10 minutes too.
+    var version: Int64 = 7
     private var generation: Int64 = 0
     private var directory = StreamRowDirectory<CardStreamRow>()
 

@@ -14,7 +14,8 @@ final class ThreeDSProjection: ProjectionModel {
     /// 5: counters and challenge durations per time bucket (minute, 10 minutes, hour, day).
     /// 6: earliest and latest submitText per stream; `otptx` placed at the earliest.
     /// 7: submission times per stream and the long-span table (`otp` windows).
-    var version: Int64 = 7
+    /// 8: duration lists per 10 minutes too.
+    var version: Int64 = 8
     private var generation: Int64 = 0
     private var directory = StreamRowDirectory<ThreeDSStreamRow>()
 

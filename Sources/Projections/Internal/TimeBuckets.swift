@@ -10,7 +10,7 @@ enum TimeBuckets {
     static let countLevels: [Int64] = [1, 10, 60, 1440]
     /// The levels of the sorted duration lists (a day's list would be rewritten by every batch
     /// of the day; an hour's holds at most an hour of values).
-    static let valueLevels: [Int64] = [1, 60]
+    static let valueLevels: [Int64] = [1, 10, 60]
 
     /// ⌊a / b⌋ for any sign of `a` (b > 0).
     static func floorDiv(_ a: Int64, _ b: Int64) -> Int64 {
