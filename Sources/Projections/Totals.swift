@@ -1,7 +1,9 @@
 /// Changes to the all-time totals a fold emits with each event: counters by key and exact
 /// histograms of durations (for percentiles). Summed per batch, then added to the
 /// `pj_*_total_gG` and `pj_*_hist_gG` tables in the batch's transaction, so the whole-log answer
-/// of every query is a few indexed reads however long the log is.
+/// of every query is a few indexed reads however long the log is. Each counter and duration
+/// also carries the minute of the time that places it in a window, for the time-bucketed copies
+/// of the same counters (`pj_*_tb_gG`, `pj_*_tv_gG`, see ``TimeBuckets``).
 ///
 /// Keys are kept as (metric, components) while folding, and turned into their stored text
 /// (`|`-separated, see ``TotalsKey``) once per distinct key per batch, not once per event.
@@ -99,13 +101,6 @@ public struct TotalsDelta: Sendable, Equatable {
                         _ e: String = "", by n: Int64 = 1, at t: Int64?) {
         let minute = t.map { TimeBuckets.minute(of: $0) } ?? Key.untimed
         counts[Key(metric: metric, a: a, b: b, c: c, d: d, e: e, minute: minute), default: 0] += n
-    }
-
-    /// All counters under their stored text keys.
-    var flattened: [String: Int64] {
-        var result: [String: Int64] = [:]
-        for (key, n) in counts where n != 0 { result[key.text, default: 0] += n }
-        return result
     }
 
     /// Observes a duration: once over all groups (untimed, for the all-time histogram) and once
