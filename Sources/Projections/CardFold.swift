@@ -29,6 +29,10 @@ public struct CardStreamRow: Sendable, Equatable {
     public var selectedKind: String?
     public var selections: Int64 = 0
     public var otpSubmissions: Int64 = 0
+    /// The occurredAt of the `OTPSubmitted` events, sorted.
+    public var otpTimes: [Int64] = []
+    public var firstOTPAt: Int64? { otpTimes.first }
+    public var lastOTPAt: Int64? { otpTimes.last }
     public var outcome: CardOutcome = .open
     public var endedAt: Int64?
 
@@ -89,8 +93,8 @@ public enum CardFold {
                              totals: inout TotalsDelta) {
         let before = row
         applyCountingEvents(event, to: &row, facts: &facts, totals: &totals)
-        if (before.otpSubmissions > 0) != (row.otpSubmissions > 0) || before.outcome != row.outcome
-            || (before.decisionAt == nil) != (row.decisionAt == nil) {
+        if before.firstOTPAt != row.firstOTPAt || before.outcome != row.outcome
+            || before.decisionAt != row.decisionAt {
             contribute(before, sign: -1, to: &totals)
             contribute(row, sign: 1, to: &totals)
         }
@@ -104,27 +108,27 @@ public enum CardFold {
         apply(event, to: &row, facts: &facts)
         for fact in facts[factCount...] {
             switch fact.kind {
-            case .otpSubmitted: totals.count(.otp, fact.a)
-            case .otpRejected: totals.count(.rej, fact.a)
-            case .activationExpired: totals.count(.aexp, fact.a)
-            case .offered: totals.count(.offered, fact.a)
-            case .selected: totals.count(.sel, fact.a, fact.b)
+            case .otpSubmitted: totals.count(.otp, fact.a, at: fact.occurredAt)
+            case .otpRejected: totals.count(.rej, fact.a, at: fact.occurredAt)
+            case .activationExpired: totals.count(.aexp, fact.a, at: fact.occurredAt)
+            case .offered: totals.count(.offered, fact.a, at: fact.occurredAt)
+            case .selected: totals.count(.sel, fact.a, fact.b, at: fact.occurredAt)
             case .activated:
-                totals.count(.act, fact.a)
-                if let v = fact.v {
-                    totals.observe(.act, fact.a, v)
-                    totals.observe(.act, nil, v)
-                }
-            case .failed: totals.count(.fail, fact.a)
-            case .cancelled: totals.count(.cancel, fact.a)
+                totals.count(.act, fact.a, at: fact.occurredAt)
+                if let v = fact.v { totals.observe(.act, fact.a, v, at: fact.occurredAt) }
+            case .failed: totals.count(.fail, fact.a, at: fact.occurredAt)
+            case .cancelled: totals.count(.cancel, fact.a, at: fact.occurredAt)
             }
         }
     }
 
     /// Adds (`sign` 1) or takes out (−1) what a stream adds to the totals in its current state.
     public static func contribute(_ row: CardStreamRow, sign: Int64, to totals: inout TotalsDelta) {
-        if row.otpSubmissions > 0 { totals.count(.journey, row.outcome == .activated ? "1" : "0", by: sign) }
-        if row.decisionAt != nil { totals.count(.decisions, by: sign) }
+        if let first = row.firstOTPAt {
+            // Placed at the journey's earliest submission (see `otpReport`).
+            totals.count(.journey, row.outcome == .activated ? "1" : "0", by: sign, at: first)
+        }
+        if let decision = row.decisionAt { totals.count(.decisions, by: sign, at: decision) }
     }
 
     /// The name a method is counted under: its `type`, with appToApp split by cryptogram
@@ -161,6 +165,7 @@ public enum CardFold {
             row.selectedKind = kind
         case .otpSubmitted:
             row.otpSubmissions += 1
+            SortedValues.insert(t, into: &row.otpTimes)
             facts.append(CardFact(occurredAt: t, sid: sid, kind: .otpSubmitted, a: row.selectedKind ?? "none"))
         case .otpRejected:
             facts.append(CardFact(occurredAt: t, sid: sid, kind: .otpRejected, a: event.string("reason") ?? "unknown"))

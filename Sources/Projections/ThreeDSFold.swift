@@ -35,6 +35,10 @@ public struct ThreeDSStreamRow: Sendable, Equatable {
     public var requests: Int64 = 0
     /// Requests with action `submitText`.
     public var submitTexts: Int64 = 0
+    /// The occurredAt of those requests, sorted (device clocks may disorder them in the log).
+    public var submitTimes: [Int64] = []
+    public var firstSubmitAt: Int64? { submitTimes.first }
+    public var lastSubmitAt: Int64? { submitTimes.last }
     /// `acsUiType` of the last non-final challenge response.
     public var lastUiType: String?
 
@@ -91,7 +95,7 @@ public enum ThreeDSFold {
         if before.createdAt != row.createdAt || before.directoryServer != row.directoryServer
             || before.messageVersion != row.messageVersion || before.aresStatus != row.aresStatus
             || before.challengeStartedAt != row.challengeStartedAt || before.outcome != row.outcome
-            || before.endedAt != row.endedAt || (before.submitTexts > 0) != (row.submitTexts > 0)
+            || before.endedAt != row.endedAt || before.firstSubmitAt != row.firstSubmitAt
             || (row.endedAt != nil && (before.lastUiType != row.lastUiType || before.requests != row.requests)) {
             contribute(before, sign: -1, to: &totals)
             contribute(row, sign: 1, to: &totals)
@@ -107,11 +111,11 @@ public enum ThreeDSFold {
         apply(event, to: &row, facts: &facts)
         for fact in facts[factCount...] {
             switch fact.kind {
-            case .request: totals.count(.req, fact.a, fact.b)
-            case .screen: totals.count(.screen, fact.a)
-            case .timeout: totals.count(.timeout, row.directoryServer ?? "unknown", fact.a)
-            case .protocolError: totals.count(.perr, fact.a, fact.b)
-            case .runtimeError: totals.count(.rerr, fact.a)
+            case .request: totals.count(.req, fact.a, fact.b, at: fact.occurredAt)
+            case .screen: totals.count(.screen, fact.a, at: fact.occurredAt)
+            case .timeout: totals.count(.timeout, row.directoryServer ?? "unknown", fact.a, at: fact.occurredAt)
+            case .protocolError: totals.count(.perr, fact.a, fact.b, at: fact.occurredAt)
+            case .runtimeError: totals.count(.rerr, fact.a, at: fact.occurredAt)
             }
         }
     }
@@ -119,17 +123,20 @@ public enum ThreeDSFold {
     /// Adds (`sign` 1) or takes out (−1) what a stream adds to the totals in its current state.
     public static func contribute(_ row: ThreeDSStreamRow, sign: Int64, to totals: inout TotalsDelta) {
         let outcome = row.outcome.key
-        if row.createdAt != nil {
+        if let created = row.createdAt {
             totals.count(.funnel, row.directoryServer ?? "unknown", row.messageVersion ?? "unknown",
-                         row.aresStatus ?? "", row.challengeStartedAt != nil ? "1" : "0", outcome, by: sign)
+                         row.aresStatus ?? "", row.challengeStartedAt != nil ? "1" : "0", outcome, by: sign, at: created)
         }
-        if row.submitTexts > 0 { totals.count(.otptx, outcome, by: sign) }
+        if let first = row.firstSubmitAt {
+            // Placed at the stream's earliest submission: a window holds the streams whose
+            // earliest submission lies in it, plus those straddling its start (see `otpReport`).
+            totals.count(.otptx, outcome, by: sign, at: first)
+        }
         if let ended = row.endedAt, let started = row.challengeStartedAt {
             let ui = row.lastUiType ?? "none"
-            totals.count(.ended, ui, outcome, by: sign)
-            totals.count(.rounds, ui, by: sign * row.requests)
-            totals.observe(.chal, row.directoryServer ?? "unknown", ended - started, sign)
-            totals.observe(.chal, nil, ended - started, sign)
+            totals.count(.ended, ui, outcome, by: sign, at: ended)
+            totals.count(.rounds, ui, by: sign * row.requests, at: ended)
+            totals.observe(.chal, row.directoryServer ?? "unknown", ended - started, sign, at: ended)
         }
     }
 
@@ -147,7 +154,10 @@ public enum ThreeDSFold {
         case .challengeRequestSent:
             let action = event.string("action") ?? "unknown"
             row.requests += 1
-            if action == "submitText" { row.submitTexts += 1 }
+            if action == "submitText" {
+                row.submitTexts += 1
+                SortedValues.insert(t, into: &row.submitTimes)
+            }
             facts.append(ThreeDSFact(occurredAt: t, sid: row.sid, kind: .request, a: action,
                                      b: row.lastUiType ?? "none"))
         case .challengeResponseReceived:

@@ -1,7 +1,9 @@
 /// Changes to the all-time totals a fold emits with each event: counters by key and exact
 /// histograms of durations (for percentiles). Summed per batch, then added to the
 /// `pj_*_total_gG` and `pj_*_hist_gG` tables in the batch's transaction, so the whole-log answer
-/// of every query is a few indexed reads however long the log is.
+/// of every query is a few indexed reads however long the log is. Each counter and duration
+/// also carries the minute of the time that places it in a window, for the time-bucketed copies
+/// of the same counters (`pj_*_tb_gG`, `pj_*_tv_gG`, see ``TimeBuckets``).
 ///
 /// Keys are kept as (metric, components) while folding, and turned into their stored text
 /// (`|`-separated, see ``TotalsKey``) once per distinct key per batch, not once per event.
@@ -51,10 +53,15 @@ public struct TotalsDelta: Sendable, Equatable {
         }
     }
 
-    /// A counter: a metric and up to five components (unused ones empty).
+    /// A counter: a metric and up to five components (unused ones empty), and the minute
+    /// (⌊t / 60,000⌋) of the time that places it in a window (``untimed``: counted in the
+    /// all-time totals only).
     public struct Key: Sendable, Hashable {
         public var metric: Metric
         public var a = "", b = "", c = "", d = "", e = ""
+        public var minute: Int64 = Key.untimed
+
+        public static let untimed = Int64.min
 
         /// The stored key text.
         var text: String {
@@ -79,6 +86,8 @@ public struct TotalsDelta: Sendable, Equatable {
         /// The group (directory server, method kind); nil for the metric over all groups.
         public var group: String?
         public var value: Int64
+        /// The minute of the time that places the value in a window (``Key/untimed``: none).
+        public var minute: Int64 = Key.untimed
 
         /// The stored metric text.
         var metricText: String {
@@ -89,18 +98,16 @@ public struct TotalsDelta: Sendable, Equatable {
     }
 
     mutating func count(_ metric: Metric, _ a: String = "", _ b: String = "", _ c: String = "", _ d: String = "",
-                        _ e: String = "", by n: Int64 = 1) {
-        counts[Key(metric: metric, a: a, b: b, c: c, d: d, e: e), default: 0] += n
+                        _ e: String = "", by n: Int64 = 1, at t: Int64?) {
+        let minute = t.map { TimeBuckets.minute(of: $0) } ?? Key.untimed
+        counts[Key(metric: metric, a: a, b: b, c: c, d: d, e: e, minute: minute), default: 0] += n
     }
 
-    /// All counters under their stored text keys.
-    var flattened: [String: Int64] {
-        var result: [String: Int64] = [:]
-        for (key, n) in counts where n != 0 { result[key.text, default: 0] += n }
-        return result
-    }
-
-    mutating func observe(_ metric: HistogramMetric, _ group: String?, _ value: Int64, _ n: Int64 = 1) {
-        histogram[HistogramKey(metric: metric, group: group, value: value), default: 0] += n
+    /// Observes a duration: once over all groups (untimed, for the all-time histogram) and once
+    /// in its group, at the minute of `t` (for the all-time histogram and the windows).
+    mutating func observe(_ metric: HistogramMetric, _ group: String, _ value: Int64, _ n: Int64 = 1, at t: Int64) {
+        histogram[HistogramKey(metric: metric, group: nil, value: value), default: 0] += n
+        histogram[HistogramKey(metric: metric, group: group, value: value, minute: TimeBuckets.minute(of: t)),
+                  default: 0] += n
     }
 }

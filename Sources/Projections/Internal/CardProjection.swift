@@ -5,13 +5,17 @@ import JournalCore
 ///
 /// Tables of generation G:
 /// - `pj_card_stream_gG(sid PK, name (unique index), decision_t, methods (JSON object id → kind), selected,
-///   selections, otps, outcome, ended_t)`; index on `decision_t`.
+///   selections, otps, outcome, ended_t, otp_first_t, otp_last_t)`; index on `decision_t`.
 /// - `pj_card_fact_gG(kind, t, sid, a, b, v)`; covering index `(kind, t, a, b, sid, v)`.
 /// - the all-time totals (``TotalsTables``, prefix `pj_card`).
 final class CardProjection: ProjectionModel {
     let name = "card"
     /// 2: covering fact index. 3: totals folded by structured keys, stream rows upserted.
-    var version: Int64 = 3
+    /// 4: counters and activation durations per time bucket (minute, 10 minutes, hour, day).
+    /// 5: earliest and latest OTPSubmitted per journey; `journey` placed at the earliest.
+    /// 6: OTP times per journey and the long-span table (`otp` windows).
+    /// 7: duration lists per 10 minutes too.
+    var version: Int64 = 7
     private var generation: Int64 = 0
     private var directory = StreamRowDirectory<CardStreamRow>()
 
@@ -19,19 +23,21 @@ final class CardProjection: ProjectionModel {
     static func factTable(_ g: Int64) -> String { "pj_card_fact_g\(g)" }
 
     static let totals = TotalsTables(prefix: "pj_card")
+    static let longSpans = LongSpanTable(prefix: "pj_card")
 
-    func tableNames(generation g: Int64) -> [String] { [Self.streamTable(g), Self.factTable(g)] + Self.totals.names(g) }
+    func tableNames(generation g: Int64) -> [String] { [Self.streamTable(g), Self.factTable(g)] + Self.totals.names(g) + [Self.longSpans.name(g)] }
 
     func createTables(in db: ProjectionDatabase, generation g: Int64) throws(ProjectionError) {
         let s = Self.streamTable(g), f = Self.factTable(g)
         try db.execute("""
             CREATE TABLE IF NOT EXISTS \(s)(sid INTEGER PRIMARY KEY, name TEXT NOT NULL, decision_t INTEGER,
               methods TEXT NOT NULL, selected TEXT, selections INTEGER NOT NULL, otps INTEGER NOT NULL,
-              outcome INTEGER NOT NULL, ended_t INTEGER);
+              outcome INTEGER NOT NULL, ended_t INTEGER, otp_first_t INTEGER, otp_last_t INTEGER, otp_times TEXT);
             CREATE TABLE IF NOT EXISTS \(f)(kind INTEGER NOT NULL, t INTEGER NOT NULL, sid INTEGER NOT NULL,
               a TEXT NOT NULL, b TEXT NOT NULL, v INTEGER);
             """)
         try Self.totals.create(in: db, generation: g)
+        try Self.longSpans.create(in: db, generation: g)
     }
 
     func createIndexes(in db: ProjectionDatabase, generation g: Int64) throws(ProjectionError) {
@@ -91,10 +97,11 @@ final class CardProjection: ProjectionModel {
         for row in rows { CardFold.contribute(row, sign: 1, to: &totals) }
         let write = try db.statement("""
             INSERT INTO \(Self.streamTable(generation))(sid, name, decision_t, methods, selected,
-              selections, otps, outcome, ended_t) VALUES(?,?,?,?,?,?,?,?,?)
+              selections, otps, outcome, ended_t, otp_first_t, otp_last_t, otp_times) VALUES(?,?,?,?,?,?,?,?,?,?,?,?)
             ON CONFLICT(sid) DO UPDATE SET decision_t = excluded.decision_t, methods = excluded.methods,
               selected = excluded.selected, selections = excluded.selections, otps = excluded.otps,
-              outcome = excluded.outcome, ended_t = excluded.ended_t
+              outcome = excluded.outcome, ended_t = excluded.ended_t, otp_first_t = excluded.otp_first_t,
+              otp_last_t = excluded.otp_last_t, otp_times = excluded.otp_times
             """)
         // In sid order: new rows append to the table's B-tree.
         var order = Array(rows.indices)
@@ -111,6 +118,9 @@ final class CardProjection: ProjectionModel {
             write.bind(7, row.otpSubmissions)
             write.bind(8, row.outcome.rawValue)
             write.bind(9, row.endedAt)
+            write.bind(10, row.firstOTPAt)
+            write.bind(11, row.lastOTPAt)
+            write.bind(12, row.otpTimes.isEmpty ? nil : SortedValues.encode(row.otpTimes))
             try write.run()
         }
         let insert = try db.statement(
@@ -126,6 +136,7 @@ final class CardProjection: ProjectionModel {
             try insert.run()
         }
         try Self.totals.flush(totals, in: db, generation: generation)
+        try Self.longSpans.keep(rows.map { ($0.sid, $0.otpTimes) }, in: db, generation: generation)
         directory.keep(rows, keys: keys)
     }
 
@@ -140,7 +151,7 @@ final class CardProjection: ProjectionModel {
     private func load(_ condition: String, db: ProjectionDatabase,
                       bind: (Statement) -> Void) throws(ProjectionError) -> CardStreamRow? {
         let st = try db.statement("""
-            SELECT sid, name, decision_t, methods, selected, selections, otps, outcome, ended_t
+            SELECT sid, name, decision_t, methods, selected, selections, otps, outcome, ended_t, otp_times
             FROM \(Self.streamTable(generation)) WHERE \(condition)
             """)
         bind(st)
@@ -154,6 +165,12 @@ final class CardProjection: ProjectionModel {
         row.otpSubmissions = st.int(6)
         row.outcome = CardOutcome(rawValue: st.int(7)) ?? .open
         row.endedAt = st.optionalInt(8)
+        if let times = st.optionalText(9) {
+            guard let decoded = SortedValues.decode(times) else {
+                throw ProjectionError(.database, "card read model: unreadable otp_times column")
+            }
+            row.otpTimes = decoded
+        }
         return row
     }
 

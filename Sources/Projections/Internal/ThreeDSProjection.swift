@@ -3,7 +3,7 @@
 ///
 /// Tables of generation G:
 /// - `pj_3ds_stream_gG(sid PK, name (unique index), created_t, ds, mv, ares, started_t, outcome, ended_t,
-///   requests, submits, last_ui)`; covering indexes from `created_t` (the funnel's columns) and
+///   requests, submits, last_ui, sub_first_t, sub_last_t)`; covering indexes from `created_t` (the funnel's columns) and
 ///   from `ended_t` (those of challenges and latency).
 /// - `pj_3ds_fact_gG(kind, t, sid, a, b)`; covering index `(kind, t, a, b, sid)`.
 /// - the all-time totals (``TotalsTables``, prefix `pj_3ds`).
@@ -11,7 +11,11 @@ final class ThreeDSProjection: ProjectionModel {
     let name = "3ds"
     /// 2: covering fact index. 3: totals folded by structured keys, stream rows upserted.
     /// 4: covering indexes on created_t and ended_t for windowed funnel, challenges and latency.
-    var version: Int64 = 4
+    /// 5: counters and challenge durations per time bucket (minute, 10 minutes, hour, day).
+    /// 6: earliest and latest submitText per stream; `otptx` placed at the earliest.
+    /// 7: submission times per stream and the long-span table (`otp` windows).
+    /// 8: duration lists per 10 minutes too.
+    var version: Int64 = 8
     private var generation: Int64 = 0
     private var directory = StreamRowDirectory<ThreeDSStreamRow>()
 
@@ -19,19 +23,21 @@ final class ThreeDSProjection: ProjectionModel {
     static func factTable(_ g: Int64) -> String { "pj_3ds_fact_g\(g)" }
 
     static let totals = TotalsTables(prefix: "pj_3ds")
+    static let longSpans = LongSpanTable(prefix: "pj_3ds")
 
-    func tableNames(generation g: Int64) -> [String] { [Self.streamTable(g), Self.factTable(g)] + Self.totals.names(g) }
+    func tableNames(generation g: Int64) -> [String] { [Self.streamTable(g), Self.factTable(g)] + Self.totals.names(g) + [Self.longSpans.name(g)] }
 
     func createTables(in db: ProjectionDatabase, generation g: Int64) throws(ProjectionError) {
         let s = Self.streamTable(g), f = Self.factTable(g)
         try db.execute("""
             CREATE TABLE IF NOT EXISTS \(s)(sid INTEGER PRIMARY KEY, name TEXT NOT NULL, created_t INTEGER,
               ds TEXT, mv TEXT, ares TEXT, started_t INTEGER, outcome INTEGER NOT NULL, ended_t INTEGER,
-              requests INTEGER NOT NULL, submits INTEGER NOT NULL, last_ui TEXT);
+              requests INTEGER NOT NULL, submits INTEGER NOT NULL, last_ui TEXT, sub_first_t INTEGER, sub_last_t INTEGER, sub_times TEXT);
             CREATE TABLE IF NOT EXISTS \(f)(kind INTEGER NOT NULL, t INTEGER NOT NULL, sid INTEGER NOT NULL,
               a TEXT NOT NULL, b TEXT NOT NULL);
             """)
         try Self.totals.create(in: db, generation: g)
+        try Self.longSpans.create(in: db, generation: g)
     }
 
     func createIndexes(in db: ProjectionDatabase, generation g: Int64) throws(ProjectionError) {
@@ -93,11 +99,12 @@ final class ThreeDSProjection: ProjectionModel {
         for row in rows { ThreeDSFold.contribute(row, sign: 1, to: &totals) }
         let write = try db.statement("""
             INSERT INTO \(s)(sid, name, created_t, ds, mv, ares, started_t, outcome, ended_t, requests,
-              submits, last_ui) VALUES(?,?,?,?,?,?,?,?,?,?,?,?)
+              submits, last_ui, sub_first_t, sub_last_t, sub_times) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)
             ON CONFLICT(sid) DO UPDATE SET created_t = excluded.created_t, ds = excluded.ds, mv = excluded.mv,
               ares = excluded.ares, started_t = excluded.started_t, outcome = excluded.outcome,
               ended_t = excluded.ended_t, requests = excluded.requests, submits = excluded.submits,
-              last_ui = excluded.last_ui
+              last_ui = excluded.last_ui, sub_first_t = excluded.sub_first_t, sub_last_t = excluded.sub_last_t,
+              sub_times = excluded.sub_times
             """)
         // In sid order: new rows append to the table's B-tree.
         var order = Array(rows.indices)
@@ -117,6 +124,9 @@ final class ThreeDSProjection: ProjectionModel {
             write.bind(10, row.requests)
             write.bind(11, row.submitTexts)
             write.bind(12, row.lastUiType)
+            write.bind(13, row.firstSubmitAt)
+            write.bind(14, row.lastSubmitAt)
+            write.bind(15, row.submitTimes.isEmpty ? nil : SortedValues.encode(row.submitTimes))
             try write.run()
         }
         let insert = try db.statement("INSERT INTO \(Self.factTable(generation))(kind, t, sid, a, b) VALUES(?,?,?,?,?)")
@@ -130,6 +140,7 @@ final class ThreeDSProjection: ProjectionModel {
             try insert.run()
         }
         try Self.totals.flush(totals, in: db, generation: generation)
+        try Self.longSpans.keep(rows.map { ($0.sid, $0.submitTimes) }, in: db, generation: generation)
         directory.keep(rows, keys: keys)
     }
 
@@ -144,7 +155,8 @@ final class ThreeDSProjection: ProjectionModel {
     private func load(_ condition: String, db: ProjectionDatabase,
                       bind: (Statement) -> Void) throws(ProjectionError) -> ThreeDSStreamRow? {
         let st = try db.statement("""
-            SELECT sid, name, created_t, ds, mv, ares, started_t, outcome, ended_t, requests, submits, last_ui
+            SELECT sid, name, created_t, ds, mv, ares, started_t, outcome, ended_t, requests, submits, last_ui,
+              sub_times
             FROM \(Self.streamTable(generation)) WHERE \(condition)
             """)
         bind(st)
@@ -161,6 +173,12 @@ final class ThreeDSProjection: ProjectionModel {
         row.requests = st.int(9)
         row.submitTexts = st.int(10)
         row.lastUiType = st.optionalText(11)
+        if let times = st.optionalText(12) {
+            guard let decoded = SortedValues.decode(times) else {
+                throw ProjectionError(.database, "3ds read model: unreadable sub_times column")
+            }
+            row.submitTimes = decoded
+        }
         return row
     }
 }

@@ -8,9 +8,14 @@ struct TotalsTables {
     func total(_ g: Int64) -> String { "\(prefix)_total_g\(g)" }
     func hist(_ g: Int64) -> String { "\(prefix)_hist_g\(g)" }
     func coarse(_ g: Int64) -> String { "\(prefix)_histc_g\(g)" }
+    /// Counters per time bucket: `(m, w, b, key, n)`, m = the metric, w = the bucket width in
+    /// minutes, b = ⌊minute / w⌋ (see ``TimeBuckets``).
+    func bucketed(_ g: Int64) -> String { "\(prefix)_tb_g\(g)" }
+    /// Durations per time bucket: `(w, b, metric, vals)`, vals the sorted values (``SortedValues``).
+    func bucketedValues(_ g: Int64) -> String { "\(prefix)_tv_g\(g)" }
     static let coarseShift: Int64 = 14
 
-    func names(_ g: Int64) -> [String] { [total(g), hist(g), coarse(g)] }
+    func names(_ g: Int64) -> [String] { [total(g), hist(g), coarse(g), bucketed(g), bucketedValues(g)] }
 
     func create(in db: ProjectionDatabase, generation g: Int64) throws(ProjectionError) {
         try db.execute("""
@@ -19,6 +24,10 @@ struct TotalsTables {
               PRIMARY KEY(metric, v)) WITHOUT ROWID;
             CREATE TABLE IF NOT EXISTS \(coarse(g))(metric TEXT NOT NULL, b INTEGER NOT NULL, n INTEGER NOT NULL,
               PRIMARY KEY(metric, b)) WITHOUT ROWID;
+            CREATE TABLE IF NOT EXISTS \(bucketed(g))(m TEXT NOT NULL, w INTEGER NOT NULL, b INTEGER NOT NULL,
+              key TEXT NOT NULL, n INTEGER NOT NULL, PRIMARY KEY(m, w, b, key)) WITHOUT ROWID;
+            CREATE TABLE IF NOT EXISTS \(bucketedValues(g))(w INTEGER NOT NULL, b INTEGER NOT NULL,
+              metric TEXT NOT NULL, vals TEXT NOT NULL, PRIMARY KEY(w, b, metric)) WITHOUT ROWID;
             """)
     }
 
@@ -26,13 +35,60 @@ struct TotalsTables {
     func flush(_ delta: TotalsDelta, in db: ProjectionDatabase, generation g: Int64) throws(ProjectionError) {
         let counts = try db.statement(
             "INSERT INTO \(total(g))(key, n) VALUES(?, ?) ON CONFLICT(key) DO UPDATE SET n = \(total(g)).n + excluded.n")
-        for (key, n) in delta.flattened where n != 0 {
+        var all: [String: Int64] = [:]
+        // Each distinct key text gets a small number for this batch, so the bucket sums hash
+        // integers; the rows are written sorted by the table's primary key (sequential B-tree
+        // pages instead of one random page per row).
+        var ids: [TotalsDelta.Key: Int] = [:]
+        var texts: [String] = [], metrics: [TotalsDelta.Metric] = []
+        var timed: [TimedKey: Int64] = [:]
+        for (key, n) in delta.counts where n != 0 {
+            var untimed = key
+            untimed.minute = TotalsDelta.Key.untimed
+            let id: Int
+            if let known = ids[untimed] {
+                id = known
+            } else {
+                id = texts.count
+                ids[untimed] = id
+                texts.append(untimed.text)
+                metrics.append(key.metric)
+            }
+            all[texts[id], default: 0] += n
+            guard key.minute != TotalsDelta.Key.untimed else { continue }
+            for width in TimeBuckets.countLevels {
+                timed[TimedKey(width: width, bucket: TimeBuckets.floorDiv(key.minute, width), id: id), default: 0] += n
+            }
+        }
+        for (key, n) in all where n != 0 {
             counts.reset()
             counts.bind(1, key)
             counts.bind(2, n)
             try counts.run()
         }
+        var rows = timed.filter { $0.value != 0 }.map { (key: $0.key, n: $0.value) }
+        rows.sort { l, r in
+            let lm = metrics[l.key.id].name, rm = metrics[r.key.id].name
+            if lm != rm { return lm < rm }
+            if l.key.width != r.key.width { return l.key.width < r.key.width }
+            if l.key.bucket != r.key.bucket { return l.key.bucket < r.key.bucket }
+            return texts[l.key.id] < texts[r.key.id]
+        }
+        let bucketInsert = try db.statement("""
+            INSERT INTO \(bucketed(g))(m, w, b, key, n) VALUES(?, ?, ?, ?, ?)
+            ON CONFLICT(m, w, b, key) DO UPDATE SET n = \(bucketed(g)).n + excluded.n
+            """)
+        for (key, n) in rows {
+            bucketInsert.reset()
+            bucketInsert.bind(1, metrics[key.id].name)
+            bucketInsert.bind(2, key.width)
+            bucketInsert.bind(3, key.bucket)
+            bucketInsert.bind(4, texts[key.id])
+            bucketInsert.bind(5, n)
+            try bucketInsert.run()
+        }
         guard !delta.histogram.isEmpty else { return }
+        try flushValues(delta, in: db, generation: g)
         let fine = try db.statement(
             "INSERT INTO \(hist(g))(metric, v, n) VALUES(?, ?, ?) ON CONFLICT(metric, v) DO UPDATE SET n = \(hist(g)).n + excluded.n")
         var buckets: [Bucket: Int64] = [:]
@@ -40,6 +96,7 @@ struct TotalsTables {
         for (key, n) in delta.histogram where n != 0 {
             var group = key
             group.value = 0
+            group.minute = TotalsDelta.Key.untimed
             let metric: String
             if let known = metricTexts[group] {
                 metric = known
@@ -68,6 +125,13 @@ struct TotalsTables {
     private struct Bucket: Hashable {
         var metric: String
         var bucket: Int64
+    }
+
+    private struct TimedKey: Hashable {
+        var width: Int64
+        var bucket: Int64
+        /// The key text's number in this batch.
+        var id: Int
     }
 
     /// The counters of the given metrics (`req`, `otptx`, …), by key: one index range per metric.

@@ -2,12 +2,28 @@
 /// log's length). Windowed answers come from the fact and stream rows instead
 /// (`ProjectionEngine+Queries.swift`); the tests hold both to the same reference.
 extension ProjectionEngine {
-    private func threeDSTotals(_ metrics: [String]) throws(ProjectionError) -> [[String]: Int64] {
-        try split(ThreeDSProjection.totals.counts(metrics, in: db, generation: generation(.threeDS)))
+    /// Where counters are read from: the all-time totals, or the time buckets of a window's
+    /// whole minutes, hours and days.
+    enum TotalsSource {
+        case all
+        case buckets([TimeBuckets.Run])
     }
 
-    private func cardTotals(_ metrics: [String]) throws(ProjectionError) -> [[String]: Int64] {
-        try split(CardProjection.totals.counts(metrics, in: db, generation: generation(.card)))
+    private func threeDSTotals(_ metrics: [String], _ source: TotalsSource) throws(ProjectionError) -> [[String]: Int64] {
+        try totals(ThreeDSProjection.totals, metrics, source, generation(.threeDS))
+    }
+
+    private func cardTotals(_ metrics: [String], _ source: TotalsSource) throws(ProjectionError) -> [[String]: Int64] {
+        try totals(CardProjection.totals, metrics, source, generation(.card))
+    }
+
+    private func totals(_ tables: TotalsTables, _ metrics: [String], _ source: TotalsSource,
+                        _ g: Int64) throws(ProjectionError) -> [[String]: Int64] {
+        switch source {
+        case .all: return split(try tables.counts(metrics, in: db, generation: g))
+        case let .buckets(runs):
+            return split(try tables.counts(metrics, runs: runs, in: db, generation: g)).filter { $0.value != 0 }
+        }
     }
 
     private func split(_ counts: [String: Int64]) -> [[String]: Int64] {
@@ -16,9 +32,9 @@ extension ProjectionEngine {
         return result
     }
 
-    func otpFromTotals() throws(ProjectionError) -> OTPReport {
+    func otpFromTotals(_ source: TotalsSource = .all) throws(ProjectionError) -> OTPReport {
         var report = OTPReport()
-        for (key, n) in try threeDSTotals(["req", "otptx"]) {
+        for (key, n) in try threeDSTotals(["req", "otptx"], source) {
             switch (key.first, key.count) {
             case ("req", 3):
                 if key[1] == "submitText" { report.threeDSSubmissions += n }
@@ -29,7 +45,7 @@ extension ProjectionEngine {
             default: break
             }
         }
-        for (key, n) in try cardTotals(["otp", "rej", "journey"]) {
+        for (key, n) in try cardTotals(["otp", "rej", "journey"], source) {
             switch (key.first, key.count) {
             case ("otp", 2):
                 report.tokenizationSubmissions += n
@@ -47,14 +63,14 @@ extension ProjectionEngine {
         return report
     }
 
-    func timeoutsFromTotals() throws(ProjectionError) -> TimeoutsReport {
+    func timeoutsFromTotals(_ source: TotalsSource = .all) throws(ProjectionError) -> TimeoutsReport {
         var report = TimeoutsReport()
-        for (key, n) in try threeDSTotals(["timeout"]) where key.first == "timeout" && key.count == 3 {
+        for (key, n) in try threeDSTotals(["timeout"], source) where key.first == "timeout" && key.count == 3 {
             report.challengeTimeouts += n
             report.byDirectoryServer[key[1], default: 0] += n
             report.byUiType[key[2], default: 0] += n
         }
-        for (key, n) in try cardTotals(["rej", "aexp"]) {
+        for (key, n) in try cardTotals(["rej", "aexp"], source) {
             if key == ["rej", "expired"] { report.otpExpired += n }
             if key.first == "aexp" { report.activationsExpired += n }
         }
@@ -63,18 +79,18 @@ extension ProjectionEngine {
         return report
     }
 
-    func funnelFromTotals() throws(ProjectionError) -> FunnelReport {
+    func funnelFromTotals(_ source: TotalsSource = .all) throws(ProjectionError) -> FunnelReport {
         var report = FunnelReport()
-        for (key, n) in try threeDSTotals(["funnel"]) where key.first == "funnel" && key.count == 6 && n != 0 {
+        for (key, n) in try threeDSTotals(["funnel"], source) where key.first == "funnel" && key.count == 6 && n != 0 {
             report.count(n, directoryServer: key[1], messageVersion: key[2], ares: key[3], challenged: key[4] == "1",
                          outcome: key[5])
         }
         return report
     }
 
-    func challengesFromTotals() throws(ProjectionError) -> ChallengesReport {
+    func challengesFromTotals(_ source: TotalsSource = .all) throws(ProjectionError) -> ChallengesReport {
         var report = ChallengesReport()
-        for (key, n) in try threeDSTotals(["screen", "req", "ended", "rounds"]) where n != 0 {
+        for (key, n) in try threeDSTotals(["screen", "req", "ended", "rounds"], source) where n != 0 {
             switch (key.first, key.count) {
             case ("screen", 2):
                 report.screens += n
@@ -95,9 +111,9 @@ extension ProjectionEngine {
         return report
     }
 
-    func errorsFromTotals() throws(ProjectionError) -> ErrorsReport {
+    func errorsFromTotals(_ source: TotalsSource = .all) throws(ProjectionError) -> ErrorsReport {
         var report = ErrorsReport()
-        for (key, n) in try threeDSTotals(["perr", "rerr"]) where n != 0 {
+        for (key, n) in try threeDSTotals(["perr", "rerr"], source) where n != 0 {
             switch (key.first, key.count) {
             case ("perr", 3):
                 report.protocolErrors += n
@@ -112,12 +128,12 @@ extension ProjectionEngine {
         return report
     }
 
-    func idvFromTotals() throws(ProjectionError) -> IDVReport {
+    func idvFromTotals(_ source: TotalsSource = .all) throws(ProjectionError) -> IDVReport {
         var report = IDVReport()
         func method(_ kind: String, _ update: (inout IDVReport.Method) -> Void) {
             update(&report.byMethod[kind, default: IDVReport.Method()])
         }
-        for (key, n) in try cardTotals(["decisions", "offered", "sel", "act", "fail", "cancel", "aexp"]) where n != 0 {
+        for (key, n) in try cardTotals(["decisions", "offered", "sel", "act", "fail", "cancel", "aexp"], source) where n != 0 {
             switch (key.first, key.count) {
             case ("decisions", 1): report.decisions += n
             case ("offered", 2): method(key[1]) { $0.offered += n }
@@ -136,6 +152,7 @@ extension ProjectionEngine {
             default: break
             }
         }
+        guard case .all = source else { return report }  // a window's durations: `idvReport`
         let g = try generation(.card)
         report.timeToActivation = try CardProjection.totals.distribution("act", in: db, generation: g)
         for metric in try CardProjection.totals.metrics(prefix: "act", in: db, generation: g) {

@@ -1,0 +1,107 @@
+/// The windowed side of the totals: counters and sorted durations per time bucket, kept in the
+/// same transaction as the all-time totals, and read back for the whole buckets of a window.
+extension TotalsTables {
+    private struct ValueBucket: Hashable {
+        var width: Int64
+        var bucket: Int64
+        var metric: String
+    }
+
+    /// Applies a batch's duration changes to the sorted lists of their buckets (groups only:
+    /// the distribution over all groups is computed from the groups' lists).
+    func flushValues(_ delta: TotalsDelta, in db: ProjectionDatabase, generation g: Int64) throws(ProjectionError) {
+        var changes: [ValueBucket: [Int64: Int64]] = [:]
+        var metricTexts: [String: String] = [:]
+        for (key, n) in delta.histogram where n != 0 && key.minute != TotalsDelta.Key.untimed {
+            guard let group = key.group else { continue }
+            let metric: String
+            if let known = metricTexts[group] {
+                metric = known
+            } else {
+                metric = key.metricText
+                metricTexts[group] = metric
+            }
+            for width in TimeBuckets.valueLevels {
+                let bucket = ValueBucket(width: width, bucket: TimeBuckets.floorDiv(key.minute, width), metric: metric)
+                changes[bucket, default: [:]][key.value, default: 0] += n
+            }
+        }
+        let t = bucketedValues(g)
+        let read = try db.statement("SELECT vals FROM \(t) WHERE w = ? AND b = ? AND metric = ?")
+        let write = try db.statement("""
+            INSERT INTO \(t)(w, b, metric, vals) VALUES(?, ?, ?, ?)
+            ON CONFLICT(w, b, metric) DO UPDATE SET vals = excluded.vals
+            """)
+        let delete = try db.statement("DELETE FROM \(t) WHERE w = ? AND b = ? AND metric = ?")
+        for (bucket, change) in changes where change.values.contains(where: { $0 != 0 }) {
+            read.reset()
+            read.bind(1, bucket.width)
+            read.bind(2, bucket.bucket)
+            read.bind(3, bucket.metric)
+            var values: [Int64] = []
+            if try read.step() {
+                guard let stored = SortedValues.decode(read.text(0)) else {
+                    read.reset()
+                    throw ProjectionError(.database, "read models: unreadable duration list in \(t)")
+                }
+                values = stored
+            }
+            read.reset()
+            values = SortedValues.applying(change, to: values)
+            let statement = values.isEmpty ? delete : write
+            statement.reset()
+            statement.bind(1, bucket.width)
+            statement.bind(2, bucket.bucket)
+            statement.bind(3, bucket.metric)
+            if !values.isEmpty { statement.bind(4, SortedValues.encode(values)) }
+            try statement.run()
+        }
+    }
+
+    /// The counters of `metrics` summed over the whole buckets `runs` (keys as in ``counts``).
+    func counts(_ metrics: [String], runs: [TimeBuckets.Run], in db: ProjectionDatabase,
+                generation g: Int64) throws(ProjectionError) -> [String: Int64] {
+        let st = try db.statement(
+            "SELECT key, n FROM \(bucketed(g)) WHERE m = ? AND w = ? AND b >= ? AND b < ? AND n != 0")
+        var result: [String: Int64] = [:]
+        for metric in metrics {
+            for run in runs {
+                st.reset()
+                st.bind(1, metric)
+                st.bind(2, run.width)
+                st.bind(3, run.first)
+                st.bind(4, run.end)
+                while try st.step() { result[st.text(0), default: 0] += st.int(1) }
+            }
+        }
+        return result
+    }
+
+    /// The sorted duration lists of the groups of histogram metric `name` (`chal`, `act`) in the
+    /// whole buckets `runs`, by group.
+    func valueLists(_ name: String, runs: [TimeBuckets.Run], in db: ProjectionDatabase,
+                    generation g: Int64) throws(ProjectionError) -> [String: [[Int64]]] {
+        let st = try db.statement("""
+            SELECT metric, vals FROM \(bucketedValues(g)) WHERE w = ? AND b >= ? AND b < ? AND metric > ? AND metric < ?
+            """)
+        var result: [String: [[Int64]]] = [:]
+        for run in runs {
+            st.reset()
+            st.bind(1, run.width)
+            st.bind(2, run.first)
+            st.bind(3, run.end)
+            st.bind(4, name + "|")
+            st.bind(5, name + "}")
+            while try st.step() {
+                let key = TotalsKey.split(st.text(0))
+                guard key.count == 2, key[0] == name else { continue }
+                guard let values = SortedValues.decode(st.text(1)) else {
+                    st.reset()
+                    throw ProjectionError(.database, "read models: unreadable duration list in \(bucketedValues(g))")
+                }
+                result[key[1], default: []].append(values)
+            }
+        }
+        return result
+    }
+}
