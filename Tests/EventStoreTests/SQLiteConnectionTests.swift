@@ -4,6 +4,17 @@ import Testing
 
 @Suite("SQLite wrapper")
 struct SQLiteConnectionTests {
+    @Test func sqliteKeepsNoMemoryStatisticsOnceAConnectionIsOpen() throws {
+        let db = try SQLiteConnection(path: ":memory:")
+        try db.execute("CREATE TABLE t(i INTEGER); INSERT INTO t VALUES (1)")
+        // With statistics on, every allocation is counted under a global mutex and the
+        // current memory in use is above zero while a connection is open.
+        var current: Int64 = -1
+        var highwater: Int64 = -1
+        #expect(sqlite3_status64(SQLITE_STATUS_MEMORY_USED, &current, &highwater, 0) == SQLITE_OK)
+        #expect(current == 0)
+    }
+
     @Test func statementsBindStepAndReadColumns() throws {
         let db = try SQLiteConnection(path: ":memory:")
         try db.execute("CREATE TABLE t(i INTEGER, s TEXT, b BLOB, d REAL)")
