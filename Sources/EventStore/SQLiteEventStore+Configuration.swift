@@ -47,6 +47,13 @@ extension SQLiteEventStore {
         public var mmapSizeBytes: Int = 256 << 20
         /// WAL pages between automatic checkpoints (SQLite's default is 1000).
         public var walAutocheckpointPages: Int = 10_000
+
+        /// `walAutocheckpointPages` for a bulk writer that closes when done (`journal import`,
+        /// `journal simulate`): 100,000 pages (≈ 400 MB of WAL at most). Pages rewritten by many
+        /// commits (the random name index of a growing journal) are copied back once per
+        /// checkpoint, not once per 10,000: `simulate` of 2 M events ran 12 % faster and wrote a
+        /// sixth less. The last connection's close checkpoints and removes the WAL.
+        public static let bulkWALAutocheckpointPages = 100_000
         /// When the writer copies the log tail's event ids into the id index (tests make it
         /// small to exercise the copy; see `SQLiteEventStore+Schema.swift`).
         public var idIndex = IDIndexPolicy()

@@ -62,7 +62,7 @@ enum ImportCommand {
         defer { reader.close() }
         let rejectsPath = arguments.string("rejects")
         let rejects = try rejectsPath.map { path throws(CLIError) in try OutputSink.create(path: path) }
-        let store = try JournalAccess.openForWriting(context, arguments)
+        let store = try JournalAccess.openForWriting(context, arguments, bulk: true)
 
         var summary = Summary()
         var progress = Progress(context: context)

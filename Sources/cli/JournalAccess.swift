@@ -21,21 +21,22 @@ enum JournalAccess {
         }
     }
 
-    static func open(_ backend: JournalBackend, reading: Bool, _ context: CommandContext)
+    static func open(_ backend: JournalBackend, reading: Bool, bulk: Bool = false, _ context: CommandContext)
         -> Result<any TransactionalEventStore, EventStoreError> {
         do {
             return .success(try backend.open(reading: reading, clock: context.now,
                                              busyTimeoutMilliseconds: busyTimeout(context), isSameContent: sameContent,
-                                             maxPageCount: reading ? nil : maxPageCount(context)))
+                                             maxPageCount: reading ? nil : maxPageCount(context), bulk: bulk))
         } catch {
             return .failure(error)
         }
     }
 
     /// For commands that write: a missing file is created.
-    static func openForWriting(_ context: CommandContext, _ arguments: ParsedArguments) throws
+    /// `bulk`: `journal import` and `journal simulate`, which write many events and close.
+    static func openForWriting(_ context: CommandContext, _ arguments: ParsedArguments, bulk: Bool = false) throws
         -> any TransactionalEventStore {
-        try open(JournalBackend(location: context.journalPath(arguments)), reading: false, context).get()
+        try open(JournalBackend(location: context.journalPath(arguments)), reading: false, bulk: bulk, context).get()
     }
 
     /// How long a writer waits for another process's lock before failing with exit 5:

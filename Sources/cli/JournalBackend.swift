@@ -27,16 +27,18 @@ enum JournalBackend {
     }
 
     /// Opens the store. Reading: read-only and never created (a missing journal is `.missing`).
+    /// `bulk`: a writer of many events that closes when done (a longer WAL between checkpoints).
     func open(reading: Bool, clock: @escaping @Sendable () -> Timestamp, busyTimeoutMilliseconds: Int32,
               isSameContent: @escaping @Sendable (RecordedEvent, ProposedEvent) -> Bool,
-              maxPageCount: Int? = nil)
+              maxPageCount: Int? = nil, bulk: Bool = false)
         throws(EventStoreError) -> any TransactionalEventStore {
         switch self {
         case let .sqlite(path):
-            let configuration = SQLiteEventStore.Configuration(clock: clock, busyTimeoutMilliseconds: busyTimeoutMilliseconds,
+            var configuration = SQLiteEventStore.Configuration(clock: clock, busyTimeoutMilliseconds: busyTimeoutMilliseconds,
                                                                createIfMissing: !reading, readOnly: reading,
                                                                isSameContent: isSameContent,
                                                                maxPageCount: maxPageCount)
+            if bulk { configuration.walAutocheckpointPages = SQLiteEventStore.Configuration.bulkWALAutocheckpointPages }
             return try SQLiteEventStore(path: path, configuration: configuration)
         case let .postgres(url):
             let configuration = PostgresEventStore.Configuration(clock: clock, createIfMissing: !reading, readOnly: reading,

@@ -96,7 +96,7 @@ enum SimulateCommand {
             return
         }
 
-        let store = try JournalAccess.openForWriting(context, arguments)
+        let store = try JournalAccess.openForWriting(context, arguments, bulk: true)
         let batchSize = arguments.integer("batch-size").map { Int($0) } ?? SimulationAppender.defaultBatchSize
         let appender = SimulationAppender(batchSize: batchSize)
         var nextReport = 200_000
