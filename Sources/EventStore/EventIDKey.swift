@@ -30,4 +30,15 @@ enum EventIDKey: Hashable {
         for index in 8..<16 { low = low << 8 | UInt64(bytes[index]) }
         self = .packed(high, low)
     }
+
+    /// The key of the stored id in column `index` of the statement's current row: a 16-byte
+    /// BLOB or a TEXT; nil for a damaged BLOB (not 16 bytes), which matches nothing.
+    init?(column index: Int32, of statement: SQLiteStatement) {
+        if statement.isBlob(at: index) {
+            guard let key = statement.withBlob(at: index, { bytes in EventIDKey(stored: bytes) }) else { return nil }
+            self = key
+        } else {
+            self = .text(statement.text(at: index))
+        }
+    }
 }

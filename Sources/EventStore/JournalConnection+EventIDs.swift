@@ -55,14 +55,8 @@ extension JournalConnection {
             statement.bind(head, at: 2)
             defer { statement.reset() }
             while try statement.step() {
-                let key: EventIDKey?
-                if statement.isBlob(at: 1) {
-                    key = statement.withBlob(at: 1) { bytes in EventIDKey(stored: bytes) }
-                } else {
-                    key = .text(statement.text(at: 1))
-                }
                 // A damaged id (not 16 bytes) matches nothing; `verify` reports it.
-                if let key { recentIDs.add(key, position: statement.int64(at: 0)) }
+                if let key = EventIDKey(column: 1, of: statement) { recentIDs.add(key, position: statement.int64(at: 0)) }
             }
         }
     }
@@ -98,14 +92,8 @@ extension JournalConnection {
             let statement = try sql.cached("SELECT id FROM journal_event_ids")
             defer { statement.reset() }
             while try statement.step() {
-                let key: EventIDKey?
-                if statement.isBlob(at: 0) {
-                    key = statement.withBlob(at: 0) { bytes in EventIDKey(stored: bytes) }
-                } else {
-                    key = .text(statement.text(at: 0))
-                }
                 // A damaged id (not 16 bytes) matches nothing, in the index or in the filter.
-                if let key { filter.insert(key) }
+                if let key = EventIDKey(column: 0, of: statement) { filter.insert(key) }
             }
         }
         recentIDs.setIndexFilter(filter)
