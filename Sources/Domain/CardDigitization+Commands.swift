@@ -48,24 +48,16 @@ extension CardDigitization {
         case fail(reason: ActivationFailureReason)
     }
 
-    /// The events `command` produces in `state`, or why it is refused.
+    /// The event `command` produces in `state`, handed to `emit`, or why it is refused
+    /// (`Aggregate.decide` returns it in an array, for a caller that does not keep the state).
     ///
     /// Repeating a command that already took effect yields no events: eligibility, terms,
     /// request, decision, a selection still pending, ActivationRequired already reported, an OTP
     /// awaiting its verdict, an app-to-app resume, an activation, an interruption, a resume
     /// (while still awaiting the new selection), cancel, expiry, failure. `rejectOTP` and
-    /// non-activating CPS pushes are occurrences and always produce an event when allowed.
-    public static func decide(_ command: Command, _ state: State, _ environment: Environment)
-        -> Result<[NewEvent<CardEvent>], Rejection> {
-        var state = state
-        var events: [NewEvent<CardEvent>] = []
-        if let rejection = execute(command, &state, environment, { events.append($0) }) { return .failure(rejection) }
-        return .success(events)
-    }
-
-    /// ``decide(_:_:_:)`` for a caller that keeps the state (the simulator): the same checks and
-    /// the same event, handed to `emit` once it passed, and `state` moved on past it (unchanged
-    /// on a rejection). No array is built and the event is not applied twice.
+    /// non-activating CPS pushes are occurrences and always produce an event when allowed. The
+    /// event goes to `emit` once it passed the catalog and the state rules, and `state` moves on
+    /// past it (unchanged on a rejection). The event is not applied twice.
     /// - Returns: nil, or the rule the command breaks.
     public static func execute(_ command: Command, _ state: inout State, _ environment: Environment,
                                _ emit: (NewEvent<CardEvent>) -> Void) -> Rejection? {

@@ -32,23 +32,15 @@ extension ThreeDSTransaction {
         case reportRuntimeError(errorCode: String, errorMessage: String)
     }
 
-    /// The events `command` produces in `state`, or why it is refused.
+    /// The events `command` produces in `state`, handed to `emit`, or why it is refused
+    /// (`Aggregate.decide` returns them as an array, for a caller that does not keep the state).
     ///
     /// Repeating a command that already took effect yields no events (create, auth parameters,
     /// ARes, close, start, a request already in flight, a response already received, cancel,
-    /// timeout, errors). Every produced event is checked against the catalog and the state rules.
-    public static func decide(_ command: Command, _ state: State, _ environment: Environment)
-        -> Result<[NewEvent<ThreeDSEvent>], Rejection> {
-        var state = state
-        var events: [NewEvent<ThreeDSEvent>] = []
-        if let rejection = execute(command, &state, environment, { events.append($0) }) { return .failure(rejection) }
-        return .success(events)
-    }
-
-    /// ``decide(_:_:_:)`` for a caller that keeps the state (the simulator): the same checks and
-    /// the same events, handed to `emit` in order once all of them passed (nothing is emitted on
-    /// a rejection), and `state` moved on past them (unchanged on a rejection). No array is built
-    /// and no event is applied twice.
+    /// timeout, errors). Every produced event is checked against the catalog and the state rules;
+    /// the events go to `emit` in order once all of them passed (nothing is emitted on a
+    /// rejection), and `state` moves on past them (unchanged on a rejection). No event is
+    /// applied twice.
     /// - Returns: nil, or the rule the command breaks.
     public static func execute(_ command: Command, _ state: inout State, _ environment: Environment,
                                _ emit: (NewEvent<ThreeDSEvent>) -> Void) -> Rejection? {
