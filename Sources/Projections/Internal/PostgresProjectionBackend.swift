@@ -99,13 +99,7 @@ final class PostgresProjectionBackend: ProjectionBackend {
     }
 
     func statement(_ sql: String) throws(ProjectionError) -> Statement {
-        let translated: String
-        if let known = translations[sql] {
-            translated = known
-        } else {
-            translated = PostgresDialect.statements(sql).joined(separator: ";\n")
-            translations[sql] = translated
-        }
+        let translated = translations.memo(sql) { PostgresDialect.statements(sql).joined(separator: ";\n") }
         return Statement(PostgresProjectionStatement(sql: translated, backend: self))
     }
 

@@ -14,13 +14,7 @@ extension TotalsTables {
         var metricTexts: [String: String] = [:]
         for (key, n) in delta.histogram where n != 0 && key.minute != TotalsDelta.Key.untimed {
             guard let group = key.group else { continue }
-            let metric: String
-            if let known = metricTexts[group] {
-                metric = known
-            } else {
-                metric = key.metricText
-                metricTexts[group] = metric
-            }
+            let metric = metricTexts.memo(group) { key.metricText }
             for width in TimeBuckets.valueLevels {
                 let bucket = ValueBucket(width: width, bucket: TimeBuckets.floorDiv(key.minute, width), metric: metric)
                 changes[bucket, default: [:]][key.value, default: 0] += n

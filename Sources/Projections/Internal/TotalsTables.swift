@@ -45,14 +45,10 @@ struct TotalsTables {
         for (key, n) in delta.counts where n != 0 {
             var untimed = key
             untimed.minute = TotalsDelta.Key.untimed
-            let id: Int
-            if let known = ids[untimed] {
-                id = known
-            } else {
-                id = texts.count
-                ids[untimed] = id
+            let id = ids.memo(untimed) {
                 texts.append(untimed.text)
                 metrics.append(key.metric)
+                return texts.count - 1
             }
             all[texts[id], default: 0] += n
             guard key.minute != TotalsDelta.Key.untimed else { continue }
@@ -97,13 +93,7 @@ struct TotalsTables {
             var group = key
             group.value = 0
             group.minute = TotalsDelta.Key.untimed
-            let metric: String
-            if let known = metricTexts[group] {
-                metric = known
-            } else {
-                metric = key.metricText
-                metricTexts[group] = metric
-            }
+            let metric = metricTexts.memo(group) { key.metricText }
             fine.reset()
             fine.bind(1, metric)
             fine.bind(2, key.value)
