@@ -1,6 +1,5 @@
 import EventStore
 import Foundation
-import Synchronization
 import Testing
 
 /// Where a test keeps its read models: the same test bodies run against both engines, the way
@@ -33,35 +32,10 @@ enum PostgresProjectionsServer {
         && ProcessInfo.processInfo.environment["JOURNAL_SKIP_POSTGRES"] == "1"
     static let skipReason = "JOURNAL_SKIP_POSTGRES=1: the PostgreSQL read models are skipped in this local run"
 
-    struct Unavailable: Error, CustomStringConvertible { let description: String }
-
-    private static let state = Mutex<(server: Result<PostgresScratchServer, Unavailable>?, schemas: Int)>((nil, 0))
-    private static let running = Mutex<PostgresScratchServer?>(nil)
-
-    static func server() throws -> PostgresScratchServer {
-        try state.withLock { state -> Result<PostgresScratchServer, Unavailable> in
-            if let server = state.server { return server }
-            do {
-                let server = try PostgresScratchServer.start(settings: ["fsync": "off", "synchronous_commit": "off",
-                                                                        "full_page_writes": "off"])
-                running.withLock { $0 = server }
-                atexit { PostgresProjectionsServer.running.withLock { $0 }?.stop() }
-                state.server = .success(server)
-            } catch {
-                state.server = .failure(Unavailable(description: "cannot start the private PostgreSQL 15 server for the projections' tests: \(error) (JOURNAL_SKIP_POSTGRES=1 skips PostgreSQL tests locally; in CI this is a failure)"))
-            }
-            return state.server!
-        }.get()
-    }
+    private static let shared = PostgresScratchServer.Shared(
+        for: "the projections' tests", schemaPrefix: "pj",
+        settings: ["fsync": "off", "synchronous_commit": "off", "full_page_writes": "off"])
 
     /// A URL whose session uses a new, empty schema.
-    static func freshURL() throws -> String {
-        let server = try server()
-        let name = state.withLock { state -> String in
-            state.schemas += 1
-            return "pj\(getpid())_\(state.schemas)"
-        }
-        try PostgresConnection(server.url()).execute("CREATE SCHEMA \(name)")
-        return server.url(schema: name)
-    }
+    static func freshURL() throws -> String { try shared.freshURL() }
 }
