@@ -167,8 +167,15 @@ public struct VerifyReport: Sendable, Equatable {
     }
 }
 
+/// What a bulk writer needs: every `EventStore`, and a `SQLiteJournalLoad` building a new file.
+public protocol BatchAppending: AnyObject {
+    /// Appends to several streams in one transaction: all or nothing.
+    @discardableResult
+    func append(_ batch: [StreamAppend]) throws(EventStoreError) -> [AppendResult]
+}
+
 /// An append-only event store. Every backend passes the same conformance suite.
-public protocol EventStore: AnyObject, Sendable {
+public protocol EventStore: BatchAppending, Sendable {
     /// Appends to one stream, atomically.
     @discardableResult
     func append(_ events: [ProposedEvent], to stream: StreamName, expectedVersion: ExpectedVersion)

@@ -32,6 +32,7 @@ extension JournalConnection {
     /// Catches the writer's memory of the tail up with the committed log (the write lock held),
     /// and `recentIDs.through` with how far the id index covers it.
     func syncRecentIDs(head: Int64) throws(EventStoreError) {
+        if configuration.buildsNewJournal { return }
         let through: Int64 = try run("reading the id index of \(path)") { () throws(SQLiteError) in
             let statement = try statement(.idIndexThrough)
             defer { statement.reset() }
@@ -64,6 +65,8 @@ extension JournalConnection {
     /// The position of the event stored with this id, as the open write transaction sees it.
     func positionInWrite(of key: EventIDKey, id: String) throws(EventStoreError) -> Int64? {
         guard let write else { preconditionFailure("positionInWrite outside a write transaction") }
+        // A new journal under construction checks its ids once, when its index is built.
+        if configuration.buildsNewJournal { return nil }
         if let position = recentIDs.position(of: key) { return position }
         guard recentIDs.through > 0, write.absentFromIndex != key, recentIDs.indexMayContain(key) else { return nil }
         let position: Int64? = try run("looking up event \(id.prefix(60))") { () throws(SQLiteError) in
@@ -135,7 +138,7 @@ extension JournalConnection {
     /// is long enough. Only outside savepoints, so that no partial rollback can undo a copy the
     /// write state already counts. A failure rolls the whole transaction back.
     func copyIDsIfDue() throws(EventStoreError) {
-        guard let state = write, state.savepoints == 0 else { return }
+        guard let state = write, state.savepoints == 0, !configuration.buildsNewJournal else { return }
         // Inside a write transaction `recentIDs.through` is how far the index covers the log,
         // this transaction's copies included.
         let through = recentIDs.through
@@ -163,6 +166,7 @@ extension JournalConnection {
 
     /// An event this transaction wrote.
     func addID(_ key: EventIDKey, position: Int64) {
+        if configuration.buildsNewJournal { return }
         recentIDs.add(key, position: position)
         write?.addedID(key)
     }

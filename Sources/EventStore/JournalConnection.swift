@@ -190,7 +190,7 @@ final class JournalConnection {
             readOnly: configuration.readOnly || !writer,
             create: configuration.createIfMissing && !configuration.readOnly,
             busyTimeoutMilliseconds: configuration.busyTimeoutMilliseconds,
-            walMode: writer && !configuration.readOnly,
+            walMode: writer && !configuration.readOnly && !configuration.buildsNewJournal,
             synchronous: configuration.synchronous.rawValue)
         do {
             sql = try SQLiteConnection(path: path, options: options)
@@ -207,7 +207,13 @@ final class JournalConnection {
             try sql.execute("PRAGMA cache_size = -\(configuration.cacheSizeKiB)")
             try sql.execute("PRAGMA mmap_size = \(configuration.mmapSizeBytes)")
         }
-        if writer && !configuration.readOnly {
+        if writer && configuration.buildsNewJournal {
+            // A file nobody else sees until it is complete (SQLiteJournalLoad): no WAL, so each
+            // page is written once, and a rollback journal in memory for the savepoints.
+            try run("configuring the connection") { () throws(SQLiteError) in
+                try sql.execute("PRAGMA journal_mode = MEMORY")
+            }
+        } else if writer && !configuration.readOnly {
             // Checkpoint every ~40 MiB of WAL instead of 4 MiB: a page rewritten by several
             // commits is copied into the database file once.
             try run("configuring the connection") { () throws(SQLiteError) in

@@ -60,6 +60,10 @@ extension SQLiteEventStore {
         /// Streams a write transaction remembers (ids, last versions) before it forgets them and
         /// asks SQLite again: bounds the memory of a long transaction such as a big import.
         public var transactionStreamMemory = 100_000
+        /// Set by `SQLiteJournalLoad` only: the file is a new journal under construction, written
+        /// with an in-memory rollback journal instead of the WAL, and its id index is built once
+        /// at the end instead of as the log grows (the load's ids are checked for repeats then).
+        var buildsNewJournal = false
 
         public init(clock: @escaping @Sendable () -> Timestamp = Configuration.systemClock,
                     synchronous: Synchronous = .full,

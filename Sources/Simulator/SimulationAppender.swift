@@ -34,7 +34,7 @@ public struct SimulationAppender {
     /// Appends every event of `simulation`; `progress` is called after each transaction with the
     /// events appended so far.
     /// - Throws: the store's errors (I/O, a full disk, a conflict with another writer).
-    public func append(_ simulation: Simulation, to store: any EventStore,
+    public func append(_ simulation: Simulation, to store: any BatchAppending,
                        progress: (Int) -> Void = { _ in }) throws(EventStoreError) -> Report {
         let builder = BatchBuilder(simulation: simulation, batchSize: batchSize)
         var report = Report()

@@ -39,6 +39,14 @@ enum JournalAccess {
         try open(JournalBackend(location: context.journalPath(arguments)), reading: false, bulk: bulk, context).get()
     }
 
+    /// For `journal simulate` into a file that does not exist yet: a load that makes the
+    /// journal appear complete or not at all (nil when the journal exists or is PostgreSQL).
+    static func startLoad(_ context: CommandContext, _ arguments: ParsedArguments) throws -> SQLiteJournalLoad? {
+        try JournalBackend(location: context.journalPath(arguments))
+            .startLoad(clock: context.now, busyTimeoutMilliseconds: busyTimeout(context), isSameContent: sameContent,
+                       maxPageCount: maxPageCount(context))
+    }
+
     /// How long a writer waits for another process's lock before failing with exit 5:
     /// `$JOURNAL_BUSY_TIMEOUT_MS`, else 10 seconds.
     static func busyTimeout(_ context: CommandContext) -> Int32 {

@@ -34,10 +34,10 @@ enum JournalBackend {
         throws(EventStoreError) -> any TransactionalEventStore {
         switch self {
         case let .sqlite(path):
-            var configuration = SQLiteEventStore.Configuration(clock: clock, busyTimeoutMilliseconds: busyTimeoutMilliseconds,
-                                                               createIfMissing: !reading, readOnly: reading,
-                                                               isSameContent: isSameContent,
-                                                               maxPageCount: maxPageCount)
+            var configuration = Self.sqliteConfiguration(clock: clock, busyTimeoutMilliseconds: busyTimeoutMilliseconds,
+                                                         isSameContent: isSameContent, maxPageCount: maxPageCount)
+            configuration.createIfMissing = !reading
+            configuration.readOnly = reading
             if bulk { configuration.walAutocheckpointPages = SQLiteEventStore.Configuration.bulkWALAutocheckpointPages }
             return try SQLiteEventStore(path: path, configuration: configuration)
         case let .postgres(url):
@@ -46,5 +46,28 @@ enum JournalBackend {
                                                                  lockTimeoutMilliseconds: Int(busyTimeoutMilliseconds))
             return try PostgresEventStore(url: url, configuration: configuration)
         }
+    }
+
+    /// A new SQLite journal written in one go (`SQLiteJournalLoad`), when this is a file path
+    /// where nothing exists yet; nil otherwise (PostgreSQL, `:memory:`, an existing file).
+    func startLoad(clock: @escaping @Sendable () -> Timestamp, busyTimeoutMilliseconds: Int32,
+                   isSameContent: @escaping @Sendable (RecordedEvent, ProposedEvent) -> Bool,
+                   maxPageCount: Int? = nil) throws(EventStoreError) -> SQLiteJournalLoad? {
+        switch self {
+        case let .sqlite(path):
+            guard SQLiteJournalLoad.canStart(at: path) else { return nil }
+            return try SQLiteJournalLoad(path: path, configuration: Self.sqliteConfiguration(
+                clock: clock, busyTimeoutMilliseconds: busyTimeoutMilliseconds, isSameContent: isSameContent,
+                maxPageCount: maxPageCount))
+        case .postgres:
+            return nil
+        }
+    }
+
+    private static func sqliteConfiguration(clock: @escaping @Sendable () -> Timestamp, busyTimeoutMilliseconds: Int32,
+                                            isSameContent: @escaping @Sendable (RecordedEvent, ProposedEvent) -> Bool,
+                                            maxPageCount: Int?) -> SQLiteEventStore.Configuration {
+        SQLiteEventStore.Configuration(clock: clock, busyTimeoutMilliseconds: busyTimeoutMilliseconds,
+                                       isSameContent: isSameContent, maxPageCount: maxPageCount)
     }
 }

@@ -36,6 +36,9 @@ enum SimulateCommand {
             Generates --transactions 3-D Secure transactions and --digitizations card
             digitization journeys through the domain's commands, so every event obeys the
             contract's rules, and appends them in store transactions of --batch-size events.
+            A SQLite journal that does not exist yet is loaded in one go: written beside its
+            path (PATH.loading-XXXXXX), its id index built at the end, and renamed into place
+            only when complete, so a failed or interrupted run leaves no journal at PATH.
             Journeys arrive as a Poisson process following the hour of the day, run
             concurrently (at most traffic.maxInFlight at once) with think times and network
             delays from the profile, and reach the journal interleaved in time; occurredAt is
@@ -96,7 +99,10 @@ enum SimulateCommand {
             return
         }
 
-        let store = try JournalAccess.openForWriting(context, arguments, bulk: true)
+        // A new SQLite journal is loaded in one go (it appears complete or not at all); an
+        // existing one, or PostgreSQL, gets ordinary appends.
+        let load = try JournalAccess.startLoad(context, arguments)
+        let store: any BatchAppending = try load ?? JournalAccess.openForWriting(context, arguments, bulk: true)
         let batchSize = arguments.integer("batch-size").map { Int($0) } ?? SimulationAppender.defaultBatchSize
         let appender = SimulationAppender(batchSize: batchSize)
         var nextReport = 200_000
@@ -106,6 +112,7 @@ enum SimulateCommand {
             context.stderr.write("\rsimulating: \(events) events appended…")
             try? context.stderr.flush()
         }
+        try load?.finish()
         if context.stderrIsTerminal && report.events >= 200_000 {
             context.stderr.write("\r\u{1B}[K")
             try? context.stderr.flush()

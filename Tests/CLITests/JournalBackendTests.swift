@@ -1,9 +1,11 @@
+import Foundation
 import EventStore
 import JournalCore
 import Testing
 @testable import journal
 
-/// How commands open a SQLite journal: bulk writers keep a longer WAL between checkpoints.
+/// How commands open a SQLite journal: bulk writers keep a longer WAL between checkpoints, and
+/// `journal simulate` loads a new journal in one go.
 @Suite("Journal backend")
 struct JournalBackendTests {
     static func open(_ runner: JournalRunner, bulk: Bool) throws -> SQLiteEventStore {
@@ -25,5 +27,31 @@ struct JournalBackendTests {
         #expect(result.status == 0, "\(result.stderr)")
         #expect(!runner.exists("journal.db-wal"))
         #expect(try runner.run(["verify"]).status == 0)
+    }
+
+    @Test func simulateIntoANewFileThatFailsLeavesNothingAtThePath() throws {
+        let runner = try JournalRunner()
+        // A file limited to 60 pages: the simulation fills it before the end.
+        let result = try runner.run(["simulate", "--seed", "3", "--transactions", "2000", "--digitizations", "400"],
+                                    environment: ["JOURNAL_MAX_PAGE_COUNT": "60"])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("full"), "\(result.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: runner.folder.path) == [])
+    }
+
+    @Test func simulateIntoAnExistingJournalAppendsToItTheUsualWay() throws {
+        let runner = try JournalRunner()
+        let first = try runner.run(["simulate", "--seed", "3", "--transactions", "40", "--digitizations", "10"])
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: runner.folder.path) == ["journal.db"])
+        let head = try Self.open(runner, bulk: false).headPosition()
+        let second = try runner.run(["simulate", "--seed", "4", "--transactions", "40", "--digitizations", "10"])
+        #expect(second.status == 0, "\(second.stderr)")
+        let store = try Self.open(runner, bulk: false)
+        #expect(try store.headPosition() > head)
+        #expect(try store.verify().headPosition == store.headPosition())
+        // The same simulation again finds every event stored: nothing is appended.
+        let again = try runner.run(["simulate", "--seed", "4", "--transactions", "40", "--digitizations", "10"])
+        #expect(again.stdout.contains(": 0 events appended"), "\(again.stdout)")
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import EventStore
 import JournalCore
 import Testing
@@ -69,15 +70,29 @@ enum FixedClock {
     static let epoch: @Sendable () -> Timestamp = { instant }
 }
 
-/// A fresh directory under /tmp for one test.
+/// A fresh directory for one test, inside one folder per test process that is removed when the
+/// process exits (tests drop the value while their store still uses the files).
 struct TemporaryDirectory {
     let path: String
 
     static func make() -> TemporaryDirectory {
-        var template = Array("/tmp/eventstore-tests-XXXXXX".utf8CString)
-        let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
+        TemporaryDirectory(path: makeDirectory(template: root + "/XXXXXX"))
+    }
+
+    private static let root: String = {
+        let root = makeDirectory(template: "/tmp/eventstore-tests-XXXXXX")
+        rootForExit = root
+        atexit { if let root = TemporaryDirectory.rootForExit { try? FileManager.default.removeItem(atPath: root) } }
+        return root
+    }()
+
+    nonisolated(unsafe) private static var rootForExit: String?
+
+    private static func makeDirectory(template: String) -> String {
+        var bytes = Array(template.utf8CString)
+        let made = bytes.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
         precondition(made != nil, "mkdtemp failed")
-        return TemporaryDirectory(path: template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) })
+        return bytes.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
     }
 
     func file(_ name: String) -> String { path + "/" + name }

@@ -1,0 +1,59 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The file operations of `SQLiteJournalLoad`: the only place the store calls the C library on
+/// paths (SQLite does everything else). Each failure carries `errno`'s text and the path.
+enum FileSystem {
+    struct Failure: Error, CustomStringConvertible {
+        var operation: String
+        var path: String
+        var errorNumber: Int32
+        var description: String { "\(operation) \(path): \(String(cString: strerror(errorNumber)))" }
+        var alreadyExists: Bool { errorNumber == EEXIST }
+    }
+
+    static func exists(_ path: String) -> Bool {
+        access(path, F_OK) == 0
+    }
+
+    /// Creates a new empty file named `prefix` + six random characters (`mkstemp`) and returns
+    /// its path.
+    static func makeUniqueFile(prefix: String) throws(Failure) -> String {
+        var template = Array((prefix + "XXXXXX").utf8CString)
+        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard descriptor >= 0 else { throw Failure(operation: "creating", path: prefix + "XXXXXX", errorNumber: errno) }
+        close(descriptor)
+        return template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+    }
+
+    /// Flushes a file (or, given a directory, its entries) to the disk.
+    static func sync(_ path: String, directory: Bool = false) throws(Failure) {
+        let descriptor = open(path, directory ? O_RDONLY | O_DIRECTORY : O_RDONLY)
+        guard descriptor >= 0 else { throw Failure(operation: "opening", path: path, errorNumber: errno) }
+        defer { close(descriptor) }
+        guard fsync(descriptor) == 0 else { throw Failure(operation: "syncing", path: path, errorNumber: errno) }
+    }
+
+    /// Gives `source` the name `destination` only if nothing has that name yet (`link`, which
+    /// refuses an existing name atomically, then `unlink` of the old name).
+    static func moveWithoutReplacing(_ source: String, to destination: String) throws(Failure) {
+        guard link(source, destination) == 0 else {
+            throw Failure(operation: "linking \(source) to", path: destination, errorNumber: errno)
+        }
+        unlink(source)
+    }
+
+    /// Removes a file; a missing file is not an error.
+    static func remove(_ path: String) {
+        unlink(path)
+    }
+
+    /// The directory part of a path ("." for a bare file name).
+    static func directory(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+}

@@ -1,0 +1,182 @@
+import CSQLite
+import JournalCore
+
+/// Builds a new SQLite journal in one go from events that are all new (a simulation): the
+/// journal appears at its path complete, or not at all.
+///
+/// ```swift
+/// let load = try SQLiteJournalLoad(path: "bench.db")   // throws if bench.db exists
+/// try load.append(batch)                                 // as often as needed
+/// try load.finish()                                      // bench.db appears, complete
+/// ```
+///
+/// The events go into a new file beside the destination (`<path>.loading-XXXXXX`) through an
+/// ordinary `SQLiteEventStore`: the same rules, streams, expected versions, hash chain and
+/// compression, so the journal holds the same rows as one appended to the usual way. Two things
+/// differ, because nobody else can see that file:
+/// - **no WAL**: a rollback journal in memory (for the savepoints) and no fsync per commit, so
+///   each page is written once instead of twice;
+/// - **no id index while loading**: `finish()` fills `journal_event_ids` in one sorted pass,
+///   which refuses an id that occurs twice. An ordinary append looks each id up as it goes
+///   (that lookup, and copying the index as the log grows, made most of the cost that grows
+///   with a journal's size); here every id must be new, and a repeat fails the load, where an
+///   ordinary append would take it as an idempotent retry.
+///
+/// `finish()` then puts the file in WAL mode, syncs it, and gives it the destination's name
+/// only if nothing has that name yet (another process may have created a journal there
+/// meanwhile). When anything fails, or the load is dropped without `finish()`, the loading file
+/// is removed and the destination is untouched. A killed process leaves its `.loading-` file,
+/// which nothing reads.
+public final class SQLiteJournalLoad: BatchAppending {
+    /// Where the journal appears when the load finishes.
+    public let path: String
+    /// The file being written.
+    public let loadingPath: String
+    private var store: SQLiteEventStore?
+
+    /// Starts a load for a journal at `path`, which must not exist.
+    ///
+    /// `configuration` is used for the loading file except for durability (no fsync until
+    /// `finish()`) and for creation (always created).
+    /// - Throws: `.invalidInput` when `path` exists, `.io` when the loading file cannot be
+    ///   created, the store's errors when it cannot be opened.
+    public init(path: String, configuration: SQLiteEventStore.Configuration = .init()) throws(EventStoreError) {
+        guard Self.canStart(at: path) else {
+            throw EventStoreError(code: .invalidInput, message: path.isEmpty || path == ":memory:"
+                                  ? "a journal load needs a file path, not \"\(path)\""
+                                  : "\(path) exists: a journal load only creates a new journal")
+        }
+        self.path = path
+        do {
+            loadingPath = try FileSystem.makeUniqueFile(prefix: path + ".loading-")
+        } catch {
+            throw EventStoreError(code: .io, message: "starting a journal load: \(error)")
+        }
+        var loading = configuration
+        loading.buildsNewJournal = true
+        loading.synchronous = .off
+        loading.createIfMissing = true
+        loading.readOnly = false
+        do {
+            store = try SQLiteEventStore(path: loadingPath, configuration: loading)
+        } catch {
+            removeLoadingFiles()
+            throw error
+        }
+    }
+
+    deinit { abandon() }
+
+    /// Whether `path` names a file that does not exist yet (not `:memory:`), where a load can start.
+    public static func canStart(at path: String) -> Bool {
+        !path.isEmpty && path != ":memory:" && !FileSystem.exists(path)
+    }
+
+    /// Appends to several streams in one transaction of the loading file: all or nothing (a
+    /// refused batch writes nothing, and the load goes on). The same checks as
+    /// `SQLiteEventStore.append`, except for event ids, which `finish()` checks.
+    @discardableResult
+    public func append(_ batch: [StreamAppend]) throws(EventStoreError) -> [AppendResult] {
+        guard let store else { throw Self.over(path) }
+        return try store.append(batch)
+    }
+
+    /// Builds the id index, makes the file a WAL-mode journal, syncs it and names it `path`.
+    /// Returns the number of events. After it returns or throws, the load is over.
+    /// - Throws: `.duplicateIDConflict` naming an id that occurs twice; `.conflict` when a file
+    ///   appeared at `path` meanwhile; `.io`, `.full`: in every case nothing is at `path`.
+    @discardableResult
+    public func finish() throws(EventStoreError) -> Int64 {
+        guard let store else { throw Self.over(path) }
+        defer { abandon() }
+        let head = try store.headPosition()
+        try buildIDIndex(store)
+        self.store = nil  // closes its connections: the last one removes the (empty) WAL
+        do {
+            guard !FileSystem.exists(loadingPath + "-wal") else {
+                throw EventStoreError(code: .io, message: "\(loadingPath): the WAL was not removed at close")
+            }
+            try FileSystem.sync(loadingPath)
+            try FileSystem.moveWithoutReplacing(loadingPath, to: path)
+            try FileSystem.sync(FileSystem.directory(of: path), directory: true)
+        } catch let failure as FileSystem.Failure {
+            if failure.alreadyExists {
+                throw EventStoreError(code: .conflict,
+                                      message: "a file appeared at \(path) while the journal was loading: nothing was written there")
+            }
+            throw EventStoreError(code: .io, message: "finishing the journal load: \(failure)")
+        } catch let error as EventStoreError {
+            throw error
+        } catch {
+            throw EventStoreError(code: .io, message: "finishing the journal load: \(error)")
+        }
+        return head
+    }
+
+    /// Ends the load without a journal: closes and removes the loading file. Idempotent.
+    public func abandon() {
+        store = nil
+        removeLoadingFiles()
+    }
+
+    /// One sorted pass over the log fills the id index (its primary key refuses a repeated id),
+    /// then the file switches to WAL mode like every journal. Synchronous from here on.
+    private func buildIDIndex(_ store: SQLiteEventStore) throws(EventStoreError) {
+        do {
+            try store.withConnection { sql in
+                try sql.execute("PRAGMA synchronous = FULL")
+                try sql.begin(.immediate)
+                do {
+                    try sql.execute("""
+                        INSERT INTO journal_event_ids(id, position) SELECT event_id, position FROM journal_events ORDER BY event_id;
+                        UPDATE journal_id_index SET through = (SELECT position FROM journal_head WHERE singleton = 1)
+                            WHERE singleton = 1;
+                        """)
+                    try sql.commit()
+                } catch {
+                    sql.rollback()
+                    throw error
+                }
+                try sql.execute("PRAGMA journal_mode = WAL")
+            }
+        } catch let error as SQLiteError where error.resultCode == SQLITE_CONSTRAINT {
+            throw repeatedID(store) ?? EventStoreError(sqlite: error, doing: "building the id index of \(loadingPath)")
+        } catch let error as SQLiteError {
+            throw EventStoreError(sqlite: error, doing: "building the id index of \(loadingPath)")
+        } catch {
+            throw EventStoreError(code: .io, message: "building the id index of \(loadingPath): \(error)")
+        }
+    }
+
+    /// The error naming the first id stored twice, with its stream and first position.
+    private func repeatedID(_ store: SQLiteEventStore) -> EventStoreError? {
+        let positions: (first: Int64, second: Int64)?
+        do {
+            positions = try store.withConnection { sql -> (Int64, Int64)? in
+                let statement = try sql.cached("""
+                    SELECT min(position), max(position) FROM journal_events GROUP BY event_id HAVING count(*) > 1
+                    ORDER BY min(position) LIMIT 1
+                    """)
+                defer { statement.reset() }
+                return try statement.step() ? (statement.int64(at: 0), statement.int64(at: 1)) : nil
+            }
+        } catch {
+            return nil
+        }
+        guard let positions, let first = try? store.readAll(from: positions.first, limit: 1).first,
+              let second = try? store.readAll(from: positions.second, limit: 1).first else { return nil }
+        return EventStoreError(code: .duplicateIDConflict,
+                               message: "event id \(first.id) occurs twice in the load (at positions \(first.position) in "
+                                   + "\(first.stream) and \(second.position) in \(second.stream)): a journal load takes "
+                                   + "only new events, and nothing was written at \(path)",
+                               stream: second.stream.rawValue, position: first.position, eventID: first.id)
+    }
+
+    private func removeLoadingFiles() {
+        for suffix in ["", "-journal", "-wal", "-shm"] { FileSystem.remove(loadingPath + suffix) }
+    }
+
+    private static func over(_ path: String) -> EventStoreError {
+        EventStoreError(code: .invalidInput, message: "the journal load of \(path) is over (finished or abandoned)")
+    }
+}
