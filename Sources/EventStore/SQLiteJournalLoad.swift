@@ -38,7 +38,8 @@ public final class SQLiteJournalLoad: BatchAppending {
     ///
     /// `configuration` is used for the loading file except for durability (no fsync until
     /// `finish()`) and for creation (always created).
-    /// - Throws: `.invalidInput` when `path` exists, `.io` when the loading file cannot be
+    /// - Throws: `.invalidInput` when `path` exists, or a `-wal` or `-journal` file of an
+    ///   earlier database of that name does, `.io` when the loading file cannot be
     ///   created, the store's errors when it cannot be opened.
     public init(path: String, configuration: SQLiteEventStore.Configuration = .init()) throws(EventStoreError) {
         guard Self.canStart(at: path) else {
@@ -46,11 +47,12 @@ public final class SQLiteJournalLoad: BatchAppending {
                                   ? "a journal load needs a file path, not \"\(path)\""
                                   : "\(path) exists: a journal load only creates a new journal")
         }
+        try Self.checkNoLeftovers(of: path)
         self.path = path
         do {
             loadingPath = try FileSystem.makeUniqueFile(prefix: path + ".loading-")
         } catch {
-            throw EventStoreError(code: .io, message: "starting a journal load: \(error)")
+            throw EventStoreError(code: .io, message: "cannot create the journal \(path): \(error)")
         }
         var loading = configuration
         loading.buildsNewJournal = true
@@ -84,7 +86,8 @@ public final class SQLiteJournalLoad: BatchAppending {
     /// Builds the id index, makes the file a WAL-mode journal, syncs it and names it `path`.
     /// Returns the number of events. After it returns or throws, the load is over.
     /// - Throws: `.duplicateIDConflict` naming an id that occurs twice; `.conflict` when a file
-    ///   appeared at `path` meanwhile; `.io`, `.full`: in every case nothing is at `path`.
+    ///   appeared at `path` meanwhile; `.invalidInput` when a `-wal` or `-journal` file did;
+    ///   `.io`, `.full`: in every case nothing is at `path`.
     @discardableResult
     public func finish() throws(EventStoreError) -> Int64 {
         guard let store else { throw Self.over(path) }
@@ -97,6 +100,7 @@ public final class SQLiteJournalLoad: BatchAppending {
                 throw EventStoreError(code: .io, message: "\(loadingPath): the WAL was not removed at close")
             }
             try FileSystem.sync(loadingPath)
+            try Self.checkNoLeftovers(of: path)
             try FileSystem.moveWithoutReplacing(loadingPath, to: path)
             try FileSystem.sync(FileSystem.directory(of: path), directory: true)
         } catch let failure as FileSystem.Failure {
@@ -111,6 +115,17 @@ public final class SQLiteJournalLoad: BatchAppending {
             throw EventStoreError(code: .io, message: "finishing the journal load: \(error)")
         }
         return head
+    }
+
+    /// A `-wal` or `-journal` file left at the destination by an earlier database of that name
+    /// (deleted without them): SQLite would replay it into the new journal's pages, so a load
+    /// refuses to put a journal there.
+    private static func checkNoLeftovers(of path: String) throws(EventStoreError) {
+        for suffix in ["-wal", "-journal"] where FileSystem.exists(path + suffix) {
+            throw EventStoreError(code: .invalidInput, message: "\(path)\(suffix) exists without \(path) (left by an earlier "
+                                  + "database of that name): SQLite would apply it to a new journal there; remove it "
+                                  + "or choose another path. Nothing was written at \(path)")
+        }
     }
 
     /// Ends the load without a journal: closes and removes the loading file. Idempotent.

@@ -172,4 +172,26 @@ struct JournalLoadTests {
         #expect(try store.readAll(from: 1, limit: .max).map(\.id) == [0, 1, 2, 6].map { Fixture.uuid($0) })
         #expect(try store.verify().events == 4)
     }
+
+    @Test
+    func aLoadRefusesAPathWithAnEarlierDatabasesWALLeftBehind() throws {
+        let directory = TemporaryDirectory.make()
+        let path = directory.file("j.db")
+        try Data("stale frames".utf8).write(to: URL(fileURLWithPath: path + "-wal"))
+        let error = try #require(throws: EventStoreError.self) {
+            _ = try SQLiteJournalLoad(path: path, configuration: Self.configuration())
+        }
+        #expect(error.code == .invalidInput)
+        #expect(error.message.contains("j.db-wal exists"))
+        #expect(try Self.files(in: directory) == ["j.db-wal"])
+
+        // Left there while the load ran: the journal is not put in place.
+        try FileManager.default.removeItem(atPath: path + "-wal")
+        let load = try SQLiteJournalLoad(path: path, configuration: Self.configuration())
+        try load.append(Self.batches(rounds: 1)[0])
+        try Data("stale frames".utf8).write(to: URL(fileURLWithPath: path + "-journal"))
+        let late = try #require(throws: EventStoreError.self) { try load.finish() }
+        #expect(late.code == .invalidInput)
+        #expect(try Self.files(in: directory) == ["j.db-journal"])
+    }
 }
