@@ -45,15 +45,19 @@ public final class SQLiteEventStore: TransactionalEventStore, @unchecked Sendabl
     /// missing unless `configuration.createIfMissing` is false.
     ///
     /// - Throws: `.missing` (no file and no creation), `.notAJournal` (another SQLite database or
-    ///   not a database), `.readOnly`, `.busy`, `.io`.
+    ///   not a database), `.invalidInput` (no file, but an earlier database's `-wal` or
+    ///   `-journal` is there), `.readOnly`, `.busy`, `.io`.
     public init(path: String, configuration: Configuration = Configuration()) throws(EventStoreError) {
         self.path = path
         self.configuration = configuration
+        let inMemory = path == ":memory:" || path.isEmpty
+        if !inMemory && !configuration.readOnly && configuration.createIfMissing && !FileSystem.exists(path) {
+            try Self.refuseLeftovers(of: path)
+        }
         let writer = try JournalConnection(path: path, configuration: configuration, writer: true)
         if try SQLiteEventStore.prepareSchema(writer.sql, path: path, readOnly: configuration.readOnly) == 1 {
             writer.legacyIDIndex = true  // a version 1 file opened read-only: read as it is
         }
-        let inMemory = path == ":memory:" || path.isEmpty
         reader = inMemory || configuration.readOnly
             ? nil : try JournalConnection(path: path, configuration: configuration, writer: false)
         let signal = self.signal
@@ -65,6 +69,17 @@ public final class SQLiteEventStore: TransactionalEventStore, @unchecked Sendabl
         // store to close and can checkpoint the WAL into the database file.
         reader?.close()
         commits.closeWriter()
+    }
+
+    /// Refuses to create a journal at `path` when a `-wal` or `-journal` file of an earlier
+    /// database of that name (deleted without them) is still there: SQLite would replay its
+    /// pages into the new file, which would then hold another database's pages.
+    static func refuseLeftovers(of path: String) throws(EventStoreError) {
+        for suffix in ["-wal", "-journal"] where FileSystem.exists(path + suffix) {
+            throw EventStoreError(code: .invalidInput, message: "\(path)\(suffix) exists without \(path) (left by an earlier "
+                                  + "database of that name): SQLite would apply it to a new journal there; remove it "
+                                  + "or choose another path. Nothing was written at \(path)")
+        }
     }
 
     /// Runs `body` on a connection that sees the last committed state.

@@ -47,7 +47,7 @@ public final class SQLiteJournalLoad: BatchAppending {
                                   ? "a journal load needs a file path, not \"\(path)\""
                                   : "\(path) exists: a journal load only creates a new journal")
         }
-        try Self.checkNoLeftovers(of: path)
+        try SQLiteEventStore.refuseLeftovers(of: path)
         self.path = path
         do {
             loadingPath = try FileSystem.makeUniqueFile(prefix: path + ".loading-")
@@ -100,7 +100,7 @@ public final class SQLiteJournalLoad: BatchAppending {
                 throw EventStoreError(code: .io, message: "\(loadingPath): the WAL was not removed at close")
             }
             try FileSystem.sync(loadingPath)
-            try Self.checkNoLeftovers(of: path)
+            try SQLiteEventStore.refuseLeftovers(of: path)
             try FileSystem.moveWithoutReplacing(loadingPath, to: path)
             try FileSystem.sync(FileSystem.directory(of: path), directory: true)
         } catch let failure as FileSystem.Failure {
@@ -115,17 +115,6 @@ public final class SQLiteJournalLoad: BatchAppending {
             throw EventStoreError(code: .io, message: "finishing the journal load: \(error)")
         }
         return head
-    }
-
-    /// A `-wal` or `-journal` file left at the destination by an earlier database of that name
-    /// (deleted without them): SQLite would replay it into the new journal's pages, so a load
-    /// refuses to put a journal there.
-    private static func checkNoLeftovers(of path: String) throws(EventStoreError) {
-        for suffix in ["-wal", "-journal"] where FileSystem.exists(path + suffix) {
-            throw EventStoreError(code: .invalidInput, message: "\(path)\(suffix) exists without \(path) (left by an earlier "
-                                  + "database of that name): SQLite would apply it to a new journal there; remove it "
-                                  + "or choose another path. Nothing was written at \(path)")
-        }
     }
 
     /// Ends the load without a journal: closes and removes the loading file. Idempotent.

@@ -1,4 +1,5 @@
 import CSQLite
+import Foundation
 import EventStore
 import JournalCore
 import Testing
@@ -34,6 +35,27 @@ struct SQLiteFaultTests {
         #expect(error?.code == .notAJournal)
         let db = try SQLiteConnection(path: path)
         #expect(try db.scalarInt("SELECT count(*) FROM sqlite_schema") == 1)
+    }
+
+    @Test func creatingAJournalBesideAnEarlierDatabasesWALIsRefused() throws {
+        let directory = TemporaryDirectory.make()
+        let path = directory.file("j.db")
+        // A journal whose WAL still holds a commit, then deleted without its WAL.
+        let earlier = directory.file("earlier.db")
+        do {
+            let db = try SQLiteConnection(path: earlier)
+            try db.execute("PRAGMA wal_autocheckpoint = 0; CREATE TABLE customers(id INTEGER PRIMARY KEY)")
+            let wal = try #require(FileManager.default.contents(atPath: earlier + "-wal"))
+            writeFile(path + "-wal", Array(wal))
+        }
+        let error = #expect(throws: EventStoreError.self) { try SQLiteEventStore(path: path) }
+        #expect(error?.code == .invalidInput)
+        #expect(error?.message.contains("j.db-wal exists without") == true)
+        #expect(access(path, F_OK) != 0)
+        unlink(path + "-wal")
+        let store = try SQLiteEventStore(path: path)
+        try store.append(Fixture.events(0..<2), to: Fixture.stream(1), expectedVersion: .noStream)
+        #expect(try store.withConnection { db in try db.scalarInt("SELECT count(*) FROM sqlite_schema WHERE name = 'customers'") } == 0)
     }
 
     @Test func aMissingFileWithoutCreationThrowsMissingAndCreatesNothing() {
