@@ -112,7 +112,13 @@ enum SimulateCommand {
             context.stderr.write("\rsimulating: \(events) events appended…")
             try? context.stderr.flush()
         }
-        try load?.finish()
+        if let load {
+            if context.stderrIsTerminal && report.events >= 200_000 {
+                context.stderr.write("\r\u{1B}[Kbuilding the id index of \(report.events) events…")
+                try? context.stderr.flush()
+            }
+            try load.finish()
+        }
         if context.stderrIsTerminal && report.events >= 200_000 {
             context.stderr.write("\r\u{1B}[K")
             try? context.stderr.flush()
