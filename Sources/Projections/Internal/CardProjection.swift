@@ -63,56 +63,94 @@ final class CardProjection: ProjectionModel {
         directory.forget()  // reloaded by `open` before the next batch
     }
 
-    func apply(_ events: ArraySlice<EventView>, names: StreamNaming, in db: ProjectionDatabase) throws(ProjectionError) {
-        if directory.needsOpen { try open(in: db, generation: generation) }
+    func fold(_ events: ArraySlice<EventView>, names: StreamNaming,
+              db: ProjectionDatabase?) throws(ProjectionError) -> PendingWrite? {
+        if directory.needsOpen {
+            guard let db else { return nil }
+            try open(in: db, generation: generation)
+        }
+        // The batch's streams in the order first met, and each event's slot among them.
+        let batch = StreamSlots(events, category: .card)
+        if db == nil && !directory.holdsRows(of: batch.streams) { return nil }
         // The directory moves into a local for the loop (no exclusivity check per access) and back.
         var directory = StreamRowDirectory<CardStreamRow>(cacheLimit: 0)
         swap(&directory, &self.directory)
         defer { swap(&directory, &self.directory) }
         let generation = self.generation
-        /// This batch's rows, in the order first met, and where each stream's row is.
         var rows: [CardStreamRow] = []
-        var keys: [Int64] = []
-        var touched: [Int64: Int] = [:]
-        var facts: [CardFact] = []
+        rows.reserveCapacity(batch.streams.count)
         var totals = TotalsDelta()
-        for event in events where event.category == .card {
-            if let index = touched[event.stream] {
-                CardFold.applyCountingEvents(event, to: &rows[index], facts: &facts, totals: &totals)
-                continue
-            }
-            let stream = event.stream
-            var row = try directory.row(of: stream, model: "card", name: { () throws(ProjectionError) in try names.name(of: stream) },
-                                        loadSID: { sid throws(ProjectionError) in try load(sid: sid, db: db) },
-                                        loadName: { name throws(ProjectionError) in try load(name, db: db) },
-                                        createNameIndex: { () throws(ProjectionError) in try createNameIndex(in: db, generation: generation) })
+        for stream in batch.streams {
+            let row = try directory.row(of: stream, model: "card", name: { () throws(ProjectionError) in try names.name(of: stream) },
+                                        loadSID: { sid throws(ProjectionError) in try load(sid: sid, db: Self.needed(db)) },
+                                        loadName: { name throws(ProjectionError) in try load(name, db: Self.needed(db)) },
+                                        createNameIndex: { () throws(ProjectionError) in
+                                            try createNameIndex(in: Self.needed(db), generation: generation) })
             // The stream's contribution to the totals is taken out here and put back, as it
             // stands after the batch, below: one move per stream and batch, not per event.
             CardFold.contribute(row, sign: -1, to: &totals)
-            CardFold.applyCountingEvents(event, to: &row, facts: &facts, totals: &totals)
-            touched[event.stream] = rows.count
             rows.append(row)
-            keys.append(event.stream)
+        }
+        var facts: [CardFact] = []
+        var offset = 0
+        for event in events {
+            let slot = batch.slots[offset]
+            offset += 1
+            if slot >= 0 { CardFold.applyCountingEvents(event, to: &rows[Int(slot)], facts: &facts, totals: &totals) }
         }
         for row in rows { CardFold.contribute(row, sign: 1, to: &totals) }
+        // In sid order: new rows append to the table's B-tree.
+        let ordered = rows.sorted { $0.sid < $1.sid }
+        var texts: [(methods: String, otpTimes: String?)] = []
+        texts.reserveCapacity(ordered.count)
+        for row in ordered {
+            texts.append((Self.encode(row.methods), row.otpTimes.isEmpty ? nil : SortedValues.encode(row.otpTimes)))
+        }
+        let prepared = TotalsTables.prepare(totals)
+        let longSpans = LongSpanTable.rows(rows.lazy.map { ($0.sid, $0.otpTimes) })
+        directory.keep(rows, keys: batch.streams)
+        return PendingWrite(Rows(rows: ordered, texts: texts, facts: facts, totals: prepared, longSpans: longSpans,
+                                 generation: generation))
+    }
+
+    /// A batch's rows, written in the batch's transaction.
+    private struct Rows: BatchWrite {
+        let rows: [CardStreamRow]
+        let texts: [(methods: String, otpTimes: String?)]
+        let facts: [CardFact]
+        let totals: TotalsTables.Prepared
+        let longSpans: [(sid: Int64, first: Int64, last: Int64, times: String)]
+        let generation: Int64
+
+        func write(in db: ProjectionDatabase) throws(ProjectionError) {
+            try CardProjection.write(rows, texts: texts, facts: facts, in: db, generation: generation)
+            try CardProjection.totals.write(totals, in: db, generation: generation)
+            try CardProjection.longSpans.keep(longSpans, in: db, generation: generation)
+        }
+    }
+
+    /// The database of a fold that may read it (a fold ahead returned nil before getting here).
+    static func needed(_ db: ProjectionDatabase?) throws(ProjectionError) -> ProjectionDatabase {
+        guard let db else { throw ProjectionError(.database, "read models: a fold ahead tried to read the database") }
+        return db
+    }
+
+    private static func write(_ rows: [CardStreamRow], texts: [(methods: String, otpTimes: String?)], facts: [CardFact],
+                              in db: ProjectionDatabase, generation: Int64) throws(ProjectionError) {
         let write = try db.statement("""
-            INSERT INTO \(Self.streamTable(generation))(sid, name, decision_t, methods, selected,
+            INSERT INTO \(streamTable(generation))(sid, name, decision_t, methods, selected,
               selections, otps, outcome, ended_t, otp_first_t, otp_last_t, otp_times) VALUES(?,?,?,?,?,?,?,?,?,?,?,?)
             ON CONFLICT(sid) DO UPDATE SET decision_t = excluded.decision_t, methods = excluded.methods,
               selected = excluded.selected, selections = excluded.selections, otps = excluded.otps,
               outcome = excluded.outcome, ended_t = excluded.ended_t, otp_first_t = excluded.otp_first_t,
               otp_last_t = excluded.otp_last_t, otp_times = excluded.otp_times
             """)
-        // In sid order: new rows append to the table's B-tree.
-        var order = Array(rows.indices)
-        order.sort { rows[$0].sid < rows[$1].sid }
-        for index in order {
-            let row = rows[index]
+        for (index, row) in rows.enumerated() {
             write.reset()
             write.bind(1, row.sid)
             write.bind(2, row.name)
             write.bind(3, row.decisionAt)
-            write.bind(4, Self.encode(row.methods))
+            write.bind(4, texts[index].methods)
             write.bind(5, row.selectedKind)
             write.bind(6, row.selections)
             write.bind(7, row.otpSubmissions)
@@ -120,11 +158,11 @@ final class CardProjection: ProjectionModel {
             write.bind(9, row.endedAt)
             write.bind(10, row.firstOTPAt)
             write.bind(11, row.lastOTPAt)
-            write.bind(12, row.otpTimes.isEmpty ? nil : SortedValues.encode(row.otpTimes))
+            write.bind(12, texts[index].otpTimes)
             try write.run()
         }
         let insert = try db.statement(
-            "INSERT INTO \(Self.factTable(generation))(kind, t, sid, a, b, v) VALUES(?,?,?,?,?,?)")
+            "INSERT INTO \(factTable(generation))(kind, t, sid, a, b, v) VALUES(?,?,?,?,?,?)")
         for fact in facts {
             insert.reset()
             insert.bind(1, fact.kind.rawValue)
@@ -135,9 +173,6 @@ final class CardProjection: ProjectionModel {
             insert.bind(6, fact.v)
             try insert.run()
         }
-        try Self.totals.flush(totals, in: db, generation: generation)
-        try Self.longSpans.keep(rows.map { ($0.sid, $0.otpTimes) }, in: db, generation: generation)
-        directory.keep(rows, keys: keys)
     }
 
     private func load(_ name: String, db: ProjectionDatabase) throws(ProjectionError) -> CardStreamRow? {

@@ -46,6 +46,18 @@ struct StreamRowDirectory<Row: StreamRow> {
         nextSID = 0
     }
 
+    /// True when ``row(of:model:name:loadSID:loadName:createNameIndex:)`` finds the row of
+    /// `stream` without the database: cached, or new to a generation that started empty.
+    func holdsRow(of stream: Int64) -> Bool {
+        cache[stream] != nil || (startedEmpty && sids[stream] == nil)
+    }
+
+    /// True when ``holdsRow(of:)`` for every stream of `streams`.
+    func holdsRows(of streams: [Int64]) -> Bool {
+        for stream in streams where !holdsRow(of: stream) { return false }
+        return true
+    }
+
     /// The row of `stream` as it stands before this batch: cached, reloaded by sid, found by name
     /// (after making the name index), or a new one.
     mutating func row(of stream: Int64, model: String, name: () throws(ProjectionError) -> String,
@@ -79,5 +91,31 @@ struct StreamRowDirectory<Row: StreamRow> {
     mutating func keep(_ rows: [Row], keys: [Int64]) {
         if cache.count + rows.count > cacheLimit { cache.removeAll(keepingCapacity: true) }
         for (index, row) in rows.enumerated() { cache[keys[index]] = row }
+    }
+}
+
+/// The streams of one category in a batch, in the order first met, and each event's slot among
+/// them (-1: another category), so a fold finds an event's row by index, not by hashing.
+struct StreamSlots {
+    private(set) var streams: [Int64] = []
+    private(set) var slots: [Int32]
+
+    init(_ events: ArraySlice<EventView>, category: EventView.Category) {
+        slots = [Int32](repeating: -1, count: events.count)
+        var seen: [Int64: Int32] = [:]
+        var offset = 0
+        for event in events {
+            if event.category == category {
+                if let slot = seen[event.stream] {
+                    slots[offset] = slot
+                } else {
+                    let slot = Int32(streams.count)
+                    seen[event.stream] = slot
+                    streams.append(event.stream)
+                    slots[offset] = slot
+                }
+            }
+            offset += 1
+        }
     }
 }

@@ -64,41 +64,79 @@ final class ThreeDSProjection: ProjectionModel {
         directory.forget()  // reloaded by `open` before the next batch
     }
 
-    func apply(_ events: ArraySlice<EventView>, names: StreamNaming, in db: ProjectionDatabase) throws(ProjectionError) {
-        if directory.needsOpen { try open(in: db, generation: generation) }
-        let s = Self.streamTable(generation)
+    func fold(_ events: ArraySlice<EventView>, names: StreamNaming,
+              db: ProjectionDatabase?) throws(ProjectionError) -> PendingWrite? {
+        if directory.needsOpen {
+            guard let db else { return nil }
+            try open(in: db, generation: generation)
+        }
+        // The batch's streams in the order first met, and each event's slot among them (-1:
+        // not a 3DS event), so the fold below looks nothing up.
+        let batch = StreamSlots(events, category: .threeDS)
+        if db == nil && !directory.holdsRows(of: batch.streams) { return nil }
         // The directory moves into a local for the loop (no exclusivity check per access) and back.
         var directory = StreamRowDirectory<ThreeDSStreamRow>(cacheLimit: 0)
         swap(&directory, &self.directory)
         defer { swap(&directory, &self.directory) }
         let generation = self.generation
-        /// This batch's rows, in the order first met, and where each stream's row is.
         var rows: [ThreeDSStreamRow] = []
-        var keys: [Int64] = []
-        var touched: [Int64: Int] = [:]
-        var facts: [ThreeDSFact] = []
+        rows.reserveCapacity(batch.streams.count)
         var totals = TotalsDelta()
-        for event in events where event.category == .threeDS {
-            if let index = touched[event.stream] {
-                ThreeDSFold.applyCountingEvents(event, to: &rows[index], facts: &facts, totals: &totals)
-                continue
-            }
-            let stream = event.stream
-            var row = try directory.row(of: stream, model: "3ds", name: { () throws(ProjectionError) in try names.name(of: stream) },
-                                        loadSID: { sid throws(ProjectionError) in try load(sid: sid, db: db) },
-                                        loadName: { name throws(ProjectionError) in try load(name, db: db) },
-                                        createNameIndex: { () throws(ProjectionError) in try createNameIndex(in: db, generation: generation) })
+        for stream in batch.streams {
+            let row = try directory.row(of: stream, model: "3ds", name: { () throws(ProjectionError) in try names.name(of: stream) },
+                                        loadSID: { sid throws(ProjectionError) in try load(sid: sid, db: Self.needed(db)) },
+                                        loadName: { name throws(ProjectionError) in try load(name, db: Self.needed(db)) },
+                                        createNameIndex: { () throws(ProjectionError) in
+                                            try createNameIndex(in: Self.needed(db), generation: generation) })
             // The stream's contribution to the totals is taken out here and put back, as it
             // stands after the batch, below: one move per stream and batch, not per event.
             ThreeDSFold.contribute(row, sign: -1, to: &totals)
-            ThreeDSFold.applyCountingEvents(event, to: &row, facts: &facts, totals: &totals)
-            touched[event.stream] = rows.count
             rows.append(row)
-            keys.append(event.stream)
+        }
+        var facts: [ThreeDSFact] = []
+        var offset = 0
+        for event in events {
+            let slot = batch.slots[offset]
+            offset += 1
+            if slot >= 0 { ThreeDSFold.applyCountingEvents(event, to: &rows[Int(slot)], facts: &facts, totals: &totals) }
         }
         for row in rows { ThreeDSFold.contribute(row, sign: 1, to: &totals) }
+        // In sid order: new rows append to the table's B-tree.
+        let ordered = rows.sorted { $0.sid < $1.sid }
+        let subTimes = ordered.map { $0.submitTimes.isEmpty ? nil : SortedValues.encode($0.submitTimes) }
+        let prepared = TotalsTables.prepare(totals)
+        let longSpans = LongSpanTable.rows(rows.lazy.map { ($0.sid, $0.submitTimes) })
+        directory.keep(rows, keys: batch.streams)
+        return PendingWrite(Rows(rows: ordered, subTimes: subTimes, facts: facts, totals: prepared,
+                                 longSpans: longSpans, generation: generation))
+    }
+
+    /// A batch's rows, written in the batch's transaction.
+    private struct Rows: BatchWrite {
+        let rows: [ThreeDSStreamRow]
+        let subTimes: [String?]
+        let facts: [ThreeDSFact]
+        let totals: TotalsTables.Prepared
+        let longSpans: [(sid: Int64, first: Int64, last: Int64, times: String)]
+        let generation: Int64
+
+        func write(in db: ProjectionDatabase) throws(ProjectionError) {
+            try ThreeDSProjection.write(rows, subTimes: subTimes, facts: facts, in: db, generation: generation)
+            try ThreeDSProjection.totals.write(totals, in: db, generation: generation)
+            try ThreeDSProjection.longSpans.keep(longSpans, in: db, generation: generation)
+        }
+    }
+
+    /// The database of a fold that may read it (a fold ahead returned nil before getting here).
+    static func needed(_ db: ProjectionDatabase?) throws(ProjectionError) -> ProjectionDatabase {
+        guard let db else { throw ProjectionError(.database, "read models: a fold ahead tried to read the database") }
+        return db
+    }
+
+    private static func write(_ rows: [ThreeDSStreamRow], subTimes: [String?], facts: [ThreeDSFact],
+                              in db: ProjectionDatabase, generation: Int64) throws(ProjectionError) {
         let write = try db.statement("""
-            INSERT INTO \(s)(sid, name, created_t, ds, mv, ares, started_t, outcome, ended_t, requests,
+            INSERT INTO \(streamTable(generation))(sid, name, created_t, ds, mv, ares, started_t, outcome, ended_t, requests,
               submits, last_ui, sub_first_t, sub_last_t, sub_times) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)
             ON CONFLICT(sid) DO UPDATE SET created_t = excluded.created_t, ds = excluded.ds, mv = excluded.mv,
               ares = excluded.ares, started_t = excluded.started_t, outcome = excluded.outcome,
@@ -106,11 +144,7 @@ final class ThreeDSProjection: ProjectionModel {
               last_ui = excluded.last_ui, sub_first_t = excluded.sub_first_t, sub_last_t = excluded.sub_last_t,
               sub_times = excluded.sub_times
             """)
-        // In sid order: new rows append to the table's B-tree.
-        var order = Array(rows.indices)
-        order.sort { rows[$0].sid < rows[$1].sid }
-        for index in order {
-            let row = rows[index]
+        for (index, row) in rows.enumerated() {
             write.reset()
             write.bind(1, row.sid)
             write.bind(2, row.name)
@@ -126,10 +160,10 @@ final class ThreeDSProjection: ProjectionModel {
             write.bind(12, row.lastUiType)
             write.bind(13, row.firstSubmitAt)
             write.bind(14, row.lastSubmitAt)
-            write.bind(15, row.submitTimes.isEmpty ? nil : SortedValues.encode(row.submitTimes))
+            write.bind(15, subTimes[index])
             try write.run()
         }
-        let insert = try db.statement("INSERT INTO \(Self.factTable(generation))(kind, t, sid, a, b) VALUES(?,?,?,?,?)")
+        let insert = try db.statement("INSERT INTO \(factTable(generation))(kind, t, sid, a, b) VALUES(?,?,?,?,?)")
         for fact in facts {
             insert.reset()
             insert.bind(1, fact.kind.rawValue)
@@ -139,9 +173,6 @@ final class ThreeDSProjection: ProjectionModel {
             insert.bind(5, fact.b)
             try insert.run()
         }
-        try Self.totals.flush(totals, in: db, generation: generation)
-        try Self.longSpans.keep(rows.map { ($0.sid, $0.submitTimes) }, in: db, generation: generation)
-        directory.keep(rows, keys: keys)
     }
 
     private func load(_ name: String, db: ProjectionDatabase) throws(ProjectionError) -> ThreeDSStreamRow? {

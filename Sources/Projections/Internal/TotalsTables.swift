@@ -31,10 +31,26 @@ struct TotalsTables {
             """)
     }
 
+    /// A batch's changes, turned into the rows to add (``prepare(_:)``, pure: done on the fold's
+    /// thread) and written in the batch's transaction (``write(_:in:generation:)``).
+    struct Prepared: Sendable {
+        var counts: [(key: String, n: Int64)] = []
+        /// Sorted by the table's primary key (sequential B-tree pages, not one random page a row).
+        var buckets: [(metric: String, width: Int64, bucket: Int64, key: String, n: Int64)] = []
+        var fine: [(metric: String, v: Int64, n: Int64)] = []
+        var coarse: [(metric: String, b: Int64, n: Int64)] = []
+        /// Changes to the sorted duration lists of the time buckets (a read-modify-write each).
+        var values: [(width: Int64, bucket: Int64, metric: String, change: [Int64: Int64])] = []
+    }
+
     /// Adds a batch's changes.
     func flush(_ delta: TotalsDelta, in db: ProjectionDatabase, generation g: Int64) throws(ProjectionError) {
-        let counts = try db.statement(
-            "INSERT INTO \(total(g))(key, n) VALUES(?, ?) ON CONFLICT(key) DO UPDATE SET n = \(total(g)).n + excluded.n")
+        try write(Self.prepare(delta), in: db, generation: g)
+    }
+
+    /// The rows a batch's changes add (no database access).
+    static func prepare(_ delta: TotalsDelta) -> Prepared {
+        var prepared = Prepared()
         var all: [String: Int64] = [:]
         // Each distinct key text gets a small number for this batch, so the bucket sums hash
         // integers; the rows are written sorted by the table's primary key (sequential B-tree
@@ -56,12 +72,7 @@ struct TotalsTables {
                 timed[TimedKey(width: width, bucket: TimeBuckets.floorDiv(key.minute, width), id: id), default: 0] += n
             }
         }
-        for (key, n) in all where n != 0 {
-            counts.reset()
-            counts.bind(1, key)
-            counts.bind(2, n)
-            try counts.run()
-        }
+        prepared.counts = all.filter { $0.value != 0 }.map { (key: $0.key, n: $0.value) }
         var rows = timed.filter { $0.value != 0 }.map { (key: $0.key, n: $0.value) }
         rows.sort { l, r in
             let lm = metrics[l.key.id].name, rm = metrics[r.key.id].name
@@ -70,23 +81,9 @@ struct TotalsTables {
             if l.key.bucket != r.key.bucket { return l.key.bucket < r.key.bucket }
             return texts[l.key.id] < texts[r.key.id]
         }
-        let bucketInsert = try db.statement("""
-            INSERT INTO \(bucketed(g))(m, w, b, key, n) VALUES(?, ?, ?, ?, ?)
-            ON CONFLICT(m, w, b, key) DO UPDATE SET n = \(bucketed(g)).n + excluded.n
-            """)
-        for (key, n) in rows {
-            bucketInsert.reset()
-            bucketInsert.bind(1, metrics[key.id].name)
-            bucketInsert.bind(2, key.width)
-            bucketInsert.bind(3, key.bucket)
-            bucketInsert.bind(4, texts[key.id])
-            bucketInsert.bind(5, n)
-            try bucketInsert.run()
-        }
-        guard !delta.histogram.isEmpty else { return }
-        try flushValues(delta, in: db, generation: g)
-        let fine = try db.statement(
-            "INSERT INTO \(hist(g))(metric, v, n) VALUES(?, ?, ?) ON CONFLICT(metric, v) DO UPDATE SET n = \(hist(g)).n + excluded.n")
+        prepared.buckets = rows.map { (metrics[$0.key.id].name, $0.key.width, $0.key.bucket, texts[$0.key.id], $0.n) }
+        guard !delta.histogram.isEmpty else { return prepared }
+        prepared.values = prepareValues(delta)
         var buckets: [Bucket: Int64] = [:]
         var metricTexts: [TotalsDelta.HistogramKey: String] = [:]
         for (key, n) in delta.histogram where n != 0 {
@@ -94,21 +91,58 @@ struct TotalsTables {
             group.value = 0
             group.minute = TotalsDelta.Key.untimed
             let metric = metricTexts.memo(group) { key.metricText }
-            fine.reset()
-            fine.bind(1, metric)
-            fine.bind(2, key.value)
-            fine.bind(3, n)
-            try fine.run()
+            prepared.fine.append((metric, key.value, n))
             buckets[Bucket(metric: metric, bucket: key.value >> Self.coarseShift), default: 0] += n
         }
-        let coarseInsert = try db.statement(
-            "INSERT INTO \(coarse(g))(metric, b, n) VALUES(?, ?, ?) ON CONFLICT(metric, b) DO UPDATE SET n = \(coarse(g)).n + excluded.n")
-        for (key, n) in buckets where n != 0 {
-            coarseInsert.reset()
-            coarseInsert.bind(1, key.metric)
-            coarseInsert.bind(2, key.bucket)
-            coarseInsert.bind(3, n)
-            try coarseInsert.run()
+        prepared.coarse = buckets.filter { $0.value != 0 }.map { ($0.key.metric, $0.key.bucket, $0.value) }
+        return prepared
+    }
+
+    /// Adds prepared rows, in the caller's transaction.
+    func write(_ prepared: Prepared, in db: ProjectionDatabase, generation g: Int64) throws(ProjectionError) {
+        let counts = try db.statement(
+            "INSERT INTO \(total(g))(key, n) VALUES(?, ?) ON CONFLICT(key) DO UPDATE SET n = \(total(g)).n + excluded.n")
+        for (key, n) in prepared.counts {
+            counts.reset()
+            counts.bind(1, key)
+            counts.bind(2, n)
+            try counts.run()
+        }
+        let bucketInsert = try db.statement("""
+            INSERT INTO \(bucketed(g))(m, w, b, key, n) VALUES(?, ?, ?, ?, ?)
+            ON CONFLICT(m, w, b, key) DO UPDATE SET n = \(bucketed(g)).n + excluded.n
+            """)
+        for row in prepared.buckets {
+            bucketInsert.reset()
+            bucketInsert.bind(1, row.metric)
+            bucketInsert.bind(2, row.width)
+            bucketInsert.bind(3, row.bucket)
+            bucketInsert.bind(4, row.key)
+            bucketInsert.bind(5, row.n)
+            try bucketInsert.run()
+        }
+        try writeValues(prepared.values, in: db, generation: g)
+        if !prepared.fine.isEmpty {
+            let fine = try db.statement(
+                "INSERT INTO \(hist(g))(metric, v, n) VALUES(?, ?, ?) ON CONFLICT(metric, v) DO UPDATE SET n = \(hist(g)).n + excluded.n")
+            for row in prepared.fine {
+                fine.reset()
+                fine.bind(1, row.metric)
+                fine.bind(2, row.v)
+                fine.bind(3, row.n)
+                try fine.run()
+            }
+        }
+        if !prepared.coarse.isEmpty {
+            let coarseInsert = try db.statement(
+                "INSERT INTO \(coarse(g))(metric, b, n) VALUES(?, ?, ?) ON CONFLICT(metric, b) DO UPDATE SET n = \(coarse(g)).n + excluded.n")
+            for row in prepared.coarse {
+                coarseInsert.reset()
+                coarseInsert.bind(1, row.metric)
+                coarseInsert.bind(2, row.b)
+                coarseInsert.bind(3, row.n)
+                try coarseInsert.run()
+            }
         }
     }
 
