@@ -87,6 +87,17 @@ public final class ProjectionEngine {
 
     public func close() { db.close() }
 
+    /// How many batches a projection folded ahead (on another thread, while the batch before
+    /// was written) and how many it folded in the batch's transaction (tests).
+    private(set) var foldsAhead = 0
+    private(set) var foldsInTransaction = 0
+
+    /// Keeps at most about `limit` stream rows in memory per projection (tests of eviction).
+    func limitStreamCache(to limit: Int) {
+        (model(.threeDS) as? ThreeDSProjection)?.limitCache(to: limit)
+        (model(.card) as? CardProjection)?.limitCache(to: limit)
+    }
+
     /// Pretends the fold of `name` changed (tests of the automatic rebuild).
     func setCodeVersion(_ version: Int64, of name: ProjectionName) { model(name).version = version }
 
@@ -381,8 +392,10 @@ public final class ProjectionEngine {
                         }
                         if let write = folded.writes[target.name] {
                             writes.append(write)
+                            foldsAhead += 1
                             continue
                         }
+                        foldsInTransaction += 1
                         let start = views.firstIndex { $0.position > target.checkpoint } ?? views.endIndex
                         guard let write = try model(target.name).fold(views[start...], names: names, db: db) else {
                             throw ProjectionError(.database, "read models: \(target.name.rawValue) did not fold a batch")

@@ -59,6 +59,9 @@ final class CardProjection: ProjectionModel {
         try db.execute("CREATE UNIQUE INDEX IF NOT EXISTS \(s)_name ON \(s)(name)")
     }
 
+    /// Keeps at most about `limit` stream rows in memory (tests of eviction and reloading).
+    func limitCache(to limit: Int) { directory.cacheLimit = limit }
+
     func forgetCache() {
         directory.forget()  // reloaded by `open` before the next batch
     }
@@ -69,38 +72,39 @@ final class CardProjection: ProjectionModel {
             guard let db else { return nil }
             try open(in: db, generation: generation)
         }
-        // The batch's streams in the order first met, and each event's slot among them.
-        let batch = StreamSlots(events, category: .card)
-        if db == nil && !directory.holdsRows(of: batch.streams) { return nil }
+        if db == nil && !self.directory.holdsRows(of: events, category: .card) { return nil }
         // The directory moves into a local for the loop (no exclusivity check per access) and back.
         var directory = StreamRowDirectory<CardStreamRow>(cacheLimit: 0)
         swap(&directory, &self.directory)
         defer { swap(&directory, &self.directory) }
         let generation = self.generation
-        var rows: [CardStreamRow] = []
-        rows.reserveCapacity(batch.streams.count)
         var totals = TotalsDelta()
-        for stream in batch.streams {
-            let row = try directory.row(of: stream, model: "card", name: { () throws(ProjectionError) in try names.name(of: stream) },
-                                        loadSID: { sid throws(ProjectionError) in try load(sid: sid, db: Self.needed(db)) },
-                                        loadName: { name throws(ProjectionError) in try load(name, db: Self.needed(db)) },
-                                        createNameIndex: { () throws(ProjectionError) in
-                                            try createNameIndex(in: Self.needed(db), generation: generation) })
-            // The stream's contribution to the totals is taken out here and put back, as it
-            // stands after the batch, below: one move per stream and batch, not per event.
-            CardFold.contribute(row, sign: -1, to: &totals)
-            rows.append(row)
-        }
         var facts: [CardFact] = []
-        var offset = 0
-        for event in events {
-            let slot = batch.slots[offset]
-            offset += 1
-            if slot >= 0 { CardFold.applyCountingEvents(event, to: &rows[Int(slot)], facts: &facts, totals: &totals) }
+        directory.beginBatch()
+        for event in events where event.category == .card {
+            let stream = event.stream
+            let (slot, first) = try directory.slot(
+                of: stream, name: { () throws(ProjectionError) in try names.name(of: stream) },
+                loadSID: { sid throws(ProjectionError) in try load(sid: sid, db: Self.needed(db)) },
+                loadName: { name throws(ProjectionError) in try load(name, db: Self.needed(db)) },
+                createNameIndex: { () throws(ProjectionError) in try createNameIndex(in: Self.needed(db), generation: generation) },
+                model: "card")
+            // The stream's contribution to the totals is taken out before its first event of the
+            // batch and put back, as it stands after the batch, below: one move per stream and
+            // batch, not per event.
+            if first { CardFold.contribute(directory.rows[slot], sign: -1, to: &totals) }
+            CardFold.applyCountingEvents(event, to: &directory.rows[slot], facts: &facts, totals: &totals)
         }
-        for row in rows { CardFold.contribute(row, sign: 1, to: &totals) }
+        var rows: [CardStreamRow] = []
+        rows.reserveCapacity(directory.touched.count)
+        for slot in directory.touched {
+            CardFold.contribute(directory.rows[Int(slot)], sign: 1, to: &totals)
+            rows.append(directory.rows[Int(slot)])
+        }
+        directory.endBatch()
         // In sid order: new rows append to the table's B-tree.
-        let ordered = rows.sorted { $0.sid < $1.sid }
+        rows.sort { $0.sid < $1.sid }
+        let ordered = rows
         var texts: [(methods: String, otpTimes: String?)] = []
         texts.reserveCapacity(ordered.count)
         for row in ordered {
@@ -108,7 +112,6 @@ final class CardProjection: ProjectionModel {
         }
         let prepared = TotalsTables.prepare(totals)
         let longSpans = LongSpanTable.rows(rows.lazy.map { ($0.sid, $0.otpTimes) })
-        directory.keep(rows, keys: batch.streams)
         return PendingWrite(Rows(rows: ordered, texts: texts, facts: facts, totals: prepared, longSpans: longSpans,
                                  generation: generation))
     }

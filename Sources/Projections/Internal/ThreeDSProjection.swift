@@ -60,6 +60,9 @@ final class ThreeDSProjection: ProjectionModel {
         try db.execute("CREATE UNIQUE INDEX IF NOT EXISTS \(s)_name ON \(s)(name)")
     }
 
+    /// Keeps at most about `limit` stream rows in memory (tests of eviction and reloading).
+    func limitCache(to limit: Int) { directory.cacheLimit = limit }
+
     func forgetCache() {
         directory.forget()  // reloaded by `open` before the next batch
     }
@@ -70,43 +73,42 @@ final class ThreeDSProjection: ProjectionModel {
             guard let db else { return nil }
             try open(in: db, generation: generation)
         }
-        // The batch's streams in the order first met, and each event's slot among them (-1:
-        // not a 3DS event), so the fold below looks nothing up.
-        let batch = StreamSlots(events, category: .threeDS)
-        if db == nil && !directory.holdsRows(of: batch.streams) { return nil }
+        if db == nil && !self.directory.holdsRows(of: events, category: .threeDS) { return nil }
         // The directory moves into a local for the loop (no exclusivity check per access) and back.
         var directory = StreamRowDirectory<ThreeDSStreamRow>(cacheLimit: 0)
         swap(&directory, &self.directory)
         defer { swap(&directory, &self.directory) }
         let generation = self.generation
-        var rows: [ThreeDSStreamRow] = []
-        rows.reserveCapacity(batch.streams.count)
         var totals = TotalsDelta()
-        for stream in batch.streams {
-            let row = try directory.row(of: stream, model: "3ds", name: { () throws(ProjectionError) in try names.name(of: stream) },
-                                        loadSID: { sid throws(ProjectionError) in try load(sid: sid, db: Self.needed(db)) },
-                                        loadName: { name throws(ProjectionError) in try load(name, db: Self.needed(db)) },
-                                        createNameIndex: { () throws(ProjectionError) in
-                                            try createNameIndex(in: Self.needed(db), generation: generation) })
-            // The stream's contribution to the totals is taken out here and put back, as it
-            // stands after the batch, below: one move per stream and batch, not per event.
-            ThreeDSFold.contribute(row, sign: -1, to: &totals)
-            rows.append(row)
-        }
         var facts: [ThreeDSFact] = []
-        var offset = 0
-        for event in events {
-            let slot = batch.slots[offset]
-            offset += 1
-            if slot >= 0 { ThreeDSFold.applyCountingEvents(event, to: &rows[Int(slot)], facts: &facts, totals: &totals) }
+        directory.beginBatch()
+        for event in events where event.category == .threeDS {
+            let stream = event.stream
+            let (slot, first) = try directory.slot(
+                of: stream, name: { () throws(ProjectionError) in try names.name(of: stream) },
+                loadSID: { sid throws(ProjectionError) in try load(sid: sid, db: Self.needed(db)) },
+                loadName: { name throws(ProjectionError) in try load(name, db: Self.needed(db)) },
+                createNameIndex: { () throws(ProjectionError) in try createNameIndex(in: Self.needed(db), generation: generation) },
+                model: "3ds")
+            // The stream's contribution to the totals is taken out before its first event of the
+            // batch and put back, as it stands after the batch, below: one move per stream and
+            // batch, not per event.
+            if first { ThreeDSFold.contribute(directory.rows[slot], sign: -1, to: &totals) }
+            ThreeDSFold.applyCountingEvents(event, to: &directory.rows[slot], facts: &facts, totals: &totals)
         }
-        for row in rows { ThreeDSFold.contribute(row, sign: 1, to: &totals) }
+        var rows: [ThreeDSStreamRow] = []
+        rows.reserveCapacity(directory.touched.count)
+        for slot in directory.touched {
+            ThreeDSFold.contribute(directory.rows[Int(slot)], sign: 1, to: &totals)
+            rows.append(directory.rows[Int(slot)])
+        }
+        directory.endBatch()
         // In sid order: new rows append to the table's B-tree.
-        let ordered = rows.sorted { $0.sid < $1.sid }
+        rows.sort { $0.sid < $1.sid }
+        let ordered = rows
         let subTimes = ordered.map { $0.submitTimes.isEmpty ? nil : SortedValues.encode($0.submitTimes) }
         let prepared = TotalsTables.prepare(totals)
         let longSpans = LongSpanTable.rows(rows.lazy.map { ($0.sid, $0.submitTimes) })
-        directory.keep(rows, keys: batch.streams)
         return PendingWrite(Rows(rows: ordered, subTimes: subTimes, facts: facts, totals: prepared,
                                  longSpans: longSpans, generation: generation))
     }
