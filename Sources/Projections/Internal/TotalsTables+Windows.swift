@@ -22,6 +22,7 @@ extension TotalsTables {
         }
         return changes.filter { $0.value.values.contains { $0 != 0 } }
             .map { (width: $0.key.width, bucket: $0.key.bucket, metric: $0.key.metric, change: $0.value) }
+            .sorted { ($0.width, $0.bucket, $0.metric) < ($1.width, $1.bucket, $1.metric) }
     }
 
     /// Applies prepared duration changes to the sorted lists of their buckets.

@@ -72,7 +72,9 @@ struct TotalsTables {
                 timed[TimedKey(width: width, bucket: TimeBuckets.floorDiv(key.minute, width), id: id), default: 0] += n
             }
         }
-        prepared.counts = all.filter { $0.value != 0 }.map { (key: $0.key, n: $0.value) }
+        // Every list is sorted by its table's primary key: a batch's upserts then visit the
+        // B-tree's pages in order instead of one random page per row.
+        prepared.counts = all.filter { $0.value != 0 }.map { (key: $0.key, n: $0.value) }.sorted { $0.key < $1.key }
         var rows = timed.filter { $0.value != 0 }.map { (key: $0.key, n: $0.value) }
         rows.sort { l, r in
             let lm = metrics[l.key.id].name, rm = metrics[r.key.id].name
@@ -94,7 +96,9 @@ struct TotalsTables {
             prepared.fine.append((metric, key.value, n))
             buckets[Bucket(metric: metric, bucket: key.value >> Self.coarseShift), default: 0] += n
         }
+        prepared.fine.sort { $0.metric != $1.metric ? $0.metric < $1.metric : $0.v < $1.v }
         prepared.coarse = buckets.filter { $0.value != 0 }.map { ($0.key.metric, $0.key.bucket, $0.value) }
+            .sorted { $0.metric != $1.metric ? $0.metric < $1.metric : $0.b < $1.b }
         return prepared
     }
 
