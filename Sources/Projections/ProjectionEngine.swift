@@ -52,7 +52,7 @@ public final class ProjectionEngine {
     private let reader: EventReader
     private let models: [ProjectionName: any ProjectionModel]
     /// Events read and applied per transaction.
-    public var batchSize = 100_000
+    public var batchSize = 200_000
 
     /// Opens the read models in the SQLite database at `databasePath` (the journal's own file).
     public convenience init(databasePath: String, source: any ProjectionEventSource) throws(ProjectionError) {

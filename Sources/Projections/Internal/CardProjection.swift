@@ -4,7 +4,7 @@ import JournalCore
 /// counted event, indexed by kind and occurredAt.
 ///
 /// Tables of generation G:
-/// - `pj_card_stream_gG(sid PK, name (unique index), decision_t, methods (JSON object id → kind), selected,
+/// - `pj_card_stream_gG(sid PK, name, nh (its hash, indexed), decision_t, methods (JSON object id → kind), selected,
 ///   selections, otps, outcome, ended_t, otp_first_t, otp_last_t)`; index on `decision_t`.
 /// - `pj_card_fact_gG(kind, t, sid, a, b, v)`; covering index `(kind, t, a, b, sid, v)`.
 /// - the all-time totals (``TotalsTables``, prefix `pj_card`).
@@ -15,9 +15,12 @@ final class CardProjection: ProjectionModel {
     /// 5: earliest and latest OTPSubmitted per journey; `journey` placed at the earliest.
     /// 6: OTP times per journey and the long-span table (`otp` windows).
     /// 7: duration lists per 10 minutes too.
-    var version: Int64 = 7
+    /// 8: the stream-name index is on a 64-bit hash of the name (`nh`), not on the text.
+    var version: Int64 = 8
     private var generation: Int64 = 0
-    private var directory = StreamRowDirectory<CardStreamRow>()
+    /// Card journeys come back days later (OTP retries, activation tails) and are few: more of
+    /// their rows stay in memory than of the short 3DS transactions.
+    private var directory = StreamRowDirectory<CardStreamRow>(cacheLimit: 400_000)
 
     static func streamTable(_ g: Int64) -> String { "pj_card_stream_g\(g)" }
     static func factTable(_ g: Int64) -> String { "pj_card_fact_g\(g)" }
@@ -30,7 +33,7 @@ final class CardProjection: ProjectionModel {
     func createTables(in db: ProjectionDatabase, generation g: Int64) throws(ProjectionError) {
         let s = Self.streamTable(g), f = Self.factTable(g)
         try db.execute("""
-            CREATE TABLE IF NOT EXISTS \(s)(sid INTEGER PRIMARY KEY, name TEXT NOT NULL, decision_t INTEGER,
+            CREATE TABLE IF NOT EXISTS \(s)(sid INTEGER PRIMARY KEY, name TEXT NOT NULL, nh INTEGER NOT NULL, decision_t INTEGER,
               methods TEXT NOT NULL, selected TEXT, selections INTEGER NOT NULL, otps INTEGER NOT NULL,
               outcome INTEGER NOT NULL, ended_t INTEGER, otp_first_t INTEGER, otp_last_t INTEGER, otp_times TEXT);
             CREATE TABLE IF NOT EXISTS \(f)(kind INTEGER NOT NULL, t INTEGER NOT NULL, sid INTEGER NOT NULL,
@@ -56,7 +59,9 @@ final class CardProjection: ProjectionModel {
 
     private func createNameIndex(in db: ProjectionDatabase, generation g: Int64) throws(ProjectionError) {
         let s = Self.streamTable(g)
-        try db.execute("CREATE UNIQUE INDEX IF NOT EXISTS \(s)_name ON \(s)(name)")
+        // On a hash of the name: sorting 64-bit integers, not 40-byte random texts, when a
+        // rebuild swaps in; a lookup checks the name too.
+        try db.execute("CREATE INDEX IF NOT EXISTS \(s)_name ON \(s)(nh)")
     }
 
     /// Keeps at most about `limit` stream rows in memory (tests of eviction and reloading).
@@ -141,8 +146,8 @@ final class CardProjection: ProjectionModel {
     private static func write(_ rows: [CardStreamRow], texts: [(methods: String, otpTimes: String?)], facts: [CardFact],
                               in db: ProjectionDatabase, generation: Int64) throws(ProjectionError) {
         let write = try db.statement("""
-            INSERT INTO \(streamTable(generation))(sid, name, decision_t, methods, selected,
-              selections, otps, outcome, ended_t, otp_first_t, otp_last_t, otp_times) VALUES(?,?,?,?,?,?,?,?,?,?,?,?)
+            INSERT INTO \(streamTable(generation))(sid, name, nh, decision_t, methods, selected,
+              selections, otps, outcome, ended_t, otp_first_t, otp_last_t, otp_times) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?)
             ON CONFLICT(sid) DO UPDATE SET decision_t = excluded.decision_t, methods = excluded.methods,
               selected = excluded.selected, selections = excluded.selections, otps = excluded.otps,
               outcome = excluded.outcome, ended_t = excluded.ended_t, otp_first_t = excluded.otp_first_t,
@@ -152,16 +157,17 @@ final class CardProjection: ProjectionModel {
             write.reset()
             write.bind(1, row.sid)
             write.bind(2, row.name)
-            write.bind(3, row.decisionAt)
-            write.bind(4, texts[index].methods)
-            write.bind(5, row.selectedKind)
-            write.bind(6, row.selections)
-            write.bind(7, row.otpSubmissions)
-            write.bind(8, row.outcome.rawValue)
-            write.bind(9, row.endedAt)
-            write.bind(10, row.firstOTPAt)
-            write.bind(11, row.lastOTPAt)
-            write.bind(12, texts[index].otpTimes)
+            write.bind(3, StreamNameHash.of(row.name))
+            write.bind(4, row.decisionAt)
+            write.bind(5, texts[index].methods)
+            write.bind(6, row.selectedKind)
+            write.bind(7, row.selections)
+            write.bind(8, row.otpSubmissions)
+            write.bind(9, row.outcome.rawValue)
+            write.bind(10, row.endedAt)
+            write.bind(11, row.firstOTPAt)
+            write.bind(12, row.lastOTPAt)
+            write.bind(13, texts[index].otpTimes)
             try write.run()
         }
         let insert = try db.statement(
@@ -179,7 +185,10 @@ final class CardProjection: ProjectionModel {
     }
 
     private func load(_ name: String, db: ProjectionDatabase) throws(ProjectionError) -> CardStreamRow? {
-        try load("name = ?", db: db) { $0.bind(1, name) }
+        try load("nh = ? AND name = ?", db: db) {
+            $0.bind(1, StreamNameHash.of(name))
+            $0.bind(2, name)
+        }
     }
 
     private func load(sid: Int64, db: ProjectionDatabase) throws(ProjectionError) -> CardStreamRow? {

@@ -185,3 +185,16 @@ struct StreamMap<Value> {
 extension StreamMap where Value == Int64 {
     init() { self.init(absent: 0) }
 }
+
+/// The 64-bit FNV-1a hash of a stream name's UTF-8 bytes, as a signed integer: the key of the
+/// stream tables' name index (stable across processes and engines, unlike `Hasher`).
+enum StreamNameHash {
+    static func of(_ name: String) -> Int64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in name.utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01b3
+        }
+        return Int64(bitPattern: hash)
+    }
+}

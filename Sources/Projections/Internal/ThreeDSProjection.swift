@@ -2,7 +2,7 @@
 /// outcome is always current) and one fact row per counted event, indexed by kind and occurredAt.
 ///
 /// Tables of generation G:
-/// - `pj_3ds_stream_gG(sid PK, name (unique index), created_t, ds, mv, ares, started_t, outcome, ended_t,
+/// - `pj_3ds_stream_gG(sid PK, name, nh (its hash, indexed), created_t, ds, mv, ares, started_t, outcome, ended_t,
 ///   requests, submits, last_ui, sub_first_t, sub_last_t)`; covering indexes from `created_t` (the funnel's columns) and
 ///   from `ended_t` (those of challenges and latency).
 /// - `pj_3ds_fact_gG(kind, t, sid, a, b)`; covering index `(kind, t, a, b, sid)`.
@@ -15,7 +15,8 @@ final class ThreeDSProjection: ProjectionModel {
     /// 6: earliest and latest submitText per stream; `otptx` placed at the earliest.
     /// 7: submission times per stream and the long-span table (`otp` windows).
     /// 8: duration lists per 10 minutes too.
-    var version: Int64 = 8
+    /// 9: the stream-name index is on a 64-bit hash of the name (`nh`), not on the text.
+    var version: Int64 = 9
     private var generation: Int64 = 0
     private var directory = StreamRowDirectory<ThreeDSStreamRow>()
 
@@ -30,7 +31,7 @@ final class ThreeDSProjection: ProjectionModel {
     func createTables(in db: ProjectionDatabase, generation g: Int64) throws(ProjectionError) {
         let s = Self.streamTable(g), f = Self.factTable(g)
         try db.execute("""
-            CREATE TABLE IF NOT EXISTS \(s)(sid INTEGER PRIMARY KEY, name TEXT NOT NULL, created_t INTEGER,
+            CREATE TABLE IF NOT EXISTS \(s)(sid INTEGER PRIMARY KEY, name TEXT NOT NULL, nh INTEGER NOT NULL, created_t INTEGER,
               ds TEXT, mv TEXT, ares TEXT, started_t INTEGER, outcome INTEGER NOT NULL, ended_t INTEGER,
               requests INTEGER NOT NULL, submits INTEGER NOT NULL, last_ui TEXT, sub_first_t INTEGER, sub_last_t INTEGER, sub_times TEXT);
             CREATE TABLE IF NOT EXISTS \(f)(kind INTEGER NOT NULL, t INTEGER NOT NULL, sid INTEGER NOT NULL,
@@ -57,7 +58,9 @@ final class ThreeDSProjection: ProjectionModel {
 
     private func createNameIndex(in db: ProjectionDatabase, generation g: Int64) throws(ProjectionError) {
         let s = Self.streamTable(g)
-        try db.execute("CREATE UNIQUE INDEX IF NOT EXISTS \(s)_name ON \(s)(name)")
+        // On a hash of the name: sorting 64-bit integers, not 40-byte random texts, when a
+        // rebuild swaps in; a lookup checks the name too.
+        try db.execute("CREATE INDEX IF NOT EXISTS \(s)_name ON \(s)(nh)")
     }
 
     /// Keeps at most about `limit` stream rows in memory (tests of eviction and reloading).
@@ -138,8 +141,8 @@ final class ThreeDSProjection: ProjectionModel {
     private static func write(_ rows: [ThreeDSStreamRow], subTimes: [String?], facts: [ThreeDSFact],
                               in db: ProjectionDatabase, generation: Int64) throws(ProjectionError) {
         let write = try db.statement("""
-            INSERT INTO \(streamTable(generation))(sid, name, created_t, ds, mv, ares, started_t, outcome, ended_t, requests,
-              submits, last_ui, sub_first_t, sub_last_t, sub_times) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)
+            INSERT INTO \(streamTable(generation))(sid, name, nh, created_t, ds, mv, ares, started_t, outcome, ended_t, requests,
+              submits, last_ui, sub_first_t, sub_last_t, sub_times) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)
             ON CONFLICT(sid) DO UPDATE SET created_t = excluded.created_t, ds = excluded.ds, mv = excluded.mv,
               ares = excluded.ares, started_t = excluded.started_t, outcome = excluded.outcome,
               ended_t = excluded.ended_t, requests = excluded.requests, submits = excluded.submits,
@@ -150,19 +153,20 @@ final class ThreeDSProjection: ProjectionModel {
             write.reset()
             write.bind(1, row.sid)
             write.bind(2, row.name)
-            write.bind(3, row.createdAt)
-            write.bind(4, row.directoryServer)
-            write.bind(5, row.messageVersion)
-            write.bind(6, row.aresStatus)
-            write.bind(7, row.challengeStartedAt)
-            write.bind(8, row.outcome.rawValue)
-            write.bind(9, row.endedAt)
-            write.bind(10, row.requests)
-            write.bind(11, row.submitTexts)
-            write.bind(12, row.lastUiType)
-            write.bind(13, row.firstSubmitAt)
-            write.bind(14, row.lastSubmitAt)
-            write.bind(15, subTimes[index])
+            write.bind(3, StreamNameHash.of(row.name))
+            write.bind(4, row.createdAt)
+            write.bind(5, row.directoryServer)
+            write.bind(6, row.messageVersion)
+            write.bind(7, row.aresStatus)
+            write.bind(8, row.challengeStartedAt)
+            write.bind(9, row.outcome.rawValue)
+            write.bind(10, row.endedAt)
+            write.bind(11, row.requests)
+            write.bind(12, row.submitTexts)
+            write.bind(13, row.lastUiType)
+            write.bind(14, row.firstSubmitAt)
+            write.bind(15, row.lastSubmitAt)
+            write.bind(16, subTimes[index])
             try write.run()
         }
         let insert = try db.statement("INSERT INTO \(factTable(generation))(kind, t, sid, a, b) VALUES(?,?,?,?,?)")
@@ -178,7 +182,10 @@ final class ThreeDSProjection: ProjectionModel {
     }
 
     private func load(_ name: String, db: ProjectionDatabase) throws(ProjectionError) -> ThreeDSStreamRow? {
-        try load("name = ?", db: db) { $0.bind(1, name) }
+        try load("nh = ? AND name = ?", db: db) {
+            $0.bind(1, StreamNameHash.of(name))
+            $0.bind(2, name)
+        }
     }
 
     private func load(sid: Int64, db: ProjectionDatabase) throws(ProjectionError) -> ThreeDSStreamRow? {
