@@ -355,6 +355,7 @@ public final class ProjectionEngine {
         while maxBatches.map({ batches < $0 }) ?? true {
             let from = targets.map(\.checkpoint).min()! + 1
             var folded: Folded
+            var readLimit = batchSize
             if let pending = ahead, pending.from == from {
                 ahead = nil
                 switch pending.task.wait() {
@@ -365,9 +366,12 @@ public final class ProjectionEngine {
                 }
             } else {
                 dropAhead()
-                folded = Folded(batch: try reader.read(from: from, limit: batchSize))
+                // The first batch of a run is read and folded before anything can overlap it:
+                // a short one gets the other threads going sooner.
+                readLimit = batches == 0 && batchSize >= 100_000 ? batchSize / 8 : batchSize
+                folded = Folded(batch: try reader.read(from: from, limit: readLimit))
                 // Read the next batch on another thread while this one is applied.
-                if folded.batch.count == batchSize, let last = folded.batch.last?.position,
+                if folded.batch.count == readLimit, let last = folded.batch.last?.position,
                    maxBatches.map({ batches + 1 < $0 }) ?? true {
                     reader.prefetch(from: last + 1, limit: batchSize)
                 }
@@ -379,7 +383,7 @@ public final class ProjectionEngine {
             let current = targets
             // The batch after this one is read and folded on another thread while this one is
             // written (when this one is full: else the log's head is near).
-            let foldNext = batch.count == batchSize && (maxBatches.map { batches + 1 < $0 } ?? true)
+            let foldNext = batch.count == readLimit && (maxBatches.map { batches + 1 < $0 } ?? true)
             do {
                 try db.transaction { () throws(ProjectionError) in
                     var writes: [PendingWrite] = []
