@@ -198,3 +198,17 @@ enum StreamNameHash {
         return Int64(bitPattern: hash)
     }
 }
+
+/// A one-byte code (``EventKind``, ``EventView/Category``) by the store's type or stream id,
+/// in a ``StreamMap``.
+struct CodeMap<Code: RawRepresentable> where Code.RawValue == UInt8 {
+    private var codes = StreamMap<UInt8>(absent: .max)
+
+    subscript(id: Int64) -> Code? {
+        get {
+            let raw = codes[id]
+            return raw == .max ? nil : Code(rawValue: raw)
+        }
+        set { codes[id] = newValue?.rawValue ?? .max }
+    }
+}
