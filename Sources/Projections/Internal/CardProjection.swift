@@ -18,9 +18,7 @@ final class CardProjection: ProjectionModel {
     /// 8: the stream-name index is on a 64-bit hash of the name (`nh`), not on the text.
     var version: Int64 = 8
     private var generation: Int64 = 0
-    /// Card journeys come back days later (OTP retries, activation tails) and are few: more of
-    /// their rows stay in memory than of the short 3DS transactions.
-    private var directory = StreamRowDirectory<CardStreamRow>(cacheLimit: 400_000)
+    private var directory = StreamRowDirectory<CardStreamRow>()
 
     static func streamTable(_ g: Int64) -> String { "pj_card_stream_g\(g)" }
     static func factTable(_ g: Int64) -> String { "pj_card_fact_g\(g)" }

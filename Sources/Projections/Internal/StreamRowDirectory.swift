@@ -12,7 +12,7 @@ extension CardStreamRow: StreamRow {}
 ///
 /// Rows live in one array, found through flat tables indexed by the reader's stream key (the
 /// store's dense stream ids): a fold finds, and updates in place, an event's row without
-/// hashing or copying it. A row not touched in the last two batches is dropped when more than
+/// hashing or copying it. A row not touched by the last four batches is dropped when more than
 /// `cacheLimit` are kept; it is reloaded by its sid when its stream comes back.
 struct StreamRowDirectory<Row: StreamRow> {
     /// The next sid to hand out; 0 after `forget`, until `open` reloads it.
@@ -40,7 +40,10 @@ struct StreamRowDirectory<Row: StreamRow> {
     private(set) var touched: [Int32] = []
     var cacheLimit: Int
 
-    init(cacheLimit: Int = 200_000) { self.cacheLimit = cacheLimit }
+    /// Rows touched by this many batches (this one included) are never dropped.
+    static var recentBatches: Int { 4 }
+
+    init(cacheLimit: Int = 400_000) { self.cacheLimit = cacheLimit }
 
     var needsOpen: Bool { nextSID == 0 }
 
@@ -137,12 +140,12 @@ struct StreamRowDirectory<Row: StreamRow> {
         return (slot, true)
     }
 
-    /// Ends a batch: when more than `cacheLimit` rows are kept, drops those not touched by this
-    /// batch or the one before (their last state is written by now or in the transaction of
-    /// the batch before this one).
+    /// Ends a batch: when more than `cacheLimit` rows are kept, drops those not touched by the
+    /// last ``recentBatches`` batches (a stream that comes back later is read back by sid, in
+    /// the batch's transaction: its fold cannot run ahead).
     mutating func endBatch() {
         guard live > cacheLimit else { return }
-        for slot in rows.indices where owners[slot] >= 0 && stamps[slot] < batch - 1 {
+        for slot in rows.indices where owners[slot] >= 0 && stamps[slot] <= batch - Self.recentBatches {
             slots[owners[slot]] = -1
             owners[slot] = -1
             rows[slot] = Row(sid: 0, name: "")
