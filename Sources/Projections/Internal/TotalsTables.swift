@@ -52,12 +52,14 @@ struct TotalsTables {
     static func prepare(_ delta: TotalsDelta) -> Prepared {
         var prepared = Prepared()
         var all: [String: Int64] = [:]
-        // Each distinct key text gets a small number for this batch, so the bucket sums hash
-        // integers; the rows are written sorted by the table's primary key (sequential B-tree
-        // pages instead of one random page per row).
+        // Each distinct key (without its minute) gets a small number for this batch; the
+        // bucket sums are runs of a list sorted by (number, minute), not hash-table entries;
+        // the rows are written sorted by the table's primary key (sequential B-tree pages
+        // instead of one random page per row).
         var ids: [TotalsDelta.Key: Int] = [:]
         var texts: [String] = [], metrics: [TotalsDelta.Metric] = []
-        var timed: [TimedKey: Int64] = [:]
+        var timed: [(id: Int, minute: Int64, n: Int64)] = []
+        timed.reserveCapacity(delta.counts.count)
         for (key, n) in delta.counts where n != 0 {
             var untimed = key
             untimed.minute = TotalsDelta.Key.untimed
@@ -68,22 +70,47 @@ struct TotalsTables {
             }
             all[texts[id], default: 0] += n
             guard key.minute != TotalsDelta.Key.untimed else { continue }
-            for width in TimeBuckets.countLevels {
-                timed[TimedKey(width: width, bucket: TimeBuckets.floorDiv(key.minute, width), id: id), default: 0] += n
-            }
+            timed.append((id, key.minute, n))
         }
         // Every list is sorted by its table's primary key: a batch's upserts then visit the
         // B-tree's pages in order instead of one random page per row.
         prepared.counts = all.filter { $0.value != 0 }.map { (key: $0.key, n: $0.value) }.sorted { $0.key < $1.key }
-        var rows = timed.filter { $0.value != 0 }.map { (key: $0.key, n: $0.value) }
-        rows.sort { l, r in
-            let lm = metrics[l.key.id].name, rm = metrics[r.key.id].name
-            if lm != rm { return lm < rm }
-            if l.key.width != r.key.width { return l.key.width < r.key.width }
-            if l.key.bucket != r.key.bucket { return l.key.bucket < r.key.bucket }
-            return texts[l.key.id] < texts[r.key.id]
+        timed.sort { $0.id != $1.id ? $0.id < $1.id : $0.minute < $1.minute }
+        // The key order of the bucket table, (metric, width, bucket, key text), by integers:
+        // each number's rank by (metric, text) and its metric's rank.
+        let byText = texts.indices.sorted {
+            let l = metrics[$0].name, r = metrics[$1].name
+            return l != r ? l < r : texts[$0] < texts[$1]
         }
-        prepared.buckets = rows.map { (metrics[$0.key.id].name, $0.key.width, $0.key.bucket, texts[$0.key.id], $0.n) }
+        var textRank = [Int](repeating: 0, count: texts.count), metricRank = textRank
+        var metricNumber = -1
+        for (rank, id) in byText.enumerated() {
+            if rank == 0 || metrics[byText[rank - 1]].name != metrics[id].name { metricNumber += 1 }
+            textRank[id] = rank
+            metricRank[id] = metricNumber
+        }
+        var rows: [(id: Int, width: Int64, bucket: Int64, n: Int64)] = []
+        for width in TimeBuckets.countLevels {
+            var i = 0
+            while i < timed.count {
+                let id = timed[i].id, bucket = TimeBuckets.floorDiv(timed[i].minute, width)
+                var n: Int64 = 0
+                var j = i
+                while j < timed.count && timed[j].id == id && TimeBuckets.floorDiv(timed[j].minute, width) == bucket {
+                    n += timed[j].n
+                    j += 1
+                }
+                if n != 0 { rows.append((id, width, bucket, n)) }
+                i = j
+            }
+        }
+        rows.sort { l, r in
+            if metricRank[l.id] != metricRank[r.id] { return metricRank[l.id] < metricRank[r.id] }
+            if l.width != r.width { return l.width < r.width }
+            if l.bucket != r.bucket { return l.bucket < r.bucket }
+            return textRank[l.id] < textRank[r.id]
+        }
+        prepared.buckets = rows.map { (metrics[$0.id].name, $0.width, $0.bucket, texts[$0.id], $0.n) }
         guard !delta.histogram.isEmpty else { return prepared }
         prepared.values = prepareValues(delta)
         var buckets: [Bucket: Int64] = [:]
@@ -155,12 +182,6 @@ struct TotalsTables {
         var bucket: Int64
     }
 
-    private struct TimedKey: Hashable {
-        var width: Int64
-        var bucket: Int64
-        /// The key text's number in this batch.
-        var id: Int
-    }
 
     /// The counters of the given metrics (`req`, `otptx`, …), by key: one index range per metric.
     func counts(_ metrics: [String], in db: ProjectionDatabase, generation g: Int64) throws(ProjectionError)
