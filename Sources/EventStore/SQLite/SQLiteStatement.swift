@@ -50,7 +50,7 @@ public final class SQLiteStatement {
             guard let base = bytes.baseAddress else { return sqlite3_bind_text(handle, index, "", 0, csqlite_transient()) }
             let length = memchr(base, 0, bytes.count).map { UnsafeRawPointer($0) - UnsafeRawPointer(base) } ?? bytes.count
             return base.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
-                sqlite3_bind_text(handle, index, $0, Int32(clamping: length), csqlite_transient())
+                sqlite3_bind_text64(handle, index, $0, sqlite3_uint64(length), csqlite_transient(), UInt8(SQLITE_UTF8))
             }
         }
         check(rc, index)
