@@ -1,4 +1,5 @@
 import EventStore
+import JournalCore
 
 /// The projections the engine keeps.
 public enum ProjectionName: String, Sendable, CaseIterable, Comparable {
@@ -51,7 +52,7 @@ public final class ProjectionEngine {
     private let reader: EventReader
     private let models: [ProjectionName: any ProjectionModel]
     /// Events read and applied per transaction.
-    public var batchSize = 100_000
+    public var batchSize = 200_000
 
     /// Opens the read models in the SQLite database at `databasePath` (the journal's own file).
     public convenience init(databasePath: String, source: any ProjectionEventSource) throws(ProjectionError) {
@@ -85,6 +86,17 @@ public final class ProjectionEngine {
     deinit { db.close() }
 
     public func close() { db.close() }
+
+    /// How many batches a projection folded ahead (on another thread, while the batch before
+    /// was written) and how many it folded in the batch's transaction (tests).
+    private(set) var foldsAhead = 0
+    private(set) var foldsInTransaction = 0
+
+    /// Keeps at most about `limit` stream rows in memory per projection (tests of eviction).
+    func limitStreamCache(to limit: Int) {
+        (model(.threeDS) as? ThreeDSProjection)?.limitCache(to: limit)
+        (model(.card) as? CardProjection)?.limitCache(to: limit)
+    }
 
     /// Pretends the fold of `name` changed (tests of the automatic rebuild).
     func setCodeVersion(_ version: Int64, of name: ProjectionName) { model(name).version = version }
@@ -280,27 +292,101 @@ public final class ProjectionEngine {
         var building: Bool
     }
 
-    private struct ConcurrentUpdate: Error {}
+    /// A batch read from the log and the writes of the projections that folded it (a
+    /// projection missing from `writes` folds it on the engine's thread, in the transaction).
+    private struct Folded {
+        var batch: EventBatch
+        var writes: [ProjectionName: PendingWrite] = [:]
+    }
+
+    /// The next batch, read and folded on another thread while the engine writes the current one.
+    private struct FoldAhead {
+        let from: Int64
+        let task: BackgroundTask<Result<Folded, ProjectionError>>
+    }
+
+    /// Lets a value cross to the fold-ahead thread: the engine does not touch the models or the
+    /// reader until it has waited for that thread.
+    private struct Handover<Value>: @unchecked Sendable {
+        let value: Value
+    }
+
+    /// Starts reading the batch at `from` and folding it, in memory, on another thread (the
+    /// models' state moves on to the end of that batch: the engine must write it next, or
+    /// forget the models' caches).
+    private func foldAhead(from: Int64, names: [ProjectionName], prefetchNext: Bool) -> FoldAhead {
+        let handover = Handover(value: (reader, names.map { (name: $0, model: model($0)) }, batchSize))
+        return FoldAhead(from: from, task: BackgroundTask { () -> Result<Folded, ProjectionError> in
+            let (reader, models, batchSize) = handover.value
+            do throws(ProjectionError) {
+                let batch = try reader.read(from: from, limit: batchSize)
+                if batch.count == batchSize, prefetchNext, let last = batch.last?.position {
+                    reader.prefetch(from: last + 1, limit: batchSize)
+                }
+                var folded = Folded(batch: batch)
+                let naming = StreamNaming(reader: reader, batch: batch)
+                for (name, model) in models {
+                    folded.writes[name] = try model.fold(batch.views[...], names: naming, db: nil)
+                }
+                return .success(folded)
+            } catch {
+                return .failure(error)
+            }
+        })
+    }
 
     private func run(_ targets: inout [Target], maxBatches: Int?) throws(ProjectionError) -> Int64 {
         guard !targets.isEmpty else { return 0 }
-        defer { reader.cancelPrefetch() }
+        var ahead: FoldAhead?
+        defer {
+            _ = ahead?.task.wait()
+            reader.cancelPrefetch()
+        }
+        /// Waits for a fold ahead that will not be written and forgets what it folded.
+        func dropAhead() {
+            guard let pending = ahead else { return }
+            ahead = nil
+            _ = pending.task.wait()
+            for name in models.keys { model(name).forgetCache() }
+        }
         var applied: Int64 = 0
         var batches = 0
         var retries = 0
         while maxBatches.map({ batches < $0 }) ?? true {
             let from = targets.map(\.checkpoint).min()! + 1
-            let batch = try reader.read(from: from, limit: batchSize)
-            guard let last = batch.last?.position else { break }
-            // Read the next batch on another thread while this one is applied.
-            if batch.count == batchSize, maxBatches.map({ batches + 1 < $0 }) ?? true {
-                reader.prefetch(from: last + 1, limit: batchSize)
+            var folded: Folded
+            var readLimit = batchSize
+            if let pending = ahead, pending.from == from {
+                ahead = nil
+                switch pending.task.wait() {
+                case .success(let value): folded = value
+                case .failure(let error):
+                    for target in targets { model(target.name).forgetCache() }
+                    throw error
+                }
+            } else {
+                dropAhead()
+                // The first batch of a run is read and folded before anything can overlap it:
+                // a short one gets the other threads going sooner.
+                readLimit = batches == 0 && batchSize >= 100_000 ? batchSize / 8 : batchSize
+                folded = Folded(batch: try reader.read(from: from, limit: readLimit))
+                // Read the next batch on another thread while this one is applied.
+                if folded.batch.count == readLimit, let last = folded.batch.last?.position,
+                   maxBatches.map({ batches + 1 < $0 }) ?? true {
+                    reader.prefetch(from: last + 1, limit: batchSize)
+                }
             }
+            let batch = folded.batch
+            guard let last = batch.last?.position else { break }
             let views = batch.views
             let names = StreamNaming(reader: reader, batch: batch)
             let current = targets
+            // The batch after this one is read and folded on another thread while this one is
+            // written (when this one is full: else the log's head is near).
+            let foldNext = batch.count == readLimit && (maxBatches.map { batches + 1 < $0 } ?? true)
             do {
                 try db.transaction { () throws(ProjectionError) in
+                    var writes: [PendingWrite] = []
                     for target in current {
                         guard let stored = try meta(target.name) else { throw staleBatch() }
                         let storedCheckpoint = target.building ? stored.buildCheckpoint : stored.checkpoint
@@ -308,8 +394,24 @@ public final class ProjectionEngine {
                         guard storedCheckpoint == target.checkpoint, storedGeneration == target.generation else {
                             throw staleBatch()
                         }
+                        if let write = folded.writes[target.name] {
+                            writes.append(write)
+                            foldsAhead += 1
+                            continue
+                        }
+                        foldsInTransaction += 1
                         let start = views.firstIndex { $0.position > target.checkpoint } ?? views.endIndex
-                        try model(target.name).apply(views[start...], names: names, in: db)
+                        guard let write = try model(target.name).fold(views[start...], names: names, db: db) else {
+                            throw ProjectionError(.database, "read models: \(target.name.rawValue) did not fold a batch")
+                        }
+                        writes.append(write)
+                    }
+                    if foldNext {
+                        ahead = foldAhead(from: last + 1, names: current.map(\.name),
+                                          prefetchNext: maxBatches.map { batches + 2 < $0 } ?? true)
+                    }
+                    for (target, write) in zip(current, writes) {
+                        try write.write(db)
                         let st = try db.statement(target.building
                             ? "UPDATE pj_meta SET build_checkpoint = ? WHERE name = ?"
                             : "UPDATE pj_meta SET checkpoint = ? WHERE name = ?")
@@ -319,6 +421,7 @@ public final class ProjectionEngine {
                     }
                 }
             } catch {
+                dropAhead()
                 for target in current { model(target.name).forgetCache() }
                 guard error.message == Self.staleMessage else { throw error }
                 // Another process moved a checkpoint: reload what is stored and go on from there.

@@ -34,6 +34,26 @@ struct SQLiteConnectionTests {
         #expect(try select.step() == false)
     }
 
+    @Test func boundTextStopsAtItsFirstNulAndAnEmptyTextIsNotNull() throws {
+        let db = try SQLiteConnection(path: ":memory:")
+        try db.execute("CREATE TABLE t(n INTEGER, s TEXT)")
+        let insert = try db.cached("INSERT INTO t VALUES (?, ?)")
+        let texts = ["", "a", "smol", "héllo wörld, a text longer than fifteen bytes", "ab\u{0}cd", "\u{0}x"]
+        for (n, text) in texts.enumerated() {
+            insert.bind(Int64(n), at: 1)
+            insert.bind(text, at: 2)
+            try insert.run()
+        }
+        let select = try db.prepare("SELECT s, s IS NULL, length(CAST(s AS BLOB)) FROM t ORDER BY n")
+        var read: [String] = []
+        while try select.step() {
+            #expect(select.int64(at: 1) == 0)
+            read.append(select.text(at: 0))
+            #expect(select.int64(at: 2) == Int64(read.last!.utf8.count))
+        }
+        #expect(read == ["", "a", "smol", "héllo wörld, a text longer than fifteen bytes", "ab", ""])
+    }
+
     @Test func errorsCarryTheExtendedCodeAndTheStatementButNoBoundValues() throws {
         let db = try SQLiteConnection(path: ":memory:")
         try db.execute("CREATE TABLE t(k TEXT PRIMARY KEY)")

@@ -1,4 +1,5 @@
 import CSQLite
+import Glibc
 
 /// A prepared statement. Bind with 1-based indexes, `step()` through rows, read 0-based columns.
 ///
@@ -42,7 +43,17 @@ public final class SQLiteStatement {
     public func bind(_ value: Double, at index: Int32) { check(sqlite3_bind_double(handle, index, value), index) }
 
     public func bind(_ value: String, at index: Int32) {
-        check(sqlite3_bind_text(handle, index, value, -1, csqlite_transient()), index)
+        // The UTF-8 bytes in place (no C-string copy of the text per bind), up to the first NUL
+        // as a C string would be.
+        var text = value
+        let rc = text.withUTF8 { bytes -> Int32 in
+            guard let base = bytes.baseAddress else { return sqlite3_bind_text(handle, index, "", 0, csqlite_transient()) }
+            let length = memchr(base, 0, bytes.count).map { UnsafeRawPointer($0) - UnsafeRawPointer(base) } ?? bytes.count
+            return base.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
+                sqlite3_bind_text64(handle, index, $0, sqlite3_uint64(length), csqlite_transient(), UInt8(SQLITE_UTF8))
+            }
+        }
+        check(rc, index)
     }
 
     /// Binds bytes as a BLOB (copied by SQLite). An empty array binds a zero-length blob, not NULL.

@@ -4,7 +4,7 @@ import JournalCore
 /// counted event, indexed by kind and occurredAt.
 ///
 /// Tables of generation G:
-/// - `pj_card_stream_gG(sid PK, name (unique index), decision_t, methods (JSON object id → kind), selected,
+/// - `pj_card_stream_gG(sid PK, name, nh (its hash, indexed), decision_t, methods (JSON object id → kind), selected,
 ///   selections, otps, outcome, ended_t, otp_first_t, otp_last_t)`; index on `decision_t`.
 /// - `pj_card_fact_gG(kind, t, sid, a, b, v)`; covering index `(kind, t, a, b, sid, v)`.
 /// - the all-time totals (``TotalsTables``, prefix `pj_card`).
@@ -15,7 +15,8 @@ final class CardProjection: ProjectionModel {
     /// 5: earliest and latest OTPSubmitted per journey; `journey` placed at the earliest.
     /// 6: OTP times per journey and the long-span table (`otp` windows).
     /// 7: duration lists per 10 minutes too.
-    var version: Int64 = 7
+    /// 8: the stream-name index is on a 64-bit hash of the name (`nh`), not on the text.
+    var version: Int64 = 8
     private var generation: Int64 = 0
     private var directory = StreamRowDirectory<CardStreamRow>()
 
@@ -30,7 +31,7 @@ final class CardProjection: ProjectionModel {
     func createTables(in db: ProjectionDatabase, generation g: Int64) throws(ProjectionError) {
         let s = Self.streamTable(g), f = Self.factTable(g)
         try db.execute("""
-            CREATE TABLE IF NOT EXISTS \(s)(sid INTEGER PRIMARY KEY, name TEXT NOT NULL, decision_t INTEGER,
+            CREATE TABLE IF NOT EXISTS \(s)(sid INTEGER PRIMARY KEY, name TEXT NOT NULL, nh INTEGER NOT NULL, decision_t INTEGER,
               methods TEXT NOT NULL, selected TEXT, selections INTEGER NOT NULL, otps INTEGER NOT NULL,
               outcome INTEGER NOT NULL, ended_t INTEGER, otp_first_t INTEGER, otp_last_t INTEGER, otp_times TEXT);
             CREATE TABLE IF NOT EXISTS \(f)(kind INTEGER NOT NULL, t INTEGER NOT NULL, sid INTEGER NOT NULL,
@@ -56,75 +57,119 @@ final class CardProjection: ProjectionModel {
 
     private func createNameIndex(in db: ProjectionDatabase, generation g: Int64) throws(ProjectionError) {
         let s = Self.streamTable(g)
-        try db.execute("CREATE UNIQUE INDEX IF NOT EXISTS \(s)_name ON \(s)(name)")
+        // On a hash of the name: sorting 64-bit integers, not 40-byte random texts, when a
+        // rebuild swaps in; a lookup checks the name too.
+        try db.execute("CREATE INDEX IF NOT EXISTS \(s)_name ON \(s)(nh)")
     }
+
+    /// Keeps at most about `limit` stream rows in memory (tests of eviction and reloading).
+    func limitCache(to limit: Int) { directory.cacheLimit = limit }
 
     func forgetCache() {
         directory.forget()  // reloaded by `open` before the next batch
     }
 
-    func apply(_ events: ArraySlice<EventView>, names: StreamNaming, in db: ProjectionDatabase) throws(ProjectionError) {
-        if directory.needsOpen { try open(in: db, generation: generation) }
+    func fold(_ events: ArraySlice<EventView>, names: StreamNaming,
+              db: ProjectionDatabase?) throws(ProjectionError) -> PendingWrite? {
+        if directory.needsOpen {
+            guard let db else { return nil }
+            try open(in: db, generation: generation)
+        }
+        if db == nil && !self.directory.holdsRows(of: events, category: .card) { return nil }
         // The directory moves into a local for the loop (no exclusivity check per access) and back.
         var directory = StreamRowDirectory<CardStreamRow>(cacheLimit: 0)
         swap(&directory, &self.directory)
         defer { swap(&directory, &self.directory) }
         let generation = self.generation
-        /// This batch's rows, in the order first met, and where each stream's row is.
-        var rows: [CardStreamRow] = []
-        var keys: [Int64] = []
-        var touched: [Int64: Int] = [:]
-        var facts: [CardFact] = []
         var totals = TotalsDelta()
+        var facts: [CardFact] = []
+        directory.beginBatch()
         for event in events where event.category == .card {
-            if let index = touched[event.stream] {
-                CardFold.applyCountingEvents(event, to: &rows[index], facts: &facts, totals: &totals)
-                continue
-            }
             let stream = event.stream
-            var row = try directory.row(of: stream, model: "card", name: { () throws(ProjectionError) in try names.name(of: stream) },
-                                        loadSID: { sid throws(ProjectionError) in try load(sid: sid, db: db) },
-                                        loadName: { name throws(ProjectionError) in try load(name, db: db) },
-                                        createNameIndex: { () throws(ProjectionError) in try createNameIndex(in: db, generation: generation) })
-            // The stream's contribution to the totals is taken out here and put back, as it
-            // stands after the batch, below: one move per stream and batch, not per event.
-            CardFold.contribute(row, sign: -1, to: &totals)
-            CardFold.applyCountingEvents(event, to: &row, facts: &facts, totals: &totals)
-            touched[event.stream] = rows.count
-            rows.append(row)
-            keys.append(event.stream)
+            let (slot, first) = try directory.slot(
+                of: stream, name: { () throws(ProjectionError) in try names.name(of: stream) },
+                loadSID: { sid throws(ProjectionError) in try load(sid: sid, db: Self.needed(db)) },
+                loadName: { name throws(ProjectionError) in try load(name, db: Self.needed(db)) },
+                createNameIndex: { () throws(ProjectionError) in try createNameIndex(in: Self.needed(db), generation: generation) },
+                model: "card")
+            // The stream's contribution to the totals is taken out before its first event of the
+            // batch and put back, as it stands after the batch, below: one move per stream and
+            // batch, not per event.
+            if first { CardFold.contribute(directory.rows[slot], sign: -1, to: &totals) }
+            CardFold.applyCountingEvents(event, to: &directory.rows[slot], facts: &facts, totals: &totals)
         }
-        for row in rows { CardFold.contribute(row, sign: 1, to: &totals) }
+        var rows: [CardStreamRow] = []
+        rows.reserveCapacity(directory.touched.count)
+        for slot in directory.touched {
+            CardFold.contribute(directory.rows[Int(slot)], sign: 1, to: &totals)
+            rows.append(directory.rows[Int(slot)])
+        }
+        directory.endBatch()
+        // In sid order: new rows append to the table's B-tree.
+        rows.sort { $0.sid < $1.sid }
+        let ordered = rows
+        var texts: [(methods: String, otpTimes: String?)] = []
+        texts.reserveCapacity(ordered.count)
+        for row in ordered {
+            texts.append((Self.encode(row.methods), row.otpTimes.isEmpty ? nil : SortedValues.encode(row.otpTimes)))
+        }
+        let prepared = TotalsTables.prepare(totals)
+        let longSpans = LongSpanTable.rows(rows.lazy.map { ($0.sid, $0.otpTimes) })
+        return PendingWrite(Rows(rows: ordered, texts: texts, facts: facts, totals: prepared, longSpans: longSpans,
+                                 generation: generation))
+    }
+
+    /// A batch's rows, written in the batch's transaction.
+    private struct Rows: BatchWrite {
+        let rows: [CardStreamRow]
+        let texts: [(methods: String, otpTimes: String?)]
+        let facts: [CardFact]
+        let totals: TotalsTables.Prepared
+        let longSpans: [(sid: Int64, first: Int64, last: Int64, times: String)]
+        let generation: Int64
+
+        func write(in db: ProjectionDatabase) throws(ProjectionError) {
+            try CardProjection.write(rows, texts: texts, facts: facts, in: db, generation: generation)
+            try CardProjection.totals.write(totals, in: db, generation: generation)
+            try CardProjection.longSpans.keep(longSpans, in: db, generation: generation)
+        }
+    }
+
+    /// The database of a fold that may read it (a fold ahead returned nil before getting here).
+    static func needed(_ db: ProjectionDatabase?) throws(ProjectionError) -> ProjectionDatabase {
+        guard let db else { throw ProjectionError(.database, "read models: a fold ahead tried to read the database") }
+        return db
+    }
+
+    private static func write(_ rows: [CardStreamRow], texts: [(methods: String, otpTimes: String?)], facts: [CardFact],
+                              in db: ProjectionDatabase, generation: Int64) throws(ProjectionError) {
         let write = try db.statement("""
-            INSERT INTO \(Self.streamTable(generation))(sid, name, decision_t, methods, selected,
-              selections, otps, outcome, ended_t, otp_first_t, otp_last_t, otp_times) VALUES(?,?,?,?,?,?,?,?,?,?,?,?)
+            INSERT INTO \(streamTable(generation))(sid, name, nh, decision_t, methods, selected,
+              selections, otps, outcome, ended_t, otp_first_t, otp_last_t, otp_times) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?)
             ON CONFLICT(sid) DO UPDATE SET decision_t = excluded.decision_t, methods = excluded.methods,
               selected = excluded.selected, selections = excluded.selections, otps = excluded.otps,
               outcome = excluded.outcome, ended_t = excluded.ended_t, otp_first_t = excluded.otp_first_t,
               otp_last_t = excluded.otp_last_t, otp_times = excluded.otp_times
             """)
-        // In sid order: new rows append to the table's B-tree.
-        var order = Array(rows.indices)
-        order.sort { rows[$0].sid < rows[$1].sid }
-        for index in order {
-            let row = rows[index]
+        for (index, row) in rows.enumerated() {
             write.reset()
             write.bind(1, row.sid)
             write.bind(2, row.name)
-            write.bind(3, row.decisionAt)
-            write.bind(4, Self.encode(row.methods))
-            write.bind(5, row.selectedKind)
-            write.bind(6, row.selections)
-            write.bind(7, row.otpSubmissions)
-            write.bind(8, row.outcome.rawValue)
-            write.bind(9, row.endedAt)
-            write.bind(10, row.firstOTPAt)
-            write.bind(11, row.lastOTPAt)
-            write.bind(12, row.otpTimes.isEmpty ? nil : SortedValues.encode(row.otpTimes))
+            write.bind(3, StreamNameHash.of(row.name))
+            write.bind(4, row.decisionAt)
+            write.bind(5, texts[index].methods)
+            write.bind(6, row.selectedKind)
+            write.bind(7, row.selections)
+            write.bind(8, row.otpSubmissions)
+            write.bind(9, row.outcome.rawValue)
+            write.bind(10, row.endedAt)
+            write.bind(11, row.firstOTPAt)
+            write.bind(12, row.lastOTPAt)
+            write.bind(13, texts[index].otpTimes)
             try write.run()
         }
         let insert = try db.statement(
-            "INSERT INTO \(Self.factTable(generation))(kind, t, sid, a, b, v) VALUES(?,?,?,?,?,?)")
+            "INSERT INTO \(factTable(generation))(kind, t, sid, a, b, v) VALUES(?,?,?,?,?,?)")
         for fact in facts {
             insert.reset()
             insert.bind(1, fact.kind.rawValue)
@@ -135,13 +180,13 @@ final class CardProjection: ProjectionModel {
             insert.bind(6, fact.v)
             try insert.run()
         }
-        try Self.totals.flush(totals, in: db, generation: generation)
-        try Self.longSpans.keep(rows.map { ($0.sid, $0.otpTimes) }, in: db, generation: generation)
-        directory.keep(rows, keys: keys)
     }
 
     private func load(_ name: String, db: ProjectionDatabase) throws(ProjectionError) -> CardStreamRow? {
-        try load("name = ?", db: db) { $0.bind(1, name) }
+        try load("nh = ? AND name = ?", db: db) {
+            $0.bind(1, StreamNameHash.of(name))
+            $0.bind(2, name)
+        }
     }
 
     private func load(sid: Int64, db: ProjectionDatabase) throws(ProjectionError) -> CardStreamRow? {

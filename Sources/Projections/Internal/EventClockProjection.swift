@@ -46,13 +46,14 @@ final class EventClockProjection: ProjectionModel {
 
     static func hourOf(_ t: Int64) -> Int64 { floorDiv(t, hour) }
 
-    func apply(_ events: ArraySlice<EventView>, names: StreamNaming, in db: ProjectionDatabase) throws(ProjectionError) {
+    func fold(_ events: ArraySlice<EventView>, names: StreamNaming,
+              db: ProjectionDatabase?) throws(ProjectionError) -> PendingWrite? {
         var times: [Int64] = []
         times.reserveCapacity(events.count)
         for event in events { times.append(event.occurredAt) }
         times.sort()
+        var minutes: [(m: Int64, n: Int64, ms: String)] = []
         var perHour: [Int64: Int64] = [:]
-        let rows = try db.statement("INSERT INTO \(Self.minuteTable(generation))(m, n, ms) VALUES(?, ?, ?)")
         var i = 0
         var text: [UInt8] = []
         while i < times.count {
@@ -64,21 +65,39 @@ final class EventClockProjection: ProjectionModel {
                 Self.encode(times[j] - base, into: &text)
                 j += 1
             }
-            rows.reset()
-            rows.bind(1, m)
-            rows.bind(2, Int64(j - i))
-            rows.bind(3, String(decoding: text, as: UTF8.self))
-            try rows.run()
+            minutes.append((m, Int64(j - i), String(decoding: text, as: UTF8.self)))
             perHour[Self.hourOf(base), default: 0] += Int64(j - i)
             i = j
         }
-        let hours = try db.statement(
-            "INSERT INTO \(Self.hourTable(generation))(h, n) VALUES(?, ?) ON CONFLICT(h) DO UPDATE SET n = \(Self.hourTable(generation)).n + excluded.n")
-        for (h, n) in perHour.sorted(by: { $0.key < $1.key }) {
-            hours.reset()
-            hours.bind(1, h)
-            hours.bind(2, n)
-            try hours.run()
+        let hours = perHour.sorted { $0.key < $1.key }
+        let generation = self.generation
+        return PendingWrite(Rows(minutes: minutes, hours: hours, generation: generation))
+    }
+
+    /// A batch's minute rows and hour counts, written in the batch's transaction.
+    private struct Rows: BatchWrite {
+        let minutes: [(m: Int64, n: Int64, ms: String)]
+        let hours: [(key: Int64, value: Int64)]
+        let generation: Int64
+
+        func write(in db: ProjectionDatabase) throws(ProjectionError) {
+            let rows = try db.statement("INSERT INTO \(EventClockProjection.minuteTable(generation))(m, n, ms) VALUES(?, ?, ?)")
+            for minute in minutes {
+                rows.reset()
+                rows.bind(1, minute.m)
+                rows.bind(2, minute.n)
+                rows.bind(3, minute.ms)
+                try rows.run()
+            }
+            let table = EventClockProjection.hourTable(generation)
+            let hourRows = try db.statement(
+                "INSERT INTO \(table)(h, n) VALUES(?, ?) ON CONFLICT(h) DO UPDATE SET n = \(table).n + excluded.n")
+            for (h, n) in hours {
+                hourRows.reset()
+                hourRows.bind(1, h)
+                hourRows.bind(2, n)
+                try hourRows.run()
+            }
         }
     }
 

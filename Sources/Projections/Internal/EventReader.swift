@@ -11,8 +11,9 @@ import JournalCore
 final class EventReader {
     private let source: any ProjectionEventSource
     private let scanner: (any EventScanning)?
-    private var kinds: [Int64: EventKind] = [:]
-    private var categories: [Int64: EventView.Category] = [:]
+    /// By type id and stream id (flat tables: one lookup of each per event scanned).
+    private var kinds = CodeMap<EventKind>()
+    private var categories = CodeMap<EventView.Category>()
     private var names: [Int64: String] = [:]
     /// Stream ids up to this one have been bulk-loaded into `names` (scanning sources).
     private var namesLoadedThrough: Int64 = 0
@@ -214,7 +215,7 @@ final class EventReader {
                     categories[key] = EventView.Category(streamName: name)
                 }
                 batch.append(position: event.position, stream: key, kind: EventKind(type: event.type),
-                             category: categories[key]!, occurredAt: event.occurredAt.millisecondsSinceEpoch,
+                             category: categories[key] ?? .other, occurredAt: event.occurredAt.millisecondsSinceEpoch,
                              data: bytes)
                 return true
             }

@@ -21,24 +21,33 @@ struct LongSpanTable {
             """)
     }
 
-    /// Keeps the rows of the streams in `streams` (sid, sorted times) that span more than ``limit``.
-    func keep(_ streams: [(Int64, [Int64])], in db: ProjectionDatabase, generation g: Int64) throws(ProjectionError) {
-        var write: Statement?
+    /// The rows to keep of the streams whose submissions (sid, sorted times) span more than
+    /// ``limit`` (no database access).
+    static func rows<Rows: Sequence>(_ streams: Rows) -> [(sid: Int64, first: Int64, last: Int64, times: String)]
+        where Rows.Element == (Int64, [Int64]) {
+        var rows: [(sid: Int64, first: Int64, last: Int64, times: String)] = []
         for (sid, times) in streams {
             guard let first = times.first, let last = times.last, last - first > Self.limit else { continue }
-            if write == nil {
-                write = try db.statement("""
-                    INSERT INTO \(name(g))(sid, first_t, last_t, times) VALUES(?, ?, ?, ?)
-                    ON CONFLICT(sid) DO UPDATE SET first_t = excluded.first_t, last_t = excluded.last_t,
-                      times = excluded.times
-                    """)
-            }
-            guard let write else { continue }
+            rows.append((sid, first, last, SortedValues.encode(times)))
+        }
+        return rows
+    }
+
+    /// Writes (or replaces) the rows of ``rows(_:)``, in the caller's transaction.
+    func keep(_ rows: [(sid: Int64, first: Int64, last: Int64, times: String)], in db: ProjectionDatabase,
+              generation g: Int64) throws(ProjectionError) {
+        guard !rows.isEmpty else { return }
+        let write = try db.statement("""
+            INSERT INTO \(name(g))(sid, first_t, last_t, times) VALUES(?, ?, ?, ?)
+            ON CONFLICT(sid) DO UPDATE SET first_t = excluded.first_t, last_t = excluded.last_t,
+              times = excluded.times
+            """)
+        for row in rows {
             write.reset()
-            write.bind(1, sid)
-            write.bind(2, first)
-            write.bind(3, last)
-            write.bind(4, SortedValues.encode(times))
+            write.bind(1, row.sid)
+            write.bind(2, row.first)
+            write.bind(3, row.last)
+            write.bind(4, row.times)
             try write.run()
         }
     }

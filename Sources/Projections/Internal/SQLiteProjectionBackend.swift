@@ -13,7 +13,11 @@ final class SQLiteProjectionBackend: ProjectionBackend {
         do {
             connection = try SQLiteConnection(path: path, options: .init(create: create, busyTimeoutMilliseconds: 10_000,
                                                                          walMode: true, synchronous: 1))
-            try connection?.execute("PRAGMA temp_store=MEMORY; PRAGMA cache_size=-65536")
+            // This connection's commits copy the WAL into the file only past 100,000 pages: a
+            // rebuild's batches rewrite the same pages (stream rows, totals, the tables' last
+            // pages), which are then copied once, not once per batch; every run that applied
+            // events empties the WAL when it ends (`settleLog`).
+            try connection?.execute("PRAGMA temp_store=MEMORY; PRAGMA cache_size=-65536; PRAGMA wal_autocheckpoint=100000")
         } catch {
             connection?.close()
             throw ProjectionError(error, "cannot open the read models in \(path)")

@@ -7,32 +7,49 @@ protocol StreamRow {
 extension ThreeDSStreamRow: StreamRow {}
 extension CardStreamRow: StreamRow {}
 
-/// Where a projection model finds the row of a stream it meets in a batch, and what it keeps of
-/// them between batches (the `3ds` and `card` models share it).
+/// Where a projection model keeps the rows of the streams it folds, between batches (the `3ds`
+/// and `card` models share it).
+///
+/// Rows live in one array, found through flat tables indexed by the reader's stream key (the
+/// store's dense stream ids): a fold finds, and updates in place, an event's row without
+/// hashing or copying it. A row not touched by the last four batches is dropped when more than
+/// `cacheLimit` are kept; it is reloaded by its sid when its stream comes back.
 struct StreamRowDirectory<Row: StreamRow> {
     /// The next sid to hand out; 0 after `forget`, until `open` reloads it.
     private(set) var nextSID: Int64 = 1
-    /// True when the generation's stream table was empty at `open`: then a stream not in
-    /// `sids` cannot be stored yet, and its lookup is skipped (most of a rebuild's streams).
+    /// True when the generation's stream table was empty at `open`: then a stream without a
+    /// sid cannot be stored yet, and its lookup is skipped (most of a rebuild's streams).
     private var startedEmpty = false
-    /// The sid of every stream this engine wrote or loaded in the generation, by the reader's
-    /// key: an evicted row is reloaded by its integer primary key, not by name.
-    private var sids: [Int64: Int64] = [:]
+    /// The sid of every stream this engine wrote or loaded in the generation (0: none), by the
+    /// reader's key: an evicted row is reloaded by its integer primary key, not by name.
+    private var sids = StreamMap<Int64>()
+    /// Where each stream's row is in `rows` (-1: not in memory), by the reader's key.
+    private var slots = StreamMap<Int32>(absent: -1)
     /// A rebuild fills its tables without secondary indexes (`createIndexes` builds them in one
     /// sort when it swaps in); looking a stream up by name needs the name index, made on demand.
     private var nameIndexReady = false
-    /// Rows by the reader's stream key.
-    private var cache: [Int64: Row] = [:]
-    private let cacheLimit: Int
+    /// The rows in memory; `owners[i]` is the stream key of `rows[i]` (-1: a free slot).
+    var rows: [Row] = []
+    private var owners: [Int64] = []
+    /// The batch that last touched each row.
+    private var stamps: [Int] = []
+    private var free: [Int32] = []
+    private var live = 0
+    /// The current batch's number, and the rows it touched in the order first met.
+    private var batch = 0
+    private(set) var touched: [Int32] = []
+    var cacheLimit: Int
 
-    init(cacheLimit: Int = 200_000) { self.cacheLimit = cacheLimit }
+    /// Rows touched by this many batches (this one included) are never dropped.
+    static var recentBatches: Int { 4 }
+
+    init(cacheLimit: Int = 400_000) { self.cacheLimit = cacheLimit }
 
     var needsOpen: Bool { nextSID == 0 }
 
     /// A generation whose stream table's largest sid is `maxSID` (nil: empty).
     mutating func open(maxSID: Int64?) {
-        cache.removeAll()
-        sids.removeAll()
+        forget()
         startedEmpty = maxSID == nil
         nextSID = (maxSID ?? 0) + 1
         nameIndexReady = false
@@ -40,44 +57,161 @@ struct StreamRowDirectory<Row: StreamRow> {
 
     /// Forgets everything; `open` must run again before the next batch.
     mutating func forget() {
-        cache.removeAll()
-        sids.removeAll()
+        sids = StreamMap<Int64>()
+        slots = StreamMap<Int32>(absent: -1)
+        rows.removeAll()
+        owners.removeAll()
+        stamps.removeAll()
+        free.removeAll()
+        touched.removeAll()
+        live = 0
         startedEmpty = false
         nextSID = 0
     }
 
-    /// The row of `stream` as it stands before this batch: cached, reloaded by sid, found by name
+    /// True when every stream of `category` in `events` has its row in memory, or is new to a
+    /// generation that started empty: then ``slot(of:name:loadSID:loadName:createNameIndex:)``
+    /// does not read the database for them.
+    func holdsRows(of events: ArraySlice<EventView>, category: EventView.Category) -> Bool {
+        for event in events where event.category == category {
+            if slots[event.stream] < 0 && !(startedEmpty && sids[event.stream] == 0) { return false }
+        }
+        return true
+    }
+
+    /// Starts a batch: ``touched`` is emptied.
+    mutating func beginBatch() {
+        batch += 1
+        touched.removeAll(keepingCapacity: true)
+    }
+
+    /// The index in ``rows`` of the row of `stream`, as it stands (before this batch when
+    /// `first`: the first time this batch meets it): in memory, reloaded by sid, found by name
     /// (after making the name index), or a new one.
-    mutating func row(of stream: Int64, model: String, name: () throws(ProjectionError) -> String,
-                      loadSID: (Int64) throws(ProjectionError) -> Row?,
-                      loadName: (String) throws(ProjectionError) -> Row?,
-                      createNameIndex: () throws(ProjectionError) -> Void) throws(ProjectionError) -> Row {
-        if let cached = cache.removeValue(forKey: stream) { return cached }
-        if let sid = sids[stream] {
+    mutating func slot(of stream: Int64, name: () throws(ProjectionError) -> String,
+                       loadSID: (Int64) throws(ProjectionError) -> Row?,
+                       loadName: (String) throws(ProjectionError) -> Row?,
+                       createNameIndex: () throws(ProjectionError) -> Void,
+                       model: String) throws(ProjectionError) -> (slot: Int, first: Bool) {
+        let known = slots[stream]
+        if known >= 0 {
+            let slot = Int(known)
+            if stamps[slot] == batch { return (slot, false) }
+            stamps[slot] = batch
+            touched.append(known)
+            return (slot, true)
+        }
+        let row: Row
+        let sid = sids[stream]
+        if sid != 0 {
             guard let stored = try loadSID(sid) else {
                 throw ProjectionError(.database, "\(model) read model: stream row \(sid) is missing")
             }
-            return stored
-        }
-        let name = try name()
-        if !startedEmpty && !nameIndexReady {
-            try createNameIndex()
-            nameIndexReady = true
-        }
-        let row: Row
-        if !startedEmpty, let stored = try loadName(name) {
             row = stored
         } else {
-            row = Row(sid: nextSID, name: name)
-            nextSID += 1
+            let name = try name()
+            if !startedEmpty && !nameIndexReady {
+                try createNameIndex()
+                nameIndexReady = true
+            }
+            if !startedEmpty, let stored = try loadName(name) {
+                row = stored
+            } else {
+                row = Row(sid: nextSID, name: name)
+                nextSID += 1
+            }
+            sids[stream] = row.sid
         }
-        sids[stream] = row.sid
-        return row
+        let slot: Int
+        if let reused = free.popLast() {
+            slot = Int(reused)
+            rows[slot] = row
+            owners[slot] = stream
+            stamps[slot] = batch
+        } else {
+            slot = rows.count
+            rows.append(row)
+            owners.append(stream)
+            stamps.append(batch)
+        }
+        live += 1
+        slots[stream] = Int32(slot)
+        touched.append(Int32(slot))
+        return (slot, true)
     }
 
-    /// Keeps a batch's rows (by the reader's stream keys) for the next batches.
-    mutating func keep(_ rows: [Row], keys: [Int64]) {
-        if cache.count + rows.count > cacheLimit { cache.removeAll(keepingCapacity: true) }
-        for (index, row) in rows.enumerated() { cache[keys[index]] = row }
+    /// Ends a batch: when more than `cacheLimit` rows are kept, drops those not touched by the
+    /// last ``recentBatches`` batches (a stream that comes back later is read back by sid, in
+    /// the batch's transaction: its fold cannot run ahead).
+    mutating func endBatch() {
+        guard live > cacheLimit else { return }
+        for slot in rows.indices where owners[slot] >= 0 && stamps[slot] <= batch - Self.recentBatches {
+            slots[owners[slot]] = -1
+            owners[slot] = -1
+            rows[slot] = Row(sid: 0, name: "")
+            free.append(Int32(slot))
+            live -= 1
+        }
+    }
+}
+
+/// A table by the reader's stream key: a flat array for the dense keys stores hand out (ids
+/// from 1), a dictionary beyond ``flatLimit``.
+struct StreamMap<Value> {
+    private var flat: [Value] = []
+    private var far: [Int64: Value] = [:]
+    private let absent: Value
+    static var flatLimit: Int64 { 1 << 24 }
+
+    init(absent: Value) { self.absent = absent }
+
+    subscript(stream: Int64) -> Value {
+        get {
+            if stream >= 0 && stream < Int64(flat.count) { return flat[Int(stream)] }
+            if stream >= 0 && stream < Self.flatLimit { return absent }
+            return far[stream] ?? absent
+        }
+        set {
+            guard stream >= 0 && stream < Self.flatLimit else {
+                far[stream] = newValue
+                return
+            }
+            if stream >= Int64(flat.count) {
+                let size = min(Self.flatLimit, max(stream + 1, Int64(flat.count) * 2, 1024))
+                flat.append(contentsOf: repeatElement(absent, count: Int(size) - flat.count))
+            }
+            flat[Int(stream)] = newValue
+        }
+    }
+}
+
+extension StreamMap where Value == Int64 {
+    init() { self.init(absent: 0) }
+}
+
+/// The 64-bit FNV-1a hash of a stream name's UTF-8 bytes, as a signed integer: the key of the
+/// stream tables' name index (stable across processes and engines, unlike `Hasher`).
+enum StreamNameHash {
+    static func of(_ name: String) -> Int64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in name.utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01b3
+        }
+        return Int64(bitPattern: hash)
+    }
+}
+
+/// A one-byte code (``EventKind``, ``EventView/Category``) by the store's type or stream id,
+/// in a ``StreamMap``.
+struct CodeMap<Code: RawRepresentable> where Code.RawValue == UInt8 {
+    private var codes = StreamMap<UInt8>(absent: .max)
+
+    subscript(id: Int64) -> Code? {
+        get {
+            let raw = codes[id]
+            return raw == .max ? nil : Code(rawValue: raw)
+        }
+        set { codes[id] = newValue?.rawValue ?? .max }
     }
 }

@@ -2,7 +2,7 @@
 /// outcome is always current) and one fact row per counted event, indexed by kind and occurredAt.
 ///
 /// Tables of generation G:
-/// - `pj_3ds_stream_gG(sid PK, name (unique index), created_t, ds, mv, ares, started_t, outcome, ended_t,
+/// - `pj_3ds_stream_gG(sid PK, name, nh (its hash, indexed), created_t, ds, mv, ares, started_t, outcome, ended_t,
 ///   requests, submits, last_ui, sub_first_t, sub_last_t)`; covering indexes from `created_t` (the funnel's columns) and
 ///   from `ended_t` (those of challenges and latency).
 /// - `pj_3ds_fact_gG(kind, t, sid, a, b)`; covering index `(kind, t, a, b, sid)`.
@@ -15,7 +15,8 @@ final class ThreeDSProjection: ProjectionModel {
     /// 6: earliest and latest submitText per stream; `otptx` placed at the earliest.
     /// 7: submission times per stream and the long-span table (`otp` windows).
     /// 8: duration lists per 10 minutes too.
-    var version: Int64 = 8
+    /// 9: the stream-name index is on a 64-bit hash of the name (`nh`), not on the text.
+    var version: Int64 = 9
     private var generation: Int64 = 0
     private var directory = StreamRowDirectory<ThreeDSStreamRow>()
 
@@ -30,7 +31,7 @@ final class ThreeDSProjection: ProjectionModel {
     func createTables(in db: ProjectionDatabase, generation g: Int64) throws(ProjectionError) {
         let s = Self.streamTable(g), f = Self.factTable(g)
         try db.execute("""
-            CREATE TABLE IF NOT EXISTS \(s)(sid INTEGER PRIMARY KEY, name TEXT NOT NULL, created_t INTEGER,
+            CREATE TABLE IF NOT EXISTS \(s)(sid INTEGER PRIMARY KEY, name TEXT NOT NULL, nh INTEGER NOT NULL, created_t INTEGER,
               ds TEXT, mv TEXT, ares TEXT, started_t INTEGER, outcome INTEGER NOT NULL, ended_t INTEGER,
               requests INTEGER NOT NULL, submits INTEGER NOT NULL, last_ui TEXT, sub_first_t INTEGER, sub_last_t INTEGER, sub_times TEXT);
             CREATE TABLE IF NOT EXISTS \(f)(kind INTEGER NOT NULL, t INTEGER NOT NULL, sid INTEGER NOT NULL,
@@ -57,79 +58,118 @@ final class ThreeDSProjection: ProjectionModel {
 
     private func createNameIndex(in db: ProjectionDatabase, generation g: Int64) throws(ProjectionError) {
         let s = Self.streamTable(g)
-        try db.execute("CREATE UNIQUE INDEX IF NOT EXISTS \(s)_name ON \(s)(name)")
+        // On a hash of the name: sorting 64-bit integers, not 40-byte random texts, when a
+        // rebuild swaps in; a lookup checks the name too.
+        try db.execute("CREATE INDEX IF NOT EXISTS \(s)_name ON \(s)(nh)")
     }
+
+    /// Keeps at most about `limit` stream rows in memory (tests of eviction and reloading).
+    func limitCache(to limit: Int) { directory.cacheLimit = limit }
 
     func forgetCache() {
         directory.forget()  // reloaded by `open` before the next batch
     }
 
-    func apply(_ events: ArraySlice<EventView>, names: StreamNaming, in db: ProjectionDatabase) throws(ProjectionError) {
-        if directory.needsOpen { try open(in: db, generation: generation) }
-        let s = Self.streamTable(generation)
+    func fold(_ events: ArraySlice<EventView>, names: StreamNaming,
+              db: ProjectionDatabase?) throws(ProjectionError) -> PendingWrite? {
+        if directory.needsOpen {
+            guard let db else { return nil }
+            try open(in: db, generation: generation)
+        }
+        if db == nil && !self.directory.holdsRows(of: events, category: .threeDS) { return nil }
         // The directory moves into a local for the loop (no exclusivity check per access) and back.
         var directory = StreamRowDirectory<ThreeDSStreamRow>(cacheLimit: 0)
         swap(&directory, &self.directory)
         defer { swap(&directory, &self.directory) }
         let generation = self.generation
-        /// This batch's rows, in the order first met, and where each stream's row is.
-        var rows: [ThreeDSStreamRow] = []
-        var keys: [Int64] = []
-        var touched: [Int64: Int] = [:]
-        var facts: [ThreeDSFact] = []
         var totals = TotalsDelta()
+        var facts: [ThreeDSFact] = []
+        directory.beginBatch()
         for event in events where event.category == .threeDS {
-            if let index = touched[event.stream] {
-                ThreeDSFold.applyCountingEvents(event, to: &rows[index], facts: &facts, totals: &totals)
-                continue
-            }
             let stream = event.stream
-            var row = try directory.row(of: stream, model: "3ds", name: { () throws(ProjectionError) in try names.name(of: stream) },
-                                        loadSID: { sid throws(ProjectionError) in try load(sid: sid, db: db) },
-                                        loadName: { name throws(ProjectionError) in try load(name, db: db) },
-                                        createNameIndex: { () throws(ProjectionError) in try createNameIndex(in: db, generation: generation) })
-            // The stream's contribution to the totals is taken out here and put back, as it
-            // stands after the batch, below: one move per stream and batch, not per event.
-            ThreeDSFold.contribute(row, sign: -1, to: &totals)
-            ThreeDSFold.applyCountingEvents(event, to: &row, facts: &facts, totals: &totals)
-            touched[event.stream] = rows.count
-            rows.append(row)
-            keys.append(event.stream)
+            let (slot, first) = try directory.slot(
+                of: stream, name: { () throws(ProjectionError) in try names.name(of: stream) },
+                loadSID: { sid throws(ProjectionError) in try load(sid: sid, db: Self.needed(db)) },
+                loadName: { name throws(ProjectionError) in try load(name, db: Self.needed(db)) },
+                createNameIndex: { () throws(ProjectionError) in try createNameIndex(in: Self.needed(db), generation: generation) },
+                model: "3ds")
+            // The stream's contribution to the totals is taken out before its first event of the
+            // batch and put back, as it stands after the batch, below: one move per stream and
+            // batch, not per event.
+            if first { ThreeDSFold.contribute(directory.rows[slot], sign: -1, to: &totals) }
+            ThreeDSFold.applyCountingEvents(event, to: &directory.rows[slot], facts: &facts, totals: &totals)
         }
-        for row in rows { ThreeDSFold.contribute(row, sign: 1, to: &totals) }
+        var rows: [ThreeDSStreamRow] = []
+        rows.reserveCapacity(directory.touched.count)
+        for slot in directory.touched {
+            ThreeDSFold.contribute(directory.rows[Int(slot)], sign: 1, to: &totals)
+            rows.append(directory.rows[Int(slot)])
+        }
+        directory.endBatch()
+        // In sid order: new rows append to the table's B-tree.
+        rows.sort { $0.sid < $1.sid }
+        let ordered = rows
+        let subTimes = ordered.map { $0.submitTimes.isEmpty ? nil : SortedValues.encode($0.submitTimes) }
+        let prepared = TotalsTables.prepare(totals)
+        let longSpans = LongSpanTable.rows(rows.lazy.map { ($0.sid, $0.submitTimes) })
+        return PendingWrite(Rows(rows: ordered, subTimes: subTimes, facts: facts, totals: prepared,
+                                 longSpans: longSpans, generation: generation))
+    }
+
+    /// A batch's rows, written in the batch's transaction.
+    private struct Rows: BatchWrite {
+        let rows: [ThreeDSStreamRow]
+        let subTimes: [String?]
+        let facts: [ThreeDSFact]
+        let totals: TotalsTables.Prepared
+        let longSpans: [(sid: Int64, first: Int64, last: Int64, times: String)]
+        let generation: Int64
+
+        func write(in db: ProjectionDatabase) throws(ProjectionError) {
+            try ThreeDSProjection.write(rows, subTimes: subTimes, facts: facts, in: db, generation: generation)
+            try ThreeDSProjection.totals.write(totals, in: db, generation: generation)
+            try ThreeDSProjection.longSpans.keep(longSpans, in: db, generation: generation)
+        }
+    }
+
+    /// The database of a fold that may read it (a fold ahead returned nil before getting here).
+    static func needed(_ db: ProjectionDatabase?) throws(ProjectionError) -> ProjectionDatabase {
+        guard let db else { throw ProjectionError(.database, "read models: a fold ahead tried to read the database") }
+        return db
+    }
+
+    private static func write(_ rows: [ThreeDSStreamRow], subTimes: [String?], facts: [ThreeDSFact],
+                              in db: ProjectionDatabase, generation: Int64) throws(ProjectionError) {
         let write = try db.statement("""
-            INSERT INTO \(s)(sid, name, created_t, ds, mv, ares, started_t, outcome, ended_t, requests,
-              submits, last_ui, sub_first_t, sub_last_t, sub_times) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)
+            INSERT INTO \(streamTable(generation))(sid, name, nh, created_t, ds, mv, ares, started_t, outcome, ended_t, requests,
+              submits, last_ui, sub_first_t, sub_last_t, sub_times) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)
             ON CONFLICT(sid) DO UPDATE SET created_t = excluded.created_t, ds = excluded.ds, mv = excluded.mv,
               ares = excluded.ares, started_t = excluded.started_t, outcome = excluded.outcome,
               ended_t = excluded.ended_t, requests = excluded.requests, submits = excluded.submits,
               last_ui = excluded.last_ui, sub_first_t = excluded.sub_first_t, sub_last_t = excluded.sub_last_t,
               sub_times = excluded.sub_times
             """)
-        // In sid order: new rows append to the table's B-tree.
-        var order = Array(rows.indices)
-        order.sort { rows[$0].sid < rows[$1].sid }
-        for index in order {
-            let row = rows[index]
+        for (index, row) in rows.enumerated() {
             write.reset()
             write.bind(1, row.sid)
             write.bind(2, row.name)
-            write.bind(3, row.createdAt)
-            write.bind(4, row.directoryServer)
-            write.bind(5, row.messageVersion)
-            write.bind(6, row.aresStatus)
-            write.bind(7, row.challengeStartedAt)
-            write.bind(8, row.outcome.rawValue)
-            write.bind(9, row.endedAt)
-            write.bind(10, row.requests)
-            write.bind(11, row.submitTexts)
-            write.bind(12, row.lastUiType)
-            write.bind(13, row.firstSubmitAt)
-            write.bind(14, row.lastSubmitAt)
-            write.bind(15, row.submitTimes.isEmpty ? nil : SortedValues.encode(row.submitTimes))
+            write.bind(3, StreamNameHash.of(row.name))
+            write.bind(4, row.createdAt)
+            write.bind(5, row.directoryServer)
+            write.bind(6, row.messageVersion)
+            write.bind(7, row.aresStatus)
+            write.bind(8, row.challengeStartedAt)
+            write.bind(9, row.outcome.rawValue)
+            write.bind(10, row.endedAt)
+            write.bind(11, row.requests)
+            write.bind(12, row.submitTexts)
+            write.bind(13, row.lastUiType)
+            write.bind(14, row.firstSubmitAt)
+            write.bind(15, row.lastSubmitAt)
+            write.bind(16, subTimes[index])
             try write.run()
         }
-        let insert = try db.statement("INSERT INTO \(Self.factTable(generation))(kind, t, sid, a, b) VALUES(?,?,?,?,?)")
+        let insert = try db.statement("INSERT INTO \(factTable(generation))(kind, t, sid, a, b) VALUES(?,?,?,?,?)")
         for fact in facts {
             insert.reset()
             insert.bind(1, fact.kind.rawValue)
@@ -139,13 +179,13 @@ final class ThreeDSProjection: ProjectionModel {
             insert.bind(5, fact.b)
             try insert.run()
         }
-        try Self.totals.flush(totals, in: db, generation: generation)
-        try Self.longSpans.keep(rows.map { ($0.sid, $0.submitTimes) }, in: db, generation: generation)
-        directory.keep(rows, keys: keys)
     }
 
     private func load(_ name: String, db: ProjectionDatabase) throws(ProjectionError) -> ThreeDSStreamRow? {
-        try load("name = ?", db: db) { $0.bind(1, name) }
+        try load("nh = ? AND name = ?", db: db) {
+            $0.bind(1, StreamNameHash.of(name))
+            $0.bind(2, name)
+        }
     }
 
     private func load(sid: Int64, db: ProjectionDatabase) throws(ProjectionError) -> ThreeDSStreamRow? {

@@ -7,9 +7,9 @@ extension TotalsTables {
         var metric: String
     }
 
-    /// Applies a batch's duration changes to the sorted lists of their buckets (groups only:
-    /// the distribution over all groups is computed from the groups' lists).
-    func flushValues(_ delta: TotalsDelta, in db: ProjectionDatabase, generation g: Int64) throws(ProjectionError) {
+    /// A batch's duration changes by bucket of the sorted lists (groups only: the distribution
+    /// over all groups is computed from the groups' lists). No database access.
+    static func prepareValues(_ delta: TotalsDelta) -> [(width: Int64, bucket: Int64, metric: String, change: [Int64: Int64])] {
         var changes: [ValueBucket: [Int64: Int64]] = [:]
         var metricTexts: [String: String] = [:]
         for (key, n) in delta.histogram where n != 0 && key.minute != TotalsDelta.Key.untimed {
@@ -20,6 +20,15 @@ extension TotalsTables {
                 changes[bucket, default: [:]][key.value, default: 0] += n
             }
         }
+        return changes.filter { $0.value.values.contains { $0 != 0 } }
+            .map { (width: $0.key.width, bucket: $0.key.bucket, metric: $0.key.metric, change: $0.value) }
+            .sorted { ($0.width, $0.bucket, $0.metric) < ($1.width, $1.bucket, $1.metric) }
+    }
+
+    /// Applies prepared duration changes to the sorted lists of their buckets.
+    func writeValues(_ changes: [(width: Int64, bucket: Int64, metric: String, change: [Int64: Int64])],
+                     in db: ProjectionDatabase, generation g: Int64) throws(ProjectionError) {
+        guard !changes.isEmpty else { return }
         let t = bucketedValues(g)
         let read = try db.statement("SELECT vals FROM \(t) WHERE w = ? AND b = ? AND metric = ?")
         let write = try db.statement("""
@@ -27,7 +36,7 @@ extension TotalsTables {
             ON CONFLICT(w, b, metric) DO UPDATE SET vals = excluded.vals
             """)
         let delete = try db.statement("DELETE FROM \(t) WHERE w = ? AND b = ? AND metric = ?")
-        for (bucket, change) in changes where change.values.contains(where: { $0 != 0 }) {
+        for bucket in changes {
             read.reset()
             read.bind(1, bucket.width)
             read.bind(2, bucket.bucket)
@@ -41,7 +50,7 @@ extension TotalsTables {
                 values = stored
             }
             read.reset()
-            values = SortedValues.applying(change, to: values)
+            values = SortedValues.applying(bucket.change, to: values)
             let statement = values.isEmpty ? delete : write
             statement.reset()
             statement.bind(1, bucket.width)

@@ -31,17 +31,35 @@ struct TotalsTables {
             """)
     }
 
+    /// A batch's changes, turned into the rows to add (``prepare(_:)``, pure: done on the fold's
+    /// thread) and written in the batch's transaction (``write(_:in:generation:)``).
+    struct Prepared: Sendable {
+        var counts: [(key: String, n: Int64)] = []
+        /// Sorted by the table's primary key (sequential B-tree pages, not one random page a row).
+        var buckets: [(metric: String, width: Int64, bucket: Int64, key: String, n: Int64)] = []
+        var fine: [(metric: String, v: Int64, n: Int64)] = []
+        var coarse: [(metric: String, b: Int64, n: Int64)] = []
+        /// Changes to the sorted duration lists of the time buckets (a read-modify-write each).
+        var values: [(width: Int64, bucket: Int64, metric: String, change: [Int64: Int64])] = []
+    }
+
     /// Adds a batch's changes.
     func flush(_ delta: TotalsDelta, in db: ProjectionDatabase, generation g: Int64) throws(ProjectionError) {
-        let counts = try db.statement(
-            "INSERT INTO \(total(g))(key, n) VALUES(?, ?) ON CONFLICT(key) DO UPDATE SET n = \(total(g)).n + excluded.n")
+        try write(Self.prepare(delta), in: db, generation: g)
+    }
+
+    /// The rows a batch's changes add (no database access).
+    static func prepare(_ delta: TotalsDelta) -> Prepared {
+        var prepared = Prepared()
         var all: [String: Int64] = [:]
-        // Each distinct key text gets a small number for this batch, so the bucket sums hash
-        // integers; the rows are written sorted by the table's primary key (sequential B-tree
-        // pages instead of one random page per row).
+        // Each distinct key (without its minute) gets a small number for this batch; the
+        // bucket sums are runs of a list sorted by (number, minute), not hash-table entries;
+        // the rows are written sorted by the table's primary key (sequential B-tree pages
+        // instead of one random page per row).
         var ids: [TotalsDelta.Key: Int] = [:]
         var texts: [String] = [], metrics: [TotalsDelta.Metric] = []
-        var timed: [TimedKey: Int64] = [:]
+        var timed: [(id: Int, minute: Int64, n: Int64)] = []
+        timed.reserveCapacity(delta.counts.count)
         for (key, n) in delta.counts where n != 0 {
             var untimed = key
             untimed.minute = TotalsDelta.Key.untimed
@@ -52,41 +70,49 @@ struct TotalsTables {
             }
             all[texts[id], default: 0] += n
             guard key.minute != TotalsDelta.Key.untimed else { continue }
-            for width in TimeBuckets.countLevels {
-                timed[TimedKey(width: width, bucket: TimeBuckets.floorDiv(key.minute, width), id: id), default: 0] += n
+            timed.append((id, key.minute, n))
+        }
+        // Every list is sorted by its table's primary key: a batch's upserts then visit the
+        // B-tree's pages in order instead of one random page per row.
+        prepared.counts = all.filter { $0.value != 0 }.map { (key: $0.key, n: $0.value) }.sorted { $0.key < $1.key }
+        timed.sort { $0.id != $1.id ? $0.id < $1.id : $0.minute < $1.minute }
+        // The key order of the bucket table, (metric, width, bucket, key text), by integers:
+        // each number's rank by (metric, text) and its metric's rank.
+        let byText = texts.indices.sorted {
+            let l = metrics[$0].name, r = metrics[$1].name
+            return l != r ? l < r : texts[$0] < texts[$1]
+        }
+        var textRank = [Int](repeating: 0, count: texts.count), metricRank = textRank
+        var metricNumber = -1
+        for (rank, id) in byText.enumerated() {
+            if rank == 0 || metrics[byText[rank - 1]].name != metrics[id].name { metricNumber += 1 }
+            textRank[id] = rank
+            metricRank[id] = metricNumber
+        }
+        var rows: [(id: Int, width: Int64, bucket: Int64, n: Int64)] = []
+        for width in TimeBuckets.countLevels {
+            var i = 0
+            while i < timed.count {
+                let id = timed[i].id, bucket = TimeBuckets.floorDiv(timed[i].minute, width)
+                var n: Int64 = 0
+                var j = i
+                while j < timed.count && timed[j].id == id && TimeBuckets.floorDiv(timed[j].minute, width) == bucket {
+                    n += timed[j].n
+                    j += 1
+                }
+                if n != 0 { rows.append((id, width, bucket, n)) }
+                i = j
             }
         }
-        for (key, n) in all where n != 0 {
-            counts.reset()
-            counts.bind(1, key)
-            counts.bind(2, n)
-            try counts.run()
-        }
-        var rows = timed.filter { $0.value != 0 }.map { (key: $0.key, n: $0.value) }
         rows.sort { l, r in
-            let lm = metrics[l.key.id].name, rm = metrics[r.key.id].name
-            if lm != rm { return lm < rm }
-            if l.key.width != r.key.width { return l.key.width < r.key.width }
-            if l.key.bucket != r.key.bucket { return l.key.bucket < r.key.bucket }
-            return texts[l.key.id] < texts[r.key.id]
+            if metricRank[l.id] != metricRank[r.id] { return metricRank[l.id] < metricRank[r.id] }
+            if l.width != r.width { return l.width < r.width }
+            if l.bucket != r.bucket { return l.bucket < r.bucket }
+            return textRank[l.id] < textRank[r.id]
         }
-        let bucketInsert = try db.statement("""
-            INSERT INTO \(bucketed(g))(m, w, b, key, n) VALUES(?, ?, ?, ?, ?)
-            ON CONFLICT(m, w, b, key) DO UPDATE SET n = \(bucketed(g)).n + excluded.n
-            """)
-        for (key, n) in rows {
-            bucketInsert.reset()
-            bucketInsert.bind(1, metrics[key.id].name)
-            bucketInsert.bind(2, key.width)
-            bucketInsert.bind(3, key.bucket)
-            bucketInsert.bind(4, texts[key.id])
-            bucketInsert.bind(5, n)
-            try bucketInsert.run()
-        }
-        guard !delta.histogram.isEmpty else { return }
-        try flushValues(delta, in: db, generation: g)
-        let fine = try db.statement(
-            "INSERT INTO \(hist(g))(metric, v, n) VALUES(?, ?, ?) ON CONFLICT(metric, v) DO UPDATE SET n = \(hist(g)).n + excluded.n")
+        prepared.buckets = rows.map { (metrics[$0.id].name, $0.width, $0.bucket, texts[$0.id], $0.n) }
+        guard !delta.histogram.isEmpty else { return prepared }
+        prepared.values = prepareValues(delta)
         var buckets: [Bucket: Int64] = [:]
         var metricTexts: [TotalsDelta.HistogramKey: String] = [:]
         for (key, n) in delta.histogram where n != 0 {
@@ -94,21 +120,60 @@ struct TotalsTables {
             group.value = 0
             group.minute = TotalsDelta.Key.untimed
             let metric = metricTexts.memo(group) { key.metricText }
-            fine.reset()
-            fine.bind(1, metric)
-            fine.bind(2, key.value)
-            fine.bind(3, n)
-            try fine.run()
+            prepared.fine.append((metric, key.value, n))
             buckets[Bucket(metric: metric, bucket: key.value >> Self.coarseShift), default: 0] += n
         }
-        let coarseInsert = try db.statement(
-            "INSERT INTO \(coarse(g))(metric, b, n) VALUES(?, ?, ?) ON CONFLICT(metric, b) DO UPDATE SET n = \(coarse(g)).n + excluded.n")
-        for (key, n) in buckets where n != 0 {
-            coarseInsert.reset()
-            coarseInsert.bind(1, key.metric)
-            coarseInsert.bind(2, key.bucket)
-            coarseInsert.bind(3, n)
-            try coarseInsert.run()
+        prepared.fine.sort { $0.metric != $1.metric ? $0.metric < $1.metric : $0.v < $1.v }
+        prepared.coarse = buckets.filter { $0.value != 0 }.map { ($0.key.metric, $0.key.bucket, $0.value) }
+            .sorted { $0.metric != $1.metric ? $0.metric < $1.metric : $0.b < $1.b }
+        return prepared
+    }
+
+    /// Adds prepared rows, in the caller's transaction.
+    func write(_ prepared: Prepared, in db: ProjectionDatabase, generation g: Int64) throws(ProjectionError) {
+        let counts = try db.statement(
+            "INSERT INTO \(total(g))(key, n) VALUES(?, ?) ON CONFLICT(key) DO UPDATE SET n = \(total(g)).n + excluded.n")
+        for (key, n) in prepared.counts {
+            counts.reset()
+            counts.bind(1, key)
+            counts.bind(2, n)
+            try counts.run()
+        }
+        let bucketInsert = try db.statement("""
+            INSERT INTO \(bucketed(g))(m, w, b, key, n) VALUES(?, ?, ?, ?, ?)
+            ON CONFLICT(m, w, b, key) DO UPDATE SET n = \(bucketed(g)).n + excluded.n
+            """)
+        for row in prepared.buckets {
+            bucketInsert.reset()
+            bucketInsert.bind(1, row.metric)
+            bucketInsert.bind(2, row.width)
+            bucketInsert.bind(3, row.bucket)
+            bucketInsert.bind(4, row.key)
+            bucketInsert.bind(5, row.n)
+            try bucketInsert.run()
+        }
+        try writeValues(prepared.values, in: db, generation: g)
+        if !prepared.fine.isEmpty {
+            let fine = try db.statement(
+                "INSERT INTO \(hist(g))(metric, v, n) VALUES(?, ?, ?) ON CONFLICT(metric, v) DO UPDATE SET n = \(hist(g)).n + excluded.n")
+            for row in prepared.fine {
+                fine.reset()
+                fine.bind(1, row.metric)
+                fine.bind(2, row.v)
+                fine.bind(3, row.n)
+                try fine.run()
+            }
+        }
+        if !prepared.coarse.isEmpty {
+            let coarseInsert = try db.statement(
+                "INSERT INTO \(coarse(g))(metric, b, n) VALUES(?, ?, ?) ON CONFLICT(metric, b) DO UPDATE SET n = \(coarse(g)).n + excluded.n")
+            for row in prepared.coarse {
+                coarseInsert.reset()
+                coarseInsert.bind(1, row.metric)
+                coarseInsert.bind(2, row.b)
+                coarseInsert.bind(3, row.n)
+                try coarseInsert.run()
+            }
         }
     }
 
@@ -117,12 +182,6 @@ struct TotalsTables {
         var bucket: Int64
     }
 
-    private struct TimedKey: Hashable {
-        var width: Int64
-        var bucket: Int64
-        /// The key text's number in this batch.
-        var id: Int
-    }
 
     /// The counters of the given metrics (`req`, `otptx`, …), by key: one index range per metric.
     func counts(_ metrics: [String], in db: ProjectionDatabase, generation g: Int64) throws(ProjectionError)
