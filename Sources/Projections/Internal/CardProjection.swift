@@ -81,40 +81,19 @@ final class CardProjection: ProjectionModel {
         swap(&directory, &self.directory)
         defer { swap(&directory, &self.directory) }
         let generation = self.generation
-        var totals = TotalsDelta()
-        var facts: [CardFact] = []
-        directory.beginBatch()
-        for event in events where event.category == .card {
-            let stream = event.stream
-            let (slot, first) = try directory.slot(
-                of: stream, name: { () throws(ProjectionError) in try names.name(of: stream) },
-                loadSID: { sid throws(ProjectionError) in try load(sid: sid, db: Self.needed(db)) },
-                loadName: { name throws(ProjectionError) in try load(name, db: Self.needed(db)) },
-                createNameIndex: { () throws(ProjectionError) in try createNameIndex(in: Self.needed(db), generation: generation) },
-                model: "card")
-            // The stream's contribution to the totals is taken out before its first event of the
-            // batch and put back, as it stands after the batch, below: one move per stream and
-            // batch, not per event.
-            if first { CardFold.contribute(directory.rows[slot], sign: -1, to: &totals) }
-            CardFold.applyCountingEvents(event, to: &directory.rows[slot], facts: &facts, totals: &totals)
-        }
-        var rows: [CardStreamRow] = []
-        rows.reserveCapacity(directory.touched.count)
-        for slot in directory.touched {
-            CardFold.contribute(directory.rows[Int(slot)], sign: 1, to: &totals)
-            rows.append(directory.rows[Int(slot)])
-        }
-        directory.endBatch()
-        // In sid order: new rows append to the table's B-tree.
-        rows.sort { $0.sid < $1.sid }
-        let ordered = rows
+        let (ordered, facts, totals) = try directory.fold(
+            events, with: CardFold.self, names: names,
+            loadSID: { sid throws(ProjectionError) in try load(sid: sid, db: Self.needed(db)) },
+            loadName: { name throws(ProjectionError) in try load(name, db: Self.needed(db)) },
+            createNameIndex: { () throws(ProjectionError) in try createNameIndex(in: Self.needed(db), generation: generation) },
+            model: "card")
         var texts: [(methods: String, otpTimes: String?)] = []
         texts.reserveCapacity(ordered.count)
         for row in ordered {
             texts.append((Self.encode(row.methods), row.otpTimes.isEmpty ? nil : SortedValues.encode(row.otpTimes)))
         }
         let prepared = TotalsTables.prepare(totals)
-        let longSpans = LongSpanTable.rows(rows.lazy.map { ($0.sid, $0.otpTimes) })
+        let longSpans = LongSpanTable.rows(ordered.lazy.map { ($0.sid, $0.otpTimes) })
         return PendingWrite(Rows(rows: ordered, texts: texts, facts: facts, totals: prepared, longSpans: longSpans,
                                  generation: generation))
     }

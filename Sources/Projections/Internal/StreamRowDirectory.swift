@@ -7,6 +7,25 @@ protocol StreamRow {
 extension ThreeDSStreamRow: StreamRow {}
 extension CardStreamRow: StreamRow {}
 
+/// The per-stream fold of one category (`ThreeDSFold`, `CardFold`), as a batch runs it: each
+/// event into its stream's row, facts and totals; a stream's contribution to the totals moved
+/// once per batch.
+protocol CountingFold {
+    associatedtype Row: StreamRow
+    associatedtype Fact
+    static var category: EventView.Category { get }
+    static func applyCountingEvents(_ event: EventView, to row: inout Row, facts: inout [Fact], totals: inout TotalsDelta)
+    static func contribute(_ row: Row, sign: Int64, to totals: inout TotalsDelta)
+}
+
+extension ThreeDSFold: CountingFold {
+    static var category: EventView.Category { .threeDS }
+}
+
+extension CardFold: CountingFold {
+    static var category: EventView.Category { .card }
+}
+
 /// Where a projection model keeps the rows of the streams it folds, between batches (the `3ds`
 /// and `card` models share it).
 ///
@@ -143,6 +162,44 @@ struct StreamRowDirectory<Row: StreamRow> {
     /// Ends a batch: when more than `cacheLimit` rows are kept, drops those not touched by the
     /// last ``recentBatches`` batches (a stream that comes back later is read back by sid, in
     /// the batch's transaction: its fold cannot run ahead).
+    /// Folds the events of `F`'s category into their rows, in place, and returns the rows the
+    /// batch touched (in sid order: new rows append to the table's B-tree), the facts and the
+    /// totals' changes. A stream's contribution to the totals is taken out before its first
+    /// event of the batch and put back, as it stands after the batch, at the end: one move per
+    /// stream and batch, not per event (the moves in between cancel out).
+    ///
+    /// Inlined into each model's `fold`, as the loop was before it was shared: 1 M-event
+    /// rebuilds, 4 runs alternating with the build before, 2.77–3.58 s against 3.04–3.80 s (a
+    /// first, not inlined version measured 3.25–4.03 s against 3.27–3.77 s).
+    @inline(__always)
+    mutating func fold<F: CountingFold>(_ events: ArraySlice<EventView>, with _: F.Type, names: StreamNaming,
+                                        loadSID: (Int64) throws(ProjectionError) -> Row?,
+                                        loadName: (String) throws(ProjectionError) -> Row?,
+                                        createNameIndex: () throws(ProjectionError) -> Void,
+                                        model: String) throws(ProjectionError)
+        -> (rows: [Row], facts: [F.Fact], totals: TotalsDelta) where F.Row == Row {
+        var totals = TotalsDelta()
+        var facts: [F.Fact] = []
+        beginBatch()
+        for event in events where event.category == F.category {
+            let stream = event.stream
+            let (slot, first) = try slot(of: stream, name: { () throws(ProjectionError) in try names.name(of: stream) },
+                                         loadSID: loadSID, loadName: loadName, createNameIndex: createNameIndex,
+                                         model: model)
+            if first { F.contribute(rows[slot], sign: -1, to: &totals) }
+            F.applyCountingEvents(event, to: &rows[slot], facts: &facts, totals: &totals)
+        }
+        var touchedRows: [Row] = []
+        touchedRows.reserveCapacity(touched.count)
+        for slot in touched {
+            F.contribute(rows[Int(slot)], sign: 1, to: &totals)
+            touchedRows.append(rows[Int(slot)])
+        }
+        endBatch()
+        touchedRows.sort { $0.sid < $1.sid }
+        return (touchedRows, facts, totals)
+    }
+
     mutating func endBatch() {
         guard live > cacheLimit else { return }
         for slot in rows.indices where owners[slot] >= 0 && stamps[slot] <= batch - Self.recentBatches {

@@ -82,36 +82,15 @@ final class ThreeDSProjection: ProjectionModel {
         swap(&directory, &self.directory)
         defer { swap(&directory, &self.directory) }
         let generation = self.generation
-        var totals = TotalsDelta()
-        var facts: [ThreeDSFact] = []
-        directory.beginBatch()
-        for event in events where event.category == .threeDS {
-            let stream = event.stream
-            let (slot, first) = try directory.slot(
-                of: stream, name: { () throws(ProjectionError) in try names.name(of: stream) },
-                loadSID: { sid throws(ProjectionError) in try load(sid: sid, db: Self.needed(db)) },
-                loadName: { name throws(ProjectionError) in try load(name, db: Self.needed(db)) },
-                createNameIndex: { () throws(ProjectionError) in try createNameIndex(in: Self.needed(db), generation: generation) },
-                model: "3ds")
-            // The stream's contribution to the totals is taken out before its first event of the
-            // batch and put back, as it stands after the batch, below: one move per stream and
-            // batch, not per event.
-            if first { ThreeDSFold.contribute(directory.rows[slot], sign: -1, to: &totals) }
-            ThreeDSFold.applyCountingEvents(event, to: &directory.rows[slot], facts: &facts, totals: &totals)
-        }
-        var rows: [ThreeDSStreamRow] = []
-        rows.reserveCapacity(directory.touched.count)
-        for slot in directory.touched {
-            ThreeDSFold.contribute(directory.rows[Int(slot)], sign: 1, to: &totals)
-            rows.append(directory.rows[Int(slot)])
-        }
-        directory.endBatch()
-        // In sid order: new rows append to the table's B-tree.
-        rows.sort { $0.sid < $1.sid }
-        let ordered = rows
+        let (ordered, facts, totals) = try directory.fold(
+            events, with: ThreeDSFold.self, names: names,
+            loadSID: { sid throws(ProjectionError) in try load(sid: sid, db: Self.needed(db)) },
+            loadName: { name throws(ProjectionError) in try load(name, db: Self.needed(db)) },
+            createNameIndex: { () throws(ProjectionError) in try createNameIndex(in: Self.needed(db), generation: generation) },
+            model: "3ds")
         let subTimes = ordered.map { $0.submitTimes.isEmpty ? nil : SortedValues.encode($0.submitTimes) }
         let prepared = TotalsTables.prepare(totals)
-        let longSpans = LongSpanTable.rows(rows.lazy.map { ($0.sid, $0.submitTimes) })
+        let longSpans = LongSpanTable.rows(ordered.lazy.map { ($0.sid, $0.submitTimes) })
         return PendingWrite(Rows(rows: ordered, subTimes: subTimes, facts: facts, totals: prepared,
                                  longSpans: longSpans, generation: generation))
     }
