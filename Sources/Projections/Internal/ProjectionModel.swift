@@ -47,3 +47,11 @@ struct PendingWrite: @unchecked Sendable {
 
     func write(_ db: ProjectionDatabase) throws(ProjectionError) { try rows.write(in: db) }
 }
+
+extension ProjectionModel {
+    /// The database of a fold that may read it (a fold ahead returned nil before getting here).
+    static func needed(_ db: ProjectionDatabase?) throws(ProjectionError) -> ProjectionDatabase {
+        guard let db else { throw ProjectionError(.database, "read models: a fold ahead tried to read the database") }
+        return db
+    }
+}

@@ -111,12 +111,6 @@ final class ThreeDSProjection: ProjectionModel {
         }
     }
 
-    /// The database of a fold that may read it (a fold ahead returned nil before getting here).
-    static func needed(_ db: ProjectionDatabase?) throws(ProjectionError) -> ProjectionDatabase {
-        guard let db else { throw ProjectionError(.database, "read models: a fold ahead tried to read the database") }
-        return db
-    }
-
     private static func write(_ rows: [ThreeDSStreamRow], subTimes: [String?], facts: [ThreeDSFact],
                               in db: ProjectionDatabase, generation: Int64) throws(ProjectionError) {
         let write = try db.statement("""
