@@ -38,12 +38,23 @@ enum FileSystem {
     }
 
     /// Gives `source` the name `destination` only if nothing has that name yet (`link`, which
-    /// refuses an existing name atomically, then `unlink` of the old name).
+    /// refuses an existing name atomically, then `unlink` of the old name). On a file system
+    /// without hard links, a check then `rename`: a file created between the two is replaced.
     static func moveWithoutReplacing(_ source: String, to destination: String) throws(Failure) {
-        guard link(source, destination) == 0 else {
-            throw Failure(operation: "linking \(source) to", path: destination, errorNumber: errno)
+        if link(source, destination) == 0 {
+            unlink(source)
+            return
         }
-        unlink(source)
+        let failure = errno
+        guard failure == EPERM || failure == EOPNOTSUPP || failure == ENOSYS else {
+            throw Failure(operation: "linking \(source) to", path: destination, errorNumber: failure)
+        }
+        guard !exists(destination) else {
+            throw Failure(operation: "renaming \(source) to", path: destination, errorNumber: EEXIST)
+        }
+        guard rename(source, destination) == 0 else {
+            throw Failure(operation: "renaming \(source) to", path: destination, errorNumber: errno)
+        }
     }
 
     /// Removes a file; a missing file is not an error.

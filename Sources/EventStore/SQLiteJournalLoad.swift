@@ -87,7 +87,8 @@ public final class SQLiteJournalLoad: BatchAppending {
     /// Returns the number of events. After it returns or throws, the load is over.
     /// - Throws: `.duplicateIDConflict` naming an id that occurs twice; `.conflict` when a file
     ///   appeared at `path` meanwhile; `.invalidInput` when a `-wal` or `-journal` file did;
-    ///   `.io`, `.full`: in every case nothing is at `path`.
+    ///   `.io`, `.full`: in every case nothing is at `path`, except for an `.io` that says the
+    ///   journal is there but its folder could not be synced.
     @discardableResult
     public func finish() throws(EventStoreError) -> Int64 {
         guard let store else { throw Self.over(path) }
@@ -102,7 +103,6 @@ public final class SQLiteJournalLoad: BatchAppending {
             try FileSystem.sync(loadingPath)
             try SQLiteEventStore.refuseLeftovers(of: path)
             try FileSystem.moveWithoutReplacing(loadingPath, to: path)
-            try FileSystem.sync(FileSystem.directory(of: path), directory: true)
         } catch let failure as FileSystem.Failure {
             if failure.alreadyExists {
                 throw EventStoreError(code: .conflict,
@@ -113,6 +113,12 @@ public final class SQLiteJournalLoad: BatchAppending {
             throw error
         } catch {
             throw EventStoreError(code: .io, message: "finishing the journal load: \(error)")
+        }
+        do {
+            try FileSystem.sync(FileSystem.directory(of: path), directory: true)
+        } catch {
+            throw EventStoreError(code: .io, message: "the journal is at \(path), but its folder could not be synced "
+                                  + "(\(error)): a power cut could lose its name")
         }
         return head
     }
