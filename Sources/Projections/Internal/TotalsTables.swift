@@ -33,12 +33,20 @@ struct TotalsTables {
 
     /// A batch's changes, turned into the rows to add (``prepare(_:)``, pure: done on the fold's
     /// thread) and written in the batch's transaction (``write(_:in:generation:)``).
+    typealias HistogramRow = (metric: String, key: Int64, n: Int64)
+
+    /// The histogram tables' primary-key order (metric, then key).
+    static func inKeyOrder(_ a: HistogramRow, _ b: HistogramRow) -> Bool {
+        a.metric != b.metric ? a.metric < b.metric : a.key < b.key
+    }
+
     struct Prepared: Sendable {
         var counts: [(key: String, n: Int64)] = []
         /// Sorted by the table's primary key (sequential B-tree pages, not one random page a row).
         var buckets: [(metric: String, width: Int64, bucket: Int64, key: String, n: Int64)] = []
-        var fine: [(metric: String, v: Int64, n: Int64)] = []
-        var coarse: [(metric: String, b: Int64, n: Int64)] = []
+        /// Exact histogram rows (key: the duration) and coarse ones (key: its 16 s bucket).
+        var fine: [HistogramRow] = []
+        var coarse: [HistogramRow] = []
         /// Changes to the sorted duration lists of the time buckets (a read-modify-write each).
         var values: [(width: Int64, bucket: Int64, metric: String, change: [Int64: Int64])] = []
     }
@@ -123,9 +131,10 @@ struct TotalsTables {
             prepared.fine.append((metric, key.value, n))
             buckets[Bucket(metric: metric, bucket: key.value >> Self.coarseShift), default: 0] += n
         }
-        prepared.fine.sort { $0.metric != $1.metric ? $0.metric < $1.metric : $0.v < $1.v }
-        prepared.coarse = buckets.filter { $0.value != 0 }.map { ($0.key.metric, $0.key.bucket, $0.value) }
-            .sorted { $0.metric != $1.metric ? $0.metric < $1.metric : $0.b < $1.b }
+        prepared.fine.sort(by: inKeyOrder)
+        prepared.coarse = buckets.filter { $0.value != 0 }
+            .map { entry -> HistogramRow in (entry.key.metric, entry.key.bucket, entry.value) }
+            .sorted(by: inKeyOrder)
         return prepared
     }
 
@@ -153,27 +162,24 @@ struct TotalsTables {
             try bucketInsert.run()
         }
         try writeValues(prepared.values, in: db, generation: g)
-        if !prepared.fine.isEmpty {
-            let fine = try db.statement(
-                "INSERT INTO \(hist(g))(metric, v, n) VALUES(?, ?, ?) ON CONFLICT(metric, v) DO UPDATE SET n = \(hist(g)).n + excluded.n")
-            for row in prepared.fine {
-                fine.reset()
-                fine.bind(1, row.metric)
-                fine.bind(2, row.v)
-                fine.bind(3, row.n)
-                try fine.run()
-            }
-        }
-        if !prepared.coarse.isEmpty {
-            let coarseInsert = try db.statement(
-                "INSERT INTO \(coarse(g))(metric, b, n) VALUES(?, ?, ?) ON CONFLICT(metric, b) DO UPDATE SET n = \(coarse(g)).n + excluded.n")
-            for row in prepared.coarse {
-                coarseInsert.reset()
-                coarseInsert.bind(1, row.metric)
-                coarseInsert.bind(2, row.b)
-                coarseInsert.bind(3, row.n)
-                try coarseInsert.run()
-            }
+        try addCounts(prepared.fine, to: hist(g), keyColumn: "v", in: db)
+        try addCounts(prepared.coarse, to: coarse(g), keyColumn: "b", in: db)
+    }
+
+    /// Adds each row's count to its (metric, key) row of a histogram table.
+    private func addCounts(_ rows: [HistogramRow], to table: String, keyColumn: String,
+                           in db: ProjectionDatabase) throws(ProjectionError) {
+        guard !rows.isEmpty else { return }
+        let insert = try db.statement("""
+            INSERT INTO \(table)(metric, \(keyColumn), n) VALUES(?, ?, ?) \
+            ON CONFLICT(metric, \(keyColumn)) DO UPDATE SET n = \(table).n + excluded.n
+            """)
+        for row in rows {
+            insert.reset()
+            insert.bind(1, row.metric)
+            insert.bind(2, row.key)
+            insert.bind(3, row.n)
+            try insert.run()
         }
     }
 
