@@ -105,24 +105,24 @@ enum SimulateCommand {
         let store: any BatchAppending = try load ?? JournalAccess.openForWriting(context, arguments, bulk: true)
         let batchSize = arguments.integer("batch-size").map { Int($0) } ?? SimulationAppender.defaultBatchSize
         let appender = SimulationAppender(batchSize: batchSize)
-        var nextReport = 200_000
+        // Progress on a terminal: one line, rewritten in place, cleared at the end.
+        let interval = 200_000
+        func status(_ text: String) {
+            context.stderr.write(text)
+            try? context.stderr.flush()
+        }
+        var nextReport = interval
         let report = try appender.append(simulation, to: store) { events in
             guard context.stderrIsTerminal, events >= nextReport else { return }
-            nextReport = events + 200_000
-            context.stderr.write("\rsimulating: \(events) events appended…")
-            try? context.stderr.flush()
+            nextReport = events + interval
+            status("\rsimulating: \(events) events appended…")
         }
+        let reported = context.stderrIsTerminal && report.events >= interval
         if let load {
-            if context.stderrIsTerminal && report.events >= 200_000 {
-                context.stderr.write("\r\u{1B}[Kbuilding the id index of \(report.events) events…")
-                try? context.stderr.flush()
-            }
+            if reported { status("\r\u{1B}[Kbuilding the id index of \(report.events) events…") }
             try load.finish()
         }
-        if context.stderrIsTerminal && report.events >= 200_000 {
-            context.stderr.write("\r\u{1B}[K")
-            try? context.stderr.flush()
-        }
+        if reported { status("\r\u{1B}[K") }
         summarize(simulation, report, arguments: arguments, context: context)
     }
 
