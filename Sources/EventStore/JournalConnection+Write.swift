@@ -216,7 +216,8 @@ extension JournalConnection {
     /// its stream existing, since its events are in it.
     private func streamIDCreatingNew(_ stream: StreamName, expected: ExpectedVersion, events: Int)
         throws(EventStoreError) -> Int64? {
-        guard case .noStream = expected, events > 0, streamIDs[stream.rawValue] == nil,
+        // A journal being loaded has no name index to insert against: `createStream` does it.
+        guard newJournalStreams == nil, case .noStream = expected, events > 0, streamIDs[stream.rawValue] == nil,
               write?.newStreams[stream.rawValue] == nil else { return try streamID(of: stream) }
         let created: Int64? = try run("creating stream \(stream)", stream: stream) { () throws(SQLiteError) in
             let statement = try statement(.insertStreamIfAbsent)
@@ -239,6 +240,7 @@ extension JournalConnection {
         }
         write?.addStream(stream, id: id)
         write?.setVersion(nil, of: id)
+        newJournalStreams?.add(stream.rawValue, id: id)
         return id
     }
 

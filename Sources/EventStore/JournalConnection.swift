@@ -18,6 +18,8 @@ final class JournalConnection {
     var typeIDs: [String: Int64] = [:]
     var typeNames: [Int64: String] = [:]
     var dictionaries: [Int64: LZ4Dictionary] = [:]
+    /// A journal being loaded has no index on stream names yet: its writer finds them here.
+    var newJournalStreams: NewJournalStreams?
     static let streamCacheLimit = 100_000
 
     /// Set when the first events give no material for a dictionary (all payloads empty).
@@ -208,6 +210,7 @@ final class JournalConnection {
             try sql.execute("PRAGMA mmap_size = \(configuration.mmapSizeBytes)")
         }
         if writer && configuration.buildsNewJournal {
+            newJournalStreams = NewJournalStreams()
             // A file nobody else sees until it is complete (SQLiteJournalLoad): no WAL, so each
             // page is written once, and a rollback journal in memory for the savepoints.
             try run("configuring the connection") { () throws(SQLiteError) in
@@ -269,6 +272,7 @@ final class JournalConnection {
     func streamID(of stream: StreamName) throws(EventStoreError) -> Int64? {
         if let id = streamIDs[stream.rawValue] { return id }
         if let id = write?.newStreams[stream.rawValue] { return id }
+        if newJournalStreams != nil { return try streamIDWithoutNameIndex(stream) }
         let found: Int64? = try run("looking up stream \(stream)") { () throws(SQLiteError) in
             let statement = try statement(.streamByName)
             statement.bind(stream.rawValue, at: 1)

@@ -5,7 +5,9 @@
 // tables but not ours, is refused as `.notAJournal`. Every journal table is prefixed `journal_`,
 // so other modules (the projections) may keep their own tables in the same file.
 //
-//   journal_streams(id INTEGER PRIMARY KEY, name TEXT UNIQUE)      stream names, interned
+//   journal_streams(id INTEGER PRIMARY KEY, name TEXT)             stream names, interned
+//   UNIQUE INDEX journal_streams_name (name)                          (files created before
+//                                          2026-11-30 have the same as an inline UNIQUE)
 //   journal_types(id INTEGER PRIMARY KEY, name TEXT UNIQUE)        event types, interned
 //   journal_dictionaries(id INTEGER PRIMARY KEY, codec TEXT, content BLOB, sha256 BLOB,
 //                        trained_through INTEGER)                  LZ4 dictionaries, by version
@@ -45,11 +47,21 @@ extension SQLiteEventStore {
     static let applicationID: Int64 = 0x4A52_4E4C
     static let schemaVersion: Int64 = 2
 
-    static let schema = """
+    /// The schema of a new journal.
+    static let schema = SQLiteEventStore.schema(streamNameIndex: true)
+
+    /// The unique index on stream names. A journal load (`SQLiteJournalLoad`) creates it when
+    /// it finishes, in one sorted pass, instead of one random insert per new stream.
+    static let streamNameIndexSchema = "CREATE UNIQUE INDEX journal_streams_name ON journal_streams(name);"
+
+    /// The schema, with or without the stream name index.
+    static func schema(streamNameIndex: Bool) -> String {
+        """
     CREATE TABLE journal_streams(
         id INTEGER PRIMARY KEY,
-        name TEXT NOT NULL UNIQUE
+        name TEXT NOT NULL
     );
+    \(streamNameIndex ? streamNameIndexSchema : "")
     CREATE TABLE journal_types(
         id INTEGER PRIMARY KEY,
         name TEXT NOT NULL UNIQUE
@@ -105,6 +117,7 @@ extension SQLiteEventStore {
         WHEN NEW.position <= OLD.position OR NEW.singleton != OLD.singleton
         BEGIN SELECT RAISE(ABORT, 'the journal head only moves forward'); END;
     """
+    }
 
     /// The batched id index (new in version 2), created with the schema or by the upgrade.
     static let idIndexSchema = """
@@ -149,8 +162,10 @@ extension SQLiteEventStore {
     /// Checks that the file is a journal, creating the schema in an empty, writable file and
     /// upgrading a version 1 file opened for writing. Returns the schema version in effect: 1
     /// only for a version 1 file opened read-only (read as it is, nothing written).
+    /// `streamNameIndex: false` creates a new journal without `journal_streams_name` (a journal
+    /// load, which creates it when it finishes).
     @discardableResult
-    static func prepareSchema(_ connection: SQLiteConnection, path: String, readOnly: Bool)
+    static func prepareSchema(_ connection: SQLiteConnection, path: String, readOnly: Bool, streamNameIndex: Bool = true)
         throws(EventStoreError) -> Int64 {
         do {
             let applicationID = try connection.scalarInt("PRAGMA application_id") ?? 0
@@ -181,7 +196,7 @@ extension SQLiteEventStore {
                     try connection.commit()
                     return try connection.scalarInt("PRAGMA user_version") ?? Self.schemaVersion
                 }
-                try connection.execute(Self.schema)
+                try connection.execute(Self.schema(streamNameIndex: streamNameIndex))
                 try connection.execute("PRAGMA application_id = \(Self.applicationID)")
                 try connection.execute("PRAGMA user_version = \(Self.schemaVersion)")
                 try connection.commit()

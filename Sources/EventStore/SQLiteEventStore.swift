@@ -55,7 +55,8 @@ public final class SQLiteEventStore: TransactionalEventStore, @unchecked Sendabl
             try Self.refuseLeftovers(of: path)
         }
         let writer = try JournalConnection(path: path, configuration: configuration, writer: true)
-        if try SQLiteEventStore.prepareSchema(writer.sql, path: path, readOnly: configuration.readOnly) == 1 {
+        if try SQLiteEventStore.prepareSchema(writer.sql, path: path, readOnly: configuration.readOnly,
+                                              streamNameIndex: !configuration.buildsNewJournal) == 1 {
             writer.legacyIDIndex = true  // a version 1 file opened read-only: read as it is
         }
         reader = inMemory || configuration.readOnly

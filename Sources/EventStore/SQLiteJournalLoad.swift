@@ -16,6 +16,8 @@ import JournalCore
 /// differ, because nobody else can see that file:
 /// - **no WAL**: a rollback journal in memory (for the savepoints) and no fsync per commit, so
 ///   each page is written once instead of twice;
+/// - **no stream name index while loading**: the writer knows every stream it created
+///   (`NewJournalStreams`), and `finish()` builds the index in one sorted pass;
 /// - **no id index while loading**: `finish()` fills `journal_event_ids` in one sorted pass,
 ///   which refuses an id that occurs twice. An ordinary append looks each id up as it goes
 ///   (that lookup, and copying the index as the log grows, made most of the cost that grows
@@ -129,14 +131,16 @@ public final class SQLiteJournalLoad: BatchAppending {
         removeLoadingFiles()
     }
 
-    /// One sorted pass over the log fills the id index (its primary key refuses a repeated id),
-    /// then the file switches to WAL mode like every journal. Synchronous from here on.
+    /// One sorted pass over the streams builds their name index, one over the log fills the id
+    /// index (its primary key refuses a repeated id), then the file switches to WAL mode like
+    /// every journal. Synchronous from here on.
     private func buildIDIndex(_ store: SQLiteEventStore) throws(EventStoreError) {
         do {
             try store.withConnection { sql in
                 try sql.execute("PRAGMA synchronous = FULL")
                 try sql.begin(.immediate)
                 do {
+                    try sql.execute(SQLiteEventStore.streamNameIndexSchema)
                     try sql.execute("""
                         INSERT INTO journal_event_ids(id, position) SELECT event_id, position FROM journal_events ORDER BY event_id;
                         UPDATE journal_id_index SET through = (SELECT position FROM journal_head WHERE singleton = 1)
@@ -150,11 +154,11 @@ public final class SQLiteJournalLoad: BatchAppending {
                 try sql.execute("PRAGMA journal_mode = WAL")
             }
         } catch let error as SQLiteError where error.resultCode == SQLITE_CONSTRAINT {
-            throw repeatedID(store) ?? EventStoreError(sqlite: error, doing: "building the id index of \(loadingPath)")
+            throw repeatedID(store) ?? EventStoreError(sqlite: error, doing: "building the indexes of \(loadingPath)")
         } catch let error as SQLiteError {
-            throw EventStoreError(sqlite: error, doing: "building the id index of \(loadingPath)")
+            throw EventStoreError(sqlite: error, doing: "building the indexes of \(loadingPath)")
         } catch {
-            throw EventStoreError(code: .io, message: "building the id index of \(loadingPath): \(error)")
+            throw EventStoreError(code: .io, message: "building the indexes of \(loadingPath): \(error)")
         }
     }
 

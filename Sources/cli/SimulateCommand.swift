@@ -119,7 +119,7 @@ enum SimulateCommand {
         }
         let reported = context.stderrIsTerminal && report.events >= interval
         if let load {
-            if reported { status("\r\u{1B}[Kbuilding the id index of \(report.events) events…") }
+            if reported { status("\r\u{1B}[Kbuilding the indexes of \(report.events) events…") }
             try load.finish()
         }
         if reported { status("\r\u{1B}[K") }

@@ -96,6 +96,80 @@ struct JournalLoadTests {
         #expect(try store.headPosition() == head)
     }
 
+    static func schema(_ store: SQLiteEventStore) throws -> [String] {
+        try store.withConnection { db in
+            let statement = try db.cached("SELECT type || ' ' || name || ': ' || coalesce(sql, '') FROM sqlite_schema ORDER BY name")
+            defer { statement.reset() }
+            var rows: [String] = []
+            while try statement.step() { rows.append(statement.text(at: 0)) }
+            return rows
+        }
+    }
+
+    @Test
+    func aLoadedJournalHasTheSchemaOfAJournalCreatedTheUsualWayStreamNameIndexIncluded() throws {
+        let directory = TemporaryDirectory.make()
+        let usual = try SQLiteEventStore(path: directory.file("usual.db"), configuration: Self.configuration())
+        let load = try SQLiteJournalLoad(path: directory.file("loaded.db"), configuration: Self.configuration())
+        for batch in Self.batches(rounds: 2) {
+            try usual.append(batch)
+            try load.append(batch)
+        }
+        try load.finish()
+        let loaded = try SQLiteEventStore(path: directory.file("loaded.db"), configuration: Self.configuration())
+        let schema = try Self.schema(loaded)
+        #expect(schema.contains { $0.hasPrefix("index journal_streams_name: CREATE UNIQUE INDEX") })
+        #expect(schema == (try Self.schema(usual)))
+        // The index is there and unique: a stream name cannot be stored twice.
+        #expect(throws: SQLiteError.self) {
+            try loaded.withConnection { db in
+                try db.execute("INSERT INTO journal_streams(name) VALUES ('\(Fixture.stream(0).rawValue)')")
+            }
+        }
+    }
+
+    /// Streams are found without a name index past the writer's caches: a transaction that
+    /// forgets its streams (every 3 here) and batches that go on with them later, including a
+    /// stream first created in a refused batch, whose id the next new stream takes.
+    @Test
+    func aLoadFindsItsStreamsPastTheCachesAndAfterARefusedBatch() throws {
+        let directory = TemporaryDirectory.make()
+        var configuration = Self.configuration()
+        configuration.transactionStreamMemory = 3
+        let usual = try SQLiteEventStore(path: directory.file("usual.db"), configuration: configuration)
+        let load = try SQLiteJournalLoad(path: directory.file("loaded.db"), configuration: configuration)
+        var n = 1000
+        func next(_ count: Int) -> [ProposedEvent] {
+            defer { n += count }
+            return Fixture.events(n..<(n + count))
+        }
+        // One transaction: 12 new streams, then each of them again.
+        let first = (0..<12).map { StreamAppend(stream: Fixture.stream($0), expectedVersion: .noStream, events: next(1)) }
+            + (0..<12).map { StreamAppend(stream: Fixture.stream($0), expectedVersion: .exact(0), events: next(2)) }
+        #expect(try load.append(first) == usual.append(first))
+        // A refused batch creates stream 50 and takes it back; stream 51 gets its id.
+        let refused = [StreamAppend(stream: Fixture.stream(50), expectedVersion: .noStream, events: next(1)),
+                       StreamAppend(stream: Fixture.stream(3), expectedVersion: .exact(0), events: next(1))]
+        #expect(throws: EventStoreError.self) { try load.append(refused) }
+        #expect(throws: EventStoreError.self) { try usual.append(refused) }
+        let later = [StreamAppend(stream: Fixture.stream(51), expectedVersion: .noStream, events: next(1))]
+            + (0..<12).map { StreamAppend(stream: Fixture.stream($0), expectedVersion: .exact(2), events: next(1)) }
+            + [StreamAppend(stream: Fixture.stream(50), expectedVersion: .noStream, events: next(2)),
+               StreamAppend(stream: Fixture.stream(51), expectedVersion: .exact(0), events: next(1)),
+               StreamAppend(stream: Fixture.stream(50), expectedVersion: .exact(1), events: next(1))]
+        #expect(try load.append(later) == usual.append(later))
+        // A stream that exists is not created again, whatever the caches forgot.
+        let conflict = try #require(throws: EventStoreError.self) {
+            try load.append([StreamAppend(stream: Fixture.stream(7), expectedVersion: .noStream, events: next(1))])
+        }
+        #expect(conflict.code == .conflict)
+        #expect(try load.finish() == usual.headPosition())
+        let loaded = try SQLiteEventStore(path: directory.file("loaded.db"), configuration: configuration)
+        #expect(try loaded.readAll(from: 1, limit: .max) == usual.readAll(from: 1, limit: .max))
+        #expect(try loaded.streams(category: nil).count == 14)
+        #expect(try loaded.verify().headHash == usual.verify().headHash)
+    }
+
     @Test
     func anIDThatOccursTwiceFailsTheLoadAndLeavesNothing() throws {
         let directory = TemporaryDirectory.make()

@@ -1,0 +1,23 @@
+import JournalCore
+
+extension JournalConnection {
+    /// The id of a stream of a journal being loaded, past the caches: the candidate of
+    /// `newJournalStreams`, confirmed by its stored name (see `NewJournalStreams`).
+    func streamIDWithoutNameIndex(_ stream: StreamName) throws(EventStoreError) -> Int64? {
+        guard let id = newJournalStreams?.candidate(for: stream.rawValue),
+              try storedStreamName(id: id) == stream.rawValue else { return nil }
+        rememberStream(stream, id: id)
+        return id
+    }
+
+    /// The name of stream `id` as the open transaction sees it; nil when there is no such row.
+    private func storedStreamName(id: Int64) throws(EventStoreError) -> String? {
+        if let name = streamNames[id] ?? write?.newStreamNames[id] { return name.rawValue }
+        return try run("looking up stream #\(id)") { () throws(SQLiteError) in
+            let statement = try statement(.streamByID)
+            statement.bind(id, at: 1)
+            defer { statement.reset() }
+            return try statement.step() ? statement.text(at: 0) : nil
+        }
+    }
+}
