@@ -11,8 +11,7 @@ enum EventRules {
                 throw .invalid("event id \"\(event.id.prefix(60))\" is not a UUID (8-4-4-4-12 hexadecimal digits)",
                                stream: stream, eventID: String(event.id.prefix(60)))
             }
-            let typeBytes = event.type.utf8
-            guard !typeBytes.isEmpty, typeBytes.count <= 200, typeBytes.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
+            guard isTypeName(event.type) else {
                 throw .invalid("event \(event.id): type \"\(event.type.prefix(60))\" must be 1 to 200 printable ASCII characters without spaces",
                                stream: stream, eventID: event.id)
             }
@@ -22,6 +21,14 @@ enum EventRules {
                                       message: "event \(event.id): data and meta are \(size) bytes, over the limit of \(maxPayloadBytes)",
                                       stream: stream.rawValue, eventID: event.id)
             }
+        }
+    }
+
+    /// 1 to 200 printable ASCII characters without spaces; one pass over the bytes in place.
+    static func isTypeName(_ type: String) -> Bool {
+        var type = type
+        return type.withUTF8 { bytes in
+            !bytes.isEmpty && bytes.count <= 200 && bytes.allSatisfy { $0 > 0x20 && $0 < 0x7F }
         }
     }
 }

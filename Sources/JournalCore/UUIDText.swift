@@ -7,9 +7,19 @@ public enum UUIDText {
     public static func isLowercaseUUID<S: StringProtocol>(_ text: S) -> Bool { check(text, lowercaseOnly: true) }
 
     private static func check<S: StringProtocol>(_ text: S, lowercaseOnly: Bool) -> Bool {
-        var count = 0
-        for byte in text.utf8 {
-            switch count {
+        // One pass over the UTF-8 bytes in place (native strings lend them), no iterator.
+        if let checked = text.utf8.withContiguousStorageIfAvailable({ check(bytes: $0, lowercaseOnly: lowercaseOnly) }) {
+            return checked
+        }
+        var copy = String(text)
+        return copy.withUTF8 { check(bytes: $0, lowercaseOnly: lowercaseOnly) }
+    }
+
+    private static func check(bytes: UnsafeBufferPointer<UInt8>, lowercaseOnly: Bool) -> Bool {
+        guard bytes.count == 36 else { return false }
+        for index in 0..<36 {
+            let byte = bytes[index]
+            switch index {
             case 8, 13, 18, 23:
                 guard byte == UInt8(ascii: "-") else { return false }
             default:
@@ -19,9 +29,7 @@ public enum UUIDText {
                 default: return false
                 }
             }
-            count += 1
-            if count > 36 { return false }
         }
-        return count == 36
+        return true
     }
 }

@@ -92,4 +92,15 @@ struct UUIDTextTests {
         #expect(!UUIDText.isUUID("0b9e2c3a12344abc8def0123456789ab"))
         #expect(!UUIDText.isUUID("0b9e2c3a-1234-4abc-8def-0123456789ag"))
     }
+
+    @Test func refusesWrongLengthsMisplacedDashesAndNonASCIIAndChecksSubstringsAlike() {
+        let uuid = "0b9e2c3a-1234-4abc-8def-0123456789ab"
+        #expect(!UUIDText.isUUID(uuid + "0"))
+        #expect(!UUIDText.isUUID(String(uuid.dropLast())))
+        #expect(!UUIDText.isUUID("0b9e2c3a1-234-4abc-8def-0123456789ab"))
+        #expect(!UUIDText.isUUID("0b9e2c3a-1234-4abc-8def-0123456789aé"))
+        #expect(!UUIDText.isUUID(""))
+        #expect(UUIDText.isLowercaseUUID(("{" + uuid + "}").dropFirst().dropLast()))
+        #expect(!UUIDText.isUUID(("{" + uuid + "}").dropFirst()))
+    }
 }
