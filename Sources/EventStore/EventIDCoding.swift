@@ -21,29 +21,35 @@ enum EventIDCoding {
         return id.withUTF8 { text -> (high: UInt64, low: UInt64)? in
             guard text.count == 36, text[8] == UInt8(ascii: "-"), text[13] == UInt8(ascii: "-"),
                   text[18] == UInt8(ascii: "-"), text[23] == UInt8(ascii: "-") else { return nil }
-            return hexValues.withUnsafeBufferPointer { table -> (high: UInt64, low: UInt64)? in
-                var high: UInt64 = 0
-                var low: UInt64 = 0
-                var invalid: UInt8 = 0
-                var nibbles = 0
-                for index in 0..<36 where index != 8 && index != 13 && index != 18 && index != 23 {
-                    let value = table[Int(text[index])]
+            // The digits of the high word are at 0..<8, 9..<13, 14..<18; of the low word at
+            // 19..<23, 24..<36. An invalid digit sets bits above the nibble in `invalid`.
+            var invalid: UInt8 = 0
+            func digits(_ range: Range<Int>, into word: inout UInt64) {
+                for index in range {
+                    let value = hexValue(text[index])
                     invalid |= value
-                    if nibbles < 16 { high = high << 4 | UInt64(value & 0x0F) } else { low = low << 4 | UInt64(value & 0x0F) }
-                    nibbles += 1
+                    word = word << 4 | UInt64(value & 0x0F)
                 }
-                return invalid & 0xF0 == 0 ? (high, low) : nil
             }
+            var high: UInt64 = 0
+            var low: UInt64 = 0
+            digits(0..<8, into: &high)
+            digits(9..<13, into: &high)
+            digits(14..<18, into: &high)
+            digits(19..<23, into: &low)
+            digits(24..<36, into: &low)
+            return invalid & 0xF0 == 0 ? (high, low) : nil
         }
     }
 
-    /// Each byte's value as a lowercase hexadecimal digit; 0xFF for anything else.
-    private static let hexValues: [UInt8] = (0...255).map { byte -> UInt8 in
-        switch byte {
-        case 0x30...0x39: return UInt8(byte - 0x30)
-        case 0x61...0x66: return UInt8(byte - 0x61 + 10)
-        default: return 0xFF
-        }
+    /// A byte's value as a lowercase hexadecimal digit; 0xFF for anything else.
+    @inline(__always)
+    private static func hexValue(_ byte: UInt8) -> UInt8 {
+        let digit = byte &- UInt8(ascii: "0")
+        if digit < 10 { return digit }
+        let letter = byte &- UInt8(ascii: "a")
+        if letter < 6 { return letter + 10 }
+        return 0xFF
     }
 
     /// The lowercase canonical text of 16 packed bytes.
