@@ -17,29 +17,32 @@ enum EventIDCoding {
     /// The 16 bytes of a lowercase canonical UUID as two big-endian words, or nil for any other
     /// spelling. The same bytes as `packed`, without an allocation.
     static func packedWords(_ id: String) -> (high: UInt64, low: UInt64)? {
-        var id = id
-        return id.withUTF8 { text -> (high: UInt64, low: UInt64)? in
-            guard text.count == 36, text[8] == UInt8(ascii: "-"), text[13] == UInt8(ascii: "-"),
-                  text[18] == UInt8(ascii: "-"), text[23] == UInt8(ascii: "-") else { return nil }
-            // The digits of the high word are at 0..<8, 9..<13, 14..<18; of the low word at
-            // 19..<23, 24..<36. An invalid digit sets bits above the nibble in `invalid`.
-            var invalid: UInt8 = 0
-            func digits(_ range: Range<Int>, into word: inout UInt64) {
-                for index in range {
-                    let value = hexValue(text[index])
-                    invalid |= value
-                    word = word << 4 | UInt64(value & 0x0F)
-                }
+        // The bytes in place, without a copy of the string (its storage may be shared with the
+        // thread that made it, and a retain there costs more than the parse).
+        id.utf8.withContiguousStorageIfAvailable(packedWords) ?? Array(id.utf8).withUnsafeBufferPointer(packedWords)
+    }
+
+    private static func packedWords(_ text: UnsafeBufferPointer<UInt8>) -> (high: UInt64, low: UInt64)? {
+        guard text.count == 36, text[8] == UInt8(ascii: "-"), text[13] == UInt8(ascii: "-"),
+              text[18] == UInt8(ascii: "-"), text[23] == UInt8(ascii: "-") else { return nil }
+        // The digits of the high word are at 0..<8, 9..<13, 14..<18; of the low word at
+        // 19..<23, 24..<36. An invalid digit sets bits above the nibble in `invalid`.
+        var invalid: UInt8 = 0
+        func digits(_ range: Range<Int>, into word: inout UInt64) {
+            for index in range {
+                let value = hexValue(text[index])
+                invalid |= value
+                word = word << 4 | UInt64(value & 0x0F)
             }
-            var high: UInt64 = 0
-            var low: UInt64 = 0
-            digits(0..<8, into: &high)
-            digits(9..<13, into: &high)
-            digits(14..<18, into: &high)
-            digits(19..<23, into: &low)
-            digits(24..<36, into: &low)
-            return invalid & 0xF0 == 0 ? (high, low) : nil
         }
+        var high: UInt64 = 0
+        var low: UInt64 = 0
+        digits(0..<8, into: &high)
+        digits(9..<13, into: &high)
+        digits(14..<18, into: &high)
+        digits(19..<23, into: &low)
+        digits(24..<36, into: &low)
+        return invalid & 0xF0 == 0 ? (high, low) : nil
     }
 
     /// A byte's value as a lowercase hexadecimal digit; 0xFF for anything else.

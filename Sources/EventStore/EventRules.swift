@@ -24,11 +24,12 @@ enum EventRules {
         }
     }
 
-    /// 1 to 200 printable ASCII characters without spaces; one pass over the bytes in place.
+    /// 1 to 200 printable ASCII characters without spaces; one pass over the bytes in place
+    /// (no copy of the string, whose storage the generating thread may share).
     static func isTypeName(_ type: String) -> Bool {
-        var type = type
-        return type.withUTF8 { bytes in
+        func check(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
             !bytes.isEmpty && bytes.count <= 200 && bytes.allSatisfy { $0 > 0x20 && $0 < 0x7F }
         }
+        return type.utf8.withContiguousStorageIfAvailable(check) ?? Array(type.utf8).withUnsafeBufferPointer(check)
     }
 }
