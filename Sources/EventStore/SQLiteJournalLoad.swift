@@ -138,6 +138,10 @@ public final class SQLiteJournalLoad: BatchAppending {
         do {
             try store.withConnection { sql in
                 try sql.execute("PRAGMA synchronous = FULL")
+                // SQLite's sorter spills runs the size of the page cache: runs of 8 MiB sort
+                // faster than runs of 64 MiB (the 10 M-event id index: 13.8–14.2 s against
+                // 17.1–20.1 s in the `sqlite3` shell; the stream names 1.4–1.6 s against 2.2–2.4 s).
+                try sql.execute("PRAGMA cache_size = -\(Self.sortCacheKiB)")
                 try sql.begin(.immediate)
                 do {
                     try sql.execute(SQLiteEventStore.streamNameIndexSchema)
@@ -189,6 +193,9 @@ public final class SQLiteJournalLoad: BatchAppending {
     private func removeLoadingFiles() {
         for suffix in ["", "-journal", "-wal", "-shm"] { FileSystem.remove(loadingPath + suffix) }
     }
+
+    /// The page cache while `finish()` sorts the indexes, in KiB.
+    static let sortCacheKiB = 8 * 1024
 
     private static func over(_ path: String) -> EventStoreError {
         EventStoreError(code: .invalidInput, message: "the journal load of \(path) is over (finished or abandoned)")
