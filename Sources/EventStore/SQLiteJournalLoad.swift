@@ -96,7 +96,7 @@ public final class SQLiteJournalLoad: BatchAppending {
         guard let store else { throw Self.over(path) }
         defer { abandon() }
         let head = try store.headPosition()
-        try buildIDIndex(store)
+        try buildIndexes(store)
         self.store = nil  // closes its connections: the last one removes the (empty) WAL
         do {
             guard !FileSystem.exists(loadingPath + "-wal") else {
@@ -134,7 +134,7 @@ public final class SQLiteJournalLoad: BatchAppending {
     /// One sorted pass over the streams builds their name index, one over the log fills the id
     /// index (its primary key refuses a repeated id), then the file switches to WAL mode like
     /// every journal. Synchronous from here on.
-    private func buildIDIndex(_ store: SQLiteEventStore) throws(EventStoreError) {
+    private func buildIndexes(_ store: SQLiteEventStore) throws(EventStoreError) {
         do {
             try store.withConnection { sql in
                 try sql.execute("PRAGMA synchronous = FULL")
