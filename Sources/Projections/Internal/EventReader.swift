@@ -25,6 +25,9 @@ final class EventReader {
     private let lock = ReaderLock()
     private var pending: Prefetch?
 
+    /// True when stream keys are the store's stream ids (scanning), false when interned here.
+    var keysAreStoreIDs: Bool { scanner != nil }
+
     init(source: any ProjectionEventSource) {
         self.source = source
         scanner = source.scanner
@@ -231,6 +234,11 @@ final class EventReader {
 struct StreamNaming {
     let reader: EventReader
     let batch: EventBatch
+
+    /// True when the batch's stream keys are the store's stream ids (a scanning source): stable
+    /// across runs and processes, so the stream models use them as their rows' sids and never
+    /// look a stream up by name.
+    var storeKeys: Bool { reader.keysAreStoreIDs }
 
     func name(of stream: Int64) throws(ProjectionError) -> String { try reader.name(of: stream, in: batch) }
 }

@@ -5,7 +5,7 @@
 /// - `pj_3ds_stream_gG(sid PK, name, nh (its hash, indexed), created_t, ds, mv, ares, started_t, outcome, ended_t,
 ///   requests, submits, last_ui, sub_first_t, sub_last_t)`; covering indexes from `created_t` (the funnel's columns) and
 ///   from `ended_t` (those of challenges and latency).
-/// - `pj_3ds_fact_gG(kind, t, sid, a, b)`; covering index `(kind, t, a, b, sid)`.
+/// - `pj_3ds_fact_gG(kind, t, sid, a, b, seq)`, `WITHOUT ROWID`, keyed `(kind, t, a, b, sid, seq)`.
 /// - the all-time totals (``TotalsTables``, prefix `pj_3ds`).
 final class ThreeDSProjection: ProjectionModel {
     let name = "3ds"
@@ -16,7 +16,9 @@ final class ThreeDSProjection: ProjectionModel {
     /// 7: submission times per stream and the long-span table (`otp` windows).
     /// 8: duration lists per 10 minutes too.
     /// 9: the stream-name index is on a 64-bit hash of the name (`nh`), not on the text.
-    var version: Int64 = 9
+    /// 10: a store's stream id is the row's sid (no name index at the swap); `ended` partial;
+    ///     facts clustered on `(kind, t, a, b, sid, seq)` (no fact index).
+    var version: Int64 = 10
     private var generation: Int64 = 0
     private var directory = StreamRowDirectory<ThreeDSStreamRow>()
 
@@ -35,19 +37,23 @@ final class ThreeDSProjection: ProjectionModel {
               ds TEXT, mv TEXT, ares TEXT, started_t INTEGER, outcome INTEGER NOT NULL, ended_t INTEGER,
               requests INTEGER NOT NULL, submits INTEGER NOT NULL, last_ui TEXT, sub_first_t INTEGER, sub_last_t INTEGER, sub_times TEXT);
             CREATE TABLE IF NOT EXISTS \(f)(kind INTEGER NOT NULL, t INTEGER NOT NULL, sid INTEGER NOT NULL,
-              a TEXT NOT NULL, b TEXT NOT NULL);
+              a TEXT NOT NULL, b TEXT NOT NULL, seq INTEGER NOT NULL,
+              PRIMARY KEY(kind, t, a, b, sid, seq)) WITHOUT ROWID;
             """)
         try Self.totals.create(in: db, generation: g)
         try Self.longSpans.create(in: db, generation: g)
     }
 
     func createIndexes(in db: ProjectionDatabase, generation g: Int64) throws(ProjectionError) {
-        let s = Self.streamTable(g), f = Self.factTable(g)
-        try createNameIndex(in: db, generation: g)
+        let s = Self.streamTable(g)
+        // The fact table is clustered on its query order (no index). No name index: a store's stream id is the row's sid; the index is made on demand by
+        // the first fold that looks a stream up by name (a source without stream ids).
+        // `ended` holds the challenged transactions only: both of its queries (challenges,
+        // latency) ask for `started_t IS NOT NULL` (a third of the rows).
         try db.execute("""
             CREATE INDEX IF NOT EXISTS \(s)_created ON \(s)(created_t, ds, mv, ares, started_t, outcome);
-            CREATE INDEX IF NOT EXISTS \(s)_ended ON \(s)(ended_t, started_t, last_ui, outcome, requests, ds);
-            CREATE INDEX IF NOT EXISTS \(f)_kt ON \(f)(kind, t, a, b, sid);
+            CREATE INDEX IF NOT EXISTS \(s)_ended ON \(s)(ended_t, started_t, last_ui, outcome, requests, ds)
+              WHERE started_t IS NOT NULL;
             """)
     }
 
@@ -82,16 +88,19 @@ final class ThreeDSProjection: ProjectionModel {
         swap(&directory, &self.directory)
         defer { swap(&directory, &self.directory) }
         let generation = self.generation
-        let (ordered, facts, totals) = try directory.fold(
+        let (ordered, facts, seqs, totals) = try directory.fold(
             events, with: ThreeDSFold.self, names: names,
             loadSID: { sid throws(ProjectionError) in try load(sid: sid, db: Self.needed(db)) },
             loadName: { name throws(ProjectionError) in try load(name, db: Self.needed(db)) },
             createNameIndex: { () throws(ProjectionError) in try createNameIndex(in: Self.needed(db), generation: generation) },
             model: "3ds")
+        let order = FactOrder.sorted(count: facts.count, kind: { facts[$0].kind.rawValue },
+                                     time: { facts[$0].occurredAt }, seqs: seqs)
+        let sortedFacts = order.map { (fact: facts[$0], seq: seqs[$0]) }
         let subTimes = ordered.map { $0.submitTimes.isEmpty ? nil : SortedValues.encode($0.submitTimes) }
         let prepared = TotalsTables.prepare(totals)
         let longSpans = LongSpanTable.rows(ordered.lazy.map { ($0.sid, $0.submitTimes) })
-        return PendingWrite(Rows(rows: ordered, subTimes: subTimes, facts: facts, totals: prepared,
+        return PendingWrite(Rows(rows: ordered, subTimes: subTimes, facts: sortedFacts, totals: prepared,
                                  longSpans: longSpans, generation: generation))
     }
 
@@ -99,7 +108,7 @@ final class ThreeDSProjection: ProjectionModel {
     private struct Rows: BatchWrite {
         let rows: [ThreeDSStreamRow]
         let subTimes: [String?]
-        let facts: [ThreeDSFact]
+        let facts: [(fact: ThreeDSFact, seq: Int64)]
         let totals: TotalsTables.Prepared
         let longSpans: [(sid: Int64, first: Int64, last: Int64, times: String)]
         let generation: Int64
@@ -111,7 +120,7 @@ final class ThreeDSProjection: ProjectionModel {
         }
     }
 
-    private static func write(_ rows: [ThreeDSStreamRow], subTimes: [String?], facts: [ThreeDSFact],
+    private static func write(_ rows: [ThreeDSStreamRow], subTimes: [String?], facts: [(fact: ThreeDSFact, seq: Int64)],
                               in db: ProjectionDatabase, generation: Int64) throws(ProjectionError) {
         let write = try db.statement("""
             INSERT INTO \(streamTable(generation))(sid, name, nh, created_t, ds, mv, ares, started_t, outcome, ended_t, requests,
@@ -142,14 +151,15 @@ final class ThreeDSProjection: ProjectionModel {
             write.bind(16, subTimes[index])
             try write.run()
         }
-        let insert = try db.statement("INSERT INTO \(factTable(generation))(kind, t, sid, a, b) VALUES(?,?,?,?,?)")
-        for fact in facts {
+        let insert = try db.statement("INSERT INTO \(factTable(generation))(kind, t, sid, a, b, seq) VALUES(?,?,?,?,?,?)")
+        for (fact, seq) in facts {
             insert.reset()
             insert.bind(1, fact.kind.rawValue)
             insert.bind(2, fact.occurredAt)
             insert.bind(3, fact.sid)
             insert.bind(4, fact.a)
             insert.bind(5, fact.b)
+            insert.bind(6, seq)
             try insert.run()
         }
     }
