@@ -129,22 +129,25 @@ final class CardProjection: ProjectionModel {
               outcome = excluded.outcome, ended_t = excluded.ended_t, otp_first_t = excluded.otp_first_t,
               otp_last_t = excluded.otp_last_t, otp_times = excluded.otp_times
             """)
-        for (index, row) in rows.enumerated() {
-            write.reset()
-            write.bind(1, row.sid)
-            write.bind(2, row.name)
-            write.bind(3, StreamNameHash.of(row.name))
-            write.bind(4, row.decisionAt)
-            write.bind(5, texts[index].methods)
-            write.bind(6, row.selectedKind)
-            write.bind(7, row.selections)
-            write.bind(8, row.otpSubmissions)
-            write.bind(9, row.outcome.rawValue)
-            write.bind(10, row.endedAt)
-            write.bind(11, row.firstOTPAt)
-            write.bind(12, row.lastOTPAt)
-            write.bind(13, texts[index].otpTimes)
-            try write.run()
+        // Fields read in place (no copy of each row); see `ThreeDSProjection`.
+        try rows.withUnsafeBufferPointer { (rows) throws(ProjectionError) in
+            for index in rows.indices {
+                write.reset()
+                write.bind(1, rows[index].sid)
+                write.bind(2, rows[index].name)
+                write.bind(3, rows[index].name.isEmpty ? 0 : StreamNameHash.of(rows[index].name))
+                write.bind(4, rows[index].decisionAt)
+                write.bind(5, texts[index].methods)
+                write.bind(6, rows[index].selectedKind)
+                write.bind(7, rows[index].selections)
+                write.bind(8, rows[index].otpSubmissions)
+                write.bind(9, rows[index].outcome.rawValue)
+                write.bind(10, rows[index].endedAt)
+                write.bind(11, rows[index].firstOTPAt)
+                write.bind(12, rows[index].lastOTPAt)
+                write.bind(13, texts[index].otpTimes)
+                try write.run()
+            }
         }
         let insert = try db.statement(
             "INSERT INTO \(factTable(generation))(kind, t, sid, a, b, v, seq) VALUES(?,?,?,?,?,?,?)")

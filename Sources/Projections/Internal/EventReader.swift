@@ -72,14 +72,13 @@ final class EventReader {
     private func readNow(from position: Int64, limit: Int) throws(ProjectionError) -> EventBatch {
         lock.lock()
         defer { lock.unlock() }
-        let batch = EventBatch(expected: min(limit, 1 << 20))
+        var builder = EventBatchBuilder(expected: min(limit, 1 << 20))
         if let scanner {
-            try scan(scanner, from: position, limit: limit, into: batch)
+            try scan(scanner, from: position, limit: limit, into: &builder)
         } else {
-            try readAll(from: position, limit: limit, into: batch)
+            try readAll(from: position, limit: limit, into: &builder)
         }
-        batch.seal()
-        return batch
+        return EventBatch(builder)
     }
 
     /// The name of a stream key met in a batch (`batch.names` first: no lock).
@@ -103,7 +102,7 @@ final class EventReader {
     // MARK: - Scanning sources
 
     private func scan(_ scanner: any EventScanning, from position: Int64, limit: Int,
-                      into batch: EventBatch) throws(ProjectionError) {
+                      into batch: inout EventBatchBuilder) throws(ProjectionError) {
         var unknownTypes: Set<Int64> = []
         var unresolved: [Int] = []
         var badPosition: Int64?
@@ -114,18 +113,20 @@ final class EventReader {
         var remaining = limit
         while remaining > 0 {
             var stoppedAt: Int64?
+            // Copies for the body (no exclusivity check on the reader's properties per event).
+            let knownKinds = kinds, knownCategories = categories
             do {
                 try scanner.scanAll(from: from, limit: remaining) { event in
                     guard JSONFieldScanner.isObject(event.data) else {
                         badPosition = event.position
                         return false
                     }
-                    guard let kind = kinds[event.typeID] else {
+                    guard let kind = knownKinds[event.typeID] else {
                         unknownTypes.insert(event.typeID)
                         stoppedAt = event.position
                         return false
                     }
-                    let category = categories[event.streamID]
+                    let category = knownCategories[event.streamID]
                     if category == nil { unresolved.append(batch.count) }
                     batch.append(position: event.position, stream: event.streamID, kind: kind,
                                  category: category ?? .other, occurredAt: event.occurredAt, data: event.data)
@@ -150,14 +151,15 @@ final class EventReader {
             remaining = limit - batch.count
             from = stoppedAt
         }
-        try resolve(unresolved, in: batch, scanner: scanner)
+        try resolve(unresolved, in: &batch, scanner: scanner)
     }
 
     /// Loads the names (in bulk, by id range) of the streams met for the first time.
-    private func resolve(_ indices: [Int], in batch: EventBatch, scanner: any EventScanning) throws(ProjectionError) {
+    private func resolve(_ indices: [Int], in batch: inout EventBatchBuilder,
+                         scanner: any EventScanning) throws(ProjectionError) {
         guard !indices.isEmpty else { return }
         for index in indices {
-            let id = batch.views[index].stream
+            let id = batch.stream(at: index)
             if let category = categories[id] {
                 batch.setCategory(category, at: index)
                 continue
@@ -195,7 +197,7 @@ final class EventReader {
 
     // MARK: - readAll sources
 
-    private func readAll(from position: Int64, limit: Int, into batch: EventBatch) throws(ProjectionError) {
+    private func readAll(from position: Int64, limit: Int, into batch: inout EventBatchBuilder) throws(ProjectionError) {
         let events: [RecordedEvent]
         do {
             events = try source.readAll(from: position, limit: limit)

@@ -130,10 +130,11 @@ struct StreamRowDirectory<Row: StreamRow> {
         } else if storeKeys {
             // The store's stream id is the row's sid: a stream without a row in memory is
             // looked up by its integer primary key (none when the generation started empty).
+            // The name is not kept: no lookup needs it (the stream id is the key).
             if !startedEmpty, let stored = try loadSID(stream) {
                 row = stored
             } else {
-                row = Row(sid: stream, name: try name())
+                row = Row(sid: stream, name: "")
             }
             sids[stream] = row.sid
         } else {

@@ -131,25 +131,29 @@ final class ThreeDSProjection: ProjectionModel {
               last_ui = excluded.last_ui, sub_first_t = excluded.sub_first_t, sub_last_t = excluded.sub_last_t,
               sub_times = excluded.sub_times
             """)
-        for (index, row) in rows.enumerated() {
-            write.reset()
-            write.bind(1, row.sid)
-            write.bind(2, row.name)
-            write.bind(3, StreamNameHash.of(row.name))
-            write.bind(4, row.createdAt)
-            write.bind(5, row.directoryServer)
-            write.bind(6, row.messageVersion)
-            write.bind(7, row.aresStatus)
-            write.bind(8, row.challengeStartedAt)
-            write.bind(9, row.outcome.rawValue)
-            write.bind(10, row.endedAt)
-            write.bind(11, row.requests)
-            write.bind(12, row.submitTexts)
-            write.bind(13, row.lastUiType)
-            write.bind(14, row.firstSubmitAt)
-            write.bind(15, row.lastSubmitAt)
-            write.bind(16, subTimes[index])
-            try write.run()
+        // Fields read in place (no copy of each row, and of its strings' references).
+        try rows.withUnsafeBufferPointer { (rows) throws(ProjectionError) in
+            for index in rows.indices {
+                write.reset()
+                write.bind(1, rows[index].sid)
+                write.bind(2, rows[index].name)
+                // Rows keyed by the store's stream ids have no name (and need no name hash).
+                write.bind(3, rows[index].name.isEmpty ? 0 : StreamNameHash.of(rows[index].name))
+                write.bind(4, rows[index].createdAt)
+                write.bind(5, rows[index].directoryServer)
+                write.bind(6, rows[index].messageVersion)
+                write.bind(7, rows[index].aresStatus)
+                write.bind(8, rows[index].challengeStartedAt)
+                write.bind(9, rows[index].outcome.rawValue)
+                write.bind(10, rows[index].endedAt)
+                write.bind(11, rows[index].requests)
+                write.bind(12, rows[index].submitTexts)
+                write.bind(13, rows[index].lastUiType)
+                write.bind(14, rows[index].firstSubmitAt)
+                write.bind(15, rows[index].lastSubmitAt)
+                write.bind(16, subTimes[index])
+                try write.run()
+            }
         }
         let insert = try db.statement("INSERT INTO \(factTable(generation))(kind, t, sid, a, b, seq) VALUES(?,?,?,?,?,?)")
         for (fact, seq) in facts {
