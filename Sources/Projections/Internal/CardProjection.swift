@@ -17,7 +17,8 @@ final class CardProjection: ProjectionModel {
     /// 7: duration lists per 10 minutes too.
     /// 8: the stream-name index is on a 64-bit hash of the name (`nh`), not on the text.
     /// 9: a store's stream id is the row's sid (no name index at the swap); facts clustered on
-    ///    `(kind, t, a, b, sid, seq)` (no fact index).
+    ///    `(kind, t, a, b, sid, seq)` (no fact index); no histogram over all methods (summed from
+    ///    theirs at query time).
     var version: Int64 = 9
     private var generation: Int64 = 0
     private var directory = StreamRowDirectory<CardStreamRow>()

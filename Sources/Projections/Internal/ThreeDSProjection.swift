@@ -17,7 +17,8 @@ final class ThreeDSProjection: ProjectionModel {
     /// 8: duration lists per 10 minutes too.
     /// 9: the stream-name index is on a 64-bit hash of the name (`nh`), not on the text.
     /// 10: a store's stream id is the row's sid (no name index at the swap); `ended` partial;
-    ///     facts clustered on `(kind, t, a, b, sid, seq)` (no fact index).
+    ///     facts clustered on `(kind, t, a, b, sid, seq)` (no fact index); no histogram over all
+    ///     directory servers (summed from theirs at query time).
     var version: Int64 = 10
     private var generation: Int64 = 0
     private var directory = StreamRowDirectory<ThreeDSStreamRow>()
