@@ -4,18 +4,18 @@ import JournalCore
 /// Reads the log for the engine in batches of ``EventView``s, through the source's scan
 /// (``EventScanning``, no `RecordedEvent` per event) when it has one, else through `readAll`.
 ///
-/// Streams are integer keys: the store's stream ids when scanning (names are loaded in bulk by
-/// id range the first time a stream is met, since ids grow as streams are created), or keys
-/// interned here for a `readAll` source. The category of every stream met is kept; names are
-/// kept for a window of recent streams and looked up again when a projection asks for an old one.
+/// Streams are integer keys: the store's stream ids when scanning (their names are loaded in
+/// bulk by id range the first time a stream is met, since ids grow as streams are created, and
+/// only their categories kept), or keys interned here for a `readAll` source (names kept).
 final class EventReader {
     private let source: any ProjectionEventSource
     private let scanner: (any EventScanning)?
     /// By type id and stream id (flat tables: one lookup of each per event scanned).
     private var kinds = CodeMap<EventKind>()
     private var categories = CodeMap<EventView.Category>()
+    /// The names of a `readAll` source's interned keys.
     private var names: [Int64: String] = [:]
-    /// Stream ids up to this one have been bulk-loaded into `names` (scanning sources).
+    /// Stream ids up to this one have had their categories bulk-loaded (scanning sources).
     private var namesLoadedThrough: Int64 = 0
     /// Interned keys of a `readAll` source.
     private var keys: [String: Int64] = [:]
@@ -154,34 +154,31 @@ final class EventReader {
         try resolve(unresolved, in: &batch, scanner: scanner)
     }
 
-    /// Loads the names (in bulk, by id range) of the streams met for the first time.
+    /// Sets the category of the streams met for the first time: their names are loaded in bulk,
+    /// by id range, and only their categories kept (the store's stream ids are the rows' keys:
+    /// no fold asks a scanned stream's name).
     private func resolve(_ indices: [Int], in batch: inout EventBatchBuilder,
                          scanner: any EventScanning) throws(ProjectionError) {
         guard !indices.isEmpty else { return }
         for index in indices {
             let id = batch.stream(at: index)
-            if let category = categories[id] {
-                batch.setCategory(category, at: index)
-                continue
-            }
-            if names[id] == nil && id > namesLoadedThrough {
+            if categories[id] == nil && id > namesLoadedThrough {
                 // Far ahead (a catch-up late in a long log): skip the streams in between.
                 if id - namesLoadedThrough > Int64(Self.nameWindow) { namesLoadedThrough = id - 1 }
-                try loadNames(through: id, scanner: scanner)
+                try loadCategories(through: id, scanner: scanner)
             }
-            let name = try self.name(of: id)
-            let category = EventView.Category(streamName: name)
-            categories[id] = category
-            batch.names[id] = name
+            let category: EventView.Category
+            if let known = categories[id] {
+                category = known
+            } else {
+                category = EventView.Category(streamName: try name(of: id))  // not in a loaded range
+                categories[id] = category
+            }
             batch.setCategory(category, at: index)
-        }
-        if names.count > 2 * Self.nameWindow {
-            let floor = namesLoadedThrough - Int64(Self.nameWindow)
-            names = names.filter { $0.key > floor }
         }
     }
 
-    private func loadNames(through id: Int64, scanner: any EventScanning) throws(ProjectionError) {
+    private func loadCategories(through id: Int64, scanner: any EventScanning) throws(ProjectionError) {
         while namesLoadedThrough < id {
             let chunk: [(id: Int64, name: String)]
             do {
@@ -190,7 +187,7 @@ final class EventReader {
                 throw ProjectionError(.eventStore, "cannot read the stream names: \(error)")
             }
             guard let last = chunk.last else { return }
-            for (id, name) in chunk { names[id] = name }
+            for (id, name) in chunk { categories[id] = EventView.Category(streamName: name) }
             namesLoadedThrough = last.id
         }
     }
