@@ -122,9 +122,10 @@ final class CardProjection: ProjectionModel {
     private static func write(_ rows: [CardStreamRow], texts: [(methods: String, otpTimes: String?)],
                               facts: [(fact: CardFact, seq: Int64)],
                               in db: ProjectionDatabase, generation: Int64) throws(ProjectionError) {
-        let write = try db.statement("""
+        let upsert = RowInserter(db, """
             INSERT INTO \(streamTable(generation))(sid, name, nh, decision_t, methods, selected,
-              selections, otps, outcome, ended_t, otp_first_t, otp_last_t, otp_times) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?)
+              selections, otps, outcome, ended_t, otp_first_t, otp_last_t, otp_times)
+            """, columns: 13, tail: """
             ON CONFLICT(sid) DO UPDATE SET decision_t = excluded.decision_t, methods = excluded.methods,
               selected = excluded.selected, selections = excluded.selections, otps = excluded.otps,
               outcome = excluded.outcome, ended_t = excluded.ended_t, otp_first_t = excluded.otp_first_t,
@@ -132,36 +133,33 @@ final class CardProjection: ProjectionModel {
             """)
         // Fields read in place (no copy of each row); see `ThreeDSProjection`.
         try rows.withUnsafeBufferPointer { (rows) throws(ProjectionError) in
-            for index in rows.indices {
-                write.reset()
-                write.bind(1, rows[index].sid)
-                write.bind(2, rows[index].name)
-                write.bind(3, rows[index].name.isEmpty ? 0 : StreamNameHash.of(rows[index].name))
-                write.bind(4, rows[index].decisionAt)
-                write.bind(5, texts[index].methods)
-                write.bind(6, rows[index].selectedKind)
-                write.bind(7, rows[index].selections)
-                write.bind(8, rows[index].otpSubmissions)
-                write.bind(9, rows[index].outcome.rawValue)
-                write.bind(10, rows[index].endedAt)
-                write.bind(11, rows[index].firstOTPAt)
-                write.bind(12, rows[index].lastOTPAt)
-                write.bind(13, texts[index].otpTimes)
-                try write.run()
+            try upsert.insert(count: rows.count) { write, index, at in
+                write.bind(at + 1, rows[index].sid)
+                write.bind(at + 2, rows[index].name)
+                write.bind(at + 3, rows[index].name.isEmpty ? 0 : StreamNameHash.of(rows[index].name))
+                write.bind(at + 4, rows[index].decisionAt)
+                write.bind(at + 5, texts[index].methods)
+                write.bind(at + 6, rows[index].selectedKind)
+                write.bind(at + 7, rows[index].selections)
+                write.bind(at + 8, rows[index].otpSubmissions)
+                write.bind(at + 9, rows[index].outcome.rawValue)
+                write.bind(at + 10, rows[index].endedAt)
+                write.bind(at + 11, rows[index].firstOTPAt)
+                write.bind(at + 12, rows[index].lastOTPAt)
+                write.bind(at + 13, texts[index].otpTimes)
             }
         }
-        let insert = try db.statement(
-            "INSERT INTO \(factTable(generation))(kind, t, sid, a, b, v, seq) VALUES(?,?,?,?,?,?,?)")
-        for (fact, seq) in facts {
-            insert.reset()
-            insert.bind(1, fact.kind.rawValue)
-            insert.bind(2, fact.occurredAt)
-            insert.bind(3, fact.sid)
-            insert.bind(4, fact.a)
-            insert.bind(5, fact.b)
-            insert.bind(6, fact.v)
-            insert.bind(7, seq)
-            try insert.run()
+        let insert = RowInserter(db, "INSERT INTO \(factTable(generation))(kind, t, sid, a, b, v, seq)", columns: 7)
+        try facts.withUnsafeBufferPointer { (facts) throws(ProjectionError) in
+            try insert.insert(count: facts.count) { st, index, at in
+                st.bind(at + 1, facts[index].fact.kind.rawValue)
+                st.bind(at + 2, facts[index].fact.occurredAt)
+                st.bind(at + 3, facts[index].fact.sid)
+                st.bind(at + 4, facts[index].fact.a)
+                st.bind(at + 5, facts[index].fact.b)
+                st.bind(at + 6, facts[index].fact.v)
+                st.bind(at + 7, facts[index].seq)
+            }
         }
     }
 

@@ -123,9 +123,10 @@ final class ThreeDSProjection: ProjectionModel {
 
     private static func write(_ rows: [ThreeDSStreamRow], subTimes: [String?], facts: [(fact: ThreeDSFact, seq: Int64)],
                               in db: ProjectionDatabase, generation: Int64) throws(ProjectionError) {
-        let write = try db.statement("""
+        let upsert = RowInserter(db, """
             INSERT INTO \(streamTable(generation))(sid, name, nh, created_t, ds, mv, ares, started_t, outcome, ended_t, requests,
-              submits, last_ui, sub_first_t, sub_last_t, sub_times) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)
+              submits, last_ui, sub_first_t, sub_last_t, sub_times)
+            """, columns: 16, tail: """
             ON CONFLICT(sid) DO UPDATE SET created_t = excluded.created_t, ds = excluded.ds, mv = excluded.mv,
               ares = excluded.ares, started_t = excluded.started_t, outcome = excluded.outcome,
               ended_t = excluded.ended_t, requests = excluded.requests, submits = excluded.submits,
@@ -134,38 +135,36 @@ final class ThreeDSProjection: ProjectionModel {
             """)
         // Fields read in place (no copy of each row, and of its strings' references).
         try rows.withUnsafeBufferPointer { (rows) throws(ProjectionError) in
-            for index in rows.indices {
-                write.reset()
-                write.bind(1, rows[index].sid)
-                write.bind(2, rows[index].name)
+            try upsert.insert(count: rows.count) { write, index, at in
+                write.bind(at + 1, rows[index].sid)
+                write.bind(at + 2, rows[index].name)
                 // Rows keyed by the store's stream ids have no name (and need no name hash).
-                write.bind(3, rows[index].name.isEmpty ? 0 : StreamNameHash.of(rows[index].name))
-                write.bind(4, rows[index].createdAt)
-                write.bind(5, rows[index].directoryServer)
-                write.bind(6, rows[index].messageVersion)
-                write.bind(7, rows[index].aresStatus)
-                write.bind(8, rows[index].challengeStartedAt)
-                write.bind(9, rows[index].outcome.rawValue)
-                write.bind(10, rows[index].endedAt)
-                write.bind(11, rows[index].requests)
-                write.bind(12, rows[index].submitTexts)
-                write.bind(13, rows[index].lastUiType)
-                write.bind(14, rows[index].firstSubmitAt)
-                write.bind(15, rows[index].lastSubmitAt)
-                write.bind(16, subTimes[index])
-                try write.run()
+                write.bind(at + 3, rows[index].name.isEmpty ? 0 : StreamNameHash.of(rows[index].name))
+                write.bind(at + 4, rows[index].createdAt)
+                write.bind(at + 5, rows[index].directoryServer)
+                write.bind(at + 6, rows[index].messageVersion)
+                write.bind(at + 7, rows[index].aresStatus)
+                write.bind(at + 8, rows[index].challengeStartedAt)
+                write.bind(at + 9, rows[index].outcome.rawValue)
+                write.bind(at + 10, rows[index].endedAt)
+                write.bind(at + 11, rows[index].requests)
+                write.bind(at + 12, rows[index].submitTexts)
+                write.bind(at + 13, rows[index].lastUiType)
+                write.bind(at + 14, rows[index].firstSubmitAt)
+                write.bind(at + 15, rows[index].lastSubmitAt)
+                write.bind(at + 16, subTimes[index])
             }
         }
-        let insert = try db.statement("INSERT INTO \(factTable(generation))(kind, t, sid, a, b, seq) VALUES(?,?,?,?,?,?)")
-        for (fact, seq) in facts {
-            insert.reset()
-            insert.bind(1, fact.kind.rawValue)
-            insert.bind(2, fact.occurredAt)
-            insert.bind(3, fact.sid)
-            insert.bind(4, fact.a)
-            insert.bind(5, fact.b)
-            insert.bind(6, seq)
-            try insert.run()
+        let insert = RowInserter(db, "INSERT INTO \(factTable(generation))(kind, t, sid, a, b, seq)", columns: 6)
+        try facts.withUnsafeBufferPointer { (facts) throws(ProjectionError) in
+            try insert.insert(count: facts.count) { st, index, at in
+                st.bind(at + 1, facts[index].fact.kind.rawValue)
+                st.bind(at + 2, facts[index].fact.occurredAt)
+                st.bind(at + 3, facts[index].fact.sid)
+                st.bind(at + 4, facts[index].fact.a)
+                st.bind(at + 5, facts[index].fact.b)
+                st.bind(at + 6, facts[index].seq)
+            }
         }
     }
 

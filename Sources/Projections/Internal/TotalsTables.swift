@@ -140,26 +140,24 @@ struct TotalsTables {
 
     /// Adds prepared rows, in the caller's transaction.
     func write(_ prepared: Prepared, in db: ProjectionDatabase, generation g: Int64) throws(ProjectionError) {
-        let counts = try db.statement(
-            "INSERT INTO \(total(g))(key, n) VALUES(?, ?) ON CONFLICT(key) DO UPDATE SET n = \(total(g)).n + excluded.n")
-        for (key, n) in prepared.counts {
-            counts.reset()
-            counts.bind(1, key)
-            counts.bind(2, n)
-            try counts.run()
+        let counts = RowInserter(db, "INSERT INTO \(total(g))(key, n)", columns: 2,
+                                 tail: "ON CONFLICT(key) DO UPDATE SET n = \(total(g)).n + excluded.n")
+        try prepared.counts.withUnsafeBufferPointer { (rows) throws(ProjectionError) in
+            try counts.insert(count: rows.count) { st, index, at in
+                st.bind(at + 1, rows[index].key)
+                st.bind(at + 2, rows[index].n)
+            }
         }
-        let bucketInsert = try db.statement("""
-            INSERT INTO \(bucketed(g))(m, w, b, key, n) VALUES(?, ?, ?, ?, ?)
-            ON CONFLICT(m, w, b, key) DO UPDATE SET n = \(bucketed(g)).n + excluded.n
-            """)
-        for row in prepared.buckets {
-            bucketInsert.reset()
-            bucketInsert.bind(1, row.metric)
-            bucketInsert.bind(2, row.width)
-            bucketInsert.bind(3, row.bucket)
-            bucketInsert.bind(4, row.key)
-            bucketInsert.bind(5, row.n)
-            try bucketInsert.run()
+        let buckets = RowInserter(db, "INSERT INTO \(bucketed(g))(m, w, b, key, n)", columns: 5,
+                                  tail: "ON CONFLICT(m, w, b, key) DO UPDATE SET n = \(bucketed(g)).n + excluded.n")
+        try prepared.buckets.withUnsafeBufferPointer { (rows) throws(ProjectionError) in
+            try buckets.insert(count: rows.count) { st, index, at in
+                st.bind(at + 1, rows[index].metric)
+                st.bind(at + 2, rows[index].width)
+                st.bind(at + 3, rows[index].bucket)
+                st.bind(at + 4, rows[index].key)
+                st.bind(at + 5, rows[index].n)
+            }
         }
         try writeValues(prepared.values, in: db, generation: g)
         try addCounts(prepared.fine, to: hist(g), keyColumn: "v", in: db)
@@ -170,16 +168,14 @@ struct TotalsTables {
     private func addCounts(_ rows: [HistogramRow], to table: String, keyColumn: String,
                            in db: ProjectionDatabase) throws(ProjectionError) {
         guard !rows.isEmpty else { return }
-        let insert = try db.statement("""
-            INSERT INTO \(table)(metric, \(keyColumn), n) VALUES(?, ?, ?) \
-            ON CONFLICT(metric, \(keyColumn)) DO UPDATE SET n = \(table).n + excluded.n
-            """)
-        for row in rows {
-            insert.reset()
-            insert.bind(1, row.metric)
-            insert.bind(2, row.key)
-            insert.bind(3, row.n)
-            try insert.run()
+        let insert = RowInserter(db, "INSERT INTO \(table)(metric, \(keyColumn), n)", columns: 3,
+                                 tail: "ON CONFLICT(metric, \(keyColumn)) DO UPDATE SET n = \(table).n + excluded.n")
+        try rows.withUnsafeBufferPointer { (rows) throws(ProjectionError) in
+            try insert.insert(count: rows.count) { st, index, at in
+                st.bind(at + 1, rows[index].metric)
+                st.bind(at + 2, rows[index].key)
+                st.bind(at + 3, rows[index].n)
+            }
         }
     }
 
