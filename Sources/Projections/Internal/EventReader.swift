@@ -160,12 +160,16 @@ final class EventReader {
     private func resolve(_ indices: [Int], in batch: inout EventBatchBuilder,
                          scanner: any EventScanning) throws(ProjectionError) {
         guard !indices.isEmpty else { return }
+        // The table moves into a local for the loop (no exclusivity check per access) and back.
+        var categories = CodeMap<EventView.Category>()
+        swap(&categories, &self.categories)
+        defer { swap(&categories, &self.categories) }
         for index in indices {
             let id = batch.stream(at: index)
             if categories[id] == nil && id > namesLoadedThrough {
                 // Far ahead (a catch-up late in a long log): skip the streams in between.
                 if id - namesLoadedThrough > Int64(Self.nameWindow) { namesLoadedThrough = id - 1 }
-                try loadCategories(through: id, scanner: scanner)
+                try loadCategories(through: id, scanner: scanner, into: &categories)
             }
             let category: EventView.Category
             if let known = categories[id] {
@@ -178,7 +182,8 @@ final class EventReader {
         }
     }
 
-    private func loadCategories(through id: Int64, scanner: any EventScanning) throws(ProjectionError) {
+    private func loadCategories(through id: Int64, scanner: any EventScanning,
+                                into categories: inout CodeMap<EventView.Category>) throws(ProjectionError) {
         while namesLoadedThrough < id {
             let chunk: [(id: Int64, name: String)]
             do {
