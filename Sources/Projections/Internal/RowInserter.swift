@@ -39,7 +39,8 @@ struct RowInserter {
         if count >= per && per > 1 {
             let many = try db.statement(sql(rows: per))
             while count - row >= per {
-                many.reset()
+                // No `reset()` (it clears the bindings, one by one): `run()` leaves the statement
+                // reset, and every parameter is bound again below.
                 for k in 0..<per { bind(many, row + k, Int32(k * columns)) }
                 try many.run()
                 row += per
