@@ -246,15 +246,30 @@ struct TotalsTables {
                     let fine = try db.statement("""
                         SELECT v, n FROM \(hist(g)) WHERE metric = ? AND v >= ? AND v < ? AND n != 0 ORDER BY v
                         """)
-                    var values: [Int64: Int64] = [:]
+                    if metrics.count == 1 {
+                        // One group: its rows in value order, read up to the rank.
+                        fine.bind(1, metrics[0])
+                        fine.bind(2, bucket << Self.coarseShift)
+                        fine.bind(3, (bucket + 1) << Self.coarseShift)
+                        defer { fine.reset() }
+                        while try fine.step() {
+                            seen += fine.int(1)
+                            if seen >= rank { return fine.int(0) }
+                        }
+                        return nil  // coarse and fine disagree: cannot happen, both move in one transaction
+                    }
+                    // Every group's rows of the bucket, merged by value (equal values side by side
+                    // add up in `seen` as one would).
+                    var values: [(v: Int64, n: Int64)] = []
                     for metric in metrics {
                         fine.bind(1, metric)
                         fine.bind(2, bucket << Self.coarseShift)
                         fine.bind(3, (bucket + 1) << Self.coarseShift)
-                        while try fine.step() { values[fine.int(0), default: 0] += fine.int(1) }
+                        while try fine.step() { values.append((fine.int(0), fine.int(1))) }
                         fine.reset()
                     }
-                    for (v, n) in values.sorted(by: { $0.key < $1.key }) {
+                    values.sort { $0.v < $1.v }
+                    for (v, n) in values {
                         seen += n
                         if seen >= rank { return v }
                     }
