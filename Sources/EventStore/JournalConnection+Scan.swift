@@ -12,13 +12,24 @@ extension JournalConnection {
         statement.bind(position, at: 1)
         statement.bind(Int64(clamping: limit), at: 2)
         defer { statement.reset() }
+        // The scratch buffer and the last dictionary used are locals for the loop: no
+        // exclusivity check and no dictionary lookup per event.
+        var scratch: [UInt8] = []
+        swap(&scratch, &payloadScratch)
+        defer { swap(&scratch, &payloadScratch) }
+        var lastDictionary: LZ4Dictionary?
         var count = 0
         while try run("reading the log", { () throws(SQLiteError) in try statement.step() }) {
             let at = statement.int64(at: 0)
             let keepGoing = try StoredPayload.withDecoded(
                 codec: statement.int64(at: 4), dataLength: statement.int(at: 5),
                 metaLength: statement.isNull(at: 6) ? nil : statement.int(at: 6), position: at,
-                scratch: &payloadScratch, dictionary: { id throws(EventStoreError) in try self.dictionary(id) },
+                scratch: &scratch, dictionary: { id throws(EventStoreError) in
+                    if let last = lastDictionary, last.id == id { return last }
+                    let found = try self.dictionary(id)
+                    lastDictionary = found
+                    return found
+                },
                 bytes: { lend in statement.withBlob(at: 7, lend) }) { data, _ in
                 body(ScannedEvent(position: at, streamID: statement.int64(at: 1), typeID: statement.int64(at: 2),
                                   occurredAt: statement.int64(at: 3), data: data))

@@ -43,6 +43,11 @@ public struct EventView {
     /// The string value of a top-level field of `data` (nil when absent or not a string).
     func string(_ key: StaticString) -> String? { JSONFieldScanner.string(key, in: data) }
 
+    /// Two top-level string fields, read in one pass (see ``JSONFieldScanner/strings(_:_:in:)``).
+    func strings(_ first: StaticString, _ second: StaticString) -> (String?, String?) {
+        JSONFieldScanner.strings(first, second, in: data)
+    }
+
     /// The whole `data` object, parsed (for the rare event whose fields are nested).
     func object() -> JSONObject? { (try? JSONParser().parse(data))?.objectValue }
 }
@@ -69,35 +74,68 @@ enum JSONFieldScanner {
     }
 
     static func string(_ key: StaticString, in b: UnsafeBufferPointer<UInt8>) -> String? {
-        do {
-            let keyBytes = UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount)
-            var i = 0
-            skipSpace(b, &i)
-            guard i < b.count, b[i] == UInt8(ascii: "{") else { return nil }
-            i += 1
-            while true {
-                skipSpace(b, &i)
-                guard i < b.count, b[i] == quote else { return nil }
-                guard let (keyStart, keyEnd, keyEscaped) = stringSpan(b, &i) else { return nil }
-                skipSpace(b, &i)
-                guard i < b.count, b[i] == UInt8(ascii: ":") else { return nil }
-                i += 1
-                skipSpace(b, &i)
-                guard i < b.count else { return nil }
-                let matches = !keyEscaped && keyEnd - keyStart == keyBytes.count
-                    && (0..<keyBytes.count).allSatisfy { b[keyStart + $0] == keyBytes[$0] }
-                if matches {
-                    guard b[i] == quote, let (start, end, escaped) = stringSpan(b, &i) else { return nil }
-                    if !escaped { return String(decoding: UnsafeBufferPointer(rebasing: b[start..<end]), as: UTF8.self) }
-                    return (try? JSONParser().parse(UnsafeBufferPointer(rebasing: b[(start - 1)...end])))?.stringValue
-                }
-                guard skipValue(b, &i) else { return nil }
-                skipSpace(b, &i)
-                guard i < b.count else { return nil }
-                if b[i] == UInt8(ascii: ",") { i += 1; continue }
-                return nil  // `}`: not found
-            }
+        fields(key, nil, in: b).0
+    }
+
+    /// Two top-level string fields in one pass over the object: the same as two calls of
+    /// ``string(_:in:)`` (the first occurrence of each key; nil when absent, not a string, or
+    /// when the text is malformed before it).
+    static func strings(_ first: StaticString, _ second: StaticString,
+                        in b: UnsafeBufferPointer<UInt8>) -> (String?, String?) {
+        fields(first, second, in: b)
+    }
+
+    private static func fields(_ first: StaticString, _ second: StaticString?,
+                               in b: UnsafeBufferPointer<UInt8>) -> (String?, String?) {
+        let firstKey = UnsafeBufferPointer(start: first.utf8Start, count: first.utf8CodeUnitCount)
+        let secondKey = second.map { UnsafeBufferPointer(start: $0.utf8Start, count: $0.utf8CodeUnitCount) }
+        var found: (String?, String?) = (nil, nil)
+        // A key is looked for until met (its first occurrence decides, as for one key alone).
+        var wantFirst = true, wantSecond = secondKey != nil
+        func matches(_ key: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Bool {
+            guard end - start == key.count else { return false }
+            for k in 0..<key.count where b[start + k] != key[k] { return false }
+            return true
         }
+        /// The string value at `i` (moving past it), nil when it is not a string.
+        func value(_ i: inout Int) -> String? {
+            guard b[i] == quote, let (start, end, escaped) = stringSpan(b, &i) else { return nil }
+            if !escaped { return String(decoding: UnsafeBufferPointer(rebasing: b[start..<end]), as: UTF8.self) }
+            return (try? JSONParser().parse(UnsafeBufferPointer(rebasing: b[(start - 1)...end])))?.stringValue
+        }
+        var i = 0
+        skipSpace(b, &i)
+        guard i < b.count, b[i] == UInt8(ascii: "{") else { return found }
+        i += 1
+        while wantFirst || wantSecond {
+            skipSpace(b, &i)
+            guard i < b.count, b[i] == quote else { return found }
+            guard let (keyStart, keyEnd, keyEscaped) = stringSpan(b, &i) else { return found }
+            skipSpace(b, &i)
+            guard i < b.count, b[i] == UInt8(ascii: ":") else { return found }
+            i += 1
+            skipSpace(b, &i)
+            guard i < b.count else { return found }
+            if !keyEscaped && wantFirst && matches(firstKey, keyStart, keyEnd) {
+                wantFirst = false
+                let start = i
+                found.0 = value(&i)
+                // A value that is not a string ends the search for this key; skip it.
+                if found.0 == nil { i = start; guard skipValue(b, &i) else { return found } }
+            } else if !keyEscaped && wantSecond, let secondKey, matches(secondKey, keyStart, keyEnd) {
+                wantSecond = false
+                let start = i
+                found.1 = value(&i)
+                if found.1 == nil { i = start; guard skipValue(b, &i) else { return found } }
+            } else {
+                guard skipValue(b, &i) else { return found }
+            }
+            skipSpace(b, &i)
+            guard i < b.count else { return found }
+            if b[i] == UInt8(ascii: ",") { i += 1; continue }
+            return found  // `}`: not found
+        }
+        return found
     }
 
     private static func skipSpace<C: RandomAccessCollection>(_ b: C, _ i: inout Int) where C.Element == UInt8, C.Index == Int {

@@ -145,8 +145,7 @@ public enum ThreeDSFold {
         switch event.kind {
         case .transactionCreated:
             row.createdAt = t
-            row.directoryServer = event.string("directoryServerID")
-            row.messageVersion = event.string("messageVersion")
+            (row.directoryServer, row.messageVersion) = event.strings("directoryServerID", "messageVersion")
         case .authResponseReceived:
             row.aresStatus = event.string("transStatus")
         case .challengeStarted:
@@ -161,8 +160,9 @@ public enum ThreeDSFold {
             facts.append(ThreeDSFact(occurredAt: t, sid: row.sid, kind: .request, a: action,
                                      b: row.lastUiType ?? "none"))
         case .challengeResponseReceived:
-            if event.string("challengeCompletionInd") == "N" {
-                let ui = event.string("acsUiType") ?? "unknown"
+            let (completion, uiType) = event.strings("challengeCompletionInd", "acsUiType")
+            if completion == "N" {
+                let ui = uiType ?? "unknown"
                 row.lastUiType = ui
                 facts.append(ThreeDSFact(occurredAt: t, sid: row.sid, kind: .screen, a: ui))
             }

@@ -6,7 +6,7 @@ import JournalCore
 /// Tables of generation G:
 /// - `pj_card_stream_gG(sid PK, name, nh (its hash, indexed), decision_t, methods (JSON object id → kind), selected,
 ///   selections, otps, outcome, ended_t, otp_first_t, otp_last_t)`; index on `decision_t`.
-/// - `pj_card_fact_gG(kind, t, sid, a, b, v)`; covering index `(kind, t, a, b, sid, v)`.
+/// - `pj_card_fact_gG(kind, t, sid, a, b, v, seq)`, `WITHOUT ROWID`, keyed `(kind, t, a, b, sid, seq)`.
 /// - the all-time totals (``TotalsTables``, prefix `pj_card`).
 final class CardProjection: ProjectionModel {
     let name = "card"
@@ -16,7 +16,10 @@ final class CardProjection: ProjectionModel {
     /// 6: OTP times per journey and the long-span table (`otp` windows).
     /// 7: duration lists per 10 minutes too.
     /// 8: the stream-name index is on a 64-bit hash of the name (`nh`), not on the text.
-    var version: Int64 = 8
+    /// 9: a store's stream id is the row's sid (no name index at the swap); facts clustered on
+    ///    `(kind, t, a, b, sid, seq)` (no fact index); no histogram over all methods (summed from
+    ///    theirs at query time).
+    var version: Int64 = 9
     private var generation: Int64 = 0
     private var directory = StreamRowDirectory<CardStreamRow>()
 
@@ -35,19 +38,18 @@ final class CardProjection: ProjectionModel {
               methods TEXT NOT NULL, selected TEXT, selections INTEGER NOT NULL, otps INTEGER NOT NULL,
               outcome INTEGER NOT NULL, ended_t INTEGER, otp_first_t INTEGER, otp_last_t INTEGER, otp_times TEXT);
             CREATE TABLE IF NOT EXISTS \(f)(kind INTEGER NOT NULL, t INTEGER NOT NULL, sid INTEGER NOT NULL,
-              a TEXT NOT NULL, b TEXT NOT NULL, v INTEGER);
+              a TEXT NOT NULL, b TEXT NOT NULL, v INTEGER, seq INTEGER NOT NULL,
+              PRIMARY KEY(kind, t, a, b, sid, seq)) WITHOUT ROWID;
             """)
         try Self.totals.create(in: db, generation: g)
         try Self.longSpans.create(in: db, generation: g)
     }
 
     func createIndexes(in db: ProjectionDatabase, generation g: Int64) throws(ProjectionError) {
-        let s = Self.streamTable(g), f = Self.factTable(g)
-        try createNameIndex(in: db, generation: g)
-        try db.execute("""
-            CREATE INDEX IF NOT EXISTS \(s)_decision ON \(s)(decision_t);
-            CREATE INDEX IF NOT EXISTS \(f)_kt ON \(f)(kind, t, a, b, sid, v);
-            """)
+        let s = Self.streamTable(g)
+        // No name index: a store's stream id is the row's sid; the fact table is clustered on
+        // its query order (see `ThreeDSProjection`).
+        try db.execute("CREATE INDEX IF NOT EXISTS \(s)_decision ON \(s)(decision_t)")
     }
 
     func open(in db: ProjectionDatabase, generation g: Int64) throws(ProjectionError) {
@@ -81,12 +83,15 @@ final class CardProjection: ProjectionModel {
         swap(&directory, &self.directory)
         defer { swap(&directory, &self.directory) }
         let generation = self.generation
-        let (ordered, facts, totals) = try directory.fold(
+        let (ordered, facts, seqs, totals) = try directory.fold(
             events, with: CardFold.self, names: names,
             loadSID: { sid throws(ProjectionError) in try load(sid: sid, db: Self.needed(db)) },
             loadName: { name throws(ProjectionError) in try load(name, db: Self.needed(db)) },
             createNameIndex: { () throws(ProjectionError) in try createNameIndex(in: Self.needed(db), generation: generation) },
             model: "card")
+        let order = FactOrder.sorted(count: facts.count, kind: { facts[$0].kind.rawValue },
+                                     time: { facts[$0].occurredAt }, seqs: seqs)
+        let sortedFacts = order.map { (fact: facts[$0], seq: seqs[$0]) }
         var texts: [(methods: String, otpTimes: String?)] = []
         texts.reserveCapacity(ordered.count)
         for row in ordered {
@@ -94,7 +99,7 @@ final class CardProjection: ProjectionModel {
         }
         let prepared = TotalsTables.prepare(totals)
         let longSpans = LongSpanTable.rows(ordered.lazy.map { ($0.sid, $0.otpTimes) })
-        return PendingWrite(Rows(rows: ordered, texts: texts, facts: facts, totals: prepared, longSpans: longSpans,
+        return PendingWrite(Rows(rows: ordered, texts: texts, facts: sortedFacts, totals: prepared, longSpans: longSpans,
                                  generation: generation))
     }
 
@@ -102,7 +107,7 @@ final class CardProjection: ProjectionModel {
     private struct Rows: BatchWrite {
         let rows: [CardStreamRow]
         let texts: [(methods: String, otpTimes: String?)]
-        let facts: [CardFact]
+        let facts: [(fact: CardFact, seq: Int64)]
         let totals: TotalsTables.Prepared
         let longSpans: [(sid: Int64, first: Int64, last: Int64, times: String)]
         let generation: Int64
@@ -114,44 +119,47 @@ final class CardProjection: ProjectionModel {
         }
     }
 
-    private static func write(_ rows: [CardStreamRow], texts: [(methods: String, otpTimes: String?)], facts: [CardFact],
+    private static func write(_ rows: [CardStreamRow], texts: [(methods: String, otpTimes: String?)],
+                              facts: [(fact: CardFact, seq: Int64)],
                               in db: ProjectionDatabase, generation: Int64) throws(ProjectionError) {
-        let write = try db.statement("""
+        let upsert = RowInserter(db, """
             INSERT INTO \(streamTable(generation))(sid, name, nh, decision_t, methods, selected,
-              selections, otps, outcome, ended_t, otp_first_t, otp_last_t, otp_times) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?)
+              selections, otps, outcome, ended_t, otp_first_t, otp_last_t, otp_times)
+            """, columns: 13, tail: """
             ON CONFLICT(sid) DO UPDATE SET decision_t = excluded.decision_t, methods = excluded.methods,
               selected = excluded.selected, selections = excluded.selections, otps = excluded.otps,
               outcome = excluded.outcome, ended_t = excluded.ended_t, otp_first_t = excluded.otp_first_t,
               otp_last_t = excluded.otp_last_t, otp_times = excluded.otp_times
             """)
-        for (index, row) in rows.enumerated() {
-            write.reset()
-            write.bind(1, row.sid)
-            write.bind(2, row.name)
-            write.bind(3, StreamNameHash.of(row.name))
-            write.bind(4, row.decisionAt)
-            write.bind(5, texts[index].methods)
-            write.bind(6, row.selectedKind)
-            write.bind(7, row.selections)
-            write.bind(8, row.otpSubmissions)
-            write.bind(9, row.outcome.rawValue)
-            write.bind(10, row.endedAt)
-            write.bind(11, row.firstOTPAt)
-            write.bind(12, row.lastOTPAt)
-            write.bind(13, texts[index].otpTimes)
-            try write.run()
+        // Fields read in place (no copy of each row); see `ThreeDSProjection`.
+        try rows.withUnsafeBufferPointer { (rows) throws(ProjectionError) in
+            try upsert.insert(count: rows.count) { write, index, at in
+                write.bind(at + 1, rows[index].sid)
+                write.bind(at + 2, rows[index].name)
+                write.bind(at + 3, rows[index].name.isEmpty ? 0 : StreamNameHash.of(rows[index].name))
+                write.bind(at + 4, rows[index].decisionAt)
+                write.bind(at + 5, texts[index].methods)
+                write.bind(at + 6, rows[index].selectedKind)
+                write.bind(at + 7, rows[index].selections)
+                write.bind(at + 8, rows[index].otpSubmissions)
+                write.bind(at + 9, rows[index].outcome.rawValue)
+                write.bind(at + 10, rows[index].endedAt)
+                write.bind(at + 11, rows[index].firstOTPAt)
+                write.bind(at + 12, rows[index].lastOTPAt)
+                write.bind(at + 13, texts[index].otpTimes)
+            }
         }
-        let insert = try db.statement(
-            "INSERT INTO \(factTable(generation))(kind, t, sid, a, b, v) VALUES(?,?,?,?,?,?)")
-        for fact in facts {
-            insert.reset()
-            insert.bind(1, fact.kind.rawValue)
-            insert.bind(2, fact.occurredAt)
-            insert.bind(3, fact.sid)
-            insert.bind(4, fact.a)
-            insert.bind(5, fact.b)
-            insert.bind(6, fact.v)
-            try insert.run()
+        let insert = RowInserter(db, "INSERT INTO \(factTable(generation))(kind, t, sid, a, b, v, seq)", columns: 7)
+        try facts.withUnsafeBufferPointer { (facts) throws(ProjectionError) in
+            try insert.insert(count: facts.count) { st, index, at in
+                st.bind(at + 1, facts[index].fact.kind.rawValue)
+                st.bind(at + 2, facts[index].fact.occurredAt)
+                st.bind(at + 3, facts[index].fact.sid)
+                st.bind(at + 4, facts[index].fact.a)
+                st.bind(at + 5, facts[index].fact.b)
+                st.bind(at + 6, facts[index].fact.v)
+                st.bind(at + 7, facts[index].seq)
+            }
         }
     }
 

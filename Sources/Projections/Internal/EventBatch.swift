@@ -1,42 +1,88 @@
 /// A batch of events read from the log: the views, and one arena holding the `data` bytes of
 /// the events whose fields a fold reads (one allocation per batch, not one per event). The
-/// views' `data` pointers are set by ``seal()`` and stay valid as long as the batch lives.
+/// views' `data` pointers point into the arena and stay valid as long as the batch lives.
 final class EventBatch {
-    private(set) var views: [EventView] = []
+    let views: [EventView]
     /// The names of the streams the reader met for the first time in this batch.
+    let names: [Int64: String]
+    /// Owns the arena the views' data points into.
+    private let arena: EventArena
+
+    /// Seals what `builder` gathered: every view's `data` points into the arena.
+    init(_ builder: consuming EventBatchBuilder) {
+        var views = builder.views
+        let base = builder.arena.pointer
+        for index in views.indices where builder.offsets[index].count > 0 {
+            views[index].data = UnsafeBufferPointer(start: base + builder.offsets[index].start,
+                                                    count: builder.offsets[index].count)
+        }
+        self.views = views
+        names = builder.names
+        arena = builder.arena
+    }
+
+    var count: Int { views.count }
+    var last: EventView? { views.last }
+}
+
+/// The bytes of a batch's data: freed with the last batch or builder that holds them.
+final class EventArena {
+    private(set) var pointer: UnsafeMutablePointer<UInt8>
+    private(set) var capacity: Int
+
+    init(capacity: Int) {
+        self.capacity = capacity
+        pointer = .allocate(capacity: capacity)
+    }
+
+    deinit { pointer.deallocate() }
+
+    /// Grows to at least `needed` bytes, keeping the first `used`.
+    func grow(to needed: Int, keeping used: Int) {
+        let grown = max(capacity * 2, needed)
+        let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: grown)
+        bigger.update(from: pointer, count: used)
+        pointer.deallocate()
+        pointer = bigger
+        capacity = grown
+    }
+}
+
+/// Gathers a batch while the log is read: a value the reader keeps in a local variable, so
+/// appending an event costs no exclusivity check on a class's properties (it did, per event,
+/// when the batch was appended to in place).
+struct EventBatchBuilder {
+    fileprivate(set) var views: [EventView] = []
     var names: [Int64: String] = [:]
-    private var arena: UnsafeMutablePointer<UInt8>
+    fileprivate let arena: EventArena
+    /// The arena's current address and size (copied here: read per event without a class access).
+    private var base: UnsafeMutablePointer<UInt8>
     private var capacity: Int
     private var used = 0
     /// Start offset and length in the arena of each view's data (0, 0 when not copied).
-    private var offsets: [(start: Int, count: Int)] = []
+    fileprivate var offsets: [(start: Int, count: Int)] = []
 
     init(expected: Int) {
-        capacity = max(4096, expected * 128)
-        arena = .allocate(capacity: capacity)
+        arena = EventArena(capacity: max(4096, expected * 128))
+        base = arena.pointer
+        capacity = arena.capacity
         views.reserveCapacity(expected)
         offsets.reserveCapacity(expected)
     }
 
-    deinit { arena.deallocate() }
-
     var count: Int { views.count }
-    var last: EventView? { views.last }
 
     /// Appends an event; `data` is copied when `kind` needs it.
-    func append(position: Int64, stream: Int64, kind: EventKind, category: EventView.Category, occurredAt: Int64,
-                data: UnsafeRawBufferPointer) {
+    mutating func append(position: Int64, stream: Int64, kind: EventKind, category: EventView.Category,
+                         occurredAt: Int64, data: UnsafeRawBufferPointer) {
         var offset = 0, length = 0
         if kind.readsData && !data.isEmpty {
             if used + data.count > capacity {
-                let grown = max(capacity * 2, used + data.count)
-                let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: grown)
-                bigger.update(from: arena, count: used)
-                arena.deallocate()
-                arena = bigger
-                capacity = grown
+                arena.grow(to: used + data.count, keeping: used)
+                base = arena.pointer
+                capacity = arena.capacity
             }
-            UnsafeMutableRawPointer(arena + used).copyMemory(from: data.baseAddress!, byteCount: data.count)
+            UnsafeMutableRawPointer(base + used).copyMemory(from: data.baseAddress!, byteCount: data.count)
             offset = used
             length = data.count
             used += data.count
@@ -47,12 +93,8 @@ final class EventBatch {
     }
 
     /// Sets a view's category (streams met for the first time are resolved after the read).
-    func setCategory(_ category: EventView.Category, at index: Int) { views[index].category = category }
+    mutating func setCategory(_ category: EventView.Category, at index: Int) { views[index].category = category }
 
-    /// Points every view's `data` into the arena: call once, after the last `append`.
-    func seal() {
-        for index in views.indices where offsets[index].count > 0 {
-            views[index].data = UnsafeBufferPointer(start: arena + offsets[index].start, count: offsets[index].count)
-        }
-    }
+    /// The stream key of the event at `index`.
+    func stream(at index: Int) -> Int64 { views[index].stream }
 }

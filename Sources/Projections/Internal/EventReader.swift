@@ -4,18 +4,18 @@ import JournalCore
 /// Reads the log for the engine in batches of ``EventView``s, through the source's scan
 /// (``EventScanning``, no `RecordedEvent` per event) when it has one, else through `readAll`.
 ///
-/// Streams are integer keys: the store's stream ids when scanning (names are loaded in bulk by
-/// id range the first time a stream is met, since ids grow as streams are created), or keys
-/// interned here for a `readAll` source. The category of every stream met is kept; names are
-/// kept for a window of recent streams and looked up again when a projection asks for an old one.
+/// Streams are integer keys: the store's stream ids when scanning (their names are loaded in
+/// bulk by id range the first time a stream is met, since ids grow as streams are created, and
+/// only their categories kept), or keys interned here for a `readAll` source (names kept).
 final class EventReader {
     private let source: any ProjectionEventSource
     private let scanner: (any EventScanning)?
     /// By type id and stream id (flat tables: one lookup of each per event scanned).
     private var kinds = CodeMap<EventKind>()
     private var categories = CodeMap<EventView.Category>()
+    /// The names of a `readAll` source's interned keys.
     private var names: [Int64: String] = [:]
-    /// Stream ids up to this one have been bulk-loaded into `names` (scanning sources).
+    /// Stream ids up to this one have had their categories bulk-loaded (scanning sources).
     private var namesLoadedThrough: Int64 = 0
     /// Interned keys of a `readAll` source.
     private var keys: [String: Int64] = [:]
@@ -24,6 +24,9 @@ final class EventReader {
     /// Guards the state above: a prefetch reads on another thread while projections ask names.
     private let lock = ReaderLock()
     private var pending: Prefetch?
+
+    /// True when stream keys are the store's stream ids (scanning), false when interned here.
+    var keysAreStoreIDs: Bool { scanner != nil }
 
     init(source: any ProjectionEventSource) {
         self.source = source
@@ -69,14 +72,13 @@ final class EventReader {
     private func readNow(from position: Int64, limit: Int) throws(ProjectionError) -> EventBatch {
         lock.lock()
         defer { lock.unlock() }
-        let batch = EventBatch(expected: min(limit, 1 << 20))
+        var builder = EventBatchBuilder(expected: min(limit, 1 << 20))
         if let scanner {
-            try scan(scanner, from: position, limit: limit, into: batch)
+            try scan(scanner, from: position, limit: limit, into: &builder)
         } else {
-            try readAll(from: position, limit: limit, into: batch)
+            try readAll(from: position, limit: limit, into: &builder)
         }
-        batch.seal()
-        return batch
+        return EventBatch(builder)
     }
 
     /// The name of a stream key met in a batch (`batch.names` first: no lock).
@@ -100,7 +102,7 @@ final class EventReader {
     // MARK: - Scanning sources
 
     private func scan(_ scanner: any EventScanning, from position: Int64, limit: Int,
-                      into batch: EventBatch) throws(ProjectionError) {
+                      into batch: inout EventBatchBuilder) throws(ProjectionError) {
         var unknownTypes: Set<Int64> = []
         var unresolved: [Int] = []
         var badPosition: Int64?
@@ -111,18 +113,20 @@ final class EventReader {
         var remaining = limit
         while remaining > 0 {
             var stoppedAt: Int64?
+            // Copies for the body (no exclusivity check on the reader's properties per event).
+            let knownKinds = kinds, knownCategories = categories
             do {
                 try scanner.scanAll(from: from, limit: remaining) { event in
                     guard JSONFieldScanner.isObject(event.data) else {
                         badPosition = event.position
                         return false
                     }
-                    guard let kind = kinds[event.typeID] else {
+                    guard let kind = knownKinds[event.typeID] else {
                         unknownTypes.insert(event.typeID)
                         stoppedAt = event.position
                         return false
                     }
-                    let category = categories[event.streamID]
+                    let category = knownCategories[event.streamID]
                     if category == nil { unresolved.append(batch.count) }
                     batch.append(position: event.position, stream: event.streamID, kind: kind,
                                  category: category ?? .other, occurredAt: event.occurredAt, data: event.data)
@@ -147,36 +151,39 @@ final class EventReader {
             remaining = limit - batch.count
             from = stoppedAt
         }
-        try resolve(unresolved, in: batch, scanner: scanner)
+        try resolve(unresolved, in: &batch, scanner: scanner)
     }
 
-    /// Loads the names (in bulk, by id range) of the streams met for the first time.
-    private func resolve(_ indices: [Int], in batch: EventBatch, scanner: any EventScanning) throws(ProjectionError) {
+    /// Sets the category of the streams met for the first time: their names are loaded in bulk,
+    /// by id range, and only their categories kept (the store's stream ids are the rows' keys:
+    /// no fold asks a scanned stream's name).
+    private func resolve(_ indices: [Int], in batch: inout EventBatchBuilder,
+                         scanner: any EventScanning) throws(ProjectionError) {
         guard !indices.isEmpty else { return }
+        // The table moves into a local for the loop (no exclusivity check per access) and back.
+        var categories = CodeMap<EventView.Category>()
+        swap(&categories, &self.categories)
+        defer { swap(&categories, &self.categories) }
         for index in indices {
-            let id = batch.views[index].stream
-            if let category = categories[id] {
-                batch.setCategory(category, at: index)
-                continue
-            }
-            if names[id] == nil && id > namesLoadedThrough {
+            let id = batch.stream(at: index)
+            if categories[id] == nil && id > namesLoadedThrough {
                 // Far ahead (a catch-up late in a long log): skip the streams in between.
                 if id - namesLoadedThrough > Int64(Self.nameWindow) { namesLoadedThrough = id - 1 }
-                try loadNames(through: id, scanner: scanner)
+                try loadCategories(through: id, scanner: scanner, into: &categories)
             }
-            let name = try self.name(of: id)
-            let category = EventView.Category(streamName: name)
-            categories[id] = category
-            batch.names[id] = name
+            let category: EventView.Category
+            if let known = categories[id] {
+                category = known
+            } else {
+                category = EventView.Category(streamName: try name(of: id))  // not in a loaded range
+                categories[id] = category
+            }
             batch.setCategory(category, at: index)
-        }
-        if names.count > 2 * Self.nameWindow {
-            let floor = namesLoadedThrough - Int64(Self.nameWindow)
-            names = names.filter { $0.key > floor }
         }
     }
 
-    private func loadNames(through id: Int64, scanner: any EventScanning) throws(ProjectionError) {
+    private func loadCategories(through id: Int64, scanner: any EventScanning,
+                                into categories: inout CodeMap<EventView.Category>) throws(ProjectionError) {
         while namesLoadedThrough < id {
             let chunk: [(id: Int64, name: String)]
             do {
@@ -185,14 +192,14 @@ final class EventReader {
                 throw ProjectionError(.eventStore, "cannot read the stream names: \(error)")
             }
             guard let last = chunk.last else { return }
-            for (id, name) in chunk { names[id] = name }
+            for (id, name) in chunk { categories[id] = EventView.Category(streamName: name) }
             namesLoadedThrough = last.id
         }
     }
 
     // MARK: - readAll sources
 
-    private func readAll(from position: Int64, limit: Int, into batch: EventBatch) throws(ProjectionError) {
+    private func readAll(from position: Int64, limit: Int, into batch: inout EventBatchBuilder) throws(ProjectionError) {
         let events: [RecordedEvent]
         do {
             events = try source.readAll(from: position, limit: limit)
@@ -231,6 +238,11 @@ final class EventReader {
 struct StreamNaming {
     let reader: EventReader
     let batch: EventBatch
+
+    /// True when the batch's stream keys are the store's stream ids (a scanning source): stable
+    /// across runs and processes, so the stream models use them as their rows' sids and never
+    /// look a stream up by name.
+    var storeKeys: Bool { reader.keysAreStoreIDs }
 
     func name(of stream: Int64) throws(ProjectionError) -> String { try reader.name(of: stream, in: batch) }
 }

@@ -107,7 +107,7 @@ struct StreamRowDirectory<Row: StreamRow> {
     /// The index in ``rows`` of the row of `stream`, as it stands (before this batch when
     /// `first`: the first time this batch meets it): in memory, reloaded by sid, found by name
     /// (after making the name index), or a new one.
-    mutating func slot(of stream: Int64, name: () throws(ProjectionError) -> String,
+    mutating func slot(of stream: Int64, storeKeys: Bool, name: () throws(ProjectionError) -> String,
                        loadSID: (Int64) throws(ProjectionError) -> Row?,
                        loadName: (String) throws(ProjectionError) -> Row?,
                        createNameIndex: () throws(ProjectionError) -> Void,
@@ -127,6 +127,16 @@ struct StreamRowDirectory<Row: StreamRow> {
                 throw ProjectionError(.database, "\(model) read model: stream row \(sid) is missing")
             }
             row = stored
+        } else if storeKeys {
+            // The store's stream id is the row's sid: a stream without a row in memory is
+            // looked up by its integer primary key (none when the generation started empty).
+            // The name is not kept: no lookup needs it (the stream id is the key).
+            if !startedEmpty, let stored = try loadSID(stream) {
+                row = stored
+            } else {
+                row = Row(sid: stream, name: "")
+            }
+            sids[stream] = row.sid
         } else {
             let name = try name()
             if !startedEmpty && !nameIndexReady {
@@ -177,17 +187,31 @@ struct StreamRowDirectory<Row: StreamRow> {
                                         loadName: (String) throws(ProjectionError) -> Row?,
                                         createNameIndex: () throws(ProjectionError) -> Void,
                                         model: String) throws(ProjectionError)
-        -> (rows: [Row], facts: [F.Fact], totals: TotalsDelta) where F.Row == Row {
+        -> (rows: [Row], facts: [F.Fact], seqs: [Int64], totals: TotalsDelta) where F.Row == Row {
         var totals = TotalsDelta()
         var facts: [F.Fact] = []
+        // Each fact's unique number (the fact tables are keyed by what queries look up, then
+        // this): its event's position × 2²⁰ + its rank among that event's facts.
+        var seqs: [Int64] = []
+        let storeKeys = names.storeKeys
         beginBatch()
         for event in events where event.category == F.category {
             let stream = event.stream
-            let (slot, first) = try slot(of: stream, name: { () throws(ProjectionError) in try names.name(of: stream) },
+            let (slot, first) = try slot(of: stream, storeKeys: storeKeys,
+                                         name: { () throws(ProjectionError) in try names.name(of: stream) },
                                          loadSID: loadSID, loadName: loadName, createNameIndex: createNameIndex,
                                          model: model)
             if first { F.contribute(rows[slot], sign: -1, to: &totals) }
+            let before = facts.count
             F.applyCountingEvents(event, to: &rows[slot], facts: &facts, totals: &totals)
+            let added = facts.count - before
+            if added > 0 {
+                guard added <= Self.factsPerEvent, event.position >= 0, event.position < Int64(1) << 43 else {
+                    throw ProjectionError(.badEvent, "\(model) read model: event at position \(event.position) counts "
+                                          + "\(added) facts (at most \(Self.factsPerEvent))", position: event.position)
+                }
+                for rank in 0..<added { seqs.append(event.position << 20 | Int64(rank)) }
+            }
         }
         var touchedRows: [Row] = []
         touchedRows.reserveCapacity(touched.count)
@@ -197,8 +221,12 @@ struct StreamRowDirectory<Row: StreamRow> {
         }
         endBatch()
         touchedRows.sort { $0.sid < $1.sid }
-        return (touchedRows, facts, totals)
+        return (touchedRows, facts, seqs, totals)
     }
+
+    /// The most facts one event may count (one per IDV method offered, for instance): a fact's
+    /// rank among its event's facts takes 20 bits of its sequence number.
+    static var factsPerEvent: Int { 1 << 20 }
 
     mutating func endBatch() {
         guard live > cacheLimit else { return }

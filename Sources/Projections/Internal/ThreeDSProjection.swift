@@ -5,7 +5,7 @@
 /// - `pj_3ds_stream_gG(sid PK, name, nh (its hash, indexed), created_t, ds, mv, ares, started_t, outcome, ended_t,
 ///   requests, submits, last_ui, sub_first_t, sub_last_t)`; covering indexes from `created_t` (the funnel's columns) and
 ///   from `ended_t` (those of challenges and latency).
-/// - `pj_3ds_fact_gG(kind, t, sid, a, b)`; covering index `(kind, t, a, b, sid)`.
+/// - `pj_3ds_fact_gG(kind, t, sid, a, b, seq)`, `WITHOUT ROWID`, keyed `(kind, t, a, b, sid, seq)`.
 /// - the all-time totals (``TotalsTables``, prefix `pj_3ds`).
 final class ThreeDSProjection: ProjectionModel {
     let name = "3ds"
@@ -16,7 +16,10 @@ final class ThreeDSProjection: ProjectionModel {
     /// 7: submission times per stream and the long-span table (`otp` windows).
     /// 8: duration lists per 10 minutes too.
     /// 9: the stream-name index is on a 64-bit hash of the name (`nh`), not on the text.
-    var version: Int64 = 9
+    /// 10: a store's stream id is the row's sid (no name index at the swap); `ended` partial;
+    ///     facts clustered on `(kind, t, a, b, sid, seq)` (no fact index); no histogram over all
+    ///     directory servers (summed from theirs at query time).
+    var version: Int64 = 10
     private var generation: Int64 = 0
     private var directory = StreamRowDirectory<ThreeDSStreamRow>()
 
@@ -35,19 +38,23 @@ final class ThreeDSProjection: ProjectionModel {
               ds TEXT, mv TEXT, ares TEXT, started_t INTEGER, outcome INTEGER NOT NULL, ended_t INTEGER,
               requests INTEGER NOT NULL, submits INTEGER NOT NULL, last_ui TEXT, sub_first_t INTEGER, sub_last_t INTEGER, sub_times TEXT);
             CREATE TABLE IF NOT EXISTS \(f)(kind INTEGER NOT NULL, t INTEGER NOT NULL, sid INTEGER NOT NULL,
-              a TEXT NOT NULL, b TEXT NOT NULL);
+              a TEXT NOT NULL, b TEXT NOT NULL, seq INTEGER NOT NULL,
+              PRIMARY KEY(kind, t, a, b, sid, seq)) WITHOUT ROWID;
             """)
         try Self.totals.create(in: db, generation: g)
         try Self.longSpans.create(in: db, generation: g)
     }
 
     func createIndexes(in db: ProjectionDatabase, generation g: Int64) throws(ProjectionError) {
-        let s = Self.streamTable(g), f = Self.factTable(g)
-        try createNameIndex(in: db, generation: g)
+        let s = Self.streamTable(g)
+        // The fact table is clustered on its query order (no index). No name index: a store's stream id is the row's sid; the index is made on demand by
+        // the first fold that looks a stream up by name (a source without stream ids).
+        // `ended` holds the challenged transactions only: both of its queries (challenges,
+        // latency) ask for `started_t IS NOT NULL` (a third of the rows).
         try db.execute("""
             CREATE INDEX IF NOT EXISTS \(s)_created ON \(s)(created_t, ds, mv, ares, started_t, outcome);
-            CREATE INDEX IF NOT EXISTS \(s)_ended ON \(s)(ended_t, started_t, last_ui, outcome, requests, ds);
-            CREATE INDEX IF NOT EXISTS \(f)_kt ON \(f)(kind, t, a, b, sid);
+            CREATE INDEX IF NOT EXISTS \(s)_ended ON \(s)(ended_t, started_t, last_ui, outcome, requests, ds)
+              WHERE started_t IS NOT NULL;
             """)
     }
 
@@ -82,16 +89,19 @@ final class ThreeDSProjection: ProjectionModel {
         swap(&directory, &self.directory)
         defer { swap(&directory, &self.directory) }
         let generation = self.generation
-        let (ordered, facts, totals) = try directory.fold(
+        let (ordered, facts, seqs, totals) = try directory.fold(
             events, with: ThreeDSFold.self, names: names,
             loadSID: { sid throws(ProjectionError) in try load(sid: sid, db: Self.needed(db)) },
             loadName: { name throws(ProjectionError) in try load(name, db: Self.needed(db)) },
             createNameIndex: { () throws(ProjectionError) in try createNameIndex(in: Self.needed(db), generation: generation) },
             model: "3ds")
+        let order = FactOrder.sorted(count: facts.count, kind: { facts[$0].kind.rawValue },
+                                     time: { facts[$0].occurredAt }, seqs: seqs)
+        let sortedFacts = order.map { (fact: facts[$0], seq: seqs[$0]) }
         let subTimes = ordered.map { $0.submitTimes.isEmpty ? nil : SortedValues.encode($0.submitTimes) }
         let prepared = TotalsTables.prepare(totals)
         let longSpans = LongSpanTable.rows(ordered.lazy.map { ($0.sid, $0.submitTimes) })
-        return PendingWrite(Rows(rows: ordered, subTimes: subTimes, facts: facts, totals: prepared,
+        return PendingWrite(Rows(rows: ordered, subTimes: subTimes, facts: sortedFacts, totals: prepared,
                                  longSpans: longSpans, generation: generation))
     }
 
@@ -99,7 +109,7 @@ final class ThreeDSProjection: ProjectionModel {
     private struct Rows: BatchWrite {
         let rows: [ThreeDSStreamRow]
         let subTimes: [String?]
-        let facts: [ThreeDSFact]
+        let facts: [(fact: ThreeDSFact, seq: Int64)]
         let totals: TotalsTables.Prepared
         let longSpans: [(sid: Int64, first: Int64, last: Int64, times: String)]
         let generation: Int64
@@ -111,46 +121,50 @@ final class ThreeDSProjection: ProjectionModel {
         }
     }
 
-    private static func write(_ rows: [ThreeDSStreamRow], subTimes: [String?], facts: [ThreeDSFact],
+    private static func write(_ rows: [ThreeDSStreamRow], subTimes: [String?], facts: [(fact: ThreeDSFact, seq: Int64)],
                               in db: ProjectionDatabase, generation: Int64) throws(ProjectionError) {
-        let write = try db.statement("""
+        let upsert = RowInserter(db, """
             INSERT INTO \(streamTable(generation))(sid, name, nh, created_t, ds, mv, ares, started_t, outcome, ended_t, requests,
-              submits, last_ui, sub_first_t, sub_last_t, sub_times) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)
+              submits, last_ui, sub_first_t, sub_last_t, sub_times)
+            """, columns: 16, tail: """
             ON CONFLICT(sid) DO UPDATE SET created_t = excluded.created_t, ds = excluded.ds, mv = excluded.mv,
               ares = excluded.ares, started_t = excluded.started_t, outcome = excluded.outcome,
               ended_t = excluded.ended_t, requests = excluded.requests, submits = excluded.submits,
               last_ui = excluded.last_ui, sub_first_t = excluded.sub_first_t, sub_last_t = excluded.sub_last_t,
               sub_times = excluded.sub_times
             """)
-        for (index, row) in rows.enumerated() {
-            write.reset()
-            write.bind(1, row.sid)
-            write.bind(2, row.name)
-            write.bind(3, StreamNameHash.of(row.name))
-            write.bind(4, row.createdAt)
-            write.bind(5, row.directoryServer)
-            write.bind(6, row.messageVersion)
-            write.bind(7, row.aresStatus)
-            write.bind(8, row.challengeStartedAt)
-            write.bind(9, row.outcome.rawValue)
-            write.bind(10, row.endedAt)
-            write.bind(11, row.requests)
-            write.bind(12, row.submitTexts)
-            write.bind(13, row.lastUiType)
-            write.bind(14, row.firstSubmitAt)
-            write.bind(15, row.lastSubmitAt)
-            write.bind(16, subTimes[index])
-            try write.run()
+        // Fields read in place (no copy of each row, and of its strings' references).
+        try rows.withUnsafeBufferPointer { (rows) throws(ProjectionError) in
+            try upsert.insert(count: rows.count) { write, index, at in
+                write.bind(at + 1, rows[index].sid)
+                write.bind(at + 2, rows[index].name)
+                // Rows keyed by the store's stream ids have no name (and need no name hash).
+                write.bind(at + 3, rows[index].name.isEmpty ? 0 : StreamNameHash.of(rows[index].name))
+                write.bind(at + 4, rows[index].createdAt)
+                write.bind(at + 5, rows[index].directoryServer)
+                write.bind(at + 6, rows[index].messageVersion)
+                write.bind(at + 7, rows[index].aresStatus)
+                write.bind(at + 8, rows[index].challengeStartedAt)
+                write.bind(at + 9, rows[index].outcome.rawValue)
+                write.bind(at + 10, rows[index].endedAt)
+                write.bind(at + 11, rows[index].requests)
+                write.bind(at + 12, rows[index].submitTexts)
+                write.bind(at + 13, rows[index].lastUiType)
+                write.bind(at + 14, rows[index].firstSubmitAt)
+                write.bind(at + 15, rows[index].lastSubmitAt)
+                write.bind(at + 16, subTimes[index])
+            }
         }
-        let insert = try db.statement("INSERT INTO \(factTable(generation))(kind, t, sid, a, b) VALUES(?,?,?,?,?)")
-        for fact in facts {
-            insert.reset()
-            insert.bind(1, fact.kind.rawValue)
-            insert.bind(2, fact.occurredAt)
-            insert.bind(3, fact.sid)
-            insert.bind(4, fact.a)
-            insert.bind(5, fact.b)
-            try insert.run()
+        let insert = RowInserter(db, "INSERT INTO \(factTable(generation))(kind, t, sid, a, b, seq)", columns: 6)
+        try facts.withUnsafeBufferPointer { (facts) throws(ProjectionError) in
+            try insert.insert(count: facts.count) { st, index, at in
+                st.bind(at + 1, facts[index].fact.kind.rawValue)
+                st.bind(at + 2, facts[index].fact.occurredAt)
+                st.bind(at + 3, facts[index].fact.sid)
+                st.bind(at + 4, facts[index].fact.a)
+                st.bind(at + 5, facts[index].fact.b)
+                st.bind(at + 6, facts[index].seq)
+            }
         }
     }
 

@@ -140,26 +140,24 @@ struct TotalsTables {
 
     /// Adds prepared rows, in the caller's transaction.
     func write(_ prepared: Prepared, in db: ProjectionDatabase, generation g: Int64) throws(ProjectionError) {
-        let counts = try db.statement(
-            "INSERT INTO \(total(g))(key, n) VALUES(?, ?) ON CONFLICT(key) DO UPDATE SET n = \(total(g)).n + excluded.n")
-        for (key, n) in prepared.counts {
-            counts.reset()
-            counts.bind(1, key)
-            counts.bind(2, n)
-            try counts.run()
+        let counts = RowInserter(db, "INSERT INTO \(total(g))(key, n)", columns: 2,
+                                 tail: "ON CONFLICT(key) DO UPDATE SET n = \(total(g)).n + excluded.n")
+        try prepared.counts.withUnsafeBufferPointer { (rows) throws(ProjectionError) in
+            try counts.insert(count: rows.count) { st, index, at in
+                st.bind(at + 1, rows[index].key)
+                st.bind(at + 2, rows[index].n)
+            }
         }
-        let bucketInsert = try db.statement("""
-            INSERT INTO \(bucketed(g))(m, w, b, key, n) VALUES(?, ?, ?, ?, ?)
-            ON CONFLICT(m, w, b, key) DO UPDATE SET n = \(bucketed(g)).n + excluded.n
-            """)
-        for row in prepared.buckets {
-            bucketInsert.reset()
-            bucketInsert.bind(1, row.metric)
-            bucketInsert.bind(2, row.width)
-            bucketInsert.bind(3, row.bucket)
-            bucketInsert.bind(4, row.key)
-            bucketInsert.bind(5, row.n)
-            try bucketInsert.run()
+        let buckets = RowInserter(db, "INSERT INTO \(bucketed(g))(m, w, b, key, n)", columns: 5,
+                                  tail: "ON CONFLICT(m, w, b, key) DO UPDATE SET n = \(bucketed(g)).n + excluded.n")
+        try prepared.buckets.withUnsafeBufferPointer { (rows) throws(ProjectionError) in
+            try buckets.insert(count: rows.count) { st, index, at in
+                st.bind(at + 1, rows[index].metric)
+                st.bind(at + 2, rows[index].width)
+                st.bind(at + 3, rows[index].bucket)
+                st.bind(at + 4, rows[index].key)
+                st.bind(at + 5, rows[index].n)
+            }
         }
         try writeValues(prepared.values, in: db, generation: g)
         try addCounts(prepared.fine, to: hist(g), keyColumn: "v", in: db)
@@ -170,16 +168,14 @@ struct TotalsTables {
     private func addCounts(_ rows: [HistogramRow], to table: String, keyColumn: String,
                            in db: ProjectionDatabase) throws(ProjectionError) {
         guard !rows.isEmpty else { return }
-        let insert = try db.statement("""
-            INSERT INTO \(table)(metric, \(keyColumn), n) VALUES(?, ?, ?) \
-            ON CONFLICT(metric, \(keyColumn)) DO UPDATE SET n = \(table).n + excluded.n
-            """)
-        for row in rows {
-            insert.reset()
-            insert.bind(1, row.metric)
-            insert.bind(2, row.key)
-            insert.bind(3, row.n)
-            try insert.run()
+        let insert = RowInserter(db, "INSERT INTO \(table)(metric, \(keyColumn), n)", columns: 3,
+                                 tail: "ON CONFLICT(metric, \(keyColumn)) DO UPDATE SET n = \(table).n + excluded.n")
+        try rows.withUnsafeBufferPointer { (rows) throws(ProjectionError) in
+            try insert.insert(count: rows.count) { st, index, at in
+                st.bind(at + 1, rows[index].metric)
+                st.bind(at + 2, rows[index].key)
+                st.bind(at + 3, rows[index].n)
+            }
         }
     }
 
@@ -216,13 +212,30 @@ struct TotalsTables {
         return result
     }
 
-    /// Nearest-rank percentiles (per mille) of a histogram metric, plus its count.
+    /// Nearest-rank percentiles (per mille) of a histogram metric (`chal|ds`), plus its count.
     func distribution(_ metric: String, in db: ProjectionDatabase, generation g: Int64) throws(ProjectionError)
         -> Distribution {
+        try distribution(of: [metric], in: db, generation: g)
+    }
+
+    /// Nearest-rank percentiles over every group of histogram metric `name` (`chal`, `act`): the
+    /// sum of the groups' histograms (no histogram over all groups is stored).
+    func distribution(overGroupsOf name: String, in db: ProjectionDatabase, generation g: Int64) throws(ProjectionError)
+        -> Distribution {
+        try distribution(of: metrics(prefix: name, in: db, generation: g), in: db, generation: g)
+    }
+
+    /// Nearest-rank percentiles of the sum of the histograms of `metrics`.
+    private func distribution(of metrics: [String], in db: ProjectionDatabase,
+                              generation g: Int64) throws(ProjectionError) -> Distribution {
         let st = try db.statement("SELECT b, n FROM \(coarse(g)) WHERE metric = ? AND n != 0 ORDER BY b")
-        st.bind(1, metric)
-        var buckets: [(Int64, Int64)] = []
-        while try st.step() { buckets.append((st.int(0), st.int(1))) }
+        var sums: [Int64: Int64] = [:]
+        for metric in metrics {
+            st.bind(1, metric)
+            while try st.step() { sums[st.int(0), default: 0] += st.int(1) }
+            st.reset()
+        }
+        let buckets = sums.filter { $0.value != 0 }.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
         let count = buckets.reduce(0) { $0 + $1.1 }
         guard count > 0 else { return Distribution() }
         func value(perMille: Int64) throws(ProjectionError) -> Int64? {
@@ -233,16 +246,32 @@ struct TotalsTables {
                     let fine = try db.statement("""
                         SELECT v, n FROM \(hist(g)) WHERE metric = ? AND v >= ? AND v < ? AND n != 0 ORDER BY v
                         """)
-                    fine.bind(1, metric)
-                    fine.bind(2, bucket << Self.coarseShift)
-                    fine.bind(3, (bucket + 1) << Self.coarseShift)
-                    while try fine.step() {
-                        seen += fine.int(1)
-                        if seen >= rank {
-                            let v = fine.int(0)
-                            fine.reset()
-                            return v
+                    if metrics.count == 1 {
+                        // One group: its rows in value order, read up to the rank.
+                        fine.bind(1, metrics[0])
+                        fine.bind(2, bucket << Self.coarseShift)
+                        fine.bind(3, (bucket + 1) << Self.coarseShift)
+                        defer { fine.reset() }
+                        while try fine.step() {
+                            seen += fine.int(1)
+                            if seen >= rank { return fine.int(0) }
                         }
+                        return nil  // coarse and fine disagree: cannot happen, both move in one transaction
+                    }
+                    // Every group's rows of the bucket, merged by value (equal values side by side
+                    // add up in `seen` as one would).
+                    var values: [(v: Int64, n: Int64)] = []
+                    for metric in metrics {
+                        fine.bind(1, metric)
+                        fine.bind(2, bucket << Self.coarseShift)
+                        fine.bind(3, (bucket + 1) << Self.coarseShift)
+                        while try fine.step() { values.append((fine.int(0), fine.int(1))) }
+                        fine.reset()
+                    }
+                    values.sort { $0.v < $1.v }
+                    for (v, n) in values {
+                        seen += n
+                        if seen >= rank { return v }
                     }
                     return nil  // coarse and fine disagree: cannot happen, both move in one transaction
                 }

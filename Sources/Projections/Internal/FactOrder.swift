@@ -1,0 +1,18 @@
+/// The order in which a batch's fact rows are inserted: by their table's key (kind, occurredAt,
+/// then their unique sequence number), so that the inserts of a batch go into a few runs of
+/// the clustered fact table (one per kind, mostly at its end) instead of page by page at random.
+///
+/// The fact tables are `WITHOUT ROWID` tables whose primary key is the order their queries read
+/// (`kind, t, a, b, sid, seq`): no secondary index to sort when a rebuild swaps in. The texts
+/// `a` and `b` are left out of this sort (ties of kind and millisecond are rare): it only needs
+/// to be close to the key order, and compares integers only.
+enum FactOrder {
+    /// The indices of `count` facts sorted by (kind, time, seq).
+    static func sorted(count: Int, kind: (Int) -> Int64, time: (Int) -> Int64, seqs: [Int64]) -> [Int] {
+        var keys: [(kind: Int64, time: Int64, seq: Int64, index: Int)] = []
+        keys.reserveCapacity(count)
+        for index in 0..<count { keys.append((kind(index), time(index), seqs[index], index)) }
+        keys.sort { ($0.kind, $0.time, $0.seq) < ($1.kind, $1.time, $1.seq) }
+        return keys.map(\.index)
+    }
+}
