@@ -117,10 +117,13 @@ public struct TotalsDelta: Sendable, Equatable {
         counts[Key(metric: metric, a: a, b: b, c: c, d: d, e: e, minute: minute), default: 0] += n
     }
 
-    /// Observes a duration in its group, at the minute of `t` (for the all-time histogram and the
-    /// windows). The distribution over all groups is the sum of the groups' (read at query time:
-    /// a histogram row per value over all groups doubled the histogram's writes).
+    /// Observes a duration: once over all groups (untimed, for the all-time histogram) and once
+    /// in its group, at the minute of `t` (for the all-time histogram and the windows). The row
+    /// over all groups costs a second upsert per duration, but a percentile over all directory
+    /// servers or methods is then read from one metric up to its rank: summed from the groups'
+    /// rows at query time it took 35–75 ms on 10 M events, against the 50 ms of issue #5.
     mutating func observe(_ metric: HistogramMetric, _ group: String, _ value: Int64, _ n: Int64 = 1, at t: Int64) {
+        histogram[HistogramKey(metric: metric, group: nil, value: value), default: 0] += n
         histogram[HistogramKey(metric: metric, group: group, value: value, minute: TimeBuckets.minute(of: t)),
                   default: 0] += n
     }

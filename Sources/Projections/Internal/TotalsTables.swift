@@ -212,30 +212,15 @@ struct TotalsTables {
         return result
     }
 
-    /// Nearest-rank percentiles (per mille) of a histogram metric (`chal|ds`), plus its count.
+    /// Nearest-rank percentiles (per mille) of a histogram metric (`chal|ds`, or `chal` over
+    /// all groups), plus its count.
     func distribution(_ metric: String, in db: ProjectionDatabase, generation g: Int64) throws(ProjectionError)
         -> Distribution {
-        try distribution(of: [metric], in: db, generation: g)
-    }
-
-    /// Nearest-rank percentiles over every group of histogram metric `name` (`chal`, `act`): the
-    /// sum of the groups' histograms (no histogram over all groups is stored).
-    func distribution(overGroupsOf name: String, in db: ProjectionDatabase, generation g: Int64) throws(ProjectionError)
-        -> Distribution {
-        try distribution(of: metrics(prefix: name, in: db, generation: g), in: db, generation: g)
-    }
-
-    /// Nearest-rank percentiles of the sum of the histograms of `metrics`.
-    private func distribution(of metrics: [String], in db: ProjectionDatabase,
-                              generation g: Int64) throws(ProjectionError) -> Distribution {
         let st = try db.statement("SELECT b, n FROM \(coarse(g)) WHERE metric = ? AND n != 0 ORDER BY b")
-        var sums: [Int64: Int64] = [:]
-        for metric in metrics {
-            st.bind(1, metric)
-            while try st.step() { sums[st.int(0), default: 0] += st.int(1) }
-            st.reset()
-        }
-        let buckets = sums.filter { $0.value != 0 }.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+        st.bind(1, metric)
+        var buckets: [(Int64, Int64)] = []
+        while try st.step() { buckets.append((st.int(0), st.int(1))) }
+        st.reset()
         let count = buckets.reduce(0) { $0 + $1.1 }
         guard count > 0 else { return Distribution() }
         func value(perMille: Int64) throws(ProjectionError) -> Int64? {
@@ -246,32 +231,13 @@ struct TotalsTables {
                     let fine = try db.statement("""
                         SELECT v, n FROM \(hist(g)) WHERE metric = ? AND v >= ? AND v < ? AND n != 0 ORDER BY v
                         """)
-                    if metrics.count == 1 {
-                        // One group: its rows in value order, read up to the rank.
-                        fine.bind(1, metrics[0])
-                        fine.bind(2, bucket << Self.coarseShift)
-                        fine.bind(3, (bucket + 1) << Self.coarseShift)
-                        defer { fine.reset() }
-                        while try fine.step() {
-                            seen += fine.int(1)
-                            if seen >= rank { return fine.int(0) }
-                        }
-                        return nil  // coarse and fine disagree: cannot happen, both move in one transaction
-                    }
-                    // Every group's rows of the bucket, merged by value (equal values side by side
-                    // add up in `seen` as one would).
-                    var values: [(v: Int64, n: Int64)] = []
-                    for metric in metrics {
-                        fine.bind(1, metric)
-                        fine.bind(2, bucket << Self.coarseShift)
-                        fine.bind(3, (bucket + 1) << Self.coarseShift)
-                        while try fine.step() { values.append((fine.int(0), fine.int(1))) }
-                        fine.reset()
-                    }
-                    values.sort { $0.v < $1.v }
-                    for (v, n) in values {
-                        seen += n
-                        if seen >= rank { return v }
+                    fine.bind(1, metric)
+                    fine.bind(2, bucket << Self.coarseShift)
+                    fine.bind(3, (bucket + 1) << Self.coarseShift)
+                    defer { fine.reset() }
+                    while try fine.step() {
+                        seen += fine.int(1)
+                        if seen >= rank { return fine.int(0) }
                     }
                     return nil  // coarse and fine disagree: cannot happen, both move in one transaction
                 }

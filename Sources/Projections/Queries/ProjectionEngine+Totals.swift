@@ -154,7 +154,7 @@ extension ProjectionEngine {
         }
         guard case .all = source else { return report }  // a window's durations: `idvReport`
         let g = try generation(.card)
-        report.timeToActivation = try CardProjection.totals.distribution(overGroupsOf: "act", in: db, generation: g)
+        report.timeToActivation = try CardProjection.totals.distribution("act", in: db, generation: g)
         for metric in try CardProjection.totals.metrics(prefix: "act", in: db, generation: g) {
             let key = TotalsKey.split(metric)
             guard key.count == 2, key[0] == "act" else { continue }
@@ -167,7 +167,7 @@ extension ProjectionEngine {
     func latencyFromTotals() throws(ProjectionError) -> LatencyReport {
         var report = LatencyReport()
         let g3 = try generation(.threeDS)
-        report.challenge = try ThreeDSProjection.totals.distribution(overGroupsOf: "chal", in: db, generation: g3)
+        report.challenge = try ThreeDSProjection.totals.distribution("chal", in: db, generation: g3)
         for metric in try ThreeDSProjection.totals.metrics(prefix: "chal", in: db, generation: g3) {
             let key = TotalsKey.split(metric)
             guard key.count == 2, key[0] == "chal" else { continue }
@@ -175,7 +175,7 @@ extension ProjectionEngine {
                                                                                                 generation: g3)
         }
         let gc = try generation(.card)
-        report.activation = try CardProjection.totals.distribution(overGroupsOf: "act", in: db, generation: gc)
+        report.activation = try CardProjection.totals.distribution("act", in: db, generation: gc)
         for metric in try CardProjection.totals.metrics(prefix: "act", in: db, generation: gc) {
             let key = TotalsKey.split(metric)
             guard key.count == 2, key[0] == "act" else { continue }
