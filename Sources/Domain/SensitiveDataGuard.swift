@@ -140,7 +140,7 @@ public enum SensitiveDataGuard {
         var digitCount = 0
         for byte in string.utf8 where byte >= 0x30 && byte <= 0x39 { digitCount += 1 }
         guard digitCount >= 13 else { return false }
-        if StreamCategory.isUUID(string, lowercaseOnly: false) { return false }
+        if UUIDText.isUUID(string) { return false }
         let scalars = Array(string.unicodeScalars)
         var index = 0
         var digits: [UInt8] = []

@@ -16,13 +16,13 @@ public enum StreamCategory: String, Sendable, Hashable, CaseIterable {
         // One pass over the bytes: this runs once per stream on import and replay.
         let verdict: Result<StreamCategory, StreamCategoryError> = name.withUTF8 { bytes in
             if bytes.starts(with: "3ds-".utf8) {
-                guard isUUID(bytes, from: 4, lowercaseOnly: true) else {
+                guard UUIDText.isUUID(bytes, from: 4, lowercaseOnly: true) else {
                     return .failure(StreamCategoryError(stream: stream, reason: "a 3ds stream's id must be a lowercase UUID"))
                 }
                 return .success(.threeDS)
             }
             if bytes.starts(with: "card-".utf8) {
-                guard isUUID(bytes, from: 5, lowercaseOnly: false) else {
+                guard UUIDText.isUUID(bytes, from: 5, lowercaseOnly: false) else {
                     return .failure(StreamCategoryError(stream: stream, reason: "a card stream's id must be a UUID"))
                 }
                 return .success(.card)
@@ -30,32 +30,6 @@ public enum StreamCategory: String, Sendable, Hashable, CaseIterable {
             return .failure(StreamCategoryError(stream: stream, reason: "the stream's category must be 3ds or card"))
         }
         return try verdict.get()
-    }
-
-    /// True when `bytes[start...]` is exactly a UUID (8-4-4-4-12 hex digits).
-    static func isUUID(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, lowercaseOnly: Bool) -> Bool {
-        guard bytes.count == start + 36 else { return false }
-        for offset in 0..<36 {
-            let byte = bytes[start + offset]
-            switch offset {
-            case 8, 13, 18, 23:
-                guard byte == UInt8(ascii: "-") else { return false }
-            default:
-                switch byte {
-                case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"): break
-                case UInt8(ascii: "A")...UInt8(ascii: "F") where !lowercaseOnly: break
-                default: return false
-                }
-            }
-        }
-        return true
-    }
-
-    /// True when `text` is exactly a UUID; a byte loop specialised for `String` (hot path).
-    static func isUUID(_ text: String, lowercaseOnly: Bool) -> Bool {
-        guard text.utf8.count == 36 else { return false }
-        var text = text
-        return text.withUTF8 { isUUID($0, from: 0, lowercaseOnly: lowercaseOnly) }
     }
 
     /// The event type every stream of this category must begin with.

@@ -98,7 +98,7 @@ extension ThreeDSEvent {
             acsTransID = try r.string("acsTransID")
             transStatus = try r.enumeration("transStatus", TransStatus.self)
             transStatusReason = try r.optionalString("transStatusReason")
-            guard StreamCategory.isUUID(threeDSServerTransID, lowercaseOnly: false) else {
+            guard UUIDText.isUUID(threeDSServerTransID) else {
                 throw r.invalid("threeDSServerTransID", "must be a UUID, got \(ValueEcho.describe(threeDSServerTransID))")
             }
             data = r.data

@@ -17,9 +17,7 @@ enum EventIDCoding {
     /// The 16 bytes of a lowercase canonical UUID as two big-endian words, or nil for any other
     /// spelling. The same bytes as `packed`, without an allocation.
     static func packedWords(_ id: String) -> (high: UInt64, low: UInt64)? {
-        // The bytes in place, without a copy of the string (its storage may be shared with the
-        // thread that made it, and a retain there costs more than the parse).
-        id.utf8.withContiguousStorageIfAvailable(packedWords) ?? Array(id.utf8).withUnsafeBufferPointer(packedWords)
+        UTF8Bytes.with(id, packedWords)
     }
 
     private static func packedWords(_ text: UnsafeBufferPointer<UInt8>) -> (high: UInt64, low: UInt64)? {

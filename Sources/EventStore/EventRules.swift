@@ -24,12 +24,10 @@ enum EventRules {
         }
     }
 
-    /// 1 to 200 printable ASCII characters without spaces; one pass over the bytes in place
-    /// (no copy of the string, whose storage the generating thread may share).
+    /// 1 to 200 printable ASCII characters without spaces; one pass over the bytes in place.
     static func isTypeName(_ type: String) -> Bool {
-        func check(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        UTF8Bytes.with(type) { bytes in
             !bytes.isEmpty && bytes.count <= 200 && bytes.allSatisfy { $0 > 0x20 && $0 < 0x7F }
         }
-        return type.utf8.withContiguousStorageIfAvailable(check) ?? Array(type.utf8).withUnsafeBufferPointer(check)
     }
 }
