@@ -13,11 +13,6 @@ extension JournalConnection {
     /// The name of stream `id` as the open transaction sees it; nil when there is no such row.
     private func storedStreamName(id: Int64) throws(EventStoreError) -> String? {
         if let name = streamNames[id] ?? write?.newStreamNames[id] { return name.rawValue }
-        return try run("looking up stream #\(id)") { () throws(SQLiteError) in
-            let statement = try statement(.streamByID)
-            statement.bind(id, at: 1)
-            defer { statement.reset() }
-            return try statement.step() ? statement.text(at: 0) : nil
-        }
+        return try storedStreamText(id: id)
     }
 }

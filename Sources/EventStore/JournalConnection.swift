@@ -321,18 +321,23 @@ final class JournalConnection {
             if streamNames[id] != nil { streamNameSlots[slot] = (id, name) }
             return name
         }
-        let text: String? = try run("looking up stream #\(id)") { () throws(SQLiteError) in
-            let statement = try statement(.streamByID)
-            statement.bind(id, at: 1)
-            defer { statement.reset() }
-            return try statement.step() ? statement.text(at: 0) : nil
-        }
-        guard let text, let name = try? StreamName(text) else {
+        guard let text = try storedStreamText(id: id), let name = try? StreamName(text) else {
             throw EventStoreError(code: .integrity, message: "stream #\(id) is missing or has an invalid name")
         }
         rememberStream(name, id: id)
         if streamNames[id] != nil { streamNameSlots[slot] = (id, name) }
         return name
+    }
+
+    /// The stored name of stream `id` as this connection sees it (the open transaction's rows
+    /// included), read by id; nil when there is no such row.
+    func storedStreamText(id: Int64) throws(EventStoreError) -> String? {
+        try run("looking up stream #\(id)") { () throws(SQLiteError) in
+            let statement = try statement(.streamByID)
+            statement.bind(id, at: 1)
+            defer { statement.reset() }
+            return try statement.step() ? statement.text(at: 0) : nil
+        }
     }
 
     /// The name of an event type id.

@@ -47,9 +47,6 @@ extension SQLiteEventStore {
     static let applicationID: Int64 = 0x4A52_4E4C
     static let schemaVersion: Int64 = 2
 
-    /// The schema of a new journal.
-    static let schema = SQLiteEventStore.schema(streamNameIndex: true)
-
     /// The unique index on stream names. A journal load (`SQLiteJournalLoad`) creates it when
     /// it finishes, in one sorted pass, instead of one random insert per new stream.
     static let streamNameIndexSchema = "CREATE UNIQUE INDEX journal_streams_name ON journal_streams(name);"
