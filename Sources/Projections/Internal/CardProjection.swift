@@ -138,7 +138,7 @@ final class CardProjection: ProjectionModel {
             try upsert.insert(count: rows.count) { write, index, at in
                 write.bind(at + 1, rows[index].sid)
                 write.bind(at + 2, rows[index].name)
-                write.bind(at + 3, rows[index].name.isEmpty ? 0 : StreamNameHash.of(rows[index].name))
+                write.bind(at + 3, StreamNameHash.stored(rows[index].name))
                 write.bind(at + 4, rows[index].decisionAt)
                 write.bind(at + 5, texts[index].methods)
                 write.bind(at + 6, rows[index].selectedKind)
@@ -166,10 +166,7 @@ final class CardProjection: ProjectionModel {
     }
 
     private func load(_ name: String, db: ProjectionDatabase) throws(ProjectionError) -> CardStreamRow? {
-        try load("nh = ? AND name = ?", db: db) {
-            $0.bind(1, StreamNameHash.of(name))
-            $0.bind(2, name)
-        }
+        try load(StreamNameHash.lookup, db: db) { StreamNameHash.bindLookup(name, to: $0) }
     }
 
     private func load(sid: Int64, db: ProjectionDatabase) throws(ProjectionError) -> CardStreamRow? {

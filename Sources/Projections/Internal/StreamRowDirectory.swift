@@ -285,6 +285,19 @@ enum StreamNameHash {
         }
         return Int64(bitPattern: hash)
     }
+
+    /// The `nh` stored with a row: 0 for a row keyed by the store's stream id, which keeps no
+    /// name (and needs no hash).
+    static func stored(_ name: String) -> Int64 { name.isEmpty ? 0 : of(name) }
+
+    /// The condition that finds a stream row by name (its hash first, for the index), bound
+    /// by ``bindLookup(_:to:)``.
+    static let lookup = "nh = ? AND name = ?"
+
+    static func bindLookup(_ name: String, to statement: Statement) {
+        statement.bind(1, of(name))
+        statement.bind(2, name)
+    }
 }
 
 /// A one-byte code (``EventKind``, ``EventView/Category``) by the store's type or stream id,

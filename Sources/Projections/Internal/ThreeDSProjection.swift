@@ -140,8 +140,7 @@ final class ThreeDSProjection: ProjectionModel {
             try upsert.insert(count: rows.count) { write, index, at in
                 write.bind(at + 1, rows[index].sid)
                 write.bind(at + 2, rows[index].name)
-                // Rows keyed by the store's stream ids have no name (and need no name hash).
-                write.bind(at + 3, rows[index].name.isEmpty ? 0 : StreamNameHash.of(rows[index].name))
+                write.bind(at + 3, StreamNameHash.stored(rows[index].name))
                 write.bind(at + 4, rows[index].createdAt)
                 write.bind(at + 5, rows[index].directoryServer)
                 write.bind(at + 6, rows[index].messageVersion)
@@ -171,10 +170,7 @@ final class ThreeDSProjection: ProjectionModel {
     }
 
     private func load(_ name: String, db: ProjectionDatabase) throws(ProjectionError) -> ThreeDSStreamRow? {
-        try load("nh = ? AND name = ?", db: db) {
-            $0.bind(1, StreamNameHash.of(name))
-            $0.bind(2, name)
-        }
+        try load(StreamNameHash.lookup, db: db) { StreamNameHash.bindLookup(name, to: $0) }
     }
 
     private func load(sid: Int64, db: ProjectionDatabase) throws(ProjectionError) -> ThreeDSStreamRow? {
