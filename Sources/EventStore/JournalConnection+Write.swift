@@ -53,6 +53,9 @@ extension JournalConnection {
             typeIDs[name] = id
             typeNames[id] = name
         }
+        if newJournalStreams != nil {
+            for (id, version) in state.versions { newJournalStreams?.committed(version, of: id) }
+        }
     }
 
     /// Runs `body` in a write transaction of its own: commit when it returns, roll back when it throws.

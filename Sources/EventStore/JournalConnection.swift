@@ -157,15 +157,18 @@ final class JournalConnection {
 
         mutating func addedID(_ key: EventIDKey) { addedIDs.append(key) }
 
-        /// Entries in the per-stream maps.
-        var streamBookkeeping: Int { max(newStreams.count, versions.count) }
+        /// Entries in the per-stream maps that a spill empties.
+        func streamBookkeeping(keepingVersions: Bool) -> Int {
+            keepingVersions ? newStreams.count : max(newStreams.count, versions.count)
+        }
 
-        /// Empties the per-stream maps; SQL sees this transaction's rows, so lookups stay exact.
-        mutating func spillStreams() {
+        /// Empties the per-stream maps (except `versions` when told to keep them); SQL sees this
+        /// transaction's rows, so lookups stay exact.
+        mutating func spillStreams(keepingVersions: Bool) {
             precondition(savepoints == 0, "the stream maps are emptied outside savepoints")
             newStreams.removeAll()
             newStreamNames.removeAll()
-            versions.removeAll()
+            if !keepingVersions { versions.removeAll() }
             spilledStreams = true
         }
 
@@ -295,11 +298,14 @@ final class JournalConnection {
         }
     }
 
-    /// Bounds a long transaction's per-stream maps (between appends, outside savepoints).
+    /// Bounds a long transaction's per-stream maps (between appends, outside savepoints). A
+    /// journal being loaded keeps its versions (it has no index to find them again): its
+    /// transactions are one `append` call each, as big as the caller makes them.
     func spillStreamBookkeepingIfDue() {
+        let keepVersions = newJournalStreams != nil
         guard let state = write, state.savepoints == 0,
-              state.streamBookkeeping >= configuration.transactionStreamMemory else { return }
-        write?.spillStreams()
+              state.streamBookkeeping(keepingVersions: keepVersions) >= configuration.transactionStreamMemory else { return }
+        write?.spillStreams(keepingVersions: keepVersions)
     }
 
     func cacheStream(_ stream: StreamName, id: Int64) {
@@ -396,6 +402,8 @@ final class JournalConnection {
     /// The last version of a stream (nil: no events).
     func lastVersion(streamID: Int64) throws(EventStoreError) -> Int64? {
         if let known = write?.versions[streamID] { return known }
+        // A journal being loaded has no (stream_id, version) index: its versions are all here.
+        if let newJournalStreams { return newJournalStreams.lastVersion(of: streamID) }
         let version: Int64? = try run("reading a stream's version") { () throws(SQLiteError) in
             let statement = try statement(.lastVersion)
             statement.bind(streamID, at: 1)

@@ -47,18 +47,23 @@ extension SQLiteEventStore {
     static let applicationID: Int64 = 0x4A52_4E4C
     static let schemaVersion: Int64 = 2
 
-    /// The unique index on stream names. A journal load (`SQLiteJournalLoad`) creates it when
-    /// it finishes, in one sorted pass, instead of one random insert per new stream.
+    /// The unique index on stream names.
     static let streamNameIndexSchema = "CREATE UNIQUE INDEX journal_streams_name ON journal_streams(name);"
+    /// The unique index on each stream's versions, which reads a stream in order.
+    static let streamVersionIndexSchema =
+        "CREATE UNIQUE INDEX journal_events_stream_version ON journal_events(stream_id, version);"
+    /// The indexes a journal load (`SQLiteJournalLoad`) creates when it finishes, each in one
+    /// sorted pass, instead of one insert per new stream or per event as it goes.
+    static let loadIndexSchemas = [streamNameIndexSchema, streamVersionIndexSchema]
 
-    /// The schema, with or without the stream name index.
-    static func schema(streamNameIndex: Bool) -> String {
+    /// The schema, with or without the indexes a journal load builds at the end.
+    static func schema(loadIndexes: Bool) -> String {
         """
     CREATE TABLE journal_streams(
         id INTEGER PRIMARY KEY,
         name TEXT NOT NULL
     );
-    \(streamNameIndex ? streamNameIndexSchema : "")
+    \(loadIndexes ? streamNameIndexSchema : "")
     CREATE TABLE journal_types(
         id INTEGER PRIMARY KEY,
         name TEXT NOT NULL UNIQUE
@@ -84,7 +89,7 @@ extension SQLiteEventStore {
         payload BLOB NOT NULL,
         hash BLOB NOT NULL
     );
-    CREATE UNIQUE INDEX journal_events_stream_version ON journal_events(stream_id, version);
+    \(loadIndexes ? streamVersionIndexSchema : "")
     CREATE TABLE journal_head(
         singleton INTEGER PRIMARY KEY CHECK (singleton = 1),
         position INTEGER NOT NULL,
@@ -159,10 +164,10 @@ extension SQLiteEventStore {
     /// Checks that the file is a journal, creating the schema in an empty, writable file and
     /// upgrading a version 1 file opened for writing. Returns the schema version in effect: 1
     /// only for a version 1 file opened read-only (read as it is, nothing written).
-    /// `streamNameIndex: false` creates a new journal without `journal_streams_name` (a journal
-    /// load, which creates it when it finishes).
+    /// `loadIndexes: false` creates a new journal without the indexes of `loadIndexSchemas` (a
+    /// journal load, which creates them when it finishes).
     @discardableResult
-    static func prepareSchema(_ connection: SQLiteConnection, path: String, readOnly: Bool, streamNameIndex: Bool = true)
+    static func prepareSchema(_ connection: SQLiteConnection, path: String, readOnly: Bool, loadIndexes: Bool = true)
         throws(EventStoreError) -> Int64 {
         do {
             let applicationID = try connection.scalarInt("PRAGMA application_id") ?? 0
@@ -193,7 +198,7 @@ extension SQLiteEventStore {
                     try connection.commit()
                     return try connection.scalarInt("PRAGMA user_version") ?? Self.schemaVersion
                 }
-                try connection.execute(Self.schema(streamNameIndex: streamNameIndex))
+                try connection.execute(Self.schema(loadIndexes: loadIndexes))
                 try connection.execute("PRAGMA application_id = \(Self.applicationID)")
                 try connection.execute("PRAGMA user_version = \(Self.schemaVersion)")
                 try connection.commit()

@@ -56,7 +56,7 @@ public final class SQLiteEventStore: TransactionalEventStore, @unchecked Sendabl
         }
         let writer = try JournalConnection(path: path, configuration: configuration, writer: true)
         if try SQLiteEventStore.prepareSchema(writer.sql, path: path, readOnly: configuration.readOnly,
-                                              streamNameIndex: !configuration.buildsNewJournal) == 1 {
+                                              loadIndexes: !configuration.buildsNewJournal) == 1 {
             writer.legacyIDIndex = true  // a version 1 file opened read-only: read as it is
         }
         reader = inMemory || configuration.readOnly

@@ -147,7 +147,7 @@ public final class SQLiteJournalLoad: BatchAppending {
                 try sql.execute("PRAGMA threads = \(Self.sortThreads)")
                 try sql.begin(.immediate)
                 do {
-                    try sql.execute(SQLiteEventStore.streamNameIndexSchema)
+                    for index in SQLiteEventStore.loadIndexSchemas { try sql.execute(index) }
                     try sql.execute("""
                         INSERT INTO journal_event_ids(id, position) SELECT event_id, position FROM journal_events ORDER BY event_id;
                         UPDATE journal_id_index SET through = (SELECT position FROM journal_head WHERE singleton = 1)
