@@ -63,23 +63,59 @@ final class ChainHasher {
         scratch.removeAll(keepingCapacity: true)
         scratch.append(contentsOf: ChainHasher.magic)
         scratch.append(contentsOf: previous)
-        append64(position)
-        append64(version)
-        appendString(stream)
-        appendString(id)
-        appendString(type)
-        append64(occurredAt.millisecondsSinceEpoch)
-        append64(recordedAt.millisecondsSinceEpoch)
-        append32(data.count)
-        scratch.append(contentsOf: data)
-        if let meta {
-            scratch.append(1)
-            append32(meta.count)
-            scratch.append(contentsOf: meta)
-        } else {
-            scratch.append(0)
-        }
+        Self.append64(position, to: &scratch)
+        Self.append64(version, to: &scratch)
+        Self.appendBody(stream: stream, id: id, type: type, occurredAt: occurredAt, recordedAt: recordedAt,
+                        data: data, meta: meta, to: &scratch)
         return digest(scratch)
+    }
+
+    /// The part of an event's link after its version (stream name to meta), which does not
+    /// depend on where the event lands: a journal load encodes it off the writer's thread
+    /// (`LoadPreparer`). Returns the offsets of the data and meta bytes in `out`.
+    @discardableResult
+    static func appendBody(stream: String, id: String, type: String, occurredAt: Timestamp, recordedAt: Timestamp,
+                           data: UnsafeRawBufferPointer, meta: UnsafeRawBufferPointer?,
+                           to out: inout [UInt8]) -> (data: Int, meta: Int?) {
+        appendString(stream, to: &out)
+        appendString(id, to: &out)
+        appendString(type, to: &out)
+        append64(occurredAt.millisecondsSinceEpoch, to: &out)
+        append64(recordedAt.millisecondsSinceEpoch, to: &out)
+        append32(data.count, to: &out)
+        let dataOffset = out.count
+        out.append(contentsOf: data)
+        guard let meta else {
+            out.append(0)
+            return (dataOffset, nil)
+        }
+        out.append(1)
+        append32(meta.count, to: &out)
+        let metaOffset = out.count
+        out.append(contentsOf: meta)
+        return (dataOffset, metaOffset)
+    }
+
+    /// The hash of one event from its encoded body (`appendBody`), written into `out` (32 bytes):
+    /// the same value as `hash(previous:…)` without building the link in one buffer.
+    func hash(previous: UnsafeRawBufferPointer, position: Int64, version: Int64, body: UnsafeRawBufferPointer,
+              into out: UnsafeMutableRawBufferPointer) {
+        var prefix = (UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0))
+        withUnsafeMutableBytes(of: &prefix) { bytes in
+            ChainHasher.magic.withUnsafeBytes { bytes.baseAddress!.copyMemory(from: $0.baseAddress!, byteCount: 8) }
+            (bytes.baseAddress! + 8).copyMemory(from: previous.baseAddress!, byteCount: 32)
+            bytes.storeBytes(of: UInt64(bitPattern: position).bigEndian, toByteOffset: 40, as: UInt64.self)
+            bytes.storeBytes(of: UInt64(bitPattern: version).bigEndian, toByteOffset: 48, as: UInt64.self)
+            var length: UInt32 = 0
+            // As in `digest`: a failure leaves zeros, which never verify.
+            if EVP_DigestInit_ex2(context, md, nil) == 1,
+               EVP_DigestUpdate(context, bytes.baseAddress, 56) == 1,
+               EVP_DigestUpdate(context, body.baseAddress, body.count) == 1,
+               EVP_DigestFinal_ex(context, out.baseAddress!.assumingMemoryBound(to: UInt8.self), &length) == 1 {
+                return
+            }
+            out.initializeMemory(as: UInt8.self, repeating: 0)
+        }
     }
 
     /// SHA-256 of `bytes` (also used for dictionary checksums).
@@ -97,19 +133,18 @@ final class ChainHasher {
     }
 
     // Big-endian integers appended as one block of bytes (a byte at a time cost ~3 % of an append).
-    private func append64(_ value: Int64) {
-        withUnsafeBytes(of: UInt64(bitPattern: value).bigEndian) { scratch.append(contentsOf: $0) }
+    private static func append64(_ value: Int64, to out: inout [UInt8]) {
+        withUnsafeBytes(of: UInt64(bitPattern: value).bigEndian) { out.append(contentsOf: $0) }
     }
 
-    private func append32(_ value: Int) {
-        withUnsafeBytes(of: UInt32(truncatingIfNeeded: value).bigEndian) { scratch.append(contentsOf: $0) }
+    private static func append32(_ value: Int, to out: inout [UInt8]) {
+        withUnsafeBytes(of: UInt32(truncatingIfNeeded: value).bigEndian) { out.append(contentsOf: $0) }
     }
 
-    private func appendString(_ value: String) {
-        var value = value
-        value.withUTF8 { bytes in
-            append32(bytes.count)
-            scratch.append(contentsOf: bytes)
+    private static func appendString(_ value: String, to out: inout [UInt8]) {
+        UTF8Bytes.with(value) { bytes in
+            append32(bytes.count, to: &out)
+            out.append(contentsOf: bytes)
         }
     }
 }

@@ -12,11 +12,11 @@ import JournalCore
 extension JournalConnection {
     /// Binds an event id as it is stored: 16 bytes for a lowercase canonical UUID, else its text.
     func bindEventID(_ id: String, to statement: SQLiteStatement, at index: Int32) {
-        bindEventID(EventIDKey(id), id, to: statement, at: index)
+        bindEventID(EventIDKey(id), to: statement, at: index)
     }
 
     /// The same, from the id's key (no second parse of the text).
-    func bindEventID(_ key: EventIDKey, _ id: String, to statement: SQLiteStatement, at index: Int32) {
+    func bindEventID(_ key: EventIDKey, to statement: SQLiteStatement, at index: Int32) {
         switch key {
         case let .packed(high, low):
             withUnsafeTemporaryAllocation(of: UInt64.self, capacity: 2) { words in
@@ -24,7 +24,7 @@ extension JournalConnection {
                 words[1] = low.bigEndian
                 statement.bind(blob: UnsafeRawBufferPointer(words), at: index)
             }
-        case .text:
+        case let .text(id):
             statement.bind(id, at: index)
         }
     }
@@ -71,7 +71,7 @@ extension JournalConnection {
         guard recentIDs.through > 0, write.absentFromIndex != key, recentIDs.indexMayContain(key) else { return nil }
         let position: Int64? = try run("looking up event \(id.prefix(60))") { () throws(SQLiteError) in
             let statement = try statement(.indexedID)
-            bindEventID(key, id, to: statement, at: 1)
+            bindEventID(key, to: statement, at: 1)
             defer { statement.reset() }
             return try statement.step() ? statement.int64(at: 0) : nil
         }

@@ -190,7 +190,7 @@ extension JournalConnection {
 
     /// The original positions when every event is an idempotent duplicate; nil when one is new.
     /// Throws when an id is stored with other content.
-    private func duplicatePositions(_ events: [ProposedEvent], stream: StreamName) throws(EventStoreError) -> [Int64]? {
+    func duplicatePositions(_ events: [ProposedEvent], stream: StreamName) throws(EventStoreError) -> [Int64]? {
         var positions: [Int64] = []
         var allStored = true
         for event in events {
@@ -217,7 +217,7 @@ extension JournalConnection {
     /// two. Whatever the append does next, it either writes an event to the new stream or throws
     /// (the savepoint or the transaction then takes the row back): an all-duplicates retry finds
     /// its stream existing, since its events are in it.
-    private func streamIDCreatingNew(_ stream: StreamName, expected: ExpectedVersion, events: Int)
+    func streamIDCreatingNew(_ stream: StreamName, expected: ExpectedVersion, events: Int)
         throws(EventStoreError) -> Int64? {
         // A journal being loaded has no name index to insert against: `createStream` does it.
         guard newJournalStreams == nil, case .noStream = expected, events > 0, streamIDs[stream.rawValue] == nil,
@@ -234,7 +234,7 @@ extension JournalConnection {
         return created
     }
 
-    private func createStream(_ stream: StreamName) throws(EventStoreError) -> Int64 {
+    func createStream(_ stream: StreamName) throws(EventStoreError) -> Int64 {
         let id: Int64 = try run("creating stream \(stream)", stream: stream) { () throws(SQLiteError) in
             let statement = try statement(.insertStream)
             statement.bind(stream.rawValue, at: 1)
@@ -247,7 +247,7 @@ extension JournalConnection {
         return id
     }
 
-    private func internType(_ type: String) throws(EventStoreError) -> Int64 {
+    func internType(_ type: String) throws(EventStoreError) -> Int64 {
         if let id = typeIDs[type] ?? write?.newTypes[type] { return id }
         let found: Int64? = try run("looking up event type") { () throws(SQLiteError) in
             let statement = try statement(.typeByName)
@@ -276,7 +276,7 @@ extension JournalConnection {
         statement.bind(position, at: 1)
         statement.bind(streamID, at: 2)
         statement.bind(version, at: 3)
-        bindEventID(key, event.id, to: statement, at: 4)
+        bindEventID(key, to: statement, at: 4)
         statement.bind(typeID, at: 5)
         statement.bind(event.occurredAt.millisecondsSinceEpoch, at: 6)
         statement.bind(recordedAt.millisecondsSinceEpoch, at: 7)
@@ -288,17 +288,10 @@ extension JournalConnection {
         if let meta = event.meta { payloadScratch.append(contentsOf: meta) }
         var codec: Int64 = 0
         var storedCount = payloadScratch.count
-        if let dictionaryID, payloadScratch.count >= 16, let dictionary = try? dictionary(dictionaryID) {
-            let bound = LZ4Dictionary.bound(payloadScratch.count)
-            if compressScratch.count < bound { compressScratch = [UInt8](repeating: 0, count: bound) }
-            let size = payloadScratch.withUnsafeBytes { input in
-                compressScratch.withUnsafeMutableBytes { output in dictionary.compress(input, into: output) }
-            }
-            // Keep incompressible payloads raw: compression must save at least one byte.
-            if let size, size < payloadScratch.count {
-                codec = dictionaryID
-                storedCount = size
-            }
+        if let dictionaryID, let dictionary = try? dictionary(dictionaryID),
+           let size = payloadScratch.withUnsafeBytes({ StoredPayload.compress($0, with: dictionary, scratch: &compressScratch) }) {
+            codec = dictionaryID
+            storedCount = size
         }
         statement.bind(codec, at: 8)
         // The payload is bound without a copy: the scratch buffer is not touched until the

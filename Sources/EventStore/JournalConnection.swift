@@ -20,6 +20,10 @@ final class JournalConnection {
     var dictionaries: [Int64: LZ4Dictionary] = [:]
     /// A journal being loaded has no index on stream names yet: its writer finds them here.
     var newJournalStreams: NewJournalStreams?
+    /// A journal load's trained dictionary, for the preparers of its batches (`LoadPreparer`).
+    var publishedDictionary: PublishedDictionary?
+    /// A journal load's writer: the head hash, then the hash of the event being written.
+    var chainHash = [UInt8](repeating: 0, count: 64)
     static let streamCacheLimit = 100_000
 
     /// Set when the first events give no material for a dictionary (all payloads empty).
@@ -214,6 +218,7 @@ final class JournalConnection {
         }
         if writer && configuration.buildsNewJournal {
             newJournalStreams = NewJournalStreams()
+            publishedDictionary = PublishedDictionary()
             // A file nobody else sees until it is complete (SQLiteJournalLoad): no WAL, so each
             // page is written once, and a rollback journal in memory for the savepoints.
             try run("configuring the connection") { () throws(SQLiteError) in

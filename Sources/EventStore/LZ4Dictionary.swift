@@ -34,6 +34,9 @@ final class LZ4Dictionary {
     /// The dictionary's size in bytes.
     let count: Int
 
+    /// A copy of the dictionary bytes.
+    var content: [UInt8] { Array(UnsafeRawBufferPointer(rebasing: bytes[..<count])) }
+
     deinit {
         preloaded.deallocate()
         work.deallocate()

@@ -170,6 +170,11 @@ public final class SQLiteEventStore: TransactionalEventStore, @unchecked Sendabl
         return try commits.exclusive(reentrant: true) { connection in try body(connection.sql) }
     }
 
+    /// Runs `body` with the writing connection, which no other thread uses meanwhile.
+    func withWriter<R, E: Error>(_ body: (JournalConnection) throws(E) -> R) throws(E) -> R {
+        try commits.exclusive(body)
+    }
+
     private func forgetCaches() {
         commits.exclusive(reentrant: true) { connection in connection.forgetCaches() }
         if let reader {

@@ -85,6 +85,25 @@ public final class SQLiteJournalLoad: BatchAppending {
         return try store.append(batch)
     }
 
+    /// A preparer for this load's batches, to use on the thread that makes them: the load's
+    /// writer then only finds streams, numbers, hashes and writes the rows (`append(_:)` with a
+    /// `PreparedLoadBatch`). One per producing thread.
+    public func makePreparer() throws(EventStoreError) -> LoadPreparer {
+        guard let store else { throw Self.over(path) }
+        return store.withWriter { writer in
+            LoadPreparer(maxPayloadBytes: store.configuration.maxPayloadBytes,
+                         published: writer.publishedDictionary ?? PublishedDictionary())
+        }
+    }
+
+    /// Appends a batch made by this load's `makePreparer()`: the same as `append(batch.appends)`,
+    /// in one transaction, all or nothing. Returns the number of events written.
+    @discardableResult
+    public func append(_ batch: PreparedLoadBatch) throws(EventStoreError) -> Int {
+        guard let store else { throw Self.over(path) }
+        return try store.withWriter { writer throws(EventStoreError) in try writer.appendPrepared(batch) }
+    }
+
     /// Builds the id index, makes the file a WAL-mode journal, syncs it and names it `path`.
     /// Returns the number of events. After it returns or throws, the load is over.
     /// - Throws: `.duplicateIDConflict` naming an id that occurs twice; `.conflict` when a file

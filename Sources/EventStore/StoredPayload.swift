@@ -1,6 +1,21 @@
 /// The stored payload format both backends share (columns codec, data_len, meta_len, payload):
 /// data ‖ meta, raw (codec 0) or LZ4-compressed against dictionary `codec`.
 enum StoredPayload {
+    /// Payloads shorter than this are stored raw.
+    static let minimumCompressedInput = 16
+
+    /// The rule both backends and a load's preparer follow: with a dictionary, a payload of at
+    /// least `minimumCompressedInput` bytes is stored compressed when that saves at least one byte.
+    /// Returns the compressed size (the bytes are at the start of `scratch`), or nil: store raw.
+    static func compress(_ raw: UnsafeRawBufferPointer, with dictionary: LZ4Dictionary?, scratch: inout [UInt8]) -> Int? {
+        guard let dictionary, raw.count >= minimumCompressedInput else { return nil }
+        let bound = LZ4Dictionary.bound(raw.count)
+        if scratch.count < bound { scratch = [UInt8](repeating: 0, count: max(bound, 4096)) }
+        let size = scratch.withUnsafeMutableBytes { output in dictionary.compress(raw, into: output) }
+        guard let size, size < raw.count else { return nil }
+        return size
+    }
+
     /// Data and meta of one stored event, as arrays. `bytes` lends the payload column's bytes to
     /// its body; `dictionary` loads a compression dictionary by id. Damage is `.integrity` at
     /// `position`.

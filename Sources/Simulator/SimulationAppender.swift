@@ -34,23 +34,43 @@ public struct SimulationAppender {
     /// Appends every event of `simulation`; `progress` is called after each transaction with the
     /// events appended so far.
     /// - Throws: the store's errors (I/O, a full disk, a conflict with another writer).
+    ///
+    /// A new journal being loaded (`SQLiteJournalLoad`) gets its batches prepared on the
+    /// generating thread too (`LoadPreparer`: the store's rules, ids, chain link bodies,
+    /// compression), so that its writer only writes rows.
     public func append(_ simulation: Simulation, to store: any BatchAppending,
                        progress: (Int) -> Void = { _ in }) throws(EventStoreError) -> Report {
+        if let load = store as? SQLiteJournalLoad {
+            let preparer = try load.makePreparer()
+            return try append(simulation, progress: progress, prepare: { preparer.prepare($0.appends) },
+                              write: { batch throws(EventStoreError) in try load.append(batch) })
+        }
+        return try append(simulation, progress: progress, prepare: { $0.appends }, write: { batch throws(EventStoreError) in
+            try store.append(batch).reduce(0) { $0 + $1.written }
+        })
+    }
+
+    /// Generates and prepares each batch on another thread while `write` writes the one
+    /// before; `write` returns the events it wrote.
+    private func append<Prepared: Sendable>(_ simulation: Simulation, progress: (Int) -> Void,
+                                            prepare: @escaping @Sendable (SimulationBatch) -> Prepared,
+                                            write: (Prepared) throws(EventStoreError) -> Int)
+        throws(EventStoreError) -> Report {
         let builder = BatchBuilder(simulation: simulation, batchSize: batchSize)
         var report = Report()
-        var next = BackgroundTask { builder.next() }
+        let produce = { @Sendable in builder.next().map { batch in batch.map { ($0.events, prepare($0)) } } }
+        var next = BackgroundTask(produce)
         // However this ends, the builder (and the simulation) are back in this thread's hands.
         defer { _ = next.wait() }
-        var written: SimulationBatch?
-        while let batch = try next.wait().get() {
+        var written: Prepared?
+        while let (events, batch) = try next.wait().get() {
             // The batch written last time is freed by the generating thread (its thousands of
             // small arrays cost the appending thread ~4 % of its time to release).
             builder.retired = written
             written = nil
-            next = BackgroundTask { builder.next() }
-            let results = try store.append(batch.appends)
-            report.written += results.reduce(0) { $0 + $1.written }
-            report.events += batch.events
+            next = BackgroundTask(produce)
+            report.written += try write(batch)
+            report.events += events
             report.transactions += 1
             progress(report.events)
             written = batch
@@ -87,7 +107,7 @@ final class BatchBuilder: @unchecked Sendable {
     private let simulation: Simulation
     private let batchSize: Int
     /// A batch the store has written, handed over to be freed at the start of the next `next()`.
-    var retired: SimulationBatch?
+    var retired: (any Sendable)?
 
     init(simulation: Simulation, batchSize: Int) {
         self.simulation = simulation

@@ -151,15 +151,9 @@ extension PostgresJournal {
         payloadScratch.removeAll(keepingCapacity: true)
         payloadScratch.append(contentsOf: event.data)
         if let meta = event.meta { payloadScratch.append(contentsOf: meta) }
-        if let dictionaryID, payloadScratch.count >= 16, let dictionary = try? dictionary(dictionaryID) {
-            let bound = LZ4Dictionary.bound(payloadScratch.count)
-            if compressScratch.count < bound { compressScratch = [UInt8](repeating: 0, count: bound) }
-            let size = payloadScratch.withUnsafeBytes { input in
-                compressScratch.withUnsafeMutableBytes { output in dictionary.compress(input, into: output) }
-            }
-            if let size, size < payloadScratch.count {
-                return (dictionaryID, Array(compressScratch[..<size]))
-            }
+        if let dictionaryID, let dictionary = try? dictionary(dictionaryID),
+           let size = payloadScratch.withUnsafeBytes({ StoredPayload.compress($0, with: dictionary, scratch: &compressScratch) }) {
+            return (dictionaryID, Array(compressScratch[..<size]))
         }
         return (0, payloadScratch)
     }

@@ -1,0 +1,159 @@
+import JournalCore
+
+extension JournalConnection {
+    /// Appends a prepared batch of a journal load in one transaction, all or nothing; returns
+    /// the events written. The same checks and rows as `append(_ request:)` for each of its
+    /// appends, in order (a load has no ids to find: `finish()` checks them), without the work
+    /// the preparer did: the rules, the id, the link body, the compression. An append the
+    /// preparer left to the writer goes through `append(_ request:)`.
+    func appendPrepared(_ batch: PreparedLoadBatch) throws(EventStoreError) -> Int {
+        precondition(newJournalStreams != nil, "a prepared batch is for a journal load")
+        try beginWrite()
+        do throws(EventStoreError) {
+            var typeIDs = [Int64?](repeating: nil, count: batch.typeNames.count)
+            var written = 0
+            for index in batch.appends.indices {
+                let first = batch.firstEvent[index]
+                if first < 0 {
+                    if let refusal = batch.refusals[index] { throw refusal }
+                    written += try append(batch.appends[index]).written
+                } else {
+                    written += try appendPrepared(batch, index: index, first: first, typeIDs: &typeIDs)
+                }
+                spillStreamBookkeepingIfDue()
+            }
+            let trained = write?.trainedDictionary == true ? write?.dictionaryID : nil
+            try commitWrite()
+            if let trained, let dictionary = dictionaries[trained] {
+                publishedDictionary?.publish(id: trained, content: dictionary.content)
+            }
+            return written
+        } catch {
+            if write != nil { rollbackWrite() }
+            throw error
+        }
+    }
+
+    private func appendPrepared(_ batch: PreparedLoadBatch, index: Int, first: Int, typeIDs: inout [Int64?])
+        throws(EventStoreError) -> Int {
+        let request = batch.appends[index]
+        let stream = request.stream
+        var streamID = try streamIDCreatingNew(stream, expected: request.expectedVersion, events: request.events.count)
+        let current: Int64? = try streamID.map { id throws(EventStoreError) in try lastVersion(streamID: id) } ?? nil
+        if !Self.satisfies(request.expectedVersion, current) {
+            if !request.events.isEmpty, try duplicatePositions(request.events, stream: stream) != nil { return 0 }
+            throw .conflict(stream: stream, expected: request.expectedVersion, actual: current)
+        }
+        guard !request.events.isEmpty else {
+            if let streamID { write?.setVersion(current, of: streamID) }
+            return 0
+        }
+        if streamID == nil { streamID = try createStream(stream) }
+        guard let sid = streamID, var position = write?.headPosition else {
+            preconditionFailure("append outside a write transaction")
+        }
+        var version = current ?? -1
+        // The chain so far in the first half of `chainHash`, each new hash in the second.
+        guard let head = write?.headHash, head.count == 32 else { preconditionFailure("a write transaction without a head hash") }
+        chainHash.withUnsafeMutableBytes { chain in head.withUnsafeBytes { chain.copyMemory(from: $0) } }
+        // `withUnsafeBytes` rethrows untyped errors: the loop hands its error out instead.
+        let failure: EventStoreError? = batch.bytes.withUnsafeBytes { bytes in
+            do throws(EventStoreError) {
+                try writeEvents(of: batch, from: first, count: request.events.count, bytes: bytes, stream: stream,
+                                streamID: sid, position: &position, version: &version, typeIDs: &typeIDs)
+                return nil
+            } catch {
+                return error
+            }
+        }
+        if let failure { throw failure }
+        chainHash.withUnsafeBytes { chain in
+            write?.headHash.withUnsafeMutableBytes { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: chain[..<32])) }
+        }
+        write?.setVersion(version, of: sid)
+        return request.events.count
+    }
+
+    /// Writes events `first ..< first + count` of `batch` (one append's), after `position` and
+    /// `version`, which it moves on.
+    private func writeEvents(of batch: PreparedLoadBatch, from first: Int, count: Int, bytes: UnsafeRawBufferPointer,
+                             stream: StreamName, streamID sid: Int64, position: inout Int64, version: inout Int64,
+                             typeIDs: inout [Int64?]) throws(EventStoreError) {
+        for offset in 0..<count {
+            let event = batch.events[first + offset]
+            position += 1
+            version += 1
+            let typeID: Int64
+            if let known = typeIDs[event.type] {
+                typeID = known
+            } else {
+                typeID = try internType(batch.typeNames[event.type])
+                typeIDs[event.type] = typeID
+            }
+            chainHash.withUnsafeMutableBytes { chain in
+                hasher.hash(previous: UnsafeRawBufferPointer(rebasing: chain[..<32]), position: position,
+                            version: version, body: UnsafeRawBufferPointer(rebasing: bytes[event.body]),
+                            into: UnsafeMutableRawBufferPointer(rebasing: chain[32..<64]))
+            }
+            do throws(SQLiteError) {
+                try insertPrepared(event, bytes: bytes, position: position,
+                                   streamID: sid, version: version, typeID: typeID)
+            } catch {
+                if sql.isAutocommit { rollbackWrite() }
+                throw EventStoreError(sqlite: error, doing: "appending to \(stream)", stream: stream.rawValue)
+            }
+            chainHash.withUnsafeMutableBytes { chain in
+                chain.baseAddress!.copyMemory(from: chain.baseAddress! + 32, byteCount: 32)
+            }
+            write?.headPosition = position
+            write?.written += 1
+            try trainDictionaryIfDue()
+        }
+    }
+
+    /// Binds and writes one prepared row; the hash is the second half of `chainHash`.
+    private func insertPrepared(_ event: PreparedLoadEvent, bytes: UnsafeRawBufferPointer,
+                                position: Int64, streamID: Int64, version: Int64, typeID: Int64) throws(SQLiteError) {
+        let statement = try statement(.insertEvent)
+        statement.bind(position, at: 1)
+        statement.bind(streamID, at: 2)
+        statement.bind(version, at: 3)
+        bindEventID(event.key, to: statement, at: 4)
+        statement.bind(typeID, at: 5)
+        statement.bind(event.occurredAt, at: 6)
+        statement.bind(event.recordedAt, at: 7)
+        statement.bind(Int64(event.dataCount), at: 9)
+        statement.bind(event.metaCount.map { Int64($0) }, at: 10)
+        let dictionaryID = write?.dictionaryID
+        var failure: SQLiteError?
+        func run(codec: Int64, payload: UnsafeRawBufferPointer) {
+            statement.bind(codec, at: 8)
+            statement.bind(noCopyBlob: payload, at: 11)
+            chainHash.withUnsafeBytes { chain in
+                statement.bind(noCopyBlob: UnsafeRawBufferPointer(rebasing: chain[32..<64]), at: 12)
+                do { try statement.run() } catch {
+                    failure = (error as? SQLiteError) ?? SQLiteError(extendedCode: 1, operation: "step", message: "\(error)")
+                }
+            }
+            statement.bindNull(at: 11)
+            statement.bindNull(at: 12)
+        }
+        if event.codec != 0, event.codec == dictionaryID {
+            run(codec: event.codec, payload: UnsafeRawBufferPointer(rebasing: bytes[event.compressed]))
+        } else {
+            // Not compressed by the preparer (no dictionary yet then): the usual rule, here.
+            payloadScratch.removeAll(keepingCapacity: true)
+            payloadScratch.append(contentsOf: bytes[event.dataOffset..<(event.dataOffset + event.dataCount)])
+            if let metaOffset = event.metaOffset, let metaCount = event.metaCount {
+                payloadScratch.append(contentsOf: bytes[metaOffset..<(metaOffset + metaCount)])
+            }
+            if let dictionaryID, let dictionary = try? dictionary(dictionaryID),
+               let size = payloadScratch.withUnsafeBytes({ StoredPayload.compress($0, with: dictionary, scratch: &compressScratch) }) {
+                compressScratch.withUnsafeBytes { run(codec: dictionaryID, payload: UnsafeRawBufferPointer(rebasing: $0[..<size])) }
+            } else {
+                payloadScratch.withUnsafeBytes { run(codec: 0, payload: $0) }
+            }
+        }
+        if let failure { throw failure }
+    }
+}
