@@ -15,7 +15,6 @@ extension JournalConnection {
             for index in batch.appends.indices {
                 let first = batch.firstEvent[index]
                 if first < 0 {
-                    if let refusal = batch.refusals[index] { throw refusal }
                     written += try append(batch.appends[index]).written
                 } else {
                     written += try appendPrepared(batch, index: index, first: first, typeIDs: &typeIDs)

@@ -9,12 +9,10 @@ public struct PreparedLoadBatch: Sendable {
     /// What was prepared, as given.
     public let appends: [StreamAppend]
     /// For each append, the index of its first event in `events`, or -1 when the writer takes
-    /// it the usual way: its events broke a rule (`refusals` says which) or one of them has no
-    /// `recordedAt` (the store's clock gives it when it is written).
+    /// it the usual way: its events break a rule (so the writer refuses it when it reaches it,
+    /// with the error and at the point `append(_:)` would), or one of them has no `recordedAt`
+    /// (the store's clock gives it when it is written).
     var firstEvent: [Int] = []
-    /// The rule each refused append broke, by append index; thrown when the writer reaches it,
-    /// so a batch fails with the same error as through `append(_:)`.
-    var refusals: [Int: EventStoreError] = [:]
     var events: [PreparedLoadEvent] = []
     /// Every event's link body (`ChainHasher.appendBody`) and compressed payload, one after the other.
     var bytes: [UInt8] = []
@@ -65,7 +63,7 @@ public final class LoadPreparer: @unchecked Sendable {
     }
 
     /// The batch, ready for `SQLiteJournalLoad.append(_:)`. Never throws: an append that breaks
-    /// a rule is refused by the writer when it reaches it, as `append(_:)` would.
+    /// a rule is left to the writer, which refuses it when it reaches it.
     public func prepare(_ appends: [StreamAppend]) -> PreparedLoadBatch {
         if dictionary == nil, let (id, content) = published.value {
             dictionary = LZ4Dictionary(id: id, content: content)
@@ -73,15 +71,9 @@ public final class LoadPreparer: @unchecked Sendable {
         var batch = PreparedLoadBatch(appends: appends)
         batch.firstEvent.reserveCapacity(appends.count)
         batch.bytes.reserveCapacity(appends.count * 320)
-        for (index, append) in appends.enumerated() {
-            do {
-                try EventRules.validate(append.events, stream: append.stream, maxPayloadBytes: maxPayloadBytes)
-            } catch {
-                batch.refusals[index] = error
-                batch.firstEvent.append(-1)
-                continue
-            }
-            guard append.events.allSatisfy({ $0.recordedAt != nil }) else {
+        for append in appends {
+            guard (try? EventRules.validate(append.events, stream: append.stream, maxPayloadBytes: maxPayloadBytes)) != nil,
+                  append.events.allSatisfy({ $0.recordedAt != nil }) else {
                 batch.firstEvent.append(-1)
                 continue
             }

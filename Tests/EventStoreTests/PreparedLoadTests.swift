@@ -1,0 +1,131 @@
+@testable import EventStore
+import JournalCore
+import Testing
+
+/// `LoadPreparer` and `SQLiteJournalLoad.append(_: PreparedLoadBatch)`: batches prepared on
+/// another thread give the journal the usual appends give, row for row, and fail the same way.
+@Suite("SQLite journal load, prepared batches")
+struct PreparedLoadTests {
+    /// Interleaved appends to many streams with `recordedAt` on most events (the others take the
+    /// store's clock, so the writer takes their append the usual way), meta on some, three
+    /// types, payloads long enough to compress once the dictionary exists (after 40 events).
+    static func batches(rounds: Int = 8) -> [[StreamAppend]] {
+        var batches: [[StreamAppend]] = []
+        var n = 0
+        for round in 0..<rounds {
+            var batch: [StreamAppend] = []
+            for s in 0..<25 where (s + round) % 4 != 0 || round == 0 {
+                let events = (0..<(1 + (s + round) % 3)).map { _ -> ProposedEvent in
+                    n += 1
+                    let padding = String(repeating: "otp-", count: n % 9)
+                    return Fixture.event(n, type: ["ChallengeStarted", "OtpSubmitted", "CardActivated"][n % 3],
+                                         data: #"{"n":\#(n),"text":"\#(padding)"}"#,
+                                         meta: n % 5 == 0 ? #"{"sdk":"wallet","n":\#(n)}"# : nil,
+                                         recordedAt: n % 11 == 0 ? nil : Fixture.time.adding(milliseconds: Int64(1000 + n)))
+                }
+                batch.append(StreamAppend(stream: Fixture.stream(s), expectedVersion: round == 0 ? .noStream : .any, events: events))
+            }
+            batches.append(batch)
+        }
+        return batches
+    }
+
+    /// Every stored column of every event row, and the streams and types, as text.
+    static func rows(_ store: SQLiteEventStore) throws -> [String] {
+        try store.withConnection { db in
+            var rows: [String] = []
+            for query in ["SELECT position, stream_id, version, hex(event_id), type_id, occurred_at, recorded_at, codec, data_len, "
+                            + "coalesce(meta_len, -1), hex(payload), hex(hash) FROM journal_events ORDER BY position",
+                          "SELECT id, name, '' , '', '', '', '', '', '', '', '', '' FROM journal_streams ORDER BY id",
+                          "SELECT id, name, '' , '', '', '', '', '', '', '', '', '' FROM journal_types ORDER BY id",
+                          "SELECT id, codec, hex(content), hex(sha256), trained_through, '', '', '', '', '', '', '' FROM journal_dictionaries"] {
+                let statement = try db.cached(query)
+                defer { statement.reset() }
+                while try statement.step() {
+                    rows.append((0..<12).map { statement.text(at: Int32($0)) }.joined(separator: "|"))
+                }
+            }
+            return rows
+        }
+    }
+
+    @Test
+    func aPreparedLoadStoresTheRowsOfTheSameAppendsMadeTheUsualWay() throws {
+        let directory = TemporaryDirectory.make()
+        let usual = try SQLiteEventStore(path: directory.file("usual.db"), configuration: JournalLoadTests.configuration())
+        let load = try SQLiteJournalLoad(path: directory.file("loaded.db"), configuration: JournalLoadTests.configuration())
+        let preparer = try load.makePreparer()
+        var compressedByThePreparer = 0
+        for batch in Self.batches() {
+            let prepared = preparer.prepare(batch)
+            compressedByThePreparer += prepared.events.filter { $0.codec != 0 }.count
+            let expected = try usual.append(batch)
+            #expect(try load.append(prepared) == expected.reduce(0) { $0 + $1.written })
+        }
+        // The first batch crossed the 40 events of the dictionary: every later one was
+        // compressed by the preparer, and the writer compressed the rest of the first.
+        #expect(compressedByThePreparer > 100)
+        #expect(try load.finish() == usual.headPosition())
+
+        let loaded = try SQLiteEventStore(path: directory.file("loaded.db"), configuration: JournalLoadTests.configuration())
+        let rows = try Self.rows(loaded)
+        #expect(rows.count > 300)
+        #expect(rows == (try Self.rows(usual)))
+        #expect(try loaded.verify().headHash == usual.verify().headHash)
+        #expect(try JournalLoadTests.schema(loaded) == JournalLoadTests.schema(usual))
+    }
+
+    @Test
+    func aPreparedBatchThatBreaksARuleFailsAsTheUsualAppendAndWritesNothing() throws {
+        let directory = TemporaryDirectory.make()
+        let usual = try SQLiteEventStore(path: directory.file("usual.db"), configuration: JournalLoadTests.configuration())
+        let load = try SQLiteJournalLoad(path: directory.file("loaded.db"), configuration: JournalLoadTests.configuration())
+        let preparer = try load.makePreparer()
+        let first = Self.batches(rounds: 1)[0]
+        try usual.append(first)
+        try load.append(preparer.prepare(first))
+        let head = try usual.headPosition()
+
+        var broken = Fixture.event(900, recordedAt: Fixture.time)
+        broken.id = "not-a-uuid"
+        let later = [StreamAppend(stream: Fixture.stream(0), expectedVersion: .any, events: Fixture.events(800..<803)),
+                     StreamAppend(stream: Fixture.stream(40), expectedVersion: .noStream, events: [broken])]
+        let expected = try #require(throws: EventStoreError.self) { try usual.append(later) }
+        let failure = try #require(throws: EventStoreError.self) { try load.append(preparer.prepare(later)) }
+        #expect(failure.code == .invalidInput)
+        #expect(failure.message == expected.message)
+        #expect(try usual.headPosition() == head)
+
+        // The load goes on; nothing of the refused batch was kept (stream 40 included).
+        let next = [StreamAppend(stream: Fixture.stream(40), expectedVersion: .noStream,
+                                 events: [Fixture.event(950, recordedAt: Fixture.time)])]
+        try usual.append(next)
+        try load.append(preparer.prepare(next))
+        try load.finish()
+        let loaded = try SQLiteEventStore(path: directory.file("loaded.db"), configuration: JournalLoadTests.configuration())
+        #expect(try Self.rows(loaded) == Self.rows(usual))
+    }
+
+    @Test
+    func aPreparedAppendWithAStaleExpectedVersionIsAConflictAndTheLoadGoesOn() throws {
+        let directory = TemporaryDirectory.make()
+        let load = try SQLiteJournalLoad(path: directory.file("loaded.db"), configuration: JournalLoadTests.configuration())
+        let preparer = try load.makePreparer()
+        let stamped = { (n: Int) in Fixture.event(n, recordedAt: Fixture.time) }
+        try load.append(preparer.prepare([StreamAppend(stream: Fixture.stream(1), expectedVersion: .noStream,
+                                                       events: [stamped(1), stamped(2)])]))
+        // Version 1 is the stream's last, from an earlier transaction: exact(0) is stale.
+        let stale = [StreamAppend(stream: Fixture.stream(2), expectedVersion: .noStream, events: [stamped(3)]),
+                     StreamAppend(stream: Fixture.stream(1), expectedVersion: .exact(0), events: [stamped(4)])]
+        let conflict = try #require(throws: EventStoreError.self) { try load.append(preparer.prepare(stale)) }
+        #expect(conflict.code == .conflict)
+        #expect(conflict.actualVersion == 1)
+        let fresh = [StreamAppend(stream: Fixture.stream(2), expectedVersion: .noStream, events: [stamped(3)]),
+                     StreamAppend(stream: Fixture.stream(1), expectedVersion: .exact(1), events: [stamped(4)])]
+        #expect(try load.append(preparer.prepare(fresh)) == 2)
+        #expect(try load.finish() == 4)
+        let loaded = try SQLiteEventStore(path: directory.file("loaded.db"), configuration: JournalLoadTests.configuration())
+        #expect(try loaded.read(stream: Fixture.stream(1), from: 0, direction: .forward, limit: 10).map(\.version) == [0, 1, 2])
+        #expect(try loaded.verify().headPosition == 4)
+    }
+}
