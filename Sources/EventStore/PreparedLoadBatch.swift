@@ -72,22 +72,36 @@ public final class LoadPreparer: @unchecked Sendable {
         batch.firstEvent.reserveCapacity(appends.count)
         batch.bytes.reserveCapacity(appends.count * 320)
         for append in appends {
-            guard (try? EventRules.validate(append.events, stream: append.stream, maxPayloadBytes: maxPayloadBytes)) != nil,
-                  append.events.allSatisfy({ $0.recordedAt != nil }) else {
-                batch.firstEvent.append(-1)
-                continue
-            }
-            batch.firstEvent.append(batch.events.count)
+            let (firstEvent, firstByte) = (batch.events.count, batch.bytes.count)
+            var preparable = true
             for event in append.events {
-                batch.events.append(prepare(event, stream: append.stream, into: &batch.bytes))
+                guard let prepared = prepare(event, stream: append.stream, into: &batch.bytes) else {
+                    preparable = false
+                    break
+                }
+                batch.events.append(prepared)
+            }
+            if preparable {
+                batch.firstEvent.append(firstEvent)
+            } else {
+                batch.events.removeSubrange(firstEvent...)
+                batch.bytes.removeSubrange(firstByte...)
+                batch.firstEvent.append(-1)
             }
         }
         batch.typeNames = typeNames
         return batch
     }
 
-    private func prepare(_ event: ProposedEvent, stream: StreamName, into bytes: inout [UInt8]) -> PreparedLoadEvent {
-        let recordedAt = event.recordedAt ?? event.occurredAt  // always set here (checked by the caller)
+    /// One event, or nil when the writer must take its append the usual way: it breaks one of
+    /// the store's rules (`EventRules`, checked here with what preparing computes anyway: an id
+    /// that packs is a UUID, a type seen before is a valid name), or it has no `recordedAt`.
+    private func prepare(_ event: ProposedEvent, stream: StreamName, into bytes: inout [UInt8]) -> PreparedLoadEvent? {
+        guard let recordedAt = event.recordedAt,
+              event.data.count + (event.meta?.count ?? 0) <= maxPayloadBytes else { return nil }
+        let key = EventIDKey(event.id)
+        if case .text = key, !UUIDText.isUUID(event.id) { return nil }
+        guard let type = typeIndex(event.type) else { return nil }
         let start = bytes.count
         let offsets = event.data.withUnsafeBytes { data in
             JournalConnection.withOptionalBytes(event.meta) { meta in
@@ -99,16 +113,26 @@ public final class LoadPreparer: @unchecked Sendable {
         var codec: Int64 = 0
         var compressed = bytes.count..<bytes.count
         if let dictionary {
-            raw.removeAll(keepingCapacity: true)
-            raw.append(contentsOf: event.data)
-            if let meta = event.meta { raw.append(contentsOf: meta) }
-            if let size = raw.withUnsafeBytes({ StoredPayload.compress($0, with: dictionary, scratch: &compressScratch) }) {
+            // Data and meta are stored as one payload: without meta, that is the body's data.
+            let size: Int?
+            if let meta = event.meta {
+                raw.removeAll(keepingCapacity: true)
+                raw.append(contentsOf: event.data)
+                raw.append(contentsOf: meta)
+                size = raw.withUnsafeBytes { StoredPayload.compress($0, with: dictionary, scratch: &compressScratch) }
+            } else {
+                size = bytes.withUnsafeBytes { all in
+                    StoredPayload.compress(UnsafeRawBufferPointer(rebasing: all[offsets.data..<(offsets.data + event.data.count)]),
+                                           with: dictionary, scratch: &compressScratch)
+                }
+            }
+            if let size {
                 codec = dictionary.id
                 bytes.append(contentsOf: compressScratch[..<size])
                 compressed = compressed.lowerBound..<bytes.count
             }
         }
-        return PreparedLoadEvent(key: EventIDKey(event.id), type: typeIndex(event.type),
+        return PreparedLoadEvent(key: key, type: type,
                                  occurredAt: event.occurredAt.millisecondsSinceEpoch,
                                  recordedAt: recordedAt.millisecondsSinceEpoch, body: body,
                                  dataOffset: offsets.data, dataCount: event.data.count,
@@ -116,8 +140,10 @@ public final class LoadPreparer: @unchecked Sendable {
                                  codec: codec, compressed: compressed)
     }
 
-    private func typeIndex(_ type: String) -> Int {
+    /// The batch's index of a type name; nil for a name the store refuses.
+    private func typeIndex(_ type: String) -> Int? {
         if let index = typeIndexes[type] { return index }
+        guard EventRules.isTypeName(type) else { return nil }
         typeNames.append(type)
         typeIndexes[type] = typeNames.count - 1
         return typeNames.count - 1

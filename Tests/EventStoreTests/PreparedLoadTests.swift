@@ -8,7 +8,8 @@ import Testing
 struct PreparedLoadTests {
     /// Interleaved appends to many streams with `recordedAt` on most events (the others take the
     /// store's clock, so the writer takes their append the usual way), meta on some, three
-    /// types, payloads long enough to compress once the dictionary exists (after 40 events).
+    /// types, some ids in capitals (valid, stored as text), payloads long enough to compress
+    /// once the dictionary exists (after 40 events).
     static func batches(rounds: Int = 8) -> [[StreamAppend]] {
         var batches: [[StreamAppend]] = []
         var n = 0
@@ -18,10 +19,12 @@ struct PreparedLoadTests {
                 let events = (0..<(1 + (s + round) % 3)).map { _ -> ProposedEvent in
                     n += 1
                     let padding = String(repeating: "otp-", count: n % 9)
-                    return Fixture.event(n, type: ["ChallengeStarted", "OtpSubmitted", "CardActivated"][n % 3],
+                    var event = Fixture.event(n, type: ["ChallengeStarted", "OtpSubmitted", "CardActivated"][n % 3],
                                          data: #"{"n":\#(n),"text":"\#(padding)"}"#,
                                          meta: n % 5 == 0 ? #"{"sdk":"wallet","n":\#(n)}"# : nil,
                                          recordedAt: n % 11 == 0 ? nil : Fixture.time.adding(milliseconds: Int64(1000 + n)))
+                    if n % 13 == 0 { event.id = event.id.uppercased() }
+                    return event
                 }
                 batch.append(StreamAppend(stream: Fixture.stream(s), expectedVersion: round == 0 ? .noStream : .any, events: events))
             }
@@ -78,23 +81,30 @@ struct PreparedLoadTests {
     @Test
     func aPreparedBatchThatBreaksARuleFailsAsTheUsualAppendAndWritesNothing() throws {
         let directory = TemporaryDirectory.make()
-        let usual = try SQLiteEventStore(path: directory.file("usual.db"), configuration: JournalLoadTests.configuration())
-        let load = try SQLiteJournalLoad(path: directory.file("loaded.db"), configuration: JournalLoadTests.configuration())
+        var configuration = JournalLoadTests.configuration()
+        configuration.maxPayloadBytes = 65_536
+        let usual = try SQLiteEventStore(path: directory.file("usual.db"), configuration: configuration)
+        let load = try SQLiteJournalLoad(path: directory.file("loaded.db"), configuration: configuration)
         let preparer = try load.makePreparer()
         let first = Self.batches(rounds: 1)[0]
         try usual.append(first)
         try load.append(preparer.prepare(first))
         let head = try usual.headPosition()
 
-        var broken = Fixture.event(900, recordedAt: Fixture.time)
-        broken.id = "not-a-uuid"
-        let later = [StreamAppend(stream: Fixture.stream(0), expectedVersion: .any, events: Fixture.events(800..<803)),
-                     StreamAppend(stream: Fixture.stream(40), expectedVersion: .noStream, events: [broken])]
-        let expected = try #require(throws: EventStoreError.self) { try usual.append(later) }
-        let failure = try #require(throws: EventStoreError.self) { try load.append(preparer.prepare(later)) }
-        #expect(failure.code == .invalidInput)
-        #expect(failure.message == expected.message)
-        #expect(try usual.headPosition() == head)
+        // Each rule once, in the second append (the first is good): the id, the type, the size.
+        var badID = Fixture.event(900, recordedAt: Fixture.time)
+        badID.id = "not-a-uuid"
+        let badType = Fixture.event(901, type: "Challenge Started", recordedAt: Fixture.time)
+        let tooLarge = Fixture.event(902, data: "[\(String(repeating: "1,", count: 40_000))1]", recordedAt: Fixture.time)
+        for (bad, code) in [(badID, EventStoreError.Code.invalidInput), (badType, .invalidInput), (tooLarge, .tooLarge)] {
+            let later = [StreamAppend(stream: Fixture.stream(0), expectedVersion: .any, events: [Fixture.event(800, recordedAt: Fixture.time)]),
+                         StreamAppend(stream: Fixture.stream(40), expectedVersion: .noStream, events: [Fixture.event(903, recordedAt: Fixture.time), bad])]
+            let expected = try #require(throws: EventStoreError.self) { try usual.append(later) }
+            let failure = try #require(throws: EventStoreError.self) { try load.append(preparer.prepare(later)) }
+            #expect(failure.code == code)
+            #expect(failure.message == expected.message)
+            #expect(try usual.headPosition() == head)
+        }
 
         // The load goes on; nothing of the refused batch was kept (stream 40 included).
         let next = [StreamAppend(stream: Fixture.stream(40), expectedVersion: .noStream,
@@ -102,7 +112,7 @@ struct PreparedLoadTests {
         try usual.append(next)
         try load.append(preparer.prepare(next))
         try load.finish()
-        let loaded = try SQLiteEventStore(path: directory.file("loaded.db"), configuration: JournalLoadTests.configuration())
+        let loaded = try SQLiteEventStore(path: directory.file("loaded.db"), configuration: configuration)
         #expect(try Self.rows(loaded) == Self.rows(usual))
     }
 
