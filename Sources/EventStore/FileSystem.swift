@@ -5,7 +5,7 @@ import Darwin
 #endif
 
 /// The file operations of `SQLiteJournalLoad`: the only place the store calls the C library on
-/// paths (SQLite does everything else). Each failure carries `errno`'s text and the path.
+/// files (SQLite does everything else). Each failure carries `errno`'s text and the path.
 enum FileSystem {
     struct Failure: Error, CustomStringConvertible {
         var operation: String
@@ -60,6 +60,46 @@ enum FileSystem {
     /// Removes a file; a missing file is not an error.
     static func remove(_ path: String) {
         unlink(path)
+    }
+
+    /// A file that has no name: created beside `prefix` (`mkstemp`), unlinked at once, gone when
+    /// closed, even if the process is killed. Read and written at offsets.
+    final class AnonymousFile {
+        private let descriptor: Int32
+        let path: String
+
+        init(beside prefix: String) throws(Failure) {
+            var template = Array((prefix + "XXXXXX").utf8CString)
+            let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+            guard descriptor >= 0 else { throw Failure(operation: "creating", path: prefix + "XXXXXX", errorNumber: errno) }
+            path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+            unlink(path)
+            self.descriptor = descriptor
+        }
+
+        deinit { close(descriptor) }
+
+        /// Writes all of `bytes` at `offset`.
+        func write(_ bytes: UnsafeRawBufferPointer, at offset: Int) throws(Failure) {
+            var done = 0
+            while done < bytes.count {
+                let written = pwrite(descriptor, bytes.baseAddress! + done, bytes.count - done, off_t(offset + done))
+                if written < 0 && errno == EINTR { continue }
+                guard written > 0 else { throw Failure(operation: "writing", path: path, errorNumber: written < 0 ? errno : EIO) }
+                done += written
+            }
+        }
+
+        /// Fills `buffer` from `offset`; fails if the file ends first.
+        func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int) throws(Failure) {
+            var done = 0
+            while done < buffer.count {
+                let count = pread(descriptor, buffer.baseAddress! + done, buffer.count - done, off_t(offset + done))
+                if count < 0 && errno == EINTR { continue }
+                guard count > 0 else { throw Failure(operation: "reading", path: path, errorNumber: count < 0 ? errno : EIO) }
+                done += count
+            }
+        }
     }
 
     /// The directory part of a path ("." for a bare file name).

@@ -166,7 +166,10 @@ extension JournalConnection {
 
     /// An event this transaction wrote.
     func addID(_ key: EventIDKey, position: Int64) {
-        if configuration.buildsNewJournal { return }
+        if configuration.buildsNewJournal {
+            loadIDs?.add(key, position: position)
+            return
+        }
         recentIDs.add(key, position: position)
         write?.addedID(key)
     }
@@ -174,6 +177,7 @@ extension JournalConnection {
     /// Takes the ids a rolled-back transaction added out of the memory of the tail; when it had
     /// copied ids into the index, forgets the memory altogether (the next transaction reloads it).
     func forgetIDs(ofTransaction state: WriteState) {
+        loadIDs?.dropPending()
         if state.copiedIDs {
             recentIDs.reset()
         } else {
@@ -181,9 +185,10 @@ extension JournalConnection {
         }
     }
 
-    /// Takes the ids added under a rolled-back savepoint (from `count` on) out of the memory.
+    /// Takes the ids added under a rolled-back savepoint (since `mark`) out of the memory.
     /// Copies happen only outside savepoints, so none happened since the savepoint's mark.
-    func forgetIDs(ofSavepoint state: WriteState, from count: Int) {
-        for key in state.addedIDs.dropFirst(count) { recentIDs.remove(key) }
+    func forgetIDs(ofSavepoint state: WriteState, since mark: WriteState.Mark) {
+        loadIDs?.dropPending(after: mark.headPosition)
+        for key in state.addedIDs.dropFirst(mark.addedIDCount) { recentIDs.remove(key) }
     }
 }

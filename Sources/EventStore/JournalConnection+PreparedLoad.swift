@@ -104,6 +104,7 @@ extension JournalConnection {
             chainHash.withUnsafeMutableBytes { chain in
                 chain.baseAddress!.copyMemory(from: chain.baseAddress! + 32, byteCount: 32)
             }
+            loadIDs?.add(event.key, position: position)
             write?.headPosition = position
             write?.written += 1
             try trainDictionaryIfDue()

@@ -45,6 +45,7 @@ extension JournalConnection {
             throw error
         }
         write = nil
+        loadIDs?.commitPending()
         recentIDs.loaded(through: state.headPosition)
         for (name, id) in state.newStreams {
             if let stream = state.newStreamNames[id] { cacheStream(stream, id: id) } else { streamIDs[name] = id }
@@ -106,7 +107,7 @@ extension JournalConnection {
                 if let current = write, current.trainedDictionary, !mark.trainedDictionary, let id = current.dictionaryID {
                     dictionaries.removeValue(forKey: id)
                 }
-                if let current = write { forgetIDs(ofSavepoint: current, from: mark.addedIDCount) }
+                if let current = write { forgetIDs(ofSavepoint: current, since: mark) }
                 write?.rollback(to: mark)
             }
             throw error

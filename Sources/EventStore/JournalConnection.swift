@@ -20,6 +20,8 @@ final class JournalConnection {
     var dictionaries: [Int64: LZ4Dictionary] = [:]
     /// A journal being loaded has no index on stream names yet: its writer finds them here.
     var newJournalStreams: NewJournalStreams?
+    /// A journal load's ids, in sorted runs for `finish()`.
+    var loadIDs: LoadEventIDs?
     /// A journal load's trained dictionary, for the preparers of its batches (`LoadPreparer`).
     var publishedDictionary: PublishedDictionary?
     /// A journal load's writer: the head hash, then the hash of the event being written.
@@ -219,6 +221,11 @@ final class JournalConnection {
         if writer && configuration.buildsNewJournal {
             newJournalStreams = NewJournalStreams()
             publishedDictionary = PublishedDictionary()
+            do {
+                loadIDs = try LoadEventIDs(beside: path)
+            } catch {
+                throw EventStoreError(code: .io, message: "creating the id runs of the journal load \(path): \(error)")
+            }
             // A file nobody else sees until it is complete (SQLiteJournalLoad): no WAL, so each
             // page is written once, and a rollback journal in memory for the savepoints.
             try run("configuring the connection") { () throws(SQLiteError) in

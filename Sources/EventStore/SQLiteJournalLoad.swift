@@ -150,12 +150,14 @@ public final class SQLiteJournalLoad: BatchAppending {
         removeLoadingFiles()
     }
 
-    /// One sorted pass over the streams builds their name index, one over the log fills the id
-    /// index (its primary key refuses a repeated id), then the file switches to WAL mode like
-    /// every journal. Synchronous from here on.
+    /// One sorted pass over the streams builds their name index, one over the log the stream
+    /// version index; the id index is filled from the load's sorted runs of ids (`LoadEventIDs`),
+    /// or by a sorted pass over the log when it has none (its primary key refuses a repeated id);
+    /// then the file switches to WAL mode like every journal. Synchronous from here on.
     private func buildIndexes(_ store: SQLiteEventStore) throws(EventStoreError) {
         do {
-            try store.withConnection { sql in
+            try store.withWriter { writer in
+                let sql = writer.sql
                 try sql.execute("PRAGMA synchronous = FULL")
                 // SQLite's sorter spills runs the size of the page cache: runs of 8 MiB sort
                 // faster than runs of 64 MiB (the 10 M-event id index: 13.8–14.2 s against
@@ -167,8 +169,14 @@ public final class SQLiteJournalLoad: BatchAppending {
                 try sql.begin(.immediate)
                 do {
                     for index in SQLiteEventStore.loadIndexSchemas { try sql.execute(index) }
+                    if let ids = writer.loadIDs, ids.canMerge {
+                        try Self.insertIDs(ids, into: sql)
+                    } else {
+                        try sql.execute("""
+                            INSERT INTO journal_event_ids(id, position) SELECT event_id, position FROM journal_events ORDER BY event_id;
+                            """)
+                    }
                     try sql.execute("""
-                        INSERT INTO journal_event_ids(id, position) SELECT event_id, position FROM journal_events ORDER BY event_id;
                         UPDATE journal_id_index SET through = (SELECT position FROM journal_head WHERE singleton = 1)
                             WHERE singleton = 1;
                         """)
@@ -210,6 +218,49 @@ public final class SQLiteJournalLoad: BatchAppending {
                                    + "\(first.stream) and \(second.position) in \(second.stream)): a journal load takes "
                                    + "only new events, and nothing was written at \(path)",
                                stream: second.stream.rawValue, position: first.position, eventID: first.id)
+    }
+
+    /// Rows per `INSERT` when the id index is filled from the load's runs: 64 rows cost 0.37 µs
+    /// each in C, one row per statement 0.97 µs.
+    static let idRowsPerInsert = 64
+
+    /// Fills `journal_event_ids` in id order from the load's runs, `idRowsPerInsert` rows per statement.
+    private static func insertIDs(_ ids: LoadEventIDs, into sql: SQLiteConnection) throws {
+        let values = Array(repeating: "(?, ?)", count: idRowsPerInsert).joined(separator: ", ")
+        let many = try sql.prepare("INSERT INTO journal_event_ids(id, position) VALUES \(values)")
+        let one = try sql.prepare("INSERT INTO journal_event_ids(id, position) VALUES (?, ?)")
+        // The ids of one statement, as their stored big-endian bytes, bound in place.
+        var words = [UInt64](repeating: 0, count: 2 * idRowsPerInsert)
+        var positions = [Int64](repeating: 0, count: idRowsPerInsert)
+        var count = 0
+        func run(_ statement: SQLiteStatement, rows: Int) throws {
+            try words.withUnsafeBytes { bytes in
+                for row in 0..<rows {
+                    statement.bind(noCopyBlob: UnsafeRawBufferPointer(rebasing: bytes[(16 * row)..<(16 * row + 16)]),
+                                   at: Int32(2 * row + 1))
+                    statement.bind(positions[row], at: Int32(2 * row + 2))
+                }
+                try statement.run()
+            }
+        }
+        var merge = try ids.merged()
+        while let entry = try merge.next() {
+            words[2 * count] = entry.high.bigEndian
+            words[2 * count + 1] = entry.low.bigEndian
+            positions[count] = entry.position
+            count += 1
+            if count == idRowsPerInsert {
+                try run(many, rows: count)
+                count = 0
+            }
+        }
+        // The last rows one statement each, moved to the front of the buffers first.
+        for row in 0..<count {
+            words[0] = words[2 * row]
+            words[1] = words[2 * row + 1]
+            positions[0] = positions[row]
+            try run(one, rows: 1)
+        }
     }
 
     private func removeLoadingFiles() {
