@@ -16,13 +16,19 @@ import JournalCore
 /// differ, because nobody else can see that file:
 /// - **no WAL**: a rollback journal in memory (for the savepoints) and no fsync per commit, so
 ///   each page is written once instead of twice;
-/// - **no stream name index while loading**: the writer knows every stream it created
-///   (`NewJournalStreams`), and `finish()` builds the index in one sorted pass;
-/// - **no id index while loading**: `finish()` fills `journal_event_ids` in one sorted pass,
-///   which refuses an id that occurs twice. An ordinary append looks each id up as it goes
-///   (that lookup, and copying the index as the log grows, made most of the cost that grows
-///   with a journal's size); here every id must be new, and a repeat fails the load, where an
+/// - **no stream name or `(stream_id, version)` index while loading**: the writer knows every
+///   stream it created and each one's last version (`NewJournalStreams`), and `finish()` builds
+///   both indexes in one sorted pass each;
+/// - **no id index while loading**: each committed transaction's ids are sorted into a run
+///   (`LoadEventIDs`), and `finish()` merges the runs into `journal_event_ids`, whose primary key
+///   refuses an id that occurs twice. An ordinary append looks each id up as it goes (that
+///   lookup, and copying the index as the log grows, made most of the cost that grows with a
+///   journal's size); here every id must be new, and a repeat fails the load, where an
 ///   ordinary append would take it as an idempotent retry.
+///
+/// Batches can be prepared on the thread that produces them (`makePreparer()`,
+/// `append(_: PreparedLoadBatch)`): the rules, ids, chain link bodies and compression are then
+/// done there, and the writer only finds streams, numbers, hashes and writes rows.
 ///
 /// `finish()` then puts the file in WAL mode, syncs it, and gives it the destination's name
 /// only if nothing has that name yet (another process may have created a journal there
