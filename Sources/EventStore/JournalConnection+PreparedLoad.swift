@@ -13,11 +13,13 @@ extension JournalConnection {
             var typeIDs = [Int64?](repeating: nil, count: batch.typeNames.count)
             var written = 0
             for index in batch.appends.indices {
-                let first = batch.firstEvent[index]
-                if first < 0 {
-                    written += try append(batch.appends[index]).written
-                } else {
+                switch batch.appends[index].form {
+                case let .prepared(first):
                     written += try appendPrepared(batch, index: index, first: first, typeIDs: &typeIDs)
+                case let .usual(request):
+                    written += try append(request).written
+                case let .refused(error):
+                    throw error
                 }
                 spillStreamBookkeepingIfDue()
             }
@@ -37,13 +39,14 @@ extension JournalConnection {
         throws(EventStoreError) -> Int {
         let request = batch.appends[index]
         let stream = request.stream
-        var streamID = try streamIDCreatingNew(stream, expected: request.expectedVersion, events: request.events.count)
+        var streamID = try streamIDCreatingNew(stream, expected: request.expectedVersion, events: request.count)
         let current: Int64? = try streamID.map { id throws(EventStoreError) in try lastVersion(streamID: id) } ?? nil
+        // A load finds no stored ids (`finish()` checks them), so a stale version is a conflict,
+        // never an idempotent retry, on the usual path too.
         if !Self.satisfies(request.expectedVersion, current) {
-            if !request.events.isEmpty, try duplicatePositions(request.events, stream: stream) != nil { return 0 }
             throw .conflict(stream: stream, expected: request.expectedVersion, actual: current)
         }
-        guard !request.events.isEmpty else {
+        guard request.count > 0 else {
             if let streamID { write?.setVersion(current, of: streamID) }
             return 0
         }
@@ -58,7 +61,7 @@ extension JournalConnection {
         // `withUnsafeBytes` rethrows untyped errors: the loop hands its error out instead.
         let failure: EventStoreError? = batch.bytes.withUnsafeBytes { bytes in
             do throws(EventStoreError) {
-                try writeEvents(of: batch, from: first, count: request.events.count, bytes: bytes, stream: stream,
+                try writeEvents(of: batch, from: first, count: request.count, bytes: bytes, stream: stream,
                                 streamID: sid, position: &position, version: &version, typeIDs: &typeIDs)
                 return nil
             } catch {
@@ -70,7 +73,7 @@ extension JournalConnection {
             write?.headHash.withUnsafeMutableBytes { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: chain[..<32])) }
         }
         write?.setVersion(version, of: sid)
-        return request.events.count
+        return request.count
     }
 
     /// Writes events `first ..< first + count` of `batch` (one append's), after `position` and

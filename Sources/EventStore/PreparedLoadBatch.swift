@@ -3,27 +3,35 @@ import Synchronization
 
 /// A batch of a journal load made ready by a `LoadPreparer` on the thread that produced it, so
 /// that the load's writer only finds streams, numbers, hashes and writes the rows
-/// (`SQLiteJournalLoad.append(_:)`). The journal is the same, byte for byte, as with the batch's
-/// `appends` given to `append(_ batch: [StreamAppend])`.
+/// (`SQLiteJournalLoad.append(_:)`). The journal is the same, byte for byte, as with the same
+/// appends given to `append(_ batch: [StreamAppend])`, and so are the errors.
 public struct PreparedLoadBatch: Sendable {
-    /// What was prepared, as given.
-    public let appends: [StreamAppend]
-    /// For each append, the index of its first event in `events`, or -1 when the writer takes
-    /// it the usual way: its events break a rule (so the writer refuses it when it reaches it,
-    /// with the error and at the point `append(_:)` would), or one of them has no `recordedAt`
-    /// (the store's clock gives it when it is written).
-    var firstEvent: [Int] = []
+    var appends: [PreparedAppend] = []
     var events: [PreparedLoadEvent] = []
     /// Every event's link body (`ChainHasher.appendBody`) and compressed payload, one after the other.
     var bytes: [UInt8] = []
     /// Event types by the index `PreparedLoadEvent.type` refers to.
     var typeNames: [String] = []
-
     /// The number of events in the batch.
-    public var eventCount: Int { appends.reduce(0) { $0 + $1.events.count } }
+    public internal(set) var eventCount = 0
+}
 
-    init(appends: [StreamAppend]) {
-        self.appends = appends
+/// One append of a `PreparedLoadBatch`.
+struct PreparedAppend: Sendable {
+    var stream: StreamName
+    var expectedVersion: ExpectedVersion
+    var count: Int
+    var form: Form
+
+    enum Form: Sendable {
+        /// Events `first ..< first + count` of the batch.
+        case prepared(first: Int)
+        /// Left to the writer's usual path: an event has no `recordedAt` (the store's clock
+        /// gives it when it is written).
+        case usual(StreamAppend)
+        /// An event breaks a rule: the writer throws this when it reaches the append, which is
+        /// what the usual path does (the rules are checked before anything else).
+        case refused(EventStoreError)
     }
 }
 
@@ -48,6 +56,15 @@ struct PreparedLoadEvent: Sendable {
 /// (`SQLiteJournalLoad.makePreparer()`): checks each event against the store's rules, packs its
 /// id, encodes the part of its chain link that does not depend on its position, and compresses
 /// its payload once the load has trained its dictionary. Used by one thread at a time.
+///
+/// A batch is given whole (`prepare(_:)`), or event by event, which needs no `StreamAppend` or
+/// `ProposedEvent` at all (`beginAppend`, `add`, `finishBatch`):
+///
+/// ```swift
+/// preparer.beginAppend(to: stream, expectedVersion: .noStream)
+/// preparer.add(id: id, type: "TransactionCreated", occurredAt: t, recordedAt: t, data: data, meta: nil)
+/// try load.append(preparer.finishBatch())
+/// ```
 public final class LoadPreparer: @unchecked Sendable {
     private let maxPayloadBytes: Int
     private let published: PublishedDictionary
@@ -56,87 +73,126 @@ public final class LoadPreparer: @unchecked Sendable {
     private var typeNames: [String] = []
     private var raw: [UInt8] = []
     private var compressScratch: [UInt8] = []
+    /// The batch being built, and where its last append's events and bytes start.
+    private var batch = PreparedLoadBatch()
+    private var appendStart = (events: 0, bytes: 0)
 
     init(maxPayloadBytes: Int, published: PublishedDictionary) {
         self.maxPayloadBytes = maxPayloadBytes
         self.published = published
     }
 
-    /// The batch, ready for `SQLiteJournalLoad.append(_:)`. Never throws: an append that breaks
-    /// a rule is left to the writer, which refuses it when it reaches it.
+    /// The batch, ready for `SQLiteJournalLoad.append(_:)` (drops a batch begun event by event).
     public func prepare(_ appends: [StreamAppend]) -> PreparedLoadBatch {
-        if dictionary == nil, let (id, content) = published.value {
+        batch = PreparedLoadBatch()
+        for append in appends {
+            guard append.events.allSatisfy({ $0.recordedAt != nil }) else {
+                batch.appends.append(PreparedAppend(stream: append.stream, expectedVersion: append.expectedVersion,
+                                                    count: append.events.count, form: .usual(append)))
+                batch.eventCount += append.events.count
+                continue
+            }
+            beginAppend(to: append.stream, expectedVersion: append.expectedVersion)
+            for event in append.events {
+                event.data.withUnsafeBytes { data in
+                    JournalConnection.withOptionalBytes(event.meta) { meta in
+                        add(id: event.id, type: event.type, occurredAt: event.occurredAt,
+                            recordedAt: event.recordedAt ?? event.occurredAt, data: data, meta: meta)
+                    }
+                }
+            }
+        }
+        return finishBatch()
+    }
+
+    /// Starts an append to `stream`: the events `add` gives next are its events.
+    public func beginAppend(to stream: StreamName, expectedVersion: ExpectedVersion) {
+        if batch.appends.isEmpty, dictionary == nil, let (id, content) = published.value {
             dictionary = LZ4Dictionary(id: id, content: content)
         }
-        var batch = PreparedLoadBatch(appends: appends)
-        batch.firstEvent.reserveCapacity(appends.count)
-        batch.bytes.reserveCapacity(appends.count * 320)
-        for append in appends {
-            let (firstEvent, firstByte) = (batch.events.count, batch.bytes.count)
-            var preparable = true
-            for event in append.events {
-                guard let prepared = prepare(event, stream: append.stream, into: &batch.bytes) else {
-                    preparable = false
-                    break
-                }
-                batch.events.append(prepared)
-            }
-            if preparable {
-                batch.firstEvent.append(firstEvent)
-            } else {
-                batch.events.removeSubrange(firstEvent...)
-                batch.bytes.removeSubrange(firstByte...)
-                batch.firstEvent.append(-1)
-            }
+        appendStart = (batch.events.count, batch.bytes.count)
+        batch.appends.append(PreparedAppend(stream: stream, expectedVersion: expectedVersion, count: 0,
+                                            form: .prepared(first: batch.events.count)))
+    }
+
+    /// Adds an event to the append begun last. An event that breaks one of the store's rules
+    /// refuses its whole append, with the error `append(_:)` gives.
+    public func add(id: String, type: String, occurredAt: Timestamp, recordedAt: Timestamp,
+                    data: UnsafeRawBufferPointer, meta: UnsafeRawBufferPointer?) {
+        guard let last = batch.appends.indices.last else { preconditionFailure("add before beginAppend") }
+        batch.appends[last].count += 1
+        batch.eventCount += 1
+        guard case .prepared = batch.appends[last].form else { return }
+        let stream = batch.appends[last].stream
+        if let event = prepare(id: id, type: type, occurredAt: occurredAt, recordedAt: recordedAt, data: data, meta: meta,
+                               stream: stream) {
+            batch.events.append(event)
+            return
         }
+        // Not preparable: the rules' own error for this event, as the usual path would give it.
+        batch.events.removeSubrange(appendStart.events...)
+        batch.bytes.removeSubrange(appendStart.bytes...)
+        let proposed = ProposedEvent(id: id, type: type, occurredAt: occurredAt, data: Array(data), meta: meta.map { Array($0) },
+                                     recordedAt: recordedAt)
+        do {
+            try EventRules.validate([proposed], stream: stream, maxPayloadBytes: maxPayloadBytes)
+            // Unreachable (the checks above are the rules'); refused rather than written unchecked.
+            batch.appends[last].form = .refused(.invalid("event \(id.prefix(60)): refused by the load's preparer", stream: stream))
+        } catch {
+            batch.appends[last].form = .refused(error)
+        }
+    }
+
+    /// The batch built since the last one, ready for `SQLiteJournalLoad.append(_:)`.
+    public func finishBatch() -> PreparedLoadBatch {
         batch.typeNames = typeNames
+        defer {
+            batch = PreparedLoadBatch()
+            appendStart = (0, 0)
+        }
         return batch
     }
 
-    /// One event, or nil when the writer must take its append the usual way: it breaks one of
-    /// the store's rules (`EventRules`, checked here with what preparing computes anyway: an id
-    /// that packs is a UUID, a type seen before is a valid name), or it has no `recordedAt`.
-    private func prepare(_ event: ProposedEvent, stream: StreamName, into bytes: inout [UInt8]) -> PreparedLoadEvent? {
-        guard let recordedAt = event.recordedAt,
-              event.data.count + (event.meta?.count ?? 0) <= maxPayloadBytes else { return nil }
-        let key = EventIDKey(event.id)
-        if case .text = key, !UUIDText.isUUID(event.id) { return nil }
-        guard let type = typeIndex(event.type) else { return nil }
-        let start = bytes.count
-        let offsets = event.data.withUnsafeBytes { data in
-            JournalConnection.withOptionalBytes(event.meta) { meta in
-                ChainHasher.appendBody(stream: stream.rawValue, id: event.id, type: event.type, occurredAt: event.occurredAt,
-                                       recordedAt: recordedAt, data: data, meta: meta, to: &bytes)
-            }
-        }
-        let body = start..<bytes.count
+    /// One event, or nil when it breaks one of the store's rules (`EventRules`, checked here
+    /// with what preparing computes anyway: an id that packs is a UUID, a type seen before is a
+    /// valid name).
+    private func prepare(id: String, type: String, occurredAt: Timestamp, recordedAt: Timestamp,
+                         data: UnsafeRawBufferPointer, meta: UnsafeRawBufferPointer?, stream: StreamName) -> PreparedLoadEvent? {
+        guard data.count + (meta?.count ?? 0) <= maxPayloadBytes else { return nil }
+        let key = EventIDKey(id)
+        if case .text = key, !UUIDText.isUUID(id) { return nil }
+        guard let typeIndex = typeIndex(type) else { return nil }
+        let start = batch.bytes.count
+        let offsets = ChainHasher.appendBody(stream: stream.rawValue, id: id, type: type, occurredAt: occurredAt,
+                                             recordedAt: recordedAt, data: data, meta: meta, to: &batch.bytes)
+        let body = start..<batch.bytes.count
         var codec: Int64 = 0
-        var compressed = bytes.count..<bytes.count
+        var compressed = batch.bytes.count..<batch.bytes.count
         if let dictionary {
             // Data and meta are stored as one payload: without meta, that is the body's data.
             let size: Int?
-            if let meta = event.meta {
+            if let meta {
                 raw.removeAll(keepingCapacity: true)
-                raw.append(contentsOf: event.data)
+                raw.append(contentsOf: data)
                 raw.append(contentsOf: meta)
                 size = raw.withUnsafeBytes { StoredPayload.compress($0, with: dictionary, scratch: &compressScratch) }
             } else {
-                size = bytes.withUnsafeBytes { all in
-                    StoredPayload.compress(UnsafeRawBufferPointer(rebasing: all[offsets.data..<(offsets.data + event.data.count)]),
+                size = batch.bytes.withUnsafeBytes { all in
+                    StoredPayload.compress(UnsafeRawBufferPointer(rebasing: all[offsets.data..<(offsets.data + data.count)]),
                                            with: dictionary, scratch: &compressScratch)
                 }
             }
             if let size {
                 codec = dictionary.id
-                bytes.append(contentsOf: compressScratch[..<size])
-                compressed = compressed.lowerBound..<bytes.count
+                batch.bytes.append(contentsOf: compressScratch[..<size])
+                compressed = compressed.lowerBound..<batch.bytes.count
             }
         }
-        return PreparedLoadEvent(key: key, type: type,
-                                 occurredAt: event.occurredAt.millisecondsSinceEpoch,
+        return PreparedLoadEvent(key: key, type: typeIndex,
+                                 occurredAt: occurredAt.millisecondsSinceEpoch,
                                  recordedAt: recordedAt.millisecondsSinceEpoch, body: body,
-                                 dataOffset: offsets.data, dataCount: event.data.count,
-                                 metaOffset: offsets.meta, metaCount: event.meta?.count,
+                                 dataOffset: offsets.data, dataCount: data.count,
+                                 metaOffset: offsets.meta, metaCount: meta?.count,
                                  codec: codec, compressed: compressed)
     }
 

@@ -40,29 +40,27 @@ public struct SimulationAppender {
     /// compression), so that its writer only writes rows.
     public func append(_ simulation: Simulation, to store: any BatchAppending,
                        progress: (Int) -> Void = { _ in }) throws(EventStoreError) -> Report {
+        let builder = BatchBuilder(simulation: simulation, batchSize: batchSize)
         if let load = store as? SQLiteJournalLoad {
             let preparer = try load.makePreparer()
-            return try append(simulation, progress: progress, prepare: { preparer.prepare($0.appends) },
+            return try append(builder, progress: progress, produce: { builder.next(preparedWith: preparer) },
                               write: { batch throws(EventStoreError) in try load.append(batch) })
         }
-        return try append(simulation, progress: progress, prepare: { $0.appends }, write: { batch throws(EventStoreError) in
-            try store.append(batch).reduce(0) { $0 + $1.written }
-        })
+        return try append(builder, progress: progress, produce: { builder.next().map { $0.map { ($0.events, $0.appends) } } },
+                          write: { batch throws(EventStoreError) in try store.append(batch).reduce(0) { $0 + $1.written } })
     }
 
-    /// Generates and prepares each batch on another thread while `write` writes the one
-    /// before; `write` returns the events it wrote.
-    private func append<Prepared: Sendable>(_ simulation: Simulation, progress: (Int) -> Void,
-                                            prepare: @escaping @Sendable (SimulationBatch) -> Prepared,
-                                            write: (Prepared) throws(EventStoreError) -> Int)
+    /// Generates (and prepares) each batch on another thread while `write` writes the one
+    /// before; `produce` gives a batch and its number of events, `write` the events it wrote.
+    private func append<Batch: Sendable>(_ builder: BatchBuilder, progress: (Int) -> Void,
+                                         produce: @escaping @Sendable () -> Result<(Int, Batch)?, EventStoreError>,
+                                         write: (Batch) throws(EventStoreError) -> Int)
         throws(EventStoreError) -> Report {
-        let builder = BatchBuilder(simulation: simulation, batchSize: batchSize)
         var report = Report()
-        let produce = { @Sendable in builder.next().map { batch in batch.map { ($0.events, prepare($0)) } } }
         var next = BackgroundTask(produce)
         // However this ends, the builder (and the simulation) are back in this thread's hands.
         defer { _ = next.wait() }
-        var written: Prepared?
+        var written: Batch?
         while let (events, batch) = try next.wait().get() {
             // The batch written last time is freed by the generating thread (its thousands of
             // small arrays cost the appending thread ~4 % of its time to release).
@@ -126,22 +124,63 @@ final class BatchBuilder: @unchecked Sendable {
                 batch.appends[batch.appends.count - 1].events.append(proposed)
             } else {
                 let stream: StreamName
-                if let checked = journey.streamName {
-                    stream = checked
-                } else {
-                    do {
-                        stream = try StreamName(event.stream)
-                    } catch {
-                        return .failure(error)
-                    }
-                    journey.streamName = stream
+                switch Self.stream(of: event, journey) {
+                case let .success(checked): stream = checked
+                case let .failure(error): return .failure(error)
                 }
-                let expected: ExpectedVersion = event.version == 0 ? .noStream : .exact(event.version - 1)
-                batch.appends.append(StreamAppend(stream: stream, expectedVersion: expected, events: [proposed]))
+                batch.appends.append(StreamAppend(stream: stream, expectedVersion: Self.expected(event), events: [proposed]))
                 lastJourney = journey
             }
             batch.events += 1
         }
         return .success(batch.events == 0 ? nil : batch)
+    }
+
+    /// The next batch prepared for a journal load event by event, with its number of events, or
+    /// nil when the simulation is over: the same appends as `next()`, without a `StreamAppend`
+    /// or `ProposedEvent` (each event's own arrays are freed here, while they are in the cache).
+    func next(preparedWith preparer: LoadPreparer) -> Result<(Int, PreparedLoadBatch)?, EventStoreError> {
+        retired = nil
+        var events = 0
+        var lastJourney: InFlightJourney?
+        while events < batchSize, let (event, journey) = simulation.take() {
+            if journey !== lastJourney {
+                switch Self.stream(of: event, journey) {
+                case let .success(stream): preparer.beginAppend(to: stream, expectedVersion: Self.expected(event))
+                case let .failure(error): return .failure(error)
+                }
+                lastJourney = journey
+            }
+            event.data.withUnsafeBytes { data in
+                Self.withOptionalBytes(event.meta) { meta in
+                    preparer.add(id: event.id, type: event.type, occurredAt: event.occurredAt, recordedAt: event.recordedAt,
+                                 data: data, meta: meta)
+                }
+            }
+            events += 1
+        }
+        return .success(events == 0 ? nil : (events, preparer.finishBatch()))
+    }
+
+    /// The journey's stream name, checked once per journey.
+    private static func stream(of event: SimulatedEvent, _ journey: InFlightJourney) -> Result<StreamName, EventStoreError> {
+        if let checked = journey.streamName { return .success(checked) }
+        do {
+            let stream = try StreamName(event.stream)
+            journey.streamName = stream
+            return .success(stream)
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// The version an append that starts with `event` expects its stream at.
+    private static func expected(_ event: SimulatedEvent) -> ExpectedVersion {
+        event.version == 0 ? .noStream : .exact(event.version - 1)
+    }
+
+    private static func withOptionalBytes<R>(_ bytes: [UInt8]?, _ body: (UnsafeRawBufferPointer?) -> R) -> R {
+        guard let bytes else { return body(nil) }
+        return bytes.withUnsafeBytes { body($0) }
     }
 }

@@ -78,6 +78,50 @@ struct PreparedLoadTests {
         #expect(try JournalLoadTests.schema(loaded) == JournalLoadTests.schema(usual))
     }
 
+    /// The same batches given event by event (`beginAppend`, `add`, `finishBatch`).
+    static func prepareEventByEvent(_ batch: [StreamAppend], with preparer: LoadPreparer) -> PreparedLoadBatch {
+        for append in batch {
+            preparer.beginAppend(to: append.stream, expectedVersion: append.expectedVersion)
+            for event in append.events {
+                event.data.withUnsafeBytes { data in
+                    JournalConnection.withOptionalBytes(event.meta) { meta in
+                        preparer.add(id: event.id, type: event.type, occurredAt: event.occurredAt,
+                                     recordedAt: event.recordedAt ?? Fixture.time, data: data, meta: meta)
+                    }
+                }
+            }
+        }
+        return preparer.finishBatch()
+    }
+
+    @Test
+    func eventsGivenOneByOneStoreTheRowsOfTheSameAppendsMadeTheUsualWay() throws {
+        let directory = TemporaryDirectory.make()
+        let usual = try SQLiteEventStore(path: directory.file("usual.db"), configuration: JournalLoadTests.configuration())
+        let load = try SQLiteJournalLoad(path: directory.file("loaded.db"), configuration: JournalLoadTests.configuration())
+        let preparer = try load.makePreparer()
+        // Every event with its recordedAt (the usual path would give the others the store's clock).
+        let batches = Self.batches().map { batch in
+            batch.map { append in
+                StreamAppend(stream: append.stream, expectedVersion: append.expectedVersion,
+                             events: append.events.map { event in
+                                 var stamped = event
+                                 stamped.recordedAt = stamped.recordedAt ?? Fixture.time
+                                 return stamped
+                             })
+            }
+        }
+        for batch in batches {
+            let prepared = Self.prepareEventByEvent(batch, with: preparer)
+            #expect(prepared.eventCount == batch.reduce(0) { $0 + $1.events.count })
+            let expected = try usual.append(batch)
+            #expect(try load.append(prepared) == expected.reduce(0) { $0 + $1.written })
+        }
+        try load.finish()
+        let loaded = try SQLiteEventStore(path: directory.file("loaded.db"), configuration: JournalLoadTests.configuration())
+        #expect(try Self.rows(loaded) == Self.rows(usual))
+    }
+
     @Test
     func aPreparedBatchThatBreaksARuleFailsAsTheUsualAppendAndWritesNothing() throws {
         let directory = TemporaryDirectory.make()
@@ -103,6 +147,10 @@ struct PreparedLoadTests {
             let failure = try #require(throws: EventStoreError.self) { try load.append(preparer.prepare(later)) }
             #expect(failure.code == code)
             #expect(failure.message == expected.message)
+            let oneByOne = try #require(throws: EventStoreError.self) {
+                try load.append(Self.prepareEventByEvent(later, with: preparer))
+            }
+            #expect(oneByOne.message == expected.message)
             #expect(try usual.headPosition() == head)
         }
 
