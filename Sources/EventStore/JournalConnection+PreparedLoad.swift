@@ -114,6 +114,18 @@ extension JournalConnection {
         }
     }
 
+    /// The event's data and meta as one payload: the body's data in place when there is no meta,
+    /// else both copied into `payloadScratch`.
+    private func withRawPayload(of event: PreparedLoadEvent, in bytes: UnsafeRawBufferPointer,
+                                _ body: (UnsafeRawBufferPointer) -> Void) {
+        let data = UnsafeRawBufferPointer(rebasing: bytes[event.dataOffset..<(event.dataOffset + event.dataCount)])
+        guard let metaOffset = event.metaOffset, let metaCount = event.metaCount else { return body(data) }
+        payloadScratch.removeAll(keepingCapacity: true)
+        payloadScratch.append(contentsOf: data)
+        payloadScratch.append(contentsOf: bytes[metaOffset..<(metaOffset + metaCount)])
+        payloadScratch.withUnsafeBytes(body)
+    }
+
     /// Binds and writes one prepared row; the hash is the second half of `chainHash`.
     private func insertPrepared(_ event: PreparedLoadEvent, bytes: UnsafeRawBufferPointer,
                                 position: Int64, streamID: Int64, version: Int64, typeID: Int64) throws(SQLiteError) {
@@ -143,18 +155,18 @@ extension JournalConnection {
         }
         if event.codec != 0, event.codec == dictionaryID {
             run(codec: event.codec, payload: UnsafeRawBufferPointer(rebasing: bytes[event.compressed]))
+        } else if event.preparedWith != 0, event.preparedWith == dictionaryID {
+            // The preparer found that compressing would not save a byte: raw.
+            withRawPayload(of: event, in: bytes) { run(codec: 0, payload: $0) }
         } else {
-            // Not compressed by the preparer (no dictionary yet then): the usual rule, here.
-            payloadScratch.removeAll(keepingCapacity: true)
-            payloadScratch.append(contentsOf: bytes[event.dataOffset..<(event.dataOffset + event.dataCount)])
-            if let metaOffset = event.metaOffset, let metaCount = event.metaCount {
-                payloadScratch.append(contentsOf: bytes[metaOffset..<(metaOffset + metaCount)])
-            }
-            if let dictionaryID, let dictionary = try? dictionary(dictionaryID),
-               let size = payloadScratch.withUnsafeBytes({ StoredPayload.compress($0, with: dictionary, scratch: &compressScratch) }) {
-                compressScratch.withUnsafeBytes { run(codec: dictionaryID, payload: UnsafeRawBufferPointer(rebasing: $0[..<size])) }
-            } else {
-                payloadScratch.withUnsafeBytes { run(codec: 0, payload: $0) }
+            // Prepared before the writer had its dictionary: the usual rule, here.
+            let found = dictionaryID.flatMap { try? dictionary($0) }
+            withRawPayload(of: event, in: bytes) { raw in
+                if let found, let size = StoredPayload.compress(raw, with: found, scratch: &compressScratch) {
+                    compressScratch.withUnsafeBytes { run(codec: found.id, payload: UnsafeRawBufferPointer(rebasing: $0[..<size])) }
+                } else {
+                    run(codec: 0, payload: raw)
+                }
             }
         }
         if let failure { throw failure }

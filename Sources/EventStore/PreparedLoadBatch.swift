@@ -47,7 +47,10 @@ struct PreparedLoadEvent: Sendable {
     var dataCount: Int
     var metaOffset: Int?
     var metaCount: Int?
-    /// The payload compressed with dictionary `codec` (0: not compressed; the writer decides).
+    /// The dictionary the preparer had (0: none yet, the writer compresses if it has one).
+    var preparedWith: Int64
+    /// With `preparedWith`'s dictionary: the payload compressed (`codec` = its id) or stored raw
+    /// (`codec` 0: compression would not save a byte).
     var codec: Int64
     var compressed: Range<Int>
 }
@@ -193,7 +196,7 @@ public final class LoadPreparer: @unchecked Sendable {
                                  recordedAt: recordedAt.millisecondsSinceEpoch, body: body,
                                  dataOffset: offsets.data, dataCount: data.count,
                                  metaOffset: offsets.meta, metaCount: meta?.count,
-                                 codec: codec, compressed: compressed)
+                                 preparedWith: dictionary?.id ?? 0, codec: codec, compressed: compressed)
     }
 
     /// The batch's index of a type name; nil for a name the store refuses.

@@ -24,6 +24,8 @@ struct PreparedLoadTests {
                                          meta: n % 5 == 0 ? #"{"sdk":"wallet","n":\#(n)}"# : nil,
                                          recordedAt: n % 11 == 0 ? nil : Fixture.time.adding(milliseconds: Int64(1000 + n)))
                     if n % 13 == 0 { event.id = event.id.uppercased() }
+                    // Short random bytes, which compression cannot shrink: stored raw.
+                    if n % 7 == 0 { event.data = Array(String(LoadEventIDsTests.word(UInt64(n)), radix: 16).utf8) }
                     return event
                 }
                 batch.append(StreamAppend(stream: Fixture.stream(s), expectedVersion: round == 0 ? .noStream : .any, events: events))
@@ -68,6 +70,10 @@ struct PreparedLoadTests {
         // The first batch crossed the 40 events of the dictionary: every later one was
         // compressed by the preparer, and the writer compressed the rest of the first.
         #expect(compressedByThePreparer > 100)
+        let rawAfterTheDictionary = try usual.withConnection { db in
+            try db.scalarInt("SELECT count(*) FROM journal_events WHERE codec = 0 AND position > 40 AND length(payload) >= 16")
+        }
+        #expect(rawAfterTheDictionary ?? 0 > 10)
         #expect(try load.finish() == usual.headPosition())
 
         let loaded = try SQLiteEventStore(path: directory.file("loaded.db"), configuration: JournalLoadTests.configuration())
