@@ -9,7 +9,11 @@ extension JournalConnection {
     func appendPrepared(_ batch: PreparedLoadBatch) throws(EventStoreError) -> Int {
         precondition(newJournalStreams != nil, "a prepared batch is for a journal load")
         try beginWrite()
+        // The batch's ids come sorted from the preparer: none are gathered one by one.
+        loadIDs?.suspended = true
+        defer { loadIDs?.suspended = false }
         do throws(EventStoreError) {
+            guard let start = write?.headPosition else { preconditionFailure("a write transaction without a head") }
             var typeIDs = [Int64?](repeating: nil, count: batch.typeNames.count)
             var written = 0
             for index in batch.appends.indices {
@@ -25,6 +29,8 @@ extension JournalConnection {
             }
             let trained = write?.trainedDictionary == true ? write?.dictionaryID : nil
             try commitWrite()
+            // Written whole and in order: event i of the batch is at start + 1 + i.
+            loadIDs?.addSortedRun(batch.ids, positionBase: start + 1, packed: batch.idsPacked && written == batch.eventCount)
             if let trained, let dictionary = dictionaries[trained] {
                 publishedDictionary?.publish(id: trained, content: dictionary.content)
             }

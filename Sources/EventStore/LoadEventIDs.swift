@@ -25,8 +25,8 @@ final class LoadEventIDs {
 
     private let file: FileSystem.AnonymousFile
     private var pending: [Entry] = []
-    /// Where each sorted run starts in the file, and its entries.
-    private var runs: [(offset: Int, count: Int)] = []
+    /// Where each sorted run starts in the file, its entries, and what to add to their positions.
+    private var runs: [Run] = []
     private var fileSize = 0
     /// False once an id that does not pack was seen (even in a transaction rolled back since).
     private(set) var canMerge = true
@@ -38,8 +38,12 @@ final class LoadEventIDs {
         self.readEntries = max(1, readEntries)
     }
 
+    /// While true, `add` ignores ids: the open transaction's come sorted (`addSortedRun`).
+    var suspended = false
+
     /// The id of the event written at `position` in the open transaction.
     func add(_ key: EventIDKey, position: Int64) {
+        guard !suspended else { return }
         switch key {
         case let .packed(high, low): pending.append(Entry(high: high, low: low, position: position))
         case .text: canMerge = false
@@ -76,8 +80,35 @@ final class LoadEventIDs {
             return nil
         }
         if let failure { throw failure }
-        runs.append((fileSize, pending.count))
+        runs.append(Run(offset: fileSize, count: pending.count, positionBase: 0))
         fileSize += pending.count * MemoryLayout<Entry>.stride
+    }
+
+    /// A committed transaction's ids, already sorted by a `LoadPreparer` (positions counted
+    /// from 0 in the batch: `positionBase` is added to each); `packed` false when one did not
+    /// pack. Written as one run, like `commitPending`'s.
+    func addSortedRun(_ entries: [Entry], positionBase: Int64, packed: Bool) {
+        guard packed else {
+            canMerge = false
+            return
+        }
+        guard canMerge, !entries.isEmpty else { return }
+        let failure = entries.withUnsafeBytes { bytes -> FileSystem.Failure? in
+            do throws(FileSystem.Failure) { try file.write(bytes, at: fileSize) } catch { return error }
+            return nil
+        }
+        guard failure == nil else {
+            canMerge = false
+            return
+        }
+        runs.append(Run(offset: fileSize, count: entries.count, positionBase: positionBase))
+        fileSize += entries.count * MemoryLayout<Entry>.stride
+    }
+
+    struct Run {
+        var offset: Int
+        var count: Int
+        var positionBase: Int64
     }
 
     /// Every committed id in id order (equal ids one after the other): `next()` until nil.
@@ -136,9 +167,12 @@ final class LoadEventIDs {
 
         let readEntries: Int
 
-        init(file: FileSystem.AnonymousFile, run: (offset: Int, count: Int), readEntries: Int) throws(FileSystem.Failure) {
+        let positionBase: Int64
+
+        init(file: FileSystem.AnonymousFile, run: Run, readEntries: Int) throws(FileSystem.Failure) {
             self.file = file
             self.readEntries = readEntries
+            positionBase = run.positionBase
             next = run.offset
             remaining = run.count
             try advance()
@@ -164,6 +198,7 @@ final class LoadEventIDs {
                 index = 0
             }
             current = block[index]
+            current?.position += positionBase
         }
     }
 }

@@ -14,6 +14,20 @@ public struct PreparedLoadBatch: Sendable {
     var typeNames: [String] = []
     /// The number of events in the batch.
     public internal(set) var eventCount = 0
+    /// Every event's id, sorted, with its index in the batch as its position (the writer adds
+    /// the head: a batch is written whole or not at all, in order); `idsPacked` false when one
+    /// did not pack.
+    var ids: [LoadEventIDs.Entry] = []
+    var idsPacked = true
+
+    mutating func addID(_ key: EventIDKey) {
+        if case let .packed(high, low) = key {
+            ids.append(LoadEventIDs.Entry(high: high, low: low, position: Int64(eventCount)))
+        } else {
+            idsPacked = false
+        }
+        eventCount += 1
+    }
 }
 
 /// One append of a `PreparedLoadBatch`.
@@ -92,7 +106,7 @@ public final class LoadPreparer: @unchecked Sendable {
             guard append.events.allSatisfy({ $0.recordedAt != nil }) else {
                 batch.appends.append(PreparedAppend(stream: append.stream, expectedVersion: append.expectedVersion,
                                                     count: append.events.count, form: .usual(append)))
-                batch.eventCount += append.events.count
+                for event in append.events { batch.addID(EventIDKey(event.id)) }
                 continue
             }
             beginAppend(to: append.stream, expectedVersion: append.expectedVersion)
@@ -124,14 +138,19 @@ public final class LoadPreparer: @unchecked Sendable {
                     data: UnsafeRawBufferPointer, meta: UnsafeRawBufferPointer?) {
         guard let last = batch.appends.indices.last else { preconditionFailure("add before beginAppend") }
         batch.appends[last].count += 1
-        batch.eventCount += 1
-        guard case .prepared = batch.appends[last].form else { return }
+        // A refused append fails its batch: its events' ids are never needed.
+        guard case .prepared = batch.appends[last].form else {
+            batch.eventCount += 1
+            return
+        }
         let stream = batch.appends[last].stream
         if let event = prepare(id: id, type: type, occurredAt: occurredAt, recordedAt: recordedAt, data: data, meta: meta,
                                stream: stream) {
             batch.events.append(event)
+            batch.addID(event.key)
             return
         }
+        batch.eventCount += 1
         // Not preparable: the rules' own error for this event, as the usual path would give it.
         batch.events.removeSubrange(appendStart.events...)
         batch.bytes.removeSubrange(appendStart.bytes...)
@@ -149,6 +168,7 @@ public final class LoadPreparer: @unchecked Sendable {
     /// The batch built since the last one, ready for `SQLiteJournalLoad.append(_:)`.
     public func finishBatch() -> PreparedLoadBatch {
         batch.typeNames = typeNames
+        batch.ids.sort()
         defer {
             batch = PreparedLoadBatch()
             appendStart = (0, 0)
