@@ -15,11 +15,13 @@ extension JournalConnection {
         do throws(EventStoreError) {
             guard let start = write?.headPosition else { preconditionFailure("a write transaction without a head") }
             var typeIDs = [Int64?](repeating: nil, count: batch.typeNames.count)
+            // The preparer's hashes hold when it assumed this very head (see `writeEvents`).
+            var ahead = batch.assumedStart.map { $0.position == start && $0.hash == write?.headHash } ?? false
             var written = 0
             for index in batch.appends.indices {
                 switch batch.appends[index].form {
                 case let .prepared(first):
-                    written += try appendPrepared(batch, index: index, first: first, typeIDs: &typeIDs)
+                    written += try appendPrepared(batch, index: index, first: first, typeIDs: &typeIDs, ahead: &ahead)
                 case let .usual(request):
                     written += try append(request).written
                 case let .refused(error):
@@ -41,7 +43,8 @@ extension JournalConnection {
         }
     }
 
-    private func appendPrepared(_ batch: PreparedLoadBatch, index: Int, first: Int, typeIDs: inout [Int64?])
+    private func appendPrepared(_ batch: PreparedLoadBatch, index: Int, first: Int, typeIDs: inout [Int64?],
+                                ahead: inout Bool)
         throws(EventStoreError) -> Int {
         let request = batch.appends[index]
         let stream = request.stream
@@ -68,7 +71,7 @@ extension JournalConnection {
         let failure: EventStoreError? = batch.bytes.withUnsafeBytes { bytes in
             do throws(EventStoreError) {
                 try writeEvents(of: batch, from: first, count: request.count, bytes: bytes, stream: stream,
-                                streamID: sid, position: &position, version: &version, typeIDs: &typeIDs)
+                                streamID: sid, position: &position, version: &version, typeIDs: &typeIDs, ahead: &ahead)
                 return nil
             } catch {
                 return error
@@ -86,7 +89,7 @@ extension JournalConnection {
     /// `version`, which it moves on.
     private func writeEvents(of batch: PreparedLoadBatch, from first: Int, count: Int, bytes: UnsafeRawBufferPointer,
                              stream: StreamName, streamID sid: Int64, position: inout Int64, version: inout Int64,
-                             typeIDs: inout [Int64?]) throws(EventStoreError) {
+                             typeIDs: inout [Int64?], ahead: inout Bool) throws(EventStoreError) {
         for offset in 0..<count {
             let event = batch.events[first + offset]
             position += 1
@@ -98,10 +101,21 @@ extension JournalConnection {
                 typeID = try internType(batch.typeNames[event.type])
                 typeIDs[event.type] = typeID
             }
+            // A hash computed ahead is this event's when everything before it was as the
+            // preparer assumed (`ahead`: the batch's start, and each event so far, which keeps
+            // the positions in step) and so is its version: same inputs, same hash. Otherwise it
+            // is computed here, and no hash computed ahead is used for the rest of the batch.
+            let prepared = event.hashOffset < 0 ? nil : UnsafeRawBufferPointer(rebasing: bytes[event.hashOffset..<(event.hashOffset + 32)])
             chainHash.withUnsafeMutableBytes { chain in
-                hasher.hash(previous: UnsafeRawBufferPointer(rebasing: chain[..<32]), position: position,
-                            version: version, body: UnsafeRawBufferPointer(rebasing: bytes[event.body]),
-                            into: UnsafeMutableRawBufferPointer(rebasing: chain[32..<64]))
+                let next = UnsafeMutableRawBufferPointer(rebasing: chain[32..<64])
+                if ahead, let prepared, event.assumedVersion == version {
+                    next.copyMemory(from: prepared)
+                    hashesTakenAhead += 1
+                } else {
+                    hasher.hash(previous: UnsafeRawBufferPointer(rebasing: chain[..<32]), position: position,
+                                version: version, body: UnsafeRawBufferPointer(rebasing: bytes[event.body]), into: next)
+                    ahead = false
+                }
             }
             do throws(SQLiteError) {
                 try insertPrepared(event, bytes: bytes, position: position,

@@ -26,6 +26,8 @@ final class JournalConnection {
     var publishedDictionary: PublishedDictionary?
     /// A journal load's writer: the head hash, then the hash of the event being written.
     var chainHash = [UInt8](repeating: 0, count: 64)
+    /// Chain hashes a journal load took from its preparer (for tests).
+    var hashesTakenAhead = 0
     static let streamCacheLimit = 100_000
 
     /// Set when the first events give no material for a dictionary (all payloads empty).

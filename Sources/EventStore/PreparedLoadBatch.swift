@@ -19,6 +19,11 @@ public struct PreparedLoadBatch: Sendable {
     /// did not pack.
     var ids: [LoadEventIDs.Entry] = []
     var idsPacked = true
+    /// The head the preparer assumed the batch starts at, for the chain hashes it computed
+    /// ahead (nil: none computed). The writer uses a prepared hash only when the head really is
+    /// this one and the event gets the version the preparer assumed: then the hash's inputs are
+    /// the same, so it is the same hash.
+    var assumedStart: (position: Int64, hash: [UInt8])?
 
     mutating func addID(_ key: EventIDKey) {
         if case let .packed(high, low) = key {
@@ -52,6 +57,10 @@ struct PreparedAppend: Sendable {
 /// One event of a `PreparedLoadBatch`: offsets into its `bytes`.
 struct PreparedLoadEvent: Sendable {
     var key: EventIDKey
+    /// The version the preparer assumed, and where the chain hash it computed with it is in
+    /// `bytes` (-1: none).
+    var assumedVersion: Int64
+    var hashOffset: Int
     var type: Int
     var occurredAt: Int64
     var recordedAt: Int64
@@ -93,10 +102,20 @@ public final class LoadPreparer: @unchecked Sendable {
     /// The batch being built, and where its last append's events and bytes start.
     private var batch = PreparedLoadBatch()
     private var appendStart = (events: 0, bytes: 0)
+    /// The chain as the preparer expects the writer to leave it: every batch written whole, in
+    /// order, each append at the version it expects. Nil once that cannot be known (an append
+    /// that expects no particular version, or one left to the writer's usual path): the writer
+    /// then hashes every event itself.
+    private var chain: (position: Int64, hash: [UInt8])?
+    private let hasher: ChainHasher
+    /// The version the next event of the current append gets, if known.
+    private var nextVersion: Int64?
 
-    init(maxPayloadBytes: Int, published: PublishedDictionary) {
+    init(maxPayloadBytes: Int, published: PublishedDictionary, head: (position: Int64, hash: [UInt8])) throws(EventStoreError) {
         self.maxPayloadBytes = maxPayloadBytes
         self.published = published
+        chain = head
+        hasher = try ChainHasher()
     }
 
     /// The batch, ready for `SQLiteJournalLoad.append(_:)` (drops a batch begun event by event).
@@ -107,6 +126,7 @@ public final class LoadPreparer: @unchecked Sendable {
                 batch.appends.append(PreparedAppend(stream: append.stream, expectedVersion: append.expectedVersion,
                                                     count: append.events.count, form: .usual(append)))
                 for event in append.events { batch.addID(EventIDKey(event.id)) }
+                chain = nil
                 continue
             }
             beginAppend(to: append.stream, expectedVersion: append.expectedVersion)
@@ -127,9 +147,15 @@ public final class LoadPreparer: @unchecked Sendable {
         if batch.appends.isEmpty, dictionary == nil, let (id, content) = published.value {
             dictionary = LZ4Dictionary(id: id, content: content)
         }
+        if batch.appends.isEmpty { batch.assumedStart = chain }
         appendStart = (batch.events.count, batch.bytes.count)
         batch.appends.append(PreparedAppend(stream: stream, expectedVersion: expectedVersion, count: 0,
                                             form: .prepared(first: batch.events.count)))
+        switch expectedVersion {
+        case .noStream: nextVersion = 0
+        case let .exact(version): nextVersion = version + 1
+        case .any, .streamExists: nextVersion = nil
+        }
     }
 
     /// Adds an event to the append begun last. An event that breaks one of the store's rules
@@ -144,14 +170,17 @@ public final class LoadPreparer: @unchecked Sendable {
             return
         }
         let stream = batch.appends[last].stream
-        if let event = prepare(id: id, type: type, occurredAt: occurredAt, recordedAt: recordedAt, data: data, meta: meta,
+        if var event = prepare(id: id, type: type, occurredAt: occurredAt, recordedAt: recordedAt, data: data, meta: meta,
                                stream: stream) {
+            hashAhead(&event)
             batch.events.append(event)
             batch.addID(event.key)
             return
         }
         batch.eventCount += 1
         // Not preparable: the rules' own error for this event, as the usual path would give it.
+        // The batch will fail, so the chain will not be where this preparer expects it.
+        chain = nil
         batch.events.removeSubrange(appendStart.events...)
         batch.bytes.removeSubrange(appendStart.bytes...)
         let proposed = ProposedEvent(id: id, type: type, occurredAt: occurredAt, data: Array(data), meta: meta.map { Array($0) },
@@ -163,6 +192,28 @@ public final class LoadPreparer: @unchecked Sendable {
         } catch {
             batch.appends[last].form = .refused(error)
         }
+    }
+
+    /// The event's chain hash where the preparer expects it to land, in `batch.bytes`; when
+    /// that cannot be known, no more hashes ahead from here on.
+    private func hashAhead(_ event: inout PreparedLoadEvent) {
+        guard let (position, previous) = chain, let version = nextVersion else {
+            chain = nil
+            return
+        }
+        let offset = batch.bytes.count
+        batch.bytes.append(contentsOf: ChainHasher.zeroHash)
+        batch.bytes.withUnsafeMutableBytes { bytes in
+            previous.withUnsafeBytes { previous in
+                hasher.hash(previous: previous, position: position + 1, version: version,
+                            body: UnsafeRawBufferPointer(rebasing: bytes[event.body]),
+                            into: UnsafeMutableRawBufferPointer(rebasing: bytes[offset..<(offset + 32)]))
+            }
+        }
+        event.assumedVersion = version
+        event.hashOffset = offset
+        chain = (position + 1, Array(batch.bytes[offset..<(offset + 32)]))
+        nextVersion = version + 1
     }
 
     /// The batch built since the last one, ready for `SQLiteJournalLoad.append(_:)`.
@@ -211,7 +262,7 @@ public final class LoadPreparer: @unchecked Sendable {
                 compressed = compressed.lowerBound..<batch.bytes.count
             }
         }
-        return PreparedLoadEvent(key: key, type: typeIndex,
+        return PreparedLoadEvent(key: key, assumedVersion: -1, hashOffset: -1, type: typeIndex,
                                  occurredAt: occurredAt.millisecondsSinceEpoch,
                                  recordedAt: recordedAt.millisecondsSinceEpoch, body: body,
                                  dataOffset: offsets.data, dataCount: data.count,

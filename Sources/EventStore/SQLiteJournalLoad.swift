@@ -96,9 +96,9 @@ public final class SQLiteJournalLoad: BatchAppending {
     /// `PreparedLoadBatch`). One per producing thread.
     public func makePreparer() throws(EventStoreError) -> LoadPreparer {
         guard let store else { throw Self.over(path) }
-        return store.withWriter { writer in
-            LoadPreparer(maxPayloadBytes: store.configuration.maxPayloadBytes,
-                         published: writer.publishedDictionary ?? PublishedDictionary())
+        return try store.withWriter { writer throws(EventStoreError) in
+            try LoadPreparer(maxPayloadBytes: store.configuration.maxPayloadBytes,
+                             published: writer.publishedDictionary ?? PublishedDictionary(), head: try writer.head())
         }
     }
 
@@ -109,6 +109,9 @@ public final class SQLiteJournalLoad: BatchAppending {
         guard let store else { throw Self.over(path) }
         return try store.withWriter { writer throws(EventStoreError) in try writer.appendPrepared(batch) }
     }
+
+    /// Chain hashes the writer took from the preparers so far (for tests).
+    var hashesTakenAhead: Int { store?.withWriter { $0.hashesTakenAhead } ?? 0 }
 
     /// Builds the id index, makes the file a WAL-mode journal, syncs it and names it `path`.
     /// Returns the number of events. After it returns or throws, the load is over.

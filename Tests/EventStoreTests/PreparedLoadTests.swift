@@ -214,4 +214,72 @@ struct PreparedLoadTests {
         #expect(try loaded.read(stream: Fixture.stream(1), from: 0, direction: .forward, limit: 10).map(\.version) == [0, 1, 2])
         #expect(try loaded.verify().headPosition == 4)
     }
+
+    /// Journeys as the simulator writes them: a first append that expects no stream, then
+    /// appends that expect the exact version, `recordedAt` on every event.
+    static func journeys(_ rounds: Range<Int>, streams: Int = 20) -> [[StreamAppend]] {
+        rounds.map { round in
+            (0..<streams).map { s in
+                let n = 10_000 + round * 1000 + s * 10
+                let events = (0..<(1 + s % 2)).map { k in
+                    Fixture.event(n + k, data: #"{"round":\#(round),"s":\#(s),"k":\#(k),"note":"hash ahead"}"#,
+                                  recordedAt: Fixture.time.adding(milliseconds: Int64(n + k)))
+                }
+                let before = round == 0 ? nil : (0..<round).reduce(Int64(-1)) { last, _ in last + Int64(1 + s % 2) }
+                return StreamAppend(stream: Fixture.stream(s), expectedVersion: before.map { .exact($0) } ?? .noStream, events: events)
+            }
+        }
+    }
+
+    @Test
+    func chainHashesComputedAheadAreTakenWhileTheChainIsWhereThePreparerAssumed() throws {
+        let directory = TemporaryDirectory.make()
+        let usual = try SQLiteEventStore(path: directory.file("usual.db"), configuration: JournalLoadTests.configuration())
+        let load = try SQLiteJournalLoad(path: directory.file("loaded.db"), configuration: JournalLoadTests.configuration())
+        let preparer = try load.makePreparer()
+        let batches = Self.journeys(0..<4)
+        var events = 0
+        for batch in batches {
+            try usual.append(batch)
+            events += try load.append(Self.prepareEventByEvent(batch, with: preparer))
+        }
+        #expect(load.hashesTakenAhead == events)
+        try load.finish()
+        let loaded = try SQLiteEventStore(path: directory.file("loaded.db"), configuration: JournalLoadTests.configuration())
+        #expect(try Self.rows(loaded) == Self.rows(usual))
+        #expect(try loaded.verify().headHash == usual.verify().headHash)
+    }
+
+    @Test
+    func afterABatchTheWriterRefusedNoHashComputedAheadIsTakenAndTheChainStaysRight() throws {
+        let directory = TemporaryDirectory.make()
+        let usual = try SQLiteEventStore(path: directory.file("usual.db"), configuration: JournalLoadTests.configuration())
+        let load = try SQLiteJournalLoad(path: directory.file("loaded.db"), configuration: JournalLoadTests.configuration())
+        let preparer = try load.makePreparer()
+        let batches = Self.journeys(0..<4)
+        // A copy of the third batch that expects a version stream 3 never reaches: refused by
+        // the writer, whose head then is not where the preparer assumes it for what follows
+        // (the third batch as it should be, then the fourth).
+        var stale = batches[2]
+        stale[3].expectedVersion = .exact(99)
+        var taken = 0
+        for (index, batch) in batches.enumerated() {
+            if index == 2 {
+                #expect(throws: EventStoreError.self) { try usual.append(stale) }
+                let refused = try #require(throws: EventStoreError.self) {
+                    try load.append(Self.prepareEventByEvent(stale, with: preparer))
+                }
+                #expect(refused.code == .conflict)
+                taken = load.hashesTakenAhead
+            }
+            try usual.append(batch)
+            try load.append(Self.prepareEventByEvent(batch, with: preparer))
+        }
+        #expect(taken > 0)
+        #expect(load.hashesTakenAhead == taken)  // none after the refused batch
+        try load.finish()
+        let loaded = try SQLiteEventStore(path: directory.file("loaded.db"), configuration: JournalLoadTests.configuration())
+        #expect(try Self.rows(loaded) == Self.rows(usual))
+        #expect(try loaded.verify().headHash == usual.verify().headHash)
+    }
 }
