@@ -210,4 +210,26 @@ struct CheckpointTests {
         #expect(try engine.status().first { $0.name == .threeDS }?.generation == 2)
         try Self.expectMatchesReference(engine, log)
     }
+
+    @Test("a rebuild on SQLite keeps its query indexes from its first batch, and its answers match")
+    func rebuildKeepsIndexesFromTheStart() throws {
+        let log = Self.workload(56)
+        let db = try TemporaryDatabase(.sqlite)
+        defer { db.remove() }
+        let engine = try ProjectionEngine(journal: db.location, source: ArrayEventSource(log))
+        defer { engine.close() }
+        engine.batchSize = 20
+        try engine.rebuild(maxBatches: 2)  // generation 1, half-built
+        let indexes = try engine.db.scalarInt("""
+            SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name IN
+              ('pj_3ds_stream_g1_created', 'pj_3ds_stream_g1_ended', 'pj_card_stream_g1_decision')
+            """)
+        #expect(indexes == 3)
+        #expect(try engine.status().first { $0.name == .threeDS }?.rebuildCheckpoint == 40)
+        try engine.rebuild()  // resumes, writing through the indexes, and swaps
+        let check = try engine.db.statement("PRAGMA integrity_check")
+        defer { check.reset() }
+        #expect(try check.step() && check.text(0) == "ok")
+        try Self.expectMatchesReference(engine, log)
+    }
 }

@@ -44,8 +44,8 @@ struct StreamRowDirectory<Row: StreamRow> {
     private var sids = StreamMap<Int64>()
     /// Where each stream's row is in `rows` (-1: not in memory), by the reader's key.
     private var slots = StreamMap<Int32>(absent: -1)
-    /// A rebuild fills its tables without secondary indexes (`createIndexes` builds them in one
-    /// sort when it swaps in); looking a stream up by name needs the name index, made on demand.
+    /// A rebuild's tables have no name index; looking a stream up by name needs it, made on
+    /// demand.
     private var nameIndexReady = false
     /// The rows in memory; `owners[i]` is the stream key of `rows[i]` (-1: a free slot).
     var rows: [Row] = []
