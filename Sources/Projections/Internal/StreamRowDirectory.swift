@@ -213,14 +213,18 @@ struct StreamRowDirectory<Row: StreamRow> {
                 for rank in 0..<added { seqs.append(event.position << 20 | Int64(rank)) }
             }
         }
-        var touchedRows: [Row] = []
-        touchedRows.reserveCapacity(touched.count)
+        // In sid order: the slots sorted by one radix sort of their sids (not the rows
+        // themselves, which are large).
+        var lowSID = Int64.max
         for slot in touched {
             F.contribute(rows[Int(slot)], sign: 1, to: &totals)
-            touchedRows.append(rows[Int(slot)])
+            lowSID = min(lowSID, rows[Int(slot)].sid)
         }
+        let order = RadixSort.order(touched.map { UInt64(bitPattern: rows[Int($0)].sid &- lowSID) })
+        var touchedRows: [Row] = []
+        touchedRows.reserveCapacity(touched.count)
+        for index in order { touchedRows.append(rows[Int(touched[Int(index)])]) }
         endBatch()
-        touchedRows.sort { $0.sid < $1.sid }
         return (touchedRows, facts, seqs, totals)
     }
 
