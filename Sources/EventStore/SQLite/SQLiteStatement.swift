@@ -81,6 +81,18 @@ public final class SQLiteStatement {
         }
     }
 
+    /// Binds UTF-8 bytes as TEXT **without copying** (`SQLITE_STATIC`): the memory must stay
+    /// valid and unchanged until the statement has run and is reset or rebound. The bytes are
+    /// taken as they are (no stop at a NUL: the caller cuts there if it must).
+    public func bind(noCopyText value: UnsafeRawBufferPointer, at index: Int32) {
+        guard let base = value.baseAddress, !value.isEmpty else {
+            check(sqlite3_bind_text(handle, index, "", 0, csqlite_transient()), index)
+            return
+        }
+        check(sqlite3_bind_text64(handle, index, base.assumingMemoryBound(to: CChar.self), sqlite3_uint64(value.count),
+                                  csqlite_static(), UInt8(SQLITE_UTF8)), index)
+    }
+
     public func bindNull(at index: Int32) { check(sqlite3_bind_null(handle, index), index) }
 
     public func bind(_ value: Int64?, at index: Int32) {

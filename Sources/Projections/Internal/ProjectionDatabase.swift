@@ -171,6 +171,17 @@ struct Statement {
         }
     }
 
+    /// Binds a text of a ``TextArena`` (NULL for a nil span) without a copy on SQLite: the
+    /// arena's bytes must stay where they are until the statement has run.
+    func bind(_ index: Int32, _ span: TextArena.Span, in texts: TextArena.Bytes) {
+        switch engine {
+        case let .sqlite(st):
+            if let bytes = texts[span] { st.bind(noCopyText: bytes, at: index) } else { st.bindNull(at: index) }
+        case let .postgres(st):
+            st.bind(index, texts[span].map { .text(String(decoding: $0, as: UTF8.self)) } ?? .null)
+        }
+    }
+
     func bind(_ index: Int32, _ value: String?) {
         switch engine {
         case let .sqlite(st): st.bind(value, at: index)
