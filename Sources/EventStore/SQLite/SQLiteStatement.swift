@@ -1,6 +1,13 @@
 import CSQLite
 import Glibc
 
+/// The empty text a no-copy bind of zero bytes points at (static storage: `SQLITE_STATIC`).
+nonisolated(unsafe) private let emptyCString: UnsafeMutablePointer<CChar> = {
+    let text = UnsafeMutablePointer<CChar>.allocate(capacity: 1)
+    text.initialize(to: 0)
+    return text
+}()
+
 /// A prepared statement. Bind with 1-based indexes, `step()` through rows, read 0-based columns.
 ///
 /// Binding never throws: a failed bind (a value too big for SQLite, say) is remembered and thrown
@@ -86,7 +93,7 @@ public final class SQLiteStatement {
     /// taken as they are (no stop at a NUL: the caller cuts there if it must).
     public func bind(noCopyText value: UnsafeRawBufferPointer, at index: Int32) {
         guard let base = value.baseAddress, !value.isEmpty else {
-            check(sqlite3_bind_text(handle, index, "", 0, csqlite_transient()), index)
+            check(sqlite3_bind_text(handle, index, emptyCString, 0, csqlite_static()), index)
             return
         }
         check(sqlite3_bind_text64(handle, index, base.assumingMemoryBound(to: CChar.self), sqlite3_uint64(value.count),
