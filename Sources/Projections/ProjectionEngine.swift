@@ -345,9 +345,12 @@ public final class ProjectionEngine {
     private func run(_ targets: inout [Target], maxBatches: Int?) throws(ProjectionError) -> Int64 {
         guard !targets.isEmpty else { return 0 }
         var ahead: FoldAhead?
+        /// The log copied into the file while the run's last batch is written (SQLite).
+        var checkpoint: BackgroundTask<Void>?
         defer {
             _ = ahead?.task.wait()
             reader.cancelPrefetch()
+            _ = checkpoint?.wait()  // before anyone empties the log: that needs the checkpoint lock
         }
         /// Waits for a fold ahead that will not be written and forgets what it folded.
         func dropAhead() {
@@ -391,6 +394,10 @@ public final class ProjectionEngine {
             // The batch after this one is read and folded on another thread while this one is
             // written (when this one is full: else the log's head is near).
             let foldNext = batch.count == readLimit && (maxBatches.map { batches + 1 < $0 } ?? true)
+            // The last batch of a run of several: the batches before it are copied from the log
+            // into the file meanwhile, on another connection (the final copy, alone at the end
+            // of a rebuild, then has only this batch's pages left).
+            if !foldNext && batches > 0 && checkpoint == nil { checkpoint = db.checkpointAside() }
             do {
                 try db.transaction { () throws(ProjectionError) in
                     var writes: [PendingWrite] = []

@@ -1,4 +1,5 @@
 import EventStore
+import Glibc
 import JournalCore
 @testable import Projections
 import Testing
@@ -230,6 +231,23 @@ struct CheckpointTests {
         let check = try engine.db.statement("PRAGMA integrity_check")
         defer { check.reset() }
         #expect(try check.step() && check.text(0) == "ok")
+        try Self.expectMatchesReference(engine, log)
+    }
+
+    @Test("a rebuild of many batches copies the log aside while its last batch is written, and leaves the write-ahead log empty")
+    func rebuildLeavesTheLogEmpty() throws {
+        let log = Self.workload(57)
+        let db = try TemporaryDatabase(.sqlite)
+        defer { db.remove() }
+        let engine = try ProjectionEngine(journal: db.location, source: ArrayEventSource(log))
+        defer { engine.close() }
+        engine.batchSize = 25
+        try engine.rebuild()
+        var info = stat()
+        let wal = stat(db.location + "-wal", &info) == 0 ? info.st_size : 0
+        #expect(wal == 0, "the final wal_checkpoint(TRUNCATE) must not find the checkpoint lock taken")
+        try engine.rebuild()  // again, over the first generation
+        #expect(stat(db.location + "-wal", &info) != 0 || info.st_size == 0)
         try Self.expectMatchesReference(engine, log)
     }
 }
