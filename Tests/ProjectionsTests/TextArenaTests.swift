@@ -20,8 +20,9 @@ struct TextArenaTests {
         try db.execute("CREATE TABLE IF NOT EXISTS pj_meta(name TEXT PRIMARY KEY)")
         try db.execute("CREATE TABLE a(i INTEGER PRIMARY KEY, v TEXT)")
         try db.execute("CREATE TABLE s(i INTEGER PRIMARY KEY, v TEXT)")
-        // 70 rows: two statements of 32 rows and six single-row ones on SQLite.
-        let values = (0..<70).map { Self.texts[$0 % Self.texts.count] }
+        // Two statements of `rowsPerStatement` rows and ten single-row ones on SQLite.
+        let count = 2 * RowInserter.rowsPerStatement + 10
+        let values = (0..<count).map { Self.texts[$0 % Self.texts.count] }
         var arena = TextArena()
         let spans = values.map { arena.add($0) }
         try db.transaction { () throws(ProjectionError) in
