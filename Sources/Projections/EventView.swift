@@ -1,4 +1,5 @@
 import EventStore
+import Glibc
 import JournalCore
 
 /// The few things a projection reads from a recorded event: where it is in the log, its stream,
@@ -143,21 +144,25 @@ enum JSONFieldScanner {
     }
 
     /// At a `"`: moves past the closing quote; returns the content's range and whether it has escapes.
+    ///
+    /// `memchr` finds the next quote, then a backslash before it (an escape: the byte after it is
+    /// skipped and the search goes on): the same walk as byte by byte, with a fraction of the
+    /// instructions on the payloads' long values (ids, names).
     private static func stringSpan(_ b: UnsafeBufferPointer<UInt8>, _ i: inout Int) -> (Int, Int, Bool)? {
         i += 1
         let start = i
         var escaped = false
+        guard let base = b.baseAddress else { return nil }
         while i < b.count {
-            if b[i] == backslash {
+            guard let q = memchr(base + i, Int32(quote), b.count - i) else { return nil }
+            let end = UnsafePointer<UInt8>(q.assumingMemoryBound(to: UInt8.self)) - base
+            if end > i, let e = memchr(base + i, Int32(backslash), end - i) {
                 escaped = true
-                i += 2
+                i = UnsafePointer<UInt8>(e.assumingMemoryBound(to: UInt8.self)) - base + 2
                 continue
             }
-            if b[i] == quote {
-                i += 1
-                return (start, i - 1, escaped)
-            }
-            i += 1
+            i = end + 1
+            return (start, end, escaped)
         }
         return nil
     }

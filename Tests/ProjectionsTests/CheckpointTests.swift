@@ -1,4 +1,5 @@
 import EventStore
+import Glibc
 import JournalCore
 @testable import Projections
 import Testing
@@ -208,6 +209,45 @@ struct CheckpointTests {
         #expect(try engine.db.readTransaction { () throws(ProjectionError) in try engine.funnelReport(.all) } == before)
         try engine.rebuild([.threeDS])  // resumes and swaps
         #expect(try engine.status().first { $0.name == .threeDS }?.generation == 2)
+        try Self.expectMatchesReference(engine, log)
+    }
+
+    @Test("a rebuild on SQLite keeps its query indexes from its first batch, and its answers match")
+    func rebuildKeepsIndexesFromTheStart() throws {
+        let log = Self.workload(56)
+        let db = try TemporaryDatabase(.sqlite)
+        defer { db.remove() }
+        let engine = try ProjectionEngine(journal: db.location, source: ArrayEventSource(log))
+        defer { engine.close() }
+        engine.batchSize = 20
+        try engine.rebuild(maxBatches: 2)  // generation 1, half-built
+        let indexes = try engine.db.scalarInt("""
+            SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name IN
+              ('pj_3ds_stream_g1_created', 'pj_3ds_stream_g1_ended', 'pj_card_stream_g1_decision')
+            """)
+        #expect(indexes == 3)
+        #expect(try engine.status().first { $0.name == .threeDS }?.rebuildCheckpoint == 40)
+        try engine.rebuild()  // resumes, writing through the indexes, and swaps
+        let check = try engine.db.statement("PRAGMA integrity_check")
+        defer { check.reset() }
+        #expect(try check.step() && check.text(0) == "ok")
+        try Self.expectMatchesReference(engine, log)
+    }
+
+    @Test("a rebuild of many batches copies the log aside while its last batch is written, and leaves the write-ahead log empty")
+    func rebuildLeavesTheLogEmpty() throws {
+        let log = Self.workload(57)
+        let db = try TemporaryDatabase(.sqlite)
+        defer { db.remove() }
+        let engine = try ProjectionEngine(journal: db.location, source: ArrayEventSource(log))
+        defer { engine.close() }
+        engine.batchSize = 25
+        try engine.rebuild()
+        var info = stat()
+        let wal = stat(db.location + "-wal", &info) == 0 ? info.st_size : 0
+        #expect(wal == 0, "the final wal_checkpoint(TRUNCATE) must not find the checkpoint lock taken")
+        try engine.rebuild()  // again, over the first generation
+        #expect(stat(db.location + "-wal", &info) != 0 || info.st_size == 0)
         try Self.expectMatchesReference(engine, log)
     }
 }

@@ -7,7 +7,8 @@ import Testing
 @Suite("Many rows per INSERT statement")
 struct RowInserterTests {
     @Test("upserts of repeated keys, in statements of many rows, add up as one row per statement would",
-          arguments: DatabaseBackend.all, [0, 1, 31, 32, 33, 70])
+          arguments: DatabaseBackend.all, [0, 1, RowInserter.rowsPerStatement - 1, RowInserter.rowsPerStatement,
+                                                  RowInserter.rowsPerStatement + 1, 2 * RowInserter.rowsPerStatement + 70])
     func repeatedKeysAddUpWhateverTheRowCount(backend: DatabaseBackend, count: Int) throws {
         let file = try TemporaryDatabase(backend)
         defer { file.remove() }

@@ -1,6 +1,13 @@
 import CSQLite
 import Glibc
 
+/// The empty text a no-copy bind of zero bytes points at (static storage: `SQLITE_STATIC`).
+nonisolated(unsafe) private let emptyCString: UnsafeMutablePointer<CChar> = {
+    let text = UnsafeMutablePointer<CChar>.allocate(capacity: 1)
+    text.initialize(to: 0)
+    return text
+}()
+
 /// A prepared statement. Bind with 1-based indexes, `step()` through rows, read 0-based columns.
 ///
 /// Binding never throws: a failed bind (a value too big for SQLite, say) is remembered and thrown
@@ -79,6 +86,18 @@ public final class SQLiteStatement {
             check(sqlite3_bind_blob(handle, index, value.baseAddress, Int32(clamping: value.count),
                                     csqlite_static()), index)
         }
+    }
+
+    /// Binds UTF-8 bytes as TEXT **without copying** (`SQLITE_STATIC`): the memory must stay
+    /// valid and unchanged until the statement has run and is reset or rebound. The bytes are
+    /// taken as they are (no stop at a NUL: the caller cuts there if it must).
+    public func bind(noCopyText value: UnsafeRawBufferPointer, at index: Int32) {
+        guard let base = value.baseAddress, !value.isEmpty else {
+            check(sqlite3_bind_text(handle, index, emptyCString, 0, csqlite_static()), index)
+            return
+        }
+        check(sqlite3_bind_text64(handle, index, base.assumingMemoryBound(to: CChar.self), sqlite3_uint64(value.count),
+                                  csqlite_static(), UInt8(SQLITE_UTF8)), index)
     }
 
     public func bindNull(at index: Int32) { check(sqlite3_bind_null(handle, index), index) }

@@ -93,37 +93,50 @@ final class CardProjection: ProjectionModel {
             model: "card")
         let order = FactOrder.sorted(count: facts.count, kind: { facts[$0].kind.rawValue },
                                      time: { facts[$0].occurredAt }, seqs: seqs)
-        let sortedFacts = order.map { (fact: facts[$0], seq: seqs[$0]) }
-        var texts: [(methods: String, otpTimes: String?)] = []
-        texts.reserveCapacity(ordered.count)
+        // Every text the write binds, in one buffer (bound without a copy, see `TextArena`).
+        var texts = TextArena(capacity: ordered.count * 64 + facts.count * 12)
+        var rowTexts: [RowTexts] = []
+        rowTexts.reserveCapacity(ordered.count)
         for row in ordered {
-            texts.append((Self.encode(row.methods), row.otpTimes.isEmpty ? nil : SortedValues.encode(row.otpTimes)))
+            rowTexts.append(RowTexts(name: texts.add(row.name), methods: texts.add(Self.encode(row.methods)),
+                                     selected: texts.add(row.selectedKind),
+                                     otpTimes: texts.add(row.otpTimes.isEmpty ? nil : SortedValues.encode(row.otpTimes))))
         }
+        let sortedFacts = order.map { (fact: facts[$0], seq: seqs[$0], a: texts.add(facts[$0].a), b: texts.add(facts[$0].b)) }
         let prepared = TotalsTables.prepare(totals)
         let longSpans = LongSpanTable.rows(ordered.lazy.map { ($0.sid, $0.otpTimes) })
-        return PendingWrite(Rows(rows: ordered, texts: texts, facts: sortedFacts, totals: prepared, longSpans: longSpans,
-                                 generation: generation))
+        return PendingWrite(Rows(rows: ordered, rowTexts: rowTexts, facts: sortedFacts, texts: texts, totals: prepared,
+                                 longSpans: longSpans, generation: generation))
     }
+
+    /// Where a stream row's texts are in its batch's ``TextArena``.
+    private struct RowTexts {
+        let name, methods, selected, otpTimes: TextArena.Span
+    }
+
+    private typealias SortedFact = (fact: CardFact, seq: Int64, a: TextArena.Span, b: TextArena.Span)
 
     /// A batch's rows, written in the batch's transaction.
     private struct Rows: BatchWrite {
         let rows: [CardStreamRow]
-        let texts: [(methods: String, otpTimes: String?)]
-        let facts: [(fact: CardFact, seq: Int64)]
+        let rowTexts: [RowTexts]
+        let facts: [SortedFact]
+        let texts: TextArena
         let totals: TotalsTables.Prepared
         let longSpans: [(sid: Int64, first: Int64, last: Int64, times: String)]
         let generation: Int64
 
         func write(in db: ProjectionDatabase) throws(ProjectionError) {
-            try CardProjection.write(rows, texts: texts, facts: facts, in: db, generation: generation)
+            try texts.withBytes { (bytes) throws(ProjectionError) in
+                try CardProjection.write(rows, rowTexts, facts: facts, texts: bytes, in: db, generation: generation)
+            }
             try CardProjection.totals.write(totals, in: db, generation: generation)
             try CardProjection.longSpans.keep(longSpans, in: db, generation: generation)
         }
     }
 
-    private static func write(_ rows: [CardStreamRow], texts: [(methods: String, otpTimes: String?)],
-                              facts: [(fact: CardFact, seq: Int64)],
-                              in db: ProjectionDatabase, generation: Int64) throws(ProjectionError) {
+    private static func write(_ rows: [CardStreamRow], _ rowTexts: [RowTexts], facts: [SortedFact],
+                              texts: TextArena.Bytes, in db: ProjectionDatabase, generation: Int64) throws(ProjectionError) {
         let upsert = RowInserter(db, """
             INSERT INTO \(streamTable(generation))(sid, name, nh, decision_t, methods, selected,
               selections, otps, outcome, ended_t, otp_first_t, otp_last_t, otp_times)
@@ -135,20 +148,22 @@ final class CardProjection: ProjectionModel {
             """)
         // Fields read in place (no copy of each row); see `ThreeDSProjection`.
         try rows.withUnsafeBufferPointer { (rows) throws(ProjectionError) in
-            try upsert.insert(count: rows.count) { write, index, at in
-                write.bind(at + 1, rows[index].sid)
-                write.bind(at + 2, rows[index].name)
-                write.bind(at + 3, StreamNameHash.stored(rows[index].name))
-                write.bind(at + 4, rows[index].decisionAt)
-                write.bind(at + 5, texts[index].methods)
-                write.bind(at + 6, rows[index].selectedKind)
-                write.bind(at + 7, rows[index].selections)
-                write.bind(at + 8, rows[index].otpSubmissions)
-                write.bind(at + 9, rows[index].outcome.rawValue)
-                write.bind(at + 10, rows[index].endedAt)
-                write.bind(at + 11, rows[index].firstOTPAt)
-                write.bind(at + 12, rows[index].lastOTPAt)
-                write.bind(at + 13, texts[index].otpTimes)
+            try rowTexts.withUnsafeBufferPointer { (spans) throws(ProjectionError) in
+                try upsert.insert(count: rows.count) { write, index, at in
+                    write.bind(at + 1, rows[index].sid)
+                    write.bind(at + 2, spans[index].name, in: texts)
+                    write.bind(at + 3, StreamNameHash.stored(rows[index].name))
+                    write.bind(at + 4, rows[index].decisionAt)
+                    write.bind(at + 5, spans[index].methods, in: texts)
+                    write.bind(at + 6, spans[index].selected, in: texts)
+                    write.bind(at + 7, rows[index].selections)
+                    write.bind(at + 8, rows[index].otpSubmissions)
+                    write.bind(at + 9, rows[index].outcome.rawValue)
+                    write.bind(at + 10, rows[index].endedAt)
+                    write.bind(at + 11, rows[index].firstOTPAt)
+                    write.bind(at + 12, rows[index].lastOTPAt)
+                    write.bind(at + 13, spans[index].otpTimes, in: texts)
+                }
             }
         }
         let insert = RowInserter(db, "INSERT INTO \(factTable(generation))(kind, t, sid, a, b, v, seq)", columns: 7)
@@ -157,8 +172,8 @@ final class CardProjection: ProjectionModel {
                 st.bind(at + 1, facts[index].fact.kind.rawValue)
                 st.bind(at + 2, facts[index].fact.occurredAt)
                 st.bind(at + 3, facts[index].fact.sid)
-                st.bind(at + 4, facts[index].fact.a)
-                st.bind(at + 5, facts[index].fact.b)
+                st.bind(at + 4, facts[index].a, in: texts)
+                st.bind(at + 5, facts[index].b, in: texts)
                 st.bind(at + 6, facts[index].fact.v)
                 st.bind(at + 7, facts[index].seq)
             }

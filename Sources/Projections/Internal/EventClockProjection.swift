@@ -51,7 +51,7 @@ final class EventClockProjection: ProjectionModel {
         var times: [Int64] = []
         times.reserveCapacity(events.count)
         for event in events { times.append(event.occurredAt) }
-        times.sort()
+        RadixSort.sort(&times)
         var minutes: [(m: Int64, n: Int64, ms: String)] = []
         var perHour: [Int64: Int64] = [:]
         var i = 0

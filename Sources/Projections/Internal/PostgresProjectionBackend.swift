@@ -1,3 +1,4 @@
+import JournalCore
 import EventStore
 
 /// The read models in PostgreSQL tables of the journal's own schema (the first schema of the
@@ -201,6 +202,9 @@ final class PostgresProjectionBackend: ProjectionBackend {
                                [.text(name)])
         return result.rowCount > 0
     }
+
+    /// PostgreSQL has no write-ahead log of ours to copy.
+    func checkpointAside() -> BackgroundTask<Void>? { nil }
 }
 
 /// A statement on PostgreSQL: its parameters, and the rows of its last run.

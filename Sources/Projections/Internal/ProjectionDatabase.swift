@@ -1,4 +1,5 @@
 import EventStore
+import JournalCore
 
 // The seam between the projections and the database that holds their read models: the
 // journal's own SQLite file, or the journal's PostgreSQL database. Everything above this file
@@ -38,6 +39,9 @@ protocol ProjectionBackend: AnyObject {
     func rollback()
     /// True when the table exists in the read models' schema.
     func tableExists(_ name: String) throws(ProjectionError) -> Bool
+    /// Starts copying the committed write-ahead log into the database file on another thread
+    /// and connection, without blocking this connection's writes (nil: nothing to do).
+    func checkpointAside() -> BackgroundTask<Void>?
 }
 
 /// A connection to the database that holds the read models.
@@ -87,6 +91,10 @@ final class ProjectionDatabase {
 
     /// True when the table exists.
     func tableExists(_ name: String) throws(ProjectionError) -> Bool { try db.tableExists(name) }
+
+    /// See ``ProjectionBackend/checkpointAside()``: wait for the task before this connection
+    /// empties the log (`wal_checkpoint(TRUNCATE)`), which needs the checkpoint lock.
+    func checkpointAside() -> BackgroundTask<Void>? { db.checkpointAside() }
 
     /// Runs `body` in a write transaction (one writer at a time); rolls back and rethrows when
     /// it throws.
@@ -168,6 +176,17 @@ struct Statement {
         switch engine {
         case let .sqlite(st): st.bind(value, at: index)
         case let .postgres(st): st.bind(index, .text(value))
+        }
+    }
+
+    /// Binds a text of a ``TextArena`` (NULL for a nil span) without a copy on SQLite: the
+    /// arena's bytes must stay where they are until the statement has run.
+    func bind(_ index: Int32, _ span: TextArena.Span, in texts: TextArena.Bytes) {
+        switch engine {
+        case let .sqlite(st):
+            if let bytes = texts[span] { st.bind(noCopyText: bytes, at: index) } else { st.bindNull(at: index) }
+        case let .postgres(st):
+            st.bind(index, texts[span].map { .text(String(decoding: $0, as: UTF8.self)) } ?? .null)
         }
     }
 

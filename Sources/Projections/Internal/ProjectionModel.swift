@@ -13,10 +13,11 @@ protocol ProjectionModel: AnyObject {
     var version: Int64 { get set }
     /// The tables of one generation (dropped when a newer generation replaces it).
     func tableNames(generation: Int64) -> [String]
-    /// Creates the (empty) tables of a generation, without their secondary indexes: a rebuild
-    /// bulk-loads them, then ``createIndexes(in:generation:)`` sorts each index once.
+    /// Creates the (empty) tables of a generation, without their secondary indexes.
     func createTables(in db: ProjectionDatabase, generation: Int64) throws(ProjectionError)
-    /// Creates the secondary indexes queries use (when a rebuilt generation is swapped in).
+    /// Creates the secondary indexes queries use (`IF NOT EXISTS`): on SQLite with the empty
+    /// tables of a rebuild (each batch's writes keep them); on PostgreSQL when the rebuilt
+    /// generation is swapped in (one sort each).
     func createIndexes(in db: ProjectionDatabase, generation: Int64) throws(ProjectionError)
     /// Starts working on a generation: forgets cached state, reloads counters.
     func open(in db: ProjectionDatabase, generation: Int64) throws(ProjectionError)

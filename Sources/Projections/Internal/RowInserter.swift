@@ -14,7 +14,11 @@ struct RowInserter {
     /// Empty, or an `ON CONFLICT …` clause without parameters.
     let tail: String
 
-    static let rowsPerStatement = 32
+    /// 128 (was 32): a quarter of the statement runs (step, VDBE setup, reset) for the same
+    /// rows; callgrind, 200 k-event rebuild: the writer thread −3.3 %. (512 was worse: up to 511
+    /// rows of a batch's remainder then go one statement each.) 16 columns × 128 rows = 2,048
+    /// parameters, far below SQLite's 32,766.
+    static let rowsPerStatement = 128
 
     init(_ db: ProjectionDatabase, _ head: String, columns: Int, tail: String = "") {
         self.db = db

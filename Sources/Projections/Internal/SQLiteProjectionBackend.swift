@@ -1,4 +1,5 @@
 import EventStore
+import JournalCore
 
 /// The read models in the journal's SQLite file, over the store's public SQLite wrapper
 /// (`SQLiteConnection`, the package's one place that calls sqlite3).
@@ -8,8 +9,10 @@ import EventStore
 /// fsync per batch).
 final class SQLiteProjectionBackend: ProjectionBackend {
     private var connection: SQLiteConnection?
+    private let path: String
 
     init(path: String, create: Bool) throws(ProjectionError) {
+        self.path = path
         do {
             connection = try SQLiteConnection(path: path, options: .init(create: create, busyTimeoutMilliseconds: 10_000,
                                                                          walMode: true, synchronous: 1))
@@ -49,6 +52,23 @@ final class SQLiteProjectionBackend: ProjectionBackend {
     func commit() throws(ProjectionError) { try execute("COMMIT") }
 
     func rollback() { connection?.rollback() }
+
+    /// `PRAGMA wal_checkpoint(PASSIVE)` on a second connection, on another thread: it copies
+    /// the frames committed so far into the file while this connection goes on writing (a
+    /// passive checkpoint takes no lock a writer needs). The engine starts it when a run's last
+    /// batch is written, so that the final `wal_checkpoint(TRUNCATE)` has only that batch's
+    /// frames left to copy: it ran alone at the end of a rebuild (0.12–0.14 s of 1.9 s on
+    /// 1 M events). Best effort, as that final one: a failure leaves the work to it.
+    func checkpointAside() -> BackgroundTask<Void>? {
+        let path = self.path
+        guard path != ":memory:" else { return nil }
+        return BackgroundTask {
+            let options = SQLiteConnection.Options(create: false, busyTimeoutMilliseconds: 0, walMode: false, synchronous: 1)
+            guard let checkpointer = try? SQLiteConnection(path: path, options: options) else { return }
+            try? checkpointer.execute("PRAGMA wal_checkpoint(PASSIVE)")
+            checkpointer.close()
+        }
+    }
 
     func tableExists(_ name: String) throws(ProjectionError) -> Bool {
         let st = try statement("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?")

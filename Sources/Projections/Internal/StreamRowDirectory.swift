@@ -44,8 +44,8 @@ struct StreamRowDirectory<Row: StreamRow> {
     private var sids = StreamMap<Int64>()
     /// Where each stream's row is in `rows` (-1: not in memory), by the reader's key.
     private var slots = StreamMap<Int32>(absent: -1)
-    /// A rebuild fills its tables without secondary indexes (`createIndexes` builds them in one
-    /// sort when it swaps in); looking a stream up by name needs the name index, made on demand.
+    /// A rebuild's tables have no name index; looking a stream up by name needs it, made on
+    /// demand.
     private var nameIndexReady = false
     /// The rows in memory; `owners[i]` is the stream key of `rows[i]` (-1: a free slot).
     var rows: [Row] = []
@@ -213,14 +213,18 @@ struct StreamRowDirectory<Row: StreamRow> {
                 for rank in 0..<added { seqs.append(event.position << 20 | Int64(rank)) }
             }
         }
-        var touchedRows: [Row] = []
-        touchedRows.reserveCapacity(touched.count)
+        // In sid order: the slots sorted by one radix sort of their sids (not the rows
+        // themselves, which are large).
+        var lowSID = Int64.max
         for slot in touched {
             F.contribute(rows[Int(slot)], sign: 1, to: &totals)
-            touchedRows.append(rows[Int(slot)])
+            lowSID = min(lowSID, rows[Int(slot)].sid)
         }
+        let order = RadixSort.order(touched.map { UInt64(bitPattern: rows[Int($0)].sid &- lowSID) })
+        var touchedRows: [Row] = []
+        touchedRows.reserveCapacity(touched.count)
+        for index in order { touchedRows.append(rows[Int(touched[Int(index)])]) }
         endBatch()
-        touchedRows.sort { $0.sid < $1.sid }
         return (touchedRows, facts, seqs, totals)
     }
 

@@ -99,32 +99,49 @@ final class ThreeDSProjection: ProjectionModel {
             model: "3ds")
         let order = FactOrder.sorted(count: facts.count, kind: { facts[$0].kind.rawValue },
                                      time: { facts[$0].occurredAt }, seqs: seqs)
-        let sortedFacts = order.map { (fact: facts[$0], seq: seqs[$0]) }
-        let subTimes = ordered.map { $0.submitTimes.isEmpty ? nil : SortedValues.encode($0.submitTimes) }
+        // Every text the write binds, in one buffer (bound without a copy).
+        var texts = TextArena(capacity: ordered.count * 24 + facts.count * 12)
+        let rowTexts = ordered.map { row in
+            RowTexts(name: texts.add(row.name), directoryServer: texts.add(row.directoryServer),
+                     messageVersion: texts.add(row.messageVersion), aresStatus: texts.add(row.aresStatus),
+                     lastUiType: texts.add(row.lastUiType),
+                     subTimes: texts.add(row.submitTimes.isEmpty ? nil : SortedValues.encode(row.submitTimes)))
+        }
+        let sortedFacts = order.map { (fact: facts[$0], seq: seqs[$0], a: texts.add(facts[$0].a), b: texts.add(facts[$0].b)) }
         let prepared = TotalsTables.prepare(totals)
         let longSpans = LongSpanTable.rows(ordered.lazy.map { ($0.sid, $0.submitTimes) })
-        return PendingWrite(Rows(rows: ordered, subTimes: subTimes, facts: sortedFacts, totals: prepared,
+        return PendingWrite(Rows(rows: ordered, rowTexts: rowTexts, facts: sortedFacts, texts: texts, totals: prepared,
                                  longSpans: longSpans, generation: generation))
     }
+
+    /// Where a stream row's texts are in its batch's ``TextArena``.
+    private struct RowTexts {
+        let name, directoryServer, messageVersion, aresStatus, lastUiType, subTimes: TextArena.Span
+    }
+
+    private typealias SortedFact = (fact: ThreeDSFact, seq: Int64, a: TextArena.Span, b: TextArena.Span)
 
     /// A batch's rows, written in the batch's transaction.
     private struct Rows: BatchWrite {
         let rows: [ThreeDSStreamRow]
-        let subTimes: [String?]
-        let facts: [(fact: ThreeDSFact, seq: Int64)]
+        let rowTexts: [RowTexts]
+        let facts: [SortedFact]
+        let texts: TextArena
         let totals: TotalsTables.Prepared
         let longSpans: [(sid: Int64, first: Int64, last: Int64, times: String)]
         let generation: Int64
 
         func write(in db: ProjectionDatabase) throws(ProjectionError) {
-            try ThreeDSProjection.write(rows, subTimes: subTimes, facts: facts, in: db, generation: generation)
+            try texts.withBytes { (bytes) throws(ProjectionError) in
+                try ThreeDSProjection.write(rows, rowTexts, facts: facts, texts: bytes, in: db, generation: generation)
+            }
             try ThreeDSProjection.totals.write(totals, in: db, generation: generation)
             try ThreeDSProjection.longSpans.keep(longSpans, in: db, generation: generation)
         }
     }
 
-    private static func write(_ rows: [ThreeDSStreamRow], subTimes: [String?], facts: [(fact: ThreeDSFact, seq: Int64)],
-                              in db: ProjectionDatabase, generation: Int64) throws(ProjectionError) {
+    private static func write(_ rows: [ThreeDSStreamRow], _ rowTexts: [RowTexts], facts: [SortedFact],
+                              texts: TextArena.Bytes, in db: ProjectionDatabase, generation: Int64) throws(ProjectionError) {
         let upsert = RowInserter(db, """
             INSERT INTO \(streamTable(generation))(sid, name, nh, created_t, ds, mv, ares, started_t, outcome, ended_t, requests,
               submits, last_ui, sub_first_t, sub_last_t, sub_times)
@@ -137,23 +154,25 @@ final class ThreeDSProjection: ProjectionModel {
             """)
         // Fields read in place (no copy of each row, and of its strings' references).
         try rows.withUnsafeBufferPointer { (rows) throws(ProjectionError) in
-            try upsert.insert(count: rows.count) { write, index, at in
-                write.bind(at + 1, rows[index].sid)
-                write.bind(at + 2, rows[index].name)
-                write.bind(at + 3, StreamNameHash.stored(rows[index].name))
-                write.bind(at + 4, rows[index].createdAt)
-                write.bind(at + 5, rows[index].directoryServer)
-                write.bind(at + 6, rows[index].messageVersion)
-                write.bind(at + 7, rows[index].aresStatus)
-                write.bind(at + 8, rows[index].challengeStartedAt)
-                write.bind(at + 9, rows[index].outcome.rawValue)
-                write.bind(at + 10, rows[index].endedAt)
-                write.bind(at + 11, rows[index].requests)
-                write.bind(at + 12, rows[index].submitTexts)
-                write.bind(at + 13, rows[index].lastUiType)
-                write.bind(at + 14, rows[index].firstSubmitAt)
-                write.bind(at + 15, rows[index].lastSubmitAt)
-                write.bind(at + 16, subTimes[index])
+            try rowTexts.withUnsafeBufferPointer { (spans) throws(ProjectionError) in
+                try upsert.insert(count: rows.count) { write, index, at in
+                    write.bind(at + 1, rows[index].sid)
+                    write.bind(at + 2, spans[index].name, in: texts)
+                    write.bind(at + 3, StreamNameHash.stored(rows[index].name))
+                    write.bind(at + 4, rows[index].createdAt)
+                    write.bind(at + 5, spans[index].directoryServer, in: texts)
+                    write.bind(at + 6, spans[index].messageVersion, in: texts)
+                    write.bind(at + 7, spans[index].aresStatus, in: texts)
+                    write.bind(at + 8, rows[index].challengeStartedAt)
+                    write.bind(at + 9, rows[index].outcome.rawValue)
+                    write.bind(at + 10, rows[index].endedAt)
+                    write.bind(at + 11, rows[index].requests)
+                    write.bind(at + 12, rows[index].submitTexts)
+                    write.bind(at + 13, spans[index].lastUiType, in: texts)
+                    write.bind(at + 14, rows[index].firstSubmitAt)
+                    write.bind(at + 15, rows[index].lastSubmitAt)
+                    write.bind(at + 16, spans[index].subTimes, in: texts)
+                }
             }
         }
         let insert = RowInserter(db, "INSERT INTO \(factTable(generation))(kind, t, sid, a, b, seq)", columns: 6)
@@ -162,8 +181,8 @@ final class ThreeDSProjection: ProjectionModel {
                 st.bind(at + 1, facts[index].fact.kind.rawValue)
                 st.bind(at + 2, facts[index].fact.occurredAt)
                 st.bind(at + 3, facts[index].fact.sid)
-                st.bind(at + 4, facts[index].fact.a)
-                st.bind(at + 5, facts[index].fact.b)
+                st.bind(at + 4, facts[index].a, in: texts)
+                st.bind(at + 5, facts[index].b, in: texts)
                 st.bind(at + 6, facts[index].seq)
             }
         }

@@ -42,11 +42,16 @@ struct TotalsTables {
 
     struct Prepared: Sendable {
         var counts: [(key: String, n: Int64)] = []
-        /// Sorted by the table's primary key (sequential B-tree pages, not one random page a row).
-        var buckets: [(metric: String, width: Int64, bucket: Int64, key: String, n: Int64)] = []
+        /// Sorted by the table's primary key (sequential B-tree pages, not one random page a row);
+        /// the texts are spans of ``texts`` (bound without a copy).
+        var buckets: [(metric: TextArena.Span, width: Int64, bucket: Int64, key: TextArena.Span, n: Int64)] = []
         /// Exact histogram rows (key: the duration) and coarse ones (key: its 16 s bucket).
         var fine: [HistogramRow] = []
         var coarse: [HistogramRow] = []
+        /// The bucket rows' texts, and the fine histogram rows' metrics (`fineMetrics[i]` is
+        /// `fine[i].metric`).
+        var texts = TextArena()
+        var fineMetrics: [TextArena.Span] = []
         /// Changes to the sorted duration lists of the time buckets (a read-modify-write each).
         var values: [(width: Int64, bucket: Int64, metric: String, change: [Int64: Int64])] = []
     }
@@ -118,7 +123,10 @@ struct TotalsTables {
             if l.bucket != r.bucket { return l.bucket < r.bucket }
             return textRank[l.id] < textRank[r.id]
         }
-        prepared.buckets = rows.map { (metrics[$0.id].name, $0.width, $0.bucket, texts[$0.id], $0.n) }
+        // Each distinct metric and key text once in the arena.
+        let metricSpans = metrics.map { prepared.texts.add($0.name) }
+        let keySpans = texts.map { prepared.texts.add($0) }
+        prepared.buckets = rows.map { (metricSpans[$0.id], $0.width, $0.bucket, keySpans[$0.id], $0.n) }
         guard !delta.histogram.isEmpty else { return prepared }
         prepared.values = prepareValues(delta)
         var buckets: [Bucket: Int64] = [:]
@@ -132,6 +140,13 @@ struct TotalsTables {
             buckets[Bucket(metric: metric, bucket: key.value >> Self.coarseShift), default: 0] += n
         }
         prepared.fine.sort(by: inKeyOrder)
+        var metricSpan: (metric: String, span: TextArena.Span)?
+        prepared.fineMetrics = prepared.fine.map { row in
+            if let known = metricSpan, known.metric == row.metric { return known.span }
+            let span = prepared.texts.add(row.metric)
+            metricSpan = (row.metric, span)
+            return span
+        }
         prepared.coarse = buckets.filter { $0.value != 0 }
             .map { entry -> HistogramRow in (entry.key.metric, entry.key.bucket, entry.value) }
             .sorted(by: inKeyOrder)
@@ -150,18 +165,38 @@ struct TotalsTables {
         }
         let buckets = RowInserter(db, "INSERT INTO \(bucketed(g))(m, w, b, key, n)", columns: 5,
                                   tail: "ON CONFLICT(m, w, b, key) DO UPDATE SET n = \(bucketed(g)).n + excluded.n")
-        try prepared.buckets.withUnsafeBufferPointer { (rows) throws(ProjectionError) in
-            try buckets.insert(count: rows.count) { st, index, at in
-                st.bind(at + 1, rows[index].metric)
-                st.bind(at + 2, rows[index].width)
-                st.bind(at + 3, rows[index].bucket)
-                st.bind(at + 4, rows[index].key)
-                st.bind(at + 5, rows[index].n)
+        try prepared.texts.withBytes { (texts) throws(ProjectionError) in
+            try prepared.buckets.withUnsafeBufferPointer { (rows) throws(ProjectionError) in
+                try buckets.insert(count: rows.count) { st, index, at in
+                    st.bind(at + 1, rows[index].metric, in: texts)
+                    st.bind(at + 2, rows[index].width)
+                    st.bind(at + 3, rows[index].bucket)
+                    st.bind(at + 4, rows[index].key, in: texts)
+                    st.bind(at + 5, rows[index].n)
+                }
             }
+            try addFine(prepared.fine, metrics: prepared.fineMetrics, texts: texts, to: hist(g), in: db)
         }
         try writeValues(prepared.values, in: db, generation: g)
-        try addCounts(prepared.fine, to: hist(g), keyColumn: "v", in: db)
         try addCounts(prepared.coarse, to: coarse(g), keyColumn: "b", in: db)
+    }
+
+    /// ``addCounts(_:to:keyColumn:in:)`` for the fine histogram rows, their metrics bound from
+    /// the batch's text arena.
+    private func addFine(_ rows: [HistogramRow], metrics: [TextArena.Span], texts: TextArena.Bytes, to table: String,
+                         in db: ProjectionDatabase) throws(ProjectionError) {
+        guard !rows.isEmpty else { return }
+        let insert = RowInserter(db, "INSERT INTO \(table)(metric, v, n)", columns: 3,
+                                 tail: "ON CONFLICT(metric, v) DO UPDATE SET n = \(table).n + excluded.n")
+        try rows.withUnsafeBufferPointer { (rows) throws(ProjectionError) in
+            try metrics.withUnsafeBufferPointer { (metrics) throws(ProjectionError) in
+                try insert.insert(count: rows.count) { st, index, at in
+                    st.bind(at + 1, metrics[index], in: texts)
+                    st.bind(at + 2, rows[index].key)
+                    st.bind(at + 3, rows[index].n)
+                }
+            }
+        }
     }
 
     /// Adds each row's count to its (metric, key) row of a histogram table.
