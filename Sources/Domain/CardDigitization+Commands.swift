@@ -67,7 +67,8 @@ extension CardDigitization {
         case .success(nil): return nil
         case let .failure(rejection): return rejection
         }
-        do { _ = try CardEvent.decode(type: event.typeName, data: event.data) } catch {
+        // The catalog's rules, as decoding the event's data would check them (without reading it back).
+        do { try event.checkFields() } catch {
             return Rejection(error)
         }
         let occurredAt = environment.now()

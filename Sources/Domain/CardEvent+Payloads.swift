@@ -113,13 +113,31 @@ extension CardEvent {
                     throw r.fail(.wrongType, "methods[\(index)]", "must be an object, got \(element.typeName)")
                 }
                 let method = try IDVMethod(decoding: FieldReader(r.eventType, object, element: ("methods", index)))
-                for earlier in methods where earlier.id == method.id {
-                    throw r.invalid("methods[\(index)].id", "must be unique, got \(ValueEcho.describe(method.id)) twice")
-                }
+                if let error = Self.duplicate(method, at: index, in: methods[...], r) { throw error }
                 methods.append(method)
             }
             self.methods = methods
             data = r.data
+        }
+
+        /// The catalog's rules beyond the fields' JSON types, on a payload built by a command (see
+        /// ``CardEvent/checkFields()``): the same checks and the same first error as decoding its
+        /// `data`. Each method's own rule (`withCryptogram` for appToApp only) holds for every
+        /// ``IDVMethod`` by construction.
+        func checkRules(_ r: FieldReader) throws(EventDecodingError) {
+            guard !methods.isEmpty else { throw r.invalid("methods", "must not be empty") }
+            for index in methods.indices {
+                if let error = Self.duplicate(methods[index], at: index, in: methods[..<index], r) { throw error }
+            }
+        }
+
+        /// The error when `method` (at `index`) repeats the id of one of `earlier`.
+        private static func duplicate(_ method: IDVMethod, at index: Int, in earlier: ArraySlice<IDVMethod>,
+                                      _ r: FieldReader) -> EventDecodingError? {
+            for other in earlier where other.id == method.id {
+                return r.invalid("methods[\(index)].id", "must be unique, got \(ValueEcho.describe(method.id)) twice")
+            }
+            return nil
         }
 
         /// The offered method with this id, if any.
@@ -174,10 +192,16 @@ extension CardEvent {
             scheme = try r.optionalString("scheme")
             source = try r.optionalString("source")
             requestPayloadBytes = try r.optionalInt("requestPayloadBytes")
+            data = r.data
+            try checkRules(r)
+        }
+
+        /// The catalog's rules beyond the fields' JSON types (shared by decoding and
+        /// ``CardEvent/checkFields()``); `r` names the field of a failure.
+        func checkRules(_ r: FieldReader) throws(EventDecodingError) {
             if let requestPayloadBytes, requestPayloadBytes < 0 {
                 throw r.invalid("requestPayloadBytes", "must be >= 0, got \(requestPayloadBytes)")
             }
-            data = r.data
         }
     }
 
@@ -198,10 +222,15 @@ extension CardEvent {
 
         init(decoding r: FieldReader) throws(EventDecodingError) {
             otpLength = try r.int("otpLength")
+            data = r.data
+            try checkRules(r)
+        }
+
+        /// The catalog's rules beyond the fields' JSON types (see ``ActivationRequired/checkRules(_:)``).
+        func checkRules(_ r: FieldReader) throws(EventDecodingError) {
             guard Self.allowedLengths.contains(otpLength) else {
                 throw r.invalid("otpLength", "must be between 4 and 12, got \(otpLength)")
             }
-            data = r.data
         }
     }
 
@@ -223,10 +252,15 @@ extension CardEvent {
         init(decoding r: FieldReader) throws(EventDecodingError) {
             reason = try r.enumeration("reason", OTPRejectionReason.self)
             attemptsRemaining = try r.optionalInt("attemptsRemaining")
+            data = r.data
+            try checkRules(r)
+        }
+
+        /// The catalog's rules beyond the fields' JSON types (see ``ActivationRequired/checkRules(_:)``).
+        func checkRules(_ r: FieldReader) throws(EventDecodingError) {
             if let attemptsRemaining, attemptsRemaining < 0 {
                 throw r.invalid("attemptsRemaining", "must be >= 0, got \(attemptsRemaining)")
             }
-            data = r.data
         }
 
         /// True when the journey goes back to method selection (expired, or no attempts left).

@@ -65,6 +65,25 @@ public enum CardEvent: Sendable, Equatable {
         }
     }
 
+    /// Checks the catalog's field rules on the event's typed values: the same rules, in the same
+    /// order and with the same error, as ``decode(type:data:)`` of its `data`, without reading the
+    /// `data` back (see ``ThreeDSEvent/checkFields()``).
+    public func checkFields() throws(EventDecodingError) {
+        let r = FieldReader(typeName, JSONObject())
+        switch self {
+        case let .digitizationApprovedWithIDV(event): try event.checkRules(r)
+        case let .activationRequired(event): try event.checkRules(r)
+        case let .otpSubmitted(event): try event.checkRules(r)
+        case let .otpRejected(event): try event.checkRules(r)
+        // No rule beyond the JSON types: enumerations are catalog values by construction.
+        case .eligibilityChecked, .termsAccepted, .digitizationRequested, .digitizationApproved,
+             .digitizationDeclined, .idvMethodSelected, .appToAppResumed, .cpsNotificationReceived,
+             .activatedByIDV, .activationInterrupted, .activationResumed, .activationCancelled,
+             .activationExpired, .activationFailed:
+            return
+        }
+    }
+
     /// The event's type name as written in the envelope.
     public var typeName: String {
         switch self {

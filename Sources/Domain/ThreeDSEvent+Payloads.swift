@@ -28,11 +28,17 @@ extension ThreeDSEvent {
             messageVersion = try r.enumeration("messageVersion", MessageVersion.self)
             customCertificate = try r.optionalBool("customCertificate")
             warnings = try r.optionalStringArray("warnings")
+            data = r.data
+            try checkRules(r)
+        }
+
+        /// The catalog's rules beyond the fields' JSON types (shared by decoding and
+        /// ``ThreeDSEvent/checkFields()``); `r` names the field of a failure.
+        func checkRules(_ r: FieldReader) throws(EventDecodingError) {
             if !DirectoryServer.isKnown(directoryServerID) && customCertificate != true {
                 throw r.invalid("directoryServerID", "must be a known directory server ID unless customCertificate "
                                 + "is true, got \(ValueEcho.describe(directoryServerID))")
             }
-            data = r.data
         }
     }
 
@@ -64,10 +70,15 @@ extension ThreeDSEvent {
             deviceDataBytes = try r.int("deviceDataBytes")
             sdkAppIDRef = try r.optionalString("sdkAppIDRef")
             ephemeralKeyThumbprint = try r.optionalString("ephemeralKeyThumbprint")
+            data = r.data
+            try checkRules(r)
+        }
+
+        /// The catalog's rules beyond the fields' JSON types (see ``TransactionCreated/checkRules(_:)``).
+        func checkRules(_ r: FieldReader) throws(EventDecodingError) {
             if deviceDataBytes < 0 {
                 throw r.invalid("deviceDataBytes", "must be >= 0, got \(deviceDataBytes)")
             }
-            data = r.data
         }
     }
 
@@ -98,10 +109,15 @@ extension ThreeDSEvent {
             acsTransID = try r.string("acsTransID")
             transStatus = try r.enumeration("transStatus", TransStatus.self)
             transStatusReason = try r.optionalString("transStatusReason")
+            data = r.data
+            try checkRules(r)
+        }
+
+        /// The catalog's rules beyond the fields' JSON types (see ``TransactionCreated/checkRules(_:)``).
+        func checkRules(_ r: FieldReader) throws(EventDecodingError) {
             guard UUIDText.isUUID(threeDSServerTransID) else {
                 throw r.invalid("threeDSServerTransID", "must be a UUID, got \(ValueEcho.describe(threeDSServerTransID))")
             }
-            data = r.data
         }
     }
 
@@ -127,6 +143,12 @@ extension ThreeDSEvent {
         init(decoding r: FieldReader) throws(EventDecodingError) {
             timeoutSeconds = try r.int("timeoutSeconds")
             acsReferenceNumber = try r.string("acsReferenceNumber")
+            data = r.data
+            try checkRules(r)
+        }
+
+        /// The catalog's rules beyond the fields' JSON types (see ``TransactionCreated/checkRules(_:)``).
+        func checkRules(_ r: FieldReader) throws(EventDecodingError) {
             guard timeoutSeconds >= Self.minimumTimeoutSeconds else {
                 throw r.invalid("timeoutSeconds", "must be >= \(Self.minimumTimeoutSeconds), got \(timeoutSeconds)")
             }
@@ -134,7 +156,6 @@ extension ThreeDSEvent {
             guard timeoutSeconds <= 1_000_000_000 else {
                 throw r.invalid("timeoutSeconds", "must be <= 1000000000, got \(timeoutSeconds)")
             }
-            data = r.data
         }
     }
 
@@ -165,10 +186,15 @@ extension ThreeDSEvent {
             action = try r.enumeration("action", ChallengeAction.self)
             entryLength = try r.optionalInt("entryLength")
             noEntry = try r.optionalBool("noEntry")
+            data = r.data
+            try checkRules(r)
+        }
+
+        /// The catalog's rules beyond the fields' JSON types (see ``TransactionCreated/checkRules(_:)``).
+        func checkRules(_ r: FieldReader) throws(EventDecodingError) {
             if let entryLength, entryLength < 0 {
                 throw r.invalid("entryLength", "must be >= 0, got \(entryLength)")
             }
-            data = r.data
         }
     }
 
@@ -300,12 +326,17 @@ extension ThreeDSEvent {
         init(decoding r: FieldReader) throws(EventDecodingError) {
             errorCode = try r.string("errorCode")
             errorMessage = try r.string("errorMessage")
+            data = r.data
+            try checkRules(r)
+        }
+
+        /// The catalog's rules beyond the fields' JSON types (see ``TransactionCreated/checkRules(_:)``).
+        func checkRules(_ r: FieldReader) throws(EventDecodingError) {
             let length = errorMessage.unicodeScalars.count
             guard length <= Self.maximumMessageLength else {
                 throw r.invalid("errorMessage", "must be at most \(Self.maximumMessageLength) Unicode code points, "
                                 + "got \(length)")
             }
-            data = r.data
         }
     }
 }

@@ -53,6 +53,28 @@ public enum ThreeDSEvent: Sendable, Equatable {
         }
     }
 
+    /// Checks the catalog's field rules on the event's typed values: the same rules, in the same
+    /// order and with the same error, as ``decode(type:data:)`` of its `data`, without reading the
+    /// `data` back. Equivalent because every payload's `data` holds exactly its typed values (built
+    /// from them by a command, or read into them by decoding), so the JSON types are right by
+    /// construction and only the value rules (`checkRules`) can fail.
+    public func checkFields() throws(EventDecodingError) {
+        let r = FieldReader(typeName, JSONObject())
+        switch self {
+        case let .transactionCreated(event): try event.checkRules(r)
+        case let .authRequestParametersCreated(event): try event.checkRules(r)
+        case let .authResponseReceived(event): try event.checkRules(r)
+        case let .challengeStarted(event): try event.checkRules(r)
+        case let .challengeRequestSent(event): try event.checkRules(r)
+        case let .runtimeErrorOccurred(event): try event.checkRules(r)
+        // No rule beyond the JSON types: counters are three digits and enumerations catalog
+        // values by construction.
+        case .transactionClosed, .challengeResponseReceived, .challengeCompleted, .challengeCancelled,
+             .challengeTimedOut, .protocolErrorOccurred:
+            return
+        }
+    }
+
     /// The event's type name as written in the envelope.
     public var typeName: String {
         switch self {

@@ -71,7 +71,8 @@ extension ThreeDSTransaction {
     /// Checks one new event against the catalog and the rules and moves `state` on; nil when
     /// it passes, else the rule it breaks (`state` may then be half moved on: discard it).
     private static func check(_ event: ThreeDSEvent, _ state: inout State, _ occurredAt: Timestamp) -> Rejection? {
-        do { _ = try ThreeDSEvent.decode(type: event.typeName, data: event.data) } catch {
+        // The catalog's rules, as decoding the event's data would check them (without reading it back).
+        do { try event.checkFields() } catch {
             return Rejection(error)
         }
         switch apply(state, event, occurredAt: occurredAt) {
