@@ -6,7 +6,8 @@ extension JourneyGenerator {
     /// OTP verdicts, app-to-app with and without cryptogram, issuer pushes, interruptions and
     /// resumes, ending activated, cancelled, expired or failed.
     func makeCardDigitization() -> GeneratedJourney {
-        var run = CardRun(stream: "card-" + caseVariant(random.uuid()), generator: self)
+        // "card-" and a UUID, uppercased in 30 % of journeys (SDKs write either case).
+        var run = CardRun(stream: random.prefixedUUID("card-", uppercasePercent: 30), generator: self)
         let input = draw(profile.inputMethods)
         if roll(profile.notEligible) {
             run.perform(.checkEligibility(inputMethod: input, outcome: .notEligible, errorCode: draw(profile.eligibilityErrors)))
@@ -33,9 +34,6 @@ extension JourneyGenerator {
             return run.activationLoop()
         }
     }
-
-    /// A card stream's UUID may be in either case.
-    private func caseVariant(_ uuid: String) -> String { random.chance(30) ? uuid.uppercased() : uuid }
 
     /// Distinct method types drawn from the profile's shares; appToApp with or without cryptogram.
     private func offeredMethods() -> [IDVMethod] {
@@ -70,7 +68,7 @@ struct CardRun {
     init(stream: String, generator: JourneyGenerator) {
         self.stream = stream
         self.generator = generator
-        events.reserveCapacity(12)
+        if !generator.packsEvents { events.reserveCapacity(12) }
     }
 
     mutating func perform(_ command: CardDigitization.Command) {

@@ -6,7 +6,7 @@ extension JourneyGenerator {
     /// (completed Y/N, cancelled, timed out, protocol or runtime error) and whose screens are
     /// then played until that outcome, every step through the domain's commands.
     func makeThreeDSTransaction() -> GeneratedJourney {
-        var run = ThreeDSRun(stream: "3ds-" + random.uuid(), generator: self)
+        var run = ThreeDSRun(stream: random.prefixedUUID("3ds-"), generator: self)
         let custom = roll(profile.customDirectoryServer)
         let directoryServer = custom ? draw(profile.customDirectoryServers) : draw(profile.directoryServers)
         let version = draw(profile.messageVersions)
@@ -90,7 +90,7 @@ struct ThreeDSRun {
     init(stream: String, generator: JourneyGenerator) {
         self.stream = stream
         self.generator = generator
-        events.reserveCapacity(12)
+        if !generator.packsEvents { events.reserveCapacity(12) }
     }
 
     mutating func perform(_ command: ThreeDSTransaction.Command) {

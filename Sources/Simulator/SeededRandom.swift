@@ -109,13 +109,30 @@ public struct SeededRandom: Sendable {
         return Self.uuidText(high: high, low: low)
     }
 
-    private static func uuidText(high: UInt64, low: UInt64) -> String {
-        String(unsafeUninitializedCapacity: 36) { buffer in
+    /// `prefix` and a random version-4 UUID in one string (a stream name): the same draws and text
+    /// as `prefix + uuid()`, then, when `uppercasePercent` > 0, one more draw that uppercases the
+    /// UUID with that chance (as `uuid().uppercased()` would), without the intermediate strings.
+    public mutating func prefixedUUID(_ prefix: StaticString, uppercasePercent: Int = 0) -> String {
+        var high = next()
+        var low = next()
+        high = (high & ~0x0000_0000_0000_F000) | 0x0000_0000_0000_4000      // version 4
+        low = (low & ~0xC000_0000_0000_0000) | 0x8000_0000_0000_0000        // variant 10
+        let uppercase = uppercasePercent > 0 && chance(uppercasePercent)
+        return Self.uuidText(high: high, low: low, prefix: prefix, uppercase: uppercase)
+    }
+
+    private static func uuidText(high: UInt64, low: UInt64, prefix: StaticString = "", uppercase: Bool = false) -> String {
+        let offset = prefix.utf8CodeUnitCount
+        return String(unsafeUninitializedCapacity: offset + 36) { buffer in
+            prefix.withUTF8Buffer { bytes in
+                for index in 0..<offset { buffer[index] = bytes[index] }
+            }
             // Two hex digits per byte from a table, dashes after bytes 4, 6, 8 and 10.
-            var index = 0
+            let table = uppercase ? upperHexPairs : hexPairs
+            var index = offset
             func put(_ word: UInt64, bytes range: Range<Int>) {
                 for byte in range {
-                    let pair = hexPairs[Int(truncatingIfNeeded: word >> UInt64(56 - 8 * byte)) & 0xFF]
+                    let pair = table[Int(truncatingIfNeeded: word >> UInt64(56 - 8 * byte)) & 0xFF]
                     buffer[index] = UInt8(truncatingIfNeeded: pair >> 8)
                     buffer[index + 1] = UInt8(truncatingIfNeeded: pair)
                     index += 2
@@ -134,14 +151,18 @@ public struct SeededRandom: Sendable {
             put(low, bytes: 0..<2)
             dash()
             put(low, bytes: 2..<8)
-            return 36
+            return offset + 36
         }
     }
 
     /// The two lowercase hex digits of every byte value, high digit in the high byte.
-    private static let hexPairs: [UInt16] = (0..<256).map { value in
-        let digits = Array("0123456789abcdef".utf8)
-        return UInt16(digits[value >> 4]) << 8 | UInt16(digits[value & 0x0F])
+    private static let hexPairs: [UInt16] = hexPairTable("0123456789abcdef")
+    /// The same in uppercase.
+    private static let upperHexPairs: [UInt16] = hexPairTable("0123456789ABCDEF")
+
+    private static func hexPairTable(_ digitText: String) -> [UInt16] {
+        let digits = Array(digitText.utf8)
+        return (0..<256).map { value in UInt16(digits[value >> 4]) << 8 | UInt16(digits[value & 0x0F]) }
     }
 
     /// `count` random lowercase hexadecimal digits, never more than 12 decimal digits in a row:
