@@ -84,6 +84,31 @@ public enum CardEvent: Sendable, Equatable {
         }
     }
 
+    /// Writes the fields of the event's `data` into `writer`, in order, without building the
+    /// object (see ``ThreeDSEvent/writeData(to:)``).
+    public func writeData<W: EventDataWriter>(to writer: inout W) {
+        switch self {
+        case let .eligibilityChecked(event): event.writeData(to: &writer)
+        case let .termsAccepted(event): event.writeData(to: &writer)
+        case let .digitizationRequested(event): event.writeData(to: &writer)
+        case let .digitizationApproved(event): event.writeData(to: &writer)
+        case let .digitizationDeclined(event): event.writeData(to: &writer)
+        case let .digitizationApprovedWithIDV(event): event.writeData(to: &writer)
+        case let .idvMethodSelected(event): event.writeData(to: &writer)
+        case let .activationRequired(event): event.writeData(to: &writer)
+        case let .otpSubmitted(event): event.writeData(to: &writer)
+        case let .otpRejected(event): event.writeData(to: &writer)
+        case let .appToAppResumed(event): event.writeData(to: &writer)
+        case let .cpsNotificationReceived(event): event.writeData(to: &writer)
+        case let .activatedByIDV(event): event.writeData(to: &writer)
+        case let .activationInterrupted(event): event.writeData(to: &writer)
+        case let .activationResumed(event): event.writeData(to: &writer)
+        case let .activationCancelled(event): event.writeData(to: &writer)
+        case let .activationExpired(event): event.writeData(to: &writer)
+        case let .activationFailed(event): event.writeData(to: &writer)
+        }
+    }
+
     /// The event's type name as written in the envelope.
     public var typeName: String {
         switch self {

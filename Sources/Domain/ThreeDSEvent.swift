@@ -111,6 +111,26 @@ public enum ThreeDSEvent: Sendable, Equatable {
         }
     }
 
+    /// Writes the fields of the event's `data` into `writer`, in order: those received for a
+    /// decoded event, else the canonical fields straight from the payload, without building the
+    /// `data` object (which a built event makes only when asked for).
+    public func writeData<W: EventDataWriter>(to writer: inout W) {
+        switch self {
+        case let .transactionCreated(event): event.writeData(to: &writer)
+        case let .authRequestParametersCreated(event): event.writeData(to: &writer)
+        case let .authResponseReceived(event): event.writeData(to: &writer)
+        case let .transactionClosed(event): event.writeData(to: &writer)
+        case let .challengeStarted(event): event.writeData(to: &writer)
+        case let .challengeRequestSent(event): event.writeData(to: &writer)
+        case let .challengeResponseReceived(event): event.writeData(to: &writer)
+        case let .challengeCompleted(event): event.writeData(to: &writer)
+        case let .challengeCancelled(event): event.writeData(to: &writer)
+        case let .challengeTimedOut(event): event.writeData(to: &writer)
+        case let .protocolErrorOccurred(event): event.writeData(to: &writer)
+        case let .runtimeErrorOccurred(event): event.writeData(to: &writer)
+        }
+    }
+
     /// True for the six terminal events: nothing may follow them.
     public var isTerminal: Bool {
         switch self {
@@ -128,4 +148,9 @@ public enum ThreeDSEvent: Sendable, Equatable {
 public struct NoFields: Sendable, Equatable {
     public let data: JSONObject
     public init(data: JSONObject = JSONObject()) { self.data = data }
+
+    /// The fields of `data` as they are (none, when built by a command).
+    func writeData<W: EventDataWriter>(to writer: inout W) {
+        for entry in data.entries { writer.set(entry.key, value: entry.value) }
+    }
 }

@@ -57,8 +57,11 @@ struct PackedEvents {
         entries.reserveCapacity(12)
     }
 
-    mutating func append(id: String, typeIndex: UInt8, data: JSONObject, occurredAt: Timestamp) {
-        bytes.appendJSON(data)
+    /// An event whose data `write` writes (see ``ScratchDataWriter``).
+    mutating func append(id: String, typeIndex: UInt8, occurredAt: Timestamp, write: (inout ScratchDataWriter) -> Void) {
+        var writer = ScratchDataWriter(into: bytes)
+        write(&writer)
+        writer.finish()
         entries.append(InFlightJourney.Entry(id: id, typeIndex: typeIndex, occurredAt: occurredAt.millisecondsSinceEpoch,
                                              recordedAt: 0, dataEnd: Int32(bytes.count)))
     }

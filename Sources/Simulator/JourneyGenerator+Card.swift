@@ -78,8 +78,7 @@ struct CardRun {
         var collected: [GeneratedEvent] = []
         swap(&collected, &events)
         let rejection = CardDigitization.execute(command, &state, generator.environment) { new in
-            generator.emit(id: new.id, stream: stream, type: new.event.typeName, typeIndex: new.event.typeIndex,
-                           data: new.event.data, occurredAt: new.occurredAt, into: &collected)
+            generator.emit(new, stream: stream, into: &collected)
         }
         swap(&collected, &events)
         if let rejection {
