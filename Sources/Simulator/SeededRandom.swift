@@ -124,45 +124,47 @@ public struct SeededRandom: Sendable {
     private static func uuidText(high: UInt64, low: UInt64, prefix: StaticString = "", uppercase: Bool = false) -> String {
         let offset = prefix.utf8CodeUnitCount
         return String(unsafeUninitializedCapacity: offset + 36) { buffer in
+            let text = UnsafeMutableRawPointer(buffer.baseAddress!)
             prefix.withUTF8Buffer { bytes in
-                for index in 0..<offset { buffer[index] = bytes[index] }
+                if let start = bytes.baseAddress { text.copyMemory(from: start, byteCount: offset) }
             }
-            // Two hex digits per byte from a table, dashes after bytes 4, 6, 8 and 10.
-            let table = uppercase ? upperHexPairs : hexPairs
-            var index = offset
-            func put(_ word: UInt64, bytes range: Range<Int>) {
-                for byte in range {
-                    let pair = table[Int(truncatingIfNeeded: word >> UInt64(56 - 8 * byte)) & 0xFF]
-                    buffer[index] = UInt8(truncatingIfNeeded: pair >> 8)
-                    buffer[index + 1] = UInt8(truncatingIfNeeded: pair)
-                    index += 2
-                }
-            }
-            func dash() {
-                buffer[index] = UInt8(ascii: "-")
-                index += 1
-            }
-            put(high, bytes: 0..<4)
-            dash()
-            put(high, bytes: 4..<6)
-            dash()
-            put(high, bytes: 6..<8)
-            dash()
-            put(low, bytes: 0..<2)
-            dash()
-            put(low, bytes: 2..<8)
+            // 8-4-4-4-12 hex digits: eight digits per 32 bits, stored as they read.
+            let a = hexDigits(UInt32(truncatingIfNeeded: high >> 32), uppercase: uppercase)
+            let b = hexDigits(UInt32(truncatingIfNeeded: high), uppercase: uppercase)
+            let c = hexDigits(UInt32(truncatingIfNeeded: low >> 32), uppercase: uppercase)
+            let d = hexDigits(UInt32(truncatingIfNeeded: low), uppercase: uppercase)
+            let dash = UInt8(ascii: "-")
+            text.storeBytes(of: a, toByteOffset: offset, as: UInt64.self)
+            text.storeBytes(of: dash, toByteOffset: offset + 8, as: UInt8.self)
+            text.storeBytes(of: UInt32(truncatingIfNeeded: b), toByteOffset: offset + 9, as: UInt32.self)
+            text.storeBytes(of: dash, toByteOffset: offset + 13, as: UInt8.self)
+            text.storeBytes(of: UInt32(truncatingIfNeeded: b >> 32), toByteOffset: offset + 14, as: UInt32.self)
+            text.storeBytes(of: dash, toByteOffset: offset + 18, as: UInt8.self)
+            text.storeBytes(of: UInt32(truncatingIfNeeded: c), toByteOffset: offset + 19, as: UInt32.self)
+            text.storeBytes(of: dash, toByteOffset: offset + 23, as: UInt8.self)
+            text.storeBytes(of: UInt32(truncatingIfNeeded: c >> 32), toByteOffset: offset + 24, as: UInt32.self)
+            text.storeBytes(of: d, toByteOffset: offset + 28, as: UInt64.self)
             return offset + 36
         }
     }
 
-    /// The two lowercase hex digits of every byte value, high digit in the high byte.
-    private static let hexPairs: [UInt16] = hexPairTable("0123456789abcdef")
-    /// The same in uppercase.
-    private static let upperHexPairs: [UInt16] = hexPairTable("0123456789ABCDEF")
+    #if !_endian(little)
+    #error("uuidText stores digit words in little-endian order")
+    #endif
 
-    private static func hexPairTable(_ digitText: String) -> [UInt16] {
-        let digits = Array(digitText.utf8)
-        return (0..<256).map { value in UInt16(digits[value >> 4]) << 8 | UInt16(digits[value & 0x0F]) }
+    /// The eight hex digits of `value` as ASCII, first digit in the lowest byte (so that storing
+    /// the word on this little-endian machine writes them in reading order): each nibble spread
+    /// into a byte, then '0' added, and the distance to 'a' (or 'A') where the nibble is 10 or more.
+    @inline(__always)
+    static func hexDigits(_ value: UInt32, uppercase: Bool) -> UInt64 {
+        var spread = UInt64(value)
+        spread = ((spread & 0xFFFF_0000) << 16) | (spread & 0x0000_FFFF)
+        spread = ((spread & 0x0000_FF00_0000_FF00) << 8) | (spread & 0x0000_00FF_0000_00FF)
+        spread = ((spread & 0x00F0_00F0_00F0_00F0) << 4) | (spread & 0x000F_000F_000F_000F)
+        // Most significant nibble in the most significant byte; 1 in each byte whose nibble is >= 10.
+        let letters = ((spread &+ 0x0606_0606_0606_0606) >> 4) & 0x0101_0101_0101_0101
+        let ascii = spread &+ 0x3030_3030_3030_3030 &+ letters &* (uppercase ? 7 : 39)
+        return ascii.byteSwapped
     }
 
     /// `count` random lowercase hexadecimal digits, never more than 12 decimal digits in a row:
