@@ -185,10 +185,10 @@ extension CardEvent {
         /// ``CardEvent/checkFields()``): the same checks and the same first error as decoding its
         /// `data`. Each method's own rule (`withCryptogram` for appToApp only) holds for every
         /// ``IDVMethod`` by construction.
-        func checkRules(_ r: FieldReader) throws(EventDecodingError) {
-            guard !methods.isEmpty else { throw r.invalid("methods", "must not be empty") }
+        func checkRules(_ r: @autoclosure () -> FieldReader) throws(EventDecodingError) {
+            guard !methods.isEmpty else { throw r().invalid("methods", "must not be empty") }
             for index in methods.indices {
-                if let error = Self.duplicate(methods[index], at: index, in: methods[..<index], r) { throw error }
+                if let error = Self.duplicate(methods[index], at: index, in: methods[..<index], r()) { throw error }
             }
         }
 
@@ -284,9 +284,9 @@ extension CardEvent {
 
         /// The catalog's rules beyond the fields' JSON types (shared by decoding and
         /// ``CardEvent/checkFields()``); `r` names the field of a failure.
-        func checkRules(_ r: FieldReader) throws(EventDecodingError) {
+        func checkRules(_ r: @autoclosure () -> FieldReader) throws(EventDecodingError) {
             if let requestPayloadBytes, requestPayloadBytes < 0 {
-                throw r.invalid("requestPayloadBytes", "must be >= 0, got \(requestPayloadBytes)")
+                throw r().invalid("requestPayloadBytes", "must be >= 0, got \(requestPayloadBytes)")
             }
         }
     }
@@ -325,9 +325,9 @@ extension CardEvent {
         }
 
         /// The catalog's rules beyond the fields' JSON types (see ``ActivationRequired/checkRules(_:)``).
-        func checkRules(_ r: FieldReader) throws(EventDecodingError) {
+        func checkRules(_ r: @autoclosure () -> FieldReader) throws(EventDecodingError) {
             guard Self.allowedLengths.contains(otpLength) else {
-                throw r.invalid("otpLength", "must be between 4 and 12, got \(otpLength)")
+                throw r().invalid("otpLength", "must be between 4 and 12, got \(otpLength)")
             }
         }
     }
@@ -367,9 +367,9 @@ extension CardEvent {
         }
 
         /// The catalog's rules beyond the fields' JSON types (see ``ActivationRequired/checkRules(_:)``).
-        func checkRules(_ r: FieldReader) throws(EventDecodingError) {
+        func checkRules(_ r: @autoclosure () -> FieldReader) throws(EventDecodingError) {
             if let attemptsRemaining, attemptsRemaining < 0 {
-                throw r.invalid("attemptsRemaining", "must be >= 0, got \(attemptsRemaining)")
+                throw r().invalid("attemptsRemaining", "must be >= 0, got \(attemptsRemaining)")
             }
         }
 

@@ -69,12 +69,12 @@ public enum CardEvent: Sendable, Equatable {
     /// order and with the same error, as ``decode(type:data:)`` of its `data`, without reading the
     /// `data` back (see ``ThreeDSEvent/checkFields()``).
     public func checkFields() throws(EventDecodingError) {
-        let r = FieldReader(typeName, JSONObject())
+        // The reader (`failureReader`) only names the field of a failure and is made only then.
         switch self {
-        case let .digitizationApprovedWithIDV(event): try event.checkRules(r)
-        case let .activationRequired(event): try event.checkRules(r)
-        case let .otpSubmitted(event): try event.checkRules(r)
-        case let .otpRejected(event): try event.checkRules(r)
+        case let .digitizationApprovedWithIDV(event): try event.checkRules(failureReader)
+        case let .activationRequired(event): try event.checkRules(failureReader)
+        case let .otpSubmitted(event): try event.checkRules(failureReader)
+        case let .otpRejected(event): try event.checkRules(failureReader)
         // No rule beyond the JSON types: enumerations are catalog values by construction.
         case .eligibilityChecked, .termsAccepted, .digitizationRequested, .digitizationApproved,
              .digitizationDeclined, .idvMethodSelected, .appToAppResumed, .cpsNotificationReceived,
@@ -108,6 +108,9 @@ public enum CardEvent: Sendable, Equatable {
         case let .activationFailed(event): event.writeData(to: &writer)
         }
     }
+
+    /// A reader of no data that names this event's type in an error.
+    private var failureReader: FieldReader { FieldReader(typeName, JSONObject()) }
 
     /// The event's type name as written in the envelope.
     public var typeName: String {

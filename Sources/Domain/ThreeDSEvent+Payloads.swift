@@ -48,9 +48,9 @@ extension ThreeDSEvent {
 
         /// The catalog's rules beyond the fields' JSON types (shared by decoding and
         /// ``ThreeDSEvent/checkFields()``); `r` names the field of a failure.
-        func checkRules(_ r: FieldReader) throws(EventDecodingError) {
+        func checkRules(_ r: @autoclosure () -> FieldReader) throws(EventDecodingError) {
             if !DirectoryServer.isKnown(directoryServerID) && customCertificate != true {
-                throw r.invalid("directoryServerID", "must be a known directory server ID unless customCertificate "
+                throw r().invalid("directoryServerID", "must be a known directory server ID unless customCertificate "
                                 + "is true, got \(ValueEcho.describe(directoryServerID))")
             }
         }
@@ -103,9 +103,9 @@ extension ThreeDSEvent {
         }
 
         /// The catalog's rules beyond the fields' JSON types (see ``TransactionCreated/checkRules(_:)``).
-        func checkRules(_ r: FieldReader) throws(EventDecodingError) {
+        func checkRules(_ r: @autoclosure () -> FieldReader) throws(EventDecodingError) {
             if deviceDataBytes < 0 {
-                throw r.invalid("deviceDataBytes", "must be >= 0, got \(deviceDataBytes)")
+                throw r().invalid("deviceDataBytes", "must be >= 0, got \(deviceDataBytes)")
             }
         }
     }
@@ -156,9 +156,9 @@ extension ThreeDSEvent {
         }
 
         /// The catalog's rules beyond the fields' JSON types (see ``TransactionCreated/checkRules(_:)``).
-        func checkRules(_ r: FieldReader) throws(EventDecodingError) {
+        func checkRules(_ r: @autoclosure () -> FieldReader) throws(EventDecodingError) {
             guard UUIDText.isUUID(threeDSServerTransID) else {
-                throw r.invalid("threeDSServerTransID", "must be a UUID, got \(ValueEcho.describe(threeDSServerTransID))")
+                throw r().invalid("threeDSServerTransID", "must be a UUID, got \(ValueEcho.describe(threeDSServerTransID))")
             }
         }
     }
@@ -203,13 +203,13 @@ extension ThreeDSEvent {
         }
 
         /// The catalog's rules beyond the fields' JSON types (see ``TransactionCreated/checkRules(_:)``).
-        func checkRules(_ r: FieldReader) throws(EventDecodingError) {
+        func checkRules(_ r: @autoclosure () -> FieldReader) throws(EventDecodingError) {
             guard timeoutSeconds >= Self.minimumTimeoutSeconds else {
-                throw r.invalid("timeoutSeconds", "must be >= \(Self.minimumTimeoutSeconds), got \(timeoutSeconds)")
+                throw r().invalid("timeoutSeconds", "must be >= \(Self.minimumTimeoutSeconds), got \(timeoutSeconds)")
             }
             // Bounded so that start + timeout in milliseconds cannot overflow.
             guard timeoutSeconds <= 1_000_000_000 else {
-                throw r.invalid("timeoutSeconds", "must be <= 1000000000, got \(timeoutSeconds)")
+                throw r().invalid("timeoutSeconds", "must be <= 1000000000, got \(timeoutSeconds)")
             }
         }
     }
@@ -259,9 +259,9 @@ extension ThreeDSEvent {
         }
 
         /// The catalog's rules beyond the fields' JSON types (see ``TransactionCreated/checkRules(_:)``).
-        func checkRules(_ r: FieldReader) throws(EventDecodingError) {
+        func checkRules(_ r: @autoclosure () -> FieldReader) throws(EventDecodingError) {
             if let entryLength, entryLength < 0 {
-                throw r.invalid("entryLength", "must be >= 0, got \(entryLength)")
+                throw r().invalid("entryLength", "must be >= 0, got \(entryLength)")
             }
         }
     }
@@ -450,10 +450,10 @@ extension ThreeDSEvent {
         }
 
         /// The catalog's rules beyond the fields' JSON types (see ``TransactionCreated/checkRules(_:)``).
-        func checkRules(_ r: FieldReader) throws(EventDecodingError) {
+        func checkRules(_ r: @autoclosure () -> FieldReader) throws(EventDecodingError) {
             let length = errorMessage.unicodeScalars.count
             guard length <= Self.maximumMessageLength else {
-                throw r.invalid("errorMessage", "must be at most \(Self.maximumMessageLength) Unicode code points, "
+                throw r().invalid("errorMessage", "must be at most \(Self.maximumMessageLength) Unicode code points, "
                                 + "got \(length)")
             }
         }

@@ -59,14 +59,14 @@ public enum ThreeDSEvent: Sendable, Equatable {
     /// from them by a command, or read into them by decoding), so the JSON types are right by
     /// construction and only the value rules (`checkRules`) can fail.
     public func checkFields() throws(EventDecodingError) {
-        let r = FieldReader(typeName, JSONObject())
+        // The reader (`failureReader`) only names the field of a failure and is made only then.
         switch self {
-        case let .transactionCreated(event): try event.checkRules(r)
-        case let .authRequestParametersCreated(event): try event.checkRules(r)
-        case let .authResponseReceived(event): try event.checkRules(r)
-        case let .challengeStarted(event): try event.checkRules(r)
-        case let .challengeRequestSent(event): try event.checkRules(r)
-        case let .runtimeErrorOccurred(event): try event.checkRules(r)
+        case let .transactionCreated(event): try event.checkRules(failureReader)
+        case let .authRequestParametersCreated(event): try event.checkRules(failureReader)
+        case let .authResponseReceived(event): try event.checkRules(failureReader)
+        case let .challengeStarted(event): try event.checkRules(failureReader)
+        case let .challengeRequestSent(event): try event.checkRules(failureReader)
+        case let .runtimeErrorOccurred(event): try event.checkRules(failureReader)
         // No rule beyond the JSON types: counters are three digits and enumerations catalog
         // values by construction.
         case .transactionClosed, .challengeResponseReceived, .challengeCompleted, .challengeCancelled,
@@ -74,6 +74,9 @@ public enum ThreeDSEvent: Sendable, Equatable {
             return
         }
     }
+
+    /// A reader of no data that names this event's type in an error.
+    private var failureReader: FieldReader { FieldReader(typeName, JSONObject()) }
 
     /// The event's type name as written in the envelope.
     public var typeName: String {

@@ -22,12 +22,17 @@ struct ScratchDataWriter: EventDataWriter {
     /// `,"key":` (or `{"key":`): a catalog field name, nothing to escape.
     @inline(__always)
     private mutating func key(_ key: String) {
-        bytes.append(separator)
-        separator = UInt8(ascii: ",")
-        bytes.append(UInt8(ascii: "\""))
-        bytes.append(key)
-        bytes.append(UInt8(ascii: "\""))
-        bytes.append(UInt8(ascii: ":"))
+        let separator = self.separator
+        self.separator = UInt8(ascii: ",")
+        let written: Bool? = key.utf8.withContiguousStorageIfAvailable { name in
+            bytes.appendKey(name, after: separator)
+            return true
+        }
+        if written == nil {
+            bytes.append(separator)
+            bytes.appendJSONString(key)
+            bytes.append(UInt8(ascii: ":"))
+        }
     }
 
     mutating func set(_ key: String, string value: String) {
