@@ -7,14 +7,21 @@
 /// one comparison a level, then up to its place, which is near the bottom for most journeys.
 struct JourneyQueue {
     struct Entry {
-        var time: Int64
-        var sequence: UInt64
+        /// The time (sign bit flipped, so that unsigned order is signed order) in the high
+        /// 64 bits, the admission sequence in the low ones: one comparison orders two entries.
+        private var key: UInt128
         var slot: Int32
 
-        @inline(__always)
-        func precedes(_ other: Entry) -> Bool {
-            time != other.time ? time < other.time : sequence < other.sequence
+        init(time: Int64, sequence: UInt64, slot: Int32) {
+            key = UInt128(UInt64(bitPattern: time) ^ (1 << 63)) << 64 | UInt128(sequence)
+            self.slot = slot
         }
+
+        var time: Int64 { Int64(bitPattern: UInt64(truncatingIfNeeded: key >> 64) ^ (1 << 63)) }
+        var sequence: UInt64 { UInt64(truncatingIfNeeded: key) }
+
+        @inline(__always)
+        func precedes(_ other: Entry) -> Bool { key < other.key }
     }
 
     private var heap: [Entry] = []

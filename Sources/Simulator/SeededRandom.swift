@@ -25,6 +25,7 @@ public struct SeededRandom: Sendable {
     }
 
     /// The next 64 random bits.
+    @inline(__always)
     public mutating func next() -> UInt64 {
         let result = rotateLeft(s1 &* 5, 7) &* 9
         let t = s1 << 17
@@ -37,6 +38,7 @@ public struct SeededRandom: Sendable {
         return result
     }
 
+    @inline(__always)
     private func rotateLeft(_ x: UInt64, _ k: UInt64) -> UInt64 { (x << k) | (x >> (64 - k)) }
 
     /// A uniform integer in `0..<bound` (Lemire's multiply-and-reject method, unbiased).
@@ -125,9 +127,7 @@ public struct SeededRandom: Sendable {
         let offset = prefix.utf8CodeUnitCount
         return String(unsafeUninitializedCapacity: offset + 36) { buffer in
             let text = UnsafeMutableRawPointer(buffer.baseAddress!)
-            prefix.withUTF8Buffer { bytes in
-                if let start = bytes.baseAddress { text.copyMemory(from: start, byteCount: offset) }
-            }
+            if offset > 0 { text.copyMemory(from: prefix.utf8Start, byteCount: offset) }
             // 8-4-4-4-12 hex digits: eight digits per 32 bits, stored as they read.
             let a = hexDigits(UInt32(truncatingIfNeeded: high >> 32), uppercase: uppercase)
             let b = hexDigits(UInt32(truncatingIfNeeded: high), uppercase: uppercase)
