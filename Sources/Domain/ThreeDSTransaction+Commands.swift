@@ -49,9 +49,14 @@ extension ThreeDSTransaction {
             return nil
         case let .success(.one(event)):
             let occurredAt = environment.now()
-            var current = state
-            if let rejection = check(event, &current, occurredAt) { return rejection }
-            state = current
+            // `apply` reads `state` and returns the next one: no working copy for a single event.
+            do { try event.checkFields() } catch {
+                return Rejection(error)
+            }
+            switch apply(state, event, occurredAt: occurredAt) {
+            case let .success(next): state = next
+            case let .failure(rejection): return rejection
+            }
             emit(NewEvent(id: environment.newID(), occurredAt: occurredAt, event: event))
             return nil
         case let .success(.two(event, following)):
