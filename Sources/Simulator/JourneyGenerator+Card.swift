@@ -39,18 +39,23 @@ extension JourneyGenerator {
     private func offeredMethods() -> [IDVMethod] {
         let count = draw(profile.methodsOffered)
         var types: [IDVMethodType] = []
-        var table = profile.methodTypes
-        while types.count < count {
-            let type = table.draw(&random)
+        types.reserveCapacity(count)
+        // Each type from the shares of the types not drawn yet.
+        while types.count < count, let type = profile.methodTypes.draw(&random, excluding: { types.contains($0) }) {
             types.append(type)
-            guard let rest = table.filtered({ !types.contains($0) }) else { break }
-            table = rest
         }
-        return types.enumerated().map { index, type in
-            IDVMethod(id: "idv-\(index + 1)-" + random.hex(4), type: type,
-                      withCryptogram: type == .appToApp ? roll(profile.appToAppWithCryptogram) : nil)
+        var methods: [IDVMethod] = []
+        methods.reserveCapacity(types.count)
+        for (index, type) in types.enumerated() {
+            let prefix = index < Self.methodIDPrefixes.count ? Self.methodIDPrefixes[index] : "idv-\(index + 1)-"
+            methods.append(IDVMethod(id: prefix + random.hex(4), type: type,
+                                     withCryptogram: type == .appToApp ? roll(profile.appToAppWithCryptogram) : nil))
         }
+        return methods
     }
+
+    /// `idv-1-` to `idv-5-` (a journey offers at most five methods).
+    private static let methodIDPrefixes = (1...5).map { "idv-\($0)-" }
 }
 
 /// The state of one card journey being generated.
