@@ -7,7 +7,7 @@ extension CardEvent {
         public let outcome: EligibilityOutcome
         public let errorCode: String?
         /// `data` as received when decoded; nil when built by a command.
-        let received: JSONObject?
+        @usableFromInline let received: JSONObject?
         /// The envelope's `data` object: as received, or, built by a command, made from the fields
         /// when asked for (canonical: catalog order, absent fields skipped).
         public var data: JSONObject { received ?? canonicalData() }
@@ -20,6 +20,7 @@ extension CardEvent {
         }
 
         /// The fields of `data` in catalog order, as a command builds it (see ``EventDataWriter``).
+        @inlinable
         func writeFields<W: EventDataWriter>(to builder: inout W) {
             builder.set("inputMethod", inputMethod)
             builder.set("outcome", outcome)
@@ -44,7 +45,7 @@ extension CardEvent {
     public struct TermsAccepted: Sendable, Equatable, PayloadFields {
         public let tncDigest: String
         /// `data` as received when decoded; nil when built by a command.
-        let received: JSONObject?
+        @usableFromInline let received: JSONObject?
         /// The envelope's `data` object: as received, or, built by a command, made from the fields
         /// when asked for (canonical: catalog order, absent fields skipped).
         public var data: JSONObject { received ?? canonicalData() }
@@ -55,6 +56,7 @@ extension CardEvent {
         }
 
         /// The fields of `data` in catalog order, as a command builds it (see ``EventDataWriter``).
+        @inlinable
         func writeFields<W: EventDataWriter>(to builder: inout W) {
             builder.set("tncDigest", tncDigest)
         }
@@ -76,7 +78,7 @@ extension CardEvent {
         /// A keyed reference to the push token, never the token itself.
         public let pushTokenRef: String?
         /// `data` as received when decoded; nil when built by a command.
-        let received: JSONObject?
+        @usableFromInline let received: JSONObject?
         /// The envelope's `data` object: as received, or, built by a command, made from the fields
         /// when asked for (canonical: catalog order, absent fields skipped).
         public var data: JSONObject { received ?? canonicalData() }
@@ -88,6 +90,7 @@ extension CardEvent {
         }
 
         /// The fields of `data` in catalog order, as a command builds it (see ``EventDataWriter``).
+        @inlinable
         func writeFields<W: EventDataWriter>(to builder: inout W) {
             builder.set("language", language)
             builder.set("pushTokenRef", pushTokenRef)
@@ -109,7 +112,7 @@ extension CardEvent {
     public struct DigitizationApproved: Sendable, Equatable, PayloadFields {
         public let digitalCardID: String
         /// `data` as received when decoded; nil when built by a command.
-        let received: JSONObject?
+        @usableFromInline let received: JSONObject?
         /// The envelope's `data` object: as received, or, built by a command, made from the fields
         /// when asked for (canonical: catalog order, absent fields skipped).
         public var data: JSONObject { received ?? canonicalData() }
@@ -120,6 +123,7 @@ extension CardEvent {
         }
 
         /// The fields of `data` in catalog order, as a command builds it (see ``EventDataWriter``).
+        @inlinable
         func writeFields<W: EventDataWriter>(to builder: inout W) {
             builder.set("digitalCardID", digitalCardID)
         }
@@ -141,7 +145,7 @@ extension CardEvent {
         /// The offered methods: non-empty, ids unique.
         public let methods: [IDVMethod]
         /// `data` as received when decoded; nil when built by a command.
-        let received: JSONObject?
+        @usableFromInline let received: JSONObject?
         /// The envelope's `data` object: as received, or, built by a command, made from the fields
         /// when asked for (canonical: catalog order, absent fields skipped).
         public var data: JSONObject { received ?? canonicalData() }
@@ -153,6 +157,7 @@ extension CardEvent {
         }
 
         /// The fields of `data` in catalog order, as a command builds it (see ``EventDataWriter``).
+        @inlinable
         func writeFields<W: EventDataWriter>(to builder: inout W) {
             builder.set("digitalCardID", digitalCardID)
             builder.set("methods", .array(methods.map { .object($0.json) }))
@@ -212,7 +217,7 @@ extension CardEvent {
     public struct IDVMethodSelected: Sendable, Equatable, PayloadFields {
         public let idvID: String
         /// `data` as received when decoded; nil when built by a command.
-        let received: JSONObject?
+        @usableFromInline let received: JSONObject?
         /// The envelope's `data` object: as received, or, built by a command, made from the fields
         /// when asked for (canonical: catalog order, absent fields skipped).
         public var data: JSONObject { received ?? canonicalData() }
@@ -223,6 +228,7 @@ extension CardEvent {
         }
 
         /// The fields of `data` in catalog order, as a command builds it (see ``EventDataWriter``).
+        @inlinable
         func writeFields<W: EventDataWriter>(to builder: inout W) {
             builder.set("idvID", idvID)
         }
@@ -245,7 +251,7 @@ extension CardEvent {
         public let source: String?
         public let requestPayloadBytes: Int64?
         /// `data` as received when decoded; nil when built by a command.
-        let received: JSONObject?
+        @usableFromInline let received: JSONObject?
         /// The envelope's `data` object: as received, or, built by a command, made from the fields
         /// when asked for (canonical: catalog order, absent fields skipped).
         public var data: JSONObject { received ?? canonicalData() }
@@ -260,6 +266,7 @@ extension CardEvent {
         }
 
         /// The fields of `data` in catalog order, as a command builds it (see ``EventDataWriter``).
+        @inlinable
         func writeFields<W: EventDataWriter>(to builder: inout W) {
             builder.set("state", state)
             builder.set("scheme", scheme)
@@ -296,7 +303,7 @@ extension CardEvent {
         /// 4 to 12.
         public let otpLength: Int64
         /// `data` as received when decoded; nil when built by a command.
-        let received: JSONObject?
+        @usableFromInline let received: JSONObject?
         /// The envelope's `data` object: as received, or, built by a command, made from the fields
         /// when asked for (canonical: catalog order, absent fields skipped).
         public var data: JSONObject { received ?? canonicalData() }
@@ -309,6 +316,7 @@ extension CardEvent {
         }
 
         /// The fields of `data` in catalog order, as a command builds it (see ``EventDataWriter``).
+        @inlinable
         func writeFields<W: EventDataWriter>(to builder: inout W) {
             builder.set("otpLength", otpLength)
         }
@@ -337,7 +345,7 @@ extension CardEvent {
         public let reason: OTPRejectionReason
         public let attemptsRemaining: Int64?
         /// `data` as received when decoded; nil when built by a command.
-        let received: JSONObject?
+        @usableFromInline let received: JSONObject?
         /// The envelope's `data` object: as received, or, built by a command, made from the fields
         /// when asked for (canonical: catalog order, absent fields skipped).
         public var data: JSONObject { received ?? canonicalData() }
@@ -349,6 +357,7 @@ extension CardEvent {
         }
 
         /// The fields of `data` in catalog order, as a command builds it (see ``EventDataWriter``).
+        @inlinable
         func writeFields<W: EventDataWriter>(to builder: inout W) {
             builder.set("reason", reason)
             builder.set("attemptsRemaining", attemptsRemaining)
@@ -381,7 +390,7 @@ extension CardEvent {
     public struct AppToAppResumed: Sendable, Equatable, PayloadFields {
         public let withTAV: Bool
         /// `data` as received when decoded; nil when built by a command.
-        let received: JSONObject?
+        @usableFromInline let received: JSONObject?
         /// The envelope's `data` object: as received, or, built by a command, made from the fields
         /// when asked for (canonical: catalog order, absent fields skipped).
         public var data: JSONObject { received ?? canonicalData() }
@@ -392,6 +401,7 @@ extension CardEvent {
         }
 
         /// The fields of `data` in catalog order, as a command builds it (see ``EventDataWriter``).
+        @inlinable
         func writeFields<W: EventDataWriter>(to builder: inout W) {
             builder.set("withTAV", withTAV)
         }
@@ -411,7 +421,7 @@ extension CardEvent {
     public struct CPSNotificationReceived: Sendable, Equatable, PayloadFields {
         public let messageCode: String
         /// `data` as received when decoded; nil when built by a command.
-        let received: JSONObject?
+        @usableFromInline let received: JSONObject?
         /// The envelope's `data` object: as received, or, built by a command, made from the fields
         /// when asked for (canonical: catalog order, absent fields skipped).
         public var data: JSONObject { received ?? canonicalData() }
@@ -422,6 +432,7 @@ extension CardEvent {
         }
 
         /// The fields of `data` in catalog order, as a command builds it (see ``EventDataWriter``).
+        @inlinable
         func writeFields<W: EventDataWriter>(to builder: inout W) {
             builder.set("messageCode", messageCode)
         }
@@ -444,7 +455,7 @@ extension CardEvent {
     public struct ActivationInterrupted: Sendable, Equatable, PayloadFields {
         public let reason: String
         /// `data` as received when decoded; nil when built by a command.
-        let received: JSONObject?
+        @usableFromInline let received: JSONObject?
         /// The envelope's `data` object: as received, or, built by a command, made from the fields
         /// when asked for (canonical: catalog order, absent fields skipped).
         public var data: JSONObject { received ?? canonicalData() }
@@ -455,6 +466,7 @@ extension CardEvent {
         }
 
         /// The fields of `data` in catalog order, as a command builds it (see ``EventDataWriter``).
+        @inlinable
         func writeFields<W: EventDataWriter>(to builder: inout W) {
             builder.set("reason", reason)
         }
@@ -474,7 +486,7 @@ extension CardEvent {
     public struct ActivationFailed: Sendable, Equatable, PayloadFields {
         public let reason: ActivationFailureReason
         /// `data` as received when decoded; nil when built by a command.
-        let received: JSONObject?
+        @usableFromInline let received: JSONObject?
         /// The envelope's `data` object: as received, or, built by a command, made from the fields
         /// when asked for (canonical: catalog order, absent fields skipped).
         public var data: JSONObject { received ?? canonicalData() }
@@ -485,6 +497,7 @@ extension CardEvent {
         }
 
         /// The fields of `data` in catalog order, as a command builds it (see ``EventDataWriter``).
+        @inlinable
         func writeFields<W: EventDataWriter>(to builder: inout W) {
             builder.set("reason", reason)
         }

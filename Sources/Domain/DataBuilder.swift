@@ -22,6 +22,7 @@ struct DataBuilder: EventDataWriter {
 
 /// A payload whose `data` is kept as received when decoded, and made from its fields only when
 /// asked for when built by a command.
+@usableFromInline
 protocol PayloadFields {
     /// `data` as received when decoded; nil when built by a command.
     var received: JSONObject? { get }
@@ -38,6 +39,7 @@ extension PayloadFields {
     }
 
     /// The fields of `data`, in order: those received, or the canonical ones.
+    @inlinable
     func writeData<W: EventDataWriter>(to writer: inout W) {
         if let received {
             for entry in received.entries { writer.set(entry.key, value: entry.value) }

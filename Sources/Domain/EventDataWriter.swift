@@ -18,13 +18,13 @@ public protocol EventDataWriter {
 }
 
 extension EventDataWriter {
-    public mutating func set(_ key: String, _ value: String) { set(key, string: value) }
-    public mutating func set(_ key: String, _ value: String?) { if let value { set(key, string: value) } }
-    public mutating func set(_ key: String, _ value: Bool) { set(key, bool: value) }
-    public mutating func set(_ key: String, _ value: Bool?) { if let value { set(key, bool: value) } }
-    public mutating func set(_ key: String, _ value: Int64) { set(key, int: value) }
-    public mutating func set(_ key: String, _ value: Int64?) { if let value { set(key, int: value) } }
-    public mutating func set(_ key: String, _ value: JSONValue) { set(key, value: value) }
+    @inlinable public mutating func set(_ key: String, _ value: String) { set(key, string: value) }
+    @inlinable public mutating func set(_ key: String, _ value: String?) { if let value { set(key, string: value) } }
+    @inlinable public mutating func set(_ key: String, _ value: Bool) { set(key, bool: value) }
+    @inlinable public mutating func set(_ key: String, _ value: Bool?) { if let value { set(key, bool: value) } }
+    @inlinable public mutating func set(_ key: String, _ value: Int64) { set(key, int: value) }
+    @inlinable public mutating func set(_ key: String, _ value: Int64?) { if let value { set(key, int: value) } }
+    @inlinable public mutating func set(_ key: String, _ value: JSONValue) { set(key, value: value) }
     public mutating func set<E: RawRepresentable>(_ key: String, _ value: E) where E.RawValue == String {
         set(key, string: value.rawValue)
     }

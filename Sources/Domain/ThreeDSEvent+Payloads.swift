@@ -8,7 +8,7 @@ extension ThreeDSEvent {
         public let customCertificate: Bool?
         public let warnings: [String]?
         /// `data` as received when decoded; nil when built by a command.
-        let received: JSONObject?
+        @usableFromInline let received: JSONObject?
         /// The envelope's `data` object: as received, or, built by a command, made from the fields
         /// when asked for (canonical: catalog order, absent fields skipped).
         public var data: JSONObject { received ?? canonicalData() }
@@ -23,6 +23,7 @@ extension ThreeDSEvent {
         }
 
         /// The fields of `data` in catalog order, as a command builds it (see ``EventDataWriter``).
+        @inlinable
         func writeFields<W: EventDataWriter>(to builder: inout W) {
             builder.set("directoryServerID", directoryServerID)
             builder.set("messageVersion", messageVersion)
@@ -64,7 +65,7 @@ extension ThreeDSEvent {
         public let sdkAppIDRef: String?
         public let ephemeralKeyThumbprint: String?
         /// `data` as received when decoded; nil when built by a command.
-        let received: JSONObject?
+        @usableFromInline let received: JSONObject?
         /// The envelope's `data` object: as received, or, built by a command, made from the fields
         /// when asked for (canonical: catalog order, absent fields skipped).
         public var data: JSONObject { received ?? canonicalData() }
@@ -79,6 +80,7 @@ extension ThreeDSEvent {
         }
 
         /// The fields of `data` in catalog order, as a command builds it (see ``EventDataWriter``).
+        @inlinable
         func writeFields<W: EventDataWriter>(to builder: inout W) {
             builder.set("sdkReferenceNumber", sdkReferenceNumber)
             builder.set("deviceDataBytes", deviceDataBytes)
@@ -117,7 +119,7 @@ extension ThreeDSEvent {
         public let transStatus: TransStatus
         public let transStatusReason: String?
         /// `data` as received when decoded; nil when built by a command.
-        let received: JSONObject?
+        @usableFromInline let received: JSONObject?
         /// The envelope's `data` object: as received, or, built by a command, made from the fields
         /// when asked for (canonical: catalog order, absent fields skipped).
         public var data: JSONObject { received ?? canonicalData() }
@@ -132,6 +134,7 @@ extension ThreeDSEvent {
         }
 
         /// The fields of `data` in catalog order, as a command builds it (see ``EventDataWriter``).
+        @inlinable
         func writeFields<W: EventDataWriter>(to builder: inout W) {
             builder.set("threeDSServerTransID", threeDSServerTransID)
             builder.set("acsTransID", acsTransID)
@@ -169,7 +172,7 @@ extension ThreeDSEvent {
         public let timeoutSeconds: Int64
         public let acsReferenceNumber: String
         /// `data` as received when decoded; nil when built by a command.
-        let received: JSONObject?
+        @usableFromInline let received: JSONObject?
         /// The envelope's `data` object: as received, or, built by a command, made from the fields
         /// when asked for (canonical: catalog order, absent fields skipped).
         public var data: JSONObject { received ?? canonicalData() }
@@ -184,6 +187,7 @@ extension ThreeDSEvent {
         }
 
         /// The fields of `data` in catalog order, as a command builds it (see ``EventDataWriter``).
+        @inlinable
         func writeFields<W: EventDataWriter>(to builder: inout W) {
             builder.set("timeoutSeconds", timeoutSeconds)
             builder.set("acsReferenceNumber", acsReferenceNumber)
@@ -221,7 +225,7 @@ extension ThreeDSEvent {
         public let entryLength: Int64?
         public let noEntry: Bool?
         /// `data` as received when decoded; nil when built by a command.
-        let received: JSONObject?
+        @usableFromInline let received: JSONObject?
         /// The envelope's `data` object: as received, or, built by a command, made from the fields
         /// when asked for (canonical: catalog order, absent fields skipped).
         public var data: JSONObject { received ?? canonicalData() }
@@ -236,6 +240,7 @@ extension ThreeDSEvent {
         }
 
         /// The fields of `data` in catalog order, as a command builds it (see ``EventDataWriter``).
+        @inlinable
         func writeFields<W: EventDataWriter>(to builder: inout W) {
             builder.set("sdkCounterStoA", sdkCounterStoA.text)
             builder.set("action", action)
@@ -279,7 +284,7 @@ extension ThreeDSEvent {
         public let acsCounterAtoS: ChallengeCounter
         public let result: Result
         /// `data` as received when decoded; nil when built by a command.
-        let received: JSONObject?
+        @usableFromInline let received: JSONObject?
         /// The envelope's `data` object: as received, or, built by a command, made from the fields
         /// when asked for (canonical: catalog order, absent fields skipped).
         public var data: JSONObject { received ?? canonicalData() }
@@ -296,6 +301,7 @@ extension ThreeDSEvent {
         }
 
         /// The fields of `data` in catalog order, as a command builds it (see ``EventDataWriter``).
+        @inlinable
         func writeFields<W: EventDataWriter>(to builder: inout W) {
             builder.set("acsCounterAtoS", acsCounterAtoS.text)
             switch result {
@@ -331,7 +337,7 @@ extension ThreeDSEvent {
     public struct ChallengeCompleted: Sendable, Equatable, PayloadFields {
         public let transStatus: ChallengeTransStatus
         /// `data` as received when decoded; nil when built by a command.
-        let received: JSONObject?
+        @usableFromInline let received: JSONObject?
         /// The envelope's `data` object: as received, or, built by a command, made from the fields
         /// when asked for (canonical: catalog order, absent fields skipped).
         public var data: JSONObject { received ?? canonicalData() }
@@ -342,6 +348,7 @@ extension ThreeDSEvent {
         }
 
         /// The fields of `data` in catalog order, as a command builds it (see ``EventDataWriter``).
+        @inlinable
         func writeFields<W: EventDataWriter>(to builder: inout W) {
             builder.set("transStatus", transStatus)
         }
@@ -367,7 +374,7 @@ extension ThreeDSEvent {
         public let errorMessageType: String?
         public let sentToACS: Bool
         /// `data` as received when decoded; nil when built by a command.
-        let received: JSONObject?
+        @usableFromInline let received: JSONObject?
         /// The envelope's `data` object: as received, or, built by a command, made from the fields
         /// when asked for (canonical: catalog order, absent fields skipped).
         public var data: JSONObject { received ?? canonicalData() }
@@ -384,6 +391,7 @@ extension ThreeDSEvent {
         }
 
         /// The fields of `data` in catalog order, as a command builds it (see ``EventDataWriter``).
+        @inlinable
         func writeFields<W: EventDataWriter>(to builder: inout W) {
             builder.set("errorCode", errorCode)
             builder.set("errorComponent", errorComponent)
@@ -418,7 +426,7 @@ extension ThreeDSEvent {
         /// At most 256 Unicode code points.
         public let errorMessage: String
         /// `data` as received when decoded; nil when built by a command.
-        let received: JSONObject?
+        @usableFromInline let received: JSONObject?
         /// The envelope's `data` object: as received, or, built by a command, made from the fields
         /// when asked for (canonical: catalog order, absent fields skipped).
         public var data: JSONObject { received ?? canonicalData() }
@@ -432,6 +440,7 @@ extension ThreeDSEvent {
         }
 
         /// The fields of `data` in catalog order, as a command builds it (see ``EventDataWriter``).
+        @inlinable
         func writeFields<W: EventDataWriter>(to builder: inout W) {
             builder.set("errorCode", errorCode)
             builder.set("errorMessage", errorMessage)

@@ -117,6 +117,7 @@ public enum ThreeDSEvent: Sendable, Equatable {
     /// Writes the fields of the event's `data` into `writer`, in order: those received for a
     /// decoded event, else the canonical fields straight from the payload, without building the
     /// `data` object (which a built event makes only when asked for).
+    @inlinable
     public func writeData<W: EventDataWriter>(to writer: inout W) {
         switch self {
         case let .transactionCreated(event): event.writeData(to: &writer)
@@ -153,6 +154,7 @@ public struct NoFields: Sendable, Equatable {
     public init(data: JSONObject = JSONObject()) { self.data = data }
 
     /// The fields of `data` as they are (none, when built by a command).
+    @inlinable
     func writeData<W: EventDataWriter>(to writer: inout W) {
         for entry in data.entries { writer.set(entry.key, value: entry.value) }
     }

@@ -42,6 +42,7 @@ public struct SeededRandom: Sendable {
     private func rotateLeft(_ x: UInt64, _ k: UInt64) -> UInt64 { (x << k) | (x >> (64 - k)) }
 
     /// A uniform integer in `0..<bound` (Lemire's multiply-and-reject method, unbiased).
+    @inline(__always)
     public mutating func int(below bound: Int) -> Int {
         precondition(bound > 0, "bound must be positive")
         let range = UInt64(bound)
@@ -173,7 +174,9 @@ public struct SeededRandom: Sendable {
         String(unsafeUninitializedCapacity: count) { text in
             var digitsInARow = 0
             for index in 0..<count {
-                let value = digitsInARow == 12 ? 10 + int(below: 6) : int(below: 16)
+                // int(below: 16) is the top four bits of one draw (Lemire's method never rejects a
+                // power of two), taken here without the multiplication.
+                let value = digitsInARow == 12 ? 10 + int(below: 6) : Int(truncatingIfNeeded: next() >> 60)
                 digitsInARow = value < 10 ? digitsInARow + 1 : 0
                 text[index] = value < 10 ? UInt8(ascii: "0") + UInt8(value) : UInt8(ascii: "a") + UInt8(value - 10)
             }
