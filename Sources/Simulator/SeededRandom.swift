@@ -126,8 +126,12 @@ public struct SeededRandom: Sendable {
 
     private static func uuidText(high: UInt64, low: UInt64, prefix: StaticString = "", uppercase: Bool = false) -> String {
         let offset = prefix.utf8CodeUnitCount
-        return String(unsafeUninitializedCapacity: offset + 36) { buffer in
-            let text = UnsafeMutableRawPointer(buffer.baseAddress!)
+        // Written into a stack buffer (at most 16 prefix bytes and the 36 of the UUID), then
+        // made a string in one piece.
+        precondition(offset <= 16, "a UUID prefix of at most 16 bytes")
+        var storage: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0)
+        return withUnsafeMutableBytes(of: &storage) { buffer in
+            let text = buffer.baseAddress!
             if offset > 0 { text.copyMemory(from: prefix.utf8Start, byteCount: offset) }
             // 8-4-4-4-12 hex digits: eight digits per 32 bits, stored as they read.
             let a = hexDigits(UInt32(truncatingIfNeeded: high >> 32), uppercase: uppercase)
@@ -145,7 +149,7 @@ public struct SeededRandom: Sendable {
             text.storeBytes(of: dash, toByteOffset: offset + 23, as: UInt8.self)
             text.storeBytes(of: UInt32(truncatingIfNeeded: c >> 32), toByteOffset: offset + 24, as: UInt32.self)
             text.storeBytes(of: d, toByteOffset: offset + 28, as: UInt64.self)
-            return offset + 36
+            return String(decoding: UnsafeRawBufferPointer(rebasing: buffer[..<(offset + 36)]), as: UTF8.self)
         }
     }
 
