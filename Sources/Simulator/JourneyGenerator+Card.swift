@@ -63,6 +63,8 @@ struct CardRun {
     let stream: String
     // The generator runs the journey and outlives it: no reference counting on every step.
     unowned(unsafe) let generator: JourneyGenerator
+    /// The generator's environment, copied once per journey (not for every command).
+    let environment: Environment
     var state = CardDigitization.initial
     var events: [GeneratedEvent] = []
     var commands: [GeneratedCommand] = []
@@ -73,6 +75,7 @@ struct CardRun {
     init(stream: String, generator: JourneyGenerator) {
         self.stream = stream
         self.generator = generator
+        environment = generator.environment
         if !generator.packsEvents { events.reserveCapacity(12) }
     }
 
@@ -82,7 +85,7 @@ struct CardRun {
         let stream = self.stream
         var collected: [GeneratedEvent] = []
         swap(&collected, &events)
-        let rejection = CardDigitization.execute(command, &state, generator.environment) { new in
+        let rejection = CardDigitization.execute(command, &state, environment) { new in
             generator.emit(new, stream: stream, into: &collected)
         }
         swap(&collected, &events)

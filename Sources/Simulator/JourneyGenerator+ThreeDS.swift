@@ -83,6 +83,8 @@ struct ThreeDSRun {
     let stream: String
     // The generator runs the journey and outlives it: no reference counting on every step.
     unowned(unsafe) let generator: JourneyGenerator
+    /// The generator's environment, copied once per journey (not for every command).
+    let environment: Environment
     var state = ThreeDSTransaction.initial
     var events: [GeneratedEvent] = []
     var commands: [GeneratedCommand] = []
@@ -90,6 +92,7 @@ struct ThreeDSRun {
     init(stream: String, generator: JourneyGenerator) {
         self.stream = stream
         self.generator = generator
+        environment = generator.environment
         if !generator.packsEvents { events.reserveCapacity(12) }
     }
 
@@ -99,7 +102,7 @@ struct ThreeDSRun {
         let stream = self.stream
         var collected: [GeneratedEvent] = []
         swap(&collected, &events)
-        let rejection = ThreeDSTransaction.execute(command, &state, generator.environment) { new in
+        let rejection = ThreeDSTransaction.execute(command, &state, environment) { new in
             generator.emit(new, stream: stream, into: &collected)
         }
         swap(&collected, &events)
