@@ -76,7 +76,7 @@ extension CardDigitization {
         case let .success(next): state = next
         case let .failure(rejection): return rejection
         }
-        emit(NewEvent(id: environment.newID(), occurredAt: occurredAt, event: event))
+        emit(NewEvent(id: environment.newID(), occurredAt: occurredAt, event: consume event))
         return nil
     }
 

@@ -57,7 +57,7 @@ extension ThreeDSTransaction {
             case let .success(next): state = next
             case let .failure(rejection): return rejection
             }
-            emit(NewEvent(id: environment.newID(), occurredAt: occurredAt, event: event))
+            emit(NewEvent(id: environment.newID(), occurredAt: occurredAt, event: consume event))
             return nil
         case let .success(.two(event, following)):
             let occurredAt = environment.now()
@@ -65,8 +65,8 @@ extension ThreeDSTransaction {
             if let rejection = check(event, &current, occurredAt) { return rejection }
             if let rejection = check(following, &current, occurredAt) { return rejection }
             state = current
-            emit(NewEvent(id: environment.newID(), occurredAt: occurredAt, event: event))
-            emit(NewEvent(id: environment.newID(), occurredAt: occurredAt, event: following))
+            emit(NewEvent(id: environment.newID(), occurredAt: occurredAt, event: consume event))
+            emit(NewEvent(id: environment.newID(), occurredAt: occurredAt, event: consume following))
             return nil
         case let .failure(rejection):
             return rejection
