@@ -59,9 +59,10 @@ extension CardDigitization {
     /// event goes to `emit` once it passed the catalog and the state rules, and `state` moves on
     /// past it (unchanged on a rejection). The event is not applied twice.
     /// - Returns: nil, or the rule the command breaks.
-    public static func execute(_ command: Command, _ state: inout State, _ environment: Environment,
+    public static func execute(_ command: consuming Command, _ state: inout State, _ environment: Environment,
                                _ emit: (NewEvent<CardEvent>) -> Void) -> Rejection? {
         let event: CardEvent
+        // The command is consumed: its values move into the event without copies.
         switch intend(command, state) {
         case let .success(intended?): event = intended
         case .success(nil): return nil
@@ -81,10 +82,10 @@ extension CardDigitization {
     }
 
     /// The event a command means in a state (nil: already done), before the rules check it.
-    private static func intend(_ command: Command, _ state: State) -> Result<CardEvent?, Rejection> {
+    private static func intend(_ command: consuming Command, _ state: State) -> Result<CardEvent?, Rejection> {
         let activation = state.activation
         let step = activation?.step
-        switch command {
+        switch consume command {
         case let .checkEligibility(inputMethod, outcome, errorCode):
             if let journey = state.journey {
                 let recorded: EligibilityOutcome

@@ -42,8 +42,9 @@ extension ThreeDSTransaction {
     /// rejection), and `state` moves on past them (unchanged on a rejection). No event is
     /// applied twice.
     /// - Returns: nil, or the rule the command breaks.
-    public static func execute(_ command: Command, _ state: inout State, _ environment: Environment,
+    public static func execute(_ command: consuming Command, _ state: inout State, _ environment: Environment,
                                _ emit: (NewEvent<ThreeDSEvent>) -> Void) -> Rejection? {
+        // The command is consumed: its values move into the event without copies.
         switch intend(command, state) {
         case .success(.nothing):
             return nil
@@ -96,8 +97,8 @@ extension ThreeDSTransaction {
     }
 
     /// The events a command means in a state, before the rules check them.
-    private static func intend(_ command: Command, _ state: State) -> Result<Intended, Rejection> {
-        switch command {
+    private static func intend(_ command: consuming Command, _ state: State) -> Result<Intended, Rejection> {
+        switch consume command {
         case let .createTransaction(directoryServerID, messageVersion, customCertificate, warnings):
             if let info = state.info {
                 guard info.directoryServerID == directoryServerID, info.messageVersion == messageVersion else {

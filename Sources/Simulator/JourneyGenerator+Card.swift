@@ -79,13 +79,15 @@ struct CardRun {
         if !generator.packsEvents { events.reserveCapacity(12) }
     }
 
-    mutating func perform(_ command: CardDigitization.Command) {
+    mutating func perform(_ command: consuming CardDigitization.Command) {
+        // Recorded first (a rejected command stops the run anyway), then consumed by execute.
+        if generator.recordsDetails { commands.append(.card(command)) }
         // execute checks every event against the catalog and the rules, and applies it.
         let generator = self.generator
         let stream = self.stream
         var collected: [GeneratedEvent] = []
         swap(&collected, &events)
-        let rejection = CardDigitization.execute(command, &state, environment) { new in
+        let rejection = CardDigitization.execute(consume command, &state, environment) { new in
             generator.emit(new, stream: stream, into: &collected)
         }
         swap(&collected, &events)
@@ -93,7 +95,6 @@ struct CardRun {
             // The generator only issues commands its state allows; a rejection is a generator bug.
             preconditionFailure("the generator issued a command the domain refuses: \(rejection.reason)")
         }
-        if generator.recordsDetails { commands.append(.card(command)) }
     }
 
     mutating func finish(_ label: String) -> GeneratedJourney {

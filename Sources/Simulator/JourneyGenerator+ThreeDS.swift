@@ -96,13 +96,15 @@ struct ThreeDSRun {
         if !generator.packsEvents { events.reserveCapacity(12) }
     }
 
-    mutating func perform(_ command: ThreeDSTransaction.Command) {
+    mutating func perform(_ command: consuming ThreeDSTransaction.Command) {
+        // Recorded first (a rejected command stops the run anyway), then consumed by execute.
+        if generator.recordsDetails { commands.append(.threeDS(command)) }
         // execute checks every event against the catalog and the rules, and applies it.
         let generator = self.generator
         let stream = self.stream
         var collected: [GeneratedEvent] = []
         swap(&collected, &events)
-        let rejection = ThreeDSTransaction.execute(command, &state, environment) { new in
+        let rejection = ThreeDSTransaction.execute(consume command, &state, environment) { new in
             generator.emit(new, stream: stream, into: &collected)
         }
         swap(&collected, &events)
@@ -110,7 +112,6 @@ struct ThreeDSRun {
             // The generator only issues commands its state allows; a rejection is a generator bug.
             preconditionFailure("the generator issued a command the domain refuses: \(rejection.reason)")
         }
-        if generator.recordsDetails { commands.append(.threeDS(command)) }
     }
 
     mutating func finish(_ label: String) -> GeneratedJourney {
