@@ -59,15 +59,17 @@ extension CardDigitization {
     /// event goes to `emit` once it passed the catalog and the state rules, and `state` moves on
     /// past it (unchanged on a rejection). The event is not applied twice.
     /// - Returns: nil, or the rule the command breaks.
-    public static func execute(_ command: Command, _ state: inout State, _ environment: Environment,
+    public static func execute(_ command: consuming Command, _ state: inout State, _ environment: Environment,
                                _ emit: (NewEvent<CardEvent>) -> Void) -> Rejection? {
         let event: CardEvent
+        // The command is consumed: its values move into the event without copies.
         switch intend(command, state) {
         case let .success(intended?): event = intended
         case .success(nil): return nil
         case let .failure(rejection): return rejection
         }
-        do { _ = try CardEvent.decode(type: event.typeName, data: event.data) } catch {
+        // The catalog's rules, as decoding the event's data would check them (without reading it back).
+        do { try event.checkFields() } catch {
             return Rejection(error)
         }
         let occurredAt = environment.now()
@@ -75,15 +77,15 @@ extension CardDigitization {
         case let .success(next): state = next
         case let .failure(rejection): return rejection
         }
-        emit(NewEvent(id: environment.newID(), occurredAt: occurredAt, event: event))
+        emit(NewEvent(id: environment.newID(), occurredAt: occurredAt, event: consume event))
         return nil
     }
 
     /// The event a command means in a state (nil: already done), before the rules check it.
-    private static func intend(_ command: Command, _ state: State) -> Result<CardEvent?, Rejection> {
+    private static func intend(_ command: consuming Command, _ state: State) -> Result<CardEvent?, Rejection> {
         let activation = state.activation
         let step = activation?.step
-        switch command {
+        switch consume command {
         case let .checkEligibility(inputMethod, outcome, errorCode):
             if let journey = state.journey {
                 let recorded: EligibilityOutcome

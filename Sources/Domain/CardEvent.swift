@@ -65,6 +65,54 @@ public enum CardEvent: Sendable, Equatable {
         }
     }
 
+    /// Checks the catalog's field rules on the event's typed values: the same rules, in the same
+    /// order and with the same error, as ``decode(type:data:)`` of its `data`, without reading the
+    /// `data` back (see ``ThreeDSEvent/checkFields()``).
+    public func checkFields() throws(EventDecodingError) {
+        // The reader (`failureReader`) only names the field of a failure and is made only then.
+        switch self {
+        case let .digitizationApprovedWithIDV(event): try event.checkRules(failureReader)
+        case let .activationRequired(event): try event.checkRules(failureReader)
+        case let .otpSubmitted(event): try event.checkRules(failureReader)
+        case let .otpRejected(event): try event.checkRules(failureReader)
+        // No rule beyond the JSON types: enumerations are catalog values by construction.
+        case .eligibilityChecked, .termsAccepted, .digitizationRequested, .digitizationApproved,
+             .digitizationDeclined, .idvMethodSelected, .appToAppResumed, .cpsNotificationReceived,
+             .activatedByIDV, .activationInterrupted, .activationResumed, .activationCancelled,
+             .activationExpired, .activationFailed:
+            return
+        }
+    }
+
+    /// Writes the fields of the event's `data` into `writer`, in order, without building the
+    /// object (see ``ThreeDSEvent/writeData(to:)``).
+    @inlinable
+    public func writeData<W: EventDataWriter>(to writer: inout W) {
+        switch self {
+        case let .eligibilityChecked(event): event.writeData(to: &writer)
+        case let .termsAccepted(event): event.writeData(to: &writer)
+        case let .digitizationRequested(event): event.writeData(to: &writer)
+        case let .digitizationApproved(event): event.writeData(to: &writer)
+        case let .digitizationDeclined(event): event.writeData(to: &writer)
+        case let .digitizationApprovedWithIDV(event): event.writeData(to: &writer)
+        case let .idvMethodSelected(event): event.writeData(to: &writer)
+        case let .activationRequired(event): event.writeData(to: &writer)
+        case let .otpSubmitted(event): event.writeData(to: &writer)
+        case let .otpRejected(event): event.writeData(to: &writer)
+        case let .appToAppResumed(event): event.writeData(to: &writer)
+        case let .cpsNotificationReceived(event): event.writeData(to: &writer)
+        case let .activatedByIDV(event): event.writeData(to: &writer)
+        case let .activationInterrupted(event): event.writeData(to: &writer)
+        case let .activationResumed(event): event.writeData(to: &writer)
+        case let .activationCancelled(event): event.writeData(to: &writer)
+        case let .activationExpired(event): event.writeData(to: &writer)
+        case let .activationFailed(event): event.writeData(to: &writer)
+        }
+    }
+
+    /// A reader of no data that names this event's type in an error.
+    private var failureReader: FieldReader { FieldReader(typeName, JSONObject()) }
+
     /// The event's type name as written in the envelope.
     public var typeName: String {
         switch self {

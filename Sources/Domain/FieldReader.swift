@@ -139,30 +139,3 @@ extension IDVMethodType: CatalogValue { static let catalogValues = allCases }
 extension ActivationRequiredState: CatalogValue { static let catalogValues = allCases }
 extension OTPRejectionReason: CatalogValue { static let catalogValues = allCases }
 extension ActivationFailureReason: CatalogValue { static let catalogValues = allCases }
-
-/// Builds the canonical `data` object of an event created by a command, skipping absent
-/// optional fields.
-struct DataBuilder {
-    var object = JSONObject()
-
-    init() {
-        // Catalog payloads have at most six fields: one allocation instead of one per doubling.
-        object.reserveCapacity(6)
-    }
-
-    mutating func set(_ key: String, _ value: String) { object.appendUnchecked(key: key, value: .string(value)) }
-    mutating func set(_ key: String, _ value: String?) { if let value { set(key, value) } }
-    mutating func set(_ key: String, _ value: Bool) { object.appendUnchecked(key: key, value: .bool(value)) }
-    mutating func set(_ key: String, _ value: Bool?) { if let value { set(key, value) } }
-    mutating func set(_ key: String, _ value: Int64) {
-        object.appendUnchecked(key: key, value: .number(JSONNumber(value)))
-    }
-    mutating func set(_ key: String, _ value: Int64?) { if let value { set(key, value) } }
-    mutating func set(_ key: String, _ value: JSONValue) { object.appendUnchecked(key: key, value: value) }
-    mutating func set<E: RawRepresentable>(_ key: String, _ value: E) where E.RawValue == String {
-        set(key, value.rawValue)
-    }
-    mutating func set<E: RawRepresentable>(_ key: String, _ value: E?) where E.RawValue == String {
-        if let value { set(key, value.rawValue) }
-    }
-}

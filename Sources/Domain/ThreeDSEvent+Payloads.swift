@@ -2,12 +2,16 @@ import JournalCore
 
 extension ThreeDSEvent {
     /// `TransactionCreated`: the SDK created the transaction for a directory server and version.
-    public struct TransactionCreated: Sendable, Equatable {
+    public struct TransactionCreated: Sendable, Equatable, PayloadFields {
         public let directoryServerID: String
         public let messageVersion: MessageVersion
         public let customCertificate: Bool?
         public let warnings: [String]?
-        public let data: JSONObject
+        /// `data` as received when decoded; nil when built by a command.
+        @usableFromInline let received: JSONObject?
+        /// The envelope's `data` object: as received, or, built by a command, made from the fields
+        /// when asked for (canonical: catalog order, absent fields skipped).
+        public var data: JSONObject { received ?? canonicalData() }
 
         public init(directoryServerID: String, messageVersion: MessageVersion, customCertificate: Bool? = nil,
                     warnings: [String]? = nil) {
@@ -15,12 +19,23 @@ extension ThreeDSEvent {
             self.messageVersion = messageVersion
             self.customCertificate = customCertificate
             self.warnings = warnings
-            var builder = DataBuilder()
+            received = nil
+        }
+
+        /// The fields of `data` in catalog order, as a command builds it (see ``EventDataWriter``).
+        @inlinable
+        func writeFields<W: EventDataWriter>(to builder: inout W) {
             builder.set("directoryServerID", directoryServerID)
             builder.set("messageVersion", messageVersion)
             builder.set("customCertificate", customCertificate)
-            if let warnings { builder.set("warnings", .array(warnings.map { .string($0) })) }
-            data = builder.object
+            if let warnings { builder.set("warnings", strings: warnings) }
+        }
+
+        /// Equal fields and equal `data`, whether built or decoded.
+        public static func == (lhs: TransactionCreated, rhs: TransactionCreated) -> Bool {
+            lhs.directoryServerID == rhs.directoryServerID && lhs.messageVersion == rhs.messageVersion
+                && lhs.customCertificate == rhs.customCertificate && lhs.warnings == rhs.warnings
+                && lhs.data == rhs.data
         }
 
         init(decoding r: FieldReader) throws(EventDecodingError) {
@@ -28,22 +43,32 @@ extension ThreeDSEvent {
             messageVersion = try r.enumeration("messageVersion", MessageVersion.self)
             customCertificate = try r.optionalBool("customCertificate")
             warnings = try r.optionalStringArray("warnings")
+            received = r.data
+            try checkRules(r)
+        }
+
+        /// The catalog's rules beyond the fields' JSON types (shared by decoding and
+        /// ``ThreeDSEvent/checkFields()``); `r` names the field of a failure.
+        func checkRules(_ r: @autoclosure () -> FieldReader) throws(EventDecodingError) {
             if !DirectoryServer.isKnown(directoryServerID) && customCertificate != true {
-                throw r.invalid("directoryServerID", "must be a known directory server ID unless customCertificate "
+                throw r().invalid("directoryServerID", "must be a known directory server ID unless customCertificate "
                                 + "is true, got \(ValueEcho.describe(directoryServerID))")
             }
-            data = r.data
         }
     }
 
     /// `AuthRequestParametersCreated`: the SDK built the AReq parameters (device data encrypted).
-    public struct AuthRequestParametersCreated: Sendable, Equatable {
+    public struct AuthRequestParametersCreated: Sendable, Equatable, PayloadFields {
         public let sdkReferenceNumber: String
         /// Size of the encrypted device data, 0 when there was none.
         public let deviceDataBytes: Int64
         public let sdkAppIDRef: String?
         public let ephemeralKeyThumbprint: String?
-        public let data: JSONObject
+        /// `data` as received when decoded; nil when built by a command.
+        @usableFromInline let received: JSONObject?
+        /// The envelope's `data` object: as received, or, built by a command, made from the fields
+        /// when asked for (canonical: catalog order, absent fields skipped).
+        public var data: JSONObject { received ?? canonicalData() }
 
         public init(sdkReferenceNumber: String, deviceDataBytes: Int64, sdkAppIDRef: String? = nil,
                     ephemeralKeyThumbprint: String? = nil) {
@@ -51,12 +76,23 @@ extension ThreeDSEvent {
             self.deviceDataBytes = deviceDataBytes
             self.sdkAppIDRef = sdkAppIDRef
             self.ephemeralKeyThumbprint = ephemeralKeyThumbprint
-            var builder = DataBuilder()
+            received = nil
+        }
+
+        /// The fields of `data` in catalog order, as a command builds it (see ``EventDataWriter``).
+        @inlinable
+        func writeFields<W: EventDataWriter>(to builder: inout W) {
             builder.set("sdkReferenceNumber", sdkReferenceNumber)
             builder.set("deviceDataBytes", deviceDataBytes)
             builder.set("sdkAppIDRef", sdkAppIDRef)
             builder.set("ephemeralKeyThumbprint", ephemeralKeyThumbprint)
-            data = builder.object
+        }
+
+        /// Equal fields and equal `data`, whether built or decoded.
+        public static func == (lhs: AuthRequestParametersCreated, rhs: AuthRequestParametersCreated) -> Bool {
+            lhs.sdkReferenceNumber == rhs.sdkReferenceNumber && lhs.deviceDataBytes == rhs.deviceDataBytes
+                && lhs.sdkAppIDRef == rhs.sdkAppIDRef && lhs.ephemeralKeyThumbprint == rhs.ephemeralKeyThumbprint
+                && lhs.data == rhs.data
         }
 
         init(decoding r: FieldReader) throws(EventDecodingError) {
@@ -64,20 +100,29 @@ extension ThreeDSEvent {
             deviceDataBytes = try r.int("deviceDataBytes")
             sdkAppIDRef = try r.optionalString("sdkAppIDRef")
             ephemeralKeyThumbprint = try r.optionalString("ephemeralKeyThumbprint")
+            received = r.data
+            try checkRules(r)
+        }
+
+        /// The catalog's rules beyond the fields' JSON types (see ``TransactionCreated/checkRules(_:)``).
+        func checkRules(_ r: @autoclosure () -> FieldReader) throws(EventDecodingError) {
             if deviceDataBytes < 0 {
-                throw r.invalid("deviceDataBytes", "must be >= 0, got \(deviceDataBytes)")
+                throw r().invalid("deviceDataBytes", "must be >= 0, got \(deviceDataBytes)")
             }
-            data = r.data
         }
     }
 
     /// `AuthResponseReceived`: the app reported the ARes.
-    public struct AuthResponseReceived: Sendable, Equatable {
+    public struct AuthResponseReceived: Sendable, Equatable, PayloadFields {
         public let threeDSServerTransID: String
         public let acsTransID: String
         public let transStatus: TransStatus
         public let transStatusReason: String?
-        public let data: JSONObject
+        /// `data` as received when decoded; nil when built by a command.
+        @usableFromInline let received: JSONObject?
+        /// The envelope's `data` object: as received, or, built by a command, made from the fields
+        /// when asked for (canonical: catalog order, absent fields skipped).
+        public var data: JSONObject { received ?? canonicalData() }
 
         public init(threeDSServerTransID: String, acsTransID: String, transStatus: TransStatus,
                     transStatusReason: String? = nil) {
@@ -85,12 +130,23 @@ extension ThreeDSEvent {
             self.acsTransID = acsTransID
             self.transStatus = transStatus
             self.transStatusReason = transStatusReason
-            var builder = DataBuilder()
+            received = nil
+        }
+
+        /// The fields of `data` in catalog order, as a command builds it (see ``EventDataWriter``).
+        @inlinable
+        func writeFields<W: EventDataWriter>(to builder: inout W) {
             builder.set("threeDSServerTransID", threeDSServerTransID)
             builder.set("acsTransID", acsTransID)
             builder.set("transStatus", transStatus)
             builder.set("transStatusReason", transStatusReason)
-            data = builder.object
+        }
+
+        /// Equal fields and equal `data`, whether built or decoded.
+        public static func == (lhs: AuthResponseReceived, rhs: AuthResponseReceived) -> Bool {
+            lhs.threeDSServerTransID == rhs.threeDSServerTransID && lhs.acsTransID == rhs.acsTransID
+                && lhs.transStatus == rhs.transStatus && lhs.transStatusReason == rhs.transStatusReason
+                && lhs.data == rhs.data
         }
 
         init(decoding r: FieldReader) throws(EventDecodingError) {
@@ -98,19 +154,28 @@ extension ThreeDSEvent {
             acsTransID = try r.string("acsTransID")
             transStatus = try r.enumeration("transStatus", TransStatus.self)
             transStatusReason = try r.optionalString("transStatusReason")
+            received = r.data
+            try checkRules(r)
+        }
+
+        /// The catalog's rules beyond the fields' JSON types (see ``TransactionCreated/checkRules(_:)``).
+        func checkRules(_ r: @autoclosure () -> FieldReader) throws(EventDecodingError) {
             guard UUIDText.isUUID(threeDSServerTransID) else {
-                throw r.invalid("threeDSServerTransID", "must be a UUID, got \(ValueEcho.describe(threeDSServerTransID))")
+                throw r().invalid("threeDSServerTransID", "must be a UUID, got \(ValueEcho.describe(threeDSServerTransID))")
             }
-            data = r.data
         }
     }
 
     /// `ChallengeStarted`: `doChallenge` accepted, the overall timer armed.
-    public struct ChallengeStarted: Sendable, Equatable {
+    public struct ChallengeStarted: Sendable, Equatable, PayloadFields {
         /// Seconds before the challenge times out; at least 300.
         public let timeoutSeconds: Int64
         public let acsReferenceNumber: String
-        public let data: JSONObject
+        /// `data` as received when decoded; nil when built by a command.
+        @usableFromInline let received: JSONObject?
+        /// The envelope's `data` object: as received, or, built by a command, made from the fields
+        /// when asked for (canonical: catalog order, absent fields skipped).
+        public var data: JSONObject { received ?? canonicalData() }
 
         /// The smallest timeout the SDK accepts.
         public static let minimumTimeoutSeconds: Int64 = 300
@@ -118,33 +183,52 @@ extension ThreeDSEvent {
         public init(timeoutSeconds: Int64, acsReferenceNumber: String) {
             self.timeoutSeconds = timeoutSeconds
             self.acsReferenceNumber = acsReferenceNumber
-            var builder = DataBuilder()
+            received = nil
+        }
+
+        /// The fields of `data` in catalog order, as a command builds it (see ``EventDataWriter``).
+        @inlinable
+        func writeFields<W: EventDataWriter>(to builder: inout W) {
             builder.set("timeoutSeconds", timeoutSeconds)
             builder.set("acsReferenceNumber", acsReferenceNumber)
-            data = builder.object
+        }
+
+        /// Equal fields and equal `data`, whether built or decoded.
+        public static func == (lhs: ChallengeStarted, rhs: ChallengeStarted) -> Bool {
+            lhs.timeoutSeconds == rhs.timeoutSeconds && lhs.acsReferenceNumber == rhs.acsReferenceNumber
+                && lhs.data == rhs.data
         }
 
         init(decoding r: FieldReader) throws(EventDecodingError) {
             timeoutSeconds = try r.int("timeoutSeconds")
             acsReferenceNumber = try r.string("acsReferenceNumber")
+            received = r.data
+            try checkRules(r)
+        }
+
+        /// The catalog's rules beyond the fields' JSON types (see ``TransactionCreated/checkRules(_:)``).
+        func checkRules(_ r: @autoclosure () -> FieldReader) throws(EventDecodingError) {
             guard timeoutSeconds >= Self.minimumTimeoutSeconds else {
-                throw r.invalid("timeoutSeconds", "must be >= \(Self.minimumTimeoutSeconds), got \(timeoutSeconds)")
+                throw r().invalid("timeoutSeconds", "must be >= \(Self.minimumTimeoutSeconds), got \(timeoutSeconds)")
             }
             // Bounded so that start + timeout in milliseconds cannot overflow.
             guard timeoutSeconds <= 1_000_000_000 else {
-                throw r.invalid("timeoutSeconds", "must be <= 1000000000, got \(timeoutSeconds)")
+                throw r().invalid("timeoutSeconds", "must be <= 1000000000, got \(timeoutSeconds)")
             }
-            data = r.data
         }
     }
 
     /// `ChallengeRequestSent`: a CReq left the SDK.
-    public struct ChallengeRequestSent: Sendable, Equatable {
+    public struct ChallengeRequestSent: Sendable, Equatable, PayloadFields {
         public let sdkCounterStoA: ChallengeCounter
         public let action: ChallengeAction
         public let entryLength: Int64?
         public let noEntry: Bool?
-        public let data: JSONObject
+        /// `data` as received when decoded; nil when built by a command.
+        @usableFromInline let received: JSONObject?
+        /// The envelope's `data` object: as received, or, built by a command, made from the fields
+        /// when asked for (canonical: catalog order, absent fields skipped).
+        public var data: JSONObject { received ?? canonicalData() }
 
         public init(sdkCounterStoA: ChallengeCounter, action: ChallengeAction, entryLength: Int64? = nil,
                     noEntry: Bool? = nil) {
@@ -152,12 +236,22 @@ extension ThreeDSEvent {
             self.action = action
             self.entryLength = entryLength
             self.noEntry = noEntry
-            var builder = DataBuilder()
+            received = nil
+        }
+
+        /// The fields of `data` in catalog order, as a command builds it (see ``EventDataWriter``).
+        @inlinable
+        func writeFields<W: EventDataWriter>(to builder: inout W) {
             builder.set("sdkCounterStoA", sdkCounterStoA.text)
             builder.set("action", action)
             builder.set("entryLength", entryLength)
             builder.set("noEntry", noEntry)
-            data = builder.object
+        }
+
+        /// Equal fields and equal `data`, whether built or decoded.
+        public static func == (lhs: ChallengeRequestSent, rhs: ChallengeRequestSent) -> Bool {
+            lhs.sdkCounterStoA == rhs.sdkCounterStoA && lhs.action == rhs.action
+                && lhs.entryLength == rhs.entryLength && lhs.noEntry == rhs.noEntry && lhs.data == rhs.data
         }
 
         init(decoding r: FieldReader) throws(EventDecodingError) {
@@ -165,15 +259,20 @@ extension ThreeDSEvent {
             action = try r.enumeration("action", ChallengeAction.self)
             entryLength = try r.optionalInt("entryLength")
             noEntry = try r.optionalBool("noEntry")
+            received = r.data
+            try checkRules(r)
+        }
+
+        /// The catalog's rules beyond the fields' JSON types (see ``TransactionCreated/checkRules(_:)``).
+        func checkRules(_ r: @autoclosure () -> FieldReader) throws(EventDecodingError) {
             if let entryLength, entryLength < 0 {
-                throw r.invalid("entryLength", "must be >= 0, got \(entryLength)")
+                throw r().invalid("entryLength", "must be >= 0, got \(entryLength)")
             }
-            data = r.data
         }
     }
 
     /// `ChallengeResponseReceived`: a CRes answered the request in flight.
-    public struct ChallengeResponseReceived: Sendable, Equatable {
+    public struct ChallengeResponseReceived: Sendable, Equatable, PayloadFields {
         /// What the response says: another screen, or the final result.
         public enum Result: Sendable, Equatable {
             /// `challengeCompletionInd` N: the next screen has this UI type.
@@ -184,7 +283,11 @@ extension ThreeDSEvent {
 
         public let acsCounterAtoS: ChallengeCounter
         public let result: Result
-        public let data: JSONObject
+        /// `data` as received when decoded; nil when built by a command.
+        @usableFromInline let received: JSONObject?
+        /// The envelope's `data` object: as received, or, built by a command, made from the fields
+        /// when asked for (canonical: catalog order, absent fields skipped).
+        public var data: JSONObject { received ?? canonicalData() }
 
         public var isFinal: Bool {
             if case .final = result { return true }
@@ -194,7 +297,12 @@ extension ThreeDSEvent {
         public init(acsCounterAtoS: ChallengeCounter, result: Result) {
             self.acsCounterAtoS = acsCounterAtoS
             self.result = result
-            var builder = DataBuilder()
+            received = nil
+        }
+
+        /// The fields of `data` in catalog order, as a command builds it (see ``EventDataWriter``).
+        @inlinable
+        func writeFields<W: EventDataWriter>(to builder: inout W) {
             builder.set("acsCounterAtoS", acsCounterAtoS.text)
             switch result {
             case let .screen(uiType):
@@ -204,7 +312,11 @@ extension ThreeDSEvent {
                 builder.set("challengeCompletionInd", ChallengeCompletion.Y)
                 builder.set("transStatus", transStatus)
             }
-            data = builder.object
+        }
+
+        /// Equal fields and equal `data`, whether built or decoded.
+        public static func == (lhs: ChallengeResponseReceived, rhs: ChallengeResponseReceived) -> Bool {
+            lhs.acsCounterAtoS == rhs.acsCounterAtoS && lhs.result == rhs.result && lhs.data == rhs.data
         }
 
         init(decoding r: FieldReader) throws(EventDecodingError) {
@@ -217,30 +329,43 @@ extension ThreeDSEvent {
                 // An acsUiType on a final response is kept and ignored.
                 result = .final(try r.enumeration("transStatus", ChallengeTransStatus.self))
             }
-            data = r.data
+            received = r.data
         }
     }
 
     /// `ChallengeCompleted`: the challenge ended with the final response's `transStatus`.
-    public struct ChallengeCompleted: Sendable, Equatable {
+    public struct ChallengeCompleted: Sendable, Equatable, PayloadFields {
         public let transStatus: ChallengeTransStatus
-        public let data: JSONObject
+        /// `data` as received when decoded; nil when built by a command.
+        @usableFromInline let received: JSONObject?
+        /// The envelope's `data` object: as received, or, built by a command, made from the fields
+        /// when asked for (canonical: catalog order, absent fields skipped).
+        public var data: JSONObject { received ?? canonicalData() }
 
         public init(transStatus: ChallengeTransStatus) {
             self.transStatus = transStatus
-            var builder = DataBuilder()
+            received = nil
+        }
+
+        /// The fields of `data` in catalog order, as a command builds it (see ``EventDataWriter``).
+        @inlinable
+        func writeFields<W: EventDataWriter>(to builder: inout W) {
             builder.set("transStatus", transStatus)
-            data = builder.object
+        }
+
+        /// Equal fields and equal `data`, whether built or decoded.
+        public static func == (lhs: ChallengeCompleted, rhs: ChallengeCompleted) -> Bool {
+            lhs.transStatus == rhs.transStatus && lhs.data == rhs.data
         }
 
         init(decoding r: FieldReader) throws(EventDecodingError) {
             transStatus = try r.enumeration("transStatus", ChallengeTransStatus.self)
-            data = r.data
+            received = r.data
         }
     }
 
     /// `ProtocolErrorOccurred`: the SDK found a protocol error or the ACS sent an `Erro`.
-    public struct ProtocolErrorOccurred: Sendable, Equatable {
+    public struct ProtocolErrorOccurred: Sendable, Equatable, PayloadFields {
         /// Kept as a string (101, 201, …, or others the SDK passes on).
         public let errorCode: String
         public let errorComponent: ErrorComponent
@@ -248,7 +373,11 @@ extension ThreeDSEvent {
         public let errorDetail: String?
         public let errorMessageType: String?
         public let sentToACS: Bool
-        public let data: JSONObject
+        /// `data` as received when decoded; nil when built by a command.
+        @usableFromInline let received: JSONObject?
+        /// The envelope's `data` object: as received, or, built by a command, made from the fields
+        /// when asked for (canonical: catalog order, absent fields skipped).
+        public var data: JSONObject { received ?? canonicalData() }
 
         public init(errorCode: String, errorComponent: ErrorComponent, errorDescription: String,
                     errorDetail: String? = nil, errorMessageType: String? = nil, sentToACS: Bool) {
@@ -258,14 +387,26 @@ extension ThreeDSEvent {
             self.errorDetail = errorDetail
             self.errorMessageType = errorMessageType
             self.sentToACS = sentToACS
-            var builder = DataBuilder()
+            received = nil
+        }
+
+        /// The fields of `data` in catalog order, as a command builds it (see ``EventDataWriter``).
+        @inlinable
+        func writeFields<W: EventDataWriter>(to builder: inout W) {
             builder.set("errorCode", errorCode)
             builder.set("errorComponent", errorComponent)
             builder.set("errorDescription", errorDescription)
             builder.set("errorDetail", errorDetail)
             builder.set("errorMessageType", errorMessageType)
             builder.set("sentToACS", sentToACS)
-            data = builder.object
+        }
+
+        /// Equal fields and equal `data`, whether built or decoded.
+        public static func == (lhs: ProtocolErrorOccurred, rhs: ProtocolErrorOccurred) -> Bool {
+            lhs.errorCode == rhs.errorCode && lhs.errorComponent == rhs.errorComponent
+                && lhs.errorDescription == rhs.errorDescription && lhs.errorDetail == rhs.errorDetail
+                && lhs.errorMessageType == rhs.errorMessageType && lhs.sentToACS == rhs.sentToACS
+                && lhs.data == rhs.data
         }
 
         init(decoding r: FieldReader) throws(EventDecodingError) {
@@ -275,37 +416,55 @@ extension ThreeDSEvent {
             errorDetail = try r.optionalString("errorDetail")
             errorMessageType = try r.optionalString("errorMessageType")
             sentToACS = try r.bool("sentToACS")
-            data = r.data
+            received = r.data
         }
     }
 
     /// `RuntimeErrorOccurred`: setup, transport or internal failure.
-    public struct RuntimeErrorOccurred: Sendable, Equatable {
+    public struct RuntimeErrorOccurred: Sendable, Equatable, PayloadFields {
         public let errorCode: String
         /// At most 256 Unicode code points.
         public let errorMessage: String
-        public let data: JSONObject
+        /// `data` as received when decoded; nil when built by a command.
+        @usableFromInline let received: JSONObject?
+        /// The envelope's `data` object: as received, or, built by a command, made from the fields
+        /// when asked for (canonical: catalog order, absent fields skipped).
+        public var data: JSONObject { received ?? canonicalData() }
 
         public static let maximumMessageLength = 256
 
         public init(errorCode: String, errorMessage: String) {
             self.errorCode = errorCode
             self.errorMessage = errorMessage
-            var builder = DataBuilder()
+            received = nil
+        }
+
+        /// The fields of `data` in catalog order, as a command builds it (see ``EventDataWriter``).
+        @inlinable
+        func writeFields<W: EventDataWriter>(to builder: inout W) {
             builder.set("errorCode", errorCode)
             builder.set("errorMessage", errorMessage)
-            data = builder.object
+        }
+
+        /// Equal fields and equal `data`, whether built or decoded.
+        public static func == (lhs: RuntimeErrorOccurred, rhs: RuntimeErrorOccurred) -> Bool {
+            lhs.errorCode == rhs.errorCode && lhs.errorMessage == rhs.errorMessage && lhs.data == rhs.data
         }
 
         init(decoding r: FieldReader) throws(EventDecodingError) {
             errorCode = try r.string("errorCode")
             errorMessage = try r.string("errorMessage")
+            received = r.data
+            try checkRules(r)
+        }
+
+        /// The catalog's rules beyond the fields' JSON types (see ``TransactionCreated/checkRules(_:)``).
+        func checkRules(_ r: @autoclosure () -> FieldReader) throws(EventDecodingError) {
             let length = errorMessage.unicodeScalars.count
             guard length <= Self.maximumMessageLength else {
-                throw r.invalid("errorMessage", "must be at most \(Self.maximumMessageLength) Unicode code points, "
+                throw r().invalid("errorMessage", "must be at most \(Self.maximumMessageLength) Unicode code points, "
                                 + "got \(length)")
             }
-            data = r.data
         }
     }
 }

@@ -53,6 +53,31 @@ public enum ThreeDSEvent: Sendable, Equatable {
         }
     }
 
+    /// Checks the catalog's field rules on the event's typed values: the same rules, in the same
+    /// order and with the same error, as ``decode(type:data:)`` of its `data`, without reading the
+    /// `data` back. Equivalent because every payload's `data` holds exactly its typed values (built
+    /// from them by a command, or read into them by decoding), so the JSON types are right by
+    /// construction and only the value rules (`checkRules`) can fail.
+    public func checkFields() throws(EventDecodingError) {
+        // The reader (`failureReader`) only names the field of a failure and is made only then.
+        switch self {
+        case let .transactionCreated(event): try event.checkRules(failureReader)
+        case let .authRequestParametersCreated(event): try event.checkRules(failureReader)
+        case let .authResponseReceived(event): try event.checkRules(failureReader)
+        case let .challengeStarted(event): try event.checkRules(failureReader)
+        case let .challengeRequestSent(event): try event.checkRules(failureReader)
+        case let .runtimeErrorOccurred(event): try event.checkRules(failureReader)
+        // No rule beyond the JSON types: counters are three digits and enumerations catalog
+        // values by construction.
+        case .transactionClosed, .challengeResponseReceived, .challengeCompleted, .challengeCancelled,
+             .challengeTimedOut, .protocolErrorOccurred:
+            return
+        }
+    }
+
+    /// A reader of no data that names this event's type in an error.
+    private var failureReader: FieldReader { FieldReader(typeName, JSONObject()) }
+
     /// The event's type name as written in the envelope.
     public var typeName: String {
         switch self {
@@ -89,6 +114,27 @@ public enum ThreeDSEvent: Sendable, Equatable {
         }
     }
 
+    /// Writes the fields of the event's `data` into `writer`, in order: those received for a
+    /// decoded event, else the canonical fields straight from the payload, without building the
+    /// `data` object (which a built event makes only when asked for).
+    @inlinable
+    public func writeData<W: EventDataWriter>(to writer: inout W) {
+        switch self {
+        case let .transactionCreated(event): event.writeData(to: &writer)
+        case let .authRequestParametersCreated(event): event.writeData(to: &writer)
+        case let .authResponseReceived(event): event.writeData(to: &writer)
+        case let .transactionClosed(event): event.writeData(to: &writer)
+        case let .challengeStarted(event): event.writeData(to: &writer)
+        case let .challengeRequestSent(event): event.writeData(to: &writer)
+        case let .challengeResponseReceived(event): event.writeData(to: &writer)
+        case let .challengeCompleted(event): event.writeData(to: &writer)
+        case let .challengeCancelled(event): event.writeData(to: &writer)
+        case let .challengeTimedOut(event): event.writeData(to: &writer)
+        case let .protocolErrorOccurred(event): event.writeData(to: &writer)
+        case let .runtimeErrorOccurred(event): event.writeData(to: &writer)
+        }
+    }
+
     /// True for the six terminal events: nothing may follow them.
     public var isTerminal: Bool {
         switch self {
@@ -106,4 +152,10 @@ public enum ThreeDSEvent: Sendable, Equatable {
 public struct NoFields: Sendable, Equatable {
     public let data: JSONObject
     public init(data: JSONObject = JSONObject()) { self.data = data }
+
+    /// The fields of `data` as they are (none, when built by a command).
+    @inlinable
+    func writeData<W: EventDataWriter>(to writer: inout W) {
+        for entry in data.entries { writer.set(entry.key, value: entry.value) }
+    }
 }

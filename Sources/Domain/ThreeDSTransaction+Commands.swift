@@ -42,17 +42,23 @@ extension ThreeDSTransaction {
     /// rejection), and `state` moves on past them (unchanged on a rejection). No event is
     /// applied twice.
     /// - Returns: nil, or the rule the command breaks.
-    public static func execute(_ command: Command, _ state: inout State, _ environment: Environment,
+    public static func execute(_ command: consuming Command, _ state: inout State, _ environment: Environment,
                                _ emit: (NewEvent<ThreeDSEvent>) -> Void) -> Rejection? {
+        // The command is consumed: its values move into the event without copies.
         switch intend(command, state) {
         case .success(.nothing):
             return nil
         case let .success(.one(event)):
             let occurredAt = environment.now()
-            var current = state
-            if let rejection = check(event, &current, occurredAt) { return rejection }
-            state = current
-            emit(NewEvent(id: environment.newID(), occurredAt: occurredAt, event: event))
+            // `apply` reads `state` and returns the next one: no working copy for a single event.
+            do { try event.checkFields() } catch {
+                return Rejection(error)
+            }
+            switch apply(state, event, occurredAt: occurredAt) {
+            case let .success(next): state = next
+            case let .failure(rejection): return rejection
+            }
+            emit(NewEvent(id: environment.newID(), occurredAt: occurredAt, event: consume event))
             return nil
         case let .success(.two(event, following)):
             let occurredAt = environment.now()
@@ -60,8 +66,8 @@ extension ThreeDSTransaction {
             if let rejection = check(event, &current, occurredAt) { return rejection }
             if let rejection = check(following, &current, occurredAt) { return rejection }
             state = current
-            emit(NewEvent(id: environment.newID(), occurredAt: occurredAt, event: event))
-            emit(NewEvent(id: environment.newID(), occurredAt: occurredAt, event: following))
+            emit(NewEvent(id: environment.newID(), occurredAt: occurredAt, event: consume event))
+            emit(NewEvent(id: environment.newID(), occurredAt: occurredAt, event: consume following))
             return nil
         case let .failure(rejection):
             return rejection
@@ -71,7 +77,8 @@ extension ThreeDSTransaction {
     /// Checks one new event against the catalog and the rules and moves `state` on; nil when
     /// it passes, else the rule it breaks (`state` may then be half moved on: discard it).
     private static func check(_ event: ThreeDSEvent, _ state: inout State, _ occurredAt: Timestamp) -> Rejection? {
-        do { _ = try ThreeDSEvent.decode(type: event.typeName, data: event.data) } catch {
+        // The catalog's rules, as decoding the event's data would check them (without reading it back).
+        do { try event.checkFields() } catch {
             return Rejection(error)
         }
         switch apply(state, event, occurredAt: occurredAt) {
@@ -90,8 +97,8 @@ extension ThreeDSTransaction {
     }
 
     /// The events a command means in a state, before the rules check them.
-    private static func intend(_ command: Command, _ state: State) -> Result<Intended, Rejection> {
-        switch command {
+    private static func intend(_ command: consuming Command, _ state: State) -> Result<Intended, Rejection> {
+        switch consume command {
         case let .createTransaction(directoryServerID, messageVersion, customCertificate, warnings):
             if let info = state.info {
                 guard info.directoryServerID == directoryServerID, info.messageVersion == messageVersion else {

@@ -149,7 +149,10 @@ public struct ChallengeCounter: Sendable, Hashable, Comparable, CustomStringConv
     public var next: ChallengeCounter? { ChallengeCounter(value + 1) }
 
     /// The three-digit text (`007`).
-    public var text: String {
+    public var text: String { Self.texts[value] }
+
+    /// `000` to `999`, made once: three-byte strings are stored inline, so each lookup is a copy.
+    private static let texts: [String] = (0...999).map { value in
         let digits = String(value)
         return String(repeating: "0", count: 3 - digits.count) + digits
     }

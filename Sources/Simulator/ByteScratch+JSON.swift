@@ -62,22 +62,28 @@ extension ByteScratch {
         guard let base = bytes.baseAddress else { return false }
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highs: UInt64 = 0x8080_8080_8080_8080
-        var index = 0
-        while index + 8 <= bytes.count {
-            let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+        @inline(__always)
+        func found(_ word: UInt64) -> Bool {
             let control = (word &- ones &* 0x20) & ~word & highs
             let quote = word ^ (ones &* 0x22)
             let backslash = word ^ (ones &* 0x5C)
             let quoteFound = (quote &- ones) & ~quote & highs
             let backslashFound = (backslash &- ones) & ~backslash & highs
-            if control | quoteFound | backslashFound != 0 { return true }
+            return control | quoteFound | backslashFound != 0
+        }
+        let count = bytes.count
+        if count < 8 {
+            // The bytes in a word of spaces (nothing to escape).
+            var word: UInt64 = ones &* 0x20
+            withUnsafeMutableBytes(of: &word) { $0.baseAddress!.copyMemory(from: base, byteCount: count) }
+            return found(word)
+        }
+        var index = 0
+        while index + 8 <= count {
+            if found(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)) { return true }
             index += 8
         }
-        while index < bytes.count {
-            let byte = base[index]
-            if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return true }
-            index += 1
-        }
-        return false
+        // The last eight bytes (overlapping those already seen).
+        return index < count && found(UnsafeRawPointer(base + count - 8).loadUnaligned(as: UInt64.self))
     }
 }

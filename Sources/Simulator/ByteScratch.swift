@@ -59,6 +59,19 @@ final class ByteScratch {
         }
     }
 
+    /// Appends `separator`, `name` in quotes and a colon (a name with nothing to escape).
+    @inline(__always)
+    func appendKey(_ name: UnsafeBufferPointer<UInt8>, after separator: UInt8) {
+        reserve(name.count + 4)
+        let start = base + count
+        start[0] = separator
+        start[1] = UInt8(ascii: "\"")
+        if let source = name.baseAddress { (start + 2).update(from: source, count: name.count) }
+        start[name.count + 2] = UInt8(ascii: "\"")
+        start[name.count + 3] = UInt8(ascii: ":")
+        count += name.count + 4
+    }
+
     /// The bytes written so far, as an array; the buffer is then empty (its memory is kept).
     func takeAll() -> [UInt8] {
         let bytes = Array(UnsafeBufferPointer(start: base, count: count))

@@ -29,6 +29,29 @@ struct WeightedTable<Value: Sendable>: Sendable {
         return values[low]
     }
 
+    /// The draw of `filtered({ !excluded($0) })` without building that table (the same value
+    /// for the same random state: its weights are those of the values kept, in order); nil,
+    /// without a draw, when nothing is left.
+    func draw(_ random: inout SeededRandom, excluding excluded: (Value) -> Bool) -> Value? {
+        var total: Int64 = 0
+        var previous: Int64 = 0
+        for index in values.indices {
+            if !excluded(values[index]) { total += cumulative[index] - previous }
+            previous = cumulative[index]
+        }
+        guard total > 0 else { return nil }
+        var roll = Int64(random.int(below: Int(total)))
+        previous = 0
+        for index in values.indices {
+            let weight = cumulative[index] - previous
+            previous = cumulative[index]
+            if excluded(values[index]) { continue }
+            if roll < weight { return values[index] }
+            roll -= weight
+        }
+        return nil
+    }
+
     /// The same table without the values `exclude` rejects (nil when nothing is left).
     func filtered(_ keep: (Value) -> Bool) -> WeightedTable<Value>? {
         var pairs: [(Value, Int64)] = []

@@ -37,12 +37,20 @@ final class InFlightJourney {
     func takeNext() -> SimulatedEvent {
         let entry = entries[cursor]
         let start = cursor == 0 ? 0 : Int(entries[cursor - 1].dataEnd)
-        let meta = cursor == 0 && metaStart < bytes.count ? Array(bytes[metaStart...]) : nil
+        let meta = cursor == 0 && metaStart < bytes.count ? copy(metaStart..<bytes.count) : nil
         cursor += 1
-        let data = Array(bytes[start..<Int(entry.dataEnd)])
+        let data = copy(start..<Int(entry.dataEnd))
         return SimulatedEvent(id: entry.id, stream: stream, version: Int64(cursor - 1), type: EventTypeIndex.names[Int(entry.typeIndex)],
                               occurredAt: Timestamp(millisecondsSinceEpoch: entry.occurredAt),
                               recordedAt: Timestamp(millisecondsSinceEpoch: entry.recordedAt), data: data, meta: meta)
+    }
+}
+
+extension InFlightJourney {
+    /// `bytes[range]` as a new array, copied in one piece.
+    private func copy(_ range: Range<Int>) -> [UInt8] {
+        precondition(range.lowerBound >= 0 && range.upperBound <= bytes.count, "a range outside the journey's bytes")
+        return bytes.withUnsafeBufferPointer { Array(UnsafeBufferPointer(rebasing: $0[range])) }
     }
 }
 
@@ -57,8 +65,11 @@ struct PackedEvents {
         entries.reserveCapacity(12)
     }
 
-    mutating func append(id: String, typeIndex: UInt8, data: JSONObject, occurredAt: Timestamp) {
-        bytes.appendJSON(data)
+    /// An event whose data `write` writes (see ``ScratchDataWriter``).
+    mutating func append(id: String, typeIndex: UInt8, occurredAt: Timestamp, write: (inout ScratchDataWriter) -> Void) {
+        var writer = ScratchDataWriter(into: bytes)
+        write(&writer)
+        writer.finish()
         entries.append(InFlightJourney.Entry(id: id, typeIndex: typeIndex, occurredAt: occurredAt.millisecondsSinceEpoch,
                                              recordedAt: 0, dataEnd: Int32(bytes.count)))
     }

@@ -6,7 +6,8 @@ extension JourneyGenerator {
     /// OTP verdicts, app-to-app with and without cryptogram, issuer pushes, interruptions and
     /// resumes, ending activated, cancelled, expired or failed.
     func makeCardDigitization() -> GeneratedJourney {
-        var run = CardRun(stream: "card-" + caseVariant(random.uuid()), generator: self)
+        // "card-" and a UUID, uppercased in 30 % of journeys (SDKs write either case).
+        var run = CardRun(stream: random.prefixedUUID("card-", uppercasePercent: 30), generator: self)
         let input = draw(profile.inputMethods)
         if roll(profile.notEligible) {
             run.perform(.checkEligibility(inputMethod: input, outcome: .notEligible, errorCode: draw(profile.eligibilityErrors)))
@@ -34,25 +35,27 @@ extension JourneyGenerator {
         }
     }
 
-    /// A card stream's UUID may be in either case.
-    private func caseVariant(_ uuid: String) -> String { random.chance(30) ? uuid.uppercased() : uuid }
-
     /// Distinct method types drawn from the profile's shares; appToApp with or without cryptogram.
     private func offeredMethods() -> [IDVMethod] {
         let count = draw(profile.methodsOffered)
         var types: [IDVMethodType] = []
-        var table = profile.methodTypes
-        while types.count < count {
-            let type = table.draw(&random)
+        types.reserveCapacity(count)
+        // Each type from the shares of the types not drawn yet.
+        while types.count < count, let type = profile.methodTypes.draw(&random, excluding: { types.contains($0) }) {
             types.append(type)
-            guard let rest = table.filtered({ !types.contains($0) }) else { break }
-            table = rest
         }
-        return types.enumerated().map { index, type in
-            IDVMethod(id: "idv-\(index + 1)-" + random.hex(4), type: type,
-                      withCryptogram: type == .appToApp ? roll(profile.appToAppWithCryptogram) : nil)
+        var methods: [IDVMethod] = []
+        methods.reserveCapacity(types.count)
+        for (index, type) in types.enumerated() {
+            let prefix = index < Self.methodIDPrefixes.count ? Self.methodIDPrefixes[index] : "idv-\(index + 1)-"
+            methods.append(IDVMethod(id: prefix + random.hex(4), type: type,
+                                     withCryptogram: type == .appToApp ? roll(profile.appToAppWithCryptogram) : nil))
         }
+        return methods
     }
+
+    /// `idv-1-` to `idv-5-` (a journey offers at most five methods).
+    private static let methodIDPrefixes = (1...5).map { "idv-\($0)-" }
 }
 
 /// The state of one card journey being generated.
@@ -60,6 +63,8 @@ struct CardRun {
     let stream: String
     // The generator runs the journey and outlives it: no reference counting on every step.
     unowned(unsafe) let generator: JourneyGenerator
+    /// The generator's environment, copied once per journey (not for every command).
+    let environment: Environment
     var state = CardDigitization.initial
     var events: [GeneratedEvent] = []
     var commands: [GeneratedCommand] = []
@@ -70,25 +75,26 @@ struct CardRun {
     init(stream: String, generator: JourneyGenerator) {
         self.stream = stream
         self.generator = generator
-        events.reserveCapacity(12)
+        environment = generator.environment
+        if !generator.packsEvents { events.reserveCapacity(12) }
     }
 
-    mutating func perform(_ command: CardDigitization.Command) {
+    mutating func perform(_ command: consuming CardDigitization.Command) {
+        // Recorded first (a rejected command stops the run anyway), then consumed by execute.
+        if generator.recordsDetails { commands.append(.card(command)) }
         // execute checks every event against the catalog and the rules, and applies it.
         let generator = self.generator
         let stream = self.stream
         var collected: [GeneratedEvent] = []
         swap(&collected, &events)
-        let rejection = CardDigitization.execute(command, &state, generator.environment) { new in
-            generator.emit(id: new.id, stream: stream, type: new.event.typeName, typeIndex: new.event.typeIndex,
-                           data: new.event.data, occurredAt: new.occurredAt, into: &collected)
+        let rejection = CardDigitization.execute(consume command, &state, environment) { new in
+            generator.emit(new, stream: stream, into: &collected)
         }
         swap(&collected, &events)
         if let rejection {
             // The generator only issues commands its state allows; a rejection is a generator bug.
             preconditionFailure("the generator issued a command the domain refuses: \(rejection.reason)")
         }
-        if generator.recordsDetails { commands.append(.card(command)) }
     }
 
     mutating func finish(_ label: String) -> GeneratedJourney {

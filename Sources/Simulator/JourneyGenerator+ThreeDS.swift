@@ -6,7 +6,7 @@ extension JourneyGenerator {
     /// (completed Y/N, cancelled, timed out, protocol or runtime error) and whose screens are
     /// then played until that outcome, every step through the domain's commands.
     func makeThreeDSTransaction() -> GeneratedJourney {
-        var run = ThreeDSRun(stream: "3ds-" + random.uuid(), generator: self)
+        var run = ThreeDSRun(stream: random.prefixedUUID("3ds-"), generator: self)
         let custom = roll(profile.customDirectoryServer)
         let directoryServer = custom ? draw(profile.customDirectoryServers) : draw(profile.directoryServers)
         let version = draw(profile.messageVersions)
@@ -83,6 +83,8 @@ struct ThreeDSRun {
     let stream: String
     // The generator runs the journey and outlives it: no reference counting on every step.
     unowned(unsafe) let generator: JourneyGenerator
+    /// The generator's environment, copied once per journey (not for every command).
+    let environment: Environment
     var state = ThreeDSTransaction.initial
     var events: [GeneratedEvent] = []
     var commands: [GeneratedCommand] = []
@@ -90,25 +92,26 @@ struct ThreeDSRun {
     init(stream: String, generator: JourneyGenerator) {
         self.stream = stream
         self.generator = generator
-        events.reserveCapacity(12)
+        environment = generator.environment
+        if !generator.packsEvents { events.reserveCapacity(12) }
     }
 
-    mutating func perform(_ command: ThreeDSTransaction.Command) {
+    mutating func perform(_ command: consuming ThreeDSTransaction.Command) {
+        // Recorded first (a rejected command stops the run anyway), then consumed by execute.
+        if generator.recordsDetails { commands.append(.threeDS(command)) }
         // execute checks every event against the catalog and the rules, and applies it.
         let generator = self.generator
         let stream = self.stream
         var collected: [GeneratedEvent] = []
         swap(&collected, &events)
-        let rejection = ThreeDSTransaction.execute(command, &state, generator.environment) { new in
-            generator.emit(id: new.id, stream: stream, type: new.event.typeName, typeIndex: new.event.typeIndex,
-                           data: new.event.data, occurredAt: new.occurredAt, into: &collected)
+        let rejection = ThreeDSTransaction.execute(consume command, &state, environment) { new in
+            generator.emit(new, stream: stream, into: &collected)
         }
         swap(&collected, &events)
         if let rejection {
             // The generator only issues commands its state allows; a rejection is a generator bug.
             preconditionFailure("the generator issued a command the domain refuses: \(rejection.reason)")
         }
-        if generator.recordsDetails { commands.append(.threeDS(command)) }
     }
 
     mutating func finish(_ label: String) -> GeneratedJourney {

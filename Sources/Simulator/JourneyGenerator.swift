@@ -124,14 +124,16 @@ public final class JourneyGenerator {
         wait(delay.draw(&random))
     }
 
-    /// Records an event of the journey being generated: into ``packed`` (the simulation), else
-    /// into the run's `events`.
-    func emit(id: String, stream: String, type: String, typeIndex: UInt8, data: JSONObject, occurredAt: Timestamp,
-              into events: inout [GeneratedEvent]) {
+    /// Records an event of the journey being generated: its data written straight into
+    /// ``packed`` (the simulation), else a ``GeneratedEvent`` with its `data` into `events`.
+    func emit<Event: PackableEvent>(_ new: NewEvent<Event>, stream: String, into events: inout [GeneratedEvent]) {
         if packsEvents {
-            packed.append(id: id, typeIndex: typeIndex, data: data, occurredAt: occurredAt)
+            packed.append(id: new.id, typeIndex: new.event.typeIndex, occurredAt: new.occurredAt) { writer in
+                new.event.writeData(to: &writer)
+            }
         } else {
-            events.append(GeneratedEvent(id: id, stream: stream, type: type, data: data, occurredAt: occurredAt))
+            events.append(GeneratedEvent(id: new.id, stream: stream, type: new.event.typeName, data: new.event.data,
+                                         occurredAt: new.occurredAt))
         }
     }
 

@@ -25,6 +25,7 @@ public struct SeededRandom: Sendable {
     }
 
     /// The next 64 random bits.
+    @inline(__always)
     public mutating func next() -> UInt64 {
         let result = rotateLeft(s1 &* 5, 7) &* 9
         let t = s1 << 17
@@ -37,9 +38,11 @@ public struct SeededRandom: Sendable {
         return result
     }
 
+    @inline(__always)
     private func rotateLeft(_ x: UInt64, _ k: UInt64) -> UInt64 { (x << k) | (x >> (64 - k)) }
 
     /// A uniform integer in `0..<bound` (Lemire's multiply-and-reject method, unbiased).
+    @inline(__always)
     public mutating func int(below bound: Int) -> Int {
         precondition(bound > 0, "bound must be positive")
         let range = UInt64(bound)
@@ -109,39 +112,64 @@ public struct SeededRandom: Sendable {
         return Self.uuidText(high: high, low: low)
     }
 
-    private static func uuidText(high: UInt64, low: UInt64) -> String {
-        String(unsafeUninitializedCapacity: 36) { buffer in
-            // Two hex digits per byte from a table, dashes after bytes 4, 6, 8 and 10.
-            var index = 0
-            func put(_ word: UInt64, bytes range: Range<Int>) {
-                for byte in range {
-                    let pair = hexPairs[Int(truncatingIfNeeded: word >> UInt64(56 - 8 * byte)) & 0xFF]
-                    buffer[index] = UInt8(truncatingIfNeeded: pair >> 8)
-                    buffer[index + 1] = UInt8(truncatingIfNeeded: pair)
-                    index += 2
-                }
-            }
-            func dash() {
-                buffer[index] = UInt8(ascii: "-")
-                index += 1
-            }
-            put(high, bytes: 0..<4)
-            dash()
-            put(high, bytes: 4..<6)
-            dash()
-            put(high, bytes: 6..<8)
-            dash()
-            put(low, bytes: 0..<2)
-            dash()
-            put(low, bytes: 2..<8)
-            return 36
+    /// `prefix` and a random version-4 UUID in one string (a stream name): the same draws and text
+    /// as `prefix + uuid()`, then, when `uppercasePercent` > 0, one more draw that uppercases the
+    /// UUID with that chance (as `uuid().uppercased()` would), without the intermediate strings.
+    public mutating func prefixedUUID(_ prefix: StaticString, uppercasePercent: Int = 0) -> String {
+        var high = next()
+        var low = next()
+        high = (high & ~0x0000_0000_0000_F000) | 0x0000_0000_0000_4000      // version 4
+        low = (low & ~0xC000_0000_0000_0000) | 0x8000_0000_0000_0000        // variant 10
+        let uppercase = uppercasePercent > 0 && chance(uppercasePercent)
+        return Self.uuidText(high: high, low: low, prefix: prefix, uppercase: uppercase)
+    }
+
+    private static func uuidText(high: UInt64, low: UInt64, prefix: StaticString = "", uppercase: Bool = false) -> String {
+        let offset = prefix.utf8CodeUnitCount
+        // Written into a stack buffer (at most 16 prefix bytes and the 36 of the UUID), then
+        // made a string in one piece.
+        precondition(offset <= 16, "a UUID prefix of at most 16 bytes")
+        var storage: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0)
+        return withUnsafeMutableBytes(of: &storage) { buffer in
+            let text = buffer.baseAddress!
+            if offset > 0 { text.copyMemory(from: prefix.utf8Start, byteCount: offset) }
+            // 8-4-4-4-12 hex digits: eight digits per 32 bits, stored as they read.
+            let a = hexDigits(UInt32(truncatingIfNeeded: high >> 32), uppercase: uppercase)
+            let b = hexDigits(UInt32(truncatingIfNeeded: high), uppercase: uppercase)
+            let c = hexDigits(UInt32(truncatingIfNeeded: low >> 32), uppercase: uppercase)
+            let d = hexDigits(UInt32(truncatingIfNeeded: low), uppercase: uppercase)
+            let dash = UInt8(ascii: "-")
+            text.storeBytes(of: a, toByteOffset: offset, as: UInt64.self)
+            text.storeBytes(of: dash, toByteOffset: offset + 8, as: UInt8.self)
+            text.storeBytes(of: UInt32(truncatingIfNeeded: b), toByteOffset: offset + 9, as: UInt32.self)
+            text.storeBytes(of: dash, toByteOffset: offset + 13, as: UInt8.self)
+            text.storeBytes(of: UInt32(truncatingIfNeeded: b >> 32), toByteOffset: offset + 14, as: UInt32.self)
+            text.storeBytes(of: dash, toByteOffset: offset + 18, as: UInt8.self)
+            text.storeBytes(of: UInt32(truncatingIfNeeded: c), toByteOffset: offset + 19, as: UInt32.self)
+            text.storeBytes(of: dash, toByteOffset: offset + 23, as: UInt8.self)
+            text.storeBytes(of: UInt32(truncatingIfNeeded: c >> 32), toByteOffset: offset + 24, as: UInt32.self)
+            text.storeBytes(of: d, toByteOffset: offset + 28, as: UInt64.self)
+            return String(decoding: UnsafeRawBufferPointer(rebasing: buffer[..<(offset + 36)]), as: UTF8.self)
         }
     }
 
-    /// The two lowercase hex digits of every byte value, high digit in the high byte.
-    private static let hexPairs: [UInt16] = (0..<256).map { value in
-        let digits = Array("0123456789abcdef".utf8)
-        return UInt16(digits[value >> 4]) << 8 | UInt16(digits[value & 0x0F])
+    #if !_endian(little)
+    #error("uuidText stores digit words in little-endian order")
+    #endif
+
+    /// The eight hex digits of `value` as ASCII, first digit in the lowest byte (so that storing
+    /// the word on this little-endian machine writes them in reading order): each nibble spread
+    /// into a byte, then '0' added, and the distance to 'a' (or 'A') where the nibble is 10 or more.
+    @inline(__always)
+    static func hexDigits(_ value: UInt32, uppercase: Bool) -> UInt64 {
+        var spread = UInt64(value)
+        spread = ((spread & 0xFFFF_0000) << 16) | (spread & 0x0000_FFFF)
+        spread = ((spread & 0x0000_FF00_0000_FF00) << 8) | (spread & 0x0000_00FF_0000_00FF)
+        spread = ((spread & 0x00F0_00F0_00F0_00F0) << 4) | (spread & 0x000F_000F_000F_000F)
+        // Most significant nibble in the most significant byte; 1 in each byte whose nibble is >= 10.
+        let letters = ((spread &+ 0x0606_0606_0606_0606) >> 4) & 0x0101_0101_0101_0101
+        let ascii = spread &+ 0x3030_3030_3030_3030 &+ letters &* (uppercase ? 7 : 39)
+        return ascii.byteSwapped
     }
 
     /// `count` random lowercase hexadecimal digits, never more than 12 decimal digits in a row:
@@ -150,7 +178,9 @@ public struct SeededRandom: Sendable {
         String(unsafeUninitializedCapacity: count) { text in
             var digitsInARow = 0
             for index in 0..<count {
-                let value = digitsInARow == 12 ? 10 + int(below: 6) : int(below: 16)
+                // int(below: 16) is the top four bits of one draw (Lemire's method never rejects a
+                // power of two), taken here without the multiplication.
+                let value = digitsInARow == 12 ? 10 + int(below: 6) : Int(truncatingIfNeeded: next() >> 60)
                 digitsInARow = value < 10 ? digitsInARow + 1 : 0
                 text[index] = value < 10 ? UInt8(ascii: "0") + UInt8(value) : UInt8(ascii: "a") + UInt8(value - 10)
             }

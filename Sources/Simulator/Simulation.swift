@@ -166,15 +166,26 @@ public final class Simulation {
         // {"platform":…,"sdkVersion":…,"appVersion":…}, as JSONWriter writes that object.
         bytes.append(#"{"platform":"# as StaticString)
         bytes.appendJSONString(platform)
+        // The versions' JSON text made once (the same draws as `random.pick`).
+        let sdkVersion = sdkVersionsJSON[random.int(below: sdkVersionsJSON.count)]
+        let appVersion = appVersionsJSON[random.int(below: appVersionsJSON.count)]
         bytes.append(#","sdkVersion":"# as StaticString)
-        bytes.appendJSONString(random.pick(sdkVersions))
+        sdkVersion.withUnsafeBufferPointer { bytes.append($0) }
         bytes.append(#","appVersion":"# as StaticString)
-        bytes.appendJSONString(random.pick(appVersions))
+        appVersion.withUnsafeBufferPointer { bytes.append($0) }
         bytes.append(UInt8(ascii: "}"))
     }
 
-    private static let sdkVersions = ["2.4.1", "2.4.0", "2.3.7"]
-    private static let appVersions = ["5.12.0", "5.11.2", "5.10.4"]
+    private static let sdkVersionsJSON = quoted(["2.4.1", "2.4.0", "2.3.7"])
+    private static let appVersionsJSON = quoted(["5.12.0", "5.11.2", "5.10.4"])
+
+    private static func quoted(_ strings: [String]) -> [[UInt8]] {
+        strings.map { string in
+            var text: [UInt8] = []
+            JSONWriter.writeString(string, into: &text)
+            return text
+        }
+    }
 
     /// Draws the gap to the next arrival at the rate of the current hour.
     private func scheduleNextArrival() {

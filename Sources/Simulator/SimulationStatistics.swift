@@ -16,7 +16,22 @@ public struct SimulationStatistics: Sendable, Equatable {
     /// Events by ``EventTypeIndex``.
     private var typeCounts = [Int](repeating: 0, count: EventTypeIndex.names.count)
     /// Final outcomes: `3ds.<outcomeKey>` and `card.<outcomeKey>`.
-    public var outcomes: [String: Int] = [:]
+    public var outcomes: [String: Int] {
+        var counts: [String: Int] = [:]
+        for (index, count) in threeDSOutcomes.enumerated() where count > 0 {
+            counts["3ds." + Self.threeDSKeys[index].rawValue] = count
+        }
+        for (index, count) in cardOutcomes.enumerated() where count > 0 {
+            counts["card." + Self.cardKeys[index].rawValue] = count
+        }
+        return counts
+    }
+    /// Journeys by outcome, in the order of ``threeDSKeys`` and ``cardKeys`` (no name built or
+    /// hashed per journey).
+    private var threeDSOutcomes = [Int](repeating: 0, count: SimulationStatistics.threeDSKeys.count)
+    private var cardOutcomes = [Int](repeating: 0, count: SimulationStatistics.cardKeys.count)
+    private static let threeDSKeys = ThreeDSTransaction.OutcomeKey.allCases
+    private static let cardKeys = CardDigitization.OutcomeKey.allCases
     /// The most journeys in flight at once.
     public var peakInFlight = 0
     /// Arrivals that found every slot taken and started when one freed up.
@@ -30,10 +45,12 @@ public struct SimulationStatistics: Sendable, Equatable {
         switch journey.finalState {
         case let .threeDS(state):
             transactions += 1
-            outcomes["3ds." + state.outcomeKey.rawValue, default: 0] += 1
+            let key = state.outcomeKey
+            for index in Self.threeDSKeys.indices where Self.threeDSKeys[index] == key { threeDSOutcomes[index] += 1 }
         case let .card(state):
             digitizations += 1
-            outcomes["card." + state.outcomeKey.rawValue, default: 0] += 1
+            let key = state.outcomeKey
+            for index in Self.cardKeys.indices where Self.cardKeys[index] == key { cardOutcomes[index] += 1 }
         }
         for event in events { typeCounts[Int(event.typeIndex)] += 1 }
     }

@@ -103,4 +103,51 @@ struct UUIDTextTests {
         #expect(UUIDText.isLowercaseUUID(("{" + uuid + "}").dropFirst().dropLast()))
         #expect(!UUIDText.isUUID(("{" + uuid + "}").dropFirst()))
     }
+
+    /// The check written plainly, byte by byte, as it was before the table.
+    static func reference(_ bytes: [UInt8], from start: Int, lowercaseOnly: Bool) -> Bool {
+        guard bytes.count == start + 36 else { return false }
+        for offset in 0..<36 {
+            let byte = bytes[start + offset]
+            switch offset {
+            case 8, 13, 18, 23:
+                guard byte == UInt8(ascii: "-") else { return false }
+            default:
+                switch byte {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"): break
+                case UInt8(ascii: "A")...UInt8(ascii: "F") where !lowercaseOnly: break
+                default: return false
+                }
+            }
+        }
+        return true
+    }
+
+    @Test func everyByteValueAtEveryPositionIsJudgedAsTheByteByByteCheckDoes() {
+        let uuids = ["0b9e2c3a-1234-4abc-8def-0123456789ab", "0B9E2C3A-1234-4ABC-8DEF-0123456789AB",
+                     "ffffffff-ffff-4fff-bfff-ffffffffffff", "00000000-0000-4000-8000-000000000000"]
+        for uuid in uuids {
+            for prefix in [[], Array("x-".utf8)] as [[UInt8]] {
+                let valid = prefix + Array(uuid.utf8)
+                for position in prefix.count..<valid.count {
+                    for byte in UInt8(0)...UInt8(255) {
+                        var bytes = valid
+                        bytes[position] = byte
+                        for lowercaseOnly in [false, true] {
+                            let checked = bytes.withUnsafeBufferPointer {
+                                UUIDText.isUUID($0, from: prefix.count, lowercaseOnly: lowercaseOnly)
+                            }
+                            #expect(checked == Self.reference(bytes, from: prefix.count, lowercaseOnly: lowercaseOnly),
+                                    "\(uuid) byte \(byte) at \(position)")
+                        }
+                    }
+                }
+                // Too short and too long, and a start past the end.
+                for bytes in [Array(valid.dropLast()), valid + [UInt8(ascii: "0")]] {
+                    #expect(!bytes.withUnsafeBufferPointer { UUIDText.isUUID($0, from: prefix.count, lowercaseOnly: false) })
+                }
+                #expect(!valid.withUnsafeBufferPointer { UUIDText.isUUID($0, from: valid.count + 1, lowercaseOnly: false) })
+            }
+        }
+    }
 }
