@@ -81,23 +81,27 @@ enum FileSystem {
 
         /// Writes all of `bytes` at `offset`.
         func write(_ bytes: UnsafeRawBufferPointer, at offset: Int) throws(Failure) {
-            var done = 0
-            while done < bytes.count {
-                let written = pwrite(descriptor, bytes.baseAddress! + done, bytes.count - done, off_t(offset + done))
-                if written < 0 && errno == EINTR { continue }
-                guard written > 0 else { throw Failure(operation: "writing", path: path, errorNumber: written < 0 ? errno : EIO) }
-                done += written
+            try transfer(bytes.count, "writing") { done in
+                pwrite(descriptor, bytes.baseAddress! + done, bytes.count - done, off_t(offset + done))
             }
         }
 
         /// Fills `buffer` from `offset`; fails if the file ends first.
         func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int) throws(Failure) {
+            try transfer(buffer.count, "reading") { done in
+                pread(descriptor, buffer.baseAddress! + done, buffer.count - done, off_t(offset + done))
+            }
+        }
+
+        /// Calls `step` (a `pwrite` or `pread` from `done` bytes on) until `count` bytes are
+        /// done, again after an interruption; no progress (end of file) is an error.
+        private func transfer(_ count: Int, _ operation: String, _ step: (_ done: Int) -> Int) throws(Failure) {
             var done = 0
-            while done < buffer.count {
-                let count = pread(descriptor, buffer.baseAddress! + done, buffer.count - done, off_t(offset + done))
-                if count < 0 && errno == EINTR { continue }
-                guard count > 0 else { throw Failure(operation: "reading", path: path, errorNumber: count < 0 ? errno : EIO) }
-                done += count
+            while done < count {
+                let moved = step(done)
+                if moved < 0 && errno == EINTR { continue }
+                guard moved > 0 else { throw Failure(operation: operation, path: path, errorNumber: moved < 0 ? errno : EIO) }
+                done += moved
             }
         }
     }

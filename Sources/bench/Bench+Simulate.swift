@@ -2,12 +2,13 @@ import JournalCore
 
 extension Bench {
     /// `journal simulate` as a user runs it (a child process, seed 1, five transactions to one
-    /// digitization, about `appendEvents` events): into a fresh journal, and with `--ndjson` to
+    /// digitization, about `bigEvents` events: the goal is for journals of millions, and a run of
+    /// 200,000 is mostly its two threads starting and finishing): into a fresh journal, and with `--ndjson` to
     /// /dev/null, which is the generator alone. The raw column of its row is the raw baseline's
     /// 1000-per-commit append of simulator events from the same run: what bare SQLite inserts
     /// of such events cost, without the generator, ids, hashes or compression.
     func measureSimulate(journal: String, directory: String) throws {
-        let transactions = max(1, options.appendEvents / 7)
+        let transactions = max(1, options.bigEvents / 7)
         let workload = ["simulate", "--seed", "1", "--transactions", "\(transactions)",
                         "--digitizations", "\(max(1, transactions / 5))"]
         let path = directory + "/simulate.db"

@@ -8,7 +8,7 @@ struct RadixSortTests {
     @Test("the order of keys equals a stable comparison sort, below and above the threshold",
           arguments: [0, 1, 2, 100, RadixSort.threshold - 1, RadixSort.threshold, 5_000, 70_000])
     func orderEqualsStableComparisonSort(count: Int) {
-        var random = SplitMix(seed: UInt64(count) &+ 7)
+        var random = TestRandom(seed: UInt64(count) &+ 7)
         // Keys with few distinct values (ties), a narrow spread, a wide one and every bit.
         let spreads: [UInt64] = [3, 1 << 20, 1 << 40, UInt64.max]
         for spread in spreads {
@@ -28,7 +28,7 @@ struct RadixSortTests {
     @Test("sorting times gives the comparison sort's result, negative times and the whole Int64 range included",
           arguments: [1, 50, 3_000, 40_000])
     func sortEqualsComparisonSort(count: Int) {
-        var random = SplitMix(seed: UInt64(count))
+        var random = TestRandom(seed: UInt64(count))
         let cases: [[Int64]] = [
             (0..<count).map { _ in 1_795_939_200_000 + Int64(random.next() % 3_600_000) },  // an hour of a log
             (0..<count).map { _ in Int64(bitPattern: random.next()) },  // anything, both signs
@@ -44,7 +44,7 @@ struct RadixSortTests {
 
     @Test("facts are ordered by kind, then time, then seq, by the radix path and the fallback alike")
     func factOrderByKindTimeSeq() {
-        var random = SplitMix(seed: 11)
+        var random = TestRandom(seed: 11)
         let count = 10_000
         let kinds = (0..<count).map { _ in Int64(1 + random.next() % 5) }
         let times = (0..<count).map { _ in 1_795_939_200_000 + Int64(random.next() % 600_000) }
@@ -59,18 +59,5 @@ struct RadixSortTests {
             let order = FactOrder.sorted(count: count, kind: { kinds[$0] }, time: { times[$0] }, seqs: seqs)
             #expect(order == expected)
         }
-    }
-}
-
-/// A small deterministic generator (SplitMix64).
-private struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
