@@ -37,6 +37,26 @@ struct PreparedLoadTests {
         return batches
     }
 
+    /// A journal appended the usual way and a load of a new one, side by side in a fresh
+    /// folder, with the same configuration.
+    struct Pair {
+        let directory = TemporaryDirectory.make()
+        let configuration: SQLiteEventStore.Configuration
+        let usual: SQLiteEventStore
+        let load: SQLiteJournalLoad
+
+        init(_ configuration: SQLiteEventStore.Configuration = JournalLoadTests.configuration()) throws {
+            self.configuration = configuration
+            usual = try SQLiteEventStore(path: directory.file("usual.db"), configuration: configuration)
+            load = try SQLiteJournalLoad(path: directory.file("loaded.db"), configuration: configuration)
+        }
+
+        /// The load's journal, once finished.
+        func loaded() throws -> SQLiteEventStore {
+            try SQLiteEventStore(path: directory.file("loaded.db"), configuration: configuration)
+        }
+    }
+
     /// Every stored column of every event row, the streams, types and dictionaries, as text.
     static func rows(_ store: SQLiteEventStore) throws -> [String] {
         try store.withConnection { db in
@@ -74,9 +94,8 @@ struct PreparedLoadTests {
 
     @Test
     func aPreparedLoadStoresTheRowsOfTheSameAppendsMadeTheUsualWay() throws {
-        let directory = TemporaryDirectory.make()
-        let usual = try SQLiteEventStore(path: directory.file("usual.db"), configuration: JournalLoadTests.configuration())
-        let load = try SQLiteJournalLoad(path: directory.file("loaded.db"), configuration: JournalLoadTests.configuration())
+        let pair = try Pair()
+        let (usual, load) = (pair.usual, pair.load)
         let preparer = try load.makePreparer()
         var compressedByThePreparer = 0
         for batch in Self.batches() {
@@ -94,7 +113,7 @@ struct PreparedLoadTests {
         #expect(rawAfterTheDictionary ?? 0 > 10)
         #expect(try load.finish() == usual.headPosition())
 
-        let loaded = try SQLiteEventStore(path: directory.file("loaded.db"), configuration: JournalLoadTests.configuration())
+        let loaded = try pair.loaded()
         let rows = try Self.rows(loaded)
         #expect(rows.count > 300)
         #expect(rows == (try Self.rows(usual)))
@@ -121,9 +140,8 @@ struct PreparedLoadTests {
 
     @Test
     func eventsGivenOneByOneStoreTheRowsOfTheSameAppendsMadeTheUsualWay() throws {
-        let directory = TemporaryDirectory.make()
-        let usual = try SQLiteEventStore(path: directory.file("usual.db"), configuration: JournalLoadTests.configuration())
-        let load = try SQLiteJournalLoad(path: directory.file("loaded.db"), configuration: JournalLoadTests.configuration())
+        let pair = try Pair()
+        let (usual, load) = (pair.usual, pair.load)
         let preparer = try load.makePreparer()
         // Every event with its recordedAt (the usual path would give the others the store's
         // clock), every id packed (the id index from the preparer's sorted runs).
@@ -144,18 +162,17 @@ struct PreparedLoadTests {
             #expect(try load.append(prepared) == expected.reduce(0) { $0 + $1.written })
         }
         try load.finish()
-        let loaded = try SQLiteEventStore(path: directory.file("loaded.db"), configuration: JournalLoadTests.configuration())
+        let loaded = try pair.loaded()
         #expect(try Self.rows(loaded) == Self.rows(usual))
         #expect(try Self.idIndexIsExact(loaded))
     }
 
     @Test
     func aPreparedBatchThatBreaksARuleFailsAsTheUsualAppendAndWritesNothing() throws {
-        let directory = TemporaryDirectory.make()
         var configuration = JournalLoadTests.configuration()
         configuration.maxPayloadBytes = 65_536
-        let usual = try SQLiteEventStore(path: directory.file("usual.db"), configuration: configuration)
-        let load = try SQLiteJournalLoad(path: directory.file("loaded.db"), configuration: configuration)
+        let pair = try Pair(configuration)
+        let (usual, load) = (pair.usual, pair.load)
         let preparer = try load.makePreparer()
         let first = Self.batches(rounds: 1)[0]
         try usual.append(first)
@@ -187,15 +204,15 @@ struct PreparedLoadTests {
         try usual.append(next)
         try load.append(preparer.prepare(next))
         try load.finish()
-        let loaded = try SQLiteEventStore(path: directory.file("loaded.db"), configuration: configuration)
+        let loaded = try pair.loaded()
         #expect(try Self.rows(loaded) == Self.rows(usual))
         #expect(try Self.idIndexIsExact(loaded))
     }
 
     @Test
     func aPreparedAppendWithAStaleExpectedVersionIsAConflictAndTheLoadGoesOn() throws {
-        let directory = TemporaryDirectory.make()
-        let load = try SQLiteJournalLoad(path: directory.file("loaded.db"), configuration: JournalLoadTests.configuration())
+        let pair = try Pair()
+        let load = pair.load
         let preparer = try load.makePreparer()
         let stamped = { (n: Int) in Fixture.event(n, recordedAt: Fixture.time) }
         try load.append(preparer.prepare([StreamAppend(stream: Fixture.stream(1), expectedVersion: .noStream,
@@ -210,7 +227,7 @@ struct PreparedLoadTests {
                      StreamAppend(stream: Fixture.stream(1), expectedVersion: .exact(1), events: [stamped(4)])]
         #expect(try load.append(preparer.prepare(fresh)) == 2)
         #expect(try load.finish() == 4)
-        let loaded = try SQLiteEventStore(path: directory.file("loaded.db"), configuration: JournalLoadTests.configuration())
+        let loaded = try pair.loaded()
         #expect(try loaded.read(stream: Fixture.stream(1), from: 0, direction: .forward, limit: 10).map(\.version) == [0, 1, 2])
         #expect(try loaded.verify().headPosition == 4)
     }
@@ -233,9 +250,8 @@ struct PreparedLoadTests {
 
     @Test
     func chainHashesComputedAheadAreTakenWhileTheChainIsWhereThePreparerAssumed() throws {
-        let directory = TemporaryDirectory.make()
-        let usual = try SQLiteEventStore(path: directory.file("usual.db"), configuration: JournalLoadTests.configuration())
-        let load = try SQLiteJournalLoad(path: directory.file("loaded.db"), configuration: JournalLoadTests.configuration())
+        let pair = try Pair()
+        let (usual, load) = (pair.usual, pair.load)
         let preparer = try load.makePreparer()
         let batches = Self.journeys(0..<4)
         var events = 0
@@ -245,16 +261,15 @@ struct PreparedLoadTests {
         }
         #expect(load.hashesTakenAhead == events)
         try load.finish()
-        let loaded = try SQLiteEventStore(path: directory.file("loaded.db"), configuration: JournalLoadTests.configuration())
+        let loaded = try pair.loaded()
         #expect(try Self.rows(loaded) == Self.rows(usual))
         #expect(try loaded.verify().headHash == usual.verify().headHash)
     }
 
     @Test
     func afterABatchTheWriterRefusedNoHashComputedAheadIsTakenAndTheChainStaysRight() throws {
-        let directory = TemporaryDirectory.make()
-        let usual = try SQLiteEventStore(path: directory.file("usual.db"), configuration: JournalLoadTests.configuration())
-        let load = try SQLiteJournalLoad(path: directory.file("loaded.db"), configuration: JournalLoadTests.configuration())
+        let pair = try Pair()
+        let (usual, load) = (pair.usual, pair.load)
         let preparer = try load.makePreparer()
         let batches = Self.journeys(0..<4)
         // A copy of the third batch that expects a version stream 3 never reaches: refused by
@@ -278,7 +293,7 @@ struct PreparedLoadTests {
         #expect(taken > 0)
         #expect(load.hashesTakenAhead == taken)  // none after the refused batch
         try load.finish()
-        let loaded = try SQLiteEventStore(path: directory.file("loaded.db"), configuration: JournalLoadTests.configuration())
+        let loaded = try pair.loaded()
         #expect(try Self.rows(loaded) == Self.rows(usual))
         #expect(try loaded.verify().headHash == usual.verify().headHash)
     }
