@@ -8,6 +8,10 @@ extension JournalConnection {
     /// preparer left to the writer goes through `append(_ request:)`.
     func appendPrepared(_ batch: PreparedLoadBatch) throws(EventStoreError) -> Int {
         precondition(newJournalStreams != nil, "a prepared batch is for a journal load")
+        guard let published = publishedDictionary, batch.origin == ObjectIdentifier(published) else {
+            throw EventStoreError(code: .invalidInput,
+                                  message: "\(path): this batch was prepared for another journal load (use this load's makePreparer())")
+        }
         try beginWrite()
         // The batch's ids come sorted from the preparer: none are gathered one by one.
         loadIDs?.suspended = true

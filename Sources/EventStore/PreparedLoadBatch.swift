@@ -24,6 +24,9 @@ public struct PreparedLoadBatch: Sendable {
     /// this one and the event gets the version the preparer assumed: then the hash's inputs are
     /// the same, so it is the same hash.
     var assumedStart: (position: Int64, hash: [UInt8])?
+    /// The load whose preparer made the batch (its published dictionary): payloads compressed
+    /// with another load's dictionary number 1 must not be stored as this one's.
+    var origin: ObjectIdentifier?
 
     mutating func addID(_ key: EventIDKey) {
         if case let .packed(high, low) = key {
@@ -219,6 +222,7 @@ public final class LoadPreparer: @unchecked Sendable {
     /// The batch built since the last one, ready for `SQLiteJournalLoad.append(_:)`.
     public func finishBatch() -> PreparedLoadBatch {
         batch.typeNames = typeNames
+        batch.origin = ObjectIdentifier(published)
         batch.ids.sort()
         defer {
             batch = PreparedLoadBatch()

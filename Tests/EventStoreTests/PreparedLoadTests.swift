@@ -297,4 +297,17 @@ struct PreparedLoadTests {
         #expect(try Self.rows(loaded) == Self.rows(usual))
         #expect(try loaded.verify().headHash == usual.verify().headHash)
     }
+
+    @Test
+    func aBatchPreparedForAnotherLoadIsRefusedAndWritesNothing() throws {
+        let (first, second) = (try Pair(), try Pair())
+        let batch = Self.journeys(0..<2)
+        // A preparer compresses with its own load's dictionary and hashes from its own load's
+        // head: a batch of the first load's preparer is refused by the second load.
+        try first.load.append(Self.prepareEventByEvent(batch[0], with: first.load.makePreparer()))
+        let foreign = Self.prepareEventByEvent(batch[0], with: try first.load.makePreparer())
+        let error = try #require(throws: EventStoreError.self) { try second.load.append(foreign) }
+        #expect(error.code == .invalidInput)
+        #expect(try second.load.append(Self.prepareEventByEvent(batch[0], with: second.load.makePreparer())) == 30)
+    }
 }
