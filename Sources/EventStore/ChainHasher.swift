@@ -61,43 +61,46 @@ final class ChainHasher {
               occurredAt: Timestamp, recordedAt: Timestamp, data: UnsafeRawBufferPointer,
               meta: UnsafeRawBufferPointer?) -> [UInt8] {
         scratch.removeAll(keepingCapacity: true)
-        scratch.append(contentsOf: ChainHasher.magic)
-        scratch.append(contentsOf: previous)
-        Self.append64(position, to: &scratch)
-        Self.append64(version, to: &scratch)
         Self.appendBody(stream: stream, id: id, type: type, occurredAt: occurredAt, recordedAt: recordedAt,
                         data: data, meta: meta, to: &scratch)
-        return digest(scratch)
+        var out = [UInt8](repeating: 0, count: 32)
+        previous.withUnsafeBytes { previous in
+            scratch.withUnsafeBytes { body in
+                out.withUnsafeMutableBytes { hash(previous: previous, position: position, version: version, body: body, into: $0) }
+            }
+        }
+        return out
     }
 
     /// The part of an event's link after its version (stream name to meta), which does not
     /// depend on where the event lands: a journal load encodes it off the writer's thread
-    /// (`LoadPreparer`). Returns the offsets of the data and meta bytes in `out`.
+    /// (`LoadPreparer`). Returns where the data and meta bytes are in `out`.
     @discardableResult
     static func appendBody(stream: String, id: String, type: String, occurredAt: Timestamp, recordedAt: Timestamp,
                            data: UnsafeRawBufferPointer, meta: UnsafeRawBufferPointer?,
-                           to out: inout [UInt8]) -> (data: Int, meta: Int?) {
+                           to out: inout [UInt8]) -> (data: Range<Int>, meta: Range<Int>?) {
         appendString(stream, to: &out)
         appendString(id, to: &out)
         appendString(type, to: &out)
         append64(occurredAt.millisecondsSinceEpoch, to: &out)
         append64(recordedAt.millisecondsSinceEpoch, to: &out)
         append32(data.count, to: &out)
-        let dataOffset = out.count
+        let dataStart = out.count
         out.append(contentsOf: data)
+        let dataRange = dataStart..<out.count
         guard let meta else {
             out.append(0)
-            return (dataOffset, nil)
+            return (dataRange, nil)
         }
         out.append(1)
         append32(meta.count, to: &out)
-        let metaOffset = out.count
+        let metaStart = out.count
         out.append(contentsOf: meta)
-        return (dataOffset, metaOffset)
+        return (dataRange, metaStart..<out.count)
     }
 
     /// The hash of one event from its encoded body (`appendBody`), written into `out` (32 bytes):
-    /// the same value as `hash(previous:…)` without building the link in one buffer.
+    /// the link's first 56 bytes (magic, previous hash, position, version) then the body.
     func hash(previous: UnsafeRawBufferPointer, position: Int64, version: Int64, body: UnsafeRawBufferPointer,
               into out: UnsafeMutableRawBufferPointer) {
         var prefix = (UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0))

@@ -71,17 +71,10 @@ extension JournalConnection {
         // The chain so far in the first half of `chainHash`, each new hash in the second.
         guard let head = write?.headHash, head.count == 32 else { preconditionFailure("a write transaction without a head hash") }
         chainHash.withUnsafeMutableBytes { chain in head.withUnsafeBytes { chain.copyMemory(from: $0) } }
-        // `withUnsafeBytes` rethrows untyped errors: the loop hands its error out instead.
-        let failure: EventStoreError? = batch.bytes.withUnsafeBytes { bytes in
-            do throws(EventStoreError) {
-                try writeEvents(of: batch, from: first, count: request.count, bytes: bytes, stream: stream,
-                                streamID: sid, position: &position, version: &version, typeIDs: &typeIDs, ahead: &ahead)
-                return nil
-            } catch {
-                return error
-            }
+        try batch.bytes.withBytes { bytes throws(EventStoreError) in
+            try writeEvents(of: batch, from: first, count: request.count, bytes: bytes, stream: stream,
+                            streamID: sid, position: &position, version: &version, typeIDs: &typeIDs, ahead: &ahead)
         }
-        if let failure { throw failure }
         chainHash.withUnsafeBytes { chain in
             write?.headHash.withUnsafeMutableBytes { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: chain[..<32])) }
         }
@@ -131,7 +124,6 @@ extension JournalConnection {
             chainHash.withUnsafeMutableBytes { chain in
                 chain.baseAddress!.copyMemory(from: chain.baseAddress! + 32, byteCount: 32)
             }
-            loadIDs?.add(event.key, position: position)
             write?.headPosition = position
             write?.written += 1
             try trainDictionaryIfDue()
@@ -140,59 +132,35 @@ extension JournalConnection {
 
     /// The event's data and meta as one payload: the body's data in place when there is no meta,
     /// else both copied into `payloadScratch`.
-    private func withRawPayload(of event: PreparedLoadEvent, in bytes: UnsafeRawBufferPointer,
-                                _ body: (UnsafeRawBufferPointer) -> Void) {
-        let data = UnsafeRawBufferPointer(rebasing: bytes[event.dataOffset..<(event.dataOffset + event.dataCount)])
-        guard let metaOffset = event.metaOffset, let metaCount = event.metaCount else { return body(data) }
+    private func withRawPayload<R>(of event: PreparedLoadEvent, in bytes: UnsafeRawBufferPointer,
+                                   _ body: (UnsafeRawBufferPointer) throws(SQLiteError) -> R) throws(SQLiteError) -> R {
+        let data = UnsafeRawBufferPointer(rebasing: bytes[event.data])
+        guard let meta = event.meta else { return try body(data) }
         payloadScratch.removeAll(keepingCapacity: true)
         payloadScratch.append(contentsOf: data)
-        payloadScratch.append(contentsOf: bytes[metaOffset..<(metaOffset + metaCount)])
-        payloadScratch.withUnsafeBytes(body)
+        payloadScratch.append(contentsOf: bytes[meta])
+        return try payloadScratch.withBytes(body)
     }
 
-    /// Binds and writes one prepared row; the hash is the second half of `chainHash`.
+    /// Writes one prepared row; its hash is the second half of `chainHash`.
     private func insertPrepared(_ event: PreparedLoadEvent, bytes: UnsafeRawBufferPointer,
                                 position: Int64, streamID: Int64, version: Int64, typeID: Int64) throws(SQLiteError) {
-        let statement = try statement(.insertEvent)
-        statement.bind(position, at: 1)
-        statement.bind(streamID, at: 2)
-        statement.bind(version, at: 3)
-        bindEventID(event.key, to: statement, at: 4)
-        statement.bind(typeID, at: 5)
-        statement.bind(event.occurredAt, at: 6)
-        statement.bind(event.recordedAt, at: 7)
-        statement.bind(Int64(event.dataCount), at: 9)
-        statement.bind(event.metaCount.map { Int64($0) }, at: 10)
+        let row = EventRow(position: position, streamID: streamID, version: version, key: event.key, typeID: typeID,
+                           occurredAt: event.occurredAt, recordedAt: event.recordedAt,
+                           dataCount: event.data.count, metaCount: event.meta?.count)
         let dictionaryID = write?.dictionaryID
-        var failure: SQLiteError?
-        func run(codec: Int64, payload: UnsafeRawBufferPointer) {
-            statement.bind(codec, at: 8)
-            statement.bind(noCopyBlob: payload, at: 11)
-            chainHash.withUnsafeBytes { chain in
-                statement.bind(noCopyBlob: UnsafeRawBufferPointer(rebasing: chain[32..<64]), at: 12)
-                do { try statement.run() } catch {
-                    failure = (error as? SQLiteError) ?? SQLiteError(extendedCode: 1, operation: "step", message: "\(error)")
-                }
+        try chainHash.withBytes { chain throws(SQLiteError) in
+            let hash = UnsafeRawBufferPointer(rebasing: chain[32..<64])
+            if event.codec != 0, event.codec == dictionaryID {
+                return try insert(row, codec: event.codec, payload: UnsafeRawBufferPointer(rebasing: bytes[event.compressed]),
+                                  hash: hash)
             }
-            statement.bindNull(at: 11)
-            statement.bindNull(at: 12)
-        }
-        if event.codec != 0, event.codec == dictionaryID {
-            run(codec: event.codec, payload: UnsafeRawBufferPointer(rebasing: bytes[event.compressed]))
-        } else if event.preparedWith != 0, event.preparedWith == dictionaryID {
-            // The preparer found that compressing would not save a byte: raw.
-            withRawPayload(of: event, in: bytes) { run(codec: 0, payload: $0) }
-        } else {
-            // Prepared before the writer had its dictionary: the usual rule, here.
-            let found = dictionaryID.flatMap { try? dictionary($0) }
-            withRawPayload(of: event, in: bytes) { raw in
-                if let found, let size = StoredPayload.compress(raw, with: found, scratch: &compressScratch) {
-                    compressScratch.withUnsafeBytes { run(codec: found.id, payload: UnsafeRawBufferPointer(rebasing: $0[..<size])) }
-                } else {
-                    run(codec: 0, payload: raw)
-                }
+            // Prepared with the writer's dictionary: the preparer found that compressing would
+            // not save a byte. Prepared before the writer had one: the usual rule, here.
+            let compressWith = event.preparedWith != 0 && event.preparedWith == dictionaryID ? nil : dictionaryID
+            try withRawPayload(of: event, in: bytes) { raw throws(SQLiteError) in
+                try insert(row, raw: raw, dictionaryID: compressWith, hash: hash)
             }
         }
-        if let failure { throw failure }
     }
 }

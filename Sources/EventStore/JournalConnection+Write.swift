@@ -273,40 +273,66 @@ extension JournalConnection {
 
     private func insert(_ event: ProposedEvent, key: EventIDKey, position: Int64, streamID: Int64, version: Int64, typeID: Int64,
                         recordedAt: Timestamp, hash: [UInt8], dictionaryID: Int64?) throws(SQLiteError) {
-        let statement = try statement(.insertEvent)
-        statement.bind(position, at: 1)
-        statement.bind(streamID, at: 2)
-        statement.bind(version, at: 3)
-        bindEventID(key, to: statement, at: 4)
-        statement.bind(typeID, at: 5)
-        statement.bind(event.occurredAt.millisecondsSinceEpoch, at: 6)
-        statement.bind(recordedAt.millisecondsSinceEpoch, at: 7)
-        statement.bind(Int64(event.data.count), at: 9)
-        statement.bind(event.meta.map { Int64($0.count) }, at: 10)
-        statement.bind(blob: hash, at: 12)
         payloadScratch.removeAll(keepingCapacity: true)
         payloadScratch.append(contentsOf: event.data)
         if let meta = event.meta { payloadScratch.append(contentsOf: meta) }
-        var codec: Int64 = 0
-        var storedCount = payloadScratch.count
-        if let dictionaryID, let dictionary = try? dictionary(dictionaryID),
-           let size = payloadScratch.withUnsafeBytes({ StoredPayload.compress($0, with: dictionary, scratch: &compressScratch) }) {
-            codec = dictionaryID
-            storedCount = size
+        let row = EventRow(position: position, streamID: streamID, version: version, key: key, typeID: typeID,
+                           occurredAt: event.occurredAt.millisecondsSinceEpoch, recordedAt: recordedAt.millisecondsSinceEpoch,
+                           dataCount: event.data.count, metaCount: event.meta?.count)
+        try payloadScratch.withBytes { raw throws(SQLiteError) in
+            try hash.withBytes { hash throws(SQLiteError) in try insert(row, raw: raw, dictionaryID: dictionaryID, hash: hash) }
         }
+    }
+
+    /// The columns of an event row beside its stored payload and its hash.
+    struct EventRow {
+        var position: Int64
+        var streamID: Int64
+        var version: Int64
+        var key: EventIDKey
+        var typeID: Int64
+        var occurredAt: Int64
+        var recordedAt: Int64
+        var dataCount: Int
+        var metaCount: Int?
+    }
+
+    /// Writes an event row whose payload is `raw` (data ‖ meta): compressed with dictionary
+    /// `dictionaryID` when that saves a byte (`StoredPayload.compress`), else raw.
+    func insert(_ row: EventRow, raw: UnsafeRawBufferPointer, dictionaryID: Int64?, hash: UnsafeRawBufferPointer)
+        throws(SQLiteError) {
+        guard let dictionaryID, let dictionary = try? dictionary(dictionaryID),
+              let size = StoredPayload.compress(raw, with: dictionary, scratch: &compressScratch) else {
+            return try insert(row, codec: 0, payload: raw, hash: hash)
+        }
+        try compressScratch.withBytes { bytes throws(SQLiteError) in
+            try insert(row, codec: dictionaryID, payload: UnsafeRawBufferPointer(rebasing: bytes[..<size]), hash: hash)
+        }
+    }
+
+    /// Writes an event row with its payload as stored. The payload and the hash are bound
+    /// without a copy: their bytes are not touched until the statement has run, and the bindings
+    /// are cleared before this returns.
+    func insert(_ row: EventRow, codec: Int64, payload: UnsafeRawBufferPointer, hash: UnsafeRawBufferPointer)
+        throws(SQLiteError) {
+        let statement = try statement(.insertEvent)
+        statement.bind(row.position, at: 1)
+        statement.bind(row.streamID, at: 2)
+        statement.bind(row.version, at: 3)
+        bindEventID(row.key, to: statement, at: 4)
+        statement.bind(row.typeID, at: 5)
+        statement.bind(row.occurredAt, at: 6)
+        statement.bind(row.recordedAt, at: 7)
         statement.bind(codec, at: 8)
-        // The payload is bound without a copy: the scratch buffer is not touched until the
-        // statement has run, and the binding is cleared before the next use.
-        let source = codec == 0 ? payloadScratch : compressScratch
-        var failure: SQLiteError?
-        source.withUnsafeBytes { bytes in
-            statement.bind(noCopyBlob: UnsafeRawBufferPointer(rebasing: bytes[..<storedCount]), at: 11)
-            do { try statement.run() } catch {
-                failure = (error as? SQLiteError) ?? SQLiteError(extendedCode: 1, operation: "step", message: "\(error)")
-            }
+        statement.bind(Int64(row.dataCount), at: 9)
+        statement.bind(row.metaCount.map { Int64($0) }, at: 10)
+        statement.bind(noCopyBlob: payload, at: 11)
+        statement.bind(noCopyBlob: hash, at: 12)
+        defer {
             statement.bindNull(at: 11)
+            statement.bindNull(at: 12)
         }
-        if let failure { throw failure }
+        try statement.run()
     }
 
     static func withOptionalBytes<R>(_ bytes: [UInt8]?, _ body: (UnsafeRawBufferPointer?) -> R) -> R {

@@ -60,44 +60,25 @@ final class LoadEventIDs {
         pending.removeAll(keepingCapacity: true)
     }
 
-    /// The open transaction committed: its ids become a sorted run. When the run cannot be
+    /// The open transaction committed: its ids become a sorted run. When a run cannot be
     /// written, `finish()` goes SQLite's way (`canMerge` false): slower, the same index.
     func commitPending() {
-        do throws(FileSystem.Failure) {
-            try writeRun()
-        } catch {
-            canMerge = false
+        if canMerge {
+            pending.sort()
+            addSortedRun(pending, positionBase: 0, packed: true)
         }
         pending.removeAll(keepingCapacity: true)
     }
 
-    private func writeRun() throws(FileSystem.Failure) {
-        guard canMerge, !pending.isEmpty else { return }
-        pending.sort()
-        // (`withUnsafeBytes` rethrows untyped errors: the failure is handed out instead.)
-        let failure = pending.withUnsafeBytes { bytes -> FileSystem.Failure? in
-            do throws(FileSystem.Failure) { try file.write(bytes, at: fileSize) } catch { return error }
-            return nil
-        }
-        if let failure { throw failure }
-        runs.append(Run(offset: fileSize, count: pending.count, positionBase: 0))
-        fileSize += pending.count * MemoryLayout<Entry>.stride
-    }
-
-    /// A committed transaction's ids, already sorted by a `LoadPreparer` (positions counted
-    /// from 0 in the batch: `positionBase` is added to each); `packed` false when one did not
-    /// pack. Written as one run, like `commitPending`'s.
+    /// A committed transaction's ids, already sorted (by a `LoadPreparer`, with positions
+    /// counted from 0 in the batch: `positionBase` is added to each); `packed` false when one
+    /// did not pack. Written as one run at the end of the file.
     func addSortedRun(_ entries: [Entry], positionBase: Int64, packed: Bool) {
-        guard packed else {
-            canMerge = false
-            return
-        }
+        if !packed { canMerge = false }
         guard canMerge, !entries.isEmpty else { return }
-        let failure = entries.withUnsafeBytes { bytes -> FileSystem.Failure? in
-            do throws(FileSystem.Failure) { try file.write(bytes, at: fileSize) } catch { return error }
-            return nil
-        }
-        guard failure == nil else {
+        do throws(FileSystem.Failure) {
+            try entries.withBytes { bytes throws(FileSystem.Failure) in try file.write(bytes, at: fileSize) }
+        } catch {
             canMerge = false
             return
         }
@@ -188,11 +169,7 @@ final class LoadEventIDs {
                 let count = min(remaining, readEntries)
                 block = [Entry](repeating: Entry(high: 0, low: 0, position: 0), count: count)
                 let (file, offset) = (file, next)
-                let failure = block.withUnsafeMutableBytes { bytes -> FileSystem.Failure? in
-                    do throws(FileSystem.Failure) { try file.read(into: bytes, at: offset) } catch { return error }
-                    return nil
-                }
-                if let failure { throw failure }
+                try block.withMutableBytes { bytes throws(FileSystem.Failure) in try file.read(into: bytes, at: offset) }
                 next += count * MemoryLayout<Entry>.stride
                 remaining -= count
                 index = 0

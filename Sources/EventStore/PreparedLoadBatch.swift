@@ -69,10 +69,8 @@ struct PreparedLoadEvent: Sendable {
     var recordedAt: Int64
     /// The link body: stream name to meta, with the raw data and meta inside it.
     var body: Range<Int>
-    var dataOffset: Int
-    var dataCount: Int
-    var metaOffset: Int?
-    var metaCount: Int?
+    var data: Range<Int>
+    var meta: Range<Int>?
     /// The dictionary the preparer had (0: none yet, the writer compresses if it has one).
     var preparedWith: Int64
     /// With `preparedWith`'s dictionary: the payload compressed (`codec` = its id) or stored raw
@@ -105,11 +103,12 @@ public final class LoadPreparer: @unchecked Sendable {
     /// The batch being built, and where its last append's events and bytes start.
     private var batch = PreparedLoadBatch()
     private var appendStart = (events: 0, bytes: 0)
-    /// The chain as the preparer expects the writer to leave it: every batch written whole, in
-    /// order, each append at the version it expects. Nil once that cannot be known (an append
-    /// that expects no particular version, or one left to the writer's usual path): the writer
-    /// then hashes every event itself.
-    private var chain: (position: Int64, hash: [UInt8])?
+    /// The head as the preparer expects the writer to leave it: every batch written whole, in
+    /// order, each append at the version it expects. `chainPosition` is nil once that cannot be
+    /// known (an append that expects no particular version, or one left to the writer's usual
+    /// path): the writer then hashes every event itself. `chainHash` is updated in place.
+    private var chainPosition: Int64?
+    private var chainHash: [UInt8]
     private let hasher: ChainHasher
     /// The version the next event of the current append gets, if known.
     private var nextVersion: Int64?
@@ -117,7 +116,8 @@ public final class LoadPreparer: @unchecked Sendable {
     init(maxPayloadBytes: Int, published: PublishedDictionary, head: (position: Int64, hash: [UInt8])) throws(EventStoreError) {
         self.maxPayloadBytes = maxPayloadBytes
         self.published = published
-        chain = head
+        chainPosition = head.position
+        chainHash = head.hash
         hasher = try ChainHasher()
     }
 
@@ -129,7 +129,7 @@ public final class LoadPreparer: @unchecked Sendable {
                 batch.appends.append(PreparedAppend(stream: append.stream, expectedVersion: append.expectedVersion,
                                                     count: append.events.count, form: .usual(append)))
                 for event in append.events { batch.addID(EventIDKey(event.id)) }
-                chain = nil
+                chainPosition = nil
                 continue
             }
             beginAppend(to: append.stream, expectedVersion: append.expectedVersion)
@@ -150,7 +150,7 @@ public final class LoadPreparer: @unchecked Sendable {
         if batch.appends.isEmpty, dictionary == nil, let (id, content) = published.value {
             dictionary = LZ4Dictionary(id: id, content: content)
         }
-        if batch.appends.isEmpty { batch.assumedStart = chain }
+        if batch.appends.isEmpty { batch.assumedStart = chainPosition.map { ($0, chainHash) } }
         appendStart = (batch.events.count, batch.bytes.count)
         batch.appends.append(PreparedAppend(stream: stream, expectedVersion: expectedVersion, count: 0,
                                             form: .prepared(first: batch.events.count)))
@@ -183,7 +183,7 @@ public final class LoadPreparer: @unchecked Sendable {
         batch.eventCount += 1
         // Not preparable: the rules' own error for this event, as the usual path would give it.
         // The batch will fail, so the chain will not be where this preparer expects it.
-        chain = nil
+        chainPosition = nil
         batch.events.removeSubrange(appendStart.events...)
         batch.bytes.removeSubrange(appendStart.bytes...)
         let proposed = ProposedEvent(id: id, type: type, occurredAt: occurredAt, data: Array(data), meta: meta.map { Array($0) },
@@ -200,22 +200,23 @@ public final class LoadPreparer: @unchecked Sendable {
     /// The event's chain hash where the preparer expects it to land, in `batch.bytes`; when
     /// that cannot be known, no more hashes ahead from here on.
     private func hashAhead(_ event: inout PreparedLoadEvent) {
-        guard let (position, previous) = chain, let version = nextVersion else {
-            chain = nil
+        guard let position = chainPosition, let version = nextVersion else {
+            chainPosition = nil
             return
         }
         let offset = batch.bytes.count
         batch.bytes.append(contentsOf: ChainHasher.zeroHash)
         batch.bytes.withUnsafeMutableBytes { bytes in
-            previous.withUnsafeBytes { previous in
-                hasher.hash(previous: previous, position: position + 1, version: version,
-                            body: UnsafeRawBufferPointer(rebasing: bytes[event.body]),
-                            into: UnsafeMutableRawBufferPointer(rebasing: bytes[offset..<(offset + 32)]))
+            let hash = UnsafeMutableRawBufferPointer(rebasing: bytes[offset..<(offset + 32)])
+            chainHash.withUnsafeMutableBytes { previous in
+                hasher.hash(previous: UnsafeRawBufferPointer(previous), position: position + 1, version: version,
+                            body: UnsafeRawBufferPointer(rebasing: bytes[event.body]), into: hash)
+                previous.copyMemory(from: UnsafeRawBufferPointer(hash))
             }
         }
         event.assumedVersion = version
         event.hashOffset = offset
-        chain = (position + 1, Array(batch.bytes[offset..<(offset + 32)]))
+        chainPosition = position + 1
         nextVersion = version + 1
     }
 
@@ -241,7 +242,7 @@ public final class LoadPreparer: @unchecked Sendable {
         if case .text = key, !UUIDText.isUUID(id) { return nil }
         guard let typeIndex = typeIndex(type) else { return nil }
         let start = batch.bytes.count
-        let offsets = ChainHasher.appendBody(stream: stream.rawValue, id: id, type: type, occurredAt: occurredAt,
+        let ranges = ChainHasher.appendBody(stream: stream.rawValue, id: id, type: type, occurredAt: occurredAt,
                                              recordedAt: recordedAt, data: data, meta: meta, to: &batch.bytes)
         let body = start..<batch.bytes.count
         var codec: Int64 = 0
@@ -256,8 +257,8 @@ public final class LoadPreparer: @unchecked Sendable {
                 size = raw.withUnsafeBytes { StoredPayload.compress($0, with: dictionary, scratch: &compressScratch) }
             } else {
                 size = batch.bytes.withUnsafeBytes { all in
-                    StoredPayload.compress(UnsafeRawBufferPointer(rebasing: all[offsets.data..<(offsets.data + data.count)]),
-                                           with: dictionary, scratch: &compressScratch)
+                    StoredPayload.compress(UnsafeRawBufferPointer(rebasing: all[ranges.data]), with: dictionary,
+                                           scratch: &compressScratch)
                 }
             }
             if let size {
@@ -269,8 +270,7 @@ public final class LoadPreparer: @unchecked Sendable {
         return PreparedLoadEvent(key: key, assumedVersion: -1, hashOffset: -1, type: typeIndex,
                                  occurredAt: occurredAt.millisecondsSinceEpoch,
                                  recordedAt: recordedAt.millisecondsSinceEpoch, body: body,
-                                 dataOffset: offsets.data, dataCount: data.count,
-                                 metaOffset: offsets.meta, metaCount: meta?.count,
+                                 data: ranges.data, meta: ranges.meta,
                                  preparedWith: dictionary?.id ?? 0, codec: codec, compressed: compressed)
     }
 
