@@ -33,7 +33,7 @@ struct ChainVerifier {
         }
         let previous = self.previous
         let hash = event.data.withUnsafeBytes { data in
-            JournalConnection.withOptionalBytes(event.meta) { meta in
+            OptionalBytes.with(event.meta) { meta in
                 hasher.hash(previous: previous, position: position, version: version, stream: event.stream.rawValue,
                             id: event.id, type: event.type, occurredAt: event.occurredAt,
                             recordedAt: event.recordedAt, data: data, meta: meta)

@@ -1,3 +1,5 @@
+import JournalCore
+
 /// The chain link of an event, for callers that check hashes outside the store (the CLI's audit
 /// view, an external verifier reading an export). Layout: see `ChainHasher.swift`.
 public enum EventHashing {
@@ -6,7 +8,7 @@ public enum EventHashing {
     public static func linkHash(previous: [UInt8], event: RecordedEvent) throws(EventStoreError) -> [UInt8] {
         let hasher = try ChainHasher()
         return event.data.withUnsafeBytes { data in
-            JournalConnection.withOptionalBytes(event.meta) { meta in
+            OptionalBytes.with(event.meta) { meta in
                 hasher.hash(previous: previous, position: event.position, version: event.version,
                             stream: event.stream.rawValue, id: event.id, type: event.type,
                             occurredAt: event.occurredAt, recordedAt: event.recordedAt, data: data, meta: meta)

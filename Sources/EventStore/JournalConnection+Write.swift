@@ -154,7 +154,7 @@ extension JournalConnection {
             let recordedAt = event.recordedAt ?? now
             let typeID = try internType(event.type)
             let hash = event.data.withUnsafeBytes { data in
-                Self.withOptionalBytes(event.meta) { meta in
+                OptionalBytes.with(event.meta) { meta in
                     hasher.hash(previous: previousHash, position: position, version: nextVersion,
                                 stream: stream.rawValue, id: event.id, type: event.type,
                                 occurredAt: event.occurredAt, recordedAt: recordedAt, data: data, meta: meta)
@@ -333,11 +333,6 @@ extension JournalConnection {
             statement.bindNull(at: 12)
         }
         try statement.run()
-    }
-
-    static func withOptionalBytes<R>(_ bytes: [UInt8]?, _ body: (UnsafeRawBufferPointer?) -> R) -> R {
-        guard let bytes else { return body(nil) }
-        return bytes.withUnsafeBytes { body($0) }
     }
 
     // MARK: - Dictionary

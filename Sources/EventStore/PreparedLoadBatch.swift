@@ -135,7 +135,7 @@ public final class LoadPreparer: @unchecked Sendable {
             beginAppend(to: append.stream, expectedVersion: append.expectedVersion)
             for event in append.events {
                 event.data.withUnsafeBytes { data in
-                    JournalConnection.withOptionalBytes(event.meta) { meta in
+                    OptionalBytes.with(event.meta) { meta in
                         add(id: event.id, type: event.type, occurredAt: event.occurredAt,
                             recordedAt: event.recordedAt ?? event.occurredAt, data: data, meta: meta)
                     }

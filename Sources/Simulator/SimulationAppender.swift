@@ -152,7 +152,7 @@ final class BatchBuilder: @unchecked Sendable {
                 lastJourney = journey
             }
             event.data.withUnsafeBytes { data in
-                Self.withOptionalBytes(event.meta) { meta in
+                OptionalBytes.with(event.meta) { meta in
                     preparer.add(id: event.id, type: event.type, occurredAt: event.occurredAt, recordedAt: event.recordedAt,
                                  data: data, meta: meta)
                 }
@@ -177,10 +177,5 @@ final class BatchBuilder: @unchecked Sendable {
     /// The version an append that starts with `event` expects its stream at.
     private static func expected(_ event: SimulatedEvent) -> ExpectedVersion {
         event.version == 0 ? .noStream : .exact(event.version - 1)
-    }
-
-    private static func withOptionalBytes<R>(_ bytes: [UInt8]?, _ body: (UnsafeRawBufferPointer?) -> R) -> R {
-        guard let bytes else { return body(nil) }
-        return bytes.withUnsafeBytes { body($0) }
     }
 }

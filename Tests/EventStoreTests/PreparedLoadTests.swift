@@ -128,7 +128,7 @@ struct PreparedLoadTests {
             preparer.beginAppend(to: append.stream, expectedVersion: append.expectedVersion)
             for event in append.events {
                 event.data.withUnsafeBytes { data in
-                    JournalConnection.withOptionalBytes(event.meta) { meta in
+                    OptionalBytes.with(event.meta) { meta in
                         preparer.add(id: event.id, type: event.type, occurredAt: event.occurredAt,
                                      recordedAt: event.recordedAt ?? Fixture.time, data: data, meta: meta)
                     }

@@ -58,7 +58,7 @@ extension PostgresJournal {
             let nextVersion = (version ?? -1) + 1
             let recordedAt = event.recordedAt ?? now
             let hash = event.data.withUnsafeBytes { data in
-                JournalConnection.withOptionalBytes(event.meta) { meta in
+                OptionalBytes.with(event.meta) { meta in
                     hasher.hash(previous: state.headHash, position: position, version: nextVersion,
                                 stream: stream.rawValue, id: event.id, type: event.type,
                                 occurredAt: event.occurredAt, recordedAt: recordedAt, data: data, meta: meta)
