@@ -102,8 +102,9 @@ public final class SQLiteJournalLoad: BatchAppending {
         }
     }
 
-    /// Appends a batch made by this load's `makePreparer()`: the same as `append(batch.appends)`,
-    /// in one transaction, all or nothing. Returns the number of events written.
+    /// Appends a batch made by this load's `makePreparer()`: the same rows and errors as its
+    /// appends given to `append(_ batch: [StreamAppend])`, in one transaction, all or nothing.
+    /// Returns the number of events written.
     @discardableResult
     public func append(_ batch: PreparedLoadBatch) throws(EventStoreError) -> Int {
         guard let store else { throw Self.over(path) }
