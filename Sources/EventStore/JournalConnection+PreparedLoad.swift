@@ -13,7 +13,7 @@ extension JournalConnection {
                                   message: "\(path): this batch was prepared for another journal load (use this load's makePreparer())")
         }
         try beginWrite()
-        // The batch's ids come sorted from the preparer: none are gathered one by one.
+        // The batch's ids come whole from the preparer: none are gathered one by one.
         loadIDs?.suspended = true
         defer { loadIDs?.suspended = false }
         do throws(EventStoreError) {
@@ -36,7 +36,7 @@ extension JournalConnection {
             let trained = write?.trainedDictionary == true ? write?.dictionaryID : nil
             try commitWrite()
             // Written whole and in order: event i of the batch is at start + 1 + i.
-            loadIDs?.addSortedRun(batch.ids, positionBase: start + 1, packed: batch.idsPacked && written == batch.eventCount)
+            loadIDs?.addCommitted(batch.ids, positionBase: start + 1, packed: batch.idsPacked && written == batch.eventCount)
             if let trained, let dictionary = dictionaries[trained] {
                 publishedDictionary?.publish(id: trained, content: dictionary.content)
             }

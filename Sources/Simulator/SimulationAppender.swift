@@ -140,7 +140,14 @@ final class BatchBuilder: @unchecked Sendable {
     /// nil when the simulation is over: the same appends as `next()`, without a `StreamAppend`
     /// or `ProposedEvent` (each event's own arrays are freed here, while they are in the cache).
     func next(preparedWith preparer: LoadPreparer) -> Result<(Int, PreparedLoadBatch)?, EventStoreError> {
-        retired = nil
+        // The batch written last goes back to the preparer, held nowhere else (so its arrays
+        // are refilled in place, not copied).
+        var written: (any Sendable)?
+        swap(&written, &retired)
+        if let batch = written as? PreparedLoadBatch {
+            written = nil
+            preparer.reuse(batch)
+        }
         var events = 0
         var lastJourney: InFlightJourney?
         while events < batchSize, let (event, journey) = simulation.take() {

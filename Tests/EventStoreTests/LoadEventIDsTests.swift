@@ -14,8 +14,8 @@ struct LoadEventIDsTests {
         return x ^ (x >> 31)
     }
 
-    static func ids(in directory: TemporaryDirectory, readEntries: Int = 3) throws -> LoadEventIDs {
-        try LoadEventIDs(beside: directory.file("load.db"), readEntries: readEntries)
+    static func ids(in directory: TemporaryDirectory, runEntries: Int = 4, readEntries: Int = 3) throws -> LoadEventIDs {
+        try LoadEventIDs(beside: directory.file("load.db"), runEntries: runEntries, readEntries: readEntries)
     }
 
     static func all(_ ids: LoadEventIDs) throws -> [LoadEventIDs.Entry] {
@@ -47,6 +47,41 @@ struct LoadEventIDsTests {
         #expect(merged.count == sorted.count)
         #expect(merged.map(\.position) == sorted.map(\.position))
         #expect(ids.canMerge)
+    }
+
+    @Test
+    func idsHandedOverWholeJoinRunsWithTheirPositionsAndComeOutInOrder() throws {
+        let directory = TemporaryDirectory.make()
+        // Runs of 5 entries gather several batches, and a batch may straddle two runs.
+        let ids = try Self.ids(in: directory, runEntries: 5, readEntries: 2)
+        var expected: [(high: UInt64, position: Int64)] = []
+        var head: Int64 = 0
+        for batch in 0..<7 {
+            let count = 1 + batch % 3
+            var entries: [LoadEventIDs.Entry] = []
+            for index in 0..<count {  // in the batch's order, not sorted
+                let high = Self.word(UInt64(head) + UInt64(index))
+                entries.append(LoadEventIDs.Entry(high: high, low: 0, position: Int64(index)))
+                expected.append((high, head + 1 + Int64(index)))
+            }
+            ids.addCommitted(entries, positionBase: head + 1, packed: true)
+            head += Int64(count)
+        }
+        let merged = try Self.all(ids)
+        let sorted = expected.sorted { $0.high < $1.high }
+        #expect(merged.map(\.high) == sorted.map(\.high))
+        #expect(merged.map(\.position) == sorted.map(\.position))
+        #expect(ids.canMerge)
+    }
+
+    @Test
+    func aBatchWithAnIDThatDidNotPackSendsTheLoadToSQLitesOwnSort() throws {
+        let directory = TemporaryDirectory.make()
+        let ids = try Self.ids(in: directory)
+        ids.addCommitted([LoadEventIDs.Entry(high: 1, low: 2, position: 0)], positionBase: 1, packed: true)
+        #expect(ids.canMerge)
+        ids.addCommitted([LoadEventIDs.Entry(high: 3, low: 4, position: 0)], positionBase: 2, packed: false)
+        #expect(!ids.canMerge)
     }
 
     @Test

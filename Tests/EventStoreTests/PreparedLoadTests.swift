@@ -139,7 +139,7 @@ struct PreparedLoadTests {
     }
 
     @Test
-    func eventsGivenOneByOneStoreTheRowsOfTheSameAppendsMadeTheUsualWay() throws {
+    func eventsGivenOneByOneIntoReusedBatchesStoreTheRowsOfTheSameAppendsMadeTheUsualWay() throws {
         let pair = try Pair()
         let (usual, load) = (pair.usual, pair.load)
         let preparer = try load.makePreparer()
@@ -160,6 +160,8 @@ struct PreparedLoadTests {
             #expect(prepared.eventCount == batch.reduce(0) { $0 + $1.events.count })
             let expected = try usual.append(batch)
             #expect(try load.append(prepared) == expected.reduce(0) { $0 + $1.written })
+            // The next batch is built in this one's arrays, emptied.
+            preparer.reuse(prepared)
         }
         try load.finish()
         let loaded = try pair.loaded()
