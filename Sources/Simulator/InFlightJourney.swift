@@ -34,29 +34,38 @@ final class InFlightJourney {
 
     var nextTime: Int64? { cursor < entries.count ? entries[cursor].recordedAt : nil }
 
-    func takeNext() -> SimulatedEvent {
+    /// The next event lent to `body` in place, its data and meta inside the journey's bytes
+    /// (the simulator's load path: no arrays made and freed per event), then moves past it.
+    func withNext<R>(_ body: (BorrowedEvent) -> R) -> R {
         let entry = entries[cursor]
         let start = cursor == 0 ? 0 : Int(entries[cursor - 1].dataEnd)
-        let meta = cursor == 0 && metaStart < bytes.count ? copy(metaStart..<bytes.count) : nil
+        let end = Int(entry.dataEnd)
+        precondition(start >= 0 && start <= end && end <= metaStart && metaStart <= bytes.count,
+                     "an event outside the journey's bytes")
+        let hasMeta = cursor == 0 && metaStart < bytes.count
+        let version = Int64(cursor)
         cursor += 1
-        let data = copy(start..<Int(entry.dataEnd))
-        return SimulatedEvent(id: entry.id, stream: stream, version: Int64(cursor - 1), type: EventTypeIndex.names[Int(entry.typeIndex)],
-                              occurredAt: Timestamp(millisecondsSinceEpoch: entry.occurredAt),
-                              recordedAt: Timestamp(millisecondsSinceEpoch: entry.recordedAt), data: data, meta: meta)
+        return bytes.withUnsafeBytes { all in
+            body(BorrowedEvent(id: entry.id, version: version, type: EventTypeIndex.names[Int(entry.typeIndex)],
+                               occurredAt: Timestamp(millisecondsSinceEpoch: entry.occurredAt),
+                               recordedAt: Timestamp(millisecondsSinceEpoch: entry.recordedAt),
+                               data: UnsafeRawBufferPointer(rebasing: all[start..<end]),
+                               meta: hasMeta ? UnsafeRawBufferPointer(rebasing: all[metaStart...]) : nil))
+        }
+    }
+
+    /// An event of the journey, valid only inside `withNext`'s body.
+    struct BorrowedEvent {
+        let id: String
+        let version: Int64
+        let type: String
+        let occurredAt: Timestamp
+        let recordedAt: Timestamp
+        let data: UnsafeRawBufferPointer
+        let meta: UnsafeRawBufferPointer?
     }
 }
 
-extension InFlightJourney {
-    /// `bytes[range]` as a new array, copied in one piece.
-    private func copy(_ range: Range<Int>) -> [UInt8] {
-        precondition(range.lowerBound >= 0 && range.upperBound <= bytes.count, "a range outside the journey's bytes")
-        return bytes.withUnsafeBufferPointer { Array(UnsafeBufferPointer(rebasing: $0[range])) }
-    }
-}
-
-/// The events of the journey being generated, packed as ``InFlightJourney`` keeps them (the
-/// simulation's generator writes here instead of building ``GeneratedEvent``s): the data into a
-/// scratch buffer reused for every journey, copied out once the journey is complete.
 struct PackedEvents {
     let bytes = ByteScratch()
     var entries: [InFlightJourney.Entry] = []

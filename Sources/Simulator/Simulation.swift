@@ -80,13 +80,23 @@ public final class Simulation {
 
     /// The next event and the journey it belongs to (which keeps the store's stream name).
     func take() -> (event: SimulatedEvent, journey: InFlightJourney)? {
+        withNext { event, journey in
+            (SimulatedEvent(id: event.id, stream: journey.stream, version: event.version, type: event.type,
+                            occurredAt: event.occurredAt, recordedAt: event.recordedAt,
+                            data: Array(event.data), meta: event.meta.map { Array($0) }), journey)
+        }
+    }
+
+    /// The next event lent to `body` in place (`InFlightJourney.withNext`), with its journey;
+    /// nil when every journey has been handed out.
+    func withNext<R>(_ body: (InFlightJourney.BorrowedEvent, InFlightJourney) -> R) -> R? {
         while transactionsLeft + digitizationsLeft > 0 && queue.count < compiled.maxInFlight
             && (queue.first.map { nextArrival <= $0.time } ?? true) {
             admit()
         }
         guard let top = queue.first, let journey = slots[Int(top.slot)] else { return nil }
-        let event = journey.takeNext()
-        lastRecordedAt = event.recordedAt.millisecondsSinceEpoch
+        let (result, recordedAt) = journey.withNext { event in (body(event, journey), event.recordedAt) }
+        lastRecordedAt = recordedAt.millisecondsSinceEpoch
         if let following = journey.nextTime {
             queue.replaceFirst(JourneyQueue.Entry(time: following, sequence: top.sequence, slot: top.slot))
         } else {
@@ -95,9 +105,9 @@ public final class Simulation {
             freeSlots.append(top.slot)
         }
         statistics.events += 1
-        if statistics.firstRecordedAt == nil { statistics.firstRecordedAt = event.recordedAt }
-        statistics.lastRecordedAt = event.recordedAt
-        return (event, journey)
+        if statistics.firstRecordedAt == nil { statistics.firstRecordedAt = recordedAt }
+        statistics.lastRecordedAt = recordedAt
+        return result
     }
 
     /// The path labels of every journey so far (only when created with `recordsPaths`).

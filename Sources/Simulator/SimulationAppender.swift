@@ -124,11 +124,11 @@ final class BatchBuilder: @unchecked Sendable {
                 batch.appends[batch.appends.count - 1].events.append(proposed)
             } else {
                 let stream: StreamName
-                switch Self.stream(of: event, journey) {
+                switch Self.stream(of: journey) {
                 case let .success(checked): stream = checked
                 case let .failure(error): return .failure(error)
                 }
-                batch.appends.append(StreamAppend(stream: stream, expectedVersion: Self.expected(event), events: [proposed]))
+                batch.appends.append(StreamAppend(stream: stream, expectedVersion: Self.expected(event.version), events: [proposed]))
                 lastJourney = journey
             }
             batch.events += 1
@@ -137,8 +137,9 @@ final class BatchBuilder: @unchecked Sendable {
     }
 
     /// The next batch prepared for a journal load event by event, with its number of events, or
-    /// nil when the simulation is over: the same appends as `next()`, without a `StreamAppend`
-    /// or `ProposedEvent` (each event's own arrays are freed here, while they are in the cache).
+    /// nil when the simulation is over: the same appends as `next()`, without a `StreamAppend`,
+    /// a `ProposedEvent` or even a `SimulatedEvent` (each event is read in place in its
+    /// journey's bytes: `Simulation.withNext`).
     func next(preparedWith preparer: LoadPreparer) -> Result<(Int, PreparedLoadBatch)?, EventStoreError> {
         // The batch written last goes back to the preparer, held nowhere else (so its arrays
         // are refilled in place, not copied).
@@ -150,30 +151,31 @@ final class BatchBuilder: @unchecked Sendable {
         }
         var events = 0
         var lastJourney: InFlightJourney?
-        while events < batchSize, let (event, journey) = simulation.take() {
+        var failure: EventStoreError?
+        while events < batchSize, failure == nil, simulation.withNext({ event, journey in
             if journey !== lastJourney {
-                switch Self.stream(of: event, journey) {
-                case let .success(stream): preparer.beginAppend(to: stream, expectedVersion: Self.expected(event))
-                case let .failure(error): return .failure(error)
+                switch Self.stream(of: journey) {
+                case let .success(stream):
+                    preparer.beginAppend(to: stream, expectedVersion: Self.expected(event.version))
+                case let .failure(error):
+                    failure = error
+                    return
                 }
                 lastJourney = journey
             }
-            event.data.withUnsafeBytes { data in
-                OptionalBytes.with(event.meta) { meta in
-                    preparer.add(id: event.id, type: event.type, occurredAt: event.occurredAt, recordedAt: event.recordedAt,
-                                 data: data, meta: meta)
-                }
-            }
+            preparer.add(id: event.id, type: event.type, occurredAt: event.occurredAt, recordedAt: event.recordedAt,
+                         data: event.data, meta: event.meta)
             events += 1
-        }
+        }) != nil {}
+        if let failure { return .failure(failure) }
         return .success(events == 0 ? nil : (events, preparer.finishBatch()))
     }
 
     /// The journey's stream name, checked once per journey.
-    private static func stream(of event: SimulatedEvent, _ journey: InFlightJourney) -> Result<StreamName, EventStoreError> {
+    private static func stream(of journey: InFlightJourney) -> Result<StreamName, EventStoreError> {
         if let checked = journey.streamName { return .success(checked) }
         do {
-            let stream = try StreamName(event.stream)
+            let stream = try StreamName(journey.stream)
             journey.streamName = stream
             return .success(stream)
         } catch {
@@ -181,8 +183,8 @@ final class BatchBuilder: @unchecked Sendable {
         }
     }
 
-    /// The version an append that starts with `event` expects its stream at.
-    private static func expected(_ event: SimulatedEvent) -> ExpectedVersion {
-        event.version == 0 ? .noStream : .exact(event.version - 1)
+    /// The version an append that starts with an event of `version` expects its stream at.
+    private static func expected(_ version: Int64) -> ExpectedVersion {
+        version == 0 ? .noStream : .exact(version - 1)
     }
 }
