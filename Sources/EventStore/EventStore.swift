@@ -14,29 +14,66 @@ import JournalCore
 /// A stream name `<category>-<id>`, e.g. `3ds-0b9e…` or `card-…`. Compared exactly as written.
 public struct StreamName: Sendable, Hashable, Comparable, CustomStringConvertible {
     public let rawValue: String
+    /// A hash of the name's bytes, computed once when it is checked: the writer's maps keyed by
+    /// stream (`JournalConnection.streamIDs`, a transaction's new streams, a load's
+    /// `NewJournalStreams`) hash it instead of the whole name, several times per append.
+    let nameHash: Int
     /// The part before the first `-` (`3ds`, `card`).
     public var category: Substring { rawValue.prefix(while: { $0 != "-" }) }
     /// The part after the first `-`.
     public var id: Substring { rawValue.drop(while: { $0 != "-" }).dropFirst() }
     public var description: String { rawValue }
     public static func < (lhs: StreamName, rhs: StreamName) -> Bool { lhs.rawValue < rhs.rawValue }
+    public static func == (lhs: StreamName, rhs: StreamName) -> Bool {
+        lhs.nameHash == rhs.nameHash && lhs.rawValue == rhs.rawValue
+    }
+    public func hash(into hasher: inout Hasher) { hasher.combine(nameHash) }
 
     /// Validates the naming rule: a non-empty category of `[a-z0-9]`, a `-`, a non-empty id of
     /// printable ASCII without spaces, 200 bytes at most.
     public init(_ rawValue: String) throws(EventStoreError) {
-        guard StreamName.isValid(rawValue) else { throw .invalidStreamName(rawValue) }
+        guard let hash = UTF8Bytes.with(rawValue, StreamName.hashIfValid) else { throw .invalidStreamName(rawValue) }
         self.rawValue = rawValue
+        nameHash = hash
     }
 
     public static func isValid(_ rawValue: String) -> Bool {
-        let bytes = Array(rawValue.utf8)
-        guard bytes.count <= 200, let dash = bytes.firstIndex(of: UInt8(ascii: "-")), dash > 0,
-              dash < bytes.count - 1 else { return false }
-        for byte in bytes[..<dash] {
-            guard (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
-                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return false }
+        UTF8Bytes.with(rawValue, hashIfValid) != nil
+    }
+
+    /// The name's hash when it follows the naming rule, in one pass over its bytes: 8 at a time,
+    /// each word xored in then multiplied and folded (SplitMix64's mixer).
+    private static func hashIfValid(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard bytes.count <= 200 else { return nil }
+        var hash: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(bytes.count)
+        var word: UInt64 = 0
+        var dash: Int?
+        for index in 0..<bytes.count {
+            let byte = bytes[index]
+            if dash != nil {
+                guard byte > 0x20 && byte < 0x7F else { return nil }
+            } else if byte == UInt8(ascii: "-") {
+                guard index > 0 else { return nil }
+                dash = index
+            } else {
+                guard (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+                        || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
+            }
+            word = word << 8 | UInt64(byte)
+            if index & 7 == 7 {
+                hash = mix(hash ^ word)
+                word = 0
+            }
         }
-        return bytes[(dash + 1)...].allSatisfy { $0 > 0x20 && $0 < 0x7F }
+        guard let dash, dash < bytes.count - 1 else { return nil }
+        return Int(truncatingIfNeeded: mix(hash ^ word))
+    }
+
+    private static func mix(_ value: UInt64) -> UInt64 {
+        var x = value &* 0xBF58_476D_1CE4_E5B9
+        x ^= x >> 31
+        x = x &* 0x94D0_49BB_1331_11EB
+        return x ^ (x >> 29)
     }
 }
 

@@ -4,7 +4,7 @@ extension JournalConnection {
     /// The id of a stream of a journal being loaded, past the caches: the candidate of
     /// `newJournalStreams`, confirmed by its stored name (see `NewJournalStreams`).
     func streamIDWithoutNameIndex(_ stream: StreamName) throws(EventStoreError) -> Int64? {
-        guard let id = newJournalStreams?.candidate(for: stream.rawValue),
+        guard let id = newJournalStreams?.candidate(for: stream),
               try storedStreamName(id: id) == stream.rawValue else { return nil }
         rememberStream(stream, id: id)
         return id

@@ -50,16 +50,18 @@ extension JournalConnection {
     private func appendPrepared(_ batch: PreparedLoadBatch, index: Int, first: Int, typeIDs: inout [Int64?],
                                 ahead: inout Bool)
         throws(EventStoreError) -> Int {
-        let request = batch.appends[index]
-        let stream = request.stream
-        var streamID = try streamIDCreatingNew(stream, expected: request.expectedVersion, events: request.count)
+        // Field by field: copying the whole append (its form's payload too) cost 3 % of the writer.
+        let stream = batch.appends[index].stream
+        let expected = batch.appends[index].expectedVersion
+        let count = batch.appends[index].count
+        var streamID = try streamIDCreatingNew(stream, expected: expected, events: count)
         let current: Int64? = try streamID.map { id throws(EventStoreError) in try lastVersion(streamID: id) } ?? nil
         // A load finds no stored ids (`finish()` checks them), so a stale version is a conflict,
         // never an idempotent retry, on the usual path too.
-        if !Self.satisfies(request.expectedVersion, current) {
-            throw .conflict(stream: stream, expected: request.expectedVersion, actual: current)
+        if !Self.satisfies(expected, current) {
+            throw .conflict(stream: stream, expected: expected, actual: current)
         }
-        guard request.count > 0 else {
+        guard count > 0 else {
             if let streamID { write?.setVersion(current, of: streamID) }
             return 0
         }
@@ -72,14 +74,14 @@ extension JournalConnection {
         guard let head = write?.headHash, head.count == 32 else { preconditionFailure("a write transaction without a head hash") }
         chainHash.withUnsafeMutableBytes { chain in head.withUnsafeBytes { chain.copyMemory(from: $0) } }
         try batch.bytes.withBytes { bytes throws(EventStoreError) in
-            try writeEvents(of: batch, from: first, count: request.count, bytes: bytes, stream: stream,
+            try writeEvents(of: batch, from: first, count: count, bytes: bytes, stream: stream,
                             streamID: sid, position: &position, version: &version, typeIDs: &typeIDs, ahead: &ahead)
         }
         chainHash.withUnsafeBytes { chain in
             write?.headHash.withUnsafeMutableBytes { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: chain[..<32])) }
         }
         write?.setVersion(version, of: sid)
-        return request.count
+        return count
     }
 
     /// Writes events `first ..< first + count` of `batch` (one append's), after `position` and

@@ -47,9 +47,7 @@ extension JournalConnection {
         write = nil
         loadIDs?.commitPending()
         recentIDs.loaded(through: state.headPosition)
-        for (name, id) in state.newStreams {
-            if let stream = state.newStreamNames[id] { cacheStream(stream, id: id) } else { streamIDs[name] = id }
-        }
+        for (stream, id) in state.newStreams { cacheStream(stream, id: id) }
         for (name, id) in state.newTypes {
             typeIDs[name] = id
             typeNames[id] = name
@@ -221,8 +219,11 @@ extension JournalConnection {
     func streamIDCreatingNew(_ stream: StreamName, expected: ExpectedVersion, events: Int)
         throws(EventStoreError) -> Int64? {
         // A journal being loaded has no name index to insert against: `createStream` does it.
-        guard newJournalStreams == nil, case .noStream = expected, events > 0, streamIDs[stream.rawValue] == nil,
-              write?.newStreams[stream.rawValue] == nil else { return try streamID(of: stream) }
+        // Every stream it has went through `createStream`, into `newJournalStreams`: a name
+        // without a candidate there is new, with no lookup in the caches.
+        if newJournalStreams != nil, case .noStream = expected, newJournalStreams?.candidate(for: stream) == nil { return nil }
+        guard newJournalStreams == nil, case .noStream = expected, events > 0, streamIDs[stream] == nil,
+              write?.newStreams[stream] == nil else { return try streamID(of: stream) }
         let created: Int64? = try run("creating stream \(stream)", stream: stream) { () throws(SQLiteError) in
             let statement = try statement(.insertStreamIfAbsent)
             statement.bind(stream.rawValue, at: 1)
@@ -244,7 +245,7 @@ extension JournalConnection {
         }
         write?.addStream(stream, id: id)
         write?.setVersion(nil, of: id)
-        newJournalStreams?.add(stream.rawValue, id: id)
+        newJournalStreams?.add(stream, id: id)
         return id
     }
 

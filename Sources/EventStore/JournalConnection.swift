@@ -13,7 +13,7 @@ final class JournalConnection {
     let hasher: ChainHasher
 
     // Committed caches.
-    var streamIDs: [String: Int64] = [:]
+    var streamIDs: [StreamName: Int64] = [:]
     var streamNames: [Int64: StreamName] = [:]
     var typeIDs: [String: Int64] = [:]
     var typeNames: [Int64: String] = [:]
@@ -60,7 +60,7 @@ final class JournalConnection {
     struct WriteState {
         var headPosition: Int64
         var headHash: [UInt8]
-        private(set) var newStreams: [String: Int64] = [:]
+        private(set) var newStreams: [StreamName: Int64] = [:]
         private(set) var newStreamNames: [Int64: StreamName] = [:]
         private(set) var newTypes: [String: Int64] = [:]
         private(set) var newTypeNames: [Int64: String] = [:]
@@ -95,7 +95,7 @@ final class JournalConnection {
         }
 
         enum Undo {
-            case stream(String, Int64)
+            case stream(StreamName, Int64)
             case type(String, Int64)
             case version(Int64, Int64??)
         }
@@ -119,8 +119,8 @@ final class JournalConnection {
         mutating func rollback(to mark: Mark) {
             while undo.count > mark.undoCount {
                 switch undo.removeLast() {
-                case let .stream(name, id):
-                    newStreams[name] = nil
+                case let .stream(stream, id):
+                    newStreams[stream] = nil
                     newStreamNames[id] = nil
                 case let .type(name, id):
                     newTypes[name] = nil
@@ -158,8 +158,8 @@ final class JournalConnection {
         }
 
         mutating func addStream(_ stream: StreamName, id: Int64) {
-            if savepoints > 0 { undo.append(.stream(stream.rawValue, id)) }
-            newStreams[stream.rawValue] = id
+            if savepoints > 0 { undo.append(.stream(stream, id)) }
+            newStreams[stream] = id
             newStreamNames[id] = stream
         }
 
@@ -287,8 +287,8 @@ final class JournalConnection {
 
     /// The id of a stream, or nil when the journal has never stored it.
     func streamID(of stream: StreamName) throws(EventStoreError) -> Int64? {
-        if let id = streamIDs[stream.rawValue] { return id }
-        if let id = write?.newStreams[stream.rawValue] { return id }
+        if let id = streamIDs[stream] { return id }
+        if let id = write?.newStreams[stream] { return id }
         if newJournalStreams != nil { return try streamIDWithoutNameIndex(stream) }
         let found: Int64? = try run("looking up stream \(stream)") { () throws(SQLiteError) in
             let statement = try statement(.streamByName)
@@ -327,7 +327,7 @@ final class JournalConnection {
             streamIDs.removeAll(keepingCapacity: true)
             streamNames.removeAll(keepingCapacity: true)
         }
-        streamIDs[stream.rawValue] = id
+        streamIDs[stream] = id
         streamNames[id] = stream
     }
 

@@ -17,25 +17,25 @@
 /// gives each new row the largest id plus one), so an array indexed by id: 8 bytes a stream.
 struct NewJournalStreams {
     private var byHash: [Int: Int64] = [:]
-    private var sharedHash: [String: Int64] = [:]
+    private var sharedHash: [StreamName: Int64] = [:]
     /// The last committed version of stream `id` at index `id`; -1 for none.
     private var versions: [Int64] = []
-    private let hash: (String) -> Int
+    private let hash: (StreamName) -> Int
 
     /// `hash` is the names' hash (tests pass one that collides).
-    init(hash: @escaping (String) -> Int = { $0.hashValue }) {
+    init(hash: @escaping (StreamName) -> Int = { $0.nameHash }) {
         self.hash = hash
     }
 
     /// The id that may belong to `name`: the one stream created with a name of this hash, or
     /// the stream of exactly this name among those whose hash was taken.
-    func candidate(for name: String) -> Int64? {
+    func candidate(for name: StreamName) -> Int64? {
         if !sharedHash.isEmpty, let id = sharedHash[name] { return id }
         return byHash[hash(name)]
     }
 
     /// Records a new stream; `name` was looked up and not found.
-    mutating func add(_ name: String, id: Int64) {
+    mutating func add(_ name: StreamName, id: Int64) {
         let key = hash(name)
         if byHash[key] == nil {
             byHash[key] = id

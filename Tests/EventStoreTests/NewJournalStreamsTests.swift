@@ -6,28 +6,28 @@ import Testing
 @Suite("New journal streams")
 struct NewJournalStreamsTests {
     @Test
-    func namesThatShareAHashKeepTheirOwnIDs() {
+    func namesThatShareAHashKeepTheirOwnIDs() throws {
         var streams = NewJournalStreams(hash: { _ in 42 })
-        #expect(streams.candidate(for: "3ds-a") == nil)
-        streams.add("3ds-a", id: 1)
+        #expect(streams.candidate(for: try StreamName("3ds-a")) == nil)
+        streams.add(try StreamName("3ds-a"), id: 1)
         // Another name with the same hash gets the first one's id as a candidate, which the
         // writer's check of the stored name refuses; it is then added by its name.
-        #expect(streams.candidate(for: "3ds-b") == 1)
-        streams.add("3ds-b", id: 2)
-        streams.add("3ds-c", id: 3)
-        #expect(streams.candidate(for: "3ds-a") == 1)
-        #expect(streams.candidate(for: "3ds-b") == 2)
-        #expect(streams.candidate(for: "3ds-c") == 3)
+        #expect(streams.candidate(for: try StreamName("3ds-b")) == 1)
+        streams.add(try StreamName("3ds-b"), id: 2)
+        streams.add(try StreamName("3ds-c"), id: 3)
+        #expect(streams.candidate(for: try StreamName("3ds-a")) == 1)
+        #expect(streams.candidate(for: try StreamName("3ds-b")) == 2)
+        #expect(streams.candidate(for: try StreamName("3ds-c")) == 3)
         #expect(streams.count == 3)
     }
 
     @Test
-    func aNameCreatedAgainAfterARollbackIsFoundByItsLatestID() {
+    func aNameCreatedAgainAfterARollbackIsFoundByItsLatestID() throws {
         var streams = NewJournalStreams(hash: { _ in 7 })
-        streams.add("card-x", id: 5)     // rolled back later: id 5 then holds another stream
-        streams.add("card-x", id: 6)     // created again, after its first id failed the check
-        #expect(streams.candidate(for: "card-x") == 6)
-        streams.add("card-x", id: 9)
-        #expect(streams.candidate(for: "card-x") == 9)
+        streams.add(try StreamName("card-x"), id: 5)     // rolled back later: id 5 then holds another stream
+        streams.add(try StreamName("card-x"), id: 6)     // created again, after its first id failed the check
+        #expect(streams.candidate(for: try StreamName("card-x")) == 6)
+        streams.add(try StreamName("card-x"), id: 9)
+        #expect(streams.candidate(for: try StreamName("card-x")) == 9)
     }
 }

@@ -4,15 +4,30 @@ import Testing
 
 @Suite("Input validation conformance")
 struct ValidationConformanceTests {
-    @Test(arguments: ["", "3ds", "-abc", "3ds-", "3DS-abc", "3ds-a b", "3ds_x-1", String(repeating: "a", count: 198) + "-xy"])
+    @Test(arguments: ["", "3ds", "-abc", "3ds-", "3DS-abc", "3ds-a b", "3ds_x-1", String(repeating: "a", count: 198) + "-xy",
+                      "3ds-a\u{7F}", "3ds-é", "3ds-a\tb", "-"])
     func streamNamesOutsideTheRuleAreRejected(name: String) {
         let error = #expect(throws: EventStoreError.self) { try StreamName(name) }
         #expect(error?.code == .invalidInput)
     }
 
-    @Test(arguments: ["3ds-0b9e", "card-ABC-def", "a-b"])
+    @Test(arguments: ["3ds-0b9e", "card-ABC-def", "a-b", "a--", "3ds-~!", String(repeating: "a", count: 197) + "-xy"])
     func streamNamesInsideTheRuleAreAccepted(name: String) throws {
         #expect(try StreamName(name).rawValue == name)
+    }
+
+    @Test
+    func streamNamesAreEqualAndHashAlikeExactlyWhenTheirTextIsTheSame() throws {
+        // Names that differ in one byte anywhere, in length, or only past 8 bytes.
+        var texts = ["3ds-a", "3ds-b", "3ds-ab", "3ds-a0", "card-a", "3ds-12345678", "3ds-12345679", "3ds-123456789",
+                     "3ds-0000000000000000-1", "3ds-0000000000000000-2"]
+        for n in 0..<5_000 { texts.append("3ds-\(n)") }
+        let names = try texts.map { try StreamName($0) }
+        let again = try texts.map { try StreamName(String(Substring($0))) }
+        #expect(names == again)
+        #expect(names.map(\.hashValue) == again.map(\.hashValue))
+        #expect(Set(names + again).count == texts.count)
+        #expect(Set(names.map(\.hashValue)).count == texts.count)
     }
 
     @Test(arguments: Backend.all, ["not-a-uuid", "", "0000000-0000-4000-8000-000000000001", "00000000-0000-4000-8000-00000000000g"])
