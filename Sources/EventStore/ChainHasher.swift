@@ -61,8 +61,10 @@ final class ChainHasher {
               occurredAt: Timestamp, recordedAt: Timestamp, data: UnsafeRawBufferPointer,
               meta: UnsafeRawBufferPointer?) -> [UInt8] {
         scratch.removeAll(keepingCapacity: true)
-        Self.appendBody(stream: stream, id: id, type: type, occurredAt: occurredAt, recordedAt: recordedAt,
-                        data: data, meta: meta, to: &scratch)
+        UTF8Bytes.with(id) { id in
+            Self.appendBody(stream: stream, id: id, type: type, occurredAt: occurredAt, recordedAt: recordedAt,
+                            data: data, meta: meta, to: &scratch)
+        }
         var out = [UInt8](repeating: 0, count: 32)
         previous.withUnsafeBytes { previous in
             scratch.withUnsafeBytes { body in
@@ -74,13 +76,15 @@ final class ChainHasher {
 
     /// The part of an event's link after its version (stream name to meta), which does not
     /// depend on where the event lands: a journal load encodes it off the writer's thread
-    /// (`LoadPreparer`). Returns where the data and meta bytes are in `out`.
+    /// (`LoadPreparer`). `id` is the id's UTF-8 text. Returns where the data and meta bytes are
+    /// in `out`.
     @discardableResult
-    static func appendBody(stream: String, id: String, type: String, occurredAt: Timestamp, recordedAt: Timestamp,
-                           data: UnsafeRawBufferPointer, meta: UnsafeRawBufferPointer?,
+    static func appendBody(stream: String, id: UnsafeBufferPointer<UInt8>, type: String, occurredAt: Timestamp,
+                           recordedAt: Timestamp, data: UnsafeRawBufferPointer, meta: UnsafeRawBufferPointer?,
                            to out: inout [UInt8]) -> (data: Range<Int>, meta: Range<Int>?) {
         appendString(stream, to: &out)
-        appendString(id, to: &out)
+        append32(id.count, to: &out)
+        out.append(contentsOf: id)
         appendString(type, to: &out)
         append64(occurredAt.millisecondsSinceEpoch, to: &out)
         append64(recordedAt.millisecondsSinceEpoch, to: &out)

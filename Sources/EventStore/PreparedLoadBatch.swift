@@ -185,6 +185,28 @@ public final class LoadPreparer: @unchecked Sendable {
     /// refuses its whole append, with the error `append(_:)` gives.
     public func add(id: String, type: String, occurredAt: Timestamp, recordedAt: Timestamp,
                     data: UnsafeRawBufferPointer, meta: UnsafeRawBufferPointer?) {
+        let key = EventIDKey(id)
+        // An id that does not pack must still be a UUID (in capitals): else the rules refuse it.
+        let valid: Bool = if case .text = key { UUIDText.isUUID(id) } else { true }
+        UTF8Bytes.with(id) { text in
+            add(key: valid ? key : nil, idText: text, type: type, occurredAt: occurredAt, recordedAt: recordedAt,
+                data: data, meta: meta)
+        }
+    }
+
+    /// `add(id:…)` for an id that is a lowercase UUID, given as its two words
+    /// (`UUIDText.words`): the same event, without parsing the id's text.
+    public func add(uuidHigh high: UInt64, low: UInt64, type: String, occurredAt: Timestamp, recordedAt: Timestamp,
+                    data: UnsafeRawBufferPointer, meta: UnsafeRawBufferPointer?) {
+        UUIDText.withText(high: high, low: low) { text in
+            add(key: .packed(high, low), idText: text, type: type, occurredAt: occurredAt, recordedAt: recordedAt,
+                data: data, meta: meta)
+        }
+    }
+
+    /// Adds an event whose id is `idText`, stored as `key` (nil: an id the rules refuse).
+    private func add(key: EventIDKey?, idText: UnsafeBufferPointer<UInt8>, type: String, occurredAt: Timestamp,
+                     recordedAt: Timestamp, data: UnsafeRawBufferPointer, meta: UnsafeRawBufferPointer?) {
         guard let last = batch.appends.indices.last else { preconditionFailure("add before beginAppend") }
         batch.appends[last].count += 1
         // A refused append fails its batch: its events' ids are never needed.
@@ -193,8 +215,8 @@ public final class LoadPreparer: @unchecked Sendable {
             return
         }
         let stream = batch.appends[last].stream
-        if var event = prepare(id: id, type: type, occurredAt: occurredAt, recordedAt: recordedAt, data: data, meta: meta,
-                               stream: stream) {
+        if let key, var event = prepare(key: key, idText: idText, type: type, occurredAt: occurredAt, recordedAt: recordedAt,
+                                        data: data, meta: meta, stream: stream) {
             hashAhead(&event)
             batch.events.append(event)
             batch.addID(event.key)
@@ -206,6 +228,7 @@ public final class LoadPreparer: @unchecked Sendable {
         chainPosition = nil
         batch.events.removeSubrange(appendStart.events...)
         batch.bytes.removeSubrange(appendStart.bytes...)
+        let id = String(decoding: idText, as: UTF8.self)
         let proposed = ProposedEvent(id: id, type: type, occurredAt: occurredAt, data: Array(data), meta: meta.map { Array($0) },
                                      recordedAt: recordedAt)
         do {
@@ -260,16 +283,15 @@ public final class LoadPreparer: @unchecked Sendable {
     }
 
     /// One event, or nil when it breaks one of the store's rules (`EventRules`, checked here
-    /// with what preparing computes anyway: an id that packs is a UUID, a type seen before is a
+    /// with what preparing computes anyway: `add` checked the id, a type seen before is a
     /// valid name).
-    private func prepare(id: String, type: String, occurredAt: Timestamp, recordedAt: Timestamp,
-                         data: UnsafeRawBufferPointer, meta: UnsafeRawBufferPointer?, stream: StreamName) -> PreparedLoadEvent? {
+    private func prepare(key: EventIDKey, idText: UnsafeBufferPointer<UInt8>, type: String, occurredAt: Timestamp,
+                         recordedAt: Timestamp, data: UnsafeRawBufferPointer, meta: UnsafeRawBufferPointer?,
+                         stream: StreamName) -> PreparedLoadEvent? {
         guard data.count + (meta?.count ?? 0) <= maxPayloadBytes else { return nil }
-        let key = EventIDKey(id)
-        if case .text = key, !UUIDText.isUUID(id) { return nil }
         guard let typeIndex = typeIndex(type) else { return nil }
         let start = batch.bytes.count
-        let ranges = ChainHasher.appendBody(stream: stream.rawValue, id: id, type: type, occurredAt: occurredAt,
+        let ranges = ChainHasher.appendBody(stream: stream.rawValue, id: idText, type: type, occurredAt: occurredAt,
                                              recordedAt: recordedAt, data: data, meta: meta, to: &batch.bytes)
         let body = start..<batch.bytes.count
         var codec: Int64 = 0

@@ -6,7 +6,11 @@ import JournalCore
 /// made them.
 final class InFlightJourney {
     struct Entry {
-        var id: String
+        /// The event id as its two words when it is a lowercase UUID (`idText` nil), else its
+        /// text: no string object per event to count references to while the journey waits.
+        var idHigh: UInt64
+        var idLow: UInt64
+        var idText: String?
         /// The type's index in ``EventTypeIndex/names``.
         var typeIndex: UInt8
         var occurredAt: Int64
@@ -46,7 +50,7 @@ final class InFlightJourney {
         let version = Int64(cursor)
         cursor += 1
         return bytes.withUnsafeBytes { all in
-            body(BorrowedEvent(id: entry.id, version: version, type: EventTypeIndex.names[Int(entry.typeIndex)],
+            body(BorrowedEvent(idHigh: entry.idHigh, idLow: entry.idLow, idText: entry.idText, version: version, type: EventTypeIndex.names[Int(entry.typeIndex)],
                                occurredAt: Timestamp(millisecondsSinceEpoch: entry.occurredAt),
                                recordedAt: Timestamp(millisecondsSinceEpoch: entry.recordedAt),
                                data: UnsafeRawBufferPointer(rebasing: all[start..<end]),
@@ -56,13 +60,18 @@ final class InFlightJourney {
 
     /// An event of the journey, valid only inside `withNext`'s body.
     struct BorrowedEvent {
-        let id: String
+        let idHigh: UInt64
+        let idLow: UInt64
+        /// The id's text when it is not a lowercase UUID (then the words are unused).
+        let idText: String?
         let version: Int64
         let type: String
         let occurredAt: Timestamp
         let recordedAt: Timestamp
         let data: UnsafeRawBufferPointer
         let meta: UnsafeRawBufferPointer?
+
+        var id: String { idText ?? UUIDText.lowercaseText(high: idHigh, low: idLow) }
     }
 }
 
@@ -79,7 +88,9 @@ struct PackedEvents {
         var writer = ScratchDataWriter(into: bytes)
         write(&writer)
         writer.finish()
-        entries.append(InFlightJourney.Entry(id: id, typeIndex: typeIndex, occurredAt: occurredAt.millisecondsSinceEpoch,
+        let words = UUIDText.words(id)
+        entries.append(InFlightJourney.Entry(idHigh: words?.high ?? 0, idLow: words?.low ?? 0, idText: words == nil ? id : nil,
+                                             typeIndex: typeIndex, occurredAt: occurredAt.millisecondsSinceEpoch,
                                              recordedAt: 0, dataEnd: Int32(bytes.count)))
     }
 

@@ -1,3 +1,5 @@
+import JournalCore
+
 /// A small, seeded pseudo-random generator: xoshiro256** seeded through SplitMix64.
 ///
 /// The same seed gives the same sequence on every machine and every Swift version, because
@@ -133,43 +135,9 @@ public struct SeededRandom: Sendable {
         return withUnsafeMutableBytes(of: &storage) { buffer in
             let text = buffer.baseAddress!
             if offset > 0 { text.copyMemory(from: prefix.utf8Start, byteCount: offset) }
-            // 8-4-4-4-12 hex digits: eight digits per 32 bits, stored as they read.
-            let a = hexDigits(UInt32(truncatingIfNeeded: high >> 32), uppercase: uppercase)
-            let b = hexDigits(UInt32(truncatingIfNeeded: high), uppercase: uppercase)
-            let c = hexDigits(UInt32(truncatingIfNeeded: low >> 32), uppercase: uppercase)
-            let d = hexDigits(UInt32(truncatingIfNeeded: low), uppercase: uppercase)
-            let dash = UInt8(ascii: "-")
-            text.storeBytes(of: a, toByteOffset: offset, as: UInt64.self)
-            text.storeBytes(of: dash, toByteOffset: offset + 8, as: UInt8.self)
-            text.storeBytes(of: UInt32(truncatingIfNeeded: b), toByteOffset: offset + 9, as: UInt32.self)
-            text.storeBytes(of: dash, toByteOffset: offset + 13, as: UInt8.self)
-            text.storeBytes(of: UInt32(truncatingIfNeeded: b >> 32), toByteOffset: offset + 14, as: UInt32.self)
-            text.storeBytes(of: dash, toByteOffset: offset + 18, as: UInt8.self)
-            text.storeBytes(of: UInt32(truncatingIfNeeded: c), toByteOffset: offset + 19, as: UInt32.self)
-            text.storeBytes(of: dash, toByteOffset: offset + 23, as: UInt8.self)
-            text.storeBytes(of: UInt32(truncatingIfNeeded: c >> 32), toByteOffset: offset + 24, as: UInt32.self)
-            text.storeBytes(of: d, toByteOffset: offset + 28, as: UInt64.self)
+            UUIDText.write(high: high, low: low, uppercase: uppercase, to: text + offset)
             return String(decoding: UnsafeRawBufferPointer(rebasing: buffer[..<(offset + 36)]), as: UTF8.self)
         }
-    }
-
-    #if !_endian(little)
-    #error("uuidText stores digit words in little-endian order")
-    #endif
-
-    /// The eight hex digits of `value` as ASCII, first digit in the lowest byte (so that storing
-    /// the word on this little-endian machine writes them in reading order): each nibble spread
-    /// into a byte, then '0' added, and the distance to 'a' (or 'A') where the nibble is 10 or more.
-    @inline(__always)
-    static func hexDigits(_ value: UInt32, uppercase: Bool) -> UInt64 {
-        var spread = UInt64(value)
-        spread = ((spread & 0xFFFF_0000) << 16) | (spread & 0x0000_FFFF)
-        spread = ((spread & 0x0000_FF00_0000_FF00) << 8) | (spread & 0x0000_00FF_0000_00FF)
-        spread = ((spread & 0x00F0_00F0_00F0_00F0) << 4) | (spread & 0x000F_000F_000F_000F)
-        // Most significant nibble in the most significant byte; 1 in each byte whose nibble is >= 10.
-        let letters = ((spread &+ 0x0606_0606_0606_0606) >> 4) & 0x0101_0101_0101_0101
-        let ascii = spread &+ 0x3030_3030_3030_3030 &+ letters &* (uppercase ? 7 : 39)
-        return ascii.byteSwapped
     }
 
     /// `count` random lowercase hexadecimal digits, never more than 12 decimal digits in a row:

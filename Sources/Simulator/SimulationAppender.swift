@@ -163,8 +163,13 @@ final class BatchBuilder: @unchecked Sendable {
                 }
                 lastJourney = journey
             }
-            preparer.add(id: event.id, type: event.type, occurredAt: event.occurredAt, recordedAt: event.recordedAt,
-                         data: event.data, meta: event.meta)
+            if let text = event.idText {
+                preparer.add(id: text, type: event.type, occurredAt: event.occurredAt, recordedAt: event.recordedAt,
+                             data: event.data, meta: event.meta)
+            } else {
+                preparer.add(uuidHigh: event.idHigh, low: event.idLow, type: event.type, occurredAt: event.occurredAt,
+                             recordedAt: event.recordedAt, data: event.data, meta: event.meta)
+            }
             events += 1
         }) != nil {}
         if let failure { return .failure(failure) }

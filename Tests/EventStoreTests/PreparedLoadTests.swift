@@ -122,15 +122,24 @@ struct PreparedLoadTests {
         #expect(try JournalLoadTests.schema(loaded) == JournalLoadTests.schema(usual))
     }
 
-    /// The same batches given event by event (`beginAppend`, `add`, `finishBatch`).
+    /// The same batches given event by event (`beginAppend`, `add`, `finishBatch`); every other
+    /// id that is a lowercase UUID given as its two words (`add(uuidHigh:low:…)`).
     static func prepareEventByEvent(_ batch: [StreamAppend], with preparer: LoadPreparer) -> PreparedLoadBatch {
+        var n = 0
         for append in batch {
             preparer.beginAppend(to: append.stream, expectedVersion: append.expectedVersion)
             for event in append.events {
+                n += 1
                 event.data.withUnsafeBytes { data in
                     OptionalBytes.with(event.meta) { meta in
-                        preparer.add(id: event.id, type: event.type, occurredAt: event.occurredAt,
-                                     recordedAt: event.recordedAt ?? Fixture.time, data: data, meta: meta)
+                        let recordedAt = event.recordedAt ?? Fixture.time
+                        if n % 2 == 0, let words = UUIDText.words(event.id) {
+                            preparer.add(uuidHigh: words.high, low: words.low, type: event.type, occurredAt: event.occurredAt,
+                                         recordedAt: recordedAt, data: data, meta: meta)
+                        } else {
+                            preparer.add(id: event.id, type: event.type, occurredAt: event.occurredAt,
+                                         recordedAt: recordedAt, data: data, meta: meta)
+                        }
                     }
                 }
             }
