@@ -22,16 +22,23 @@ extension JournalConnection {
             // The preparer's hashes hold when it assumed this very head (see `writeEvents`).
             var ahead = batch.assumedStart.map { $0.position == start && $0.hash == write?.headHash } ?? false
             var written = 0
-            for index in batch.appends.indices {
-                switch batch.appends[index].form {
-                case let .prepared(first):
-                    written += try appendPrepared(batch, index: index, first: first, typeIDs: &typeIDs, ahead: &ahead)
-                case let .usual(request):
-                    written += try append(request).written
-                case let .refused(error):
-                    throw error
+            // Rows wait in `pendingRows` with pointers into the batch's bytes: all are written
+            // before those bytes are let go, and before anything else writes a row.
+            try batch.bytes.withBytes { bytes throws(EventStoreError) in
+                for index in batch.appends.indices {
+                    switch batch.appends[index].form {
+                    case let .prepared(first):
+                        written += try appendPrepared(batch, index: index, first: first, bytes: bytes, typeIDs: &typeIDs,
+                                                      ahead: &ahead)
+                    case let .usual(request):
+                        try run("appending a batch to \(path)") { () throws(SQLiteError) in try writePendingRows() }
+                        written += try append(request).written
+                    case let .refused(error):
+                        throw error
+                    }
+                    spillStreamBookkeepingIfDue()
                 }
-                spillStreamBookkeepingIfDue()
+                try run("appending a batch to \(path)") { () throws(SQLiteError) in try writePendingRows() }
             }
             let trained = write?.trainedDictionary == true ? write?.dictionaryID : nil
             try commitWrite()
@@ -42,13 +49,14 @@ extension JournalConnection {
             }
             return written
         } catch {
+            pendingRows.removeAll()
             if write != nil { rollbackWrite() }
             throw error
         }
     }
 
-    private func appendPrepared(_ batch: PreparedLoadBatch, index: Int, first: Int, typeIDs: inout [Int64?],
-                                ahead: inout Bool)
+    private func appendPrepared(_ batch: PreparedLoadBatch, index: Int, first: Int, bytes: UnsafeRawBufferPointer,
+                                typeIDs: inout [Int64?], ahead: inout Bool)
         throws(EventStoreError) -> Int {
         // Field by field: copying the whole append (its form's payload too) cost 3 % of the writer.
         let stream = batch.appends[index].stream
@@ -73,10 +81,8 @@ extension JournalConnection {
         // The chain so far in the first half of `chainHash`, each new hash in the second.
         guard let head = write?.headHash, head.count == 32 else { preconditionFailure("a write transaction without a head hash") }
         chainHash.withUnsafeMutableBytes { chain in head.withUnsafeBytes { chain.copyMemory(from: $0) } }
-        try batch.bytes.withBytes { bytes throws(EventStoreError) in
-            try writeEvents(of: batch, from: first, count: count, bytes: bytes, stream: stream,
-                            streamID: sid, position: &position, version: &version, typeIDs: &typeIDs, ahead: &ahead)
-        }
+        try writeEvents(of: batch, from: first, count: count, bytes: bytes, stream: stream,
+                        streamID: sid, position: &position, version: &version, typeIDs: &typeIDs, ahead: &ahead)
         chainHash.withUnsafeBytes { chain in
             write?.headHash.withUnsafeMutableBytes { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: chain[..<32])) }
         }
@@ -144,25 +150,60 @@ extension JournalConnection {
         return try payloadScratch.withBytes(body)
     }
 
-    /// Writes one prepared row; its hash is the second half of `chainHash`.
+    /// Writes one prepared row, or leaves it in `pendingRows` when its stored payload is in the
+    /// batch's bytes as it is (compressed with the writer's dictionary by the preparer, or raw
+    /// data without meta that the preparer found would not compress); its hash is the second
+    /// half of `chainHash`.
     private func insertPrepared(_ event: PreparedLoadEvent, bytes: UnsafeRawBufferPointer,
                                 position: Int64, streamID: Int64, version: Int64, typeID: Int64) throws(SQLiteError) {
         let row = EventRow(position: position, streamID: streamID, version: version, key: event.key, typeID: typeID,
                            occurredAt: event.occurredAt, recordedAt: event.recordedAt,
                            dataCount: event.data.count, metaCount: event.meta?.count)
         let dictionaryID = write?.dictionaryID
+        let stored: (codec: Int64, payload: Range<Int>)?
+        if event.codec != 0, event.codec == dictionaryID {
+            stored = (event.codec, event.compressed)
+        } else if event.preparedWith != 0, event.preparedWith == dictionaryID, event.meta == nil {
+            stored = (0, event.data)
+        } else {
+            stored = nil
+        }
         try chainHash.withBytes { chain throws(SQLiteError) in
             let hash = UnsafeRawBufferPointer(rebasing: chain[32..<64])
-            if event.codec != 0, event.codec == dictionaryID {
-                return try insert(row, codec: event.codec, payload: UnsafeRawBufferPointer(rebasing: bytes[event.compressed]),
-                                  hash: hash)
+            if let stored {
+                pendingRows.add(row, codec: stored.codec, payload: UnsafeRawBufferPointer(rebasing: bytes[stored.payload]), hash: hash)
+                if pendingRows.isFull { try writePendingRows() }
+                return
             }
-            // Prepared with the writer's dictionary: the preparer found that compressing would
-            // not save a byte. Prepared before the writer had one: the usual rule, here.
+            try writePendingRows()
+            // Prepared before the writer had a dictionary: the usual rule, here. With meta, the
+            // payload is data and meta copied together.
             let compressWith = event.preparedWith != 0 && event.preparedWith == dictionaryID ? nil : dictionaryID
             try withRawPayload(of: event, in: bytes) { raw throws(SQLiteError) in
                 try insert(row, raw: raw, dictionaryID: compressWith, hash: hash)
             }
         }
+    }
+
+    /// Writes the rows waiting in `pendingRows`, in order: `PendingEventRows.width` in one
+    /// statement, fewer one by one.
+    func writePendingRows() throws(SQLiteError) {
+        let rows = pendingRows.rows
+        guard !rows.isEmpty else { return }
+        defer { pendingRows.removeAll() }
+        guard rows.count == PendingEventRows.width else {
+            for (index, pending) in rows.enumerated() {
+                try insert(pending.row, codec: pending.codec, payload: pending.payload, hash: pendingRows.hash(index))
+            }
+            return
+        }
+        let statement = try statement(.insertEventRows)
+        for (index, pending) in rows.enumerated() {
+            bind(pending.row, codec: pending.codec, payload: pending.payload, hash: pendingRows.hash(index),
+                 to: statement, after: Int32(12 * index))
+        }
+        // Clears the bindings, the payload and hash pointers among them.
+        defer { statement.reset() }
+        try statement.run()
     }
 }

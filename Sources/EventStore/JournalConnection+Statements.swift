@@ -4,7 +4,7 @@ extension JournalConnection {
     enum Hot: Int, CaseIterable {
         case insertEvent, savepoint, release, rollbackTo, streamByName, streamByID, typeByName, typeByID, lastVersion,
              readAll, readForward, readBackward, insertStream, insertType, head, idIndexThrough, indexedID, tailIDs,
-             eventByID, copyIDs, moveIDIndex, insertStreamIfAbsent
+             eventByID, copyIDs, moveIDIndex, insertStreamIfAbsent, insertEventRows
 
         var sql: String {
             switch self {
@@ -13,6 +13,14 @@ extension JournalConnection {
                     INSERT INTO journal_events(position, stream_id, version, event_id, type_id, occurred_at, recorded_at,
                                                codec, data_len, meta_len, payload, hash)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """
+            case .insertEventRows:
+                // `PendingEventRows.width` rows of `insertEvent` in one statement.
+                return """
+                    INSERT INTO journal_events(position, stream_id, version, event_id, type_id, occurred_at, recorded_at,
+                                               codec, data_len, meta_len, payload, hash)
+                    VALUES \(Array(repeating: "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", count: PendingEventRows.width)
+                                .joined(separator: ", "))
                     """
             case .savepoint: return "SAVEPOINT journal_append"
             case .release: return "RELEASE journal_append"

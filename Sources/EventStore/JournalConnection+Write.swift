@@ -317,23 +317,30 @@ extension JournalConnection {
     func insert(_ row: EventRow, codec: Int64, payload: UnsafeRawBufferPointer, hash: UnsafeRawBufferPointer)
         throws(SQLiteError) {
         let statement = try statement(.insertEvent)
-        statement.bind(row.position, at: 1)
-        statement.bind(row.streamID, at: 2)
-        statement.bind(row.version, at: 3)
-        bindEventID(row.key, to: statement, at: 4)
-        statement.bind(row.typeID, at: 5)
-        statement.bind(row.occurredAt, at: 6)
-        statement.bind(row.recordedAt, at: 7)
-        statement.bind(codec, at: 8)
-        statement.bind(Int64(row.dataCount), at: 9)
-        statement.bind(row.metaCount.map { Int64($0) }, at: 10)
-        statement.bind(noCopyBlob: payload, at: 11)
-        statement.bind(noCopyBlob: hash, at: 12)
+        bind(row, codec: codec, payload: payload, hash: hash, to: statement, after: 0)
         defer {
             statement.bindNull(at: 11)
             statement.bindNull(at: 12)
         }
         try statement.run()
+    }
+
+    /// Binds an event row's twelve columns to parameters `first + 1 ... first + 12`; the payload
+    /// and the hash without a copy.
+    func bind(_ row: EventRow, codec: Int64, payload: UnsafeRawBufferPointer, hash: UnsafeRawBufferPointer,
+              to statement: SQLiteStatement, after first: Int32) {
+        statement.bind(row.position, at: first + 1)
+        statement.bind(row.streamID, at: first + 2)
+        statement.bind(row.version, at: first + 3)
+        bindEventID(row.key, to: statement, at: first + 4)
+        statement.bind(row.typeID, at: first + 5)
+        statement.bind(row.occurredAt, at: first + 6)
+        statement.bind(row.recordedAt, at: first + 7)
+        statement.bind(codec, at: first + 8)
+        statement.bind(Int64(row.dataCount), at: first + 9)
+        statement.bind(row.metaCount.map { Int64($0) }, at: first + 10)
+        statement.bind(noCopyBlob: payload, at: first + 11)
+        statement.bind(noCopyBlob: hash, at: first + 12)
     }
 
     // MARK: - Dictionary

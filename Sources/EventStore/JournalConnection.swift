@@ -28,6 +28,8 @@ final class JournalConnection {
     var chainHash = [UInt8](repeating: 0, count: 64)
     /// Chain hashes a journal load took from its preparer (for tests).
     var hashesTakenAhead = 0
+    /// A journal load's event rows waiting to be written many to a statement.
+    let pendingRows = PendingEventRows()
     static let streamCacheLimit = 100_000
 
     /// Set when the first events give no material for a dictionary (all payloads empty).
