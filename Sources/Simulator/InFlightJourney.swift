@@ -5,12 +5,23 @@ import JournalCore
 /// in one buffer as it was generated, the first event's meta at its end; the ids as the domain
 /// made them.
 final class InFlightJourney {
+    /// An event id as its two words when it is a lowercase UUID (`text` nil), else its text:
+    /// no string object per event to count references to while the journey waits.
+    struct EventID {
+        var high: UInt64
+        var low: UInt64
+        var text: String?
+
+        init(_ id: String) {
+            let words = UUIDText.words(id)
+            (high, low, text) = (words?.high ?? 0, words?.low ?? 0, words == nil ? id : nil)
+        }
+
+        var string: String { text ?? UUIDText.lowercaseText(high: high, low: low) }
+    }
+
     struct Entry {
-        /// The event id as its two words when it is a lowercase UUID (`idText` nil), else its
-        /// text: no string object per event to count references to while the journey waits.
-        var idHigh: UInt64
-        var idLow: UInt64
-        var idText: String?
+        var id: EventID
         /// The type's index in ``EventTypeIndex/names``.
         var typeIndex: UInt8
         var occurredAt: Int64
@@ -50,7 +61,7 @@ final class InFlightJourney {
         let version = Int64(cursor)
         cursor += 1
         return bytes.withUnsafeBytes { all in
-            body(BorrowedEvent(idHigh: entry.idHigh, idLow: entry.idLow, idText: entry.idText, version: version, type: EventTypeIndex.names[Int(entry.typeIndex)],
+            body(BorrowedEvent(id: entry.id, version: version, type: EventTypeIndex.names[Int(entry.typeIndex)],
                                occurredAt: Timestamp(millisecondsSinceEpoch: entry.occurredAt),
                                recordedAt: Timestamp(millisecondsSinceEpoch: entry.recordedAt),
                                data: UnsafeRawBufferPointer(rebasing: all[start..<end]),
@@ -60,18 +71,13 @@ final class InFlightJourney {
 
     /// An event of the journey, valid only inside `withNext`'s body.
     struct BorrowedEvent {
-        let idHigh: UInt64
-        let idLow: UInt64
-        /// The id's text when it is not a lowercase UUID (then the words are unused).
-        let idText: String?
+        let id: EventID
         let version: Int64
         let type: String
         let occurredAt: Timestamp
         let recordedAt: Timestamp
         let data: UnsafeRawBufferPointer
         let meta: UnsafeRawBufferPointer?
-
-        var id: String { idText ?? UUIDText.lowercaseText(high: idHigh, low: idLow) }
     }
 }
 
@@ -88,10 +94,9 @@ struct PackedEvents {
         var writer = ScratchDataWriter(into: bytes)
         write(&writer)
         writer.finish()
-        let words = UUIDText.words(id)
-        entries.append(InFlightJourney.Entry(idHigh: words?.high ?? 0, idLow: words?.low ?? 0, idText: words == nil ? id : nil,
-                                             typeIndex: typeIndex, occurredAt: occurredAt.millisecondsSinceEpoch,
-                                             recordedAt: 0, dataEnd: Int32(bytes.count)))
+        entries.append(InFlightJourney.Entry(id: InFlightJourney.EventID(id), typeIndex: typeIndex,
+                                             occurredAt: occurredAt.millisecondsSinceEpoch, recordedAt: 0,
+                                             dataEnd: Int32(bytes.count)))
     }
 
     /// The entries so far; the next journey starts a new list (the byte buffer stays).

@@ -163,11 +163,11 @@ final class BatchBuilder: @unchecked Sendable {
                 }
                 lastJourney = journey
             }
-            if let text = event.idText {
+            if let text = event.id.text {
                 preparer.add(id: text, type: event.type, occurredAt: event.occurredAt, recordedAt: event.recordedAt,
                              data: event.data, meta: event.meta)
             } else {
-                preparer.add(uuidHigh: event.idHigh, low: event.idLow, type: event.type, occurredAt: event.occurredAt,
+                preparer.add(uuidHigh: event.id.high, low: event.id.low, type: event.type, occurredAt: event.occurredAt,
                              recordedAt: event.recordedAt, data: event.data, meta: event.meta)
             }
             events += 1
