@@ -31,14 +31,16 @@ final class InFlightJourney {
         var dataEnd: Int32
     }
 
+    // Used by the generating thread only, one access at a time: the mutable properties skip
+    // the run-time exclusivity checks.
     let stream: String
     /// The stream's name checked by the store's rules, once per journey (the append path).
-    var streamName: StreamName?
+    @exclusivity(unchecked) var streamName: StreamName?
     private let bytes: [UInt8]
     private let entries: [Entry]
     /// Where the first event's meta starts (it runs to the end of `bytes`; empty: no meta).
     private let metaStart: Int
-    private var cursor = 0
+    @exclusivity(unchecked) private var cursor = 0
 
     init(stream: String, bytes: [UInt8], entries: [Entry], metaStart: Int) {
         self.stream = stream
