@@ -61,7 +61,7 @@ final class ChainHasher {
               occurredAt: Timestamp, recordedAt: Timestamp, data: UnsafeRawBufferPointer,
               meta: UnsafeRawBufferPointer?) -> [UInt8] {
         scratch.removeAll(keepingCapacity: true)
-        UTF8Bytes.with(id) { id in
+        _ = UTF8Bytes.with(id) { id in
             Self.appendBody(stream: stream, id: id, type: type, occurredAt: occurredAt, recordedAt: recordedAt,
                             data: data, meta: meta, to: &scratch)
         }

@@ -171,13 +171,14 @@ extension JournalConnection {
         try chainHash.withBytes { chain throws(SQLiteError) in
             let hash = UnsafeRawBufferPointer(rebasing: chain[32..<64])
             if let stored {
-                pendingRows.add(row, codec: stored.codec, payload: UnsafeRawBufferPointer(rebasing: bytes[stored.payload]), hash: hash)
+                pendingRows.add(row, codec: stored.codec, payload: UnsafeRawBufferPointer(rebasing: bytes[stored.payload]),
+                                hash: hash)
                 if pendingRows.isFull { try writePendingRows() }
                 return
             }
             try writePendingRows()
-            // Prepared before the writer had a dictionary: the usual rule, here. With meta, the
-            // payload is data and meta copied together.
+            // The rest: prepared before the writer had its dictionary (the usual rule, here), or
+            // left raw with meta (data and meta copied together into one payload).
             let compressWith = event.preparedWith != 0 && event.preparedWith == dictionaryID ? nil : dictionaryID
             try withRawPayload(of: event, in: bytes) { raw throws(SQLiteError) in
                 try insert(row, raw: raw, dictionaryID: compressWith, hash: hash)

@@ -56,7 +56,7 @@ final class LoadEventIDs {
         guard !suspended else { return }
         switch key {
         case let .packed(high, low): pending.append(Entry(high: high, low: low, position: position))
-        case .text: canMerge = false
+        case .text: stopMerging()
         }
     }
 
@@ -82,7 +82,7 @@ final class LoadEventIDs {
     /// A committed transaction's ids, in any order (a `LoadPreparer`'s, with positions counted
     /// from 0 in the batch: `positionBase` is added to each); `packed` false when one did not pack.
     func addCommitted(_ entries: [Entry], positionBase: Int64, packed: Bool) {
-        if !packed { canMerge = false }
+        if !packed { stopMerging() }
         guard canMerge else { return }
         gathered.reserveCapacity(gathered.count + entries.count)
         for var entry in entries {
@@ -90,6 +90,12 @@ final class LoadEventIDs {
             gathered.append(entry)
         }
         writeRunIfFull()
+    }
+
+    /// `finish()` will go SQLite's way: the ids gathered so far are not needed.
+    private func stopMerging() {
+        canMerge = false
+        gathered = []
     }
 
     private func writeRunIfFull() {
@@ -105,7 +111,7 @@ final class LoadEventIDs {
         do throws(FileSystem.Failure) {
             try gathered.withBytes { bytes throws(FileSystem.Failure) in try file.write(bytes, at: fileSize) }
         } catch {
-            canMerge = false
+            stopMerging()
             return
         }
         runs.append(Run(offset: fileSize, count: gathered.count))

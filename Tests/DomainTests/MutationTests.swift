@@ -78,7 +78,7 @@ struct MutationTests {
         }
     }
 
-    @Test func challengeMutationsAreRefused() {
+    @Test func challengeMutationsAreRefused() throws {
         for journey in Self.journeys where journey.category == .threeDS {
             let events = journey.events
             for (index, event) in events.enumerated() {
@@ -125,8 +125,8 @@ struct MutationTests {
                                                     data: JSONObject(), occurredAt: event.occurredAt)
                     expectRefused(journey, renamed, "cancelled instead of completed", rules: [.threeDSCancelled], at: index)
                 case "ChallengeTimedOut":
-                    let state = try? #require(Self.state(journey.stream, Array(events[..<index])).threeDSState)
-                    if let deadline = state?.challenge?.deadline {
+                    let state = try #require(try Self.state(journey.stream, Array(events[..<index])).threeDSState)
+                    if let deadline = state.challenge?.deadline {
                         var changed = events
                         changed[index] = Self.with(event, occurredAt: deadline.adding(milliseconds: -1))
                         expectRefused(journey, changed, "timeout 1 ms early", rules: [.threeDSTimeout], at: index)
