@@ -6,7 +6,7 @@
 /// 10 M. Here committed transactions' ids (24 bytes each: the two words of the packed id and
 /// the position) gather in memory until there are `runEntries` of them (6 MiB), which are
 /// sorted and written as one run to a file without a name beside the journal, so memory stays
-/// bounded; `finish()` merges the runs and inserts them 64 rows per statement
+/// bounded; `finish()` merges the runs and inserts them 256 rows per statement
 /// (`SQLiteJournalLoad`). The id index's primary key still refuses a repeated id.
 ///
 /// Runs of several transactions, in any order: the preparing thread no longer sorts each
