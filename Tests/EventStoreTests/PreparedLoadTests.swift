@@ -179,6 +179,35 @@ struct PreparedLoadTests {
     }
 
     @Test
+    func aPreparedLoadThatFillsTheDiskThrowsFullAndLeavesNothingBehind() throws {
+        let directory = TemporaryDirectory.make()
+        var configuration = JournalLoadTests.configuration()
+        configuration.maxPageCount = 60
+        var failure: EventStoreError?
+        var written = 0
+        do {
+            let load = try SQLiteJournalLoad(path: directory.file("full.db"), configuration: configuration)
+            let preparer = try load.makePreparer()
+            // Rows compressed by the preparer wait to be written 16 to a statement when the disk fills.
+            for batch in Self.batches(rounds: 400, capitals: false) {
+                do {
+                    let prepared = preparer.prepare(batch)
+                    written += try load.append(prepared)
+                    preparer.reuse(prepared)
+                } catch {
+                    failure = error
+                    break
+                }
+            }
+        }
+        let error = try #require(failure)
+        #expect(error.code == .full)
+        #expect(written > 100)
+        // The load was dropped: neither the journal nor its loading file is left.
+        #expect(try JournalLoadTests.files(in: directory) == [])
+    }
+
+    @Test
     func aPreparedBatchThatBreaksARuleFailsAsTheUsualAppendAndWritesNothing() throws {
         var configuration = JournalLoadTests.configuration()
         configuration.maxPayloadBytes = 65_536
