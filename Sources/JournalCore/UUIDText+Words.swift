@@ -11,33 +11,34 @@ extension UUIDText {
         guard text.count == 36, text[8] == UInt8(ascii: "-"), text[13] == UInt8(ascii: "-"),
               text[18] == UInt8(ascii: "-"), text[23] == UInt8(ascii: "-") else { return nil }
         // The digits of the high word are at 0..<8, 9..<13, 14..<18; of the low word at
-        // 19..<23, 24..<36. An invalid digit sets bits above the nibble in `invalid`.
-        var invalid: UInt8 = 0
-        func digits(_ range: Range<Int>, into word: inout UInt64) {
-            for index in range {
-                let value = hexValue(text[index])
+        // 19..<23, 24..<36. Each byte's value comes from a table, without a branch (random hex
+        // digits made a digit-or-letter branch miss half the time); an invalid byte's 0xFF sets
+        // bits above the nibble in `invalid`.
+        return lowercaseHexValues.withUnsafeBufferPointer { values in
+            var invalid: UInt8 = 0
+            var high: UInt64 = 0
+            var low: UInt64 = 0
+            for index in 0..<18 where index != 8 && index != 13 {
+                let value = values[Int(text[index])]
                 invalid |= value
-                word = word << 4 | UInt64(value & 0x0F)
+                high = high << 4 | UInt64(value & 0x0F)
             }
+            for index in 19..<36 where index != 23 {
+                let value = values[Int(text[index])]
+                invalid |= value
+                low = low << 4 | UInt64(value & 0x0F)
+            }
+            return invalid & 0xF0 == 0 ? (high, low) : nil
         }
-        var high: UInt64 = 0
-        var low: UInt64 = 0
-        digits(0..<8, into: &high)
-        digits(9..<13, into: &high)
-        digits(14..<18, into: &high)
-        digits(19..<23, into: &low)
-        digits(24..<36, into: &low)
-        return invalid & 0xF0 == 0 ? (high, low) : nil
     }
 
-    /// A lowercase hex digit's value; 0xFF for any other byte.
-    @inline(__always)
-    private static func hexValue(_ byte: UInt8) -> UInt8 {
-        let digit = byte &- UInt8(ascii: "0")
-        if digit < 10 { return digit }
-        let letter = byte &- UInt8(ascii: "a")
-        if letter < 6 { return letter + 10 }
-        return 0xFF
+    /// For each byte value: its value as a lowercase hex digit, 0xFF for any other byte.
+    private static let lowercaseHexValues: [UInt8] = (0...255).map { value in
+        switch UInt8(value) {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return UInt8(value) - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): return UInt8(value) - UInt8(ascii: "a") + 10
+        default: return 0xFF
+        }
     }
 
     /// The UUID of the two words as text, in lowercase.
