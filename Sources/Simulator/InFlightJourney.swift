@@ -12,8 +12,9 @@ final class InFlightJourney {
         var low: UInt64
         var text: String?
 
-        init(_ id: String) {
-            let words = UUIDText.words(id)
+        /// `words`: the id's words when the caller knows them (else the text is parsed).
+        init(_ id: String, words known: (high: UInt64, low: UInt64)? = nil) {
+            let words = known ?? UUIDText.words(id)
             (high, low, text) = (words?.high ?? 0, words?.low ?? 0, words == nil ? id : nil)
         }
 
@@ -92,11 +93,12 @@ struct PackedEvents {
     }
 
     /// An event whose data `write` writes (see ``ScratchDataWriter``).
-    mutating func append(id: String, typeIndex: UInt8, occurredAt: Timestamp, write: (inout ScratchDataWriter) -> Void) {
+    mutating func append(id: String, words: (high: UInt64, low: UInt64)?, typeIndex: UInt8, occurredAt: Timestamp,
+                         write: (inout ScratchDataWriter) -> Void) {
         var writer = ScratchDataWriter(into: bytes)
         write(&writer)
         writer.finish()
-        entries.append(InFlightJourney.Entry(id: InFlightJourney.EventID(id), typeIndex: typeIndex,
+        entries.append(InFlightJourney.Entry(id: InFlightJourney.EventID(id, words: words), typeIndex: typeIndex,
                                              occurredAt: occurredAt.millisecondsSinceEpoch, recordedAt: 0,
                                              dataEnd: Int32(bytes.count)))
     }

@@ -42,6 +42,9 @@ public final class JourneyGenerator {
     @exclusivity(unchecked) private(set) var packed = PackedEvents()
     @exclusivity(unchecked) var path: [String] = []
     @exclusivity(unchecked) private(set) var environment: Environment!
+    /// The id the environment made last, with its words: the domain emits each event right
+    /// after asking for its id, so `emit` finds them here instead of parsing the text.
+    @exclusivity(unchecked) private var lastID: (text: String, high: UInt64, low: UInt64)?
 
     /// A generator on the ``WorkloadProfile/coverage`` profile, which shows every path in a few
     /// thousand journeys.
@@ -68,9 +71,12 @@ public final class JourneyGenerator {
         // closures reach back without reference counting.
         environment = Environment(now: { [unowned(unsafe) self] in self.now.adding(milliseconds: self.skew) },
                                   newID: { [unowned(unsafe) self] in
-                                      self.timeOrderedIDs
-                                          ? self.random.uuidV7(milliseconds: self.now.millisecondsSinceEpoch + self.skew)
-                                          : self.random.uuid()
+                                      let words = self.timeOrderedIDs
+                                          ? self.random.uuidV7Words(milliseconds: self.now.millisecondsSinceEpoch + self.skew)
+                                          : self.random.uuidWords()
+                                      let text = UUIDText.lowercaseText(high: words.high, low: words.low)
+                                      self.lastID = (text, words.high, words.low)
+                                      return text
                                   })
     }
 
@@ -128,7 +134,9 @@ public final class JourneyGenerator {
     /// ``packed`` (the simulation), else a ``GeneratedEvent`` with its `data` into `events`.
     func emit<Event: PackableEvent>(_ new: NewEvent<Event>, stream: String, into events: inout [GeneratedEvent]) {
         if packsEvents {
-            packed.append(id: new.id, typeIndex: new.event.typeIndex, occurredAt: new.occurredAt) { writer in
+            // The same string object (its text compared only when not).
+            let words = lastID.flatMap { $0.text == new.id ? ($0.high, $0.low) : nil }
+            packed.append(id: new.id, words: words, typeIndex: new.event.typeIndex, occurredAt: new.occurredAt) { writer in
                 new.event.writeData(to: &writer)
             }
         } else {

@@ -96,22 +96,34 @@ public struct SeededRandom: Sendable {
 
     /// A random version-4 UUID in lowercase text.
     public mutating func uuid() -> String {
+        let words = uuidWords()
+        return Self.uuidText(high: words.high, low: words.low)
+    }
+
+    /// `uuid()` as its two words (`UUIDText.words`): the same draws.
+    public mutating func uuidWords() -> (high: UInt64, low: UInt64) {
         var high = next()
         var low = next()
         high = (high & ~0x0000_0000_0000_F000) | 0x0000_0000_0000_4000      // version 4
         low = (low & ~0xC000_0000_0000_0000) | 0x8000_0000_0000_0000        // variant 10
-        return Self.uuidText(high: high, low: low)
+        return (high, low)
     }
 
     /// A version-7 UUID (RFC 9562): the Unix time in milliseconds in the first 48 bits, then
     /// random bits, so that ids made later sort later.
     public mutating func uuidV7(milliseconds: Int64) -> String {
+        let words = uuidV7Words(milliseconds: milliseconds)
+        return Self.uuidText(high: words.high, low: words.low)
+    }
+
+    /// `uuidV7(milliseconds:)` as its two words: the same draws.
+    public mutating func uuidV7Words(milliseconds: Int64) -> (high: UInt64, low: UInt64) {
         let random = next()
         var low = next()
         let time = UInt64(bitPattern: max(0, milliseconds)) & 0xFFFF_FFFF_FFFF
         let high = (time << 16) | 0x7000 | (random & 0x0FFF)                 // version 7
         low = (low & ~0xC000_0000_0000_0000) | 0x8000_0000_0000_0000        // variant 10
-        return Self.uuidText(high: high, low: low)
+        return (high, low)
     }
 
     /// `prefix` and a random version-4 UUID in one string (a stream name): the same draws and text
