@@ -83,8 +83,7 @@ final class ChainHasher {
                            recordedAt: Timestamp, data: UnsafeRawBufferPointer, meta: UnsafeRawBufferPointer?,
                            to out: inout [UInt8]) -> (data: Range<Int>, meta: Range<Int>?) {
         appendString(stream, to: &out)
-        append32(id.count, to: &out)
-        out.append(contentsOf: id)
+        appendLengthPrefixed(id, to: &out)
         appendString(type, to: &out)
         append64(occurredAt.millisecondsSinceEpoch, to: &out)
         append64(recordedAt.millisecondsSinceEpoch, to: &out)
@@ -149,10 +148,13 @@ final class ChainHasher {
     }
 
     private static func appendString(_ value: String, to out: inout [UInt8]) {
-        UTF8Bytes.with(value) { bytes in
-            append32(bytes.count, to: &out)
-            out.append(contentsOf: bytes)
-        }
+        UTF8Bytes.with(value) { bytes in appendLengthPrefixed(bytes, to: &out) }
+    }
+
+    /// A text field of the link: its byte count (32 bits, big-endian), then its bytes.
+    private static func appendLengthPrefixed(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
+        append32(bytes.count, to: &out)
+        out.append(contentsOf: bytes)
     }
 }
 

@@ -192,19 +192,11 @@ extension JournalConnection {
         let rows = pendingRows.rows
         guard !rows.isEmpty else { return }
         defer { pendingRows.removeAll() }
-        guard rows.count == PendingEventRows.width else {
-            for (index, pending) in rows.enumerated() {
-                try insert(pending.row, codec: pending.codec, payload: pending.payload, hash: pendingRows.hash(index))
-            }
-            return
+        try MultiRowInsert.run(count: rows.count, width: PendingEventRows.width, columns: 12,
+                               many: { () throws(SQLiteError) in try statement(.insertEventRows) },
+                               one: { () throws(SQLiteError) in try statement(.insertEvent) }) { statement, index, at in
+            bind(rows[index].row, codec: rows[index].codec, payload: rows[index].payload, hash: pendingRows.hash(index),
+                 to: statement, after: at)
         }
-        let statement = try statement(.insertEventRows)
-        for (index, pending) in rows.enumerated() {
-            bind(pending.row, codec: pending.codec, payload: pending.payload, hash: pendingRows.hash(index),
-                 to: statement, after: Int32(12 * index))
-        }
-        // Clears the bindings, the payload and hash pointers among them.
-        defer { statement.reset() }
-        try statement.run()
     }
 }

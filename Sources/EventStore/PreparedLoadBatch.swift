@@ -146,7 +146,7 @@ public final class LoadPreparer: @unchecked Sendable {
 
     /// The batch, ready for `SQLiteJournalLoad.append(_:)` (drops a batch begun event by event).
     public func prepare(_ appends: [StreamAppend]) -> PreparedLoadBatch {
-        batch = PreparedLoadBatch()
+        batch.empty()
         for append in appends {
             guard append.events.allSatisfy({ $0.recordedAt != nil }) else {
                 batch.appends.append(PreparedAppend(stream: append.stream, expectedVersion: append.expectedVersion,

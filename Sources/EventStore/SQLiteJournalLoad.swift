@@ -97,8 +97,12 @@ public final class SQLiteJournalLoad: BatchAppending {
     public func makePreparer() throws(EventStoreError) -> LoadPreparer {
         guard let store else { throw Self.over(path) }
         return try store.withWriter { writer throws(EventStoreError) in
-            try LoadPreparer(maxPayloadBytes: store.configuration.maxPayloadBytes,
-                             published: writer.publishedDictionary ?? PublishedDictionary(), head: try writer.head())
+            // A load's writer always has one (`JournalConnection` makes it for a new journal).
+            guard let published = writer.publishedDictionary else {
+                preconditionFailure("a journal load without its published dictionary")
+            }
+            return try LoadPreparer(maxPayloadBytes: store.configuration.maxPayloadBytes, published: published,
+                                    head: try writer.head())
         }
     }
 
@@ -240,19 +244,19 @@ public final class SQLiteJournalLoad: BatchAppending {
         let values = Array(repeating: "(?, ?)", count: idRowsPerInsert).joined(separator: ", ")
         let many = try sql.prepare("INSERT INTO journal_event_ids(id, position) VALUES \(values)")
         let one = try sql.prepare("INSERT INTO journal_event_ids(id, position) VALUES (?, ?)")
-        // The ids of one statement, as their stored big-endian bytes, bound in place.
+        // The ids gathered for the next statement, as their stored big-endian bytes, bound in place.
         var words = [UInt64](repeating: 0, count: 2 * idRowsPerInsert)
         var positions = [Int64](repeating: 0, count: idRowsPerInsert)
         var count = 0
-        func run(_ statement: SQLiteStatement, rows: Int) throws {
-            try words.withUnsafeBytes { bytes in
-                for row in 0..<rows {
-                    statement.bind(noCopyBlob: UnsafeRawBufferPointer(rebasing: bytes[(16 * row)..<(16 * row + 16)]),
-                                   at: Int32(2 * row + 1))
-                    statement.bind(positions[row], at: Int32(2 * row + 2))
+        func write() throws(SQLiteError) {
+            try words.withBytes { (bytes) throws(SQLiteError) in
+                try MultiRowInsert.run(count: count, width: idRowsPerInsert, columns: 2, many: { many }, one: { one }) {
+                    statement, row, at in
+                    statement.bind(noCopyBlob: UnsafeRawBufferPointer(rebasing: bytes[(16 * row)..<(16 * row + 16)]), at: at + 1)
+                    statement.bind(positions[row], at: at + 2)
                 }
-                try statement.run()
             }
+            count = 0
         }
         var merge = try ids.merged()
         while let entry = try merge.next() {
@@ -260,18 +264,9 @@ public final class SQLiteJournalLoad: BatchAppending {
             words[2 * count + 1] = entry.low.bigEndian
             positions[count] = entry.position
             count += 1
-            if count == idRowsPerInsert {
-                try run(many, rows: count)
-                count = 0
-            }
+            if count == idRowsPerInsert { try write() }
         }
-        // The last rows one statement each, moved to the front of the buffers first.
-        for row in 0..<count {
-            words[0] = words[2 * row]
-            words[1] = words[2 * row + 1]
-            positions[0] = positions[row]
-            try run(one, rows: 1)
-        }
+        try write()
     }
 
     private func removeLoadingFiles() {
