@@ -69,6 +69,8 @@ enum Invocation: Sendable, Equatable {
     case run(ParsedArguments)
     /// Print the help of one command (or the overview when nil) on stdout and exit 0.
     case help(command: String?)
+    /// `journal --version`: print the versions on stdout and exit 0.
+    case version
 }
 
 /// A small, table-driven parser: the command may appear anywhere among its options, options take
@@ -87,6 +89,7 @@ struct ArgumentParser: Sendable {
         let commandIndex = findCommandIndex(arguments)
         guard let commandIndex else {
             if arguments.contains(where: Self.isHelp) { return .help(command: nil) }
+            if arguments.contains("--version") { return .version }
             throw CLIError.usage("no command given", hint: "run 'journal --help' for every command")
         }
         let name = arguments[commandIndex]

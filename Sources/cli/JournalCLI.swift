@@ -28,6 +28,8 @@ enum JournalCLI {
             } else {
                 context.stdout.write(Help.overview(commands))
             }
+        case .version:
+            VersionCommand.run(context)
         case let .run(parsed):
             guard let spec = parser.command(named: parsed.command) else {
                 // The parser only returns commands of the table.

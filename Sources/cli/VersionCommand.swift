@@ -1,0 +1,18 @@
+import EventStore
+import JournalCore
+
+/// `journal --version`: what a bug report needs to name the build and the libraries it runs on.
+enum VersionCommand {
+    /// The journal's release version (semantic versioning; the contract it implements beside it).
+    static let version = "1.2.0"
+    static let contract = "1.2"
+
+    static func run(_ context: CommandContext) {
+        context.stdout.line("journal \(version) (contract v\(contract))")
+        context.stdout.line("journal format  SQLite \(LinkedLibraries.sqliteJournalFormat), "
+                            + "PostgreSQL \(LinkedLibraries.postgresJournalFormat)")
+        context.stdout.line("SQLite          \(LinkedLibraries.sqlite)")
+        context.stdout.line("OpenSSL         \(LinkedLibraries.openSSL)")
+        context.stdout.line("LZ4             \(LinkedLibraries.lz4)")
+    }
+}
