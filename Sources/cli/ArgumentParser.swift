@@ -200,8 +200,24 @@ struct ArgumentParser: Sendable {
         where positional.isRequired && position >= parsed.positionals.count {
             throw CLIError.usage("missing \(positional.name) for 'journal \(spec.name)'", hint: helpHint)
         }
+        try Self.checkWindow(parsed)
         try spec.validate(parsed)
         return parsed
+    }
+
+    /// A window must not be empty or inverted (contract §4): `--since` must come before `--until`,
+    /// for every command that takes both. Silently counting nothing would look like a quiet day.
+    static func checkWindow(_ parsed: ParsedArguments) throws(CLIError) {
+        guard let sinceText = parsed.string("since"), let untilText = parsed.string("until"),
+              let since = parsed.timeBound("since"), let until = parsed.timeBound("until"), since >= until else { return }
+        let message = "--since \(Help.printable(sinceText)) is not before --until \(Help.printable(untilText))"
+        guard since == until else {
+            throw CLIError.usage(message + ": the window is inverted",
+                                 hint: "--since is included and --until excluded; did you mean "
+                                     + "--since \(Help.printable(untilText)) --until \(Help.printable(sinceText))?")
+        }
+        throw CLIError.usage(message + ": the window is empty",
+                             hint: "--since is included and --until excluded: give an --until after --since")
     }
 
     private func check(_ value: String, of option: OptionSpec, hint: String) throws(CLIError) {
