@@ -63,7 +63,10 @@ public final class SQLiteConnection {
             flags |= SQLITE_OPEN_READONLY
         } else {
             flags |= SQLITE_OPEN_READWRITE
-            if options.create { flags |= SQLITE_OPEN_CREATE }
+            if options.create {
+                flags |= SQLITE_OPEN_CREATE
+                Self.createOwnerOnly(path)
+            }
         }
         var db = try Self.open(path, flags: flags)
         if options.readOnly && path != ":memory:" && Self.isReadOnlyDirectory(db) && !Self.hasContent(path + "-wal") {
@@ -89,6 +92,16 @@ public final class SQLiteConnection {
     }
 
     deinit { close() }
+
+    /// Creates a missing database file with mode 0600 before SQLite opens it: SQLite would create
+    /// it 0644 (less the umask), and gives its `-wal`, `-shm` and `-journal` files the database
+    /// file's mode, so the whole journal stays readable by its owner only (contract §4). An
+    /// existing file is left as it is; a failure here is left for `sqlite3_open_v2` to report.
+    private static func createOwnerOnly(_ path: String) {
+        guard path != ":memory:", !path.isEmpty, !path.hasPrefix("file:") else { return }
+        let descriptor = Glibc.open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        if descriptor >= 0 { Glibc.close(descriptor) }
+    }
 
     /// Process-wide settings, applied once before the first connection opens: no memory
     /// statistics (a global mutex taken by every allocation SQLite makes: ≈ 2 % of an append).
