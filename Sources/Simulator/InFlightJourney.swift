@@ -64,13 +64,19 @@ final class InFlightJourney {
         let version = Int64(cursor)
         cursor += 1
         return bytes.withUnsafeBytes { all in
-            body(BorrowedEvent(id: entry.id, version: version, type: EventTypeIndex.names[Int(entry.typeIndex)],
-                               occurredAt: Timestamp(millisecondsSinceEpoch: entry.occurredAt),
-                               recordedAt: Timestamp(millisecondsSinceEpoch: entry.recordedAt),
-                               data: UnsafeRawBufferPointer(rebasing: all[start..<end]),
-                               meta: hasMeta ? UnsafeRawBufferPointer(rebasing: all[metaStart...]) : nil))
+            Self.simulatedMeta.withUnsafeBytes { marker in
+                body(BorrowedEvent(id: entry.id, version: version, type: EventTypeIndex.names[Int(entry.typeIndex)],
+                                   occurredAt: Timestamp(millisecondsSinceEpoch: entry.occurredAt),
+                                   recordedAt: Timestamp(millisecondsSinceEpoch: entry.recordedAt),
+                                   data: UnsafeRawBufferPointer(rebasing: all[start..<end]),
+                                   meta: hasMeta ? UnsafeRawBufferPointer(rebasing: all[metaStart...]) : marker))
+            }
         }
     }
+
+    /// The `meta` of every simulated event but a journey's first (whose meta also names the SDK):
+    /// simulated events must stay recognisable once they sit in a journal (contract §4).
+    static let simulatedMeta: [UInt8] = Array(#"{"simulated":true}"#.utf8)
 
     /// An event of the journey, valid only inside `withNext`'s body.
     struct BorrowedEvent {

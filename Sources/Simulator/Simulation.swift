@@ -171,9 +171,10 @@ public final class Simulation {
         return InFlightJourney(stream: journey.stream, bytes: bytes.takeAll(), entries: entries, metaStart: metaStart)
     }
 
-    /// The first event's `meta`: the SDK's platform and versions.
+    /// The first event's `meta`: the SDK's platform and versions, and the marker every simulated
+    /// event carries (`InFlightJourney.simulatedMeta` for the others).
     private static func writeMeta(platform: String, random: inout SeededRandom, into bytes: ByteScratch) {
-        // {"platform":…,"sdkVersion":…,"appVersion":…}, as JSONWriter writes that object.
+        // {"platform":…,"sdkVersion":…,"appVersion":…,"simulated":true}, as JSONWriter writes it.
         bytes.append(#"{"platform":"# as StaticString)
         bytes.appendJSONString(platform)
         // The versions' JSON text made once (the same draws as `random.pick`).
@@ -183,7 +184,7 @@ public final class Simulation {
         sdkVersion.withUnsafeBufferPointer { bytes.append($0) }
         bytes.append(#","appVersion":"# as StaticString)
         appVersion.withUnsafeBufferPointer { bytes.append($0) }
-        bytes.append(UInt8(ascii: "}"))
+        bytes.append(#","simulated":true}"# as StaticString)
     }
 
     private static let sdkVersionsJSON = quoted(["2.4.1", "2.4.0", "2.3.7"])

@@ -31,6 +31,8 @@ enum SimulateCommand {
                        help: "print the profile (every figure with its source) as JSON and exit"),
             OptionSpec(name: "batch-size", value: .integer(placeholder: "N", minimum: 1),
                        help: "events per store transaction (default: \(SimulationAppender.defaultBatchSize))"),
+            OptionSpec(name: "into-existing", value: .flag,
+                       help: "append to a journal that already holds events (refused without it)"),
         ],
         details: """
             Generates --transactions 3-D Secure transactions and --digitizations card
@@ -44,6 +46,10 @@ enum SimulateCommand {
             delays from the profile, and reach the journal interleaved in time; occurredAt is
             the device's clock, recordedAt the simulated journal clock. The whole export, hashes
             included, is the same for the same arguments on a fresh journal.
+
+            Simulated events are fake, and a journal cannot be cleaned: every simulated event
+            carries "simulated": true in its meta, and a journal that already holds events is
+            refused (exit 1, nothing written) unless --into-existing is given.
 
             Every share and delay comes from a versioned profile whose figures cite their
             source (public figures, or assumptions marked [A]). --print-profile shows it;
@@ -63,6 +69,9 @@ enum SimulateCommand {
             }
             if arguments.flag("ndjson") && arguments.string("batch-size") != nil {
                 throw CLIError.usage("--batch-size applies to appending, not to --ndjson")
+            }
+            if arguments.flag("ndjson") && arguments.flag("into-existing") {
+                throw CLIError.usage("--into-existing applies to appending, not to --ndjson")
             }
         },
         run: run)
@@ -102,7 +111,14 @@ enum SimulateCommand {
         // A new SQLite journal is loaded in one go (it appears complete or not at all); an
         // existing one, or PostgreSQL, gets ordinary appends.
         let load = try JournalAccess.startLoad(context, arguments)
-        let store: any BatchAppending = try load ?? JournalAccess.openForWriting(context, arguments, bulk: true)
+        let store: any BatchAppending
+        if let load {
+            store = load
+        } else {
+            let existing = try JournalAccess.openForWriting(context, arguments, bulk: true)
+            try refuseRealJournal(existing, arguments, context)
+            store = existing
+        }
         let batchSize = arguments.integer("batch-size").map { Int($0) } ?? SimulationAppender.defaultBatchSize
         let appender = SimulationAppender(batchSize: batchSize)
         // Progress on a terminal: one line, rewritten in place, cleared at the end.
@@ -124,6 +140,20 @@ enum SimulateCommand {
         }
         if reported { status("\r\u{1B}[K") }
         summarize(simulation, report, arguments: arguments, context: context)
+    }
+
+    /// Fake events must not mix into a real journal by accident (`$JOURNAL_DB` or `./journal.db`
+    /// is the default, and nothing can be removed from a journal): one that already holds events
+    /// is refused unless the user says `--into-existing`.
+    private static func refuseRealJournal(_ store: any EventStore, _ arguments: ParsedArguments,
+                                          _ context: CommandContext) throws {
+        guard !arguments.flag("into-existing") else { return }
+        let head = try store.headPosition()
+        guard head > 0 else { return }
+        let location = JournalBackend(location: context.journalPath(arguments)).display
+        throw CLIError(.failure, "\(location) already holds \(head) events; simulated events would mix into it "
+                       + "for good (a journal cannot be cleaned). Nothing was written",
+                       hint: "simulate into a new journal with --db PATH, or pass --into-existing to append anyway")
     }
 
     /// `--profile NAME` (or the file's `base`, or `default`), with `--profile-file`'s figures.

@@ -45,13 +45,15 @@ struct JournalBackendTests {
         #expect(first.status == 0, "\(first.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: runner.folder.path) == ["journal.db"])
         let head = try Self.open(runner, bulk: false).headPosition()
-        let second = try runner.run(["simulate", "--seed", "4", "--transactions", "40", "--digitizations", "10"])
+        let second = try runner.run(["simulate", "--seed", "4", "--transactions", "40", "--digitizations", "10",
+                                     "--into-existing"])
         #expect(second.status == 0, "\(second.stderr)")
         let store = try Self.open(runner, bulk: false)
         #expect(try store.headPosition() > head)
         #expect(try store.verify().headPosition == store.headPosition())
         // The same simulation again finds every event stored: nothing is appended.
-        let again = try runner.run(["simulate", "--seed", "4", "--transactions", "40", "--digitizations", "10"])
+        let again = try runner.run(["simulate", "--seed", "4", "--transactions", "40", "--digitizations", "10",
+                                    "--into-existing"])
         #expect(again.stdout.contains(": 0 events appended"), "\(again.stdout)")
     }
 }
