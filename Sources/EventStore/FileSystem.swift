@@ -6,7 +6,7 @@ import Darwin
 
 /// The file operations of `SQLiteJournalLoad`: the only place the store calls the C library on
 /// files (SQLite does everything else). Each failure carries `errno`'s text and the path.
-enum FileSystem {
+package enum FileSystem {
     struct Failure: Error, CustomStringConvertible {
         var operation: String
         var path: String
@@ -106,8 +106,41 @@ enum FileSystem {
         }
     }
 
+    /// What is at a path, for messages that say what is wrong with a `--db` before SQLite's
+    /// generic "unable to open database file" would.
+    package enum Entry: Equatable {
+        case missing
+        case file
+        case folder
+        /// A socket, device or other special file.
+        case other
+        /// The path cannot be examined (`errno`: a component is not a folder, no permission…).
+        case unreachable(errorNumber: Int32)
+    }
+
+    package static func entry(at path: String) -> Entry {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return errno == ENOENT ? .missing : .unreachable(errorNumber: errno) }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: return .file
+        case S_IFDIR: return .folder
+        default: return .other
+        }
+    }
+
+    /// True when this process may write `path` (`access(W_OK)`: the real user's permission, and a
+    /// read-only mount).
+    package static func isWritable(_ path: String) -> Bool {
+        access(path, W_OK) == 0
+    }
+
+    /// The text of an `errno` value.
+    package static func describe(errorNumber: Int32) -> String {
+        String(cString: strerror(errorNumber))
+    }
+
     /// The directory part of a path ("." for a bare file name).
-    static func directory(of path: String) -> String {
+    package static func directory(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return "." }
         return slash == path.startIndex ? "/" : String(path[..<slash])
     }

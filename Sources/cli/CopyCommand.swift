@@ -46,6 +46,8 @@ enum CopyCommand {
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws {
         let from = JournalBackend(location: arguments.string("from") ?? "")
         let to = JournalBackend(location: arguments.string("to") ?? "")
+        try JournalAccess.checkLocation(from, writing: false)
+        try JournalAccess.checkLocation(to, writing: true)
         let source: any TransactionalEventStore
         switch JournalAccess.open(from, reading: true, context) {
         case let .success(store): source = store

@@ -9,6 +9,7 @@ enum JournalAccess {
     static func openForReading(_ context: CommandContext, _ arguments: ParsedArguments) throws
         -> any TransactionalEventStore {
         let backend = JournalBackend(location: context.journalPath(arguments))
+        try checkLocation(backend, writing: false)
         switch open(backend, reading: true, context) {
         case let .success(store):
             return store
@@ -36,13 +37,63 @@ enum JournalAccess {
     /// `bulk`: `journal import` and `journal simulate`, which write many events and close.
     static func openForWriting(_ context: CommandContext, _ arguments: ParsedArguments, bulk: Bool = false) throws
         -> any TransactionalEventStore {
-        try open(JournalBackend(location: context.journalPath(arguments)), reading: false, bulk: bulk, context).get()
+        let backend = JournalBackend(location: context.journalPath(arguments))
+        try checkLocation(backend, writing: true)
+        return try open(backend, reading: false, bulk: bulk, context).get()
+    }
+
+    /// Says what is wrong with a SQLite `--db` path in the user's terms before SQLite reports
+    /// "unable to open database file" or "disk I/O error": a folder given as the journal, a
+    /// folder that does not exist, a folder this user may not write.
+    static func checkLocation(_ backend: JournalBackend, writing: Bool) throws(CLIError) {
+        guard case let .sqlite(path) = backend, path != ":memory:", !path.isEmpty else { return }
+        let shown = backend.display
+        let folder = FileSystem.directory(of: path)
+        let dbHint = "pass --db PATH (or set JOURNAL_DB) to a journal file"
+        switch FileSystem.entry(at: path) {
+        case .file:
+            if writing && !(FileSystem.isWritable(path) && FileSystem.isWritable(folder)) {
+                throw CLIError(.failure, "cannot write the journal \(shown): it is read-only for this user "
+                               + "(the file or its folder \(Help.printable(folder)))",
+                               hint: "commands that only read (verify, audit, export, query) work on it; "
+                                   + "to write, copy it somewhere writable")
+            }
+            return
+        case .folder:
+            throw CLIError(.failure, "\(shown) is a folder, not a journal file",
+                           hint: "pass a file inside it, e.g. --db \(Help.printable(path + "/journal.db"))")
+        case .other:
+            throw CLIError(.failure, "\(shown) is not a regular file", hint: dbHint)
+        case let .unreachable(errorNumber):
+            throw CLIError(.failure, "cannot reach \(shown): \(FileSystem.describe(errorNumber: errorNumber))",
+                           hint: dbHint)
+        case .missing:
+            switch FileSystem.entry(at: folder) {
+            case .folder:
+                guard writing, !FileSystem.isWritable(folder) else { return }
+                throw CLIError(.failure, "cannot create a journal in \(Help.printable(folder)): "
+                               + "the folder is not writable for this user",
+                               hint: "choose a folder you may write, with --db PATH")
+            case .missing:
+                throw CLIError(.failure, "cannot \(writing ? "create" : "find") the journal \(shown): "
+                               + "the folder \(Help.printable(folder)) does not exist",
+                               hint: writing ? "create the folder first (mkdir -p \(Help.printable(folder))) "
+                                   + "or choose another --db PATH" : "check the path; " + dbHint)
+            case .file, .other:
+                throw CLIError(.failure, "cannot use \(shown): \(Help.printable(folder)) is not a folder", hint: dbHint)
+            case let .unreachable(errorNumber):
+                throw CLIError(.failure, "cannot reach the folder \(Help.printable(folder)) of \(shown): "
+                               + FileSystem.describe(errorNumber: errorNumber), hint: dbHint)
+            }
+        }
     }
 
     /// For `journal simulate` into a file that does not exist yet: a load that makes the
     /// journal appear complete or not at all (nil when the journal exists or is PostgreSQL).
     static func startLoad(_ context: CommandContext, _ arguments: ParsedArguments) throws -> SQLiteJournalLoad? {
-        try JournalBackend(location: context.journalPath(arguments))
+        let backend = JournalBackend(location: context.journalPath(arguments))
+        try checkLocation(backend, writing: true)
+        return try backend
             .startLoad(clock: context.now, busyTimeoutMilliseconds: busyTimeout(context), isSameContent: sameContent,
                        maxPageCount: maxPageCount(context))
     }

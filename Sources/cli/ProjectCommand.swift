@@ -15,6 +15,7 @@ enum ProjectCommand {
             OptionSpec(name: "status", value: .flag, help: "each projection's checkpoint, the log's head and the lag"),
             OptionSpec(name: "rebuild", value: .flag,
                        help: "rebuild from position 1 into fresh tables, swapped in when complete"),
+            modelsOption,
         ],
         details: """
             The projections (\(names.joined(separator: ", "))) are read models kept in the journal's
@@ -30,6 +31,10 @@ enum ProjectCommand {
             --rebuild [NAME] rebuilds one projection (or the ones a query reads, or all) into a
             new generation of tables; queries keep reading the old tables until the new ones
             reach the head. An interrupted rebuild resumes where it stopped.
+
+            --models FILE keeps the read models in a SQLite file of your own instead of the
+            journal (created 0600 when missing): the way to keep them for a journal you may only
+            read.
             """,
         examples: ["journal project --status", "journal project --rebuild", "journal project --rebuild 3ds --format json"],
         validate: { arguments throws(CLIError) in
@@ -127,12 +132,33 @@ enum ProjectCommand {
 
     /// The projection engine over the journal's own database: its SQLite file, or its
     /// PostgreSQL schema (the read models' own session; the store stays read-only).
+    ///
+    /// `--models FILE` keeps them in a SQLite file of the user's instead. A SQLite journal this
+    /// user may not write (an auditor's copy) cannot hold them: `query` then builds them in memory
+    /// for this run, and `project`, whose work would be lost, asks for `--models`.
     static func openEngine(_ context: CommandContext, _ arguments: ParsedArguments,
                            store: any EventStore) throws -> ProjectionEngine {
-        try reporting { () throws(ProjectionError) in
-            try ProjectionEngine(journal: context.journalPath(arguments), source: StoreEventSource(store: store))
+        let journal = context.journalPath(arguments)
+        let source = StoreEventSource(store: store)
+        if let models = arguments.string("models") {
+            try JournalAccess.checkLocation(.sqlite(path: models), writing: true)
+            return try reporting { () throws(ProjectionError) in try ProjectionEngine(databasePath: models, source: source) }
         }
+        guard case let .sqlite(path) = JournalBackend(location: journal), path != ":memory:",
+              !(FileSystem.isWritable(path) && FileSystem.isWritable(FileSystem.directory(of: path))) else {
+            return try reporting { () throws(ProjectionError) in try ProjectionEngine(journal: journal, source: source) }
+        }
+        guard arguments.command == QueryCommand.spec.name else {
+            throw CLIError(.failure, "the journal \(Help.printable(path)) is read-only for this user: its read models "
+                           + "cannot be kept in it", hint: "pass --models FILE to keep them in a file of yours")
+        }
+        return try reporting { () throws(ProjectionError) in try ProjectionEngine(databasePath: ":memory:", source: source) }
     }
+
+    /// `--models FILE`, for `query` and `project`.
+    static let modelsOption = OptionSpec(
+        name: "models", value: .text(placeholder: "FILE"),
+        help: "keep the read models in this SQLite file instead of the journal (for a read-only journal)")
 
     /// Runs `body`, turning a `ProjectionError` into the cli's error (exit 1, or 5 when locked).
     static func reporting<R>(_ body: () throws(ProjectionError) -> R) throws(CLIError) -> R {

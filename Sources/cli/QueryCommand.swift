@@ -17,6 +17,7 @@ enum QueryCommand {
             OptionSpec(name: "since", value: .timeBound, help: "count events with occurredAt ≥ T (T included)"),
             OptionSpec(name: "until", value: .timeBound, help: "count events with occurredAt < T (T excluded)"),
             formatOption,
+            ProjectCommand.modelsOption,
         ],
         printsResults: false,  // takes its own --format, with csv
         details: """
@@ -28,7 +29,10 @@ enum QueryCommand {
 
             The read models live in the journal's database (tables pj_*). The query first
             applies the events appended since the last run (cheap when nothing is new), then
-            answers from the read model, never by scanning the log.
+            answers from the read model, never by scanning the log. A journal this user may
+            not write (an auditor's read-only copy) cannot hold them: the query then builds
+            them in memory for this run (a full pass over the log each time), or keeps them in
+            the SQLite file --models FILE names, where the next query finds them.
 
             Queries:
             \(QueryName.allCases.map { "  \($0.rawValue.padding(11))\($0.summary)" }.joined(separator: "\n"))
