@@ -56,6 +56,13 @@ extension EventStoreError {
                         position: position)
     }
 
+    /// An integrity failure found while reading the event at `position` (a missing stream or type
+    /// row, say) that does not name a position yet, named as that event's; any other error as it is.
+    func located(at position: Int64) -> EventStoreError {
+        guard code == .integrity, self.position == nil else { return self }
+        return .integrity(at: position, message)
+    }
+
     static func invalid(_ message: String, stream: StreamName? = nil, eventID: String? = nil) -> EventStoreError {
         EventStoreError(code: .invalidInput, message: message, stream: stream?.rawValue, eventID: eventID)
     }

@@ -6,27 +6,42 @@ extension JournalConnection {
         payload, hash
         """
 
+    /// `columns`, then the stored hash of the event at the previous position (NULL at position 1),
+    /// for `ChainLinkCheck`.
+    static let checkedColumns = columns + """
+        , (SELECT previous.hash FROM journal_events AS previous WHERE previous.position = journal_events.position - 1)
+        """
+
     /// Decodes the current row of a statement selecting `columns`. `stream` skips the name lookup
     /// when the caller knows it.
     func decodeRow(_ statement: SQLiteStatement, stream known: StreamName?) throws(EventStoreError) -> RecordedEvent {
         let position = statement.int64(at: 0)
         let stream: StreamName
-        if let known { stream = known } else { stream = try streamName(of: statement.int64(at: 1)) }
-        let id: String
-        if statement.isBlob(at: 3) {
-            id = statement.withBlob(at: 3) { bytes in
-                bytes.count == 16 ? EventIDCoding.text(packed: bytes) : ""
-            }
-            guard !id.isEmpty else { throw .integrity(at: position, "the stored event id is damaged") }
-        } else {
-            id = statement.text(at: 3)
+        do {
+            if let known { stream = known } else { stream = try streamName(of: statement.int64(at: 1)) }
+            return try decodeRow(statement, position: position, stream: stream)
+        } catch {
+            throw error.located(at: position)
         }
+    }
+
+    private func decodeRow(_ statement: SQLiteStatement, position: Int64, stream: StreamName)
+        throws(EventStoreError) -> RecordedEvent {
+        let id = try storedID(statement, column: 3, position: position)
         let type = try typeName(of: statement.int64(at: 4))
         let (data, meta) = try decodePayload(statement, position: position)
         return RecordedEvent(position: position, stream: stream, version: statement.int64(at: 2), id: id, type: type,
                              occurredAt: Timestamp(millisecondsSinceEpoch: statement.int64(at: 5)),
                              recordedAt: Timestamp(millisecondsSinceEpoch: statement.int64(at: 6)),
                              data: data, meta: meta, hash: statement.blob(at: 11))
+    }
+
+    /// The event id in `column`: 16 packed bytes (a lowercase UUID) or its text as written.
+    func storedID(_ statement: SQLiteStatement, column: Int32, position: Int64) throws(EventStoreError) -> String {
+        guard statement.isBlob(at: column) else { return statement.text(at: column) }
+        let id = statement.withBlob(at: column) { bytes in bytes.count == 16 ? EventIDCoding.text(packed: bytes) : "" }
+        guard !id.isEmpty else { throw .integrity(at: position, "the stored event id is damaged") }
+        return id
     }
 
     /// Data and meta from columns 7…10 (codec, data_len, meta_len, payload).
@@ -46,7 +61,7 @@ extension JournalConnection {
         throws(EventStoreError) -> [RecordedEvent] {
         guard limit > 0, let id = try streamID(of: stream) else { return [] }
         return try collect("reading stream \(stream)", direction == .forward ? .readForward : .readBackward,
-                           stream: stream) { statement in
+                           stream: stream, checked: true) { statement in
             statement.bind(id, at: 1)
             statement.bind(version, at: 2)
             statement.bind(Int64(clamping: limit), at: 3)
@@ -55,7 +70,7 @@ extension JournalConnection {
 
     func readAll(from position: Int64, limit: Int) throws(EventStoreError) -> [RecordedEvent] {
         guard limit > 0 else { return [] }
-        return try collect("reading the log", .readAll, stream: nil) { statement in
+        return try collect("reading the log", .readAll, stream: nil, checked: true) { statement in
             statement.bind(position, at: 1)
             statement.bind(Int64(clamping: limit), at: 2)
         }
@@ -85,14 +100,20 @@ extension JournalConnection {
         try run("counting streams") { () throws(SQLiteError) in try sql.scalarInt("SELECT count(*) FROM journal_streams") ?? 0 }
     }
 
-    func collect(_ what: @autoclosure () -> String, _ hot: Hot, stream: StreamName?,
-                         bind: (SQLiteStatement) -> Void) throws(EventStoreError) -> [RecordedEvent] {
+    /// `checked`: the statement selects `checkedColumns`, and each event is checked (`ChainLinkCheck`).
+    func collect(_ what: @autoclosure () -> String, _ hot: Hot, stream: StreamName?, checked: Bool = false,
+                 bind: (SQLiteStatement) -> Void) throws(EventStoreError) -> [RecordedEvent] {
         let statement = try run(what()) { () throws(SQLiteError) in try self.statement(hot) }
         bind(statement)
         defer { statement.reset() }
         var events: [RecordedEvent] = []
         while try run(what(), { () throws(SQLiteError) in try statement.step() }) {
-            events.append(try decodeRow(statement, stream: stream))
+            let event = try decodeRow(statement, stream: stream)
+            if checked && configuration.verifiesReads {
+                try ChainLinkCheck.check(event, previous: statement.isNull(at: 12) ? nil : statement.blob(at: 12),
+                                         hasher: hasher)
+            }
+            events.append(event)
         }
         return events
     }

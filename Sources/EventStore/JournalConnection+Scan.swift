@@ -5,10 +5,14 @@ extension JournalConnection {
         guard limit > 0 else { return 0 }
         let statement = try run("reading the log") { () throws(SQLiteError) in
             try sql.cached("""
-                SELECT position, stream_id, type_id, occurred_at, codec, data_len, meta_len, payload
+                SELECT position, stream_id, type_id, occurred_at, codec, data_len, meta_len, payload,
+                       version, event_id, recorded_at, hash
                 FROM journal_events WHERE position >= ? ORDER BY position LIMIT ?
                 """)
         }
+        var chain = configuration.verifiesReads
+            ? ScanChainCheck(from: position, previousHash: try storedHash(at: position - 1), hasher: hasher) : nil
+        var failure: EventStoreError?
         statement.bind(position, at: 1)
         statement.bind(Int64(clamping: limit), at: 2)
         defer { statement.reset() }
@@ -30,14 +34,39 @@ extension JournalConnection {
                     lastDictionary = found
                     return found
                 },
-                bytes: { lend in statement.withBlob(at: 7, lend) }) { data, _ in
-                body(ScannedEvent(position: at, streamID: statement.int64(at: 1), typeID: statement.int64(at: 2),
-                                  occurredAt: statement.int64(at: 3), data: data))
+                bytes: { lend in statement.withBlob(at: 7, lend) }) { data, meta in
+                if chain != nil {
+                    do throws(EventStoreError) {
+                        try chain?.check(position: at, version: statement.int64(at: 8),
+                                         stream: try streamName(of: statement.int64(at: 1)).rawValue,
+                                         id: try storedID(statement, column: 9, position: at),
+                                         type: try typeName(of: statement.int64(at: 2)), occurredAt: statement.int64(at: 3),
+                                         recordedAt: statement.int64(at: 10), data: data, meta: meta,
+                                         hash: statement.blob(at: 11))
+                    } catch {
+                        failure = error.located(at: at)
+                        return false
+                    }
+                }
+                return body(ScannedEvent(position: at, streamID: statement.int64(at: 1), typeID: statement.int64(at: 2),
+                                         occurredAt: statement.int64(at: 3), data: data))
             }
+            if let failure { throw failure }
             count += 1
             if !keepGoing { break }
         }
         return count
+    }
+
+    /// The stored hash at `position` (nil before position 1 or when the row is missing).
+    func storedHash(at position: Int64) throws(EventStoreError) -> [UInt8]? {
+        guard position >= 1 else { return nil }
+        return try run("reading the hash at position \(position)") { () throws(SQLiteError) in
+            let statement = try sql.cached("SELECT hash FROM journal_events WHERE position = ?")
+            statement.bind(position, at: 1)
+            defer { statement.reset() }
+            return try statement.step() ? statement.blob(at: 0) : nil
+        }
     }
 
     /// Stream names by id, from `fromID` on.

@@ -30,12 +30,14 @@ extension JournalConnection {
             case .typeByName: return "SELECT id FROM journal_types WHERE name = ?"
             case .typeByID: return "SELECT name FROM journal_types WHERE id = ?"
             case .lastVersion: return "SELECT max(version) FROM journal_events WHERE stream_id = ?"
+            // Reads also select the hash of the event before each one, so that every event read is
+            // checked against its chain link (`ChainLinkCheck`).
             case .readAll:
-                return "SELECT \(JournalConnection.columns) FROM journal_events WHERE position >= ? ORDER BY position LIMIT ?"
+                return "SELECT \(JournalConnection.checkedColumns) FROM journal_events WHERE position >= ? ORDER BY position LIMIT ?"
             case .readForward:
-                return "SELECT \(JournalConnection.columns) FROM journal_events WHERE stream_id = ? AND version >= ? ORDER BY version LIMIT ?"
+                return "SELECT \(JournalConnection.checkedColumns) FROM journal_events WHERE stream_id = ? AND version >= ? ORDER BY version LIMIT ?"
             case .readBackward:
-                return "SELECT \(JournalConnection.columns) FROM journal_events WHERE stream_id = ? AND version <= ? ORDER BY version DESC LIMIT ?"
+                return "SELECT \(JournalConnection.checkedColumns) FROM journal_events WHERE stream_id = ? AND version <= ? ORDER BY version DESC LIMIT ?"
             case .idIndexThrough: return "SELECT through FROM journal_id_index WHERE singleton = 1"
             case .indexedID: return "SELECT position FROM journal_event_ids WHERE id = ?"
             case .tailIDs: return "SELECT position, event_id FROM journal_events WHERE position > ? AND position <= ? ORDER BY position"

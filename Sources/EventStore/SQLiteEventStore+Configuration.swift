@@ -60,6 +60,12 @@ extension SQLiteEventStore {
         /// Streams a write transaction remembers (ids, last versions) before it forgets them and
         /// asks SQLite again: bounds the memory of a long transaction such as a big import.
         public var transactionStreamMemory = 100_000
+        /// Check every event `read(stream:)` and `readAll` return against its chain link (its
+        /// stored hash must be SHA-256 of the previous event's stored hash and its content), and
+        /// throw `.integrity` naming the position when one does not check. On by default: a
+        /// reader never acts on an event changed behind the journal's back. A tool that reports
+        /// bad events itself (the audit view) turns it off and checks each event.
+        public var verifiesReads = true
         /// Set by `SQLiteJournalLoad` only: the file is a new journal under construction, written
         /// with an in-memory rollback journal instead of the WAL, and its id index is built once
         /// at the end instead of as the log grows (the load's ids are checked for repeats then).

@@ -1,3 +1,5 @@
+import EventStore
+
 /// Every failure of the projections, with context. Never carries payload bytes.
 public struct ProjectionError: Error, Sendable, CustomStringConvertible {
     public enum Code: Sendable, Hashable {
@@ -11,6 +13,9 @@ public struct ProjectionError: Error, Sendable, CustomStringConvertible {
         case unknownName
         /// An event in the log that a projection cannot read (should never happen for a valid journal).
         case badEvent
+        /// An event read from the log does not match its stored hash: the log was changed behind
+        /// the journal's back (`position` names it).
+        case integrity
     }
 
     public var code: Code
@@ -28,4 +33,13 @@ public struct ProjectionError: Error, Sendable, CustomStringConvertible {
     }
 
     public var description: String { message }
+
+    /// A failure of the log's store while reading from `from`: an event that does not check
+    /// stays an integrity failure at its own position.
+    static func reading(_ error: any Error, from: Int64) -> ProjectionError {
+        if let error = error as? EventStoreError, error.code == .integrity {
+            return ProjectionError(.integrity, error.message, position: error.position ?? from)
+        }
+        return ProjectionError(.eventStore, "cannot read the log from position \(from): \(error)", position: from)
+    }
 }

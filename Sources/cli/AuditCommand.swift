@@ -28,7 +28,7 @@ enum AuditCommand {
     }
 
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws {
-        let store = try JournalAccess.openForReading(context, arguments)
+        let store = try JournalAccess.openForReading(context, arguments, verifiesReads: false)
         let stream = try StreamArgument.existing(arguments.positionals[0], in: store)
         let parser = JSONParser()
         var rows: [Row] = []

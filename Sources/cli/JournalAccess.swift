@@ -6,11 +6,13 @@ import JournalCore
 enum JournalAccess {
     /// For commands that only read: read-only, and a missing file is an error (exit 1), never
     /// created.
-    static func openForReading(_ context: CommandContext, _ arguments: ParsedArguments) throws
+    /// `verifiesReads: false` only for `audit`, which checks and marks each event itself instead
+    /// of stopping at the first that does not check.
+    static func openForReading(_ context: CommandContext, _ arguments: ParsedArguments, verifiesReads: Bool = true) throws
         -> any TransactionalEventStore {
         let backend = JournalBackend(location: context.journalPath(arguments))
         try checkLocation(backend, writing: false)
-        switch open(backend, reading: true, context) {
+        switch open(backend, reading: true, verifiesReads: verifiesReads, context) {
         case let .success(store):
             return store
         case let .failure(error) where error.code == .missing:
@@ -22,12 +24,13 @@ enum JournalAccess {
         }
     }
 
-    static func open(_ backend: JournalBackend, reading: Bool, bulk: Bool = false, _ context: CommandContext)
-        -> Result<any TransactionalEventStore, EventStoreError> {
+    static func open(_ backend: JournalBackend, reading: Bool, bulk: Bool = false, verifiesReads: Bool = true,
+                     _ context: CommandContext) -> Result<any TransactionalEventStore, EventStoreError> {
         do {
             return .success(try backend.open(reading: reading, clock: context.now,
                                              busyTimeoutMilliseconds: busyTimeout(context), isSameContent: sameContent,
-                                             maxPageCount: reading ? nil : maxPageCount(context), bulk: bulk))
+                                             maxPageCount: reading ? nil : maxPageCount(context), bulk: bulk,
+                                             verifiesReads: verifiesReads))
         } catch {
             return .failure(error)
         }

@@ -30,7 +30,7 @@ enum JournalBackend {
     /// `bulk`: a writer of many events that closes when done (a longer WAL between checkpoints).
     func open(reading: Bool, clock: @escaping @Sendable () -> Timestamp, busyTimeoutMilliseconds: Int32,
               isSameContent: @escaping @Sendable (RecordedEvent, ProposedEvent) -> Bool,
-              maxPageCount: Int? = nil, bulk: Bool = false)
+              maxPageCount: Int? = nil, bulk: Bool = false, verifiesReads: Bool = true)
         throws(EventStoreError) -> any TransactionalEventStore {
         switch self {
         case let .sqlite(path):
@@ -38,12 +38,14 @@ enum JournalBackend {
                                                          isSameContent: isSameContent, maxPageCount: maxPageCount)
             configuration.createIfMissing = !reading
             configuration.readOnly = reading
+            configuration.verifiesReads = verifiesReads
             if bulk { configuration.walAutocheckpointPages = SQLiteEventStore.Configuration.bulkWALAutocheckpointPages }
             return try SQLiteEventStore(path: path, configuration: configuration)
         case let .postgres(url):
-            let configuration = PostgresEventStore.Configuration(clock: clock, createIfMissing: !reading, readOnly: reading,
+            var configuration = PostgresEventStore.Configuration(clock: clock, createIfMissing: !reading, readOnly: reading,
                                                                  isSameContent: isSameContent,
                                                                  lockTimeoutMilliseconds: Int(busyTimeoutMilliseconds))
+            configuration.verifiesReads = verifiesReads
             return try PostgresEventStore(url: url, configuration: configuration)
         }
     }

@@ -172,6 +172,8 @@ enum ProjectCommand {
             case .database:
                 throw CLIError(.failure, error.message,
                                hint: "the read models can be rebuilt from the log: 'journal project --rebuild'")
+            case .integrity:
+                throw CLIError(.integrity, error.message, hint: "run 'journal verify' to check the whole journal")
             case .eventStore, .unknownName, .badEvent:
                 throw CLIError(.failure, error.message)
             }

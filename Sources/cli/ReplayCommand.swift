@@ -41,18 +41,22 @@ enum ReplayCommand {
         let store = try JournalAccess.openForReading(context, arguments)
         let until = arguments.integer("until-position") ?? .max
         if let name = arguments.positionals.first {
-            try replayOne(try StreamArgument.existing(name, in: store), store: store, until: until,
-                          arguments: arguments, context: context)
+            let stream = try StreamArgument.existing(name, in: store)
+            try replayOne(stream, pages: { version, limit in
+                try store.read(stream: stream, from: version, direction: .forward, limit: limit)
+            }, until: until, arguments: arguments, context: context)
         } else {
             try replayAll(store: store, until: until, arguments: arguments, context: context)
         }
     }
 
-    private static func replayOne(_ stream: StreamName, store: any EventStore, until: Int64,
-                                  arguments: ParsedArguments, context: CommandContext) throws {
+    /// Prints every step of one stream's fold: the events come from the journal, or from a
+    /// checked bundle (`replay --bundle`), with the same output.
+    static func replayOne(_ stream: StreamName, pages: (_ fromVersion: Int64, _ limit: Int) throws -> [RecordedEvent],
+                          until: Int64, arguments: ParsedArguments, context: CommandContext) throws {
         var steps: [JSONValue] = []
         var rows: [[String]] = [["version", "position", "occurredAt", "type", "state after"]]
-        let outcome = try StreamReplay.fold(stream, in: store, untilPosition: until) { event, fold in
+        let outcome = try StreamReplay.fold(stream, pages: pages, untilPosition: until) { event, fold in
             switch arguments.format {
             case .json:
                 var step = JSONObject()

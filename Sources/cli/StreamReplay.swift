@@ -27,6 +27,16 @@ enum StreamReplay {
     static func fold(_ stream: StreamName, in store: any EventStore, through lastVersion: Int64 = .max,
                      untilPosition: Int64 = .max,
                      step: (RecordedEvent, StreamFold) -> Void = { _, _ in }) throws -> Outcome {
+        try fold(stream, pages: { version, limit in
+            try store.read(stream: stream, from: version, direction: .forward, limit: limit)
+        }, through: lastVersion, untilPosition: untilPosition, step: step)
+    }
+
+    /// Folds the events `pages` gives (the stream's events from a version on, at most `limit`, in
+    /// version order): the journal's, or a bundle's checked events.
+    static func fold(_ stream: StreamName, pages: (_ fromVersion: Int64, _ limit: Int) throws -> [RecordedEvent],
+                     through lastVersion: Int64 = .max, untilPosition: Int64 = .max,
+                     step: (RecordedEvent, StreamFold) -> Void = { _, _ in }) throws -> Outcome {
         var outcome = Outcome(fold: nil, events: 0)
         do {
             outcome.fold = try StreamFold(stream: stream.rawValue)
@@ -37,7 +47,7 @@ enum StreamReplay {
         let parser = JSONParser()
         var version: Int64 = 0
         while true {
-            let page = try store.read(stream: stream, from: version, direction: .forward, limit: pageSize)
+            let page = try pages(version, pageSize)
             for event in page {
                 guard event.version <= lastVersion, event.position <= untilPosition else { return outcome }
                 guard let data = try? parser.parse(event.data).objectValue else {

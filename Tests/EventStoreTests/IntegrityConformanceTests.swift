@@ -136,3 +136,76 @@ struct IntegrityConformanceTests {
         expectIntegrityFailure(harness.store, at: 7)
     }
 }
+
+@Suite("Checked reads conformance")
+struct CheckedReadsConformanceTests {
+    @Test("every read path throws .integrity at the position of an event changed behind the store's back",
+          arguments: Backend.all, [false, true])
+    func everyReadPathChecksWhatItReads(backend: Backend, compressed: Bool) throws {
+        let harness = try backend.open(StoreOptions(dictionaryTrainingEvents: compressed ? 4 : 0))
+        for n in 0..<12 {
+            let event = Fixture.event(n, type: "ChallengeStarted", meta: #"{"source":"device"}"#)
+            try harness.store.append([event], to: Fixture.stream(n % 3), expectedVersion: .any)
+        }
+        try harness.tamper.dropImmutabilityTriggers()
+        let position: Int64 = 10  // version 3 of stream 0
+        let changes = try harness.tamper.singleByteChanges(at: position)
+        #expect(!changes.isEmpty)
+        for change in changes {
+            try change.apply()
+            let label = "\(change.label)"
+            // A row moved to another position is missing where it was: a page reports the event
+            // after the gap, a scan the missing position. A row moved to another stream is not
+            // in its stream's reads; the log-wide reads name it.
+            let structural = ["position", "stream_id"].contains(change.label)
+            let reported = change.label == "position" ? position + 1 : position
+            Self.expectIntegrity(at: reported, label) { _ = try harness.store.readAll(from: 1, limit: 100) }
+            Self.expectIntegrity(at: reported, label) { _ = try harness.store.readAll(from: position, limit: 2) }
+            if let scanner = harness.store as? any EventScanning {
+                Self.expectIntegrity(at: position, label) {
+                    _ = try scanner.scanAll(from: 1, limit: 100) { _ in true }
+                }
+            }
+            if !structural {
+                Self.expectIntegrity(at: position, label) {
+                    _ = try harness.store.read(stream: Fixture.stream(0), from: 0, direction: .forward, limit: 100)
+                }
+                Self.expectIntegrity(at: position, label) {
+                    _ = try harness.store.read(stream: Fixture.stream(0), from: .max, direction: .backward, limit: 100)
+                }
+            }
+            try change.revert()
+        }
+        // Intact again: every path reads the whole log.
+        #expect(try harness.store.readAll(from: 1, limit: 100).count == 12)
+        #expect(try harness.store.read(stream: Fixture.stream(0), from: 0, direction: .forward, limit: 100).count == 4)
+    }
+
+    @Test("a scan or page that starts after a deleted event reports the missing position", arguments: Backend.all)
+    func aDeletedPredecessorIsReported(backend: Backend) throws {
+        let harness = try backend.open(StoreOptions())
+        for n in 0..<6 {
+            try harness.store.append([Fixture.event(n, type: "ChallengeStarted")], to: Fixture.stream(0), expectedVersion: .any)
+        }
+        try harness.tamper.dropImmutabilityTriggers()
+        try harness.tamper.deleteEvent(at: 3)
+        Self.expectIntegrity(at: 4, "page after the gap") { _ = try harness.store.readAll(from: 4, limit: 10) }
+        if let scanner = harness.store as? any EventScanning {
+            Self.expectIntegrity(at: 3, "scan across the gap") { _ = try scanner.scanAll(from: 1, limit: 10) { _ in true } }
+            Self.expectIntegrity(at: 4, "scan after the gap") { _ = try scanner.scanAll(from: 4, limit: 10) { _ in true } }
+        }
+    }
+
+    static func expectIntegrity(at position: Int64, _ label: String, sourceLocation: SourceLocation = #_sourceLocation,
+                                _ body: () throws -> Void) {
+        do {
+            try body()
+            Issue.record("read without an error: \(label)", sourceLocation: sourceLocation)
+        } catch let error as EventStoreError {
+            #expect(error.code == .integrity, "\(label): \(error)", sourceLocation: sourceLocation)
+            #expect(error.position == position, "\(label): \(error)", sourceLocation: sourceLocation)
+        } catch {
+            Issue.record("\(label): \(error)", sourceLocation: sourceLocation)
+        }
+    }
+}

@@ -27,6 +27,9 @@ extension PostgresEventStore {
         public var lockTimeoutMilliseconds: Int
         /// Statements per pipeline round trip when a commit carries many events.
         public var pipelineChunk: Int
+        /// Check every event `read(stream:)` and `readAll` return against its chain link, as the
+        /// SQLite store does (`SQLiteEventStore.Configuration.verifiesReads`). On by default.
+        public var verifiesReads = true
 
         public init(clock: @escaping @Sendable () -> Timestamp = SQLiteEventStore.Configuration.systemClock,
                     maxPayloadBytes: Int = 1 << 20,

@@ -33,12 +33,21 @@ extension PostgresJournal {
                                         bytes: { body in result.withBytes(row, 10, body) })
     }
 
-    private func collect(_ what: @autoclosure () -> String, _ sql: String, _ parameters: [PostgresValue])
-        throws(EventStoreError) -> [RecordedEvent] {
+    /// `checked`: `sql` was made by `events(_:order:checked: true)`, and each event is checked
+    /// against its chain link when the configuration says so.
+    private func collect(_ what: @autoclosure () -> String, _ sql: String, _ parameters: [PostgresValue],
+                         checked: Bool = false) throws(EventStoreError) -> [RecordedEvent] {
         let result = try run(what()) { () throws(PostgresError) in try pg.query(sql, parameters) }
         var events: [RecordedEvent] = []
         events.reserveCapacity(result.rowCount)
-        for row in 0..<result.rowCount { events.append(try decode(result, row)) }
+        for row in 0..<result.rowCount {
+            let event = try decode(result, row)
+            if checked && configuration.verifiesReads {
+                try ChainLinkCheck.check(event, previous: result.isNull(row, 13) ? nil : result.bytes(row, 13),
+                                         hasher: hasher)
+            }
+            events.append(event)
+        }
         return events
     }
 
@@ -54,22 +63,23 @@ extension PostgresJournal {
             sql = Self.events("""
                 SELECT * FROM journal_events WHERE stream_id = (SELECT id FROM journal_streams WHERE name = $1)
                 AND version >= $2 ORDER BY version LIMIT $3
-                """, order: "e.version")
+                """, order: "e.version", checked: true)
         case .backward:
             sql = Self.events("""
                 SELECT * FROM journal_events WHERE stream_id = (SELECT id FROM journal_streams WHERE name = $1)
                 AND version <= $2 ORDER BY version DESC LIMIT $3
-                """, order: "e.version DESC")
+                """, order: "e.version DESC", checked: true)
         }
         return try collect("reading stream \(stream)", sql,
-                           [.text(stream.rawValue), .int64(version), .int64(Int64(clamping: limit))])
+                           [.text(stream.rawValue), .int64(version), .int64(Int64(clamping: limit))], checked: true)
     }
 
     func readAll(from position: Int64, limit: Int) throws(EventStoreError) -> [RecordedEvent] {
         guard limit > 0 else { return [] }
         return try collect("reading the log",
-                           Self.events("SELECT * FROM journal_events WHERE position >= $1 ORDER BY position LIMIT $2"),
-                           [.int64(position), .int64(Int64(clamping: limit))])
+                           Self.events("SELECT * FROM journal_events WHERE position >= $1 ORDER BY position LIMIT $2",
+                                       checked: true),
+                           [.int64(position), .int64(Int64(clamping: limit))], checked: true)
     }
 
     func storedEvent(id: String) throws(EventStoreError) -> RecordedEvent? {

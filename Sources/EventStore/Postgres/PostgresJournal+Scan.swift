@@ -7,9 +7,11 @@ extension PostgresJournal {
         // projections stop at an event type they have not met yet, then scan on from there).
         var count = 0
         var next = position
+        var chain = configuration.verifiesReads
+            ? ScanChainCheck(from: position, previousHash: try storedHash(at: position - 1), hasher: hasher) : nil
         while count < limit {
             let page = min(limit - count, Self.scanPage)
-            let (scanned, last, stopped) = try scanPage(from: next, limit: page, body)
+            let (scanned, last, stopped) = try scanPage(from: next, limit: page, chain: &chain, body)
             count += scanned
             guard !stopped, scanned == page, let last else { break }
             next = last + 1
@@ -21,14 +23,19 @@ extension PostgresJournal {
 
     /// One page of ``scanAll(from:limit:_:)``: events handed to `body`, the last position, and
     /// whether `body` asked to stop.
-    private func scanPage(from position: Int64, limit: Int, _ body: (ScannedEvent) -> Bool)
-        throws(EventStoreError) -> (Int, Int64?, Bool) {
+    /// `chain`: the chain check carried from page to page (nil when reads are not verified).
+    private func scanPage(from position: Int64, limit: Int, chain: inout ScanChainCheck?,
+                          _ body: (ScannedEvent) -> Bool) throws(EventStoreError) -> (Int, Int64?, Bool) {
         let result = try run("reading the log") { () throws(PostgresError) in
             try pg.query("""
-                SELECT position, stream_id, type_id, occurred_at, codec, data_len, meta_len, payload
-                FROM journal_events WHERE position >= $1 ORDER BY position LIMIT $2
+                SELECT e.position, e.stream_id, e.type_id, e.occurred_at, e.codec, e.data_len, e.meta_len, e.payload,
+                       e.version, e.event_id, e.recorded_at, e.hash, s.name, t.name
+                FROM (SELECT * FROM journal_events WHERE position >= $1 ORDER BY position LIMIT $2) e
+                LEFT JOIN journal_streams s ON s.id = e.stream_id LEFT JOIN journal_types t ON t.id = e.type_id
+                ORDER BY e.position
                 """, [.int64(position), .int64(Int64(clamping: limit))])
         }
+        var failure: EventStoreError?
         var count = 0
         var last: Int64?
         for row in 0..<result.rowCount {
@@ -38,14 +45,41 @@ extension PostgresJournal {
                 codec: result.int64(row, 4), dataLength: Int(clamping: result.int64(row, 5)),
                 metaLength: result.optionalInt64(row, 6).map { Int(clamping: $0) }, position: at,
                 scratch: &payloadScratch, dictionary: { id throws(EventStoreError) in try self.dictionary(id) },
-                bytes: { lend in result.withBytes(row, 7, lend) }) { data, _ in
-                body(ScannedEvent(position: at, streamID: result.int64(row, 1), typeID: result.int64(row, 2),
-                                  occurredAt: result.int64(row, 3), data: data))
+                bytes: { lend in result.withBytes(row, 7, lend) }) { data, meta in
+                if chain != nil {
+                    do throws(EventStoreError) {
+                        guard !result.isNull(row, 12), !result.isNull(row, 13) else {
+                            throw .integrity(at: at, "the event's stream or type is missing")
+                        }
+                        let id = result.withBytes(row, 9) { bytes in
+                            bytes.count == 16 ? EventIDCoding.text(packed: bytes) : String(decoding: bytes, as: UTF8.self)
+                        }
+                        try chain?.check(position: at, version: result.int64(row, 8), stream: result.text(row, 12),
+                                         id: id, type: result.text(row, 13), occurredAt: result.int64(row, 3),
+                                         recordedAt: result.int64(row, 10), data: data, meta: meta,
+                                         hash: result.bytes(row, 11))
+                    } catch {
+                        failure = error
+                        return false
+                    }
+                }
+                return body(ScannedEvent(position: at, streamID: result.int64(row, 1), typeID: result.int64(row, 2),
+                                         occurredAt: result.int64(row, 3), data: data))
             }
+            if let failure { throw failure }
             count += 1
             if !keepGoing { return (count, last, true) }
         }
         return (count, last, false)
+    }
+
+    /// The stored hash at `position` (nil before position 1 or when the row is missing).
+    func storedHash(at position: Int64) throws(EventStoreError) -> [UInt8]? {
+        guard position >= 1 else { return nil }
+        let result = try run("reading the hash at position \(position)") { () throws(PostgresError) in
+            try pg.query("SELECT hash FROM journal_events WHERE position = $1", [.int64(position)])
+        }
+        return result.rowCount == 1 ? result.bytes(0, 0) : nil
     }
 
     /// Stream names by id, from `fromID` on.

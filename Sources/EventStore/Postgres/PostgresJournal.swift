@@ -62,6 +62,7 @@ final class PostgresJournal {
         var written = 0
     }
 
+    static let previousHashColumn = ", (SELECT p.hash FROM journal_events p WHERE p.position = e.position - 1)"
     static let columns = """
         e.position, s.name, e.version, e.event_id, t.name, e.occurred_at, e.recorded_at, e.codec, e.data_len, \
         e.meta_len, e.payload, e.hash, e.stream_id
@@ -69,9 +70,11 @@ final class PostgresJournal {
     /// A query for whole events: `inner` selects the `journal_events` rows (its own WHERE, ORDER
     /// BY and LIMIT, so the planner uses the position, stream or id index and never joins more
     /// than the page), then the names are joined in and the page is ordered by `order`.
-    static func events(_ inner: String, order: String = "e.position") -> String {
+    /// `checked`: a 14th column holds the stored hash of the event at the previous position, for
+    /// `ChainLinkCheck` (NULL at position 1).
+    static func events(_ inner: String, order: String = "e.position", checked: Bool = false) -> String {
         """
-        SELECT \(columns) FROM (\(inner)) e LEFT JOIN journal_streams s ON s.id = e.stream_id \
+        SELECT \(columns)\(checked ? previousHashColumn : "") FROM (\(inner)) e LEFT JOIN journal_streams s ON s.id = e.stream_id \
         LEFT JOIN journal_types t ON t.id = e.type_id ORDER BY \(order)
         """
     }

@@ -133,7 +133,7 @@ final class EventReader {
                     return true
                 }
             } catch {
-                throw ProjectionError(.eventStore, "cannot read the log from position \(from): \(error)", position: from)
+                throw ProjectionError.reading(error, from: from)
             }
             if let badPosition {
                 throw ProjectionError(.badEvent, "event at position \(badPosition): data is not a JSON object",
@@ -204,8 +204,7 @@ final class EventReader {
         do {
             events = try source.readAll(from: position, limit: limit)
         } catch {
-            throw ProjectionError(.eventStore, "cannot read the log from position \(position): \(error)",
-                                  position: position)
+            throw ProjectionError.reading(error, from: position)
         }
         for event in events {
             let ok = event.data.withUnsafeBytes { bytes -> Bool in
