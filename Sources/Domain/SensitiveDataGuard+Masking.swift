@@ -70,6 +70,88 @@ extension SensitiveDataGuard {
         return String(out)
     }
 
+    /// A line that is not JSON, masked for the rejects file: ``maskedText(_:)``, and also, since
+    /// a broken line can still hold an OTP or a CVV, the value after each forbidden key written
+    /// as JSON (`"otp": "123456"`, `"cvv":123`, `"tav": {…}`) becomes `"[redacted]"`, up to the
+    /// value's end or the end of the line.
+    public static func maskedNonJSONLine(_ text: String) -> String {
+        maskedText(maskingForbiddenKeyValues(text))
+    }
+
+    private static func maskingForbiddenKeyValues(_ text: String) -> String {
+        let scalars = Array(text.unicodeScalars)
+        var out = String.UnicodeScalarView()
+        var index = 0
+        var copied = 0
+        func skipSpaces(_ from: Int) -> Int {
+            var at = from
+            while at < scalars.count && (scalars[at] == " " || scalars[at] == "\t") { at += 1 }
+            return at
+        }
+        while index < scalars.count {
+            guard scalars[index] == "\"" else {
+                index += 1
+                continue
+            }
+            // A quoted text: a key when a colon follows.
+            var close = index + 1
+            while close < scalars.count && scalars[close] != "\"" {
+                close += scalars[close] == "\\" ? 2 : 1
+            }
+            guard close < scalars.count else { break }
+            var unscalars = String.UnicodeScalarView()
+            unscalars.append(contentsOf: scalars[(index + 1)..<close])
+            let colon = skipSpaces(close + 1)
+            guard colon < scalars.count, scalars[colon] == ":", isForbiddenKey(String(unscalars)) else {
+                index = close + 1
+                continue
+            }
+            let valueStart = skipSpaces(colon + 1)
+            let valueEnd = endOfValue(scalars, from: valueStart)
+            out.append(contentsOf: scalars[copied..<valueStart])
+            out.append(contentsOf: "\"\(redacted)\"".unicodeScalars)
+            copied = valueEnd
+            index = valueEnd
+        }
+        guard copied > 0 else { return text }
+        out.append(contentsOf: scalars[copied...])
+        return String(out)
+    }
+
+    /// Where a JSON-looking value starting at `start` ends: after its closing quote or bracket,
+    /// before the delimiter after a bare value, or at the end of the text.
+    private static func endOfValue(_ scalars: [Unicode.Scalar], from start: Int) -> Int {
+        guard start < scalars.count else { return start }
+        var at = start
+        switch scalars[start] {
+        case "\"":
+            at += 1
+            while at < scalars.count && scalars[at] != "\"" { at += scalars[at] == "\\" ? 2 : 1 }
+            return min(at + 1, scalars.count)
+        case "{", "[":
+            var depth = 0
+            var inString = false
+            while at < scalars.count {
+                let scalar = scalars[at]
+                if inString {
+                    if scalar == "\\" { at += 1 } else if scalar == "\"" { inString = false }
+                } else if scalar == "\"" {
+                    inString = true
+                } else if scalar == "{" || scalar == "[" {
+                    depth += 1
+                } else if scalar == "}" || scalar == "]" {
+                    depth -= 1
+                    if depth == 0 { return at + 1 }
+                }
+                at += 1
+            }
+            return scalars.count
+        default:
+            while at < scalars.count && ![",", "}", "]", " ", "\t"].contains(scalars[at]) { at += 1 }
+            return at
+        }
+    }
+
     /// Marks the scalars of every UUID (8-4-4-4-12 hex digits) not glued to another hex digit.
     private static func uuidScalars(_ scalars: [Unicode.Scalar]) -> [Bool] {
         var marks = [Bool](repeating: false, count: scalars.count)

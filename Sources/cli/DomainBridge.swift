@@ -71,9 +71,10 @@ enum SensitiveData {
 
     /// `line` as the rejects file shows it (contract §4): a JSON line with each flagged value
     /// and each value under a forbidden key replaced by "[redacted]" (the line unchanged when
-    /// nothing is), any other text with every run of 13 to 19 digits replaced by [redacted].
+    /// nothing is), any other text with every run of 13 to 19 digits replaced by [redacted]
+    /// and the value after a forbidden key (`"otp": "123456"`) by "[redacted]".
     static func maskedLine(_ bytes: [UInt8], isJSON parsed: JSONValue?) -> String {
-        guard let parsed else { return SensitiveDataGuard.maskedText(String(decoding: bytes, as: UTF8.self)) }
+        guard let parsed else { return SensitiveDataGuard.maskedNonJSONLine(String(decoding: bytes, as: UTF8.self)) }
         let masked = SensitiveDataGuard.masked(parsed)
         guard masked.changed else { return String(decoding: bytes, as: UTF8.self) }
         return JSONWriter.string(masked.value)

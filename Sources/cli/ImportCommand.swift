@@ -116,7 +116,7 @@ enum ImportCommand {
                 // A first line that opens an object and stops: pretty-printed JSON if the next
                 // line goes on with a key, else an ordinary invalid line.
                 var held: (line: InputLine, rejection: Importer.Rejection)?
-                while let line = try reader.next() {
+                reading: while let line = try reader.next() {
                     summary.lines = line.number
                     if line.number & 0xFF == 0 {
                         progress?.update(done: reader.bytesConsumed, events: Int64(line.number))
@@ -128,13 +128,9 @@ enum ImportCommand {
                         held = nil
                         if NotNDJSON.continuesObject(line) {
                             notNDJSON(pending.line, .prettyPrinted)
-                            break
+                            break reading
                         }
                         reject(pending.line, pending.rejection)
-                    }
-                    if let kind = NotNDJSON.detect(line, firstNonBlank: first) {
-                        notNDJSON(line, kind)
-                        break
                     }
                     switch try importer.importLine(line) {
                     case .appended:
@@ -142,6 +138,10 @@ enum ImportCommand {
                     case .duplicate:
                         summary.duplicates += 1
                     case let .rejected(rejection):
+                        if first && NotNDJSON.isArrayStart(line, rule: rejection.rule, reason: rejection.reason) {
+                            notNDJSON(line, .jsonArray)
+                            break reading
+                        }
                         if first && rejection.rule == "json" && NotNDJSON.isPartialObject(line, reason: rejection.reason) {
                             held = (line, rejection)
                         } else {

@@ -69,6 +69,8 @@ struct ImportErrorReport {
 
 /// An input that is not NDJSON at all: a JSON array, or pretty-printed objects spread over many
 /// lines. Reported once, with the command that fixes it, instead of one parse error per line.
+/// Judged on the first non-blank line only (a stray `{` deep in a file is one invalid line):
+/// it opens an array, or it opens an object the next non-blank line goes on with.
 enum NotNDJSON: Equatable {
     case jsonArray
     case prettyPrinted
@@ -76,19 +78,15 @@ enum NotNDJSON: Equatable {
     /// The rule identifier.
     static let rule = "not-ndjson"
 
-    /// Detects the shape from one line: the first non-blank line opening an array, or a line
-    /// that is only a bracket or brace (`{`, `}`, `},`, `[`, `]`), which no NDJSON line is.
-    static func detect(_ line: InputLine, firstNonBlank: Bool) -> NotNDJSON? {
-        guard line.problem == nil else { return nil }
+    /// Detects a JSON array from the first non-blank line and how it failed as an envelope:
+    /// a line that is only `[`, a whole array, or an array cut at the end of the line.
+    static func isArrayStart(_ line: InputLine, rule: String, reason: String) -> Bool {
         let text = trimmed(line.bytes)
-        if firstNonBlank && text.first == UInt8(ascii: "[") { return .jsonArray }
-        switch String(decoding: text, as: UTF8.self) {
-        case "{", "}", "},", "]", "],", "[": return .prettyPrinted
-        default: return nil
-        }
+        guard text.first == UInt8(ascii: "[") else { return false }
+        return text.count == 1 || rule == "envelope.not-object" || reason.contains("end of input")
     }
 
-    /// True for a line that opens an object and stops before its end (`{"id": "…",`).
+    /// True for a line that opens an object and stops before its end (`{`, `{"id": "…",`).
     static func isPartialObject(_ line: InputLine, reason: String) -> Bool {
         trimmed(line.bytes).first == UInt8(ascii: "{") && reason.contains("end of input")
     }
