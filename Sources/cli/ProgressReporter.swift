@@ -78,8 +78,7 @@ final class ProgressReporter {
 
     /// The `--progress` option, for the option tables of the commands that report progress.
     static let option = OptionSpec(name: "progress", value: .flag,
-                                   help: "print progress (done of total, events/s, time left) on stderr every "
-                                       + "few seconds, even when stderr is not a terminal")
+                                   help: "progress on stderr every few seconds, even when it is not a terminal")
 
     /// Reports `done` (bytes or events, as `unit` says) and `events` so far, when the interval
     /// has passed. Cheap otherwise (one clock read), but callers still call it every few hundred

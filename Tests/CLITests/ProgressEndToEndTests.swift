@@ -53,3 +53,23 @@ struct ProgressEndToEndTests {
     }
 }
 
+/// The help texts name what the import and progress work added.
+@Suite("import and progress help (end to end)")
+struct ImportHelpEndToEndTests {
+    @Test("import --help documents masking, mode 0600, the error report and --progress")
+    func importHelp() throws {
+        let help = try JournalRunner().run(["import", "--help"], db: false)
+        #expect(help.status == 0)
+        for text in ["mode 0600", "\"[redacted]\"", "13 to 19 digits", "The first 100 invalid lines", "\"errors\"",
+                     "\"byRule\"", "not NDJSON", "did you mean", "not a valid date", "--progress"] {
+            #expect(help.stdout.contains(text), "\(text)")
+        }
+    }
+
+    @Test("every command that reports progress lists --progress in its help",
+          arguments: ["import", "simulate", "verify", "replay", "copy", "project"])
+    func progressOption(command: String) throws {
+        let help = try JournalRunner().run([command, "--help"], db: false)
+        #expect(help.stdout.contains("  --progress "), "\(help.stdout)")
+    }
+}
