@@ -4,9 +4,9 @@
 enum NameSuggestion {
     static let maximumDistance = 2
 
-    /// The known name nearest to `typed`, or nil when none is within the distance or two are
-    /// equally near (a guess between two names would mislead). `typed` itself, exactly as
-    /// written, is never suggested.
+    /// The known name nearest to `typed`, or nil when none is within the distance (and fewer
+    /// edits away than `typed` has characters) or two are equally near (a guess between two
+    /// names would mislead). `typed` itself, exactly as written, is never suggested.
     static func nearest(to typed: String, among known: [String]) -> String? {
         guard !typed.isEmpty, typed.unicodeScalars.count <= 64 else { return nil }
         let target = Array(typed.lowercased().unicodeScalars)
@@ -14,16 +14,13 @@ enum NameSuggestion {
         var tie = false
         for name in known where name != typed {
             let distance = self.distance(Array(name.lowercased().unicodeScalars), target)
-            guard distance <= maximumDistance else { continue }
-            if let current = best, current.name != name {
-                if distance < current.distance {
-                    best = (name, distance)
-                    tie = false
-                } else if distance == current.distance {
-                    tie = true
-                }
-            } else if best == nil {
+            // Fewer edits than letters typed: "x" is not a misspelt "id".
+            guard distance <= maximumDistance, distance < target.count else { continue }
+            if let current = best, distance >= current.distance {
+                if distance == current.distance { tie = true }
+            } else {
                 best = (name, distance)
+                tie = false
             }
         }
         return tie ? nil : best?.name
