@@ -70,6 +70,8 @@ enum ImportCommand {
         var rejected = 0
         /// Set when the input turned out not to be NDJSON (reading stopped there).
         var notNDJSON: NotNDJSON?
+        /// The line that showed it.
+        var notNDJSONLine = 0
     }
 
     /// Thrown inside the transaction to roll it back when an all-or-nothing import found a bad
@@ -106,6 +108,7 @@ enum ImportCommand {
         }
         func notNDJSON(_ line: InputLine, _ kind: NotNDJSON) {
             summary.notNDJSON = kind
+            summary.notNDJSONLine = line.number
             reject(line, Importer.Rejection(reason: kind.reason, rule: NotNDJSON.rule))
         }
 
@@ -212,7 +215,7 @@ enum ImportCommand {
             context.stdout.line(JSONWriter.string(.object(object)))
         case .text:
             if summary.notNDJSON != nil {
-                context.stdout.line("nothing written: the input is not NDJSON (stopped at line \(summary.lines))")
+                context.stdout.line("nothing written: the input is not NDJSON (see line \(summary.notNDJSONLine))")
             } else if rolledBack {
                 context.stdout.line("nothing written: \(summary.rejected) of \(summary.lines) lines rejected "
                                     + "(\(summary.appended) valid, \(summary.duplicates) duplicates)")

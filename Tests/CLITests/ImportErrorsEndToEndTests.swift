@@ -167,7 +167,7 @@ struct ImportErrorsEndToEndTests {
             "error: nothing was written: the input is not NDJSON",
             "hint: make it one object per line first: jq -c '.[]' \(input) > \(input).ndjson; then import \(input).ndjson",
         ], "\(result.stderr)")
-        #expect(result.stdout == "nothing written: the input is not NDJSON (stopped at line 2)\n")
+        #expect(result.stdout == "nothing written: the input is not NDJSON (see line 2)\n")
         #expect(try runner.exportedObjects().isEmpty)
         // On one line, too.
         let oneLine = try runner.write("one.json", "[" + lines.joined(separator: ",") + "]\n")
@@ -201,6 +201,7 @@ struct ImportErrorsEndToEndTests {
             "error: nothing was written: the input is not NDJSON",
             "hint: make it one object per line first: jq -c . \(input) > \(input).ndjson; then import \(input).ndjson",
         ], "\(result.stderr)")
+        #expect(result.stdout == "nothing written: the input is not NDJSON (see line 1)\n")
         #expect(try runner.exportedObjects().isEmpty)
         // An object whose first key shares the opening line: the same.
         let partial = try runner.write("partial.json", "{\"id\": \"\(LegalEvents.uuid(1))\",\n  \"type\": \"EligibilityChecked\"\n}\n")
