@@ -94,9 +94,9 @@ enum ImportCommand {
         let parser = JSONParser()
         var rejectLine: [UInt8] = []
 
-        func reject(_ line: InputLine, _ rejection: Importer.Rejection) {
+        func reject(_ line: InputLine, _ rejection: Importer.Rejection, print: Bool = true) {
             summary.rejected += 1
-            if let text = errors.record(line: line.number, rejection) {
+            if let text = errors.record(line: line.number, rejection), print {
                 progress?.clear()
                 context.stderr.line("error: " + text)
             }
@@ -109,7 +109,8 @@ enum ImportCommand {
         func notNDJSON(_ line: InputLine, _ kind: NotNDJSON) {
             summary.notNDJSON = kind
             summary.notNDJSONLine = line.number
-            reject(line, Importer.Rejection(reason: kind.reason, rule: NotNDJSON.rule))
+            // Said once, at the end, with the hint.
+            reject(line, Importer.Rejection(reason: kind.reason, rule: NotNDJSON.rule), print: false)
         }
 
         do {
@@ -164,7 +165,7 @@ enum ImportCommand {
         report(summary, errors: errors, rolledBack: rolledBack, rejectsPath: rejectsPath,
                arguments: arguments, context: context)
         if let kind = summary.notNDJSON {
-            throw CLIError(.inputRejected, ["nothing was written: the input is not NDJSON"],
+            throw CLIError(.inputRejected, ["line \(summary.notNDJSONLine): - -: \(kind.reason); nothing was written"],
                            hints: [kind.hint(input: inputPath)])
         }
         if summary.rejected > 0 {

@@ -156,8 +156,9 @@ final class ProgressReporter {
         return value < 0 ? "-" + out : out
     }
 
-    /// `512 B`, `4.5 KiB`, `1.2 MiB`, `3.0 GiB`
+    /// `3008 B` (exact below 1 MiB), `1.2 MiB`, `3.0 GiB`
     static func bytes(_ value: Int64) -> String {
+        if value < 1024 * 1024 { return "\(value) B" }
         let units = ["B", "KiB", "MiB", "GiB", "TiB"]
         var amount = Double(value)
         var index = 0

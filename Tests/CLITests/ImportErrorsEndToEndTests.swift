@@ -163,8 +163,7 @@ struct ImportErrorsEndToEndTests {
         let result = try runner.run(["import", input])
         #expect(result.status == 3)
         #expect(result.stderrLines == [
-            "error: line 2: - -: the input is a JSON array, not NDJSON (one JSON object per line)",
-            "error: nothing was written: the input is not NDJSON",
+            "error: line 2: - -: the input is a JSON array, not NDJSON (one JSON object per line); nothing was written",
             "hint: make it one object per line first: jq -c '.[]' \(input) > \(input).ndjson; then import \(input).ndjson",
         ], "\(result.stderr)")
         #expect(result.stdout == "nothing written: the input is not NDJSON (see line 2)\n")
@@ -173,7 +172,7 @@ struct ImportErrorsEndToEndTests {
         let oneLine = try runner.write("one.json", "[" + lines.joined(separator: ",") + "]\n")
         let again = try runner.run(["import", oneLine, "--format", "json"])
         #expect(again.status == 3)
-        #expect(again.stderrLines.first == "error: line 1: - -: the input is a JSON array, not NDJSON (one JSON object per line)")
+        #expect(again.stderrLines.first == "error: line 1: - -: the input is a JSON array, not NDJSON (one JSON object per line); nothing was written")
         #expect(again.stdout.contains(#""rule":"not-ndjson""#))
     }
 
@@ -197,16 +196,16 @@ struct ImportErrorsEndToEndTests {
         let result = try runner.run(["import", input, "--rejects", runner.path("r.ndjson")])
         #expect(result.status == 3)
         #expect(result.stderrLines == [
-            "error: line 1: - -: the input is pretty-printed JSON (an object over several lines), not NDJSON (one JSON object per line)",
-            "error: nothing was written: the input is not NDJSON",
+            "error: line 1: - -: the input is pretty-printed JSON (an object over several lines), not NDJSON (one JSON object per line); nothing was written",
             "hint: make it one object per line first: jq -c . \(input) > \(input).ndjson; then import \(input).ndjson",
         ], "\(result.stderr)")
         #expect(result.stdout == "nothing written: the input is not NDJSON (see line 1)\n")
+        #expect(try runner.read("r.ndjson") == #"{"line":1,"reason":"the input is pretty-printed JSON (an object over several lines), not NDJSON (one JSON object per line)","input":"{"}"# + "\n")
         #expect(try runner.exportedObjects().isEmpty)
         // An object whose first key shares the opening line: the same.
         let partial = try runner.write("partial.json", "{\"id\": \"\(LegalEvents.uuid(1))\",\n  \"type\": \"EligibilityChecked\"\n}\n")
         let again = try runner.run(["import", partial])
-        #expect(again.stderrLines.first == "error: line 1: - -: the input is pretty-printed JSON (an object over several lines), not NDJSON (one JSON object per line)")
+        #expect(again.stderrLines.first == "error: line 1: - -: the input is pretty-printed JSON (an object over several lines), not NDJSON (one JSON object per line); nothing was written")
         // A single cut-off line is just an invalid line.
         let cut = try runner.write("cut.ndjson", "{\"id\": \"\(LegalEvents.uuid(1))\",\n")
         let third = try runner.run(["import", cut])

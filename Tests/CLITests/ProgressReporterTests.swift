@@ -56,5 +56,7 @@ struct ProgressReporterTests {
         #expect(ProgressReporter.duration(3725) == "1 h 02 min")
         #expect(ProgressReporter.duration(65) == "1 min 05 s")
         #expect(ProgressReporter.bytes(512) == "512 B")
+        #expect(ProgressReporter.bytes(1_048_575) == "1048575 B")
+        #expect(ProgressReporter.bytes(3 * 1024 * 1024 / 2) == "1.5 MiB")
     }
 }
