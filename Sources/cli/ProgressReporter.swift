@@ -123,7 +123,8 @@ final class ProgressReporter {
         let amount: String
         switch unit {
         case .bytes:
-            amount = Self.bytes(done) + (total.map { " of " + Self.bytes($0) } ?? " read")
+            // Both figures in the total's unit: "980.4 KiB of 10.1 MiB" reads worse than "1.0 MiB of 10.1 MiB".
+            amount = total.map { Self.bytes(done, scale: $0) + " of " + Self.bytes($0) } ?? Self.bytes(done) + " read"
         case .events:
             amount = Self.count(done) + (total.map { " of " + Self.count($0) } ?? "") + " events"
         }
@@ -156,18 +157,20 @@ final class ProgressReporter {
         return value < 0 ? "-" + out : out
     }
 
-    /// `3008 B` (exact below 1 MiB), `1.2 MiB`, `3.0 GiB`
-    static func bytes(_ value: Int64) -> String {
-        if value < 1024 * 1024 { return "\(value) B" }
+    /// `3008 B` (exact below 1 MiB), `1.2 MiB`, `3.0 GiB`; in the unit `scale` would get.
+    static func bytes(_ value: Int64, scale: Int64? = nil) -> String {
+        let reference = scale ?? value
+        if reference < 1024 * 1024 { return "\(value) B" }
         let units = ["B", "KiB", "MiB", "GiB", "TiB"]
-        var amount = Double(value)
         var index = 0
-        while amount >= 1024 && index < units.count - 1 {
-            amount /= 1024
+        var divisor = 1.0
+        var size = Double(reference)
+        while size >= 1024 && index < units.count - 1 {
+            size /= 1024
+            divisor *= 1024
             index += 1
         }
-        if index == 0 { return "\(value) B" }
-        let tenths = Int64((amount * 10).rounded())
+        let tenths = Int64((Double(value) / divisor * 10).rounded())
         return "\(tenths / 10).\(tenths % 10) \(units[index])"
     }
 

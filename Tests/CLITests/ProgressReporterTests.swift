@@ -58,5 +58,7 @@ struct ProgressReporterTests {
         #expect(ProgressReporter.bytes(512) == "512 B")
         #expect(ProgressReporter.bytes(1_048_575) == "1048575 B")
         #expect(ProgressReporter.bytes(3 * 1024 * 1024 / 2) == "1.5 MiB")
+        #expect(ProgressReporter.bytes(1_028_100, scale: 10 * 1024 * 1024) == "1.0 MiB")
+        #expect(ProgressReporter.bytes(3 * 1024 * 1024 * 1024, scale: 4 * 1024 * 1024 * 1024) == "3.0 GiB")
     }
 }
