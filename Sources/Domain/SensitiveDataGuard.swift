@@ -142,39 +142,61 @@ public enum SensitiveDataGuard {
         guard digitCount >= 13 else { return false }
         if UUIDText.isUUID(string) { return false }
         let scalars = Array(string.unicodeScalars)
+        var found = false
+        forEachDigitRun(in: scalars) { run in
+            let touchedBefore = run.start > 0 && isLetterOrDigit(scalars[run.start - 1])
+            let touchedAfter = run.last + 1 < scalars.count && isLetterOrDigit(scalars[run.last + 1])
+            if !touchedBefore && !touchedAfter && run.digits.count >= 13 && run.digits.count <= 19
+                && passesLuhn(run.digits) {
+                found = true
+                return false
+            }
+            return true
+        }
+        return found
+    }
+
+    /// A maximal run of ASCII digits in which single spaces or single dashes may stand between
+    /// digits: the scalar indices of its first and last digit, and the digits' values.
+    struct DigitRun {
+        var start: Int
+        var last: Int
+        var digits: [UInt8]
+    }
+
+    /// Calls `body` with each digit run of `scalars`, left to right, until it returns false.
+    /// `skip` marks scalars that belong to no run (they end one, like a letter).
+    static func forEachDigitRun(in scalars: [Unicode.Scalar], skip: [Bool]? = nil,
+                                _ body: (DigitRun) -> Bool) {
+        func isDigit(_ index: Int) -> Bool { isASCIIDigit(scalars[index]) && !(skip?[index] ?? false) }
         var index = 0
-        var digits: [UInt8] = []
-        digits.reserveCapacity(32)
+        var run = DigitRun(start: 0, last: 0, digits: [])
+        run.digits.reserveCapacity(32)
         while index < scalars.count {
-            guard isASCIIDigit(scalars[index]) else {
+            guard isDigit(index) else {
                 index += 1
                 continue
             }
-            let start = index
-            var last = index
-            digits.removeAll(keepingCapacity: true)
-            digits.append(UInt8(scalars[index].value - 0x30))
+            run.start = index
+            run.last = index
+            run.digits.removeAll(keepingCapacity: true)
+            run.digits.append(UInt8(scalars[index].value - 0x30))
             var next = index + 1
             while next < scalars.count {
                 let scalar = scalars[next]
-                if isASCIIDigit(scalar) {
-                    digits.append(UInt8(scalar.value - 0x30))
-                    last = next
+                if isDigit(next) {
+                    run.digits.append(UInt8(scalar.value - 0x30))
+                    run.last = next
                     next += 1
-                } else if (scalar == " " || scalar == "-") && next + 1 < scalars.count && isASCIIDigit(scalars[next + 1]) {
+                } else if (scalar == " " || scalar == "-") && next + 1 < scalars.count && isDigit(next + 1) {
                     next += 1
                 } else {
                     break
                 }
             }
-            let touchedBefore = start > 0 && isLetterOrDigit(scalars[start - 1])
-            let touchedAfter = last + 1 < scalars.count && isLetterOrDigit(scalars[last + 1])
-            if !touchedBefore && !touchedAfter && digits.count >= 13 && digits.count <= 19 && passesLuhn(digits) {
-                return true
-            }
-            index = last + 1
+            guard body(run) else { return }
+            index = run.last + 1
         }
-        return false
     }
 
     /// The Luhn check over decimal digit values (most significant first).
@@ -191,10 +213,10 @@ public enum SensitiveDataGuard {
         return sum % 10 == 0
     }
 
-    private static func isASCIIDigit(_ scalar: Unicode.Scalar) -> Bool { scalar.value >= 0x30 && scalar.value <= 0x39 }
+    static func isASCIIDigit(_ scalar: Unicode.Scalar) -> Bool { scalar.value >= 0x30 && scalar.value <= 0x39 }
 
     /// A letter (general category L*) or a decimal digit (Nd) of any script.
-    private static func isLetterOrDigit(_ scalar: Unicode.Scalar) -> Bool {
+    static func isLetterOrDigit(_ scalar: Unicode.Scalar) -> Bool {
         if scalar.value < 0x80 {
             let value = scalar.value
             return (value >= 0x30 && value <= 0x39) || (value | 0x20 >= 0x61 && value | 0x20 <= 0x7A)

@@ -245,6 +245,10 @@ public protocol EventStore: BatchAppending, Sendable {
     /// `.integrity` and the first bad position when anything was changed.
     func verify() throws(EventStoreError) -> VerifyReport
 
+    /// ``verify()``, calling `progress` with the number of events checked so far every few
+    /// thousand events (for a progress line).
+    func verify(progress: (_ checked: Int64) -> Void) throws(EventStoreError) -> VerifyReport
+
     /// Blocks until a commit may have moved the head past `position`, or `timeout` passes.
     /// Backends wake early on commits they know of; the default just sleeps. Used by
     /// `EventFollower`.
@@ -256,6 +260,11 @@ public protocol EventStore: BatchAppending, Sendable {
 }
 
 extension EventStore {
+    /// Stores that cannot report progress verify without it.
+    public func verify(progress: (_ checked: Int64) -> Void) throws(EventStoreError) -> VerifyReport {
+        try verify()
+    }
+
     public func waitForCommit(after position: Int64, timeout: Duration) {
         let nanoseconds = timeout.components.seconds * 1_000_000_000 + timeout.components.attoseconds / 1_000_000_000
         var request = timespec(tv_sec: Int(nanoseconds / 1_000_000_000), tv_nsec: Int(nanoseconds % 1_000_000_000))

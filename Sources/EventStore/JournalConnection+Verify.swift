@@ -3,7 +3,7 @@ import JournalCore
 extension JournalConnection {
     /// Walks the whole log in one read transaction (a consistent snapshot) and checks the rule
     /// written in `ChainHasher.swift` (`ChainVerifier`). Throws `.integrity` with the first bad position.
-    func verify() throws(EventStoreError) -> VerifyReport {
+    func verify(progress: (_ checked: Int64) -> Void = { _ in }) throws(EventStoreError) -> VerifyReport {
         let inTransaction = write != nil
         if !inTransaction {
             try run("starting a read transaction") { () throws(SQLiteError) in try sql.begin(.deferred) }
@@ -16,7 +16,10 @@ extension JournalConnection {
             try sql.cached("SELECT \(Self.columns) FROM journal_events ORDER BY position")
         }
         defer { statement.reset() }
+        var checked: Int64 = 0
         while try run("reading the log", { () throws(SQLiteError) in try statement.step() }) {
+            checked += 1
+            if checked & 0xFFF == 0 { progress(checked) }
             try verifier.check(position: statement.int64(at: 0), streamID: statement.int64(at: 1),
                                version: statement.int64(at: 2)) { () throws(EventStoreError) in
                 try decodeRow(statement, stream: nil)

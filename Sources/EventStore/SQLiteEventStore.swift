@@ -138,6 +138,10 @@ public final class SQLiteEventStore: TransactionalEventStore, @unchecked Sendabl
         try reading { connection throws(EventStoreError) in try connection.verify() }
     }
 
+    public func verify(progress: (_ checked: Int64) -> Void) throws(EventStoreError) -> VerifyReport {
+        try reading { connection throws(EventStoreError) in try connection.verify(progress: progress) }
+    }
+
     public func waitForCommit(after position: Int64, timeout: Duration) {
         let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
         signal.wait(after: position, seconds: seconds)

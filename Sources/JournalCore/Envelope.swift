@@ -44,45 +44,51 @@ public struct Envelope: Sendable, Equatable {
     ///   they could be read, so an import can report `line N: <stream> <type>: <reason>`.
     public init(parsing value: JSONValue) throws(EnvelopeError) {
         guard case let .object(object) = value else {
-            throw EnvelopeError(field: nil, reason: "expected a JSON object, found \(value.typeName)")
+            throw EnvelopeError(field: nil, reason: "expected a JSON object, found \(value.typeName)", kind: .notAnObject)
         }
         // Read stream and type first (leniently) so every later error can name them.
         let readableStream = object["stream"]?.stringValue
         let readableType = object["type"]?.stringValue
-        func fail(_ field: String?, _ reason: String) -> EnvelopeError {
-            EnvelopeError(field: field, reason: reason, stream: readableStream, type: readableType)
+        func fail(_ field: String?, _ reason: String, kind: EnvelopeError.Kind) -> EnvelopeError {
+            EnvelopeError(field: field, reason: reason, stream: readableStream, type: readableType, kind: kind)
         }
 
         for key in object.keys
         where !Envelope.importedKeys.contains(key) && !Envelope.journalAssignedKeys.contains(key) {
-            throw fail(key, "unknown top-level key (expected id, stream, type, occurredAt, data, meta)")
+            throw fail(key, "unknown top-level key (expected id, stream, type, occurredAt, data, meta)", kind: .unknownKey)
         }
 
         func requiredString(_ key: String) throws(EnvelopeError) -> String {
-            guard let value = object[key] else { throw fail(key, "missing") }
+            guard let value = object[key] else { throw fail(key, "missing", kind: .missingKey) }
             guard case let .string(string) = value else {
-                throw fail(key, "expected a string, found \(value.typeName)")
+                throw fail(key, "expected a string, found \(value.typeName)", kind: .wrongType)
             }
             return string
         }
 
         let id = try requiredString("id")
-        guard UUIDText.isUUID(id) else { throw fail("id", "expected a UUID (8-4-4-4-12 hex digits)") }
+        guard UUIDText.isUUID(id) else {
+            throw fail("id", "expected a UUID (8-4-4-4-12 hex digits)", kind: .invalidValue)
+        }
 
         let stream = try requiredString("stream")
-        if let reason = Envelope.streamNameProblem(stream) { throw fail("stream", reason) }
+        if let reason = Envelope.streamNameProblem(stream) { throw fail("stream", reason, kind: .invalidValue) }
 
         let type = try requiredString("type")
-        guard !type.isEmpty else { throw fail("type", "empty") }
+        guard !type.isEmpty else { throw fail("type", "empty", kind: .invalidValue) }
 
         let occurredAtText = try requiredString("occurredAt")
         guard let occurredAt = Timestamp(occurredAtText) else {
-            throw fail("occurredAt", "expected a UTC timestamp written as YYYY-MM-DDTHH:MM:SS.sssZ")
+            if let impossible = Timestamp.impossibleDateReason(occurredAtText) {
+                throw fail("occurredAt", "not a valid date: \(impossible)", kind: .invalidDate)
+            }
+            throw fail("occurredAt", "expected a UTC timestamp written as YYYY-MM-DDTHH:MM:SS.sssZ",
+                       kind: .invalidValue)
         }
 
-        guard let dataValue = object["data"] else { throw fail("data", "missing") }
+        guard let dataValue = object["data"] else { throw fail("data", "missing", kind: .missingKey) }
         guard case let .object(data) = dataValue else {
-            throw fail("data", "expected an object, found \(dataValue.typeName)")
+            throw fail("data", "expected an object, found \(dataValue.typeName)", kind: .wrongType)
         }
 
         var meta: JSONObject?
@@ -92,7 +98,7 @@ public struct Envelope: Sendable, Equatable {
         case let .object(metaObject)?:
             meta = metaObject
         case let other?:
-            throw fail("meta", "expected an object or null, found \(other.typeName)")
+            throw fail("meta", "expected an object or null, found \(other.typeName)", kind: .wrongType)
         }
 
         self.init(id: id, stream: stream, type: type, occurredAt: occurredAt, data: data, meta: meta)
@@ -105,7 +111,7 @@ public struct Envelope: Sendable, Equatable {
         do {
             value = try parser.parse(line)
         } catch {
-            throw EnvelopeError(field: nil, reason: error.description)
+            throw EnvelopeError(field: nil, reason: error.description, kind: .notJSON)
         }
         try self.init(parsing: value)
     }
@@ -158,12 +164,33 @@ public struct EnvelopeError: Error, Sendable, Equatable, CustomStringConvertible
     /// The line's `stream` and `type` when they were strings, for the report.
     public var stream: String?
     public var type: String?
+    public var kind: Kind
 
-    public init(field: String?, reason: String, stream: String? = nil, type: String? = nil) {
+    /// What is wrong, for grouping errors by rule.
+    public enum Kind: Sendable, Equatable {
+        /// The line is not JSON at all.
+        case notJSON
+        /// The line is JSON but not an object.
+        case notAnObject
+        /// A top-level key the envelope does not have (`field` names it).
+        case unknownKey
+        /// A required key is absent.
+        case missingKey
+        /// A key holds the wrong JSON type.
+        case wrongType
+        /// A key holds a value of the right type that breaks its rule (format, UUID, stream name).
+        case invalidValue
+        /// `occurredAt` is written in the right format but names no instant (February 30, hour 25).
+        case invalidDate
+    }
+
+    public init(field: String?, reason: String, stream: String? = nil, type: String? = nil,
+                kind: Kind = .invalidValue) {
         self.field = field
         self.reason = reason
         self.stream = stream
         self.type = type
+        self.kind = kind
     }
 
     /// `occurredAt: expected …`, or just the reason when no field is at fault.

@@ -58,6 +58,35 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
         return Timestamp(millisecondsSinceEpoch: seconds * 1000 + Int64(millis))
     }
 
+    /// Why `text`, written in the envelope's shape (`YYYY-MM-DDTHH:MM:SS.sssZ`, digits and
+    /// separators in place), names no instant: `2026-02 has no day 30`, `hour 25 does not exist
+    /// (00 to 23)`. nil when `text` is not of that shape (a format error) or is a valid timestamp.
+    public static func impossibleDateReason(_ text: String) -> String? {
+        let b = Array(text.utf8)
+        guard b.count == 24, b[4] == 0x2D, b[7] == 0x2D, b[10] == UInt8(ascii: "T"), b[13] == 0x3A,
+              b[16] == 0x3A, b[19] == 0x2E, b[23] == UInt8(ascii: "Z") else { return nil }
+        func number(_ from: Int, _ count: Int) -> Int? {
+            var value = 0
+            for byte in b[from..<(from + count)] {
+                guard byte >= 0x30 && byte <= 0x39 else { return nil }
+                value = value * 10 + Int(byte - 0x30)
+            }
+            return value
+        }
+        guard let year = number(0, 4), let month = number(5, 2), let day = number(8, 2),
+              let hour = number(11, 2), let minute = number(14, 2), let second = number(17, 2),
+              number(20, 3) != nil else { return nil }
+        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        if !(1...12).contains(month) { return "month \(two(month)) does not exist (01 to 12)" }
+        if day < 1 || day > daysIn(month: month, year: year) {
+            return "\(text.prefix(7)) has no day \(two(day)) (01 to \(daysIn(month: month, year: year)))"
+        }
+        if hour > 23 { return "hour \(two(hour)) does not exist (00 to 23)" }
+        if minute > 59 { return "minute \(two(minute)) does not exist (00 to 59)" }
+        if second > 59 { return "second \(two(second)) does not exist (00 to 59)" }
+        return nil
+    }
+
     /// The envelope format, e.g. `2026-11-29T10:15:02.125Z`.
     public var description: String {
         let millis = Int(((millisecondsSinceEpoch % 1000) + 1000) % 1000)

@@ -53,6 +53,9 @@ public final class ProjectionEngine {
     private let models: [ProjectionName: any ProjectionModel]
     /// Events read and applied per transaction.
     public var batchSize = 200_000
+    /// Called after each batch a rebuild or catch-up commits, with the log position it reached
+    /// (for a progress line; the engine never prints).
+    public var onBatch: ((_ position: Int64) -> Void)?
 
     /// Opens the read models in the SQLite database at `databasePath` (the journal's own file).
     public convenience init(databasePath: String, source: any ProjectionEventSource) throws(ProjectionError) {
@@ -466,6 +469,7 @@ public final class ProjectionEngine {
             applied += Int64(views.count(where: { $0.position > lowest }))
             for index in targets.indices { targets[index].checkpoint = last }
             batches += 1
+            onBatch?(last)
             withExtendedLifetime(batch) {}  // the views' data points into the batch
         }
         return applied

@@ -7,18 +7,23 @@ final class CommandContext {
     let environment: [String: String]
     let stdout: OutputSink
     let stderr: OutputSink
-    /// True when stderr is a terminal (progress lines are shown only then).
+    /// True when stderr is a terminal (progress is shown without `--progress` only then).
     let stderrIsTerminal: Bool
     /// The wall clock, for `recordedAt`.
     let now: @Sendable () -> Timestamp
+    /// A monotonic clock in nanoseconds, for progress rates and estimates (never in output that
+    /// tests compare).
+    let monotonicNanoseconds: @Sendable () -> Int64
 
     init(environment: [String: String], stdout: OutputSink, stderr: OutputSink, stderrIsTerminal: Bool,
-         now: @escaping @Sendable () -> Timestamp) {
+         now: @escaping @Sendable () -> Timestamp,
+         monotonicNanoseconds: @escaping @Sendable () -> Int64 = SystemClock.monotonicNanoseconds) {
         self.environment = environment
         self.stdout = stdout
         self.stderr = stderr
         self.stderrIsTerminal = stderrIsTerminal
         self.now = now
+        self.monotonicNanoseconds = monotonicNanoseconds
     }
 
     /// `--db PATH`, else `$JOURNAL_DB`, else `journal.db` in the current folder.
@@ -51,5 +56,12 @@ enum SystemClock {
         var spec = timespec()
         clock_gettime(CLOCK_REALTIME, &spec)
         return Timestamp(millisecondsSinceEpoch: Int64(spec.tv_sec) * 1000 + Int64(spec.tv_nsec) / 1_000_000)
+    }
+
+    /// CLOCK_MONOTONIC in nanoseconds.
+    @Sendable static func monotonicNanoseconds() -> Int64 {
+        var spec = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &spec)
+        return Int64(spec.tv_sec) * 1_000_000_000 + Int64(spec.tv_nsec)
     }
 }

@@ -19,6 +19,7 @@ enum CopyCommand {
             OptionSpec(name: "from", value: .text(placeholder: "A"), help: "the source journal: a file path or a postgres:// URL"),
             OptionSpec(name: "to", value: .text(placeholder: "B"),
                        help: "the destination: a new or empty journal (created when missing), or a partial copy to resume"),
+            ProgressReporter.option,
         ],
         details: """
             Copies every event in position order, keeping ids, streams, versions, occurredAt,
@@ -28,6 +29,10 @@ enum CopyCommand {
             A destination that already holds the first events of the source (an interrupted
             copy) is resumed; any other non-empty destination is refused. --db is not used.
             Passwords in URLs are never printed.
+
+            Progress (events copied of the source's events, events/s, time left) is shown on
+            stderr when it is a terminal; --progress prints it as a plain line every few seconds
+            and a final line.
             """,
         examples: [
             "journal copy --from journal.db --to postgres://journal@db.internal/journal",
@@ -70,17 +75,17 @@ enum CopyCommand {
         }
         var next = start + 1
         var copied: Int64 = 0
+        let progress = ProgressReporter.make(arguments, context, verb: "copying", unit: .events,
+                                             total: max(0, sourceReport.headPosition - start))
         while true {
             let page = try source.readAll(from: next, limit: pageSize)
             guard let last = page.last else { break }
             try destination.append(parts(of: page))
             copied += Int64(page.count)
             next = last.position + 1
-            if context.stderrIsTerminal {
-                context.stderr.write("copied \(next - 1) of \(sourceReport.headPosition) events\r")
-                try? context.stderr.flush()
-            }
+            progress?.update(done: copied, events: copied)
         }
+        progress?.finish(done: copied, events: copied)
         let destinationReport = try verified(destination, to)
         guard destinationReport == sourceReport else {
             throw CLIError(.integrity, "the copy at \(to.display) does not match \(from.display): "

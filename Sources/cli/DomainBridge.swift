@@ -13,19 +13,28 @@ struct StreamFold {
         do {
             state = try JourneyState.initial(for: stream)
         } catch {
-            throw RuleViolation(reason: "stream: \(error)")
+            throw RuleViolation(reason: "stream: \(error)", rule: Rejection.Rule.streamName.rawValue)
         }
     }
 
     /// Applies one event: catalog decoding and the stream's state rules.
-    /// - Throws: `RuleViolation` with a reason naming the field or the rule.
+    /// - Throws: `RuleViolation` with a reason naming the field or the rule, and the domain's
+    ///   rule identifier; a type outside the catalog gets the nearest catalog type suggested.
     mutating func apply(type: String, data: JSONObject, occurredAt: Timestamp) throws(RuleViolation) {
         do {
             try state.apply(type: type, data: data, occurredAt: occurredAt)
         } catch {
-            throw RuleViolation(reason: error.reason)
+            var reason = error.reason
+            if case let .invalidData(decoding) = error, decoding.kind == .unknownType,
+               DomainEvent.category(ofType: type) == nil {
+                reason += NameSuggestion.hint(for: type, among: Self.catalogTypeNames)
+            }
+            throw RuleViolation(reason: reason, rule: error.rule.rawValue)
         }
     }
+
+    /// Every event type of the domain's catalog, both categories.
+    static let catalogTypeNames = ThreeDSEvent.typeNames + CardEvent.typeNames
 
     /// The aggregate as a JSON object, for `state` and `replay`.
     var summary: JSONObject { state.summary() }
@@ -45,6 +54,8 @@ struct StreamFold {
 /// Why an event is not allowed.
 struct RuleViolation: Error, Sendable, CustomStringConvertible {
     var reason: String
+    /// The broken rule's identifier (`3ds.request-counter`, `catalog`), for grouping errors.
+    var rule = "stored-stream"
     var description: String { reason }
 }
 
@@ -54,6 +65,24 @@ enum SensitiveData {
     static func problem(data: JSONObject, meta: JSONObject?) -> String? {
         SensitiveDataGuard.check(data: data, meta: meta)?.description
     }
+
+    /// The rule identifier of a sensitive-data rejection.
+    static let rule = "sensitive-data"
+
+    /// `line` as the rejects file shows it (contract §4): a JSON line with each flagged value
+    /// and each value under a forbidden key replaced by "[redacted]" (the line unchanged when
+    /// nothing is), any other text with every run of 13 to 19 digits replaced by [redacted]
+    /// and the value after a forbidden key (`"otp": "123456"`) by "[redacted]".
+    static func maskedLine(_ bytes: [UInt8], isJSON parsed: JSONValue?) -> String {
+        guard let parsed else { return SensitiveDataGuard.maskedNonJSONLine(String(decoding: bytes, as: UTF8.self)) }
+        let masked = SensitiveDataGuard.masked(parsed)
+        guard masked.changed else { return String(decoding: bytes, as: UTF8.self) }
+        return JSONWriter.string(masked.value)
+    }
+
+    /// A message that may quote input (a stream name, a type, a key) with every run of 13 to 19
+    /// digits masked, so no card number reaches stderr or a report.
+    static func maskedText(_ text: String) -> String { SensitiveDataGuard.maskedText(text) }
 }
 
 /// The domain's key fields of an event, for `audit`.

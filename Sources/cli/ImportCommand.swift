@@ -14,6 +14,7 @@ enum ImportCommand {
                        help: "append the valid lines and write each invalid one to FILE"),
             OptionSpec(name: "max-line-bytes", value: .integer(placeholder: "N", minimum: 1024),
                        help: "reject lines longer than N bytes (default: 1048576)"),
+            ProgressReporter.option,
         ],
         details: """
             Checks every line: JSON, the envelope, the event catalog, the stream's state rules
@@ -26,11 +27,29 @@ enum ImportCommand {
             written, every invalid line is reported on stderr as
             "error: line N: <stream> <type>: <reason>", and the exit code is 3.
             With --rejects FILE the valid events are appended and each invalid line is written
-            to FILE as {"line": N, "reason": "...", "input": "<the line>"}; exit code 3 if any.
+            to FILE (created with mode 0600) as {"line": N, "reason": "...", "input": "<the line>"};
+            exit code 3 if any. In "input", what the journal refuses to store is masked: each
+            card number and each value under a forbidden key (otp, pan, cvv, ...) becomes
+            "[redacted]", and in a line that is not JSON every run of 13 to 19 digits does. No
+            error line or report ever shows such a value.
+
+            The first 100 invalid lines are printed; then how many more there were, and a count
+            per rule (json, envelope.unknown-key, sensitive-data, 3ds.request-counter, ...).
+            --format json adds "errors" (the first 1000: line, stream, type, rule, reason),
+            "moreErrors" and "byRule" when any line was rejected. A JSON array or pretty-printed
+            JSON is reported once as not NDJSON, with the jq command that converts it, and
+            nothing is written. A misspelt top-level key or event type gets a "did you mean";
+            an impossible date (2026-02-30T...) is "not a valid date"; an id already used by
+            other content names the first field that differs.
+
+            Progress (bytes read of the file's size, events/s, time left) is shown on stderr
+            when it is a terminal; --progress prints it as a plain line every few seconds and a
+            final line, for logs and CI. stdout is the same either way.
             """,
         examples: [
             "journal import events.ndjson --db journal.db",
             "journal import - --rejects rejected.ndjson < events.ndjson",
+            "journal import big.ndjson --progress 2> import.log",
         ],
         validate: { arguments throws(CLIError) in
             guard let rejects = arguments.string("rejects") else { return }
@@ -49,9 +68,14 @@ enum ImportCommand {
         var appended = 0
         var duplicates = 0
         var rejected = 0
+        /// Set when the input turned out not to be NDJSON (reading stopped there).
+        var notNDJSON: NotNDJSON?
+        /// The line that showed it.
+        var notNDJSONLine = 0
     }
 
-    /// Thrown inside the transaction to roll it back when an all-or-nothing import found a bad line.
+    /// Thrown inside the transaction to roll it back when an all-or-nothing import found a bad
+    /// line, or the input is not NDJSON.
     private struct RollBack: Error {}
 
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws {
@@ -65,55 +89,102 @@ enum ImportCommand {
         let store = try JournalAccess.openForWriting(context, arguments, bulk: true)
 
         var summary = Summary()
-        var progress = Progress(context: context)
+        var errors = ImportErrorReport()
+        let progress = ProgressReporter.make(arguments, context, verb: "importing", unit: .bytes, total: reader.size)
+        let parser = JSONParser()
         var rejectLine: [UInt8] = []
+
+        func reject(_ line: InputLine, _ rejection: Importer.Rejection, print: Bool = true) {
+            summary.rejected += 1
+            if let text = errors.record(line: line.number, rejection), print {
+                progress?.clear()
+                context.stderr.line("error: " + text)
+            }
+            if let rejects {
+                rejectLine.removeAll(keepingCapacity: true)
+                writeReject(line, reason: rejection.reason, parser: parser, into: &rejectLine)
+                rejects.write(bytes: rejectLine)
+            }
+        }
+        func notNDJSON(_ line: InputLine, _ kind: NotNDJSON) {
+            summary.notNDJSON = kind
+            summary.notNDJSONLine = line.number
+            // Said once, at the end, with the hint.
+            reject(line, Importer.Rejection(reason: kind.reason, rule: NotNDJSON.rule), print: false)
+        }
+
         do {
             try store.write { transaction in
                 var importer = Importer(transaction: transaction)
-                while let line = try reader.next() {
+                var seenNonBlank = false
+                // A first line that opens an object and stops: pretty-printed JSON if the next
+                // line goes on with a key, else an ordinary invalid line.
+                var held: (line: InputLine, rejection: Importer.Rejection)?
+                reading: while let line = try reader.next() {
                     summary.lines = line.number
-                    progress.update(lines: line.number)
+                    if line.number & 0xFF == 0 {
+                        progress?.update(done: reader.bytesConsumed, events: Int64(line.number))
+                    }
                     if line.isBlank { continue }
+                    let first = !seenNonBlank
+                    seenNonBlank = true
+                    if let pending = held {
+                        held = nil
+                        if NotNDJSON.continuesObject(line) {
+                            notNDJSON(pending.line, .prettyPrinted)
+                            break reading
+                        }
+                        reject(pending.line, pending.rejection)
+                    }
                     switch try importer.importLine(line) {
                     case .appended:
                         summary.appended += 1
                     case .duplicate:
                         summary.duplicates += 1
                     case let .rejected(rejection):
-                        summary.rejected += 1
-                        context.stderr.line("error: line \(line.number): \(rejection.report)")
-                        if let rejects {
-                            rejectLine.removeAll(keepingCapacity: true)
-                            writeReject(line, reason: rejection.reason, into: &rejectLine)
-                            rejects.write(bytes: rejectLine)
+                        if first && NotNDJSON.isArrayStart(line, rule: rejection.rule, reason: rejection.reason) {
+                            notNDJSON(line, .jsonArray)
+                            break reading
+                        }
+                        if first && rejection.rule == "json" && NotNDJSON.isPartialObject(line, reason: rejection.reason) {
+                            held = (line, rejection)
+                        } else {
+                            reject(line, rejection)
                         }
                     }
                 }
-                progress.finish()
-                if summary.rejected > 0 && rejects == nil { throw RollBack() }
+                if let held { reject(held.line, held.rejection) }
+                if summary.notNDJSON != nil || (summary.rejected > 0 && rejects == nil) { throw RollBack() }
             }
         } catch is RollBack {
             // Nothing was written; fall through to the report.
         }
-        progress.finish()
+        progress?.finish(done: reader.bytesConsumed, events: Int64(summary.lines))
         try rejects?.close()
-        report(summary, rolledBack: summary.rejected > 0 && rejects == nil, rejectsPath: rejectsPath,
+        let rolledBack = summary.notNDJSON != nil || (summary.rejected > 0 && rejects == nil)
+        report(summary, errors: errors, rolledBack: rolledBack, rejectsPath: rejectsPath,
                arguments: arguments, context: context)
+        if let kind = summary.notNDJSON {
+            throw CLIError(.inputRejected, ["line \(summary.notNDJSONLine): - -: \(kind.reason); nothing was written"],
+                           hints: [kind.hint(input: inputPath)])
+        }
         if summary.rejected > 0 {
+            let more = errors.summaryLines
             if let rejectsPath {
                 let valid = summary.appended == 1 ? "1 valid event" : "\(summary.appended) valid events"
-                throw CLIError(.inputRejected,
-                               "\(summary.rejected) of \(summary.lines) lines rejected, written to "
-                               + "\(Help.printable(rejectsPath)); \(valid) appended")
+                throw CLIError(.inputRejected, more + ["\(summary.rejected) of \(summary.lines) lines rejected, written to "
+                                                       + "\(Help.printable(rejectsPath)); \(valid) appended"])
             }
-            throw CLIError(.inputRejected, ["\(summary.rejected) of \(summary.lines) lines rejected; nothing was written"],
+            throw CLIError(.inputRejected, more + ["\(summary.rejected) of \(summary.lines) lines rejected; nothing was written"],
                            hints: ["fix those lines and import again, or pass --rejects FILE to append the valid "
                                    + "events and set the invalid lines aside"])
         }
     }
 
-    /// `{"line":N,"reason":"…","input":"<the line as text>"}` and a line feed.
-    static func writeReject(_ line: InputLine, reason: String, into out: inout [UInt8]) {
+    /// `{"line":N,"reason":"…","input":"<the line as text>"}` and a line feed. The input is
+    /// masked as contract §4 says (``SensitiveData/maskedLine(_:isJSON:)``); the reason is
+    /// masked already.
+    static func writeReject(_ line: InputLine, reason: String, parser: JSONParser, into out: inout [UInt8]) {
         out.append(contentsOf: #"{"line":"#.utf8)
         out.append(contentsOf: String(line.number).utf8)
         out.append(contentsOf: #","reason":"#.utf8)
@@ -123,12 +194,13 @@ enum ImportCommand {
             out.append(contentsOf: "null".utf8)  // never held in memory
         } else {
             // Invalid UTF-8 becomes U+FFFD so the rejects file stays valid JSON.
-            JSONWriter.writeString(String(decoding: line.bytes, as: UTF8.self), into: &out)
+            let parsed = line.problem == nil ? try? parser.parse(line.bytes) : nil
+            JSONWriter.writeString(SensitiveData.maskedLine(line.bytes, isJSON: parsed), into: &out)
         }
         out.append(contentsOf: "}\n".utf8)
     }
 
-    private static func report(_ summary: Summary, rolledBack: Bool, rejectsPath: String?,
+    private static func report(_ summary: Summary, errors: ImportErrorReport, rolledBack: Bool, rejectsPath: String?,
                                arguments: ParsedArguments, context: CommandContext) {
         switch arguments.format {
         case .json:
@@ -139,9 +211,13 @@ enum ImportCommand {
             object["rejected"] = .number(JSONNumber(summary.rejected))
             object["written"] = .bool(!rolledBack)
             if let rejectsPath { object["rejectsFile"] = .string(rejectsPath) }
+            if summary.notNDJSON != nil { object["notNDJSON"] = .bool(true) }
+            if summary.rejected > 0 { errors.addJSON(to: &object) }
             context.stdout.line(JSONWriter.string(.object(object)))
         case .text:
-            if rolledBack {
+            if summary.notNDJSON != nil {
+                context.stdout.line("nothing written: the input is not NDJSON (see line \(summary.notNDJSONLine))")
+            } else if rolledBack {
                 context.stdout.line("nothing written: \(summary.rejected) of \(summary.lines) lines rejected "
                                     + "(\(summary.appended) valid, \(summary.duplicates) duplicates)")
             } else if summary.appended == 0 && summary.rejected == 0 {
@@ -152,29 +228,5 @@ enum ImportCommand {
                                     + "\(summary.duplicates) duplicates, \(summary.rejected) rejected")
             }
         }
-    }
-}
-
-/// A progress line on stderr, only when stderr is a terminal, at most every 50,000 lines.
-private struct Progress {
-    let context: CommandContext
-    private var nextReport = 50_000
-    private var shown = false
-
-    init(context: CommandContext) { self.context = context }
-
-    mutating func update(lines: Int) {
-        guard context.stderrIsTerminal, lines >= nextReport else { return }
-        nextReport = lines + 50_000
-        shown = true
-        context.stderr.write("\rimporting: \(lines) lines read…")
-        try? context.stderr.flush()
-    }
-
-    mutating func finish() {
-        guard shown else { return }
-        shown = false
-        context.stderr.write("\r\u{1B}[K")
-        try? context.stderr.flush()
     }
 }

@@ -13,11 +13,23 @@ struct Importer {
         case rejected(Rejection)
     }
 
-    /// A rejected line: `line N: <stream> <type>: <reason>`, `-` for what could not be read.
+    /// A rejected line: `line N: <stream> <type>: <reason>`, `-` for what could not be read,
+    /// and the identifier of the rule it breaks (`json`, `envelope.unknown-key`,
+    /// `sensitive-data`, `3ds.request-counter`, …). Stream, type and reason are masked when
+    /// made (every run of 13 to 19 digits becomes `[redacted]`), so no report can echo a card
+    /// number, whatever the line held.
     struct Rejection: Equatable {
-        var stream: String?
-        var type: String?
-        var reason: String
+        private(set) var stream: String?
+        private(set) var type: String?
+        private(set) var reason: String
+        private(set) var rule: String
+
+        init(stream: String? = nil, type: String? = nil, reason: String, rule: String) {
+            self.stream = stream.map(SensitiveData.maskedText)
+            self.type = type.map(SensitiveData.maskedText)
+            self.reason = SensitiveData.maskedText(reason)
+            self.rule = rule
+        }
 
         /// `<stream> <type>: <reason>`
         var report: String {
@@ -42,30 +54,38 @@ struct Importer {
     /// Validates `line` and, when it is valid and new, appends it.
     /// - Throws: only failures of the store itself (I/O, a full disk), which end the import.
     mutating func importLine(_ line: InputLine) throws(EventStoreError) -> Outcome {
-        if let problem = line.problem { return .rejected(Rejection(reason: problem.description)) }
+        if let problem = line.problem {
+            return .rejected(Rejection(reason: problem.description, rule: problem.rule))
+        }
         let envelope: Envelope
         do {
             envelope = try Envelope(line: line.bytes, parser: parser)
         } catch {
-            return .rejected(Rejection(stream: error.stream, type: error.type, reason: error.description))
+            var reason = error.description
+            if error.kind == .unknownKey, let key = error.field {
+                reason += NameSuggestion.hint(for: key, among: Self.envelopeKeys)
+            }
+            return .rejected(Rejection(stream: error.stream, type: error.type, reason: reason, rule: Self.rule(of: error)))
         }
-        func reject(_ reason: String) -> Outcome {
-            .rejected(Rejection(stream: envelope.stream, type: envelope.type, reason: reason))
+        func reject(_ reason: String, rule: String) -> Outcome {
+            .rejected(Rejection(stream: envelope.stream, type: envelope.type, reason: reason, rule: rule))
         }
 
-        if let stored = try transaction.event(withID: envelope.id) {
-            if isSameContent(stored, envelope) { return .duplicate }
-            return reject("id \(envelope.id) is already used by another event (position \(stored.position), "
-                          + "\(stored.stream) \(stored.type))")
-        }
+        // Sensitive data first: a refused value is the most important thing to report, and no
+        // stored event (so no true duplicate) can hold one.
         if let problem = SensitiveData.problem(data: envelope.data, meta: envelope.meta) {
-            return reject(problem)
+            return reject(problem, rule: SensitiveData.rule)
+        }
+        if let stored = try transaction.event(withID: envelope.id) {
+            guard let difference = firstDifference(stored, envelope) else { return .duplicate }
+            return reject("id \(envelope.id) is already used by another event (position \(stored.position), "
+                          + "\(stored.stream) \(stored.type)): \(difference) differs", rule: Self.duplicateIDRule)
         }
         let stream: StreamName
         do {
             stream = try StreamName(envelope.stream)
         } catch {
-            return reject("stream: \(error.message)")
+            return reject("stream: \(error.message)", rule: Rejection.streamNameRule)
         }
         var state: (fold: StreamFold, lastVersion: Int64?)
         if let cached = cache.get(envelope.stream) {
@@ -73,13 +93,13 @@ struct Importer {
         } else {
             switch try fold(stream) {
             case let .success(folded): state = folded
-            case let .failure(violation): return reject(violation.reason)
+            case let .failure(violation): return reject(violation.reason, rule: violation.rule)
             }
         }
         do {
             try state.fold.apply(type: envelope.type, data: envelope.data, occurredAt: envelope.occurredAt)
         } catch {
-            return reject(error.reason)
+            return reject(error.reason, rule: error.rule)
         }
         let event = ProposedEvent(id: envelope.id, type: envelope.type, occurredAt: envelope.occurredAt,
                                   data: envelope.dataBytes, meta: envelope.metaBytes, recordedAt: recordedAt)
@@ -88,7 +108,9 @@ struct Importer {
         do {
             result = try transaction.append([event], to: stream, expectedVersion: expected)
         } catch where error.code == .invalidInput || error.code == .tooLarge || error.code == .duplicateIDConflict {
-            return reject(error.message)
+            let rule = error.code == .duplicateIDConflict ? Self.duplicateIDRule
+                : error.code == .tooLarge ? "store.too-large" : "store.invalid"
+            return reject(error.message, rule: rule)
         }
         cache.set(envelope.stream, fold: state.fold, lastVersion: result.lastVersion)
         return .appended
@@ -126,19 +148,78 @@ struct Importer {
         return .success((fold, lastVersion))
     }
 
-    /// Contract §2: same stream, type, occurredAt, and data and meta equal as JSON values.
-    private func isSameContent(_ stored: RecordedEvent, _ envelope: Envelope) -> Bool {
-        guard stored.stream.rawValue == envelope.stream, stored.type == envelope.type,
-              stored.occurredAt == envelope.occurredAt,
-              let data = try? parser.parse(stored.data) else { return false }
-        let meta: JSONValue
+    /// Contract §2: the same content is the same stream, type, occurredAt, and data and meta
+    /// equal as JSON values. Returns nil for the same content, else the first field that
+    /// differs (`type`, `stream`, `occurredAt`, `data.<key>`, `meta.<key>`), never a value.
+    private func firstDifference(_ stored: RecordedEvent, _ envelope: Envelope) -> String? {
+        if stored.type != envelope.type { return "type" }
+        if stored.stream.rawValue != envelope.stream { return "stream" }
+        if stored.occurredAt != envelope.occurredAt { return "occurredAt" }
+        guard let data = try? parser.parse(stored.data).objectValue else { return "data" }
+        if let key = Self.firstDifferentKey(data, envelope.data) { return "data" + key }
+        var meta = JSONObject()
         if let bytes = stored.meta {
-            guard let parsed = try? parser.parse(bytes) else { return false }
+            guard let parsed = try? parser.parse(bytes).objectValue else { return "meta" }
             meta = parsed
-        } else {
-            meta = .object(JSONObject())
         }
-        return data.isEquivalent(to: .object(envelope.data))
-            && meta.isEquivalent(to: .object(envelope.meta ?? JSONObject()))
+        if let key = Self.firstDifferentKey(meta, envelope.meta ?? JSONObject()) { return "meta" + key }
+        return nil
+    }
+
+    /// `.<key>` (or `["odd key"]`) of the first key, in the new object's order and then the
+    /// stored one's, whose values are not equivalent JSON; nil when the objects are equivalent.
+    private static func firstDifferentKey(_ stored: JSONObject, _ new: JSONObject) -> String? {
+        if JSONValue.object(stored).isEquivalent(to: .object(new)) { return nil }
+        func path(_ key: String) -> String {
+            let plain = key.utf8.first.map { !($0 >= 0x30 && $0 <= 0x39) } == true && key.utf8.allSatisfy { byte in
+                (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A) || byte == 0x5F
+            }
+            return plain ? "." + key : "[" + JSONWriter.string(.string(key)) + "]"
+        }
+        for entry in new.entries {
+            guard let old = stored[entry.key], old.isEquivalent(to: entry.value) else { return path(entry.key) }
+        }
+        for entry in stored.entries where new[entry.key] == nil { return path(entry.key) }
+        return ""  // equal keys and values in another arrangement (duplicate keys)
+    }
+
+    // MARK: - Rule identifiers
+
+    /// The same id with other content.
+    static let duplicateIDRule = "duplicate-id"
+
+    /// The top-level keys an envelope may have, for "did you mean".
+    static let envelopeKeys = Envelope.importedKeys + Envelope.journalAssignedKeys
+
+    /// The rule an envelope error breaks: `json`, `envelope.unknown-key`, `envelope.occurredAt`…
+    static func rule(of error: EnvelopeError) -> String {
+        switch error.kind {
+        case .notJSON: return "json"
+        case .notAnObject: return "envelope.not-object"
+        case .unknownKey: return "envelope.unknown-key"
+        case .missingKey: return "envelope.missing-key"
+        case .wrongType: return "envelope.wrong-type"
+        case .invalidDate: return "envelope.invalid-date"
+        case .invalidValue:
+            if error.field == "stream" { return Rejection.streamNameRule }
+            return "envelope." + (error.field ?? "line")
+        }
+    }
+}
+
+extension Importer.Rejection {
+    /// A stream name that breaks contract §1 (the domain's identifier).
+    static let streamNameRule = "stream.name"
+}
+
+extension InputLineProblem {
+    /// The rule identifier of an unreadable line.
+    var rule: String {
+        switch self {
+        case .tooLong: return "line.too-long"
+        case .byteOrderMark: return "line.byte-order-mark"
+        case .nulByte: return "line.nul-byte"
+        case .invalidUTF8: return "line.invalid-utf8"
+        }
     }
 }

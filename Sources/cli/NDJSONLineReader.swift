@@ -47,6 +47,21 @@ struct NDJSONLineReader {
     private var atEOF = false
     private var lineNumber = 0
     private let chunkSize: Int
+    /// Bytes read from the descriptor so far.
+    private var bytesRead: Int64 = 0
+
+    /// Bytes of the input consumed by the lines returned so far (line feeds included).
+    var bytesConsumed: Int64 { bytesRead - Int64(end - start) }
+
+    /// The input's size in bytes from where reading started, when it is a regular file (a file
+    /// path, or stdin redirected from a file); nil for a pipe or a terminal.
+    var size: Int64? {
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        return max(0, Int64(info.st_size) - startOffset)
+    }
+    /// Where the descriptor stood when the reader was made (stdin may be partly read).
+    private let startOffset: Int64
 
     init(descriptor: Int32, maxLineLength: Int = NDJSONLineReader.defaultMaxLineLength,
          chunkSize: Int = 1 << 16, ownsDescriptor: Bool = false) {
@@ -55,6 +70,7 @@ struct NDJSONLineReader {
         self.chunkSize = chunkSize
         self.ownsDescriptor = ownsDescriptor
         buffer = [UInt8](repeating: 0, count: max(chunkSize, 16))
+        startOffset = max(0, Int64(lseek(descriptor, 0, SEEK_CUR)))
     }
 
     /// Opens `path` for reading; `-` is stdin.
@@ -158,6 +174,7 @@ struct NDJSONLineReader {
             }
             if count == 0 { atEOF = true }
             end += count
+            bytesRead += Int64(count)
             return
         }
     }

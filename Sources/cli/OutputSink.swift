@@ -17,11 +17,21 @@ final class OutputSink {
         buffer.reserveCapacity(capacity)
     }
 
-    /// Opens (creating or truncating) a file for writing.
+    /// Opens (creating or truncating) a file for writing, readable and writable by its owner
+    /// only (mode 0600, contract §4), whatever the umask, and also when the file existed with a
+    /// wider mode: what it receives (rejected input, say) is nobody else's business.
     static func create(path: String) throws(CLIError) -> OutputSink {
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard fd >= 0 else {
-            throw CLIError(.failure, "cannot create \(path): \(String(cString: strerror(errno)))")
+            throw CLIError(.failure, "cannot create \(Help.printable(path)): \(String(cString: strerror(errno)))")
+        }
+        var info = stat()
+        if fstat(fd, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG && info.st_mode & 0o7777 != 0o600 {
+            guard fchmod(fd, 0o600) == 0 else {
+                let reason = String(cString: strerror(errno))
+                _ = Glibc.close(fd)
+                throw CLIError(.failure, "cannot make \(Help.printable(path)) private (mode 0600): \(reason)")
+            }
         }
         return OutputSink(descriptor: fd, ownsDescriptor: true)
     }

@@ -16,6 +16,7 @@ enum ProjectCommand {
             OptionSpec(name: "rebuild", value: .flag,
                        help: "rebuild from position 1 into fresh tables, swapped in when complete"),
             modelsOption,
+            ProgressReporter.option,
         ],
         details: """
             The projections (\(names.joined(separator: ", "))) are read models kept in the journal's
@@ -30,7 +31,10 @@ enum ProjectCommand {
 
             --rebuild [NAME] rebuilds one projection (or the ones a query reads, or all) into a
             new generation of tables; queries keep reading the old tables until the new ones
-            reach the head. An interrupted rebuild resumes where it stopped.
+            reach the head. An interrupted rebuild resumes where it stopped. Its progress
+            (log position reached of the head, events/s, time left) is shown on stderr when it
+            is a terminal; --progress prints it as a plain line every few seconds and a final
+            line.
 
             --models FILE keeps the read models in a SQLite file of your own instead of the
             journal (created 0600 when missing): the way to keep them for a journal you may only
@@ -73,8 +77,17 @@ enum ProjectCommand {
             return
         }
         let targets = try projections(arguments)
+        let progress = ProgressReporter.make(arguments, context, verb: "rebuilding", unit: .events,
+                                             total: try? store.headPosition())
+        var reached: Int64 = 0
+        engine.onBatch = { position in
+            reached = position
+            progress?.update(done: position, events: position)
+        }
         let started = context.now()
         let events = try reporting { () throws(ProjectionError) in try engine.rebuild(targets) }
+        engine.onBatch = nil
+        progress?.finish(done: max(reached, events), events: events)
         let milliseconds = max(0, context.now().millisecondsSinceEpoch - started.millisecondsSinceEpoch)
         let status = try reporting { () throws(ProjectionError) in try engine.status() }
         switch arguments.format {

@@ -11,6 +11,7 @@ enum ReplayCommand {
             OptionSpec(name: "all", value: .flag, help: "replay every stream; print a digest of all final states"),
             OptionSpec(name: "until-position", value: .integer(placeholder: "P", minimum: 0),
                        help: "stop after position P (P included)"),
+            ProgressReporter.option,
         ],
         details: """
             Folds the stored events through the current domain rules, one by one. For a STREAM it
@@ -21,6 +22,10 @@ enum ReplayCommand {
 
             A stream whose stored events no longer fold (a rule changed, say) is reported with
             the first failing version and the reason, and the exit code is 6.
+
+            With --all, progress (events replayed of the journal's events, events/s, time left)
+            is shown on stderr when it is a terminal; --progress prints it as a plain line every
+            few seconds and a final line.
             """,
         examples: [
             "journal replay 3ds-0b9e2f3c-4d5e-4a41-9a41-6f1c1f433a7b",
@@ -106,11 +111,16 @@ enum ReplayCommand {
         var streams = 0
         var events = 0
         var failures: [(stream: StreamName, failure: StreamReplay.Failure)] = []
+        let head = try store.headPosition()
+        let progress = ProgressReporter.make(arguments, context, verb: "replaying", unit: .events,
+                                             total: min(head, until))
+        defer { progress?.finish(done: Int64(events), events: Int64(events)) }
         for stream in try store.streams(category: nil) {
             let outcome = try StreamReplay.fold(stream, in: store, untilPosition: until)
             guard outcome.events > 0 || outcome.failure != nil else { continue }  // begins after P
             streams += 1
             events += outcome.events
+            progress?.update(done: Int64(events), events: Int64(events))
             // The digest input, per stream: `<stream>\n<final state as compact JSON>\n`, or the
             // failure, so a changed rule changes the digest too.
             digest.update(stream.rawValue + "\n")

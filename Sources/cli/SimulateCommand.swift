@@ -33,6 +33,7 @@ enum SimulateCommand {
                        help: "events per store transaction (default: \(SimulationAppender.defaultBatchSize))"),
             OptionSpec(name: "into-existing", value: .flag,
                        help: "append to a journal that already holds events (refused without it)"),
+            ProgressReporter.option,
         ],
         details: """
             Generates --transactions 3-D Secure transactions and --digitizations card
@@ -55,6 +56,10 @@ enum SimulateCommand {
             source (public figures, or assumptions marked [A]). --print-profile shows it;
             save it, change figures, and pass the file back with --profile-file (a file may
             hold any subset of the figures). Built-in profiles: \(WorkloadProfile.builtInNames.joined(separator: ", ")).
+
+            When appending, progress (events appended, events/s; the event count is not known in
+            advance) is shown on stderr when it is a terminal; --progress prints it as a plain
+            line every few seconds and a final line.
             """,
         examples: [
             "journal simulate --seed 42",
@@ -121,24 +126,24 @@ enum SimulateCommand {
         }
         let batchSize = arguments.integer("batch-size").map { Int($0) } ?? SimulationAppender.defaultBatchSize
         let appender = SimulationAppender(batchSize: batchSize)
-        // Progress on a terminal: one line, rewritten in place, cleared at the end.
-        let interval = 200_000
-        func status(_ text: String) {
-            context.stderr.write(text)
-            try? context.stderr.flush()
-        }
-        var nextReport = interval
+        // How many events the streams make is known only at the end: done and rate, no total.
+        let progress = ProgressReporter.make(arguments, context, verb: "simulating", unit: .events, total: nil)
         let report = try appender.append(simulation, to: store) { events in
-            guard context.stderrIsTerminal, events >= nextReport else { return }
-            nextReport = events + interval
-            status("\rsimulating: \(events) events appended…")
+            progress?.update(done: Int64(events), events: Int64(events))
         }
-        let reported = context.stderrIsTerminal && report.events >= interval
         if let load {
-            if reported { status("\r\u{1B}[Kbuilding the indexes of \(report.events) events…") }
+            if progress?.style == .redrawn && report.events >= 200_000 {
+                progress?.clear()
+                context.stderr.write("\rbuilding the indexes of \(report.events) events…")
+                try? context.stderr.flush()
+            }
             try load.finish()
+            if progress?.style == .redrawn && report.events >= 200_000 {
+                context.stderr.write("\r\u{1B}[K")
+                try? context.stderr.flush()
+            }
         }
-        if reported { status("\r\u{1B}[K") }
+        progress?.finish(done: Int64(report.events), events: Int64(report.events))
         summarize(simulation, report, arguments: arguments, context: context)
     }
 

@@ -6,19 +6,34 @@ enum VerifyCommand {
     static let spec = CommandSpec(
         name: "verify",
         summary: "check the whole journal's integrity: hash chain, versions, positions",
+        options: [ProgressReporter.option],
         details: """
             Walks every event in position order and recomputes the hash chain; checks that
             positions have no gaps and that each stream's versions count from 0 without gaps.
             Exit code 0 when the journal is intact, 4 when it is not (the first bad position is
             named on stderr, and in the JSON output).
+
+            Progress (events checked of the journal's events, events/s, time left) is shown on
+            stderr when it is a terminal; --progress prints it as a plain line every few seconds
+            and a final line.
             """,
-        examples: ["journal verify --db journal.db", "journal verify --format json"],
+        examples: ["journal verify --db journal.db", "journal verify --format json",
+                   "journal verify --progress 2> verify.log"],
         run: run)
 
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws {
         let store = try JournalAccess.openForReading(context, arguments)
+        let progress = ProgressReporter.make(arguments, context, verb: "verifying", unit: .events,
+                                             total: try? store.headPosition())
+        var checked: Int64 = 0
+        let result = verify(store) { count in
+            checked = count
+            progress?.update(done: count, events: count)
+        }
+        if case let .success(report) = result { checked = report.events }
+        progress?.finish(done: checked, events: checked)
         let report: VerifyReport
-        switch verify(store) {
+        switch result {
         case let .success(value):
             report = value
         case let .failure(error) where error.code == .integrity:
@@ -53,9 +68,9 @@ enum VerifyCommand {
         }
     }
 
-    private static func verify(_ store: any EventStore) -> Result<VerifyReport, EventStoreError> {
+    private static func verify(_ store: any EventStore, progress: (Int64) -> Void) -> Result<VerifyReport, EventStoreError> {
         do {
-            return .success(try store.verify())
+            return .success(try store.verify(progress: progress))
         } catch {
             return .failure(error)
         }

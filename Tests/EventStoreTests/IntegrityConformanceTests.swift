@@ -37,6 +37,18 @@ struct IntegrityConformanceTests {
         #expect(try empty.verify() == VerifyReport(events: 0, streams: 0, headPosition: 0, headHash: ""))
     }
 
+    @Test("verify reports how many events it has checked as it goes, and the same report", arguments: Backend.all)
+    func verifyReportsProgress(backend: Backend) throws {
+        let harness = try backend.open(StoreOptions())
+        var events: [ProposedEvent] = []
+        for n in 0..<10_000 { events.append(Fixture.event(n, type: "ChallengeStarted")) }
+        try harness.store.append(events, to: Fixture.stream(0), expectedVersion: .any)
+        var counts: [Int64] = []
+        let report = try harness.store.verify { counts.append($0) }
+        #expect(report == (try harness.store.verify()))
+        #expect(!counts.isEmpty && counts == counts.sorted() && (counts.last ?? 0) <= 10_000, "\(counts)")
+    }
+
     @Test(arguments: Backend.all)
     func eachHashFollowsTheDocumentedByteLayout(backend: Backend) throws {
         let store = try populated(backend).store

@@ -80,7 +80,7 @@ struct EnvelopeTests {
         ("type", "null", "expected a string, found null"),
         ("occurredAt", "\"2026-11-29T10:15:02Z\"", "YYYY-MM-DDTHH:MM:SS.sssZ"),
         ("occurredAt", "\"2026-11-29T10:15:02.125z\"", "YYYY-MM-DDTHH:MM:SS.sssZ"),
-        ("occurredAt", "\"2026-02-30T10:15:02.125Z\"", "YYYY-MM-DDTHH:MM:SS.sssZ"),
+        ("occurredAt", "\"2026-02-30T10:15:02.125Z\"", "not a valid date"),
         ("data", "", "missing"),
         ("data", "[]", "expected an object, found array"),
     ])
@@ -117,5 +117,36 @@ struct EnvelopeTests {
         #expect(!a.isSameContent(as: c))
         #expect(!a.isSameContent(as: d))
         #expect(a != b)
+    }
+}
+
+@Suite("Envelope timestamps")
+struct EnvelopeTimestampTests {
+    func failure(_ occurredAt: String) -> EnvelopeError? {
+        let line = #"{"id":"\#(EnvelopeTests.id)","stream":"\#(EnvelopeTests.stream)","type":"TransactionCreated","occurredAt":"\#(occurredAt)","data":{}}"#
+        do {
+            _ = try Envelope(line: Array(line.utf8))
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test("an impossible date in the envelope's format is not a valid date, distinct from a format error")
+    func impossibleDatesAreNotValidDates() {
+        let cases = [
+            ("2026-02-30T10:00:00.000Z", "not a valid date: 2026-02 has no day 30 (01 to 28)"),
+            ("2026-13-01T10:00:00.000Z", "not a valid date: month 13 does not exist (01 to 12)"),
+            ("2026-11-29T25:00:00.000Z", "not a valid date: hour 25 does not exist (00 to 23)"),
+            ("2026-11-29T10:60:00.000Z", "not a valid date: minute 60 does not exist (00 to 59)"),
+            ("2026-04-31T10:00:00.000Z", "not a valid date: 2026-04 has no day 31 (01 to 30)"),
+        ]
+        for (text, reason) in cases {
+            #expect(failure(text)?.reason == reason)
+            #expect(failure(text)?.kind == .invalidDate)
+        }
+        #expect(failure("2028-02-29T10:00:00.000Z") == nil)
+        #expect(failure("2026-11-29T10:00:00Z")?.kind == .invalidValue)
+        #expect(failure("2026-11-29T10:00:00Z")?.reason == "expected a UTC timestamp written as YYYY-MM-DDTHH:MM:SS.sssZ")
     }
 }

@@ -53,6 +53,22 @@ struct CheckpointTests {
         try Self.expectMatchesReference(engine, log)
     }
 
+    @Test("a rebuild tells onBatch the position each committed batch reached, up to the head", arguments: DatabaseBackend.all)
+    func rebuildReportsEachBatch(backend: DatabaseBackend) throws {
+        let log = Self.workload(7)
+        let db = try TemporaryDatabase(backend)
+        defer { db.remove() }
+        let engine = try ProjectionEngine(journal: db.location, source: ArrayEventSource(log))
+        defer { engine.close() }
+        engine.batchSize = 50
+        nonisolated(unsafe) var positions: [Int64] = []
+        engine.onBatch = { positions.append($0) }
+        try engine.rebuild()
+        let expected = stride(from: 50, to: log.count, by: 50).map(Int64.init) + [Int64(log.count)]
+        #expect(positions == expected)
+        try Self.expectMatchesReference(engine, log)
+    }
+
     @Test("an interrupted first build resumes from its own checkpoint and then swaps in", arguments: DatabaseBackend.all)
     func interruptedFirstBuildResumes(backend: DatabaseBackend) throws {
         let log = Self.workload(50)

@@ -105,6 +105,10 @@ public final class PostgresEventStore: TransactionalEventStore, @unchecked Senda
         try reading { journal throws(EventStoreError) in try journal.verify() }
     }
 
+    public func verify(progress: (_ checked: Int64) -> Void) throws(EventStoreError) -> VerifyReport {
+        try reading { journal throws(EventStoreError) in try journal.verify(progress: progress) }
+    }
+
     /// Waits for a commit of this process (at once) or of any other (LISTEN/NOTIFY).
     public func waitForCommit(after position: Int64, timeout: Duration) {
         listener.start()

@@ -125,7 +125,7 @@ extension PostgresJournal {
 
     /// Walks the whole log in one REPEATABLE READ snapshot, a page at a time, and checks the rule
     /// written in `ChainHasher.swift`: the same checks, messages and positions as the SQLite store.
-    func verify(pageSize: Int = 5_000) throws(EventStoreError) -> VerifyReport {
+    func verify(pageSize: Int = 5_000, progress: (_ checked: Int64) -> Void = { _ in }) throws(EventStoreError) -> VerifyReport {
         try run("starting a read transaction") { () throws(PostgresError) in
             try pg.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
         }
@@ -136,6 +136,7 @@ extension PostgresJournal {
         let head = headRow.rowCount == 1 ? (headRow.int64(0, 0), headRow.bytes(0, 1)) : (0, ChainHasher.zeroHash)
         var verifier = ChainVerifier(hasher: hasher)
         var next: Int64 = Int64.min
+        var checked: Int64 = 0
         while true {
             let page = try run("reading the log") { () throws(PostgresError) in
                 try pg.query(Self.events("SELECT * FROM journal_events WHERE position >= $1 ORDER BY position LIMIT $2"),
@@ -150,6 +151,8 @@ extension PostgresJournal {
                 }
                 next = position + 1
             }
+            checked += Int64(page.rowCount)
+            progress(checked)
         }
         return try verifier.finish(headPosition: head.0, headHash: head.1)
     }
