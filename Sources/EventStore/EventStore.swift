@@ -297,6 +297,7 @@ public protocol EventStore: BatchAppending, Sendable {
 
     /// Stores a signed checkpoint as given, stamped with the store's clock (append-only). Use
     /// `keepCheckpoint(note:size:root:)`, which checks it against the tree first.
+    @discardableResult
     func storeCheckpoint(note: String, size: Int64, root: [UInt8]) throws(EventStoreError) -> StoredCheckpoint
 
     /// Every checkpoint the journal kept, oldest first.

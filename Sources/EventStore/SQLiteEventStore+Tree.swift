@@ -20,6 +20,7 @@ extension SQLiteEventStore {
         return try reading { connection throws(EventStoreError) in try connection.treeTile(level: level, index: index) }
     }
 
+    @discardableResult
     public func storeCheckpoint(note: String, size: Int64, root: [UInt8]) throws(EventStoreError) -> StoredCheckpoint {
         try requireTree()
         if commits.isHeldByCurrentThread {

@@ -20,6 +20,7 @@ extension PostgresEventStore {
         return try reading { journal throws(EventStoreError) in try journal.treeTile(level: level, index: index) }
     }
 
+    @discardableResult
     public func storeCheckpoint(note: String, size: Int64, root: [UInt8]) throws(EventStoreError) -> StoredCheckpoint {
         try requireTree()
         let checkpoint = StoredCheckpoint(size: size, root: root, note: note, signedAt: configuration.clock())
