@@ -14,9 +14,13 @@ struct TreeConformanceTests {
         let leaves = try TreeOracle.leafHashes(store)
         #expect(try store.treeSize() == Int64(leaves.count), sourceLocation: sourceLocation)
         for size in sizes ?? [Int64(leaves.count)] {
-            #expect(try TreeOracle.storedRoot(store, size: size) == TreeOracle.root(leaves[..<Int(size)]),
-                    "root at size \(size)", sourceLocation: sourceLocation)
+            let expected = TreeOracle.root(leaves[..<Int(size)])
+            #expect(try store.treeRoot(size: size) == expected, "root at size \(size)", sourceLocation: sourceLocation)
+            #expect(try TreeOracle.storedRoot(store, size: size) == expected, "subtrees at size \(size)",
+                    sourceLocation: sourceLocation)
         }
+        #expect(try store.treeHead() == TreeHead(size: Int64(leaves.count), root: TreeOracle.root(leaves[...])),
+                sourceLocation: sourceLocation)
     }
 
     /// Every stored tile, as text, to compare a tree before and after something that must not
@@ -183,6 +187,60 @@ struct TreeConformanceTests {
         let incomplete = try #require(throws: EventStoreError.self) { try store.subtreeHash(level: 2, index: 0) }
         #expect(incomplete.code == .invalidInput)
         #expect(try store.subtreeHash(level: 1, index: 0) == TreeOracle.root(TreeOracle.leafHashes(store)[0..<2]))
+    }
+
+    @Test("inclusion and consistency proofs read from the store verify against the naive roots", arguments: Backend.all)
+    func proofsVerify(backend: Backend) throws {
+        let store = try backend.open(StoreOptions()).store
+        var n = 0
+        while n < 530 {
+            try store.append(Fixture.events(n..<(n + 53)), to: Fixture.stream(n % 5), expectedVersion: .any)
+            n += 53
+        }
+        let leaves = try TreeOracle.leafHashes(store)
+        for size: Int64 in [1, 2, 7, 255, 256, 257, 512, 530] {
+            let root = TreeOracle.root(leaves[..<Int(size)])
+            for index in Set([0, size / 3, size / 2, size - 1]) {
+                let proof = try store.inclusionProof(index: index, size: size)
+                try Merkle.verifyInclusion(leafHash: leaves[Int(index)], index: index, size: size, proof: proof, root: root)
+            }
+            for old: Int64 in [1, 3, 128, 256, 300] where old <= size {
+                let proof = try store.consistencyProof(from: old, to: size)
+                try Merkle.verifyConsistency(oldSize: old, newSize: size, oldRoot: TreeOracle.root(leaves[..<Int(old)]),
+                                             newRoot: root, proof: proof)
+            }
+        }
+        let leaf = Merkle.leafHash(try store.leafLine(position: 100))
+        try Merkle.verifyInclusion(leafHash: leaf, index: 99, size: 530, proof: store.inclusionProof(index: 99, size: 530),
+                                   root: store.treeHead().root)
+    }
+
+    @Test("proofs and roots outside the tree are refused with the sizes in the message", arguments: Backend.all)
+    func proofErrors(backend: Backend) throws {
+        let store = try backend.open(StoreOptions()).store
+        #expect(try store.treeHead() == TreeHead(size: 0, root: TreeOracle.sha256([])))
+        try store.append(Fixture.events(0..<10), to: Fixture.stream(1), expectedVersion: .noStream)
+        let refused: [(String, () throws -> Void)] = [
+            ("size 0", { _ = try store.inclusionProof(index: 0, size: 0) }),
+            ("beyond the head", { _ = try store.inclusionProof(index: 0, size: 11) }),
+            ("index at the size", { _ = try store.inclusionProof(index: 5, size: 5) }),
+            ("negative index", { _ = try store.inclusionProof(index: -1, size: 5) }),
+            ("m > n", { _ = try store.consistencyProof(from: 6, to: 5) }),
+            ("from 0", { _ = try store.consistencyProof(from: 0, to: 5) }),
+            ("to beyond the head", { _ = try store.consistencyProof(from: 2, to: 11) }),
+            ("root beyond the head", { _ = try store.treeRoot(size: 11) }),
+            ("negative root", { _ = try store.treeRoot(size: -1) }),
+            ("a checkpoint of another root", { try store.keepCheckpoint(note: "n", size: 5, root: TreeOracle.sha256([])) }),
+        ]
+        for (label, attempt) in refused {
+            let error = try #require(throws: EventStoreError.self, "\(label)") { try attempt() }
+            #expect(error.code == .invalidInput, "\(label)")
+        }
+        #expect(try store.consistencyProof(from: 10, to: 10).isEmpty)
+        #expect(try store.treeRoot(size: 0) == TreeOracle.sha256([]))
+        #expect(try store.checkpoints().isEmpty)
+        let kept = try store.keepCheckpoint(note: "n", size: 5, root: store.treeRoot(size: 5))
+        #expect(try store.latestCheckpoint() == kept)
     }
 
     @Test("the database refuses to delete tiles or to change hashes already stored", arguments: Backend.all)
