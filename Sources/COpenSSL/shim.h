@@ -3,4 +3,5 @@
 #include <openssl/evp.h>
 #include <openssl/sha.h>
 #include <openssl/err.h>
+#include <openssl/rand.h>
 #endif

@@ -37,6 +37,8 @@ final class ChainHasher {
     private let md: OpaquePointer
     private let context: OpaquePointer
     private var scratch: [UInt8] = []
+    /// A leaf line being rendered (`ChainHasher+Tree.swift`).
+    var lineScratch: [UInt8] = []
 
     init() throws(EventStoreError) {
         guard let md = EVP_MD_fetch(nil, "SHA256", nil) else {
@@ -122,6 +124,23 @@ final class ChainHasher {
             }
             out.initializeMemory(as: UInt8.self, repeating: 0)
         }
+    }
+
+    /// SHA-256(`prefix` ‖ `first` ‖ `second`) into `out` (32 bytes): the Merkle tree's leaf
+    /// (prefix 0) and node (prefix 1) hashes.
+    func hash(prefix: UInt8, _ first: UnsafeRawBufferPointer, _ second: UnsafeRawBufferPointer?,
+              into out: UnsafeMutableRawBufferPointer) {
+        var prefix = prefix
+        var length: UInt32 = 0
+        // As in `digest`: a failure leaves zeros, which never verify.
+        if EVP_DigestInit_ex2(context, md, nil) == 1,
+           EVP_DigestUpdate(context, &prefix, 1) == 1,
+           EVP_DigestUpdate(context, first.baseAddress, first.count) == 1,
+           second.map({ EVP_DigestUpdate(context, $0.baseAddress, $0.count) }) ?? 1 == 1,
+           EVP_DigestFinal_ex(context, out.baseAddress!.assumingMemoryBound(to: UInt8.self), &length) == 1 {
+            return
+        }
+        out.initializeMemory(as: UInt8.self, repeating: 0)
     }
 
     /// SHA-256 of `bytes` (also used for dictionary checksums).

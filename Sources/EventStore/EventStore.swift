@@ -204,6 +204,35 @@ public struct VerifyReport: Sendable, Equatable {
     }
 }
 
+/// The Merkle tree's size and root at one moment (contract section 6).
+public struct TreeHead: Sendable, Equatable {
+    public var size: Int64
+    /// SHA-256 root (32 bytes); SHA-256 of nothing for the empty tree.
+    public var root: [UInt8]
+
+    public init(size: Int64, root: [UInt8]) {
+        self.size = size
+        self.root = root
+    }
+}
+
+/// A signed checkpoint the journal kept: the signed note as text, what it signs, and when the
+/// journal kept it (its clock).
+public struct StoredCheckpoint: Sendable, Equatable {
+    public var size: Int64
+    public var root: [UInt8]
+    /// The whole signed note (C2SP signed-note: the text, a blank line, the signature lines).
+    public var note: String
+    public var signedAt: Timestamp
+
+    public init(size: Int64, root: [UInt8], note: String, signedAt: Timestamp) {
+        self.size = size
+        self.root = root
+        self.note = note
+        self.signedAt = signedAt
+    }
+}
+
 /// What a bulk writer needs: every `EventStore`, and a `SQLiteJournalLoad` building a new file.
 public protocol BatchAppending: AnyObject {
     /// Appends to several streams in one transaction: all or nothing.
@@ -257,6 +286,26 @@ public protocol EventStore: BatchAppending, Sendable {
     /// Suspends until a commit may have moved the head past `position`, `timeout` passes or the
     /// task is cancelled. Used by `EventSubscription`.
     func waitForCommit(after position: Int64, timeout: Duration) async
+
+    // MARK: Verifiable evidence (contract section 6; roots and proofs: `EventStore+Tree.swift`)
+
+    /// The size of the journal's Merkle tree: its head position (every committed event is in it).
+    /// - Throws: `.needsUpgrade` for a journal of an older schema opened read-only.
+    func treeSize() throws(EventStoreError) -> Int64
+
+    /// The stored hashes of tree tile (level, index) (`TreeTiles`: up to 256 hashes of the nodes
+    /// at height 8·level with indexes index·256 …, 32 bytes each), as committed; empty when
+    /// there is no such tile yet. Tiles only grow: what one read returns stays a prefix of later
+    /// reads.
+    func treeTile(level: Int, index: Int64) throws(EventStoreError) -> [UInt8]
+
+    /// Stores a signed checkpoint as given, stamped with the store's clock (append-only). Use
+    /// `keepCheckpoint(note:size:root:)`, which checks it against the tree first.
+    @discardableResult
+    func storeCheckpoint(note: String, size: Int64, root: [UInt8]) throws(EventStoreError) -> StoredCheckpoint
+
+    /// Every checkpoint the journal kept, oldest first.
+    func checkpoints() throws(EventStoreError) -> [StoredCheckpoint]
 }
 
 extension EventStore {

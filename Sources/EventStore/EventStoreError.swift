@@ -4,7 +4,7 @@ public struct EventStoreError: Error, Sendable, CustomStringConvertible {
     public struct Code: Sendable, Hashable, CustomStringConvertible {
         private enum Kind: String, Sendable, Hashable {
             case invalidInput, conflict, duplicateIDConflict, integrity, notAJournal, readOnly, missing,
-                 full, busy, io, tooLarge
+                 full, busy, io, tooLarge, needsUpgrade
         }
         private let kind: Kind
         private init(_ kind: Kind) { self.kind = kind }
@@ -28,6 +28,9 @@ public struct EventStoreError: Error, Sendable, CustomStringConvertible {
         public static let io = Code(.io)
         /// A payload over the size limit.
         public static let tooLarge = Code(.tooLarge)
+        /// The journal was written by an older version and opened read-only: what it lacks (the
+        /// Merkle tree) appears once a writing command opens it.
+        public static let needsUpgrade = Code(.needsUpgrade)
         public var description: String { kind.rawValue }
     }
 

@@ -110,16 +110,26 @@ extension JournalConnection {
             // preparer assumed (`ahead`: the batch's start, and each event so far, which keeps
             // the positions in step) and so is its version: same inputs, same hash. Otherwise it
             // is computed here, and no hash computed ahead is used for the rest of the batch.
-            let prepared = event.hashOffset < 0 ? nil : UnsafeRawBufferPointer(rebasing: bytes[event.hashOffset..<(event.hashOffset + 32)])
+            // The preparer put the event's leaf hash right after its chain hash.
+            let prepared = event.hashOffset < 0 ? nil : UnsafeRawBufferPointer(rebasing: bytes[event.hashOffset..<(event.hashOffset + 64)])
+            let leafStart = write!.leafHashes.count
+            write!.leafHashes.append(contentsOf: ChainHasher.zeroHash)
             chainHash.withUnsafeMutableBytes { chain in
                 let next = UnsafeMutableRawBufferPointer(rebasing: chain[32..<64])
-                if ahead, let prepared, event.assumedVersion == version {
-                    next.copyMemory(from: prepared)
-                    hashesTakenAhead += 1
-                } else {
-                    hasher.hash(previous: UnsafeRawBufferPointer(rebasing: chain[..<32]), position: position,
-                                version: version, body: UnsafeRawBufferPointer(rebasing: bytes[event.body]), into: next)
-                    ahead = false
+                write!.leafHashes.withUnsafeMutableBytes { leaves in
+                    let leaf = UnsafeMutableRawBufferPointer(rebasing: leaves[leafStart..<(leafStart + 32)])
+                    if ahead, let prepared, event.assumedVersion == version {
+                        next.copyMemory(from: UnsafeRawBufferPointer(rebasing: prepared[..<32]))
+                        leaf.copyMemory(from: UnsafeRawBufferPointer(rebasing: prepared[32...]))
+                        hashesTakenAhead += 1
+                    } else {
+                        let body = UnsafeRawBufferPointer(rebasing: bytes[event.body])
+                        hasher.hash(previous: UnsafeRawBufferPointer(rebasing: chain[..<32]), position: position,
+                                    version: version, body: body, into: next)
+                        hasher.leafHash(body: body, position: position, version: version,
+                                        hash: UnsafeRawBufferPointer(next), into: leaf)
+                        ahead = false
+                    }
                 }
             }
             do throws(SQLiteError) {

@@ -29,6 +29,13 @@ extension JournalConnection {
     /// Moves the head, commits, and only then publishes what the transaction learned to the caches.
     func commitWrite() throws(EventStoreError) {
         if write?.written ?? 0 > 0 { try copyIDsIfDue() }
+        guard write != nil else { return }
+        do {
+            try flushTree()
+        } catch {
+            rollbackWrite()
+            throw error
+        }
         guard let state = write else { return }
         do {
             try run("committing to \(path)") { () throws(SQLiteError) in
@@ -93,6 +100,7 @@ extension JournalConnection {
             try run("releasing a savepoint") { () throws(SQLiteError) in try statement(.release).run() }
             if write?.savepoints == 0 {
                 try copyIDsIfDue()
+                try flushTreeIfDue()
                 spillStreamBookkeepingIfDue()
             }
             return result
@@ -166,6 +174,8 @@ extension JournalConnection {
                 throw EventStoreError(sqlite: error, doing: "appending to \(stream)", stream: stream.rawValue)
             }
             addID(key, position: position)
+            hasher.appendLeafHash(of: event, stream: stream, position: position, version: nextVersion,
+                                  recordedAt: recordedAt, hash: hash, to: &write!.leafHashes)
             write?.headPosition = position
             write?.headHash = hash
             write?.written += 1

@@ -62,6 +62,10 @@ final class JournalConnection {
     struct WriteState {
         var headPosition: Int64
         var headHash: [UInt8]
+        /// The leaves already in `journal_tree` (the head when the transaction began, until
+        /// `flushTree()` moves them there), and the leaf hashes of the events after them.
+        var treeSize: Int64
+        var leafHashes: [UInt8] = []
         private(set) var newStreams: [StreamName: Int64] = [:]
         private(set) var newStreamNames: [Int64: StreamName] = [:]
         private(set) var newTypes: [String: Int64] = [:]
@@ -94,6 +98,7 @@ final class JournalConnection {
         init(headPosition: Int64, headHash: [UInt8]) {
             self.headPosition = headPosition
             self.headHash = headHash
+            treeSize = headPosition
         }
 
         enum Undo {
@@ -108,13 +113,14 @@ final class JournalConnection {
             let dictionaryID: Int64?
             let trainedDictionary: Bool
             let written: Int
+            let leafBytes: Int
             let undoCount: Int
             let addedIDCount: Int
         }
 
         var mark: Mark {
             Mark(headPosition: headPosition, headHash: headHash, dictionaryID: dictionaryID,
-                 trainedDictionary: trainedDictionary, written: written, undoCount: undo.count,
+                 trainedDictionary: trainedDictionary, written: written, leafBytes: leafHashes.count, undoCount: undo.count,
                  addedIDCount: addedIDs.count)
         }
 
@@ -134,6 +140,8 @@ final class JournalConnection {
             if addedIDs.count > mark.addedIDCount { addedIDs.removeSubrange(mark.addedIDCount...) }
             headPosition = mark.headPosition
             headHash = mark.headHash
+            // No flush of the tree happens under a savepoint: the leaves since the mark are here.
+            leafHashes.removeSubrange(mark.leafBytes...)
             dictionaryID = mark.dictionaryID
             trainedDictionary = mark.trainedDictionary
             written = mark.written

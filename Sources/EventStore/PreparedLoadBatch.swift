@@ -74,7 +74,7 @@ struct PreparedAppend: Sendable {
 struct PreparedLoadEvent: Sendable {
     var key: EventIDKey
     /// The version the preparer assumed, and where the chain hash it computed with it is in
-    /// `bytes` (-1: none).
+    /// `bytes`, followed by the event's leaf hash (-1: none).
     var assumedVersion: Int64
     var hashOffset: Int
     var type: Int
@@ -243,8 +243,9 @@ public final class LoadPreparer: @unchecked Sendable {
         }
     }
 
-    /// The event's chain hash where the preparer expects it to land, in `batch.bytes`; when
-    /// that cannot be known, no more hashes ahead from here on.
+    /// The event's chain hash where the preparer expects it to land, then its leaf hash in the
+    /// journal's tree (`LeafLine`), in `batch.bytes`; when that cannot be known, no more hashes
+    /// ahead from here on.
     private func hashAhead(_ event: inout PreparedLoadEvent) {
         guard let position = chainPosition, let version = nextVersion else {
             chainPosition = nil
@@ -252,13 +253,17 @@ public final class LoadPreparer: @unchecked Sendable {
         }
         let offset = batch.bytes.count
         batch.bytes.append(contentsOf: ChainHasher.zeroHash)
+        batch.bytes.append(contentsOf: ChainHasher.zeroHash)
         batch.bytes.withUnsafeMutableBytes { bytes in
             let hash = UnsafeMutableRawBufferPointer(rebasing: bytes[offset..<(offset + 32)])
+            let body = UnsafeRawBufferPointer(rebasing: bytes[event.body])
             chainHash.withUnsafeMutableBytes { previous in
                 hasher.hash(previous: UnsafeRawBufferPointer(previous), position: position + 1, version: version,
-                            body: UnsafeRawBufferPointer(rebasing: bytes[event.body]), into: hash)
+                            body: body, into: hash)
                 previous.copyMemory(from: UnsafeRawBufferPointer(hash))
             }
+            hasher.leafHash(body: body, position: position + 1, version: version, hash: UnsafeRawBufferPointer(hash),
+                            into: UnsafeMutableRawBufferPointer(rebasing: bytes[(offset + 32)..<(offset + 64)]))
         }
         event.assumedVersion = version
         event.hashOffset = offset

@@ -1,7 +1,7 @@
-// The on-disk format of the SQLite journal (schema version 2).
+// The on-disk format of the SQLite journal (schema version 3).
 //
 // The file is a SQLite 3 database in WAL mode whose header carries `PRAGMA application_id =
-// 0x4A524E4C` ("JRNL") and `PRAGMA user_version = 2`. A file with another application id, or with
+// 0x4A524E4C` ("JRNL") and `PRAGMA user_version = 3`. A file with another application id, or with
 // tables but not ours, is refused as `.notAJournal`. Every journal table is prefixed `journal_`,
 // so other modules (the projections) may keep their own tables in the same file.
 //
@@ -31,6 +31,12 @@
 //                                          a position ≤ journal_id_index.through, by its event_id
 //   journal_id_index(singleton = 1, through)      how far the id index covers the log
 //   journal_head(singleton = 1, position, hash)   the last committed position and its hash
+//   journal_tree(level, idx, hashes BLOB, PRIMARY KEY (level, idx)) WITHOUT ROWID
+//                                          the Merkle tree over the log (contract section 6) in
+//                                          tiles of up to 256 hashes (TreeTiles.swift), appended
+//                                          in the transaction that moves the head
+//   journal_checkpoints(id INTEGER PRIMARY KEY, size, root BLOB, note TEXT, signed_at)
+//                                          the signed checkpoints the journal kept, in order
 //
 // Why the id index is batched (version 2): event ids are random (v4 UUIDs from the SDKs), so a
 // B-tree index on them takes each insert on a random page; a commit of 1,000 events dirtied
@@ -40,12 +46,17 @@
 // order, in the same transaction as an append (JournalConnection+EventIDs.swift). A version 1
 // file (with `UNIQUE INDEX (event_id)`) is upgraded when first opened for writing.
 //
-// Triggers refuse UPDATE and DELETE on events, streams, types and dictionaries, and any change of
-// journal_head other than moving it forward.
+// Version 3 adds the tree and the checkpoints. A version 2 file is upgraded when first opened for
+// writing: the tree is built from the whole log in one transaction (JournalConnection+Tree.swift).
+// Opened read-only, it is read as it is, without a tree.
+//
+// Triggers refuse UPDATE and DELETE on events, streams, types, dictionaries and checkpoints, any
+// change of journal_head other than moving it forward, any DELETE on journal_tree and any UPDATE
+// of a tile that does not keep its old hashes as a prefix.
 
 extension SQLiteEventStore {
     static let applicationID: Int64 = 0x4A52_4E4C
-    static let schemaVersion: Int64 = 2
+    static let schemaVersion: Int64 = 3
 
     /// The unique index on stream names.
     static let streamNameIndexSchema = "CREATE UNIQUE INDEX journal_streams_name ON journal_streams(name);"
@@ -97,6 +108,7 @@ extension SQLiteEventStore {
     );
     INSERT INTO journal_head VALUES (1, 0, zeroblob(32));
     \(idIndexSchema)
+    \(treeSchema)
     CREATE TRIGGER journal_events_no_update BEFORE UPDATE ON journal_events
         BEGIN SELECT RAISE(ABORT, 'journal events are immutable'); END;
     CREATE TRIGGER journal_events_no_delete BEFORE DELETE ON journal_events
@@ -143,6 +155,34 @@ extension SQLiteEventStore {
         BEGIN SELECT RAISE(ABORT, 'the event id index only moves forward'); END;
     """
 
+    /// The Merkle tree's tiles and the kept checkpoints (new in version 3), created with the
+    /// schema or by the upgrade.
+    static let treeSchema = """
+    CREATE TABLE journal_tree(
+        level INTEGER NOT NULL,
+        idx INTEGER NOT NULL,
+        hashes BLOB NOT NULL CHECK (length(hashes) BETWEEN 32 AND 8192 AND length(hashes) % 32 = 0),
+        PRIMARY KEY (level, idx)
+    ) WITHOUT ROWID;
+    CREATE TABLE journal_checkpoints(
+        id INTEGER PRIMARY KEY,
+        size INTEGER NOT NULL,
+        root BLOB NOT NULL,
+        note TEXT NOT NULL,
+        signed_at INTEGER NOT NULL
+    );
+    CREATE TRIGGER journal_tree_no_delete BEFORE DELETE ON journal_tree
+        BEGIN SELECT RAISE(ABORT, 'the journal tree only grows'); END;
+    CREATE TRIGGER journal_tree_append_only BEFORE UPDATE ON journal_tree
+        WHEN NEW.level != OLD.level OR NEW.idx != OLD.idx OR length(NEW.hashes) < length(OLD.hashes)
+            OR substr(NEW.hashes, 1, length(OLD.hashes)) != OLD.hashes
+        BEGIN SELECT RAISE(ABORT, 'the journal tree only grows'); END;
+    CREATE TRIGGER journal_checkpoints_no_update BEFORE UPDATE ON journal_checkpoints
+        BEGIN SELECT RAISE(ABORT, 'journal checkpoints are immutable'); END;
+    CREATE TRIGGER journal_checkpoints_no_delete BEFORE DELETE ON journal_checkpoints
+        BEGIN SELECT RAISE(ABORT, 'journal checkpoints are immutable'); END;
+    """
+
     /// Version 1 → 2: the id index moves from a unique index on `journal_events(event_id)` to
     /// `journal_event_ids`, filled with every stored event. One transaction.
     static let upgradeFromVersion1SQL = """
@@ -158,12 +198,15 @@ extension SQLiteEventStore {
         "journal_streams_no_delete", "journal_types_no_update", "journal_types_no_delete",
         "journal_dictionaries_no_update", "journal_dictionaries_no_delete", "journal_head_no_delete",
         "journal_head_forward_only", "journal_event_ids_no_update", "journal_event_ids_no_delete",
-        "journal_id_index_no_delete", "journal_id_index_forward_only",
+        "journal_id_index_no_delete", "journal_id_index_forward_only", "journal_tree_no_delete",
+        "journal_tree_append_only", "journal_checkpoints_no_update", "journal_checkpoints_no_delete",
     ]
 
     /// Checks that the file is a journal, creating the schema in an empty, writable file and
-    /// upgrading a version 1 file opened for writing. Returns the schema version in effect: 1
-    /// only for a version 1 file opened read-only (read as it is, nothing written).
+    /// upgrading a version 1 file opened for writing to version 2. Returns the schema version in
+    /// effect: 1 only for a version 1 file opened read-only (read as it is, nothing written); 2
+    /// for a version 2 file, which the store upgrades to 3 when it writes
+    /// (`JournalConnection.upgradeToTree()`, which needs the journal's decoding of events).
     /// `loadIndexes: false` creates a new journal without the indexes of `loadIndexSchemas` (a
     /// journal load, which creates them when it finishes).
     @discardableResult
@@ -177,8 +220,9 @@ extension SQLiteEventStore {
                 if version == 1 {
                     if readOnly { return 1 }
                     try upgradeFromVersion1(connection)
-                    return Self.schemaVersion
+                    return 2
                 }
+                if version == 2 { return 2 }
                 guard version == Self.schemaVersion else {
                     throw EventStoreError(code: .notAJournal,
                                           message: "\(path): journal schema version \(version) is not supported (expected \(Self.schemaVersion))")
@@ -223,7 +267,7 @@ extension SQLiteEventStore {
         do {
             if try connection.scalarInt("PRAGMA user_version") == 1 {
                 try connection.execute(Self.upgradeFromVersion1SQL)
-                try connection.execute("PRAGMA user_version = \(Self.schemaVersion)")
+                try connection.execute("PRAGMA user_version = 2")
             }
             try connection.commit()
         } catch {

@@ -40,6 +40,8 @@ public final class SQLiteEventStore: TransactionalEventStore, @unchecked Sendabl
     private let reader: JournalConnection?
     private let readerLock = ConditionLock()
     private let signal = CommitSignal()
+    /// The file's schema version: below 3 only for an older file opened read-only, which has no tree.
+    let fileSchemaVersion: Int64
 
     /// Opens the journal at `path` (`:memory:` for a private in-memory journal), creating it when
     /// missing unless `configuration.createIfMissing` is false.
@@ -55,10 +57,15 @@ public final class SQLiteEventStore: TransactionalEventStore, @unchecked Sendabl
             try Self.refuseLeftovers(of: path)
         }
         let writer = try JournalConnection(path: path, configuration: configuration, writer: true)
-        if try SQLiteEventStore.prepareSchema(writer.sql, path: path, readOnly: configuration.readOnly,
-                                              loadIndexes: !configuration.buildsNewJournal) == 1 {
+        var version = try SQLiteEventStore.prepareSchema(writer.sql, path: path, readOnly: configuration.readOnly,
+                                                         loadIndexes: !configuration.buildsNewJournal)
+        if version == 1 {
             writer.legacyIDIndex = true  // a version 1 file opened read-only: read as it is
+        } else if version == 2 && !configuration.readOnly {
+            try writer.upgradeToTree()
+            version = Self.schemaVersion
         }
+        fileSchemaVersion = version
         reader = inMemory || configuration.readOnly
             ? nil : try JournalConnection(path: path, configuration: configuration, writer: false)
         let signal = self.signal

@@ -47,23 +47,25 @@ public enum JSONWriter {
     /// Appends `string` as a quoted JSON string.
     public static func writeString(_ string: String, into out: inout [UInt8]) {
         var string = string
+        string.withUTF8 { writeString($0, into: &out) }
+    }
+
+    /// Appends UTF-8 text as a quoted JSON string: the bytes ``writeString(_:into:)`` writes for
+    /// the same text (the export line and the tree's leaf line are rendered from either).
+    public static func writeString(_ bytes: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
         // Most strings (keys, identifiers, codes) need no escaping: copy them in one piece.
-        let copied: Bool = string.withUTF8 { bytes in
-            for byte in bytes where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
-                return false
-            }
-            out.append(UInt8(ascii: "\""))
-            out.append(contentsOf: bytes)
-            out.append(UInt8(ascii: "\""))
-            return true
+        for byte in bytes where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+            return writeEscaped(bytes, into: &out)
         }
-        if !copied { writeEscaped(string, into: &out) }
+        out.append(UInt8(ascii: "\""))
+        out.append(contentsOf: bytes)
+        out.append(UInt8(ascii: "\""))
     }
 
     /// The slow path of ``writeString(_:into:)``: byte by byte, escaping as needed.
-    private static func writeEscaped(_ string: String, into out: inout [UInt8]) {
+    private static func writeEscaped(_ bytes: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
-        for byte in string.utf8 {
+        for byte in bytes {
             switch byte {
             case UInt8(ascii: "\""): out.append(contentsOf: [0x5C, 0x22])
             case UInt8(ascii: "\\"): out.append(contentsOf: [0x5C, 0x5C])

@@ -89,27 +89,32 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
 
     /// The envelope format, e.g. `2026-11-29T10:15:02.125Z`.
     public var description: String {
+        var out = [UInt8]()
+        out.reserveCapacity(24)
+        write(into: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Appends the envelope format (``description``'s bytes) to `out`.
+    public func write(into out: inout [UInt8]) {
         let millis = Int(((millisecondsSinceEpoch % 1000) + 1000) % 1000)
         let totalSeconds = (millisecondsSinceEpoch - Int64(millis)) / 1000
         let secondsOfDay = Int(((totalSeconds % 86_400) + 86_400) % 86_400)
         let days = Int((totalSeconds - Int64(secondsOfDay)) / 86_400)
         let (year, month, day) = Timestamp.civil(fromDays: days)
-        var out = [UInt8]()
-        out.reserveCapacity(24)
         func put(_ value: Int, _ width: Int) {
-            var digits = [UInt8](repeating: 0x30, count: width)
+            let start = out.count
+            out.append(contentsOf: repeatElement(UInt8(0x30), count: width))
             var rest = value
             for i in stride(from: width - 1, through: 0, by: -1) {
-                digits[i] = UInt8(0x30 + rest % 10)
+                out[start + i] = UInt8(0x30 + rest % 10)
                 rest /= 10
             }
-            out.append(contentsOf: digits)
         }
         put(year, 4); out.append(0x2D); put(month, 2); out.append(0x2D); put(day, 2)
         out.append(UInt8(ascii: "T"))
         put(secondsOfDay / 3600, 2); out.append(0x3A); put(secondsOfDay / 60 % 60, 2); out.append(0x3A)
         put(secondsOfDay % 60, 2); out.append(0x2E); put(millis, 3); out.append(UInt8(ascii: "Z"))
-        return String(decoding: out, as: UTF8.self)
     }
 
     private static func isLeap(_ year: Int) -> Bool { (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 }

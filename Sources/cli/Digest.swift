@@ -1,4 +1,5 @@
 import COpenSSL
+import EventStore
 
 /// An incremental SHA-256, for replay digests (the one place the cli calls OpenSSL).
 final class SHA256Digest {

@@ -116,9 +116,13 @@ struct IDIndexTests {
         do {
             let store = try SQLiteEventStore(path: path, configuration: Self.configuration(every: 1_000))
             try store.append(Fixture.events(0..<5), to: Fixture.stream(1), expectedVersion: .any)
-            // Back to the version 1 layout: a unique index on the id column, no id tables.
+            // Back to the version 1 layout: a unique index on the id column, no id tables (and
+            // no tree, which came in version 3).
             try store.withConnection { db in
                 try db.execute("""
+                    DROP TRIGGER journal_tree_no_delete; DROP TRIGGER journal_tree_append_only;
+                    DROP TRIGGER journal_checkpoints_no_update; DROP TRIGGER journal_checkpoints_no_delete;
+                    DROP TABLE journal_tree; DROP TABLE journal_checkpoints;
                     DROP TRIGGER journal_event_ids_no_update; DROP TRIGGER journal_event_ids_no_delete;
                     DROP TRIGGER journal_id_index_no_delete; DROP TRIGGER journal_id_index_forward_only;
                     DROP TABLE journal_event_ids; DROP TABLE journal_id_index;
@@ -138,7 +142,7 @@ struct IDIndexTests {
             #expect(try reader.withConnection { db in try db.scalarInt("PRAGMA user_version") } == 1)
         }
         let store = try SQLiteEventStore(path: path, configuration: Self.configuration(every: 1_000))
-        #expect(try store.withConnection { db in try db.scalarInt("PRAGMA user_version") } == 2)
+        #expect(try store.withConnection { db in try db.scalarInt("PRAGMA user_version") } == 3)
         #expect(try Self.through(store) == 5)
         #expect(try Self.indexedCount(store) == 5)
         #expect(try store.append([Fixture.event(2)], to: Fixture.stream(1), expectedVersion: .any).positions == [3])

@@ -1,8 +1,8 @@
-// The PostgreSQL journal's tables (schema version 1), created in the first schema of the
+// The PostgreSQL journal's tables (schema version 2), created in the first schema of the
 // session's `search_path` (`public` unless the connection string sets `options=-csearch_path=…`).
 // They mirror the SQLite journal column for column, so both store the same bytes:
 //
-//   journal_meta(key text PRIMARY KEY, value text)        application = 'journal', schema_version = '1'
+//   journal_meta(key text PRIMARY KEY, value text)        application = 'journal', schema_version = '2'
 //   journal_streams(id bigint PRIMARY KEY, name text COLLATE "C" UNIQUE)   stream names, interned
 //   journal_types(id bigint PRIMARY KEY, name text COLLATE "C" UNIQUE)     event types, interned
 //   journal_dictionaries(id bigint PRIMARY KEY, codec text, content bytea, sha256 bytea,
@@ -21,15 +21,60 @@
 //     hash        bytea                32-byte SHA-256 chain link (layout in ChainHasher.swift))
 //   UNIQUE (stream_id, version), UNIQUE (event_id)
 //   journal_head(singleton = 1, position, hash)   the last committed position and its hash
+//   journal_tree(level bigint, idx bigint, hashes bytea, PRIMARY KEY (level, idx))
+//                                        the Merkle tree over the log in tiles (TreeTiles.swift),
+//                                        appended by the commit that moves the head
+//   journal_checkpoints(id bigint PRIMARY KEY, size bigint, root bytea, note text, signed_at bigint)
+//                                        the signed checkpoints the journal kept, in order
 //
 // No sequences: ids and positions are assigned by the writer holding the append lock (the
 // journal_head row, see PostgresJournal.swift), so nothing is consumed by a rolled-back append.
 //
-// Triggers refuse UPDATE, DELETE and TRUNCATE on events, streams, types, dictionaries and meta,
-// and any change of journal_head other than moving it forward.
+// Triggers refuse UPDATE, DELETE and TRUNCATE on events, streams, types, dictionaries, meta and
+// checkpoints, any change of journal_head other than moving it forward, and on journal_tree any
+// DELETE or TRUNCATE and any UPDATE that does not keep a tile's old hashes as a prefix.
+//
+// Version 2 adds the tree and the checkpoints. A version 1 journal is upgraded when a writer
+// opens it: the tree is built from the whole log in one transaction holding the append lock
+// (PostgresJournal+Tree.swift). Opened read-only, it is read as it is, without a tree.
 
 extension PostgresEventStore {
-    static let schemaVersion = "1"
+    static let schemaVersion = "2"
+
+    /// The Merkle tree's tiles and the kept checkpoints (new in version 2), created with the
+    /// schema or by the upgrade (after `journal_refuse_change` exists).
+    static let treeSchema = """
+    CREATE TABLE journal_tree(
+        level bigint NOT NULL,
+        idx bigint NOT NULL,
+        hashes bytea NOT NULL CHECK (length(hashes) BETWEEN 32 AND 8192 AND length(hashes) % 32 = 0),
+        PRIMARY KEY (level, idx)
+    );
+    CREATE TABLE journal_checkpoints(
+        id bigint PRIMARY KEY,
+        size bigint NOT NULL,
+        root bytea NOT NULL,
+        note text NOT NULL,
+        signed_at bigint NOT NULL
+    );
+    CREATE FUNCTION journal_tree_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+        IF TG_OP <> 'UPDATE' OR NEW.level <> OLD.level OR NEW.idx <> OLD.idx
+            OR length(NEW.hashes) < length(OLD.hashes)
+            OR substring(NEW.hashes FROM 1 FOR length(OLD.hashes)) <> OLD.hashes THEN
+            RAISE EXCEPTION 'the journal tree only grows' USING ERRCODE = 'restrict_violation';
+        END IF;
+        RETURN NEW;
+    END $$;
+    CREATE TRIGGER journal_tree_append_only BEFORE UPDATE OR DELETE ON journal_tree
+        FOR EACH ROW EXECUTE FUNCTION journal_tree_append_only();
+    CREATE TRIGGER journal_tree_no_truncate BEFORE TRUNCATE ON journal_tree
+        FOR EACH STATEMENT EXECUTE FUNCTION journal_refuse_change();
+    CREATE TRIGGER journal_checkpoints_immutable BEFORE UPDATE OR DELETE ON journal_checkpoints
+        FOR EACH ROW EXECUTE FUNCTION journal_refuse_change();
+    CREATE TRIGGER journal_checkpoints_no_truncate BEFORE TRUNCATE ON journal_checkpoints
+        FOR EACH STATEMENT EXECUTE FUNCTION journal_refuse_change();
+    """
 
     static let schema = """
     CREATE TABLE journal_meta(key text PRIMARY KEY, value text NOT NULL);
@@ -98,7 +143,8 @@ extension PostgresEventStore {
         FOR EACH ROW EXECUTE FUNCTION journal_head_forward_only();
     CREATE TRIGGER journal_head_no_truncate BEFORE TRUNCATE ON journal_head
         FOR EACH STATEMENT EXECUTE FUNCTION journal_refuse_change();
-    INSERT INTO journal_meta VALUES ('application', 'journal'), ('schema_version', '1');
+    \(treeSchema)
+    INSERT INTO journal_meta VALUES ('application', 'journal'), ('schema_version', '2');
     """
 
     /// Every trigger, as (name, table), for tests that tamper through raw SQL.
@@ -109,12 +155,28 @@ extension PostgresEventStore {
         ("journal_dictionaries_immutable", "journal_dictionaries"),
         ("journal_dictionaries_no_truncate", "journal_dictionaries"),
         ("journal_meta_immutable", "journal_meta"), ("journal_head_forward_only", "journal_head"),
-        ("journal_head_no_truncate", "journal_head"),
+        ("journal_head_no_truncate", "journal_head"), ("journal_tree_append_only", "journal_tree"),
+        ("journal_tree_no_truncate", "journal_tree"), ("journal_checkpoints_immutable", "journal_checkpoints"),
+        ("journal_checkpoints_no_truncate", "journal_checkpoints"),
     ]
 
-    /// Checks that the session's schema holds a journal, creating it when allowed.
+    /// Version 1 → 2, the tables (the tree is filled by `PostgresJournal.upgradeToTree()`): the
+    /// schema version in `journal_meta`, whose rows are otherwise immutable, changes with the
+    /// trigger lifted inside the upgrade's transaction.
+    static let upgradeFromVersion1SQL = """
+    \(treeSchema)
+    DROP TRIGGER journal_meta_immutable ON journal_meta;
+    UPDATE journal_meta SET value = '2' WHERE key = 'schema_version';
+    CREATE TRIGGER journal_meta_immutable BEFORE UPDATE OR DELETE ON journal_meta
+        FOR EACH ROW EXECUTE FUNCTION journal_refuse_change();
+    """
+
+    /// Checks that the session's schema holds a journal, creating it when allowed. Returns the
+    /// schema version found: "1" for a journal the store upgrades when it writes
+    /// (`PostgresJournal.upgradeToTree()`), or reads as it is when read-only.
+    @discardableResult
     static func prepareSchema(_ connection: PostgresConnection, configuration: Configuration)
-        throws(EventStoreError) {
+        throws(EventStoreError) -> String {
         let location = connection.location
         func state() throws(PostgresError) -> (meta: Bool, events: Bool) {
             let result = try connection.query("""
@@ -150,10 +212,11 @@ extension PostgresEventStore {
             guard values["application"] == "journal" else {
                 throw EventStoreError(code: .notAJournal, message: "\(location) is not a journal")
             }
-            guard values["schema_version"] == schemaVersion else {
+            guard let version = values["schema_version"], version == schemaVersion || version == "1" else {
                 throw EventStoreError(code: .notAJournal,
                                       message: "\(location): journal schema version \(values["schema_version"] ?? "?") is not supported (expected \(schemaVersion))")
             }
+            return version
         } catch let error as PostgresError {
             throw EventStoreError(postgres: error, doing: "opening \(location)")
         } catch let error as EventStoreError {

@@ -33,6 +33,8 @@ public final class PostgresEventStore: TransactionalEventStore, @unchecked Senda
     private let readerLock = ConditionLock()
     private let signal = CommitSignal()
     private let listener: PostgresCommitListener
+    /// The journal's schema version: "1" only for an older journal opened read-only (no tree).
+    let fileSchemaVersion: String
 
     /// Connects to the journal at `url` (a `postgres://` URL or libpq key=value string),
     /// creating its tables in the session's schema when missing unless
@@ -45,7 +47,12 @@ public final class PostgresEventStore: TransactionalEventStore, @unchecked Senda
         self.configuration = configuration
         location = PostgresURL.redacted(url)
         let writer = try PostgresJournal(url: url, configuration: configuration, writer: true)
-        try PostgresEventStore.prepareSchema(writer.pg, configuration: configuration)
+        var version = try PostgresEventStore.prepareSchema(writer.pg, configuration: configuration)
+        if version == "1" && !configuration.readOnly {
+            try writer.upgradeToTree()
+            version = Self.schemaVersion
+        }
+        fileSchemaVersion = version
         reader = try PostgresJournal(url: url, configuration: configuration, writer: false)
         let signal = self.signal
         commits = GroupCommit(writer: writer, didCommit: { signal.publish($0) })

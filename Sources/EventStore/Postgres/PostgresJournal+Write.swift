@@ -75,6 +75,8 @@ extension PostgresJournal {
                                                    type: event.type, occurredAt: event.occurredAt, recordedAt: recordedAt,
                                                    data: event.data, meta: event.meta, hash: hash)
             state.absent.remove(event.id)
+            hasher.appendLeafHash(of: event, stream: stream, position: position, version: nextVersion,
+                                  recordedAt: recordedAt, hash: hash, to: &state.leafHashes)
             state.headPosition = position
             state.headHash = hash
             state.written += 1

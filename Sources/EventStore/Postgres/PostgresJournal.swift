@@ -60,6 +60,10 @@ final class PostgresJournal {
         var pending: [PostgresStatement] = []
         var pendingRows = PostgresEventRows()
         var written = 0
+        /// The tree's partial edge tiles as the transaction began (by level; read with the head,
+        /// under the append lock), and the leaf hashes of the events it appended since.
+        var treeEdge: [Int: [UInt8]] = [:]
+        var leafHashes: [UInt8] = []
     }
 
     static let previousHashColumn = ", (SELECT p.hash FROM journal_events p WHERE p.position = e.position - 1)"
@@ -150,6 +154,7 @@ final class PostgresJournal {
                 SELECT (SELECT coalesce(max(id), 0) FROM journal_streams), (SELECT coalesce(max(id), 0) FROM journal_types),
                        (SELECT max(id) FROM journal_dictionaries)
                 """),
+            PostgresStatement(Self.treeEdgeQuery),
         ]
         let lookups = lookupStatements(streams: streams, ids: ids)
         statements += lookups.statements
@@ -161,7 +166,8 @@ final class PostgresJournal {
             var state = WriteState(headPosition: results[1].int64(0, 0), headHash: results[1].bytes(0, 1),
                                    nextStreamID: results[2].int64(0, 0) + 1, nextTypeID: results[2].int64(0, 1) + 1, firstNewTypeID: results[2].int64(0, 1) + 1,
                                    dictionaryID: results[2].optionalInt64(0, 2))
-            try absorbLookups(Array(results[3...]), lookups, into: &state)
+            for row in 0..<results[3].rowCount { state.treeEdge[Int(results[3].int64(row, 0))] = results[3].bytes(row, 1) }
+            try absorbLookups(Array(results[4...]), lookups, into: &state)
             write = state
         } catch let error as PostgresError {
             pg.rollback()
@@ -210,6 +216,12 @@ final class PostgresJournal {
             return
         }
         var statements = state.pending + state.pendingRows.statements(chunk: configuration.pipelineChunk)
+        do {
+            statements += try treeStatements(state)
+        } catch {
+            rollbackWrite()
+            throw error
+        }
         statements.append(PostgresStatement("UPDATE journal_head SET position = $1, hash = $2 WHERE singleton = 1",
                                             [.int64(state.headPosition), .bytea(state.headHash)]))
         statements.append(PostgresStatement("SELECT pg_notify($1, $2)", [.text(channel), .text(String(state.headPosition))]))

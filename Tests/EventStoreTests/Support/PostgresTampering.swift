@@ -16,6 +16,10 @@ struct PostgresTampering: Tampering {
         (try? execute("DELETE FROM journal_events WHERE position = \(position)")) == nil
     }
 
+    func sqlIsRefused(_ sql: String) -> Bool {
+        (try? execute(sql)) == nil
+    }
+
     func dropImmutabilityTriggers() throws {
         try store.withConnection { pg in
             for trigger in PostgresEventStore.immutabilityTriggers {

@@ -29,6 +29,8 @@ protocol Tampering {
     func insertCopy(of position: Int64, at newPosition: Int64, newID: String) throws
     /// Replaces the event's data (stored uncompressed) and its hash.
     func overwrite(at position: Int64, data: [UInt8], hash: [UInt8]) throws
+    /// Runs statements through the store's connection, guards in place; true when refused.
+    func sqlIsRefused(_ sql: String) -> Bool
 }
 
 /// Raw-SQL tampering with a SQLite journal, through the store's own connection.
@@ -43,6 +45,10 @@ struct SQLiteTampering: Tampering {
 
     func deleteIsRefused(at position: Int64) -> Bool {
         (try? store.withConnection { db in try db.execute("DELETE FROM journal_events WHERE position = \(position)") }) == nil
+    }
+
+    func sqlIsRefused(_ sql: String) -> Bool {
+        (try? store.withConnection { db in try db.execute(sql) }) == nil
     }
 
     func dropImmutabilityTriggers() throws {
