@@ -12,6 +12,7 @@ enum ImportCommand {
         options: [
             OptionSpec(name: "rejects", value: .text(placeholder: "FILE"),
                        help: "append the valid lines and write each invalid one to FILE"),
+            EvidenceFiles.signOption,
             OptionSpec(name: "max-line-bytes", value: .integer(placeholder: "N", minimum: 1024),
                        help: "reject lines longer than N bytes (default: 1048576)"),
             ProgressReporter.option,
@@ -85,6 +86,8 @@ enum ImportCommand {
         var reader = try NDJSONLineReader.open(path: inputPath, maxLineLength: maxLine)
         defer { reader.close() }
         let rejectsPath = arguments.string("rejects")
+        // A bad signing key fails before anything is written.
+        let signer = try EvidenceFiles.signer(arguments, context, option: "sign", environment: false)
         let rejects = try rejectsPath.map { path throws(CLIError) in try OutputSink.create(path: path) }
         let store = try JournalAccess.openForWriting(context, arguments, bulk: true)
 
@@ -162,8 +165,11 @@ enum ImportCommand {
         progress?.finish(done: reader.bytesConsumed, events: Int64(summary.lines))
         try rejects?.close()
         let rolledBack = summary.notNDJSON != nil || (summary.rejected > 0 && rejects == nil)
+        let checkpoint = try signer.flatMap { signer in
+            rolledBack ? nil : (try CheckpointCommand.sign(store, with: signer), signer.name)
+        }
         report(summary, errors: errors, rolledBack: rolledBack, rejectsPath: rejectsPath,
-               arguments: arguments, context: context)
+               arguments: arguments, context: context, checkpoint: checkpoint)
         if let kind = summary.notNDJSON {
             throw CLIError(.inputRejected, ["line \(summary.notNDJSONLine): - -: \(kind.reason); nothing was written"],
                            hints: [kind.hint(input: inputPath)])
@@ -201,7 +207,8 @@ enum ImportCommand {
     }
 
     private static func report(_ summary: Summary, errors: ImportErrorReport, rolledBack: Bool, rejectsPath: String?,
-                               arguments: ParsedArguments, context: CommandContext) {
+                               arguments: ParsedArguments, context: CommandContext,
+                               checkpoint: (kept: StoredCheckpoint, origin: String)?) {
         switch arguments.format {
         case .json:
             var object = JSONObject()
@@ -213,6 +220,9 @@ enum ImportCommand {
             if let rejectsPath { object["rejectsFile"] = .string(rejectsPath) }
             if summary.notNDJSON != nil { object["notNDJSON"] = .bool(true) }
             if summary.rejected > 0 { errors.addJSON(to: &object) }
+            if let checkpoint {
+                object["checkpoint"] = .object(CheckpointCommand.json(checkpoint.kept, origin: checkpoint.origin))
+            }
             context.stdout.line(JSONWriter.string(.object(object)))
         case .text:
             if summary.notNDJSON != nil {
@@ -227,6 +237,7 @@ enum ImportCommand {
                 context.stdout.line("imported \(summary.lines) lines: \(summary.appended) appended, "
                                     + "\(summary.duplicates) duplicates, \(summary.rejected) rejected")
             }
+            if let checkpoint { CheckpointCommand.printSigned(checkpoint.kept, context) }
         }
     }
 }

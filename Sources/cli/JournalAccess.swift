@@ -45,6 +45,14 @@ enum JournalAccess {
         return try open(backend, reading: false, bulk: bulk, context).get()
     }
 
+    /// For commands that add to an existing journal without appending events (a checkpoint): a
+    /// missing journal is an error, as for readers.
+    static func openExistingForWriting(_ context: CommandContext, _ arguments: ParsedArguments) throws
+        -> any TransactionalEventStore {
+        _ = try openForReading(context, arguments)
+        return try openForWriting(context, arguments)
+    }
+
     /// Says what is wrong with a SQLite `--db` path in the user's terms before SQLite reports
     /// "unable to open database file" or "disk I/O error": a folder given as the journal, a
     /// folder that does not exist, a folder this user may not write.

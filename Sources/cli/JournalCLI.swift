@@ -13,6 +13,11 @@ enum JournalCLI {
         SimulateCommand.spec,
         DemoCommand.spec,
         CopyCommand.spec,
+        KeygenCommand.spec,
+        CheckpointCommand.spec,
+        ProveCommand.spec,
+        BundleCommand.spec,
+        CheckCommand.spec,
     ]
 
     static let parser = ArgumentParser(commands: commands)

@@ -12,6 +12,9 @@ enum ReplayCommand {
             OptionSpec(name: "until-position", value: .integer(placeholder: "P", minimum: 0),
                        help: "stop after position P (P included)"),
             ProgressReporter.option,
+            OptionSpec(name: "bundle", value: .text(placeholder: "FILE"),
+                       help: "replay the stream of a bundle, checked with --key first; no journal is opened"),
+            EvidenceFiles.verifierKeyOption,
         ],
         details: """
             Folds the stored events through the current domain rules, one by one. For a STREAM it
@@ -21,7 +24,13 @@ enum ReplayCommand {
             byte, on every run and machine.
 
             A stream whose stored events no longer fold (a rule changed, say) is reported with
-            the first failing version and the reason, and the exit code is 6.
+            the first failing version and the reason, and the exit code is 6. An event whose
+            stored hash does not check stops the replay with exit 4, naming its position.
+
+            --bundle FILE --key VKEY replays a bundle ('journal bundle') without the journal:
+            the bundle is checked as 'journal check' does (exit 4 on any failure), then its
+            stream is replayed with exactly the output 'journal replay STREAM' gives on the
+            journal it came from.
 
             With --all, progress (events replayed of the journal's events, events/s, time left)
             is shown on stderr when it is a terminal; --progress prints it as a plain line every
@@ -30,9 +39,20 @@ enum ReplayCommand {
         examples: [
             "journal replay 3ds-0b9e2f3c-4d5e-4a41-9a41-6f1c1f433a7b",
             "journal replay --all --until-position 5000 --format json",
+            "journal replay --bundle evidence.json --key journal.vkey",
         ],
         validate: { arguments throws(CLIError) in
             let hint = "run 'journal replay --help'"
+            if arguments.string("bundle") != nil {
+                guard arguments.positionals.isEmpty, !arguments.flag("all") else {
+                    throw CLIError.usage("--bundle replays the bundle's stream: give no STREAM and no --all", hint: hint)
+                }
+                guard arguments.string("key") != nil else {
+                    throw CLIError.usage("--bundle needs the verifier key: --key VKEY", hint: hint)
+                }
+                return
+            }
+            if arguments.string("key") != nil { throw CLIError.usage("--key goes with --bundle", hint: hint) }
             switch (arguments.positionals.first, arguments.flag("all")) {
             case (nil, false): throw CLIError.usage("give a STREAM or --all", hint: hint)
             case (.some, true): throw CLIError.usage("give a STREAM or --all, not both", hint: hint)
@@ -43,8 +63,18 @@ enum ReplayCommand {
         run: run)
 
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws {
-        let store = try JournalAccess.openForReading(context, arguments)
         let until = arguments.integer("until-position") ?? .max
+        if let path = arguments.string("bundle") {
+            let verified = try CheckCommand.verified(arguments, file: path)
+            let events = try verified.events.map { event throws(CLIError) in try RecordedEvent(leaf: event.object) }
+            let stream = try StreamName(verified.stream)
+            try replayOne(stream, pages: { version, limit in
+                let start = Int(clamping: max(0, version))
+                return start < events.count ? Array(events[start..<min(events.count, start + limit)]) : []
+            }, until: until, arguments: arguments, context: context)
+            return
+        }
+        let store = try JournalAccess.openForReading(context, arguments)
         if let name = arguments.positionals.first {
             let stream = try StreamArgument.existing(name, in: store)
             try replayOne(stream, pages: { version, limit in

@@ -34,6 +34,7 @@ enum SimulateCommand {
             OptionSpec(name: "into-existing", value: .flag,
                        help: "append to a journal that already holds events (refused without it)"),
             ProgressReporter.option,
+            EvidenceFiles.signOption,
         ],
         details: """
             Generates --transactions 3-D Secure transactions and --digitizations card
@@ -83,6 +84,7 @@ enum SimulateCommand {
 
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws {
         let profile = try loadProfile(arguments)
+        let signer = try EvidenceFiles.signer(arguments, context, option: "sign", environment: false)
         if arguments.flag("print-profile") {
             context.stdout.line(JSONWriter.string(profile.jsonValue))
             return
@@ -144,7 +146,11 @@ enum SimulateCommand {
             }
         }
         progress?.finish(done: Int64(report.events), events: Int64(report.events))
-        summarize(simulation, report, arguments: arguments, context: context)
+        // Signed once the events are committed (a new journal is in place only after `finish`).
+        let checkpoint = try signer.map { signer in
+            (try CheckpointCommand.sign(JournalAccess.openForWriting(context, arguments), with: signer), signer.name)
+        }
+        summarize(simulation, report, arguments: arguments, context: context, checkpoint: checkpoint)
     }
 
     /// Fake events must not mix into a real journal by accident (`$JOURNAL_DB` or `./journal.db`
@@ -200,7 +206,8 @@ enum SimulateCommand {
     }
 
     private static func summarize(_ simulation: Simulation, _ report: SimulationAppender.Report,
-                                  arguments: ParsedArguments, context: CommandContext) {
+                                  arguments: ParsedArguments, context: CommandContext,
+                                  checkpoint: (kept: StoredCheckpoint, origin: String)?) {
         let statistics = simulation.statistics
         switch arguments.format {
         case .json:
@@ -218,6 +225,9 @@ enum SimulateCommand {
             object["lastRecordedAt"] = statistics.lastRecordedAt.map { .string($0.description) } ?? .null
             object["outcomes"] = .object(sortedCounts(statistics.outcomes))
             object["eventTypes"] = .object(sortedCounts(statistics.eventTypes))
+            if let checkpoint {
+                object["checkpoint"] = .object(CheckpointCommand.json(checkpoint.kept, origin: checkpoint.origin))
+            }
             context.stdout.line(JSONWriter.string(.object(object)))
         case .text:
             let out = context.stdout
@@ -239,6 +249,7 @@ enum SimulateCommand {
                 }.joined(separator: ", ")
                 out.line("  \(category == "3ds" ? "3DS outcomes " : "card outcomes")   \(text)")
             }
+            if let checkpoint { CheckpointCommand.printSigned(checkpoint.kept, context) }
         }
     }
 

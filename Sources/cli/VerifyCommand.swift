@@ -6,19 +6,36 @@ enum VerifyCommand {
     static let spec = CommandSpec(
         name: "verify",
         summary: "check the whole journal's integrity: hash chain, versions, positions",
-        options: [ProgressReporter.option],
+        options: [
+            ProgressReporter.option,
+            OptionSpec(name: "checkpoint", value: .text(placeholder: "FILE"),
+                       help: "also hold the journal to this signed checkpoint (with --key VKEY)"),
+            EvidenceFiles.verifierKeyOption,
+        ],
         details: """
             Walks every event in position order and recomputes the hash chain; checks that
             positions have no gaps and that each stream's versions count from 0 without gaps.
             Exit code 0 when the journal is intact, 4 when it is not (the first bad position is
             named on stderr, and in the JSON output).
 
+            --checkpoint FILE --key VKEY also checks that the checkpoint is signed by that key and
+            that the journal's Merkle tree at the checkpoint's size has the checkpoint's root: the
+            journal is the signed log or an append-only extension of it. A journal rebuilt from
+            an edited export, or cut back below the checkpoint's size, fails with exit 4.
+
             Progress (events checked of the journal's events, events/s, time left) is shown on
             stderr when it is a terminal; --progress prints it as a plain line every few seconds
             and a final line.
             """,
         examples: ["journal verify --db journal.db", "journal verify --format json",
-                   "journal verify --progress 2> verify.log"],
+                   "journal verify --progress 2> verify.log",
+                   "journal verify --checkpoint checkpoint-2026-12-01.txt --key journal.vkey"],
+        validate: { arguments throws(CLIError) in
+            if (arguments.string("checkpoint") == nil) != (arguments.string("key") == nil) {
+                throw CLIError.usage("--checkpoint FILE and --key VKEY go together",
+                                     hint: "the key checks the checkpoint's signature")
+            }
+        },
         run: run)
 
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws {
@@ -52,10 +69,18 @@ enum VerifyCommand {
         case let .failure(error):
             throw error
         }
+        let held = try heldToCheckpoint(arguments, store)
         switch arguments.format {
         case .json:
             var line = JSONObject()
             line["ok"] = .bool(true)
+            if let held {
+                var checkpoint = JSONObject()
+                checkpoint["origin"] = .string(held.origin)
+                checkpoint["size"] = .number(JSONNumber(held.size))
+                checkpoint["root"] = .string(Base64.encode(held.root))
+                line["checkpoint"] = .object(checkpoint)
+            }
             line["events"] = .number(JSONNumber(report.events))
             line["streams"] = .number(JSONNumber(report.streams))
             line["headPosition"] = .number(JSONNumber(report.headPosition))
@@ -65,7 +90,26 @@ enum VerifyCommand {
             let head = report.headHash.isEmpty ? "" : ", head hash \(report.headHash.prefix(16))…"
             context.stdout.line("ok: \(report.events) events in \(report.streams) streams intact "
                                 + "(hash chain, positions, versions); head position \(report.headPosition)\(head)")
+            if let held {
+                context.stdout.line("ok: the journal is the log \(held.origin) signed at \(held.size) events, "
+                                    + "or an append-only extension of it")
+            }
         }
+    }
+
+    /// `--checkpoint FILE --key VKEY`: the checkpoint must be signed by the key (exit 4) and the
+    /// journal's tree at its size must have its root (exit 4).
+    private static func heldToCheckpoint(_ arguments: ParsedArguments, _ store: any EventStore) throws -> Checkpoint? {
+        guard let path = arguments.string("checkpoint") else { return nil }
+        let verifiers = try EvidenceFiles.verifiers(arguments)
+        let signed = try EvidenceFiles.checkpoint(path: path)
+        do {
+            try signed.verify(with: verifiers)
+        } catch {
+            throw CLIError(.integrity, "the checkpoint \(Help.printable(path)) is not signed by the given key: \(error)")
+        }
+        try EvidenceCheckpoint.requireMatch(signed, store, named: Help.printable(path))
+        return signed.checkpoint
     }
 
     private static func verify(_ store: any EventStore, progress: (Int64) -> Void) -> Result<VerifyReport, EventStoreError> {

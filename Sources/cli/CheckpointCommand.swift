@@ -1,0 +1,115 @@
+import EventStore
+import JournalCore
+
+/// `journal checkpoint --key FILE | --list`: sign the journal's tree head as a C2SP
+/// tlog-checkpoint and keep it, or list the kept ones (contract §6).
+enum CheckpointCommand {
+    static let spec = CommandSpec(
+        name: "checkpoint",
+        summary: "sign the journal's Merkle tree head (C2SP tlog-checkpoint) and keep it; --list shows them",
+        options: [
+            EvidenceFiles.signingKeyOption,
+            OptionSpec(name: "list", value: .flag, help: "list the checkpoints the journal keeps (size, root, when)"),
+        ],
+        details: """
+            Signs the journal's current head, the root of the RFC 6962 Merkle tree over every
+            event's export line, with the Ed25519 key of --key FILE (or $JOURNAL_SIGNING_KEY),
+            keeps the signed checkpoint in the journal, and prints it: the note text
+            (origin = the key's name, tree size, base64 root), a blank line and the signature
+            line. Hand it to whoever must hold the journal to its word: 'journal verify
+            --checkpoint' later proves the journal is that log or an append-only extension of
+            it, and 'journal prove' and 'journal bundle' prove events against it.
+
+            --list prints the kept checkpoints, oldest first.
+            """,
+        examples: [
+            "journal checkpoint --key journal.key > checkpoint-2026-12-01.txt",
+            "journal checkpoint --list --format json",
+        ],
+        validate: { arguments throws(CLIError) in
+            if arguments.flag("list") && arguments.string("key") != nil {
+                throw CLIError.usage("give --key FILE to sign, or --list, not both")
+            }
+        },
+        run: run)
+
+    static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws {
+        if arguments.flag("list") {
+            try list(arguments, context)
+            return
+        }
+        guard let signer = try EvidenceFiles.signer(arguments, context) else {
+            throw CLIError.usage("'journal checkpoint' needs the signing key: --key FILE or $JOURNAL_SIGNING_KEY",
+                                 hint: "create one with 'journal keygen NAME --out FILE'")
+        }
+        let store = try JournalAccess.openExistingForWriting(context, arguments)
+        let kept = try sign(store, with: signer)
+        print(kept, origin: signer.name, format: arguments.format, context)
+    }
+
+    /// Signs the head of `store` with `signer` and keeps the checkpoint (also after `import
+    /// --sign` and `simulate --sign`).
+    static func sign(_ store: any EventStore, with signer: NoteSigner) throws -> StoredCheckpoint {
+        let head = try store.treeHead()
+        guard head.size > 0 else {
+            throw CLIError(.failure, "the journal is empty: there is no tree head to sign",
+                           hint: "append events first ('journal import FILE')")
+        }
+        let signed = try SignedCheckpoint(signing: Checkpoint(origin: signer.name, size: head.size, root: head.root),
+                                          with: signer)
+        return try store.keepCheckpoint(note: signed.noteText, size: head.size, root: head.root)
+    }
+
+    static func print(_ kept: StoredCheckpoint, origin: String, format: OutputFormat, _ context: CommandContext) {
+        switch format {
+        case .json:
+            context.stdout.line(JSONWriter.string(.object(json(kept, origin: origin))))
+        case .text:
+            context.stdout.write(kept.note)
+        }
+    }
+
+    /// The line `import --sign` and `simulate --sign` print after their summary.
+    static func printSigned(_ kept: StoredCheckpoint, _ context: CommandContext) {
+        context.stdout.line("signed checkpoint: \(kept.size) events, root \(Base64.encode(kept.root)) "
+                            + "('journal checkpoint --list' shows it)")
+    }
+
+    static func json(_ kept: StoredCheckpoint, origin: String) -> JSONObject {
+        var object = JSONObject()
+        object["origin"] = .string(origin)
+        object["size"] = .number(JSONNumber(kept.size))
+        object["root"] = .string(Base64.encode(kept.root))
+        object["note"] = .string(kept.note)
+        return object
+    }
+
+    private static func list(_ arguments: ParsedArguments, _ context: CommandContext) throws {
+        let store = try JournalAccess.openForReading(context, arguments)
+        let kept = try store.checkpoints()
+        let origin: (StoredCheckpoint) -> String = { checkpoint in
+            (try? SignedCheckpoint(parsing: checkpoint.note).checkpoint.origin) ?? "?"
+        }
+        switch arguments.format {
+        case .json:
+            var object = JSONObject()
+            object["checkpoints"] = .array(kept.map { checkpoint in
+                var entry = json(checkpoint, origin: origin(checkpoint))
+                entry["signedAt"] = .string(checkpoint.signedAt.description)
+                return .object(entry)
+            })
+            context.stdout.line(JSONWriter.string(.object(object)))
+        case .text:
+            guard !kept.isEmpty else {
+                context.stdout.line("no checkpoints kept; sign one with 'journal checkpoint --key FILE'")
+                return
+            }
+            var rows = [["size", "root", "signedAt", "origin"]]
+            for checkpoint in kept {
+                rows.append(["\(checkpoint.size)", Base64.encode(checkpoint.root), checkpoint.signedAt.description,
+                             origin(checkpoint)])
+            }
+            for line in TextRendering.table(rows, rightAligned: [0]) { context.stdout.line(line) }
+        }
+    }
+}

@@ -1,0 +1,40 @@
+import EventStore
+import JournalCore
+
+/// The checkpoint a proof or bundle is made against: the one `--checkpoint FILE` names (which
+/// the journal must match) or the latest the journal keeps.
+enum EvidenceCheckpoint {
+    static let option = OptionSpec(name: "checkpoint", value: .text(placeholder: "FILE"),
+                                   help: "prove against this signed checkpoint (default: the latest the journal keeps)")
+
+    static func chosen(_ arguments: ParsedArguments, _ store: any EventStore) throws -> SignedCheckpoint {
+        if let path = arguments.string("checkpoint") {
+            let signed = try EvidenceFiles.checkpoint(path: path)
+            try requireMatch(signed, store, named: Help.printable(path))
+            return signed
+        }
+        guard let kept = try store.latestCheckpoint() else {
+            throw CLIError(.failure, "the journal keeps no checkpoint to prove against",
+                           hint: "sign one with 'journal checkpoint --key FILE', or pass --checkpoint FILE")
+        }
+        do {
+            return try SignedCheckpoint(parsing: kept.note)
+        } catch {
+            throw CLIError(.integrity, "the journal's latest checkpoint (size \(kept.size)) is damaged: \(error)")
+        }
+    }
+
+    /// The journal's tree at the checkpoint's size must have the checkpoint's root (exit 4).
+    static func requireMatch(_ signed: SignedCheckpoint, _ store: any EventStore, named name: String) throws {
+        let checkpoint = signed.checkpoint
+        let size = try store.treeSize()
+        guard checkpoint.size <= size else {
+            throw CLIError(.integrity, "the checkpoint \(name) covers \(checkpoint.size) events, but the journal has "
+                           + "only \(size): it is not the log that was signed, or it was cut back")
+        }
+        guard try store.treeRoot(size: checkpoint.size) == checkpoint.root else {
+            throw CLIError(.integrity, "the journal's tree of its first \(checkpoint.size) events does not have the "
+                           + "root of the checkpoint \(name): it is not the log that was signed")
+        }
+    }
+}

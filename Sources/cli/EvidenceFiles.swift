@@ -1,0 +1,132 @@
+import EventStore
+import Glibc
+import JournalCore
+
+/// The files of the evidence commands (contract §6): signing keys, verifier keys, checkpoints and
+/// bundles. A signing key must be private (mode 0600 or stricter) and is never echoed.
+enum EvidenceFiles {
+    /// `--key FILE` for the commands that sign, else `$JOURNAL_SIGNING_KEY`.
+    static let signingKeyOption = OptionSpec(name: "key", value: .text(placeholder: "FILE"),
+                                             help: "the private key file to sign with (default: $JOURNAL_SIGNING_KEY)")
+    /// `--sign FILE` for `import` and `simulate`: sign a checkpoint after the commit.
+    static let signOption = OptionSpec(name: "sign", value: .text(placeholder: "FILE"),
+                                       help: "after the commit, sign and keep a checkpoint with this private key file")
+    /// `--key VKEY` for the commands that check.
+    static let verifierKeyOption = OptionSpec(
+        name: "key", value: .text(placeholder: "VKEY"),
+        help: "the verifier key (NAME+ID+KEY), or a file holding one per line")
+
+    /// The signer of `--OPTION FILE`, else (with `environment`) of `$JOURNAL_SIGNING_KEY`; nil when
+    /// neither is given.
+    static func signer(_ arguments: ParsedArguments, _ context: CommandContext, option: String = "key",
+                       environment: Bool = true) throws(CLIError) -> NoteSigner? {
+        let fromEnvironment = environment ? context.environment["JOURNAL_SIGNING_KEY"].flatMap { $0.isEmpty ? nil : $0 } : nil
+        guard let path = arguments.string(option) ?? fromEnvironment else { return nil }
+        return try signer(path: path)
+    }
+
+    static func signer(path: String) throws(CLIError) -> NoteSigner {
+        let shown = Help.printable(path)
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            throw CLIError(.failure, "cannot read the key file \(shown): \(String(cString: strerror(errno)))",
+                           hint: "create one with 'journal keygen NAME --out \(shown)'")
+        }
+        guard info.st_mode & 0o077 == 0 else {
+            throw CLIError(.failure, "the key file \(shown) can be read by others (mode "
+                           + "\(String(info.st_mode & 0o777, radix: 8))): a private key must be the owner's only",
+                           hint: "chmod 600 \(shown), and consider the key exposed")
+        }
+        let text = String(decoding: try read(path, what: "key file", maxBytes: 4096), as: UTF8.self)
+        do {
+            return try NoteSigner(parsing: text.trimmingWhitespace())
+        } catch {
+            // The error names what is wrong with the text, never the key itself.
+            throw CLIError(.failure, "the key file \(shown) is not a signing key: \(error)",
+                           hint: "a signing key file holds one line PRIVATE+KEY+NAME+ID+KEY, as 'journal keygen' writes")
+        }
+    }
+
+    /// The verifier keys of `--key VKEY`: the key itself, or a file holding one per line.
+    static func verifiers(_ arguments: ParsedArguments) throws(CLIError) -> [NoteVerifier] {
+        guard let value = arguments.string("key") else {
+            throw CLIError.usage("give the verifier key with --key VKEY",
+                                 hint: "the signer's 'journal keygen' printed it: NAME+ID+KEY")
+        }
+        let isFile = FileSystem.entry(at: value) == .file
+        let text = isFile
+            ? String(decoding: try read(value, what: "verifier key file", maxBytes: 1 << 20), as: UTF8.self) : value
+        // A private key where a verifier key belongs: refused, never echoed.
+        guard !text.contains("PRIVATE+KEY+") else {
+            throw CLIError.usage("--key takes a verifier key, not a private key",
+                                 hint: "the verifier key is the line 'journal keygen' printed on stdout")
+        }
+        let keys: [NoteVerifier]
+        do {
+            keys = try NoteVerifier.list(parsing: text)
+        } catch {
+            throw CLIError(.failure, "\(isFile ? Help.printable(value) : "--key") is not a verifier key: \(error)",
+                           hint: "a verifier key is NAME+ID+KEY, as 'journal keygen' prints it")
+        }
+        guard !keys.isEmpty else { throw CLIError(.failure, "no verifier key in \(Help.printable(value))") }
+        return keys
+    }
+
+    /// A signed checkpoint read from a file. A file that is not one fails the check (exit 4).
+    static func checkpoint(path: String) throws(CLIError) -> SignedCheckpoint {
+        let text = String(decoding: try read(path, what: "checkpoint file", maxBytes: 1 << 16), as: UTF8.self)
+        do {
+            return try SignedCheckpoint(parsing: text)
+        } catch {
+            throw CLIError(.integrity, "\(Help.printable(path)) is not a signed checkpoint: \(error)")
+        }
+    }
+
+    /// The whole file at `path` (at most `maxBytes`).
+    static func read(_ path: String, what: String, maxBytes: Int) throws(CLIError) -> [UInt8] {
+        let shown = Help.printable(path)
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw CLIError(.failure, "cannot read the \(what) \(shown): \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw CLIError(.failure, "cannot read the \(what) \(shown): \(String(cString: strerror(errno)))")
+            }
+            if count == 0 { return bytes }
+            bytes.append(contentsOf: chunk[0..<count])
+            guard bytes.count <= maxBytes else {
+                throw CLIError(.failure, "the \(what) \(shown) is over \(maxBytes) bytes: not a \(what)")
+            }
+        }
+    }
+
+    /// Writes `text` to a new file (mode 0600), refusing to replace one.
+    static func createNew(_ path: String, _ text: String, what: String) throws(CLIError) {
+        let shown = Help.printable(path)
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard fd >= 0 else {
+            let reason = errno == EEXIST ? "it already exists (a key is never overwritten)" : String(cString: strerror(errno))
+            throw CLIError(.failure, "cannot create the \(what) \(shown): \(reason)")
+        }
+        let sink = OutputSink(descriptor: fd, ownsDescriptor: true)
+        sink.write(text)
+        do {
+            try sink.flush()
+        } catch {
+            throw CLIError(.failure, "cannot write the \(what) \(shown): \(error)")
+        }
+    }
+}
+
+extension String {
+    /// Without leading and trailing spaces, tabs, CRs and line feeds.
+    func trimmingWhitespace() -> String {
+        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
+        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else { return "" }
+        return String(self[first...last])
+    }
+}

@@ -1,0 +1,54 @@
+import EventStore
+import JournalCore
+
+/// `journal keygen NAME --out FILE`: a new Ed25519 signing key (contract §6). The private key goes
+/// to FILE (mode 0600, never replaced), the verifier key to stdout.
+enum KeygenCommand {
+    static let spec = CommandSpec(
+        name: "keygen",
+        summary: "create an Ed25519 key to sign checkpoints: private key to a file, verifier key to stdout",
+        positionals: [PositionalSpec(name: "NAME", help: "the key's name, e.g. payments.example/journal "
+                                        + "(no spaces, no '+')", isRequired: true)],
+        options: [OptionSpec(name: "out", value: .text(placeholder: "FILE"),
+                             help: "the new private key file (required; created 0600, never overwritten)")],
+        details: """
+            Creates an Ed25519 key pair in the format of C2SP signed-note (Go's
+            golang.org/x/mod/sumdb/note): FILE gets the private key,
+            PRIVATE+KEY+NAME+ID+KEY, readable by its owner only; stdout gets the verifier key,
+            NAME+ID+KEY, which anyone may hold to check what the key signs. ID is 8 hex digits
+            derived from NAME and the public key. Keys made by Go's note.GenerateKey work here,
+            and keys made here work there. No journal is opened.
+            """,
+        examples: ["journal keygen payments.example/journal --out journal.key > journal.vkey"],
+        validate: { arguments throws(CLIError) in
+            guard arguments.string("out") != nil else {
+                throw CLIError.usage("'journal keygen' needs --out FILE for the private key",
+                                     hint: "the verifier key is printed on stdout; the private key never is")
+            }
+        },
+        run: run)
+
+    static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws {
+        let name = arguments.positionals[0]
+        let path = arguments.string("out") ?? ""
+        let signer: NoteSigner
+        do {
+            signer = try NoteSigner.generate(name: name)
+        } catch {
+            throw CLIError.usage("cannot make a key named '\(Help.printable(name))': \(error)",
+                                 hint: "a key name is non-empty text without spaces or '+', e.g. payments.example/journal")
+        }
+        try EvidenceFiles.createNew(path, signer.privateKeyText + "\n", what: "key file")
+        switch arguments.format {
+        case .json:
+            var object = JSONObject()
+            object["name"] = .string(signer.name)
+            object["keyID"] = .string(String(signer.verifier.keyText.split(separator: "+")[1]))
+            object["verifierKey"] = .string(signer.verifier.keyText)
+            object["keyFile"] = .string(path)
+            context.stdout.line(JSONWriter.string(.object(object)))
+        case .text:
+            context.stdout.line(signer.verifier.keyText)
+        }
+    }
+}
