@@ -1,3 +1,4 @@
+import EventStore
 import Glibc
 import JournalCore
 
@@ -15,8 +16,10 @@ enum DemoCommand {
             challenged 3-D Secure transaction, a yellow-flow card digitization activated by OTP,
             a frictionless transaction), then
             shows verify, an audit of the challenged transaction and of the yellow-flow journey,
-            a replay, a replay of every stream with its digest, and the analytics queries. Each
-            step prints the command that produced it, so you can run it again yourself.
+            a replay, a replay of every stream with its digest, the analytics queries, and the
+            evidence: a signing key, a signed checkpoint, an inclusion proof, and a bundle checked
+            with no journal. Each step prints the command that produced it, so you can run it
+            again yourself.
             """,
         examples: ["journal demo", "journal demo --db /tmp/tour.db"],
         run: run)
@@ -62,10 +65,43 @@ enum DemoCommand {
         step(9, "analytics: challenge timeouts by directory server and last UI type", out)
         try runStep(QueryCommand.spec, ["timeouts"], path: path, context: context)
 
+        try evidence(path: path, context: context)
+
         out.line()
         out.line("Try it yourself:  export JOURNAL_DB=\(path)")
         out.line("                  journal export --stream \(DemoSample.yellowStream)")
         out.line("                  journal state \(DemoSample.challengedStream) --at-version 5")
+    }
+
+    /// Steps 10–12: a key, a signed checkpoint, a proof, and a bundle checked with no journal.
+    /// The key files and the bundle are named after the journal (it is fresh, so they are too).
+    private static func evidence(path: String, context: CommandContext) throws {
+        let out = context.stdout
+        let keyPath = path + ".key"
+        let verifierPath = path + ".vkey"
+        let bundlePath = path + ".evidence.json"
+
+        step(10, "evidence: a signing key, and a signed checkpoint of the journal's Merkle tree", out)
+        out.line("$ journal keygen demo.example/journal --out \(keyPath) > \(verifierPath)")
+        let verifierFile = try OutputSink.create(path: verifierPath)
+        let keygen = CommandContext(environment: context.environment, stdout: verifierFile, stderr: context.stderr,
+                                    stderrIsTerminal: context.stderrIsTerminal, now: context.now)
+        try KeygenCommand.spec.run(try JournalCLI.parser.parse(["demo.example/journal", "--out", keyPath],
+                                                               for: KeygenCommand.spec), keygen)
+        try verifierFile.close()
+        try runStep(CheckpointCommand.spec, ["--key", keyPath], path: path, context: context)
+
+        let store = try JournalAccess.openForReading(context, try JournalCLI.parser.parse(["--db", path],
+                                                                                          for: VerifyCommand.spec))
+        let stream = try StreamName(DemoSample.challengedStream)
+        let last = try store.read(stream: stream, from: .max, direction: .backward, limit: 1).first?.position ?? 1
+        step(11, "a proof that the challenged transaction's last event is in the signed log (C2SP tlog-proof)", out)
+        try runStep(ProveCommand.spec, ["\(last)"], path: path, context: context)
+
+        step(12, "a bundle of that transaction, checked where there is no journal", out)
+        try runStep(BundleCommand.spec, [DemoSample.challengedStream, "--out", bundlePath], path: path, context: context)
+        try runStep(CheckCommand.spec, [bundlePath, "--key", verifierPath], path: nil, context: context)
+        out.line("  ('journal replay --bundle \(bundlePath) --key \(verifierPath)' replays it, as step 6 did)")
     }
 
     /// `--db PATH` when given (it must not exist), else a new temporary folder's `demo.db`.
@@ -102,11 +138,12 @@ enum DemoCommand {
     }
 
     /// Prints `$ journal <command> …` and runs it through the parser, as a user would.
-    private static func runStep(_ spec: CommandSpec, _ arguments: [String], path: String,
+    /// `path`: the journal (nil for a command that opens none).
+    private static func runStep(_ spec: CommandSpec, _ arguments: [String], path: String?,
                                 context: CommandContext) throws {
         let shown = (["journal", spec.name] + arguments).joined(separator: " ")
         context.stdout.line("$ \(shown)")
-        let parsed = try JournalCLI.parser.parse(arguments + ["--db", path], for: spec)
+        let parsed = try JournalCLI.parser.parse(arguments + (path.map { ["--db", $0] } ?? []), for: spec)
         try spec.run(parsed, context)
     }
 }
