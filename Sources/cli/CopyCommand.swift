@@ -92,6 +92,14 @@ enum CopyCommand {
                            + "\(destinationReport.events) events, head hash \(destinationReport.headHash.prefix(16)) "
                            + "vs \(sourceReport.events) events, head hash \(sourceReport.headHash.prefix(16))")
         }
+        // The same leaf lines make the same Merkle tree: checkpoints signed on the source hold
+        // on the copy (contract §6).
+        let sourceTree = try source.treeHead()
+        let destinationTree = try destination.treeHead()
+        guard sourceTree == destinationTree else {
+            throw CLIError(.integrity, "the copy at \(to.display) has another Merkle root than \(from.display) "
+                           + "(\(destinationTree.size) vs \(sourceTree.size) events)")
+        }
         switch arguments.format {
         case .json:
             var line = JSONObject()
@@ -103,6 +111,7 @@ enum CopyCommand {
             line["streams"] = .number(JSONNumber(destinationReport.streams))
             line["headPosition"] = .number(JSONNumber(destinationReport.headPosition))
             line["headHash"] = .string(destinationReport.headHash)
+            line["treeRoot"] = .string(Base64.encode(destinationTree.root))
             context.stdout.line(JSONWriter.string(.object(line)))
         case .text:
             let resumed = start > 0 ? " (resumed after position \(start))" : ""
@@ -110,6 +119,8 @@ enum CopyCommand {
             let head = destinationReport.headHash.isEmpty ? "" : ", head hash \(destinationReport.headHash.prefix(16))…"
             context.stdout.line("ok: both journals verify: \(destinationReport.events) events in \(destinationReport.streams) "
                                 + "streams, head position \(destinationReport.headPosition)\(head)")
+            context.stdout.line("ok: same Merkle root \(Base64.encode(destinationTree.root)): checkpoints of "
+                                + "\(from.display) hold on the copy")
         }
     }
 

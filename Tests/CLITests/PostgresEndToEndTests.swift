@@ -50,6 +50,16 @@ struct PostgresEndToEndTests {
         let copyBack = try runner.run(["copy", "--from", url, "--to", back], db: false)
         #expect(copyBack.status == 0, "\(copyBack.stderr)")
         #expect(try runner.run(["export", "--db", back], db: false).stdout == sqliteExport.stdout)
+        #expect(copyBack.stdout.contains("ok: same Merkle root "))
+
+        // A checkpoint signed on SQLite holds on PostgreSQL: same leaf lines, same tree.
+        let key = runner.path("j.key")
+        let keygen = try runner.run(["keygen", "j.example/log", "--out", key], db: false)
+        let checkpoint = try runner.write("checkpoint.txt", try runner.run(["checkpoint", "--key", key]).stdout)
+        let held = try runner.run(["verify", "--db", url, "--checkpoint", checkpoint, "--key",
+                                   keygen.stdout.trimmingCharacters(in: .newlines)], db: false)
+        #expect(held.status == 0, "\(held.stderr)")
+        expectNoSecret(held)
     }
 
     @Test func copyRefusesADestinationThatIsNotAPrefixOfTheSource() throws {
