@@ -1,3 +1,5 @@
+import JournalCore
+
 /// A checkpoint with its signed note, kept verbatim: the bytes that were signed and shown.
 public struct SignedCheckpoint: Sendable, Equatable {
     public let checkpoint: Checkpoint
@@ -54,5 +56,17 @@ public struct SignedCheckpoint: Sendable, Equatable {
             throw .originNotSigned(origin: checkpoint.origin)
         }
         return verified
+    }
+}
+
+extension SignedCheckpoint {
+    /// `{"origin": S, "size": N, "root": "<base64>", "note": "<the whole signed note>"}`.
+    public var json: JSONValue {
+        .object(JSONObject([
+            ("origin", .string(checkpoint.origin)),
+            ("size", .number(JSONNumber(checkpoint.size))),
+            ("root", .string(Base64.encode(checkpoint.root))),
+            ("note", .string(noteText)),
+        ]))
     }
 }
