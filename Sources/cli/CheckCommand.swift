@@ -50,10 +50,16 @@ enum CheckCommand {
         } catch {
             throw CLIError(.integrity, "\(Help.printable(path)) is not a bundle: \(error)")
         }
+        let verified: VerifiedBundle
         do {
-            return try BundleVerifier(verifiers: verifiers).verify(bundle)
+            verified = try BundleVerifier(verifiers: verifiers).verify(bundle)
         } catch {
             throw CLIError(.integrity, "the bundle \(Help.printable(path)) does not check: \(error)")
         }
+        // A bundle proves what it holds; one that holds nothing proves nothing about its stream.
+        guard !verified.events.isEmpty else {
+            throw CLIError(.integrity, "the bundle \(Help.printable(path)) holds no events")
+        }
+        return verified
     }
 }

@@ -168,6 +168,7 @@ struct EvidenceEndToEndTests {
         var moved = events
         moved[1]["position"] = (moved[1]["position"] as? Int ?? 0) + 1
         #expect(try check(try withEvents(moved)).status == 4)
+        #expect(try check(try withEvents([])).stderrLines.first?.hasSuffix("holds no events") == true)
         events.swapAt(0, 1)
         #expect(try check(try withEvents(events)).status == 4)
         let wrongKey = try check(bundle, key: otherKey)
