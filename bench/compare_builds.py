@@ -1,0 +1,101 @@
+#!/usr/bin/env python3
+"""Two builds of `journal` on the same workload, in one run, alternating (BENCHMARKS.md).
+
+    python3 bench/compare_builds.py BASE_JOURNAL NEW_JOURNAL [--events N] [--runs R] [--big N]
+
+Each step runs R times per build, base and new alternating, on the same input; the table gives
+the median wall time, the median CPU time (user + system of the child: what the code costs
+whatever else the machine does) and new/base ratios. Steps: import of an NDJSON file into a new
+journal, replay --all, project --rebuild and verify of the imported journal, and simulate of
+--big events into a new journal (the load path). Everything runs in a temporary folder that is
+removed at the end.
+"""
+import argparse
+import os
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+
+def timed(command, cwd):
+    """Wall and CPU seconds of one child process (which must succeed)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    result = subprocess.run(command, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if result.returncode != 0:
+        sys.exit(f"failed ({result.returncode}): {' '.join(command)}\n{result.stderr.decode()}")
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, cpu
+
+
+def remove_journal(path):
+    for suffix in ("", "-wal", "-shm"):
+        if os.path.exists(path + suffix):
+            os.remove(path + suffix)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("base")
+    parser.add_argument("new")
+    parser.add_argument("--events", type=int, default=500_000, help="events of the import workload")
+    parser.add_argument("--big", type=int, default=2_000_000, help="events of the simulate step")
+    parser.add_argument("--runs", type=int, default=3)
+    args = parser.parse_args()
+    builds = {"base": os.path.abspath(args.base), "new": os.path.abspath(args.new)}
+    folder = tempfile.mkdtemp(prefix="journal-compare-")
+    try:
+        workload = os.path.join(folder, "workload.ndjson")
+        transactions = args.events // 8
+        with open(workload, "wb") as out:
+            subprocess.run([builds["new"], "simulate", "--seed", "1", "--transactions", str(transactions),
+                            "--digitizations", str(transactions // 5), "--ndjson"], stdout=out, check=True)
+        with open(workload, "rb") as f:
+            events = sum(1 for _ in f)
+        results = {}
+
+        def record(step, build, sample):
+            results.setdefault(step, {}).setdefault(build, []).append(sample)
+
+        for run in range(args.runs):
+            for build, journal in builds.items():
+                db = os.path.join(folder, f"{build}.db")
+                remove_journal(db)
+                record("import", build, timed([journal, "import", workload, "--db", db], folder))
+        for step, command in [("replay --all", ["replay", "--all"]), ("project --rebuild", ["project", "--rebuild"]),
+                              ("verify", ["verify"])]:
+            for run in range(args.runs):
+                for build, journal in builds.items():
+                    db = os.path.join(folder, f"{build}.db")
+                    record(step, build, timed([journal] + command + ["--db", db], folder))
+        big_transactions = args.big // 8
+        for run in range(args.runs):
+            for build, journal in builds.items():
+                db = os.path.join(folder, f"{build}-big.db")
+                remove_journal(db)
+                record("simulate (load)", build, timed(
+                    [journal, "simulate", "--seed", "1", "--transactions", str(big_transactions),
+                     "--digitizations", str(big_transactions // 5), "--db", db], folder))
+                remove_journal(db)
+
+        print(f"import workload: {events} events; simulate: {args.big} events requested; {args.runs} runs, alternating")
+        print(f"{'step':<20}{'base wall s':>12}{'new wall s':>12}{'new/base':>10}{'base cpu s':>12}{'new cpu s':>12}{'new/base':>10}")
+        for step, by_build in results.items():
+            base_wall = statistics.median(s[0] for s in by_build["base"])
+            new_wall = statistics.median(s[0] for s in by_build["new"])
+            base_cpu = statistics.median(s[1] for s in by_build["base"])
+            new_cpu = statistics.median(s[1] for s in by_build["new"])
+            print(f"{step:<20}{base_wall:>12.2f}{new_wall:>12.2f}{new_wall / base_wall:>10.3f}"
+                  f"{base_cpu:>12.2f}{new_cpu:>12.2f}{new_cpu / base_cpu:>10.3f}")
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
