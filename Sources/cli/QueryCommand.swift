@@ -16,6 +16,8 @@ enum QueryCommand {
         options: [
             OptionSpec(name: "since", value: .timeBound, help: "count events with occurredAt ≥ T (T included)"),
             OptionSpec(name: "until", value: .timeBound, help: "count events with occurredAt < T (T excluded)"),
+            OptionSpec(name: "every", value: .choice(BucketWidth.allCases.map(\.rawValue)),
+                       help: "one answer per UTC-aligned bucket of 1m, 5m, 15m, 1h or 1d"),
             formatOption,
             ProjectCommand.modelsOption,
         ],
@@ -62,7 +64,11 @@ enum QueryCommand {
         let store = try JournalAccess.openForReading(context, arguments)
         let engine = try ProjectCommand.openEngine(context, arguments, store: store)
         defer { engine.close() }
-        let output = try ProjectCommand.reporting { () throws(ProjectionError) in try engine.run(name, window: window) }
+        let every = arguments.string("every").flatMap(BucketWidth.init(rawValue:))
+        let output = try ProjectCommand.reporting { () throws(ProjectionError) in
+            if let every { return try engine.run(name, window: window, every: every) }
+            return try engine.run(name, window: window)
+        }
         switch arguments.string("format") ?? "text" {
         case "json": context.stdout.line(output.json)
         case "csv": context.stdout.write(output.csv)
