@@ -77,7 +77,7 @@ extension ProjectionEngine {
             }
             let covered = lo < hi ? QueryWindow(since: Timestamp(millisecondsSinceEpoch: lo),
                                                 until: Timestamp(millisecondsSinceEpoch: hi)) : window
-            return QueryOutput(name: name, window: window, events: try eventCountInSnapshot(covered),
+            return QueryOutput(name: name, window: window, events: try eventCountInSnapshot(window),
                                report: BucketedReport(every: every, buckets: buckets), bucketWindow: covered)
         }
     }

@@ -14,12 +14,15 @@ public struct Rate: Sendable, Equatable {
     }
 
     /// The rate in ten-thousandths, rounded half to even (nil when the denominator is 0).
-    public var tenThousandths: Int64? {
+    public var tenThousandths: Int64? { Self.rounded(numerator, denominator, scale: 10_000) }
+
+    /// numerator × scale / denominator, rounded half to even from the exact quotient (nil when
+    /// the denominator is 0). Counts are far below 2⁴⁰, so the product cannot overflow; the
+    /// sign is kept apart so the rounding is symmetric.
+    static func rounded(_ numerator: Int64, _ denominator: Int64, scale: UInt64) -> Int64? {
         guard denominator != 0 else { return nil }
-        // Counts are far below 2⁵⁰, so numerator × 10⁴ cannot overflow; the sign is kept apart
-        // so the rounding is symmetric.
         let negative = (numerator < 0) != (denominator < 0)
-        let n = numerator.magnitude * 10_000, d = denominator.magnitude
+        let n = numerator.magnitude * scale, d = denominator.magnitude
         var q = n / d
         let twice = (n % d) * 2
         if twice > d || (twice == d && q % 2 == 1) { q += 1 }
