@@ -14,7 +14,7 @@ public enum QueryName: String, Sendable, CaseIterable {
         case .errors: return "protocol errors by code and component, runtime errors by code"
         case .idv: return "per ID&V method: offered, selected, re-selected, activated, failed; time to activation"
         case .latency: return "challenge and activation durations, p50/p95/p99, by directory server and method"
-        case .rates: return "streams started in the window: frictionless, challenge, authentication, abandonment, activation rates"
+        case .rates: return "3DS and digitization rates of the streams started in the window (contract §7)"
         }
     }
 
