@@ -255,6 +255,16 @@ extension QueryOutput {
             }
             rows.append(row)
         }
+        // Columns of a nested map (`outcomes`) sorted by name, after the numbers before them.
+        var parents: [String] = []
+        for path in paths {
+            let parent = path.split(separator: ".").dropLast().joined(separator: ".")
+            if !parents.contains(parent) { parents.append(parent) }
+        }
+        paths = parents.flatMap { parent in
+            let members = paths.filter { $0.split(separator: ".").dropLast().joined(separator: ".") == parent }
+            return parent.isEmpty ? members : members.sorted()
+        }
         table.columns = [TextTable.Column(group: nil, name: "events")] + paths.map { path in
             let parts = path.split(separator: ".")
             guard parts.count > 1 else { return TextTable.Column(group: nil, name: path) }

@@ -31,7 +31,8 @@ struct TextTable {
             if let group = columns[start].group, group.count > span { widths[start] += group.count - span }
             start = end + 1
         }
-        // Chunks of whole groups while they fit; a group wider than a table on its own is split.
+        // Chunks of whole groups while they fit; a group is split when it is wider than a table
+        // on its own, or when it would leave this table less than half full.
         var chunks: [[Int]] = []
         var current: [Int] = []
         var used = indent.count + keyWidth
@@ -46,7 +47,9 @@ struct TextTable {
             if used + width <= Self.maxWidth || current.isEmpty && width + indent.count + keyWidth <= Self.maxWidth {
                 current += group
                 used += width
-            } else if !current.isEmpty && indent.count + keyWidth + width <= Self.maxWidth {
+            } else if !current.isEmpty && indent.count + keyWidth + width <= Self.maxWidth
+                        && used - indent.count - keyWidth >= (Self.maxWidth - indent.count - keyWidth) / 2 {
+                // The group fits a table of its own and this one is at least half full.
                 chunks.append(current)
                 current = group
                 used = indent.count + keyWidth + width
