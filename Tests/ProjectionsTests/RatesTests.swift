@@ -1,3 +1,4 @@
+import EventStore
 import JournalCore
 @testable import Projections
 import Testing
@@ -75,6 +76,36 @@ struct RatesTests {
         let engine = try ProjectionEngine(journal: db.location, source: source)
         defer { engine.close() }
         try Self.expectRatesMatch(engine, try RatesReference(source), seed: 42)
+    }
+
+    @Test("rates and their buckets are answered from the read model, without reading the log")
+    func ratesDoNotReadTheLog() throws {
+        var generator = LegalLogGenerator(seed: 9)
+        let source = CountingSource(ArrayEventSource(generator.log(transactions: 50, digitizations: 50)))
+        let db = try TemporaryDatabase()
+        defer { db.remove() }
+        let engine = try ProjectionEngine(journal: db.location, source: source)
+        defer { engine.close() }
+        try engine.catchUp()
+        let delivered = source.delivered
+        let since = Timestamp(millisecondsSinceEpoch: LegalLogGenerator.base + 123_456)
+        _ = try engine.rates()
+        _ = try engine.rates(QueryWindow(since: since))
+        _ = try engine.run(.rates, window: QueryWindow(since: since), every: .hour)
+        #expect(source.delivered == delivered)  // the catch-ups found nothing new
+    }
+
+    /// Counts the events a source hands out.
+    final class CountingSource: ProjectionEventSource {
+        let inner: ArrayEventSource
+        private(set) var delivered = 0
+        init(_ inner: ArrayEventSource) { self.inner = inner }
+        func readAll(from position: Int64, limit: Int) throws -> [RecordedEvent] {
+            let page = try inner.readAll(from: position, limit: limit)
+            delivered += page.count
+            return page
+        }
+        func headPosition() throws -> Int64 { try inner.headPosition() }
     }
 
     // MARK: - Rounding
