@@ -49,9 +49,8 @@ extension QueryOutput {
         case .errors:
             return ["protocolErrors.byCode.*": "protocolErrors.count", "protocolErrors.byComponent.*": "protocolErrors.count",
                     "runtimeErrors.byCode.*": "runtimeErrors.count"]
-        case .idv:
-            return ["activated": "decisions"]
-        case .challenges, .latency, .rates:
+        case .challenges, .idv, .latency, .rates:
+            // idv's activations in a window are not a part of its decisions in that window.
             return [:]
         }
     }
