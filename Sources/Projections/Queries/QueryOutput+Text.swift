@@ -244,25 +244,23 @@ extension QueryOutput {
             }
             return table.render(indent: "")
         }
+        // The union of every bucket's numbers: a path first met in a later bucket (a map's key
+        // whose count was zero before) goes right after the path before it in that bucket, so
+        // objects keep their order and maps their sorted keys.
         var paths: [String] = []
         var rows: [[String: String]] = []
         for bucket in report.buckets {
             var row: [String: String] = [:]
+            var previous: String?
             flattenOutsideMaps(bucket.report.json, path: "") { path, value in
-                if !paths.contains(path) { paths.append(path) }
+                if !paths.contains(path) {
+                    let at = previous.flatMap { paths.firstIndex(of: $0) }.map { $0 + 1 } ?? 0
+                    paths.insert(path, at: at)
+                }
+                previous = path
                 row[path] = cell(value, key: String(path.split(separator: ".").last ?? ""))
             }
             rows.append(row)
-        }
-        // Columns of a nested map (`outcomes`) sorted by name, after the numbers before them.
-        var parents: [String] = []
-        for path in paths {
-            let parent = path.split(separator: ".").dropLast().joined(separator: ".")
-            if !parents.contains(parent) { parents.append(parent) }
-        }
-        paths = parents.flatMap { parent in
-            let members = paths.filter { $0.split(separator: ".").dropLast().joined(separator: ".") == parent }
-            return parent.isEmpty ? members : members.sorted()
         }
         table.columns = [TextTable.Column(group: nil, name: "events")] + paths.map { path in
             let parts = path.split(separator: ".")
