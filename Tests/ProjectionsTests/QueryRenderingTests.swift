@@ -4,7 +4,7 @@ import Testing
 
 @Suite("Query output: text, JSON, CSV")
 struct QueryRenderingTests {
-    static func output(_ name: QueryName, window: QueryWindow = .all) throws -> QueryOutput {
+    static func output(_ name: QueryName, window: QueryWindow = .all, every: BucketWidth? = nil) throws -> QueryOutput {
         var log = LogBuilder()
         log.challenge("3ds-a", ds: "A000000004", at: 0)
         log.request("3ds-a", "000", "initial", at: log.t(0, 4))
@@ -18,7 +18,27 @@ struct QueryRenderingTests {
         defer { db.remove() }
         let engine = try ProjectionEngine(databasePath: db.path, source: ArrayEventSource(log.events))
         defer { engine.close() }
+        if let every { return try engine.run(name, window: window, every: every) }
         return try engine.run(name, window: window)
+    }
+
+    @Test("bucket text: one row per bucket, a map's keys in order even when first met late")
+    func bucketTextHasOneRowPerBucket() throws {
+        // 3ds-a (created 10:00, timed out) and 3ds-b (created 10:01, protocol error).
+        // Without --since the buckets start at the first event's minute.
+        let window = QueryWindow(until: Timestamp("2026-11-29T10:02:00.000Z"))
+        let text = try Self.output(.funnel, window: window, every: .minute).text
+        #expect(text.contains("every   1m: 2 buckets, 2026-11-29T10:00:00.000Z to 2026-11-29T10:02:00.000Z\nevents  9\n"))
+        #expect(text.contains("""
+                                      outcomes
+            start                     challenged  protocolError  timedOut
+            2026-11-29T10:00:00.000Z           1              -         1
+            2026-11-29T10:01:00.000Z           0              1         -
+            """))
+        #expect(text.split(separator: "\n").allSatisfy { $0.count <= TextTable.maxWidth })
+        let csv = try Self.output(.funnel, window: window, every: .minute).csv
+        #expect(csv.split(separator: "\n").first?.hasPrefix("start,end,events,section,key,transactions,") == true)
+        #expect(csv.contains("2026-11-29T10:01:00.000Z,2026-11-29T10:02:00.000Z,2,byDirectoryServer,A000000003,1,"))
     }
 
     @Test func textStartsWithTheQueryTheWindowAndTheEventsItCovers() throws {
