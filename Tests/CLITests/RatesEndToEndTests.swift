@@ -59,6 +59,12 @@ struct RatesEndToEndTests {
             #expect(result.stdout.isEmpty)
             #expect(result.stderrLines.first?.hasPrefix("error: ") == true)
         }
+        // More than 100,000 buckets: refused before any is computed, with a way out.
+        let tooMany = try runner.run(["query", "rates", "--every", "1m", "--since", "2000-01-01", "--until", "2026-01-01"])
+        #expect(tooMany.status == 1)
+        #expect(tooMany.stdout.isEmpty)
+        #expect(tooMany.stderrLines == ["error: --every 1m would print 13675680 buckets; the limit is 100000",
+                                        "hint: narrow the window with --since and --until, or choose a longer --every"])
     }
 
     @Test("text shows the window, the events, counts with their rates, and one row per bucket")
