@@ -19,6 +19,19 @@ public enum DirectoryServer {
         ("F155545342", "Test EC"),
     ]
 
+    /// Registered application provider IDs (RIDs) seen as custom directory servers (accepted
+    /// only with `customCertificate: true`), named for people reading analytics.
+    public static let otherSchemes: [(id: String, name: String)] = [
+        ("A000000152", "Discover/Diners"), ("A000000065", "JCB"), ("A000000333", "UnionPay"),
+    ]
+
+    /// The scheme's name for a directory server ID (nil for an ID no scheme is known by).
+    public static func schemeName(_ id: String) -> String? {
+        for entry in known where entry.id == id { return entry.name }
+        for entry in otherSchemes where entry.id == id { return entry.name }
+        return nil
+    }
+
     /// True when `id` is one of the known directory server IDs.
     public static func isKnown(_ id: String) -> Bool {
         for entry in known where entry.id == id { return true }

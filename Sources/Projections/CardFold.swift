@@ -1,3 +1,4 @@
+import Domain
 import JournalCore
 
 /// How a card digitization journey ended, as far as the log says.
@@ -35,6 +36,13 @@ public struct CardStreamRow: Sendable, Equatable {
     public var lastOTPAt: Int64? { otpTimes.last }
     public var outcome: CardOutcome = .open
     public var endedAt: Int64?
+    /// occurredAt of the stream's `EligibilityChecked`: the cohort time of `rates`.
+    public var startedAt: Int64?
+    /// Its outcome was `eligible`.
+    public var eligible = false
+    /// The method types (``IDVMethodType`` raw values; appToApp not split) selected at least
+    /// once, sorted, without repeats.
+    public var selectedTypes: [String] = []
 
     public init(sid: Int64, name: String) {
         self.sid = sid
@@ -94,7 +102,9 @@ public enum CardFold {
         let before = row
         applyCountingEvents(event, to: &row, facts: &facts, totals: &totals)
         if before.firstOTPAt != row.firstOTPAt || before.outcome != row.outcome
-            || before.decisionAt != row.decisionAt {
+            || before.decisionAt != row.decisionAt || before.startedAt != row.startedAt
+            || before.eligible != row.eligible || before.selectedTypes != row.selectedTypes
+            || before.selectedKind != row.selectedKind {
             contribute(before, sign: -1, to: &totals)
             contribute(row, sign: 1, to: &totals)
         }
@@ -129,6 +139,36 @@ public enum CardFold {
             totals.count(.journey, row.outcome == .activated ? "1" : "0", by: sign, at: first)
         }
         if let decision = row.decisionAt { totals.count(.decisions, by: sign, at: decision) }
+        if let started = row.startedAt {
+            let cohort = cohortKey(row)
+            totals.count(.cohort, cohort.eligible, cohort.decision, cohort.activated, cohort.selectedTypes,
+                         cohort.lastType, by: sign, at: started)
+        }
+    }
+
+    /// What `rates` counts of a journey, kept at its start (`cohort|eligible|decision|activated|
+    /// selected types|last selected type`): `eligible` and `activated` are 1 or 0; `decision` is
+    /// green, red, yellow or empty; the types are ``IDVMethodType`` raw values, the selected
+    /// ones joined by commas.
+    public static func cohortKey(_ row: CardStreamRow)
+        -> (eligible: String, decision: String, activated: String, selectedTypes: String, lastType: String) {
+        let decision: String
+        if row.decisionAt != nil {
+            decision = "yellow"
+        } else {
+            switch row.outcome {
+            case .approved: decision = "green"
+            case .declined: decision = "red"
+            case .open, .activated, .failed, .cancelled, .expired, .notEligible: decision = ""
+            }
+        }
+        return (row.eligible ? "1" : "0", decision, row.outcome == .activated ? "1" : "0",
+                row.selectedTypes.joined(separator: ","), row.selectedKind.map(methodType(ofKind:)) ?? "")
+    }
+
+    /// The method type a kind belongs to (the two appToApp kinds are appToApp).
+    public static func methodType(ofKind kind: String) -> String {
+        kind.hasPrefix(IDVMethodType.appToApp.rawValue) ? IDVMethodType.appToApp.rawValue : kind
     }
 
     /// The name a method is counted under: its `type`, with appToApp split by cryptogram
@@ -143,7 +183,12 @@ public enum CardFold {
         let sid = row.sid
         switch event.kind {
         case .eligibilityChecked:
-            if event.string("outcome") == "notEligible" { end(&row, .notEligible, at: t) }
+            let outcome = event.string("outcome")
+            if row.startedAt == nil {
+                row.startedAt = t
+                row.eligible = outcome == EligibilityOutcome.eligible.rawValue
+            }
+            if outcome == EligibilityOutcome.notEligible.rawValue { end(&row, .notEligible, at: t) }
         case .digitizationApproved:
             end(&row, .approved, at: t)
         case .digitizationDeclined:
@@ -163,6 +208,11 @@ public enum CardFold {
                                   b: row.selections == 0 ? "first" : "reselected"))
             row.selections += 1
             row.selectedKind = kind
+            let type = methodType(ofKind: kind)
+            if !row.selectedTypes.contains(type) {
+                row.selectedTypes.append(type)
+                row.selectedTypes.sort()
+            }
         case .otpSubmitted:
             row.otpSubmissions += 1
             SortedValues.insert(t, into: &row.otpTimes)

@@ -16,6 +16,8 @@ public struct ProjectionError: Error, Sendable, CustomStringConvertible {
         /// An event read from the log does not match its stored hash: the log was changed behind
         /// the journal's back (`position` names it).
         case integrity
+        /// An answer that would be too large to compute or print (`--every` buckets beyond the limit).
+        case tooLarge
     }
 
     public var code: Code

@@ -17,7 +17,7 @@ public struct TotalsDelta: Sendable, Equatable {
     /// The counted metrics and how many components their keys have.
     public enum Metric: UInt8, Sendable, Hashable {
         case req, screen, timeout, perr, rerr, otp, rej, aexp, offered, sel, act, fail, cancel
-        case funnel, otptx, ended, rounds, journey, decisions
+        case funnel, otptx, ended, rounds, journey, decisions, cohort
 
         var name: String {
             switch self {
@@ -40,6 +40,7 @@ public struct TotalsDelta: Sendable, Equatable {
             case .rounds: return "rounds"
             case .journey: return "journey"
             case .decisions: return "decisions"
+            case .cohort: return "cohort"
             }
         }
 
@@ -48,7 +49,7 @@ public struct TotalsDelta: Sendable, Equatable {
             case .decisions: return 0
             case .screen, .rerr, .otp, .rej, .aexp, .offered, .act, .fail, .cancel, .otptx, .rounds, .journey: return 1
             case .req, .timeout, .perr, .sel, .ended: return 2
-            case .funnel: return 5
+            case .funnel, .cohort: return 5
             }
         }
     }

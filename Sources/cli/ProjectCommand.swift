@@ -187,6 +187,9 @@ enum ProjectCommand {
                                hint: "the read models can be rebuilt from the log: 'journal project --rebuild'")
             case .integrity:
                 throw CLIError(.integrity, error.message, hint: "run 'journal verify' to check the whole journal")
+            case .tooLarge:
+                throw CLIError(.failure, error.message,
+                               hint: "narrow the window with --since and --until, or choose a longer --every")
             case .eventStore, .unknownName, .badEvent:
                 throw CLIError(.failure, error.message)
             }

@@ -7,7 +7,7 @@ import Testing
        .enabled(if: !PostgresCLIServer.skipped, Comment(rawValue: PostgresCLIServer.skipReason)))
 struct PostgresReadModelsEndToEndTests {
     static let secret = "n0t-in-0utput"
-    static let queries = ["otp", "timeouts", "funnel", "challenges", "errors", "idv", "latency"]
+    static let queries = ["otp", "timeouts", "funnel", "challenges", "errors", "idv", "latency", "rates"]
 
     private func expectNoSecret(_ result: JournalRunner.Result, sourceLocation: SourceLocation = #_sourceLocation) {
         #expect(!result.stdout.contains(Self.secret), "stdout shows the password", sourceLocation: sourceLocation)
@@ -27,7 +27,8 @@ struct PostgresReadModelsEndToEndTests {
     @Test func everyQueryPrintsOnPostgreSQLWhatItPrintsOnSQLite() throws {
         let runner = try JournalRunner()
         let url = try journalOnBothBackends(runner)
-        let windows: [[String]] = [[], ["--since", "2026-11-29T08:00:00.000Z", "--until", "2026-11-29T08:30:00.000Z"]]
+        let windows: [[String]] = [[], ["--since", "2026-11-29T08:00:00.000Z", "--until", "2026-11-29T08:30:00.000Z"],
+                                   ["--every", "1h"], ["--since", "2026-11-29T08:07:30.500Z", "--every", "5m"]]
         for query in Self.queries {
             for window in windows {
                 for format in ["text", "json", "csv"] {

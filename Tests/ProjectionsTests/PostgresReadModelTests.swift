@@ -79,6 +79,39 @@ struct PostgresReadModelTests {
         #expect(collation.text(0, 0) == "C")
     }
 
+    @Test("rates and their buckets are the same on PostgreSQL as on SQLite, old card models rebuilt")
+    func ratesAndBucketsMatchSQLite() throws {
+        var generator = LegalLogGenerator(seed: 23)
+        let log = generator.log(transactions: 80, digitizations: 80)
+        let url = try PostgresProjectionsServer.freshURL()
+        let sqlite = try TemporaryDatabase()
+        defer { sqlite.remove() }
+        let onPostgres = try ProjectionEngine(journal: url, source: ArrayEventSource(log))
+        defer { onPostgres.close() }
+        let onSQLite = try ProjectionEngine(journal: sqlite.location, source: ArrayEventSource(log))
+        defer { onSQLite.close() }
+        onPostgres.batchSize = 37
+        let hour = Timestamp(millisecondsSinceEpoch: LegalLogGenerator.base + 5 * 3_600_000 + 1)
+        for window in [QueryWindow.all, QueryWindow(since: hour), QueryWindow(since: hour, until: hour.adding(milliseconds: 7_199_998))] {
+            #expect(try onPostgres.rates(window) == onSQLite.rates(window), "\(window)")
+            for every in [BucketWidth.hour, .quarterHour] {
+                let a = try onPostgres.run(.rates, window: window, every: every)
+                let b = try onSQLite.run(.rates, window: window, every: every)
+                #expect(a.json == b.json && a.text == b.text && a.csv == b.csv, "\(window) \(every.rawValue)")
+            }
+        }
+        #expect(try onPostgres.rates() == RatesReference(ArrayEventSource(log)).rates(.all))
+        // A card model of the previous code version (10) is rebuilt before the next query.
+        let pg = try PostgresConnection(url)
+        _ = try pg.query("UPDATE pj_meta SET version = 10 WHERE name = 'card'")
+        let reopened = try ProjectionEngine(journal: url, source: ArrayEventSource(log))
+        defer { reopened.close() }
+        #expect(try reopened.rates() == onSQLite.rates())
+        let meta = try pg.query("SELECT version, generation FROM pj_meta WHERE name = 'card'")
+        #expect(meta.int64(0, 0) == 11)
+        #expect(meta.int64(0, 1) == 2)
+    }
+
     @Test func aQueryReadsItsSnapshotWhileAnotherSessionHoldsABatchOpen() throws {
         let url = try PostgresProjectionsServer.freshURL()
         var generator = LegalLogGenerator(seed: 6)

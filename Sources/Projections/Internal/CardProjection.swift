@@ -5,7 +5,8 @@ import JournalCore
 ///
 /// Tables of generation G:
 /// - `pj_card_stream_gG(sid PK, name, nh (its hash, indexed), decision_t, methods (JSON object id → kind), selected,
-///   selections, otps, outcome, ended_t, otp_first_t, otp_last_t)`; index on `decision_t`.
+///   selections, otps, outcome, ended_t, otp_first_t, otp_last_t, start_t, eligible, sel_types)`; indexes on
+///   `decision_t` and `start_t` (the `rates` cohort of a window's partial minutes).
 /// - `pj_card_fact_gG(kind, t, sid, a, b, v, seq)`, `WITHOUT ROWID`, keyed `(kind, t, a, b, sid, seq)`.
 /// - the all-time totals (``TotalsTables``, prefix `pj_card`).
 final class CardProjection: ProjectionModel {
@@ -21,7 +22,9 @@ final class CardProjection: ProjectionModel {
     ///    theirs at query time).
     /// 10: the histogram over all methods is stored again (the sum at query time was too slow
     ///     for the 50 ms of a query over 10 M events).
-    var version: Int64 = 10
+    /// 11: the journey's start (`EligibilityChecked`), eligibility and selected method types,
+    ///     and the `cohort` counters at the start (`rates`).
+    var version: Int64 = 11
     private var generation: Int64 = 0
     private var directory = StreamRowDirectory<CardStreamRow>()
 
@@ -38,7 +41,8 @@ final class CardProjection: ProjectionModel {
         try db.execute("""
             CREATE TABLE IF NOT EXISTS \(s)(sid INTEGER PRIMARY KEY, name TEXT NOT NULL, nh INTEGER NOT NULL, decision_t INTEGER,
               methods TEXT NOT NULL, selected TEXT, selections INTEGER NOT NULL, otps INTEGER NOT NULL,
-              outcome INTEGER NOT NULL, ended_t INTEGER, otp_first_t INTEGER, otp_last_t INTEGER, otp_times TEXT);
+              outcome INTEGER NOT NULL, ended_t INTEGER, otp_first_t INTEGER, otp_last_t INTEGER, otp_times TEXT,
+              start_t INTEGER, eligible INTEGER NOT NULL, sel_types TEXT);
             CREATE TABLE IF NOT EXISTS \(f)(kind INTEGER NOT NULL, t INTEGER NOT NULL, sid INTEGER NOT NULL,
               a TEXT NOT NULL, b TEXT NOT NULL, v INTEGER, seq INTEGER NOT NULL,
               PRIMARY KEY(kind, t, a, b, sid, seq)) WITHOUT ROWID;
@@ -51,7 +55,10 @@ final class CardProjection: ProjectionModel {
         let s = Self.streamTable(g)
         // No name index: a store's stream id is the row's sid; the fact table is clustered on
         // its query order (see `ThreeDSProjection`).
-        try db.execute("CREATE INDEX IF NOT EXISTS \(s)_decision ON \(s)(decision_t)")
+        try db.execute("""
+            CREATE INDEX IF NOT EXISTS \(s)_decision ON \(s)(decision_t);
+            CREATE INDEX IF NOT EXISTS \(s)_start ON \(s)(start_t, eligible, outcome, decision_t, sel_types, selected);
+            """)
     }
 
     func open(in db: ProjectionDatabase, generation g: Int64) throws(ProjectionError) {
@@ -100,7 +107,9 @@ final class CardProjection: ProjectionModel {
         for row in ordered {
             rowTexts.append(RowTexts(name: texts.add(row.name), methods: texts.add(Self.encode(row.methods)),
                                      selected: texts.add(row.selectedKind),
-                                     otpTimes: texts.add(row.otpTimes.isEmpty ? nil : SortedValues.encode(row.otpTimes))))
+                                     otpTimes: texts.add(row.otpTimes.isEmpty ? nil : SortedValues.encode(row.otpTimes)),
+                                     selectedTypes: texts.add(row.selectedTypes.isEmpty ? nil
+                                                              : row.selectedTypes.joined(separator: ","))))
         }
         let sortedFacts = order.map { (fact: facts[$0], seq: seqs[$0], a: texts.add(facts[$0].a), b: texts.add(facts[$0].b)) }
         let prepared = TotalsTables.prepare(totals)
@@ -111,7 +120,7 @@ final class CardProjection: ProjectionModel {
 
     /// Where a stream row's texts are in its batch's ``TextArena``.
     private struct RowTexts {
-        let name, methods, selected, otpTimes: TextArena.Span
+        let name, methods, selected, otpTimes, selectedTypes: TextArena.Span
     }
 
     private typealias SortedFact = (fact: CardFact, seq: Int64, a: TextArena.Span, b: TextArena.Span)
@@ -139,12 +148,13 @@ final class CardProjection: ProjectionModel {
                               texts: TextArena.Bytes, in db: ProjectionDatabase, generation: Int64) throws(ProjectionError) {
         let upsert = RowInserter(db, """
             INSERT INTO \(streamTable(generation))(sid, name, nh, decision_t, methods, selected,
-              selections, otps, outcome, ended_t, otp_first_t, otp_last_t, otp_times)
-            """, columns: 13, tail: """
+              selections, otps, outcome, ended_t, otp_first_t, otp_last_t, otp_times, start_t, eligible, sel_types)
+            """, columns: 16, tail: """
             ON CONFLICT(sid) DO UPDATE SET decision_t = excluded.decision_t, methods = excluded.methods,
               selected = excluded.selected, selections = excluded.selections, otps = excluded.otps,
               outcome = excluded.outcome, ended_t = excluded.ended_t, otp_first_t = excluded.otp_first_t,
-              otp_last_t = excluded.otp_last_t, otp_times = excluded.otp_times
+              otp_last_t = excluded.otp_last_t, otp_times = excluded.otp_times, start_t = excluded.start_t,
+              eligible = excluded.eligible, sel_types = excluded.sel_types
             """)
         // Fields read in place (no copy of each row); see `ThreeDSProjection`.
         try rows.withUnsafeBufferPointer { (rows) throws(ProjectionError) in
@@ -163,6 +173,9 @@ final class CardProjection: ProjectionModel {
                     write.bind(at + 11, rows[index].firstOTPAt)
                     write.bind(at + 12, rows[index].lastOTPAt)
                     write.bind(at + 13, spans[index].otpTimes, in: texts)
+                    write.bind(at + 14, rows[index].startedAt)
+                    write.bind(at + 15, Int64(rows[index].eligible ? 1 : 0))
+                    write.bind(at + 16, spans[index].selectedTypes, in: texts)
                 }
             }
         }
@@ -191,7 +204,8 @@ final class CardProjection: ProjectionModel {
     private func load(_ condition: String, db: ProjectionDatabase,
                       bind: (Statement) -> Void) throws(ProjectionError) -> CardStreamRow? {
         let st = try db.statement("""
-            SELECT sid, name, decision_t, methods, selected, selections, otps, outcome, ended_t, otp_times
+            SELECT sid, name, decision_t, methods, selected, selections, otps, outcome, ended_t, otp_times,
+              start_t, eligible, sel_types
             FROM \(Self.streamTable(generation)) WHERE \(condition)
             """)
         bind(st)
@@ -211,6 +225,9 @@ final class CardProjection: ProjectionModel {
             }
             row.otpTimes = decoded
         }
+        row.startedAt = st.optionalInt(10)
+        row.eligible = st.int(11) != 0
+        row.selectedTypes = st.optionalText(12).map { $0.split(separator: ",").map(String.init) } ?? []
         return row
     }
 
