@@ -26,12 +26,14 @@ let package = Package(
                        providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CLibPQ", path: "Sources/CLibPQ", pkgConfig: "libpq",
                        providers: [.apt(["libpq-dev"])]),
+        // glibc's posix_spawn_file_actions_addclosefrom_np (header only, part of libc).
+        .systemLibrary(name: "CSpawn", path: "Sources/CSpawn"),
 
         // Shared value types: JSON that keeps what it was given, timestamps, identifiers.
         .target(name: "JournalCore", swiftSettings: optimized),
         // The append-only store (SQLite by default, PostgreSQL for scale-out).
         .target(name: "EventStore",
-                dependencies: ["JournalCore", "CSQLite", "CLZ4", "COpenSSL", "CLibPQ"],
+                dependencies: ["JournalCore", "CSQLite", "CLZ4", "COpenSSL", "CLibPQ", "CSpawn"],
                 swiftSettings: optimized),
         // Pure decide/evolve aggregates and the event catalog: no I/O.
         .target(name: "Domain", dependencies: ["JournalCore"], swiftSettings: optimized),

@@ -1,3 +1,4 @@
+import CSpawn
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -140,6 +141,10 @@ public final class PostgresScratchServer: @unchecked Sendable {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, log, O_WRONLY | O_CREAT | O_APPEND, 0o644)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        // Nothing else of this process reaches the child: a server (or its watchdog) that
+        // inherited the write end of another child's output pipe, opened by a thread of the
+        // tests at the same moment, would keep that pipe open and its reader waiting forever.
+        posix_spawn_file_actions_addclosefrom_np(&actions, 3)
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
         var pid = pid_t()
