@@ -6,8 +6,8 @@ import JournalCore
 ///
 /// Every event keeps its id, stream, version, type, occurredAt, recordedAt and data/meta bytes,
 /// and is appended in position order, so the destination gets the same positions and therefore
-/// the same hash chain: the copy is checked by verifying the source before, the destination
-/// after, and comparing their head hashes. Pages of 1,000 events are appended atomically (one
+/// the same hash chain and the same Merkle tree: the copy is checked by verifying the source
+/// before, the destination after, and comparing their head hashes and tree roots. Pages of 1,000 events are appended atomically (one
 /// multi-stream append each, with expected versions). A copy that was interrupted resumes: when
 /// the destination already holds a prefix of the source (its head hash equals the source's hash
 /// at that position), copying continues after it; any other non-empty destination is refused.
@@ -24,7 +24,9 @@ enum CopyCommand {
             Copies every event in position order, keeping ids, streams, versions, occurredAt,
             recordedAt and the data and meta bytes, so both journals hold the same hash chain.
             The source is verified first (exit 4 if it is damaged) and the destination after the
-            copy; the command succeeds only when both verify and their head hashes are equal.
+            copy; the command succeeds only when both verify and their head hashes and Merkle tree
+            roots are equal (a source of an older version opened read-only has no tree yet: its
+            root is not compared).
             A destination that already holds the first events of the source (an interrupted
             copy) is resumed; any other non-empty destination is refused. --db is not used.
             Passwords in URLs are never printed.
@@ -85,6 +87,13 @@ enum CopyCommand {
                            + "\(destinationReport.events) events, head hash \(destinationReport.headHash.prefix(16)) "
                            + "vs \(sourceReport.events) events, head hash \(sourceReport.headHash.prefix(16))")
         }
+        let tree = try destination.treeHead()
+        if let sourceTree = try sourceTreeHead(source), sourceTree != tree {
+            throw CLIError(.integrity, "the copy at \(to.display) has Merkle tree root \(Hex.string(tree.root).prefix(16)) "
+                           + "at size \(tree.size) where \(from.display) has \(Hex.string(sourceTree.root).prefix(16)) "
+                           + "at size \(sourceTree.size)",
+                           hint: "'journal verify --db …' on both; one of the trees was changed")
+        }
         switch arguments.format {
         case .json:
             var line = JSONObject()
@@ -96,11 +105,13 @@ enum CopyCommand {
             line["streams"] = .number(JSONNumber(destinationReport.streams))
             line["headPosition"] = .number(JSONNumber(destinationReport.headPosition))
             line["headHash"] = .string(destinationReport.headHash)
+            line["treeRoot"] = .string(Hex.string(tree.root))
             context.stdout.line(JSONWriter.string(.object(line)))
         case .text:
             let resumed = start > 0 ? " (resumed after position \(start))" : ""
             context.stdout.line("copied \(copied) events from \(from.display) to \(to.display)\(resumed)")
-            let head = destinationReport.headHash.isEmpty ? "" : ", head hash \(destinationReport.headHash.prefix(16))…"
+            let head = destinationReport.headHash.isEmpty ? ""
+                : ", head hash \(destinationReport.headHash.prefix(16))…, tree root \(Hex.string(tree.root).prefix(16))…"
             context.stdout.line("ok: both journals verify: \(destinationReport.events) events in \(destinationReport.streams) "
                                 + "streams, head position \(destinationReport.headPosition)\(head)")
         }
@@ -122,6 +133,16 @@ enum CopyCommand {
             }
         }
         return parts
+    }
+
+    /// The source's tree head, or nil when the source is of an older version opened read-only
+    /// (the destination built its tree from the same events).
+    private static func sourceTreeHead(_ source: any EventStore) throws -> TreeHead? {
+        do {
+            return try source.treeHead()
+        } catch let error where error.code == .needsUpgrade {
+            return nil
+        }
     }
 
     private static func verified(_ store: any EventStore, _ backend: JournalBackend) throws -> VerifyReport {
