@@ -2,7 +2,8 @@ import JournalCore
 
 extension JournalConnection {
     /// Walks the whole log in one read transaction (a consistent snapshot) and checks the rule
-    /// written in `ChainHasher.swift` (`ChainVerifier`). Throws `.integrity` with the first bad position.
+    /// written in `ChainHasher.swift` (`ChainVerifier`), then that the stored Merkle tree is the
+    /// tree of the log (`TreeVerifier`). Throws `.integrity` with the first bad position.
     func verify(progress: (_ checked: Int64) -> Void = { _ in }) throws(EventStoreError) -> VerifyReport {
         let inTransaction = write != nil
         if !inTransaction {
@@ -10,8 +11,18 @@ extension JournalConnection {
         }
         defer { if !inTransaction { sql.rollback() } }
 
+        // Inside a write transaction (a `:memory:` journal read from `write { }`), its gathered
+        // leaves go into the tiles first, or the tree is not checked (under a savepoint).
+        var checkTree = hasTree
+        if let state = write, !state.leafHashes.isEmpty {
+            if state.savepoints == 0 { try flushTree() } else { checkTree = false }
+        }
         let head = try self.head()
         var verifier = ChainVerifier(hasher: hasher)
+        var tree = TreeVerifier(hasher: hasher)
+        let storedTile = { (level: Int, index: Int64) throws(EventStoreError) -> [UInt8] in
+            try self.treeTile(level: level, index: index)
+        }
         let statement = try run("reading the log") { () throws(SQLiteError) in
             try sql.cached("SELECT \(Self.columns) FROM journal_events ORDER BY position")
         }
@@ -20,12 +31,17 @@ extension JournalConnection {
         while try run("reading the log", { () throws(SQLiteError) in try statement.step() }) {
             checked += 1
             if checked & 0xFFF == 0 { progress(checked) }
+            var decoded: RecordedEvent?
             try verifier.check(position: statement.int64(at: 0), streamID: statement.int64(at: 1),
                                version: statement.int64(at: 2)) { () throws(EventStoreError) in
-                try decodeRow(statement, stream: nil)
+                let event = try decodeRow(statement, stream: nil)
+                decoded = event
+                return event
             }
+            if checkTree, let decoded { try tree.add(decoded, storedTile: storedTile) }
         }
         let report = try verifier.finish(headPosition: head.position, headHash: head.hash)
+        if checkTree { try tree.finish(storedTile: storedTile) }
         if !legacyIDIndex { try verifyIDIndex(headPosition: head.position) }
         return report
     }

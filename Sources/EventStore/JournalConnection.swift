@@ -51,6 +51,9 @@ final class JournalConnection {
     /// A version 1 journal opened read-only: ids are found through its unique index on
     /// `journal_events(event_id)`, and there is no id index to verify.
     var legacyIDIndex = false
+    /// False for a journal of schema version 1 or 2 opened read-only: it has no Merkle tree to
+    /// verify.
+    var hasTree = true
 
     // Scratch buffers reused by encode/decode.
     var payloadScratch: [UInt8] = []

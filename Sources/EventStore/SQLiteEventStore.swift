@@ -65,6 +65,7 @@ public final class SQLiteEventStore: TransactionalEventStore, @unchecked Sendabl
             try writer.upgradeToTree()
             version = Self.schemaVersion
         }
+        writer.hasTree = version >= 3
         fileSchemaVersion = version
         reader = inMemory || configuration.readOnly
             ? nil : try JournalConnection(path: path, configuration: configuration, writer: false)

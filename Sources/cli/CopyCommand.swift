@@ -6,8 +6,8 @@ import JournalCore
 ///
 /// Every event keeps its id, stream, version, type, occurredAt, recordedAt and data/meta bytes,
 /// and is appended in position order, so the destination gets the same positions and therefore
-/// the same hash chain: the copy is checked by verifying the source before, the destination
-/// after, and comparing their head hashes. Pages of 1,000 events are appended atomically (one
+/// the same hash chain and the same Merkle tree: the copy is checked by verifying the source
+/// before, the destination after, and comparing their head hashes and tree roots. Pages of 1,000 events are appended atomically (one
 /// multi-stream append each, with expected versions). A copy that was interrupted resumes: when
 /// the destination already holds a prefix of the source (its head hash equals the source's hash
 /// at that position), copying continues after it; any other non-empty destination is refused.
@@ -25,7 +25,9 @@ enum CopyCommand {
             Copies every event in position order, keeping ids, streams, versions, occurredAt,
             recordedAt and the data and meta bytes, so both journals hold the same hash chain.
             The source is verified first (exit 4 if it is damaged) and the destination after the
-            copy; the command succeeds only when both verify and their head hashes are equal.
+            copy; the command succeeds only when both verify and their head hashes and Merkle tree
+            roots are equal (a source of an older version opened read-only has no tree yet: its
+            root is not compared).
             A destination that already holds the first events of the source (an interrupted
             copy) is resumed; any other non-empty destination is refused. --db is not used.
             Passwords in URLs are never printed.
@@ -92,13 +94,14 @@ enum CopyCommand {
                            + "\(destinationReport.events) events, head hash \(destinationReport.headHash.prefix(16)) "
                            + "vs \(sourceReport.events) events, head hash \(sourceReport.headHash.prefix(16))")
         }
-        // The same leaf lines make the same Merkle tree: checkpoints signed on the source hold
-        // on the copy (contract §6).
-        let sourceTree = try source.treeHead()
-        let destinationTree = try destination.treeHead()
-        guard sourceTree == destinationTree else {
-            throw CLIError(.integrity, "the copy at \(to.display) has another Merkle root than \(from.display) "
-                           + "(\(destinationTree.size) vs \(sourceTree.size) events)")
+        // The same leaf lines make the same Merkle tree: checkpoints signed on the source hold on
+        // the copy (contract §6). A source opened read-only before its upgrade has no tree to compare.
+        let tree = try destination.treeHead()
+        if let sourceTree = try sourceTreeHead(source), sourceTree != tree {
+            throw CLIError(.integrity, "the copy at \(to.display) has Merkle tree root \(Base64.encode(tree.root)) "
+                           + "at size \(tree.size) where \(from.display) has \(Base64.encode(sourceTree.root)) "
+                           + "at size \(sourceTree.size)",
+                           hint: "'journal verify --db …' on both; one of the trees was changed")
         }
         switch arguments.format {
         case .json:
@@ -111,7 +114,7 @@ enum CopyCommand {
             line["streams"] = .number(JSONNumber(destinationReport.streams))
             line["headPosition"] = .number(JSONNumber(destinationReport.headPosition))
             line["headHash"] = .string(destinationReport.headHash)
-            line["treeRoot"] = .string(Base64.encode(destinationTree.root))
+            line["treeRoot"] = .string(Base64.encode(tree.root))
             context.stdout.line(JSONWriter.string(.object(line)))
         case .text:
             let resumed = start > 0 ? " (resumed after position \(start))" : ""
@@ -119,7 +122,7 @@ enum CopyCommand {
             let head = destinationReport.headHash.isEmpty ? "" : ", head hash \(destinationReport.headHash.prefix(16))…"
             context.stdout.line("ok: both journals verify: \(destinationReport.events) events in \(destinationReport.streams) "
                                 + "streams, head position \(destinationReport.headPosition)\(head)")
-            context.stdout.line("ok: same Merkle root \(Base64.encode(destinationTree.root)): checkpoints of "
+            context.stdout.line("ok: same Merkle root \(Base64.encode(tree.root)): checkpoints of "
                                 + "\(from.display) hold on the copy")
         }
     }
@@ -140,6 +143,16 @@ enum CopyCommand {
             }
         }
         return parts
+    }
+
+    /// The source's tree head, or nil when the source is of an older version opened read-only
+    /// (the destination built its tree from the same events).
+    private static func sourceTreeHead(_ source: any EventStore) throws -> TreeHead? {
+        do {
+            return try source.treeHead()
+        } catch let error where error.code == .needsUpgrade {
+            return nil
+        }
     }
 
     private static func verified(_ store: any EventStore, _ backend: JournalBackend) throws -> VerifyReport {

@@ -14,7 +14,8 @@ enum VerifyCommand {
         ],
         details: """
             Walks every event in position order and recomputes the hash chain; checks that
-            positions have no gaps and that each stream's versions count from 0 without gaps.
+            positions have no gaps and that each stream's versions count from 0 without gaps, and
+            that the journal's stored Merkle tree is the tree of its events (export lines).
             Exit code 0 when the journal is intact, 4 when it is not (the first bad position is
             named on stderr, and in the JSON output).
 

@@ -257,6 +257,45 @@ struct TreeConformanceTests {
         try Self.expectTreeMatchesLog(harness.store)
     }
 
+    @Test("verify fails at the first position of a stored tile that is not the tree of the log", arguments: Backend.all)
+    func verifyChecksTheTree(backend: Backend) throws {
+        let harness = try backend.open(StoreOptions())
+        let store = harness.store
+        try store.append(Fixture.events(0..<600), to: Fixture.stream(1), expectedVersion: .noStream)
+        #expect(try store.verify().events == 600)
+        try harness.tamper.dropImmutabilityTriggers()
+        #expect(!harness.tamper.sqlIsRefused("DELETE FROM journal_tree WHERE level = 0 AND idx = 1"))
+        let missing = try #require(throws: EventStoreError.self) { try store.verify() }
+        #expect(missing.code == .integrity)
+        #expect(missing.position == 257)
+        #expect(missing.message.contains("Merkle tree tile (0, 1)"), "\(missing.message)")
+        // A tile of a level the tree of 600 events does not reach.
+        #expect(!harness.tamper.sqlIsRefused("DELETE FROM journal_tree WHERE level = 1"))
+        #expect(throws: EventStoreError.self) { try store.verify() }
+    }
+
+    @Test("verify fails when one byte of a stored tile changes, and ignores an open transaction's leaves")
+    func verifyChecksTileBytes() throws {
+        let store = try SQLiteEventStore(path: ":memory:", configuration: StoreOptions().sqlite)
+        try store.append(Fixture.events(0..<300), to: Fixture.stream(1), expectedVersion: .noStream)
+        try store.write { transaction in
+            try transaction.append(Fixture.events(300..<310), to: Fixture.stream(1), expectedVersion: .any)
+            #expect(try store.verify().events == 310)
+        }
+        #expect(try store.verify().events == 310)
+        var tile = try store.treeTile(level: 0, index: 1)
+        tile[40] ^= 0x10
+        try store.withConnection { db in
+            try db.execute("DROP TRIGGER journal_tree_append_only")
+            let update = try db.prepare("UPDATE journal_tree SET hashes = ? WHERE level = 0 AND idx = 1")
+            update.bind(blob: tile, at: 1)
+            try update.run()
+        }
+        let error = try #require(throws: EventStoreError.self) { try store.verify() }
+        #expect(error.code == .integrity)
+        #expect(error.position == 257)
+    }
+
     @Test("kept checkpoints are listed in order with the store's clock, and survive", arguments: Backend.all)
     func checkpoints(backend: Backend) throws {
         let store = try backend.open(StoreOptions()).store

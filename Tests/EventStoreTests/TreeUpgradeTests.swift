@@ -12,12 +12,15 @@ struct TreeUpgradeTests {
         return configuration
     }()
 
-    /// A version 2 file: a version 3 journal with the tree's tables taken out.
-    static func makeVersion2(at path: String, events: Int) throws {
+    /// A version 2 file: a version 3 journal with the tree's tables taken out. Returns the root
+    /// its tree had.
+    @discardableResult
+    static func makeVersion2(at path: String, events: Int) throws -> TreeHead {
         let store = try SQLiteEventStore(path: path, configuration: configuration)
         for n in stride(from: 0, to: events, by: 50) {
             try store.append(Fixture.events(n..<min(n + 50, events)), to: Fixture.stream(n / 50 % 3), expectedVersion: .any)
         }
+        let head = try store.treeHead()
         try store.withConnection { db in
             try db.execute("""
                 DROP TRIGGER journal_tree_no_delete; DROP TRIGGER journal_tree_append_only;
@@ -26,6 +29,7 @@ struct TreeUpgradeTests {
                 PRAGMA user_version = 2;
                 """)
         }
+        return head
     }
 
     @Test("a version 2 SQLite journal opened read-only is read as it is, and its tree asks for an upgrade")
@@ -49,9 +53,10 @@ struct TreeUpgradeTests {
     @Test("a version 2 SQLite journal opened for writing gets the tree of its log, in one upgrade")
     func version2Upgrade() throws {
         let path = TemporaryDirectory.make().file("j.db")
-        try Self.makeVersion2(at: path, events: 700)
+        let before = try Self.makeVersion2(at: path, events: 700)
         let store = try SQLiteEventStore(path: path, configuration: Self.configuration)
         #expect(try store.withConnection { db in try db.scalarInt("PRAGMA user_version") } == 3)
+        #expect(try store.treeHead() == before)
         try TreeConformanceTests.expectTreeMatchesLog(store, sizes: [1, 256, 699, 700])
         try store.append(Fixture.events(1_000..<1_010), to: Fixture.stream(1), expectedVersion: .any)
         try TreeConformanceTests.expectTreeMatchesLog(store)

@@ -59,18 +59,40 @@ struct TamperingTests {
         #expect(json.status == 4 && json.firstBadPosition == expected, "\(json.stdout)")
     }
 
-    /// The limit of any hash chain: whoever rewrites every link after a change, and the head,
-    /// leaves a journal that checks. What gives it away is the head hash recorded before (verify
-    /// prints it), so record it somewhere the attacker cannot write.
-    @Test func aRewrittenChainChecksButItsHeadHashDiffersFromTheOneRecordedBefore() throws {
+    /// A rewritten chain under the Merkle tree kept from before: every link checks, but the
+    /// tree is no longer the tree of the events, and verify names the first position of the tile
+    /// that differs.
+    @Test func aRewrittenChainUnderTheOldTreeFailsAtTheTileThatCoversTheChange() throws {
+        let runner = try JournalRunner()
+        var legal = LegalEvents()
+        let lines = legal.events(atLeast: 30, firstStream: 1).lines
+        #expect(try runner.run(["import", try runner.ndjson("in.ndjson", lines)], timeout: 120).ending == .exited(0))
+        try Self.rewriteChain(runner.database, changing: 10)
+        let after = try runner.run(["verify", "--format", "json"], timeout: 120)
+        #expect(after.ending == .exited(4), "\(after.stdout)")
+        #expect(after.stdout.contains(#""firstBadPosition":1"#) && after.stdout.contains("Merkle tree"), "\(after.stdout)")
+    }
+
+    /// The limit of any log kept by its writer: whoever rewrites every link after a change, the
+    /// head, and the tree (here: drops it and lets the upgrade of a writing command rebuild it)
+    /// leaves a journal that checks. What gives it away is the head hash or the tree root
+    /// recorded before (verify prints the one, a signed checkpoint holds the other), so record
+    /// them somewhere the attacker cannot write.
+    @Test func aRewrittenChainAndTreeCheckButTheHeadHashDiffersFromTheOneRecordedBefore() throws {
         let runner = try JournalRunner()
         var legal = LegalEvents()
         let lines = legal.events(atLeast: 30, firstStream: 1).lines
         #expect(try runner.run(["import", try runner.ndjson("in.ndjson", lines)], timeout: 120).ending == .exited(0))
         let before = try runner.run(["verify", "--format", "json"], timeout: 120).stdout
         try Self.rewriteChain(runner.database, changing: 10)
+        do {
+            let db = try Self.open(runner.database)
+            defer { db.close() }
+            try db.execute("DROP TABLE journal_tree; DROP TABLE journal_checkpoints; PRAGMA user_version = 2")
+        }
+        #expect(try runner.run(["import", "/dev/null"], timeout: 120).ending == .exited(0))
         let after = try runner.run(["verify", "--format", "json"], timeout: 120)
-        #expect(after.ending == .exited(0))
+        #expect(after.ending == .exited(0), "\(after.stdout)")
         #expect(Self.headHash(after.stdout) != nil && Self.headHash(after.stdout) != Self.headHash(before))
     }
 

@@ -54,6 +54,7 @@ public final class PostgresEventStore: TransactionalEventStore, @unchecked Senda
         }
         fileSchemaVersion = version
         reader = try PostgresJournal(url: url, configuration: configuration, writer: false)
+        reader.hasTree = version == Self.schemaVersion
         let signal = self.signal
         commits = GroupCommit(writer: writer, didCommit: { signal.publish($0) })
         listener = PostgresCommitListener(url: url, schema: writer.schema, signal: signal)

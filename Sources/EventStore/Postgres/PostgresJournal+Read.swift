@@ -124,8 +124,10 @@ extension PostgresJournal {
     // MARK: - Verify
 
     /// Walks the whole log in one REPEATABLE READ snapshot, a page at a time, and checks the rule
-    /// written in `ChainHasher.swift`: the same checks, messages and positions as the SQLite store.
-    func verify(pageSize: Int = 5_000, progress: (_ checked: Int64) -> Void = { _ in }) throws(EventStoreError) -> VerifyReport {
+    /// written in `ChainHasher.swift` and the stored Merkle tree (`TreeVerifier`): the same
+    /// checks, messages and positions as the SQLite store.
+    func verify(pageSize: Int = 5_000, progress: (_ checked: Int64) -> Void = { _ in })
+        throws(EventStoreError) -> VerifyReport {
         try run("starting a read transaction") { () throws(PostgresError) in
             try pg.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
         }
@@ -135,6 +137,10 @@ extension PostgresJournal {
         }
         let head = headRow.rowCount == 1 ? (headRow.int64(0, 0), headRow.bytes(0, 1)) : (0, ChainHasher.zeroHash)
         var verifier = ChainVerifier(hasher: hasher)
+        var tree = TreeVerifier(hasher: hasher)
+        let storedTile = { (level: Int, index: Int64) throws(EventStoreError) -> [UInt8] in
+            try self.treeTile(level: level, index: index)
+        }
         var next: Int64 = Int64.min
         var checked: Int64 = 0
         while true {
@@ -145,15 +151,21 @@ extension PostgresJournal {
             if page.rowCount == 0 { break }
             for row in 0..<page.rowCount {
                 let position = page.int64(row, 0)
+                var decoded: RecordedEvent?
                 try verifier.check(position: position, streamID: page.int64(row, 12),
                                    version: page.int64(row, 2)) { () throws(EventStoreError) in
-                    try decode(page, row)
+                    let event = try decode(page, row)
+                    decoded = event
+                    return event
                 }
+                if hasTree, let decoded { try tree.add(decoded, storedTile: storedTile) }
                 next = position + 1
             }
             checked += Int64(page.rowCount)
             progress(checked)
         }
-        return try verifier.finish(headPosition: head.0, headHash: head.1)
+        let report = try verifier.finish(headPosition: head.0, headHash: head.1)
+        if hasTree { try tree.finish(storedTile: storedTile) }
+        return report
     }
 }

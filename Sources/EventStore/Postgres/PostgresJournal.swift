@@ -31,6 +31,9 @@ final class PostgresJournal {
     var dictionaries: [Int64: LZ4Dictionary] = [:]
     var dictionaryTrainingSkipped = false
 
+    /// False for a journal of schema version 1 opened read-only: it has no Merkle tree to verify.
+    var hasTree = true
+
     /// Present while this session holds the append lock.
     var write: WriteState?
 

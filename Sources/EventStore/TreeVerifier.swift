@@ -1,0 +1,64 @@
+/// The part of `verify()` that holds the stored Merkle tree to the log: fed every event's leaf
+/// hash in position order, it rebuilds the tiles (`TreeTiles`) one at a time and compares each
+/// with the stored one, so a tree that does not match the events (tiles edited, or a log
+/// rewritten under tiles kept from before) fails with `.integrity`. Memory: one tile per level.
+struct TreeVerifier {
+    private let hasher: ChainHasher
+    /// The tile being rebuilt at each level, and its index.
+    private var tiles: [[UInt8]] = []
+    private var indexes: [Int64] = []
+    private var leaf = ChainHasher.zeroHash
+
+    init(hasher: ChainHasher) { self.hasher = hasher }
+
+    /// Adds the next event's leaf; `storedTile(level, index)` reads a stored tile (empty when
+    /// there is none) in the same snapshot as the events.
+    mutating func add(_ event: RecordedEvent,
+                      storedTile: (Int, Int64) throws(EventStoreError) -> [UInt8]) throws(EventStoreError) {
+        try push(hasher.leafHash(of: event), level: 0, storedTile: storedTile)
+    }
+
+    private mutating func push(_ node: [UInt8], level: Int,
+                               storedTile: (Int, Int64) throws(EventStoreError) -> [UInt8]) throws(EventStoreError) {
+        if tiles.count == level {
+            tiles.append([])
+            indexes.append(0)
+        }
+        tiles[level].append(contentsOf: node)
+        guard tiles[level].count == TreeTiles.tileBytes else { return }
+        try compare(level: level, storedTile: storedTile)
+        let parent = TreeTiles.root(of: tiles[level], hasher: hasher)
+        tiles[level].removeAll(keepingCapacity: true)
+        indexes[level] += 1
+        try push(parent, level: level + 1, storedTile: storedTile)
+    }
+
+    /// After the last event: the partial tiles at the edge must be stored exactly, and nothing
+    /// beyond them.
+    func finish(storedTile: (Int, Int64) throws(EventStoreError) -> [UInt8]) throws(EventStoreError) {
+        for level in tiles.indices {
+            try compare(level: level, storedTile: storedTile)
+            if !tiles[level].isEmpty, try !storedTile(level, indexes[level] + 1).isEmpty {
+                throw mismatch(level: level, index: indexes[level] + 1, "is stored beyond the end of the log")
+            }
+        }
+        if try !storedTile(tiles.count, 0).isEmpty {
+            throw mismatch(level: tiles.count, index: 0, "is stored beyond the end of the log")
+        }
+    }
+
+    private func compare(level: Int, storedTile: (Int, Int64) throws(EventStoreError) -> [UInt8]) throws(EventStoreError) {
+        let stored = try storedTile(level, indexes[level])
+        guard stored == tiles[level] else {
+            throw mismatch(level: level, index: indexes[level],
+                           "holds \(stored.count / 32) hashes that are not the tree of the events it covers")
+        }
+    }
+
+    /// `.integrity` at the first position the tile covers.
+    private func mismatch(level: Int, index: Int64, _ what: String) -> EventStoreError {
+        let first = index << (8 * (level + 1)) + 1
+        return .integrity(at: first, "the journal's Merkle tree tile (\(level), \(index)) \(what) "
+                          + "(from position \(first)): the tree was changed behind the store's back")
+    }
+}
