@@ -30,9 +30,9 @@ extension JournalConnection {
                     lastDictionary = found
                     return found
                 },
-                bytes: { lend in statement.withBlob(at: 7, lend) }) { data, _ in
+                bytes: { lend in statement.withBlob(at: 7, lend) }) { data, meta in
                 body(ScannedEvent(position: at, streamID: statement.int64(at: 1), typeID: statement.int64(at: 2),
-                                  occurredAt: statement.int64(at: 3), data: data))
+                                  occurredAt: statement.int64(at: 3), data: data, meta: meta))
             }
             count += 1
             if !keepGoing { break }

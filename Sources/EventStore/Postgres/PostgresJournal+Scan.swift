@@ -38,9 +38,9 @@ extension PostgresJournal {
                 codec: result.int64(row, 4), dataLength: Int(clamping: result.int64(row, 5)),
                 metaLength: result.optionalInt64(row, 6).map { Int(clamping: $0) }, position: at,
                 scratch: &payloadScratch, dictionary: { id throws(EventStoreError) in try self.dictionary(id) },
-                bytes: { lend in result.withBytes(row, 7, lend) }) { data, _ in
+                bytes: { lend in result.withBytes(row, 7, lend) }) { data, meta in
                 body(ScannedEvent(position: at, streamID: result.int64(row, 1), typeID: result.int64(row, 2),
-                                  occurredAt: result.int64(row, 3), data: data))
+                                  occurredAt: result.int64(row, 3), data: data, meta: meta))
             }
             count += 1
             if !keepGoing { return (count, last, true) }
