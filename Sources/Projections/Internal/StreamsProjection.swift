@@ -122,7 +122,14 @@ final class StreamsProjection: ProjectionModel {
             directory.rows[slot].digitalCardID = nil
         }
         directory.endBatch()
+        // In key order, each pair once (a stream may come back to an id it carried before).
         pairs.sort { $0.cid != $1.cid ? $0.cid < $1.cid : $0.sid < $1.sid }
+        var kept = 0
+        for index in pairs.indices where kept == 0 || pairs[index] != pairs[kept - 1] {
+            pairs[kept] = pairs[index]
+            kept += 1
+        }
+        pairs.removeLast(pairs.count - kept)
         return PendingWrite(Rows(rows: rows, correlations: pairs, generation: generation))
     }
 
