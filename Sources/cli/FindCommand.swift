@@ -16,7 +16,7 @@ enum FindCommand {
             OptionSpec(name: "category", value: .choice(StreamFilter.categoryNames),
                        help: "3ds transactions or card digitizations only"),
             OptionSpec(name: "outcome", value: .text(placeholder: "NAME"),
-                       help: "how the stream ended, 'open', or an open stream's state (see below)"),
+                       help: "how the stream ended, 'open', or an open stream's state (names above)"),
             OptionSpec(name: "ds", value: .text(placeholder: "RID"),
                        help: "3DS directory server ID (TransactionCreated.directoryServerID)"),
             OptionSpec(name: "server-trans-id", value: .text(placeholder: "ID"),
@@ -28,7 +28,8 @@ enum FindCommand {
                        help: "meta.correlationId of any of the stream's events"),
             OptionSpec(name: "limit", value: .integer(placeholder: "N", minimum: 1),
                        help: "print at most N streams (default \(defaultLimit))"),
-            QueryCommand.formatOption,
+            OptionSpec(name: "format", value: .choice(["text", "json", "csv"]),
+                       help: "text, aligned for a person (default), json, or csv"),
         ],
         printsResults: false,  // takes its own --format, with csv
         details: """

@@ -278,7 +278,7 @@ struct FindEndToEndTests {
         #expect(rebuilt.stdout.contains(#""rebuilt":["streams"]"#))
         let status = try runner.run(["project", "--status"])
         #expect(status.stdout.contains("streams"))
-        #expect(status.stdout.range(of: #"streams +1 +2 "#, options: .regularExpression) != nil, "\(status.stdout)")
+        #expect(status.stdout.range(of: #"streams +\d+ +2 "#, options: .regularExpression) != nil, "\(status.stdout)")
         #expect(try runner.run(["find", "--format", "json"]).stdout == before.stdout)
     }
 

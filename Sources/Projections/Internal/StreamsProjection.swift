@@ -12,12 +12,14 @@ extension StreamsRow: StreamRow {}
 ///   `ds` the directory server, `sti`/`ati` the ARes' `threeDSServerTransID`/`acsTransID`, `dci`
 ///   the `digitalCardID`. `name` and `nh` as in the other stream tables (kept only for a source
 ///   without stream ids). Indexes: `start_t`, and each filter followed by `start_t` (the order
-///   `find` prints in, so a `LIMIT` stops early).
+///   `find` prints in, so a `LIMIT` stops early); `(outcome, ds, start_t)` for both together.
 /// - `pj_streams_corr_gG(cid, sid)`, `WITHOUT ROWID`, keyed `(cid, sid)`: every
 ///   `meta.correlationId` a stream's events carry (a stream may carry several).
 final class StreamsProjection: ProjectionModel {
     let name = "streams"
-    var version: Int64 = 1
+    /// 2: an index on (outcome, ds) for the two filters together (one index alone left up to
+    ///    every transaction of the directory server to read for a rare outcome).
+    var version: Int64 = 2
     private var generation: Int64 = 0
     private var directory = StreamRowDirectory<StreamsRow>()
 
@@ -47,6 +49,7 @@ final class StreamsProjection: ProjectionModel {
             CREATE INDEX IF NOT EXISTS \(s)_outcome ON \(s)(outcome, start_t, sid);
             CREATE INDEX IF NOT EXISTS \(s)_open ON \(s)(terminal, start_t, sid);
             CREATE INDEX IF NOT EXISTS \(s)_ds ON \(s)(ds, start_t, sid);
+            CREATE INDEX IF NOT EXISTS \(s)_ds_outcome ON \(s)(outcome, ds, start_t, sid) WHERE ds IS NOT NULL;
             """)
     }
 
