@@ -109,10 +109,15 @@ struct PostgresReadModelsEndToEndTests {
         #expect(matched > 100)
         // Appended events are applied first on PostgreSQL too; a rebuild answers the same.
         var events = LegalEvents()
-        let more = try runner.ndjson("more.ndjson", events.challenged(1))
+        var lines = events.challenged(1)
+        lines[4] = lines[4].replacingOccurrences(of: #""data":"#, with: #""meta":{"correlationId":"order-1"},"data":"#)
+        let more = try runner.ndjson("more.ndjson", lines)
         #expect(try runner.run(["import", more, "--db", url], db: false).status == 0)
         let found = try runner.run(["find", "--acs-trans-id", "acs-1", "--format", "json", "--db", url], db: false)
         #expect(found.stdout.contains(#""outcome":"completedY","events":9"#), "\(found.stdout)")
+        let correlated = try runner.run(["find", "--correlation-id", "order-1", "--format", "csv", "--db", url], db: false)
+        #expect(correlated.stdoutLines.count == 2 && correlated.stdout.contains(LegalEvents.threeDSStream(1)),
+                "\(correlated.stdout)")
         #expect(try runner.run(["project", "--rebuild", "streams", "--db", url], db: false).status == 0)
         #expect(try runner.run(["find", "--acs-trans-id", "acs-1", "--format", "json", "--db", url], db: false).stdout
                 == found.stdout)
