@@ -30,6 +30,14 @@ public enum StreamOutcome: Sendable, Equatable {
     /// The name that matches every stream not ended yet, whatever its state.
     public static let openName = ThreeDSTransaction.OutcomeKey.open.rawValue
 
+    /// The names of the states an open stream can be in (never an outcome's name: the
+    /// aggregates' terminal states, `notEligible`, `approved`, `declined`, show as outcomes).
+    public static let openStateNames: Set<String> = {
+        let outcomes = Set(ThreeDSTransaction.OutcomeKey.allCases.map(\.rawValue)
+                           + CardDigitization.OutcomeKey.allCases.map(\.rawValue))
+        return Set(names).subtracting(outcomes)
+    }()
+
     /// Every name `--outcome` accepts, each once: the outcomes of both aggregates, `open`, and
     /// the states an open stream can be in (a state no stream is ever shown in, the empty one
     /// before the first event and `ended`, which shows as its outcome, is left out).

@@ -11,15 +11,19 @@ extension StreamsRow: StreamRow {}
 ///   first and last event; `outcome` the name ``StreamOutcome`` shows, `terminal` 1 once ended;
 ///   `ds` the directory server, `sti`/`ati` the ARes' `threeDSServerTransID`/`acsTransID`, `dci`
 ///   the `digitalCardID`. `name` and `nh` as in the other stream tables (kept only for a source
-///   without stream ids). Indexes: `start_t`, and each filter followed by `start_t` (the order
-///   `find` prints in, so a `LIMIT` stops early); `(outcome, ds, start_t)` for both together.
+///   without stream ids). Indexes: `(start_t, sid, category)`, and each other filter followed by
+///   `start_t` (the order `find` prints in, so a `LIMIT` stops early); `(outcome, ds, start_t)`
+///   for both together; the open streams alone (`WHERE terminal = 0`).
 /// - `pj_streams_corr_gG(cid, sid)`, `WITHOUT ROWID`, keyed `(cid, sid)`: every
 ///   `meta.correlationId` a stream's events carry (a stream may carry several).
 final class StreamsProjection: ProjectionModel {
     let name = "streams"
     /// 2: an index on (outcome, ds) for the two filters together (one index alone left up to
     ///    every transaction of the directory server to read for a rare outcome).
-    var version: Int64 = 2
+    /// 3: no index of its own for the category (two values: the start index holds it, so a scan
+    ///    in start order checks it without reading the table); the open streams' index is
+    ///    partial (`WHERE terminal = 0`: the few in flight, not one entry per stream).
+    var version: Int64 = 3
     private var generation: Int64 = 0
     private var directory = StreamRowDirectory<StreamsRow>()
 
@@ -44,10 +48,9 @@ final class StreamsProjection: ProjectionModel {
     func createIndexes(in db: ProjectionDatabase, generation g: Int64) throws(ProjectionError) {
         let s = Self.streamTable(g)
         try db.execute("""
-            CREATE INDEX IF NOT EXISTS \(s)_start ON \(s)(start_t, sid);
-            CREATE INDEX IF NOT EXISTS \(s)_category ON \(s)(category, start_t, sid);
+            CREATE INDEX IF NOT EXISTS \(s)_start ON \(s)(start_t, sid, category);
             CREATE INDEX IF NOT EXISTS \(s)_outcome ON \(s)(outcome, start_t, sid);
-            CREATE INDEX IF NOT EXISTS \(s)_open ON \(s)(terminal, start_t, sid);
+            CREATE INDEX IF NOT EXISTS \(s)_open ON \(s)(start_t, sid) WHERE terminal = 0;
             CREATE INDEX IF NOT EXISTS \(s)_ds ON \(s)(ds, start_t, sid);
             CREATE INDEX IF NOT EXISTS \(s)_ds_outcome ON \(s)(outcome, ds, start_t, sid) WHERE ds IS NOT NULL;
             """)

@@ -102,8 +102,12 @@ extension ProjectionEngine {
         }
         equal("category", filter.category)
         if let outcome = filter.outcome {
+            // `terminal = 0` lets the open streams' partial index serve an open state too.
             if outcome == StreamOutcome.openName {
                 conditions.append("terminal = 0")
+            } else if StreamOutcome.openStateNames.contains(outcome) {
+                conditions.append("terminal = 0")
+                equal("outcome", outcome)
             } else {
                 equal("outcome", outcome)
             }
