@@ -5,6 +5,12 @@ extension CardDigitization {
     public enum OutcomeKey: String, Sendable, Hashable, CaseIterable {
         case activated, declined, notEligible, approved, cancelled, expired, failed, open
     }
+
+    /// The names of the state's cases (`journal state`'s `status`; `journal find` shows an open
+    /// journey's).
+    public enum Status: String, Sendable, Hashable, CaseIterable {
+        case empty, notEligible, eligible, requested, approved, declined, pendingActivation, ended
+    }
 }
 
 extension CardDigitization.State {
@@ -81,17 +87,20 @@ extension CardDigitization.State {
     /// OTP attempts: `OTPSubmitted` events so far.
     public var attempts: Int { activation?.otpSubmissions ?? 0 }
 
-    /// The state's case name, as `journal state` prints it.
-    public var statusName: String {
+    /// The state's case.
+    public var status: CardDigitization.Status {
         switch self {
-        case .empty: return "empty"
-        case .notEligible: return "notEligible"
-        case .eligible: return "eligible"
-        case .requested: return "requested"
-        case .approved: return "approved"
-        case .declined: return "declined"
-        case .pendingActivation: return "pendingActivation"
-        case .ended: return "ended"
+        case .empty: return .empty
+        case .notEligible: return .notEligible
+        case .eligible: return .eligible
+        case .requested: return .requested
+        case .approved: return .approved
+        case .declined: return .declined
+        case .pendingActivation: return .pendingActivation
+        case .ended: return .ended
         }
     }
+
+    /// The state's case name, as `journal state` prints it.
+    public var statusName: String { status.rawValue }
 }

@@ -5,6 +5,12 @@ extension ThreeDSTransaction {
     public enum OutcomeKey: String, Sendable, Hashable, CaseIterable {
         case completedY, completedN, cancelled, timedOut, protocolError, runtimeError, closed, open
     }
+
+    /// The names of the state's cases (`journal state`'s `status`; `journal find` shows an open
+    /// transaction's).
+    public enum Status: String, Sendable, Hashable, CaseIterable {
+        case empty, created, authParametersIssued, authResponseReceived, challenge, ended
+    }
 }
 
 extension ThreeDSTransaction.Outcome {
@@ -81,17 +87,20 @@ extension ThreeDSTransaction.State {
         return (counter, action)
     }
 
-    /// The state's case name, as `journal state` prints it.
-    public var statusName: String {
+    /// The state's case.
+    public var status: ThreeDSTransaction.Status {
         switch self {
-        case .empty: return "empty"
-        case .created: return "created"
-        case .authParametersIssued: return "authParametersIssued"
-        case .authResponseReceived: return "authResponseReceived"
-        case .challenge: return "challenge"
-        case .ended: return "ended"
+        case .empty: return .empty
+        case .created: return .created
+        case .authParametersIssued: return .authParametersIssued
+        case .authResponseReceived: return .authResponseReceived
+        case .challenge: return .challenge
+        case .ended: return .ended
         }
     }
+
+    /// The state's case name, as `journal state` prints it.
+    public var statusName: String { status.rawValue }
 }
 
 extension ThreeDSTransaction.Challenge.Step {

@@ -12,13 +12,17 @@ public struct ScannedEvent {
     public let occurredAt: Int64
     /// The `data` JSON object as stored (compact UTF-8 text), valid only inside the body.
     public let data: UnsafeRawBufferPointer
+    /// The `meta` JSON object as stored, nil when the event has none; valid only inside the body.
+    public let meta: UnsafeRawBufferPointer?
 
-    public init(position: Int64, streamID: Int64, typeID: Int64, occurredAt: Int64, data: UnsafeRawBufferPointer) {
+    public init(position: Int64, streamID: Int64, typeID: Int64, occurredAt: Int64, data: UnsafeRawBufferPointer,
+                meta: UnsafeRawBufferPointer? = nil) {
         self.position = position
         self.streamID = streamID
         self.typeID = typeID
         self.occurredAt = occurredAt
         self.data = data
+        self.meta = meta
     }
 }
 

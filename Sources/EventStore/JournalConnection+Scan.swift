@@ -49,7 +49,7 @@ extension JournalConnection {
                     }
                 }
                 return body(ScannedEvent(position: at, streamID: statement.int64(at: 1), typeID: statement.int64(at: 2),
-                                         occurredAt: statement.int64(at: 3), data: data))
+                                         occurredAt: statement.int64(at: 3), data: data, meta: meta))
             }
             if let failure { throw failure }
             count += 1

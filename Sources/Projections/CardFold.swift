@@ -238,7 +238,8 @@ public enum CardFold {
             facts.append(CardFact(occurredAt: t, sid: sid, kind: .cancelled, a: row.selectedKind ?? "none"))
         case .other, .transactionCreated, .authResponseReceived, .challengeStarted, .challengeRequestSent,
              .challengeResponseReceived, .challengeCompleted, .challengeCancelled, .challengeTimedOut,
-             .protocolErrorOccurred, .runtimeErrorOccurred, .transactionClosed:
+             .protocolErrorOccurred, .runtimeErrorOccurred, .transactionClosed, .authRequestParametersCreated,
+             .digitizationRequested:
             break  // TermsAccepted, DigitizationRequested, ActivationRequired, AppToAppResumed, …
         }
     }

@@ -1,5 +1,5 @@
 /// The event types the projections fold, as a one-byte code (compared per event instead of the
-/// type's name); `other` for every type no projection counts.
+/// type's name); `other` for every type no projection reads.
 public enum EventKind: UInt8, Sendable, CaseIterable {
     case other
     // 3ds
@@ -10,6 +10,8 @@ public enum EventKind: UInt8, Sendable, CaseIterable {
     case eligibilityChecked, digitizationApproved, digitizationDeclined, digitizationApprovedWithIDV,
          idvMethodSelected, otpSubmitted, otpRejected, activatedByIDV, cpsNotificationReceived,
          activationExpired, activationFailed, activationCancelled
+    // the steps that move an open stream's state (the `streams` directory)
+    case authRequestParametersCreated, digitizationRequested
 
     public init(type: String) {
         switch type {
@@ -36,6 +38,8 @@ public enum EventKind: UInt8, Sendable, CaseIterable {
         case "ActivationExpired": self = .activationExpired
         case "ActivationFailed": self = .activationFailed
         case "ActivationCancelled": self = .activationCancelled
+        case "AuthRequestParametersCreated": self = .authRequestParametersCreated
+        case "DigitizationRequested": self = .digitizationRequested
         default: self = .other
         }
     }
@@ -45,12 +49,12 @@ public enum EventKind: UInt8, Sendable, CaseIterable {
         switch self {
         case .transactionCreated, .authResponseReceived, .challengeRequestSent, .challengeResponseReceived,
              .challengeCompleted, .protocolErrorOccurred, .runtimeErrorOccurred, .eligibilityChecked,
-             .digitizationApprovedWithIDV, .idvMethodSelected, .otpRejected, .cpsNotificationReceived,
-             .activationFailed:
+             .digitizationApproved, .digitizationApprovedWithIDV, .idvMethodSelected, .otpRejected,
+             .cpsNotificationReceived, .activationFailed:
             return true
         case .other, .challengeStarted, .challengeCancelled, .challengeTimedOut, .transactionClosed,
-             .digitizationApproved, .digitizationDeclined, .otpSubmitted, .activatedByIDV, .activationExpired,
-             .activationCancelled:
+             .digitizationDeclined, .otpSubmitted, .activatedByIDV, .activationExpired,
+             .activationCancelled, .authRequestParametersCreated, .digitizationRequested:
             return false
         }
     }

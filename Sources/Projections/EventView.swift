@@ -22,6 +22,8 @@ public struct EventView {
     public var occurredAt: Int64
     /// The `data` object as stored (compact JSON text); empty for kinds no fold reads fields of.
     public var data: UnsafeBufferPointer<UInt8>
+    /// The `meta` object as stored (compact JSON text); empty when the event has none.
+    public var meta = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
 
     public enum Category: UInt8, Sendable, Equatable {
         case threeDS, card, other
@@ -47,6 +49,11 @@ public struct EventView {
     /// Two top-level string fields, read in one pass (see ``JSONFieldScanner/strings(_:_:in:)``).
     func strings(_ first: StaticString, _ second: StaticString) -> (String?, String?) {
         JSONFieldScanner.strings(first, second, in: data)
+    }
+
+    /// The string value of a top-level field of `meta` (nil when absent or not a string).
+    func metaString(_ key: StaticString) -> String? {
+        meta.isEmpty ? nil : JSONFieldScanner.string(key, in: meta)
     }
 
     /// The whole `data` object, parsed (for the rare event whose fields are nested).

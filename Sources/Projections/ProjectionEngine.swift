@@ -9,6 +9,8 @@ public enum ProjectionName: String, Sendable, CaseIterable, Comparable {
     case threeDS = "3ds"
     /// The `card` read model.
     case card
+    /// The directory of every stream (`journal find`).
+    case streams
 
     public static func < (lhs: ProjectionName, rhs: ProjectionName) -> Bool {
         allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
@@ -48,7 +50,7 @@ public struct ProjectionStatus: Sendable, Equatable {
 /// batch re-checks the stored checkpoint inside its transaction.
 public final class ProjectionEngine {
     let db: ProjectionDatabase
-    private let source: any ProjectionEventSource
+    let source: any ProjectionEventSource
     private let reader: EventReader
     private let models: [ProjectionName: any ProjectionModel]
     /// Events read and applied per transaction.
@@ -73,7 +75,8 @@ public final class ProjectionEngine {
         db = database
         self.source = source
         reader = EventReader(source: source)
-        models = [.events: EventClockProjection(), .threeDS: ThreeDSProjection(), .card: CardProjection()]
+        models = [.events: EventClockProjection(), .threeDS: ThreeDSProjection(), .card: CardProjection(),
+                  .streams: StreamsProjection()]
         do {
             try db.execute("""
                 CREATE TABLE IF NOT EXISTS \(ProjectionDatabase.lockTable)(name TEXT PRIMARY KEY, version INTEGER NOT NULL,
@@ -99,6 +102,7 @@ public final class ProjectionEngine {
     func limitStreamCache(to limit: Int) {
         (model(.threeDS) as? ThreeDSProjection)?.limitCache(to: limit)
         (model(.card) as? CardProjection)?.limitCache(to: limit)
+        (model(.streams) as? StreamsProjection)?.limitCache(to: limit)
     }
 
     /// Pretends the fold of `name` changed (tests of the automatic rebuild).
@@ -272,6 +276,7 @@ public final class ProjectionEngine {
                 // queries building at once): then there is nothing left to swap.
                 guard let stored = try meta(target.name), stored.buildGeneration == target.generation,
                       stored.buildCheckpoint.map({ $0 >= head }) == true else { continue }
+                try model(target.name).createIndexesAtSwap(in: db, generation: target.generation)
                 try model(target.name).createIndexes(in: db, generation: target.generation)
                 if stored.generation > 0 { try drop(model(target.name), generation: stored.generation) }
                 let st = try db.statement("""

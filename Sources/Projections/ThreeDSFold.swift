@@ -186,8 +186,9 @@ public enum ThreeDSFold {
             end(&row, .closed, at: t)
         case .other, .eligibilityChecked, .digitizationApproved, .digitizationDeclined, .digitizationApprovedWithIDV,
              .idvMethodSelected, .otpSubmitted, .otpRejected, .activatedByIDV, .cpsNotificationReceived,
-             .activationExpired, .activationFailed, .activationCancelled:
-            break  // AuthRequestParametersCreated and types this projection does not count
+             .activationExpired, .activationFailed, .activationCancelled, .authRequestParametersCreated,
+             .digitizationRequested:
+            break  // types this projection does not count
         }
     }
 

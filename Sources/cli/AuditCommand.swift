@@ -12,7 +12,10 @@ enum AuditCommand {
             Prints one line per event, in version order: version, position, occurredAt (device or
             server time), recordedAt (journal time), type, the key fields (counters, UI type,
             action, transStatus, method, reason, …) and whether the event's hash checks (✓ or ✗).
-            Exit code 4 when any hash does not check.
+            An event with a meta object (correlationId, platform, sdkVersion, …) is followed by
+            an indented line 'meta {…}' with it as compact JSON; with --format json each event
+            has a "meta" key ({} when the event has none). Exit code 4 when any hash does not
+            check.
             """,
         examples: [
             "journal audit 3ds-0b9e2f3c-4d5e-4a41-9a41-6f1c1f433a7b",
@@ -24,6 +27,8 @@ enum AuditCommand {
     struct Row {
         var event: RecordedEvent
         var keyFields: JSONObject
+        /// The event's meta object, nil when it has none (or an empty one).
+        var meta: JSONObject?
         var hashChecks: Bool
     }
 
@@ -37,7 +42,8 @@ enum AuditCommand {
             let page = try store.read(stream: stream, from: version, direction: .forward, limit: 512)
             for event in page {
                 let data = (try? parser.parse(event.data).objectValue) ?? JSONObject()
-                rows.append(Row(event: event, keyFields: AuditKeyFields.fields(type: event.type, data: data),
+                let meta = event.meta.flatMap { try? parser.parse($0).objectValue }.flatMap { $0.isEmpty ? nil : $0 }
+                rows.append(Row(event: event, keyFields: AuditKeyFields.fields(type: event.type, data: data), meta: meta,
                                 hashChecks: try IntegrityCheck.hashChecks(event, in: store)))
             }
             guard page.count == 512, let last = page.last else { break }
@@ -57,6 +63,7 @@ enum AuditCommand {
                 line["recordedAt"] = .string(row.event.recordedAt.description)
                 line["type"] = .string(row.event.type)
                 line["keyFields"] = .object(row.keyFields)
+                line["meta"] = .object(row.meta ?? JSONObject())
                 line["hashChecks"] = .bool(row.hashChecks)
                 return .object(line)
             })
@@ -74,7 +81,13 @@ enum AuditCommand {
             // The key-fields column varies in width; the mark goes in a last, aligned column.
             let lines = TextRendering.table(table.map { Array($0.dropLast()) }, rightAligned: [0, 1])
             let width = lines.map(\.count).max() ?? 0
-            for (line, row) in zip(lines, table) { context.stdout.line("  " + line.padding(width) + "  " + row.last!) }
+            for (index, (line, row)) in zip(lines, table).enumerated() {
+                context.stdout.line("  " + line.padding(width) + "  " + row.last!)
+                // The header is row 0; event rows follow in order.
+                if index > 0, let meta = rows[index - 1].meta {
+                    context.stdout.line("      meta " + JSONWriter.string(.object(meta)))
+                }
+            }
         }
         if let first = bad.first {
             throw CLIError(.integrity, "integrity violation in \(stream): the hash of version \(first.event.version) "

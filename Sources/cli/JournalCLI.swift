@@ -9,6 +9,7 @@ enum JournalCLI {
         ReplayCommand.spec,
         VerifyCommand.spec,
         QueryCommand.spec,
+        FindCommand.spec,
         ProjectCommand.spec,
         SimulateCommand.spec,
         DemoCommand.spec,

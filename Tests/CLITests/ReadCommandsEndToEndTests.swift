@@ -143,13 +143,18 @@ struct ReadCommandsEndToEndTests {
         #expect(lines[0] == "\(Self.challenged): 9 events, every hash checks")
         #expect(lines[1].hasPrefix("  ver  pos  occurredAt                recordedAt                type"))
         #expect(lines[1].contains("key fields"))
-        #expect(lines.count == 11)
-        #expect(lines[7].contains("ChallengeResponseReceived"))
-        #expect(lines[7].contains("acsCounterAtoS=000 challengeCompletionInd=N acsUiType=01"))
-        #expect(lines[8].contains("sdkCounterStoA=001 action=submitText  "))
-        #expect(lines.dropFirst(2).allSatisfy { $0.hasSuffix("  ✓") })
+        #expect(lines.count == 12)
+        // The first event's meta, on the line after it.
+        #expect(lines[2].contains("TransactionCreated"))
+        #expect(lines[3] == #"      meta {"platform":"iOS","sdkVersion":"2.4.1"}"#)
+        let events = lines.dropFirst(2).filter { !$0.hasPrefix("      meta ") }
+        #expect(events.count == 9)
+        #expect(lines[8].contains("ChallengeResponseReceived"))
+        #expect(lines[8].contains("acsCounterAtoS=000 challengeCompletionInd=N acsUiType=01"))
+        #expect(lines[9].contains("sdkCounterStoA=001 action=submitText  "))
+        #expect(events.allSatisfy { $0.hasSuffix("  ✓") })
         // Columns line up: every row has its occurredAt at the same offset.
-        let offsets = lines.dropFirst(2).map { $0.range(of: "2026-")?.lowerBound.utf16Offset(in: $0) }
+        let offsets = events.map { $0.range(of: "2026-")?.lowerBound.utf16Offset(in: $0) }
         #expect(Set(offsets).count == 1)
     }
 
@@ -159,8 +164,8 @@ struct ReadCommandsEndToEndTests {
         let result = try runner.run(["audit", Self.challenged])
         #expect(result.status == 4)
         #expect(result.stdoutLines[0] == "\(Self.challenged): 9 events, 1 hash does NOT check")
-        #expect(result.stdoutLines[5].contains("ChallengeStarted"))
-        #expect(result.stdoutLines[5].hasSuffix("  ✗"))
+        #expect(result.stdoutLines[6].contains("ChallengeStarted"))  // after the first event's meta line
+        #expect(result.stdoutLines[6].hasSuffix("  ✗"))
         #expect(result.stdoutLines.filter { $0.hasSuffix("  ✓") }.count == 8)
         #expect(result.stderrLines.first == "error: integrity violation in \(Self.challenged): the hash of version 3 (position 4) does not check")
     }

@@ -64,7 +64,7 @@ extension PostgresJournal {
                     }
                 }
                 return body(ScannedEvent(position: at, streamID: result.int64(row, 1), typeID: result.int64(row, 2),
-                                         occurredAt: result.int64(row, 3), data: data))
+                                         occurredAt: result.int64(row, 3), data: data, meta: meta))
             }
             if let failure { throw failure }
             count += 1

@@ -16,6 +16,9 @@ final class EventBatch {
             views[index].data = UnsafeBufferPointer(start: base + builder.offsets[index].start,
                                                     count: builder.offsets[index].count)
         }
+        for (index, offset) in builder.metaOffsets {
+            views[index].meta = UnsafeBufferPointer(start: base + offset.start, count: offset.count)
+        }
         self.views = views
         names = builder.names
         arena = builder.arena
@@ -61,6 +64,8 @@ struct EventBatchBuilder {
     private var used = 0
     /// Start offset and length in the arena of each view's data (0, 0 when not copied).
     fileprivate var offsets: [(start: Int, count: Int)] = []
+    /// The same for the `meta` of the views that have one (by view index: most events have none).
+    fileprivate var metaOffsets: [(index: Int, offset: (start: Int, count: Int))] = []
 
     init(expected: Int) {
         arena = EventArena(capacity: max(4096, expected * 128))
@@ -72,24 +77,34 @@ struct EventBatchBuilder {
 
     var count: Int { views.count }
 
-    /// Appends an event; `data` is copied when `kind` needs it.
+    /// Appends an event; `data` is copied when `kind` needs it, `meta` when it is not empty
+    /// (the `streams` directory reads its `correlationId`).
     mutating func append(position: Int64, stream: Int64, kind: EventKind, category: EventView.Category,
-                         occurredAt: Int64, data: UnsafeRawBufferPointer) {
+                         occurredAt: Int64, data: UnsafeRawBufferPointer, meta: UnsafeRawBufferPointer? = nil) {
         var offset = 0, length = 0
         if kind.readsData && !data.isEmpty {
-            if used + data.count > capacity {
-                arena.grow(to: used + data.count, keeping: used)
-                base = arena.pointer
-                capacity = arena.capacity
-            }
-            UnsafeMutableRawPointer(base + used).copyMemory(from: data.baseAddress!, byteCount: data.count)
-            offset = used
+            offset = copy(data)
             length = data.count
-            used += data.count
+        }
+        if let meta, meta.count > 2 {  // `{}` holds nothing
+            metaOffsets.append((views.count, (copy(meta), meta.count)))
         }
         offsets.append((offset, length))
         views.append(EventView(position: position, stream: stream, kind: kind, category: category,
                                occurredAt: occurredAt, data: UnsafeBufferPointer(start: nil, count: 0)))
+    }
+
+    /// Copies `bytes` into the arena; returns where they start.
+    private mutating func copy(_ bytes: UnsafeRawBufferPointer) -> Int {
+        if used + bytes.count > capacity {
+            arena.grow(to: used + bytes.count, keeping: used)
+            base = arena.pointer
+            capacity = arena.capacity
+        }
+        UnsafeMutableRawPointer(base + used).copyMemory(from: bytes.baseAddress!, byteCount: bytes.count)
+        let start = used
+        used += bytes.count
+        return start
     }
 
     /// Sets a view's category (streams met for the first time are resolved after the read).

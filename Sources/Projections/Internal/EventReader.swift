@@ -129,7 +129,8 @@ final class EventReader {
                     let category = knownCategories[event.streamID]
                     if category == nil { unresolved.append(batch.count) }
                     batch.append(position: event.position, stream: event.streamID, kind: kind,
-                                 category: category ?? .other, occurredAt: event.occurredAt, data: event.data)
+                                 category: category ?? .other, occurredAt: event.occurredAt, data: event.data,
+                                 meta: event.meta)
                     return true
                 }
             } catch {
@@ -207,7 +208,8 @@ final class EventReader {
             throw ProjectionError.reading(error, from: position)
         }
         for event in events {
-            let ok = event.data.withUnsafeBytes { bytes -> Bool in
+            let meta = event.meta ?? []
+            let ok = meta.withUnsafeBytes { metaBytes in event.data.withUnsafeBytes { bytes -> Bool in
                 guard JSONFieldScanner.isObject(bytes) else { return false }
                 let name = event.stream.rawValue
                 let key: Int64
@@ -222,9 +224,9 @@ final class EventReader {
                 }
                 batch.append(position: event.position, stream: key, kind: EventKind(type: event.type),
                              category: categories[key] ?? .other, occurredAt: event.occurredAt.millisecondsSinceEpoch,
-                             data: bytes)
+                             data: bytes, meta: metaBytes)
                 return true
-            }
+            } }
             guard ok else {
                 throw ProjectionError(.badEvent, "event at position \(event.position): data is not a JSON object",
                                       position: event.position)

@@ -19,6 +19,9 @@ protocol ProjectionModel: AnyObject {
     /// tables of a rebuild (each batch's writes keep them); on PostgreSQL when the rebuilt
     /// generation is swapped in (one sort each).
     func createIndexes(in db: ProjectionDatabase, generation: Int64) throws(ProjectionError)
+    /// Creates the secondary indexes made only when a rebuilt generation is swapped in, on
+    /// both engines (one sort each; keys that would land on random pages while rebuilding).
+    func createIndexesAtSwap(in db: ProjectionDatabase, generation: Int64) throws(ProjectionError)
     /// Starts working on a generation: forgets cached state, reloads counters.
     func open(in db: ProjectionDatabase, generation: Int64) throws(ProjectionError)
     /// Folds `events` (positions increasing, all after the checkpoint) in memory and returns
@@ -50,6 +53,8 @@ struct PendingWrite: @unchecked Sendable {
 }
 
 extension ProjectionModel {
+    func createIndexesAtSwap(in db: ProjectionDatabase, generation: Int64) throws(ProjectionError) {}
+
     /// The database of a fold that may read it (a fold ahead returned nil before getting here).
     static func needed(_ db: ProjectionDatabase?) throws(ProjectionError) -> ProjectionDatabase {
         guard let db else { throw ProjectionError(.database, "read models: a fold ahead tried to read the database") }
