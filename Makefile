@@ -1,6 +1,6 @@
 # journal: the two commands that matter are `make demo` and `make test`.
 SHELL := /bin/bash
-APT_PACKAGES := libsqlite3-dev libssl-dev liblz4-dev libpq-dev pkg-config
+APT_PACKAGES := libsqlite3-dev libssl-dev liblz4-dev libpq-dev libmicrohttpd-dev pkg-config
 SWIFT ?= swift
 SWIFTC ?= swiftc
 FUZZ_SECONDS ?= 60

@@ -26,6 +26,9 @@ let package = Package(
                        providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CLibPQ", path: "Sources/CLibPQ", pkgConfig: "libpq",
                        providers: [.apt(["libpq-dev"])]),
+        // The HTTP/1.1 server of `journal serve`.
+        .systemLibrary(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", pkgConfig: "libmicrohttpd",
+                       providers: [.apt(["libmicrohttpd-dev"])]),
 
         // Shared value types: JSON that keeps what it was given, timestamps, identifiers.
         .target(name: "JournalCore", swiftSettings: optimized),
@@ -41,7 +44,8 @@ let package = Package(
         .target(name: "Projections", dependencies: ["EventStore", "Domain", "JournalCore"],
                 swiftSettings: optimized),
         .executableTarget(name: "journal",
-                          dependencies: ["EventStore", "Domain", "Simulator", "Projections", "JournalCore"],
+                          dependencies: ["EventStore", "Domain", "Simulator", "Projections", "JournalCore",
+                                         "CMicroHTTPD", "COpenSSL"],
                           path: "Sources/cli", swiftSettings: upcoming),
         .executableTarget(name: "bench",
                           dependencies: ["EventStore", "Domain", "Simulator", "Projections", "JournalCore", "CSQLite"],

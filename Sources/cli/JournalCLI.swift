@@ -13,6 +13,8 @@ enum JournalCLI {
         SimulateCommand.spec,
         DemoCommand.spec,
         CopyCommand.spec,
+        ServeCommand.spec,
+        TokenCommand.spec,
     ]
 
     static let parser = ArgumentParser(commands: commands)
