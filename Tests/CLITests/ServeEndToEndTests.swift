@@ -434,3 +434,41 @@ struct ServeEndToEndTests {
         #expect(try runner.run(["verify"]).status == 0)
     }
 }
+
+@Suite("journal serve on PostgreSQL (end to end)",
+       .enabled(if: !PostgresCLIServer.skipped, Comment(rawValue: PostgresCLIServer.skipReason)))
+struct ServePostgresEndToEndTests {
+    @Test("on a postgres:// journal: append, read, long-poll, query and metrics, without showing the password")
+    func servesAPostgresJournal() throws {
+        let runner = try JournalRunner()
+        let url = try PostgresCLIServer.freshURL(password: "s3cret-pw")
+        let server = try ServeProcess(runner, db: url)
+        var events = LegalEvents()
+        let appended = try server.append(events.challenged(1))
+        #expect(appended.status == 200)
+        #expect(appended.json?["appended"] as? Int == 9)
+        let rejected = try server.append([#"{"id":"nope"}"#])
+        #expect(rejected.status == 422)
+        nonisolated(unsafe) var reply: RawHTTP.Reply?
+        let done = DispatchSemaphore(value: 0)
+        let port = server.port
+        let from = (appended.json?["lastPosition"] as? Int ?? 0) + 1
+        DispatchQueue.global().async {
+            reply = try? RawHTTP.request(port: port, "GET", "/v1/events?from=\(from)&wait=30")
+            done.signal()
+        }
+        Thread.sleep(forTimeInterval: 0.3)
+        #expect(try server.append(ServeEndToEndTests.transactionStart(7)).status == 200)
+        #expect(done.wait(timeout: .now() + 20) == .success)
+        #expect(reply.map(ServeEndToEndTests.ids)?.count == 2)
+        let stream = try server.request("GET", "/v1/streams/" + LegalEvents.threeDSStream(1))
+        #expect(stream.lines.count == 9)
+        let query = try server.request("GET", "/v1/query/otp")
+        #expect(query.body == (try runner.run(["query", "otp", "--format", "json", "--db", url], db: false)).stdout)
+        let metrics = try server.request("GET", "/metrics")
+        #expect(metrics.lines.contains("journal_events_total 11"))
+        #expect(server.stop() == 0)
+        #expect(!server.log.contains("s3cret-pw"))
+        #expect(try runner.run(["verify", "--db", url], db: false).status == 0)
+    }
+}
