@@ -42,7 +42,7 @@ struct ServeEndToEndTests {
             reply = try? RawHTTP.request(port: port, "GET", "/v1/events?wait=30")
             done.signal()
         }
-        Thread.sleep(forTimeInterval: 0.5)
+        try server.waitUntilInFlight(1)
         #expect(server.stop(SIGINT) == 0)
         #expect(done.wait(timeout: .now() + 10) == .success)
         #expect(reply?.status == 200)
@@ -194,7 +194,7 @@ struct ServeEndToEndTests {
             reply = try? RawHTTP.request(port: port, "GET", "/v1/events?from=3&wait=30")
             done.signal()
         }
-        Thread.sleep(forTimeInterval: 0.3)
+        try server.waitUntilInFlight(1)
         #expect(try server.append(Self.transactionStart(2)).status == 200)
         // Arriving at all before the 30 s wait ends means the commit woke it.
         #expect(done.wait(timeout: .now() + 20) == .success)
@@ -457,7 +457,7 @@ struct ServePostgresEndToEndTests {
             reply = try? RawHTTP.request(port: port, "GET", "/v1/events?from=\(from)&wait=30")
             done.signal()
         }
-        Thread.sleep(forTimeInterval: 0.3)
+        try server.waitUntilInFlight(1)
         #expect(try server.append(ServeEndToEndTests.transactionStart(7)).status == 200)
         #expect(done.wait(timeout: .now() + 20) == .success)
         #expect(reply.map(ServeEndToEndTests.ids)?.count == 2)
@@ -470,5 +470,36 @@ struct ServePostgresEndToEndTests {
         #expect(server.stop() == 0)
         #expect(!server.log.contains("s3cret-pw"))
         #expect(try runner.run(["verify", "--db", url], db: false).status == 0)
+    }
+}
+
+extension ServeEndToEndTests {
+    @Test("concurrent requests share commits yet each stays all or nothing: refused ones leave no event")
+    func concurrentRequestsStayAllOrNothing() throws {
+        let runner = try JournalRunner()
+        let server = try ServeProcess(runner)
+        let port = server.port
+        let lock = NSLock()
+        nonisolated(unsafe) var statuses: [Int: Int] = [:]
+        DispatchQueue.concurrentPerform(iterations: 16) { client in
+            for k in 0..<12 {
+                let n = client * 100 + k
+                var lines = Self.transactionStart(n)
+                if k % 3 == 2 { lines[1] = lines[1].replacingOccurrences(of: "2048", with: "\"many\"") }
+                let reply = try? RawHTTP.request(port: port, "POST", "/v1/events",
+                                                 headers: ["Content-Type": "application/x-ndjson"],
+                                                 body: Array((lines.joined(separator: "\n") + "\n").utf8))
+                lock.withLock { statuses[n] = reply?.status ?? 0 }
+            }
+        }
+        #expect(statuses.count == 192)
+        #expect(statuses.values.filter { $0 == 422 }.count == 64)
+        #expect(statuses.values.filter { $0 == 200 }.count == 128)
+        let stored = Set(try runner.exportedObjects().compactMap { $0["id"] as? String })
+        let expected = Set(statuses.filter { $0.value == 200 }.keys.flatMap { n in
+            Self.transactionStart(n).map { String($0.dropFirst(7).prefix(36)) }
+        })
+        #expect(stored == expected)
+        #expect(try runner.run(["verify"]).status == 0)
     }
 }

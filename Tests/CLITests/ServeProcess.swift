@@ -67,6 +67,16 @@ final class ServeProcess {
                             timeoutSeconds: timeoutSeconds)
     }
 
+    /// Waits (up to 10 s) until `count` requests besides a `/metrics` scrape are being served:
+    /// a long-poll started on another thread has reached the server.
+    func waitUntilInFlight(_ count: Int) throws {
+        for _ in 0..<200 {
+            if try request("GET", "/metrics").lines.contains("journal_http_requests_in_flight \(count + 1)") { return }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        throw ServeTestError("never \(count) requests in flight")
+    }
+
     /// `POST /v1/events` with NDJSON lines.
     func append(_ lines: [String], headers: [String: String] = [:]) throws -> RawHTTP.Reply {
         try request("POST", "/v1/events", headers: ["Content-Type": "application/x-ndjson"].merging(headers) { $1 },

@@ -5,13 +5,14 @@ import Projections
 import Synchronization
 
 /// The HTTP API of contract §8 over one store opened for writing. Called on the connections'
-/// threads at once: appends share the store's writer (each request one transaction), reads go
-/// to the store's readers, queries to one read-model engine behind a lock.
+/// threads at once: concurrent appends share transactions (`AppendBatcher`), reads go to the
+/// store's readers, queries to one read-model engine behind a lock.
 final class JournalAPI: HTTPHandler, @unchecked Sendable {
     let store: any TransactionalEventStore
     let tokens: TokenFile?
     let maxBodyBytes: Int
     let metrics = ServeMetrics()
+    private let batcher: AppendBatcher
     private let projections: ProjectionAccess
     private let accessLog: AccessLog
     /// Set on SIGTERM/SIGINT: long-polls answer at once.
@@ -27,6 +28,7 @@ final class JournalAPI: HTTPHandler, @unchecked Sendable {
     init(store: any TransactionalEventStore, engine: ProjectionEngine, tokens: TokenFile?, maxBodyBytes: Int,
          accessLog: AccessLog) {
         self.store = store
+        self.batcher = AppendBatcher(store: store)
         self.projections = ProjectionAccess(engine: engine)
         self.tokens = tokens
         self.maxBodyBytes = maxBodyBytes
@@ -83,8 +85,13 @@ final class JournalAPI: HTTPHandler, @unchecked Sendable {
 
     func respond(_ request: HTTPRequest) -> HTTPResponse {
         let expected = request.annotations["expectedVersion"].flatMap { Int64($0) }
+        let prepared: EventsAppend.Request
+        switch EventsAppend.prepare(body: request.body, expectedVersion: expected) {
+        case let .success(value): prepared = value
+        case let .failure(refusal): return Self.error(400, refusal.reason)
+        }
         do {
-            switch try EventsAppend.run(body: request.body, expectedVersion: expected, store: store) {
+            switch try batcher.submit(prepared) {
             case let .committed(appended, duplicates, first, last):
                 let seconds = Double(SystemClock.monotonicNanoseconds() - request.startedNanoseconds) / 1e9
                 metrics.append(seconds: seconds, appended: appended, duplicates: duplicates)
@@ -239,7 +246,8 @@ final class JournalAPI: HTTPHandler, @unchecked Sendable {
             return ServeMetrics.JournalFigures(
                 events: try engine.eventCount(.all), head: head,
                 threeDSOutcomes: funnel.outcomes.sorted { $0.key < $1.key }.map { ($0.key, $0.value) },
-                threeDSOTPSubmissions: otp.threeDSSubmissions, cardOTPSubmissions: otp.tokenizationSubmissions)
+                threeDSOTPSubmissions: otp.threeDSSubmissions, cardOTPSubmissions: otp.tokenizationSubmissions,
+                inFlight: inFlight.load(ordering: .relaxed))
         }
         return HTTPResponse(status: 200, contentType: "text/plain; version=0.0.4; charset=utf-8",
                             body: Array(metrics.render(figures).utf8))

@@ -42,6 +42,8 @@ final class ServeMetrics: Sendable {
         var threeDSOutcomes: [(String, Int64)]
         var threeDSOTPSubmissions: Int64
         var cardOTPSubmissions: Int64
+        /// Requests between their headers and the end of their answer (this scrape included).
+        var inFlight: Int
     }
 
     /// Prometheus text exposition format 0.0.4.
@@ -61,6 +63,8 @@ final class ServeMetrics: Sendable {
                 out += "journal_http_requests_total{route=\"\(Self.escaped(route))\",code=\"\(code)\"} \(count)\n"
             }
         }
+        family("journal_http_requests_in_flight", "gauge", "Requests received and not yet answered, this one included.")
+        out += "journal_http_requests_in_flight \(journal.inFlight)\n"
         family("journal_http_append_duration_seconds", "histogram",
                "POST /v1/events answered 200: from the request's headers to its durable commit.")
         var cumulative = 0
