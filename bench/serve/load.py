@@ -1,0 +1,147 @@
+#!/usr/bin/env python3
+"""Load generator for `journal serve` (docs/serve.md): keep-alive connections appending events.
+
+Starts `journal serve` on a fresh journal in a temporary folder, on a free loopback port, and
+runs two workloads against it:
+
+  single  CLIENTS concurrent clients, each appending one event per request (a new 3DS
+          transaction's TransactionCreated) for SECONDS seconds;
+  batch   one client appending BATCHES requests of 1,000 events each (500 transactions x 2
+          events), then `journal import` of the same events into another fresh journal, for
+          the ratio.
+
+Prints acknowledged events/s and p50/p99 request latency. Not a test: numbers depend on the
+machine and what else runs on it. The clients are Python threads (one connection each), so on
+a small machine the load generator itself takes a good part of the CPU.
+
+    swift build -c release --product journal
+    python3 bench/serve/load.py --journal .build/release/journal
+"""
+
+import argparse
+import http.client
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import uuid
+
+
+def transaction_events(n, prefix):
+    stream = "3ds-%08x-0000-4000-8000-%012x" % (prefix, n)
+    created = ('{"id":"%s","stream":"%s","type":"TransactionCreated","occurredAt":"2026-12-03T10:40:00.000Z",'
+               '"data":{"directoryServerID":"A000000003","messageVersion":"2.2.0"}}') % (uuid.uuid4(), stream)
+    params = ('{"id":"%s","stream":"%s","type":"AuthRequestParametersCreated","occurredAt":"2026-12-03T10:40:00.500Z",'
+              '"data":{"sdkReferenceNumber":"3DS_LOA_SDK_NETC_020200_00001","deviceDataBytes":2048}}') % (uuid.uuid4(), stream)
+    return created, params
+
+
+def start_server(journal, db):
+    server = subprocess.Popen([journal, "serve", "--listen", "127.0.0.1:0", "--db", db, "--max-body", str(64 << 20)],
+                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    line = server.stdout.readline()
+    if not line.startswith("listening on http://127.0.0.1:"):
+        server.kill()
+        sys.exit("journal serve did not start: %r" % line)
+    return server, int(line.strip().rsplit(":", 1)[1])
+
+
+def percentile(values, p):
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(len(ordered) * p))] if ordered else float("nan")
+
+
+def single(port, clients, seconds):
+    deadline = time.monotonic() + seconds
+    latencies = [[] for _ in range(clients)]
+    acknowledged = [0] * clients
+    failures = [0] * clients
+
+    def client(index):
+        connection = http.client.HTTPConnection("127.0.0.1", port)
+        n = 0
+        while time.monotonic() < deadline:
+            n += 1
+            body = transaction_events(index * 10_000_000 + n, 0x51000000)[0] + "\n"
+            started = time.monotonic()
+            connection.request("POST", "/v1/events", body, {"Content-Type": "application/x-ndjson"})
+            response = connection.getresponse()
+            response.read()
+            latencies[index].append(time.monotonic() - started)
+            if response.status == 200:
+                acknowledged[index] += 1
+            else:
+                failures[index] += 1
+        connection.close()
+
+    threads = [threading.Thread(target=client, args=(i,)) for i in range(clients)]
+    started = time.monotonic()
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    elapsed = time.monotonic() - started
+    every = [value for values in latencies for value in values]
+    return {"clients": clients, "seconds": round(elapsed, 2), "acknowledged": sum(acknowledged),
+            "failures": sum(failures), "eventsPerSecond": round(sum(acknowledged) / elapsed),
+            "p50ms": round(percentile(every, 0.50) * 1000, 2), "p99ms": round(percentile(every, 0.99) * 1000, 2)}
+
+
+def batch(journal, port, batches, folder):
+    bodies = []
+    for b in range(batches):
+        lines = []
+        for t in range(500):
+            lines.extend(transaction_events(b * 1000 + t, 0xBA000000))
+        bodies.append("\n".join(lines) + "\n")
+    connection = http.client.HTTPConnection("127.0.0.1", port)
+    latencies = []
+    acknowledged = 0
+    started = time.monotonic()
+    for body in bodies:
+        t0 = time.monotonic()
+        connection.request("POST", "/v1/events", body, {"Content-Type": "application/x-ndjson"})
+        response = connection.getresponse()
+        answer = json.loads(response.read())
+        latencies.append(time.monotonic() - t0)
+        if response.status == 200:
+            acknowledged += answer["appended"]
+    served = time.monotonic() - started
+    connection.close()
+
+    path = os.path.join(folder, "batch.ndjson")
+    with open(path, "w") as out:
+        out.write("".join(bodies))
+    db = os.path.join(folder, "import.db")
+    t0 = time.monotonic()
+    subprocess.run([journal, "import", path, "--db", db], check=True, stdout=subprocess.DEVNULL)
+    imported = time.monotonic() - t0
+    events = batches * 1000
+    return {"requests": batches, "eventsPerRequest": 1000, "acknowledged": acknowledged,
+            "serveEventsPerSecond": round(acknowledged / served), "p50ms": round(percentile(latencies, 0.5) * 1000, 1),
+            "p99ms": round(percentile(latencies, 0.99) * 1000, 1), "importEventsPerSecond": round(events / imported),
+            "ratioToImport": round((acknowledged / served) / (events / imported), 2)}
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--journal", default=".build/release/journal")
+    parser.add_argument("--clients", type=int, default=64)
+    parser.add_argument("--seconds", type=float, default=10)
+    parser.add_argument("--batches", type=int, default=100)
+    arguments = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="journal-serve-bench-") as folder:
+        server, port = start_server(arguments.journal, os.path.join(folder, "serve.db"))
+        try:
+            print(json.dumps({"single": single(port, arguments.clients, arguments.seconds)}))
+            print(json.dumps({"batch": batch(arguments.journal, port, arguments.batches, folder)}))
+        finally:
+            server.terminate()
+            server.wait()
+
+
+if __name__ == "__main__":
+    main()
