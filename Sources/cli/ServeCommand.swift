@@ -83,6 +83,13 @@ enum ServeCommand {
         pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
         signal(SIGPIPE, SIG_IGN)
 
+        // One descriptor per connection: let the process open as many as its hard limit allows.
+        var files = rlimit()
+        if getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &files) == 0 && files.rlim_cur < files.rlim_max {
+            files.rlim_cur = files.rlim_max
+            _ = setrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &files)
+        }
+
         let (socket, bound) = try address.listen()
         let api = JournalAPI(store: store, engine: engine, tokens: tokens, maxBodyBytes: maxBody,
                              accessLog: AccessLog(descriptor: 2, now: context.now))

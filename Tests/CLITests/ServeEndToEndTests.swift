@@ -292,6 +292,7 @@ struct ServeEndToEndTests {
         #expect(try server.append(Self.transactionStart(1), headers: bearer(appender)).status == 200)
         #expect(try server.append(Self.transactionStart(2), headers: bearer(admin)).status == 200)
         #expect(try server.request("GET", "/metrics", headers: bearer(admin)).status == 200)
+        #expect(try server.request("GET", "/metrics", headers: ["Authorization": "bearer \(admin)"]).status == 200)
         #expect(server.stop() == 0)
         let log = server.log
         #expect(!log.contains(reader) && !log.contains(appender) && !log.contains(admin))
@@ -299,7 +300,7 @@ struct ServeEndToEndTests {
         let entries = log.split(separator: "\n").compactMap {
             (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any]
         }
-        #expect(entries.count == 9)
+        #expect(entries.count == 10)
         #expect(entries.contains { $0["token"] as? String == "collector" && $0["status"] as? Int == 200
                     && $0["route"] as? String == "/v1/events" && $0["method"] as? String == "POST" })
         #expect(entries.allSatisfy { $0["time"] is String && $0["durationMs"] is NSNumber && $0["bytes"] is Int })

@@ -10,7 +10,8 @@ runs two workloads against it:
           events), then `journal import` of the same events into another fresh journal, for
           the ratio.
 
-Prints acknowledged events/s and p50/p99 request latency. Not a test: numbers depend on the
+First, IDLE connections that send nothing: the server's resident memory with them. Prints
+acknowledged events/s and p50/p99 request latency. Not a test: numbers depend on the
 machine and what else runs on it. The clients are Python threads (one connection each), so on
 a small machine the load generator itself takes a good part of the CPU.
 
@@ -20,6 +21,7 @@ a small machine the load generator itself takes a good part of the CPU.
 
 import argparse
 import http.client
+import socket
 import json
 import os
 import subprocess
@@ -90,6 +92,32 @@ def single(port, clients, seconds):
             "p50ms": round(percentile(every, 0.50) * 1000, 2), "p99ms": round(percentile(every, 0.99) * 1000, 2)}
 
 
+def resident_mb(pid):
+    with open("/proc/%d/status" % pid) as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def idle(pid, port, count):
+    """Opens `count` connections that send nothing; the server's resident memory before and with them."""
+    before = resident_mb(pid)
+    sockets = []
+    for _ in range(count):
+        sockets.append(socket.create_connection(("127.0.0.1", port)))
+    time.sleep(1.0)
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    connection.request("GET", "/healthz")
+    healthy = connection.getresponse().status == 200
+    connection.close()
+    during = resident_mb(pid)
+    for s in sockets:
+        s.close()
+    return {"connections": count, "rssBeforeMB": round(before, 1), "rssWithThemMB": round(during, 1),
+            "costMB": round(during - before, 1), "stillAnswering": healthy}
+
+
 def batch(journal, port, batches, folder):
     bodies = []
     for b in range(batches):
@@ -132,10 +160,12 @@ def main():
     parser.add_argument("--clients", type=int, default=64)
     parser.add_argument("--seconds", type=float, default=10)
     parser.add_argument("--batches", type=int, default=100)
+    parser.add_argument("--idle", type=int, default=1000)
     arguments = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="journal-serve-bench-") as folder:
         server, port = start_server(arguments.journal, os.path.join(folder, "serve.db"))
         try:
+            print(json.dumps({"idle": idle(server.pid, port, arguments.idle)}))
             print(json.dumps({"single": single(port, arguments.clients, arguments.seconds)}))
             print(json.dumps({"batch": batch(arguments.journal, port, arguments.batches, folder)}))
         finally:

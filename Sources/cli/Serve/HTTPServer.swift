@@ -64,7 +64,7 @@ protocol HTTPHandler: AnyObject, Sendable {
 final class HTTPServer: @unchecked Sendable {
     struct Limits: Sendable {
         /// Open connections at once; more are refused at accept.
-        var connections = 1_000
+        var connections = 2_000
         /// Seconds a connection may stay silent (idle keep-alive, a stalled upload) before it
         /// is closed.
         var idleTimeoutSeconds = 30

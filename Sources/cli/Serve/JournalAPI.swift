@@ -45,7 +45,8 @@ final class JournalAPI: HTTPHandler, @unchecked Sendable {
             return HTTPResponse(status: 200, contentType: "text/plain; charset=utf-8", body: Array("ok\n".utf8))
         }
         if let tokens {
-            guard let header = request.headers["authorization"], header.hasPrefix("Bearer "),
+            // The scheme is case-insensitive (RFC 9110); the token is compared exactly.
+            guard let header = request.headers["authorization"], header.prefix(7).lowercased() == "bearer ",
                   let entry = tokens.entry(forToken: String(header.dropFirst(7)).trimmingSpaces) else {
                 var response = Self.error(401, "a bearer token is needed: Authorization: Bearer <token>")
                 response.headers.append(("WWW-Authenticate", "Bearer"))
