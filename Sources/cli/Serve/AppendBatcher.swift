@@ -18,28 +18,35 @@ final class AppendBatcher: @unchecked Sendable {
     private final class Job {
         let request: EventsAppend.Request
         var result: Result<EventsAppend.Outcome, any Error>?
-        init(request: EventsAppend.Request) { self.request = request }
+        /// Where this request's thread sleeps (with the batcher's mutex): woken alone when its
+        /// result is set or when it is to lead the next group, so a commit does not wake every
+        /// waiting thread.
+        let wake = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+        init(request: EventsAppend.Request) {
+            self.request = request
+            pthread_cond_init(wake, nil)
+        }
+        deinit {
+            pthread_cond_destroy(wake)
+            wake.deallocate()
+        }
     }
 
     private struct RollBack: Error {}
 
     private let store: any TransactionalEventStore
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-    private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
     private var queue: [Job] = []
     private var leading = false
 
     init(store: any TransactionalEventStore) {
         self.store = store
         pthread_mutex_init(mutex, nil)
-        pthread_cond_init(condition, nil)
     }
 
     deinit {
-        pthread_cond_destroy(condition)
         pthread_mutex_destroy(mutex)
         mutex.deallocate()
-        condition.deallocate()
     }
 
     /// Appends `request` with the others waiting; returns once its group's commit returned (or
@@ -50,7 +57,7 @@ final class AppendBatcher: @unchecked Sendable {
         queue.append(job)
         while job.result == nil {
             if leading {
-                pthread_cond_wait(condition, mutex)
+                pthread_cond_wait(job.wake, mutex)
                 continue
             }
             leading = true
@@ -59,9 +66,13 @@ final class AppendBatcher: @unchecked Sendable {
             pthread_mutex_unlock(mutex)
             let results = write(group)
             pthread_mutex_lock(mutex)
-            for (member, result) in zip(group, results) { member.result = result }
+            for (member, result) in zip(group, results) {
+                member.result = result
+                if member !== job { pthread_cond_signal(member.wake) }
+            }
             leading = false
-            pthread_cond_broadcast(condition)
+            // The oldest waiting request leads the next group.
+            if let next = queue.first { pthread_cond_signal(next.wake) }
         }
         pthread_mutex_unlock(mutex)
         return try job.result!.get()
