@@ -5,7 +5,7 @@ import Testing
 /// The pieces of `journal serve` in process: tokens, routes, addresses, body lines, metrics.
 @Suite("journal serve components")
 struct ServeComponentsTests {
-    @Test("a tokens file line that is not '<role> <name> sha256:<hex>' is an error naming its line")
+    @Test("a tokens file line that is not '<role> <name> sha256:<hex>' is an error naming its line; so is no token")
     func tokensFileErrorsNameTheLine() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tokens-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -21,6 +21,8 @@ struct ServeComponentsTests {
             #expect(error.messages.first?.contains("line 4") == true)
             #expect(error.messages.first?.contains(digest) == false)
         }
+        try Data("# nobody yet\n".utf8).write(to: URL(fileURLWithPath: path))
+        #expect(throws: CLIError.self) { try TokenFile.load(path: path) }
         try Data("read dash sha256:\(digest)\nadmin ops sha256:\(TokenFile.digest(of: "other"))\n".utf8)
             .write(to: URL(fileURLWithPath: path))
         let tokens = try TokenFile.load(path: path)

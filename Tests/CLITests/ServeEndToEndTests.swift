@@ -374,6 +374,13 @@ struct ServeEndToEndTests {
         close(garbage)
         #expect(garbageReply.isEmpty || (RawHTTP.parse(garbageReply)?.status ?? 0) >= 400)
 
+        // A header line without a colon.
+        let headerless = try RawHTTP.connect(port: port, timeoutSeconds: 10)
+        _ = RawHTTP.send(headerless, Array("GET /healthz HTTP/1.1\r\nHost: x\r\nNoColonHere\r\n\r\n".utf8))
+        let headerlessReply = RawHTTP.receiveAll(headerless)
+        close(headerless)
+        #expect(headerlessReply.isEmpty || (RawHTTP.parse(headerlessReply)?.status ?? 0) >= 400)
+
         // 1 GB announced, nothing sent.
         let liar = try RawHTTP.connect(port: port, timeoutSeconds: 10)
         _ = RawHTTP.send(liar, Array(("POST /v1/events HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-ndjson\r\n"

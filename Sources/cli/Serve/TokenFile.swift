@@ -30,7 +30,8 @@ struct TokenFile: Sendable {
     private(set) var entries: [Entry]
 
     /// Reads and checks the file: a line that is not `<role> <name> sha256:<64 hex>` is an
-    /// error naming its line number (blank lines and lines starting with `#` are skipped).
+    /// error naming its line number (blank lines and lines starting with `#` are skipped), and
+    /// so is a file without any token.
     static func load(path: String) throws(CLIError) -> TokenFile {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
@@ -61,6 +62,10 @@ struct TokenFile: Sendable {
                                hint: "lines are written by 'journal token ROLE NAME --tokens FILE'")
             }
             entries.append(Entry(role: role, name: String(fields[1]), digest: Array(fields[2].dropFirst(7).utf8)))
+        }
+        guard !entries.isEmpty else {
+            throw CLIError(.failure, "the tokens file \(Help.printable(path)) holds no token: every request would be refused",
+                           hint: "add one with 'journal token ROLE NAME --tokens \(Help.printable(path))'")
         }
         return TokenFile(entries: entries)
     }
