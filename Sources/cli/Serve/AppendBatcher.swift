@@ -66,13 +66,16 @@ final class AppendBatcher: @unchecked Sendable {
             pthread_mutex_unlock(mutex)
             let results = write(group)
             pthread_mutex_lock(mutex)
-            for (member, result) in zip(group, results) {
-                member.result = result
-                if member !== job { pthread_cond_signal(member.wake) }
-            }
+            for (member, result) in zip(group, results) { member.result = result }
             leading = false
-            // The oldest waiting request leads the next group.
-            if let next = queue.first { pthread_cond_signal(next.wake) }
+            pthread_mutex_unlock(mutex)
+            // Signalled after unlocking, so a woken thread does not at once wait for the mutex.
+            // A member that has not slept yet sees its result before it would; `group` keeps
+            // every member (and its condition) alive meanwhile.
+            for member in group where member !== job { pthread_cond_signal(member.wake) }
+            pthread_mutex_lock(mutex)
+            // The oldest waiting request leads the next group, unless a new arrival already does.
+            if !leading, let next = queue.first { pthread_cond_signal(next.wake) }
         }
         pthread_mutex_unlock(mutex)
         return try job.result!.get()
