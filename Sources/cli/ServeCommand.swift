@@ -3,7 +3,8 @@ import Glibc
 import Projections
 import Synchronization
 
-/// `journal serve [--listen HOST:PORT] [--tokens FILE] [--max-body BYTES]`: the HTTP API of
+/// `journal serve [--listen HOST:PORT] [--tokens FILE] [--max-body BYTES] [--request-timeout SECONDS]`:
+/// the HTTP API of
 /// contract §8 over the journal.
 enum ServeCommand {
     static let defaultListen = "127.0.0.1:8080"
@@ -21,6 +22,8 @@ enum ServeCommand {
                        help: "bearer tokens ('journal token'); required to listen beyond loopback"),
             OptionSpec(name: "max-body", value: .integer(placeholder: "BYTES", minimum: 1),
                        help: "largest POST /v1/events body (default: \(defaultMaxBody), 16 MiB)"),
+            OptionSpec(name: "request-timeout", value: .integer(placeholder: "SECONDS", minimum: 1),
+                       help: "longest time from a request's headers to the end of its body (default: 60)"),
         ],
         printsResults: false,
         details: """
@@ -32,7 +35,8 @@ enum ServeCommand {
                                          validated as 'journal import' does, all or nothing;
                                          200 once durable, 422 with every invalid line, 409
                                          when Journal-Expected-Version: V does not hold, 413
-                                         over --max-body, 415 for another content type
+                                         over --max-body, 408 when the body takes longer
+                                         than --request-timeout, 415 for another content type
               GET /v1/streams/{stream}   the stream's export lines; 404 when there is none
               GET /v1/events?from=P&limit=N&wait=S
                                          export lines from position P (default 1), at most N
@@ -95,7 +99,9 @@ enum ServeCommand {
                              accessLog: AccessLog(descriptor: 2, now: context.now))
         let server = HTTPServer(listenSocket: socket, handler: api)
         do {
-            try server.start(limits: HTTPServer.Limits())
+            var limits = HTTPServer.Limits()
+            if let seconds = arguments.integer("request-timeout") { limits.uploadSeconds = Int(clamping: seconds) }
+            try server.start(limits: limits)
         } catch {
             _ = close(socket)
             throw error

@@ -52,12 +52,18 @@ protocol HTTPHandler: AnyObject, Sendable {
     func head(_ request: HTTPRequest) -> HTTPResponse?
     /// The whole body has arrived.
     func respond(_ request: HTTPRequest) -> HTTPResponse
-    /// The answer when a body grows over `maxBodyBytes` while it arrives.
-    func bodyTooLarge(_ request: HTTPRequest) -> HTTPResponse
+    /// The answer to an upload stopped while it arrives: its body grew over `maxBodyBytes`, or
+    /// it took longer than `Limits.uploadSeconds`.
+    func uploadRefused(_ request: HTTPRequest, _ reason: UploadRefusal) -> HTTPResponse
     /// The exchange is over: `response` is what was queued (nil when the connection ended
     /// first), `sentBytes` its body's size.
     func finished(_ request: HTTPRequest, response: HTTPResponse?, completedNormally: Bool)
     var maxBodyBytes: Int { get }
+}
+
+enum UploadRefusal: Sendable {
+    case tooLarge
+    case tooSlow
 }
 
 /// A libmicrohttpd daemon on a listening socket the caller made.
@@ -71,6 +77,9 @@ final class HTTPServer: @unchecked Sendable {
         /// Per-connection memory for the request line and headers (a larger header block is
         /// refused by the library with 431 or 413).
         var headerMemoryBytes = 32 * 1024
+        /// Seconds from a request's headers to the end of its body: a client that keeps sending
+        /// a byte at a time (never silent long enough for `idleTimeoutSeconds`) is cut off.
+        var uploadSeconds = 60
     }
 
     /// One request from its headers to the end of its exchange: the `con_cls` of the library.
@@ -84,6 +93,7 @@ final class HTTPServer: @unchecked Sendable {
     private let handler: any HTTPHandler
     private let listenSocket: Int32
     private var daemon: OpaquePointer?
+    private var uploadNanoseconds: Int64 = 60_000_000_000
 
     init(listenSocket: Int32, handler: any HTTPHandler) {
         self.listenSocket = listenSocket
@@ -92,6 +102,7 @@ final class HTTPServer: @unchecked Sendable {
 
     /// Starts the daemon's threads.
     func start(limits: Limits) throws(CLIError) {
+        uploadNanoseconds = Int64(limits.uploadSeconds) * 1_000_000_000
         let flags = UInt32(MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_THREAD_PER_CONNECTION.rawValue
                            | MHD_USE_AUTO.rawValue | MHD_USE_ITC.rawValue)
         var options: [MHD_OptionItem] = [
@@ -150,12 +161,13 @@ final class HTTPServer: @unchecked Sendable {
             let count = uploadSize.pointee
             uploadSize.pointee = 0  // consumed (or discarded)
             if exchange.overLimit || exchange.response != nil { return .YES }
-            if exchange.request.body.count + count > server.handler.maxBodyBytes {
+            let tooLarge = exchange.request.body.count + count > server.handler.maxBodyBytes
+            if tooLarge || SystemClock.monotonicNanoseconds() - exchange.request.startedNanoseconds > server.uploadNanoseconds {
                 exchange.overLimit = true
                 exchange.request.body = []
                 // The library refuses a response in the middle of an upload; closing the
                 // connection stops the upload at once instead of reading the rest.
-                let response = server.handler.bodyTooLarge(exchange.request)
+                let response = server.handler.uploadRefused(exchange.request, tooLarge ? .tooLarge : .tooSlow)
                 if server.queue(response, on: connection, for: exchange) == .YES { return .YES }
                 exchange.response = response
                 return .NO

@@ -116,8 +116,13 @@ final class JournalAPI: HTTPHandler, @unchecked Sendable {
         }
     }
 
-    func bodyTooLarge(_ request: HTTPRequest) -> HTTPResponse {
-        Self.error(413, "the body is over the limit of \(maxBodyBytes) bytes (--max-body); nothing was written")
+    func uploadRefused(_ request: HTTPRequest, _ reason: UploadRefusal) -> HTTPResponse {
+        switch reason {
+        case .tooLarge:
+            return Self.error(413, "the body is over the limit of \(maxBodyBytes) bytes (--max-body); nothing was written")
+        case .tooSlow:
+            return Self.error(408, "the body took longer than --request-timeout to arrive; nothing was written")
+        }
     }
 
     func finished(_ request: HTTPRequest, response: HTTPResponse?, completedNormally: Bool) {
@@ -140,7 +145,7 @@ final class JournalAPI: HTTPHandler, @unchecked Sendable {
             return Self.error(415, "POST /v1/events takes Content-Type: application/x-ndjson (one event per line)")
         }
         if let length = request.headers["content-length"], let bytes = Int(length), bytes > maxBodyBytes {
-            return bodyTooLarge(request)
+            return uploadRefused(request, .tooLarge)
         }
         if let text = request.headers["journal-expected-version"] {
             guard let version = Int64(text.trimmingSpaces), version >= -1 else {
