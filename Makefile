@@ -1,6 +1,7 @@
 # journal: the two commands that matter are `make demo` and `make test`.
 SHELL := /bin/bash
-APT_PACKAGES := libsqlite3-dev libssl-dev liblz4-dev libpq-dev pkg-config golang-go golang-golang-x-mod-dev
+APT_PACKAGES := libsqlite3-dev libssl-dev liblz4-dev libpq-dev libmicrohttpd-dev pkg-config golang-go \
+                golang-golang-x-mod-dev
 SWIFT ?= swift
 SWIFTC ?= swiftc
 FUZZ_SECONDS ?= 60

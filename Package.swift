@@ -28,6 +28,9 @@ let package = Package(
                        providers: [.apt(["libpq-dev"])]),
         // glibc's posix_spawn_file_actions_addclosefrom_np (header only, part of libc).
         .systemLibrary(name: "CSpawn", path: "Sources/CSpawn"),
+        // The HTTP/1.1 server of `journal serve`.
+        .systemLibrary(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", pkgConfig: "libmicrohttpd",
+                       providers: [.apt(["libmicrohttpd-dev"])]),
 
         // Shared value types: JSON that keeps what it was given, timestamps, identifiers.
         .target(name: "JournalCore", swiftSettings: optimized),
@@ -43,7 +46,8 @@ let package = Package(
         .target(name: "Projections", dependencies: ["EventStore", "Domain", "JournalCore"],
                 swiftSettings: optimized),
         .executableTarget(name: "journal",
-                          dependencies: ["EventStore", "Domain", "Simulator", "Projections", "JournalCore"],
+                          dependencies: ["EventStore", "Domain", "Simulator", "Projections", "JournalCore",
+                                         "CMicroHTTPD", "COpenSSL"],
                           path: "Sources/cli", swiftSettings: upcoming),
         .executableTarget(name: "bench",
                           dependencies: ["EventStore", "Domain", "Simulator", "Projections", "JournalCore", "CSQLite"],

@@ -51,6 +51,9 @@ struct Importer {
 
     var cacheEvictions: Int { cache.evictions }
 
+    /// The position of the last event this importer appended (nil before the first).
+    private(set) var lastAppendedPosition: Int64?
+
     /// Validates `line` and, when it is valid and new, appends it.
     /// - Throws: only failures of the store itself (I/O, a full disk), which end the import.
     mutating func importLine(_ line: InputLine) throws(EventStoreError) -> Outcome {
@@ -113,6 +116,7 @@ struct Importer {
             return reject(error.message, rule: rule)
         }
         cache.set(envelope.stream, fold: state.fold, lastVersion: result.lastVersion)
+        lastAppendedPosition = result.positions.last
         return .appended
     }
 

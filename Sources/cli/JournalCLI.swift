@@ -19,6 +19,8 @@ enum JournalCLI {
         ProveCommand.spec,
         BundleCommand.spec,
         CheckCommand.spec,
+        ServeCommand.spec,
+        TokenCommand.spec,
     ]
 
     static let parser = ArgumentParser(commands: commands)

@@ -179,6 +179,28 @@ struct NDJSONLineReader {
         }
     }
 
+    /// The lines of an input already in memory (an HTTP request's body), by the same rules as
+    /// ``next()``: numbered from 1, blank lines counted, a CR before the LF dropped, the last
+    /// line without its LF kept, a line over `maxLineLength` bytes reported as `.tooLong`.
+    static func lines(of input: [UInt8], maxLineLength: Int = defaultMaxLineLength) -> [InputLine] {
+        var lines: [InputLine] = []
+        var start = 0
+        while start < input.count {
+            let newline = input[start...].firstIndex(of: 0x0A) ?? input.count
+            var stop = newline
+            if stop > start && input[stop - 1] == 0x0D { stop -= 1 }
+            let number = lines.count + 1
+            if stop - start > maxLineLength {
+                lines.append(InputLine(number: number, bytes: [], problem: .tooLong(limit: maxLineLength)))
+            } else {
+                let bytes = Array(input[start..<stop])
+                lines.append(InputLine(number: number, bytes: bytes, problem: problem(in: bytes)))
+            }
+            start = newline + 1
+        }
+        return lines
+    }
+
     /// A byte order mark, a NUL byte or invalid UTF-8, whichever comes first.
     static func problem(in bytes: [UInt8]) -> InputLineProblem? {
         if bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF { return .byteOrderMark }

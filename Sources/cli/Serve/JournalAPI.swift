@@ -1,0 +1,376 @@
+import EventStore
+import Glibc
+import JournalCore
+import Projections
+import Synchronization
+
+/// The HTTP API of contract §8 over one store opened for writing. Called on the connections'
+/// threads at once: concurrent appends share transactions (`AppendBatcher`), reads go to the
+/// store's readers, queries to one read-model engine behind a lock.
+final class JournalAPI: HTTPHandler, @unchecked Sendable {
+    let store: any TransactionalEventStore
+    let tokens: TokenFile?
+    let maxBodyBytes: Int
+    let metrics = ServeMetrics()
+    private let batcher: AppendBatcher
+    private let projections: ProjectionAccess
+    private let accessLog: AccessLog
+    /// Set on SIGTERM/SIGINT: long-polls answer at once.
+    let stopping = Atomic<Bool>(false)
+    /// Requests between their headers and the end of their exchange.
+    let inFlight = Atomic<Int>(0)
+
+    /// The longest `wait` of `GET /v1/events`, in seconds.
+    static let maxWaitSeconds = 60.0
+    static let defaultLimit = 1_000
+    static let maxLimit = 10_000
+
+    init(store: any TransactionalEventStore, engine: ProjectionEngine, tokens: TokenFile?, maxBodyBytes: Int,
+         accessLog: AccessLog) {
+        self.store = store
+        self.batcher = AppendBatcher(store: store)
+        self.projections = ProjectionAccess(engine: engine)
+        self.tokens = tokens
+        self.maxBodyBytes = maxBodyBytes
+        self.accessLog = accessLog
+    }
+
+    // MARK: - HTTPHandler
+
+    func head(_ request: HTTPRequest) -> HTTPResponse? {
+        inFlight.add(1, ordering: .relaxed)
+        let (route, parameter) = APIRoute.match(request.path)
+        request.annotations["route"] = route.rawValue
+        if route == .healthz && request.method == "GET" {
+            return HTTPResponse(status: 200, contentType: "text/plain; charset=utf-8", body: Array("ok\n".utf8))
+        }
+        if let tokens {
+            // The scheme is case-insensitive (RFC 9110); the token is compared exactly.
+            guard let header = request.headers["authorization"], header.prefix(7).lowercased() == "bearer ",
+                  let entry = tokens.entry(forToken: String(header.dropFirst(7)).trimmingSpaces) else {
+                var response = Self.error(401, "a bearer token is needed: Authorization: Bearer <token>")
+                response.headers.append(("WWW-Authenticate", "Bearer"))
+                return response
+            }
+            request.annotations["token"] = entry.name
+            guard route == .unmatched || !route.methods.contains(request.method)
+                    || entry.role.allows(method: request.method, route: route) else {
+                return Self.error(403, "the token '\(entry.name)' (role \(entry.role.rawValue)) may not "
+                                  + "\(request.method) \(route.rawValue)")
+            }
+        }
+        guard route != .unmatched else { return Self.error(404, "no such route; the API is described at GET /") }
+        guard route.methods.contains(request.method) else {
+            var response = Self.error(405, "\(route.rawValue) answers \(route.methods.joined(separator: ", ")) only")
+            response.headers.append(("Allow", route.methods.joined(separator: ", ")))
+            return response
+        }
+        if request.method == "POST" { return checkAppend(request) }
+        do {
+            switch route {
+            case .index: return HTTPResponse(status: 200, contentType: "text/html; charset=utf-8", body: Array(Self.indexPage.utf8))
+            case .healthz: return HTTPResponse(status: 200, contentType: "text/plain; charset=utf-8", body: Array("ok\n".utf8))
+            case .metrics: return try metricsResponse()
+            case .events: return try events(request)
+            case .stream: return try stream(parameter ?? "")
+            case .query: return try query(parameter ?? "", request)
+            // They come with the evidence commands (checkpoint, prove, bundle): this journal
+            // keeps no checkpoint yet, so there is none to serve.
+            case .checkpoint, .proof, .bundle: return Self.error(404, "no checkpoint")
+            case .unmatched: return Self.error(404, "no such route")
+            }
+        } catch {
+            return Self.failure(error)
+        }
+    }
+
+    func respond(_ request: HTTPRequest) -> HTTPResponse {
+        let expected = request.annotations["expectedVersion"].flatMap { Int64($0) }
+        let prepared: EventsAppend.Request
+        switch EventsAppend.prepare(body: request.body, expectedVersion: expected) {
+        case let .success(value): prepared = value
+        case let .failure(refusal): return Self.error(400, refusal.reason)
+        }
+        do {
+            switch try batcher.submit(prepared) {
+            case let .committed(appended, duplicates, first, last):
+                let seconds = Double(SystemClock.monotonicNanoseconds() - request.startedNanoseconds) / 1e9
+                metrics.append(seconds: seconds, appended: appended, duplicates: duplicates)
+                var object = JSONObject()
+                object["appended"] = .number(JSONNumber(appended))
+                object["duplicates"] = .number(JSONNumber(duplicates))
+                object["firstPosition"] = first.map { .number(JSONNumber($0)) } ?? .null
+                object["lastPosition"] = last.map { .number(JSONNumber($0)) } ?? .null
+                return Self.json(200, .object(object))
+            case let .rejected(errors):
+                var object = JSONObject()
+                errors.addJSON(to: &object)
+                return Self.json(422, .object(object))
+            case let .versionMismatch(reason):
+                return Self.error(409, reason)
+            case let .badRequest(reason):
+                return Self.error(400, reason)
+            }
+        } catch {
+            return Self.failure(error)
+        }
+    }
+
+    func uploadRefused(_ request: HTTPRequest, _ reason: UploadRefusal) -> HTTPResponse {
+        switch reason {
+        case .tooLarge:
+            return Self.error(413, "the body is over the limit of \(maxBodyBytes) bytes (--max-body); nothing was written")
+        case .tooSlow:
+            return Self.error(408, "the body took longer than --request-timeout to arrive; nothing was written")
+        }
+    }
+
+    func finished(_ request: HTTPRequest, response: HTTPResponse?, completedNormally: Bool) {
+        inFlight.subtract(1, ordering: .relaxed)
+        let route = request.annotations["route"] ?? APIRoute.unmatched.rawValue
+        let status = response?.status ?? 0
+        metrics.request(route: route, status: status)
+        accessLog.record(method: request.method, route: route, status: status, bytes: response?.body.count ?? 0,
+                         nanoseconds: SystemClock.monotonicNanoseconds() - request.startedNanoseconds,
+                         token: request.annotations["token"], completed: completedNormally)
+    }
+
+    // MARK: - Routes
+
+    /// `POST /v1/events` once its headers are in: what can be refused before the body arrives.
+    private func checkAppend(_ request: HTTPRequest) -> HTTPResponse? {
+        let mediaType = (request.headers["content-type"] ?? "").split(separator: ";").first
+            .map { String($0).trimmingSpaces.lowercased() } ?? ""
+        guard mediaType == "application/x-ndjson" else {
+            return Self.error(415, "POST /v1/events takes Content-Type: application/x-ndjson (one event per line)")
+        }
+        if let length = request.headers["content-length"], let bytes = Int(length), bytes > maxBodyBytes {
+            return uploadRefused(request, .tooLarge)
+        }
+        if let text = request.headers["journal-expected-version"] {
+            guard let version = Int64(text.trimmingSpaces), version >= -1 else {
+                return Self.error(400, "Journal-Expected-Version takes a version (an integer, -1 for a stream "
+                                  + "that must not exist)")
+            }
+            request.annotations["expectedVersion"] = String(version)
+        }
+        return nil
+    }
+
+    /// `GET /v1/events?from=P&limit=N&wait=S`
+    private func events(_ request: HTTPRequest) throws -> HTTPResponse {
+        let parameters: [String: String]
+        switch Self.parameters(request, allowed: ["from", "limit", "wait"]) {
+        case let .success(values): parameters = values
+        case let .failure(response): return response.response
+        }
+        var from: Int64 = 1
+        var limit = Self.defaultLimit
+        var wait = 0.0
+        if let text = parameters["from"] {
+            guard let value = Int64(text), value >= 1 else { return Self.error(400, "from takes a position (1, 2, 3, ...)") }
+            from = value
+        }
+        if let text = parameters["limit"] {
+            guard let value = Int(text), (1...Self.maxLimit).contains(value) else {
+                return Self.error(400, "limit takes a number of events from 1 to \(Self.maxLimit)")
+            }
+            limit = value
+        }
+        if let text = parameters["wait"] {
+            guard let value = Double(text), value.isFinite, value >= 0 else {
+                return Self.error(400, "wait takes a number of seconds (at most \(Int(Self.maxWaitSeconds)))")
+            }
+            wait = min(value, Self.maxWaitSeconds)
+        }
+        var found = try store.readAll(from: from, limit: limit)
+        if found.isEmpty && wait > 0 {
+            let deadline = SystemClock.monotonicNanoseconds() + Int64(wait * 1e9)
+            while found.isEmpty && !stopping.load(ordering: .relaxed) {
+                let left = deadline - SystemClock.monotonicNanoseconds()
+                if left <= 0 { break }
+                // Woken at once by this server's commits; the slice bounds how late a stop or
+                // another process's commit is noticed.
+                store.waitForCommit(after: from - 1, timeout: .nanoseconds(min(left, 500_000_000)))
+                found = try store.readAll(from: from, limit: limit)
+            }
+        }
+        return Self.exportLines(found)
+    }
+
+    /// `GET /v1/streams/{stream}`
+    private func stream(_ name: String) throws -> HTTPResponse {
+        if let problem = Envelope.streamNameProblem(name) {
+            return Self.error(400, "'\(Self.shown(name))' is not a stream name: \(problem)")
+        }
+        let stream = try StreamName(name)
+        var events: [RecordedEvent] = []
+        var version: Int64 = 0
+        while true {
+            let page = try store.read(stream: stream, from: version, direction: .forward, limit: 1_000)
+            events += page
+            guard page.count == 1_000, let last = page.last else { break }
+            version = last.version + 1
+        }
+        guard !events.isEmpty else { return Self.error(404, "no stream \(Self.shown(name)) in the journal") }
+        return Self.exportLines(events)
+    }
+
+    /// `GET /v1/query/{name}?since=T&until=T`
+    private func query(_ text: String, _ request: HTTPRequest) throws -> HTTPResponse {
+        guard let name = QueryName(rawValue: text) else {
+            return Self.error(404, "unknown query '\(Self.shown(text))'; the queries are "
+                              + QueryName.allCases.map(\.rawValue).joined(separator: ", "))
+        }
+        let parameters: [String: String]
+        switch Self.parameters(request, allowed: ["since", "until"]) {
+        case let .success(values): parameters = values
+        case let .failure(response): return response.response
+        }
+        var bounds: [String: Timestamp] = [:]
+        for key in ["since", "until"] {
+            guard let value = parameters[key] else { continue }
+            guard let bound = Timestamp(queryBound: value) else {
+                return Self.error(400, "\(key) takes YYYY-MM-DDTHH:MM:SS.sssZ or YYYY-MM-DD, got '\(Self.shown(value))'")
+            }
+            bounds[key] = bound
+        }
+        if let since = bounds["since"], let until = bounds["until"], since >= until {
+            return Self.error(400, "since is not before until (since is included, until excluded)")
+        }
+        let window = QueryWindow(since: bounds["since"], until: bounds["until"])
+        let output = try projections.with { engine in try engine.run(name, window: window) }
+        return HTTPResponse(status: 200, contentType: "application/json", body: Array((output.json + "\n").utf8))
+    }
+
+    /// `GET /metrics`
+    private func metricsResponse() throws -> HTTPResponse {
+        let head = try store.headPosition()
+        let figures = try projections.with { engine in
+            let funnel = try engine.funnel(.all)
+            let otp = try engine.otp(.all)
+            return ServeMetrics.JournalFigures(
+                events: try engine.eventCount(.all), head: head,
+                threeDSOutcomes: funnel.outcomes.sorted { $0.key < $1.key }.map { ($0.key, $0.value) },
+                threeDSOTPSubmissions: otp.threeDSSubmissions, cardOTPSubmissions: otp.tokenizationSubmissions,
+                inFlight: inFlight.load(ordering: .relaxed))
+        }
+        return HTTPResponse(status: 200, contentType: "text/plain; version=0.0.4; charset=utf-8",
+                            body: Array(metrics.render(figures).utf8))
+    }
+
+    // MARK: - Answers
+
+    static func exportLines(_ events: [RecordedEvent]) -> HTTPResponse {
+        var body: [UInt8] = []
+        for event in events {
+            event.exportLine(into: &body)
+            body.append(0x0A)
+        }
+        return HTTPResponse(status: 200, contentType: "application/x-ndjson", body: body)
+    }
+
+    static func json(_ status: Int, _ value: JSONValue) -> HTTPResponse {
+        HTTPResponse(status: status, contentType: "application/json", body: Array((JSONWriter.string(value) + "\n").utf8))
+    }
+
+    /// `{"error": "<reason>"}`
+    static func error(_ status: Int, _ reason: String) -> HTTPResponse {
+        var object = JSONObject()
+        object["error"] = .string(reason)
+        return json(status, .object(object))
+    }
+
+    /// A failure of the store or the read models: 503 when another process holds the lock,
+    /// 500 otherwise. Their messages name positions and streams, never payload values.
+    static func failure(_ error: any Error) -> HTTPResponse {
+        switch error {
+        case let error as EventStoreError:
+            switch error.code {
+            case .busy: return Self.error(503, "the journal is locked by another process: \(error.message)")
+            case .conflict: return Self.error(409, "concurrency conflict: \(error.message)")
+            case .integrity: return Self.error(500, "integrity violation: \(error.message)")
+            default: return Self.error(500, error.message)
+            }
+        case let error as ProjectionError:
+            return Self.error(error.code == .busy ? 503 : 500, error.message)
+        default:
+            return Self.error(500, "\(error)")
+        }
+    }
+
+    /// A user-typed value fit for an error message: what §3.3 forbids masked, control
+    /// characters escaped, at most 80 characters.
+    static func shown(_ text: String) -> String { Help.printable(SensitiveData.maskedText(text)) }
+
+    private struct Refusal: Error { var response: HTTPResponse }
+
+    /// The query arguments; 400 for one not in `allowed`, one without a value, or one given twice.
+    private static func parameters(_ request: HTTPRequest, allowed: [String]) -> Result<[String: String], Refusal> {
+        var values: [String: String] = [:]
+        for (name, value) in request.arguments {
+            guard allowed.contains(name) else {
+                return .failure(Refusal(response: error(400, "unknown parameter '\(shown(name))'; this route takes "
+                                                        + allowed.joined(separator: ", "))))
+            }
+            guard let value, !value.isEmpty else {
+                return .failure(Refusal(response: error(400, "the parameter \(name) needs a value")))
+            }
+            guard values[name] == nil else {
+                return .failure(Refusal(response: error(400, "the parameter \(name) is given twice")))
+            }
+            values[name] = value
+        }
+        return .success(values)
+    }
+
+    static let indexPage = """
+        <!doctype html>
+        <html lang="en"><head><meta charset="utf-8"><title>journal</title></head>
+        <body>
+        <h1>journal</h1>
+        <p>An event-sourced, tamper-evident journal of 3-D Secure transactions and card digitizations.</p>
+        <ul>
+        <li><code>POST /v1/events</code>: append NDJSON events (Content-Type: application/x-ndjson)</li>
+        <li><a href="/v1/events?limit=100"><code>GET /v1/events?from=P&amp;limit=N&amp;wait=S</code></a>: the log from a position, long-poll with wait</li>
+        <li><code>GET /v1/streams/{stream}</code>: one stream's events</li>
+        <li><a href="/v1/query/otp"><code>GET /v1/query/{name}?since=T&amp;until=T</code></a>: analytics (otp, timeouts, funnel, challenges, errors, idv, latency)</li>
+        <li><a href="/metrics"><code>GET /metrics</code></a>: Prometheus metrics</li>
+        <li><a href="/healthz"><code>GET /healthz</code></a>: liveness</li>
+        </ul>
+        </body></html>
+
+        """
+}
+
+/// The read-model engine, one request at a time (it is not thread-safe).
+final class ProjectionAccess: @unchecked Sendable {
+    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    private let engine: ProjectionEngine
+
+    init(engine: ProjectionEngine) {
+        self.engine = engine
+        pthread_mutex_init(mutex, nil)
+    }
+
+    deinit {
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
+    }
+
+    func with<R>(_ body: (ProjectionEngine) throws -> R) throws -> R {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return try body(engine)
+    }
+}
+
+extension String {
+    /// Without leading and trailing spaces and tabs.
+    var trimmingSpaces: String {
+        var text = Substring(self)
+        while let first = text.first, first == " " || first == "\t" { text = text.dropFirst() }
+        while let last = text.last, last == " " || last == "\t" { text = text.dropLast() }
+        return String(text)
+    }
+}

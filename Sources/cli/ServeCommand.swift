@@ -1,0 +1,124 @@
+import EventStore
+import Glibc
+import Projections
+import Synchronization
+
+/// `journal serve [--listen HOST:PORT] [--tokens FILE] [--max-body BYTES] [--request-timeout SECONDS]`:
+/// the HTTP API of
+/// contract §8 over the journal.
+enum ServeCommand {
+    static let defaultListen = "127.0.0.1:8080"
+    static let defaultMaxBody = 16 << 20
+    /// How long a stop waits for the requests in flight before closing their connections.
+    static let drainSeconds = 30
+
+    static let spec = CommandSpec(
+        name: "serve",
+        summary: "serve the journal over HTTP: append, read, long-poll, queries, metrics",
+        options: [
+            OptionSpec(name: "listen", value: .text(placeholder: "HOST:PORT"),
+                       help: "address to listen on (default: \(defaultListen); port 0 picks a free one)"),
+            OptionSpec(name: "tokens", value: .text(placeholder: "FILE"),
+                       help: "bearer tokens ('journal token'); required to listen beyond loopback"),
+            OptionSpec(name: "max-body", value: .integer(placeholder: "BYTES", minimum: 1),
+                       help: "largest POST /v1/events body (default: \(defaultMaxBody), 16 MiB)"),
+            OptionSpec(name: "request-timeout", value: .integer(placeholder: "SECONDS", minimum: 1),
+                       help: "longest time from a request's headers to the end of its body (default: 60)"),
+        ],
+        printsResults: false,
+        details: """
+            Serves the journal over HTTP/1.1 and prints "listening on http://HOST:PORT" on
+            stdout once it accepts requests. SIGTERM or SIGINT: it stops accepting, finishes the
+            requests in flight (up to \(drainSeconds) s), and exits 0.
+
+              POST /v1/events            NDJSON events (Content-Type: application/x-ndjson),
+                                         validated as 'journal import' does, all or nothing;
+                                         200 once durable, 422 with every invalid line, 409
+                                         when Journal-Expected-Version: V does not hold, 413
+                                         over --max-body, 408 when the body takes longer
+                                         than --request-timeout, 415 for another content type
+              GET /v1/streams/{stream}   the stream's export lines; 404 when there is none
+              GET /v1/events?from=P&limit=N&wait=S
+                                         export lines from position P (default 1), at most N
+                                         (default 1000, at most 10000); with wait, waits up to
+                                         S seconds (at most 60) for the next commit
+              GET /v1/query/{name}?since=T&until=T
+                                         the JSON of 'journal query NAME --format json'
+              GET /metrics               Prometheus text format 0.0.4
+              GET /healthz               200 ok (no token needed)
+              GET /                      a page linking the API
+
+            With --tokens FILE every request but GET /healthz needs "Authorization: Bearer
+            <token>" (401 without a known token, 403 when its role does not allow the request;
+            roles: read = every GET, append = POST /v1/events, admin = everything). Without
+            --tokens only a loopback address (127.0.0.0/8, ::1, localhost) is accepted (exit 2).
+            Every error is JSON {"error": "..."}. One JSON line per request goes to stderr
+            (time, method, route, status, bytes, durationMs, token name; never a token or a
+            body). Details, limits and a curl session: docs/serve.md.
+            """,
+        examples: [
+            "journal serve --db journal.db",
+            "journal serve --listen 0.0.0.0:8080 --tokens tokens.txt --max-body 1048576",
+        ],
+        validate: { arguments throws(CLIError) in
+            let address = try ListenAddress(parsing: arguments.string("listen") ?? defaultListen)
+            if !address.isLoopback && arguments.string("tokens") == nil {
+                throw CLIError.usage("refusing to listen on \(address.url) without --tokens: anyone who can reach "
+                                     + "it could read and append", hint: "create tokens with 'journal token ROLE NAME "
+                                        + "--tokens FILE' and pass --tokens FILE, or listen on 127.0.0.1")
+            }
+        },
+        run: run)
+
+    static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws {
+        let address = try ListenAddress(parsing: arguments.string("listen") ?? defaultListen)
+        let tokens = try arguments.string("tokens").map { path throws(CLIError) in try TokenFile.load(path: path) }
+        let maxBody = arguments.integer("max-body").map { Int(clamping: $0) } ?? defaultMaxBody
+        let store = try JournalAccess.openForWriting(context, arguments)
+        let engine = try ProjectCommand.openEngine(context, arguments, store: store)
+        defer { engine.close() }
+
+        // SIGTERM and SIGINT are taken by `sigwait` below, blocked before any server thread
+        // starts so that every thread inherits the mask; a client hanging up never kills us.
+        var stopSignals = sigset_t()
+        sigemptyset(&stopSignals)
+        sigaddset(&stopSignals, SIGTERM)
+        sigaddset(&stopSignals, SIGINT)
+        pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
+        signal(SIGPIPE, SIG_IGN)
+
+        // One descriptor per connection: let the process open as many as its hard limit allows.
+        var files = rlimit()
+        if getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &files) == 0 && files.rlim_cur < files.rlim_max {
+            files.rlim_cur = files.rlim_max
+            _ = setrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &files)
+        }
+
+        let (socket, bound) = try address.listen()
+        let api = JournalAPI(store: store, engine: engine, tokens: tokens, maxBodyBytes: maxBody,
+                             accessLog: AccessLog(descriptor: 2, now: context.now))
+        let server = HTTPServer(listenSocket: socket, handler: api)
+        do {
+            var limits = HTTPServer.Limits()
+            if let seconds = arguments.integer("request-timeout") { limits.uploadSeconds = Int(clamping: seconds) }
+            try server.start(limits: limits)
+        } catch {
+            _ = close(socket)
+            throw error
+        }
+        context.stdout.line("listening on \(bound.url)")
+        try context.stdout.flush()
+
+        var received: Int32 = 0
+        while sigwait(&stopSignals, &received) != 0 {}
+        server.quiesce()
+        api.stopping.store(true, ordering: .relaxed)
+        let deadline = SystemClock.monotonicNanoseconds() + Int64(drainSeconds) * 1_000_000_000
+        while api.inFlight.load(ordering: .relaxed) > 0 && SystemClock.monotonicNanoseconds() < deadline {
+            var pause = timespec(tv_sec: 0, tv_nsec: 10_000_000)
+            _ = nanosleep(&pause, nil)
+        }
+        server.stop()
+        _ = close(socket)
+    }
+}
