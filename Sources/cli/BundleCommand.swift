@@ -31,10 +31,10 @@ enum BundleCommand {
         validate: { arguments throws(CLIError) in try StreamArgument.check(arguments.positionals[0]) },
         run: run)
 
-    static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws {
-        let store = try JournalAccess.openForReading(context, arguments)
-        let stream = try StreamArgument.existing(arguments.positionals[0], in: store)
-        let signed = try EvidenceCheckpoint.chosen(arguments, store)
+    /// The bundle of `stream`'s events in the tree of `signed` (also `GET /v1/bundle/{stream}`).
+    /// - Throws: exit 1 when the stream has no event in that tree.
+    static func make(_ stream: StreamName, against signed: SignedCheckpoint, in store: any EventStore) throws
+        -> EvidenceBundle {
         let size = signed.checkpoint.size
         var events: [EvidenceBundle.Event] = []
         var version: Int64 = 0
@@ -55,7 +55,15 @@ enum BundleCommand {
             throw CLIError(.failure, "\(stream) has no events in the checkpoint's tree of \(size) events",
                            hint: "sign a newer checkpoint with 'journal checkpoint --key FILE'")
         }
-        let text = EvidenceBundle(stream: stream.rawValue, checkpoint: signed.noteText, events: events).jsonText + "\n"
+        return EvidenceBundle(stream: stream.rawValue, checkpoint: signed.noteText, events: events)
+    }
+
+    static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws {
+        let store = try JournalAccess.openForReading(context, arguments)
+        let stream = try StreamArgument.existing(arguments.positionals[0], in: store)
+        let signed = try EvidenceCheckpoint.chosen(arguments, store)
+        let bundle = try make(stream, against: signed, in: store)
+        let text = bundle.jsonText + "\n"
         if let path = arguments.string("out") {
             let sink = try OutputSink.create(path: path)
             sink.write(text)

@@ -13,10 +13,16 @@ enum EvidenceCheckpoint {
             try requireMatch(signed, store, named: Help.printable(path))
             return signed
         }
-        guard let kept = try store.latestCheckpoint() else {
+        guard let latest = try latest(store) else {
             throw CLIError(.failure, "the journal keeps no checkpoint to prove against",
                            hint: "sign one with 'journal checkpoint --key FILE', or pass --checkpoint FILE")
         }
+        return latest
+    }
+
+    /// The latest checkpoint the journal keeps, nil when it keeps none.
+    static func latest(_ store: any EventStore) throws -> SignedCheckpoint? {
+        guard let kept = try store.latestCheckpoint() else { return nil }
         do {
             return try SignedCheckpoint(parsing: kept.note)
         } catch {

@@ -55,25 +55,32 @@ enum ProveCommand {
         }
         let position = Int64(arguments.positionals[0]) ?? 0
         let signed = try EvidenceCheckpoint.chosen(arguments, store)
-        let size = signed.checkpoint.size
-        guard position <= size else {
-            throw CLIError(.failure, "position \(position) is not in the checkpoint's tree of \(size) events",
-                           hint: "sign a newer checkpoint with 'journal checkpoint --key FILE'")
-        }
-        let leaf = try store.leafLine(position: position)
-        let proof = try store.inclusionProof(index: position - 1, size: size)
+        let proof = try inclusion(of: position, against: signed, in: store)
         switch arguments.format {
         case .json:
             var object = JSONObject()
             object["position"] = .number(JSONNumber(position))
             object["index"] = .number(JSONNumber(position - 1))
-            object["leaf"] = .string(String(decoding: leaf, as: UTF8.self))
-            object["proof"] = .array(proof.map { .string(Base64.encode($0)) })
+            object["leaf"] = .string(String(decoding: proof.extra ?? [], as: UTF8.self))
+            object["proof"] = .array(proof.proof.map { .string(Base64.encode($0)) })
             object["checkpoint"] = .string(signed.noteText)
             context.stdout.line(JSONWriter.string(.object(object)))
         case .text:
-            context.stdout.write(TlogProof(extra: leaf, index: position - 1, proof: proof, checkpoint: signed).text)
+            context.stdout.write(proof.text)
         }
+    }
+
+    /// The tlog-proof of the event at `position` in the tree of `signed` (also `GET /v1/proof/{p}`).
+    /// - Throws: exit 1 when the position is not in that tree.
+    static func inclusion(of position: Int64, against signed: SignedCheckpoint, in store: any EventStore) throws
+        -> TlogProof {
+        let size = signed.checkpoint.size
+        guard position >= 1 && position <= size else {
+            throw CLIError(.failure, "position \(position) is not in the checkpoint's tree of \(size) events",
+                           hint: "sign a newer checkpoint with 'journal checkpoint --key FILE'")
+        }
+        return TlogProof(extra: try store.leafLine(position: position), index: position - 1,
+                         proof: try store.inclusionProof(index: position - 1, size: size), checkpoint: signed)
     }
 
     private static func consistency(from oldPath: String, _ arguments: ParsedArguments, _ store: any EventStore,

@@ -74,9 +74,7 @@ final class JournalAPI: HTTPHandler, @unchecked Sendable {
             case .events: return try events(request)
             case .stream: return try stream(parameter ?? "")
             case .query: return try query(parameter ?? "", request)
-            // They come with the evidence commands (checkpoint, prove, bundle): this journal
-            // keeps no checkpoint yet, so there is none to serve.
-            case .checkpoint, .proof, .bundle: return Self.error(404, "no checkpoint")
+            case .checkpoint, .proof, .bundle: return try evidence(route, parameter)
             case .unmatched: return Self.error(404, "no such route")
             }
         } catch {
@@ -216,14 +214,14 @@ final class JournalAPI: HTTPHandler, @unchecked Sendable {
         return Self.exportLines(events)
     }
 
-    /// `GET /v1/query/{name}?since=T&until=T`
+    /// `GET /v1/query/{name}?since=T&until=T&every=D`
     private func query(_ text: String, _ request: HTTPRequest) throws -> HTTPResponse {
         guard let name = QueryName(rawValue: text) else {
             return Self.error(404, "unknown query '\(Self.shown(text))'; the queries are "
                               + QueryName.allCases.map(\.rawValue).joined(separator: ", "))
         }
         let parameters: [String: String]
-        switch Self.parameters(request, allowed: ["since", "until"]) {
+        switch Self.parameters(request, allowed: ["since", "until", "every"]) {
         case let .success(values): parameters = values
         case let .failure(response): return response.response
         }
@@ -238,9 +236,56 @@ final class JournalAPI: HTTPHandler, @unchecked Sendable {
         if let since = bounds["since"], let until = bounds["until"], since >= until {
             return Self.error(400, "since is not before until (since is included, until excluded)")
         }
+        var every: BucketWidth?
+        if let text = parameters["every"] {
+            guard let width = BucketWidth(rawValue: text) else {
+                return Self.error(400, "every takes " + BucketWidth.allCases.map(\.rawValue).joined(separator: ", ")
+                                  + ", got '\(Self.shown(text))'")
+            }
+            every = width
+        }
         let window = QueryWindow(since: bounds["since"], until: bounds["until"])
-        let output = try projections.with { engine in try engine.run(name, window: window) }
+        let output = try projections.with { engine in
+            if let every { return try engine.run(name, window: window, every: every) }
+            return try engine.run(name, window: window)
+        }
         return HTTPResponse(status: 200, contentType: "application/json", body: Array((output.json + "\n").utf8))
+    }
+
+    /// `GET /v1/checkpoint`, `/v1/proof/{position}`, `/v1/bundle/{stream}`: what `checkpoint
+    /// --list`, `prove` and `bundle` give, against the latest checkpoint the journal keeps.
+    private func evidence(_ route: APIRoute, _ parameter: String?) throws -> HTTPResponse {
+        guard let signed = try EvidenceCheckpoint.latest(store) else {
+            return Self.error(404, "no checkpoint: the journal keeps none yet ('journal checkpoint --key FILE')")
+        }
+        switch route {
+        case .proof:
+            guard let position = parameter.flatMap({ Int64($0) }), position >= 1 else {
+                return Self.error(400, "a proof is of a position (1, 2, 3, ...)")
+            }
+            guard position <= signed.checkpoint.size else {
+                return Self.error(404, "position \(position) is not in the latest checkpoint's tree of "
+                                  + "\(signed.checkpoint.size) events")
+            }
+            let proof = try ProveCommand.inclusion(of: position, against: signed, in: store)
+            return HTTPResponse(status: 200, contentType: "text/plain; charset=utf-8", body: Array(proof.text.utf8))
+        case .bundle:
+            let name = parameter ?? ""
+            if let problem = Envelope.streamNameProblem(name) {
+                return Self.error(400, "'\(Self.shown(name))' is not a stream name: \(problem)")
+            }
+            let stream = try StreamName(name)
+            guard let first = try store.read(stream: stream, from: 0, direction: .forward, limit: 1).first,
+                  first.position <= signed.checkpoint.size else {
+                return Self.error(404, "no stream \(Self.shown(name)) in the latest checkpoint's tree")
+            }
+            let bundle = try BundleCommand.make(stream, against: signed, in: store)
+            return HTTPResponse(status: 200, contentType: "application/json", body: Array((bundle.jsonText + "\n").utf8))
+        case .checkpoint:
+            return HTTPResponse(status: 200, contentType: "text/plain; charset=utf-8", body: Array(signed.noteText.utf8))
+        case .index, .healthz, .metrics, .events, .stream, .query, .unmatched:
+            return Self.error(404, "no such route")
+        }
     }
 
     /// `GET /metrics`
