@@ -61,7 +61,7 @@ extension JournalConnection {
         throws(EventStoreError) -> [RecordedEvent] {
         guard limit > 0, let id = try streamID(of: stream) else { return [] }
         return try collect("reading stream \(stream)", direction == .forward ? .readForward : .readBackward,
-                           stream: stream, checked: true) { statement in
+                           stream: stream, check: .previousColumn) { statement in
             statement.bind(id, at: 1)
             statement.bind(version, at: 2)
             statement.bind(Int64(clamping: limit), at: 3)
@@ -70,7 +70,11 @@ extension JournalConnection {
 
     func readAll(from position: Int64, limit: Int) throws(EventStoreError) -> [RecordedEvent] {
         guard limit > 0 else { return [] }
-        return try collect("reading the log", .readAll, stream: nil, checked: true) { statement in
+        // In position order each event links to the row before it: only the first row's
+        // predecessor is looked up.
+        let check: LinkCheck = configuration.verifiesReads
+            ? .inOrder(from: position, previous: try storedHash(at: position - 1)) : .none
+        return try collect("reading the log", .readAll, stream: nil, check: check) { statement in
             statement.bind(position, at: 1)
             statement.bind(Int64(clamping: limit), at: 2)
         }
@@ -100,18 +104,36 @@ extension JournalConnection {
         try run("counting streams") { () throws(SQLiteError) in try sql.scalarInt("SELECT count(*) FROM journal_streams") ?? 0 }
     }
 
-    /// `checked`: the statement selects `checkedColumns`, and each event is checked (`ChainLinkCheck`).
-    func collect(_ what: @autoclosure () -> String, _ hot: Hot, stream: StreamName?, checked: Bool = false,
+    /// How `collect` checks each event against its chain link (`ChainLinkCheck`).
+    enum LinkCheck {
+        case none
+        /// The statement selects `checkedColumns`: the previous row's hash is column 12.
+        case previousColumn
+        /// Rows in position order from `from`; `previous` is the stored hash at `from − 1`.
+        case inOrder(from: Int64, previous: [UInt8]?)
+    }
+
+    func collect(_ what: @autoclosure () -> String, _ hot: Hot, stream: StreamName?, check: LinkCheck = .none,
                  bind: (SQLiteStatement) -> Void) throws(EventStoreError) -> [RecordedEvent] {
         let statement = try run(what()) { () throws(SQLiteError) in try self.statement(hot) }
         bind(statement)
         defer { statement.reset() }
         var events: [RecordedEvent] = []
+        var inOrder: (expected: Int64, previous: [UInt8]?)?
+        if case let .inOrder(from, previous) = check { inOrder = (max(from, 1), previous) }
         while try run(what(), { () throws(SQLiteError) in try statement.step() }) {
             let event = try decodeRow(statement, stream: stream)
-            if checked && configuration.verifiesReads {
+            switch check {
+            case .none:
+                break
+            case .previousColumn:
+                guard configuration.verifiesReads else { break }
                 try ChainLinkCheck.check(event, previous: statement.isNull(at: 12) ? nil : statement.blob(at: 12),
                                          hasher: hasher)
+            case .inOrder:
+                let previous = event.position == inOrder?.expected ? inOrder?.previous : nil
+                try ChainLinkCheck.check(event, previous: previous, hasher: hasher)
+                inOrder = (event.position + 1, event.hash)
             }
             events.append(event)
         }

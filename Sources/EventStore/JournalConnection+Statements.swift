@@ -30,10 +30,11 @@ extension JournalConnection {
             case .typeByName: return "SELECT id FROM journal_types WHERE name = ?"
             case .typeByID: return "SELECT name FROM journal_types WHERE id = ?"
             case .lastVersion: return "SELECT max(version) FROM journal_events WHERE stream_id = ?"
-            // Reads also select the hash of the event before each one, so that every event read is
-            // checked against its chain link (`ChainLinkCheck`).
+            // Stream reads also select the hash of the event before each one, so that every event
+            // read is checked against its chain link (`ChainLinkCheck`); a read of the log in
+            // position order has it in the row before.
             case .readAll:
-                return "SELECT \(JournalConnection.checkedColumns) FROM journal_events WHERE position >= ? ORDER BY position LIMIT ?"
+                return "SELECT \(JournalConnection.columns) FROM journal_events WHERE position >= ? ORDER BY position LIMIT ?"
             case .readForward:
                 return "SELECT \(JournalConnection.checkedColumns) FROM journal_events WHERE stream_id = ? AND version >= ? ORDER BY version LIMIT ?"
             case .readBackward:
