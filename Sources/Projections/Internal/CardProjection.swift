@@ -9,7 +9,7 @@ import JournalCore
 ///   `decision_t` and `start_t` (the `rates` cohort of a window's partial minutes).
 /// - `pj_card_fact_gG(kind, t, sid, a, b, v, seq)`, `WITHOUT ROWID`, keyed `(kind, t, a, b, sid, seq)`.
 /// - the all-time totals (``TotalsTables``, prefix `pj_card`).
-final class CardProjection: ProjectionModel {
+final class CardProjection: StreamDirectoryModel {
     let name = "card"
     /// 2: covering fact index. 3: totals folded by structured keys, stream rows upserted.
     /// 4: counters and activation durations per time bucket (minute, 10 minutes, hour, day).
@@ -25,8 +25,8 @@ final class CardProjection: ProjectionModel {
     /// 11: the journey's start (`EligibilityChecked`), eligibility and selected method types,
     ///     and the `cohort` counters at the start (`rates`).
     var version: Int64 = 11
-    private var generation: Int64 = 0
-    private var directory = StreamRowDirectory<CardStreamRow>()
+    var generation: Int64 = 0
+    var directory = StreamRowDirectory<CardStreamRow>()
 
     static func streamTable(_ g: Int64) -> String { "pj_card_stream_g\(g)" }
     static func factTable(_ g: Int64) -> String { "pj_card_fact_g\(g)" }
@@ -61,31 +61,9 @@ final class CardProjection: ProjectionModel {
             """)
     }
 
-    func open(in db: ProjectionDatabase, generation g: Int64) throws(ProjectionError) {
-        generation = g
-        directory.open(maxSID: try db.scalarInt("SELECT max(sid) FROM \(Self.streamTable(g))"))
-    }
-
-    private func createNameIndex(in db: ProjectionDatabase, generation g: Int64) throws(ProjectionError) {
-        let s = Self.streamTable(g)
-        // On a hash of the name: sorting 64-bit integers, not 40-byte random texts, when a
-        // rebuild swaps in; a lookup checks the name too.
-        try db.execute("CREATE INDEX IF NOT EXISTS \(s)_name ON \(s)(nh)")
-    }
-
-    /// Keeps at most about `limit` stream rows in memory (tests of eviction and reloading).
-    func limitCache(to limit: Int) { directory.cacheLimit = limit }
-
-    func forgetCache() {
-        directory.forget()  // reloaded by `open` before the next batch
-    }
-
     func fold(_ events: ArraySlice<EventView>, names: StreamNaming,
               db: ProjectionDatabase?) throws(ProjectionError) -> PendingWrite? {
-        if directory.needsOpen {
-            guard let db else { return nil }
-            try open(in: db, generation: generation)
-        }
+        guard try openIfNeeded(db) else { return nil }
         if db == nil && !self.directory.holdsRows(of: events, category: .card) { return nil }
         // The directory moves into a local for the loop (no exclusivity check per access) and back.
         var directory = StreamRowDirectory<CardStreamRow>(cacheLimit: 0)

@@ -16,7 +16,7 @@ extension StreamsRow: StreamRow {}
 ///   for both together; the open streams alone (`WHERE terminal = 0`).
 /// - `pj_streams_corr_gG(cid, sid)`, `WITHOUT ROWID`, keyed `(cid, sid)`: every
 ///   `meta.correlationId` a stream's events carry (a stream may carry several).
-final class StreamsProjection: ProjectionModel {
+final class StreamsProjection: StreamDirectoryModel {
     let name = "streams"
     /// 2: an index on (outcome, ds) for the two filters together (one index alone left up to
     ///    every transaction of the directory server to read for a rare outcome).
@@ -24,8 +24,8 @@ final class StreamsProjection: ProjectionModel {
     ///    in start order checks it without reading the table); the open streams' index is
     ///    partial (`WHERE terminal = 0`: the few in flight, not one entry per stream).
     var version: Int64 = 3
-    private var generation: Int64 = 0
-    private var directory = StreamRowDirectory<StreamsRow>()
+    var generation: Int64 = 0
+    var directory = StreamRowDirectory<StreamsRow>()
 
     static func streamTable(_ g: Int64) -> String { "pj_streams_g\(g)" }
     static func correlationTable(_ g: Int64) -> String { "pj_streams_corr_g\(g)" }
@@ -67,29 +67,9 @@ final class StreamsProjection: ProjectionModel {
             """)
     }
 
-    func open(in db: ProjectionDatabase, generation g: Int64) throws(ProjectionError) {
-        generation = g
-        directory.open(maxSID: try db.scalarInt("SELECT max(sid) FROM \(Self.streamTable(g))"))
-    }
-
-    private func createNameIndex(in db: ProjectionDatabase, generation g: Int64) throws(ProjectionError) {
-        let s = Self.streamTable(g)
-        try db.execute("CREATE INDEX IF NOT EXISTS \(s)_name ON \(s)(nh)")
-    }
-
-    /// Keeps at most about `limit` stream rows in memory (tests of eviction and reloading).
-    func limitCache(to limit: Int) { directory.cacheLimit = limit }
-
-    func forgetCache() {
-        directory.forget()  // reloaded by `open` before the next batch
-    }
-
     func fold(_ events: ArraySlice<EventView>, names: StreamNaming,
               db: ProjectionDatabase?) throws(ProjectionError) -> PendingWrite? {
-        if directory.needsOpen {
-            guard let db else { return nil }
-            try open(in: db, generation: generation)
-        }
+        guard try openIfNeeded(db) else { return nil }
         if db == nil && !(directory.holdsRows(of: events, category: .threeDS)
                           && directory.holdsRows(of: events, category: .card)) { return nil }
         var directory = StreamRowDirectory<StreamsRow>(cacheLimit: 0)

@@ -7,7 +7,7 @@
 ///   from `ended_t` (those of challenges and latency).
 /// - `pj_3ds_fact_gG(kind, t, sid, a, b, seq)`, `WITHOUT ROWID`, keyed `(kind, t, a, b, sid, seq)`.
 /// - the all-time totals (``TotalsTables``, prefix `pj_3ds`).
-final class ThreeDSProjection: ProjectionModel {
+final class ThreeDSProjection: StreamDirectoryModel {
     let name = "3ds"
     /// 2: covering fact index. 3: totals folded by structured keys, stream rows upserted.
     /// 4: covering indexes on created_t and ended_t for windowed funnel, challenges and latency.
@@ -22,8 +22,8 @@ final class ThreeDSProjection: ProjectionModel {
     /// 11: the histogram over all directory servers is stored again (the sum at query time was
     ///     too slow for the 50 ms of a query over 10 M events).
     var version: Int64 = 11
-    private var generation: Int64 = 0
-    private var directory = StreamRowDirectory<ThreeDSStreamRow>()
+    var generation: Int64 = 0
+    var directory = StreamRowDirectory<ThreeDSStreamRow>()
 
     static func streamTable(_ g: Int64) -> String { "pj_3ds_stream_g\(g)" }
     static func factTable(_ g: Int64) -> String { "pj_3ds_fact_g\(g)" }
@@ -60,31 +60,9 @@ final class ThreeDSProjection: ProjectionModel {
             """)
     }
 
-    func open(in db: ProjectionDatabase, generation g: Int64) throws(ProjectionError) {
-        generation = g
-        directory.open(maxSID: try db.scalarInt("SELECT max(sid) FROM \(Self.streamTable(g))"))
-    }
-
-    private func createNameIndex(in db: ProjectionDatabase, generation g: Int64) throws(ProjectionError) {
-        let s = Self.streamTable(g)
-        // On a hash of the name: sorting 64-bit integers, not 40-byte random texts, when a
-        // rebuild swaps in; a lookup checks the name too.
-        try db.execute("CREATE INDEX IF NOT EXISTS \(s)_name ON \(s)(nh)")
-    }
-
-    /// Keeps at most about `limit` stream rows in memory (tests of eviction and reloading).
-    func limitCache(to limit: Int) { directory.cacheLimit = limit }
-
-    func forgetCache() {
-        directory.forget()  // reloaded by `open` before the next batch
-    }
-
     func fold(_ events: ArraySlice<EventView>, names: StreamNaming,
               db: ProjectionDatabase?) throws(ProjectionError) -> PendingWrite? {
-        if directory.needsOpen {
-            guard let db else { return nil }
-            try open(in: db, generation: generation)
-        }
+        guard try openIfNeeded(db) else { return nil }
         if db == nil && !self.directory.holdsRows(of: events, category: .threeDS) { return nil }
         // The directory moves into a local for the loop (no exclusivity check per access) and back.
         var directory = StreamRowDirectory<ThreeDSStreamRow>(cacheLimit: 0)
