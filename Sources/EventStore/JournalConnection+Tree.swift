@@ -77,16 +77,16 @@ extension JournalConnection {
                 let progress = UpgradeProgress(total: head, what: "building the Merkle tree of \(path)")
                 var size: Int64 = 0
                 var leaves: [UInt8] = []
+                var chain = ScanChainCheck(from: 1, previousHash: nil, hasher: hasher)
                 while size < head {
-                    let page = try readAll(from: size + 1, limit: Self.treeFlushLeaves)
-                    guard let last = page.last, last.position == size + Int64(page.count) else {
+                    leaves.removeAll(keepingCapacity: true)
+                    let read = try logLeafHashes(from: size + 1, limit: Self.treeFlushLeaves, chain: &chain, into: &leaves)
+                    guard read > 0 else {
                         throw EventStoreError(code: .integrity, message: "\(path): the log has a gap after position \(size)",
                                               position: size + 1)
                     }
-                    leaves.removeAll(keepingCapacity: true)
-                    for event in page { leaves.append(contentsOf: hasher.leafHash(of: event)) }
                     try appendToTree(leaves, size: size)
-                    size = last.position
+                    size += Int64(read)
                     progress.report(size)
                 }
                 progress.finish()
@@ -99,6 +99,76 @@ extension JournalConnection {
             sql.rollback()
             throw error
         }
+    }
+
+    /// Appends the leaf hashes of up to `limit` events from `position` to `leaves`, each event's
+    /// chain link checked on the way (`chain` carries the previous hash from call to call).
+    /// Reads the rows as the projections' scan does, lending each decoded payload instead of
+    /// building a `RecordedEvent`: the upgrade of a big journal is mostly this loop. Returns
+    /// the number of events read.
+    private func logLeafHashes(from position: Int64, limit: Int, chain: inout ScanChainCheck,
+                               into leaves: inout [UInt8]) throws(EventStoreError) -> Int {
+        let statement = try run("reading the log") { () throws(SQLiteError) in
+            try sql.cached("SELECT \(Self.columns) FROM journal_events WHERE position >= ? ORDER BY position LIMIT ?")
+        }
+        statement.bind(position, at: 1)
+        statement.bind(Int64(clamping: limit), at: 2)
+        defer { statement.reset() }
+        var scratch: [UInt8] = []
+        swap(&scratch, &payloadScratch)
+        defer { swap(&scratch, &payloadScratch) }
+        var count = 0
+        while try run("reading the log", { () throws(SQLiteError) in try statement.step() }) {
+            let at = statement.int64(at: 0)
+            let version = statement.int64(at: 2)
+            let occurredAt = statement.int64(at: 5)
+            let recordedAt = statement.int64(at: 6)
+            let stream: String
+            let type: String
+            let id: String
+            do {
+                stream = try streamName(of: statement.int64(at: 1)).rawValue
+                type = try typeName(of: statement.int64(at: 4))
+                id = try storedID(statement, column: 3, position: at)
+            } catch {
+                throw error.located(at: at)
+            }
+            let hash = statement.blob(at: 11)
+            var failure: EventStoreError?
+            try StoredPayload.withDecoded(
+                codec: statement.int64(at: 7), dataLength: statement.int(at: 8),
+                metaLength: statement.isNull(at: 9) ? nil : statement.int(at: 9), position: at, scratch: &scratch,
+                dictionary: { id throws(EventStoreError) in try self.dictionary(id) },
+                bytes: { lend in statement.withBlob(at: 10, lend) }) { data, meta in
+                do throws(EventStoreError) {
+                    try chain.check(position: at, version: version, stream: stream, id: id, type: type,
+                                    occurredAt: occurredAt, recordedAt: recordedAt, data: data, meta: meta, hash: hash)
+                } catch {
+                    failure = error
+                    return
+                }
+                let start = leaves.count
+                leaves.append(contentsOf: ChainHasher.zeroHash)
+                UTF8Bytes.with(id) { id in
+                    UTF8Bytes.with(stream) { stream in
+                        UTF8Bytes.with(type) { type in
+                            hash.withUnsafeBytes { hash in
+                                leaves.withUnsafeMutableBytes { all in
+                                    hasher.leafHash(id: id, stream: stream, type: type,
+                                                    occurredAt: Timestamp(millisecondsSinceEpoch: occurredAt), data: data,
+                                                    meta: meta, position: at, version: version,
+                                                    recordedAt: Timestamp(millisecondsSinceEpoch: recordedAt), hash: hash,
+                                                    into: UnsafeMutableRawBufferPointer(rebasing: all[start..<(start + 32)]))
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            if let failure { throw failure }
+            count += 1
+        }
+        return count
     }
 
     // MARK: - Checkpoints
