@@ -165,8 +165,14 @@ public enum Merkle {
 
     /// How many hashes the inclusion proof of `index` in a tree of `size` has.
     package static func inclusionProofLength(index: Int64, size: Int64) -> Int {
-        var fn = index
-        var sn = size - 1
+        walkSteps(index, size - 1)
+    }
+
+    /// The steps of RFC 9162's verification walk from node `fn` of last node `sn` until `sn`
+    /// reaches 0: one path element is consumed at each.
+    private static func walkSteps(_ start: Int64, _ last: Int64) -> Int {
+        var fn = start
+        var sn = last
         var count = 0
         while sn > 0 {
             if fn & 1 == 1 || fn == sn {
@@ -235,21 +241,8 @@ public enum Merkle {
             fn >>= 1
             sn >>= 1
         }
-        // The walk below consumes one path element per step until sn reaches 0; the path is the
-        // proof plus the old root when oldSize is a power of two.
-        var steps = 0
-        while sn > 0 {
-            if fn & 1 == 1 || fn == sn {
-                while fn & 1 == 0 && fn != 0 {
-                    fn >>= 1
-                    sn >>= 1
-                }
-            }
-            fn >>= 1
-            sn >>= 1
-            steps += 1
-        }
-        let pathLength = steps + 1
+        // The path is the proof plus the old root when oldSize is a power of two.
+        let pathLength = walkSteps(fn, sn) + 1
         return oldSize & (oldSize - 1) == 0 ? pathLength - 1 : pathLength
     }
 
