@@ -22,9 +22,8 @@ deps:
 build: deps
 	$(SWIFT) build
 
-# The Swift runtime is linked statically: every command starts about 2.5 ms sooner (fewer shared
-# libraries for the dynamic loader; BENCHMARKS.md), which matters for one-shot commands such as
-# `journal prove`.
+# The Swift runtime is linked statically: fewer shared libraries for the dynamic loader to resolve
+# before `main`, which is most of a one-shot command such as `journal prove` (BENCHMARKS.md).
 RELEASE_FLAGS := -c release --static-swift-stdlib
 
 release: deps
