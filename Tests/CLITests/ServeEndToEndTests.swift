@@ -285,6 +285,19 @@ struct ServeEndToEndTests {
         }
     }
 
+    @Test("GET /v1/query takes every= as journal query --every does, and refuses another width")
+    func queryBuckets() throws {
+        let runner = try JournalRunner()
+        var events = LegalEvents()
+        try runner.importLegal(events.challenged(1) + events.frictionless(2))
+        let server = try ServeProcess(runner)
+        let reply = try server.request("GET", "/v1/query/rates?every=1h")
+        #expect(reply.status == 200, "\(reply.body)")
+        #expect(reply.body == (try runner.run(["query", "rates", "--every", "1h", "--format", "json"])).stdout)
+        #expect(reply.json?["buckets"] is [Any])
+        #expect(try server.request("GET", "/v1/query/rates?every=7m").status == 400)
+    }
+
     @Test("the evidence routes serve the latest checkpoint, a proof and a bundle that journal check accepts")
     func evidenceRoutes() throws {
         let runner = try JournalRunner()
