@@ -5,22 +5,40 @@ import JournalCore
 enum ChainLinkCheck {
     /// `previous`: the stored hash at `event.position − 1` (nil when there is no such row).
     static func check(_ event: RecordedEvent, previous: [UInt8]?, hasher: ChainHasher) throws(EventStoreError) {
+        let failure = event.data.withUnsafeBytes { data in
+            OptionalBytes.with(event.meta) { meta in
+                self.failure(position: event.position, previous: previous, version: event.version,
+                             stream: event.stream.rawValue, id: event.id, type: event.type, occurredAt: event.occurredAt,
+                             recordedAt: event.recordedAt, data: data, meta: meta, hash: event.hash, hasher: hasher)
+            }
+        }
+        if let failure { throw failure }
+    }
+
+    /// The same check of an event given by its fields (a scan's, which lends its payload).
+    static func check(position: Int64, previous: [UInt8]?, version: Int64, stream: String, id: String, type: String,
+                      occurredAt: Timestamp, recordedAt: Timestamp, data: UnsafeRawBufferPointer,
+                      meta: UnsafeRawBufferPointer?, hash: [UInt8], hasher: ChainHasher) throws(EventStoreError) {
+        if let failure = failure(position: position, previous: previous, version: version, stream: stream, id: id,
+                                 type: type, occurredAt: occurredAt, recordedAt: recordedAt, data: data, meta: meta,
+                                 hash: hash, hasher: hasher) {
+            throw failure
+        }
+    }
+
+    /// What does not check, or nil.
+    private static func failure(position: Int64, previous: [UInt8]?, version: Int64, stream: String, id: String,
+                                type: String, occurredAt: Timestamp, recordedAt: Timestamp, data: UnsafeRawBufferPointer,
+                                meta: UnsafeRawBufferPointer?, hash: [UInt8], hasher: ChainHasher) -> EventStoreError? {
         var before = ChainHasher.zeroHash
-        if event.position > 1 {
+        if position > 1 {
             guard let previous else {
-                throw .integrity(at: event.position, "the event before it (position \(event.position - 1)) is missing")
+                return .integrity(at: position, "the event before it (position \(position - 1)) is missing")
             }
             before = previous
         }
-        let expected = event.data.withUnsafeBytes { data in
-            OptionalBytes.with(event.meta) { meta in
-                hasher.hash(previous: before, position: event.position, version: event.version,
-                            stream: event.stream.rawValue, id: event.id, type: event.type,
-                            occurredAt: event.occurredAt, recordedAt: event.recordedAt, data: data, meta: meta)
-            }
-        }
-        guard expected == event.hash else {
-            throw .integrity(at: event.position, "the event's content does not match its stored hash")
-        }
+        let link = hasher.hash(previous: before, position: position, version: version, stream: stream, id: id,
+                               type: type, occurredAt: occurredAt, recordedAt: recordedAt, data: data, meta: meta)
+        return link == hash ? nil : .integrity(at: position, "the event's content does not match its stored hash")
     }
 }

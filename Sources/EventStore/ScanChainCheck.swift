@@ -24,15 +24,10 @@ struct ScanChainCheck {
         guard position == expectedPosition else {
             throw .integrity(at: expectedPosition, "position \(expectedPosition) is missing from the log")
         }
-        guard let before = previous else {
-            throw .integrity(at: position, "the event before it (position \(position - 1)) is missing")
-        }
-        let link = hasher.hash(previous: before, position: position, version: version, stream: stream, id: id,
-                               type: type, occurredAt: Timestamp(millisecondsSinceEpoch: occurredAt),
-                               recordedAt: Timestamp(millisecondsSinceEpoch: recordedAt), data: data, meta: meta)
-        guard link == hash else {
-            throw .integrity(at: position, "the event's content does not match its stored hash")
-        }
+        try ChainLinkCheck.check(position: position, previous: previous, version: version, stream: stream, id: id,
+                                 type: type, occurredAt: Timestamp(millisecondsSinceEpoch: occurredAt),
+                                 recordedAt: Timestamp(millisecondsSinceEpoch: recordedAt), data: data, meta: meta,
+                                 hash: hash, hasher: hasher)
         previous = hash
         expectedPosition = position + 1
     }
