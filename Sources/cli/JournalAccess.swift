@@ -12,7 +12,13 @@ enum JournalAccess {
         -> any TransactionalEventStore {
         let backend = JournalBackend(location: context.journalPath(arguments))
         try checkLocation(backend, writing: false)
-        switch open(backend, reading: true, verifiesReads: verifiesReads, context) {
+        return try existing(backend, open(backend, reading: true, verifiesReads: verifiesReads, context))
+    }
+
+    /// The store, or exit 1 naming the location when there is no journal there.
+    private static func existing(_ backend: JournalBackend, _ opened: Result<any TransactionalEventStore, EventStoreError>)
+        throws -> any TransactionalEventStore {
+        switch opened {
         case let .success(store):
             return store
         case let .failure(error) where error.code == .missing:
@@ -24,10 +30,12 @@ enum JournalAccess {
         }
     }
 
-    static func open(_ backend: JournalBackend, reading: Bool, bulk: Bool = false, verifiesReads: Bool = true,
-                     _ context: CommandContext) -> Result<any TransactionalEventStore, EventStoreError> {
+    /// `create`: whether a missing journal is created (default: when writing).
+    static func open(_ backend: JournalBackend, reading: Bool, create: Bool? = nil, bulk: Bool = false,
+                     verifiesReads: Bool = true, _ context: CommandContext)
+        -> Result<any TransactionalEventStore, EventStoreError> {
         do {
-            return .success(try backend.open(reading: reading, clock: context.now,
+            return .success(try backend.open(reading: reading, create: create ?? !reading, clock: context.now,
                                              busyTimeoutMilliseconds: busyTimeout(context), isSameContent: sameContent,
                                              maxPageCount: reading ? nil : maxPageCount(context), bulk: bulk,
                                              verifiesReads: verifiesReads))
@@ -49,8 +57,9 @@ enum JournalAccess {
     /// missing journal is an error, as for readers.
     static func openExistingForWriting(_ context: CommandContext, _ arguments: ParsedArguments) throws
         -> any TransactionalEventStore {
-        _ = try openForReading(context, arguments)
-        return try openForWriting(context, arguments)
+        let backend = JournalBackend(location: context.journalPath(arguments))
+        try checkLocation(backend, writing: true)
+        return try existing(backend, open(backend, reading: false, create: false, context))
     }
 
     /// Says what is wrong with a SQLite `--db` path in the user's terms before SQLite reports

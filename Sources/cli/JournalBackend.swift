@@ -26,9 +26,10 @@ enum JournalBackend {
         }
     }
 
-    /// Opens the store. Reading: read-only and never created (a missing journal is `.missing`).
+    /// Opens the store. Reading: read-only. `create`: a missing journal is created, else it is
+    /// `.missing` (never when reading).
     /// `bulk`: a writer of many events that closes when done (a longer WAL between checkpoints).
-    func open(reading: Bool, clock: @escaping @Sendable () -> Timestamp, busyTimeoutMilliseconds: Int32,
+    func open(reading: Bool, create: Bool, clock: @escaping @Sendable () -> Timestamp, busyTimeoutMilliseconds: Int32,
               isSameContent: @escaping @Sendable (RecordedEvent, ProposedEvent) -> Bool,
               maxPageCount: Int? = nil, bulk: Bool = false, verifiesReads: Bool = true)
         throws(EventStoreError) -> any TransactionalEventStore {
@@ -36,13 +37,13 @@ enum JournalBackend {
         case let .sqlite(path):
             var configuration = Self.sqliteConfiguration(clock: clock, busyTimeoutMilliseconds: busyTimeoutMilliseconds,
                                                          isSameContent: isSameContent, maxPageCount: maxPageCount)
-            configuration.createIfMissing = !reading
+            configuration.createIfMissing = create
             configuration.readOnly = reading
             configuration.verifiesReads = verifiesReads
             if bulk { configuration.walAutocheckpointPages = SQLiteEventStore.Configuration.bulkWALAutocheckpointPages }
             return try SQLiteEventStore(path: path, configuration: configuration)
         case let .postgres(url):
-            var configuration = PostgresEventStore.Configuration(clock: clock, createIfMissing: !reading, readOnly: reading,
+            var configuration = PostgresEventStore.Configuration(clock: clock, createIfMissing: create, readOnly: reading,
                                                                  isSameContent: isSameContent,
                                                                  lockTimeoutMilliseconds: Int(busyTimeoutMilliseconds))
             configuration.verifiesReads = verifiesReads

@@ -10,7 +10,7 @@ import Testing
 struct JournalBackendTests {
     static func open(_ runner: JournalRunner, bulk: Bool) throws -> SQLiteEventStore {
         let store = try JournalBackend.sqlite(path: runner.database).open(
-            reading: false, clock: { Timestamp(millisecondsSinceEpoch: 0) }, busyTimeoutMilliseconds: 100,
+            reading: false, create: true, clock: { Timestamp(millisecondsSinceEpoch: 0) }, busyTimeoutMilliseconds: 100,
             isSameContent: { _, _ in false }, bulk: bulk)
         return try #require(store as? SQLiteEventStore)
     }
