@@ -92,8 +92,7 @@ enum DemoCommand {
         try verifierFile.close()
         try runStep(CheckpointCommand.spec, ["--key", keyPath], path: path, context: context)
 
-        let store = try JournalAccess.openForReading(context, try JournalCLI.parser.parse(["--db", path],
-                                                                                          for: VerifyCommand.spec))
+        let store = try JournalAccess.open(.sqlite(path: path), reading: true, context).get()
         let stream = try StreamName(DemoSample.challengedStream)
         let last = try store.read(stream: stream, from: .max, direction: .backward, limit: 1).first?.position ?? 1
         step(11, "a proof that the challenged transaction's last event is in the signed log (C2SP tlog-proof)", out)

@@ -47,7 +47,7 @@ final class JournalAPI: HTTPHandler, @unchecked Sendable {
         if let tokens {
             // The scheme is case-insensitive (RFC 9110); the token is compared exactly.
             guard let header = request.headers["authorization"], header.prefix(7).lowercased() == "bearer ",
-                  let entry = tokens.entry(forToken: String(header.dropFirst(7)).trimmingSpaces) else {
+                  let entry = tokens.entry(forToken: String(header.dropFirst(7)).trimmingWhitespace()) else {
                 var response = Self.error(401, "a bearer token is needed: Authorization: Bearer <token>")
                 response.headers.append(("WWW-Authenticate", "Bearer"))
                 return response
@@ -138,7 +138,7 @@ final class JournalAPI: HTTPHandler, @unchecked Sendable {
     /// `POST /v1/events` once its headers are in: what can be refused before the body arrives.
     private func checkAppend(_ request: HTTPRequest) -> HTTPResponse? {
         let mediaType = (request.headers["content-type"] ?? "").split(separator: ";").first
-            .map { String($0).trimmingSpaces.lowercased() } ?? ""
+            .map { String($0).trimmingWhitespace().lowercased() } ?? ""
         guard mediaType == "application/x-ndjson" else {
             return Self.error(415, "POST /v1/events takes Content-Type: application/x-ndjson (one event per line)")
         }
@@ -146,7 +146,7 @@ final class JournalAPI: HTTPHandler, @unchecked Sendable {
             return uploadRefused(request, .tooLarge)
         }
         if let text = request.headers["journal-expected-version"] {
-            guard let version = Int64(text.trimmingSpaces), version >= -1 else {
+            guard let version = Int64(text.trimmingWhitespace()), version >= -1 else {
                 return Self.error(400, "Journal-Expected-Version takes a version (an integer, -1 for a stream "
                                   + "that must not exist)")
             }
@@ -407,15 +407,5 @@ final class ProjectionAccess: @unchecked Sendable {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return try body(engine)
-    }
-}
-
-extension String {
-    /// Without leading and trailing spaces and tabs.
-    var trimmingSpaces: String {
-        var text = Substring(self)
-        while let first = text.first, first == " " || first == "\t" { text = text.dropFirst() }
-        while let last = text.last, last == " " || last == "\t" { text = text.dropLast() }
-        return String(text)
     }
 }
