@@ -43,7 +43,7 @@ enum CheckCommand {
     static func verified(_ arguments: ParsedArguments, file: String? = nil) throws -> VerifiedBundle {
         let path = file ?? arguments.positionals[0]
         let verifiers = try EvidenceFiles.verifiers(arguments)
-        let bytes = try EvidenceFiles.read(path, what: "bundle", maxBytes: 1 << 30)
+        let bytes = try WholeFile.read(path, what: "bundle", maxBytes: 1 << 30)
         let bundle: EvidenceBundle
         do {
             bundle = try EvidenceBundle(decoding: bytes)

@@ -37,7 +37,7 @@ enum EvidenceFiles {
                            + "\(String(info.st_mode & 0o777, radix: 8))): a private key must be the owner's only",
                            hint: "chmod 600 \(shown), and consider the key exposed")
         }
-        let text = String(decoding: try read(path, what: "key file", maxBytes: 4096), as: UTF8.self)
+        let text = String(decoding: try WholeFile.read(path, what: "key file", maxBytes: 4096), as: UTF8.self)
         do {
             return try NoteSigner(parsing: text.trimmingWhitespace())
         } catch {
@@ -55,7 +55,7 @@ enum EvidenceFiles {
         }
         let isFile = FileSystem.entry(at: value) == .file
         let text = isFile
-            ? String(decoding: try read(value, what: "verifier key file", maxBytes: 1 << 20), as: UTF8.self) : value
+            ? String(decoding: try WholeFile.read(value, what: "verifier key file", maxBytes: 1 << 20), as: UTF8.self) : value
         // A private key where a verifier key belongs: refused, never echoed.
         guard !text.contains("PRIVATE+KEY+") else {
             throw CLIError.usage("--key takes a verifier key, not a private key",
@@ -74,33 +74,11 @@ enum EvidenceFiles {
 
     /// A signed checkpoint read from a file. A file that is not one fails the check (exit 4).
     static func checkpoint(path: String) throws(CLIError) -> SignedCheckpoint {
-        let text = String(decoding: try read(path, what: "checkpoint file", maxBytes: 1 << 16), as: UTF8.self)
+        let text = String(decoding: try WholeFile.read(path, what: "checkpoint file", maxBytes: 1 << 16), as: UTF8.self)
         do {
             return try SignedCheckpoint(parsing: text)
         } catch {
             throw CLIError(.integrity, "\(Help.printable(path)) is not a signed checkpoint: \(error)")
-        }
-    }
-
-    /// The whole file at `path` (at most `maxBytes`).
-    static func read(_ path: String, what: String, maxBytes: Int) throws(CLIError) -> [UInt8] {
-        let shown = Help.printable(path)
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw CLIError(.failure, "cannot read the \(what) \(shown): \(String(cString: strerror(errno)))") }
-        defer { close(fd) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw CLIError(.failure, "cannot read the \(what) \(shown): \(String(cString: strerror(errno)))")
-            }
-            if count == 0 { return bytes }
-            bytes.append(contentsOf: chunk[0..<count])
-            guard bytes.count <= maxBytes else {
-                throw CLIError(.failure, "the \(what) \(shown) is over \(maxBytes) bytes: not a \(what)")
-            }
         }
     }
 

@@ -174,34 +174,12 @@ enum SimulateCommand {
             // The parser only accepts built-in names.
             return WorkloadProfile.builtIn(named: name ?? "default") ?? .realistic
         }
-        let bytes = try readFile(path)
+        let bytes = try WholeFile.read(path, what: "profile file", maxBytes: 1 << 20, status: .usage)
         do {
             return try WorkloadProfile.load(file: bytes, sourceLabel: "profile file \(path)", base: name)
         } catch {
             throw CLIError(.usage, "profile file \(Help.printable(path)): \(error)",
                            hint: "'journal simulate --print-profile' prints a complete profile to start from")
-        }
-    }
-
-    private static func readFile(_ path: String) throws(CLIError) -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else {
-            throw CLIError(.usage, "cannot read profile file \(Help.printable(path)): \(String(cString: strerror(errno)))")
-        }
-        defer { close(fd) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw CLIError(.failure, "cannot read profile file \(Help.printable(path)): \(String(cString: strerror(errno)))")
-            }
-            if count == 0 { return bytes }
-            bytes.append(contentsOf: chunk[0..<count])
-            guard bytes.count <= 1 << 20 else {
-                throw CLIError(.usage, "profile file \(Help.printable(path)) is over 1 MiB")
-            }
         }
     }
 

@@ -34,23 +34,8 @@ struct TokenFile: Sendable {
     /// error naming its line number (blank lines and lines starting with `#` are skipped), and
     /// so is a file without any token.
     static func load(path: String) throws(CLIError) -> TokenFile {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else {
-            throw CLIError(.failure, "cannot open the tokens file \(Help.printable(path)): \(String(cString: strerror(errno)))",
-                           hint: "create it with 'journal token ROLE NAME --tokens \(Help.printable(path))'")
-        }
-        defer { _ = close(fd) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 14)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            guard count >= 0 else {
-                throw CLIError(.failure, "cannot read the tokens file \(Help.printable(path)): \(String(cString: strerror(errno)))")
-            }
-            if count == 0 { break }
-            bytes.append(contentsOf: chunk[0..<count])
-        }
+        let bytes = try WholeFile.read(path, what: "tokens file", maxBytes: 1 << 24,
+                                       hint: "create it with 'journal token ROLE NAME --tokens \(Help.printable(path))'")
         var entries: [Entry] = []
         for (index, line) in String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
             .enumerated() {
