@@ -36,8 +36,12 @@ let package = Package(
         .target(name: "JournalCore", swiftSettings: optimized),
         // The append-only store (SQLite by default, PostgreSQL for scale-out).
         .target(name: "EventStore",
-                dependencies: ["JournalCore", "CSQLite", "CLZ4", "COpenSSL", "CLibPQ", "CSpawn"],
+                dependencies: ["JournalCore", "CSQLite", "CLZ4", "COpenSSL", "CLibPQ"],
                 swiftSettings: optimized),
+        // Test support, not API: a private PostgreSQL server in a temporary folder, for the
+        // tests and the PostgreSQL benchmark.
+        .target(name: "JournalTestSupport", dependencies: ["EventStore", "JournalCore", "CSpawn"],
+                swiftSettings: upcoming),
         // Pure decide/evolve aggregates and the event catalog: no I/O.
         .target(name: "Domain", dependencies: ["JournalCore"], swiftSettings: optimized),
         // The seeded workload generator, driving the domain's commands.
@@ -53,7 +57,7 @@ let package = Package(
                           dependencies: ["EventStore", "Domain", "Simulator", "Projections", "JournalCore", "CSQLite"],
                           path: "Sources/bench", swiftSettings: optimized),
         // One of several concurrent writer processes (PostgreSQL concurrency test, benchmark).
-        .executableTarget(name: "journal-pg-writer", dependencies: ["EventStore", "JournalCore"],
+        .executableTarget(name: "journal-pg-writer", dependencies: ["EventStore", "JournalCore", "JournalTestSupport"],
                           path: "Sources/journal-pg-writer", swiftSettings: optimized),
         // A separate program the reliability tests start, SIGKILL and race against `journal`.
         .executableTarget(name: "reliability-harness", dependencies: ["EventStore", "JournalCore"],
@@ -64,15 +68,15 @@ let package = Package(
                           path: "Sources/store-stress", swiftSettings: optimized),
 
         .testTarget(name: "JournalCoreTests", dependencies: ["JournalCore"], swiftSettings: upcoming),
-        .testTarget(name: "EventStoreTests", dependencies: ["EventStore", "JournalCore", "CSQLite", "store-stress"],
+        .testTarget(name: "EventStoreTests", dependencies: ["EventStore", "JournalCore", "JournalTestSupport", "CSQLite", "store-stress"],
                     swiftSettings: upcoming),
         .testTarget(name: "DomainTests", dependencies: ["Domain", "Simulator", "JournalCore"], swiftSettings: upcoming),
         .testTarget(name: "SimulatorTests", dependencies: ["Simulator", "Domain", "EventStore", "JournalCore"],
                     swiftSettings: upcoming),
         .testTarget(name: "ProjectionsTests",
-                    dependencies: ["Projections", "EventStore", "Domain", "Simulator", "JournalCore"],
+                    dependencies: ["Projections", "EventStore", "Domain", "Simulator", "JournalCore", "JournalTestSupport"],
                     swiftSettings: upcoming),
-        .testTarget(name: "CLITests", dependencies: ["journal", "EventStore", "JournalCore"], swiftSettings: upcoming),
+        .testTarget(name: "CLITests", dependencies: ["journal", "EventStore", "JournalCore", "JournalTestSupport"], swiftSettings: upcoming),
         // Crashes, concurrent writers, hostile input, faults, tampering (`make soak`: long form).
         .testTarget(name: "ReliabilityTests",
                     dependencies: ["journal", "reliability-harness", "EventStore", "JournalCore", "Simulator"],

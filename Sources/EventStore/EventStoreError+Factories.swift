@@ -3,7 +3,7 @@ import CSQLite
 extension EventStoreError {
     /// Maps a SQLite failure to a store error, keeping SQLite's extended code as `backendCode`.
     /// The message names what the store was doing and SQLite's reason, never bound values.
-    public init(sqlite error: SQLiteError, doing what: String, stream: String? = nil) {
+    package init(sqlite error: SQLiteError, doing what: String, stream: String? = nil) {
         let code: Code
         let reason: String
         switch error.resultCode {

@@ -6,13 +6,13 @@ import Dispatch
 /// The body runs once, on a global dispatch queue; `wait()` blocks until it has finished and
 /// returns its result (as often as asked). Whatever the body touches must not be used by anyone
 /// else until `wait()` returned: the callers hand over a value they do not use meanwhile.
-public final class BackgroundTask<Value>: @unchecked Sendable {
+package final class BackgroundTask<Value>: @unchecked Sendable {
     private let done = DispatchSemaphore(value: 0)
     /// Written by the running body before `done` is signalled; read only after a wait.
     private var result: Value?
     private var collected = false
 
-    public init(_ body: @escaping @Sendable () -> Value) {
+    package init(_ body: @escaping @Sendable () -> Value) {
         DispatchQueue.global(qos: .userInitiated).async { [self] in
             result = body()
             done.signal()
@@ -20,7 +20,7 @@ public final class BackgroundTask<Value>: @unchecked Sendable {
     }
 
     /// Blocks until the body has returned; its value.
-    public func wait() -> Value {
+    package func wait() -> Value {
         if !collected {
             done.wait()
             collected = true

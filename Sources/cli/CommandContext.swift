@@ -49,19 +49,3 @@ final class CommandContext {
                               stderrIsTerminal: isatty(2) == 1, now: SystemClock.now)
     }
 }
-
-/// The wall clock, in the cli only (the domain never reads time itself).
-enum SystemClock {
-    @Sendable static func now() -> Timestamp {
-        var spec = timespec()
-        clock_gettime(CLOCK_REALTIME, &spec)
-        return Timestamp(millisecondsSinceEpoch: Int64(spec.tv_sec) * 1000 + Int64(spec.tv_nsec) / 1_000_000)
-    }
-
-    /// CLOCK_MONOTONIC in nanoseconds.
-    @Sendable static func monotonicNanoseconds() -> Int64 {
-        var spec = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &spec)
-        return Int64(spec.tv_sec) * 1_000_000_000 + Int64(spec.tv_nsec)
-    }
-}

@@ -1,3 +1,4 @@
+import JournalCore
 import Glibc
 
 /// One line of an NDJSON input, numbered from 1 (blank lines count), without its line feed and
@@ -164,19 +165,19 @@ struct NDJSONLineReader {
         if buffer.count - end < chunkSize {
             buffer.append(contentsOf: repeatElement(0, count: chunkSize))
         }
-        while true {
-            let count = buffer.withUnsafeMutableBufferPointer { raw in
-                read(descriptor, raw.baseAddress! + end, raw.count - end)
+        let read: Result<Int, Errno> = buffer.withUnsafeMutableBytes { raw in
+            Result { () throws(Errno) in
+                try FileDescriptor(rawValue: descriptor).read(into: UnsafeMutableRawBufferPointer(rebasing: raw[end...]))
             }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw CLIError(.failure, "cannot read the input: \(String(cString: strerror(errno)))")
-            }
-            if count == 0 { atEOF = true }
-            end += count
-            bytesRead += Int64(count)
-            return
         }
+        let count: Int
+        switch read {
+        case let .success(read): count = read
+        case let .failure(error): throw CLIError(.failure, "cannot read the input: \(error)")
+        }
+        if count == 0 { atEOF = true }
+        end += count
+        bytesRead += Int64(count)
     }
 
     /// The lines of an input already in memory (an HTTP request's body), by the same rules as

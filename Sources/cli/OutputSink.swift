@@ -1,3 +1,4 @@
+import JournalCore
 import Glibc
 
 /// A buffered writer to a file descriptor (stdout, stderr, a rejects file). Not thread-safe: a
@@ -63,24 +64,17 @@ final class OutputSink {
     /// Flushes and closes a descriptor this sink opened.
     func close() throws(CLIError) {
         try flush()
-        if ownsDescriptor { _ = Glibc.close(descriptor) }
+        if ownsDescriptor { FileDescriptor(rawValue: descriptor).close() }
     }
 
     private func flushBuffer() {
         guard !buffer.isEmpty else { return }
         defer { buffer.removeAll(keepingCapacity: true) }
         guard failure == nil else { return }
-        buffer.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let written = Glibc.write(descriptor, raw.baseAddress! + offset, raw.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    failure = errno
-                    return
-                }
-                offset += written
-            }
+        do {
+            try FileDescriptor(rawValue: descriptor).writeAll(buffer)
+        } catch {
+            failure = error.rawValue
         }
     }
 }

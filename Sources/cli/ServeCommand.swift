@@ -1,3 +1,4 @@
+import JournalCore
 import EventStore
 import Glibc
 import Projections
@@ -75,8 +76,8 @@ enum ServeCommand {
         let tokens = try arguments.string("tokens").map { path throws(CLIError) in try TokenFile.load(path: path) }
         let maxBody = arguments.integer("max-body").map { Int(clamping: $0) } ?? defaultMaxBody
         let store = try JournalAccess.openForWriting(context, arguments)
-        let engine = try ProjectCommand.openEngine(context, arguments, store: store)
-        defer { engine.close() }
+        let projections = ProjectionAccess(engine: try ProjectCommand.openEngine(context, arguments, store: store))
+        defer { projections.close() }
 
         // SIGTERM and SIGINT are taken by `sigwait` below, blocked before any server thread
         // starts so that every thread inherits the mask; a client hanging up never kills us.
@@ -95,7 +96,7 @@ enum ServeCommand {
         }
 
         let (socket, bound) = try address.listen()
-        let api = JournalAPI(store: store, engine: engine, tokens: tokens, maxBodyBytes: maxBody,
+        let api = JournalAPI(store: store, projections: projections, tokens: tokens, maxBodyBytes: maxBody,
                              accessLog: AccessLog(descriptor: 2, now: context.now))
         let server = HTTPServer(listenSocket: socket, handler: api)
         do {

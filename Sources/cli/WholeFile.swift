@@ -1,3 +1,4 @@
+import JournalCore
 import Glibc
 
 /// Small input files read whole: profiles, key and token files, checkpoints, bundles.
@@ -8,18 +9,23 @@ enum WholeFile {
     static func read(_ path: String, what: String, maxBytes: Int, status: ExitStatus = .failure,
                      hint: String? = nil) throws(CLIError) -> [UInt8] {
         let shown = Help.printable(path)
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else {
-            throw CLIError(status, "cannot read the \(what) \(shown): \(String(cString: strerror(errno)))", hint: hint)
+        let file: FileDescriptor
+        do {
+            file = try FileDescriptor.open(path, .readOnly)
+        } catch {
+            throw CLIError(status, "cannot read the \(what) \(shown): \(error)", hint: hint)
         }
-        defer { close(fd) }
+        defer { file.close() }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw CLIError(status, "cannot read the \(what) \(shown): \(String(cString: strerror(errno)))", hint: hint)
+            let read: Result<Int, Errno> = chunk.withUnsafeMutableBytes { raw in
+                Result { () throws(Errno) in try file.read(into: raw) }
+            }
+            let count: Int
+            switch read {
+            case let .success(read): count = read
+            case let .failure(error): throw CLIError(status, "cannot read the \(what) \(shown): \(error)", hint: hint)
             }
             if count == 0 { return bytes }
             bytes.append(contentsOf: chunk[0..<count])

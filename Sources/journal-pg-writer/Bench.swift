@@ -1,4 +1,5 @@
 #if canImport(Glibc)
+import JournalTestSupport
 import Glibc
 #endif
 import EventStore

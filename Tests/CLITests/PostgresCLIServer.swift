@@ -1,3 +1,4 @@
+import JournalTestSupport
 import EventStore
 import Foundation
 

@@ -1,3 +1,4 @@
+import JournalTestSupport
 import Foundation
 import Testing
 

@@ -2,7 +2,7 @@ extension EventStoreError {
     /// Maps a PostgreSQL failure to a store error, keeping the SQLSTATE as `backendCode`. The
     /// message names what the store was doing and the server's primary message, never bound
     /// values or credentials.
-    public init(postgres error: PostgresError, doing what: String, stream: String? = nil) {
+    package init(postgres error: PostgresError, doing what: String, stream: String? = nil) {
         let code: Code
         let reason: String
         let state = error.sqlState ?? ""

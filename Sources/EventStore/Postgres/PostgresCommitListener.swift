@@ -1,3 +1,4 @@
+import JournalCore
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

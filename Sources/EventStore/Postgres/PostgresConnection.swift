@@ -15,9 +15,9 @@ import CLibPQ
 /// Not thread-safe and not `Sendable`: its owner serializes every use (the event store does).
 ///
 /// Related documentation: <https://www.postgresql.org/docs/15/libpq.html>
-public final class PostgresConnection {
+package final class PostgresConnection {
     /// The connection string with its credentials redacted (`PostgresURL.redacted`).
-    public let location: String
+    package let location: String
     private let conninfo: String
     private let password: String?
     private var handle: OpaquePointer
@@ -26,7 +26,7 @@ public final class PostgresConnection {
     /// Connects with a libpq connection string: a `postgres://` URL or `key=value` pairs.
     ///
     /// - Throws: `PostgresError` with operation `connect`; its message never holds the password.
-    public init(_ conninfo: String) throws(PostgresError) {
+    package init(_ conninfo: String) throws(PostgresError) {
         self.conninfo = conninfo
         location = PostgresURL.redacted(conninfo)
         password = PostgresURL.password(in: conninfo)
@@ -49,7 +49,7 @@ public final class PostgresConnection {
 
     /// Runs one or more statements without parameters (DDL, `BEGIN`, `LISTEN`) through the simple
     /// query protocol; results are discarded.
-    public func execute(_ sql: String) throws(PostgresError) {
+    package func execute(_ sql: String) throws(PostgresError) {
         try reconnectIfBroken()
         guard let result = PQexec(handle, sql) else { throw clientError("execute") }
         defer { PQclear(result) }
@@ -57,7 +57,7 @@ public final class PostgresConnection {
     }
 
     /// Runs one statement with binary parameters and returns its rows (binary format).
-    public func query(_ sql: String, _ parameters: [PostgresValue] = []) throws(PostgresError) -> PostgresResult {
+    package func query(_ sql: String, _ parameters: [PostgresValue] = []) throws(PostgresError) -> PostgresResult {
         try reconnectIfBroken()
         let name = try statementName(sql, parameters)
         let result: OpaquePointer? = withEncoded(parameters) { count, values, lengths, formats in
@@ -76,7 +76,7 @@ public final class PostgresConnection {
     /// rolled back).
     ///
     /// Related documentation: <https://www.postgresql.org/docs/15/libpq-pipeline-mode.html>
-    public func pipeline(_ statements: [PostgresStatement]) throws(PostgresError) -> [PostgresResult] {
+    package func pipeline(_ statements: [PostgresStatement]) throws(PostgresError) -> [PostgresResult] {
         guard !statements.isEmpty else { return [] }
         try reconnectIfBroken()
         var names: [String] = []
@@ -148,11 +148,11 @@ public final class PostgresConnection {
     // MARK: - Transactions and state
 
     /// The server-side transaction state: idle, in a block, or in a failed block.
-    public enum TransactionState: Sendable {
+    package enum TransactionState: Sendable {
         case idle, active, inTransaction, failed, unknown
     }
 
-    public var transactionState: TransactionState {
+    package var transactionState: TransactionState {
         switch PQtransactionStatus(handle) {
         case PQTRANS_IDLE: return .idle
         case PQTRANS_ACTIVE: return .active
@@ -164,15 +164,15 @@ public final class PostgresConnection {
 
     /// Rolls back an open transaction; never throws (the caller is already reporting an error,
     /// and a broken connection rolls back on the server by itself).
-    public func rollback() {
+    package func rollback() {
         guard transactionState == .inTransaction || transactionState == .failed else { return }
         if let result = PQexec(handle, "ROLLBACK") { PQclear(result) }
     }
 
-    public var isConnected: Bool { PQstatus(handle) == CONNECTION_OK }
+    package var isConnected: Bool { PQstatus(handle) == CONNECTION_OK }
 
     /// The server's version number, e.g. 150018 for 15.18.
-    public var serverVersion: Int { Int(PQserverVersion(handle)) }
+    package var serverVersion: Int { Int(PQserverVersion(handle)) }
 
     /// After a lost connection, reconnects (prepared statements are gone with the old session).
     private func reconnectIfBroken() throws(PostgresError) {

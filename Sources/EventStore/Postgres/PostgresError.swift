@@ -4,28 +4,28 @@
 /// Only the server's *primary* message is kept: the DETAIL field of, say, a unique violation
 /// quotes the key values, which may be event data. Bound parameters never appear, and connection
 /// strings are redacted (`PostgresURL.redacted`) before they reach a message.
-public struct PostgresError: Error, Sendable, CustomStringConvertible {
+package struct PostgresError: Error, Sendable, CustomStringConvertible {
     /// The five-character SQLSTATE (`23505`, `40P01`, …), or nil for a client-side failure
     /// (connection lost, protocol error).
-    public var sqlState: String?
+    package var sqlState: String?
     /// What was being done: `connect`, `prepare`, `execute`, `pipeline`, ….
-    public var operation: String
+    package var operation: String
     /// The server's primary message or libpq's own message.
-    public var message: String
+    package var message: String
 
-    public init(sqlState: String?, operation: String, message: String) {
+    package init(sqlState: String?, operation: String, message: String) {
         self.sqlState = sqlState
         self.operation = operation
         self.message = message
     }
 
     /// The SQLSTATE class (the first two characters), e.g. `23` for integrity constraint violations.
-    public var sqlStateClass: Substring? { sqlState?.prefix(2) }
+    package var sqlStateClass: Substring? { sqlState?.prefix(2) }
 
     /// `23505 unique_violation`.
-    public var isUniqueViolation: Bool { sqlState == "23505" }
+    package var isUniqueViolation: Bool { sqlState == "23505" }
 
-    public var description: String {
+    package var description: String {
         "PostgreSQL \(operation) failed\(sqlState.map { " (SQLSTATE \($0))" } ?? ""): \(message)"
     }
 }

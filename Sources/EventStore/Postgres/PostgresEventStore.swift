@@ -143,7 +143,7 @@ public final class PostgresEventStore: TransactionalEventStore, @unchecked Senda
     /// Runs `body` with the store's writer session, outside any transaction: for tooling that
     /// needs the journal's own database (tests that tamper through raw SQL). Nothing the body
     /// does is checked; the store's caches are dropped afterwards.
-    public func withConnection<R>(_ body: (PostgresConnection) throws -> R) rethrows -> R {
+    package func withConnection<R>(_ body: (PostgresConnection) throws -> R) rethrows -> R {
         defer {
             commits.exclusive { journal in journal.forgetCaches() }
             readerLock.withLock { reader.forgetCaches() }

@@ -9,7 +9,7 @@ extension PostgresResult {
 
     /// The value of a smallint, integer, bigint, numeric (its integral part; nil beyond Int64)
     /// or boolean (1 or 0) column; nil for NULL and for every other type.
-    public func integer(_ row: Int, _ column: Int) -> Int64? {
+    package func integer(_ row: Int, _ column: Int) -> Int64? {
         guard !isNull(row, column) else { return nil }
         switch columnType(column) {
         case PostgresValue.int8OID, Self.int4OID, Self.int2OID:

@@ -3,29 +3,29 @@ import CLibPQ
 /// The rows of one statement, fetched in the binary format. Owns its `PGresult` (cleared in
 /// `deinit`, which cannot fail). Column accessors trap on a type mismatch: the store's own
 /// queries fix every column's type, so a mismatch is a programming error.
-public final class PostgresResult {
+package final class PostgresResult {
     let handle: OpaquePointer
 
     init(handle: OpaquePointer) { self.handle = handle }
 
     deinit { PQclear(handle) }
 
-    public var rowCount: Int { Int(PQntuples(handle)) }
-    public var columnCount: Int { Int(PQnfields(handle)) }
+    package var rowCount: Int { Int(PQntuples(handle)) }
+    package var columnCount: Int { Int(PQnfields(handle)) }
 
     /// Rows changed by an INSERT/UPDATE/DELETE (0 when not applicable).
-    public var affectedRows: Int { Int(String(cString: PQcmdTuples(handle))) ?? 0 }
+    package var affectedRows: Int { Int(String(cString: PQcmdTuples(handle))) ?? 0 }
 
     /// The type OID of a column (`pg_type.oid`: 20 bigint, 25 text, 16 boolean, 1700 numeric,
     /// …), for callers whose queries do not fix every column's type.
-    public func columnType(_ column: Int) -> UInt32 { UInt32(PQftype(handle, Int32(column))) }
+    package func columnType(_ column: Int) -> UInt32 { UInt32(PQftype(handle, Int32(column))) }
 
-    public func isNull(_ row: Int, _ column: Int) -> Bool {
+    package func isNull(_ row: Int, _ column: Int) -> Bool {
         PQgetisnull(handle, Int32(row), Int32(column)) == 1
     }
 
     /// A bigint, integer or smallint column (binary format: big-endian two's complement).
-    public func int64(_ row: Int, _ column: Int) -> Int64 {
+    package func int64(_ row: Int, _ column: Int) -> Int64 {
         withBytes(row, column) { bytes in
             precondition(bytes.count == 8 || bytes.count == 4 || bytes.count == 2,
                          "column \(column) is not an integer") // a query/decoder mismatch is a bug
@@ -35,21 +35,21 @@ public final class PostgresResult {
         }
     }
 
-    public func optionalInt64(_ row: Int, _ column: Int) -> Int64? {
+    package func optionalInt64(_ row: Int, _ column: Int) -> Int64? {
         isNull(row, column) ? nil : int64(row, column)
     }
 
     /// A text column as UTF-8 (binary format = the text's bytes).
-    public func text(_ row: Int, _ column: Int) -> String {
+    package func text(_ row: Int, _ column: Int) -> String {
         withBytes(row, column) { String(decoding: $0, as: UTF8.self) }
     }
 
-    public func bytes(_ row: Int, _ column: Int) -> [UInt8] {
+    package func bytes(_ row: Int, _ column: Int) -> [UInt8] {
         withBytes(row, column) { Array($0) }
     }
 
     /// The raw bytes of a value, valid only inside `body` (empty for NULL).
-    public func withBytes<R, E: Error>(_ row: Int, _ column: Int, _ body: (UnsafeRawBufferPointer) throws(E) -> R)
+    package func withBytes<R, E: Error>(_ row: Int, _ column: Int, _ body: (UnsafeRawBufferPointer) throws(E) -> R)
         throws(E) -> R {
         let length = Int(PQgetlength(handle, Int32(row), Int32(column)))
         guard length > 0, let pointer = PQgetvalue(handle, Int32(row), Int32(column)) else {

@@ -1,5 +1,5 @@
 /// A parameter of a PostgreSQL statement, sent in the binary format with its type.
-public enum PostgresValue: Sendable {
+package enum PostgresValue: Sendable {
     case null
     case int64(Int64)
     case text(String)
@@ -72,15 +72,15 @@ public enum PostgresValue: Sendable {
 }
 
 /// One statement of a pipeline: SQL text with `$n` placeholders and its parameters.
-public struct PostgresStatement: Sendable {
-    public var sql: String
-    public var parameters: [PostgresValue]
+package struct PostgresStatement: Sendable {
+    package var sql: String
+    package var parameters: [PostgresValue]
     /// Prepared once per connection and reused (the default), or planned for these parameters
     /// every time: for lookups whose best plan depends on the values (an `= ANY($1)` over an
     /// array of any length), where a cached generic plan may scan the whole table.
-    public var prepared: Bool
+    package var prepared: Bool
 
-    public init(_ sql: String, _ parameters: [PostgresValue] = [], prepared: Bool = true) {
+    package init(_ sql: String, _ parameters: [PostgresValue] = [], prepared: Bool = true) {
         self.sql = sql
         self.parameters = parameters
         self.prepared = prepared

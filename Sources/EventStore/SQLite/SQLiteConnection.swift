@@ -20,20 +20,20 @@ import Glibc
 /// ```
 ///
 /// Related SQLite documentation: <https://www.sqlite.org/c3ref/open.html>
-public final class SQLiteConnection {
-    public struct Options: Sendable {
+package final class SQLiteConnection {
+    package struct Options: Sendable {
         /// Open with `SQLITE_OPEN_READONLY`: every write fails with `SQLITE_READONLY`.
-        public var readOnly: Bool = false
+        package var readOnly: Bool = false
         /// Create the file when it does not exist (ignored when `readOnly`).
-        public var create: Bool = true
+        package var create: Bool = true
         /// How long a statement waits for another connection's lock before `SQLITE_BUSY`.
-        public var busyTimeoutMilliseconds: Int32 = 5_000
+        package var busyTimeoutMilliseconds: Int32 = 5_000
         /// Switch the database to WAL mode on open (needs write access).
-        public var walMode: Bool = true
+        package var walMode: Bool = true
         /// `PRAGMA synchronous`: 2 = FULL (an fsync per commit), 1 = NORMAL, 0 = OFF.
-        public var synchronous: Int32 = 2
+        package var synchronous: Int32 = 2
 
-        public init(readOnly: Bool = false, create: Bool = true, busyTimeoutMilliseconds: Int32 = 5_000,
+        package init(readOnly: Bool = false, create: Bool = true, busyTimeoutMilliseconds: Int32 = 5_000,
                     walMode: Bool = true, synchronous: Int32 = 2) {
             self.readOnly = readOnly
             self.create = create
@@ -44,20 +44,20 @@ public final class SQLiteConnection {
     }
 
     /// Kinds of `BEGIN`. Related SQLite documentation: <https://www.sqlite.org/lang_transaction.html>
-    public enum TransactionKind: Sendable {
+    package enum TransactionKind: Sendable {
         case deferred
         case immediate
         case exclusive
     }
 
-    public let path: String
+    package let path: String
     let handle: OpaquePointer
     private var cache: [String: SQLiteStatement] = [:]
     private var isClosed = false
 
     /// Opens (and by default creates) the database at `path`; `:memory:` is a private in-memory
     /// database. Sets the busy timeout, then WAL mode and `synchronous` unless read-only.
-    public init(path: String, options: Options = Options()) throws(SQLiteError) {
+    package init(path: String, options: Options = Options()) throws(SQLiteError) {
         var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_PRIVATECACHE
         if options.readOnly {
             flags |= SQLITE_OPEN_READONLY
@@ -150,7 +150,7 @@ public final class SQLiteConnection {
     /// Finalizes the cached statements and closes the connection. Idempotent. Statements from
     /// `prepare` that are still alive keep SQLite's side of the connection open until they are
     /// released (SQLite then closes it, and the last connection to a file checkpoints its WAL).
-    public func close() {
+    package func close() {
         guard !isClosed else { return }
         isClosed = true
         for statement in cache.values { statement.finalize() }
@@ -161,13 +161,13 @@ public final class SQLiteConnection {
     // MARK: - Statements
 
     /// Runs one or more statements without results (DDL, pragmas, `BEGIN`/`COMMIT`).
-    public func execute(_ sql: String) throws(SQLiteError) {
+    package func execute(_ sql: String) throws(SQLiteError) {
         let rc = sqlite3_exec(handle, sql, nil, nil, nil)
         guard rc == SQLITE_OK else { throw error(rc, "exec", sql: sql) }
     }
 
     /// Prepares a statement that the caller owns (finalized when released).
-    public func prepare(_ sql: String, persistent: Bool = false) throws(SQLiteError) -> SQLiteStatement {
+    package func prepare(_ sql: String, persistent: Bool = false) throws(SQLiteError) -> SQLiteStatement {
         var statement: OpaquePointer?
         let flags: UInt32 = persistent ? UInt32(SQLITE_PREPARE_PERSISTENT) : 0
         let rc = sqlite3_prepare_v3(handle, sql, -1, flags, &statement, nil)
@@ -178,7 +178,7 @@ public final class SQLiteConnection {
     }
 
     /// A prepared statement from this connection's cache, reset and with its bindings cleared.
-    public func cached(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
+    package func cached(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
         if let statement = cache[sql] {
             statement.reset()
             return statement
@@ -189,7 +189,7 @@ public final class SQLiteConnection {
     }
 
     /// Runs `sql` and returns the first column of the first row as an integer (nil: no row/NULL).
-    public func scalarInt(_ sql: String) throws(SQLiteError) -> Int64? {
+    package func scalarInt(_ sql: String) throws(SQLiteError) -> Int64? {
         let statement = try cached(sql)
         defer { statement.reset() }
         guard try statement.step(), !statement.isNull(at: 0) else { return nil }
@@ -198,7 +198,7 @@ public final class SQLiteConnection {
 
     // MARK: - Transactions
 
-    public func begin(_ kind: TransactionKind = .immediate) throws(SQLiteError) {
+    package func begin(_ kind: TransactionKind = .immediate) throws(SQLiteError) {
         switch kind {
         case .deferred: try execute("BEGIN DEFERRED")
         case .immediate: try execute("BEGIN IMMEDIATE")
@@ -206,18 +206,18 @@ public final class SQLiteConnection {
         }
     }
 
-    public func commit() throws(SQLiteError) { try execute("COMMIT") }
+    package func commit() throws(SQLiteError) { try execute("COMMIT") }
 
     /// Rolls back when a transaction is open; never throws (a failed rollback leaves SQLite to
     /// roll back on the next statement, and the caller is already reporting the first error).
-    public func rollback() {
+    package func rollback() {
         guard !isAutocommit else { return }
         _ = sqlite3_exec(handle, "ROLLBACK", nil, nil, nil)
     }
 
     /// Runs `body` in a transaction: commits when it returns, rolls back and rethrows the first
     /// error when it throws.
-    public func transaction<R>(_ kind: TransactionKind = .immediate, _ body: () throws -> R) throws -> R {
+    package func transaction<R>(_ kind: TransactionKind = .immediate, _ body: () throws -> R) throws -> R {
         try begin(kind)
         do {
             let result = try body()
@@ -231,18 +231,18 @@ public final class SQLiteConnection {
 
     /// True outside a transaction (also after SQLite rolled one back on its own, e.g. on
     /// `SQLITE_FULL`). Related SQLite documentation: <https://www.sqlite.org/c3ref/get_autocommit.html>
-    public var isAutocommit: Bool { sqlite3_get_autocommit(handle) != 0 }
+    package var isAutocommit: Bool { sqlite3_get_autocommit(handle) != 0 }
 
     /// True when the connection cannot write (opened read-only, or the file is read-only).
-    public var isReadOnly: Bool { sqlite3_db_readonly(handle, "main") == 1 }
+    package var isReadOnly: Bool { sqlite3_db_readonly(handle, "main") == 1 }
 
     /// Rows changed by the last INSERT/UPDATE/DELETE.
-    public var changes: Int { Int(sqlite3_changes64(handle)) }
+    package var changes: Int { Int(sqlite3_changes64(handle)) }
 
-    public var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+    package var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
 
     /// SQLite's library version, e.g. `3.40.1`.
-    public static var libraryVersion: String { String(cString: sqlite3_libversion()) }
+    package static var libraryVersion: String { String(cString: sqlite3_libversion()) }
 
     // MARK: - Errors
 

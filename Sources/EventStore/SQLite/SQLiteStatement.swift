@@ -14,10 +14,10 @@ nonisolated(unsafe) private let emptyCString: UnsafeMutablePointer<CChar> = {
 /// by the next `step()`, so call sites stay linear and nothing half-bound ever runs.
 ///
 /// Related SQLite documentation: <https://www.sqlite.org/c3ref/stmt.html>
-public final class SQLiteStatement {
+package final class SQLiteStatement {
     let handle: OpaquePointer
     unowned let connection: SQLiteConnection
-    public let sql: String
+    package let sql: String
     private var bindError: SQLiteError?
     private var finalized = false
 
@@ -43,13 +43,13 @@ public final class SQLiteStatement {
         }
     }
 
-    public func bind(_ value: Int64, at index: Int32) { check(sqlite3_bind_int64(handle, index, value), index) }
+    package func bind(_ value: Int64, at index: Int32) { check(sqlite3_bind_int64(handle, index, value), index) }
 
-    public func bind(_ value: Int, at index: Int32) { bind(Int64(value), at: index) }
+    package func bind(_ value: Int, at index: Int32) { bind(Int64(value), at: index) }
 
-    public func bind(_ value: Double, at index: Int32) { check(sqlite3_bind_double(handle, index, value), index) }
+    package func bind(_ value: Double, at index: Int32) { check(sqlite3_bind_double(handle, index, value), index) }
 
-    public func bind(_ value: String, at index: Int32) {
+    package func bind(_ value: String, at index: Int32) {
         // The UTF-8 bytes in place (no C-string copy of the text per bind), up to the first NUL
         // as a C string would be.
         var text = value
@@ -64,11 +64,11 @@ public final class SQLiteStatement {
     }
 
     /// Binds bytes as a BLOB (copied by SQLite). An empty array binds a zero-length blob, not NULL.
-    public func bind(blob value: [UInt8], at index: Int32) {
+    package func bind(blob value: [UInt8], at index: Int32) {
         value.withUnsafeBytes { bind(blob: $0, at: index) }
     }
 
-    public func bind(blob value: UnsafeRawBufferPointer, at index: Int32) {
+    package func bind(blob value: UnsafeRawBufferPointer, at index: Int32) {
         if value.isEmpty {
             check(sqlite3_bind_zeroblob(handle, index, 0), index)
         } else {
@@ -79,7 +79,7 @@ public final class SQLiteStatement {
 
     /// Binds bytes as a BLOB **without copying** (`SQLITE_STATIC`): the memory must stay valid
     /// and unchanged until the statement has run and is reset or rebound.
-    public func bind(noCopyBlob value: UnsafeRawBufferPointer, at index: Int32) {
+    package func bind(noCopyBlob value: UnsafeRawBufferPointer, at index: Int32) {
         if value.isEmpty {
             check(sqlite3_bind_zeroblob(handle, index, 0), index)
         } else {
@@ -91,7 +91,7 @@ public final class SQLiteStatement {
     /// Binds UTF-8 bytes as TEXT **without copying** (`SQLITE_STATIC`): the memory must stay
     /// valid and unchanged until the statement has run and is reset or rebound. The bytes are
     /// taken as they are (no stop at a NUL: the caller cuts there if it must).
-    public func bind(noCopyText value: UnsafeRawBufferPointer, at index: Int32) {
+    package func bind(noCopyText value: UnsafeRawBufferPointer, at index: Int32) {
         guard let base = value.baseAddress, !value.isEmpty else {
             check(sqlite3_bind_text(handle, index, emptyCString, 0, csqlite_static()), index)
             return
@@ -100,20 +100,20 @@ public final class SQLiteStatement {
                                   csqlite_static(), UInt8(SQLITE_UTF8)), index)
     }
 
-    public func bindNull(at index: Int32) { check(sqlite3_bind_null(handle, index), index) }
+    package func bindNull(at index: Int32) { check(sqlite3_bind_null(handle, index), index) }
 
-    public func bind(_ value: Int64?, at index: Int32) {
+    package func bind(_ value: Int64?, at index: Int32) {
         if let value { bind(value, at: index) } else { bindNull(at: index) }
     }
 
-    public func bind(_ value: String?, at index: Int32) {
+    package func bind(_ value: String?, at index: Int32) {
         if let value { bind(value, at: index) } else { bindNull(at: index) }
     }
 
     // MARK: - Running
 
     /// Advances to the next row: true when a row is available, false when done.
-    public func step() throws(SQLiteError) -> Bool {
+    package func step() throws(SQLiteError) -> Bool {
         if let error = bindError {
             bindError = nil
             sqlite3_reset(handle)
@@ -133,13 +133,13 @@ public final class SQLiteStatement {
     }
 
     /// Steps to completion (INSERT/UPDATE/DDL), then resets.
-    public func run() throws(SQLiteError) {
+    package func run() throws(SQLiteError) {
         defer { sqlite3_reset(handle) }
         while try step() {}
     }
 
     /// Resets the statement and clears its bindings.
-    public func reset() {
+    package func reset() {
         sqlite3_reset(handle)
         sqlite3_clear_bindings(handle)
         bindError = nil
@@ -147,33 +147,33 @@ public final class SQLiteStatement {
 
     // MARK: - Columns (0-based)
 
-    public var columnCount: Int32 { sqlite3_column_count(handle) }
+    package var columnCount: Int32 { sqlite3_column_count(handle) }
 
-    public func isNull(at index: Int32) -> Bool { sqlite3_column_type(handle, index) == SQLITE_NULL }
+    package func isNull(at index: Int32) -> Bool { sqlite3_column_type(handle, index) == SQLITE_NULL }
 
     /// True when the column holds a BLOB (rather than TEXT, INTEGER, …).
-    public func isBlob(at index: Int32) -> Bool { sqlite3_column_type(handle, index) == SQLITE_BLOB }
+    package func isBlob(at index: Int32) -> Bool { sqlite3_column_type(handle, index) == SQLITE_BLOB }
 
-    public func int64(at index: Int32) -> Int64 { sqlite3_column_int64(handle, index) }
+    package func int64(at index: Int32) -> Int64 { sqlite3_column_int64(handle, index) }
 
-    public func int(at index: Int32) -> Int { Int(sqlite3_column_int64(handle, index)) }
+    package func int(at index: Int32) -> Int { Int(sqlite3_column_int64(handle, index)) }
 
-    public func double(at index: Int32) -> Double { sqlite3_column_double(handle, index) }
+    package func double(at index: Int32) -> Double { sqlite3_column_double(handle, index) }
 
     /// The column as UTF-8 text (an empty string for NULL).
-    public func text(at index: Int32) -> String {
+    package func text(at index: Int32) -> String {
         guard let pointer = sqlite3_column_text(handle, index) else { return "" }
         let count = Int(sqlite3_column_bytes(handle, index))
         return String(decoding: UnsafeBufferPointer(start: pointer, count: count), as: UTF8.self)
     }
 
     /// The column's bytes, copied (empty for NULL or a zero-length blob).
-    public func blob(at index: Int32) -> [UInt8] {
+    package func blob(at index: Int32) -> [UInt8] {
         withBlob(at: index) { Array($0) }
     }
 
     /// Calls `body` with the column's bytes, valid only inside `body` (no copy).
-    public func withBlob<R, E: Error>(at index: Int32, _ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {
+    package func withBlob<R, E: Error>(at index: Int32, _ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {
         let pointer = sqlite3_column_blob(handle, index)
         let count = Int(sqlite3_column_bytes(handle, index))
         guard let pointer, count > 0 else { return try body(UnsafeRawBufferPointer(start: nil, count: 0)) }

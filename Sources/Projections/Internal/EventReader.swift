@@ -22,7 +22,7 @@ final class EventReader {
     private static let nameWindow = 262_144
     private static let nameChunk = 16_384
     /// Guards the state above: a prefetch reads on another thread while projections ask names.
-    private let lock = ReaderLock()
+    private let lock = ConditionLock()
     private var pending: Prefetch?
 
     /// True when stream keys are the store's stream ids (scanning), false when interned here.

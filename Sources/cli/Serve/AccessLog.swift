@@ -1,23 +1,17 @@
-import Glibc
 import JournalCore
+import Synchronization
 
 /// One JSON object per request on a descriptor (stderr): time, method, route pattern, status,
 /// body bytes, duration, token name. Never the token, a header or a body: the path itself is
 /// not logged either (a stream name is a transaction id), only the route it matched.
-final class AccessLog: @unchecked Sendable {
-    private let descriptor: Int32
+final class AccessLog: Sendable {
+    /// The descriptor, held while a line is written so that lines never interleave.
+    private let descriptor: Mutex<Int32>
     private let now: @Sendable () -> Timestamp
-    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
 
     init(descriptor: Int32, now: @escaping @Sendable () -> Timestamp) {
-        self.descriptor = descriptor
+        self.descriptor = Mutex(descriptor)
         self.now = now
-        pthread_mutex_init(mutex, nil)
-    }
-
-    deinit {
-        pthread_mutex_destroy(mutex)
-        mutex.deallocate()
     }
 
     /// `status` 0: the connection ended before an answer was queued.
@@ -35,16 +29,9 @@ final class AccessLog: @unchecked Sendable {
         if !completed { object["completed"] = .bool(false) }
         var line = Array(JSONWriter.string(.object(object)).utf8)
         line.append(0x0A)
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        line.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let written = write(descriptor, raw.baseAddress! + offset, raw.count - offset)
-                if written < 0 && errno == EINTR { continue }
-                if written <= 0 { return }  // a closed stderr does not stop the server
-                offset += written
-            }
+        descriptor.withLock { descriptor in
+            // A closed stderr does not stop the server.
+            try? FileDescriptor(rawValue: descriptor).writeAll(line)
         }
     }
 }

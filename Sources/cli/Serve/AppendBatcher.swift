@@ -1,5 +1,5 @@
 import EventStore
-import Glibc
+import JournalCore
 
 /// Group commit for `POST /v1/events`: requests that arrive while a transaction is being
 /// written wait, then go together in the next one (one transaction, one fsync), each validated
@@ -21,63 +21,49 @@ final class AppendBatcher: @unchecked Sendable {
         /// Where this request's thread sleeps (with the batcher's mutex): woken alone when its
         /// result is set or when it is to lead the next group, so a commit does not wake every
         /// waiting thread.
-        let wake = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
-        init(request: EventsAppend.Request) {
-            self.request = request
-            pthread_cond_init(wake, nil)
-        }
-        deinit {
-            pthread_cond_destroy(wake)
-            wake.deallocate()
-        }
+        let wake = WaitSlot()
+        init(request: EventsAppend.Request) { self.request = request }
     }
 
     private struct RollBack: Error {}
 
     private let store: any TransactionalEventStore
-    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    /// Guards `queue`, `leading` and every job's `result`.
+    private let lock = ConditionLock()
     private var queue: [Job] = []
     private var leading = false
 
-    init(store: any TransactionalEventStore) {
-        self.store = store
-        pthread_mutex_init(mutex, nil)
-    }
-
-    deinit {
-        pthread_mutex_destroy(mutex)
-        mutex.deallocate()
-    }
+    init(store: any TransactionalEventStore) { self.store = store }
 
     /// Appends `request` with the others waiting; returns once its group's commit returned (or
     /// it was refused).
     func submit(_ request: EventsAppend.Request) throws -> EventsAppend.Outcome {
         let job = Job(request: request)
-        pthread_mutex_lock(mutex)
+        lock.lock()
         queue.append(job)
         while job.result == nil {
             if leading {
-                pthread_cond_wait(job.wake, mutex)
+                lock.wait(job.wake)
                 continue
             }
             leading = true
             let group = Array(queue.prefix(Self.maxGroup))
             queue.removeFirst(group.count)
-            pthread_mutex_unlock(mutex)
+            lock.unlock()
             let results = write(group)
-            pthread_mutex_lock(mutex)
+            lock.lock()
             for (member, result) in zip(group, results) { member.result = result }
             leading = false
-            pthread_mutex_unlock(mutex)
+            lock.unlock()
             // Signalled after unlocking, so a woken thread does not at once wait for the mutex.
             // A member that has not slept yet sees its result before it would; `group` keeps
             // every member (and its condition) alive meanwhile.
-            for member in group where member !== job { pthread_cond_signal(member.wake) }
-            pthread_mutex_lock(mutex)
+            for member in group where member !== job { lock.signal(member.wake) }
+            lock.lock()
             // The oldest waiting request leads the next group, unless a new arrival already does.
-            if !leading, let next = queue.first { pthread_cond_signal(next.wake) }
+            if !leading, let next = queue.first { lock.signal(next.wake) }
         }
-        pthread_mutex_unlock(mutex)
+        lock.unlock()
         return try job.result!.get()
     }
 

@@ -1,3 +1,4 @@
+import JournalCore
 import CMicroHTTPD
 import Glibc
 

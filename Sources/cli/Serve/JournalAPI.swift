@@ -25,11 +25,11 @@ final class JournalAPI: HTTPHandler, @unchecked Sendable {
     static let defaultLimit = 1_000
     static let maxLimit = 10_000
 
-    init(store: any TransactionalEventStore, engine: ProjectionEngine, tokens: TokenFile?, maxBodyBytes: Int,
+    init(store: any TransactionalEventStore, projections: ProjectionAccess, tokens: TokenFile?, maxBodyBytes: Int,
          accessLog: AccessLog) {
         self.store = store
         self.batcher = AppendBatcher(store: store)
-        self.projections = ProjectionAccess(engine: engine)
+        self.projections = projections
         self.tokens = tokens
         self.maxBodyBytes = maxBodyBytes
         self.accessLog = accessLog
@@ -386,26 +386,4 @@ final class JournalAPI: HTTPHandler, @unchecked Sendable {
         </body></html>
 
         """
-}
-
-/// The read-model engine, one request at a time (it is not thread-safe).
-final class ProjectionAccess: @unchecked Sendable {
-    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-    private let engine: ProjectionEngine
-
-    init(engine: ProjectionEngine) {
-        self.engine = engine
-        pthread_mutex_init(mutex, nil)
-    }
-
-    deinit {
-        pthread_mutex_destroy(mutex)
-        mutex.deallocate()
-    }
-
-    func with<R>(_ body: (ProjectionEngine) throws -> R) throws -> R {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        return try body(engine)
-    }
 }

@@ -1,3 +1,4 @@
+import JournalCore
 import EventStore
 import Glibc
 
@@ -96,19 +97,18 @@ struct TokenFile: Sendable {
     /// A new random token: 32 bytes from the kernel's random source, as 64 hex digits.
     static func newToken() throws(CLIError) -> String {
         var bytes = [UInt8](repeating: 0, count: 32)
-        let fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else {
-            throw CLIError(.failure, "cannot open /dev/urandom for a token: \(String(cString: strerror(errno)))")
+        let random: FileDescriptor
+        do {
+            random = try FileDescriptor.open("/dev/urandom", .readOnly)
+        } catch {
+            throw CLIError(.failure, "cannot open /dev/urandom for a token: \(error)")
         }
-        defer { _ = close(fd) }
-        var filled = 0
-        while filled < bytes.count {
-            let count = bytes.withUnsafeMutableBytes { raw in read(fd, raw.baseAddress! + filled, raw.count - filled) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else {
-                throw CLIError(.failure, "cannot read random bytes for a token: \(String(cString: strerror(errno)))")
-            }
-            filled += count
+        defer { random.close() }
+        let read: Result<Void, Errno> = bytes.withUnsafeMutableBytes { raw in
+            Result { () throws(Errno) in try random.readExactly(into: raw) }
+        }
+        if case let .failure(error) = read {
+            throw CLIError(.failure, "cannot read random bytes for a token: \(error)")
         }
         return Hex.string(bytes)
     }

@@ -1,3 +1,5 @@
+import JournalCore
+import EventStore
 import CSpawn
 #if canImport(Glibc)
 import Glibc

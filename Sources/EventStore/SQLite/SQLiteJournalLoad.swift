@@ -35,11 +35,11 @@ import JournalCore
 /// meanwhile). When anything fails, or the load is dropped without `finish()`, the loading file
 /// is removed and the destination is untouched. A killed process leaves its `.loading-` file,
 /// which nothing reads.
-public final class SQLiteJournalLoad: BatchAppending {
+package final class SQLiteJournalLoad: BatchAppending {
     /// Where the journal appears when the load finishes.
-    public let path: String
+    package let path: String
     /// The file being written.
-    public let loadingPath: String
+    package let loadingPath: String
     private var store: SQLiteEventStore?
 
     /// Starts a load for a journal at `path`, which must not exist.
@@ -49,7 +49,7 @@ public final class SQLiteJournalLoad: BatchAppending {
     /// - Throws: `.invalidInput` when `path` exists, or a `-wal` or `-journal` file of an
     ///   earlier database of that name does, `.io` when the loading file cannot be
     ///   created, the store's errors when it cannot be opened.
-    public init(path: String, configuration: SQLiteEventStore.Configuration = .init()) throws(EventStoreError) {
+    package init(path: String, configuration: SQLiteEventStore.Configuration = .init()) throws(EventStoreError) {
         guard Self.canStart(at: path) else {
             throw EventStoreError(code: .invalidInput, message: path.isEmpty || path == ":memory:"
                                   ? "a journal load needs a file path, not \"\(path)\""
@@ -78,7 +78,7 @@ public final class SQLiteJournalLoad: BatchAppending {
     deinit { abandon() }
 
     /// Whether `path` names a file that does not exist yet (not `:memory:`), where a load can start.
-    public static func canStart(at path: String) -> Bool {
+    package static func canStart(at path: String) -> Bool {
         !path.isEmpty && path != ":memory:" && !FileSystem.exists(path)
     }
 
@@ -86,7 +86,7 @@ public final class SQLiteJournalLoad: BatchAppending {
     /// refused batch writes nothing, and the load goes on). The same checks as
     /// `SQLiteEventStore.append`, except for event ids, which `finish()` checks.
     @discardableResult
-    public func append(_ batch: [StreamAppend]) throws(EventStoreError) -> [AppendResult] {
+    package func append(_ batch: [StreamAppend]) throws(EventStoreError) -> [AppendResult] {
         guard let store else { throw Self.over(path) }
         return try store.append(batch)
     }
@@ -94,7 +94,7 @@ public final class SQLiteJournalLoad: BatchAppending {
     /// A preparer for this load's batches, to use on the thread that makes them: the load's
     /// writer then only finds streams, numbers, hashes and writes the rows (`append(_:)` with a
     /// `PreparedLoadBatch`). One per producing thread.
-    public func makePreparer() throws(EventStoreError) -> LoadPreparer {
+    package func makePreparer() throws(EventStoreError) -> LoadPreparer {
         guard let store else { throw Self.over(path) }
         return try store.withWriter { writer throws(EventStoreError) in
             // A load's writer always has one (`JournalConnection` makes it for a new journal).
@@ -110,7 +110,7 @@ public final class SQLiteJournalLoad: BatchAppending {
     /// appends given to `append(_ batch: [StreamAppend])`, in one transaction, all or nothing.
     /// Returns the number of events written.
     @discardableResult
-    public func append(_ batch: PreparedLoadBatch) throws(EventStoreError) -> Int {
+    package func append(_ batch: PreparedLoadBatch) throws(EventStoreError) -> Int {
         guard let store else { throw Self.over(path) }
         return try store.withWriter { writer throws(EventStoreError) in try writer.appendPrepared(batch) }
     }
@@ -125,7 +125,7 @@ public final class SQLiteJournalLoad: BatchAppending {
     ///   `.io`, `.full`: in every case nothing is at `path`, except for an `.io` that says the
     ///   journal is there but its folder could not be synced.
     @discardableResult
-    public func finish() throws(EventStoreError) -> Int64 {
+    package func finish() throws(EventStoreError) -> Int64 {
         guard let store else { throw Self.over(path) }
         defer { abandon() }
         let head = try store.headPosition()
@@ -159,7 +159,7 @@ public final class SQLiteJournalLoad: BatchAppending {
     }
 
     /// Ends the load without a journal: closes and removes the loading file. Idempotent.
-    public func abandon() {
+    package func abandon() {
         store = nil
         removeLoadingFiles()
     }

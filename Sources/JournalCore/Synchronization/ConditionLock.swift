@@ -4,13 +4,17 @@ import Glibc
 import Darwin
 #endif
 
-/// A pthread mutex with one condition variable: the blocking primitive behind group commit and
-/// `EventFollower`. (`Synchronization.Mutex` has no condition variable.)
-final class ConditionLock: @unchecked Sendable {
+/// A pthread mutex with one condition variable: the package's one blocking primitive (group
+/// commit, `EventFollower`, the projections' prefetch, the server's append batcher).
+/// `Synchronization.Mutex` guards plain state everywhere else; it has no condition variable.
+///
+/// The mutex and condition live in memory allocated here, never in a stored property: pthread
+/// objects must not move, and Swift does not promise a stable address for a property.
+package final class ConditionLock: @unchecked Sendable {
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
 
-    init() {
+    package init() {
         pthread_mutex_init(mutex, nil)
         var attributes = pthread_condattr_t()
         pthread_condattr_init(&attributes)
@@ -26,15 +30,15 @@ final class ConditionLock: @unchecked Sendable {
         mutex.deallocate()
     }
 
-    func lock() { pthread_mutex_lock(mutex) }
-    func unlock() { pthread_mutex_unlock(mutex) }
+    package func lock() { pthread_mutex_lock(mutex) }
+    package func unlock() { pthread_mutex_unlock(mutex) }
 
     /// Waits for a broadcast (the lock must be held; it is held again on return).
-    func wait() { pthread_cond_wait(condition, mutex) }
+    package func wait() { pthread_cond_wait(condition, mutex) }
 
     /// Waits for a broadcast or until `seconds` pass; false on timeout.
     @discardableResult
-    func wait(seconds: Double) -> Bool {
+    package func wait(seconds: Double) -> Bool {
         var now = timespec()
         clock_gettime(CLOCK_MONOTONIC, &now)
         let whole = Int(seconds)
@@ -47,32 +51,18 @@ final class ConditionLock: @unchecked Sendable {
         return pthread_cond_timedwait(condition, mutex, &deadline) == 0
     }
 
-    func broadcast() { pthread_cond_broadcast(condition) }
+    package func broadcast() { pthread_cond_broadcast(condition) }
 
     /// Waits on one waiter's own condition variable (the lock must be held), so that whoever
     /// wakes it wakes no one else.
-    func wait(_ slot: WaitSlot) { pthread_cond_wait(slot.condition, mutex) }
+    package func wait(_ slot: WaitSlot) { pthread_cond_wait(slot.condition, mutex) }
 
     /// Wakes the thread waiting on `slot` (call with the lock held).
-    func signal(_ slot: WaitSlot) { pthread_cond_signal(slot.condition) }
+    package func signal(_ slot: WaitSlot) { pthread_cond_signal(slot.condition) }
 
-    func withLock<R>(_ body: () throws -> R) rethrows -> R {
+    package func withLock<R>(_ body: () throws -> R) rethrows -> R {
         lock()
         defer { unlock() }
         return try body()
-    }
-}
-
-/// A condition variable of its own for one waiter of a `ConditionLock` (used with that lock's
-/// mutex): group commit wakes exactly the appenders whose results are ready, and the next leader,
-/// instead of every waiting thread.
-final class WaitSlot {
-    fileprivate let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
-
-    init() { pthread_cond_init(condition, nil) }
-
-    deinit {
-        pthread_cond_destroy(condition)
-        condition.deallocate()
     }
 }

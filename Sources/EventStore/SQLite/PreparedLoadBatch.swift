@@ -5,7 +5,7 @@ import Synchronization
 /// that the load's writer only finds streams, numbers, hashes and writes the rows
 /// (`SQLiteJournalLoad.append(_:)`). The journal is the same, byte for byte, as with the same
 /// appends given to `append(_ batch: [StreamAppend])`, and so are the errors.
-public struct PreparedLoadBatch: Sendable {
+package struct PreparedLoadBatch: Sendable {
     var appends: [PreparedAppend] = []
     var events: [PreparedLoadEvent] = []
     /// Every event's link body (`ChainHasher.appendBody`) and compressed payload, one after the other.
@@ -13,7 +13,7 @@ public struct PreparedLoadBatch: Sendable {
     /// Event types by the index `PreparedLoadEvent.type` refers to.
     var typeNames: [String] = []
     /// The number of events in the batch.
-    public internal(set) var eventCount = 0
+    package internal(set) var eventCount = 0
     /// Every event's id, with its index in the batch as its position (the writer adds
     /// the head: a batch is written whole or not at all, in order); `idsPacked` false when one
     /// did not pack.
@@ -110,7 +110,7 @@ struct PreparedLoadEvent: Sendable {
 /// arrays again instead of growing new ones. A batch of 65,536 events is ≈ 40 MB of bytes,
 /// which `malloc` maps fresh from the kernel each time: without reuse, page faults and the
 /// copies of a growing array were ≈ 10 % of the preparing thread.
-public final class LoadPreparer: @unchecked Sendable {
+package final class LoadPreparer: @unchecked Sendable {
     // One thread uses a preparer at a time and no two accesses to a property overlap: the
     // run-time exclusivity checks on these per-event properties (4 % of the preparing thread,
     // with the simulator's own) are skipped.
@@ -145,7 +145,7 @@ public final class LoadPreparer: @unchecked Sendable {
     }
 
     /// The batch, ready for `SQLiteJournalLoad.append(_:)` (drops a batch begun event by event).
-    public func prepare(_ appends: [StreamAppend]) -> PreparedLoadBatch {
+    package func prepare(_ appends: [StreamAppend]) -> PreparedLoadBatch {
         batch.empty()
         for append in appends {
             guard append.events.allSatisfy({ $0.recordedAt != nil }) else {
@@ -169,7 +169,7 @@ public final class LoadPreparer: @unchecked Sendable {
     }
 
     /// Starts an append to `stream`: the events `add` gives next are its events.
-    public func beginAppend(to stream: StreamName, expectedVersion: ExpectedVersion) {
+    package func beginAppend(to stream: StreamName, expectedVersion: ExpectedVersion) {
         if batch.appends.isEmpty, dictionary == nil, let (id, content) = published.value {
             dictionary = LZ4Dictionary(id: id, content: content)
         }
@@ -186,7 +186,7 @@ public final class LoadPreparer: @unchecked Sendable {
 
     /// Adds an event to the append begun last. An event that breaks one of the store's rules
     /// refuses its whole append, with the error `append(_:)` gives.
-    public func add(id: String, type: String, occurredAt: Timestamp, recordedAt: Timestamp,
+    package func add(id: String, type: String, occurredAt: Timestamp, recordedAt: Timestamp,
                     data: UnsafeRawBufferPointer, meta: UnsafeRawBufferPointer?) {
         let key = EventIDKey(id)
         // An id that does not pack must still be a UUID (in capitals): else the rules refuse it.
@@ -199,7 +199,7 @@ public final class LoadPreparer: @unchecked Sendable {
 
     /// `add(id:…)` for an id that is a lowercase UUID, given as its two words
     /// (`UUIDText.words`): the same event, without parsing the id's text.
-    public func add(uuidHigh high: UInt64, low: UInt64, type: String, occurredAt: Timestamp, recordedAt: Timestamp,
+    package func add(uuidHigh high: UInt64, low: UInt64, type: String, occurredAt: Timestamp, recordedAt: Timestamp,
                     data: UnsafeRawBufferPointer, meta: UnsafeRawBufferPointer?) {
         UUIDText.withText(high: high, low: low) { text in
             add(key: .packed(high, low), idText: text, type: type, occurredAt: occurredAt, recordedAt: recordedAt,
@@ -272,7 +272,7 @@ public final class LoadPreparer: @unchecked Sendable {
     }
 
     /// The batch built since the last one, ready for `SQLiteJournalLoad.append(_:)`.
-    public func finishBatch() -> PreparedLoadBatch {
+    package func finishBatch() -> PreparedLoadBatch {
         batch.typeNames = typeNames
         batch.origin = ObjectIdentifier(published)
         defer {
@@ -284,7 +284,7 @@ public final class LoadPreparer: @unchecked Sendable {
 
     /// Hands back a batch the writer is done with (written or refused): the next batch is built
     /// in its arrays, emptied, keeping their capacity.
-    public func reuse(_ written: consuming PreparedLoadBatch) {
+    package func reuse(_ written: consuming PreparedLoadBatch) {
         var emptied = written
         emptied.empty()
         spare = emptied

@@ -1,3 +1,4 @@
+import JournalCore
 /// Wakes followers when this process commits. Other processes' commits are seen by polling.
 final class CommitSignal: @unchecked Sendable {
     private let condition = ConditionLock()

@@ -177,7 +177,7 @@ public final class SQLiteEventStore: TransactionalEventStore, @unchecked Sendabl
     /// tooling that needs the same database as the store (a `:memory:` journal's projections,
     /// tests that tamper through raw SQL). Nothing the body does is checked; the store's caches
     /// are dropped afterwards, so it rereads what the body may have changed.
-    public func withConnection<R>(_ body: (SQLiteConnection) throws -> R) rethrows -> R {
+    package func withConnection<R>(_ body: (SQLiteConnection) throws -> R) rethrows -> R {
         defer { forgetCaches() }
         return try commits.exclusive(reentrant: true) { connection in try body(connection.sql) }
     }

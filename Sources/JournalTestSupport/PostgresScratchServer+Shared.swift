@@ -1,3 +1,4 @@
+import EventStore
 import Synchronization
 
 #if canImport(Glibc)

@@ -1,0 +1,115 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// An open file descriptor: the package's one wrapper of `open`, `read`, `write` and `close`, in
+/// the manner of swift-system's `FileDescriptor`. Each call retries on `EINTR` and reports other
+/// failures as an `Errno`; the caller adds the path and what it was doing.
+///
+/// ```swift
+/// let file = try FileDescriptor.open("/dev/urandom", .readOnly)
+/// defer { file.close() }
+/// let count = try file.read(into: buffer)
+/// ```
+package struct FileDescriptor: Sendable, Hashable {
+    package let rawValue: Int32
+
+    package init(rawValue: Int32) { self.rawValue = rawValue }
+
+    package static let standardInput = FileDescriptor(rawValue: 0)
+    package static let standardOutput = FileDescriptor(rawValue: 1)
+    package static let standardError = FileDescriptor(rawValue: 2)
+
+    package enum AccessMode: Sendable {
+        case readOnly, writeOnly, readWrite
+
+        var flags: Int32 {
+            switch self {
+            case .readOnly: O_RDONLY
+            case .writeOnly: O_WRONLY
+            case .readWrite: O_RDWR
+            }
+        }
+    }
+
+    /// Opens `path` (close-on-exec); `extraFlags` adds `O_CREAT`, `O_EXCL`, `O_DIRECTORY`…
+    package static func open(_ path: String, _ mode: AccessMode, extraFlags: Int32 = 0,
+                             permissions: mode_t = 0o600) throws(Errno) -> FileDescriptor {
+        while true {
+            #if canImport(Glibc)
+            let descriptor = Glibc.open(path, mode.flags | extraFlags | O_CLOEXEC, permissions)
+            #else
+            let descriptor = Darwin.open(path, mode.flags | extraFlags | O_CLOEXEC, permissions)
+            #endif
+            if descriptor >= 0 { return FileDescriptor(rawValue: descriptor) }
+            let failure = Errno.current
+            if failure != .interrupted { throw failure }
+        }
+    }
+
+    /// Reads at most `buffer.count` bytes; 0 at the end of the file.
+    package func read(into buffer: UnsafeMutableRawBufferPointer) throws(Errno) -> Int {
+        while true {
+            #if canImport(Glibc)
+            let count = Glibc.read(rawValue, buffer.baseAddress, buffer.count)
+            #else
+            let count = Darwin.read(rawValue, buffer.baseAddress, buffer.count)
+            #endif
+            if count >= 0 { return count }
+            let failure = Errno.current
+            if failure != .interrupted { throw failure }
+        }
+    }
+
+    /// Fills `buffer` whole, or throws (`Errno.endOfFile` when the file ends first).
+    package func readExactly(into buffer: UnsafeMutableRawBufferPointer) throws(Errno) {
+        var filled = 0
+        while filled < buffer.count {
+            let count = try read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]))
+            guard count > 0 else { throw Errno.endOfFile }
+            filled += count
+        }
+    }
+
+    /// Writes every byte of `bytes`, however many `write` calls that takes.
+    package func writeAll(_ bytes: UnsafeRawBufferPointer) throws(Errno) {
+        var offset = 0
+        while offset < bytes.count {
+            #if canImport(Glibc)
+            let written = Glibc.write(rawValue, bytes.baseAddress! + offset, bytes.count - offset)
+            #else
+            let written = Darwin.write(rawValue, bytes.baseAddress! + offset, bytes.count - offset)
+            #endif
+            if written > 0 {
+                offset += written
+                continue
+            }
+            let failure = written == 0 ? Errno.ioError : Errno.current
+            if failure != .interrupted { throw failure }
+        }
+    }
+
+    /// Writes every byte of `bytes`.
+    package func writeAll(_ bytes: [UInt8]) throws(Errno) {
+        let result: Result<Void, Errno> = bytes.withUnsafeBytes { raw in
+            Result { () throws(Errno) in try writeAll(raw) }
+        }
+        try result.get()
+    }
+
+    /// Flushes the file (or a directory's entries) to the disk.
+    package func sync() throws(Errno) {
+        guard fsync(rawValue) == 0 else { throw Errno.current }
+    }
+
+    /// Closes the descriptor; a failure to close is not reported (the data is written or not by then).
+    package func close() {
+        #if canImport(Glibc)
+        _ = Glibc.close(rawValue)
+        #else
+        _ = Darwin.close(rawValue)
+        #endif
+    }
+}
