@@ -247,10 +247,9 @@ public final class ProjectionEngine {
                 // On SQLite the secondary indexes (3DS `created` and `ended`, card `decision`)
                 // are made with the empty tables and kept by every batch's writes: their keys
                 // are times that mostly grow with the log (inserts at the B-tree's right edge),
-                // so keeping them costs about what one sort at the swap did (callgrind: +0.1 %
-                // of a rebuild's instructions on 200 k events, +0.8 % on 1 M), but that work
-                // now overlaps the next batches' scan and fold instead of running alone at the
-                // end (7 % of the instructions on 1 M events, the other core idle).
+                // so keeping them costs about what one sort at the swap would, but that work
+                // overlaps the next batches' scan and fold instead of running alone at the end
+                // with the other core idle (BENCHMARKS.md, "Rebuild path").
                 if !db.isPostgres { try model.createIndexes(in: db, generation: generation) }
                 let st = try db.statement("""
                     UPDATE pj_meta SET build_version = ?, build_generation = ?, build_checkpoint = 0 WHERE name = ?

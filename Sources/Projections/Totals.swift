@@ -121,8 +121,9 @@ public struct TotalsDelta: Sendable, Equatable {
     /// Observes a duration: once over all groups (untimed, for the all-time histogram) and once
     /// in its group, at the minute of `t` (for the all-time histogram and the windows). The row
     /// over all groups costs a second upsert per duration, but a percentile over all directory
-    /// servers or methods is then read from one metric up to its rank: summed from the groups'
-    /// rows at query time it took 35–75 ms on 10 M events, against the 50 ms of issue #5.
+    /// servers or methods is then read from one metric up to its rank; summed from the groups'
+    /// rows at query time it missed the query-time goal on large journals (BENCHMARKS.md,
+    /// "Rebuild path").
     mutating func observe(_ metric: HistogramMetric, _ group: String, _ value: Int64, _ n: Int64 = 1, at t: Int64) {
         histogram[HistogramKey(metric: metric, group: nil, value: value), default: 0] += n
         histogram[HistogramKey(metric: metric, group: group, value: value, minute: TimeBuckets.minute(of: t)),

@@ -13,9 +13,8 @@ public struct SimulationAppender {
     public var batchSize: Int
 
     /// Events per transaction unless told otherwise: fewer commits rewrite the same hot index
-    /// pages (the random stream names) into the WAL. 16,384 took 10 % less CPU per event than
-    /// 4,096; 65,536 was 2 % faster again at 274k events and 6.5 % at 2 M (40 % fewer bytes
-    /// written), for ≈ 30 MB more memory (docs/simulator.md, Performance).
+    /// pages (the random stream names) into the WAL, for some more memory per batch in flight
+    /// (BENCHMARKS.md, "Append path").
     public static let defaultBatchSize = 65_536
 
     public init(batchSize: Int = SimulationAppender.defaultBatchSize) {
@@ -62,8 +61,9 @@ public struct SimulationAppender {
         defer { _ = next.wait() }
         var written: Batch?
         while let (events, batch) = try next.wait().get() {
-            // The batch written last time is freed by the generating thread (its thousands of
-            // small arrays cost the appending thread ~4 % of its time to release).
+            // The batch written last time is freed by the generating thread: releasing its
+            // thousands of small arrays would take time from the appending thread, which sets
+            // the pace.
             builder.retired = written
             written = nil
             next = BackgroundTask(produce)

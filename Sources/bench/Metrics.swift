@@ -1,4 +1,4 @@
-/// The measured values, in the order they were set, keyed by the metric names of issue 7.
+/// The measured values, in the order they were set, keyed by the metric names BENCHMARKS.md lists.
 struct Metrics {
     private(set) var keys: [String] = []
     private var values: [String: Double] = [:]

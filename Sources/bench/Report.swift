@@ -1,5 +1,5 @@
 /// The table for people: one row per metric, the journal beside the raw baseline and the peer,
-/// the goal of issue 7 and whether this run met it.
+/// the metric's goal and whether this run met it.
 enum Report {
     struct Row: Sendable {
         let label: String

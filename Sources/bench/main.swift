@@ -2,7 +2,7 @@
 import Glibc
 #endif
 
-// `bench`: the release-mode benchmark of issue 7. See BENCHMARKS.md and `bench --help`.
+// `bench`: the release-mode benchmark suite. See BENCHMARKS.md and `bench --help`.
 do {
     let options = try BenchOptions.parse(Array(CommandLine.arguments.dropFirst()))
     try Bench(options: options).run()

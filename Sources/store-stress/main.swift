@@ -1,4 +1,4 @@
-// store-stress: a helper executable for the EventStore tests and quick measurements.
+// store-stress: a small executable for the EventStore tests and quick measurements.
 //
 //   store-stress append PATH WORKER COUNT      append COUNT events (one per append) as worker
 //                                             WORKER, to streams shared with other workers

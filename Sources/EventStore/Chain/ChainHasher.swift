@@ -157,7 +157,8 @@ final class ChainHasher {
         return out
     }
 
-    // Big-endian integers appended as one block of bytes (a byte at a time cost ~3 % of an append).
+    // Big-endian integers appended as one block of bytes: a byte at a time was a visible share of
+    // every append (BENCHMARKS.md, "Append path").
     private static func append64(_ value: Int64, to out: inout [UInt8]) {
         withUnsafeBytes(of: UInt64(bitPattern: value).bigEndian) { out.append(contentsOf: $0) }
     }

@@ -58,7 +58,8 @@ extension JournalConnection {
     private func appendPrepared(_ batch: PreparedLoadBatch, index: Int, first: Int, bytes: UnsafeRawBufferPointer,
                                 typeIDs: inout [Int64?], ahead: inout Bool)
         throws(EventStoreError) -> Int {
-        // Field by field: copying the whole append (its form's payload too) cost 3 % of the writer.
+        // Field by field: copying the whole append (its form's payload too) would cost the writer
+        // a copy per append (BENCHMARKS.md, "Load path").
         let stream = batch.appends[index].stream
         let expected = batch.appends[index].expectedVersion
         let count = batch.appends[index].count

@@ -2,16 +2,16 @@
 /// `journal_event_ids` in id order without sorting the log.
 ///
 /// SQLite's own way, `INSERT … SELECT … ORDER BY event_id`, reads every row of the log again and
-/// sorts 16-byte records with its generic sorter: 2.4–3.1 s for 2 M events, 10.6–11.7 s for
-/// 10 M. Here committed transactions' ids (24 bytes each: the two words of the packed id and
-/// the position) gather in memory until there are `runEntries` of them (6 MiB), which are
-/// sorted and written as one run to a file without a name beside the journal, so memory stays
-/// bounded; `finish()` merges the runs and inserts them 256 rows per statement
-/// (`SQLiteJournalLoad`). The id index's primary key still refuses a repeated id.
+/// sorts 16-byte records with its generic sorter (BENCHMARKS.md, "Load path"). Here committed
+/// transactions' ids (24 bytes each: the two words of the packed id and the position) gather in
+/// memory until there are `runEntries` of them (6 MiB), which are sorted and written as one run
+/// to a file without a name beside the journal, so memory stays bounded; `finish()` merges the
+/// runs and inserts them 256 rows per statement (`SQLiteJournalLoad`). The id index's primary
+/// key still refuses a repeated id.
 ///
-/// Runs of several transactions, in any order: the preparing thread no longer sorts each
-/// batch (4 % of its time), and a 10 M-event load makes 39 runs instead of 153 (one per
-/// 65,536-event batch), so the merge's heap is two levels shallower.
+/// Runs of several transactions, in any order: the preparing thread does not sort each batch,
+/// and a load makes a quarter of the runs one per 65,536-event batch would make, so the merge's
+/// heap is two levels shallower.
 ///
 /// Ids of a rolled-back transaction or savepoint are dropped with it. An id that does not pack
 /// (not a lowercase canonical UUID: stored as text, which sorts before every 16-byte id) makes

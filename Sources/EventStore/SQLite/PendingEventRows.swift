@@ -1,7 +1,6 @@
 /// Event rows of a journal load's prepared batch that wait to be written `width` to an
 /// `INSERT` (`JournalConnection.writePendingRows()`): one statement step for sixteen rows
-/// instead of one each. In C, 2 M simulated event rows took 1.86–1.97 s written 16 to a
-/// statement against 2.32–2.39 s one by one (`bench/floor/sqlite_insert_floor.c`).
+/// instead of one each (BENCHMARKS.md, "Load path").
 ///
 /// A row's payload stays where the batch holds it (its bytes outlive the rows); its hash is
 /// copied here, since the writer computes the next event's hash in the same place.

@@ -108,12 +108,12 @@ struct PreparedLoadEvent: Sendable {
 ///
 /// A batch the writer is done with can be handed back (`reuse(_:)`): the next batch fills its
 /// arrays again instead of growing new ones. A batch of 65,536 events is ≈ 40 MB of bytes,
-/// which `malloc` maps fresh from the kernel each time: without reuse, page faults and the
-/// copies of a growing array were ≈ 10 % of the preparing thread.
+/// which `malloc` would map fresh from the kernel each time, with page faults and the copies of
+/// a growing array on the preparing thread (BENCHMARKS.md, "Load path").
 package final class LoadPreparer: @unchecked Sendable {
     // One thread uses a preparer at a time and no two accesses to a property overlap: the
-    // run-time exclusivity checks on these per-event properties (4 % of the preparing thread,
-    // with the simulator's own) are skipped.
+    // run-time exclusivity checks on these per-event properties are skipped, since they were a
+    // measurable share of the preparing thread (BENCHMARKS.md, "Load path").
     private let maxPayloadBytes: Int
     private let published: PublishedDictionary
     @exclusivity(unchecked) private var dictionary: LZ4Dictionary?

@@ -77,8 +77,8 @@ struct RecentEventIDs {
 /// A writer that has looked up many new ids in the index (`filterMinimumProbes`, and a sixteenth
 /// of the ids the index holds) builds an `IndexedIDFilter` of them, about 2.5 bytes an indexed
 /// id, and from then on asks SQLite only about ids the filter may hold. Building it reads the
-/// index in order, ≈ 0.3 µs an id; the lookups it replaces cost 1.5–4 µs each (more as the index
-/// grows), so the sixteenth of them already paid for about as much as the build.
+/// index once, in order, which costs a fraction of a random lookup per id (BENCHMARKS.md,
+/// "Append path"), so the sixteenth of the lookups already paid for about as much as the build.
 public struct IDIndexPolicy: Sendable, Equatable {
     public var minimum: Int64
     public var maximum: Int64

@@ -104,7 +104,8 @@ package final class SQLiteConnection {
     }
 
     /// Process-wide settings, applied once before the first connection opens: no memory
-    /// statistics (a global mutex taken by every allocation SQLite makes: ≈ 2 % of an append).
+    /// statistics, which nobody reads and which cost a global mutex on every allocation SQLite
+    /// makes (BENCHMARKS.md, "Append path").
     private static let processSettings: Void = { _ = csqlite_disable_memory_statistics() }()
 
     private static func open(_ path: String, flags: Int32) throws(SQLiteError) -> OpaquePointer {

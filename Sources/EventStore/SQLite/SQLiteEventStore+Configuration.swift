@@ -51,8 +51,9 @@ extension SQLiteEventStore {
         /// `walAutocheckpointPages` for a bulk writer that closes when done (`journal import`,
         /// `journal simulate`): 100,000 pages (≈ 400 MB of WAL at most). Pages rewritten by many
         /// commits (the random name index of a growing journal) are copied back once per
-        /// checkpoint, not once per 10,000: `simulate` of 2 M events ran 12 % faster and wrote a
-        /// sixth less. The last connection's close checkpoints and removes the WAL.
+        /// checkpoint, not once per 10,000, so a bulk writer runs faster and writes less
+        /// (BENCHMARKS.md, "Append path"). The last connection's close checkpoints and removes
+        /// the WAL.
         public static let bulkWALAutocheckpointPages = 100_000
         /// When the writer copies the log tail's event ids into the id index (tests make it
         /// small to exercise the copy; see `SQLiteEventStore+Schema.swift`).

@@ -173,11 +173,9 @@ package final class SQLiteJournalLoad: BatchAppending {
             try store.withWriter { writer in
                 let sql = writer.sql
                 try sql.execute("PRAGMA synchronous = FULL")
-                // SQLite's sorter spills runs the size of the page cache: runs of 8 MiB sort
-                // faster than runs of 64 MiB (the 10 M-event id index: 13.8–14.2 s against
-                // 17.1–20.1 s in the `sqlite3` shell; the stream names 1.4–1.6 s against 2.2–2.4 s).
-                // The generator is done by now, so the sorter may use helper threads on the
-                // other cores (10.6–11.7 s against 13.5–17.0 s with one thread).
+                // SQLite's sorter spills runs the size of the page cache, and runs of 8 MiB sort
+                // faster here than runs of the load's 64 MiB. The generator is done by now, so the
+                // sorter may use helper threads on the other cores (BENCHMARKS.md, "Load path").
                 try sql.execute("PRAGMA cache_size = -\(Self.sortCacheKiB)")
                 try sql.execute("PRAGMA threads = \(Self.sortThreads)")
                 try sql.begin(.immediate)
@@ -234,9 +232,8 @@ package final class SQLiteJournalLoad: BatchAppending {
                                stream: second.stream.rawValue, position: first.position, eventID: first.id)
     }
 
-    /// Rows per `INSERT` when the id index is filled from the load's runs: in C, 2 M sorted ids
-    /// took 0.32–0.38 µs a row 256 to a statement, 0.36–0.42 µs 64 to one, 0.47 µs 16 to one,
-    /// 0.97 µs one by one.
+    /// Rows per `INSERT` when the id index is filled from the load's runs: fewer statement steps
+    /// per row than smaller statements (BENCHMARKS.md, "Load path").
     static let idRowsPerInsert = 256
 
     /// Fills `journal_event_ids` in id order from the load's runs, `idRowsPerInsert` rows per statement.

@@ -21,7 +21,7 @@ final class CardProjection: StreamDirectoryModel {
     ///    `(kind, t, a, b, sid, seq)` (no fact index); no histogram over all methods (summed from
     ///    theirs at query time).
     /// 10: the histogram over all methods is stored again (the sum at query time was too slow
-    ///     for the 50 ms of a query over 10 M events).
+    ///     for the query-time goal on large journals).
     /// 11: the journey's start (`EligibilityChecked`), eligibility and selected method types,
     ///     and the `cohort` counters at the start (`rates`).
     var version: Int64 = 11

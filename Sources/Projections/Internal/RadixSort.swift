@@ -2,8 +2,8 @@
 /// digits every key shares (a batch's times differ in their low 32 bits or so: two passes).
 ///
 /// The folds sort a batch's occurredAt times, its touched rows by sid and its facts by kind and
-/// time: with the library's comparison sort that was 5–8 % of the fold thread's instructions
-/// (callgrind), with this a few linear passes.
+/// time: with this a few linear passes instead of a comparison sort's n log n compares
+/// (BENCHMARKS.md, "Rebuild path").
 enum RadixSort {
     /// Below this many keys the comparison sort is as cheap (the passes' 65,536 counters).
     static let threshold = 2_048

@@ -14,10 +14,10 @@ struct RowInserter {
     /// Empty, or an `ON CONFLICT …` clause without parameters.
     let tail: String
 
-    /// 128 (was 32): a quarter of the statement runs (step, VDBE setup, reset) for the same
-    /// rows; callgrind, 200 k-event rebuild: the writer thread −3.3 %. (512 was worse: up to 511
-    /// rows of a batch's remainder then go one statement each.) 16 columns × 128 rows = 2,048
-    /// parameters, far below SQLite's 32,766.
+    /// 128: a quarter of the statement runs (step, VDBE setup, reset) of 32 rows for the same
+    /// rows; much larger statements leave more of a batch's remainder to go one row per
+    /// statement (BENCHMARKS.md, "Rebuild path"). 16 columns × 128 rows = 2,048 parameters, far
+    /// below SQLite's 32,766.
     static let rowsPerStatement = 128
 
     init(_ db: ProjectionDatabase, _ head: String, columns: Int, tail: String = "") {

@@ -56,9 +56,9 @@ final class SQLiteProjectionBackend: ProjectionBackend {
     /// `PRAGMA wal_checkpoint(PASSIVE)` on a second connection, on another thread: it copies
     /// the frames committed so far into the file while this connection goes on writing (a
     /// passive checkpoint takes no lock a writer needs). The engine starts it when a run's last
-    /// batch is written, so that the final `wal_checkpoint(TRUNCATE)` has only that batch's
-    /// frames left to copy: it ran alone at the end of a rebuild (0.12–0.14 s of 1.9 s on
-    /// 1 M events). Best effort, as that final one: a failure leaves the work to it.
+    /// batch is written, so that the final `wal_checkpoint(TRUNCATE)`, which runs alone at the
+    /// end of a rebuild, has only that batch's frames left to copy (BENCHMARKS.md, "Rebuild
+    /// path"). Best effort, as that final one: a failure leaves the work to it.
     func checkpointAside() -> BackgroundTask<Void>? {
         let path = self.path
         guard path != ":memory:" else { return nil }

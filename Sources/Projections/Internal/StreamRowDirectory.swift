@@ -178,9 +178,8 @@ struct StreamRowDirectory<Row: StreamRow> {
     /// event of the batch and put back, as it stands after the batch, at the end: one move per
     /// stream and batch, not per event (the moves in between cancel out).
     ///
-    /// Inlined into each model's `fold`, as the loop was before it was shared: 1 M-event
-    /// rebuilds, 4 runs alternating with the build before, 2.77–3.58 s against 3.04–3.80 s (a
-    /// first, not inlined version measured 3.25–4.03 s against 3.27–3.77 s).
+    /// Inlined into each model's `fold`, as the loop was before it was shared: not inlined, the
+    /// shared loop made rebuilds slower (BENCHMARKS.md, "Rebuild path").
     @inline(__always)
     mutating func fold<F: CountingFold>(_ events: ArraySlice<EventView>, with _: F.Type, names: StreamNaming,
                                         loadSID: (Int64) throws(ProjectionError) -> Row?,

@@ -1,9 +1,9 @@
 import Glibc
 
 /// The texts of a batch's rows, gathered by the fold into one byte buffer so that the writer
-/// binds them without a copy (`SQLITE_STATIC`): SQLite copied every bound text into memory of
-/// its own (a `malloc`, a `memcpy` and a `free` per bind: about a tenth of the writer thread's
-/// instructions, callgrind on 1 M events).
+/// binds them without a copy (`SQLITE_STATIC`): otherwise SQLite copies every bound text into
+/// memory of its own, a `malloc`, a `memcpy` and a `free` per bind on the writer thread
+/// (BENCHMARKS.md, "Rebuild path").
 ///
 /// A text is kept up to its first NUL, as the string bind does (C-string semantics).
 struct TextArena: Sendable {

@@ -20,7 +20,7 @@ final class ThreeDSProjection: StreamDirectoryModel {
     ///     facts clustered on `(kind, t, a, b, sid, seq)` (no fact index); no histogram over all
     ///     directory servers (summed from theirs at query time).
     /// 11: the histogram over all directory servers is stored again (the sum at query time was
-    ///     too slow for the 50 ms of a query over 10 M events).
+    ///     too slow for the query-time goal on large journals).
     var version: Int64 = 11
     var generation: Int64 = 0
     var directory = StreamRowDirectory<ThreeDSStreamRow>()
