@@ -15,7 +15,7 @@ import JournalCore
 public struct StreamName: Sendable, Hashable, Comparable, CustomStringConvertible {
     public let rawValue: String
     /// A hash of the name's bytes, computed once when it is checked: the writer's maps keyed by
-    /// stream (`JournalConnection.streamIDs`, a transaction's new streams, a load's
+    /// stream (`SQLiteJournal.streamIDs`, a transaction's new streams, a load's
     /// `NewJournalStreams`) hash it instead of the whole name, several times per append.
     let nameHash: Int
     /// The part before the first `-` (`3ds`, `card`).

@@ -155,18 +155,18 @@ struct TreeConformanceTests {
     @Test("a long write transaction moves its leaves into the tiles as it goes and still rolls back a refused append")
     func longTransaction() throws {
         let store = try Backend.sqliteOnDisk.open(StoreOptions()).store
-        let total = JournalConnection.treeFlushLeaves + 300
+        let total = SQLiteJournal.treeFlushLeaves + 300
         try store.write { transaction in
             for n in stride(from: 0, to: total, by: 100) {
                 try transaction.append(Fixture.events(n..<(n + 100)), to: Fixture.stream(n / 100 % 5), expectedVersion: .any)
-                if n == JournalConnection.treeFlushLeaves + 100 {
+                if n == SQLiteJournal.treeFlushLeaves + 100 {
                     #expect(throws: EventStoreError.self) {
                         try transaction.append([Fixture.event(900_000)], to: Fixture.stream(0), expectedVersion: .noStream)
                     }
                 }
             }
         }
-        try Self.expectTreeMatchesLog(store, sizes: [Int64(JournalConnection.treeFlushLeaves), Int64(total)])
+        try Self.expectTreeMatchesLog(store, sizes: [Int64(SQLiteJournal.treeFlushLeaves), Int64(total)])
     }
 
     @Test("the leaf line of a position is its export line, and the tree's first leaf hashes it", arguments: Backend.all)

@@ -97,7 +97,7 @@ extension PostgresJournal {
         guard let state = write else { return nil }
         let stream = request.stream
         let current = state.streams[stream.rawValue]?.version ?? nil
-        if !JournalConnection.satisfies(request.expectedVersion, current) {
+        if !SQLiteJournal.satisfies(request.expectedVersion, current) {
             if !request.events.isEmpty, request.events.allSatisfy({ state.stored[$0.id] != nil }) {
                 var positions: [Int64] = []
                 for event in request.events {

@@ -1,5 +1,5 @@
 /// Event rows of a journal load's prepared batch that wait to be written `width` to an
-/// `INSERT` (`JournalConnection.writePendingRows()`): one statement step for sixteen rows
+/// `INSERT` (`SQLiteJournal.writePendingRows()`): one statement step for sixteen rows
 /// instead of one each (BENCHMARKS.md, "Load path").
 ///
 /// A row's payload stays where the batch holds it (its bytes outlive the rows); its hash is
@@ -8,7 +8,7 @@ final class PendingEventRows {
     static let width = 16
 
     struct Row {
-        var row: JournalConnection.EventRow
+        var row: SQLiteJournal.EventRow
         var codec: Int64
         var payload: UnsafeRawBufferPointer
     }
@@ -24,7 +24,7 @@ final class PendingEventRows {
 
     var isFull: Bool { rows.count == Self.width }
 
-    func add(_ row: JournalConnection.EventRow, codec: Int64, payload: UnsafeRawBufferPointer, hash: UnsafeRawBufferPointer) {
+    func add(_ row: SQLiteJournal.EventRow, codec: Int64, payload: UnsafeRawBufferPointer, hash: UnsafeRawBufferPointer) {
         precondition(rows.count < Self.width && hash.count == 32, "a pending row past the width, or a hash of another size")
         UnsafeMutableRawBufferPointer(rebasing: hashes[(32 * rows.count)..<(32 * rows.count + 32)]).copyMemory(from: hash)
         rows.append(Row(row: row, codec: codec, payload: payload))

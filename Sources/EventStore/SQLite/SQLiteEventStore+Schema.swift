@@ -43,11 +43,11 @@
 // ~1,000 index pages (4 KiB each) and wrote ~4.9 KiB of WAL per event. Instead, the writer keeps
 // the ids of the log's tail (positions > through) in memory, finds duplicates there or in
 // `journal_event_ids`, and once the tail is large enough copies it into `journal_event_ids` in id
-// order, in the same transaction as an append (JournalConnection+EventIDs.swift). A version 1
+// order, in the same transaction as an append (SQLiteJournal+EventIDs.swift). A version 1
 // file (with `UNIQUE INDEX (event_id)`) is upgraded when first opened for writing.
 //
 // Version 3 adds the tree and the checkpoints. A version 2 file is upgraded when first opened for
-// writing: the tree is built from the whole log in one transaction (JournalConnection+Tree.swift).
+// writing: the tree is built from the whole log in one transaction (SQLiteJournal+Tree.swift).
 // Opened read-only, it is read as it is, without a tree.
 //
 // Triggers refuse UPDATE and DELETE on events, streams, types, dictionaries and checkpoints, any
@@ -206,7 +206,7 @@ extension SQLiteEventStore {
     /// upgrading a version 1 file opened for writing to version 2. Returns the schema version in
     /// effect: 1 only for a version 1 file opened read-only (read as it is, nothing written); 2
     /// for a version 2 file, which the store upgrades to 3 when it writes
-    /// (`JournalConnection.upgradeToTree()`, which needs the journal's decoding of events).
+    /// (`SQLiteJournal.upgradeToTree()`, which needs the journal's decoding of events).
     /// `loadIndexes: false` creates a new journal without the indexes of `loadIndexSchemas` (a
     /// journal load, which creates them when it finishes).
     @discardableResult

@@ -36,8 +36,8 @@ import JournalCore
 public final class SQLiteEventStore: TransactionalEventStore, @unchecked Sendable {
     public let path: String
     public let configuration: Configuration
-    let commits: GroupCommit<JournalConnection>
-    private let reader: JournalConnection?
+    let commits: GroupCommit<SQLiteJournal>
+    private let reader: SQLiteJournal?
     private let readerLock = ConditionLock()
     private let signal = CommitSignal()
     /// The file's schema version: below 3 only for an older file opened read-only, which has no tree.
@@ -56,7 +56,7 @@ public final class SQLiteEventStore: TransactionalEventStore, @unchecked Sendabl
         if !inMemory && !configuration.readOnly && configuration.createIfMissing && !FileSystem.exists(path) {
             try Self.refuseLeftovers(of: path)
         }
-        let writer = try JournalConnection(path: path, configuration: configuration, writer: true)
+        let writer = try SQLiteJournal(path: path, configuration: configuration, writer: true)
         var version = try SQLiteEventStore.prepareSchema(writer.sql, path: path, readOnly: configuration.readOnly,
                                                          loadIndexes: !configuration.buildsNewJournal)
         if version == 1 {
@@ -68,7 +68,7 @@ public final class SQLiteEventStore: TransactionalEventStore, @unchecked Sendabl
         writer.hasTree = version >= 3
         fileSchemaVersion = version
         reader = inMemory || configuration.readOnly
-            ? nil : try JournalConnection(path: path, configuration: configuration, writer: false)
+            ? nil : try SQLiteJournal(path: path, configuration: configuration, writer: false)
         let signal = self.signal
         commits = GroupCommit(writer: writer, didCommit: { signal.publish($0) })
     }
@@ -92,7 +92,7 @@ public final class SQLiteEventStore: TransactionalEventStore, @unchecked Sendabl
     }
 
     /// Runs `body` on a connection that sees the last committed state.
-    func reading<R>(_ body: (JournalConnection) throws(EventStoreError) -> R) throws(EventStoreError) -> R {
+    func reading<R>(_ body: (SQLiteJournal) throws(EventStoreError) -> R) throws(EventStoreError) -> R {
         if let reader {
             readerLock.lock()
             defer { readerLock.unlock() }
@@ -183,7 +183,7 @@ public final class SQLiteEventStore: TransactionalEventStore, @unchecked Sendabl
     }
 
     /// Runs `body` with the writing connection, which no other thread uses meanwhile.
-    func withWriter<R, E: Error>(_ body: (JournalConnection) throws(E) -> R) throws(E) -> R {
+    func withWriter<R, E: Error>(_ body: (SQLiteJournal) throws(E) -> R) throws(E) -> R {
         try commits.exclusive(body)
     }
 

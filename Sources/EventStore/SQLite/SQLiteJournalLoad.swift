@@ -97,7 +97,7 @@ package final class SQLiteJournalLoad: BatchAppending {
     package func makePreparer() throws(EventStoreError) -> LoadPreparer {
         guard let store else { throw Self.over(path) }
         return try store.withWriter { writer throws(EventStoreError) in
-            // A load's writer always has one (`JournalConnection` makes it for a new journal).
+            // A load's writer always has one (`SQLiteJournal` makes it for a new journal).
             guard let published = writer.publishedDictionary else {
                 preconditionFailure("a journal load without its published dictionary")
             }

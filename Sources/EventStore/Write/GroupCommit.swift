@@ -162,7 +162,7 @@ final class GroupCommit<Writer: JournalWriter>: @unchecked Sendable {
     }
 }
 
-extension GroupCommit where Writer == JournalConnection {
+extension GroupCommit where Writer == SQLiteJournal {
     /// Closes the writer connection (when the store goes away; no append can be running then).
     func closeWriter() { writer.close() }
 }

@@ -1,5 +1,5 @@
 /// What the backend-neutral write path (`GroupCommit`, `WriteTransaction`) needs from a
-/// backend's writer session: `JournalConnection` (SQLite) and `PostgresJournal` (PostgreSQL).
+/// backend's writer session: `SQLiteJournal` (SQLite) and `PostgresJournal` (PostgreSQL).
 /// Not thread-safe; `GroupCommit` hands the writer to one thread at a time.
 protocol JournalWriter: AnyObject {
     /// True while a write transaction is open (false once the backend aborted it).

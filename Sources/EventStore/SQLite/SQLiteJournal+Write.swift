@@ -1,6 +1,6 @@
 import JournalCore
 
-extension JournalConnection {
+extension SQLiteJournal {
     // MARK: - Transactions
 
     /// `BEGIN IMMEDIATE` (takes the file's write lock, waiting up to the busy timeout), then reads

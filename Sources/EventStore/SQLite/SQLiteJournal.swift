@@ -6,7 +6,7 @@ import JournalCore
 /// Caches hold only committed, immutable facts (a stream name's id, a type's id, a dictionary),
 /// so they stay valid when other processes write to the same file. Anything learned inside a
 /// write transaction lives in `WriteState` until the commit.
-final class JournalConnection {
+final class SQLiteJournal {
     let sql: SQLiteConnection
     let configuration: SQLiteEventStore.Configuration
     let path: String
@@ -36,8 +36,8 @@ final class JournalConnection {
     var dictionaryTrainingSkipped = false
 
     static let nameSlotCount = 4096
-    var streamNameSlots = [(id: Int64, name: StreamName)?](repeating: nil, count: JournalConnection.nameSlotCount)
-    var typeNameSlots = [(id: Int64, name: String)?](repeating: nil, count: JournalConnection.nameSlotCount)
+    var streamNameSlots = [(id: Int64, name: StreamName)?](repeating: nil, count: SQLiteJournal.nameSlotCount)
+    var typeNameSlots = [(id: Int64, name: String)?](repeating: nil, count: SQLiteJournal.nameSlotCount)
 
     /// Prepared statements of `Hot`, by raw value.
     var hotStatements = [SQLiteStatement?](repeating: nil, count: Hot.allCases.count)
@@ -290,8 +290,8 @@ final class JournalConnection {
         typeIDs.removeAll()
         typeNames.removeAll()
         dictionaries.removeAll()
-        streamNameSlots = [(id: Int64, name: StreamName)?](repeating: nil, count: JournalConnection.nameSlotCount)
-        typeNameSlots = [(id: Int64, name: String)?](repeating: nil, count: JournalConnection.nameSlotCount)
+        streamNameSlots = [(id: Int64, name: StreamName)?](repeating: nil, count: SQLiteJournal.nameSlotCount)
+        typeNameSlots = [(id: Int64, name: String)?](repeating: nil, count: SQLiteJournal.nameSlotCount)
         dictionaryTrainingSkipped = false
         recentIDs.reset()
     }
@@ -336,7 +336,7 @@ final class JournalConnection {
     }
 
     func cacheStream(_ stream: StreamName, id: Int64) {
-        if streamIDs.count >= JournalConnection.streamCacheLimit {
+        if streamIDs.count >= SQLiteJournal.streamCacheLimit {
             streamIDs.removeAll(keepingCapacity: true)
             streamNames.removeAll(keepingCapacity: true)
         }
@@ -348,7 +348,7 @@ final class JournalConnection {
     func streamName(of id: Int64) throws(EventStoreError) -> StreamName {
         // A direct-mapped slot first: log-wide reads ask for the same few hundred active streams
         // over and over, and an array index is cheaper than a hash lookup.
-        let slot = Int(truncatingIfNeeded: id) & (JournalConnection.nameSlotCount - 1)
+        let slot = Int(truncatingIfNeeded: id) & (SQLiteJournal.nameSlotCount - 1)
         if let entry = streamNameSlots[slot], entry.id == id { return entry.name }
         if let name = streamNames[id] ?? write?.newStreamNames[id] {
             if streamNames[id] != nil { streamNameSlots[slot] = (id, name) }
@@ -375,7 +375,7 @@ final class JournalConnection {
 
     /// The name of an event type id.
     func typeName(of id: Int64) throws(EventStoreError) -> String {
-        let slot = Int(truncatingIfNeeded: id) & (JournalConnection.nameSlotCount - 1)
+        let slot = Int(truncatingIfNeeded: id) & (SQLiteJournal.nameSlotCount - 1)
         if let entry = typeNameSlots[slot], entry.id == id { return entry.name }
         if let name = typeNames[id] {
             typeNameSlots[slot] = (id, name)
@@ -449,4 +449,4 @@ final class JournalConnection {
 }
 
 @available(*, unavailable, message: "a journal connection is used by one thread at a time")
-extension JournalConnection: Sendable {}
+extension SQLiteJournal: Sendable {}

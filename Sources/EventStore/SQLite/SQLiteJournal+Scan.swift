@@ -1,4 +1,4 @@
-extension JournalConnection {
+extension SQLiteJournal {
     /// The log from `position`, lent row by row (see ``EventScanning``): the payload is decoded
     /// into a reused buffer, names stay integer ids.
     func scanAll(from position: Int64, limit: Int, _ body: (ScannedEvent) -> Bool) throws(EventStoreError) -> Int {

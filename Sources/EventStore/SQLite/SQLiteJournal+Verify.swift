@@ -1,6 +1,6 @@
 import JournalCore
 
-extension JournalConnection {
+extension SQLiteJournal {
     /// Walks the whole log in one read transaction (a consistent snapshot) and checks the rule
     /// written in `ChainHasher.swift` (`ChainVerifier`), then that the stored Merkle tree is the
     /// tree of the log (`TreeVerifier`). Throws `.integrity` with the first bad position.

@@ -8,7 +8,7 @@ import JournalCore
 // The journal's Merkle tree on SQLite (`TreeTiles`): each write transaction gathers its events'
 // leaf hashes in `WriteState.leafHashes` and appends them to `journal_tree` before it moves the
 // head, in the same transaction.
-extension JournalConnection {
+extension SQLiteJournal {
     /// Leaf hashes a long transaction (a 10-million-line import) keeps before it appends them to
     /// the tiles between two of its appends: bounds its memory, at the cost of rewriting the
     /// partial tiles once per this many events.

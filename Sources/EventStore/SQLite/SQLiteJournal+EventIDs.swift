@@ -9,7 +9,7 @@ import JournalCore
 // Readers, without that memory, ask SQLite in one statement (one snapshot): the index, then the
 // tail it does not cover yet.
 
-extension JournalConnection {
+extension SQLiteJournal {
     /// Binds an event id as it is stored: 16 bytes for a lowercase canonical UUID, else its text.
     func bindEventID(_ id: String, to statement: SQLiteStatement, at index: Int32) {
         bindEventID(EventIDKey(id), to: statement, at: index)

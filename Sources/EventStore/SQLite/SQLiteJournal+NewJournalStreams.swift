@@ -1,6 +1,6 @@
 import JournalCore
 
-extension JournalConnection {
+extension SQLiteJournal {
     /// The id of a stream of a journal being loaded, past the caches: the candidate of
     /// `newJournalStreams`, confirmed by its stored name (see `NewJournalStreams`).
     func streamIDWithoutNameIndex(_ stream: StreamName) throws(EventStoreError) -> Int64? {

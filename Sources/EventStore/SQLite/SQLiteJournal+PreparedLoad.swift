@@ -1,6 +1,6 @@
 import JournalCore
 
-extension JournalConnection {
+extension SQLiteJournal {
     /// Appends a prepared batch of a journal load in one transaction, all or nothing; returns
     /// the events written. The same checks and rows as `append(_ request:)` for each of its
     /// appends, in order (a load has no ids to find: `finish()` checks them), without the work

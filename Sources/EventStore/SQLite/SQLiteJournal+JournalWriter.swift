@@ -1,4 +1,4 @@
-extension JournalConnection: JournalWriter {
+extension SQLiteJournal: JournalWriter {
     var isWriting: Bool { write != nil }
     var writeProgress: (written: Int, headPosition: Int64)? { write.map { ($0.written, $0.headPosition) } }
 

@@ -1,4 +1,4 @@
-extension JournalConnection {
+extension SQLiteJournal {
     /// The statements on hot paths, kept in an array slot each: looking one up costs an index,
     /// not the hash of its SQL text.
     enum Hot: Int, CaseIterable {
@@ -34,21 +34,21 @@ extension JournalConnection {
             // read is checked against its chain link (`ChainLinkCheck`); a read of the log in
             // position order has it in the row before.
             case .readAll:
-                return "SELECT \(JournalConnection.columns) FROM journal_events WHERE position >= ? ORDER BY position LIMIT ?"
+                return "SELECT \(SQLiteJournal.columns) FROM journal_events WHERE position >= ? ORDER BY position LIMIT ?"
             case .readForward:
-                return "SELECT \(JournalConnection.checkedColumns) FROM journal_events WHERE stream_id = ? AND version >= ? ORDER BY version LIMIT ?"
+                return "SELECT \(SQLiteJournal.checkedColumns) FROM journal_events WHERE stream_id = ? AND version >= ? ORDER BY version LIMIT ?"
             case .readBackward:
-                return "SELECT \(JournalConnection.checkedColumns) FROM journal_events WHERE stream_id = ? AND version <= ? ORDER BY version DESC LIMIT ?"
+                return "SELECT \(SQLiteJournal.checkedColumns) FROM journal_events WHERE stream_id = ? AND version <= ? ORDER BY version DESC LIMIT ?"
             case .idIndexThrough: return "SELECT through FROM journal_id_index WHERE singleton = 1"
             case .indexedID: return "SELECT position FROM journal_event_ids WHERE id = ?"
             case .tailIDs: return "SELECT position, event_id FROM journal_events WHERE position > ? AND position <= ? ORDER BY position"
             case .eventByID:
                 // One statement, so one snapshot: the index, then the tail it does not cover yet.
                 return """
-                    SELECT \(JournalConnection.columns) FROM journal_events
+                    SELECT \(SQLiteJournal.columns) FROM journal_events
                     WHERE position = (SELECT position FROM journal_event_ids WHERE id = ?1)
                     UNION ALL
-                    SELECT \(JournalConnection.columns) FROM journal_events
+                    SELECT \(SQLiteJournal.columns) FROM journal_events
                     WHERE position > (SELECT through FROM journal_id_index WHERE singleton = 1) AND event_id = ?1
                     LIMIT 1
                     """

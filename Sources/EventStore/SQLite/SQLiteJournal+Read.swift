@@ -1,6 +1,6 @@
 import JournalCore
 
-extension JournalConnection {
+extension SQLiteJournal {
     static let columns = """
         position, stream_id, version, event_id, type_id, occurred_at, recorded_at, codec, data_len, meta_len, \
         payload, hash

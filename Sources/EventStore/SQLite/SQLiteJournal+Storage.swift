@@ -1,4 +1,4 @@
-extension JournalConnection {
+extension SQLiteJournal {
     func storageStatistics() throws(EventStoreError) -> SQLiteEventStore.StorageStatistics {
         try run("measuring storage") { () throws(SQLiteError) in
             let statement = try sql.cached("""
