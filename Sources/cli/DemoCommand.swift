@@ -18,7 +18,8 @@ enum DemoCommand {
             shows verify, an audit of the challenged transaction and of the yellow-flow journey,
             a replay, a replay of every stream with its digest, the analytics queries, and the
             evidence: a signing key, a signed checkpoint, an inclusion proof, and a bundle checked
-            with no journal. Each step prints the command that produced it, so you can run it
+            with no journal, and last the analytics report, one HTML page next to the journal
+            ('journal report'). Each step prints the command that produced it, so you can run it
             again yourself.
             """,
         examples: ["journal demo", "journal demo --db /tmp/tour.db"],
@@ -66,6 +67,9 @@ enum DemoCommand {
         try runStep(QueryCommand.spec, ["timeouts"], path: path, context: context)
 
         try evidence(path: path, context: context)
+
+        step(13, "analytics report: rates, funnel, challenges, errors and digitization in one HTML page", out)
+        try runStep(ReportCommand.spec, ["--out", path + ".report.html"], path: path, context: context)
 
         out.line()
         out.line("Try it yourself:  export JOURNAL_DB=\(path)")
