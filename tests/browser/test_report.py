@@ -169,10 +169,119 @@ class ReportInBrowser(PageChecks, unittest.TestCase):
         self.assertTrue((SHOTS / "report.png").stat().st_size > 10_000)
 
 
-def free_port():
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+class Server:
+    """`journal serve` on a free loopback port, stopped with SIGTERM."""
+
+    def __init__(self, db, *extra):
+        self.process = subprocess.Popen([JOURNAL, "serve", "--db", db, "--listen", "127.0.0.1:0", *extra],
+                                        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        line = self.process.stdout.readline().strip()
+        match = re.fullmatch(r"listening on (http://127\.0\.0\.1:\d+)", line)
+        if not match:
+            self.stop()
+            raise AssertionError(f"journal serve printed {line!r}")
+        self.url = match.group(1)
+
+    def get_json(self, path, token=None):
+        request = urllib.request.Request(self.url + path, headers={"Authorization": f"Bearer {token}"} if token else {})
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return json.loads(response.read())
+
+    def stop(self):
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+        self.process.stdout.close()
+
+
+def wait_for(driver, script, timeout=20):
+    """Polls a JavaScript expression until it is truthy; returns its value."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = driver.execute_script("return " + script)
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {script}")
+        time.sleep(0.1)
+
+
+class DashboardInBrowser(PageChecks, unittest.TestCase):
+    """`journal serve` at `GET /`: the dashboard, the stream browser, the proof checked in the page."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.folder = tempfile.mkdtemp(prefix="journal-dashboard-")
+        cls.db = os.path.join(cls.folder, "journal.db")
+        journal("simulate", "--seed", "7", "--transactions", "120", "--digitizations", "60", db=cls.db)
+        key = os.path.join(cls.folder, "signing.key")
+        journal("keygen", "dashboard.example/journal", "--out", key, db=cls.db)
+        journal("checkpoint", "--key", key, db=cls.db)
+        cls.tokens = os.path.join(cls.folder, "tokens")
+        cls.token = journal("token", "read", "viewer", "--tokens", cls.tokens).strip().split()[-1]
+        cls.server = Server(cls.db)
+        cls.driver = make_driver()
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.driver.quit()
+        cls.server.stop()
+        shutil.rmtree(cls.folder, ignore_errors=True)
+
+    def test_dashboard_search_audit_and_proof(self):
+        driver = self.driver
+        driver.get(self.server.url + "/")
+        self.check_charts(driver)
+
+        def query_json(source, every):
+            if source == "ratesOverTime":
+                return self.server.get_json(f"/v1/query/rates?every={every}")
+            return self.server.get_json(f"/v1/query/{source}")
+        self.check_numbers(driver, query_json)
+
+        # Search as journal find: the challenged transactions that ended authenticated.
+        driver.find_element("css selector", "#find-form select[name=category]").send_keys("3ds")
+        driver.find_element("css selector", "#find-form input[name=outcome]").send_keys("completedY")
+        driver.find_element("css selector", "#find-form button[type=submit]").click()
+        rows = wait_for(driver, "document.querySelectorAll('#find-results tbody tr').length")
+        expected = self.server.get_json("/v1/find?category=3ds&outcome=completedY&limit=20")
+        self.assertEqual(rows, len(expected["streams"]))
+        first = expected["streams"][0]
+        self.assertEqual(driver.execute_script("return document.querySelector('#find-results tbody th').textContent"),
+                         first["stream"])
+
+        # Its audit: every chain link recomputed in the page, the last event's proof verified.
+        driver.find_element("css selector", "#find-results .audit-button").click()
+        proof = wait_for(driver, "document.getElementById('proof-status').dataset.proof")
+        self.assertEqual(proof, "verified", driver.find_element("id", "proof-status").text)
+        checks = driver.execute_script(
+            "return Array.from(document.querySelectorAll('#audit-events [data-check]')).map(e => e.dataset.check)")
+        self.assertEqual(checks, ["ok"] * first["events"])
+        self.assertIn("every chain link checks", driver.find_element("id", "audit-status").text)
+        self.check_console(driver)
+        self.screenshot(driver, "dashboard.png")
+
+    def test_a_server_with_tokens_asks_for_one(self):
+        server = Server(self.db, "--tokens", self.tokens)
+        try:
+            driver = self.driver
+            driver.get(server.url + "/")
+            self.assertEqual(driver.execute_script("return document.querySelectorAll('svg.chart').length"), 0)
+            driver.find_element("id", "token").send_keys(self.token)
+            driver.find_element("css selector", "#token-form button").click()
+            wait_for(driver, "document.querySelectorAll('svg.chart').length >= 9")
+            self.check_charts(driver)
+            driver.find_element("css selector", "#find-form input[name=outcome]").send_keys("activated")
+            driver.find_element("css selector", "#find-form button[type=submit]").click()
+            self.assertGreater(wait_for(driver, "document.querySelectorAll('#find-results tbody tr').length"), 0)
+            # The 401 of the page itself is the one console entry a locked page logs.
+            errors = [e for e in driver.get_log("browser") if e.get("level") == "SEVERE" and "401" not in e.get("message", "")]
+            self.assertEqual(errors, [])
+        finally:
+            server.stop()
 
 
 if __name__ == "__main__":

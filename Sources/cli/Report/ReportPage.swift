@@ -15,6 +15,8 @@ struct ReportPage {
     var script = ""
     /// HTML placed before the sections, under the heading (the served page's window form).
     var preface = ""
+    /// Extra elements of `<head>` (the served page's empty icon, so the browser asks for none).
+    var head = ""
 
     var html: String {
         var out = """
@@ -24,6 +26,7 @@ struct ReportPage {
             <meta charset="utf-8">
             <meta name="viewport" content="width=device-width, initial-scale=1">
             <title>journal analytics: \(HTML.escape(data.window.description))</title>
+            \(head)
             <style>
             \(ReportStyle.css)
             </style>
