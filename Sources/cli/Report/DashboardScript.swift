@@ -36,14 +36,10 @@ enum DashboardScript {
           const page = new DOMParser().parseFromString(await response.text(), 'text/html');
           const report = page.getElementById('report');
           document.getElementById('report').replaceWith(document.importNode(report, true));
-          for (const id of ['window', 'events', 'every']) {
-            const item = page.getElementById(id);
-            if (item && !$(id)) {
-              const scope = $('scope');
-              scope.textContent = '';
-              for (const node of page.querySelector('.scope').children) scope.appendChild(document.importNode(node, true));
-            }
-          }
+          // The window, the event count and the bucket width replace the shell's note.
+          const scope = $('scope');
+          scope.textContent = '';
+          for (const node of page.querySelector('.scope').children) scope.appendChild(document.importNode(node, true));
           const form = page.getElementById('window-form');
           if (form && !$('window-form')) $('token-form').before(document.importNode(form, true));
           document.title = page.title;

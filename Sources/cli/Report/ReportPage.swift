@@ -34,7 +34,7 @@ struct ReportPage {
             <body>
             <header>
             <h1>Journal analytics</h1>
-            <dl class="scope">
+            <dl class="scope" id="scope">
             <dt>window</dt><dd id="window"\(HTML.attribute("data-since", data.window.since?.description ?? ""))\(HTML.attribute("data-until", data.window.until?.description ?? ""))>\(HTML.escape(data.window.description))</dd>
             <dt>events</dt><dd id="events"\(HTML.attribute("data-value", String(data.events)))>\(data.events)</dd>
             <dt>rates over time</dt><dd id="every"\(HTML.attribute("data-every", data.every.rawValue))>one point per \(HTML.escape(Self.widthName(data.every))) (UTC)</dd>
