@@ -77,8 +77,9 @@ struct ReportPage {
             + "<p class=\"intro\">\(HTML.escape(intro))</p>\n" + content + "</section>\n"
     }
 
-    private func figure(_ chart: String, _ table: ReportTable) -> String {
-        "<figure class=\"pair\"><div class=\"plot\">\(chart)</div><div class=\"data\">\(table.html)</div></figure>\n"
+    private func figure(_ title: String, _ chart: String, _ table: ReportTable) -> String {
+        "<figure class=\"pair\"><figcaption>\(HTML.escape(title))</figcaption>"
+            + "<div class=\"plot\">\(chart)</div><div class=\"data\">\(table.html)</div></figure>\n"
     }
 
     private func alone(_ table: ReportTable) -> String { "<div class=\"data alone\">\(table.html)</div>\n" }
@@ -130,7 +131,7 @@ struct ReportPage {
         return section("headline", "Headline rates",
                        "Streams that started in the window (contract section 7): a 3DS transaction by its "
                         + "TransactionCreated, a digitization by its EligibilityChecked, each described by its whole history.",
-                       cards + figure(chart.svg, table))
+                       cards + figure(chart.title, chart.svg, table))
     }
 
     private func card(_ name: String, _ rate: ReportCell, _ numerator: ReportCell, _ numeratorName: String,
@@ -179,7 +180,7 @@ struct ReportPage {
         return section("funnel", "3-D Secure funnel",
                        "Transactions created in the window: the ARes, whether a challenge was requested and started, "
                         + "and how each ended (open: not ended yet).",
-                       figure(chart.svg, table) + alone(statuses) + alone(byDS))
+                       figure(chart.title, chart.svg, table) + alone(statuses) + alone(byDS))
     }
 
     private var overTime: String {
@@ -255,7 +256,7 @@ struct ReportPage {
         return section("challenges", "Challenge rounds and UI types",
                        "Screens are the non-final challenge responses in the window; a challenge counts under the UI "
                         + "type of its last screen when it ended in the window; rounds are its challenge requests.",
-                       figure(chart.svg, table) + alone(outcomes))
+                       figure(chart.title, chart.svg, table) + alone(outcomes))
     }
 
     /// `01 text`; a type the contract does not name stays as it is (`none`: no screen).
@@ -286,7 +287,7 @@ struct ReportPage {
         return section("latency", "ACS challenge durations",
                        "From ChallengeStarted to the challenge's end, for the challenges that ended in the window; "
                         + "nearest-rank percentiles (each one an observed duration).",
-                       figure(chart.svg, table))
+                       figure(chart.title, chart.svg, table))
     }
 
     private var errors: String {
@@ -309,14 +310,14 @@ struct ReportPage {
         let servers = data.keys("funnel.byDirectoryServer")
         let dsChart = BarChart(
             id: "chart-errors-ds", title: "Transactions ended by an error, by directory server",
-            summary: "Per directory server, bars of the transactions created in the window that ended with a protocol "
-                + "error and with a runtime error; the table beside the chart has the counts.",
+            summary: "Per directory server with at least one, bars of the transactions created in the window that ended "
+                + "with a protocol error and with a runtime error; the table beside the chart lists every server.",
             series: ["protocol error", "runtime error"],
-            groups: servers.map { ds in
-                BarChart.Group(label: Readable.directoryServer(ds), bars: [
-                    bar(["funnel", "byDirectoryServer", ds, "outcomes", "protocolError"]),
-                    bar(["funnel", "byDirectoryServer", ds, "outcomes", "runtimeError"]),
-                ])
+            groups: servers.compactMap { ds in
+                let bars = [bar(["funnel", "byDirectoryServer", ds, "outcomes", "protocolError"]),
+                            bar(["funnel", "byDirectoryServer", ds, "outcomes", "runtimeError"])]
+                // Only the servers with an error are drawn; the table lists them all.
+                return bars.contains { $0.value > 0 } ? BarChart.Group(label: Readable.directoryServer(ds), bars: bars) : nil
             })
         let dsTable = ReportTable(
             caption: "Transactions ended by an error, by directory server (journal query funnel)",
@@ -329,7 +330,7 @@ struct ReportPage {
         return section("errors", "Errors by code and directory server",
                        "Error events in the window by code; and the transactions created in the window that ended "
                         + "with an error, by directory server (scheme and RID).",
-                       figure(chart.svg, table) + alone(components) + figure(dsChart.svg, dsTable))
+                       figure(chart.title, chart.svg, table) + alone(components) + figure(dsChart.title, dsChart.svg, dsTable))
     }
 
     private var digitization: String {
@@ -385,8 +386,8 @@ struct ReportPage {
                          cell(["idv", "timeToActivationMs", "p95"], .duration)]]
         for method in data.keys("idv.byMethod") {
             let base = ["idv", "byMethod", method]
-            timeGroups.append(BarChart.Group(label: method, bars: [bar(base + ["timeToActivationMs", "median"], .duration),
-                                                                    bar(base + ["timeToActivationMs", "p95"], .duration)]))
+            if data.value(base + ["timeToActivationMs", "median"])?.numberValue != nil { timeGroups.append(BarChart.Group(label: method, bars: [bar(base + ["timeToActivationMs", "median"], .duration),
+                                                                    bar(base + ["timeToActivationMs", "p95"], .duration)])) }
             timeRows.append([ReportCell(method), cell(base + ["activated"]), cell(base + ["timeToActivationMs", "median"], .duration),
                              cell(base + ["timeToActivationMs", "p95"], .duration)])
         }
@@ -399,7 +400,7 @@ struct ReportPage {
         return section("digitization", "Card digitization",
                        "Digitizations started in the window (green, yellow, red; ID&V conversion), and the OTPs and "
                         + "activations that happened in it.",
-                       figure(decisionChart.svg, decisionTable) + figure(methodChart.svg, methodTable)
-                        + figure(otpChart.svg, otpTable) + figure(timeChart.svg, timeTable))
+                       figure(decisionChart.title, decisionChart.svg, decisionTable) + figure(methodChart.title, methodChart.svg, methodTable)
+                        + figure(otpChart.title, otpChart.svg, otpTable) + figure(timeChart.title, timeChart.svg, timeTable))
     }
 }

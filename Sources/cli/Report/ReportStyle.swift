@@ -19,7 +19,8 @@ enum ReportStyle {
         .card .big { font-size: 1.7rem; font-weight: 600; font-variant-numeric: tabular-nums; }
         .card .of { color: var(--muted); font-size: .85rem; }
         figure { margin: .8rem 0 1.2rem; }
-        figure.pair { display: grid; grid-template-columns: minmax(0, 3fr) minmax(0, 2fr); gap: 1.2rem; align-items: start; }
+        figure.pair { display: grid; grid-template-columns: minmax(0, 4fr) minmax(0, 3fr); gap: .4rem 1.2rem; align-items: start; }
+        figure.pair > figcaption { grid-column: 1 / -1; font-weight: 600; font-size: 1.02rem; }
         .plot svg { width: 100%; height: auto; display: block; }
         figure.wide .plot { max-width: 960px; }
         .data.scroll { max-height: 22rem; overflow: auto; margin-top: .6rem; }
@@ -27,7 +28,7 @@ enum ReportStyle {
         .data.alone { margin: .6rem 0 1rem; }
         table { border-collapse: collapse; font-size: .88rem; font-variant-numeric: tabular-nums; }
         caption { text-align: left; font-weight: 600; padding-bottom: .3rem; }
-        th, td { padding: .15rem .6rem; border-bottom: 1px solid var(--line); text-align: left; vertical-align: top; }
+        th, td { padding: .15rem .45rem; border-bottom: 1px solid var(--line); text-align: left; vertical-align: top; }
         td.num, th.num { text-align: right; white-space: nowrap; }
         thead th { color: var(--muted); font-weight: 600; }
         svg text { font: 12px system-ui, "DejaVu Sans", sans-serif; fill: var(--ink); }
