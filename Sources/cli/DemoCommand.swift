@@ -75,7 +75,8 @@ enum DemoCommand {
         out.line("Try it yourself:  export JOURNAL_DB=\(path)")
         out.line("                  journal export --stream \(DemoSample.yellowStream)")
         out.line("                  journal state \(DemoSample.challengedStream) --at-version 5")
-        out.line("                  journal serve    # the HTTP API: curl http://127.0.0.1:8080/v1/events?limit=5")
+        out.line("                  journal serve    # the dashboard at http://127.0.0.1:8080/; the HTTP API:")
+        out.line("                                   # curl http://127.0.0.1:8080/v1/events?limit=5")
     }
 
     /// Steps 10–12: a key, a signed checkpoint, a proof, and a bundle checked with no journal.
