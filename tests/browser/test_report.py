@@ -197,7 +197,7 @@ class Server:
         self.process.stdout.close()
 
 
-def wait_for(driver, script, timeout=20):
+def wait_for(driver, script, timeout=60):
     """Polls a JavaScript expression until it is truthy; returns its value."""
     deadline = time.monotonic() + timeout
     while True:
