@@ -274,6 +274,9 @@ struct ServeEndToEndTests {
         #expect(index.headers["content-type"]?.hasPrefix("text/html") == true)
         #expect(index.body.contains("/v1/events") && index.body.contains("/metrics"))
         #expect(index.body.contains("<svg class=\"chart\"") && index.body.contains("id=\"find-form\""))
+        // Only the page's own script runs (by its hash), and the page talks to this server only.
+        let policy = try #require(index.headers["content-security-policy"])
+        #expect(policy.hasPrefix("default-src 'none'; script-src 'sha256-") && policy.contains("connect-src 'self'"))
         #expect(try server.request("GET", "/v2/everything").status == 404)
         let wrong = try server.request("DELETE", "/v1/events")
         #expect(wrong.status == 405)

@@ -1,3 +1,4 @@
+import EventStore
 import JournalCore
 import Projections
 
@@ -46,6 +47,15 @@ enum DashboardPage {
         </html>
 
         """
+
+    /// The dashboard's `Content-Security-Policy`: its one script by SHA-256 (the text between
+    /// its `<script>` tags), inline styles, the inline icon, requests to this server only; no
+    /// plug-in, frame, base or form target elsewhere. A script injected into the page would not run.
+    static let contentSecurityPolicy: String = {
+        let digest = (try? EventHashing.sha256(Array(("\n" + DashboardScript.source + "\n").utf8))) ?? []
+        return "default-src 'none'; script-src 'sha256-\(Base64.encode(digest))'; style-src 'unsafe-inline'; "
+            + "img-src data:; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+    }()
 
     /// An empty icon inline: without it the browser asks the server for /favicon.ico.
     static let icon = #"<link rel="icon" href="data:,">"#

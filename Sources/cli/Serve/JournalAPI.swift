@@ -54,6 +54,7 @@ final class JournalAPI: HTTPHandler, @unchecked Sendable {
                     var response = HTTPResponse(status: 401, contentType: "text/html; charset=utf-8",
                                                 body: Array(DashboardPage.locked.utf8))
                     response.headers.append(("WWW-Authenticate", "Bearer"))
+                    response.headers.append(("Content-Security-Policy", DashboardPage.contentSecurityPolicy))
                     return response
                 }
                 var response = Self.error(401, "a bearer token is needed: Authorization: Bearer <token>")
@@ -404,7 +405,8 @@ final class JournalAPI: HTTPHandler, @unchecked Sendable {
         }
         let data = try projections.with { engine in try ReportData.load(engine, window: window) }
         return HTTPResponse(status: 200, contentType: "text/html; charset=utf-8",
-                            body: Array(DashboardPage.page(data).utf8))
+                            body: Array(DashboardPage.page(data).utf8),
+                            headers: [("Content-Security-Policy", DashboardPage.contentSecurityPolicy)])
     }
 
     /// `GET /v1/find?since=T&until=T&category=C&outcome=O&ds=RID&…&limit=N`: `journal find
