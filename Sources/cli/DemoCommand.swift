@@ -18,7 +18,8 @@ enum DemoCommand {
             shows verify, an audit of the challenged transaction and of the yellow-flow journey,
             a replay, a replay of every stream with its digest, the analytics queries, and the
             evidence: a signing key, a signed checkpoint, an inclusion proof, and a bundle checked
-            with no journal. Each step prints the command that produced it, so you can run it
+            with no journal, and last the analytics report, one HTML page next to the journal
+            ('journal report'). Each step prints the command that produced it, so you can run it
             again yourself.
             """,
         examples: ["journal demo", "journal demo --db /tmp/tour.db"],
@@ -67,11 +68,15 @@ enum DemoCommand {
 
         try evidence(path: path, context: context)
 
+        step(13, "analytics report: rates, funnel, challenges, errors and digitization in one HTML page", out)
+        try runStep(ReportCommand.spec, ["--out", path + ".report.html"], path: path, context: context)
+
         out.line()
         out.line("Try it yourself:  export JOURNAL_DB=\(path)")
         out.line("                  journal export --stream \(DemoSample.yellowStream)")
         out.line("                  journal state \(DemoSample.challengedStream) --at-version 5")
-        out.line("                  journal serve    # the HTTP API: curl http://127.0.0.1:8080/v1/events?limit=5")
+        out.line("                  journal serve    # the dashboard at http://127.0.0.1:8080/; the HTTP API:")
+        out.line("                                   # curl http://127.0.0.1:8080/v1/events?limit=5")
     }
 
     /// Steps 10–12: a key, a signed checkpoint, a proof, and a bundle checked with no journal.

@@ -100,6 +100,22 @@ enum FindCommand {
                             correlationID: arguments.string("correlation-id"))
     }
 
+    /// `{"streams": [{"stream", "startedAt", "outcome", "events"}, …], "truncated": B}` (also
+    /// `GET /v1/find`).
+    static func json(_ result: FindResult) -> JSONValue {
+        var object = JSONObject()
+        object["streams"] = .array(result.streams.map { found in
+            var entry = JSONObject()
+            entry["stream"] = .string(found.stream)
+            entry["startedAt"] = .string(found.startedAt.description)
+            entry["outcome"] = .string(found.outcome)
+            entry["events"] = .number(JSONNumber(found.events))
+            return .object(entry)
+        })
+        object["truncated"] = .bool(result.truncated)
+        return .object(object)
+    }
+
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws {
         let filter = try filter(arguments)
         let limit = Int(arguments.integer("limit") ?? defaultLimit)
@@ -109,17 +125,7 @@ enum FindCommand {
         let result = try ProjectCommand.reporting { () throws(ProjectionError) in try engine.find(filter, limit: limit) }
         switch arguments.string("format") ?? "text" {
         case "json":
-            var object = JSONObject()
-            object["streams"] = .array(result.streams.map { found in
-                var entry = JSONObject()
-                entry["stream"] = .string(found.stream)
-                entry["startedAt"] = .string(found.startedAt.description)
-                entry["outcome"] = .string(found.outcome)
-                entry["events"] = .number(JSONNumber(found.events))
-                return .object(entry)
-            })
-            object["truncated"] = .bool(result.truncated)
-            context.stdout.line(JSONWriter.string(.object(object)))
+            context.stdout.line(JSONWriter.string(json(result)))
         case "csv":
             context.stdout.line("stream,startedAt,outcome,events")
             for found in result.streams {

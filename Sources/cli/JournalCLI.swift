@@ -9,6 +9,7 @@ enum JournalCLI {
         ReplayCommand.spec,
         VerifyCommand.spec,
         QueryCommand.spec,
+        ReportCommand.spec,
         FindCommand.spec,
         ProjectCommand.spec,
         SimulateCommand.spec,

@@ -161,7 +161,7 @@ enum ProjectCommand {
               !(FileSystem.isWritable(path) && FileSystem.isWritable(FileSystem.directory(of: path))) else {
             return try reporting { () throws(ProjectionError) in try ProjectionEngine(journal: journal, source: source) }
         }
-        guard arguments.command == QueryCommand.spec.name else {
+        guard arguments.command == QueryCommand.spec.name || arguments.command == ReportCommand.spec.name else {
             throw CLIError(.failure, "the journal \(Help.printable(path)) is read-only for this user: its read models "
                            + "cannot be kept in it", hint: "pass --models FILE to keep them in a file of yours")
         }

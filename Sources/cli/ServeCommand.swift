@@ -47,7 +47,12 @@ enum ServeCommand {
                                          the JSON of 'journal query NAME --format json'
               GET /metrics               Prometheus text format 0.0.4
               GET /healthz               200 ok (no token needed)
-              GET /                      a page linking the API
+              GET /v1/find?category=C&outcome=O&since=T&...&limit=N
+                                         'journal find --format json' (an extension)
+              GET /?since=T&until=T      the dashboard: the 'journal report' page, live, with
+                                         a stream browser (search, audit, proof checked in
+                                         the page); with --tokens a browser without a token
+                                         gets 401 and a page asking for a read token
 
             With --tokens FILE every request but GET /healthz needs "Authorization: Bearer
             <token>" (401 without a known token, 403 when its role does not allow the request;

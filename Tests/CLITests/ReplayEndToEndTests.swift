@@ -108,13 +108,15 @@ struct ReplayEndToEndTests {
         #expect(result.stderr.isEmpty)
         for heading in ["── 1. simulate", "── 2. import", "── 3. verify", "── 4. audit", "── 5. audit", "── 6. replay",
                         "── 7. replay", "── 8. analytics", "── 9. analytics", "── 10. evidence", "── 11. a proof",
-                        "── 12. a bundle"] {
+                        "── 12. a bundle", "── 13. analytics report"] {
             #expect(result.stdout.contains(heading), "\(heading)")
         }
         #expect(result.stdout.contains("every hash checks"))
         #expect(result.stdout.contains("every stream folds"))
         #expect(result.stdout.contains("c2sp.org/tlog-proof@v1"))
         #expect(result.stdout.contains("ok: 3ds-7f3a9c1e-2b4d-4e8f-9a6b-1c2d3e4f5a6b: "))
+        #expect(result.stdout.contains("$ journal report --out \(runner.path("demo.db")).report.html"))
+        #expect(runner.exists("demo.db.report.html"))
         let again = try runner.run(["demo", "--db", runner.path("demo.db")], db: false)
         #expect(again.status == 1)
         #expect(again.stderrLines.first == "error: \(runner.path("demo.db")) already exists; the demo needs a fresh journal")

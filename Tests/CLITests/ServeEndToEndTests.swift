@@ -9,7 +9,7 @@ struct ServeEndToEndTests {
     static func transactionStart(_ n: Int) -> [String] {
         let stream = "3ds-" + LegalEvents.uuid(n, prefix: "3d5a0000")
         return [
-            #"{"id":"\#(LegalEvents.uuid(n, prefix: "e1000000"))","stream":"\#(stream)","type":"TransactionCreated","occurredAt":"2026-12-03T10:40:00.000Z","data":{"directoryServerID":"A000000003","messageVersion":"2.2.0"}}"#,
+            #"{"id":"\#(LegalEvents.uuid(n, prefix: "e1000000"))","stream":"\#(stream)","type":"TransactionCreated","occurredAt":"2026-12-03T10:00:00.000Z","data":{"directoryServerID":"A000000003","messageVersion":"2.2.0"}}"#,
             #"{"id":"\#(LegalEvents.uuid(n, prefix: "e2000000"))","stream":"\#(stream)","type":"AuthRequestParametersCreated","occurredAt":"2026-12-03T10:40:00.500Z","data":{"sdkReferenceNumber":"3DS_LOA_SDK_NETC_020200_00001","deviceDataBytes":2048}}"#,
         ]
     }
@@ -266,7 +266,7 @@ struct ServeEndToEndTests {
         }
     }
 
-    @Test("GET / links the API; unknown routes 404, wrong methods 405, evidence routes 404 no checkpoint, all JSON")
+    @Test("GET / is the dashboard and links the API; unknown routes 404, wrong methods 405, evidence routes 404 no checkpoint, all JSON")
     func indexAndErrors() throws {
         let runner = try JournalRunner()
         let server = try ServeProcess(runner)
@@ -274,6 +274,10 @@ struct ServeEndToEndTests {
         #expect(index.status == 200)
         #expect(index.headers["content-type"]?.hasPrefix("text/html") == true)
         #expect(index.body.contains("/v1/events") && index.body.contains("/metrics"))
+        #expect(index.body.contains("<svg class=\"chart\"") && index.body.contains("id=\"find-form\""))
+        // Only the page's own script runs (by its hash), and the page talks to this server only.
+        let policy = try #require(index.headers["content-security-policy"])
+        #expect(policy.hasPrefix("default-src 'none'; script-src 'sha256-") && policy.contains("connect-src 'self'"))
         #expect(try server.request("GET", "/v2/everything").status == 404)
         let wrong = try server.request("DELETE", "/v1/events")
         #expect(wrong.status == 405)
@@ -284,6 +288,54 @@ struct ServeEndToEndTests {
             #expect(reply.status == 404)
             #expect((reply.json?["error"] as? String)?.hasPrefix("no checkpoint") == true)
         }
+    }
+
+    @Test("GET / renders the report of the window it is given, as journal report does")
+    func dashboardWindow() throws {
+        let runner = try JournalRunner()
+        var events = LegalEvents()
+        try runner.importLegal(events.challenged(1) + events.frictionless(2) + events.yellowOTP(3))
+        let server = try ServeProcess(runner)
+        let window = "since=2026-12-03T10:00:00.000Z&until=2026-12-03T10:01:00.000Z"
+        let page = try server.request("GET", "/?" + window)
+        #expect(page.status == 200, "\(page.body)")
+        #expect(page.body.contains("2026-12-03T10:00:00.000Z to 2026-12-03T10:01:00.000Z (excluded)"))
+        let rates = try #require(try JSONSerialization.jsonObject(with: Data(try server.request("GET", "/v1/query/rates?" + window).body.utf8))
+            as? [String: Any])
+        let responses = try #require((rates["threeDS"] as? [String: Any])?["responses"] as? Int)
+        #expect(responses == 2)
+        #expect(page.body.contains(#"data-metric="rates.threeDS.responses" data-value="\#(responses)""#))
+        // The same numbers as the file journal report writes (the page adds its forms and script).
+        let file = try runner.run(["report", "--out", runner.path("r.html"), "--since", "2026-12-03T10:00:00.000Z",
+                                   "--until", "2026-12-03T10:01:00.000Z"])
+        #expect(file.status == 0)
+        #expect(ReportEndToEndTests.metrics(page.body).map { "\($0.metric)=\($0.value)" }
+                == ReportEndToEndTests.metrics(try runner.read("r.html")).map { "\($0.metric)=\($0.value)" })
+        #expect(try server.request("GET", "/?since=yesterday").status == 400)
+        #expect(try server.request("GET", "/?since=2026-12-04&until=2026-12-03").status == 400)
+        #expect(try server.request("GET", "/?colour=blue").status == 400)
+    }
+
+    @Test("GET /v1/find answers journal find --format json, and refuses what the command refuses")
+    func findRoute() throws {
+        let runner = try JournalRunner()
+        var events = LegalEvents()
+        try runner.importLegal(events.challenged(1) + events.frictionless(2) + events.yellowOTP(3))
+        let server = try ServeProcess(runner)
+        for (path, arguments) in [("/v1/find", [String]()), ("/v1/find?category=3ds&limit=1", ["--category", "3ds", "--limit", "1"]),
+                                  ("/v1/find?outcome=completedY", ["--outcome", "completedY"])] {
+            let reply = try server.request("GET", path)
+            #expect(reply.status == 200, "\(path): \(reply.body)")
+            #expect(reply.headers["content-type"] == "application/json")
+            #expect(reply.body == (try runner.run(["find", "--format", "json"] + arguments)).stdout, "\(path)")
+        }
+        for path in ["/v1/find?outcome=nope", "/v1/find?limit=0", "/v1/find?category=tea", "/v1/find?since=soon",
+                     "/v1/find?frobnicate=1"] {
+            let reply = try server.request("GET", path)
+            #expect(reply.status == 400, "\(path)")
+            #expect(reply.json?["error"] is String, "\(path)")
+        }
+        #expect(try server.request("POST", "/v1/find").status == 405)
     }
 
     @Test("GET /v1/query takes every= as journal query --every does, and refuses another width")
@@ -350,6 +402,18 @@ struct ServeEndToEndTests {
         func bearer(_ token: String) -> [String: String] { ["Authorization": "Bearer \(token)"] }
         #expect(try server.request("GET", "/healthz").status == 200)
         #expect(try server.request("GET", "/v1/events").status == 401)
+        // The dashboard: a program gets the JSON 401; a browser the page that asks for the token
+        // (still 401, with no number of the journal in it); with the token, the dashboard.
+        let plain = try server.request("GET", "/")
+        #expect(plain.status == 401 && plain.json?["error"] is String)
+        let shell = try server.request("GET", "/", headers: ["Accept": "text/html,application/xhtml+xml"])
+        #expect(shell.status == 401)
+        #expect(shell.headers["www-authenticate"] == "Bearer")
+        #expect(shell.body.contains("id=\"token-form\"") && !shell.body.contains("data-metric"))
+        let dashboard = try server.request("GET", "/", headers: bearer(reader).merging(["Accept": "text/html"]) { $1 })
+        #expect(dashboard.status == 200 && dashboard.body.contains("data-metric=\"rates.threeDS.authenticationRate\""))
+        #expect(try server.request("GET", "/v1/find", headers: bearer(reader)).status == 200)
+        #expect(try server.request("GET", "/v1/find").status == 401)
         #expect(try server.request("GET", "/v1/events", headers: bearer(String(reader.reversed()))).status == 401)
         #expect(try server.request("GET", "/v1/events", headers: bearer(reader)).status == 200)
         #expect(try server.request("GET", "/v1/events", headers: bearer(appender)).status == 403)
@@ -365,7 +429,7 @@ struct ServeEndToEndTests {
         let entries = log.split(separator: "\n").compactMap {
             (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any]
         }
-        #expect(entries.count == 10)
+        #expect(entries.count == 15)
         #expect(entries.contains { $0["token"] as? String == "collector" && $0["status"] as? Int == 200
                     && $0["route"] as? String == "/v1/events" && $0["method"] as? String == "POST" })
         #expect(entries.allSatisfy { $0["time"] is String && $0["durationMs"] is NSNumber && $0["bytes"] is Int })

@@ -13,7 +13,7 @@ struct UsageEndToEndTests {
         #expect(result.stderrLines.contains("error: no command given"))
     }
 
-    @Test(arguments: ["import", "export", "audit", "state", "replay", "verify", "query", "project", "demo"])
+    @Test(arguments: ["import", "export", "audit", "state", "replay", "verify", "query", "project", "demo", "report"])
     func everyCommandPrintsHelpWithAnExampleOnStdout(command: String) throws {
         let runner = try JournalRunner()
         let result = try runner.run([command, "--help"], db: false)

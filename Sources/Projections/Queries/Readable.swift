@@ -1,10 +1,10 @@
 import Domain
 
 /// How the text output writes numbers for people: durations, directory servers, shares.
-enum Readable {
+public enum Readable {
     /// A duration in milliseconds: `850 ms`, `1.2 s`, `1 min 30 s` (under 10 minutes),
     /// `14 min`, `4 h 2 min`, `2 d 3 h`. Rounded to the unit shown, half up.
-    static func duration(_ ms: Int64) -> String {
+    public static func duration(_ ms: Int64) -> String {
         if ms < 0 { return "-" + duration(-ms) }
         if ms < 1_000 { return "\(ms) ms" }
         if ms < 59_950 {
@@ -21,12 +21,12 @@ enum Readable {
     }
 
     /// `Visa A000000003`; an ID no scheme is known by stays as it is.
-    static func directoryServer(_ id: String) -> String {
+    public static func directoryServer(_ id: String) -> String {
         DirectoryServer.schemeName(id).map { "\($0) \(id)" } ?? id
     }
 
     /// `58.3 %` (one decimal, half to even from the exact quotient), nil when `whole` is 0.
-    static func share(_ part: Int64, of whole: Int64) -> String? {
+    public static func share(_ part: Int64, of whole: Int64) -> String? {
         guard let tenths = Rate.rounded(part, whole, scale: 1_000) else { return nil }
         let magnitude = tenths.magnitude
         return (tenths < 0 ? "-" : "") + "\(magnitude / 10).\(magnitude % 10) %"

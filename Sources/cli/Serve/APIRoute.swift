@@ -9,6 +9,8 @@ enum APIRoute: String, Sendable, CaseIterable {
     case checkpoint = "/v1/checkpoint"
     case proof = "/v1/proof/{position}"
     case bundle = "/v1/bundle/{stream}"
+    /// An extension of contract §8: `journal find` over HTTP, for the dashboard's stream browser.
+    case find = "/v1/find"
     /// Any other path.
     case unmatched = "unmatched"
 
@@ -20,6 +22,7 @@ enum APIRoute: String, Sendable, CaseIterable {
         case "/metrics": return (.metrics, nil)
         case "/v1/events": return (.events, nil)
         case "/v1/checkpoint": return (.checkpoint, nil)
+        case "/v1/find": return (.find, nil)
         default: break
         }
         for (prefix, route) in [("/v1/streams/", APIRoute.stream), ("/v1/query/", .query), ("/v1/proof/", .proof),
@@ -34,7 +37,7 @@ enum APIRoute: String, Sendable, CaseIterable {
     var methods: [String] {
         switch self {
         case .events: return ["GET", "POST"]
-        case .index, .healthz, .metrics, .stream, .query, .checkpoint, .proof, .bundle: return ["GET"]
+        case .index, .healthz, .metrics, .stream, .query, .checkpoint, .proof, .bundle, .find: return ["GET"]
         case .unmatched: return []
         }
     }

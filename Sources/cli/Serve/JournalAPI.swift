@@ -48,6 +48,15 @@ final class JournalAPI: HTTPHandler, @unchecked Sendable {
             // The scheme is case-insensitive (RFC 9110); the token is compared exactly.
             guard let header = request.headers["authorization"], header.prefix(7).lowercased() == "bearer ",
                   let entry = tokens.entry(forToken: String(header.dropFirst(7)).trimmingWhitespace()) else {
+                // A browser cannot send the header when it opens the page: it gets, still with
+                // 401, the dashboard's shell, which asks for the token and sends it from script.
+                if route == .index && request.method == "GET" && (request.headers["accept"] ?? "").contains("text/html") {
+                    var response = HTTPResponse(status: 401, contentType: "text/html; charset=utf-8",
+                                                body: Array(DashboardPage.locked.utf8))
+                    response.headers.append(("WWW-Authenticate", "Bearer"))
+                    response.headers.append(("Content-Security-Policy", DashboardPage.contentSecurityPolicy))
+                    return response
+                }
                 var response = Self.error(401, "a bearer token is needed: Authorization: Bearer <token>")
                 response.headers.append(("WWW-Authenticate", "Bearer"))
                 return response
@@ -68,7 +77,8 @@ final class JournalAPI: HTTPHandler, @unchecked Sendable {
         if request.method == "POST" { return checkAppend(request) }
         do {
             switch route {
-            case .index: return HTTPResponse(status: 200, contentType: "text/html; charset=utf-8", body: Array(Self.indexPage.utf8))
+            case .index: return try dashboard(request)
+            case .find: return try find(request)
             case .healthz: return HTTPResponse(status: 200, contentType: "text/plain; charset=utf-8", body: Array("ok\n".utf8))
             case .metrics: return try metricsResponse()
             case .events: return try events(request)
@@ -283,7 +293,7 @@ final class JournalAPI: HTTPHandler, @unchecked Sendable {
             return HTTPResponse(status: 200, contentType: "application/json", body: Array((bundle.jsonText + "\n").utf8))
         case .checkpoint:
             return HTTPResponse(status: 200, contentType: "text/plain; charset=utf-8", body: Array(signed.noteText.utf8))
-        case .index, .healthz, .metrics, .events, .stream, .query, .unmatched:
+        case .index, .healthz, .metrics, .events, .stream, .query, .find, .unmatched:
             return Self.error(404, "no such route")
         }
     }
@@ -369,21 +379,58 @@ final class JournalAPI: HTTPHandler, @unchecked Sendable {
         return .success(values)
     }
 
-    static let indexPage = """
-        <!doctype html>
-        <html lang="en"><head><meta charset="utf-8"><title>journal</title></head>
-        <body>
-        <h1>journal</h1>
-        <p>An event-sourced, tamper-evident journal of 3-D Secure transactions and card digitizations.</p>
-        <ul>
-        <li><code>POST /v1/events</code>: append NDJSON events (Content-Type: application/x-ndjson)</li>
-        <li><a href="/v1/events?limit=100"><code>GET /v1/events?from=P&amp;limit=N&amp;wait=S</code></a>: the log from a position, long-poll with wait</li>
-        <li><code>GET /v1/streams/{stream}</code>: one stream's events</li>
-        <li><a href="/v1/query/otp"><code>GET /v1/query/{name}?since=T&amp;until=T</code></a>: analytics (otp, timeouts, funnel, challenges, errors, idv, latency)</li>
-        <li><a href="/metrics"><code>GET /metrics</code></a>: Prometheus metrics</li>
-        <li><a href="/healthz"><code>GET /healthz</code></a>: liveness</li>
-        </ul>
-        </body></html>
+    /// The `since` and `until` of a request (400 for a malformed or empty window).
+    private static func window(_ parameters: [String: String]) -> Result<QueryWindow, Refusal> {
+        var bounds: [String: Timestamp] = [:]
+        for key in ["since", "until"] {
+            guard let value = parameters[key] else { continue }
+            guard let bound = Timestamp(queryBound: value) else {
+                return .failure(Refusal(response: error(400, "\(key) takes YYYY-MM-DDTHH:MM:SS.sssZ or YYYY-MM-DD, "
+                                                        + "got '\(shown(value))'")))
+            }
+            bounds[key] = bound
+        }
+        if let since = bounds["since"], let until = bounds["until"], since >= until {
+            return .failure(Refusal(response: error(400, "since is not before until (since is included, until excluded)")))
+        }
+        return .success(QueryWindow(since: bounds["since"], until: bounds["until"]))
+    }
 
-        """
+    /// `GET /?since=T&until=T`: the dashboard, rendered from the read models now.
+    private func dashboard(_ request: HTTPRequest) throws -> HTTPResponse {
+        let window: QueryWindow
+        switch Self.parameters(request, allowed: ["since", "until"]).flatMap(Self.window) {
+        case let .success(value): window = value
+        case let .failure(refusal): return refusal.response
+        }
+        let data = try projections.with { engine in try ReportData.load(engine, window: window) }
+        return HTTPResponse(status: 200, contentType: "text/html; charset=utf-8",
+                            body: Array(DashboardPage.page(data).utf8),
+                            headers: [("Content-Security-Policy", DashboardPage.contentSecurityPolicy)])
+    }
+
+    /// `GET /v1/find?since=T&until=T&category=C&outcome=O&ds=RID&…&limit=N`: `journal find
+    /// --format json` (an extension of contract §8), its parameters checked as the command's.
+    private func find(_ request: HTTPRequest) throws -> HTTPResponse {
+        let names = ["since", "until", "category", "outcome", "ds", "server-trans-id", "acs-trans-id", "digital-card-id",
+                     "correlation-id", "limit"]
+        let parameters: [String: String]
+        switch Self.parameters(request, allowed: names) {
+        case let .success(values): parameters = values
+        case let .failure(response): return response.response
+        }
+        var arguments: [String] = []
+        for name in names { if let value = parameters[name] { arguments += ["--\(name)", value] } }
+        let parsed: ParsedArguments
+        let filter: StreamFilter
+        do {
+            parsed = try JournalCLI.parser.parse(arguments, for: FindCommand.spec)
+            filter = try FindCommand.filter(parsed)
+        } catch {
+            return Self.error(400, error.messages.first ?? "bad parameter")
+        }
+        let limit = Int(parsed.integer("limit") ?? FindCommand.defaultLimit)
+        let result = try projections.with { engine in try engine.find(filter, limit: limit) }
+        return Self.json(200, FindCommand.json(result))
+    }
 }

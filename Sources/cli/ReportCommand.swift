@@ -1,0 +1,62 @@
+import EventStore
+import JournalCore
+import Projections
+
+/// `journal report --out FILE.html [--since T] [--until T]`: the analytics of a window as one
+/// self-contained HTML page, for people and for paper.
+enum ReportCommand {
+    static let spec = CommandSpec(
+        name: "report",
+        summary: "the analytics of a window as one self-contained HTML page with charts and tables",
+        options: [
+            OptionSpec(name: "out", value: .text(placeholder: "FILE"), help: "the HTML file to write (required; mode 0600)"),
+            OptionSpec(name: "since", value: .timeBound, help: "count events with occurredAt ≥ T (T included)"),
+            OptionSpec(name: "until", value: .timeBound, help: "count events with occurredAt < T (T excluded)"),
+            ProjectCommand.modelsOption,
+        ],
+        printsResults: false,
+        details: """
+            Writes one HTML file that needs nothing else: no script, no font, no style sheet
+            or image is fetched; the charts are SVG drawn by the journal, inline. It shows the
+            headline rates (contract §7), the 3-D Secure funnel, the rates over time (one point
+            per minute, 5 minutes, 15 minutes, hour or day, whichever draws the window in a few dozen
+            points), challenge rounds and UI types, challenge duration percentiles, errors by
+            code and by directory server, and card digitization (decisions, ID&V method
+            conversion, OTP outcomes, time to activation).
+
+            Every chart is an SVG with a title and a description for screen readers, beside a
+            table of the same numbers; the page prints on paper with the tables under the
+            charts. Every number is the value 'journal query NAME --format json' prints for the
+            same window, and carries it in data-metric (the JSON path: query, then keys, e.g.
+            rates.threeDS.authenticationRate; ratesOverTime is 'query rates --every W' with W
+            in the page's data-every) and data-value (its JSON text).
+
+            The same journal and window give the same bytes: the page holds no time of its
+            own. The file is created readable by its owner only (0600).
+            """,
+        examples: [
+            "journal report --out report.html",
+            "journal report --out november.html --since 2026-11-01 --until 2026-12-01",
+        ],
+        validate: { arguments throws(CLIError) in
+            guard let out = arguments.string("out") else {
+                throw CLIError.usage("'journal report' needs --out FILE", hint: "e.g. journal report --out report.html")
+            }
+            guard !out.isEmpty else { throw CLIError.usage("--out needs a file name") }
+        },
+        run: run)
+
+    static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws {
+        let window = QueryWindow(since: arguments.timeBound("since"), until: arguments.timeBound("until"))
+        let store = try JournalAccess.openForReading(context, arguments)
+        let engine = try ProjectCommand.openEngine(context, arguments, store: store)
+        defer { engine.close() }
+        let data = try ProjectCommand.reporting { () throws(ProjectionError) in try ReportData.load(engine, window: window) }
+        let path = arguments.string("out") ?? ""
+        let sink = try OutputSink.create(path: path)
+        sink.write(ReportPage(data: data).html)
+        try sink.close()
+        context.stdout.line("wrote \(Help.printable(path)): \(data.events) events, \(data.window), "
+                            + "rates over time per \(ReportPage.widthName(data.every))")
+    }
+}

@@ -1,0 +1,294 @@
+#!/usr/bin/env python3
+"""Browser tests of `journal report` and of the dashboard `journal serve` answers at `GET /`.
+
+Usage: python3 tests/browser/test_report.py /path/to/journal [unittest arguments]
+       (or JOURNAL_BIN=/path/to/journal python3 tests/browser/test_report.py)
+
+Builds nothing: it simulates a small journal with the given executable, writes the report, and
+opens it in headless Chromium (Debian's `chromium` and `chromium-driver`) driven by Python's
+`selenium`. It checks that every chart drew (an SVG with a non-zero size and shapes inside),
+that every number on the page (`data-metric`, `data-value`) equals `journal query NAME --format
+json` for the same window, and that the browser logged no error; it saves screenshots under
+`.build/` (report.png, dashboard.png). Exits non-zero when a check fails.
+"""
+import json
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+SHOTS = ROOT / ".build"
+JOURNAL = os.environ.get("JOURNAL_BIN", "")
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
+
+
+def journal(*args, db=None):
+    """Runs the journal; fails the test run with its stderr when it exits non-zero."""
+    command = [JOURNAL, *args] + (["--db", db] if db else [])
+    result = subprocess.run(command, capture_output=True, text=True, timeout=120)
+    if result.returncode != 0:
+        raise AssertionError(f"{' '.join(command)} exited {result.returncode}: {result.stderr}")
+    return result.stdout
+
+
+def make_driver():
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                     "--window-size=1280,1600", "--force-device-scale-factor=1", "--no-first-run",
+                     "--disable-extensions", "--disable-background-networking"):
+        options.add_argument(argument)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    # The driver is Debian's: no driver or browser is looked up or downloaded.
+    return webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
+
+
+def lookup(document, path):
+    current = document
+    for key in path:
+        if isinstance(current, dict) and key in current:
+            current = current[key]
+        elif isinstance(current, list) and key.isdigit() and int(key) < len(current):
+            current = current[int(key)]
+        else:
+            raise KeyError(".".join(path))
+    return current
+
+
+class PageChecks:
+    """Checks shared by the written report and the served dashboard."""
+
+    def check_charts(self, driver, minimum=9):
+        charts = driver.execute_script("""
+            return Array.from(document.querySelectorAll('svg.chart')).map(svg => {
+              const box = svg.getBoundingClientRect();
+              const figure = svg.closest('figure');
+              return {id: svg.id, width: box.width, height: box.height,
+                      shapes: svg.querySelectorAll('rect, path, circle').length,
+                      role: svg.getAttribute('role'), labelledBy: svg.getAttribute('aria-labelledby'),
+                      title: (svg.querySelector('title') || {}).textContent || '',
+                      table: figure ? figure.querySelectorAll('table').length : 0};
+            });""")
+        self.assertGreaterEqual(len(charts), minimum, "charts on the page")
+        for chart in charts:
+            with self.subTest(chart=chart["id"]):
+                self.assertGreater(chart["width"], 100, "drawn width")
+                self.assertGreater(chart["height"], 20, "drawn height")
+                self.assertGreater(chart["shapes"], 0, "rect, path or circle inside")
+                self.assertEqual(chart["role"], "img")
+                self.assertTrue(chart["labelledBy"])
+                self.assertTrue(chart["title"])
+                self.assertGreaterEqual(chart["table"], 1, "a data table beside the chart")
+        return charts
+
+    def check_numbers(self, driver, query_json):
+        """query_json(source, every) -> the parsed JSON of `journal query`."""
+        found = driver.execute_script("""
+            return Array.from(document.querySelectorAll('[data-metric]')).map(e =>
+              [e.getAttribute('data-metric'), e.getAttribute('data-value'), e.textContent.trim()]);""")
+        self.assertGreater(len(found), 40, "numbers on the page")
+        every = driver.execute_script("return document.getElementById('every').getAttribute('data-every')")
+        documents = {}
+        for metric, value, text in found:
+            path = metric.split(".")
+            source = path[0]
+            if source not in documents:
+                documents[source] = query_json(source, every)
+            with self.subTest(metric=metric):
+                self.assertEqual(json.loads(value), lookup(documents[source], path[1:]))
+                self.assertTrue(text, "the number is shown")
+        for metric in ("rates.threeDS.authenticationRate", "funnel.transactions", "ratesOverTime.buckets.0.threeDS.transactions"):
+            self.assertIn(metric, [m for m, _, _ in found])
+        return found
+
+    def check_console(self, driver):
+        logs = driver.get_log("browser")
+        errors = [entry for entry in logs if entry.get("level") == "SEVERE"]
+        self.assertEqual(errors, [], "browser console errors")
+
+    def screenshot(self, driver, name):
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        height = driver.execute_script("return Math.min(document.documentElement.scrollHeight, 12000)")
+        driver.set_window_size(1280, max(800, height))
+        driver.save_screenshot(str(SHOTS / name))
+        driver.set_window_size(1280, 1600)
+
+
+class ReportInBrowser(PageChecks, unittest.TestCase):
+    """`journal report --out FILE`, opened from a file:// URL."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.folder = tempfile.mkdtemp(prefix="journal-browser-")
+        cls.db = os.path.join(cls.folder, "journal.db")
+        journal("simulate", "--seed", "2026", "--transactions", "120", "--digitizations", "60", db=cls.db)
+        cls.html = os.path.join(cls.folder, "report.html")
+        journal("report", "--out", cls.html, db=cls.db)
+        cls.driver = make_driver()
+        cls.driver.get("file://" + cls.html)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.driver.quit()
+        shutil.rmtree(cls.folder, ignore_errors=True)
+
+    def query_json(self, source, every):
+        arguments = ["query", "rates", "--every", every] if source == "ratesOverTime" else ["query", source]
+        return json.loads(journal(*arguments, "--format", "json", db=self.db))
+
+    def test_every_chart_drew(self):
+        self.check_charts(self.driver)
+
+    def test_numbers_equal_the_query_json(self):
+        self.check_numbers(self.driver, self.query_json)
+        events = self.driver.find_element("id", "events").get_attribute("data-value")
+        header = journal("query", "rates", db=self.db)
+        self.assertIn(f"events  {events}\n", header)
+
+    def test_nothing_is_fetched_and_the_console_is_clean(self):
+        resources = self.driver.execute_script(
+            "return performance.getEntriesByType('resource').map(e => e.name)")
+        self.assertEqual(resources, [], "resources the page fetched")
+        self.assertEqual(self.driver.execute_script("return document.scripts.length"), 0)
+        self.check_console(self.driver)
+
+    def test_screenshot(self):
+        self.screenshot(self.driver, "report.png")
+        self.assertTrue((SHOTS / "report.png").stat().st_size > 10_000)
+
+
+class Server:
+    """`journal serve` on a free loopback port, stopped with SIGTERM."""
+
+    def __init__(self, db, *extra):
+        self.process = subprocess.Popen([JOURNAL, "serve", "--db", db, "--listen", "127.0.0.1:0", *extra],
+                                        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        line = self.process.stdout.readline().strip()
+        match = re.fullmatch(r"listening on (http://127\.0\.0\.1:\d+)", line)
+        if not match:
+            self.stop()
+            raise AssertionError(f"journal serve printed {line!r}")
+        self.url = match.group(1)
+
+    def get_json(self, path, token=None):
+        request = urllib.request.Request(self.url + path, headers={"Authorization": f"Bearer {token}"} if token else {})
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return json.loads(response.read())
+
+    def stop(self):
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+        self.process.stdout.close()
+
+
+def wait_for(driver, script, timeout=60):
+    """Polls a JavaScript expression until it is truthy; returns its value."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = driver.execute_script("return " + script)
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {script}")
+        time.sleep(0.1)
+
+
+class DashboardInBrowser(PageChecks, unittest.TestCase):
+    """`journal serve` at `GET /`: the dashboard, the stream browser, the proof checked in the page."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.folder = tempfile.mkdtemp(prefix="journal-dashboard-")
+        cls.db = os.path.join(cls.folder, "journal.db")
+        journal("simulate", "--seed", "7", "--transactions", "120", "--digitizations", "60", db=cls.db)
+        key = os.path.join(cls.folder, "signing.key")
+        journal("keygen", "dashboard.example/journal", "--out", key, db=cls.db)
+        journal("checkpoint", "--key", key, db=cls.db)
+        cls.tokens = os.path.join(cls.folder, "tokens")
+        cls.token = journal("token", "read", "viewer", "--tokens", cls.tokens).strip().split()[-1]
+        cls.server = Server(cls.db)
+        cls.driver = make_driver()
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.driver.quit()
+        cls.server.stop()
+        shutil.rmtree(cls.folder, ignore_errors=True)
+
+    def test_dashboard_search_audit_and_proof(self):
+        driver = self.driver
+        driver.get(self.server.url + "/")
+        self.check_charts(driver)
+
+        def query_json(source, every):
+            if source == "ratesOverTime":
+                return self.server.get_json(f"/v1/query/rates?every={every}")
+            return self.server.get_json(f"/v1/query/{source}")
+        self.check_numbers(driver, query_json)
+
+        # Search as journal find: the challenged transactions that ended authenticated.
+        driver.find_element("css selector", "#find-form select[name=category]").send_keys("3ds")
+        driver.find_element("css selector", "#find-form input[name=outcome]").send_keys("completedY")
+        driver.find_element("css selector", "#find-form button[type=submit]").click()
+        rows = wait_for(driver, "document.querySelectorAll('#find-results tbody tr').length")
+        expected = self.server.get_json("/v1/find?category=3ds&outcome=completedY&limit=20")
+        self.assertEqual(rows, len(expected["streams"]))
+        first = expected["streams"][0]
+        self.assertEqual(driver.execute_script("return document.querySelector('#find-results tbody th').textContent"),
+                         first["stream"])
+
+        # Its audit: every chain link recomputed in the page, the last event's proof verified.
+        driver.find_element("css selector", "#find-results .audit-button").click()
+        proof = wait_for(driver, "document.getElementById('proof-status').dataset.proof")
+        self.assertEqual(proof, "verified", driver.find_element("id", "proof-status").text)
+        checks = driver.execute_script(
+            "return Array.from(document.querySelectorAll('#audit-events [data-check]')).map(e => e.dataset.check)")
+        self.assertEqual(checks, ["ok"] * first["events"])
+        self.assertIn("every chain link checks", driver.find_element("id", "audit-status").text)
+        self.check_console(driver)
+        self.screenshot(driver, "dashboard.png")
+
+    def test_a_server_with_tokens_asks_for_one(self):
+        server = Server(self.db, "--tokens", self.tokens)
+        try:
+            driver = self.driver
+            driver.get(server.url + "/")
+            self.assertEqual(driver.execute_script("return document.querySelectorAll('svg.chart').length"), 0)
+            driver.find_element("id", "token").send_keys(self.token)
+            driver.find_element("css selector", "#token-form button").click()
+            wait_for(driver, "document.querySelectorAll('svg.chart').length >= 9")
+            self.check_charts(driver)
+            driver.find_element("css selector", "#find-form input[name=outcome]").send_keys("activated")
+            driver.find_element("css selector", "#find-form button[type=submit]").click()
+            self.assertGreater(wait_for(driver, "document.querySelectorAll('#find-results tbody tr').length"), 0)
+            # The 401 of the page itself is the one console entry a locked page logs.
+            errors = [e for e in driver.get_log("browser") if e.get("level") == "SEVERE" and "401" not in e.get("message", "")]
+            self.assertEqual(errors, [])
+        finally:
+            server.stop()
+
+
+if __name__ == "__main__":
+    if len(sys.argv) > 1 and not sys.argv[1].startswith("-"):
+        JOURNAL = sys.argv.pop(1)
+    if not JOURNAL or not os.access(JOURNAL, os.X_OK):
+        print("usage: test_report.py /path/to/journal [unittest arguments]", file=sys.stderr)
+        sys.exit(2)
+    JOURNAL = os.path.abspath(JOURNAL)
+    unittest.main(verbosity=2)
