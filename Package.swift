@@ -4,6 +4,9 @@ import PackageDescription
 let upcoming: [SwiftSetting] = [
     .enableUpcomingFeature("MemberImportVisibility"),
 ]
+// Executables only: `unsafeFlags` would stop the library targets from being used as a
+// dependency, and the libraries' hot paths are `@inlinable` or `package` where it matters
+// (docs/decisions/no-unsafe-flags-in-libraries.md).
 let optimized: [SwiftSetting] = upcoming + [
     .unsafeFlags(["-cross-module-optimization"], .when(configuration: .release)),
 ]
@@ -33,22 +36,22 @@ let package = Package(
                        providers: [.apt(["libmicrohttpd-dev"])]),
 
         // Shared value types: JSON that keeps what it was given, timestamps, identifiers.
-        .target(name: "JournalCore", swiftSettings: optimized),
+        .target(name: "JournalCore", swiftSettings: upcoming),
         // The append-only store (SQLite by default, PostgreSQL for scale-out).
         .target(name: "EventStore",
                 dependencies: ["JournalCore", "CSQLite", "CLZ4", "COpenSSL", "CLibPQ"],
-                swiftSettings: optimized),
+                swiftSettings: upcoming),
         // Test support, not API: a private PostgreSQL server in a temporary folder, for the
         // tests and the PostgreSQL benchmark.
         .target(name: "JournalTestSupport", dependencies: ["EventStore", "JournalCore", "CSpawn"],
                 swiftSettings: upcoming),
         // Pure decide/evolve aggregates and the event catalog: no I/O.
-        .target(name: "Domain", dependencies: ["JournalCore"], swiftSettings: optimized),
+        .target(name: "Domain", dependencies: ["JournalCore"], swiftSettings: upcoming),
         // The seeded workload generator, driving the domain's commands.
-        .target(name: "Simulator", dependencies: ["Domain", "EventStore", "JournalCore"], swiftSettings: optimized),
+        .target(name: "Simulator", dependencies: ["Domain", "EventStore", "JournalCore"], swiftSettings: upcoming),
         // Read models with checkpoints.
         .target(name: "Projections", dependencies: ["EventStore", "Domain", "JournalCore"],
-                swiftSettings: optimized),
+                swiftSettings: upcoming),
         .executableTarget(name: "journal",
                           dependencies: ["EventStore", "Domain", "Simulator", "Projections", "JournalCore",
                                          "CMicroHTTPD", "COpenSSL"],
@@ -76,7 +79,7 @@ let package = Package(
         .testTarget(name: "ProjectionsTests",
                     dependencies: ["Projections", "EventStore", "Domain", "Simulator", "JournalCore", "JournalTestSupport"],
                     swiftSettings: upcoming),
-        .testTarget(name: "CLITests", dependencies: ["journal", "EventStore", "JournalCore", "JournalTestSupport"], swiftSettings: upcoming),
+        .testTarget(name: "CLITests", dependencies: ["journal", "EventStore", "Projections", "JournalCore", "JournalTestSupport"], swiftSettings: upcoming),
         // Crashes, concurrent writers, hostile input, faults, tampering (`make soak`: long form).
         .testTarget(name: "ReliabilityTests",
                     dependencies: ["journal", "reliability-harness", "EventStore", "JournalCore", "Simulator"],
