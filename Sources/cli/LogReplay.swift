@@ -1,0 +1,127 @@
+import EventStore
+import JournalCore
+
+/// `replay --all` in one pass over the log: the store's borrowing scan (which checks every
+/// event's chain link as it goes, contract §4) feeds each event to its stream's fold, kept in
+/// memory until the scan ends. The outcome of every stream is the one `StreamReplay.fold` gives
+/// reading that stream alone: the same events, in the same (version) order, the same failures.
+///
+/// A stream's events come in position order, which is its version order; a stream's version is
+/// the number of its events before it (versions are gapless from 0, and each is inside the
+/// event's hash, which the scan checks).
+struct LogReplay {
+    /// One stream's fold so far.
+    struct Entry {
+        var fold: StreamFold?
+        var events = 0
+        var failure: StreamReplay.Failure?
+        var nextVersion: Int64 = 0
+    }
+
+    private let store: any EventScanning
+    private let parser = JSONParser()
+    /// Entries by the store's stream id.
+    private var entries: [Int64: Entry] = [:]
+    /// Stream names by id, read a page at a time as new ids appear (ids grow with creation).
+    private var names: [Int64: String] = [:]
+    private var namesThrough: Int64 = 0
+    private var types: [Int64: String] = [:]
+
+    static let namePage = 65_536
+    static let scanPage = 16_384
+
+    init(store: any EventScanning) {
+        self.store = store
+    }
+
+    /// Folds every event up to `untilPosition` (included); `progress` gets the events scanned.
+    /// Returns the entries by stream name: a stream with no event up to there has none.
+    /// - Throws: the store's errors (an event whose chain link does not hold: `.integrity`).
+    mutating func run(untilPosition: Int64, progress: (Int64) -> Void) throws -> [String: Entry] {
+        var next: Int64 = 1
+        var failure: (any Error)?
+        while next <= untilPosition {
+            var last: Int64?
+            let scanned = try store.scanAll(from: next, limit: Self.scanPage) { event in
+                guard event.position <= untilPosition else { return false }
+                last = event.position
+                do {
+                    try fold(event)
+                } catch {
+                    failure = error
+                    return false
+                }
+                return true
+            }
+            if let failure { throw failure }
+            guard let last else { break }
+            progress(last)
+            if scanned < Self.scanPage || last >= untilPosition { break }
+            next = last + 1
+        }
+        var byName: [String: Entry] = [:]
+        byName.reserveCapacity(entries.count)
+        for (id, entry) in entries {
+            guard let name = names[id] else { continue }
+            byName[name] = entry
+        }
+        return byName
+    }
+
+    private mutating func fold(_ event: ScannedEvent) throws {
+        var entry: Entry
+        if let known = entries[event.streamID] {
+            entry = known
+            guard entry.failure == nil else { return }
+        } else {
+            entry = Entry()
+            let name = try streamName(event.streamID)
+            do {
+                entry.fold = try StreamFold(stream: name)
+            } catch {
+                entry.failure = StreamReplay.Failure(version: 0, position: 0, reason: error.reason)
+                entries[event.streamID] = entry
+                return
+            }
+        }
+        let version = entry.nextVersion
+        entry.nextVersion += 1
+        defer { entries[event.streamID] = entry }
+        guard let data = try? parser.parse(event.data).objectValue else {
+            entry.failure = StreamReplay.Failure(version: version, position: event.position,
+                                                 reason: "the stored data is not a JSON object")
+            return
+        }
+        let type = try typeName(event.typeID)
+        do {
+            try entry.fold?.apply(type: type, data: data, occurredAt: Timestamp(millisecondsSinceEpoch: event.occurredAt))
+        } catch {
+            entry.failure = StreamReplay.Failure(version: version, position: event.position, reason: error.reason)
+            return
+        }
+        entry.events += 1
+    }
+
+    private mutating func streamName(_ id: Int64) throws -> String {
+        if let name = names[id] { return name }
+        // Ids grow as streams are created: read on from the highest id read so far.
+        while id > namesThrough {
+            let page = try store.streamNames(fromID: namesThrough + 1, limit: Self.namePage)
+            for (pageID, name) in page { names[pageID] = name }
+            guard let last = page.last?.id else { break }
+            namesThrough = last
+            if page.count < Self.namePage { break }
+        }
+        if let name = names[id] { return name }
+        let name = try store.streamName(id: id)
+        names[id] = name
+        return name
+    }
+
+    private mutating func typeName(_ id: Int64) throws -> String {
+        if let name = types[id] { return name }
+        let name = try store.typeName(id: id)
+        types[id] = name
+        return name
+    }
+}
