@@ -83,8 +83,11 @@ enum ImportCommand {
         let inputPath = arguments.positionals[0]
         let maxLine = arguments.integer("max-line-bytes").map(Int.init) ?? NDJSONLineReader.defaultMaxLineLength
         // Open the input before the journal: a missing input creates no journal.
-        var reader = try NDJSONLineReader.open(path: inputPath, maxLineLength: maxLine)
-        defer { reader.close() }
+        let reader = try NDJSONLineReader.open(path: inputPath, maxLineLength: maxLine)
+        let size = reader.size
+        let input = PreparedLines(reader: reader)
+        defer { input.close() }
+        var bytesConsumed: Int64 = 0
         let rejectsPath = arguments.string("rejects")
         // A bad signing key fails before anything is written.
         let signer = try EvidenceFiles.signer(arguments, context, option: "sign", environment: false)
@@ -93,7 +96,7 @@ enum ImportCommand {
 
         var summary = Summary()
         var errors = ImportErrorReport()
-        let progress = ProgressReporter.make(arguments, context, verb: "importing", unit: .bytes, total: reader.size)
+        let progress = ProgressReporter.make(arguments, context, verb: "importing", unit: .bytes, total: size)
         let parser = JSONParser()
         var rejectLine: [UInt8] = []
 
@@ -123,36 +126,40 @@ enum ImportCommand {
                 // A first line that opens an object and stops: pretty-printed JSON if the next
                 // line goes on with a key, else an ordinary invalid line.
                 var held: (line: InputLine, rejection: Importer.Rejection)?
-                reading: while let line = try reader.next() {
-                    summary.lines = line.number
-                    if line.number & 0xFF == 0 {
-                        progress?.update(done: reader.bytesConsumed, events: Int64(line.number))
-                    }
-                    if line.isBlank { continue }
-                    let first = !seenNonBlank
-                    seenNonBlank = true
-                    if let pending = held {
-                        held = nil
-                        if NotNDJSON.continuesObject(line) {
-                            notNDJSON(pending.line, .prettyPrinted)
-                            break reading
+                reading: while let chunk = try input.next() {
+                    bytesConsumed = chunk.bytesConsumed
+                    for prepared in chunk.lines {
+                        let line = prepared.line
+                        summary.lines = line.number
+                        if line.number & 0xFF == 0 {
+                            progress?.update(done: bytesConsumed, events: Int64(line.number))
                         }
-                        reject(pending.line, pending.rejection)
-                    }
-                    switch try importer.importLine(line) {
-                    case .appended:
-                        summary.appended += 1
-                    case .duplicate:
-                        summary.duplicates += 1
-                    case let .rejected(rejection):
-                        if first && NotNDJSON.isArrayStart(line, rule: rejection.rule, reason: rejection.reason) {
-                            notNDJSON(line, .jsonArray)
-                            break reading
+                        if case .blank = prepared.content { continue }
+                        let first = !seenNonBlank
+                        seenNonBlank = true
+                        if let pending = held {
+                            held = nil
+                            if NotNDJSON.continuesObject(line) {
+                                notNDJSON(pending.line, .prettyPrinted)
+                                break reading
+                            }
+                            reject(pending.line, pending.rejection)
                         }
-                        if first && rejection.rule == "json" && NotNDJSON.isPartialObject(line, reason: rejection.reason) {
-                            held = (line, rejection)
-                        } else {
-                            reject(line, rejection)
+                        switch try importer.importPrepared(prepared) {
+                        case .appended:
+                            summary.appended += 1
+                        case .duplicate:
+                            summary.duplicates += 1
+                        case let .rejected(rejection):
+                            if first && NotNDJSON.isArrayStart(line, rule: rejection.rule, reason: rejection.reason) {
+                                notNDJSON(line, .jsonArray)
+                                break reading
+                            }
+                            if first && rejection.rule == "json" && NotNDJSON.isPartialObject(line, reason: rejection.reason) {
+                                held = (line, rejection)
+                            } else {
+                                reject(line, rejection)
+                            }
                         }
                     }
                 }
@@ -162,7 +169,7 @@ enum ImportCommand {
         } catch is RollBack {
             // Nothing was written; fall through to the report.
         }
-        progress?.finish(done: reader.bytesConsumed, events: Int64(summary.lines))
+        progress?.finish(done: bytesConsumed, events: Int64(summary.lines))
         try rejects?.close()
         let rolledBack = summary.notNDJSON != nil || (summary.rejected > 0 && rejects == nil)
         let checkpoint = try signer.flatMap { signer in

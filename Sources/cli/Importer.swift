@@ -54,11 +54,34 @@ struct Importer {
     /// The position of the last event this importer appended (nil before the first).
     private(set) var lastAppendedPosition: Int64?
 
+    /// A line with the checks that need nothing but the line done: read as JSON, as an envelope,
+    /// through the sensitive-data guard, its stream name checked. Made on any thread
+    /// (`PreparedLines` makes them ahead of the writer); `importPrepared` does the rest.
+    struct PreparedLine: Sendable {
+        enum Content: Sendable {
+            /// An empty or whitespace-only line: skipped, but counted.
+            case blank
+            /// Refused by the line alone.
+            case rejected(Rejection)
+            /// A valid envelope; the stream name's check is kept for its turn (a duplicate id
+            /// is reported before a bad stream name).
+            case envelope(Envelope, stream: Result<StreamName, EventStoreError>)
+        }
+
+        var line: InputLine
+        var content: Content
+    }
+
     /// Validates `line` and, when it is valid and new, appends it.
     /// - Throws: only failures of the store itself (I/O, a full disk), which end the import.
     mutating func importLine(_ line: InputLine) throws(EventStoreError) -> Outcome {
+        try importPrepared(Self.prepare(line, parser: parser))
+    }
+
+    /// The checks of `line` that need neither the journal nor the lines before it.
+    static func prepare(_ line: InputLine, parser: JSONParser) -> PreparedLine {
         if let problem = line.problem {
-            return .rejected(Rejection(reason: problem.description, rule: problem.rule))
+            return PreparedLine(line: line, content: .rejected(Rejection(reason: problem.description, rule: problem.rule)))
         }
         let envelope: Envelope
         do {
@@ -68,16 +91,34 @@ struct Importer {
             if error.kind == .unknownKey, let key = error.field {
                 reason += NameSuggestion.hint(for: key, among: Self.envelopeKeys)
             }
-            return .rejected(Rejection(stream: error.stream, type: error.type, reason: reason, rule: Self.rule(of: error)))
+            return PreparedLine(line: line, content: .rejected(Rejection(stream: error.stream, type: error.type,
+                                                                         reason: reason, rule: Self.rule(of: error))))
         }
-        func reject(_ reason: String, rule: String) -> Outcome {
-            .rejected(Rejection(stream: envelope.stream, type: envelope.type, reason: reason, rule: rule))
-        }
-
         // Sensitive data first: a refused value is the most important thing to report, and no
         // stored event (so no true duplicate) can hold one.
         if let problem = SensitiveData.problem(data: envelope.data, meta: envelope.meta) {
-            return reject(problem, rule: SensitiveData.rule)
+            return PreparedLine(line: line, content: .rejected(Rejection(stream: envelope.stream, type: envelope.type,
+                                                                         reason: problem, rule: SensitiveData.rule)))
+        }
+        let stream = Result { () throws(EventStoreError) in try StreamName(envelope.stream) }
+        return PreparedLine(line: line, content: .envelope(envelope, stream: stream))
+    }
+
+    /// Validates a prepared line against the journal and the lines before it and, when it is
+    /// valid and new, appends it.
+    /// - Throws: only failures of the store itself (I/O, a full disk), which end the import.
+    mutating func importPrepared(_ prepared: PreparedLine) throws(EventStoreError) -> Outcome {
+        let envelope: Envelope
+        let checkedStream: Result<StreamName, EventStoreError>
+        switch prepared.content {
+        case .blank: preconditionFailure("a blank line is skipped before it is imported")
+        case let .rejected(rejection): return .rejected(rejection)
+        case let .envelope(valid, stream):
+            envelope = valid
+            checkedStream = stream
+        }
+        func reject(_ reason: String, rule: String) -> Outcome {
+            .rejected(Rejection(stream: envelope.stream, type: envelope.type, reason: reason, rule: rule))
         }
         if let stored = try transaction.event(withID: envelope.id) {
             guard let difference = firstDifference(stored, envelope) else { return .duplicate }
@@ -85,10 +126,9 @@ struct Importer {
                           + "\(stored.stream) \(stored.type)): \(difference) differs", rule: Self.duplicateIDRule)
         }
         let stream: StreamName
-        do {
-            stream = try StreamName(envelope.stream)
-        } catch {
-            return reject("stream: \(error.message)", rule: Rejection.streamNameRule)
+        switch checkedStream {
+        case let .success(valid): stream = valid
+        case let .failure(error): return reject("stream: \(error.message)", rule: Rejection.streamNameRule)
         }
         var state: (fold: StreamFold, lastVersion: Int64?)
         if let cached = cache.get(envelope.stream) {
