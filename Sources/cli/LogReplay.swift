@@ -12,6 +12,8 @@ import JournalCore
 struct LogReplay {
     /// One stream's fold so far.
     struct Entry {
+        /// False until the stream's first event (ids with no event yet hold an empty entry).
+        var started = false
         var fold: StreamFold?
         var events = 0
         var failure: StreamReplay.Failure?
@@ -20,8 +22,9 @@ struct LogReplay {
 
     private let store: any EventScanning
     private let parser = JSONParser()
-    /// Entries by the store's stream id.
-    private var entries: [Int64: Entry] = [:]
+    /// Entries by the store's stream id, which are dense from 1 (a stream gets the next id when
+    /// it is created): an array, changed in place, not a map whose entries are copied out and in.
+    private var entries: [Entry] = []
     /// Stream names by id, read a page at a time as new ids appear (ids grow with creation).
     private var names: [Int64: String] = [:]
     private var namesThrough: Int64 = 0
@@ -61,45 +64,48 @@ struct LogReplay {
         }
         var byName: [String: Entry] = [:]
         byName.reserveCapacity(entries.count)
-        for (id, entry) in entries {
-            guard let name = names[id] else { continue }
+        for (id, entry) in entries.enumerated() where entry.started {
+            guard let name = names[Int64(id)] else { continue }
             byName[name] = entry
         }
         return byName
     }
 
     private mutating func fold(_ event: ScannedEvent) throws {
-        var entry: Entry
-        if let known = entries[event.streamID] {
-            entry = known
-            guard entry.failure == nil else { return }
-        } else {
-            entry = Entry()
+        guard event.streamID >= 0, event.streamID < Int64(Int32.max) else {
+            throw EventStoreError(code: .integrity, message: "position \(event.position): stream id \(event.streamID) is out of range")
+        }
+        let index = Int(event.streamID)
+        if index >= entries.count {
+            entries.append(contentsOf: repeatElement(Entry(), count: max(index + 1 - entries.count, entries.count / 2)))
+        }
+        if !entries[index].started {
+            entries[index].started = true
             let name = try streamName(event.streamID)
             do {
-                entry.fold = try StreamFold(stream: name)
+                entries[index].fold = try StreamFold(stream: name)
             } catch {
-                entry.failure = StreamReplay.Failure(version: 0, position: 0, reason: error.reason)
-                entries[event.streamID] = entry
+                entries[index].failure = StreamReplay.Failure(version: 0, position: 0, reason: error.reason)
                 return
             }
         }
-        let version = entry.nextVersion
-        entry.nextVersion += 1
-        defer { entries[event.streamID] = entry }
+        guard entries[index].failure == nil else { return }
+        let version = entries[index].nextVersion
+        entries[index].nextVersion += 1
         guard let data = try? parser.parse(event.data).objectValue else {
-            entry.failure = StreamReplay.Failure(version: version, position: event.position,
-                                                 reason: "the stored data is not a JSON object")
+            entries[index].failure = StreamReplay.Failure(version: version, position: event.position,
+                                                          reason: "the stored data is not a JSON object")
             return
         }
         let type = try typeName(event.typeID)
         do {
-            try entry.fold?.apply(type: type, data: data, occurredAt: Timestamp(millisecondsSinceEpoch: event.occurredAt))
+            try entries[index].fold?.apply(type: type, data: data,
+                                           occurredAt: Timestamp(millisecondsSinceEpoch: event.occurredAt))
         } catch {
-            entry.failure = StreamReplay.Failure(version: version, position: event.position, reason: error.reason)
+            entries[index].failure = StreamReplay.Failure(version: version, position: event.position, reason: error.reason)
             return
         }
-        entry.events += 1
+        entries[index].events += 1
     }
 
     private mutating func streamName(_ id: Int64) throws -> String {
