@@ -151,6 +151,49 @@ struct IntegrityConformanceTests {
 
 @Suite("Checked reads conformance")
 struct CheckedReadsConformanceTests {
+    /// Events per batch a scan's chain check hashes on its other thread (`ScanChainCheck.batchEvents`).
+    static let checkBatch = 1_024
+
+    @Test("a scan of several check batches names the first bad position, whichever batch holds it",
+          arguments: Backend.all)
+    func aScanNamesTheFirstBadPositionAcrossBatches(backend: Backend) throws {
+        let harness = try backend.open(StoreOptions())
+        let count = 3 * Self.checkBatch + 100
+        var events: [ProposedEvent] = []
+        for n in 0..<count { events.append(Fixture.event(n, type: "ChallengeStarted")) }
+        try harness.store.append(events, to: Fixture.stream(0), expectedVersion: .any)
+        let scanning = try #require(harness.store as? any EventScanning)
+        #expect(try scanning.scanAll(from: 1, limit: .max) { _ in true } == count)
+        try harness.tamper.dropImmutabilityTriggers()
+        // A bad event in the second batch, then one in the third: the second is reported, from
+        // any starting position before it, and a scan that stops before it reports nothing.
+        let first = Int64(Self.checkBatch + 17)
+        let second = Int64(2 * Self.checkBatch + 5)
+        for position in [second, first] {
+            let change = try #require(try harness.tamper.singleByteChanges(at: position).first { $0.label == "hash[0]" })
+            try change.apply()
+        }
+        for start: Int64 in [1, 2, first - 1, first] {
+            #expect(throws: EventStoreError.self, "from \(start)") {
+                try scanning.scanAll(from: start, limit: .max) { _ in true }
+            }
+            do {
+                try scanning.scanAll(from: start, limit: .max) { _ in true }
+            } catch {
+                #expect(error.code == .integrity && error.position == first, "from \(start): \(error)")
+            }
+        }
+        #expect(try scanning.scanAll(from: 1, limit: Int(first) - 1) { _ in true } == Int(first) - 1)
+        // A changed stored hash breaks the next event's link too; from the event after that,
+        // the second change is the first bad position.
+        do {
+            try scanning.scanAll(from: first + 2, limit: .max) { _ in true }
+            Issue.record("the scan from \(first + 2) passed")
+        } catch {
+            #expect(error.code == .integrity && error.position == second, "\(error)")
+        }
+    }
+
     @Test("every read path throws .integrity at the position of an event changed behind the store's back",
           arguments: Backend.all, [false, true])
     func everyReadPathChecksWhatItReads(backend: Backend, compressed: Bool) throws {

@@ -16,6 +16,7 @@ extension PostgresJournal {
             guard !stopped, scanned == page, let last else { break }
             next = last + 1
         }
+        try chain?.finish()
         return count
     }
 

@@ -55,6 +55,7 @@ extension SQLiteJournal {
             count += 1
             if !keepGoing { break }
         }
+        try chain?.finish()
         return count
     }
 

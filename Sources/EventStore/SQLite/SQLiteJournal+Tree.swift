@@ -89,6 +89,7 @@ extension SQLiteJournal {
                     size += Int64(read)
                     progress.report(size)
                 }
+                try chain.finish()
                 progress.finish()
                 try run("upgrading \(path) to journal schema version 3") { () throws(SQLiteError) in
                     try sql.execute("PRAGMA user_version = 3")
