@@ -35,8 +35,8 @@ public enum StreamCategory: String, Sendable, Hashable, CaseIterable {
     /// The event type every stream of this category must begin with.
     public var firstEventType: String {
         switch self {
-        case .threeDS: return "TransactionCreated"
-        case .card: return "EligibilityChecked"
+        case .threeDS: return EventType.transactionCreated.name
+        case .card: return EventType.eligibilityChecked.name
         }
     }
 }

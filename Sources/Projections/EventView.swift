@@ -1,3 +1,4 @@
+import Domain
 import EventStore
 import Glibc
 import JournalCore
@@ -15,7 +16,8 @@ public struct EventView {
     public var position: Int64
     /// The reader's key of the stream.
     public var stream: Int64
-    public var kind: EventKind
+    /// The catalog type; nil for a type outside the catalog.
+    public var kind: EventType?
     /// The stream's category.
     public var category: Category
     /// occurredAt, in milliseconds since the epoch.

@@ -1,3 +1,4 @@
+import Domain
 import EventStore
 import JournalCore
 
@@ -11,7 +12,7 @@ final class EventReader {
     private let source: any ProjectionEventSource
     private let scanner: (any EventScanning)?
     /// By type id and stream id (flat tables: one lookup of each per event scanned).
-    private var kinds = CodeMap<EventKind>()
+    private var kinds = CodeMap<TypeCode>()
     private var categories = CodeMap<EventView.Category>()
     /// The names of a `readAll` source's interned keys.
     private var names: [Int64: String] = [:]
@@ -121,7 +122,7 @@ final class EventReader {
                         badPosition = event.position
                         return false
                     }
-                    guard let kind = knownKinds[event.typeID] else {
+                    guard let kind = knownKinds[event.typeID]?.type ?? nil else {
                         unknownTypes.insert(event.typeID)
                         stoppedAt = event.position
                         return false
@@ -143,7 +144,7 @@ final class EventReader {
             guard let stoppedAt else { break }
             for id in unknownTypes {
                 do {
-                    kinds[id] = EventKind(type: try scanner.typeName(id: id))
+                    kinds[id] = TypeCode(name: try scanner.typeName(id: id))
                 } catch {
                     throw ProjectionError(.eventStore, "cannot read the name of event type #\(id): \(error)")
                 }
@@ -222,7 +223,7 @@ final class EventReader {
                     batch.names[key] = name
                     categories[key] = EventView.Category(streamName: name)
                 }
-                batch.append(position: event.position, stream: key, kind: EventKind(type: event.type),
+                batch.append(position: event.position, stream: key, kind: EventType(name: event.type),
                              category: categories[key] ?? .other, occurredAt: event.occurredAt.millisecondsSinceEpoch,
                              data: bytes, meta: metaBytes)
                 return true

@@ -304,7 +304,7 @@ enum StreamNameHash {
     }
 }
 
-/// A one-byte code (``EventKind``, ``EventView/Category``) by the store's type or stream id,
+/// A one-byte code (``TypeCode``, ``EventView/Category``) by the store's type or stream id,
 /// in a ``StreamMap``.
 struct CodeMap<Code: RawRepresentable> where Code.RawValue == UInt8 {
     private var codes = StreamMap<UInt8>(absent: .max)
