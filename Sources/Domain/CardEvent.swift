@@ -84,7 +84,6 @@ public enum CardEvent: Sendable, Equatable {
 
     /// Writes the fields of the event's `data` into `writer`, in order, without building the
     /// object (see ``ThreeDSEvent/writeData(to:)``).
-    @inlinable
     public func writeData<W: EventDataWriter>(to writer: inout W) {
         switch self {
         case let .eligibilityChecked(event): event.writeData(to: &writer)

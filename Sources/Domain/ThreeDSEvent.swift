@@ -121,7 +121,6 @@ public enum ThreeDSEvent: Sendable, Equatable {
     /// Writes the fields of the event's `data` into `writer`, in order: those received for a
     /// decoded event, else the canonical fields straight from the payload, without building the
     /// `data` object (which a built event makes only when asked for).
-    @inlinable
     public func writeData<W: EventDataWriter>(to writer: inout W) {
         switch self {
         case let .transactionCreated(event): event.writeData(to: &writer)
