@@ -33,3 +33,30 @@ struct TypeCode: RawRepresentable {
 
     var type: EventType? { EventType(rawValue: rawValue) }
 }
+
+/// What the reader keeps per stream id in a ``CodeMap``: the stream's category, or none for a
+/// name of neither category.
+struct CategoryCode: RawRepresentable {
+    let rawValue: UInt8
+
+    init?(rawValue: UInt8) { self.rawValue = rawValue }
+
+    init(_ category: StreamCategory?) {
+        switch category {
+        case .threeDS: rawValue = 0
+        case .card: rawValue = 1
+        case nil: rawValue = 2
+        }
+    }
+
+    /// The category of a stream name (see ``StreamCategory/init(prefixOf:)``).
+    init(streamName: String) { self.init(StreamCategory(prefixOf: streamName)) }
+
+    var category: StreamCategory? {
+        switch rawValue {
+        case 0: return .threeDS
+        case 1: return .card
+        default: return nil
+        }
+    }
+}

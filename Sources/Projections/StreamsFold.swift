@@ -59,7 +59,7 @@ public enum StreamOutcome: Sendable, Equatable {
 public struct StreamsRow: Sendable, Equatable {
     public var sid: Int64
     public var name: String
-    public var category: EventView.Category = .other
+    public var category: StreamCategory?
     /// occurredAt of the stream's first event (version 0).
     public var startedAt: Int64?
     /// occurredAt of its last event so far.

@@ -36,4 +36,14 @@ struct EventTypeTests {
             }
         }
     }
+
+    @Test("a stream name's prefix names its category without its id being checked")
+    func prefixNamesTheCategory() {
+        #expect(StreamCategory(prefixOf: "3ds-anything") == .threeDS)
+        #expect(StreamCategory(prefixOf: "card-x") == .card)
+        #expect(StreamCategory(prefixOf: "3ds") == nil)
+        #expect(StreamCategory(prefixOf: "card") == nil)
+        #expect(StreamCategory(prefixOf: "cards-1") == nil)
+        #expect(StreamCategory(prefixOf: "") == nil)
+    }
 }

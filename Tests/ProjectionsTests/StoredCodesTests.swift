@@ -4,6 +4,14 @@ import Testing
 
 @Suite("Stored codes")
 struct StoredCodesTests {
+    @Test("every outcome of both aggregates has one stored code")
+    func everyOutcomeHasOneCode() {
+        #expect(Set(ThreeDSTransaction.OutcomeKey.storedOrder) == Set(ThreeDSTransaction.OutcomeKey.allCases))
+        #expect(ThreeDSTransaction.OutcomeKey.storedOrder.count == ThreeDSTransaction.OutcomeKey.allCases.count)
+        #expect(Set(CardDigitization.OutcomeKey.storedOrder) == Set(CardDigitization.OutcomeKey.allCases))
+        #expect(CardDigitization.OutcomeKey.storedOrder.count == CardDigitization.OutcomeKey.allCases.count)
+    }
+
     @Test("the 3ds read model stores each outcome under its fixed code")
     func threeDSOutcomeCodesAreFixed() {
         let expected: [ThreeDSTransaction.OutcomeKey: Int64] = [

@@ -81,7 +81,7 @@ struct EventBatchBuilder {
 
     /// Appends an event; `data` is copied when `kind` needs it, `meta` when it is not empty
     /// (the `streams` directory reads its `correlationId`).
-    mutating func append(position: Int64, stream: Int64, kind: EventType?, category: EventView.Category,
+    mutating func append(position: Int64, stream: Int64, kind: EventType?, category: StreamCategory?,
                          occurredAt: Int64, data: UnsafeRawBufferPointer, meta: UnsafeRawBufferPointer? = nil) {
         var offset = 0, length = 0
         if kind?.readsData == true && !data.isEmpty {
@@ -110,7 +110,7 @@ struct EventBatchBuilder {
     }
 
     /// Sets a view's category (streams met for the first time are resolved after the read).
-    mutating func setCategory(_ category: EventView.Category, at index: Int) { views[index].category = category }
+    mutating func setCategory(_ category: StreamCategory?, at index: Int) { views[index].category = category }
 
     /// The stream key of the event at `index`.
     func stream(at index: Int) -> Int64 { views[index].stream }
