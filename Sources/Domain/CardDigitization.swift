@@ -102,11 +102,11 @@ public enum CardDigitization: Aggregate {
         /// The terminal event type that produced this outcome.
         public var eventType: String {
             switch self {
-            case .activatedByIDV: return "ActivatedByIDV"
-            case .activatedByIssuer: return "CPSNotificationReceived"
-            case .cancelled: return "ActivationCancelled"
-            case .expired: return "ActivationExpired"
-            case .failed: return "ActivationFailed"
+            case .activatedByIDV: return EventType.activatedByIDV.name
+            case .activatedByIssuer: return EventType.cpsNotificationReceived.name
+            case .cancelled: return EventType.activationCancelled.name
+            case .expired: return EventType.activationExpired.name
+            case .failed: return EventType.activationFailed.name
             }
         }
     }
@@ -130,9 +130,9 @@ public enum CardDigitization: Aggregate {
         case .notEligible:
             return terminal(event, "EligibilityChecked (notEligible)")
         case .approved:
-            return terminal(event, "DigitizationApproved")
+            return terminal(event, EventType.digitizationApproved.name)
         case .declined:
-            return terminal(event, "DigitizationDeclined")
+            return terminal(event, EventType.digitizationDeclined.name)
         case let .ended(_, _, outcome):
             return terminal(event, outcome.eventType)
         case let .eligible(journey), let .requested(journey):

@@ -27,13 +27,7 @@ public enum CardEvent: Sendable, Equatable {
     case activationFailed(ActivationFailed)
 
     /// Every event type name of the category, in catalog order.
-    public static let typeNames: [String] = [
-        "EligibilityChecked", "TermsAccepted", "DigitizationRequested", "DigitizationApproved",
-        "DigitizationDeclined", "DigitizationApprovedWithIDV", "IDVMethodSelected", "ActivationRequired",
-        "OTPSubmitted", "OTPRejected", "AppToAppResumed", "CPSNotificationReceived", "ActivatedByIDV",
-        "ActivationInterrupted", "ActivationResumed", "ActivationCancelled", "ActivationExpired",
-        "ActivationFailed",
-    ]
+    public static let typeNames: [String] = EventType.types(of: .card).map(\.name)
 
     /// Decodes the `data` object of an event of type `type`, checking every field rule of the
     /// catalog (state rules are the aggregate's job).
@@ -41,27 +35,31 @@ public enum CardEvent: Sendable, Equatable {
     /// - Throws: ``EventDecodingError`` naming the type, the field and the rule; kind
     ///   `.unknownType` when `type` is not a `card` event type.
     public static func decode(type: String, data: JSONObject) throws(EventDecodingError) -> CardEvent {
+        guard let known = EventType(name: type) else { throw EventDecodingError.unknownType(type) }
         let r = FieldReader(type, data)
-        switch type {
-        case "EligibilityChecked": return .eligibilityChecked(try .init(decoding: r))
-        case "TermsAccepted": return .termsAccepted(try .init(decoding: r))
-        case "DigitizationRequested": return .digitizationRequested(try .init(decoding: r))
-        case "DigitizationApproved": return .digitizationApproved(try .init(decoding: r))
-        case "DigitizationDeclined": return .digitizationDeclined(NoFields(data: data))
-        case "DigitizationApprovedWithIDV": return .digitizationApprovedWithIDV(try .init(decoding: r))
-        case "IDVMethodSelected": return .idvMethodSelected(try .init(decoding: r))
-        case "ActivationRequired": return .activationRequired(try .init(decoding: r))
-        case "OTPSubmitted": return .otpSubmitted(try .init(decoding: r))
-        case "OTPRejected": return .otpRejected(try .init(decoding: r))
-        case "AppToAppResumed": return .appToAppResumed(try .init(decoding: r))
-        case "CPSNotificationReceived": return .cpsNotificationReceived(try .init(decoding: r))
-        case "ActivatedByIDV": return .activatedByIDV(NoFields(data: data))
-        case "ActivationInterrupted": return .activationInterrupted(try .init(decoding: r))
-        case "ActivationResumed": return .activationResumed(NoFields(data: data))
-        case "ActivationCancelled": return .activationCancelled(NoFields(data: data))
-        case "ActivationExpired": return .activationExpired(NoFields(data: data))
-        case "ActivationFailed": return .activationFailed(try .init(decoding: r))
-        default: throw EventDecodingError.unknownType(type)
+        switch known {
+        case .eligibilityChecked: return .eligibilityChecked(try .init(decoding: r))
+        case .termsAccepted: return .termsAccepted(try .init(decoding: r))
+        case .digitizationRequested: return .digitizationRequested(try .init(decoding: r))
+        case .digitizationApproved: return .digitizationApproved(try .init(decoding: r))
+        case .digitizationDeclined: return .digitizationDeclined(NoFields(data: data))
+        case .digitizationApprovedWithIDV: return .digitizationApprovedWithIDV(try .init(decoding: r))
+        case .idvMethodSelected: return .idvMethodSelected(try .init(decoding: r))
+        case .activationRequired: return .activationRequired(try .init(decoding: r))
+        case .otpSubmitted: return .otpSubmitted(try .init(decoding: r))
+        case .otpRejected: return .otpRejected(try .init(decoding: r))
+        case .appToAppResumed: return .appToAppResumed(try .init(decoding: r))
+        case .cpsNotificationReceived: return .cpsNotificationReceived(try .init(decoding: r))
+        case .activatedByIDV: return .activatedByIDV(NoFields(data: data))
+        case .activationInterrupted: return .activationInterrupted(try .init(decoding: r))
+        case .activationResumed: return .activationResumed(NoFields(data: data))
+        case .activationCancelled: return .activationCancelled(NoFields(data: data))
+        case .activationExpired: return .activationExpired(NoFields(data: data))
+        case .activationFailed: return .activationFailed(try .init(decoding: r))
+        case .transactionCreated, .authRequestParametersCreated, .authResponseReceived, .transactionClosed,
+             .challengeStarted, .challengeRequestSent, .challengeResponseReceived, .challengeCompleted,
+             .challengeCancelled, .challengeTimedOut, .protocolErrorOccurred, .runtimeErrorOccurred:
+            throw EventDecodingError.unknownType(type)
         }
     }
 
@@ -86,7 +84,6 @@ public enum CardEvent: Sendable, Equatable {
 
     /// Writes the fields of the event's `data` into `writer`, in order, without building the
     /// object (see ``ThreeDSEvent/writeData(to:)``).
-    @inlinable
     public func writeData<W: EventDataWriter>(to writer: inout W) {
         switch self {
         case let .eligibilityChecked(event): event.writeData(to: &writer)
@@ -113,29 +110,32 @@ public enum CardEvent: Sendable, Equatable {
     /// A reader of no data that names this event's type in an error.
     private var failureReader: FieldReader { FieldReader(typeName, JSONObject()) }
 
-    /// The event's type name as written in the envelope.
-    public var typeName: String {
+    /// The event's type in the catalog.
+    public var type: EventType {
         switch self {
-        case .eligibilityChecked: return "EligibilityChecked"
-        case .termsAccepted: return "TermsAccepted"
-        case .digitizationRequested: return "DigitizationRequested"
-        case .digitizationApproved: return "DigitizationApproved"
-        case .digitizationDeclined: return "DigitizationDeclined"
-        case .digitizationApprovedWithIDV: return "DigitizationApprovedWithIDV"
-        case .idvMethodSelected: return "IDVMethodSelected"
-        case .activationRequired: return "ActivationRequired"
-        case .otpSubmitted: return "OTPSubmitted"
-        case .otpRejected: return "OTPRejected"
-        case .appToAppResumed: return "AppToAppResumed"
-        case .cpsNotificationReceived: return "CPSNotificationReceived"
-        case .activatedByIDV: return "ActivatedByIDV"
-        case .activationInterrupted: return "ActivationInterrupted"
-        case .activationResumed: return "ActivationResumed"
-        case .activationCancelled: return "ActivationCancelled"
-        case .activationExpired: return "ActivationExpired"
-        case .activationFailed: return "ActivationFailed"
+        case .eligibilityChecked: return .eligibilityChecked
+        case .termsAccepted: return .termsAccepted
+        case .digitizationRequested: return .digitizationRequested
+        case .digitizationApproved: return .digitizationApproved
+        case .digitizationDeclined: return .digitizationDeclined
+        case .digitizationApprovedWithIDV: return .digitizationApprovedWithIDV
+        case .idvMethodSelected: return .idvMethodSelected
+        case .activationRequired: return .activationRequired
+        case .otpSubmitted: return .otpSubmitted
+        case .otpRejected: return .otpRejected
+        case .appToAppResumed: return .appToAppResumed
+        case .cpsNotificationReceived: return .cpsNotificationReceived
+        case .activatedByIDV: return .activatedByIDV
+        case .activationInterrupted: return .activationInterrupted
+        case .activationResumed: return .activationResumed
+        case .activationCancelled: return .activationCancelled
+        case .activationExpired: return .activationExpired
+        case .activationFailed: return .activationFailed
         }
     }
+
+    /// The event's type name as written in the envelope.
+    public var typeName: String { type.name }
 
     /// The envelope's `data` object for this event.
     public var data: JSONObject {

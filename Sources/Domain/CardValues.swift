@@ -41,9 +41,9 @@ public struct IDVMethod: Sendable, Equatable {
     }
 
     init(decoding r: FieldReader) throws(EventDecodingError) {
-        id = try r.string("id")
-        type = try r.enumeration("type", IDVMethodType.self)
-        let cryptogram = try r.optionalBool("withCryptogram")
+        id = try r.read("id")
+        type = try r.read("type")
+        let cryptogram = try r.read("withCryptogram", as: Bool?.self)
         switch type {
         case .appToApp:
             guard let cryptogram else { throw r.fail(.missingField, "withCryptogram", "is required for appToApp methods") }

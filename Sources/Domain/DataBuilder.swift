@@ -19,32 +19,3 @@ struct DataBuilder: EventDataWriter {
     }
     mutating func set(_ key: String, value: JSONValue) { object.appendUnchecked(key: key, value: value) }
 }
-
-/// A payload whose `data` is kept as received when decoded, and made from its fields only when
-/// asked for when built by a command.
-@usableFromInline
-protocol PayloadFields {
-    /// `data` as received when decoded; nil when built by a command.
-    var received: JSONObject? { get }
-    /// The fields of the canonical `data`, in catalog order, absent optional fields skipped.
-    func writeFields<W: EventDataWriter>(to builder: inout W)
-}
-
-extension PayloadFields {
-    /// The canonical `data` object of the payload's fields.
-    func canonicalData() -> JSONObject {
-        var builder = DataBuilder()
-        writeFields(to: &builder)
-        return builder.object
-    }
-
-    /// The fields of `data`, in order: those received, or the canonical ones.
-    @inlinable
-    func writeData<W: EventDataWriter>(to writer: inout W) {
-        if let received {
-            for entry in received.entries { writer.set(entry.key, value: entry.value) }
-        } else {
-            writeFields(to: &writer)
-        }
-    }
-}

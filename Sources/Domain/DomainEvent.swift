@@ -38,9 +38,7 @@ public enum DomainEvent: Sendable, Equatable {
 
     /// The category an event type belongs to, nil for a type outside the catalog.
     public static func category(ofType type: String) -> StreamCategory? {
-        if ThreeDSEvent.typeNames.contains(type) { return .threeDS }
-        if CardEvent.typeNames.contains(type) { return .card }
-        return nil
+        EventType(name: type)?.category
     }
 
     /// The event's type name as written in the envelope.

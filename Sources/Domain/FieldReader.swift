@@ -34,81 +34,13 @@ struct FieldReader {
         return nil
     }
 
-    private func wrongType(_ key: String, _ expected: String, _ value: JSONValue) -> EventDecodingError {
+    func wrongType(_ key: String, _ expected: String, _ value: JSONValue) -> EventDecodingError {
         fail(.wrongType, key, "must be \(expected), got \(value.typeName)")
     }
 
-    func string(_ key: String) throws(EventDecodingError) -> String {
-        guard let value = value(key) else { throw fail(.missingField, key, "is required") }
-        guard case let .string(string) = value else { throw wrongType(key, "a string", value) }
-        return string
-    }
-
-    func optionalString(_ key: String) throws(EventDecodingError) -> String? {
-        guard let value = value(key) else { return nil }
-        guard case let .string(string) = value else { throw wrongType(key, "a string", value) }
-        return string
-    }
-
-    func bool(_ key: String) throws(EventDecodingError) -> Bool {
-        guard let value = value(key) else { throw fail(.missingField, key, "is required") }
-        guard case let .bool(bool) = value else { throw wrongType(key, "a boolean", value) }
-        return bool
-    }
-
-    func optionalBool(_ key: String) throws(EventDecodingError) -> Bool? {
-        guard let value = value(key) else { return nil }
-        guard case let .bool(bool) = value else { throw wrongType(key, "a boolean", value) }
-        return bool
-    }
-
-    func int(_ key: String) throws(EventDecodingError) -> Int64 {
-        guard let value = value(key) else { throw fail(.missingField, key, "is required") }
-        return try integer(key, value)
-    }
-
-    func optionalInt(_ key: String) throws(EventDecodingError) -> Int64? {
-        guard let value = value(key) else { return nil }
-        return try integer(key, value)
-    }
-
-    private func integer(_ key: String, _ value: JSONValue) throws(EventDecodingError) -> Int64 {
-        guard case let .number(number) = value, number.isInteger else { throw wrongType(key, "an integer", value) }
-        guard let int = number.int64 else {
-            throw invalid(key, "must be an integer between \(Int64.min) and \(Int64.max), got \(ValueEcho.describe(value))")
-        }
-        return int
-    }
-
-    func array(_ key: String) throws(EventDecodingError) -> [JSONValue] {
-        guard let value = value(key) else { throw fail(.missingField, key, "is required") }
-        guard case let .array(array) = value else { throw wrongType(key, "an array", value) }
-        return array
-    }
-
-    func optionalStringArray(_ key: String) throws(EventDecodingError) -> [String]? {
-        guard let value = value(key) else { return nil }
-        guard case let .array(array) = value else { throw wrongType(key, "an array of strings", value) }
-        var strings: [String] = []
-        strings.reserveCapacity(array.count)
-        for (index, element) in array.enumerated() {
-            guard case let .string(string) = element else {
-                throw fail(.wrongType, "\(key)[\(index)]", "must be a string, got \(element.typeName)")
-            }
-            strings.append(string)
-        }
-        return strings
-    }
-
-    /// A string field whose value must be one of an enumeration's raw values.
-    func enumeration<E: CatalogValue>(_ key: String, _: E.Type) throws(EventDecodingError) -> E {
-        let raw = try string(key)
-        return try enumValue(key, raw, E.self)
-    }
-
-    func optionalEnumeration<E: CatalogValue>(_ key: String, _: E.Type) throws(EventDecodingError) -> E? {
-        guard let raw = try optionalString(key) else { return nil }
-        return try enumValue(key, raw, E.self)
+    /// The field `key`, read as a `V` (see ``FieldValue``).
+    func read<V: FieldValue>(_ key: String, as _: V.Type = V.self) throws(EventDecodingError) -> V {
+        try V.read(self, key)
     }
 
     func enumValue<E: CatalogValue>(_ key: String, _ raw: String, _: E.Type) throws(EventDecodingError) -> E {
@@ -121,7 +53,7 @@ struct FieldReader {
 }
 
 /// A value set of the catalog: a `String`-backed enumeration with a static table of its cases.
-protocol CatalogValue: RawRepresentable, CaseIterable where RawValue == String {
+protocol CatalogValue: FieldValue, RawRepresentable, CaseIterable where RawValue == String {
     /// Every case, in declaration order (`allCases` builds a new array on every call).
     static var catalogValues: [Self] { get }
 }

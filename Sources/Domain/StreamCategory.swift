@@ -32,11 +32,26 @@ public enum StreamCategory: String, Sendable, Hashable, CaseIterable {
         return try verdict.get()
     }
 
+    /// The category the prefix of `stream` names (`3ds-`, `card-`), nil for neither, without
+    /// checking the id: for names the journal checked when their streams were written.
+    public init?(prefixOf stream: String) {
+        var utf8 = stream.utf8.makeIterator()
+        let a = utf8.next(), b = utf8.next(), c = utf8.next(), d = utf8.next(), e = utf8.next()
+        if a == UInt8(ascii: "3"), b == UInt8(ascii: "d"), c == UInt8(ascii: "s"), d == UInt8(ascii: "-") {
+            self = .threeDS
+        } else if a == UInt8(ascii: "c"), b == UInt8(ascii: "a"), c == UInt8(ascii: "r"), d == UInt8(ascii: "d"),
+                  e == UInt8(ascii: "-") {
+            self = .card
+        } else {
+            return nil
+        }
+    }
+
     /// The event type every stream of this category must begin with.
     public var firstEventType: String {
         switch self {
-        case .threeDS: return "TransactionCreated"
-        case .card: return "EligibilityChecked"
+        case .threeDS: return EventType.transactionCreated.name
+        case .card: return EventType.eligibilityChecked.name
         }
     }
 }

@@ -2,16 +2,13 @@ import JournalCore
 
 extension ThreeDSEvent {
     /// `TransactionCreated`: the SDK created the transaction for a directory server and version.
-    public struct TransactionCreated: Sendable, Equatable, PayloadFields {
+    public struct TransactionCreated: Sendable, Equatable, CatalogPayload {
         public let directoryServerID: String
         public let messageVersion: MessageVersion
         public let customCertificate: Bool?
         public let warnings: [String]?
-        /// `data` as received when decoded; nil when built by a command.
-        @usableFromInline let received: JSONObject?
-        /// The envelope's `data` object: as received, or, built by a command, made from the fields
-        /// when asked for (canonical: catalog order, absent fields skipped).
-        public var data: JSONObject { received ?? canonicalData() }
+        var received: JSONObject?
+        public var data: JSONObject { payloadData }
 
         public init(directoryServerID: String, messageVersion: MessageVersion, customCertificate: Bool? = nil,
                     warnings: [String]? = nil) {
@@ -19,56 +16,30 @@ extension ThreeDSEvent {
             self.messageVersion = messageVersion
             self.customCertificate = customCertificate
             self.warnings = warnings
-            received = nil
         }
 
-        /// The fields of `data` in catalog order, as a command builds it (see ``EventDataWriter``).
-        @inlinable
-        func writeFields<W: EventDataWriter>(to builder: inout W) {
-            builder.set("directoryServerID", directoryServerID)
-            builder.set("messageVersion", messageVersion)
-            builder.set("customCertificate", customCertificate)
-            if let warnings { builder.set("warnings", strings: warnings) }
-        }
-
-        /// Equal fields and equal `data`, whether built or decoded.
-        public static func == (lhs: TransactionCreated, rhs: TransactionCreated) -> Bool {
-            lhs.directoryServerID == rhs.directoryServerID && lhs.messageVersion == rhs.messageVersion
-                && lhs.customCertificate == rhs.customCertificate && lhs.warnings == rhs.warnings
-                && lhs.data == rhs.data
-        }
-
-        init(decoding r: FieldReader) throws(EventDecodingError) {
-            directoryServerID = try r.string("directoryServerID")
-            messageVersion = try r.enumeration("messageVersion", MessageVersion.self)
-            customCertificate = try r.optionalBool("customCertificate")
-            warnings = try r.optionalStringArray("warnings")
-            received = r.data
-            try checkRules(r)
-        }
-
-        /// The catalog's rules beyond the fields' JSON types (shared by decoding and
-        /// ``ThreeDSEvent/checkFields()``); `r` names the field of a failure.
-        func checkRules(_ r: @autoclosure () -> FieldReader) throws(EventDecodingError) {
-            if !DirectoryServer.isKnown(directoryServerID) && customCertificate != true {
-                throw r().invalid("directoryServerID", "must be a known directory server ID unless customCertificate "
-                                + "is true, got \(ValueEcho.describe(directoryServerID))")
-            }
-        }
+        static let table = PayloadTable(
+            Self.init, PayloadField("directoryServerID", { $0.directoryServerID }),
+            PayloadField("messageVersion", { $0.messageVersion }),
+            PayloadField("customCertificate", { $0.customCertificate }), PayloadField("warnings", { $0.warnings }),
+            rule: { payload in
+                guard !DirectoryServer.isKnown(payload.directoryServerID) && payload.customCertificate != true else {
+                    return nil
+                }
+                return ("directoryServerID", "must be a known directory server ID unless customCertificate is true, "
+                        + "got \(ValueEcho.describe(payload.directoryServerID))")
+            })
     }
 
     /// `AuthRequestParametersCreated`: the SDK built the AReq parameters (device data encrypted).
-    public struct AuthRequestParametersCreated: Sendable, Equatable, PayloadFields {
+    public struct AuthRequestParametersCreated: Sendable, Equatable, CatalogPayload {
         public let sdkReferenceNumber: String
         /// Size of the encrypted device data, 0 when there was none.
         public let deviceDataBytes: Int64
         public let sdkAppIDRef: String?
         public let ephemeralKeyThumbprint: String?
-        /// `data` as received when decoded; nil when built by a command.
-        @usableFromInline let received: JSONObject?
-        /// The envelope's `data` object: as received, or, built by a command, made from the fields
-        /// when asked for (canonical: catalog order, absent fields skipped).
-        public var data: JSONObject { received ?? canonicalData() }
+        var received: JSONObject?
+        public var data: JSONObject { payloadData }
 
         public init(sdkReferenceNumber: String, deviceDataBytes: Int64, sdkAppIDRef: String? = nil,
                     ephemeralKeyThumbprint: String? = nil) {
@@ -76,53 +47,23 @@ extension ThreeDSEvent {
             self.deviceDataBytes = deviceDataBytes
             self.sdkAppIDRef = sdkAppIDRef
             self.ephemeralKeyThumbprint = ephemeralKeyThumbprint
-            received = nil
         }
 
-        /// The fields of `data` in catalog order, as a command builds it (see ``EventDataWriter``).
-        @inlinable
-        func writeFields<W: EventDataWriter>(to builder: inout W) {
-            builder.set("sdkReferenceNumber", sdkReferenceNumber)
-            builder.set("deviceDataBytes", deviceDataBytes)
-            builder.set("sdkAppIDRef", sdkAppIDRef)
-            builder.set("ephemeralKeyThumbprint", ephemeralKeyThumbprint)
-        }
-
-        /// Equal fields and equal `data`, whether built or decoded.
-        public static func == (lhs: AuthRequestParametersCreated, rhs: AuthRequestParametersCreated) -> Bool {
-            lhs.sdkReferenceNumber == rhs.sdkReferenceNumber && lhs.deviceDataBytes == rhs.deviceDataBytes
-                && lhs.sdkAppIDRef == rhs.sdkAppIDRef && lhs.ephemeralKeyThumbprint == rhs.ephemeralKeyThumbprint
-                && lhs.data == rhs.data
-        }
-
-        init(decoding r: FieldReader) throws(EventDecodingError) {
-            sdkReferenceNumber = try r.string("sdkReferenceNumber")
-            deviceDataBytes = try r.int("deviceDataBytes")
-            sdkAppIDRef = try r.optionalString("sdkAppIDRef")
-            ephemeralKeyThumbprint = try r.optionalString("ephemeralKeyThumbprint")
-            received = r.data
-            try checkRules(r)
-        }
-
-        /// The catalog's rules beyond the fields' JSON types (see ``TransactionCreated/checkRules(_:)``).
-        func checkRules(_ r: @autoclosure () -> FieldReader) throws(EventDecodingError) {
-            if deviceDataBytes < 0 {
-                throw r().invalid("deviceDataBytes", "must be >= 0, got \(deviceDataBytes)")
-            }
-        }
+        static let table = PayloadTable(
+            Self.init, PayloadField("sdkReferenceNumber", { $0.sdkReferenceNumber }),
+            PayloadField("deviceDataBytes", { $0.deviceDataBytes }, .atLeast(0)),
+            PayloadField("sdkAppIDRef", { $0.sdkAppIDRef }),
+            PayloadField("ephemeralKeyThumbprint", { $0.ephemeralKeyThumbprint }))
     }
 
     /// `AuthResponseReceived`: the app reported the ARes.
-    public struct AuthResponseReceived: Sendable, Equatable, PayloadFields {
+    public struct AuthResponseReceived: Sendable, Equatable, CatalogPayload {
         public let threeDSServerTransID: String
         public let acsTransID: String
         public let transStatus: TransStatus
         public let transStatusReason: String?
-        /// `data` as received when decoded; nil when built by a command.
-        @usableFromInline let received: JSONObject?
-        /// The envelope's `data` object: as received, or, built by a command, made from the fields
-        /// when asked for (canonical: catalog order, absent fields skipped).
-        public var data: JSONObject { received ?? canonicalData() }
+        var received: JSONObject?
+        public var data: JSONObject { payloadData }
 
         public init(threeDSServerTransID: String, acsTransID: String, transStatus: TransStatus,
                     transStatusReason: String? = nil) {
@@ -130,52 +71,21 @@ extension ThreeDSEvent {
             self.acsTransID = acsTransID
             self.transStatus = transStatus
             self.transStatusReason = transStatusReason
-            received = nil
         }
 
-        /// The fields of `data` in catalog order, as a command builds it (see ``EventDataWriter``).
-        @inlinable
-        func writeFields<W: EventDataWriter>(to builder: inout W) {
-            builder.set("threeDSServerTransID", threeDSServerTransID)
-            builder.set("acsTransID", acsTransID)
-            builder.set("transStatus", transStatus)
-            builder.set("transStatusReason", transStatusReason)
-        }
-
-        /// Equal fields and equal `data`, whether built or decoded.
-        public static func == (lhs: AuthResponseReceived, rhs: AuthResponseReceived) -> Bool {
-            lhs.threeDSServerTransID == rhs.threeDSServerTransID && lhs.acsTransID == rhs.acsTransID
-                && lhs.transStatus == rhs.transStatus && lhs.transStatusReason == rhs.transStatusReason
-                && lhs.data == rhs.data
-        }
-
-        init(decoding r: FieldReader) throws(EventDecodingError) {
-            threeDSServerTransID = try r.string("threeDSServerTransID")
-            acsTransID = try r.string("acsTransID")
-            transStatus = try r.enumeration("transStatus", TransStatus.self)
-            transStatusReason = try r.optionalString("transStatusReason")
-            received = r.data
-            try checkRules(r)
-        }
-
-        /// The catalog's rules beyond the fields' JSON types (see ``TransactionCreated/checkRules(_:)``).
-        func checkRules(_ r: @autoclosure () -> FieldReader) throws(EventDecodingError) {
-            guard UUIDText.isUUID(threeDSServerTransID) else {
-                throw r().invalid("threeDSServerTransID", "must be a UUID, got \(ValueEcho.describe(threeDSServerTransID))")
-            }
-        }
+        static let table = PayloadTable(
+            Self.init, PayloadField("threeDSServerTransID", { $0.threeDSServerTransID }, .uuid),
+            PayloadField("acsTransID", { $0.acsTransID }), PayloadField("transStatus", { $0.transStatus }),
+            PayloadField("transStatusReason", { $0.transStatusReason }))
     }
 
     /// `ChallengeStarted`: `doChallenge` accepted, the overall timer armed.
-    public struct ChallengeStarted: Sendable, Equatable, PayloadFields {
+    public struct ChallengeStarted: Sendable, Equatable, CatalogPayload {
         /// Seconds before the challenge times out; at least 300.
         public let timeoutSeconds: Int64
         public let acsReferenceNumber: String
-        /// `data` as received when decoded; nil when built by a command.
-        @usableFromInline let received: JSONObject?
-        /// The envelope's `data` object: as received, or, built by a command, made from the fields
-        /// when asked for (canonical: catalog order, absent fields skipped).
-        public var data: JSONObject { received ?? canonicalData() }
+        var received: JSONObject?
+        public var data: JSONObject { payloadData }
 
         /// The smallest timeout the SDK accepts.
         public static let minimumTimeoutSeconds: Int64 = 300
@@ -183,52 +93,23 @@ extension ThreeDSEvent {
         public init(timeoutSeconds: Int64, acsReferenceNumber: String) {
             self.timeoutSeconds = timeoutSeconds
             self.acsReferenceNumber = acsReferenceNumber
-            received = nil
         }
 
-        /// The fields of `data` in catalog order, as a command builds it (see ``EventDataWriter``).
-        @inlinable
-        func writeFields<W: EventDataWriter>(to builder: inout W) {
-            builder.set("timeoutSeconds", timeoutSeconds)
-            builder.set("acsReferenceNumber", acsReferenceNumber)
-        }
-
-        /// Equal fields and equal `data`, whether built or decoded.
-        public static func == (lhs: ChallengeStarted, rhs: ChallengeStarted) -> Bool {
-            lhs.timeoutSeconds == rhs.timeoutSeconds && lhs.acsReferenceNumber == rhs.acsReferenceNumber
-                && lhs.data == rhs.data
-        }
-
-        init(decoding r: FieldReader) throws(EventDecodingError) {
-            timeoutSeconds = try r.int("timeoutSeconds")
-            acsReferenceNumber = try r.string("acsReferenceNumber")
-            received = r.data
-            try checkRules(r)
-        }
-
-        /// The catalog's rules beyond the fields' JSON types (see ``TransactionCreated/checkRules(_:)``).
-        func checkRules(_ r: @autoclosure () -> FieldReader) throws(EventDecodingError) {
-            guard timeoutSeconds >= Self.minimumTimeoutSeconds else {
-                throw r().invalid("timeoutSeconds", "must be >= \(Self.minimumTimeoutSeconds), got \(timeoutSeconds)")
-            }
-            // Bounded so that start + timeout in milliseconds cannot overflow.
-            guard timeoutSeconds <= 1_000_000_000 else {
-                throw r().invalid("timeoutSeconds", "must be <= 1000000000, got \(timeoutSeconds)")
-            }
-        }
+        // The upper bound keeps start + timeout in milliseconds from overflowing.
+        static let table = PayloadTable(
+            Self.init,
+            PayloadField("timeoutSeconds", { $0.timeoutSeconds }, .atLeast(minimumTimeoutSeconds), .atMost(1_000_000_000)),
+            PayloadField("acsReferenceNumber", { $0.acsReferenceNumber }))
     }
 
     /// `ChallengeRequestSent`: a CReq left the SDK.
-    public struct ChallengeRequestSent: Sendable, Equatable, PayloadFields {
+    public struct ChallengeRequestSent: Sendable, Equatable, CatalogPayload {
         public let sdkCounterStoA: ChallengeCounter
         public let action: ChallengeAction
         public let entryLength: Int64?
         public let noEntry: Bool?
-        /// `data` as received when decoded; nil when built by a command.
-        @usableFromInline let received: JSONObject?
-        /// The envelope's `data` object: as received, or, built by a command, made from the fields
-        /// when asked for (canonical: catalog order, absent fields skipped).
-        public var data: JSONObject { received ?? canonicalData() }
+        var received: JSONObject?
+        public var data: JSONObject { payloadData }
 
         public init(sdkCounterStoA: ChallengeCounter, action: ChallengeAction, entryLength: Int64? = nil,
                     noEntry: Bool? = nil) {
@@ -236,43 +117,15 @@ extension ThreeDSEvent {
             self.action = action
             self.entryLength = entryLength
             self.noEntry = noEntry
-            received = nil
         }
 
-        /// The fields of `data` in catalog order, as a command builds it (see ``EventDataWriter``).
-        @inlinable
-        func writeFields<W: EventDataWriter>(to builder: inout W) {
-            builder.set("sdkCounterStoA", sdkCounterStoA.text)
-            builder.set("action", action)
-            builder.set("entryLength", entryLength)
-            builder.set("noEntry", noEntry)
-        }
-
-        /// Equal fields and equal `data`, whether built or decoded.
-        public static func == (lhs: ChallengeRequestSent, rhs: ChallengeRequestSent) -> Bool {
-            lhs.sdkCounterStoA == rhs.sdkCounterStoA && lhs.action == rhs.action
-                && lhs.entryLength == rhs.entryLength && lhs.noEntry == rhs.noEntry && lhs.data == rhs.data
-        }
-
-        init(decoding r: FieldReader) throws(EventDecodingError) {
-            sdkCounterStoA = try r.counter("sdkCounterStoA")
-            action = try r.enumeration("action", ChallengeAction.self)
-            entryLength = try r.optionalInt("entryLength")
-            noEntry = try r.optionalBool("noEntry")
-            received = r.data
-            try checkRules(r)
-        }
-
-        /// The catalog's rules beyond the fields' JSON types (see ``TransactionCreated/checkRules(_:)``).
-        func checkRules(_ r: @autoclosure () -> FieldReader) throws(EventDecodingError) {
-            if let entryLength, entryLength < 0 {
-                throw r().invalid("entryLength", "must be >= 0, got \(entryLength)")
-            }
-        }
+        static let table = PayloadTable(
+            Self.init, PayloadField("sdkCounterStoA", { $0.sdkCounterStoA }), PayloadField("action", { $0.action }),
+            PayloadField("entryLength", { $0.entryLength }, .atLeast(0)), PayloadField("noEntry", { $0.noEntry }))
     }
 
     /// `ChallengeResponseReceived`: a CRes answered the request in flight.
-    public struct ChallengeResponseReceived: Sendable, Equatable, PayloadFields {
+    public struct ChallengeResponseReceived: Sendable, Equatable, CatalogPayload {
         /// What the response says: another screen, or the final result.
         public enum Result: Sendable, Equatable {
             /// `challengeCompletionInd` N: the next screen has this UI type.
@@ -283,11 +136,8 @@ extension ThreeDSEvent {
 
         public let acsCounterAtoS: ChallengeCounter
         public let result: Result
-        /// `data` as received when decoded; nil when built by a command.
-        @usableFromInline let received: JSONObject?
-        /// The envelope's `data` object: as received, or, built by a command, made from the fields
-        /// when asked for (canonical: catalog order, absent fields skipped).
-        public var data: JSONObject { received ?? canonicalData() }
+        var received: JSONObject?
+        public var data: JSONObject { payloadData }
 
         public var isFinal: Bool {
             if case .final = result { return true }
@@ -297,75 +147,26 @@ extension ThreeDSEvent {
         public init(acsCounterAtoS: ChallengeCounter, result: Result) {
             self.acsCounterAtoS = acsCounterAtoS
             self.result = result
-            received = nil
         }
 
-        /// The fields of `data` in catalog order, as a command builds it (see ``EventDataWriter``).
-        @inlinable
-        func writeFields<W: EventDataWriter>(to builder: inout W) {
-            builder.set("acsCounterAtoS", acsCounterAtoS.text)
-            switch result {
-            case let .screen(uiType):
-                builder.set("challengeCompletionInd", ChallengeCompletion.N)
-                builder.set("acsUiType", uiType)
-            case let .final(transStatus):
-                builder.set("challengeCompletionInd", ChallengeCompletion.Y)
-                builder.set("transStatus", transStatus)
-            }
-        }
-
-        /// Equal fields and equal `data`, whether built or decoded.
-        public static func == (lhs: ChallengeResponseReceived, rhs: ChallengeResponseReceived) -> Bool {
-            lhs.acsCounterAtoS == rhs.acsCounterAtoS && lhs.result == rhs.result && lhs.data == rhs.data
-        }
-
-        init(decoding r: FieldReader) throws(EventDecodingError) {
-            acsCounterAtoS = try r.counter("acsCounterAtoS")
-            switch try r.enumeration("challengeCompletionInd", ChallengeCompletion.self) {
-            case .N:
-                // A transStatus on a non-final response is kept and ignored.
-                result = .screen(try r.enumeration("acsUiType", ACSUIType.self))
-            case .Y:
-                // An acsUiType on a final response is kept and ignored.
-                result = .final(try r.enumeration("transStatus", ChallengeTransStatus.self))
-            }
-            received = r.data
-        }
+        static let table = PayloadTable(
+            Self.init, PayloadField("acsCounterAtoS", { $0.acsCounterAtoS }),
+            PayloadField("challengeCompletionInd", { $0.result }))
     }
 
     /// `ChallengeCompleted`: the challenge ended with the final response's `transStatus`.
-    public struct ChallengeCompleted: Sendable, Equatable, PayloadFields {
+    public struct ChallengeCompleted: Sendable, Equatable, CatalogPayload {
         public let transStatus: ChallengeTransStatus
-        /// `data` as received when decoded; nil when built by a command.
-        @usableFromInline let received: JSONObject?
-        /// The envelope's `data` object: as received, or, built by a command, made from the fields
-        /// when asked for (canonical: catalog order, absent fields skipped).
-        public var data: JSONObject { received ?? canonicalData() }
+        var received: JSONObject?
+        public var data: JSONObject { payloadData }
 
-        public init(transStatus: ChallengeTransStatus) {
-            self.transStatus = transStatus
-            received = nil
-        }
+        public init(transStatus: ChallengeTransStatus) { self.transStatus = transStatus }
 
-        /// The fields of `data` in catalog order, as a command builds it (see ``EventDataWriter``).
-        @inlinable
-        func writeFields<W: EventDataWriter>(to builder: inout W) {
-            builder.set("transStatus", transStatus)
-        }
-
-        /// Equal fields and equal `data`, whether built or decoded.
-        public static func == (lhs: ChallengeCompleted, rhs: ChallengeCompleted) -> Bool {
-            lhs.transStatus == rhs.transStatus && lhs.data == rhs.data
-        }
-
-        init(decoding r: FieldReader) throws(EventDecodingError) {
-            transStatus = try r.enumeration("transStatus", ChallengeTransStatus.self)
-            received = r.data
-        }
+        static let table = PayloadTable(Self.init, PayloadField("transStatus", { $0.transStatus }))
     }
 
     /// `ProtocolErrorOccurred`: the SDK found a protocol error or the ACS sent an `Erro`.
-    public struct ProtocolErrorOccurred: Sendable, Equatable, PayloadFields {
+    public struct ProtocolErrorOccurred: Sendable, Equatable, CatalogPayload {
         /// Kept as a string (101, 201, …, or others the SDK passes on).
         public let errorCode: String
         public let errorComponent: ErrorComponent
@@ -373,11 +174,8 @@ extension ThreeDSEvent {
         public let errorDetail: String?
         public let errorMessageType: String?
         public let sentToACS: Bool
-        /// `data` as received when decoded; nil when built by a command.
-        @usableFromInline let received: JSONObject?
-        /// The envelope's `data` object: as received, or, built by a command, made from the fields
-        /// when asked for (canonical: catalog order, absent fields skipped).
-        public var data: JSONObject { received ?? canonicalData() }
+        var received: JSONObject?
+        public var data: JSONObject { payloadData }
 
         public init(errorCode: String, errorComponent: ErrorComponent, errorDescription: String,
                     errorDetail: String? = nil, errorMessageType: String? = nil, sentToACS: Bool) {
@@ -387,95 +185,50 @@ extension ThreeDSEvent {
             self.errorDetail = errorDetail
             self.errorMessageType = errorMessageType
             self.sentToACS = sentToACS
-            received = nil
         }
 
-        /// The fields of `data` in catalog order, as a command builds it (see ``EventDataWriter``).
-        @inlinable
-        func writeFields<W: EventDataWriter>(to builder: inout W) {
-            builder.set("errorCode", errorCode)
-            builder.set("errorComponent", errorComponent)
-            builder.set("errorDescription", errorDescription)
-            builder.set("errorDetail", errorDetail)
-            builder.set("errorMessageType", errorMessageType)
-            builder.set("sentToACS", sentToACS)
-        }
-
-        /// Equal fields and equal `data`, whether built or decoded.
-        public static func == (lhs: ProtocolErrorOccurred, rhs: ProtocolErrorOccurred) -> Bool {
-            lhs.errorCode == rhs.errorCode && lhs.errorComponent == rhs.errorComponent
-                && lhs.errorDescription == rhs.errorDescription && lhs.errorDetail == rhs.errorDetail
-                && lhs.errorMessageType == rhs.errorMessageType && lhs.sentToACS == rhs.sentToACS
-                && lhs.data == rhs.data
-        }
-
-        init(decoding r: FieldReader) throws(EventDecodingError) {
-            errorCode = try r.string("errorCode")
-            errorComponent = try r.enumeration("errorComponent", ErrorComponent.self)
-            errorDescription = try r.string("errorDescription")
-            errorDetail = try r.optionalString("errorDetail")
-            errorMessageType = try r.optionalString("errorMessageType")
-            sentToACS = try r.bool("sentToACS")
-            received = r.data
-        }
+        static let table = PayloadTable(
+            Self.init, PayloadField("errorCode", { $0.errorCode }), PayloadField("errorComponent", { $0.errorComponent }),
+            PayloadField("errorDescription", { $0.errorDescription }), PayloadField("errorDetail", { $0.errorDetail }),
+            PayloadField("errorMessageType", { $0.errorMessageType }), PayloadField("sentToACS", { $0.sentToACS }))
     }
 
     /// `RuntimeErrorOccurred`: setup, transport or internal failure.
-    public struct RuntimeErrorOccurred: Sendable, Equatable, PayloadFields {
+    public struct RuntimeErrorOccurred: Sendable, Equatable, CatalogPayload {
         public let errorCode: String
         /// At most 256 Unicode code points.
         public let errorMessage: String
-        /// `data` as received when decoded; nil when built by a command.
-        @usableFromInline let received: JSONObject?
-        /// The envelope's `data` object: as received, or, built by a command, made from the fields
-        /// when asked for (canonical: catalog order, absent fields skipped).
-        public var data: JSONObject { received ?? canonicalData() }
+        var received: JSONObject?
+        public var data: JSONObject { payloadData }
 
         public static let maximumMessageLength = 256
 
         public init(errorCode: String, errorMessage: String) {
             self.errorCode = errorCode
             self.errorMessage = errorMessage
-            received = nil
         }
 
-        /// The fields of `data` in catalog order, as a command builds it (see ``EventDataWriter``).
-        @inlinable
-        func writeFields<W: EventDataWriter>(to builder: inout W) {
-            builder.set("errorCode", errorCode)
-            builder.set("errorMessage", errorMessage)
-        }
-
-        /// Equal fields and equal `data`, whether built or decoded.
-        public static func == (lhs: RuntimeErrorOccurred, rhs: RuntimeErrorOccurred) -> Bool {
-            lhs.errorCode == rhs.errorCode && lhs.errorMessage == rhs.errorMessage && lhs.data == rhs.data
-        }
-
-        init(decoding r: FieldReader) throws(EventDecodingError) {
-            errorCode = try r.string("errorCode")
-            errorMessage = try r.string("errorMessage")
-            received = r.data
-            try checkRules(r)
-        }
-
-        /// The catalog's rules beyond the fields' JSON types (see ``TransactionCreated/checkRules(_:)``).
-        func checkRules(_ r: @autoclosure () -> FieldReader) throws(EventDecodingError) {
-            let length = errorMessage.unicodeScalars.count
-            guard length <= Self.maximumMessageLength else {
-                throw r().invalid("errorMessage", "must be at most \(Self.maximumMessageLength) Unicode code points, "
-                                + "got \(length)")
-            }
-        }
+        static let table = PayloadTable(
+            Self.init, PayloadField("errorCode", { $0.errorCode }),
+            PayloadField("errorMessage", { $0.errorMessage }, .atMostCodePoints(maximumMessageLength)))
     }
 }
 
-extension FieldReader {
-    /// A three-digit counter string (`000` to `999`).
-    func counter(_ key: String) throws(EventDecodingError) -> ChallengeCounter {
-        let text = try string(key)
-        guard let counter = ChallengeCounter(text: text) else {
-            throw invalid(key, "must be three decimal digits, got \(ValueEcho.describe(text))")
+extension ThreeDSEvent.ChallengeResponseReceived.Result: FieldValue {
+    /// `challengeCompletionInd`, then the field it calls for: `acsUiType` after N, `transStatus`
+    /// after Y (the other one, if present, is kept in `data` and ignored).
+    static func read(_ value: JSONValue, _ r: FieldReader, _ key: String) throws(EventDecodingError) -> Self {
+        switch try ChallengeCompletion.read(value, r, key) {
+        case .N: return .screen(try ACSUIType.read(r, "acsUiType"))
+        case .Y: return .final(try ChallengeTransStatus.read(r, "transStatus"))
         }
-        return counter
+    }
+
+    var output: FieldOutput {
+        switch self {
+        case let .screen(uiType): return .stringThen(ChallengeCompletion.N.rawValue, key: "acsUiType", uiType.rawValue)
+        case let .final(transStatus):
+            return .stringThen(ChallengeCompletion.Y.rawValue, key: "transStatus", transStatus.rawValue)
+        }
     }
 }

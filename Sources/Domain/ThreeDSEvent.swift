@@ -22,11 +22,7 @@ public enum ThreeDSEvent: Sendable, Equatable {
     case runtimeErrorOccurred(RuntimeErrorOccurred)
 
     /// Every event type name of the category, in catalog order.
-    public static let typeNames: [String] = [
-        "TransactionCreated", "AuthRequestParametersCreated", "AuthResponseReceived", "TransactionClosed",
-        "ChallengeStarted", "ChallengeRequestSent", "ChallengeResponseReceived", "ChallengeCompleted",
-        "ChallengeCancelled", "ChallengeTimedOut", "ProtocolErrorOccurred", "RuntimeErrorOccurred",
-    ]
+    public static let typeNames: [String] = EventType.types(of: .threeDS).map(\.name)
 
     /// Decodes the `data` object of an event of type `type`, checking every field rule of the
     /// catalog (state rules are the aggregate's job).
@@ -34,22 +30,27 @@ public enum ThreeDSEvent: Sendable, Equatable {
     /// - Throws: ``EventDecodingError`` naming the type, the field and the rule; kind
     ///   `.unknownType` when `type` is not a `3ds` event type.
     public static func decode(type: String, data: JSONObject) throws(EventDecodingError) -> ThreeDSEvent {
-        switch type {
-        case "TransactionCreated": return .transactionCreated(try .init(decoding: FieldReader(type, data)))
-        case "AuthRequestParametersCreated":
-            return .authRequestParametersCreated(try .init(decoding: FieldReader(type, data)))
-        case "AuthResponseReceived": return .authResponseReceived(try .init(decoding: FieldReader(type, data)))
-        case "TransactionClosed": return .transactionClosed(NoFields(data: data))
-        case "ChallengeStarted": return .challengeStarted(try .init(decoding: FieldReader(type, data)))
-        case "ChallengeRequestSent": return .challengeRequestSent(try .init(decoding: FieldReader(type, data)))
-        case "ChallengeResponseReceived":
-            return .challengeResponseReceived(try .init(decoding: FieldReader(type, data)))
-        case "ChallengeCompleted": return .challengeCompleted(try .init(decoding: FieldReader(type, data)))
-        case "ChallengeCancelled": return .challengeCancelled(NoFields(data: data))
-        case "ChallengeTimedOut": return .challengeTimedOut(NoFields(data: data))
-        case "ProtocolErrorOccurred": return .protocolErrorOccurred(try .init(decoding: FieldReader(type, data)))
-        case "RuntimeErrorOccurred": return .runtimeErrorOccurred(try .init(decoding: FieldReader(type, data)))
-        default: throw EventDecodingError.unknownType(type)
+        guard let known = EventType(name: type) else { throw EventDecodingError.unknownType(type) }
+        let r = FieldReader(type, data)
+        switch known {
+        case .transactionCreated: return .transactionCreated(try .init(decoding: r))
+        case .authRequestParametersCreated: return .authRequestParametersCreated(try .init(decoding: r))
+        case .authResponseReceived: return .authResponseReceived(try .init(decoding: r))
+        case .transactionClosed: return .transactionClosed(NoFields(data: data))
+        case .challengeStarted: return .challengeStarted(try .init(decoding: r))
+        case .challengeRequestSent: return .challengeRequestSent(try .init(decoding: r))
+        case .challengeResponseReceived: return .challengeResponseReceived(try .init(decoding: r))
+        case .challengeCompleted: return .challengeCompleted(try .init(decoding: r))
+        case .challengeCancelled: return .challengeCancelled(NoFields(data: data))
+        case .challengeTimedOut: return .challengeTimedOut(NoFields(data: data))
+        case .protocolErrorOccurred: return .protocolErrorOccurred(try .init(decoding: r))
+        case .runtimeErrorOccurred: return .runtimeErrorOccurred(try .init(decoding: r))
+        case .eligibilityChecked, .termsAccepted, .digitizationRequested, .digitizationApproved,
+             .digitizationDeclined, .digitizationApprovedWithIDV, .idvMethodSelected, .activationRequired,
+             .otpSubmitted, .otpRejected, .appToAppResumed, .cpsNotificationReceived, .activatedByIDV,
+             .activationInterrupted, .activationResumed, .activationCancelled, .activationExpired,
+             .activationFailed:
+            throw EventDecodingError.unknownType(type)
         }
     }
 
@@ -78,23 +79,26 @@ public enum ThreeDSEvent: Sendable, Equatable {
     /// A reader of no data that names this event's type in an error.
     private var failureReader: FieldReader { FieldReader(typeName, JSONObject()) }
 
-    /// The event's type name as written in the envelope.
-    public var typeName: String {
+    /// The event's type in the catalog.
+    public var type: EventType {
         switch self {
-        case .transactionCreated: return "TransactionCreated"
-        case .authRequestParametersCreated: return "AuthRequestParametersCreated"
-        case .authResponseReceived: return "AuthResponseReceived"
-        case .transactionClosed: return "TransactionClosed"
-        case .challengeStarted: return "ChallengeStarted"
-        case .challengeRequestSent: return "ChallengeRequestSent"
-        case .challengeResponseReceived: return "ChallengeResponseReceived"
-        case .challengeCompleted: return "ChallengeCompleted"
-        case .challengeCancelled: return "ChallengeCancelled"
-        case .challengeTimedOut: return "ChallengeTimedOut"
-        case .protocolErrorOccurred: return "ProtocolErrorOccurred"
-        case .runtimeErrorOccurred: return "RuntimeErrorOccurred"
+        case .transactionCreated: return .transactionCreated
+        case .authRequestParametersCreated: return .authRequestParametersCreated
+        case .authResponseReceived: return .authResponseReceived
+        case .transactionClosed: return .transactionClosed
+        case .challengeStarted: return .challengeStarted
+        case .challengeRequestSent: return .challengeRequestSent
+        case .challengeResponseReceived: return .challengeResponseReceived
+        case .challengeCompleted: return .challengeCompleted
+        case .challengeCancelled: return .challengeCancelled
+        case .challengeTimedOut: return .challengeTimedOut
+        case .protocolErrorOccurred: return .protocolErrorOccurred
+        case .runtimeErrorOccurred: return .runtimeErrorOccurred
         }
     }
+
+    /// The event's type name as written in the envelope.
+    public var typeName: String { type.name }
 
     /// The envelope's `data` object for this event.
     public var data: JSONObject {
@@ -117,7 +121,6 @@ public enum ThreeDSEvent: Sendable, Equatable {
     /// Writes the fields of the event's `data` into `writer`, in order: those received for a
     /// decoded event, else the canonical fields straight from the payload, without building the
     /// `data` object (which a built event makes only when asked for).
-    @inlinable
     public func writeData<W: EventDataWriter>(to writer: inout W) {
         switch self {
         case let .transactionCreated(event): event.writeData(to: &writer)

@@ -13,7 +13,7 @@ extension ThreeDSTransaction {
             case .transactionCreated, .authRequestParametersCreated, .authResponseReceived, .transactionClosed,
                  .challengeStarted, .challengeRequestSent, .challengeResponseReceived, .challengeTimedOut,
                  .protocolErrorOccurred, .runtimeErrorOccurred:
-                let expected = answersCancel ? "ChallengeCancelled" : "ChallengeCompleted"
+                let expected = (answersCancel ? EventType.challengeCancelled : .challengeCompleted).name
                 return .failure(Rejection(.threeDSAfterFinalResponse, "after a final response the next event must be "
                                           + "\(expected), got \(event.typeName)"))
             }

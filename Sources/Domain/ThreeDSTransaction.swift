@@ -84,12 +84,12 @@ public enum ThreeDSTransaction: Aggregate {
         /// The terminal event type that produced this outcome.
         public var eventType: String {
             switch self {
-            case .closed: return "TransactionClosed"
-            case .completed: return "ChallengeCompleted"
-            case .cancelled: return "ChallengeCancelled"
-            case .timedOut: return "ChallengeTimedOut"
-            case .protocolError: return "ProtocolErrorOccurred"
-            case .runtimeError: return "RuntimeErrorOccurred"
+            case .closed: return EventType.transactionClosed.name
+            case .completed: return EventType.challengeCompleted.name
+            case .cancelled: return EventType.challengeCancelled.name
+            case .timedOut: return EventType.challengeTimedOut.name
+            case .protocolError: return EventType.protocolErrorOccurred.name
+            case .runtimeError: return EventType.runtimeErrorOccurred.name
             }
         }
     }

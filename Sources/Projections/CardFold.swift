@@ -1,24 +1,6 @@
 import Domain
 import JournalCore
 
-/// How a card digitization journey ended, as far as the log says.
-public enum CardOutcome: Int64, Sendable, CaseIterable {
-    case open = 0, activated, failed, cancelled, expired, declined, notEligible, approved
-
-    public var key: String {
-        switch self {
-        case .open: return "open"
-        case .activated: return "activated"
-        case .failed: return "failed"
-        case .cancelled: return "cancelled"
-        case .expired: return "expired"
-        case .declined: return "declined"
-        case .notEligible: return "notEligible"
-        case .approved: return "approved"
-        }
-    }
-}
-
 /// One `card` stream as the card read model keeps it.
 public struct CardStreamRow: Sendable, Equatable {
     public var sid: Int64
@@ -34,7 +16,7 @@ public struct CardStreamRow: Sendable, Equatable {
     public var otpTimes: [Int64] = []
     public var firstOTPAt: Int64? { otpTimes.first }
     public var lastOTPAt: Int64? { otpTimes.last }
-    public var outcome: CardOutcome = .open
+    public var outcome: CardDigitization.OutcomeKey = .open
     public var endedAt: Int64?
     /// occurredAt of the stream's `EligibilityChecked`: the cohort time of `rates`.
     public var startedAt: Int64?
@@ -174,7 +156,7 @@ public enum CardFold {
     /// The name a method is counted under: its `type`, with appToApp split by cryptogram
     /// (`appToAppWithCryptogram`, `appToAppWithoutCryptogram`).
     public static func methodKind(type: String, withCryptogram: Bool?) -> String {
-        guard type == "appToApp" else { return type }
+        guard type == IDVMethodType.appToApp.rawValue else { return type }
         return withCryptogram == true ? "appToAppWithCryptogram" : "appToAppWithoutCryptogram"
     }
 
@@ -222,7 +204,7 @@ public enum CardFold {
         case .activatedByIDV:
             activate(&row, at: t, facts: &facts)
         case .cpsNotificationReceived:
-            if event.string("messageCode") == "CBP.info.tokenProvisioned", row.decisionAt != nil,
+            if event.string("messageCode") == CPSMessageCode.tokenProvisioned, row.decisionAt != nil,
                row.outcome == .open {
                 activate(&row, at: t, facts: &facts)
             }
@@ -236,11 +218,12 @@ public enum CardFold {
         case .activationCancelled:
             end(&row, .cancelled, at: t)
             facts.append(CardFact(occurredAt: t, sid: sid, kind: .cancelled, a: row.selectedKind ?? "none"))
-        case .other, .transactionCreated, .authResponseReceived, .challengeStarted, .challengeRequestSent,
-             .challengeResponseReceived, .challengeCompleted, .challengeCancelled, .challengeTimedOut,
-             .protocolErrorOccurred, .runtimeErrorOccurred, .transactionClosed, .authRequestParametersCreated,
-             .digitizationRequested:
-            break  // TermsAccepted, DigitizationRequested, ActivationRequired, AppToAppResumed, …
+        case nil, .transactionCreated, .authRequestParametersCreated, .authResponseReceived, .transactionClosed,
+             .challengeStarted, .challengeRequestSent, .challengeResponseReceived, .challengeCompleted,
+             .challengeCancelled, .challengeTimedOut, .protocolErrorOccurred, .runtimeErrorOccurred, .termsAccepted,
+             .digitizationRequested, .activationRequired, .appToAppResumed, .activationInterrupted,
+             .activationResumed:
+            break  // types this projection does not count
         }
     }
 
@@ -250,7 +233,7 @@ public enum CardFold {
                               v: row.decisionAt.map { t - $0 }))
     }
 
-    private static func end(_ row: inout CardStreamRow, _ outcome: CardOutcome, at t: Int64) {
+    private static func end(_ row: inout CardStreamRow, _ outcome: CardDigitization.OutcomeKey, at t: Int64) {
         row.outcome = outcome
         row.endedAt = t
     }

@@ -1,3 +1,4 @@
+import Domain
 import EventStore
 import Glibc
 import JournalCore
@@ -15,33 +16,16 @@ public struct EventView {
     public var position: Int64
     /// The reader's key of the stream.
     public var stream: Int64
-    public var kind: EventKind
-    /// The stream's category.
-    public var category: Category
+    /// The catalog type; nil for a type outside the catalog.
+    public var kind: EventType?
+    /// The stream's category; nil for a stream name of neither category.
+    public var category: StreamCategory?
     /// occurredAt, in milliseconds since the epoch.
     public var occurredAt: Int64
     /// The `data` object as stored (compact JSON text); empty for kinds no fold reads fields of.
     public var data: UnsafeBufferPointer<UInt8>
     /// The `meta` object as stored (compact JSON text); empty when the event has none.
     public var meta = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
-
-    public enum Category: UInt8, Sendable, Equatable {
-        case threeDS, card, other
-
-        /// The category of a stream name (`3ds-…`, `card-…`).
-        public init(streamName: String) {
-            var utf8 = streamName.utf8.makeIterator()
-            let a = utf8.next(), b = utf8.next(), c = utf8.next(), d = utf8.next(), e = utf8.next()
-            if a == UInt8(ascii: "3"), b == UInt8(ascii: "d"), c == UInt8(ascii: "s"), d == UInt8(ascii: "-") {
-                self = .threeDS
-            } else if a == UInt8(ascii: "c"), b == UInt8(ascii: "a"), c == UInt8(ascii: "r"), d == UInt8(ascii: "d"),
-                      e == UInt8(ascii: "-") {
-                self = .card
-            } else {
-                self = .other
-            }
-        }
-    }
 
     /// The string value of a top-level field of `data` (nil when absent or not a string).
     func string(_ key: StaticString) -> String? { JSONFieldScanner.string(key, in: data) }

@@ -59,7 +59,7 @@ public enum StreamOutcome: Sendable, Equatable {
 public struct StreamsRow: Sendable, Equatable {
     public var sid: Int64
     public var name: String
-    public var category: EventView.Category = .other
+    public var category: StreamCategory?
     /// occurredAt of the stream's first event (version 0).
     public var startedAt: Int64?
     /// occurredAt of its last event so far.
@@ -114,7 +114,7 @@ public enum StreamsFold {
         case .challengeStarted:
             row.outcome = .threeDSOpen(.challenge)
         case .challengeCompleted:
-            row.outcome = .threeDSEnded(event.string("transStatus") == "Y" ? .completedY : .completedN)
+            row.outcome = .threeDSEnded(event.string("transStatus") == ChallengeTransStatus.Y.rawValue ? .completedY : .completedN)
         case .challengeCancelled:
             row.outcome = .threeDSEnded(.cancelled)
         case .challengeTimedOut:
@@ -127,7 +127,8 @@ public enum StreamsFold {
             row.outcome = .threeDSEnded(.closed)
         // card
         case .eligibilityChecked:
-            row.outcome = event.string("outcome") == "notEligible" ? .cardEnded(.notEligible) : .cardOpen(.eligible)
+            row.outcome = event.string("outcome") == EligibilityOutcome.notEligible.rawValue
+                ? .cardEnded(.notEligible) : .cardOpen(.eligible)
         case .digitizationRequested:
             row.outcome = .cardOpen(.requested)
         case .digitizationApproved:
@@ -143,7 +144,7 @@ public enum StreamsFold {
         case .cpsNotificationReceived:
             // The issuer's push activates a pending activation (interrupted ones included).
             if row.outcome == .cardOpen(.pendingActivation),
-               event.string("messageCode") == "CBP.info.tokenProvisioned" {
+               event.string("messageCode") == CPSMessageCode.tokenProvisioned {
                 row.outcome = .cardEnded(.activated)
             }
         case .activationExpired:
@@ -152,9 +153,10 @@ public enum StreamsFold {
             row.outcome = .cardEnded(.failed)
         case .activationCancelled:
             row.outcome = .cardEnded(.cancelled)
-        case .other, .challengeRequestSent, .challengeResponseReceived, .idvMethodSelected, .otpSubmitted,
-             .otpRejected:
-            break  // steps inside a state: TermsAccepted, ActivationRequired, AppToAppResumed, …
+        case nil, .challengeRequestSent, .challengeResponseReceived, .termsAccepted, .idvMethodSelected,
+             .activationRequired, .otpSubmitted, .otpRejected, .appToAppResumed, .activationInterrupted,
+             .activationResumed:
+            break  // steps inside a state
         }
     }
 }

@@ -1,21 +1,4 @@
-/// How a 3DS transaction ended, as far as the log says.
-public enum ThreeDSOutcome: Int64, Sendable, CaseIterable {
-    case open = 0, completedY, completedN, cancelled, timedOut, protocolError, runtimeError, closed
-
-    /// The key used in query output.
-    public var key: String {
-        switch self {
-        case .open: return "open"
-        case .completedY: return "completedY"
-        case .completedN: return "completedN"
-        case .cancelled: return "cancelled"
-        case .timedOut: return "timedOut"
-        case .protocolError: return "protocolError"
-        case .runtimeError: return "runtimeError"
-        case .closed: return "closed"
-        }
-    }
-}
+import Domain
 
 /// One `3ds` stream as the 3DS read model keeps it: its describing attributes (from its whole
 /// history) and what the fold needs to go on.
@@ -28,7 +11,7 @@ public struct ThreeDSStreamRow: Sendable, Equatable {
     /// `transStatus` of the ARes.
     public var aresStatus: String?
     public var challengeStartedAt: Int64?
-    public var outcome: ThreeDSOutcome = .open
+    public var outcome: ThreeDSTransaction.OutcomeKey = .open
     /// occurredAt of the terminal event.
     public var endedAt: Int64?
     /// Challenge requests sent (rounds).
@@ -122,7 +105,7 @@ public enum ThreeDSFold {
 
     /// Adds (`sign` 1) or takes out (−1) what a stream adds to the totals in its current state.
     public static func contribute(_ row: ThreeDSStreamRow, sign: Int64, to totals: inout TotalsDelta) {
-        let outcome = row.outcome.key
+        let outcome = row.outcome.rawValue
         if let created = row.createdAt {
             totals.count(.funnel, row.directoryServer ?? "unknown", row.messageVersion ?? "unknown",
                          row.aresStatus ?? "", row.challengeStartedAt != nil ? "1" : "0", outcome, by: sign, at: created)
@@ -153,7 +136,7 @@ public enum ThreeDSFold {
         case .challengeRequestSent:
             let action = event.string("action") ?? "unknown"
             row.requests += 1
-            if action == "submitText" {
+            if action == ChallengeAction.submitText.rawValue {
                 row.submitTexts += 1
                 SortedValues.insert(t, into: &row.submitTimes)
             }
@@ -161,13 +144,13 @@ public enum ThreeDSFold {
                                      b: row.lastUiType ?? "none"))
         case .challengeResponseReceived:
             let (completion, uiType) = event.strings("challengeCompletionInd", "acsUiType")
-            if completion == "N" {
+            if completion == ChallengeCompletion.N.rawValue {
                 let ui = uiType ?? "unknown"
                 row.lastUiType = ui
                 facts.append(ThreeDSFact(occurredAt: t, sid: row.sid, kind: .screen, a: ui))
             }
         case .challengeCompleted:
-            end(&row, event.string("transStatus") == "Y" ? .completedY : .completedN, at: t)
+            end(&row, event.string("transStatus") == ChallengeTransStatus.Y.rawValue ? .completedY : .completedN, at: t)
         case .challengeCancelled:
             end(&row, .cancelled, at: t)
         case .challengeTimedOut:
@@ -184,15 +167,16 @@ public enum ThreeDSFold {
                                      a: event.string("errorCode") ?? "unknown"))
         case .transactionClosed:
             end(&row, .closed, at: t)
-        case .other, .eligibilityChecked, .digitizationApproved, .digitizationDeclined, .digitizationApprovedWithIDV,
-             .idvMethodSelected, .otpSubmitted, .otpRejected, .activatedByIDV, .cpsNotificationReceived,
-             .activationExpired, .activationFailed, .activationCancelled, .authRequestParametersCreated,
-             .digitizationRequested:
+        case nil, .authRequestParametersCreated, .eligibilityChecked, .termsAccepted, .digitizationRequested,
+             .digitizationApproved, .digitizationDeclined, .digitizationApprovedWithIDV, .idvMethodSelected,
+             .activationRequired, .otpSubmitted, .otpRejected, .appToAppResumed, .cpsNotificationReceived,
+             .activatedByIDV, .activationInterrupted, .activationResumed, .activationCancelled, .activationExpired,
+             .activationFailed:
             break  // types this projection does not count
         }
     }
 
-    private static func end(_ row: inout ThreeDSStreamRow, _ outcome: ThreeDSOutcome, at t: Int64) {
+    private static func end(_ row: inout ThreeDSStreamRow, _ outcome: ThreeDSTransaction.OutcomeKey, at t: Int64) {
         row.outcome = outcome
         row.endedAt = t
     }

@@ -1,3 +1,4 @@
+import Domain
 import EventStore
 import JournalCore
 
@@ -23,7 +24,7 @@ final class InFlightJourney {
 
     struct Entry {
         var id: EventID
-        /// The type's index in ``EventTypeIndex/names``.
+        /// The type's index in ``EventType/names``.
         var typeIndex: UInt8
         var occurredAt: Int64
         /// Filled in by the simulation after the journey is generated.
@@ -65,7 +66,7 @@ final class InFlightJourney {
         cursor += 1
         return bytes.withUnsafeBytes { all in
             Self.simulatedMeta.withUnsafeBytes { marker in
-                body(BorrowedEvent(id: entry.id, version: version, type: EventTypeIndex.names[Int(entry.typeIndex)],
+                body(BorrowedEvent(id: entry.id, version: version, type: EventType.names[Int(entry.typeIndex)],
                                    occurredAt: Timestamp(millisecondsSinceEpoch: entry.occurredAt),
                                    recordedAt: Timestamp(millisecondsSinceEpoch: entry.recordedAt),
                                    data: UnsafeRawBufferPointer(rebasing: all[start..<end]),

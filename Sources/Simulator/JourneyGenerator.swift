@@ -136,7 +136,7 @@ public final class JourneyGenerator {
         if packsEvents {
             // The same string object (its text compared only when not).
             let words = lastID.flatMap { $0.text == new.id ? ($0.high, $0.low) : nil }
-            packed.append(id: new.id, words: words, typeIndex: new.event.typeIndex, occurredAt: new.occurredAt) { writer in
+            packed.append(id: new.id, words: words, typeIndex: new.event.type.rawValue, occurredAt: new.occurredAt) { writer in
                 new.event.writeData(to: &writer)
             }
         } else {

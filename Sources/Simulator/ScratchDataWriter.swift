@@ -95,7 +95,7 @@ extension ByteScratch {
 /// An event of either category, as the generator packs it.
 protocol PackableEvent: Sendable, Equatable {
     var typeName: String { get }
-    var typeIndex: UInt8 { get }
+    var type: EventType { get }
     var data: JSONObject { get }
     func writeData<W: EventDataWriter>(to writer: inout W)
 }

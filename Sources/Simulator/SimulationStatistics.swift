@@ -10,11 +10,11 @@ public struct SimulationStatistics: Sendable, Equatable {
     /// Events of each type, over the admitted journeys.
     public var eventTypes: [String: Int] {
         var counts: [String: Int] = [:]
-        for (index, count) in typeCounts.enumerated() where count > 0 { counts[EventTypeIndex.names[index]] = count }
+        for (index, count) in typeCounts.enumerated() where count > 0 { counts[EventType.names[index]] = count }
         return counts
     }
-    /// Events by ``EventTypeIndex``.
-    private var typeCounts = [Int](repeating: 0, count: EventTypeIndex.names.count)
+    /// Events by ``EventType`` raw value.
+    private var typeCounts = [Int](repeating: 0, count: EventType.names.count)
     /// Final outcomes: `3ds.<outcomeKey>` and `card.<outcomeKey>`.
     public var outcomes: [String: Int] {
         var counts: [String: Int] = [:]

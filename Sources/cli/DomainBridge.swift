@@ -34,7 +34,7 @@ struct StreamFold {
     }
 
     /// Every event type of the domain's catalog, both categories.
-    static let catalogTypeNames = ThreeDSEvent.typeNames + CardEvent.typeNames
+    static let catalogTypeNames = EventType.names
 
     /// The aggregate as a JSON object, for `state` and `replay`.
     var summary: JSONObject { state.summary() }

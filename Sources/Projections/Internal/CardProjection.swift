@@ -1,3 +1,4 @@
+import Domain
 import JournalCore
 
 /// The `card` read model: one row per `card` stream, updated in place, and one fact row per
@@ -146,7 +147,7 @@ final class CardProjection: StreamDirectoryModel {
                     write.bind(at + 6, spans[index].selected, in: texts)
                     write.bind(at + 7, rows[index].selections)
                     write.bind(at + 8, rows[index].otpSubmissions)
-                    write.bind(at + 9, rows[index].outcome.rawValue)
+                    write.bind(at + 9, rows[index].outcome.code)
                     write.bind(at + 10, rows[index].endedAt)
                     write.bind(at + 11, rows[index].firstOTPAt)
                     write.bind(at + 12, rows[index].lastOTPAt)
@@ -195,7 +196,7 @@ final class CardProjection: StreamDirectoryModel {
         row.selectedKind = st.optionalText(4)
         row.selections = st.int(5)
         row.otpSubmissions = st.int(6)
-        row.outcome = CardOutcome(rawValue: st.int(7)) ?? .open
+        row.outcome = CardDigitization.OutcomeKey(code: st.int(7)) ?? .open
         row.endedAt = st.optionalInt(8)
         if let times = st.optionalText(9) {
             guard let decoded = SortedValues.decode(times) else {

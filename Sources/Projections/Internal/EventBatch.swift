@@ -1,3 +1,5 @@
+import Domain
+
 /// A batch of events read from the log: the views, and one arena holding the `data` bytes of
 /// the events whose fields a fold reads (one allocation per batch, not one per event). The
 /// views' `data` pointers point into the arena and stay valid as long as the batch lives.
@@ -79,10 +81,10 @@ struct EventBatchBuilder {
 
     /// Appends an event; `data` is copied when `kind` needs it, `meta` when it is not empty
     /// (the `streams` directory reads its `correlationId`).
-    mutating func append(position: Int64, stream: Int64, kind: EventKind, category: EventView.Category,
+    mutating func append(position: Int64, stream: Int64, kind: EventType?, category: StreamCategory?,
                          occurredAt: Int64, data: UnsafeRawBufferPointer, meta: UnsafeRawBufferPointer? = nil) {
         var offset = 0, length = 0
-        if kind.readsData && !data.isEmpty {
+        if kind?.readsData == true && !data.isEmpty {
             offset = copy(data)
             length = data.count
         }
@@ -108,7 +110,7 @@ struct EventBatchBuilder {
     }
 
     /// Sets a view's category (streams met for the first time are resolved after the read).
-    mutating func setCategory(_ category: EventView.Category, at index: Int) { views[index].category = category }
+    mutating func setCategory(_ category: StreamCategory?, at index: Int) { views[index].category = category }
 
     /// The stream key of the event at `index`.
     func stream(at index: Int) -> Int64 { views[index].stream }

@@ -1,3 +1,4 @@
+import Domain
 import EventStore
 import JournalCore
 
@@ -11,8 +12,8 @@ final class EventReader {
     private let source: any ProjectionEventSource
     private let scanner: (any EventScanning)?
     /// By type id and stream id (flat tables: one lookup of each per event scanned).
-    private var kinds = CodeMap<EventKind>()
-    private var categories = CodeMap<EventView.Category>()
+    private var kinds = CodeMap<TypeCode>()
+    private var categories = CodeMap<CategoryCode>()
     /// The names of a `readAll` source's interned keys.
     private var names: [Int64: String] = [:]
     /// Stream ids up to this one have had their categories bulk-loaded (scanning sources).
@@ -121,7 +122,7 @@ final class EventReader {
                         badPosition = event.position
                         return false
                     }
-                    guard let kind = knownKinds[event.typeID] else {
+                    guard let kind = knownKinds[event.typeID]?.type ?? nil else {
                         unknownTypes.insert(event.typeID)
                         stoppedAt = event.position
                         return false
@@ -129,7 +130,7 @@ final class EventReader {
                     let category = knownCategories[event.streamID]
                     if category == nil { unresolved.append(batch.count) }
                     batch.append(position: event.position, stream: event.streamID, kind: kind,
-                                 category: category ?? .other, occurredAt: event.occurredAt, data: event.data,
+                                 category: category?.category, occurredAt: event.occurredAt, data: event.data,
                                  meta: event.meta)
                     return true
                 }
@@ -143,7 +144,7 @@ final class EventReader {
             guard let stoppedAt else { break }
             for id in unknownTypes {
                 do {
-                    kinds[id] = EventKind(type: try scanner.typeName(id: id))
+                    kinds[id] = TypeCode(name: try scanner.typeName(id: id))
                 } catch {
                     throw ProjectionError(.eventStore, "cannot read the name of event type #\(id): \(error)")
                 }
@@ -162,7 +163,7 @@ final class EventReader {
                          scanner: any EventScanning) throws(ProjectionError) {
         guard !indices.isEmpty else { return }
         // The table moves into a local for the loop (no exclusivity check per access) and back.
-        var categories = CodeMap<EventView.Category>()
+        var categories = CodeMap<CategoryCode>()
         swap(&categories, &self.categories)
         defer { swap(&categories, &self.categories) }
         for index in indices {
@@ -172,19 +173,19 @@ final class EventReader {
                 if id - namesLoadedThrough > Int64(Self.nameWindow) { namesLoadedThrough = id - 1 }
                 try loadCategories(through: id, scanner: scanner, into: &categories)
             }
-            let category: EventView.Category
+            let category: CategoryCode
             if let known = categories[id] {
                 category = known
             } else {
-                category = EventView.Category(streamName: try name(of: id))  // not in a loaded range
+                category = CategoryCode(streamName: try name(of: id))  // not in a loaded range
                 categories[id] = category
             }
-            batch.setCategory(category, at: index)
+            batch.setCategory(category.category, at: index)
         }
     }
 
     private func loadCategories(through id: Int64, scanner: any EventScanning,
-                                into categories: inout CodeMap<EventView.Category>) throws(ProjectionError) {
+                                into categories: inout CodeMap<CategoryCode>) throws(ProjectionError) {
         while namesLoadedThrough < id {
             let chunk: [(id: Int64, name: String)]
             do {
@@ -193,7 +194,7 @@ final class EventReader {
                 throw ProjectionError(.eventStore, "cannot read the stream names: \(error)")
             }
             guard let last = chunk.last else { return }
-            for (id, name) in chunk { categories[id] = EventView.Category(streamName: name) }
+            for (id, name) in chunk { categories[id] = CategoryCode(streamName: name) }
             namesLoadedThrough = last.id
         }
     }
@@ -220,10 +221,10 @@ final class EventReader {
                     keys[name] = key
                     names[key] = name
                     batch.names[key] = name
-                    categories[key] = EventView.Category(streamName: name)
+                    categories[key] = CategoryCode(streamName: name)
                 }
-                batch.append(position: event.position, stream: key, kind: EventKind(type: event.type),
-                             category: categories[key] ?? .other, occurredAt: event.occurredAt.millisecondsSinceEpoch,
+                batch.append(position: event.position, stream: key, kind: EventType(name: event.type),
+                             category: categories[key]?.category, occurredAt: event.occurredAt.millisecondsSinceEpoch,
                              data: bytes, meta: metaBytes)
                 return true
             } }

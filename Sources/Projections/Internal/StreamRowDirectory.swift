@@ -1,3 +1,5 @@
+import Domain
+
 /// A read model's row for one stream: its integer key in the model's stream table and its name.
 protocol StreamRow {
     var sid: Int64 { get }
@@ -13,17 +15,17 @@ extension CardStreamRow: StreamRow {}
 protocol CountingFold {
     associatedtype Row: StreamRow
     associatedtype Fact
-    static var category: EventView.Category { get }
+    static var category: StreamCategory { get }
     static func applyCountingEvents(_ event: EventView, to row: inout Row, facts: inout [Fact], totals: inout TotalsDelta)
     static func contribute(_ row: Row, sign: Int64, to totals: inout TotalsDelta)
 }
 
 extension ThreeDSFold: CountingFold {
-    static var category: EventView.Category { .threeDS }
+    static var category: StreamCategory { .threeDS }
 }
 
 extension CardFold: CountingFold {
-    static var category: EventView.Category { .card }
+    static var category: StreamCategory { .card }
 }
 
 /// Where a projection model keeps the rows of the streams it folds, between batches (the `3ds`
@@ -91,7 +93,7 @@ struct StreamRowDirectory<Row: StreamRow> {
     /// True when every stream of `category` in `events` has its row in memory, or is new to a
     /// generation that started empty: then ``slot(of:name:loadSID:loadName:createNameIndex:)``
     /// does not read the database for them.
-    func holdsRows(of events: ArraySlice<EventView>, category: EventView.Category) -> Bool {
+    func holdsRows(of events: ArraySlice<EventView>, category: StreamCategory) -> Bool {
         for event in events where event.category == category {
             if slots[event.stream] < 0 && !(startedEmpty && sids[event.stream] == 0) { return false }
         }
@@ -303,7 +305,7 @@ enum StreamNameHash {
     }
 }
 
-/// A one-byte code (``EventKind``, ``EventView/Category``) by the store's type or stream id,
+/// A one-byte code (``TypeCode``, ``CategoryCode``) by the store's type or stream id,
 /// in a ``StreamMap``.
 struct CodeMap<Code: RawRepresentable> where Code.RawValue == UInt8 {
     private var codes = StreamMap<UInt8>(absent: .max)

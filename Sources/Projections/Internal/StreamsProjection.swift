@@ -80,7 +80,7 @@ final class StreamsProjection: StreamDirectoryModel {
         var correlations: [String] = []
         var pairs: [(cid: String, sid: Int64)] = []
         directory.beginBatch()
-        for event in events where event.category != .other {
+        for event in events where event.category != nil {
             let stream = event.stream
             let (slot, _) = try directory.slot(
                 of: stream, storeKeys: storeKeys, name: { () throws(ProjectionError) in try names.name(of: stream) },
@@ -167,13 +167,7 @@ final class StreamsProjection: StreamDirectoryModel {
         }
     }
 
-    static func categoryName(_ category: EventView.Category) -> String {
-        switch category {
-        case .threeDS: return StreamCategory.threeDS.rawValue
-        case .card: return StreamCategory.card.rawValue
-        case .other: return "other"
-        }
-    }
+    static func categoryName(_ category: StreamCategory?) -> String { category?.rawValue ?? "other" }
 
     private func load(_ name: String, db: ProjectionDatabase) throws(ProjectionError) -> StreamsRow? {
         try load(StreamNameHash.lookup, db: db) { StreamNameHash.bindLookup(name, to: $0) }
@@ -195,8 +189,7 @@ final class StreamsProjection: StreamDirectoryModel {
         guard try st.step() else { return nil }
         var row = StreamsRow(sid: st.int(0), name: st.text(1))
         let category = st.text(2)
-        row.category = category == StreamCategory.threeDS.rawValue ? .threeDS
-            : category == StreamCategory.card.rawValue ? .card : .other
+        row.category = StreamCategory(rawValue: category)
         row.startedAt = st.int(3)
         row.lastAt = st.int(4)
         row.events = st.int(5)
@@ -210,7 +203,7 @@ final class StreamsProjection: StreamDirectoryModel {
     }
 
     /// The outcome stored under `name` for a stream of `category`.
-    static func outcome(named name: String, category: EventView.Category) -> StreamOutcome? {
+    static func outcome(named name: String, category: StreamCategory?) -> StreamOutcome? {
         switch category {
         case .threeDS:
             if let key = ThreeDSTransaction.OutcomeKey(rawValue: name), key != .open { return .threeDSEnded(key) }
@@ -218,7 +211,7 @@ final class StreamsProjection: StreamDirectoryModel {
         case .card:
             if let key = CardDigitization.OutcomeKey(rawValue: name), key != .open { return .cardEnded(key) }
             return CardDigitization.Status(rawValue: name).map { .cardOpen($0) }
-        case .other:
+        case nil:
             return nil
         }
     }

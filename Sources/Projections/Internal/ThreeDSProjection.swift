@@ -1,3 +1,5 @@
+import Domain
+
 /// The `3ds` read model: one row per `3ds` stream (updated in place, so a stream's final
 /// outcome is always current) and one fact row per counted event, indexed by kind and occurredAt.
 ///
@@ -142,7 +144,7 @@ final class ThreeDSProjection: StreamDirectoryModel {
                     write.bind(at + 6, spans[index].messageVersion, in: texts)
                     write.bind(at + 7, spans[index].aresStatus, in: texts)
                     write.bind(at + 8, rows[index].challengeStartedAt)
-                    write.bind(at + 9, rows[index].outcome.rawValue)
+                    write.bind(at + 9, rows[index].outcome.code)
                     write.bind(at + 10, rows[index].endedAt)
                     write.bind(at + 11, rows[index].requests)
                     write.bind(at + 12, rows[index].submitTexts)
@@ -190,7 +192,7 @@ final class ThreeDSProjection: StreamDirectoryModel {
         row.messageVersion = st.optionalText(4)
         row.aresStatus = st.optionalText(5)
         row.challengeStartedAt = st.optionalInt(6)
-        row.outcome = ThreeDSOutcome(rawValue: st.int(7)) ?? .open
+        row.outcome = ThreeDSTransaction.OutcomeKey(code: st.int(7)) ?? .open
         row.endedAt = st.optionalInt(8)
         row.requests = st.int(9)
         row.submitTexts = st.int(10)

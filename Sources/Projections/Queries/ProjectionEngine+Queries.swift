@@ -1,3 +1,5 @@
+import Domain
+
 /// The analytics queries, answered from the read models (never by scanning the log): each first
 /// catches its projections up to the head, then reads one consistent snapshot.
 extension ProjectionEngine {
@@ -117,7 +119,7 @@ extension ProjectionEngine {
         return result
     }
 
-    private static func outcomeKey(_ raw: Int64) -> String { ThreeDSOutcome(rawValue: raw)?.key ?? "unknown" }
+    private static func outcomeKey(_ raw: Int64) -> String { ThreeDSTransaction.OutcomeKey(code: raw)?.rawValue ?? "unknown" }
 
     private static func span(_ window: QueryWindow) -> Span { (window.lowerBound, window.upperBound) }
 
@@ -212,7 +214,7 @@ extension ProjectionEngine {
         }
         func journey(_ outcome: Int64, _ n: Int64) {
             report.journeys += n
-            if outcome == CardOutcome.activated.rawValue { report.activated += n }
+            if outcome == CardDigitization.OutcomeKey.activated.code { report.activated += n }
         }
         try summed("""
             SELECT outcome, 1 FROM \(s) WHERE sub_first_t < ?1 AND sub_last_t - sub_first_t <= \(LongSpanTable.limit)

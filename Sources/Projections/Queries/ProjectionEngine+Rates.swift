@@ -1,3 +1,5 @@
+import Domain
+
 /// `rates` (contract §7) from the read models: 3DS transactions from the `funnel` counters
 /// (kept at each stream's `TransactionCreated`), journeys from the card model's `cohort`
 /// counters (kept at each stream's `EligibilityChecked`); both are moved when the stream's
@@ -54,7 +56,7 @@ extension ProjectionEngine {
         transactions.bind(2, span.hi)
         while try transactions.step() {
             report.countTransactions(1, ares: transactions.text(0), challenged: transactions.int(1) != 0,
-                                     outcome: ThreeDSOutcome(rawValue: transactions.int(2)) ?? .open)
+                                     outcome: ThreeDSTransaction.OutcomeKey(code: transactions.int(2)) ?? .open)
         }
         let cs = CardProjection.streamTable(try generation(.card))
         let journeys = try db.statement("""
@@ -65,7 +67,7 @@ extension ProjectionEngine {
         while try journeys.step() {
             var row = CardStreamRow(sid: 0, name: "")
             row.eligible = journeys.int(0) != 0
-            row.outcome = CardOutcome(rawValue: journeys.int(1)) ?? .open
+            row.outcome = CardDigitization.OutcomeKey(code: journeys.int(1)) ?? .open
             row.decisionAt = journeys.optionalInt(2)
             row.selectedTypes = journeys.optionalText(3).map { $0.split(separator: ",").map(String.init) } ?? []
             row.selectedKind = journeys.optionalText(4)
@@ -86,7 +88,7 @@ extension ProjectionEngine {
         return first ... last
     }
 
-    private static func outcome(key: String) -> ThreeDSOutcome {
-        ThreeDSOutcome.allCases.first { $0.key == key } ?? .open
+    private static func outcome(key: String) -> ThreeDSTransaction.OutcomeKey {
+        ThreeDSTransaction.OutcomeKey(rawValue: key) ?? .open
     }
 }

@@ -51,7 +51,7 @@ public struct RatesReport: QueryReport, Equatable {
 
     /// Counts `n` transactions that share an ARes status (empty: none yet), whether a challenge
     /// started, and an outcome.
-    public mutating func countTransactions(_ n: Int64, ares: String, challenged: Bool, outcome: ThreeDSOutcome) {
+    public mutating func countTransactions(_ n: Int64, ares: String, challenged: Bool, outcome: ThreeDSTransaction.OutcomeKey) {
         transactions += n
         if !ares.isEmpty { responses += n }
         let isFrictionless = ares == TransStatus.Y.rawValue || ares == TransStatus.A.rawValue
