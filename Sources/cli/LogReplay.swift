@@ -45,8 +45,17 @@ struct LogReplay {
         var failure: (any Error)?
         while next <= untilPosition {
             var last: Int64?
+            // The store is not asked anything while it lends an event (it holds its reader): an
+            // event of a stream or type not named yet stops the scan, the names are read, and
+            // the scan goes on from that event.
+            var unnamed: ScannedEvent?
             let scanned = try store.scanAll(from: next, limit: Self.scanPage) { event in
                 guard event.position <= untilPosition else { return false }
+                guard names[event.streamID] != nil, types[event.typeID] != nil else {
+                    unnamed = ScannedEvent(position: event.position, streamID: event.streamID, typeID: event.typeID,
+                                           occurredAt: event.occurredAt, data: UnsafeRawBufferPointer(start: nil, count: 0))
+                    return false
+                }
                 last = event.position
                 do {
                     try fold(event)
@@ -57,6 +66,12 @@ struct LogReplay {
                 return true
             }
             if let failure { throw failure }
+            if let unnamed {
+                try readNames(streamID: unnamed.streamID, typeID: unnamed.typeID)
+                next = unnamed.position
+                if let last { progress(last) }
+                continue
+            }
             guard let last else { break }
             progress(last)
             if scanned < Self.scanPage || last >= untilPosition { break }
@@ -81,7 +96,7 @@ struct LogReplay {
         }
         if !entries[index].started {
             entries[index].started = true
-            let name = try streamName(event.streamID)
+            guard let name = names[event.streamID] else { preconditionFailure("a stream folded before it is named") }
             do {
                 entries[index].fold = try StreamFold(stream: name)
             } catch {
@@ -97,7 +112,7 @@ struct LogReplay {
                                                           reason: "the stored data is not a JSON object")
             return
         }
-        let type = try typeName(event.typeID)
+        guard let type = types[event.typeID] else { preconditionFailure("an event folded before its type is named") }
         do {
             try entries[index].fold?.apply(type: type, data: data,
                                            occurredAt: Timestamp(millisecondsSinceEpoch: event.occurredAt))
@@ -108,26 +123,16 @@ struct LogReplay {
         entries[index].events += 1
     }
 
-    private mutating func streamName(_ id: Int64) throws -> String {
-        if let name = names[id] { return name }
-        // Ids grow as streams are created: read on from the highest id read so far.
-        while id > namesThrough {
+    /// Reads the names of `streamID` (with a page of the streams after the last one read: ids
+    /// grow as streams are created) and of `typeID`.
+    private mutating func readNames(streamID: Int64, typeID: Int64) throws {
+        while names[streamID] == nil && streamID > namesThrough {
             let page = try store.streamNames(fromID: namesThrough + 1, limit: Self.namePage)
             for (pageID, name) in page { names[pageID] = name }
             guard let last = page.last?.id else { break }
             namesThrough = last
-            if page.count < Self.namePage { break }
         }
-        if let name = names[id] { return name }
-        let name = try store.streamName(id: id)
-        names[id] = name
-        return name
-    }
-
-    private mutating func typeName(_ id: Int64) throws -> String {
-        if let name = types[id] { return name }
-        let name = try store.typeName(id: id)
-        types[id] = name
-        return name
+        if names[streamID] == nil { names[streamID] = try store.streamName(id: streamID) }
+        if types[typeID] == nil { types[typeID] = try store.typeName(id: typeID) }
     }
 }
