@@ -1,4 +1,6 @@
 import JournalCore
+// The C library directly: the listening thread (`pthread_create`, joined by `stop`) and `poll`
+// on libpq's socket belong with this part of the PostgreSQL wrapper.
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
