@@ -6,9 +6,8 @@ import Darwin
 
 /// Which thread is running (`pthread_self`): lets a lock's owner recognise a re-entrant call
 /// from its own thread (group commit refuses an append made inside the store's own `write`).
-package struct ThreadIdentity: Equatable, @unchecked Sendable {
-    // `@unchecked Sendable`: a `pthread_t` is an opaque identifier, compared only, never used
-    // to reach the thread's state.
+package struct ThreadIdentity: Equatable, Sendable {
+    /// Compared only (`pthread_equal`), never used to reach the thread.
     private let thread: pthread_t
 
     /// The calling thread.
