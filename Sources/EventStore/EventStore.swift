@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import JournalCore
 
 // The store's public surface. Backends (SQLite, PostgreSQL) implement `EventStore`; the CLI, the
@@ -316,8 +311,7 @@ extension EventStore {
 
     public func waitForCommit(after position: Int64, timeout: Duration) {
         let nanoseconds = timeout.components.seconds * 1_000_000_000 + timeout.components.attoseconds / 1_000_000_000
-        var request = timespec(tv_sec: Int(nanoseconds / 1_000_000_000), tv_nsec: Int(nanoseconds % 1_000_000_000))
-        _ = nanosleep(&request, nil)
+        SystemClock.sleep(nanoseconds: nanoseconds)
     }
 
     public func waitForCommit(after position: Int64, timeout: Duration) async {

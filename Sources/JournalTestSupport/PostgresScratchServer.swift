@@ -20,6 +20,8 @@ import Darwin
 /// defer { server.stop() }
 /// let store = try PostgresEventStore(url: server.url())
 /// ```
+///
+/// `@unchecked Sendable`: `stopped` is read and written only under `lock`; the rest is immutable.
 public final class PostgresScratchServer: @unchecked Sendable {
     public struct StartError: Error, CustomStringConvertible, Sendable {
         public var message: String

@@ -1,6 +1,5 @@
 import Domain
 import EventStore
-import Glibc
 import JournalCore
 
 /// The few things a projection reads from a recorded event: where it is in the log, its stream,
@@ -145,11 +144,11 @@ enum JSONFieldScanner {
         var escaped = false
         guard let base = b.baseAddress else { return nil }
         while i < b.count {
-            guard let q = memchr(base + i, Int32(quote), b.count - i) else { return nil }
-            let end = UnsafePointer<UInt8>(q.assumingMemoryBound(to: UInt8.self)) - base
-            if end > i, let e = memchr(base + i, Int32(backslash), end - i) {
+            guard let q = Memory.firstIndex(of: quote, in: base + i, count: b.count - i) else { return nil }
+            let end = i + q
+            if end > i, let e = Memory.firstIndex(of: backslash, in: base + i, count: end - i) {
                 escaped = true
-                i = UnsafePointer<UInt8>(e.assumingMemoryBound(to: UInt8.self)) - base + 2
+                i += e + 2
                 continue
             }
             i = end + 1

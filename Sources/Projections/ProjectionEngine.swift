@@ -320,19 +320,18 @@ public final class ProjectionEngine {
         let task: BackgroundTask<Result<Folded, ProjectionError>>
     }
 
-    /// Lets a value cross to the fold-ahead thread: the engine does not touch the models or the
-    /// reader until it has waited for that thread.
-    private struct Handover<Value>: @unchecked Sendable {
-        let value: Value
-    }
-
     /// Starts reading the batch at `from` and folding it, in memory, on another thread (the
     /// models' state moves on to the end of that batch: the engine must write it next, or
     /// forget the models' caches).
     private func foldAhead(from: Int64, names: [ProjectionName], prefetchNext: Bool) -> FoldAhead {
-        let handover = Handover(value: (reader, names.map { (name: $0, model: model($0)) }, batchSize))
+        // Lent, not given: the engine keeps its references to the reader and the models and does
+        // not touch them until it has waited for the task. `sending` cannot express a loan (the
+        // values stay reachable from `self`), so the compiler is told here; the folded result
+        // comes back checked, as the task's `sending` value.
+        nonisolated(unsafe) let reader = reader
+        nonisolated(unsafe) let models = names.map { (name: $0, model: model($0)) }
+        let batchSize = batchSize
         return FoldAhead(from: from, task: BackgroundTask { () -> Result<Folded, ProjectionError> in
-            let (reader, models, batchSize) = handover.value
             do throws(ProjectionError) {
                 let batch = try reader.read(from: from, limit: batchSize)
                 if batch.count == batchSize, prefetchNext, let last = batch.last?.position {
@@ -356,15 +355,15 @@ public final class ProjectionEngine {
         /// The log copied into the file while the run's last batch is written (SQLite).
         var checkpoint: BackgroundTask<Void>?
         defer {
-            _ = ahead?.task.wait()
+            ahead?.task.finish()
             reader.cancelPrefetch()
-            _ = checkpoint?.wait()  // before anyone empties the log: that needs the checkpoint lock
+            checkpoint?.finish()  // before anyone empties the log: that needs the checkpoint lock
         }
         /// Waits for a fold ahead that will not be written and forgets what it folded.
         func dropAhead() {
             guard let pending = ahead else { return }
             ahead = nil
-            _ = pending.task.wait()
+            pending.task.finish()
             for name in models.keys { model(name).forgetCache() }
         }
         var applied: Int64 = 0

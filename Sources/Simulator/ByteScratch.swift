@@ -4,9 +4,9 @@
 ///
 /// Used by one thread at a time (the generator's); not `Sendable`.
 final class ByteScratch {
-    @exclusivity(unchecked) private(set) var base: UnsafeMutablePointer<UInt8>
-    @exclusivity(unchecked) private(set) var count = 0
-    @exclusivity(unchecked) private var capacity: Int
+    private(set) var base: UnsafeMutablePointer<UInt8>
+    private(set) var count = 0
+    private var capacity: Int
 
     init(capacity: Int = 4_096) {
         self.capacity = max(16, capacity)

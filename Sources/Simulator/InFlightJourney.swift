@@ -33,16 +33,17 @@ final class InFlightJourney {
         var dataEnd: Int32
     }
 
-    // Used by the generating thread only, one access at a time: the mutable properties skip
-    // the run-time exclusivity checks.
+    // Used by the generating thread only. The mutable properties keep their run-time
+    // exclusivity checks: skipping them saved nothing measurable (BENCHMARKS.md,
+    // "Exclusivity checks").
     let stream: String
     /// The stream's name checked by the store's rules, once per journey (the append path).
-    @exclusivity(unchecked) var streamName: StreamName?
+    var streamName: StreamName?
     private let bytes: [UInt8]
     private let entries: [Entry]
     /// Where the first event's meta starts (it runs to the end of `bytes`; empty: no meta).
     private let metaStart: Int
-    @exclusivity(unchecked) private var cursor = 0
+    private var cursor = 0
 
     init(stream: String, bytes: [UInt8], entries: [Entry], metaStart: Int) {
         self.stream = stream

@@ -58,7 +58,7 @@ public struct SimulationAppender {
         var report = Report()
         var next = BackgroundTask(produce)
         // However this ends, the builder (and the simulation) are back in this thread's hands.
-        defer { _ = next.wait() }
+        defer { next.finish() }
         var written: Batch?
         while let (events, batch) = try next.wait().get() {
             // The batch written last time is freed by the generating thread: releasing its
@@ -101,6 +101,10 @@ struct SimulationBatch: Sendable {
 
 /// Cuts the simulation into batches. Used by one thread at a time: each `BackgroundTask` that
 /// calls `next()` is waited for before the next one starts.
+///
+/// `@unchecked Sendable`: the waits order the threads' uses. The builder lives across batches
+/// and one `produce` closure is reused for each task, so it cannot be `sending` (a value can be
+/// sent only once).
 final class BatchBuilder: @unchecked Sendable {
     private let simulation: Simulation
     private let batchSize: Int

@@ -1,9 +1,6 @@
 import CSQLite
 import EventStore
 import JournalCore
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// One benchmark run: the journal, the raw SQLite baseline and the Python peer on the same
 /// simulator events, then the big log (import, read, replay, rebuild, audit, size).

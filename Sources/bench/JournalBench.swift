@@ -3,6 +3,7 @@ import EventStore
 import Foundation
 import JournalCore
 import Projections
+import Synchronization
 import Simulator
 
 /// The journal's side of every measurement, through the public `EventStore` API with the
@@ -191,9 +192,8 @@ enum ConcurrentRun {
     }
 }
 
-final class FailureBox: @unchecked Sendable {
-    private let lock = Mutex()
-    private var errors: [any Error] = []
-    func record(_ error: any Error) { lock.withLock { errors.append(error) } }
-    var first: (any Error)? { lock.withLock { errors.first } }
+final class FailureBox: Sendable {
+    private let errors = Mutex<[any Error]>([])
+    func record(_ error: any Error) { errors.withLock { $0.append(error) } }
+    var first: (any Error)? { errors.withLock { $0.first } }
 }

@@ -1,4 +1,5 @@
 import EventStore
+import Synchronization
 
 /// The raw baseline's side of the append and read measurements (see ``RawSQLite``).
 enum RawBench {
@@ -25,7 +26,7 @@ enum RawBench {
         let all = Array(rows)
         let seconds = try ConcurrentRun.run(count: writers) { writer in
             for index in stride(from: writer, to: all.count, by: writers) {
-                try db.lock.withLock { try db.append(all[index...index]) }
+                try db.lock.withLock { _ in try db.append(all[index...index]) }
             }
         }
         return Double(rows.count) / seconds

@@ -1,7 +1,5 @@
 import CSQLite
-#if canImport(Glibc)
-import Glibc
-#endif
+import Synchronization
 
 /// The raw baseline: the same rows through the SQLite C API into a minimal table, with the
 /// journal's pragmas (WAL, `synchronous=FULL`), and nothing else: no hashing, no compression, no
@@ -11,11 +9,12 @@ import Glibc
 /// CREATE TABLE events(position INTEGER PRIMARY KEY, stream TEXT NOT NULL,
 ///                     version INTEGER NOT NULL, payload BLOB NOT NULL)
 /// ```
-/// Not thread-safe; `RawSQLite.lock` serialises the group-commit writers.
+/// Not thread-safe by itself: `@unchecked Sendable` because the group-commit writers share one
+/// connection and call it only inside `lock`.
 final class RawSQLite: @unchecked Sendable {
     private let db: OpaquePointer
     private let insert: OpaquePointer
-    let lock = Mutex()
+    let lock = Mutex(())
 
     init(path: String) throws(BenchError) {
         var handle: OpaquePointer?
@@ -131,16 +130,4 @@ struct RawRow: Sendable {
     let stream: String
     let version: Int64
     let payload: [UInt8]
-}
-
-/// A pthread mutex (the raw group-commit writers share one connection).
-final class Mutex: @unchecked Sendable {
-    private var mutex = pthread_mutex_t()
-    init() { pthread_mutex_init(&mutex, nil) }
-    deinit { pthread_mutex_destroy(&mutex) }
-    func withLock<R>(_ body: () throws -> R) rethrows -> R {
-        pthread_mutex_lock(&mutex)
-        defer { pthread_mutex_unlock(&mutex) }
-        return try body()
-    }
 }

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import JournalCore
 
 // `bench`: the release-mode benchmark suite. See BENCHMARKS.md and `bench --help`.
 do {
@@ -9,8 +7,8 @@ do {
 } catch let error as BenchError where error.step == "usage" {
     if error.reason != "help" { System.printError("error: \(error.reason)") }
     System.printError(BenchOptions.usage)
-    exit(error.reason == "help" ? 0 : 2)
+    CurrentProcess.exit(error.reason == "help" ? 0 : 2)
 } catch {
     System.printError("error: \(error)")
-    exit(1)
+    CurrentProcess.exit(1)
 }

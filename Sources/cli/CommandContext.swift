@@ -1,4 +1,3 @@
-import Glibc
 import JournalCore
 
 /// What a command may touch outside its arguments: the environment, the standard streams and
@@ -35,17 +34,8 @@ final class CommandContext {
 
     /// The real process context.
     static func process() -> CommandContext {
-        var environment: [String: String] = [:]
-        var pointer = environ
-        while let entry = pointer.pointee {
-            let text = String(cString: entry)
-            if let equals = text.firstIndex(of: "=") {
-                environment[String(text[..<equals])] = String(text[text.index(after: equals)...])
-            }
-            pointer += 1
-        }
-        return CommandContext(environment: environment, stdout: OutputSink(descriptor: 1),
+        CommandContext(environment: CurrentProcess.environment(), stdout: OutputSink(descriptor: 1),
                               stderr: OutputSink(descriptor: 2, capacity: 1 << 12),
-                              stderrIsTerminal: isatty(2) == 1, now: SystemClock.now)
+                              stderrIsTerminal: FileDescriptor.standardError.isTerminal, now: SystemClock.now)
     }
 }

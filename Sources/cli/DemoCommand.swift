@@ -1,5 +1,4 @@
 import EventStore
-import Glibc
 import JournalCore
 
 /// `journal demo`: the newcomer's tour, on a fresh journal. Each step prints the command a user
@@ -116,18 +115,17 @@ enum DemoCommand {
                 throw CLIError(.failure, "the demo writes a fresh SQLite file; --db is a PostgreSQL URL",
                                hint: "run the demo without --db, then 'journal copy --from FILE --to URL'")
             }
-            var info = stat()
-            if stat(path, &info) == 0 {
+            if (try? FileStatus.of(path)) != nil {
                 throw CLIError(.failure, "\(Help.printable(path)) already exists; the demo needs a fresh journal",
                                hint: "pass a path that does not exist yet, or leave out --db for a temporary one")
             }
             return path
         }
-        var template = Array("/tmp/journal-demo-XXXXXX".utf8CString)
-        guard let folder = mkdtemp(&template) else {
-            throw CLIError(.failure, "cannot create a temporary folder: \(String(cString: strerror(errno)))")
+        do {
+            return try CurrentProcess.makeTemporaryDirectory(prefix: "/tmp/journal-demo-") + "/demo.db"
+        } catch {
+            throw CLIError(.failure, "cannot create a temporary folder: \(error)")
         }
-        return String(cString: folder) + "/demo.db"
     }
 
     private static func writeSample(to path: String) throws(CLIError) {

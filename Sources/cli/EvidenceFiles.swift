@@ -1,5 +1,4 @@
 import EventStore
-import Glibc
 import JournalCore
 
 /// The files of the evidence commands (contract §6): signing keys, verifier keys, checkpoints and
@@ -27,14 +26,16 @@ enum EvidenceFiles {
 
     static func signer(path: String) throws(CLIError) -> NoteSigner {
         let shown = Help.printable(path)
-        var info = stat()
-        guard stat(path, &info) == 0 else {
-            throw CLIError(.failure, "cannot read the key file \(shown): \(String(cString: strerror(errno)))",
+        let status: FileStatus
+        do {
+            status = try FileStatus.of(path)
+        } catch {
+            throw CLIError(.failure, "cannot read the key file \(shown): \(error)",
                            hint: "create one with 'journal keygen NAME --out \(shown)'")
         }
-        guard info.st_mode & 0o077 == 0 else {
+        guard status.permissions & 0o077 == 0 else {
             throw CLIError(.failure, "the key file \(shown) can be read by others (mode "
-                           + "\(String(info.st_mode & 0o777, radix: 8))): a private key must be the owner's only",
+                           + "\(String(status.permissions & 0o777, radix: 8))): a private key must be the owner's only",
                            hint: "chmod 600 \(shown), and consider the key exposed")
         }
         let text = String(decoding: try WholeFile.read(path, what: "key file", maxBytes: 4096), as: UTF8.self)
@@ -85,12 +86,14 @@ enum EvidenceFiles {
     /// Writes `text` to a new file (mode 0600), refusing to replace one.
     static func createNew(_ path: String, _ text: String, what: String) throws(CLIError) {
         let shown = Help.printable(path)
-        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard fd >= 0 else {
-            let reason = errno == EEXIST ? "it already exists (a key is never overwritten)" : String(cString: strerror(errno))
+        let file: FileDescriptor
+        do {
+            file = try FileDescriptor.open(path, .writeOnly, options: [.create, .exclusive], permissions: 0o600)
+        } catch {
+            let reason = error == .fileExists ? "it already exists (a key is never overwritten)" : "\(error)"
             throw CLIError(.failure, "cannot create the \(what) \(shown): \(reason)")
         }
-        let sink = OutputSink(descriptor: fd, ownsDescriptor: true)
+        let sink = OutputSink(descriptor: file.rawValue, ownsDescriptor: true)
         sink.write(text)
         do {
             try sink.flush()

@@ -1,5 +1,4 @@
 import JournalCore
-import Glibc
 
 /// One line of an NDJSON input, numbered from 1 (blank lines count), without its line feed and
 /// without a carriage return before it.
@@ -57,9 +56,8 @@ struct NDJSONLineReader {
     /// The input's size in bytes from where reading started, when it is a regular file (a file
     /// path, or stdin redirected from a file); nil for a pipe or a terminal.
     var size: Int64? {
-        var info = stat()
-        guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
-        return max(0, Int64(info.st_size) - startOffset)
+        guard let status = try? FileDescriptor(rawValue: descriptor).status(), status.kind == .regular else { return nil }
+        return max(0, status.size - startOffset)
     }
     /// Where the descriptor stood when the reader was made (stdin may be partly read).
     private let startOffset: Int64
@@ -71,27 +69,28 @@ struct NDJSONLineReader {
         self.chunkSize = chunkSize
         self.ownsDescriptor = ownsDescriptor
         buffer = [UInt8](repeating: 0, count: max(chunkSize, 16))
-        startOffset = max(0, Int64(lseek(descriptor, 0, SEEK_CUR)))
+        startOffset = FileDescriptor(rawValue: descriptor).currentOffset() ?? 0
     }
 
     /// Opens `path` for reading; `-` is stdin.
     static func open(path: String, maxLineLength: Int = NDJSONLineReader.defaultMaxLineLength)
         throws(CLIError) -> NDJSONLineReader {
         if path == "-" { return NDJSONLineReader(descriptor: 0, maxLineLength: maxLineLength) }
-        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else {
-            throw CLIError(.failure, "cannot open \(Help.printable(path)): \(String(cString: strerror(errno)))")
+        let file: FileDescriptor
+        do {
+            file = try FileDescriptor.open(path, .readOnly)
+        } catch {
+            throw CLIError(.failure, "cannot open \(Help.printable(path)): \(error)")
         }
-        var info = stat()
-        if fstat(fd, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR {
-            _ = Glibc.close(fd)
+        if (try? file.status())?.kind == .directory {
+            file.close()
             throw CLIError(.failure, "cannot read \(Help.printable(path)): it is a directory")
         }
-        return NDJSONLineReader(descriptor: fd, maxLineLength: maxLineLength, ownsDescriptor: true)
+        return NDJSONLineReader(descriptor: file.rawValue, maxLineLength: maxLineLength, ownsDescriptor: true)
     }
 
     func close() {
-        if ownsDescriptor { _ = Glibc.close(descriptor) }
+        if ownsDescriptor { FileDescriptor(rawValue: descriptor).close() }
     }
 
     /// The next line, or nil at the end of the input.
@@ -119,8 +118,7 @@ struct NDJSONLineReader {
     private func findNewline() -> Int? {
         guard start < end else { return nil }
         return buffer.withUnsafeBufferPointer { raw -> Int? in
-            guard let found = memchr(raw.baseAddress! + start, 0x0A, end - start) else { return nil }
-            return raw.baseAddress!.distance(to: found.assumingMemoryBound(to: UInt8.self))
+            Memory.firstIndex(of: 0x0A, in: raw.baseAddress! + start, count: end - start).map { start + $0 }
         }
     }
 
@@ -156,7 +154,8 @@ struct NDJSONLineReader {
             let remaining = end - start
             if remaining > 0 {
                 buffer.withUnsafeMutableBufferPointer { raw in
-                    _ = memmove(raw.baseAddress!, raw.baseAddress! + start, remaining)
+                    // The regions may overlap: `copyMemory` moves as `memmove` does.
+                    UnsafeMutableRawPointer(raw.baseAddress!).copyMemory(from: raw.baseAddress! + start, byteCount: remaining)
                 }
             }
             start = 0

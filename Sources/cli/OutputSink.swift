@@ -1,5 +1,4 @@
 import JournalCore
-import Glibc
 
 /// A buffered writer to a file descriptor (stdout, stderr, a rejects file). Not thread-safe: a
 /// command owns its sinks. Write errors are remembered and reported by ``flush()``.
@@ -7,7 +6,7 @@ final class OutputSink {
     let descriptor: Int32
     private var buffer: [UInt8] = []
     private let capacity: Int
-    private(set) var failure: Int32?
+    private(set) var failure: Errno?
     /// True for a file this sink opened (and closes).
     private let ownsDescriptor: Bool
 
@@ -22,19 +21,21 @@ final class OutputSink {
     /// only (mode 0600, contract §4), whatever the umask, and also when the file existed with a
     /// wider mode: what it receives (rejected input, say) is nobody else's business.
     static func create(path: String) throws(CLIError) -> OutputSink {
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard fd >= 0 else {
-            throw CLIError(.failure, "cannot create \(Help.printable(path)): \(String(cString: strerror(errno)))")
+        let file: FileDescriptor
+        do {
+            file = try FileDescriptor.open(path, .writeOnly, options: [.create, .truncate], permissions: 0o600)
+        } catch {
+            throw CLIError(.failure, "cannot create \(Help.printable(path)): \(error)")
         }
-        var info = stat()
-        if fstat(fd, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG && info.st_mode & 0o7777 != 0o600 {
-            guard fchmod(fd, 0o600) == 0 else {
-                let reason = String(cString: strerror(errno))
-                _ = Glibc.close(fd)
-                throw CLIError(.failure, "cannot make \(Help.printable(path)) private (mode 0600): \(reason)")
+        if let status = try? file.status(), status.kind == .regular, status.permissions != 0o600 {
+            do {
+                try file.setPermissions(0o600)
+            } catch {
+                file.close()
+                throw CLIError(.failure, "cannot make \(Help.printable(path)) private (mode 0600): \(error)")
             }
         }
-        return OutputSink(descriptor: fd, ownsDescriptor: true)
+        return OutputSink(descriptor: file.rawValue, ownsDescriptor: true)
     }
 
     func write(_ text: String) {
@@ -57,7 +58,7 @@ final class OutputSink {
     func flush() throws(CLIError) {
         flushBuffer()
         if let failure {
-            throw CLIError(.failure, "cannot write output: \(String(cString: strerror(failure)))")
+            throw CLIError(.failure, "cannot write output: \(failure)")
         }
     }
 
@@ -74,7 +75,7 @@ final class OutputSink {
         do {
             try FileDescriptor(rawValue: descriptor).writeAll(buffer)
         } catch {
-            failure = error.rawValue
+            failure = error
         }
     }
 }

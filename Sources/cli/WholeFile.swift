@@ -1,5 +1,4 @@
 import JournalCore
-import Glibc
 
 /// Small input files read whole: profiles, key and token files, checkpoints, bundles.
 enum WholeFile {

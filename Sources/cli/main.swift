@@ -1,5 +1,5 @@
 import EventStore
-import Glibc
+import JournalCore
 
 // The thin entry point: run the command line, then map whatever was thrown to `error:`/`hint:`
 // lines on stderr and an exit code. Nothing else in the cli calls `exit`.
@@ -21,7 +21,7 @@ do {
     if status == .success { status = .failure }
 }
 try? context.stderr.flush()
-exit(status.rawValue)
+CurrentProcess.exit(status.rawValue)
 
 /// The one place where failures become exit codes.
 func reportable(_ error: any Error) -> CLIError {

@@ -37,7 +37,7 @@ struct Random {
     mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
 }
 
-final class Job: @unchecked Sendable {
+final class Job: Sendable {
     let store: SQLiteEventStore
     let index: Int
     let count: Int

@@ -1,4 +1,6 @@
 import JournalCore
+// The C library directly: the listening thread (`pthread_create`, joined by `stop`) and `poll`
+// on libpq's socket belong with this part of the PostgreSQL wrapper.
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -13,6 +15,9 @@ import Darwin
 /// The thread waits in `poll` on the session's socket (a quarter second at a time, to notice
 /// `stop`), reconnects after a lost connection, and is joined by `stop()`. When it cannot listen,
 /// followers still poll at their `pollInterval`, so a missing notification only delays them.
+///
+/// `@unchecked Sendable`: `stopping` and `thread` are guarded by `lock`; the rest is immutable
+/// (`CommitSignal` is thread-safe).
 final class PostgresCommitListener: @unchecked Sendable {
     /// The channel of the journal in `schema`: commits of journals in other schemas of the same
     /// database must not wake this one's followers.

@@ -111,30 +111,30 @@ struct PreparedLoadEvent: Sendable {
 /// which `malloc` would map fresh from the kernel each time, with page faults and the copies of
 /// a growing array on the preparing thread (BENCHMARKS.md, "Load path").
 package final class LoadPreparer: @unchecked Sendable {
-    // One thread uses a preparer at a time and no two accesses to a property overlap: the
-    // run-time exclusivity checks on these per-event properties are skipped, since they were a
-    // measurable share of the preparing thread (BENCHMARKS.md, "Load path").
+    // `@unchecked Sendable`: one thread uses a preparer at a time (the producer's tasks are
+    // waited for in turn). The properties keep their run-time exclusivity checks: skipping
+    // them saved nothing measurable (BENCHMARKS.md, "Exclusivity checks").
     private let maxPayloadBytes: Int
     private let published: PublishedDictionary
-    @exclusivity(unchecked) private var dictionary: LZ4Dictionary?
-    @exclusivity(unchecked) private var typeIndexes: [String: Int] = [:]
-    @exclusivity(unchecked) private var typeNames: [String] = []
-    @exclusivity(unchecked) private var raw: [UInt8] = []
-    @exclusivity(unchecked) private var compressScratch: [UInt8] = []
+    private var dictionary: LZ4Dictionary?
+    private var typeIndexes: [String: Int] = [:]
+    private var typeNames: [String] = []
+    private var raw: [UInt8] = []
+    private var compressScratch: [UInt8] = []
     /// The batch being built, and where its last append's events and bytes start.
-    @exclusivity(unchecked) private var batch = PreparedLoadBatch()
+    private var batch = PreparedLoadBatch()
     /// A written batch handed back, emptied, for the next one (`reuse(_:)`).
-    @exclusivity(unchecked) private var spare: PreparedLoadBatch?
-    @exclusivity(unchecked) private var appendStart = (events: 0, bytes: 0)
+    private var spare: PreparedLoadBatch?
+    private var appendStart = (events: 0, bytes: 0)
     /// The head as the preparer expects the writer to leave it: every batch written whole, in
     /// order, each append at the version it expects. `chainPosition` is nil once that cannot be
     /// known (an append that expects no particular version, or one left to the writer's usual
     /// path): the writer then hashes every event itself. `chainHash` is updated in place.
-    @exclusivity(unchecked) private var chainPosition: Int64?
-    @exclusivity(unchecked) private var chainHash: [UInt8]
+    private var chainPosition: Int64?
+    private var chainHash: [UInt8]
     private let hasher: ChainHasher
     /// The version the next event of the current append gets, if known.
-    @exclusivity(unchecked) private var nextVersion: Int64?
+    private var nextVersion: Int64?
 
     init(maxPayloadBytes: Int, published: PublishedDictionary, head: (position: Int64, hash: [UInt8])) throws(EventStoreError) {
         self.maxPayloadBytes = maxPayloadBytes

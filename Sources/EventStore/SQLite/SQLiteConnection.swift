@@ -1,5 +1,5 @@
 import CSQLite
-import Glibc
+import JournalCore
 
 /// One SQLite connection: the only place in the package that calls the sqlite3 C API on a
 /// connection handle. `SQLiteStatement` wraps the statement handle the same way.
@@ -99,8 +99,7 @@ package final class SQLiteConnection {
     /// existing file is left as it is; a failure here is left for `sqlite3_open_v2` to report.
     private static func createOwnerOnly(_ path: String) {
         guard path != ":memory:", !path.isEmpty, !path.hasPrefix("file:") else { return }
-        let descriptor = Glibc.open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        if descriptor >= 0 { Glibc.close(descriptor) }
+        (try? FileDescriptor.open(path, .writeOnly, options: [.create, .exclusive], permissions: 0o600))?.close()
     }
 
     /// Process-wide settings, applied once before the first connection opens: no memory
@@ -130,8 +129,7 @@ package final class SQLiteConnection {
     }
 
     private static func hasContent(_ path: String) -> Bool {
-        var info = stat()
-        return stat(path, &info) == 0 && info.st_size > 0
+        ((try? FileStatus.of(path))?.size ?? 0) > 0
     }
 
     /// `path` for a `file:` URI: `%`, `?`, `#` and control bytes percent-encoded.

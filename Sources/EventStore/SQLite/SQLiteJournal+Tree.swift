@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import JournalCore
 
 // The journal's Merkle tree on SQLite (`TreeTiles`): each write transaction gathers its events'
@@ -223,7 +218,7 @@ final class UpgradeProgress {
     init(total: Int64, what: String) {
         self.total = total
         self.what = what
-        enabled = isatty(2) == 1 && total > 0
+        enabled = FileDescriptor.standardError.isTerminal && total > 0
     }
 
     func report(_ done: Int64) {
@@ -240,7 +235,6 @@ final class UpgradeProgress {
     }
 
     private func show(_ text: String) {
-        let bytes = Array(text.utf8)
-        _ = bytes.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+        try? FileDescriptor.standardError.writeAll(Array(text.utf8))
     }
 }

@@ -1,5 +1,5 @@
 import CSQLite
-import Glibc
+import JournalCore
 
 /// The empty text a no-copy bind of zero bytes points at (static storage: `SQLITE_STATIC`).
 nonisolated(unsafe) private let emptyCString: UnsafeMutablePointer<CChar> = {
@@ -55,7 +55,7 @@ package final class SQLiteStatement {
         var text = value
         let rc = text.withUTF8 { bytes -> Int32 in
             guard let base = bytes.baseAddress else { return sqlite3_bind_text(handle, index, "", 0, csqlite_transient()) }
-            let length = memchr(base, 0, bytes.count).map { UnsafeRawPointer($0) - UnsafeRawPointer(base) } ?? bytes.count
+            let length = Memory.firstIndex(of: 0, in: base, count: bytes.count) ?? bytes.count
             return base.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
                 sqlite3_bind_text64(handle, index, $0, sqlite3_uint64(length), csqlite_transient(), UInt8(SQLITE_UTF8))
             }

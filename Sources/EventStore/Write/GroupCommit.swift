@@ -1,9 +1,4 @@
 import JournalCore
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Group commit: concurrent appenders in one process share one transaction and one fsync (SQLite)
 /// or one lock acquisition and WAL flush (PostgreSQL). Backend-neutral over `JournalWriter`.
@@ -14,6 +9,9 @@ import Darwin
 /// copy on PostgreSQL), hands each waiter its result and wakes them. Appends arriving during that commit form the next group. A scoped `write { }`
 /// takes the writer exclusively the same way. Only the leader (or the `write` owner) touches the
 /// writer connection, which is what makes the connection's single-thread rule hold.
+///
+/// `@unchecked Sendable`: `queue`, `writerBusy`, `owner`, `commitCount` and each request's
+/// `result` are guarded by `condition`; `writer` is used only by the thread that set `writerBusy`.
 final class GroupCommit<Writer: JournalWriter>: @unchecked Sendable {
     final class Request {
         let batch: [StreamAppend]
@@ -27,7 +25,7 @@ final class GroupCommit<Writer: JournalWriter>: @unchecked Sendable {
     private var queue: [Request] = []
     private var writerBusy = false
     /// The thread that holds the writer (set with `writerBusy`).
-    private var owner: pthread_t?
+    private var owner: ThreadIdentity?
     /// The writer connection; only used by the thread that set `writerBusy`.
     private let writer: Writer
     /// Called after every successful commit, with the new head position (wakes followers).
@@ -43,7 +41,7 @@ final class GroupCommit<Writer: JournalWriter>: @unchecked Sendable {
     /// True when the calling thread holds the writer (it is inside `write { }`).
     private var heldByCurrentThread: Bool {
         guard writerBusy, let owner else { return false }
-        return pthread_equal(owner, pthread_self()) != 0
+        return owner == .current
     }
 
     func append(_ batch: [StreamAppend]) throws(EventStoreError) -> [AppendResult] {
@@ -61,7 +59,7 @@ final class GroupCommit<Writer: JournalWriter>: @unchecked Sendable {
                 continue
             }
             writerBusy = true
-            owner = pthread_self()
+            owner = .current
             let group = queue
             queue.removeAll(keepingCapacity: true)
             condition.unlock()
@@ -96,7 +94,7 @@ final class GroupCommit<Writer: JournalWriter>: @unchecked Sendable {
         }
         while writerBusy { condition.wait() }
         writerBusy = true
-        owner = pthread_self()
+        owner = .current
         condition.unlock()
         defer {
             condition.lock()

@@ -34,6 +34,33 @@ package struct FileDescriptor: Sendable, Hashable {
         }
     }
 
+    /// How `open` treats the file at the path.
+    package struct OpenOptions: OptionSet, Sendable {
+        package let rawValue: Int32
+        package init(rawValue: Int32) { self.rawValue = rawValue }
+
+        /// Create the file (with `permissions`) when it does not exist.
+        package static let create = OpenOptions(rawValue: O_CREAT)
+        /// With `create`: fail with `Errno.fileExists` when the name is taken.
+        package static let exclusive = OpenOptions(rawValue: O_EXCL)
+        /// Empty an existing file.
+        package static let truncate = OpenOptions(rawValue: O_TRUNC)
+        /// Every write goes to the end of the file.
+        package static let append = OpenOptions(rawValue: O_APPEND)
+        /// Fail unless the path is a directory.
+        package static let directory = OpenOptions(rawValue: O_DIRECTORY)
+    }
+
+    /// Opens `path` (close-on-exec); a file it creates gets `permissions`, less the umask.
+    ///
+    /// ```swift
+    /// let key = try FileDescriptor.open(path, .writeOnly, options: [.create, .exclusive], permissions: 0o600)
+    /// ```
+    package static func open(_ path: String, _ mode: AccessMode, options: OpenOptions,
+                             permissions: mode_t = 0o600) throws(Errno) -> FileDescriptor {
+        try open(path, mode, extraFlags: options.rawValue, permissions: permissions)
+    }
+
     /// Opens `path` (close-on-exec); `extraFlags` adds `O_CREAT`, `O_EXCL`, `O_DIRECTORY`…
     package static func open(_ path: String, _ mode: AccessMode, extraFlags: Int32 = 0,
                              permissions: mode_t = 0o600) throws(Errno) -> FileDescriptor {
@@ -103,6 +130,27 @@ package struct FileDescriptor: Sendable, Hashable {
     package func sync() throws(Errno) {
         guard fsync(rawValue) == 0 else { throw Errno.current }
     }
+
+    /// What the descriptor refers to (`fstat`).
+    package func status() throws(Errno) -> FileStatus {
+        var info = stat()
+        guard fstat(rawValue, &info) == 0 else { throw Errno.current }
+        return FileStatus(info)
+    }
+
+    /// Sets the file's permission bits (`fchmod`), whatever the umask.
+    package func setPermissions(_ permissions: mode_t) throws(Errno) {
+        guard fchmod(rawValue, permissions) == 0 else { throw Errno.current }
+    }
+
+    /// The current read/write offset (`lseek(fd, 0, SEEK_CUR)`); nil for a pipe or a terminal.
+    package func currentOffset() -> Int64? {
+        let offset = lseek(rawValue, 0, SEEK_CUR)
+        return offset < 0 ? nil : Int64(offset)
+    }
+
+    /// True when the descriptor is a terminal (`isatty`).
+    package var isTerminal: Bool { isatty(rawValue) == 1 }
 
     /// Closes the descriptor; a failure to close is not reported (the data is written or not by then).
     package func close() {

@@ -19,4 +19,11 @@ package enum SystemClock {
         clock_gettime(CLOCK_MONOTONIC, &now)
         return Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
     }
+
+    /// Blocks the calling thread for `nanoseconds` (`nanosleep`; a signal may end it early).
+    package static func sleep(nanoseconds: Int64) {
+        guard nanoseconds > 0 else { return }
+        var request = timespec(tv_sec: Int(nanoseconds / 1_000_000_000), tv_nsec: Int(nanoseconds % 1_000_000_000))
+        _ = nanosleep(&request, nil)
+    }
 }

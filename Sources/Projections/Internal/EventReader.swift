@@ -48,10 +48,12 @@ final class EventReader {
     /// `readAll` source need not be thread-safe), so that it is ready when `read` asks for it.
     func prefetch(from position: Int64, limit: Int) {
         guard scanner != nil, pending == nil else { return }
-        let reader = UncheckedReader(reader: self)
+        // Shared, not handed over: both threads keep using the reader, and `readNow` and
+        // `name(of:in:)` take `lock`, so region isolation (`sending`) cannot express it.
+        nonisolated(unsafe) let reader = self
         pending = Prefetch(from: position, limit: limit) { () -> Result<EventBatch, ProjectionError> in
             do throws(ProjectionError) {
-                return .success(try reader.reader.readNow(from: position, limit: limit))
+                return .success(try reader.readNow(from: position, limit: limit))
             } catch {
                 return .failure(error)
             }
@@ -62,12 +64,8 @@ final class EventReader {
     func cancelPrefetch() {
         if let pending {
             self.pending = nil
-            _ = pending.wait()
+            pending.finish()
         }
-    }
-
-    private struct UncheckedReader: @unchecked Sendable {
-        let reader: EventReader
     }
 
     private func readNow(from position: Int64, limit: Int) throws(ProjectionError) -> EventBatch {

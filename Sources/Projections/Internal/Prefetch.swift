@@ -6,12 +6,15 @@ final class Prefetch {
     let limit: Int
     private let task: BackgroundTask<Result<EventBatch, ProjectionError>>
 
-    init(from: Int64, limit: Int, _ read: @escaping @Sendable () -> Result<EventBatch, ProjectionError>) {
+    init(from: Int64, limit: Int, _ read: sending @escaping () -> Result<EventBatch, ProjectionError>) {
         self.from = from
         self.limit = limit
         task = BackgroundTask(read)
     }
 
-    /// Waits for the read to finish.
+    /// Waits for the read to finish and takes its batch (once).
     func wait() -> Result<EventBatch, ProjectionError> { task.wait() }
+
+    /// Waits for the read to finish, dropping its batch.
+    func finish() { task.finish() }
 }

@@ -43,8 +43,9 @@ protocol BatchWrite {
     func write(in db: ProjectionDatabase) throws(ProjectionError)
 }
 
-/// A fold's ``BatchWrite``, handed from the fold-ahead thread to the engine's.
-struct PendingWrite: @unchecked Sendable {
+/// A fold's ``BatchWrite``, handed from the fold-ahead thread to the engine's (as part of the
+/// `sending` result of its `BackgroundTask`: no `Sendable` conformance needed).
+struct PendingWrite {
     private let rows: any BatchWrite
 
     init(_ rows: any BatchWrite) { self.rows = rows }

@@ -1,4 +1,4 @@
-import Glibc
+import JournalCore
 
 /// The texts of a batch's rows, gathered by the fold into one byte buffer so that the writer
 /// binds them without a copy (`SQLITE_STATIC`): otherwise SQLite copies every bound text into
@@ -24,7 +24,7 @@ struct TextArena: Sendable {
         let start = bytes.count
         text.withUTF8 { utf8 in
             guard let base = utf8.baseAddress else { return }
-            let length = memchr(base, 0, utf8.count).map { UnsafeRawPointer($0) - UnsafeRawPointer(base) } ?? utf8.count
+            let length = Memory.firstIndex(of: 0, in: base, count: utf8.count) ?? utf8.count
             bytes.append(contentsOf: UnsafeBufferPointer(start: base, count: length))
         }
         precondition(bytes.count < Int(Int32.max), "a batch's texts exceed 2 GB")

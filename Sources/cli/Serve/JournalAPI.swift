@@ -1,5 +1,4 @@
 import EventStore
-import Glibc
 import JournalCore
 import Projections
 import Synchronization

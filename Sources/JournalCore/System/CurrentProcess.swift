@@ -1,0 +1,40 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// This process: its environment, temporary folders, its end.
+package enum CurrentProcess {
+    /// The environment variables (`environ`), read once by whoever builds a command's context.
+    package static func environment() -> [String: String] {
+        var environment: [String: String] = [:]
+        var pointer = environ
+        while let entry = pointer.pointee {
+            let text = String(cString: entry)
+            if let equals = text.firstIndex(of: "=") {
+                environment[String(text[..<equals])] = String(text[text.index(after: equals)...])
+            }
+            pointer += 1
+        }
+        return environment
+    }
+
+    /// Creates a new folder `prefix` + six random characters (`mkdtemp`, mode 0700) and returns
+    /// its path.
+    package static func makeTemporaryDirectory(prefix: String) throws(Errno) -> String {
+        var template = Array((prefix + "XXXXXX").utf8CString)
+        let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) != nil }
+        guard made else { throw Errno.current }
+        return template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+    }
+
+    /// Ends the process with `status` (C `exit`: buffered C streams are flushed).
+    package static func exit(_ status: Int32) -> Never {
+        #if canImport(Glibc)
+        Glibc.exit(status)
+        #else
+        Darwin.exit(status)
+        #endif
+    }
+}
