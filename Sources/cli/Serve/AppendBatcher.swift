@@ -1,70 +1,81 @@
 import EventStore
 import JournalCore
 
-/// Group commit for `POST /v1/events`: requests that arrive while a transaction is being
-/// written wait, then go together in the next one (one transaction, one fsync), each validated
-/// by its own `Importer` against the journal and the requests before it in the group.
+/// Group commit for `POST /v1/events`: one writer thread takes every request that arrived while
+/// it wrote the last transaction and writes them together in the next one (one transaction, one
+/// fsync), each validated by its own `Importer` against the journal and the requests before it
+/// in the group. Each request's completion runs after the commit returned (or once it was
+/// refused), on the writer thread.
 ///
 /// Each request stays all or nothing: when one is refused (422, 409), the transaction rolls back,
 /// that request gets its answer, and the group is written again without it. The requests before
 /// it had passed against the same journal, so they pass again; the refused one was judged
-/// against exactly the state it would have been appended to. The store's `write` is exclusive,
-/// so one group is written at a time; whoever finds no group being written leads the next one
-/// (the pattern of the store's own `GroupCommit`).
+/// against exactly the state it would have been appended to.
 final class AppendBatcher: @unchecked Sendable {
     /// The most requests one transaction takes (a bound on the rework when one is refused).
     static let maxGroup = 64
 
-    private final class Job {
+    typealias Completion = @Sendable (Result<EventsAppend.Outcome, any Error>) -> Void
+
+    private struct Job {
         let request: EventsAppend.Request
-        var result: Result<EventsAppend.Outcome, any Error>?
-        /// Where this request's thread sleeps (with the batcher's mutex): woken alone when its
-        /// result is set or when it is to lead the next group, so a commit does not wake every
-        /// waiting thread.
-        let wake = WaitSlot()
-        init(request: EventsAppend.Request) { self.request = request }
+        let completion: Completion
     }
 
     private struct RollBack: Error {}
 
     private let store: any TransactionalEventStore
-    /// Guards `queue`, `leading` and every job's `result`.
     private let lock = ConditionLock()
+    /// Guarded by `lock`.
     private var queue: [Job] = []
-    private var leading = false
+    private var stopping = false
+    /// The writer waits for work (a submit must wake it).
+    private var idle = false
+    private var thread: ServeThread?
 
-    init(store: any TransactionalEventStore) { self.store = store }
+    init(store: any TransactionalEventStore) {
+        self.store = store
+        thread = ServeThread { self.loop() }
+    }
 
-    /// Appends `request` with the others waiting; returns once its group's commit returned (or
-    /// it was refused).
-    func submit(_ request: EventsAppend.Request) throws -> EventsAppend.Outcome {
-        let job = Job(request: request)
+    /// Queues `request`; `completion` gets its outcome once its group's commit returned (or it
+    /// was refused). False when the batcher is stopping: `completion` is not called.
+    func submit(_ request: EventsAppend.Request, then completion: @escaping Completion) -> Bool {
         lock.lock()
-        queue.append(job)
-        while job.result == nil {
-            if leading {
-                lock.wait(job.wake)
+        defer { lock.unlock() }
+        guard !stopping, thread != nil else { return false }
+        queue.append(Job(request: request, completion: completion))
+        if idle { lock.broadcast() }
+        return true
+    }
+
+    /// Writes what is queued, then ends the writer thread.
+    func stop() {
+        lock.withLock {
+            stopping = true
+            lock.broadcast()
+        }
+        thread?.join()
+    }
+
+    private func loop() {
+        lock.lock()
+        while true {
+            if queue.isEmpty {
+                if stopping { break }
+                idle = true
+                lock.wait()
+                idle = false
                 continue
             }
-            leading = true
             let group = Array(queue.prefix(Self.maxGroup))
             queue.removeFirst(group.count)
             lock.unlock()
             let results = write(group)
+            for (job, result) in zip(group, results) { job.completion(result) }
             lock.lock()
-            for (member, result) in zip(group, results) { member.result = result }
-            leading = false
-            lock.unlock()
-            // Signalled after unlocking, so a woken thread does not at once wait for the mutex.
-            // A member that has not slept yet sees its result before it would; `group` keeps
-            // every member (and its condition) alive meanwhile.
-            for member in group where member !== job { lock.signal(member.wake) }
-            lock.lock()
-            // The oldest waiting request leads the next group, unless a new arrival already does.
-            if !leading, let next = queue.first { lock.signal(next.wake) }
         }
         lock.unlock()
-        return try job.result!.get()
     }
 
     /// Writes the group in one transaction, setting aside each refused request until the rest
