@@ -54,9 +54,22 @@ struct Importer {
     /// The position of the last event this importer appended (nil before the first).
     private(set) var lastAppendedPosition: Int64?
 
+    /// A line checked on its own, without the journal: readable, a valid envelope, no refused
+    /// sensitive data. What is left needs the journal (`importChecked`).
+    enum CheckedLine: Sendable {
+        case rejected(Rejection)
+        case envelope(Envelope)
+    }
+
     /// Validates `line` and, when it is valid and new, appends it.
     /// - Throws: only failures of the store itself (I/O, a full disk), which end the import.
     mutating func importLine(_ line: InputLine) throws(EventStoreError) -> Outcome {
+        try importChecked(Self.check(line, parser: parser))
+    }
+
+    /// The checks of a line that need no journal, in `importLine`'s order; any thread may make
+    /// them ahead of the transaction.
+    static func check(_ line: InputLine, parser: JSONParser) -> CheckedLine {
         if let problem = line.problem {
             return .rejected(Rejection(reason: problem.description, rule: problem.rule))
         }
@@ -70,15 +83,27 @@ struct Importer {
             }
             return .rejected(Rejection(stream: error.stream, type: error.type, reason: reason, rule: Self.rule(of: error)))
         }
+        // Sensitive data first: a refused value is the most important thing to report, and no
+        // stored event (so no true duplicate) can hold one.
+        if let problem = SensitiveData.problem(data: envelope.data, meta: envelope.meta) {
+            return .rejected(Rejection(stream: envelope.stream, type: envelope.type, reason: problem,
+                                       rule: SensitiveData.rule))
+        }
+        return .envelope(envelope)
+    }
+
+    /// The rest of `importLine` for a line `check` passed: the checks against the journal, then
+    /// the append.
+    mutating func importChecked(_ line: CheckedLine) throws(EventStoreError) -> Outcome {
+        let envelope: Envelope
+        switch line {
+        case let .rejected(rejection): return .rejected(rejection)
+        case let .envelope(checked): envelope = checked
+        }
         func reject(_ reason: String, rule: String) -> Outcome {
             .rejected(Rejection(stream: envelope.stream, type: envelope.type, reason: reason, rule: rule))
         }
 
-        // Sensitive data first: a refused value is the most important thing to report, and no
-        // stored event (so no true duplicate) can hold one.
-        if let problem = SensitiveData.problem(data: envelope.data, meta: envelope.meta) {
-            return reject(problem, rule: SensitiveData.rule)
-        }
         if let stored = try transaction.event(withID: envelope.id) {
             guard let difference = firstDifference(stored, envelope) else { return .duplicate }
             return reject("id \(envelope.id) is already used by another event (position \(stored.position), "

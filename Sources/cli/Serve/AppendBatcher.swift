@@ -10,7 +10,9 @@ import JournalCore
 /// Each request stays all or nothing: when one is refused (422, 409), the transaction rolls back,
 /// that request gets its answer, and the group is written again without it. The requests before
 /// it had passed against the same journal, so they pass again; the refused one was judged
-/// against exactly the state it would have been appended to.
+/// against exactly the state it would have been appended to. A request with a line refused by
+/// the checks made before the writer (`EventsAppend.prepare`: JSON, envelope, sensitive data)
+/// cannot commit, so it never costs the others a rollback: it is judged after them, alone.
 final class AppendBatcher: @unchecked Sendable {
     /// The most requests one transaction takes (a bound on the rework when one is refused).
     static let maxGroup = 64
@@ -79,18 +81,21 @@ final class AppendBatcher: @unchecked Sendable {
     }
 
     /// Writes the group in one transaction, setting aside each refused request until the rest
-    /// commits. One result per job, in order.
+    /// commits; then judges each request refused before it reached the journal
+    /// (`refusedEarly`), in a transaction of its own that always rolls back, against the state
+    /// it would have been appended to. One result per job, in order.
     private func write(_ group: [Job]) -> [Result<EventsAppend.Outcome, any Error>] {
         var results = [Result<EventsAppend.Outcome, any Error>?](repeating: nil, count: group.count)
-        var pending = Array(group.indices)
+        var pending = group.indices.filter { !group[$0].request.refusedEarly }
         while !pending.isEmpty {
             var outcomes: [EventsAppend.Outcome] = []
             var refused: (index: Int, outcome: EventsAppend.Outcome)?
             do {
                 try store.write { transaction in
                     outcomes.removeAll()
+                    var importer = Importer(transaction: transaction, cacheCapacity: 1024)
                     for index in pending {
-                        let outcome = try EventsAppend.apply(group[index].request, in: transaction)
+                        let outcome = try EventsAppend.apply(group[index].request, with: &importer)
                         guard outcome.isCommitted else {
                             refused = (index, outcome)
                             throw RollBack()
@@ -107,6 +112,18 @@ final class AppendBatcher: @unchecked Sendable {
             } catch {
                 for index in pending { results[index] = .failure(error) }
                 pending.removeAll()
+            }
+        }
+        for index in group.indices where group[index].request.refusedEarly {
+            do {
+                try store.write { transaction in
+                    var importer = Importer(transaction: transaction)
+                    results[index] = .success(try EventsAppend.apply(group[index].request, with: &importer))
+                    throw RollBack()
+                }
+            } catch is RollBack {
+            } catch {
+                results[index] = .failure(error)
             }
         }
         return results.map { $0 ?? .failure(EventStoreError(code: .io, message: "the append was not attempted")) }
