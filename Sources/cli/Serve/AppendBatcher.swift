@@ -5,7 +5,8 @@ import JournalCore
 /// it wrote the last transaction and writes them together in the next one (one transaction, one
 /// fsync), each validated by its own `Importer` against the journal and the requests before it
 /// in the group. Each request's completion runs after the commit returned (or once it was
-/// refused), on the writer thread.
+/// refused), on a thread of its own (`completer`): answering and resuming a group's connections
+/// overlaps the next group's transaction instead of delaying it.
 ///
 /// Each request stays all or nothing: when one is refused (422, 409), the transaction rolls back,
 /// that request gets its answer, and the group is written again without it. The requests before
@@ -34,6 +35,7 @@ final class AppendBatcher: @unchecked Sendable {
     /// The writer waits for work (a submit must wake it).
     private var idle = false
     private var thread: ServeThread?
+    private let completer = WorkQueue(threads: 1)
 
     init(store: any TransactionalEventStore) {
         self.store = store
@@ -58,6 +60,7 @@ final class AppendBatcher: @unchecked Sendable {
             lock.broadcast()
         }
         thread?.join()
+        completer.stop()
     }
 
     private func loop() {
@@ -74,7 +77,12 @@ final class AppendBatcher: @unchecked Sendable {
             queue.removeFirst(group.count)
             lock.unlock()
             let results = write(group)
-            for (job, result) in zip(group, results) { job.completion(result) }
+            let completed = completer.run {
+                for (job, result) in zip(group, results) { job.completion(result) }
+            }
+            if !completed {
+                for (job, result) in zip(group, results) { job.completion(result) }
+            }
             lock.lock()
         }
         lock.unlock()
