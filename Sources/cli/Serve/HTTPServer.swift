@@ -75,7 +75,8 @@ final class HTTPReply: @unchecked Sendable {
     fileprivate var phase = Phase.handling
     fileprivate var pending: HTTPResponse?
     fileprivate let connection: OpaquePointer
-    fileprivate unowned let server: HTTPServer
+    /// Strong: a reply may be sent by a thread that outlives the request, even the server.
+    fileprivate let server: HTTPServer
 
     fileprivate init(connection: OpaquePointer, server: HTTPServer) {
         self.connection = connection
