@@ -118,13 +118,18 @@ enum ServeCommand {
         var received: Int32 = 0
         while sigwait(&stopSignals, &received) != 0 {}
         server.quiesce()
-        api.stopping.store(true, ordering: .relaxed)
+        api.beginStopping()
         let deadline = SystemClock.monotonicNanoseconds() + Int64(drainSeconds) * 1_000_000_000
         while api.inFlight.load(ordering: .relaxed) > 0 && SystemClock.monotonicNanoseconds() < deadline {
             var pause = timespec(tv_sec: 0, tv_nsec: 10_000_000)
             _ = nanosleep(&pause, nil)
         }
-        server.stop()
+        let drained = api.inFlight.load(ordering: .relaxed) == 0
+        server.stop(answering: JournalAPI.error(503, "the server stopped before this request was answered; it may have "
+                                                + "been applied: a retry with the same event ids is safe"))
         _ = close(socket)
+        // A commit still running after the drain (a stalled disk) is not waited for: its
+        // requests got no 200, and the process ends.
+        if drained { api.finish() }
     }
 }

@@ -643,3 +643,58 @@ extension ServeEndToEndTests {
         #expect(try runner.run(["verify"]).status == 0)
     }
 }
+
+extension ServeEndToEndTests {
+    @Test("a request with an unreadable line among concurrent appends still names its journal-rule errors and leaves the others' events")
+    func earlyRefusedRequestsAreStillJudgedAgainstTheJournal() throws {
+        let runner = try JournalRunner()
+        let server = try ServeProcess(runner)
+        let port = server.port
+        let lock = NSLock()
+        nonisolated(unsafe) var replies: [Int: RawHTTP.Reply] = [:]
+        DispatchQueue.concurrentPerform(iterations: 8) { client in
+            for k in 0..<6 {
+                let n = client * 100 + k
+                var lines = Self.transactionStart(n)
+                if k % 2 == 1 {
+                    // Line 2 breaks a rule only the stream's state can tell; line 3 is not JSON.
+                    lines[1] = lines[1].replacingOccurrences(of: "2048", with: "\"many\"")
+                    lines.append("{not json")
+                }
+                let reply = try? RawHTTP.request(port: port, "POST", "/v1/events",
+                                                 headers: ["Content-Type": "application/x-ndjson"],
+                                                 body: Array((lines.joined(separator: "\n") + "\n").utf8))
+                lock.withLock { replies[n] = reply }
+            }
+        }
+        #expect(replies.count == 48)
+        for (n, reply) in replies {
+            if n % 2 == 1 {
+                #expect(reply.status == 422)
+                let errors = reply.json?["errors"] as? [[String: Any]] ?? []
+                #expect(errors.map { $0["line"] as? Int } == [2, 3], "\(n)")
+            } else {
+                #expect(reply.status == 200)
+            }
+        }
+        let stored = Set(try runner.exportedObjects().compactMap { $0["id"] as? String })
+        let expected = Set(replies.keys.filter { $0 % 2 == 0 }.flatMap { n in
+            Self.transactionStart(n).map { String($0.dropFirst(7).prefix(36)) }
+        })
+        #expect(stored == expected)
+        #expect(try runner.run(["verify"]).status == 0)
+    }
+
+    @Test("idle connections hold no thread of the server")
+    func idleConnectionsHoldNoThread() throws {
+        let runner = try JournalRunner()
+        let server = try ServeProcess(runner)
+        var idle: [Int32] = []
+        for _ in 0..<100 { idle.append(try RawHTTP.connect(port: server.port, timeoutSeconds: 10)) }
+        defer { for fd in idle { close(fd) } }
+        #expect(try server.request("GET", "/healthz").status == 200)
+        let threads = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(server.process.processIdentifier)/task")
+        #expect(threads.count < 20, "\(threads.count) threads with 100 idle connections")
+        #expect(server.stop() == 0)
+    }
+}

@@ -1,85 +1,109 @@
 import EventStore
 import JournalCore
 
-/// Group commit for `POST /v1/events`: requests that arrive while a transaction is being
-/// written wait, then go together in the next one (one transaction, one fsync), each validated
-/// by its own `Importer` against the journal and the requests before it in the group.
+/// Group commit for `POST /v1/events`: one writer thread takes every request that arrived while
+/// it wrote the last transaction and writes them together in the next one (one transaction, one
+/// fsync), each validated by its own `Importer` against the journal and the requests before it
+/// in the group. Each request's completion runs after the commit returned (or once it was
+/// refused), on a thread of its own (`completer`): answering and resuming a group's connections
+/// overlaps the next group's transaction instead of delaying it.
 ///
 /// Each request stays all or nothing: when one is refused (422, 409), the transaction rolls back,
 /// that request gets its answer, and the group is written again without it. The requests before
 /// it had passed against the same journal, so they pass again; the refused one was judged
-/// against exactly the state it would have been appended to. The store's `write` is exclusive,
-/// so one group is written at a time; whoever finds no group being written leads the next one
-/// (the pattern of the store's own `GroupCommit`).
+/// against exactly the state it would have been appended to. A request with a line refused by
+/// the checks made before the writer (`EventsAppend.prepare`: JSON, envelope, sensitive data)
+/// cannot commit, so it never costs the others a rollback: it is judged after them, alone.
 final class AppendBatcher: @unchecked Sendable {
     /// The most requests one transaction takes (a bound on the rework when one is refused).
     static let maxGroup = 64
 
-    private final class Job {
+    typealias Completion = @Sendable (Result<EventsAppend.Outcome, any Error>) -> Void
+
+    private struct Job {
         let request: EventsAppend.Request
-        var result: Result<EventsAppend.Outcome, any Error>?
-        /// Where this request's thread sleeps (with the batcher's mutex): woken alone when its
-        /// result is set or when it is to lead the next group, so a commit does not wake every
-        /// waiting thread.
-        let wake = WaitSlot()
-        init(request: EventsAppend.Request) { self.request = request }
+        let completion: Completion
     }
 
     private struct RollBack: Error {}
 
     private let store: any TransactionalEventStore
-    /// Guards `queue`, `leading` and every job's `result`.
     private let lock = ConditionLock()
+    /// Guarded by `lock`.
     private var queue: [Job] = []
-    private var leading = false
+    private var stopping = false
+    /// The writer waits for work (a submit must wake it).
+    private var idle = false
+    private var thread: ServeThread?
+    private let completer = WorkQueue(threads: 1)
 
-    init(store: any TransactionalEventStore) { self.store = store }
+    init(store: any TransactionalEventStore) {
+        self.store = store
+        thread = ServeThread { self.loop() }
+    }
 
-    /// Appends `request` with the others waiting; returns once its group's commit returned (or
-    /// it was refused).
-    func submit(_ request: EventsAppend.Request) throws -> EventsAppend.Outcome {
-        let job = Job(request: request)
+    /// Queues `request`; `completion` gets its outcome once its group's commit returned (or it
+    /// was refused). False when the batcher is stopping: `completion` is not called.
+    func submit(_ request: EventsAppend.Request, then completion: @escaping Completion) -> Bool {
         lock.lock()
-        queue.append(job)
-        while job.result == nil {
-            if leading {
-                lock.wait(job.wake)
+        defer { lock.unlock() }
+        guard !stopping, thread != nil else { return false }
+        queue.append(Job(request: request, completion: completion))
+        if idle { lock.broadcast() }
+        return true
+    }
+
+    /// Writes what is queued, then ends the writer thread.
+    func stop() {
+        lock.withLock {
+            stopping = true
+            lock.broadcast()
+        }
+        thread?.join()
+        completer.stop()
+    }
+
+    private func loop() {
+        lock.lock()
+        while true {
+            if queue.isEmpty {
+                if stopping { break }
+                idle = true
+                lock.wait()
+                idle = false
                 continue
             }
-            leading = true
             let group = Array(queue.prefix(Self.maxGroup))
             queue.removeFirst(group.count)
             lock.unlock()
             let results = write(group)
+            let completed = completer.run {
+                for (job, result) in zip(group, results) { job.completion(result) }
+            }
+            if !completed {
+                for (job, result) in zip(group, results) { job.completion(result) }
+            }
             lock.lock()
-            for (member, result) in zip(group, results) { member.result = result }
-            leading = false
-            lock.unlock()
-            // Signalled after unlocking, so a woken thread does not at once wait for the mutex.
-            // A member that has not slept yet sees its result before it would; `group` keeps
-            // every member (and its condition) alive meanwhile.
-            for member in group where member !== job { lock.signal(member.wake) }
-            lock.lock()
-            // The oldest waiting request leads the next group, unless a new arrival already does.
-            if !leading, let next = queue.first { lock.signal(next.wake) }
         }
         lock.unlock()
-        return try job.result!.get()
     }
 
     /// Writes the group in one transaction, setting aside each refused request until the rest
-    /// commits. One result per job, in order.
+    /// commits; then judges each request refused before it reached the journal
+    /// (`refusedEarly`), in a transaction of its own that always rolls back, against the state
+    /// it would have been appended to. One result per job, in order.
     private func write(_ group: [Job]) -> [Result<EventsAppend.Outcome, any Error>] {
         var results = [Result<EventsAppend.Outcome, any Error>?](repeating: nil, count: group.count)
-        var pending = Array(group.indices)
+        var pending = group.indices.filter { !group[$0].request.refusedEarly }
         while !pending.isEmpty {
             var outcomes: [EventsAppend.Outcome] = []
             var refused: (index: Int, outcome: EventsAppend.Outcome)?
             do {
                 try store.write { transaction in
                     outcomes.removeAll()
+                    var importer = Importer(transaction: transaction, cacheCapacity: 1024)
                     for index in pending {
-                        let outcome = try EventsAppend.apply(group[index].request, in: transaction)
+                        let outcome = try EventsAppend.apply(group[index].request, with: &importer)
                         guard outcome.isCommitted else {
                             refused = (index, outcome)
                             throw RollBack()
@@ -96,6 +120,18 @@ final class AppendBatcher: @unchecked Sendable {
             } catch {
                 for index in pending { results[index] = .failure(error) }
                 pending.removeAll()
+            }
+        }
+        for index in group.indices where group[index].request.refusedEarly {
+            do {
+                try store.write { transaction in
+                    var importer = Importer(transaction: transaction)
+                    results[index] = .success(try EventsAppend.apply(group[index].request, with: &importer))
+                    throw RollBack()
+                }
+            } catch is RollBack {
+            } catch {
+                results[index] = .failure(error)
             }
         }
         return results.map { $0 ?? .failure(EventStoreError(code: .io, message: "the append was not attempted")) }

@@ -25,35 +25,60 @@ enum EventsAppend {
 
     /// One request's events, split into lines, with its version check.
     struct Request {
-        var lines: [InputLine]
+        /// The non-blank lines: checked already (`Importer.prepare`) for a small body, as read
+        /// for a large one (checked in the transaction, which keeps the parsed events of one
+        /// line at a time in memory rather than of the whole body).
+        var lines: Lines
         /// The stream `Journal-Expected-Version` applies to, and the version (−1: must not exist).
         var check: (stream: StreamName, version: Int64)?
+
+        enum Lines {
+            case checked([(number: Int, line: Importer.PreparedLine)])
+            case read([InputLine])
+        }
+
+        /// A line was refused by the checks that need no journal: the request is a 422 whatever
+        /// the journal holds, and is judged apart from the requests that may commit.
+        var refusedEarly: Bool {
+            guard case let .checked(lines) = lines else { return false }
+            return lines.contains { if case .rejected = $0.line.content { return true } else { return false } }
+        }
     }
+
+    /// Bodies of at most this many lines are checked by `prepare` on the caller's thread; larger
+    /// ones line by line in the transaction.
+    static let maxCheckedLines = 256
 
     /// The body's lines and its check; `.badRequest` when the header is given and the body's
     /// events are not all of one stream.
     static func prepare(body: [UInt8], expectedVersion: Int64?) -> Result<Request, Refusal> {
-        let lines = NDJSONLineReader.lines(of: body)
-        guard let expectedVersion else { return .success(Request(lines: lines)) }
-        guard let stream = onlyStream(of: lines) else {
-            return .failure(Refusal(reason: "Journal-Expected-Version needs a body whose events all belong to one stream"))
+        let lines = NDJSONLineReader.lines(of: body).filter { !$0.isBlank }
+        var check: (stream: StreamName, version: Int64)?
+        if let expectedVersion {
+            guard let stream = onlyStream(of: lines) else {
+                return .failure(Refusal(reason: "Journal-Expected-Version needs a body whose events all belong to one stream"))
+            }
+            check = (stream, expectedVersion)
         }
-        return .success(Request(lines: lines, check: (stream, expectedVersion)))
+        guard lines.count <= maxCheckedLines else { return .success(Request(lines: .read(lines), check: check)) }
+        let parser = JSONParser()
+        return .success(Request(lines: .checked(lines.map { ($0.number, Importer.prepare($0, parser: parser)) }),
+                                check: check))
     }
 
     struct Refusal: Error {
         var reason: String
     }
 
-    /// Validates and appends `request` inside `transaction`. When the outcome is not
-    /// `.committed`, the caller must roll the transaction back: appends of this request may
-    /// be in it. As with the store's own appends, a request whose every event is already in
-    /// the journal succeeds (a retry of an answer that was lost) even when the stream has moved
-    /// on since.
-    static func apply(_ request: Request, in transaction: any EventStoreTransaction) throws(EventStoreError) -> Outcome {
+    /// Validates and appends `request` with `importer` (inside its transaction, which it may
+    /// share with the requests before it). When the outcome is not `.committed`, the caller
+    /// must roll the transaction back: appends of this request may be in it. As with the
+    /// store's own appends, a request whose every event is already in the journal succeeds (a
+    /// retry of an answer that was lost) even when the stream has moved on since.
+    static func apply(_ request: Request, with importer: inout Importer) throws(EventStoreError) -> Outcome {
         var mismatch: String?
         if let check = request.check {
-            let actual = try transaction.lastVersion(of: check.stream)
+            let actual = try importer.transaction.lastVersion(of: check.stream)
             if (actual ?? -1) != check.version {
                 mismatch = "stream \(SensitiveData.maskedText(check.stream.rawValue)) is at version "
                     + (actual.map(String.init) ?? "-1 (it does not exist)") + ", not \(check.version)"
@@ -64,17 +89,28 @@ enum EventsAppend {
         var duplicates = 0
         var first: Int64?
         var last: Int64?
-        var importer = Importer(transaction: transaction)
-        for line in request.lines where !line.isBlank {
-            switch try importer.importLine(line) {
+        func count(_ outcome: Importer.Outcome, line: Int, position: Int64?) {
+            switch outcome {
             case .appended:
                 appended += 1
-                if first == nil { first = importer.lastAppendedPosition }
-                last = importer.lastAppendedPosition
+                if first == nil { first = position }
+                last = position
             case .duplicate:
                 duplicates += 1
             case let .rejected(rejection):
-                _ = errors.record(line: line.number, rejection)
+                _ = errors.record(line: line, rejection)
+            }
+        }
+        switch request.lines {
+        case let .checked(lines):
+            for (number, line) in lines {
+                let outcome = try importer.importPrepared(line)
+                count(outcome, line: number, position: importer.lastAppendedPosition)
+            }
+        case let .read(lines):
+            for line in lines {
+                let outcome = try importer.importLine(line)
+                count(outcome, line: line.number, position: importer.lastAppendedPosition)
             }
         }
         if let mismatch, appended > 0 { return .versionMismatch(mismatch) }
@@ -86,7 +122,7 @@ enum EventsAppend {
     private static func onlyStream(of lines: [InputLine]) -> StreamName? {
         let parser = JSONParser()
         var name: String?
-        for line in lines where !line.isBlank && line.problem == nil {
+        for line in lines where line.problem == nil {
             guard let object = try? parser.parse(line.bytes).objectValue,
                   case let .string(stream)? = object["stream"] else { continue }
             if let name, name != stream { return nil }

@@ -3,13 +3,15 @@ import CMicroHTTPD
 import Glibc
 
 // The one place the cli calls libmicrohttpd. Everything else of `journal serve` sees
-// `HTTPRequest`, `HTTPResponse` and `HTTPHandler`, plain Swift values.
+// `HTTPRequest`, `HTTPResponse`, `HTTPReply` and `HTTPHandler`, plain Swift values.
 //
-// Threading: one thread per connection (MHD_USE_THREAD_PER_CONNECTION), so a request that blocks
-// (an append waiting for its commit, a long-poll waiting for the next one, a client sending a
-// byte a second) holds only its own thread; the handler's calls arrive on those threads at once.
-// Suspend/resume does not apply to that mode (microhttpd.h, MHD_suspend_connection): a long-poll
-// simply waits on its own thread.
+// Threading (docs/decisions/serve-threading.md): a few event-loop threads (epoll, one per
+// core) read requests and write answers for every connection; they never wait. A handler that
+// cannot answer at once (an append waiting for its group's commit, a long-poll, a read of the
+// store) answers `.later` and sends its `HTTPReply` from another thread: meanwhile the
+// connection is suspended (MHD_suspend_connection), so it holds no thread, and the reply resumes
+// it. A client sending a byte a second or holding an idle connection costs a socket and a
+// little memory, never a thread.
 
 /// A request whose headers have arrived; the body follows in `body` before `respond` is called.
 final class HTTPRequest: @unchecked Sendable {
@@ -46,13 +48,54 @@ struct HTTPResponse: Sendable {
     var headers: [(String, String)] = []
 }
 
-/// The application behind the server. Called on the connections' threads, concurrently.
+/// What a handler does with a request.
+enum HTTPAnswer: Sendable {
+    /// Answer with this response now.
+    case response(HTTPResponse)
+    /// The handler keeps the request's `HTTPReply` and calls `send` once, later, on any thread.
+    /// The connection waits without holding a server thread.
+    case later
+}
+
+/// The answer to one request, sent once from any thread (`HTTPAnswer.later`). Sends after the
+/// first, and sends after the server stopped, are ignored.
+final class HTTPReply: @unchecked Sendable {
+    fileprivate enum Phase {
+        /// The handler is being called on the event-loop thread.
+        case handling
+        /// The connection is suspended until `send`.
+        case suspended
+        /// `send` resumed the connection; the event loop queues `pending` next.
+        case resumed
+        /// The response is queued (or the server gave up on the request).
+        case done
+    }
+
+    /// Everything below is read and written under the server's `suspensions` lock.
+    fileprivate var phase = Phase.handling
+    fileprivate var pending: HTTPResponse?
+    fileprivate let connection: OpaquePointer
+    /// Strong: a reply may be sent by a thread that outlives the request, even the server.
+    fileprivate let server: HTTPServer
+
+    fileprivate init(connection: OpaquePointer, server: HTTPServer) {
+        self.connection = connection
+        self.server = server
+    }
+
+    func send(_ response: HTTPResponse) {
+        server.deliver(response, to: self)
+    }
+}
+
+/// The application behind the server. Called on the event-loop threads, concurrently; no call
+/// may block (hand the `HTTPReply` to a thread of your own and answer `.later`).
 protocol HTTPHandler: AnyObject, Sendable {
-    /// The headers are in: answer at once (an error, a GET), or nil to receive the body and
-    /// then be asked `respond`.
-    func head(_ request: HTTPRequest) -> HTTPResponse?
+    /// The headers are in: answer (an error, a GET), or nil to receive the body and then be
+    /// asked `respond`.
+    func head(_ request: HTTPRequest, reply: HTTPReply) -> HTTPAnswer?
     /// The whole body has arrived.
-    func respond(_ request: HTTPRequest) -> HTTPResponse
+    func respond(_ request: HTTPRequest, reply: HTTPReply) -> HTTPAnswer
     /// The answer to an upload stopped while it arrives: its body grew over `maxBodyBytes`, or
     /// it took longer than `Limits.uploadSeconds`.
     func uploadRefused(_ request: HTTPRequest, _ reason: UploadRefusal) -> HTTPResponse
@@ -81,20 +124,38 @@ final class HTTPServer: @unchecked Sendable {
         /// Seconds from a request's headers to the end of its body: a client that keeps sending
         /// a byte at a time (never silent long enough for `idleTimeoutSeconds`) is cut off.
         var uploadSeconds = 60
+        /// Event-loop threads, each serving its share of the connections.
+        var eventThreads = HTTPServer.defaultEventThreads
     }
+
+    /// One per online core, at most 4: the loops only parse HTTP and copy bytes.
+    static var defaultEventThreads: Int { max(1, min(4, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))) }
 
     /// One request from its headers to the end of its exchange: the `con_cls` of the library.
     private final class Exchange {
         let request: HTTPRequest
+        let reply: HTTPReply
+        /// What was queued: the answer the access log and metrics report.
         var response: HTTPResponse?
         var overLimit = false
-        init(request: HTTPRequest) { self.request = request }
+        /// `respond` was called (the body is complete).
+        var responding = false
+        init(request: HTTPRequest, reply: HTTPReply) {
+            self.request = request
+            self.reply = reply
+        }
     }
 
     private let handler: any HTTPHandler
     private let listenSocket: Int32
     private var daemon: OpaquePointer?
     private var uploadNanoseconds: Int64 = 60_000_000_000
+    /// Guards every reply's phase and answer, `suspended` and `stopAnswer`; the library's suspend
+    /// and resume are called under it, so that `stop` never finds a connection half resumed.
+    private let suspensions = ConditionLock()
+    private var suspended: [ObjectIdentifier: HTTPReply] = [:]
+    /// Set by `stop`: the answer to every request still waiting, and to any that would wait.
+    private var stopAnswer: HTTPResponse?
 
     init(listenSocket: Int32, handler: any HTTPHandler) {
         self.listenSocket = listenSocket
@@ -104,8 +165,8 @@ final class HTTPServer: @unchecked Sendable {
     /// Starts the daemon's threads.
     func start(limits: Limits) throws(CLIError) {
         uploadNanoseconds = Int64(limits.uploadSeconds) * 1_000_000_000
-        let flags = UInt32(MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_THREAD_PER_CONNECTION.rawValue
-                           | MHD_USE_AUTO.rawValue | MHD_USE_ITC.rawValue)
+        let flags = UInt32(MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue
+                           | MHD_ALLOW_SUSPEND_RESUME.rawValue)
         var options: [MHD_OptionItem] = [
             MHD_OptionItem(option: .LISTEN_SOCKET, value: Int(listenSocket), ptr_value: nil),
             MHD_OptionItem(option: .CONNECTION_LIMIT, value: limits.connections, ptr_value: nil),
@@ -113,6 +174,9 @@ final class HTTPServer: @unchecked Sendable {
             MHD_OptionItem(option: .CONNECTION_MEMORY_LIMIT, value: limits.headerMemoryBytes, ptr_value: nil),
             MHD_OptionItem(option: .END, value: 0, ptr_value: nil),
         ]
+        if limits.eventThreads > 1 {
+            options.insert(MHD_OptionItem(option: .THREAD_POOL_SIZE, value: limits.eventThreads, ptr_value: nil), at: 0)
+        }
         // unsafe: the context pointer is this server, unretained; the daemon stops (`stop()`)
         // before the server can go away, so the callbacks never see a dangling pointer.
         let context = Unmanaged.passUnretained(self).toOpaque()
@@ -130,11 +194,80 @@ final class HTTPServer: @unchecked Sendable {
         _ = MHD_quiesce_daemon(daemon)
     }
 
-    /// Stops the daemon: closes every connection and joins its threads.
-    func stop() {
+    /// Stops the daemon: gives `answer` to the requests still waiting for theirs (the library
+    /// cannot close a suspended connection), closes every connection and joins its threads.
+    func stop(answering answer: HTTPResponse) {
         guard let daemon else { return }
+        suspensions.withLock {
+            stopAnswer = answer
+            for reply in suspended.values {
+                reply.pending = answer
+                reply.phase = .resumed
+                MHD_resume_connection(reply.connection)
+            }
+            suspended.removeAll()
+        }
         MHD_stop_daemon(daemon)
         self.daemon = nil
+    }
+
+    /// `HTTPReply.send`: resumes the connection if it is suspended, or leaves the answer for
+    /// the handler's caller on the event loop to queue.
+    fileprivate func deliver(_ response: HTTPResponse, to reply: HTTPReply) {
+        suspensions.withLock {
+            switch reply.phase {
+            case .handling:
+                reply.pending = response
+            case .suspended:
+                reply.pending = response
+                reply.phase = .resumed
+                suspended[ObjectIdentifier(reply)] = nil
+                MHD_resume_connection(reply.connection)
+            case .resumed, .done:
+                break
+            }
+        }
+    }
+
+    /// After a handler answered `.later` on the event loop: the answer if it came already (or
+    /// 503 once the server stops), else the connection is suspended until it comes.
+    private func wait(for exchange: Exchange, on connection: OpaquePointer) -> MHD_Result {
+        let reply = exchange.reply
+        let ready: HTTPResponse? = suspensions.withLock {
+            if let response = reply.pending {
+                reply.phase = .done
+                return response
+            }
+            if let stopAnswer {
+                reply.phase = .done
+                return stopAnswer
+            }
+            MHD_suspend_connection(connection)
+            reply.phase = .suspended
+            suspended[ObjectIdentifier(reply)] = reply
+            return nil
+        }
+        guard let ready else { return .YES }
+        return queue(ready, on: connection, for: exchange)
+    }
+
+    /// Called again by the library for a resumed connection: the answer `deliver` left.
+    private func resumedAnswer(_ exchange: Exchange) -> HTTPResponse? {
+        suspensions.withLock {
+            guard exchange.reply.phase == .resumed, let response = exchange.reply.pending else { return nil }
+            exchange.reply.phase = .done
+            return response
+        }
+    }
+
+    private func answer(_ answer: HTTPAnswer, on connection: OpaquePointer, for exchange: Exchange) -> MHD_Result {
+        switch answer {
+        case let .response(response):
+            suspensions.withLock { exchange.reply.phase = .done }
+            return queue(response, on: connection, for: exchange)
+        case .later:
+            return wait(for: exchange, on: connection)
+        }
     }
 
     // MARK: - Callbacks (C function pointers: no captures, the server comes back as `context`)
@@ -152,16 +285,17 @@ final class HTTPServer: @unchecked Sendable {
                     .reduce(into: [:]) { $0[$1.name] = $1.value ?? "" },
                 arguments: values(connection, kind: .GET_ARGUMENT_KIND, lowercased: false),
                 startedNanoseconds: SystemClock.monotonicNanoseconds())
-            let exchange = Exchange(request: request)
+            let exchange = Exchange(request: request, reply: HTTPReply(connection: connection, server: server))
             connectionContext.pointee = Unmanaged.passRetained(exchange).toOpaque()
-            guard let response = server.handler.head(request) else { return .YES }
-            return server.queue(response, on: connection, for: exchange)
+            guard let answer = server.handler.head(request, reply: exchange.reply) else { return .YES }
+            exchange.responding = true
+            return server.answer(answer, on: connection, for: exchange)
         }
         let exchange = Unmanaged<Exchange>.fromOpaque(stored).takeUnretainedValue()
         if uploadSize.pointee > 0 {
             let count = uploadSize.pointee
             uploadSize.pointee = 0  // consumed (or discarded)
-            if exchange.overLimit || exchange.response != nil { return .YES }
+            if exchange.overLimit || exchange.response != nil || exchange.responding { return .YES }
             let tooLarge = exchange.request.body.count + count > server.handler.maxBodyBytes
             if tooLarge || SystemClock.monotonicNanoseconds() - exchange.request.startedNanoseconds > server.uploadNanoseconds {
                 exchange.overLimit = true
@@ -181,7 +315,14 @@ final class HTTPServer: @unchecked Sendable {
             return .YES
         }
         if exchange.response != nil { return .YES }
-        return server.queue(server.handler.respond(exchange.request), on: connection, for: exchange)
+        if exchange.responding {
+            // Resumed: the answer is in. (Called without one only if the library asks again
+            // before the resume, which it does not for a suspended connection.)
+            guard let response = server.resumedAnswer(exchange) else { return .YES }
+            return server.queue(response, on: connection, for: exchange)
+        }
+        exchange.responding = true
+        return server.answer(server.handler.respond(exchange.request, reply: exchange.reply), on: connection, for: exchange)
     }
 
     private static let completed: MHD_RequestCompletedCallback = { context, _, connectionContext, termination in
@@ -191,6 +332,8 @@ final class HTTPServer: @unchecked Sendable {
         connectionContext.pointee = nil
         let server = Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue()
         let exchange = Unmanaged<Exchange>.fromOpaque(stored).takeRetainedValue()
+        // A reply sent after this (the connection closed first) finds it done and is dropped.
+        server.suspensions.withLock { exchange.reply.phase = .done }
         server.handler.finished(exchange.request, response: exchange.response,
                                 completedNormally: termination == .REQUEST_TERMINATED_COMPLETED_OK)
     }

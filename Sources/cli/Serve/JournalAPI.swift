@@ -3,15 +3,18 @@ import JournalCore
 import Projections
 import Synchronization
 
-/// The HTTP API of contract §8 over one store opened for writing. Called on the connections'
-/// threads at once: concurrent appends share transactions (`AppendBatcher`), reads go to the
-/// store's readers, queries to one read-model engine behind a lock.
+/// The HTTP API of contract §8 over one store opened for writing. Called on the server's event
+/// loops, which must not wait: appends go to the writer thread, which shares transactions among
+/// concurrent requests (`AppendBatcher`); reads go to a few worker threads (`readers`), queries
+/// to one read-model engine behind a lock; long-polls that find nothing wait in `LongPolls`.
 final class JournalAPI: HTTPHandler, @unchecked Sendable {
     let store: any TransactionalEventStore
     let tokens: TokenFile?
     let maxBodyBytes: Int
     let metrics = ServeMetrics()
     private let batcher: AppendBatcher
+    private let readers: WorkQueue
+    private let longPolls: LongPolls
     private let projections: ProjectionAccess
     private let accessLog: AccessLog
     /// Set on SIGTERM/SIGINT: long-polls answer at once.
@@ -23,25 +26,43 @@ final class JournalAPI: HTTPHandler, @unchecked Sendable {
     static let maxWaitSeconds = 60.0
     static let defaultLimit = 1_000
     static let maxLimit = 10_000
+    /// Threads answering reads: the store's readers work in parallel, the read models one at a
+    /// time, so a slow query leaves a thread for the log and the streams.
+    static let readerThreads = 2
 
     init(store: any TransactionalEventStore, projections: ProjectionAccess, tokens: TokenFile?, maxBodyBytes: Int,
          accessLog: AccessLog) {
         self.store = store
         self.batcher = AppendBatcher(store: store)
+        self.readers = WorkQueue(threads: Self.readerThreads)
+        self.longPolls = LongPolls(store: store, answer: { Self.exportLines($0) }, failure: { Self.failure($0) })
         self.projections = projections
         self.tokens = tokens
         self.maxBodyBytes = maxBodyBytes
         self.accessLog = accessLog
     }
 
+    /// SIGTERM/SIGINT: waiting long-polls answer now, new ones at once; appends and reads go on
+    /// while the requests in flight drain.
+    func beginStopping() {
+        stopping.store(true, ordering: .relaxed)
+        longPolls.stop()
+    }
+
+    /// After the server stopped: the writer finishes what is queued, the threads end.
+    func finish() {
+        batcher.stop()
+        readers.stop()
+    }
+
     // MARK: - HTTPHandler
 
-    func head(_ request: HTTPRequest) -> HTTPResponse? {
+    func head(_ request: HTTPRequest, reply: HTTPReply) -> HTTPAnswer? {
         inFlight.add(1, ordering: .relaxed)
         let (route, parameter) = APIRoute.match(request.path)
         request.annotations["route"] = route.rawValue
         if route == .healthz && request.method == "GET" {
-            return HTTPResponse(status: 200, contentType: "text/plain; charset=utf-8", body: Array("ok\n".utf8))
+            return .response(HTTPResponse(status: 200, contentType: "text/plain; charset=utf-8", body: Array("ok\n".utf8)))
         }
         if let tokens {
             // The scheme is case-insensitive (RFC 9110); the token is compared exactly.
@@ -54,33 +75,42 @@ final class JournalAPI: HTTPHandler, @unchecked Sendable {
                                                 body: Array(DashboardPage.locked.utf8))
                     response.headers.append(("WWW-Authenticate", "Bearer"))
                     response.headers.append(("Content-Security-Policy", DashboardPage.contentSecurityPolicy))
-                    return response
+                    return .response(response)
                 }
                 var response = Self.error(401, "a bearer token is needed: Authorization: Bearer <token>")
                 response.headers.append(("WWW-Authenticate", "Bearer"))
-                return response
+                return .response(response)
             }
             request.annotations["token"] = entry.name
             guard route == .unmatched || !route.methods.contains(request.method)
                     || entry.role.allows(method: request.method, route: route) else {
-                return Self.error(403, "the token '\(entry.name)' (role \(entry.role.rawValue)) may not "
-                                  + "\(request.method) \(route.rawValue)")
+                return .response(Self.error(403, "the token '\(entry.name)' (role \(entry.role.rawValue)) may not "
+                                            + "\(request.method) \(route.rawValue)"))
             }
         }
-        guard route != .unmatched else { return Self.error(404, "no such route; the API is described at GET /") }
+        guard route != .unmatched else { return .response(Self.error(404, "no such route; the API is described at GET /")) }
         guard route.methods.contains(request.method) else {
             var response = Self.error(405, "\(route.rawValue) answers \(route.methods.joined(separator: ", ")) only")
             response.headers.append(("Allow", route.methods.joined(separator: ", ")))
-            return response
+            return .response(response)
         }
-        if request.method == "POST" { return checkAppend(request) }
+        if request.method == "POST" { return checkAppend(request).map { .response($0) } }
+        // Reads wait for the store or the read models: a worker answers, the event loop goes on.
+        let queued = readers.run { [self] in
+            if let response = read(route, parameter, request, reply: reply) { reply.send(response) }
+        }
+        return queued ? .later : .response(Self.stoppingAnswer)
+    }
+
+    /// A GET of `route`; nil when a long-poll took `reply` to answer later.
+    private func read(_ route: APIRoute, _ parameter: String?, _ request: HTTPRequest, reply: HTTPReply) -> HTTPResponse? {
         do {
             switch route {
             case .index: return try dashboard(request)
             case .find: return try find(request)
             case .healthz: return HTTPResponse(status: 200, contentType: "text/plain; charset=utf-8", body: Array("ok\n".utf8))
             case .metrics: return try metricsResponse()
-            case .events: return try events(request)
+            case .events: return try events(request, reply: reply)
             case .stream: return try stream(parameter ?? "")
             case .query: return try query(parameter ?? "", request)
             case .checkpoint, .proof, .bundle: return try evidence(route, parameter)
@@ -91,17 +121,27 @@ final class JournalAPI: HTTPHandler, @unchecked Sendable {
         }
     }
 
-    func respond(_ request: HTTPRequest) -> HTTPResponse {
+    func respond(_ request: HTTPRequest, reply: HTTPReply) -> HTTPAnswer {
         let expected = request.annotations["expectedVersion"].flatMap { Int64($0) }
         let prepared: EventsAppend.Request
         switch EventsAppend.prepare(body: request.body, expectedVersion: expected) {
         case let .success(value): prepared = value
-        case let .failure(refusal): return Self.error(400, refusal.reason)
+        case let .failure(refusal): return .response(Self.error(400, refusal.reason))
         }
+        let started = request.startedNanoseconds
+        let submitted = batcher.submit(prepared) { [metrics] result in
+            reply.send(Self.appendResponse(result, startedNanoseconds: started, metrics: metrics))
+        }
+        return submitted ? .later : .response(Self.stoppingAnswer)
+    }
+
+    /// The answer to an append once its group's commit returned (or it was refused).
+    private static func appendResponse(_ result: Result<EventsAppend.Outcome, any Error>, startedNanoseconds: Int64,
+                                       metrics: ServeMetrics) -> HTTPResponse {
         do {
-            switch try batcher.submit(prepared) {
+            switch try result.get() {
             case let .committed(appended, duplicates, first, last):
-                let seconds = Double(SystemClock.monotonicNanoseconds() - request.startedNanoseconds) / 1e9
+                let seconds = Double(SystemClock.monotonicNanoseconds() - startedNanoseconds) / 1e9
                 metrics.append(seconds: seconds, appended: appended, duplicates: duplicates)
                 var object = JSONObject()
                 object["appended"] = .number(JSONNumber(appended))
@@ -121,6 +161,11 @@ final class JournalAPI: HTTPHandler, @unchecked Sendable {
         } catch {
             return Self.failure(error)
         }
+    }
+
+    /// The answer while the server stops and takes no more work.
+    static var stoppingAnswer: HTTPResponse {
+        error(503, "the server is stopping; nothing was done")
     }
 
     func uploadRefused(_ request: HTTPRequest, _ reason: UploadRefusal) -> HTTPResponse {
@@ -165,7 +210,7 @@ final class JournalAPI: HTTPHandler, @unchecked Sendable {
     }
 
     /// `GET /v1/events?from=P&limit=N&wait=S`
-    private func events(_ request: HTTPRequest) throws -> HTTPResponse {
+    private func events(_ request: HTTPRequest, reply: HTTPReply) throws -> HTTPResponse? {
         let parameters: [String: String]
         switch Self.parameters(request, allowed: ["from", "limit", "wait"]) {
         case let .success(values): parameters = values
@@ -190,17 +235,12 @@ final class JournalAPI: HTTPHandler, @unchecked Sendable {
             }
             wait = min(value, Self.maxWaitSeconds)
         }
-        var found = try store.readAll(from: from, limit: limit)
-        if found.isEmpty && wait > 0 {
+        let found = try store.readAll(from: from, limit: limit)
+        if found.isEmpty && wait > 0 && !stopping.load(ordering: .relaxed) {
             let deadline = SystemClock.monotonicNanoseconds() + Int64(wait * 1e9)
-            while found.isEmpty && !stopping.load(ordering: .relaxed) {
-                let left = deadline - SystemClock.monotonicNanoseconds()
-                if left <= 0 { break }
-                // Woken at once by this server's commits; the slice bounds how late a stop or
-                // another process's commit is noticed.
-                store.waitForCommit(after: from - 1, timeout: .nanoseconds(min(left, 500_000_000)))
-                found = try store.readAll(from: from, limit: limit)
-            }
+            if longPolls.add(from: from, limit: limit, deadline: deadline, reply: reply) { return nil }
+            // Stopping meanwhile: answer with what there is, as a stop does.
+            return Self.exportLines(try store.readAll(from: from, limit: limit))
         }
         return Self.exportLines(found)
     }
