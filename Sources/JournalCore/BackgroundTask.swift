@@ -1,9 +1,10 @@
-import Dispatch
-
 /// One computation running on another thread, whose result the caller collects later: the
 /// simple way to use the second core for "prepare the next batch while this one is written".
 ///
-/// The body runs once, on a global dispatch queue. It is `sending`: the compiler checks that the
+/// The body runs once, on a thread of its own (`SystemThread`; on the caller's thread if the
+/// system refuses one). Not on a dispatch queue: a task that waits for another task (a read
+/// prefetched on one thread whose chain check runs on another) must not wait for a queue's
+/// thread pool to notice that its workers are blocked. It is `sending`: the compiler checks that the
 /// caller keeps no reference to what the body captures, and `wait()` hands the result back the
 /// same way, so non-`Sendable` values (a model's pending rows, a batch) cross without a wrapper.
 ///
@@ -13,22 +14,28 @@ import Dispatch
 /// let prepared = next.wait()
 /// ```
 package final class BackgroundTask<Value>: Sendable {
-    /// Signalled when `result` is set, and again by every wait, so that a later wait returns at once.
-    private let done = DispatchSemaphore(value: 0)
-    /// Written by the body's thread before `done` is signalled, taken by `wait()` after it: the
-    /// semaphore orders the two accesses, which the compiler cannot see.
+    /// The body's thread, joined by the first `finish()`: the join orders the body's write of
+    /// `result` before the caller's read, which the compiler cannot see.
+    nonisolated(unsafe) private var thread: SystemThread?
     nonisolated(unsafe) private var result: Value?
     nonisolated(unsafe) private var collected = false
 
     package init(_ body: sending @escaping () -> Value) {
-        // Dispatch takes only `@Sendable` closures; the body is `sending`, so nobody else can
-        // reach what it captures, and only the queue's thread calls it.
+        // Threads take only `@Sendable` closures; the body is `sending`, so nobody else can
+        // reach what it captures, and only the new thread calls it.
         nonisolated(unsafe) let body = body
-        DispatchQueue.global(qos: .userInitiated).async { [self] in
+        let slot = ResultSlot<Value>()
+        if let started = SystemThread({ slot.value = body() }) {
+            thread = started
+            self.slot = slot
+        } else {
             result = body()
-            done.signal()
+            self.slot = nil
         }
     }
+
+    /// Where the body's thread leaves its value (the task itself is not captured by its thread).
+    private let slot: ResultSlot<Value>?
 
     /// Blocks until the body has returned and hands over its value (once: a second call is a
     /// programming error; `finish()` waits without taking it).
@@ -42,7 +49,15 @@ package final class BackgroundTask<Value>: Sendable {
     /// not taken is released with the task.
     package func finish() {
         guard !collected else { return }
-        done.wait()
+        thread?.join()
+        thread = nil
+        if let slot { result = slot.value.take() }
         collected = true
     }
+}
+
+/// The value a `BackgroundTask`'s thread leaves for the task: written by that thread, read after
+/// it has been joined.
+private final class ResultSlot<Value>: @unchecked Sendable {
+    var value: Value?
 }

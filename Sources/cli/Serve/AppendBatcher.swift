@@ -34,12 +34,12 @@ final class AppendBatcher: @unchecked Sendable {
     private var stopping = false
     /// The writer waits for work (a submit must wake it).
     private var idle = false
-    private var thread: ServeThread?
+    private var thread: SystemThread?
     private let completer = WorkQueue(threads: 1)
 
     init(store: any TransactionalEventStore) {
         self.store = store
-        thread = ServeThread { self.loop() }
+        thread = SystemThread { self.loop() }
     }
 
     /// Queues `request`; `completion` gets its outcome once its group's commit returned (or it

@@ -24,7 +24,7 @@ final class LongPolls: @unchecked Sendable {
     /// Guarded by `lock`.
     private var waiters: [Waiter] = []
     private var stopping = false
-    private var thread: ServeThread?
+    private var thread: SystemThread?
 
     /// `answer` makes the response from the events found (none when the wait ended).
     init(store: any TransactionalEventStore, answer: @escaping @Sendable ([RecordedEvent]) -> HTTPResponse,
@@ -32,7 +32,7 @@ final class LongPolls: @unchecked Sendable {
         self.store = store
         self.answer = answer
         self.failure = failure
-        thread = ServeThread { self.loop() }
+        thread = SystemThread { self.loop() }
     }
 
     /// Answers `reply` with the events from `from` once there are some, or with none at

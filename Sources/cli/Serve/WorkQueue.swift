@@ -8,11 +8,11 @@ final class WorkQueue: @unchecked Sendable {
     private var queue: [@Sendable () -> Void] = []
     private var head = 0
     private var stopping = false
-    private var threads: [ServeThread] = []
+    private var threads: [SystemThread] = []
 
     init(threads count: Int) {
         for _ in 0..<max(1, count) {
-            if let thread = ServeThread({ self.loop() }) { threads.append(thread) }
+            if let thread = SystemThread({ self.loop() }) { threads.append(thread) }
         }
     }
 
