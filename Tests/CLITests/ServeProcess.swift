@@ -20,7 +20,7 @@ final class ServeProcess {
         environment.removeValue(forKey: "JOURNAL_DB")
         process.environment = environment
         logPath = runner.path("serve-\(UUID().uuidString.prefix(8)).log")
-        FileManager.default.createFile(atPath: logPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: logPath, contents: nil)
         process.standardError = FileHandle(forWritingAtPath: logPath)
         process.standardInput = FileHandle.nullDevice
         let out = Pipe()

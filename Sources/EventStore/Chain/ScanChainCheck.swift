@@ -87,7 +87,7 @@ struct LinkBatch: Sendable {
 
     mutating func add(position: Int64, version: Int64, stream: String, id: String, type: String, occurredAt: Int64,
                       recordedAt: Int64, data: UnsafeRawBufferPointer, meta: UnsafeRawBufferPointer?, hash: [UInt8]) {
-        UTF8Bytes.with(id) { id in
+        _ = UTF8Bytes.with(id) { id in
             ChainHasher.appendBody(stream: stream, id: id, type: type,
                                    occurredAt: Timestamp(millisecondsSinceEpoch: occurredAt),
                                    recordedAt: Timestamp(millisecondsSinceEpoch: recordedAt),
