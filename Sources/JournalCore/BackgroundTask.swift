@@ -15,33 +15,26 @@
 /// ```
 package final class BackgroundTask<Value>: Sendable {
     /// The body's thread, joined by the first `finish()`: the join orders the body's write of
-    /// `result` before the caller's read, which the compiler cannot see.
+    /// its value before the caller's read, which the compiler cannot see.
     nonisolated(unsafe) private var thread: SystemThread?
-    nonisolated(unsafe) private var result: Value?
     nonisolated(unsafe) private var collected = false
+    /// Where the body leaves its value (the task itself is not captured by its thread).
+    private let slot = ResultSlot<Value>()
 
     package init(_ body: sending @escaping () -> Value) {
         // Threads take only `@Sendable` closures; the body is `sending`, so nobody else can
-        // reach what it captures, and only the new thread calls it.
+        // reach what it captures, and only one thread calls it.
         nonisolated(unsafe) let body = body
-        let slot = ResultSlot<Value>()
-        if let started = SystemThread({ slot.value = body() }) {
-            thread = started
-            self.slot = slot
-        } else {
-            result = body()
-            self.slot = nil
-        }
+        let slot = self.slot
+        thread = SystemThread { slot.value = body() }
+        if thread == nil { slot.value = body() }
     }
-
-    /// Where the body's thread leaves its value (the task itself is not captured by its thread).
-    private let slot: ResultSlot<Value>?
 
     /// Blocks until the body has returned and hands over its value (once: a second call is a
     /// programming error; `finish()` waits without taking it).
     package func wait() -> sending Value {
         finish()
-        guard let value = result.take() else { preconditionFailure("BackgroundTask's value was already taken") }
+        guard let value = slot.value.take() else { preconditionFailure("BackgroundTask's value was already taken") }
         return value
     }
 
@@ -51,7 +44,6 @@ package final class BackgroundTask<Value>: Sendable {
         guard !collected else { return }
         thread?.join()
         thread = nil
-        if let slot { result = slot.value.take() }
         collected = true
     }
 }

@@ -48,12 +48,11 @@ struct LogReplay {
             // The store is not asked anything while it lends an event (it holds its reader): an
             // event of a stream or type not named yet stops the scan, the names are read, and
             // the scan goes on from that event.
-            var unnamed: ScannedEvent?
+            var unnamed: (position: Int64, streamID: Int64, typeID: Int64)?
             let scanned = try store.scanAll(from: next, limit: Self.scanPage) { event in
                 guard event.position <= untilPosition else { return false }
                 guard names[event.streamID] != nil, types[event.typeID] != nil else {
-                    unnamed = ScannedEvent(position: event.position, streamID: event.streamID, typeID: event.typeID,
-                                           occurredAt: event.occurredAt, data: UnsafeRawBufferPointer(start: nil, count: 0))
+                    unnamed = (event.position, event.streamID, event.typeID)
                     return false
                 }
                 last = event.position

@@ -155,19 +155,11 @@ enum ReplayCommand {
         }
         for stream in try store.streams(category: nil) {
             let outcome: StreamReplay.Outcome
-            if let folded {
-                if let entry = folded[stream.rawValue] {
-                    outcome = StreamReplay.Outcome(fold: entry.fold, events: entry.events, failure: entry.failure)
-                } else if case let .failure(violation) = Result(catching: { () throws(RuleViolation) in
-                    try StreamFold(stream: stream.rawValue)
-                }) {
-                    // No event up to P, and no fold at all: reported as reading it alone would.
-                    outcome = StreamReplay.Outcome(fold: nil, events: 0,
-                                                   failure: StreamReplay.Failure(version: 0, position: 0,
-                                                                                 reason: violation.reason))
-                } else {
-                    continue  // begins after P
-                }
+            if let entry = folded?[stream.rawValue] {
+                outcome = StreamReplay.Outcome(fold: entry.fold, events: entry.events, failure: entry.failure)
+            } else if folded != nil {
+                // No event up to P: the fold of no events, which fails only for a stream no fold takes.
+                outcome = try StreamReplay.fold(stream, pages: { _, _ in [] })
             } else {
                 outcome = try StreamReplay.fold(stream, in: store, untilPosition: until)
             }
