@@ -2,14 +2,15 @@
 import PackageDescription
 
 let upcoming: [SwiftSetting] = [
-    .enableUpcomingFeature("MemberImportVisibility"),
+    .enableUpcomingFeature("MemberImportVisibility")
 ]
 // Executables only: `unsafeFlags` would stop the library targets from being used as a
 // dependency, and the libraries' hot paths are `@inlinable` or `package` where it matters
 // (docs/decisions/no-unsafe-flags-in-libraries.md).
-let optimized: [SwiftSetting] = upcoming + [
-    .unsafeFlags(["-cross-module-optimization"], .when(configuration: .release)),
-]
+let optimized: [SwiftSetting] =
+    upcoming + [
+        .unsafeFlags(["-cross-module-optimization"], .when(configuration: .release))
+    ]
 
 let package = Package(
     name: "journal",
@@ -17,73 +18,95 @@ let package = Package(
         .executable(name: "journal", targets: ["journal"]),
         .library(name: "EventStore", targets: ["EventStore"]),
         .library(name: "Domain", targets: ["Domain"]),
-        .library(name: "Projections", targets: ["Projections"]),
+        .library(name: "Projections", targets: ["Projections"])
     ],
     targets: [
         // System libraries (Debian packages; `make deps` installs them).
-        .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
-                       providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(
+            name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]),
         // Linked statically (module.modulemap): LZ4_attach_dictionary is not in the shared library.
         .systemLibrary(name: "CLZ4", path: "Sources/CLZ4", providers: [.apt(["liblz4-dev"])]),
-        .systemLibrary(name: "COpenSSL", path: "Sources/COpenSSL", pkgConfig: "libcrypto",
-                       providers: [.apt(["libssl-dev"])]),
-        .systemLibrary(name: "CLibPQ", path: "Sources/CLibPQ", pkgConfig: "libpq",
-                       providers: [.apt(["libpq-dev"])]),
+        .systemLibrary(
+            name: "COpenSSL", path: "Sources/COpenSSL", pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(
+            name: "CLibPQ", path: "Sources/CLibPQ", pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"])]),
         // glibc's posix_spawn_file_actions_addclosefrom_np (header only, part of libc).
         .systemLibrary(name: "CSpawn", path: "Sources/CSpawn"),
         // The HTTP/1.1 server of `journal serve`.
-        .systemLibrary(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", pkgConfig: "libmicrohttpd",
-                       providers: [.apt(["libmicrohttpd-dev"])]),
+        .systemLibrary(
+            name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", pkgConfig: "libmicrohttpd",
+            providers: [.apt(["libmicrohttpd-dev"])]),
 
         // Shared value types: JSON that keeps what it was given, timestamps, identifiers.
         .target(name: "JournalCore", swiftSettings: upcoming),
         // The append-only store (SQLite by default, PostgreSQL for scale-out).
-        .target(name: "EventStore",
-                dependencies: ["JournalCore", "CSQLite", "CLZ4", "COpenSSL", "CLibPQ"],
-                swiftSettings: upcoming),
+        .target(
+            name: "EventStore",
+            dependencies: ["JournalCore", "CSQLite", "CLZ4", "COpenSSL", "CLibPQ"],
+            swiftSettings: upcoming),
         // Test support, not API: a private PostgreSQL server in a temporary folder, for the
         // tests and the PostgreSQL benchmark.
-        .target(name: "JournalTestSupport", dependencies: ["EventStore", "JournalCore", "CSpawn"],
-                swiftSettings: upcoming),
+        .target(
+            name: "JournalTestSupport", dependencies: ["EventStore", "JournalCore", "CSpawn"],
+            swiftSettings: upcoming),
         // Pure decide/evolve aggregates and the event catalog: no I/O.
         .target(name: "Domain", dependencies: ["JournalCore"], swiftSettings: upcoming),
         // The seeded workload generator, driving the domain's commands.
         .target(name: "Simulator", dependencies: ["Domain", "EventStore", "JournalCore"], swiftSettings: upcoming),
         // Read models with checkpoints.
-        .target(name: "Projections", dependencies: ["EventStore", "Domain", "JournalCore"],
-                swiftSettings: upcoming),
-        .executableTarget(name: "journal",
-                          dependencies: ["EventStore", "Domain", "Simulator", "Projections", "JournalCore",
-                                         "CMicroHTTPD", "COpenSSL"],
-                          path: "Sources/cli", swiftSettings: upcoming),
-        .executableTarget(name: "bench",
-                          dependencies: ["EventStore", "Domain", "Simulator", "Projections", "JournalCore", "CSQLite"],
-                          path: "Sources/bench", swiftSettings: optimized),
+        .target(
+            name: "Projections", dependencies: ["EventStore", "Domain", "JournalCore"],
+            swiftSettings: upcoming),
+        .executableTarget(
+            name: "journal",
+            dependencies: [
+                "EventStore", "Domain", "Simulator", "Projections", "JournalCore",
+                "CMicroHTTPD", "COpenSSL"
+            ],
+            path: "Sources/cli", swiftSettings: upcoming),
+        .executableTarget(
+            name: "bench",
+            dependencies: ["EventStore", "Domain", "Simulator", "Projections", "JournalCore", "CSQLite"],
+            path: "Sources/bench", swiftSettings: optimized),
         // One of several concurrent writer processes (PostgreSQL concurrency test, benchmark).
-        .executableTarget(name: "journal-pg-writer", dependencies: ["EventStore", "JournalCore", "JournalTestSupport"],
-                          path: "Sources/journal-pg-writer", swiftSettings: optimized),
+        .executableTarget(
+            name: "journal-pg-writer", dependencies: ["EventStore", "JournalCore", "JournalTestSupport"],
+            path: "Sources/journal-pg-writer", swiftSettings: optimized),
         // A separate program the reliability tests start, SIGKILL and race against `journal`.
-        .executableTarget(name: "reliability-harness", dependencies: ["EventStore", "JournalCore"],
-                          path: "tools/reliability-harness", swiftSettings: upcoming),
+        .executableTarget(
+            name: "reliability-harness", dependencies: ["EventStore", "JournalCore"],
+            path: "tools/reliability-harness", swiftSettings: upcoming),
 
         // Helper executable for the store's multi-process tests and quick timings.
-        .executableTarget(name: "store-stress", dependencies: ["EventStore", "JournalCore"],
-                          path: "Sources/store-stress", swiftSettings: optimized),
+        .executableTarget(
+            name: "store-stress", dependencies: ["EventStore", "JournalCore"],
+            path: "Sources/store-stress", swiftSettings: optimized),
 
         .testTarget(name: "JournalCoreTests", dependencies: ["JournalCore"], swiftSettings: upcoming),
-        .testTarget(name: "EventStoreTests", dependencies: ["EventStore", "JournalCore", "JournalTestSupport", "CSQLite", "store-stress"],
-                    swiftSettings: upcoming),
+        .testTarget(
+            name: "EventStoreTests",
+            dependencies: ["EventStore", "JournalCore", "JournalTestSupport", "CSQLite", "store-stress"],
+            swiftSettings: upcoming),
         .testTarget(name: "DomainTests", dependencies: ["Domain", "Simulator", "JournalCore"], swiftSettings: upcoming),
-        .testTarget(name: "SimulatorTests", dependencies: ["Simulator", "Domain", "EventStore", "JournalCore"],
-                    swiftSettings: upcoming),
-        .testTarget(name: "ProjectionsTests",
-                    dependencies: ["Projections", "EventStore", "Domain", "Simulator", "JournalCore", "JournalTestSupport"],
-                    swiftSettings: upcoming),
-        .testTarget(name: "CLITests", dependencies: ["journal", "EventStore", "Projections", "JournalCore", "JournalTestSupport"], swiftSettings: upcoming),
+        .testTarget(
+            name: "SimulatorTests", dependencies: ["Simulator", "Domain", "EventStore", "JournalCore"],
+            swiftSettings: upcoming),
+        .testTarget(
+            name: "ProjectionsTests",
+            dependencies: ["Projections", "EventStore", "Domain", "Simulator", "JournalCore", "JournalTestSupport"],
+            swiftSettings: upcoming),
+        .testTarget(
+            name: "CLITests",
+            dependencies: ["journal", "EventStore", "Projections", "JournalCore", "JournalTestSupport"],
+            swiftSettings: upcoming),
         // Crashes, concurrent writers, hostile input, faults, tampering (`make soak`: long form).
-        .testTarget(name: "ReliabilityTests",
-                    dependencies: ["journal", "reliability-harness", "EventStore", "JournalCore", "Simulator"],
-                    swiftSettings: upcoming),
+        .testTarget(
+            name: "ReliabilityTests",
+            dependencies: ["journal", "reliability-harness", "EventStore", "JournalCore", "Simulator"],
+            swiftSettings: upcoming)
     ],
     swiftLanguageModes: [.v6]
 )

@@ -16,15 +16,18 @@ public protocol Aggregate {
     /// Runs `command` against `state`: every event it means is checked with the catalog and the
     /// state rules, then handed to `emit` in order (nothing on a rejection), and `state` moved
     /// on past them (unchanged on a rejection). Returns nil, or the rule the command breaks.
-    static func execute(_ command: Command, _ state: inout State, _ environment: Environment,
-                        _ emit: (NewEvent<Event>) -> Void) -> Rejection?
+    static func execute(
+        _ command: Command, _ state: inout State, _ environment: Environment,
+        _ emit: (NewEvent<Event>) -> Void
+    ) -> Rejection?
 }
 
 extension Aggregate {
     /// The events `command` means in `state`, or the rule it breaks: ``execute(_:_:_:_:)`` for a
     /// caller that does not keep the state.
     public static func decide(_ command: Command, _ state: State, _ environment: Environment)
-        -> Result<[NewEvent<Event>], Rejection> {
+        -> Result<[NewEvent<Event>], Rejection>
+    {
         var state = state
         var events: [NewEvent<Event>] = []
         if let rejection = execute(command, &state, environment, { events.append($0) }) { return .failure(rejection) }

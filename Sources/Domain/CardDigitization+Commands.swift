@@ -24,8 +24,9 @@ extension CardDigitization {
         /// `IDVMethodSelector.select(idvID:)`.
         case selectIDVMethod(idvID: String)
         /// The SDK reported `activationRequired` with this state.
-        case reportActivationRequired(state: ActivationRequiredState, scheme: String? = nil, source: String? = nil,
-                                      requestPayloadBytes: Int64? = nil)
+        case reportActivationRequired(
+            state: ActivationRequiredState, scheme: String? = nil, source: String? = nil,
+            requestPayloadBytes: Int64? = nil)
         /// `activate(withOTP:)`: only the OTP's length is recorded.
         case submitOTP(otpLength: Int64)
         /// The verdict on the submitted OTP was negative.
@@ -59,8 +60,10 @@ extension CardDigitization {
     /// event goes to `emit` once it passed the catalog and the state rules, and `state` moves on
     /// past it (unchanged on a rejection). The event is not applied twice.
     /// - Returns: nil, or the rule the command breaks.
-    public static func execute(_ command: consuming Command, _ state: inout State, _ environment: Environment,
-                               _ emit: (NewEvent<CardEvent>) -> Void) -> Rejection? {
+    public static func execute(
+        _ command: consuming Command, _ state: inout State, _ environment: Environment,
+        _ emit: (NewEvent<CardEvent>) -> Void
+    ) -> Rejection? {
         let event: CardEvent
         // The command is consumed: its values move into the event without copies.
         switch intend(command, state) {
@@ -91,12 +94,16 @@ extension CardDigitization {
                 let recorded: EligibilityOutcome
                 if case .notEligible = state { recorded = .notEligible } else { recorded = .eligible }
                 guard journey.inputMethod == inputMethod, recorded == outcome else {
-                    return .failure(Rejection(.cardEligibilityOnce, "eligibility was already checked: "
-                                              + "\(journey.inputMethod.rawValue), \(recorded.rawValue)"))
+                    return .failure(
+                        Rejection(
+                            .cardEligibilityOnce,
+                            "eligibility was already checked: "
+                                + "\(journey.inputMethod.rawValue), \(recorded.rawValue)"))
                 }
                 return .success(nil)
             }
-            return .success(.eligibilityChecked(.init(inputMethod: inputMethod, outcome: outcome, errorCode: errorCode)))
+            return .success(
+                .eligibilityChecked(.init(inputMethod: inputMethod, outcome: outcome, errorCode: errorCode)))
         case let .acceptTerms(digest):
             if state.journey?.termsAccepted == true { return .success(nil) }
             return .success(.termsAccepted(.init(tncDigest: digest)))
@@ -111,7 +118,7 @@ extension CardDigitization {
             case let (.approved(id), .approved(_, recorded)) where id == recorded: return .success(nil)
             case (.declined, .declined): return .success(nil)
             case let (.approvedWithIDV(id, methods), .pendingActivation(_, recorded)),
-                 let (.approvedWithIDV(id, methods), .ended(_, recorded, _)):
+                let (.approvedWithIDV(id, methods), .ended(_, recorded, _)):
                 if recorded.digitalCardID == id && recorded.methods == methods { return .success(nil) }
             case (.approved, _), (.declined, _), (.approvedWithIDV, _): break
             }
@@ -126,7 +133,8 @@ extension CardDigitization {
                 switch step {
                 case .awaitingActivationRequired?, .awaitingIssuer?: return .success(nil)
                 case .awaitingMethodSelection?, .otpNeeded?, .otpSubmitted?, .appToAppSelected?,
-                     .appToAppResumedWithTAV?, .interrupted?, nil: break
+                    .appToAppResumedWithTAV?, .interrupted?, nil:
+                    break
                 }
             }
             return .success(.idvMethodSelected(.init(idvID: idvID)))
@@ -135,8 +143,11 @@ extension CardDigitization {
             case (.otpNeeded, .otpNeeded?), (.appToAppSelected, .appToAppSelected?): return .success(nil)
             case (.otpNeeded, _), (.appToAppSelected, _): break
             }
-            return .success(.activationRequired(.init(state: required, scheme: scheme, source: source,
-                                                      requestPayloadBytes: bytes)))
+            return .success(
+                .activationRequired(
+                    .init(
+                        state: required, scheme: scheme, source: source,
+                        requestPayloadBytes: bytes)))
         case let .submitOTP(length):
             if step == .otpSubmitted { return .success(nil) }
             return .success(.otpSubmitted(.init(otpLength: length)))
@@ -144,10 +155,15 @@ extension CardDigitization {
             return .success(.otpRejected(.init(reason: reason, attemptsRemaining: remaining)))
         case let .resumeAppToApp(withTAV):
             if activation?.appToAppResumedWithTAV == withTAV
-                && (step == .appToAppResumedWithTAV || step == .awaitingIssuer) { return .success(nil) }
+                && (step == .appToAppResumedWithTAV || step == .awaitingIssuer)
+            {
+                return .success(nil)
+            }
             return .success(.appToAppResumed(.init(withTAV: withTAV)))
         case let .receiveCPSNotification(code):
-            if code == CPSMessageCode.tokenProvisioned && state.activationOutcome == .activatedByIssuer { return .success(nil) }
+            if code == CPSMessageCode.tokenProvisioned && state.activationOutcome == .activatedByIssuer {
+                return .success(nil)
+            }
             return .success(.cpsNotificationReceived(.init(messageCode: code)))
         case .confirmActivation:
             if state.activationOutcome == .activatedByIDV { return .success(nil) }

@@ -47,7 +47,7 @@ extension CardDigitization.State {
         switch self {
         case .empty: return nil
         case let .notEligible(journey), let .eligible(journey), let .requested(journey), let .approved(journey, _),
-             let .declined(journey), let .pendingActivation(journey, _), let .ended(journey, _, _):
+            let .declined(journey), let .pendingActivation(journey, _), let .ended(journey, _, _):
             return journey
         }
     }

@@ -119,8 +119,10 @@ public enum CardDigitization: Aggregate {
         switch state {
         case .empty:
             guard case let .eligibilityChecked(checked) = event else {
-                return .failure(Rejection(.cardFirstEvent,
-                                          "a card stream must begin with EligibilityChecked, got \(event.typeName)"))
+                return .failure(
+                    Rejection(
+                        .cardFirstEvent,
+                        "a card stream must begin with EligibilityChecked, got \(event.typeName)"))
             }
             let journey = Journey(inputMethod: checked.inputMethod, eligibilityErrorCode: checked.errorCode)
             switch checked.outcome {
@@ -143,14 +145,18 @@ public enum CardDigitization: Aggregate {
     }
 
     private static func terminal(_ event: CardEvent, _ terminalType: String) -> Result<State, Rejection> {
-        .failure(Rejection(.cardTerminal, "\(event.typeName) cannot follow the terminal event \(terminalType): "
-                           + "nothing may follow a terminal event"))
+        .failure(
+            Rejection(
+                .cardTerminal,
+                "\(event.typeName) cannot follow the terminal event \(terminalType): "
+                    + "nothing may follow a terminal event"))
     }
 
     // MARK: - Before the decision
 
     private static func applyBeforeDecision(_ state: State, _ journey: Journey, _ event: CardEvent)
-        -> Result<State, Rejection> {
+        -> Result<State, Rejection>
+    {
         var journey = journey
         let isRequested: Bool
         switch state {
@@ -183,13 +189,20 @@ public enum CardDigitization: Aggregate {
             return .success(.declined(journey))
         case let .digitizationApprovedWithIDV(decision):
             guard isRequested else { return decisionBeforeRequest(event) }
-            return .success(.pendingActivation(journey, Activation(digitalCardID: decision.digitalCardID,
-                                                                   methods: decision.methods)))
+            return .success(
+                .pendingActivation(
+                    journey,
+                    Activation(
+                        digitalCardID: decision.digitalCardID,
+                        methods: decision.methods)))
         case .idvMethodSelected, .activationRequired, .otpSubmitted, .otpRejected, .appToAppResumed,
-             .cpsNotificationReceived, .activatedByIDV, .activationInterrupted, .activationResumed,
-             .activationCancelled, .activationExpired, .activationFailed:
-            return .failure(Rejection(.cardBeforeDecision, "\(event.typeName) requires the yellow decision "
-                                      + "(DigitizationApprovedWithIDV); the journey is \(state.label)"))
+            .cpsNotificationReceived, .activatedByIDV, .activationInterrupted, .activationResumed,
+            .activationCancelled, .activationExpired, .activationFailed:
+            return .failure(
+                Rejection(
+                    .cardBeforeDecision,
+                    "\(event.typeName) requires the yellow decision "
+                        + "(DigitizationApprovedWithIDV); the journey is \(state.label)"))
         }
     }
 

@@ -103,8 +103,10 @@ extension CardEvent {
         var received: JSONObject?
         public var data: JSONObject { payloadData }
 
-        public init(state: ActivationRequiredState, scheme: String? = nil, source: String? = nil,
-                    requestPayloadBytes: Int64? = nil) {
+        public init(
+            state: ActivationRequiredState, scheme: String? = nil, source: String? = nil,
+            requestPayloadBytes: Int64? = nil
+        ) {
             self.state = state
             self.scheme = scheme
             self.source = source
@@ -202,7 +204,8 @@ extension CardEvent {
 extension IDVMethod: ListElement {
     /// A non-empty array of method objects whose ids are unique; each element is checked as it
     /// is read, so the first error is the first broken rule in the array's order.
-    static func readList(_ value: JSONValue, _ r: FieldReader, _ key: String) throws(EventDecodingError) -> [IDVMethod] {
+    static func readList(_ value: JSONValue, _ r: FieldReader, _ key: String) throws(EventDecodingError) -> [IDVMethod]
+    {
         guard case let .array(list) = value else { throw r.wrongType(key, "an array", value) }
         guard !list.isEmpty else { throw r.invalid(key, "must not be empty") }
         var methods: [IDVMethod] = []
@@ -212,7 +215,9 @@ extension IDVMethod: ListElement {
                 throw r.fail(.wrongType, "\(key)[\(index)]", "must be an object, got \(element.typeName)")
             }
             let method = try IDVMethod(decoding: FieldReader(r.eventType, object, element: (key, index)))
-            if let broken = duplicate(method, at: index, in: methods[...]) { throw r.invalid(key + broken.path, broken.rule) }
+            if let broken = duplicate(method, at: index, in: methods[...]) {
+                throw r.invalid(key + broken.path, broken.rule)
+            }
             methods.append(method)
         }
         return methods
@@ -232,7 +237,9 @@ extension IDVMethod: ListElement {
     }
 
     /// The broken rule when `method` (at `index`) repeats the id of one of `earlier`.
-    private static func duplicate(_ method: IDVMethod, at index: Int, in earlier: ArraySlice<IDVMethod>) -> RuleViolation? {
+    private static func duplicate(_ method: IDVMethod, at index: Int, in earlier: ArraySlice<IDVMethod>)
+        -> RuleViolation?
+    {
         for other in earlier where other.id == method.id {
             return ("[\(index)].id", "must be unique, got \(ValueEcho.describe(method.id)) twice")
         }

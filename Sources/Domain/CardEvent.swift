@@ -57,8 +57,8 @@ public enum CardEvent: Sendable, Equatable {
         case .activationExpired: return .activationExpired(NoFields(data: data))
         case .activationFailed: return .activationFailed(try .init(decoding: r))
         case .transactionCreated, .authRequestParametersCreated, .authResponseReceived, .transactionClosed,
-             .challengeStarted, .challengeRequestSent, .challengeResponseReceived, .challengeCompleted,
-             .challengeCancelled, .challengeTimedOut, .protocolErrorOccurred, .runtimeErrorOccurred:
+            .challengeStarted, .challengeRequestSent, .challengeResponseReceived, .challengeCompleted,
+            .challengeCancelled, .challengeTimedOut, .protocolErrorOccurred, .runtimeErrorOccurred:
             throw EventDecodingError.unknownType(type)
         }
     }
@@ -75,9 +75,9 @@ public enum CardEvent: Sendable, Equatable {
         case let .otpRejected(event): try event.checkRules(failureReader)
         // No rule beyond the JSON types: enumerations are catalog values by construction.
         case .eligibilityChecked, .termsAccepted, .digitizationRequested, .digitizationApproved,
-             .digitizationDeclined, .idvMethodSelected, .appToAppResumed, .cpsNotificationReceived,
-             .activatedByIDV, .activationInterrupted, .activationResumed, .activationCancelled,
-             .activationExpired, .activationFailed:
+            .digitizationDeclined, .idvMethodSelected, .appToAppResumed, .cpsNotificationReceived,
+            .activatedByIDV, .activationInterrupted, .activationResumed, .activationCancelled,
+            .activationExpired, .activationFailed:
             return
         }
     }

@@ -46,7 +46,9 @@ public struct IDVMethod: Sendable, Equatable {
         let cryptogram = try r.read("withCryptogram", as: Bool?.self)
         switch type {
         case .appToApp:
-            guard let cryptogram else { throw r.fail(.missingField, "withCryptogram", "is required for appToApp methods") }
+            guard let cryptogram else {
+                throw r.fail(.missingField, "withCryptogram", "is required for appToApp methods")
+            }
             withCryptogram = cryptogram
         case .otpBySMS, .otpByEmail, .customerService, .webService:
             guard cryptogram == nil else {

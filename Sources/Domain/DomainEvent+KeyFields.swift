@@ -20,7 +20,9 @@ extension ThreeDSEvent {
     public var keyFields: [(name: String, value: String)] {
         switch self {
         case let .transactionCreated(event):
-            var fields = [("directoryServerID", event.directoryServerID), ("messageVersion", event.messageVersion.rawValue)]
+            var fields = [
+                ("directoryServerID", event.directoryServerID), ("messageVersion", event.messageVersion.rawValue)
+            ]
             if event.customCertificate == true { fields.append(("customCertificate", "true")) }
             return fields
         case let .authRequestParametersCreated(event):
@@ -36,17 +38,23 @@ extension ThreeDSEvent {
         case let .challengeResponseReceived(event):
             switch event.result {
             case let .screen(uiType):
-                return [("acsCounterAtoS", event.acsCounterAtoS.text), ("challengeCompletionInd", "N"),
-                        ("acsUiType", uiType.rawValue)]
+                return [
+                    ("acsCounterAtoS", event.acsCounterAtoS.text), ("challengeCompletionInd", "N"),
+                    ("acsUiType", uiType.rawValue)
+                ]
             case let .final(transStatus):
-                return [("acsCounterAtoS", event.acsCounterAtoS.text), ("challengeCompletionInd", "Y"),
-                        ("transStatus", transStatus.rawValue)]
+                return [
+                    ("acsCounterAtoS", event.acsCounterAtoS.text), ("challengeCompletionInd", "Y"),
+                    ("transStatus", transStatus.rawValue)
+                ]
             }
         case let .challengeCompleted(event):
             return [("transStatus", event.transStatus.rawValue)]
         case let .protocolErrorOccurred(event):
-            return [("errorCode", event.errorCode), ("errorComponent", event.errorComponent.rawValue),
-                    ("sentToACS", String(event.sentToACS))]
+            return [
+                ("errorCode", event.errorCode), ("errorComponent", event.errorComponent.rawValue),
+                ("sentToACS", String(event.sentToACS))
+            ]
         case let .runtimeErrorOccurred(event):
             return [("errorCode", event.errorCode)]
         case .transactionClosed, .challengeCancelled, .challengeTimedOut:
@@ -68,8 +76,10 @@ extension CardEvent {
         case let .digitizationApproved(event):
             return [("digitalCardID", event.digitalCardID)]
         case let .digitizationApprovedWithIDV(event):
-            return [("digitalCardID", event.digitalCardID),
-                    ("methods", event.methods.map { "\($0.id):\($0.type.rawValue)" }.joined(separator: ","))]
+            return [
+                ("digitalCardID", event.digitalCardID),
+                ("methods", event.methods.map { "\($0.id):\($0.type.rawValue)" }.joined(separator: ","))
+            ]
         case let .idvMethodSelected(event):
             return [("idvID", event.idvID)]
         case let .activationRequired(event):
@@ -89,7 +99,7 @@ extension CardEvent {
         case let .activationFailed(event):
             return [("reason", event.reason.rawValue)]
         case .termsAccepted, .digitizationDeclined, .activatedByIDV, .activationResumed, .activationCancelled,
-             .activationExpired:
+            .activationExpired:
             return []
         }
     }

@@ -23,7 +23,8 @@ public enum DomainEvent: Sendable, Equatable {
     /// - Throws: ``EventDecodingError`` of kind `.unknownType` when `type` is not an event type of
     ///   that category (the message says which category it belongs to, if any).
     public static func decode(type: String, data: JSONObject, in category: StreamCategory)
-        throws(EventDecodingError) -> DomainEvent {
+        throws(EventDecodingError) -> DomainEvent
+    {
         switch category {
         case .threeDS:
             do { return .threeDS(try ThreeDSEvent.decode(type: type, data: data)) } catch {

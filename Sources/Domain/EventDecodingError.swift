@@ -40,8 +40,9 @@ public struct EventDecodingError: Error, Sendable, Equatable, CustomStringConver
     }
 
     static func unknownType(_ type: String) -> EventDecodingError {
-        EventDecodingError(kind: .unknownType, eventType: ValueEcho.typeName(type), field: nil,
-                           rule: "is not an event type of the catalog")
+        EventDecodingError(
+            kind: .unknownType, eventType: ValueEcho.typeName(type), field: nil,
+            rule: "is not an event type of the catalog")
     }
 }
 
@@ -56,7 +57,8 @@ enum ValueEcho {
         case .null: return "null"
         case let .bool(bool): return bool ? "true" : "false"
         case let .number(number):
-            return number.text.utf8.count <= maximumEchoLength ? number.text
+            return number.text.utf8.count <= maximumEchoLength
+                ? number.text
                 : "a number of \(number.text.utf8.count) characters"
         case let .string(string): return describe(string)
         case .array: return "an array"

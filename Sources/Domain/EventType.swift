@@ -6,13 +6,13 @@
 public enum EventType: UInt8, Sendable, Hashable, CaseIterable {
     // 3ds (contract §3.1)
     case transactionCreated, authRequestParametersCreated, authResponseReceived, transactionClosed,
-         challengeStarted, challengeRequestSent, challengeResponseReceived, challengeCompleted,
-         challengeCancelled, challengeTimedOut, protocolErrorOccurred, runtimeErrorOccurred
+        challengeStarted, challengeRequestSent, challengeResponseReceived, challengeCompleted,
+        challengeCancelled, challengeTimedOut, protocolErrorOccurred, runtimeErrorOccurred
     // card (contract §3.2)
     case eligibilityChecked, termsAccepted, digitizationRequested, digitizationApproved, digitizationDeclined,
-         digitizationApprovedWithIDV, idvMethodSelected, activationRequired, otpSubmitted, otpRejected,
-         appToAppResumed, cpsNotificationReceived, activatedByIDV, activationInterrupted, activationResumed,
-         activationCancelled, activationExpired, activationFailed
+        digitizationApprovedWithIDV, idvMethodSelected, activationRequired, otpSubmitted, otpRejected,
+        appToAppResumed, cpsNotificationReceived, activatedByIDV, activationInterrupted, activationResumed,
+        activationCancelled, activationExpired, activationFailed
 
     /// The type's name as written in the envelope.
     public var name: String {

@@ -59,7 +59,8 @@ extension Int64: FieldValue {
     static func read(_ value: JSONValue, _ r: FieldReader, _ key: String) throws(EventDecodingError) -> Int64 {
         guard case let .number(number) = value, number.isInteger else { throw r.wrongType(key, "an integer", value) }
         guard let int = number.int64 else {
-            throw r.invalid(key, "must be an integer between \(Int64.min) and \(Int64.max), got \(ValueEcho.describe(value))")
+            throw r.invalid(
+                key, "must be an integer between \(Int64.min) and \(Int64.max), got \(ValueEcho.describe(value))")
         }
         return int
     }
@@ -78,7 +79,8 @@ extension CatalogValue {
 
 extension ChallengeCounter: FieldValue {
     /// A three-digit counter string (`000` to `999`).
-    static func read(_ value: JSONValue, _ r: FieldReader, _ key: String) throws(EventDecodingError) -> ChallengeCounter {
+    static func read(_ value: JSONValue, _ r: FieldReader, _ key: String) throws(EventDecodingError) -> ChallengeCounter
+    {
         let text = try String.read(value, r, key)
         guard let counter = ChallengeCounter(text: text) else {
             throw r.invalid(key, "must be three decimal digits, got \(ValueEcho.describe(text))")

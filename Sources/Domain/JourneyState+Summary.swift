@@ -68,13 +68,17 @@ extension ThreeDSTransaction.State {
         object.appendUnchecked(key: "messageVersion", value: string(info?.messageVersion.rawValue))
         object.appendUnchecked(key: "authResponseTransStatus", value: string(info?.authResponseStatus?.rawValue))
         object.appendUnchecked(key: "challengeStartedAt", value: string(challenge.map { $0.startedAt.description }))
-        object.appendUnchecked(key: "timeoutSeconds", value: challenge.map { .number(JSONNumber($0.timeoutSeconds)) } ?? .null)
+        object.appendUnchecked(
+            key: "timeoutSeconds", value: challenge.map { .number(JSONNumber($0.timeoutSeconds)) } ?? .null)
         object.appendUnchecked(key: "deadline", value: string(challenge.map { $0.deadline.description }))
         object.appendUnchecked(key: "lastCounter", value: string(challenge?.lastCounter?.text))
         if let (counter, action) = requestInFlight {
-            object.appendUnchecked(key: "requestInFlight", value: .object(JSONObject([
-                ("counter", .string(counter.text)), ("action", .string(action.rawValue)),
-            ])))
+            object.appendUnchecked(
+                key: "requestInFlight",
+                value: .object(
+                    JSONObject([
+                        ("counter", .string(counter.text)), ("action", .string(action.rawValue))
+                    ])))
         } else {
             object.appendUnchecked(key: "requestInFlight", value: .null)
         }
@@ -124,7 +128,9 @@ extension CardDigitization.State {
         object.appendUnchecked(key: "offeredMethods", value: .array((activation?.methods ?? []).map { .string($0.id) }))
         if let method = selectedMethod {
             var selected = JSONObject([("id", .string(method.id)), ("type", .string(method.type.rawValue))])
-            if let withCryptogram = method.withCryptogram { selected.appendUnchecked(key: "withCryptogram", value: .bool(withCryptogram)) }
+            if let withCryptogram = method.withCryptogram {
+                selected.appendUnchecked(key: "withCryptogram", value: .bool(withCryptogram))
+            }
             object.appendUnchecked(key: "selectedMethod", value: .object(selected))
         } else {
             object.appendUnchecked(key: "selectedMethod", value: .null)
@@ -134,7 +140,8 @@ extension CardDigitization.State {
         object.appendUnchecked(key: "attempts", value: int(attempts))
         object.appendUnchecked(key: "otpRejections", value: int(activation?.otpRejections ?? 0))
         object.appendUnchecked(key: "interruptions", value: int(activation?.interruptions ?? 0))
-        object.appendUnchecked(key: "appToAppResumedWithTAV", value: activation?.appToAppResumedWithTAV.map { .bool($0) } ?? .null)
+        object.appendUnchecked(
+            key: "appToAppResumedWithTAV", value: activation?.appToAppResumedWithTAV.map { .bool($0) } ?? .null)
         var activatedBy: String?
         var failureReason: String?
         if let outcome = activationOutcome {

@@ -86,13 +86,17 @@ public enum JourneyState: Sendable, Equatable {
             case let .failure(rejection): throw .ruleBroken(rejection)
             }
         case (.threeDS, .card), (.card, .threeDS):
-            throw .ruleBroken(Rejection(.catalog, "\(event.typeName) is a \(event.category.rawValue) event, not "
-                                        + "allowed in a \(category.rawValue) stream"))
+            throw .ruleBroken(
+                Rejection(
+                    .catalog,
+                    "\(event.typeName) is a \(event.category.rawValue) event, not "
+                        + "allowed in a \(category.rawValue) stream"))
         }
     }
 
     /// The state after the event, or why it is refused; `self` is not changed.
-    public func applying(type: String, data: JSONObject, occurredAt: Timestamp) -> Result<JourneyState, DomainRejection> {
+    public func applying(type: String, data: JSONObject, occurredAt: Timestamp) -> Result<JourneyState, DomainRejection>
+    {
         var copy = self
         do {
             try copy.apply(type: type, data: data, occurredAt: occurredAt)
@@ -132,9 +136,13 @@ public enum DomainRejection: Error, Sendable, Equatable, CustomStringConvertible
 extension DomainEvent {
     /// Rewrites an unknown-type error for a type that exists in the other category.
     static func categoryAware(_ error: EventDecodingError, type: String, category: StreamCategory)
-        -> EventDecodingError {
-        guard error.kind == .unknownType, let other = Self.category(ofType: type), other != category else { return error }
-        return EventDecodingError(kind: .unknownType, eventType: type, field: nil,
-                                  rule: "is a \(other.rawValue) event, not allowed in a \(category.rawValue) stream")
+        -> EventDecodingError
+    {
+        guard error.kind == .unknownType, let other = Self.category(ofType: type), other != category else {
+            return error
+        }
+        return EventDecodingError(
+            kind: .unknownType, eventType: type, field: nil,
+            rule: "is a \(other.rawValue) event, not allowed in a \(category.rawValue) stream")
     }
 }

@@ -15,8 +15,10 @@ struct PayloadField<Payload, Value: FieldValue>: Sendable {
     }
 
     /// An optional field whose rules apply to its value when present.
-    init<Wrapped>(_ key: String, _ value: @escaping @Sendable (Payload) -> Wrapped?,
-                  _ rules: FieldRule<Wrapped>...) where Value == Wrapped? {
+    init<Wrapped>(
+        _ key: String, _ value: @escaping @Sendable (Payload) -> Wrapped?,
+        _ rules: FieldRule<Wrapped>...
+    ) where Value == Wrapped? {
         self.key = key
         self.value = value
         self.rules = rules.map { rule in FieldRule { $0.flatMap(rule.violation) } }

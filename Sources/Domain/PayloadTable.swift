@@ -24,9 +24,11 @@ final class PayloadTable<Payload>: Sendable {
     /// - Parameters:
     ///   - make: the payload's memberwise initializer, the values in table order.
     ///   - rule: a rule across fields, checked after the fields' own rules.
-    init<each Value: FieldValue>(_ make: @escaping @Sendable (repeat each Value) -> Payload,
-                                 _ fields: repeat PayloadField<Payload, each Value>,
-                                 rule: (@Sendable (Payload) -> (field: String, rule: String)?)? = nil) {
+    init<each Value: FieldValue>(
+        _ make: @escaping @Sendable (repeat each Value) -> Payload,
+        _ fields: repeat PayloadField<Payload, each Value>,
+        rule: (@Sendable (Payload) -> (field: String, rule: String)?)? = nil
+    ) {
         let fields = (repeat each fields)
         self.make = { r throws(EventDecodingError) in make(repeat try (each fields).read(r)) }
         var outputs: [(key: String, output: @Sendable (Payload) -> FieldOutput)] = []

@@ -164,7 +164,8 @@ extension SensitiveDataGuard {
         let length = 36
         var index = 0
         while index + length <= scalars.count {
-            let fits = (index == 0 || !isHex(scalars[index - 1]))
+            let fits =
+                (index == 0 || !isHex(scalars[index - 1]))
                 && (index + length == scalars.count || !isHex(scalars[index + length]))
                 && (0..<length).allSatisfy { offset in
                     let scalar = scalars[index + offset]

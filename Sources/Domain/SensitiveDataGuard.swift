@@ -21,7 +21,7 @@ public enum SensitiveDataGuard {
     /// The forbidden keys, lowercased.
     public static let forbiddenKeys: [String] = [
         "otp", "otpvalue", "challengedataentry", "challengehtmldataentry", "tav", "cryptogram", "pan",
-        "cardnumber", "cvv", "cvc", "pushtoken",
+        "cardnumber", "cvv", "cvc", "pushtoken"
     ]
 
     /// The first violation in `data`, then in `meta`, or nil when the event may be stored.
@@ -45,7 +45,8 @@ public enum SensitiveDataGuard {
     }
 
     private static func scan(_ value: JSONValue, root: String, path: inout [PathComponent])
-        -> SensitiveDataViolation? {
+        -> SensitiveDataViolation?
+    {
         switch value {
         case .null, .bool:
             return nil
@@ -72,7 +73,8 @@ public enum SensitiveDataGuard {
     }
 
     private static func violation(_ kind: SensitiveDataViolation.Kind, _ root: String, _ path: [PathComponent])
-        -> SensitiveDataViolation {
+        -> SensitiveDataViolation
+    {
         var text = root
         for component in path {
             switch component {
@@ -95,7 +97,8 @@ public enum SensitiveDataGuard {
     private static func isPlainKey(_ key: String) -> Bool {
         guard let first = key.utf8.first, !(first >= 0x30 && first <= 0x39) else { return false }
         return key.utf8.allSatisfy { byte in
-            (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A) || byte == 0x5F || byte == 0x24
+            (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A) || byte == 0x5F
+                || byte == 0x24
         }
     }
 
@@ -110,7 +113,10 @@ public enum SensitiveDataGuard {
             candidates: for candidate in forbiddenKeyBytes where candidate.count == count {
                 var index = 0
                 for byte in key.utf8 {
-                    if byte >= 0x80 { ascii = false; break candidates }
+                    if byte >= 0x80 {
+                        ascii = false
+                        break candidates
+                    }
                     let folded = byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
                     if folded != candidate[index] { continue candidates }
                     index += 1
@@ -147,7 +153,8 @@ public enum SensitiveDataGuard {
             let touchedBefore = run.start > 0 && isLetterOrDigit(scalars[run.start - 1])
             let touchedAfter = run.last + 1 < scalars.count && isLetterOrDigit(scalars[run.last + 1])
             if !touchedBefore && !touchedAfter && run.digits.count >= 13 && run.digits.count <= 19
-                && passesLuhn(run.digits) {
+                && passesLuhn(run.digits)
+            {
                 found = true
                 return false
             }
@@ -166,8 +173,10 @@ public enum SensitiveDataGuard {
 
     /// Calls `body` with each digit run of `scalars`, left to right, until it returns false.
     /// `skip` marks scalars that belong to no run (they end one, like a letter).
-    static func forEachDigitRun(in scalars: [Unicode.Scalar], skip: [Bool]? = nil,
-                                _ body: (DigitRun) -> Bool) {
+    static func forEachDigitRun(
+        in scalars: [Unicode.Scalar], skip: [Bool]? = nil,
+        _ body: (DigitRun) -> Bool
+    ) {
         func isDigit(_ index: Int) -> Bool { isASCIIDigit(scalars[index]) && !(skip?[index] ?? false) }
         var index = 0
         var run = DigitRun(start: 0, last: 0, digits: [])

@@ -17,7 +17,8 @@ public enum StreamCategory: String, Sendable, Hashable, CaseIterable {
         let verdict: Result<StreamCategory, StreamCategoryError> = name.withUTF8 { bytes in
             if bytes.starts(with: "3ds-".utf8) {
                 guard UUIDText.isUUID(bytes, from: 4, lowercaseOnly: true) else {
-                    return .failure(StreamCategoryError(stream: stream, reason: "a 3ds stream's id must be a lowercase UUID"))
+                    return .failure(
+                        StreamCategoryError(stream: stream, reason: "a 3ds stream's id must be a lowercase UUID"))
                 }
                 return .success(.threeDS)
             }
@@ -36,11 +37,16 @@ public enum StreamCategory: String, Sendable, Hashable, CaseIterable {
     /// checking the id: for names the journal checked when their streams were written.
     public init?(prefixOf stream: String) {
         var utf8 = stream.utf8.makeIterator()
-        let a = utf8.next(), b = utf8.next(), c = utf8.next(), d = utf8.next(), e = utf8.next()
+        let a = utf8.next()
+        let b = utf8.next()
+        let c = utf8.next()
+        let d = utf8.next()
+        let e = utf8.next()
         if a == UInt8(ascii: "3"), b == UInt8(ascii: "d"), c == UInt8(ascii: "s"), d == UInt8(ascii: "-") {
             self = .threeDS
         } else if a == UInt8(ascii: "c"), b == UInt8(ascii: "a"), c == UInt8(ascii: "r"), d == UInt8(ascii: "d"),
-                  e == UInt8(ascii: "-") {
+            e == UInt8(ascii: "-")
+        {
             self = .card
         } else {
             return nil

@@ -10,8 +10,10 @@ extension ThreeDSEvent {
         var received: JSONObject?
         public var data: JSONObject { payloadData }
 
-        public init(directoryServerID: String, messageVersion: MessageVersion, customCertificate: Bool? = nil,
-                    warnings: [String]? = nil) {
+        public init(
+            directoryServerID: String, messageVersion: MessageVersion, customCertificate: Bool? = nil,
+            warnings: [String]? = nil
+        ) {
             self.directoryServerID = directoryServerID
             self.messageVersion = messageVersion
             self.customCertificate = customCertificate
@@ -26,8 +28,11 @@ extension ThreeDSEvent {
                 guard !DirectoryServer.isKnown(payload.directoryServerID) && payload.customCertificate != true else {
                     return nil
                 }
-                return ("directoryServerID", "must be a known directory server ID unless customCertificate is true, "
-                        + "got \(ValueEcho.describe(payload.directoryServerID))")
+                return (
+                    "directoryServerID",
+                    "must be a known directory server ID unless customCertificate is true, "
+                        + "got \(ValueEcho.describe(payload.directoryServerID))"
+                )
             })
     }
 
@@ -41,8 +46,10 @@ extension ThreeDSEvent {
         var received: JSONObject?
         public var data: JSONObject { payloadData }
 
-        public init(sdkReferenceNumber: String, deviceDataBytes: Int64, sdkAppIDRef: String? = nil,
-                    ephemeralKeyThumbprint: String? = nil) {
+        public init(
+            sdkReferenceNumber: String, deviceDataBytes: Int64, sdkAppIDRef: String? = nil,
+            ephemeralKeyThumbprint: String? = nil
+        ) {
             self.sdkReferenceNumber = sdkReferenceNumber
             self.deviceDataBytes = deviceDataBytes
             self.sdkAppIDRef = sdkAppIDRef
@@ -65,8 +72,10 @@ extension ThreeDSEvent {
         var received: JSONObject?
         public var data: JSONObject { payloadData }
 
-        public init(threeDSServerTransID: String, acsTransID: String, transStatus: TransStatus,
-                    transStatusReason: String? = nil) {
+        public init(
+            threeDSServerTransID: String, acsTransID: String, transStatus: TransStatus,
+            transStatusReason: String? = nil
+        ) {
             self.threeDSServerTransID = threeDSServerTransID
             self.acsTransID = acsTransID
             self.transStatus = transStatus
@@ -98,7 +107,8 @@ extension ThreeDSEvent {
         // The upper bound keeps start + timeout in milliseconds from overflowing.
         static let table = PayloadTable(
             Self.init,
-            PayloadField("timeoutSeconds", { $0.timeoutSeconds }, .atLeast(minimumTimeoutSeconds), .atMost(1_000_000_000)),
+            PayloadField(
+                "timeoutSeconds", { $0.timeoutSeconds }, .atLeast(minimumTimeoutSeconds), .atMost(1_000_000_000)),
             PayloadField("acsReferenceNumber", { $0.acsReferenceNumber }))
     }
 
@@ -111,8 +121,10 @@ extension ThreeDSEvent {
         var received: JSONObject?
         public var data: JSONObject { payloadData }
 
-        public init(sdkCounterStoA: ChallengeCounter, action: ChallengeAction, entryLength: Int64? = nil,
-                    noEntry: Bool? = nil) {
+        public init(
+            sdkCounterStoA: ChallengeCounter, action: ChallengeAction, entryLength: Int64? = nil,
+            noEntry: Bool? = nil
+        ) {
             self.sdkCounterStoA = sdkCounterStoA
             self.action = action
             self.entryLength = entryLength
@@ -177,8 +189,10 @@ extension ThreeDSEvent {
         var received: JSONObject?
         public var data: JSONObject { payloadData }
 
-        public init(errorCode: String, errorComponent: ErrorComponent, errorDescription: String,
-                    errorDetail: String? = nil, errorMessageType: String? = nil, sentToACS: Bool) {
+        public init(
+            errorCode: String, errorComponent: ErrorComponent, errorDescription: String,
+            errorDetail: String? = nil, errorMessageType: String? = nil, sentToACS: Bool
+        ) {
             self.errorCode = errorCode
             self.errorComponent = errorComponent
             self.errorDescription = errorDescription
@@ -188,7 +202,8 @@ extension ThreeDSEvent {
         }
 
         static let table = PayloadTable(
-            Self.init, PayloadField("errorCode", { $0.errorCode }), PayloadField("errorComponent", { $0.errorComponent }),
+            Self.init, PayloadField("errorCode", { $0.errorCode }),
+            PayloadField("errorComponent", { $0.errorComponent }),
             PayloadField("errorDescription", { $0.errorDescription }), PayloadField("errorDetail", { $0.errorDetail }),
             PayloadField("errorMessageType", { $0.errorMessageType }), PayloadField("sentToACS", { $0.sentToACS }))
     }

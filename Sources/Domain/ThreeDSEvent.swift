@@ -46,10 +46,10 @@ public enum ThreeDSEvent: Sendable, Equatable {
         case .protocolErrorOccurred: return .protocolErrorOccurred(try .init(decoding: r))
         case .runtimeErrorOccurred: return .runtimeErrorOccurred(try .init(decoding: r))
         case .eligibilityChecked, .termsAccepted, .digitizationRequested, .digitizationApproved,
-             .digitizationDeclined, .digitizationApprovedWithIDV, .idvMethodSelected, .activationRequired,
-             .otpSubmitted, .otpRejected, .appToAppResumed, .cpsNotificationReceived, .activatedByIDV,
-             .activationInterrupted, .activationResumed, .activationCancelled, .activationExpired,
-             .activationFailed:
+            .digitizationDeclined, .digitizationApprovedWithIDV, .idvMethodSelected, .activationRequired,
+            .otpSubmitted, .otpRejected, .appToAppResumed, .cpsNotificationReceived, .activatedByIDV,
+            .activationInterrupted, .activationResumed, .activationCancelled, .activationExpired,
+            .activationFailed:
             throw EventDecodingError.unknownType(type)
         }
     }
@@ -71,7 +71,7 @@ public enum ThreeDSEvent: Sendable, Equatable {
         // No rule beyond the JSON types: counters are three digits and enumerations catalog
         // values by construction.
         case .transactionClosed, .challengeResponseReceived, .challengeCompleted, .challengeCancelled,
-             .challengeTimedOut, .protocolErrorOccurred:
+            .challengeTimedOut, .protocolErrorOccurred:
             return
         }
     }
@@ -142,10 +142,10 @@ public enum ThreeDSEvent: Sendable, Equatable {
     public var isTerminal: Bool {
         switch self {
         case .transactionClosed, .challengeCompleted, .challengeCancelled, .challengeTimedOut,
-             .protocolErrorOccurred, .runtimeErrorOccurred:
+            .protocolErrorOccurred, .runtimeErrorOccurred:
             return true
         case .transactionCreated, .authRequestParametersCreated, .authResponseReceived, .challengeStarted,
-             .challengeRequestSent, .challengeResponseReceived:
+            .challengeRequestSent, .challengeResponseReceived:
             return false
         }
     }

@@ -3,30 +3,41 @@ import JournalCore
 extension ThreeDSTransaction {
     /// Transitions of a running challenge: counters, one request in flight, actions fitting the
     /// screen, final responses, timeouts by `occurredAt`, errors.
-    static func applyInChallenge(_ info: Info, _ challenge: Challenge, _ event: ThreeDSEvent,
-                                 occurredAt: Timestamp) -> Result<State, Rejection> {
+    static func applyInChallenge(
+        _ info: Info, _ challenge: Challenge, _ event: ThreeDSEvent,
+        occurredAt: Timestamp
+    ) -> Result<State, Rejection> {
         var challenge = challenge
         if case let .finalResponseReceived(_, answersCancel) = challenge.step {
             switch event {
             case .challengeCompleted, .challengeCancelled:
                 break
             case .transactionCreated, .authRequestParametersCreated, .authResponseReceived, .transactionClosed,
-                 .challengeStarted, .challengeRequestSent, .challengeResponseReceived, .challengeTimedOut,
-                 .protocolErrorOccurred, .runtimeErrorOccurred:
+                .challengeStarted, .challengeRequestSent, .challengeResponseReceived, .challengeTimedOut,
+                .protocolErrorOccurred, .runtimeErrorOccurred:
                 let expected = (answersCancel ? EventType.challengeCancelled : .challengeCompleted).name
-                return .failure(Rejection(.threeDSAfterFinalResponse, "after a final response the next event must be "
-                                          + "\(expected), got \(event.typeName)"))
+                return .failure(
+                    Rejection(
+                        .threeDSAfterFinalResponse,
+                        "after a final response the next event must be "
+                            + "\(expected), got \(event.typeName)"))
             }
         }
         switch event {
         case .transactionCreated:
             return .failure(Rejection(.threeDSCreatedOnce, "TransactionCreated is allowed as the first event only"))
         case .authRequestParametersCreated:
-            return .failure(Rejection(.threeDSAuthParameters, "AuthRequestParametersCreated must come right after "
-                                      + "TransactionCreated, once; the transaction is \(State.challenge(info, challenge).label)"))
+            return .failure(
+                Rejection(
+                    .threeDSAuthParameters,
+                    "AuthRequestParametersCreated must come right after "
+                        + "TransactionCreated, once; the transaction is \(State.challenge(info, challenge).label)"))
         case .authResponseReceived:
-            return .failure(Rejection(.threeDSAuthResponse, "AuthResponseReceived must come right after "
-                                      + "AuthRequestParametersCreated, once; a challenge has started"))
+            return .failure(
+                Rejection(
+                    .threeDSAuthResponse,
+                    "AuthResponseReceived must come right after "
+                        + "AuthRequestParametersCreated, once; a challenge has started"))
         case .transactionClosed:
             return .failure(Rejection(.threeDSClose, "TransactionClosed is not allowed once a challenge has started"))
         case .challengeStarted:
@@ -35,18 +46,27 @@ extension ThreeDSTransaction {
             return sendRequest(info, challenge, request)
         case let .challengeResponseReceived(response):
             guard case let .awaitingResponse(counter, action) = challenge.step else {
-                return .failure(Rejection(.threeDSResponseWithoutRequest, "ChallengeResponseReceived requires a request "
-                                          + "in flight; the transaction is \(State.challenge(info, challenge).label)"))
+                return .failure(
+                    Rejection(
+                        .threeDSResponseWithoutRequest,
+                        "ChallengeResponseReceived requires a request "
+                            + "in flight; the transaction is \(State.challenge(info, challenge).label)"))
             }
             guard response.acsCounterAtoS == counter else {
-                return .failure(Rejection(.threeDSResponseCounter, "ChallengeResponseReceived.acsCounterAtoS must be "
-                                          + "\"\(counter.text)\" (the request in flight), got \"\(response.acsCounterAtoS.text)\""))
+                return .failure(
+                    Rejection(
+                        .threeDSResponseCounter,
+                        "ChallengeResponseReceived.acsCounterAtoS must be "
+                            + "\"\(counter.text)\" (the request in flight), got \"\(response.acsCounterAtoS.text)\""))
             }
             switch response.result {
             case let .screen(uiType):
                 guard action != .cancel else {
-                    return .failure(Rejection(.threeDSCancelResponseFinal, "ChallengeResponseReceived.challengeCompletionInd "
-                                              + "must be \"Y\" (a response to a cancel request is final), got \"N\""))
+                    return .failure(
+                        Rejection(
+                            .threeDSCancelResponseFinal,
+                            "ChallengeResponseReceived.challengeCompletionInd "
+                                + "must be \"Y\" (a response to a cancel request is final), got \"N\""))
                 }
                 challenge.step = .showingScreen(counter: counter, uiType: uiType)
                 challenge.lastUIType = uiType
@@ -57,33 +77,56 @@ extension ThreeDSTransaction {
             return .success(.challenge(info, challenge))
         case let .challengeCompleted(completed):
             guard case let .finalResponseReceived(transStatus, answersCancel) = challenge.step else {
-                return .failure(Rejection(.threeDSCompleted, "ChallengeCompleted must come right after a final "
-                                          + "ChallengeResponseReceived; the transaction is \(State.challenge(info, challenge).label)"))
+                return .failure(
+                    Rejection(
+                        .threeDSCompleted,
+                        "ChallengeCompleted must come right after a final "
+                            + "ChallengeResponseReceived; the transaction is \(State.challenge(info, challenge).label)")
+                )
             }
             guard !answersCancel else {
-                return .failure(Rejection(.threeDSCompleted, "ChallengeCompleted cannot follow the final response to "
-                                          + "a cancel request: the next event must be ChallengeCancelled"))
+                return .failure(
+                    Rejection(
+                        .threeDSCompleted,
+                        "ChallengeCompleted cannot follow the final response to "
+                            + "a cancel request: the next event must be ChallengeCancelled"))
             }
             guard completed.transStatus == transStatus else {
-                return .failure(Rejection(.threeDSCompleted, "ChallengeCompleted.transStatus must be "
-                                          + "\"\(transStatus.rawValue)\" (the final response's), got \"\(completed.transStatus.rawValue)\""))
+                return .failure(
+                    Rejection(
+                        .threeDSCompleted,
+                        "ChallengeCompleted.transStatus must be "
+                            + "\"\(transStatus.rawValue)\" (the final response's), got \"\(completed.transStatus.rawValue)\""
+                    ))
             }
             return .success(.ended(info, challenge, .completed(transStatus)))
         case .challengeCancelled:
             guard case let .finalResponseReceived(_, answersCancel) = challenge.step else {
-                return .failure(Rejection(.threeDSCancelled, "ChallengeCancelled must come right after the final "
-                                          + "response to a cancel request; the transaction is \(State.challenge(info, challenge).label)"))
+                return .failure(
+                    Rejection(
+                        .threeDSCancelled,
+                        "ChallengeCancelled must come right after the final "
+                            + "response to a cancel request; the transaction is \(State.challenge(info, challenge).label)"
+                    ))
             }
             guard answersCancel else {
-                return .failure(Rejection(.threeDSCancelled, "ChallengeCancelled must answer a cancel request: the "
-                                          + "final response answered a request that was not a cancel, so the next event must be ChallengeCompleted"))
+                return .failure(
+                    Rejection(
+                        .threeDSCancelled,
+                        "ChallengeCancelled must answer a cancel request: the "
+                            + "final response answered a request that was not a cancel, so the next event must be ChallengeCompleted"
+                    ))
             }
             return .success(.ended(info, challenge, .cancelled))
         case .challengeTimedOut:
             let deadline = challenge.deadline
             guard occurredAt >= deadline else {
-                return .failure(Rejection(.threeDSTimeout, "ChallengeTimedOut.occurredAt must be >= \(deadline) "
-                                          + "(ChallengeStarted at \(challenge.startedAt) + \(challenge.timeoutSeconds) s), got \(occurredAt)"))
+                return .failure(
+                    Rejection(
+                        .threeDSTimeout,
+                        "ChallengeTimedOut.occurredAt must be >= \(deadline) "
+                            + "(ChallengeStarted at \(challenge.startedAt) + \(challenge.timeoutSeconds) s), got \(occurredAt)"
+                    ))
             }
             return .success(.ended(info, challenge, .timedOut))
         case let .protocolErrorOccurred(error):
@@ -93,39 +136,62 @@ extension ThreeDSTransaction {
         }
     }
 
-    private static func sendRequest(_ info: Info, _ challenge: Challenge,
-                                    _ request: ThreeDSEvent.ChallengeRequestSent) -> Result<State, Rejection> {
+    private static func sendRequest(
+        _ info: Info, _ challenge: Challenge,
+        _ request: ThreeDSEvent.ChallengeRequestSent
+    ) -> Result<State, Rejection> {
         var challenge = challenge
         switch challenge.step {
         case let .awaitingResponse(counter, _):
-            return .failure(Rejection(.threeDSRequestInFlight, "ChallengeRequestSent while request \"\(counter.text)\" "
-                                      + "is in flight: one request at a time"))
+            return .failure(
+                Rejection(
+                    .threeDSRequestInFlight,
+                    "ChallengeRequestSent while request \"\(counter.text)\" "
+                        + "is in flight: one request at a time"))
         case .finalResponseReceived:
             // Handled by the caller; kept for exhaustiveness.
-            return .failure(Rejection(.threeDSAfterFinalResponse, "after a final response the next event must be "
-                                      + "ChallengeCompleted or ChallengeCancelled, got ChallengeRequestSent"))
+            return .failure(
+                Rejection(
+                    .threeDSAfterFinalResponse,
+                    "after a final response the next event must be "
+                        + "ChallengeCompleted or ChallengeCancelled, got ChallengeRequestSent"))
         case .awaitingFirstRequest:
             guard request.sdkCounterStoA == .first else {
-                return .failure(Rejection(.threeDSRequestCounter, "ChallengeRequestSent.sdkCounterStoA must be \"000\" "
-                                          + "(first request), got \"\(request.sdkCounterStoA.text)\""))
+                return .failure(
+                    Rejection(
+                        .threeDSRequestCounter,
+                        "ChallengeRequestSent.sdkCounterStoA must be \"000\" "
+                            + "(first request), got \"\(request.sdkCounterStoA.text)\""))
             }
             guard request.action == .initial else {
-                return .failure(Rejection(.threeDSRequestAction, "ChallengeRequestSent.action must be \"initial\" "
-                                          + "(first request), got \"\(request.action.rawValue)\""))
+                return .failure(
+                    Rejection(
+                        .threeDSRequestAction,
+                        "ChallengeRequestSent.action must be \"initial\" "
+                            + "(first request), got \"\(request.action.rawValue)\""))
             }
         case let .showingScreen(counter, uiType):
             guard let expected = counter.next else {
-                return .failure(Rejection(.threeDSRequestCounter, "ChallengeRequestSent.sdkCounterStoA cannot follow "
-                                          + "\"999\": counters are three decimal digits"))
+                return .failure(
+                    Rejection(
+                        .threeDSRequestCounter,
+                        "ChallengeRequestSent.sdkCounterStoA cannot follow "
+                            + "\"999\": counters are three decimal digits"))
             }
             guard request.sdkCounterStoA == expected else {
-                return .failure(Rejection(.threeDSRequestCounter, "ChallengeRequestSent.sdkCounterStoA must be "
-                                          + "\"\(expected.text)\" (previous + 1), got \"\(request.sdkCounterStoA.text)\""))
+                return .failure(
+                    Rejection(
+                        .threeDSRequestCounter,
+                        "ChallengeRequestSent.sdkCounterStoA must be "
+                            + "\"\(expected.text)\" (previous + 1), got \"\(request.sdkCounterStoA.text)\""))
             }
             guard request.action.fits(uiType) else {
                 let allowed = ChallengeAction.fitting(uiType).map(\.rawValue).joined(separator: ", ")
-                return .failure(Rejection(.threeDSRequestAction, "ChallengeRequestSent.action must fit the screen's "
-                                          + "acsUiType \(uiType.rawValue) (\(allowed)), got \"\(request.action.rawValue)\""))
+                return .failure(
+                    Rejection(
+                        .threeDSRequestAction,
+                        "ChallengeRequestSent.action must fit the screen's "
+                            + "acsUiType \(uiType.rawValue) (\(allowed)), got \"\(request.action.rawValue)\""))
             }
         }
         challenge.step = .awaitingResponse(counter: request.sdkCounterStoA, action: request.action)

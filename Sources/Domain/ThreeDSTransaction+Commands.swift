@@ -4,14 +4,17 @@ extension ThreeDSTransaction {
     /// The integrator's calls, mirroring the 3DS SDK (and the app reporting the ARes).
     public enum Command: Sendable, Equatable {
         /// `createTransaction(directoryServerID, messageVersion)`.
-        case createTransaction(directoryServerID: String, messageVersion: MessageVersion,
-                               customCertificate: Bool? = nil, warnings: [String]? = nil)
+        case createTransaction(
+            directoryServerID: String, messageVersion: MessageVersion,
+            customCertificate: Bool? = nil, warnings: [String]? = nil)
         /// `getAuthenticationRequestParameters()`.
-        case createAuthRequestParameters(sdkReferenceNumber: String, deviceDataBytes: Int64,
-                                         sdkAppIDRef: String? = nil, ephemeralKeyThumbprint: String? = nil)
+        case createAuthRequestParameters(
+            sdkReferenceNumber: String, deviceDataBytes: Int64,
+            sdkAppIDRef: String? = nil, ephemeralKeyThumbprint: String? = nil)
         /// The app reports the ARes.
-        case recordAuthResponse(threeDSServerTransID: String, acsTransID: String, transStatus: TransStatus,
-                                transStatusReason: String? = nil)
+        case recordAuthResponse(
+            threeDSServerTransID: String, acsTransID: String, transStatus: TransStatus,
+            transStatusReason: String? = nil)
         /// `close()` without a challenge.
         case close
         /// `doChallenge(…, timeout)`.
@@ -26,8 +29,9 @@ extension ThreeDSTransaction {
         /// The overall challenge timer fired.
         case timeOut
         /// A protocol error (found by the SDK or sent by the ACS).
-        case reportProtocolError(errorCode: String, errorComponent: ErrorComponent, errorDescription: String,
-                                 errorDetail: String? = nil, errorMessageType: String? = nil, sentToACS: Bool)
+        case reportProtocolError(
+            errorCode: String, errorComponent: ErrorComponent, errorDescription: String,
+            errorDetail: String? = nil, errorMessageType: String? = nil, sentToACS: Bool)
         /// A runtime error.
         case reportRuntimeError(errorCode: String, errorMessage: String)
     }
@@ -42,8 +46,10 @@ extension ThreeDSTransaction {
     /// rejection), and `state` moves on past them (unchanged on a rejection). No event is
     /// applied twice.
     /// - Returns: nil, or the rule the command breaks.
-    public static func execute(_ command: consuming Command, _ state: inout State, _ environment: Environment,
-                               _ emit: (NewEvent<ThreeDSEvent>) -> Void) -> Rejection? {
+    public static func execute(
+        _ command: consuming Command, _ state: inout State, _ environment: Environment,
+        _ emit: (NewEvent<ThreeDSEvent>) -> Void
+    ) -> Rejection? {
         // The command is consumed: its values move into the event without copies.
         switch intend(command, state) {
         case .success(.nothing):
@@ -102,36 +108,55 @@ extension ThreeDSTransaction {
         case let .createTransaction(directoryServerID, messageVersion, customCertificate, warnings):
             if let info = state.info {
                 guard info.directoryServerID == directoryServerID, info.messageVersion == messageVersion else {
-                    return .failure(Rejection(.threeDSCreatedOnce, "the transaction was already created for "
-                                              + "\(info.directoryServerID) \(info.messageVersion.rawValue)"))
+                    return .failure(
+                        Rejection(
+                            .threeDSCreatedOnce,
+                            "the transaction was already created for "
+                                + "\(info.directoryServerID) \(info.messageVersion.rawValue)"))
                 }
                 return .success(.nothing)
             }
-            return .success(.one(.transactionCreated(.init(directoryServerID: directoryServerID, messageVersion: messageVersion,
-                                                       customCertificate: customCertificate, warnings: warnings))))
+            return .success(
+                .one(
+                    .transactionCreated(
+                        .init(
+                            directoryServerID: directoryServerID, messageVersion: messageVersion,
+                            customCertificate: customCertificate, warnings: warnings))))
         case let .createAuthRequestParameters(reference, bytes, appID, thumbprint):
             switch state {
             case .authParametersIssued, .authResponseReceived, .challenge: return .success(.nothing)
             case .empty, .created, .ended:
-                return .success(.one(.authRequestParametersCreated(.init(sdkReferenceNumber: reference, deviceDataBytes: bytes,
-                                                                     sdkAppIDRef: appID, ephemeralKeyThumbprint: thumbprint))))
+                return .success(
+                    .one(
+                        .authRequestParametersCreated(
+                            .init(
+                                sdkReferenceNumber: reference, deviceDataBytes: bytes,
+                                sdkAppIDRef: appID, ephemeralKeyThumbprint: thumbprint))))
             }
         case let .recordAuthResponse(serverID, acsID, transStatus, reason):
             if let recorded = state.info?.authResponseStatus {
                 guard recorded == transStatus else {
-                    return .failure(Rejection(.threeDSAuthResponse, "the ARes was already recorded with transStatus "
-                                              + "\"\(recorded.rawValue)\", got \"\(transStatus.rawValue)\""))
+                    return .failure(
+                        Rejection(
+                            .threeDSAuthResponse,
+                            "the ARes was already recorded with transStatus "
+                                + "\"\(recorded.rawValue)\", got \"\(transStatus.rawValue)\""))
                 }
                 return .success(.nothing)
             }
-            return .success(.one(.authResponseReceived(.init(threeDSServerTransID: serverID, acsTransID: acsID,
-                                                         transStatus: transStatus, transStatusReason: reason))))
+            return .success(
+                .one(
+                    .authResponseReceived(
+                        .init(
+                            threeDSServerTransID: serverID, acsTransID: acsID,
+                            transStatus: transStatus, transStatusReason: reason))))
         case .close:
             if state.outcome == .closed { return .success(.nothing) }
             return .success(.one(.transactionClosed(NoFields())))
         case let .startChallenge(timeoutSeconds, reference):
             if let challenge = state.challenge, challenge.timeoutSeconds == timeoutSeconds { return .success(.nothing) }
-            return .success(.one(.challengeStarted(.init(timeoutSeconds: timeoutSeconds, acsReferenceNumber: reference))))
+            return .success(
+                .one(.challengeStarted(.init(timeoutSeconds: timeoutSeconds, acsReferenceNumber: reference))))
         case let .sendChallengeRequest(action, entryLength, noEntry):
             return request(action, entryLength: entryLength, noEntry: noEntry, state)
         case let .receiveChallengeResponse(result):
@@ -150,9 +175,13 @@ extension ThreeDSTransaction {
             return .success(.one(.challengeTimedOut(NoFields())))
         case let .reportProtocolError(code, component, description, detail, messageType, sentToACS):
             if state.outcome == .protocolError(errorCode: code) { return .success(.nothing) }
-            return .success(.one(.protocolErrorOccurred(.init(errorCode: code, errorComponent: component,
-                                                          errorDescription: description, errorDetail: detail,
-                                                          errorMessageType: messageType, sentToACS: sentToACS))))
+            return .success(
+                .one(
+                    .protocolErrorOccurred(
+                        .init(
+                            errorCode: code, errorComponent: component,
+                            errorDescription: description, errorDetail: detail,
+                            errorMessageType: messageType, sentToACS: sentToACS))))
         case let .reportRuntimeError(code, message):
             if state.outcome == .runtimeError(errorCode: code) { return .success(.nothing) }
             return .success(.one(.runtimeErrorOccurred(.init(errorCode: code, errorMessage: message))))
@@ -160,7 +189,8 @@ extension ThreeDSTransaction {
     }
 
     private static func request(_ action: ChallengeAction, entryLength: Int64?, noEntry: Bool?, _ state: State)
-        -> Result<Intended, Rejection> {
+        -> Result<Intended, Rejection>
+    {
         var counter = ChallengeCounter.first
         if case let .challenge(_, challenge) = state {
             switch challenge.step {
@@ -172,20 +202,28 @@ extension ThreeDSTransaction {
                 counter = .first
             case let .showingScreen(shown, _):
                 guard let next = shown.next else {
-                    return .failure(Rejection(.threeDSRequestCounter, "ChallengeRequestSent.sdkCounterStoA cannot follow "
-                                              + "\"999\": counters are three decimal digits"))
+                    return .failure(
+                        Rejection(
+                            .threeDSRequestCounter,
+                            "ChallengeRequestSent.sdkCounterStoA cannot follow "
+                                + "\"999\": counters are three decimal digits"))
                 }
                 counter = next
             case .finalResponseReceived:
                 break
             }
         }
-        return .success(.one(.challengeRequestSent(.init(sdkCounterStoA: counter, action: action, entryLength: entryLength,
-                                                     noEntry: noEntry))))
+        return .success(
+            .one(
+                .challengeRequestSent(
+                    .init(
+                        sdkCounterStoA: counter, action: action, entryLength: entryLength,
+                        noEntry: noEntry))))
     }
 
     private static func response(_ result: ThreeDSEvent.ChallengeResponseReceived.Result, _ state: State)
-        -> Result<Intended, Rejection> {
+        -> Result<Intended, Rejection>
+    {
         switch state {
         case let .challenge(_, challenge):
             switch challenge.step {
@@ -212,7 +250,10 @@ extension ThreeDSTransaction {
         case .empty, .created, .authParametersIssued, .authResponseReceived:
             break
         }
-        return .failure(Rejection(.threeDSResponseWithoutRequest, "ChallengeResponseReceived requires a request in "
-                                  + "flight; the transaction is \(state.label)"))
+        return .failure(
+            Rejection(
+                .threeDSResponseWithoutRequest,
+                "ChallengeResponseReceived requires a request in "
+                    + "flight; the transaction is \(state.label)"))
     }
 }

@@ -52,7 +52,7 @@ extension ThreeDSTransaction.State {
         switch self {
         case .empty: return nil
         case let .created(info), let .authParametersIssued(info), let .authResponseReceived(info),
-             let .challenge(info, _), let .ended(info, _, _):
+            let .challenge(info, _), let .ended(info, _, _):
             return info
         }
     }
@@ -83,7 +83,8 @@ extension ThreeDSTransaction.State {
     /// The request in flight, if any.
     public var requestInFlight: (counter: ChallengeCounter, action: ChallengeAction)? {
         guard case let .challenge(_, challenge) = self,
-              case let .awaitingResponse(counter, action) = challenge.step else { return nil }
+            case let .awaitingResponse(counter, action) = challenge.step
+        else { return nil }
         return (counter, action)
     }
 

@@ -102,14 +102,22 @@ public enum ThreeDSTransaction: Aggregate {
         switch state {
         case .empty:
             guard case let .transactionCreated(created) = event else {
-                return .failure(Rejection(.threeDSFirstEvent,
-                                          "a 3ds stream must begin with TransactionCreated, got \(event.typeName)"))
+                return .failure(
+                    Rejection(
+                        .threeDSFirstEvent,
+                        "a 3ds stream must begin with TransactionCreated, got \(event.typeName)"))
             }
-            return .success(.created(Info(directoryServerID: created.directoryServerID,
-                                          messageVersion: created.messageVersion, authResponseStatus: nil)))
+            return .success(
+                .created(
+                    Info(
+                        directoryServerID: created.directoryServerID,
+                        messageVersion: created.messageVersion, authResponseStatus: nil)))
         case let .ended(_, _, outcome):
-            return .failure(Rejection(.threeDSTerminal, "\(event.typeName) cannot follow the terminal event "
-                                      + "\(outcome.eventType): nothing may follow a terminal event"))
+            return .failure(
+                Rejection(
+                    .threeDSTerminal,
+                    "\(event.typeName) cannot follow the terminal event "
+                        + "\(outcome.eventType): nothing may follow a terminal event"))
         case let .created(info), let .authParametersIssued(info), let .authResponseReceived(info):
             return applyBeforeChallenge(state, info, event, occurredAt: occurredAt)
         case let .challenge(info, challenge):
@@ -119,22 +127,30 @@ public enum ThreeDSTransaction: Aggregate {
 
     // MARK: - Transitions
 
-    private static func applyBeforeChallenge(_ state: State, _ info: Info, _ event: ThreeDSEvent,
-                                             occurredAt: Timestamp) -> Result<State, Rejection> {
+    private static func applyBeforeChallenge(
+        _ state: State, _ info: Info, _ event: ThreeDSEvent,
+        occurredAt: Timestamp
+    ) -> Result<State, Rejection> {
         var info = info
         switch event {
         case .transactionCreated:
             return .failure(Rejection(.threeDSCreatedOnce, "TransactionCreated is allowed as the first event only"))
         case .authRequestParametersCreated:
             guard case .created = state else {
-                return .failure(Rejection(.threeDSAuthParameters, "AuthRequestParametersCreated must come right after "
-                                          + "TransactionCreated, once; the transaction is \(state.label)"))
+                return .failure(
+                    Rejection(
+                        .threeDSAuthParameters,
+                        "AuthRequestParametersCreated must come right after "
+                            + "TransactionCreated, once; the transaction is \(state.label)"))
             }
             return .success(.authParametersIssued(info))
         case let .authResponseReceived(response):
             guard case .authParametersIssued = state else {
-                return .failure(Rejection(.threeDSAuthResponse, "AuthResponseReceived must come right after "
-                                          + "AuthRequestParametersCreated, once; the transaction is \(state.label)"))
+                return .failure(
+                    Rejection(
+                        .threeDSAuthResponse,
+                        "AuthResponseReceived must come right after "
+                            + "AuthRequestParametersCreated, once; the transaction is \(state.label)"))
             }
             info.authResponseStatus = response.transStatus
             return .success(.authResponseReceived(info))
@@ -142,19 +158,32 @@ public enum ThreeDSTransaction: Aggregate {
             return .success(.ended(info, nil, .closed))
         case let .challengeStarted(started):
             guard case .authResponseReceived = state, let status = info.authResponseStatus else {
-                return .failure(Rejection(.threeDSChallengeStart, "ChallengeStarted must come after "
-                                          + "AuthResponseReceived; the transaction is \(state.label)"))
+                return .failure(
+                    Rejection(
+                        .threeDSChallengeStart,
+                        "ChallengeStarted must come after "
+                            + "AuthResponseReceived; the transaction is \(state.label)"))
             }
             guard status.requiresChallenge else {
-                return .failure(Rejection(.threeDSChallengeStart, "ChallengeStarted requires an ARes transStatus of "
-                                          + "C or D, got \"\(status.rawValue)\""))
+                return .failure(
+                    Rejection(
+                        .threeDSChallengeStart,
+                        "ChallengeStarted requires an ARes transStatus of "
+                            + "C or D, got \"\(status.rawValue)\""))
             }
-            return .success(.challenge(info, Challenge(step: .awaitingFirstRequest, startedAt: occurredAt,
-                                                       timeoutSeconds: started.timeoutSeconds)))
+            return .success(
+                .challenge(
+                    info,
+                    Challenge(
+                        step: .awaitingFirstRequest, startedAt: occurredAt,
+                        timeoutSeconds: started.timeoutSeconds)))
         case .challengeRequestSent, .challengeResponseReceived, .challengeCompleted, .challengeCancelled,
-             .challengeTimedOut, .protocolErrorOccurred, .runtimeErrorOccurred:
-            return .failure(Rejection(.threeDSChallengeNotRunning, "\(event.typeName) requires a started challenge; "
-                                      + "the transaction is \(state.label)"))
+            .challengeTimedOut, .protocolErrorOccurred, .runtimeErrorOccurred:
+            return .failure(
+                Rejection(
+                    .threeDSChallengeNotRunning,
+                    "\(event.typeName) requires a started challenge; "
+                        + "the transaction is \(state.label)"))
         }
     }
 }

@@ -16,13 +16,13 @@ public enum DirectoryServer {
     public static let known: [(id: String, name: String)] = [
         ("A000000003", "Visa"), ("A000000004", "Mastercard"), ("A000000025", "American Express"),
         ("A000000324", "Discover"), ("A000000042", "Cartes Bancaires"), ("F055545342", "Test RSA"),
-        ("F155545342", "Test EC"),
+        ("F155545342", "Test EC")
     ]
 
     /// Registered application provider IDs (RIDs) seen as custom directory servers (accepted
     /// only with `customCertificate: true`), named for people reading analytics.
     public static let otherSchemes: [(id: String, name: String)] = [
-        ("A000000152", "Discover/Diners"), ("A000000065", "JCB"), ("A000000333", "UnionPay"),
+        ("A000000152", "Discover/Diners"), ("A000000065", "JCB"), ("A000000333", "UnionPay")
     ]
 
     /// The scheme's name for a directory server ID (nil for an ID no scheme is known by).

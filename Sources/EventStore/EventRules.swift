@@ -8,18 +8,21 @@ enum EventRules {
     static func validate(_ events: [ProposedEvent], stream: StreamName, maxPayloadBytes: Int) throws(EventStoreError) {
         for event in events {
             guard UUIDText.isUUID(event.id) else {
-                throw .invalid("event id \"\(event.id.prefix(60))\" is not a UUID (8-4-4-4-12 hexadecimal digits)",
-                               stream: stream, eventID: String(event.id.prefix(60)))
+                throw .invalid(
+                    "event id \"\(event.id.prefix(60))\" is not a UUID (8-4-4-4-12 hexadecimal digits)",
+                    stream: stream, eventID: String(event.id.prefix(60)))
             }
             guard isTypeName(event.type) else {
-                throw .invalid("event \(event.id): type \"\(event.type.prefix(60))\" must be 1 to 200 printable ASCII characters without spaces",
-                               stream: stream, eventID: event.id)
+                throw .invalid(
+                    "event \(event.id): type \"\(event.type.prefix(60))\" must be 1 to 200 printable ASCII characters without spaces",
+                    stream: stream, eventID: event.id)
             }
             let size = event.data.count + (event.meta?.count ?? 0)
             guard size <= maxPayloadBytes else {
-                throw EventStoreError(code: .tooLarge,
-                                      message: "event \(event.id): data and meta are \(size) bytes, over the limit of \(maxPayloadBytes)",
-                                      stream: stream.rawValue, eventID: event.id)
+                throw EventStoreError(
+                    code: .tooLarge,
+                    message: "event \(event.id): data and meta are \(size) bytes, over the limit of \(maxPayloadBytes)",
+                    stream: stream.rawValue, eventID: event.id)
             }
         }
     }

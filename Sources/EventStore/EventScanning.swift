@@ -15,8 +15,10 @@ public struct ScannedEvent {
     /// The `meta` JSON object as stored, nil when the event has none; valid only inside the body.
     public let meta: UnsafeRawBufferPointer?
 
-    public init(position: Int64, streamID: Int64, typeID: Int64, occurredAt: Int64, data: UnsafeRawBufferPointer,
-                meta: UnsafeRawBufferPointer? = nil) {
+    public init(
+        position: Int64, streamID: Int64, typeID: Int64, occurredAt: Int64, data: UnsafeRawBufferPointer,
+        meta: UnsafeRawBufferPointer? = nil
+    ) {
         self.position = position
         self.streamID = streamID
         self.typeID = typeID

@@ -51,8 +51,10 @@ public struct StreamName: Sendable, Hashable, Comparable, CustomStringConvertibl
                 guard index > 0 else { return nil }
                 dash = index
             } else {
-                guard (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
-                        || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
+                guard
+                    (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+                        || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+                else { return nil }
             }
             word = word << 8 | UInt64(byte)
             if index & 7 == 7 {
@@ -106,8 +108,10 @@ public struct ProposedEvent: Sendable, Equatable {
     /// When set, used as recordedAt instead of the store's clock (the simulator's clock, say).
     public var recordedAt: Timestamp?
 
-    public init(id: String, type: String, occurredAt: Timestamp, data: [UInt8], meta: [UInt8]? = nil,
-                recordedAt: Timestamp? = nil) {
+    public init(
+        id: String, type: String, occurredAt: Timestamp, data: [UInt8], meta: [UInt8]? = nil,
+        recordedAt: Timestamp? = nil
+    ) {
         self.id = id
         self.type = type
         self.occurredAt = occurredAt
@@ -131,8 +135,10 @@ public struct RecordedEvent: Sendable, Equatable {
     /// SHA-256 of the chain link (32 bytes).
     public var hash: [UInt8]
 
-    public init(position: Int64, stream: StreamName, version: Int64, id: String, type: String,
-                occurredAt: Timestamp, recordedAt: Timestamp, data: [UInt8], meta: [UInt8]?, hash: [UInt8]) {
+    public init(
+        position: Int64, stream: StreamName, version: Int64, id: String, type: String,
+        occurredAt: Timestamp, recordedAt: Timestamp, data: [UInt8], meta: [UInt8]?, hash: [UInt8]
+    ) {
         self.position = position
         self.stream = stream
         self.version = version
@@ -320,8 +326,10 @@ extension EventStore {
 
     /// Follows the whole log from `position` (inclusive): the stored events, then new ones as
     /// they are committed. See `EventSubscription`.
-    public func follow(from position: Int64, pollInterval: Duration = .milliseconds(100),
-                       pageSize: Int = 1_000) -> EventSubscription {
+    public func follow(
+        from position: Int64, pollInterval: Duration = .milliseconds(100),
+        pageSize: Int = 1_000
+    ) -> EventSubscription {
         EventSubscription(store: self, from: position, pollInterval: pollInterval, pageSize: max(pageSize, 1))
     }
 }

@@ -32,28 +32,33 @@ extension EventStoreError {
             code = .io
             reason = error.message
         }
-        self.init(code: code, message: "\(what): \(reason)", stream: stream,
-                  backendCode: String(error.extendedCode))
+        self.init(
+            code: code, message: "\(what): \(reason)", stream: stream,
+            backendCode: String(error.extendedCode))
     }
 
     static func conflict(stream: StreamName, expected: ExpectedVersion, actual: Int64?) -> EventStoreError {
         let actualText = actual.map { "is at version \($0)" } ?? "does not exist"
-        return EventStoreError(code: .conflict,
-                               message: "stream \(stream) \(actualText), but the append expected \(expected)",
-                               stream: stream.rawValue, expectedVersion: expected, actualVersion: actual)
+        return EventStoreError(
+            code: .conflict,
+            message: "stream \(stream) \(actualText), but the append expected \(expected)",
+            stream: stream.rawValue, expectedVersion: expected, actualVersion: actual)
     }
 
     static func duplicateID(_ id: String, stream: StreamName, storedStream: StreamName, position: Int64)
-        -> EventStoreError {
+        -> EventStoreError
+    {
         let where_ = storedStream == stream ? "in stream \(stream)" : "in stream \(storedStream), not \(stream)"
-        return EventStoreError(code: .duplicateIDConflict,
-                               message: "event id \(id) is already stored at position \(position) \(where_) with other content",
-                               stream: stream.rawValue, position: position, eventID: id)
+        return EventStoreError(
+            code: .duplicateIDConflict,
+            message: "event id \(id) is already stored at position \(position) \(where_) with other content",
+            stream: stream.rawValue, position: position, eventID: id)
     }
 
     static func integrity(at position: Int64, _ reason: String) -> EventStoreError {
-        EventStoreError(code: .integrity, message: "integrity check failed at position \(position): \(reason)",
-                        position: position)
+        EventStoreError(
+            code: .integrity, message: "integrity check failed at position \(position): \(reason)",
+            position: position)
     }
 
     /// An integrity failure found while reading the event at `position` (a missing stream or type

@@ -4,7 +4,7 @@ public struct EventStoreError: Error, Sendable, CustomStringConvertible {
     public struct Code: Sendable, Hashable, CustomStringConvertible {
         private enum Kind: String, Sendable, Hashable {
             case invalidInput, conflict, duplicateIDConflict, integrity, notAJournal, readOnly, missing,
-                 full, busy, io, tooLarge, needsUpgrade
+                full, busy, io, tooLarge, needsUpgrade
         }
         private let kind: Kind
         private init(_ kind: Kind) { self.kind = kind }
@@ -44,9 +44,11 @@ public struct EventStoreError: Error, Sendable, CustomStringConvertible {
     /// The backend's own error code (SQLite extended result code, PostgreSQL SQLSTATE), if any.
     public var backendCode: String?
 
-    public init(code: Code, message: String, stream: String? = nil, expectedVersion: ExpectedVersion? = nil,
-                actualVersion: Int64? = nil, position: Int64? = nil, eventID: String? = nil,
-                backendCode: String? = nil) {
+    public init(
+        code: Code, message: String, stream: String? = nil, expectedVersion: ExpectedVersion? = nil,
+        actualVersion: Int64? = nil, position: Int64? = nil, eventID: String? = nil,
+        backendCode: String? = nil
+    ) {
         self.code = code
         self.message = message
         self.stream = stream
@@ -60,8 +62,9 @@ public struct EventStoreError: Error, Sendable, CustomStringConvertible {
     public var description: String { message }
 
     public static func invalidStreamName(_ name: String) -> EventStoreError {
-        EventStoreError(code: .invalidInput,
-                        message: "invalid stream name \"\(name.prefix(80))\": expected <category>-<id>",
-                        stream: name)
+        EventStoreError(
+            code: .invalidInput,
+            message: "invalid stream name \"\(name.prefix(80))\": expected <category>-<id>",
+            stream: name)
     }
 }

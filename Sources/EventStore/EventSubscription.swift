@@ -61,8 +61,10 @@ public final class EventFollower {
     private var buffer: [RecordedEvent] = []
     private var index = 0
 
-    public init(store: any EventStore, from position: Int64, pollInterval: Duration = .milliseconds(100),
-                pageSize: Int = 1_000) {
+    public init(
+        store: any EventStore, from position: Int64, pollInterval: Duration = .milliseconds(100),
+        pageSize: Int = 1_000
+    ) {
         self.store = store
         nextPosition = max(position, 1)
         self.pollInterval = pollInterval

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The file operations of `SQLiteJournalLoad`: the only place the store calls the C library on
@@ -71,7 +71,9 @@ package enum FileSystem {
         init(beside prefix: String) throws(Failure) {
             var template = Array((prefix + "XXXXXX").utf8CString)
             let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-            guard descriptor >= 0 else { throw Failure(operation: "creating", path: prefix + "XXXXXX", errorNumber: errno) }
+            guard descriptor >= 0 else {
+                throw Failure(operation: "creating", path: prefix + "XXXXXX", errorNumber: errno)
+            }
             path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
             unlink(path)
             self.descriptor = descriptor
@@ -100,7 +102,9 @@ package enum FileSystem {
             while done < count {
                 let moved = step(done)
                 if moved < 0 && errno == EINTR { continue }
-                guard moved > 0 else { throw Failure(operation: operation, path: path, errorNumber: moved < 0 ? errno : EIO) }
+                guard moved > 0 else {
+                    throw Failure(operation: operation, path: path, errorNumber: moved < 0 ? errno : EIO)
+                }
                 done += moved
             }
         }

@@ -23,8 +23,10 @@ public struct Envelope: Sendable, Equatable {
     /// nil when `meta` was absent, `null` or `{}`.
     public var meta: JSONObject?
 
-    public init(id: String, stream: String, type: String, occurredAt: Timestamp, data: JSONObject,
-                meta: JSONObject? = nil) {
+    public init(
+        id: String, stream: String, type: String, occurredAt: Timestamp, data: JSONObject,
+        meta: JSONObject? = nil
+    ) {
         self.id = id
         self.stream = stream
         self.type = type
@@ -44,7 +46,8 @@ public struct Envelope: Sendable, Equatable {
     ///   they could be read, so an import can report `line N: <stream> <type>: <reason>`.
     public init(parsing value: JSONValue) throws(EnvelopeError) {
         guard case let .object(object) = value else {
-            throw EnvelopeError(field: nil, reason: "expected a JSON object, found \(value.typeName)", kind: .notAnObject)
+            throw EnvelopeError(
+                field: nil, reason: "expected a JSON object, found \(value.typeName)", kind: .notAnObject)
         }
         // Read stream and type first (leniently) so every later error can name them.
         let readableStream = object["stream"]?.stringValue
@@ -55,7 +58,8 @@ public struct Envelope: Sendable, Equatable {
 
         for key in object.keys
         where !Envelope.importedKeys.contains(key) && !Envelope.journalAssignedKeys.contains(key) {
-            throw fail(key, "unknown top-level key (expected id, stream, type, occurredAt, data, meta)", kind: .unknownKey)
+            throw fail(
+                key, "unknown top-level key (expected id, stream, type, occurredAt, data, meta)", kind: .unknownKey)
         }
 
         func requiredString(_ key: String) throws(EnvelopeError) -> String {
@@ -82,8 +86,9 @@ public struct Envelope: Sendable, Equatable {
             if let impossible = Timestamp.impossibleDateReason(occurredAtText) {
                 throw fail("occurredAt", "not a valid date: \(impossible)", kind: .invalidDate)
             }
-            throw fail("occurredAt", "expected a UTC timestamp written as YYYY-MM-DDTHH:MM:SS.sssZ",
-                       kind: .invalidValue)
+            throw fail(
+                "occurredAt", "expected a UTC timestamp written as YYYY-MM-DDTHH:MM:SS.sssZ",
+                kind: .invalidValue)
         }
 
         guard let dataValue = object["data"] else { throw fail("data", "missing", kind: .missingKey) }
@@ -184,8 +189,10 @@ public struct EnvelopeError: Error, Sendable, Equatable, CustomStringConvertible
         case invalidDate
     }
 
-    public init(field: String?, reason: String, stream: String? = nil, type: String? = nil,
-                kind: Kind = .invalidValue) {
+    public init(
+        field: String?, reason: String, stream: String? = nil, type: String? = nil,
+        kind: Kind = .invalidValue
+    ) {
         self.field = field
         self.reason = reason
         self.stream = stream

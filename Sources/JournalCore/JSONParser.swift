@@ -90,9 +90,15 @@ private struct Reader {
         case UInt8(ascii: "{"): return try parseObject(depth: depth + 1)
         case UInt8(ascii: "["): return try parseArray(depth: depth + 1)
         case UInt8(ascii: "\""): return .string(try parseString())
-        case UInt8(ascii: "t"): try expectLiteral("true"); return .bool(true)
-        case UInt8(ascii: "f"): try expectLiteral("false"); return .bool(false)
-        case UInt8(ascii: "n"): try expectLiteral("null"); return .null
+        case UInt8(ascii: "t"):
+            try expectLiteral("true")
+            return .bool(true)
+        case UInt8(ascii: "f"):
+            try expectLiteral("false")
+            return .bool(false)
+        case UInt8(ascii: "n"):
+            try expectLiteral("null")
+            return .null
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try parseNumber())
         default: throw error("unexpected \(describeCurrent()), expected a value")
         }
@@ -110,7 +116,7 @@ private struct Reader {
 
     mutating func parseObject(depth: Int) throws(JSONParseError) -> JSONValue {
         if depth > maxDepth { throw error("nesting deeper than \(maxDepth) levels") }
-        index += 1  // {
+        index += 1 // {
         var object = JSONObject()
         skipWhitespace()
         if index < bytes.count && bytes[index] == UInt8(ascii: "}") {
@@ -151,7 +157,7 @@ private struct Reader {
 
     mutating func parseArray(depth: Int) throws(JSONParseError) -> JSONValue {
         if depth > maxDepth { throw error("nesting deeper than \(maxDepth) levels") }
-        index += 1  // [
+        index += 1 // [
         var array: [JSONValue] = []
         skipWhitespace()
         if index < bytes.count && bytes[index] == UInt8(ascii: "]") {
@@ -212,7 +218,7 @@ private struct Reader {
     func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
 
     mutating func parseString() throws(JSONParseError) -> String {
-        index += 1  // opening quote
+        index += 1 // opening quote
         let start = index
         // Fast path: no escapes; validate UTF-8 and control characters while scanning.
         while index < bytes.count {
@@ -262,7 +268,8 @@ private struct Reader {
                 var code = try parseHex4()
                 if code >= 0xD800 && code < 0xDC00 {
                     guard bytes.count - index >= 6, bytes[index] == UInt8(ascii: "\\"),
-                          bytes[index + 1] == UInt8(ascii: "u") else {
+                        bytes[index + 1] == UInt8(ascii: "u")
+                    else {
                         throw error("lone high surrogate in \\u escape")
                     }
                     index += 2

@@ -38,7 +38,8 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
 
     private static func parse(_ b: UnsafeBufferPointer<UInt8>) -> Timestamp? {
         guard b.count == 24, b[4] == 0x2D, b[7] == 0x2D, b[10] == UInt8(ascii: "T"), b[13] == 0x3A,
-              b[16] == 0x3A, b[19] == 0x2E, b[23] == UInt8(ascii: "Z") else { return nil }
+            b[16] == 0x3A, b[19] == 0x2E, b[23] == UInt8(ascii: "Z")
+        else { return nil }
         func number(_ from: Int, _ count: Int) -> Int? {
             var value = 0
             for i in from..<(from + count) {
@@ -49,10 +50,12 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
             return value
         }
         guard let year = number(0, 4), let month = number(5, 2), let day = number(8, 2),
-              let hour = number(11, 2), let minute = number(14, 2), let second = number(17, 2),
-              let millis = number(20, 3) else { return nil }
+            let hour = number(11, 2), let minute = number(14, 2), let second = number(17, 2),
+            let millis = number(20, 3)
+        else { return nil }
         guard (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year),
-              hour < 24, minute < 60, second < 60 else { return nil }
+            hour < 24, minute < 60, second < 60
+        else { return nil }
         let days = daysFromCivil(year: year, month: month, day: day)
         let seconds = Int64(days) * 86_400 + Int64(hour * 3600 + minute * 60 + second)
         return Timestamp(millisecondsSinceEpoch: seconds * 1000 + Int64(millis))
@@ -64,7 +67,8 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
     public static func impossibleDateReason(_ text: String) -> String? {
         let b = Array(text.utf8)
         guard b.count == 24, b[4] == 0x2D, b[7] == 0x2D, b[10] == UInt8(ascii: "T"), b[13] == 0x3A,
-              b[16] == 0x3A, b[19] == 0x2E, b[23] == UInt8(ascii: "Z") else { return nil }
+            b[16] == 0x3A, b[19] == 0x2E, b[23] == UInt8(ascii: "Z")
+        else { return nil }
         func number(_ from: Int, _ count: Int) -> Int? {
             var value = 0
             for byte in b[from..<(from + count)] {
@@ -74,8 +78,9 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
             return value
         }
         guard let year = number(0, 4), let month = number(5, 2), let day = number(8, 2),
-              let hour = number(11, 2), let minute = number(14, 2), let second = number(17, 2),
-              number(20, 3) != nil else { return nil }
+            let hour = number(11, 2), let minute = number(14, 2), let second = number(17, 2),
+            number(20, 3) != nil
+        else { return nil }
         func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
         if !(1...12).contains(month) { return "month \(two(month)) does not exist (01 to 12)" }
         if day < 1 || day > daysIn(month: month, year: year) {
@@ -111,10 +116,20 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
                 rest /= 10
             }
         }
-        put(year, 4); out.append(0x2D); put(month, 2); out.append(0x2D); put(day, 2)
+        put(year, 4)
+        out.append(0x2D)
+        put(month, 2)
+        out.append(0x2D)
+        put(day, 2)
         out.append(UInt8(ascii: "T"))
-        put(secondsOfDay / 3600, 2); out.append(0x3A); put(secondsOfDay / 60 % 60, 2); out.append(0x3A)
-        put(secondsOfDay % 60, 2); out.append(0x2E); put(millis, 3); out.append(UInt8(ascii: "Z"))
+        put(secondsOfDay / 3600, 2)
+        out.append(0x3A)
+        put(secondsOfDay / 60 % 60, 2)
+        out.append(0x3A)
+        put(secondsOfDay % 60, 2)
+        out.append(0x2E)
+        put(millis, 3)
+        out.append(UInt8(ascii: "Z"))
     }
 
     private static func isLeap(_ year: Int) -> Bool { (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 }

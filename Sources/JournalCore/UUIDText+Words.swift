@@ -9,7 +9,8 @@ extension UUIDText {
     /// `words(_:)` of UTF-8 bytes.
     public static func words(_ text: UnsafeBufferPointer<UInt8>) -> (high: UInt64, low: UInt64)? {
         guard text.count == 36, text[8] == UInt8(ascii: "-"), text[13] == UInt8(ascii: "-"),
-              text[18] == UInt8(ascii: "-"), text[23] == UInt8(ascii: "-") else { return nil }
+            text[18] == UInt8(ascii: "-"), text[23] == UInt8(ascii: "-")
+        else { return nil }
         // The digits of the high word are at 0..<8, 9..<13, 14..<18; of the low word at
         // 19..<23, 24..<36. Each byte's value comes from a table, without a branch (random hex
         // digits made a digit-or-letter branch miss half the time); an invalid byte's 0xFF sets
@@ -56,7 +57,7 @@ extension UUIDText {
     }
 
     #if !_endian(little)
-    #error("UUIDText.write stores digit words in little-endian order")
+        #error("UUIDText.write stores digit words in little-endian order")
     #endif
 
     /// Writes the UUID's 36 bytes of text at `text`.

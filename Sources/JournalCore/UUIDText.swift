@@ -39,7 +39,8 @@ public enum UUIDText {
     /// ``anyCaseHex`` for `A-F`, nothing for the others.
     private static let hexClasses: [UInt8] = (0...255).map { value in
         switch UInt8(value) {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"): return lowercaseHex | anyCaseHex
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"):
+            return lowercaseHex | anyCaseHex
         case UInt8(ascii: "A")...UInt8(ascii: "F"): return anyCaseHex
         default: return 0
         }

@@ -2,9 +2,9 @@ import EventStore
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 extension PostgresScratchServer {
@@ -41,7 +41,11 @@ extension PostgresScratchServer {
                     Self.stopAtExit(server)
                     state.server = .success(server)
                 } catch {
-                    state.server = .failure(Unavailable(description: "cannot start the private PostgreSQL 15 server for \(users): \(error) (JOURNAL_SKIP_POSTGRES=1 skips PostgreSQL tests locally; in CI this is a failure)"))
+                    state.server = .failure(
+                        Unavailable(
+                            description:
+                                "cannot start the private PostgreSQL 15 server for \(users): \(error) (JOURNAL_SKIP_POSTGRES=1 skips PostgreSQL tests locally; in CI this is a failure)"
+                        ))
                 }
                 return state.server!
             }.get()

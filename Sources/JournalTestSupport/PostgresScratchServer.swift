@@ -1,10 +1,11 @@
-import JournalCore
-import EventStore
 import CSpawn
+import EventStore
+import JournalCore
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A private, throwaway PostgreSQL server for tests, benchmarks and demos: `initdb` into a new
@@ -49,9 +50,13 @@ public final class PostgresScratchServer: @unchecked Sendable {
     /// Creates and starts a server. `settings` are passed as `-c name=value` (e.g.
     /// `["fsync": "off"]` for tests that need no durability).
     public static func start(binDirectory: String = defaultBinDirectory, settings: [String: String] = [:])
-        throws(StartError) -> PostgresScratchServer {
+        throws(StartError) -> PostgresScratchServer
+    {
         guard access(binDirectory + "/initdb", X_OK) == 0, access(binDirectory + "/pg_ctl", X_OK) == 0 else {
-            throw StartError(message: "PostgreSQL server programs not found in \(binDirectory) (install postgresql-15: apt-get install -y postgresql-15)")
+            throw StartError(
+                message:
+                    "PostgreSQL server programs not found in \(binDirectory) (install postgresql-15: apt-get install -y postgresql-15)"
+            )
         }
         let root = geteuid() == 0
         var owner: (uid: uid_t, gid: gid_t)?
@@ -68,9 +73,13 @@ public final class PostgresScratchServer: @unchecked Sendable {
         let directory = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
         chmod(directory, 0o755)
         if let owner { chown(directory, owner.uid, owner.gid) }
-        let server = PostgresScratchServer(port: 0, directory: directory, binDirectory: binDirectory, runAsPostgres: root)
-        let initdb = server.run([binDirectory + "/initdb", "-D", directory + "/data", "-U", "postgres", "--auth=trust",
-                                 "-E", "UTF8", "--locale=C.UTF-8", "-N"], log: directory + "/initdb.log")
+        let server = PostgresScratchServer(
+            port: 0, directory: directory, binDirectory: binDirectory, runAsPostgres: root)
+        let initdb = server.run(
+            [
+                binDirectory + "/initdb", "-D", directory + "/data", "-U", "postgres", "--auth=trust",
+                "-E", "UTF8", "--locale=C.UTF-8", "-N"
+            ], log: directory + "/initdb.log")
         guard initdb == 0 else {
             let tail = Self.tail(of: directory + "/initdb.log")
             server.removeDirectory()
@@ -80,11 +89,15 @@ public final class PostgresScratchServer: @unchecked Sendable {
             let port = Self.freePort()
             var options = "-c listen_addresses=127.0.0.1 -p \(port) -k \(directory) -c max_connections=300"
             for (name, value) in settings.sorted(by: { $0.key < $1.key }) { options += " -c \(name)=\(value)" }
-            let started = server.run([binDirectory + "/pg_ctl", "-D", directory + "/data", "-l", directory + "/server.log",
-                                      "-w", "-t", "30", "-o", options, "start"], log: directory + "/pg_ctl.log")
+            let started = server.run(
+                [
+                    binDirectory + "/pg_ctl", "-D", directory + "/data", "-l", directory + "/server.log",
+                    "-w", "-t", "30", "-o", options, "start"
+                ], log: directory + "/pg_ctl.log")
             if started == 0 {
-                let running = PostgresScratchServer(port: port, directory: directory, binDirectory: binDirectory,
-                                                    runAsPostgres: root)
+                let running = PostgresScratchServer(
+                    port: port, directory: directory, binDirectory: binDirectory,
+                    runAsPostgres: root)
                 running.startWatchdog()
                 return running
             }
@@ -121,8 +134,10 @@ public final class PostgresScratchServer: @unchecked Sendable {
 
     /// Runs a server program (as `postgres` when root) and waits; returns its exit status.
     private func run(_ arguments: [String], log: String) -> Int32 {
-        if runAsPostgres, let runuser = ["/usr/sbin/runuser", "/sbin/runuser", "/usr/bin/runuser"]
-            .first(where: { (path: String) in access(path, X_OK) == 0 }) {
+        if runAsPostgres,
+            let runuser = ["/usr/sbin/runuser", "/sbin/runuser", "/usr/bin/runuser"]
+                .first(where: { (path: String) in access(path, X_OK) == 0 })
+        {
             return Self.spawn([runuser, "-u", "postgres", "--"] + arguments, log: log)
         }
         return Self.spawn(arguments, log: log)
@@ -131,9 +146,11 @@ public final class PostgresScratchServer: @unchecked Sendable {
     /// A shell that waits for this process to end, then stops the server and removes the folder
     /// (a no-op after a normal `stop()`).
     private func startWatchdog() {
-        let stopCommand = (runAsPostgres ? "runuser -u postgres -- " : "")
+        let stopCommand =
+            (runAsPostgres ? "runuser -u postgres -- " : "")
             + "\(binDirectory)/pg_ctl -D \(directory)/data -m immediate stop"
-        let script = "while kill -0 \(getpid()) 2>/dev/null; do sleep 1; done; "
+        let script =
+            "while kill -0 \(getpid()) 2>/dev/null; do sleep 1; done; "
             + "if [ -d \(directory)/data ]; then \(stopCommand); rm -rf \(directory); fi"
         _ = Self.spawn(["/bin/sh", "-c", script], log: "/dev/null", wait: false)
     }
@@ -194,8 +211,8 @@ public final class PostgresScratchServer: @unchecked Sendable {
     }
 }
 
-private extension String {
-    var trimmingTrailingNewline: String {
+extension String {
+    fileprivate var trimmingTrailingNewline: String {
         var text = self
         while text.last == "\n" || text.last == "\r" { text.removeLast() }
         return text

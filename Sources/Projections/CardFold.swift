@@ -79,14 +79,17 @@ public struct CardFact: Sendable, Equatable {
 /// (streams with an OTPSubmitted; 1 when activated) and `decisions`; histograms `act|kind` and
 /// `act` (decision to activation, all).
 public enum CardFold {
-    public static func apply(_ event: EventView, to row: inout CardStreamRow, facts: inout [CardFact],
-                             totals: inout TotalsDelta) {
+    public static func apply(
+        _ event: EventView, to row: inout CardStreamRow, facts: inout [CardFact],
+        totals: inout TotalsDelta
+    ) {
         let before = row
         applyCountingEvents(event, to: &row, facts: &facts, totals: &totals)
         if before.firstOTPAt != row.firstOTPAt || before.outcome != row.outcome
             || before.decisionAt != row.decisionAt || before.startedAt != row.startedAt
             || before.eligible != row.eligible || before.selectedTypes != row.selectedTypes
-            || before.selectedKind != row.selectedKind {
+            || before.selectedKind != row.selectedKind
+        {
             contribute(before, sign: -1, to: &totals)
             contribute(row, sign: 1, to: &totals)
         }
@@ -94,8 +97,10 @@ public enum CardFold {
 
     /// ``apply(_:to:facts:totals:)`` without moving the stream's contribution: the caller takes
     /// it out before the stream's first event of a batch and puts it back after its last.
-    public static func applyCountingEvents(_ event: EventView, to row: inout CardStreamRow, facts: inout [CardFact],
-                                           totals: inout TotalsDelta) {
+    public static func applyCountingEvents(
+        _ event: EventView, to row: inout CardStreamRow, facts: inout [CardFact],
+        totals: inout TotalsDelta
+    ) {
         let factCount = facts.count
         apply(event, to: &row, facts: &facts)
         for fact in facts[factCount...] {
@@ -123,8 +128,9 @@ public enum CardFold {
         if let decision = row.decisionAt { totals.count(.decisions, by: sign, at: decision) }
         if let started = row.startedAt {
             let cohort = cohortKey(row)
-            totals.count(.cohort, cohort.eligible, cohort.decision, cohort.activated, cohort.selectedTypes,
-                         cohort.lastType, by: sign, at: started)
+            totals.count(
+                .cohort, cohort.eligible, cohort.decision, cohort.activated, cohort.selectedTypes,
+                cohort.lastType, by: sign, at: started)
         }
     }
 
@@ -133,7 +139,8 @@ public enum CardFold {
     /// green, red, yellow or empty; the types are ``IDVMethodType`` raw values, the selected
     /// ones joined by commas.
     public static func cohortKey(_ row: CardStreamRow)
-        -> (eligible: String, decision: String, activated: String, selectedTypes: String, lastType: String) {
+        -> (eligible: String, decision: String, activated: String, selectedTypes: String, lastType: String)
+    {
         let decision: String
         if row.decisionAt != nil {
             decision = "yellow"
@@ -144,8 +151,10 @@ public enum CardFold {
             case .open, .activated, .failed, .cancelled, .expired, .notEligible: decision = ""
             }
         }
-        return (row.eligible ? "1" : "0", decision, row.outcome == .activated ? "1" : "0",
-                row.selectedTypes.joined(separator: ","), row.selectedKind.map(methodType(ofKind:)) ?? "")
+        return (
+            row.eligible ? "1" : "0", decision, row.outcome == .activated ? "1" : "0",
+            row.selectedTypes.joined(separator: ","), row.selectedKind.map(methodType(ofKind:)) ?? ""
+        )
     }
 
     /// The method type a kind belongs to (the two appToApp kinds are appToApp).
@@ -179,15 +188,18 @@ public enum CardFold {
             row.decisionAt = t
             for method in event.object()?["methods"]?.arrayValue ?? [] {
                 guard let object = method.objectValue else { continue }
-                let kind = methodKind(type: object["type"]?.stringValue ?? "unknown",
-                                      withCryptogram: object["withCryptogram"]?.boolValue)
+                let kind = methodKind(
+                    type: object["type"]?.stringValue ?? "unknown",
+                    withCryptogram: object["withCryptogram"]?.boolValue)
                 if let id = object["id"]?.stringValue { row.methods[id] = kind }
                 facts.append(CardFact(occurredAt: t, sid: sid, kind: .offered, a: kind))
             }
         case .idvMethodSelected:
             let kind = event.string("idvID").flatMap { row.methods[$0] } ?? "unknown"
-            facts.append(CardFact(occurredAt: t, sid: sid, kind: .selected, a: kind,
-                                  b: row.selections == 0 ? "first" : "reselected"))
+            facts.append(
+                CardFact(
+                    occurredAt: t, sid: sid, kind: .selected, a: kind,
+                    b: row.selections == 0 ? "first" : "reselected"))
             row.selections += 1
             row.selectedKind = kind
             let type = methodType(ofKind: kind)
@@ -205,7 +217,8 @@ public enum CardFold {
             activate(&row, at: t, facts: &facts)
         case .cpsNotificationReceived:
             if event.string("messageCode") == CPSMessageCode.tokenProvisioned, row.decisionAt != nil,
-               row.outcome == .open {
+                row.outcome == .open
+            {
                 activate(&row, at: t, facts: &facts)
             }
         case .activationExpired:
@@ -213,24 +226,28 @@ public enum CardFold {
             facts.append(CardFact(occurredAt: t, sid: sid, kind: .activationExpired, a: row.selectedKind ?? "none"))
         case .activationFailed:
             end(&row, .failed, at: t)
-            facts.append(CardFact(occurredAt: t, sid: sid, kind: .failed, a: row.selectedKind ?? "none",
-                                  b: event.string("reason") ?? "unknown"))
+            facts.append(
+                CardFact(
+                    occurredAt: t, sid: sid, kind: .failed, a: row.selectedKind ?? "none",
+                    b: event.string("reason") ?? "unknown"))
         case .activationCancelled:
             end(&row, .cancelled, at: t)
             facts.append(CardFact(occurredAt: t, sid: sid, kind: .cancelled, a: row.selectedKind ?? "none"))
         case nil, .transactionCreated, .authRequestParametersCreated, .authResponseReceived, .transactionClosed,
-             .challengeStarted, .challengeRequestSent, .challengeResponseReceived, .challengeCompleted,
-             .challengeCancelled, .challengeTimedOut, .protocolErrorOccurred, .runtimeErrorOccurred, .termsAccepted,
-             .digitizationRequested, .activationRequired, .appToAppResumed, .activationInterrupted,
-             .activationResumed:
-            break  // types this projection does not count
+            .challengeStarted, .challengeRequestSent, .challengeResponseReceived, .challengeCompleted,
+            .challengeCancelled, .challengeTimedOut, .protocolErrorOccurred, .runtimeErrorOccurred, .termsAccepted,
+            .digitizationRequested, .activationRequired, .appToAppResumed, .activationInterrupted,
+            .activationResumed:
+            break // types this projection does not count
         }
     }
 
     private static func activate(_ row: inout CardStreamRow, at t: Int64, facts: inout [CardFact]) {
         end(&row, .activated, at: t)
-        facts.append(CardFact(occurredAt: t, sid: row.sid, kind: .activated, a: row.selectedKind ?? "none",
-                              v: row.decisionAt.map { t - $0 }))
+        facts.append(
+            CardFact(
+                occurredAt: t, sid: row.sid, kind: .activated, a: row.selectedKind ?? "none",
+                v: row.decisionAt.map { t - $0 }))
     }
 
     private static func end(_ row: inout CardStreamRow, _ outcome: CardDigitization.OutcomeKey, at t: Int64) {

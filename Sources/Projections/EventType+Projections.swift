@@ -5,14 +5,14 @@ extension EventType {
     var readsData: Bool {
         switch self {
         case .transactionCreated, .authResponseReceived, .challengeRequestSent, .challengeResponseReceived,
-             .challengeCompleted, .protocolErrorOccurred, .runtimeErrorOccurred, .eligibilityChecked,
-             .digitizationApproved, .digitizationApprovedWithIDV, .idvMethodSelected, .otpRejected,
-             .cpsNotificationReceived, .activationFailed:
+            .challengeCompleted, .protocolErrorOccurred, .runtimeErrorOccurred, .eligibilityChecked,
+            .digitizationApproved, .digitizationApprovedWithIDV, .idvMethodSelected, .otpRejected,
+            .cpsNotificationReceived, .activationFailed:
             return true
         case .authRequestParametersCreated, .transactionClosed, .challengeStarted, .challengeCancelled,
-             .challengeTimedOut, .termsAccepted, .digitizationRequested, .digitizationDeclined,
-             .activationRequired, .otpSubmitted, .appToAppResumed, .activatedByIDV, .activationInterrupted,
-             .activationResumed, .activationCancelled, .activationExpired:
+            .challengeTimedOut, .termsAccepted, .digitizationRequested, .digitizationDeclined,
+            .activationRequired, .otpSubmitted, .appToAppResumed, .activatedByIDV, .activationInterrupted,
+            .activationResumed, .activationCancelled, .activationExpired:
             return false
         }
     }

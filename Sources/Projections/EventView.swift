@@ -71,18 +71,23 @@ enum JSONFieldScanner {
     /// Two top-level string fields in one pass over the object: the same as two calls of
     /// ``string(_:in:)`` (the first occurrence of each key; nil when absent, not a string, or
     /// when the text is malformed before it).
-    static func strings(_ first: StaticString, _ second: StaticString,
-                        in b: UnsafeBufferPointer<UInt8>) -> (String?, String?) {
+    static func strings(
+        _ first: StaticString, _ second: StaticString,
+        in b: UnsafeBufferPointer<UInt8>
+    ) -> (String?, String?) {
         fields(first, second, in: b)
     }
 
-    private static func fields(_ first: StaticString, _ second: StaticString?,
-                               in b: UnsafeBufferPointer<UInt8>) -> (String?, String?) {
+    private static func fields(
+        _ first: StaticString, _ second: StaticString?,
+        in b: UnsafeBufferPointer<UInt8>
+    ) -> (String?, String?) {
         let firstKey = UnsafeBufferPointer(start: first.utf8Start, count: first.utf8CodeUnitCount)
         let secondKey = second.map { UnsafeBufferPointer(start: $0.utf8Start, count: $0.utf8CodeUnitCount) }
         var found: (String?, String?) = (nil, nil)
         // A key is looked for until met (its first occurrence decides, as for one key alone).
-        var wantFirst = true, wantSecond = secondKey != nil
+        var wantFirst = true
+        var wantSecond = secondKey != nil
         func matches(_ key: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Bool {
             guard end - start == key.count else { return false }
             for k in 0..<key.count where b[start + k] != key[k] { return false }
@@ -112,24 +117,34 @@ enum JSONFieldScanner {
                 let start = i
                 found.0 = value(&i)
                 // A value that is not a string ends the search for this key; skip it.
-                if found.0 == nil { i = start; guard skipValue(b, &i) else { return found } }
+                if found.0 == nil {
+                    i = start
+                    guard skipValue(b, &i) else { return found }
+                }
             } else if !keyEscaped && wantSecond, let secondKey, matches(secondKey, keyStart, keyEnd) {
                 wantSecond = false
                 let start = i
                 found.1 = value(&i)
-                if found.1 == nil { i = start; guard skipValue(b, &i) else { return found } }
+                if found.1 == nil {
+                    i = start
+                    guard skipValue(b, &i) else { return found }
+                }
             } else {
                 guard skipValue(b, &i) else { return found }
             }
             skipSpace(b, &i)
             guard i < b.count else { return found }
-            if b[i] == UInt8(ascii: ",") { i += 1; continue }
-            return found  // `}`: not found
+            if b[i] == UInt8(ascii: ",") {
+                i += 1
+                continue
+            }
+            return found // `}`: not found
         }
         return found
     }
 
-    private static func skipSpace<C: RandomAccessCollection>(_ b: C, _ i: inout Int) where C.Element == UInt8, C.Index == Int {
+    private static func skipSpace<C: RandomAccessCollection>(_ b: C, _ i: inout Int)
+    where C.Element == UInt8, C.Index == Int {
         while i < b.count, b[i] == 0x20 || b[i] == 0x0A || b[i] == 0x0D || b[i] == 0x09 { i += 1 }
     }
 
@@ -186,7 +201,8 @@ enum JSONFieldScanner {
             return false
         default:
             while i < b.count, b[i] != UInt8(ascii: ","), b[i] != UInt8(ascii: "}"), b[i] != UInt8(ascii: "]"),
-                  b[i] != 0x20, b[i] != 0x0A, b[i] != 0x0D, b[i] != 0x09 { i += 1 }
+                b[i] != 0x20, b[i] != 0x0A, b[i] != 0x0D, b[i] != 0x09
+            { i += 1 }
             return true
         }
     }

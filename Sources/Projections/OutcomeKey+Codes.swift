@@ -22,11 +22,15 @@ extension StoredOutcome {
 }
 
 extension ThreeDSTransaction.OutcomeKey: StoredOutcome {
-    static let storedOrder: [Self] = [.open, .completedY, .completedN, .cancelled, .timedOut, .protocolError,
-                                      .runtimeError, .closed]
+    static let storedOrder: [Self] = [
+        .open, .completedY, .completedN, .cancelled, .timedOut, .protocolError,
+        .runtimeError, .closed
+    ]
 }
 
 extension CardDigitization.OutcomeKey: StoredOutcome {
-    static let storedOrder: [Self] = [.open, .activated, .failed, .cancelled, .expired, .declined, .notEligible,
-                                      .approved]
+    static let storedOrder: [Self] = [
+        .open, .activated, .failed, .cancelled, .expired, .declined, .notEligible,
+        .approved
+    ]
 }

@@ -75,10 +75,13 @@ public final class ProjectionEngine {
         db = database
         self.source = source
         reader = EventReader(source: source)
-        models = [.events: EventClockProjection(), .threeDS: ThreeDSProjection(), .card: CardProjection(),
-                  .streams: StreamsProjection()]
+        models = [
+            .events: EventClockProjection(), .threeDS: ThreeDSProjection(), .card: CardProjection(),
+            .streams: StreamsProjection()
+        ]
         do {
-            try db.execute("""
+            try db.execute(
+                """
                 CREATE TABLE IF NOT EXISTS \(ProjectionDatabase.lockTable)(name TEXT PRIMARY KEY, version INTEGER NOT NULL,
                   generation INTEGER NOT NULL, checkpoint INTEGER NOT NULL, build_version INTEGER,
                   build_generation INTEGER, build_checkpoint INTEGER)
@@ -125,16 +128,18 @@ public final class ProjectionEngine {
     }
 
     func meta(_ name: ProjectionName) throws(ProjectionError) -> Meta? {
-        let st = try db.statement("""
+        let st = try db.statement(
+            """
             SELECT version, generation, checkpoint, build_version, build_generation, build_checkpoint
             FROM pj_meta WHERE name = ?
             """)
         st.bind(1, name.rawValue)
-        defer { st.reset() }  // a statement left on a row would lock its table
+        defer { st.reset() } // a statement left on a row would lock its table
         guard try st.step() else { return nil }
-        return Meta(version: st.int(0), generation: st.int(1), checkpoint: st.int(2),
-                    buildVersion: st.optionalInt(3), buildGeneration: st.optionalInt(4),
-                    buildCheckpoint: st.optionalInt(5))
+        return Meta(
+            version: st.int(0), generation: st.int(1), checkpoint: st.int(2),
+            buildVersion: st.optionalInt(3), buildGeneration: st.optionalInt(4),
+            buildCheckpoint: st.optionalInt(5))
     }
 
     private func head() throws(ProjectionError) -> Int64 {
@@ -153,11 +158,13 @@ public final class ProjectionEngine {
         for name in ProjectionName.allCases {
             let stored = try meta(name)
             let live = stored.map { $0.generation > 0 } ?? false
-            result.append(ProjectionStatus(name: name, codeVersion: model(name).version,
-                                           builtVersion: live ? stored?.version : nil,
-                                           generation: stored?.generation ?? 0,
-                                           checkpoint: live ? (stored?.checkpoint ?? 0) : 0, head: head,
-                                           rebuildCheckpoint: stored?.buildGeneration != nil ? stored?.buildCheckpoint : nil))
+            result.append(
+                ProjectionStatus(
+                    name: name, codeVersion: model(name).version,
+                    builtVersion: live ? stored?.version : nil,
+                    generation: stored?.generation ?? 0,
+                    checkpoint: live ? (stored?.checkpoint ?? 0) : 0, head: head,
+                    rebuildCheckpoint: stored?.buildGeneration != nil ? stored?.buildCheckpoint : nil))
         }
         return result
     }
@@ -173,8 +180,10 @@ public final class ProjectionEngine {
     /// another code version, is rebuilt first. Returns the number of log events read and applied.
     /// - Parameter maxBatches: stop after this many batches (tests use it to interrupt a run).
     @discardableResult
-    public func catchUp(_ names: [ProjectionName] = ProjectionName.allCases,
-                        maxBatches: Int? = nil) throws(ProjectionError) -> Int64 {
+    public func catchUp(
+        _ names: [ProjectionName] = ProjectionName.allCases,
+        maxBatches: Int? = nil
+    ) throws(ProjectionError) -> Int64 {
         var needRebuild: [ProjectionName] = []
         for name in names {
             let stored = try meta(name)
@@ -188,16 +197,18 @@ public final class ProjectionEngine {
             var unfinished: [ProjectionName] = []
             for name in needRebuild where try meta(name)?.buildGeneration != nil { unfinished.append(name) }
             if !unfinished.isEmpty && maxBatches != nil {
-                return applied  // interrupted on purpose: the rebuild resumes next time
+                return applied // interrupted on purpose: the rebuild resumes next time
             }
-            needRebuild = unfinished  // the log grew during the rebuild: finish it
+            needRebuild = unfinished // the log grew during the rebuild: finish it
         }
         var targets: [Target] = []
         for name in names {
             guard let stored = try meta(name) else { continue }
             try model(name).open(in: db, generation: stored.generation)
-            targets.append(Target(name: name, generation: stored.generation, checkpoint: stored.checkpoint,
-                                  building: false))
+            targets.append(
+                Target(
+                    name: name, generation: stored.generation, checkpoint: stored.checkpoint,
+                    building: false))
         }
         applied += try run(&targets, maxBatches: maxBatches)
         if applied > 0 { settleLog() }
@@ -220,13 +231,16 @@ public final class ProjectionEngine {
     /// they reach the head; queries keep reading the old tables until then. An interrupted
     /// rebuild resumes from its own checkpoint. Returns the number of log events read and applied.
     @discardableResult
-    public func rebuild(_ names: [ProjectionName] = ProjectionName.allCases,
-                        maxBatches: Int? = nil) throws(ProjectionError) -> Int64 {
+    public func rebuild(
+        _ names: [ProjectionName] = ProjectionName.allCases,
+        maxBatches: Int? = nil
+    ) throws(ProjectionError) -> Int64 {
         try rebuild(names, maxBatches: maxBatches, onlyStale: false)
     }
 
     /// `onlyStale`: skip a projection that another process has built meanwhile (catch-up).
-    private func rebuild(_ names: [ProjectionName], maxBatches: Int?, onlyStale: Bool) throws(ProjectionError) -> Int64 {
+    private func rebuild(_ names: [ProjectionName], maxBatches: Int?, onlyStale: Bool) throws(ProjectionError) -> Int64
+    {
         var targets: [Target] = []
         for name in names {
             let model = model(name)
@@ -234,11 +248,14 @@ public final class ProjectionEngine {
                 var stored = try meta(name) ?? Meta(version: model.version, generation: 0, checkpoint: 0)
                 if onlyStale && stored.generation > 0 && stored.version == model.version { return nil }
                 if stored.generation == 0 && stored.buildGeneration == nil {
-                    try db.statement("INSERT OR IGNORE INTO pj_meta(name, version, generation, checkpoint) VALUES(?,?,0,0)")
-                        .bindAndRun(name.rawValue, model.version)
+                    try db.statement(
+                        "INSERT OR IGNORE INTO pj_meta(name, version, generation, checkpoint) VALUES(?,?,0,0)"
+                    )
+                    .bindAndRun(name.rawValue, model.version)
                 }
                 if let buildGeneration = stored.buildGeneration, stored.buildVersion == model.version,
-                   let checkpoint = stored.buildCheckpoint {
+                    let checkpoint = stored.buildCheckpoint
+                {
                     return Target(name: name, generation: buildGeneration, checkpoint: checkpoint, building: true)
                 }
                 if let stale = stored.buildGeneration { try drop(model, generation: stale) }
@@ -251,7 +268,8 @@ public final class ProjectionEngine {
                 // overlaps the next batches' scan and fold instead of running alone at the end
                 // with the other core idle (BENCHMARKS.md, "Rebuild path").
                 if !db.isPostgres { try model.createIndexes(in: db, generation: generation) }
-                let st = try db.statement("""
+                let st = try db.statement(
+                    """
                     UPDATE pj_meta SET build_version = ?, build_generation = ?, build_checkpoint = 0 WHERE name = ?
                     """)
                 st.bind(1, model.version)
@@ -274,11 +292,13 @@ public final class ProjectionEngine {
                 // Another process may have swapped this generation in already (two first
                 // queries building at once): then there is nothing left to swap.
                 guard let stored = try meta(target.name), stored.buildGeneration == target.generation,
-                      stored.buildCheckpoint.map({ $0 >= head }) == true else { continue }
+                    stored.buildCheckpoint.map({ $0 >= head }) == true
+                else { continue }
                 try model(target.name).createIndexesAtSwap(in: db, generation: target.generation)
                 try model(target.name).createIndexes(in: db, generation: target.generation)
                 if stored.generation > 0 { try drop(model(target.name), generation: stored.generation) }
-                let st = try db.statement("""
+                let st = try db.statement(
+                    """
                     UPDATE pj_meta SET version = build_version, generation = build_generation,
                       checkpoint = build_checkpoint, build_version = NULL, build_generation = NULL,
                       build_checkpoint = NULL WHERE name = ?
@@ -331,22 +351,24 @@ public final class ProjectionEngine {
         nonisolated(unsafe) let reader = reader
         nonisolated(unsafe) let models = names.map { (name: $0, model: model($0)) }
         let batchSize = batchSize
-        return FoldAhead(from: from, task: BackgroundTask { () -> Result<Folded, ProjectionError> in
-            do throws(ProjectionError) {
-                let batch = try reader.read(from: from, limit: batchSize)
-                if batch.count == batchSize, prefetchNext, let last = batch.last?.position {
-                    reader.prefetch(from: last + 1, limit: batchSize)
+        return FoldAhead(
+            from: from,
+            task: BackgroundTask { () -> Result<Folded, ProjectionError> in
+                do throws(ProjectionError) {
+                    let batch = try reader.read(from: from, limit: batchSize)
+                    if batch.count == batchSize, prefetchNext, let last = batch.last?.position {
+                        reader.prefetch(from: last + 1, limit: batchSize)
+                    }
+                    var folded = Folded(batch: batch)
+                    let naming = StreamNaming(reader: reader, batch: batch)
+                    for (name, model) in models {
+                        folded.writes[name] = try model.fold(batch.views[...], names: naming, db: nil)
+                    }
+                    return .success(folded)
+                } catch {
+                    return .failure(error)
                 }
-                var folded = Folded(batch: batch)
-                let naming = StreamNaming(reader: reader, batch: batch)
-                for (name, model) in models {
-                    folded.writes[name] = try model.fold(batch.views[...], names: naming, db: nil)
-                }
-                return .success(folded)
-            } catch {
-                return .failure(error)
-            }
-        })
+            })
     }
 
     private func run(_ targets: inout [Target], maxBatches: Int?) throws(ProjectionError) -> Int64 {
@@ -357,7 +379,7 @@ public final class ProjectionEngine {
         defer {
             ahead?.task.finish()
             reader.cancelPrefetch()
-            checkpoint?.finish()  // before anyone empties the log: that needs the checkpoint lock
+            checkpoint?.finish() // before anyone empties the log: that needs the checkpoint lock
         }
         /// Waits for a fold ahead that will not be written and forgets what it folded.
         func dropAhead() {
@@ -389,7 +411,8 @@ public final class ProjectionEngine {
                 folded = Folded(batch: try reader.read(from: from, limit: readLimit))
                 // Read the next batch on another thread while this one is applied.
                 if folded.batch.count == readLimit, let last = folded.batch.last?.position,
-                   maxBatches.map({ batches + 1 < $0 }) ?? true {
+                    maxBatches.map({ batches + 1 < $0 }) ?? true
+                {
                     reader.prefetch(from: last + 1, limit: batchSize)
                 }
             }
@@ -423,19 +446,22 @@ public final class ProjectionEngine {
                         foldsInTransaction += 1
                         let start = views.firstIndex { $0.position > target.checkpoint } ?? views.endIndex
                         guard let write = try model(target.name).fold(views[start...], names: names, db: db) else {
-                            throw ProjectionError(.database, "read models: \(target.name.rawValue) did not fold a batch")
+                            throw ProjectionError(
+                                .database, "read models: \(target.name.rawValue) did not fold a batch")
                         }
                         writes.append(write)
                     }
                     if foldNext {
-                        ahead = foldAhead(from: last + 1, names: current.map(\.name),
-                                          prefetchNext: maxBatches.map { batches + 2 < $0 } ?? true)
+                        ahead = foldAhead(
+                            from: last + 1, names: current.map(\.name),
+                            prefetchNext: maxBatches.map { batches + 2 < $0 } ?? true)
                     }
                     for (target, write) in zip(current, writes) {
                         try write.write(db)
-                        let st = try db.statement(target.building
-                            ? "UPDATE pj_meta SET build_checkpoint = ? WHERE name = ?"
-                            : "UPDATE pj_meta SET checkpoint = ? WHERE name = ?")
+                        let st = try db.statement(
+                            target.building
+                                ? "UPDATE pj_meta SET build_checkpoint = ? WHERE name = ?"
+                                : "UPDATE pj_meta SET checkpoint = ? WHERE name = ?")
                         st.bind(1, last)
                         st.bind(2, target.name.rawValue)
                         try st.run()
@@ -453,15 +479,19 @@ public final class ProjectionEngine {
                     let checkpoint = target.building ? stored.buildCheckpoint : stored.checkpoint
                     guard let generation, let checkpoint else { continue }
                     try model(target.name).open(in: db, generation: generation)
-                    reloaded.append(Target(name: target.name, generation: generation, checkpoint: checkpoint,
-                                           building: target.building))
+                    reloaded.append(
+                        Target(
+                            name: target.name, generation: generation, checkpoint: checkpoint,
+                            building: target.building))
                 }
                 // Each stale batch means another process committed one: chase it for as long
                 // as it makes progress (it stops at the head); give up only when the stored
                 // state stops moving.
-                let moved = reloaded.count != current.count || zip(reloaded, current).contains {
-                    $0.checkpoint > $1.checkpoint || $0.generation != $1.generation
-                }
+                let moved =
+                    reloaded.count != current.count
+                    || zip(reloaded, current).contains {
+                        $0.checkpoint > $1.checkpoint || $0.generation != $1.generation
+                    }
                 retries = moved ? 0 : retries + 1
                 guard retries < 3 else { throw error }
                 targets = reloaded
@@ -473,7 +503,7 @@ public final class ProjectionEngine {
             for index in targets.indices { targets[index].checkpoint = last }
             batches += 1
             onBatch?(last)
-            withExtendedLifetime(batch) {}  // the views' data points into the batch
+            withExtendedLifetime(batch) {} // the views' data points into the batch
         }
         return applied
     }

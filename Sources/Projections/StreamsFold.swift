@@ -33,8 +33,9 @@ public enum StreamOutcome: Sendable, Equatable {
     /// The names of the states an open stream can be in (never an outcome's name: the
     /// aggregates' terminal states, `notEligible`, `approved`, `declined`, show as outcomes).
     public static let openStateNames: Set<String> = {
-        let outcomes = Set(ThreeDSTransaction.OutcomeKey.allCases.map(\.rawValue)
-                           + CardDigitization.OutcomeKey.allCases.map(\.rawValue))
+        let outcomes = Set(
+            ThreeDSTransaction.OutcomeKey.allCases.map(\.rawValue)
+                + CardDigitization.OutcomeKey.allCases.map(\.rawValue))
         return Set(names).subtracting(outcomes)
     }()
 
@@ -44,12 +45,16 @@ public enum StreamOutcome: Sendable, Equatable {
     public static let names: [String] = {
         var names: [String] = []
         func add(_ name: String) { if !names.contains(name) { names.append(name) } }
-        let hidden: Set<String> = [ThreeDSTransaction.Status.empty.rawValue, ThreeDSTransaction.Status.ended.rawValue,
-                                   CardDigitization.Status.empty.rawValue, CardDigitization.Status.ended.rawValue]
+        let hidden: Set<String> = [
+            ThreeDSTransaction.Status.empty.rawValue, ThreeDSTransaction.Status.ended.rawValue,
+            CardDigitization.Status.empty.rawValue, CardDigitization.Status.ended.rawValue
+        ]
         for key in ThreeDSTransaction.OutcomeKey.allCases where key != .open { add(key.rawValue) }
         for key in CardDigitization.OutcomeKey.allCases where key != .open { add(key.rawValue) }
         add(openName)
-        for status in ThreeDSTransaction.Status.allCases where !hidden.contains(status.rawValue) { add(status.rawValue) }
+        for status in ThreeDSTransaction.Status.allCases where !hidden.contains(status.rawValue) {
+            add(status.rawValue)
+        }
         for status in CardDigitization.Status.allCases where !hidden.contains(status.rawValue) { add(status.rawValue) }
         return names
     }()
@@ -114,7 +119,8 @@ public enum StreamsFold {
         case .challengeStarted:
             row.outcome = .threeDSOpen(.challenge)
         case .challengeCompleted:
-            row.outcome = .threeDSEnded(event.string("transStatus") == ChallengeTransStatus.Y.rawValue ? .completedY : .completedN)
+            row.outcome = .threeDSEnded(
+                event.string("transStatus") == ChallengeTransStatus.Y.rawValue ? .completedY : .completedN)
         case .challengeCancelled:
             row.outcome = .threeDSEnded(.cancelled)
         case .challengeTimedOut:
@@ -127,7 +133,8 @@ public enum StreamsFold {
             row.outcome = .threeDSEnded(.closed)
         // card
         case .eligibilityChecked:
-            row.outcome = event.string("outcome") == EligibilityOutcome.notEligible.rawValue
+            row.outcome =
+                event.string("outcome") == EligibilityOutcome.notEligible.rawValue
                 ? .cardEnded(.notEligible) : .cardOpen(.eligible)
         case .digitizationRequested:
             row.outcome = .cardOpen(.requested)
@@ -144,7 +151,8 @@ public enum StreamsFold {
         case .cpsNotificationReceived:
             // The issuer's push activates a pending activation (interrupted ones included).
             if row.outcome == .cardOpen(.pendingActivation),
-               event.string("messageCode") == CPSMessageCode.tokenProvisioned {
+                event.string("messageCode") == CPSMessageCode.tokenProvisioned
+            {
                 row.outcome = .cardEnded(.activated)
             }
         case .activationExpired:
@@ -154,9 +162,9 @@ public enum StreamsFold {
         case .activationCancelled:
             row.outcome = .cardEnded(.cancelled)
         case nil, .challengeRequestSent, .challengeResponseReceived, .termsAccepted, .idvMethodSelected,
-             .activationRequired, .otpSubmitted, .otpRejected, .appToAppResumed, .activationInterrupted,
-             .activationResumed:
-            break  // steps inside a state
+            .activationRequired, .otpSubmitted, .otpRejected, .appToAppResumed, .activationInterrupted,
+            .activationResumed:
+            break // steps inside a state
         }
     }
 }

@@ -71,15 +71,18 @@ public struct ThreeDSFact: Sendable, Equatable {
 ///   `otptx|outcome` (streams with a submitText), `ended|lastUi|outcome` and `rounds|lastUi`
 ///   (challenges ended); histograms `chal|ds` and `chal` (challenge duration, all).
 public enum ThreeDSFold {
-    public static func apply(_ event: EventView, to row: inout ThreeDSStreamRow, facts: inout [ThreeDSFact],
-                             totals: inout TotalsDelta) {
+    public static func apply(
+        _ event: EventView, to row: inout ThreeDSStreamRow, facts: inout [ThreeDSFact],
+        totals: inout TotalsDelta
+    ) {
         let before = row
         applyCountingEvents(event, to: &row, facts: &facts, totals: &totals)
         if before.createdAt != row.createdAt || before.directoryServer != row.directoryServer
             || before.messageVersion != row.messageVersion || before.aresStatus != row.aresStatus
             || before.challengeStartedAt != row.challengeStartedAt || before.outcome != row.outcome
             || before.endedAt != row.endedAt || before.firstSubmitAt != row.firstSubmitAt
-            || (row.endedAt != nil && (before.lastUiType != row.lastUiType || before.requests != row.requests)) {
+            || (row.endedAt != nil && (before.lastUiType != row.lastUiType || before.requests != row.requests))
+        {
             contribute(before, sign: -1, to: &totals)
             contribute(row, sign: 1, to: &totals)
         }
@@ -88,8 +91,10 @@ public enum ThreeDSFold {
     /// ``apply(_:to:facts:totals:)`` without moving the stream's contribution: the caller takes
     /// it out before the stream's first event of a batch and puts it back after its last (the
     /// moves in between cancel out).
-    public static func applyCountingEvents(_ event: EventView, to row: inout ThreeDSStreamRow,
-                                           facts: inout [ThreeDSFact], totals: inout TotalsDelta) {
+    public static func applyCountingEvents(
+        _ event: EventView, to row: inout ThreeDSStreamRow,
+        facts: inout [ThreeDSFact], totals: inout TotalsDelta
+    ) {
         let factCount = facts.count
         apply(event, to: &row, facts: &facts)
         for fact in facts[factCount...] {
@@ -107,8 +112,9 @@ public enum ThreeDSFold {
     public static func contribute(_ row: ThreeDSStreamRow, sign: Int64, to totals: inout TotalsDelta) {
         let outcome = row.outcome.rawValue
         if let created = row.createdAt {
-            totals.count(.funnel, row.directoryServer ?? "unknown", row.messageVersion ?? "unknown",
-                         row.aresStatus ?? "", row.challengeStartedAt != nil ? "1" : "0", outcome, by: sign, at: created)
+            totals.count(
+                .funnel, row.directoryServer ?? "unknown", row.messageVersion ?? "unknown",
+                row.aresStatus ?? "", row.challengeStartedAt != nil ? "1" : "0", outcome, by: sign, at: created)
         }
         if let first = row.firstSubmitAt {
             // Placed at the stream's earliest submission: a window holds the streams whose
@@ -140,8 +146,10 @@ public enum ThreeDSFold {
                 row.submitTexts += 1
                 SortedValues.insert(t, into: &row.submitTimes)
             }
-            facts.append(ThreeDSFact(occurredAt: t, sid: row.sid, kind: .request, a: action,
-                                     b: row.lastUiType ?? "none"))
+            facts.append(
+                ThreeDSFact(
+                    occurredAt: t, sid: row.sid, kind: .request, a: action,
+                    b: row.lastUiType ?? "none"))
         case .challengeResponseReceived:
             let (completion, uiType) = event.strings("challengeCompletionInd", "acsUiType")
             if completion == ChallengeCompletion.N.rawValue {
@@ -158,21 +166,25 @@ public enum ThreeDSFold {
             facts.append(ThreeDSFact(occurredAt: t, sid: row.sid, kind: .timeout, a: row.lastUiType ?? "none"))
         case .protocolErrorOccurred:
             end(&row, .protocolError, at: t)
-            facts.append(ThreeDSFact(occurredAt: t, sid: row.sid, kind: .protocolError,
-                                     a: event.string("errorCode") ?? "unknown",
-                                     b: event.string("errorComponent") ?? "unknown"))
+            facts.append(
+                ThreeDSFact(
+                    occurredAt: t, sid: row.sid, kind: .protocolError,
+                    a: event.string("errorCode") ?? "unknown",
+                    b: event.string("errorComponent") ?? "unknown"))
         case .runtimeErrorOccurred:
             end(&row, .runtimeError, at: t)
-            facts.append(ThreeDSFact(occurredAt: t, sid: row.sid, kind: .runtimeError,
-                                     a: event.string("errorCode") ?? "unknown"))
+            facts.append(
+                ThreeDSFact(
+                    occurredAt: t, sid: row.sid, kind: .runtimeError,
+                    a: event.string("errorCode") ?? "unknown"))
         case .transactionClosed:
             end(&row, .closed, at: t)
         case nil, .authRequestParametersCreated, .eligibilityChecked, .termsAccepted, .digitizationRequested,
-             .digitizationApproved, .digitizationDeclined, .digitizationApprovedWithIDV, .idvMethodSelected,
-             .activationRequired, .otpSubmitted, .otpRejected, .appToAppResumed, .cpsNotificationReceived,
-             .activatedByIDV, .activationInterrupted, .activationResumed, .activationCancelled, .activationExpired,
-             .activationFailed:
-            break  // types this projection does not count
+            .digitizationApproved, .digitizationDeclined, .digitizationApprovedWithIDV, .idvMethodSelected,
+            .activationRequired, .otpSubmitted, .otpRejected, .appToAppResumed, .cpsNotificationReceived,
+            .activatedByIDV, .activationInterrupted, .activationResumed, .activationCancelled, .activationExpired,
+            .activationFailed:
+            break // types this projection does not count
         }
     }
 

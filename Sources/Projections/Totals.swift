@@ -112,8 +112,10 @@ public struct TotalsDelta: Sendable, Equatable {
         }
     }
 
-    mutating func count(_ metric: Metric, _ a: String = "", _ b: String = "", _ c: String = "", _ d: String = "",
-                        _ e: String = "", by n: Int64 = 1, at t: Int64?) {
+    mutating func count(
+        _ metric: Metric, _ a: String = "", _ b: String = "", _ c: String = "", _ d: String = "",
+        _ e: String = "", by n: Int64 = 1, at t: Int64?
+    ) {
         let minute = t.map { TimeBuckets.minute(of: $0) } ?? Key.untimed
         counts[Key(metric: metric, a: a, b: b, c: c, d: d, e: e, minute: minute), default: 0] += n
     }
@@ -126,7 +128,8 @@ public struct TotalsDelta: Sendable, Equatable {
     /// "Rebuild path").
     mutating func observe(_ metric: HistogramMetric, _ group: String, _ value: Int64, _ n: Int64 = 1, at t: Int64) {
         histogram[HistogramKey(metric: metric, group: nil, value: value), default: 0] += n
-        histogram[HistogramKey(metric: metric, group: group, value: value, minute: TimeBuckets.minute(of: t)),
-                  default: 0] += n
+        histogram[
+            HistogramKey(metric: metric, group: group, value: value, minute: TimeBuckets.minute(of: t)),
+            default: 0] += n
     }
 }

@@ -185,7 +185,8 @@ final class CompiledProfile: Sendable {
         customDirectoryServer = try reader.chance("threeDS.customDirectoryServer")
         customDirectoryServers = try reader.table("threeDS.customDirectoryServers") { key in
             let bytes = Array(key.utf8)
-            let valid = bytes.count == 10 && bytes.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x46) }
+            let valid =
+                bytes.count == 10 && bytes.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x46) }
             return valid ? key : nil
         }
         messageVersions = try reader.table("threeDS.messageVersions") { MessageVersion(rawValue: $0) }
@@ -203,11 +204,15 @@ final class CompiledProfile: Sendable {
         challengeOutcome = try reader.table("threeDS.challengeOutcome") { ChallengeOutcome(rawValue: $0) }
         uiTypes = try reader.table("threeDS.uiTypes") { ACSUIType(rawValue: $0) }
         guard let before23 = uiTypes.filtered({ $0 != .htmlOOB && $0 != .information }) else {
-            throw ProfileError(path: "threeDS.uiTypes", reason: "needs a weight above 0 for a UI type from 01 to 05 "
-                               + "(06 and 07 exist from message version 2.3.0 only)")
+            throw ProfileError(
+                path: "threeDS.uiTypes",
+                reason: "needs a weight above 0 for a UI type from 01 to 05 "
+                    + "(06 and 07 exist from message version 2.3.0 only)")
         }
         uiTypesBefore23 = before23
-        otpSubmissions = try reader.table("threeDS.otpSubmissions") { Int($0).flatMap { (1...20).contains($0) ? $0 : nil } }
+        otpSubmissions = try reader.table("threeDS.otpSubmissions") {
+            Int($0).flatMap { (1...20).contains($0) ? $0 : nil }
+        }
         resend = try reader.chance("threeDS.resend")
         extraScreen = try reader.chance("threeDS.extraScreen")
         protocolErrorCodes = try reader.table("threeDS.protocolErrorCodes") { Self.isErrorCode($0) ? $0 : nil }
@@ -252,8 +257,10 @@ final class CompiledProfile: Sendable {
         resumeDelay = try reader.delay("card.resumeDelay")
         let perStep = [interruption, outOfBandActivation, cancel, failure, expiry].reduce(0) { $0 + $1.basisPoints }
         guard perStep <= 5_000 else {
-            throw ProfileError(path: "card", reason: "interruption + outOfBandActivation + cancel + failure + expiry "
-                               + "must stay at or below 50 % per step, or few journeys reach activation")
+            throw ProfileError(
+                path: "card",
+                reason: "interruption + outOfBandActivation + cancel + failure + expiry "
+                    + "must stay at or below 50 % per step, or few journeys reach activation")
         }
         try reader.checkAllRead()
     }
@@ -263,9 +270,11 @@ final class CompiledProfile: Sendable {
     static func isErrorCode(_ text: String) -> Bool {
         let bytes = Array(text.utf8)
         guard !bytes.isEmpty, bytes.count <= 64,
-              bytes.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != 0x22 && $0 != 0x5C }) else { return false }
+            bytes.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != 0x22 && $0 != 0x5C })
+        else { return false }
         // Nothing that looks like a card number (contract §3.3) may reach an event.
-        return SensitiveDataGuard.check(data: .object(JSONObject([(key: "value", value: .string(text))])), meta: nil) == nil
+        return SensitiveDataGuard.check(data: .object(JSONObject([(key: "value", value: .string(text))])), meta: nil)
+            == nil
     }
 }
 
@@ -281,26 +290,34 @@ private struct FigureReader {
     }
 
     mutating func integer(_ key: String, in range: ClosedRange<Int64>) throws(ProfileError) -> Int64 {
-        guard case let .integer(value) = try figure(key) else { throw ProfileError(path: key, reason: "must be a value") }
+        guard case let .integer(value) = try figure(key) else {
+            throw ProfileError(path: key, reason: "must be a value")
+        }
         guard range.contains(value) else {
-            throw ProfileError(path: key, reason: "must be from \(range.lowerBound) to \(range.upperBound), got \(value)")
+            throw ProfileError(
+                path: key, reason: "must be from \(range.lowerBound) to \(range.upperBound), got \(value)")
         }
         return value
     }
 
     mutating func integers(_ key: String, count: Int?, in range: ClosedRange<Int64>) throws(ProfileError) -> [Int64] {
-        guard case let .integers(values) = try figure(key) else { throw ProfileError(path: key, reason: "must be values") }
+        guard case let .integers(values) = try figure(key) else {
+            throw ProfileError(path: key, reason: "must be values")
+        }
         if let count, values.count != count {
             throw ProfileError(path: key, reason: "must have \(count) values, got \(values.count)")
         }
         for value in values where !range.contains(value) {
-            throw ProfileError(path: key, reason: "values must be from \(range.lowerBound) to \(range.upperBound), got \(value)")
+            throw ProfileError(
+                path: key, reason: "values must be from \(range.lowerBound) to \(range.upperBound), got \(value)")
         }
         return values
     }
 
     mutating func chance(_ key: String) throws(ProfileError) -> Chance {
-        guard case let .percent(value) = try figure(key) else { throw ProfileError(path: key, reason: "must be a percent") }
+        guard case let .percent(value) = try figure(key) else {
+            throw ProfileError(path: key, reason: "must be a percent")
+        }
         guard value >= 0 && value <= 100 else {
             throw ProfileError(path: key, reason: "must be a percentage from 0 to 100")
         }
@@ -308,7 +325,9 @@ private struct FigureReader {
     }
 
     mutating func delay(_ key: String) throws(ProfileError) -> Delay {
-        guard case let .delay(spec) = try figure(key) else { throw ProfileError(path: key, reason: "must be a delayMs") }
+        guard case let .delay(spec) = try figure(key) else {
+            throw ProfileError(path: key, reason: "must be a delayMs")
+        }
         guard spec.minimum >= 0, spec.minimum <= spec.maximum, spec.maximum <= 30 * 86_400_000 else {
             throw ProfileError(path: key, reason: "needs 0 <= min <= max <= 2592000000 (30 days)")
         }
@@ -322,8 +341,12 @@ private struct FigureReader {
         return Delay(spec: spec)
     }
 
-    mutating func table<Value>(_ key: String, _ convert: (String) -> Value?) throws(ProfileError) -> WeightedTable<Value> {
-        guard case let .weights(entries) = try figure(key) else { throw ProfileError(path: key, reason: "must be weights") }
+    mutating func table<Value>(_ key: String, _ convert: (String) -> Value?) throws(ProfileError) -> WeightedTable<
+        Value
+    > {
+        guard case let .weights(entries) = try figure(key) else {
+            throw ProfileError(path: key, reason: "must be weights")
+        }
         var pairs: [(Value, Int64)] = []
         var seen = Set<String>()
         for entry in entries {

@@ -9,7 +9,7 @@ enum DeterministicMath {
         precondition(x > 0 && x.isFinite, "ln needs a positive finite number")
         // x = m · 2^e with m in [0.75, 1.5): exact, from the bits.
         var exponent = Int(x.exponent)
-        var mantissa = x.significand            // in [1, 2)
+        var mantissa = x.significand // in [1, 2)
         if mantissa >= 1.5 {
             mantissa /= 2
             exponent += 1

@@ -13,11 +13,14 @@ public struct EnvelopeWriter {
     public mutating func write(_ event: SimulatedEvent, into out: inout [UInt8]) {
         let day = Self.day(event.occurredAt)
         if day != cachedDay { cacheDay(day) }
-        var id = event.id, stream = event.stream, type = event.type
+        var id = event.id
+        var stream = event.stream
+        var type = event.type
         // The line is assembled in one temporary buffer and appended once: one growth check and
         // one copy instead of one per piece.
         // 79 bytes of keys, quotes and timestamp, then the values.
-        let length = 79 + id.utf8.count + stream.utf8.count + type.utf8.count + event.data.count
+        let length =
+            79 + id.utf8.count + stream.utf8.count + type.utf8.count + event.data.count
             + (event.meta.map { 8 + $0.count } ?? 0)
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: length) { buffer in
             var line = LineBuilder(base: buffer.baseAddress!)
@@ -66,11 +69,22 @@ public struct EnvelopeWriter {
         mutating func putTime(_ inDay: Int64) {
             let inDay = Int(inDay)
             let seconds = inDay / 1000
-            let hours = seconds / 3600, minutes = seconds / 60 % 60, secs = seconds % 60, millis = inDay % 1000
-            put(UInt8(0x30 + hours / 10)); put(UInt8(0x30 + hours % 10)); put(UInt8(ascii: ":"))
-            put(UInt8(0x30 + minutes / 10)); put(UInt8(0x30 + minutes % 10)); put(UInt8(ascii: ":"))
-            put(UInt8(0x30 + secs / 10)); put(UInt8(0x30 + secs % 10)); put(UInt8(ascii: "."))
-            put(UInt8(0x30 + millis / 100)); put(UInt8(0x30 + millis / 10 % 10)); put(UInt8(0x30 + millis % 10))
+            let hours = seconds / 3600
+            let minutes = seconds / 60 % 60
+            let secs = seconds % 60
+            let millis = inDay % 1000
+            put(UInt8(0x30 + hours / 10))
+            put(UInt8(0x30 + hours % 10))
+            put(UInt8(ascii: ":"))
+            put(UInt8(0x30 + minutes / 10))
+            put(UInt8(0x30 + minutes % 10))
+            put(UInt8(ascii: ":"))
+            put(UInt8(0x30 + secs / 10))
+            put(UInt8(0x30 + secs % 10))
+            put(UInt8(ascii: "."))
+            put(UInt8(0x30 + millis / 100))
+            put(UInt8(0x30 + millis / 10 % 10))
+            put(UInt8(0x30 + millis % 10))
             put(UInt8(ascii: "Z"))
         }
     }

@@ -60,18 +60,21 @@ final class InFlightJourney {
         let entry = entries[cursor]
         let start = cursor == 0 ? 0 : Int(entries[cursor - 1].dataEnd)
         let end = Int(entry.dataEnd)
-        precondition(start >= 0 && start <= end && end <= metaStart && metaStart <= bytes.count,
-                     "an event outside the journey's bytes")
+        precondition(
+            start >= 0 && start <= end && end <= metaStart && metaStart <= bytes.count,
+            "an event outside the journey's bytes")
         let hasMeta = cursor == 0 && metaStart < bytes.count
         let version = Int64(cursor)
         cursor += 1
         return bytes.withUnsafeBytes { all in
             Self.simulatedMeta.withUnsafeBytes { marker in
-                body(BorrowedEvent(id: entry.id, version: version, type: EventType.names[Int(entry.typeIndex)],
-                                   occurredAt: Timestamp(millisecondsSinceEpoch: entry.occurredAt),
-                                   recordedAt: Timestamp(millisecondsSinceEpoch: entry.recordedAt),
-                                   data: UnsafeRawBufferPointer(rebasing: all[start..<end]),
-                                   meta: hasMeta ? UnsafeRawBufferPointer(rebasing: all[metaStart...]) : marker))
+                body(
+                    BorrowedEvent(
+                        id: entry.id, version: version, type: EventType.names[Int(entry.typeIndex)],
+                        occurredAt: Timestamp(millisecondsSinceEpoch: entry.occurredAt),
+                        recordedAt: Timestamp(millisecondsSinceEpoch: entry.recordedAt),
+                        data: UnsafeRawBufferPointer(rebasing: all[start..<end]),
+                        meta: hasMeta ? UnsafeRawBufferPointer(rebasing: all[metaStart...]) : marker))
             }
         }
     }
@@ -101,14 +104,18 @@ struct PackedEvents {
     }
 
     /// An event whose data `write` writes (see ``ScratchDataWriter``).
-    mutating func append(id: String, words: (high: UInt64, low: UInt64)?, typeIndex: UInt8, occurredAt: Timestamp,
-                         write: (inout ScratchDataWriter) -> Void) {
+    mutating func append(
+        id: String, words: (high: UInt64, low: UInt64)?, typeIndex: UInt8, occurredAt: Timestamp,
+        write: (inout ScratchDataWriter) -> Void
+    ) {
         var writer = ScratchDataWriter(into: bytes)
         write(&writer)
         writer.finish()
-        entries.append(InFlightJourney.Entry(id: InFlightJourney.EventID(id, words: words), typeIndex: typeIndex,
-                                             occurredAt: occurredAt.millisecondsSinceEpoch, recordedAt: 0,
-                                             dataEnd: Int32(bytes.count)))
+        entries.append(
+            InFlightJourney.Entry(
+                id: InFlightJourney.EventID(id, words: words), typeIndex: typeIndex,
+                occurredAt: occurredAt.millisecondsSinceEpoch, recordedAt: 0,
+                dataEnd: Int32(bytes.count)))
     }
 
     /// The entries so far; the next journey starts a new list (the byte buffer stays).

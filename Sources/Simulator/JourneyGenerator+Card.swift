@@ -10,7 +10,9 @@ extension JourneyGenerator {
         var run = CardRun(stream: random.prefixedUUID("card-", uppercasePercent: 30), generator: self)
         let input = draw(profile.inputMethods)
         if roll(profile.notEligible) {
-            run.perform(.checkEligibility(inputMethod: input, outcome: .notEligible, errorCode: draw(profile.eligibilityErrors)))
+            run.perform(
+                .checkEligibility(inputMethod: input, outcome: .notEligible, errorCode: draw(profile.eligibilityErrors))
+            )
             return run.finish("notEligible")
         }
         run.perform(.checkEligibility(inputMethod: input, outcome: .eligible))
@@ -19,8 +21,10 @@ extension JourneyGenerator {
             run.perform(.acceptTerms(tncDigest: random.hex(64)))
         }
         wait(profile.thinkTimeCard)
-        run.perform(.requestDigitization(language: random.pick(["en", "fr", "de", "es", "it", "nl"]),
-                                         pushTokenRef: random.chance(80) ? "ptr-" + random.hex(16) : nil))
+        run.perform(
+            .requestDigitization(
+                language: random.pick(["en", "fr", "de", "es", "it", "nl"]),
+                pushTokenRef: random.chance(80) ? "ptr-" + random.hex(16) : nil))
         wait(profile.serverLatency)
         switch draw(input == .manual ? profile.decisionManual : profile.decisionFromApp) {
         case .green:
@@ -30,7 +34,8 @@ extension JourneyGenerator {
             run.perform(.recordDecision(.declined))
             return run.finish("declined")
         case .yellow:
-            run.perform(.recordDecision(.approvedWithIDV(digitalCardID: "DC-" + random.hex(12), methods: offeredMethods())))
+            run.perform(
+                .recordDecision(.approvedWithIDV(digitalCardID: "DC-" + random.hex(12), methods: offeredMethods())))
             return run.activationLoop()
         }
     }
@@ -48,8 +53,10 @@ extension JourneyGenerator {
         methods.reserveCapacity(types.count)
         for (index, type) in types.enumerated() {
             let prefix = index < Self.methodIDPrefixes.count ? Self.methodIDPrefixes[index] : "idv-\(index + 1)-"
-            methods.append(IDVMethod(id: prefix + random.hex(4), type: type,
-                                     withCryptogram: type == .appToApp ? roll(profile.appToAppWithCryptogram) : nil))
+            methods.append(
+                IDVMethod(
+                    id: prefix + random.hex(4), type: type,
+                    withCryptogram: type == .appToApp ? roll(profile.appToAppWithCryptogram) : nil))
         }
         return methods
     }
@@ -99,8 +106,9 @@ struct CardRun {
 
     mutating func finish(_ label: String) -> GeneratedJourney {
         generator.note(label)
-        return GeneratedJourney(stream: stream, category: .card, events: events, finalState: .card(state),
-                                path: generator.path, commands: commands)
+        return GeneratedJourney(
+            stream: stream, category: .card, events: events, finalState: .card(state),
+            path: generator.path, commands: commands)
     }
 
     private var profile: CompiledProfile { generator.profile }
@@ -110,8 +118,12 @@ struct CardRun {
     private mutating func maybeNoise() {
         if generator.roll(profile.otherNotification) {
             generator.wait(profile.thinkTimeCard)
-            perform(.receiveCPSNotification(messageCode: generator.random.pick(["CBP.info.tokenReplenished",
-                                                                                "CBP.info.tokenODACertRenewed"])))
+            perform(
+                .receiveCPSNotification(
+                    messageCode: generator.random.pick([
+                        "CBP.info.tokenReplenished",
+                        "CBP.info.tokenODACertRenewed"
+                    ])))
             note("cps:other")
         }
     }
@@ -123,7 +135,8 @@ struct CardRun {
         var bound = profile.interruption.basisPoints
         if roll < bound {
             generator.wait(profile.thinkTimeCard)
-            perform(.interrupt(reason: generator.random.pick(["appTerminated", "backgrounded", "networkLost", "userLeft"])))
+            perform(
+                .interrupt(reason: generator.random.pick(["appTerminated", "backgrounded", "networkLost", "userLeft"])))
             note("interrupted")
             return false
         }
@@ -175,7 +188,9 @@ struct CardRun {
                 return finish("expired")
             }
             maybeNoise()
-            if activation.step != .interrupted && activation.step != .otpSubmitted && activation.step != .appToAppResumedWithTAV {
+            if activation.step != .interrupted && activation.step != .otpSubmitted
+                && activation.step != .appToAppResumedWithTAV
+            {
                 if maybeEnd() { return finish("end") }
                 if isInterrupted { continue }
             }
@@ -192,9 +207,10 @@ struct CardRun {
                 let method = generator.random.pick(selectable)
                 attemptsLeft = profile.otpAttemptsPerCode
                 attemptsMade = 0
-                note("select:\(method.type.rawValue)"
-                     + (method.type == .appToApp ? (method.withCryptogram == true ? "+tav" : "-tav") : "")
-                     + (activation.resumed ? ":afterResume" : ""))
+                note(
+                    "select:\(method.type.rawValue)"
+                        + (method.type == .appToApp ? (method.withCryptogram == true ? "+tav" : "-tav") : "")
+                        + (activation.resumed ? ":afterResume" : ""))
                 perform(.selectIDVMethod(idvID: method.id))
             case let .awaitingActivationRequired(required):
                 generator.wait(profile.serverLatency)
@@ -202,8 +218,10 @@ struct CardRun {
                 case .otpNeeded:
                     perform(.reportActivationRequired(state: .otpNeeded))
                 case .appToAppSelected:
-                    perform(.reportActivationRequired(state: .appToAppSelected, scheme: generator.random.pick(["MASTERCARD", "VISA"]),
-                                                      source: "com.issuer.bank", requestPayloadBytes: generator.random.int64(in: 200...2_000)))
+                    perform(
+                        .reportActivationRequired(
+                            state: .appToAppSelected, scheme: generator.random.pick(["MASTERCARD", "VISA"]),
+                            source: "com.issuer.bank", requestPayloadBytes: generator.random.int64(in: 200...2_000)))
                 }
             case .otpNeeded:
                 let byEmail = activation.selectedMethod?.type == .otpByEmail
@@ -219,7 +237,9 @@ struct CardRun {
                     return finish("activated")
                 }
                 if generator.roll(profile.otpExpired) {
-                    perform(.rejectOTP(reason: .expired, attemptsRemaining: generator.random.chance(50) ? attemptsLeft : nil))
+                    perform(
+                        .rejectOTP(
+                            reason: .expired, attemptsRemaining: generator.random.chance(50) ? attemptsLeft : nil))
                     note("otp:expired")
                     continue
                 }

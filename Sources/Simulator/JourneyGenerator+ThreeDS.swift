@@ -11,24 +11,31 @@ extension JourneyGenerator {
         let directoryServer = custom ? draw(profile.customDirectoryServers) : draw(profile.directoryServers)
         let version = draw(profile.messageVersions)
         let warnings: [String]? = roll(profile.warnings) ? [random.pick(["SW01", "SW02", "SW03", "SW04", "SW05"])] : nil
-        run.perform(.createTransaction(directoryServerID: directoryServer, messageVersion: version,
-                                       customCertificate: custom ? true : nil, warnings: warnings))
+        run.perform(
+            .createTransaction(
+                directoryServerID: directoryServer, messageVersion: version,
+                customCertificate: custom ? true : nil, warnings: warnings))
         if roll(profile.abandonAfterCreate) { return run.close("abandoned:created") }
         wait(profile.sdkStep)
-        run.perform(.createAuthRequestParameters(sdkReferenceNumber: "3DS_LOA_SDK_JRNL_020200_00042",
-                                                 deviceDataBytes: roll(profile.noDeviceData) ? 0 : random.int64(in: 900...4_000),
-                                                 sdkAppIDRef: random.chance(50) ? "app-" + random.hex(8) : nil))
+        run.perform(
+            .createAuthRequestParameters(
+                sdkReferenceNumber: "3DS_LOA_SDK_JRNL_020200_00042",
+                deviceDataBytes: roll(profile.noDeviceData) ? 0 : random.int64(in: 900...4_000),
+                sdkAppIDRef: random.chance(50) ? "app-" + random.hex(8) : nil))
         if roll(profile.abandonAfterAuthParameters) { return run.close("abandoned:authParameters") }
         wait(profile.authLatency)
         let status = draw(profile.authResponse)
         note("ares:\(status.rawValue)")
-        run.perform(.recordAuthResponse(threeDSServerTransID: random.uuid(), acsTransID: random.uuid(), transStatus: status,
-                                        transStatusReason: status == .N || status == .R ? random.pick(["01", "07", "11"]) : nil))
+        run.perform(
+            .recordAuthResponse(
+                threeDSServerTransID: random.uuid(), acsTransID: random.uuid(), transStatus: status,
+                transStatusReason: status == .N || status == .R ? random.pick(["01", "07", "11"]) : nil))
         wait(profile.sdkStep)
         guard status.requiresChallenge else { return run.close("frictionless") }
         if roll(profile.abandonBeforeChallenge) { return run.close("abandoned:ares") }
         let timeout = draw(profile.timeoutSeconds)
-        run.perform(.startChallenge(timeoutSeconds: timeout, acsReferenceNumber: "3DS_LOA_ACS_JRNL_020200_00" + random.hex(3)))
+        run.perform(
+            .startChallenge(timeoutSeconds: timeout, acsReferenceNumber: "3DS_LOA_ACS_JRNL_020200_00" + random.hex(3)))
         let steps = challengeSteps(version: version)
         let outcome = draw(profile.challengeOutcome)
         return run.playChallenge(steps: steps, outcome: outcome)
@@ -116,8 +123,9 @@ struct ThreeDSRun {
 
     mutating func finish(_ label: String) -> GeneratedJourney {
         generator.note(label)
-        return GeneratedJourney(stream: stream, category: .threeDS, events: events, finalState: .threeDS(state),
-                                path: generator.path, commands: commands)
+        return GeneratedJourney(
+            stream: stream, category: .threeDS, events: events, finalState: .threeDS(state),
+            path: generator.path, commands: commands)
     }
 
     mutating func close(_ label: String) -> GeneratedJourney {
@@ -161,8 +169,10 @@ struct ThreeDSRun {
             let roll = random(10)
             if roll == 0 { return timeOut() }
             let onScreen = roll > 1
-            return play(steps, stopAtResponse: onScreen ? nil : random(responses), stopAtScreen: onScreen ? random(steps.count) : nil,
-                        ending: outcome)
+            return play(
+                steps, stopAtResponse: onScreen ? nil : random(responses),
+                stopAtScreen: onScreen ? random(steps.count) : nil,
+                ending: outcome)
         case .protocolError, .runtimeError:
             if outcome == .runtimeError && random(10) == 0 {
                 // A setup failure in doChallenge, before any request.
@@ -177,8 +187,10 @@ struct ThreeDSRun {
         }
     }
 
-    private mutating func play(_ steps: [ChallengeStep], stopAtResponse: Int?, stopAtScreen: Int?,
-                               ending: CompiledProfile.ChallengeOutcome) -> GeneratedJourney {
+    private mutating func play(
+        _ steps: [ChallengeStep], stopAtResponse: Int?, stopAtScreen: Int?,
+        ending: CompiledProfile.ChallengeOutcome
+    ) -> GeneratedJourney {
         let profile = generator.profile
         guard wait(profile.sdkStep.draw(&generator.random)) else { return timeOut() }
         perform(.sendChallengeRequest(action: .initial))
@@ -208,7 +220,9 @@ struct ThreeDSRun {
             perform(.receiveChallengeResponse(.screen(step.screen)))
             // The screen is shown; the cardholder acts.
             let outOfBand = step.action == .oobContinue
-            guard wait((outOfBand ? profile.oobTime : profile.thinkTime3DS).draw(&generator.random)) else { return timeOut() }
+            guard wait((outOfBand ? profile.oobTime : profile.thinkTime3DS).draw(&generator.random)) else {
+                return timeOut()
+            }
             if stopAtScreen == index {
                 if ending == .timedOut { return timeOut() }
                 generator.note("action:cancel")
@@ -219,9 +233,11 @@ struct ThreeDSRun {
             generator.note("action:\(step.action.rawValue)")
             if step.action == .submitText {
                 let empty = generator.random.chance(2)
-                perform(.sendChallengeRequest(action: .submitText,
-                                              entryLength: empty ? nil : (generator.random.chance(80) ? 6 : 8),
-                                              noEntry: empty ? true : nil))
+                perform(
+                    .sendChallengeRequest(
+                        action: .submitText,
+                        entryLength: empty ? nil : (generator.random.chance(80) ? 6 : 8),
+                        noEntry: empty ? true : nil))
             } else {
                 perform(.sendChallengeRequest(action: step.action))
             }
@@ -232,9 +248,11 @@ struct ThreeDSRun {
     private mutating func protocolError() -> GeneratedJourney {
         let code = generator.draw(generator.profile.protocolErrorCodes)
         let (description, detail, component) = Self.protocolErrorDetails(code, random: &generator.random)
-        perform(.reportProtocolError(errorCode: code, errorComponent: component, errorDescription: description,
-                                     errorDetail: detail, errorMessageType: component == .C ? "CRes" : "Erro",
-                                     sentToACS: component == .C))
+        perform(
+            .reportProtocolError(
+                errorCode: code, errorComponent: component, errorDescription: description,
+                errorDetail: detail, errorMessageType: component == .C ? "CRes" : "Erro",
+                sentToACS: component == .C))
         generator.note("protocolError:\(code)")
         return finish("protocolError")
     }
@@ -248,17 +266,24 @@ struct ThreeDSRun {
 
     /// The description, detail and component the SDK reports for a code (domain-3ds.md §3, §4).
     static func protocolErrorDetails(_ code: String, random: inout SeededRandom)
-        -> (description: String, detail: String?, component: ErrorComponent) {
+        -> (description: String, detail: String?, component: ErrorComponent)
+    {
         // The SDK finds most errors in a CRes (component C, Erro sent to the ACS); an ACS may
         // also send its own Erro (component A, not echoed).
         let component: ErrorComponent = random.chance(80) ? .C : .A
         switch code {
         case "101": return ("Message Received Invalid", "CRes", component)
         case "102": return ("Message Version Number Not Supported", "messageVersion", .A)
-        case "201": return ("Required Data Element Missing", random.pick(["oobContinueLabel", "acsUiType", "acsTransID"]), component)
+        case "201":
+            return (
+                "Required Data Element Missing", random.pick(["oobContinueLabel", "acsUiType", "acsTransID"]), component
+            )
         case "202": return ("Critical Message Extension Not Recognised", "messageExtension", component)
-        case "203": return ("Format of one or more Data Elements is Invalid according to the Specification",
-                            random.pick(["whyInfoText", "messageVersion", "challengeInfoText", "acsHTML"]), component)
+        case "203":
+            return (
+                "Format of one or more Data Elements is Invalid according to the Specification",
+                random.pick(["whyInfoText", "messageVersion", "challengeInfoText", "acsHTML"]), component
+            )
         case "207": return ("Invalid Shipping Address", nil, .A)
         case "301": return ("Transaction ID Not Recognized", "sdkTransID", component)
         case "302": return ("Data Decryption Failure", nil, component)

@@ -56,10 +56,13 @@ public final class JourneyGenerator {
     }
 
     /// - Throws: ``ProfileError`` when the profile cannot be used.
-    public convenience init(seed: UInt64, start: Timestamp = JourneyGenerator.defaultStart,
-                            profile: WorkloadProfile) throws(ProfileError) {
-        self.init(random: SeededRandom(seed: seed), start: start, profile: try CompiledProfile(profile),
-                  recordsDetails: true, packsEvents: false)
+    public convenience init(
+        seed: UInt64, start: Timestamp = JourneyGenerator.defaultStart,
+        profile: WorkloadProfile
+    ) throws(ProfileError) {
+        self.init(
+            random: SeededRandom(seed: seed), start: start, profile: try CompiledProfile(profile),
+            recordsDetails: true, packsEvents: false)
     }
 
     init(random: SeededRandom, start: Timestamp, profile: CompiledProfile, recordsDetails: Bool, packsEvents: Bool) {
@@ -71,15 +74,17 @@ public final class JourneyGenerator {
         now = start
         // The environment is a stored property of the generator and never outlives it: the
         // closures reach back without reference counting.
-        environment = Environment(now: { [unowned(unsafe) self] in self.now.adding(milliseconds: self.skew) },
-                                  newID: { [unowned(unsafe) self] in
-                                      let words = self.timeOrderedIDs
-                                          ? self.random.uuidV7Words(milliseconds: self.now.millisecondsSinceEpoch + self.skew)
-                                          : self.random.uuidWords()
-                                      let text = UUIDText.lowercaseText(high: words.high, low: words.low)
-                                      self.lastID = (text, words.high, words.low)
-                                      return text
-                                  })
+        environment = Environment(
+            now: { [unowned(unsafe) self] in self.now.adding(milliseconds: self.skew) },
+            newID: { [unowned(unsafe) self] in
+                let words =
+                    self.timeOrderedIDs
+                    ? self.random.uuidV7Words(milliseconds: self.now.millisecondsSinceEpoch + self.skew)
+                    : self.random.uuidWords()
+                let text = UUIDText.lowercaseText(high: words.high, low: words.low)
+                self.lastID = (text, words.high, words.low)
+                return text
+            })
     }
 
     /// A journey of `category`.
@@ -138,12 +143,15 @@ public final class JourneyGenerator {
         if packsEvents {
             // The same string object (its text compared only when not).
             let words = lastID.flatMap { $0.text == new.id ? ($0.high, $0.low) : nil }
-            packed.append(id: new.id, words: words, typeIndex: new.event.type.rawValue, occurredAt: new.occurredAt) { writer in
+            packed.append(id: new.id, words: words, typeIndex: new.event.type.rawValue, occurredAt: new.occurredAt) {
+                writer in
                 new.event.writeData(to: &writer)
             }
         } else {
-            events.append(GeneratedEvent(id: new.id, stream: stream, type: new.event.typeName, data: new.event.data,
-                                         occurredAt: new.occurredAt))
+            events.append(
+                GeneratedEvent(
+                    id: new.id, stream: stream, type: new.event.typeName, data: new.event.data,
+                    occurredAt: new.occurredAt))
         }
     }
 

@@ -104,8 +104,8 @@ public struct SeededRandom: Sendable {
     public mutating func uuidWords() -> (high: UInt64, low: UInt64) {
         var high = next()
         var low = next()
-        high = (high & ~0x0000_0000_0000_F000) | 0x0000_0000_0000_4000      // version 4
-        low = (low & ~0xC000_0000_0000_0000) | 0x8000_0000_0000_0000        // variant 10
+        high = (high & ~0x0000_0000_0000_F000) | 0x0000_0000_0000_4000 // version 4
+        low = (low & ~0xC000_0000_0000_0000) | 0x8000_0000_0000_0000 // variant 10
         return (high, low)
     }
 
@@ -121,8 +121,8 @@ public struct SeededRandom: Sendable {
         let random = next()
         var low = next()
         let time = UInt64(bitPattern: max(0, milliseconds)) & 0xFFFF_FFFF_FFFF
-        let high = (time << 16) | 0x7000 | (random & 0x0FFF)                 // version 7
-        low = (low & ~0xC000_0000_0000_0000) | 0x8000_0000_0000_0000        // variant 10
+        let high = (time << 16) | 0x7000 | (random & 0x0FFF) // version 7
+        low = (low & ~0xC000_0000_0000_0000) | 0x8000_0000_0000_0000 // variant 10
         return (high, low)
     }
 
@@ -132,13 +132,15 @@ public struct SeededRandom: Sendable {
     public mutating func prefixedUUID(_ prefix: StaticString, uppercasePercent: Int = 0) -> String {
         var high = next()
         var low = next()
-        high = (high & ~0x0000_0000_0000_F000) | 0x0000_0000_0000_4000      // version 4
-        low = (low & ~0xC000_0000_0000_0000) | 0x8000_0000_0000_0000        // variant 10
+        high = (high & ~0x0000_0000_0000_F000) | 0x0000_0000_0000_4000 // version 4
+        low = (low & ~0xC000_0000_0000_0000) | 0x8000_0000_0000_0000 // variant 10
         let uppercase = uppercasePercent > 0 && chance(uppercasePercent)
         return Self.uuidText(high: high, low: low, prefix: prefix, uppercase: uppercase)
     }
 
-    private static func uuidText(high: UInt64, low: UInt64, prefix: StaticString = "", uppercase: Bool = false) -> String {
+    private static func uuidText(high: UInt64, low: UInt64, prefix: StaticString = "", uppercase: Bool = false)
+        -> String
+    {
         let offset = prefix.utf8CodeUnitCount
         // Written into a stack buffer (at most 16 prefix bytes and the 36 of the UUID), then
         // made a string in one piece.

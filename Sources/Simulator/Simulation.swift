@@ -49,8 +49,10 @@ public final class Simulation {
     public var maxInFlight: Int { compiled.maxInFlight }
 
     /// - Throws: ``ProfileError`` when the profile cannot be used.
-    public init(seed: UInt64, transactions: Int, digitizations: Int, profile: WorkloadProfile = .realistic,
-                start: Timestamp = JourneyGenerator.defaultStart, recordsPaths: Bool = false) throws(ProfileError) {
+    public init(
+        seed: UInt64, transactions: Int, digitizations: Int, profile: WorkloadProfile = .realistic,
+        start: Timestamp = JourneyGenerator.defaultStart, recordsPaths: Bool = false
+    ) throws(ProfileError) {
         guard transactions >= 0, digitizations >= 0 else {
             throw ProfileError(path: "", reason: "the counts of transactions and digitizations must be >= 0")
         }
@@ -63,8 +65,9 @@ public final class Simulation {
         // upload delays), one for what happens inside journeys.
         var root = SeededRandom(seed: seed)
         random = SeededRandom(seed: root.next())
-        generator = JourneyGenerator(random: SeededRandom(seed: root.next()), start: start, profile: compiled,
-                                     recordsDetails: recordsPaths, packsEvents: true)
+        generator = JourneyGenerator(
+            random: SeededRandom(seed: root.next()), start: start, profile: compiled,
+            recordsDetails: recordsPaths, packsEvents: true)
         queue = JourneyQueue(capacity: min(compiled.maxInFlight, 1 << 16))
         transactionsLeft = transactions
         digitizationsLeft = digitizations
@@ -82,9 +85,12 @@ public final class Simulation {
     /// The next event and the journey it belongs to (which keeps the store's stream name).
     func take() -> (event: SimulatedEvent, journey: InFlightJourney)? {
         withNext { event, journey in
-            (SimulatedEvent(id: event.id.string, stream: journey.stream, version: event.version, type: event.type,
-                            occurredAt: event.occurredAt, recordedAt: event.recordedAt,
-                            data: Array(event.data), meta: event.meta.map { Array($0) }), journey)
+            (
+                SimulatedEvent(
+                    id: event.id.string, stream: journey.stream, version: event.version, type: event.type,
+                    occurredAt: event.occurredAt, recordedAt: event.recordedAt,
+                    data: Array(event.data), meta: event.meta.map { Array($0) }), journey
+            )
         }
     }
 
@@ -92,7 +98,8 @@ public final class Simulation {
     /// nil when every journey has been handed out.
     func withNext<R>(_ body: (InFlightJourney.BorrowedEvent, InFlightJourney) -> R) -> R? {
         while transactionsLeft + digitizationsLeft > 0 && queue.count < compiled.maxInFlight
-            && (queue.first.map { nextArrival <= $0.time } ?? true) {
+            && (queue.first.map { nextArrival <= $0.time } ?? true)
+        {
             admit()
         }
         guard let top = queue.first, let journey = slots[Int(top.slot)] else { return nil }
@@ -133,14 +140,16 @@ public final class Simulation {
             skew = 0
         }
         let platform = compiled.platforms.draw(&random)
-        let journey = generator.journey(isThreeDS ? .threeDS : .card, startingAt: Timestamp(millisecondsSinceEpoch: start),
-                                        skew: skew)
+        let journey = generator.journey(
+            isThreeDS ? .threeDS : .card, startingAt: Timestamp(millisecondsSinceEpoch: start),
+            skew: skew)
         var entries = generator.takePackedEntries()
         statistics.record(journey, events: entries)
         if generator.recordsDetails {
             for label in journey.path { pathCounts[label, default: 0] += 1 }
         }
-        let pending = pendingEvents(journey, &entries, generator.packedBytes, skew: skew, start: start, platform: platform)
+        let pending = pendingEvents(
+            journey, &entries, generator.packedBytes, skew: skew, start: start, platform: platform)
         let slot: Int32
         if let free = freeSlots.popLast() {
             slot = free
@@ -158,8 +167,10 @@ public final class Simulation {
     /// The events of a journey (packed by the generator) with their `recordedAt` (upload
     /// delays, never decreasing) and the first event's meta: two allocations per journey in
     /// flight, whatever its length, so that long-lived journeys do not pin scattered heap pages.
-    private func pendingEvents(_ journey: GeneratedJourney, _ entries: inout [InFlightJourney.Entry], _ bytes: ByteScratch,
-                               skew: Int64, start: Int64, platform: String) -> InFlightJourney {
+    private func pendingEvents(
+        _ journey: GeneratedJourney, _ entries: inout [InFlightJourney.Entry], _ bytes: ByteScratch,
+        skew: Int64, start: Int64, platform: String
+    ) -> InFlightJourney {
         var recorded = start
         let metaStart = bytes.count
         for index in entries.indices {

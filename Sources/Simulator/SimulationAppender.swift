@@ -37,24 +37,31 @@ public struct SimulationAppender {
     /// A new journal being loaded (`SQLiteJournalLoad`) gets its batches prepared on the
     /// generating thread too (`LoadPreparer`: the store's rules, ids, chain link bodies,
     /// compression), so that its writer only writes rows.
-    public func append(_ simulation: Simulation, to store: any BatchAppending,
-                       progress: (Int) -> Void = { _ in }) throws(EventStoreError) -> Report {
+    public func append(
+        _ simulation: Simulation, to store: any BatchAppending,
+        progress: (Int) -> Void = { _ in }
+    ) throws(EventStoreError) -> Report {
         let builder = BatchBuilder(simulation: simulation, batchSize: batchSize)
         if let load = store as? SQLiteJournalLoad {
             let preparer = try load.makePreparer()
-            return try append(builder, progress: progress, produce: { builder.next(preparedWith: preparer) },
-                              write: { batch throws(EventStoreError) in try load.append(batch) })
+            return try append(
+                builder, progress: progress, produce: { builder.next(preparedWith: preparer) },
+                write: { batch throws(EventStoreError) in try load.append(batch) })
         }
-        return try append(builder, progress: progress, produce: { builder.next().map { $0.map { ($0.events, $0.appends) } } },
-                          write: { batch throws(EventStoreError) in try store.append(batch).reduce(0) { $0 + $1.written } })
+        return try append(
+            builder, progress: progress, produce: { builder.next().map { $0.map { ($0.events, $0.appends) } } },
+            write: { batch throws(EventStoreError) in try store.append(batch).reduce(0) { $0 + $1.written } })
     }
 
     /// Generates (and prepares) each batch on another thread while `write` writes the one
     /// before; `produce` gives a batch and its number of events, `write` the events it wrote.
-    private func append<Batch: Sendable>(_ builder: BatchBuilder, progress: (Int) -> Void,
-                                         produce: @escaping @Sendable () -> Result<(Int, Batch)?, EventStoreError>,
-                                         write: (Batch) throws(EventStoreError) -> Int)
-        throws(EventStoreError) -> Report {
+    private func append<Batch: Sendable>(
+        _ builder: BatchBuilder, progress: (Int) -> Void,
+        produce: @escaping @Sendable () -> Result<(Int, Batch)?, EventStoreError>,
+        write: (Batch) throws(EventStoreError) -> Int
+    )
+        throws(EventStoreError) -> Report
+    {
         var report = Report()
         var next = BackgroundTask(produce)
         // However this ends, the builder (and the simulation) are back in this thread's hands.
@@ -122,8 +129,9 @@ final class BatchBuilder: @unchecked Sendable {
         var batch = SimulationBatch()
         var lastJourney: InFlightJourney?
         while batch.events < batchSize, let (event, journey) = simulation.take() {
-            let proposed = ProposedEvent(id: event.id, type: event.type, occurredAt: event.occurredAt, data: event.data,
-                                         meta: event.meta, recordedAt: event.recordedAt)
+            let proposed = ProposedEvent(
+                id: event.id, type: event.type, occurredAt: event.occurredAt, data: event.data,
+                meta: event.meta, recordedAt: event.recordedAt)
             if journey === lastJourney {
                 batch.appends[batch.appends.count - 1].events.append(proposed)
             } else {
@@ -132,7 +140,8 @@ final class BatchBuilder: @unchecked Sendable {
                 case let .success(checked): stream = checked
                 case let .failure(error): return .failure(error)
                 }
-                batch.appends.append(StreamAppend(stream: stream, expectedVersion: Self.expected(event.version), events: [proposed]))
+                batch.appends.append(
+                    StreamAppend(stream: stream, expectedVersion: Self.expected(event.version), events: [proposed]))
                 lastJourney = journey
             }
             batch.events += 1
@@ -156,26 +165,30 @@ final class BatchBuilder: @unchecked Sendable {
         var events = 0
         var lastJourney: InFlightJourney?
         var failure: EventStoreError?
-        while events < batchSize, failure == nil, simulation.withNext({ event, journey in
-            if journey !== lastJourney {
-                switch Self.stream(of: journey) {
-                case let .success(stream):
-                    preparer.beginAppend(to: stream, expectedVersion: Self.expected(event.version))
-                case let .failure(error):
-                    failure = error
-                    return
+        while events < batchSize, failure == nil,
+            simulation.withNext({ event, journey in
+                if journey !== lastJourney {
+                    switch Self.stream(of: journey) {
+                    case let .success(stream):
+                        preparer.beginAppend(to: stream, expectedVersion: Self.expected(event.version))
+                    case let .failure(error):
+                        failure = error
+                        return
+                    }
+                    lastJourney = journey
                 }
-                lastJourney = journey
-            }
-            if let text = event.id.text {
-                preparer.add(id: text, type: event.type, occurredAt: event.occurredAt, recordedAt: event.recordedAt,
-                             data: event.data, meta: event.meta)
-            } else {
-                preparer.add(uuidHigh: event.id.high, low: event.id.low, type: event.type, occurredAt: event.occurredAt,
-                             recordedAt: event.recordedAt, data: event.data, meta: event.meta)
-            }
-            events += 1
-        }) != nil {}
+                if let text = event.id.text {
+                    preparer.add(
+                        id: text, type: event.type, occurredAt: event.occurredAt, recordedAt: event.recordedAt,
+                        data: event.data, meta: event.meta)
+                } else {
+                    preparer.add(
+                        uuidHigh: event.id.high, low: event.id.low, type: event.type, occurredAt: event.occurredAt,
+                        recordedAt: event.recordedAt, data: event.data, meta: event.meta)
+                }
+                events += 1
+            }) != nil
+        {}
         if let failure { return .failure(failure) }
         return .success(events == 0 ? nil : (events, preparer.finishBatch()))
     }

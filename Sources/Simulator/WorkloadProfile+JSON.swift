@@ -33,7 +33,9 @@ extension WorkloadProfile {
             object.appendUnchecked(key: "min", value: .number(JSONNumber(spec.minimum)))
             object.appendUnchecked(key: "max", value: .number(JSONNumber(spec.maximum)))
             if let median = spec.median { object.appendUnchecked(key: "median", value: .number(JSONNumber(median))) }
-            if let sigma = spec.sigma { object.appendUnchecked(key: "sigma", value: .number(JSONNumber(uncheckedText: "\(sigma)"))) }
+            if let sigma = spec.sigma {
+                object.appendUnchecked(key: "sigma", value: .number(JSONNumber(uncheckedText: "\(sigma)")))
+            }
             return .object(object)
         case let .integer(value):
             return .number(JSONNumber(value))
@@ -78,20 +80,25 @@ extension WorkloadProfile {
                     throw ProfileError(path: "formatVersion", reason: "must be an integer")
                 }
                 guard version == Int64(formatVersion) else {
-                    throw ProfileError(path: "formatVersion", reason: "is \(version); this simulator reads version \(formatVersion)")
+                    throw ProfileError(
+                        path: "formatVersion", reason: "is \(version); this simulator reads version \(formatVersion)")
                 }
                 sawVersion = true
             case "name": contents.name = try string(member, "name")
             case "summary": contents.summary = try string(member, "summary")
             case "base": contents.base = try string(member, "base")
             case "figures":
-                guard let figures = member.objectValue else { throw ProfileError(path: "figures", reason: "must be an object") }
+                guard let figures = member.objectValue else {
+                    throw ProfileError(path: "figures", reason: "must be an object")
+                }
                 for (figureKey, figureValue) in figures {
                     contents.figures.append(try figure(figureKey, figureValue, sourceLabel: sourceLabel))
                 }
             default:
-                throw ProfileError(path: ProfileText.quoted(key), reason: "is not a key of a profile file (formatVersion, name, "
-                                   + "summary, base, figures)")
+                throw ProfileError(
+                    path: ProfileText.quoted(key),
+                    reason: "is not a key of a profile file (formatVersion, name, "
+                        + "summary, base, figures)")
             }
         }
         guard sawVersion else { throw ProfileError(path: "formatVersion", reason: "is required (\(formatVersion))") }
@@ -104,7 +111,9 @@ extension WorkloadProfile {
     }
 
     private static func integer(_ value: JSONValue, _ path: String) throws(ProfileError) -> Int64 {
-        guard let number = value.numberValue?.int64 else { throw ProfileError(path: path, reason: "must be an integer") }
+        guard let number = value.numberValue?.int64 else {
+            throw ProfileError(path: path, reason: "must be an integer")
+        }
         return number
     }
 
@@ -115,7 +124,9 @@ extension WorkloadProfile {
         return number
     }
 
-    private static func figure(_ key: String, _ value: JSONValue, sourceLabel: String) throws(ProfileError) -> ProfileFigure {
+    private static func figure(_ key: String, _ value: JSONValue, sourceLabel: String) throws(ProfileError)
+        -> ProfileFigure
+    {
         let path = "figures." + key
         guard let object = value.objectValue else { throw ProfileError(path: path, reason: "must be an object") }
         var source = sourceLabel
@@ -128,21 +139,31 @@ extension WorkloadProfile {
                 source = try string(content, memberPath)
                 continue
             case "weights":
-                guard let weights = content.objectValue else { throw ProfileError(path: memberPath, reason: "must be an object") }
+                guard let weights = content.objectValue else {
+                    throw ProfileError(path: memberPath, reason: "must be an object")
+                }
                 var entries: [WeightEntry] = []
-                for (name, weight) in weights { entries.append(WeightEntry(name, try integer(weight, memberPath + "." + name))) }
+                for (name, weight) in weights {
+                    entries.append(WeightEntry(name, try integer(weight, memberPath + "." + name)))
+                }
                 parsed = .weights(entries)
             case "percent":
                 parsed = .percent(try double(content, memberPath))
             case "value":
                 parsed = .integer(try integer(content, memberPath))
             case "values":
-                guard let array = content.arrayValue else { throw ProfileError(path: memberPath, reason: "must be an array") }
+                guard let array = content.arrayValue else {
+                    throw ProfileError(path: memberPath, reason: "must be an array")
+                }
                 var values: [Int64] = []
-                for (index, element) in array.enumerated() { values.append(try integer(element, "\(memberPath)[\(index)]")) }
+                for (index, element) in array.enumerated() {
+                    values.append(try integer(element, "\(memberPath)[\(index)]"))
+                }
                 parsed = .integers(values)
             case "delayMs":
-                guard let delay = content.objectValue else { throw ProfileError(path: memberPath, reason: "must be an object") }
+                guard let delay = content.objectValue else {
+                    throw ProfileError(path: memberPath, reason: "must be an object")
+                }
                 var spec = DelaySpec(minimum: -1, maximum: -1, median: nil, sigma: nil)
                 for (field, number) in delay {
                     switch field {
@@ -150,7 +171,8 @@ extension WorkloadProfile {
                     case "max": spec.maximum = try integer(number, memberPath + ".max")
                     case "median": spec.median = try integer(number, memberPath + ".median")
                     case "sigma": spec.sigma = try double(number, memberPath + ".sigma")
-                    default: throw ProfileError(path: memberPath + "." + field, reason: "is not min, max, median or sigma")
+                    default:
+                        throw ProfileError(path: memberPath + "." + field, reason: "is not min, max, median or sigma")
                     }
                 }
                 guard spec.minimum >= 0, spec.maximum >= 0 else {
@@ -158,7 +180,8 @@ extension WorkloadProfile {
                 }
                 parsed = .delay(spec)
             default:
-                throw ProfileError(path: memberPath, reason: "is not weights, percent, value, values, delayMs or source")
+                throw ProfileError(
+                    path: memberPath, reason: "is not weights, percent, value, values, delayMs or source")
             }
             guard figureValue == nil else { throw ProfileError(path: path, reason: "must have one value, got two") }
             figureValue = parsed
@@ -170,12 +193,16 @@ extension WorkloadProfile {
     }
 
     /// The profile `base` (or this file's base, or `default`) with the file's figures.
-    public static func load(file bytes: [UInt8], sourceLabel: String, base: String?) throws(ProfileError) -> WorkloadProfile {
+    public static func load(file bytes: [UInt8], sourceLabel: String, base: String?) throws(ProfileError)
+        -> WorkloadProfile
+    {
         let contents = try parseFile(bytes, sourceLabel: sourceLabel)
         let baseName = base ?? contents.base ?? "default"
         guard let baseProfile = builtIn(named: baseName) else {
-            throw ProfileError(path: "base", reason: "is \"\(baseName.prefix(40))\"; the built-in profiles are "
-                               + builtInNames.joined(separator: ", "))
+            throw ProfileError(
+                path: "base",
+                reason: "is \"\(baseName.prefix(40))\"; the built-in profiles are "
+                    + builtInNames.joined(separator: ", "))
         }
         var profile = try baseProfile.merging(contents.figures, name: contents.name ?? "\(baseName)+file")
         if let summary = contents.summary { profile.summary = summary }

@@ -41,13 +41,17 @@ public struct WorkloadProfile: Sendable, Equatable {
                 let section = override.key.prefix(while: { $0 != "." })
                 var known = figures.map(\.key).filter { $0.hasPrefix(section + ".") }
                 if known.isEmpty { known = figures.map(\.key) }
-                throw ProfileError(path: override.key, reason: "is not a figure of the profile; the figures "
-                                   + (known.count < figures.count ? "of \(section) " : "") + "are "
-                                   + known.joined(separator: ", "))
+                throw ProfileError(
+                    path: override.key,
+                    reason: "is not a figure of the profile; the figures "
+                        + (known.count < figures.count ? "of \(section) " : "") + "are "
+                        + known.joined(separator: ", "))
             }
             guard merged.figures[index].value.kind == override.value.kind else {
-                throw ProfileError(path: override.key, reason: "must be a \(merged.figures[index].value.kind), "
-                                   + "got a \(override.value.kind)")
+                throw ProfileError(
+                    path: override.key,
+                    reason: "must be a \(merged.figures[index].value.kind), "
+                        + "got a \(override.value.kind)")
             }
             merged.figures[index] = override
         }

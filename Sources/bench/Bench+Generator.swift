@@ -13,10 +13,11 @@ extension Bench {
             let report = try SimulationAppender().generate(simulation)
             let cpuSeconds = System.cpuSeconds() - cpu
             let wallSeconds = System.now() - wall
-            print("generator run \(run): \(report.events) events in \(report.transactions) batches, "
-                  + "\(Metrics.decimal(cpuSeconds, places: 3)) CPU-s, \(Metrics.decimal(wallSeconds, places: 3)) s wall, "
-                  + "\(Int(Double(report.events) / cpuSeconds)) events/CPU-s, "
-                  + "\(Metrics.decimal(cpuSeconds * 1e6 / Double(report.events), places: 2)) CPU-µs/event")
+            print(
+                "generator run \(run): \(report.events) events in \(report.transactions) batches, "
+                    + "\(Metrics.decimal(cpuSeconds, places: 3)) CPU-s, \(Metrics.decimal(wallSeconds, places: 3)) s wall, "
+                    + "\(Int(Double(report.events) / cpuSeconds)) events/CPU-s, "
+                    + "\(Metrics.decimal(cpuSeconds * 1e6 / Double(report.events), places: 2)) CPU-µs/event")
         }
     }
 }

@@ -21,9 +21,11 @@ final class Bench {
     func run() throws {
         if let journal = options.auditJournal { return try measureAuditOnly(journal) }
         if let transactions = options.generatorTransactions { return try measureGenerator(transactions) }
-        let directory = try options.workDirectory.map { path throws(BenchError) -> String in
-            try System.makeDirectory(path); return path
-        } ?? System.temporaryDirectory(prefix: "journal-bench-")
+        let directory =
+            try options.workDirectory.map { path throws(BenchError) -> String in
+                try System.makeDirectory(path)
+                return path
+            } ?? System.temporaryDirectory(prefix: "journal-bench-")
         defer { if !options.keepFiles && options.workDirectory == nil { System.removeTree(directory) } }
         guard let journal = Bench.findJournalExecutable() else {
             throw BenchError("setup", "no release 'journal' executable next to bench (run 'swift build -c release')")
@@ -32,7 +34,9 @@ final class Bench {
         metrics.setText("mode", options.quick ? "quick" : "full")
         metrics["runs"] = Double(options.runs)
         metrics.setText("load_average_at_start", load.map { Metrics.decimal($0, places: 2) }.joined(separator: " "))
-        log("bench \(options.quick ? "--quick" : "(full)"): work directory \(directory), load average \(metrics.text("load_average_at_start") ?? "?"), SQLite \(String(cString: sqlite3_libversion()))")
+        log(
+            "bench \(options.quick ? "--quick" : "(full)"): work directory \(directory), load average \(metrics.text("load_average_at_start") ?? "?"), SQLite \(String(cString: sqlite3_libversion()))"
+        )
 
         // The append workload, in memory, and its NDJSON for the peer and the import runs.
         var start = System.now()
@@ -42,7 +46,9 @@ final class Bench {
         var writer = try NDJSONWriter(path: appendFile)
         try writer.write(events)
         try writer.close()
-        log("generated \(events.count) events (\(Int(Double(events.count) / (System.now() - start))) events/s) → \(appendFile)")
+        log(
+            "generated \(events.count) events (\(Int(Double(events.count) / (System.now() - start))) events/s) → \(appendFile)"
+        )
 
         try measureAppends(events, directory: directory)
         if options.appendsOnly {
@@ -67,8 +73,11 @@ final class Bench {
         }
         let bigEvents = options.bigEvents - remaining
         try bigWriter.close()
-        log("generated the big log: \(bigEvents) events, \(bigWriter.bytes / 1_000_000) MB NDJSON (\(Int(Double(bigEvents) / (System.now() - start))) events/s)")
-        try measureBigLog(bigFile, events: bigEvents, ndjsonBytes: bigWriter.bytes, journal: journal, directory: directory)
+        log(
+            "generated the big log: \(bigEvents) events, \(bigWriter.bytes / 1_000_000) MB NDJSON (\(Int(Double(bigEvents) / (System.now() - start))) events/s)"
+        )
+        try measureBigLog(
+            bigFile, events: bigEvents, ndjsonBytes: bigWriter.bytes, journal: journal, directory: directory)
         computeRatios()
         print(Report.table(metrics, options: options))
         try writeJSONIfAsked()
@@ -89,7 +98,9 @@ final class Bench {
         metrics["audit_p50_ms"] = Statistics.percentile(latencies, 0.5)
         metrics["audit_p99_ms"] = Statistics.percentile(latencies, 0.99)
         metrics["audit_stream_length_mean"] = meanEvents
-        log("audit: \(latencies.count) random streams of a \(count)-event log (\(Metrics.decimal(meanEvents, places: 1)) events each on average), p50 \(Metrics.decimal(Statistics.percentile(latencies, 0.5), places: 3)) ms, p99 \(Metrics.decimal(Statistics.percentile(latencies, 0.99), places: 3)) ms")
+        log(
+            "audit: \(latencies.count) random streams of a \(count)-event log (\(Metrics.decimal(meanEvents, places: 1)) events each on average), p50 \(Metrics.decimal(Statistics.percentile(latencies, 0.5), places: 3)) ms, p99 \(Metrics.decimal(Statistics.percentile(latencies, 0.99), places: 3)) ms"
+        )
         try writeJSONIfAsked()
     }
 
@@ -106,19 +117,24 @@ final class Bench {
 
     private func measureAppends(_ events: [BenchEvent], directory: String) throws {
         let rows = RawBench.rows(events[...])
-        var sizes: [(batch: Int, count: Int)] = [(1_000, events.count), (100, events.count),
-                                                  (10, options.b10Events), (1, options.b1Events)]
+        var sizes: [(batch: Int, count: Int)] = [
+            (1_000, events.count), (100, events.count),
+            (10, options.b10Events), (1, options.b1Events)
+        ]
         if let only = options.onlyBatch { sizes = [(only, events.count)] }
         for (batch, count) in sizes {
             var ours: [Timing] = []
             var raw: [Timing] = []
             for run in 0..<options.runs {
-                ours.append(try JournalBench.append(events[..<count], batch: batch, path: directory + "/journal-b\(batch).db"))
+                ours.append(
+                    try JournalBench.append(events[..<count], batch: batch, path: directory + "/journal-b\(batch).db"))
                 raw.append(try RawBench.append(rows[..<count], batch: batch, path: directory + "/raw-b\(batch).db"))
                 if batch == 1_000 && run == options.runs - 1 {
                     RawSQLite.checkpoint(path: directory + "/raw-b1000.db")
-                    metrics["raw_bytes_per_event"] = Double(System.fileSize(directory + "/raw-b1000.db")
-                                                            + System.fileSize(directory + "/raw-b1000.db-wal")) / Double(count)
+                    metrics["raw_bytes_per_event"] =
+                        Double(
+                            System.fileSize(directory + "/raw-b1000.db")
+                                + System.fileSize(directory + "/raw-b1000.db-wal")) / Double(count)
                     var reads: [Double] = []
                     for _ in 0..<options.runs {
                         reads.append(try RawBench.readAll(path: directory + "/raw-b1000.db").eps)
@@ -132,7 +148,9 @@ final class Bench {
                 metrics["append_b\(batch)_cpu_eps"] = Statistics.median(ours.map(\.cpuEPS))
                 metrics["raw_append_b\(batch)_cpu_eps"] = Statistics.median(raw.map(\.cpuEPS))
             }
-            log("append, \(batch) per commit, \(count) events: journal \(Int(Statistics.median(ours.map(\.eps))))/s (CPU \(Int(Statistics.median(ours.map(\.cpuEPS))))/s), raw \(Int(Statistics.median(raw.map(\.eps))))/s (CPU \(Int(Statistics.median(raw.map(\.cpuEPS))))/s); runs: \(ours.map { Int($0.eps) }) / \(raw.map { Int($0.eps) })")
+            log(
+                "append, \(batch) per commit, \(count) events: journal \(Int(Statistics.median(ours.map(\.eps))))/s (CPU \(Int(Statistics.median(ours.map(\.cpuEPS))))/s), raw \(Int(Statistics.median(raw.map(\.eps))))/s (CPU \(Int(Statistics.median(raw.map(\.cpuEPS))))/s); runs: \(ours.map { Int($0.eps) }) / \(raw.map { Int($0.eps) })"
+            )
             System.removeDatabase(directory + "/journal-b\(batch).db")
             System.removeDatabase(directory + "/raw-b\(batch).db")
         }
@@ -144,12 +162,18 @@ final class Bench {
         // as many events as that run, not the journal's group-commit count.
         let rawCount = min(count, max(options.b1Events, options.groupWriters))
         for _ in 0..<options.runs {
-            ours.append(try JournalBench.appendGroup(events[..<count], writers: options.groupWriters, path: directory + "/journal-group.db"))
-            raw.append(try RawBench.appendGroup(rows[..<rawCount], writers: options.groupWriters, path: directory + "/raw-group.db"))
+            ours.append(
+                try JournalBench.appendGroup(
+                    events[..<count], writers: options.groupWriters, path: directory + "/journal-group.db"))
+            raw.append(
+                try RawBench.appendGroup(
+                    rows[..<rawCount], writers: options.groupWriters, path: directory + "/raw-group.db"))
         }
         metrics["append_group_eps"] = Statistics.median(ours)
         metrics["raw_append_group_eps"] = Statistics.median(raw)
-        log("append, \(options.groupWriters) concurrent writers of one event, \(count) events (raw: \(rawCount)): journal \(Int(Statistics.median(ours)))/s, raw \(Int(Statistics.median(raw)))/s")
+        log(
+            "append, \(options.groupWriters) concurrent writers of one event, \(count) events (raw: \(rawCount)): journal \(Int(Statistics.median(ours)))/s, raw \(Int(Statistics.median(raw)))/s"
+        )
         System.removeDatabase(directory + "/journal-group.db")
         System.removeDatabase(directory + "/raw-group.db")
     }
@@ -169,12 +193,16 @@ final class Bench {
         }
         let output = directory + "/peer.json"
         let errors = directory + "/peer.err"
-        let result = try System.run(["/bin/bash", script, file, "--events", "\(options.appendEvents)",
-                                     "--b10-events", "\(options.b10Events)", "--b1-events", "\(options.b1Events)",
-                                     "--runs", "\(options.runs)"], stdoutPath: output, stderrPath: errors)
+        let result = try System.run(
+            [
+                "/bin/bash", script, file, "--events", "\(options.appendEvents)",
+                "--b10-events", "\(options.b10Events)", "--b1-events", "\(options.b1Events)",
+                "--runs", "\(options.runs)"
+            ], stdoutPath: output, stderrPath: errors)
         let stderrText = (System.readText(errors) ?? "").trimmingTrailingNewlines()
         guard result.status == 0, let text = System.readText(output), !text.isEmpty,
-              case let .object(object)? = try? JSONParser().parse(text) else {
+            case let .object(object)? = try? JSONParser().parse(text)
+        else {
             let reason = stderrText.isEmpty ? "exit \(result.status), no output" : stderrText
             metrics.setText("peer_status", "skipped: \(reason)")
             log("peer skipped: \(reason)")
@@ -184,8 +212,11 @@ final class Bench {
         for (key, value) in object {
             if case let .number(number) = value, let double = Double(number.description) { metrics[key] = double }
         }
-        log("peer (eventsourcing) in \(Int(result.seconds)) s: " + object.keys.map { key in
-            "\(key)=\(Int(metrics[key] ?? 0))" }.joined(separator: " "))
+        log(
+            "peer (eventsourcing) in \(Int(result.seconds)) s: "
+                + object.keys.map { key in
+                    "\(key)=\(Int(metrics[key] ?? 0))"
+                }.joined(separator: " "))
     }
 
     // MARK: - Import
@@ -196,10 +227,12 @@ final class Bench {
         let path = directory + "/import.db"
         for _ in 0..<options.runs {
             System.removeDatabase(path)
-            let result = try System.run([journal, "import", file, "--db", path], stdoutPath: "/dev/null",
-                                        stderrPath: directory + "/import.err")
+            let result = try System.run(
+                [journal, "import", file, "--db", path], stdoutPath: "/dev/null",
+                stderrPath: directory + "/import.err")
             guard result.status == 0 else {
-                throw BenchError("journal import", "exit \(result.status): \(System.readText(directory + "/import.err") ?? "")")
+                throw BenchError(
+                    "journal import", "exit \(result.status): \(System.readText(directory + "/import.err") ?? "")")
             }
             rates.append(Double(events) / result.seconds)
             cpuRates.append(Double(events) / result.cpuSeconds)
@@ -207,18 +240,25 @@ final class Bench {
         System.removeDatabase(path)
         metrics["import_eps"] = Statistics.median(rates)
         metrics["import_cpu_eps"] = Statistics.median(cpuRates)
-        log("journal import of \(events) events: \(Int(Statistics.median(rates)))/s, CPU \(Int(Statistics.median(cpuRates)))/s (runs: \(rates.map { Int($0) }))")
+        log(
+            "journal import of \(events) events: \(Int(Statistics.median(rates)))/s, CPU \(Int(Statistics.median(cpuRates)))/s (runs: \(rates.map { Int($0) }))"
+        )
     }
 
     // MARK: - The big log
 
-    private func measureBigLog(_ file: String, events: Int, ndjsonBytes: Int64, journal: String, directory: String) throws {
+    private func measureBigLog(_ file: String, events: Int, ndjsonBytes: Int64, journal: String, directory: String)
+        throws
+    {
         let path = directory + "/big.db"
         System.removeDatabase(path)
-        let result = try System.run([journal, "import", file, "--db", path], stdoutPath: "/dev/null",
-                                    stderrPath: directory + "/import-big.err")
+        let result = try System.run(
+            [journal, "import", file, "--db", path], stdoutPath: "/dev/null",
+            stderrPath: directory + "/import-big.err")
         guard result.status == 0 else {
-            throw BenchError("journal import (big)", "exit \(result.status): \(System.readText(directory + "/import-big.err") ?? "")")
+            throw BenchError(
+                "journal import (big)", "exit \(result.status): \(System.readText(directory + "/import-big.err") ?? "")"
+            )
         }
         let count = Double(events)
         metrics["import_big_events"] = count
@@ -232,24 +272,33 @@ final class Bench {
         metrics["bytes_per_event"] = Double(size) / count
         metrics["ndjson_bytes_per_event"] = Double(ndjsonBytes) / count
         metrics["bytes_per_event_ratio_ndjson"] = Double(size) / Double(ndjsonBytes)
-        log("journal import of the big log: \(Int(count / result.seconds))/s, peak RSS \(result.maxRSSBytes / 1_048_576) MB, \(size / 1_000_000) MB on disk")
+        log(
+            "journal import of the big log: \(Int(count / result.seconds))/s, peak RSS \(result.maxRSSBytes / 1_048_576) MB, \(size / 1_000_000) MB on disk"
+        )
         System.remove(file)
 
         let store = try SQLiteEventStore(path: path)
-        var reads: [Timing] = [], scans: [Timing] = [], replays: [Timing] = [], rebuilds: [Timing] = []
+        var reads: [Timing] = []
+        var scans: [Timing] = []
+        var replays: [Timing] = []
+        var rebuilds: [Timing] = []
         for _ in 0..<options.bigRuns {
             let read = try JournalBench.readAll(store)
             reads.append(read)
             scans.append(try JournalBench.scanAll(store))
             let replay = try JournalBench.replayAll(store)
             replays.append(replay)
-            log("read all \(Int(read.eps))/s (CPU \(Int(read.cpuEPS))/s), replay all \(Int(replay.eps))/s (CPU \(Int(replay.cpuEPS))/s)")
+            log(
+                "read all \(Int(read.eps))/s (CPU \(Int(read.cpuEPS))/s), replay all \(Int(replay.eps))/s (CPU \(Int(replay.cpuEPS))/s)"
+            )
         }
         metrics["read_all_eps"] = Statistics.median(reads.map(\.eps))
         metrics["read_all_cpu_eps"] = Statistics.median(reads.map(\.cpuEPS))
         metrics["scan_all_eps"] = Statistics.median(scans.map(\.eps))
         metrics["scan_all_cpu_eps"] = Statistics.median(scans.map(\.cpuEPS))
-        log("scan all (borrowing, no RecordedEvent) \(Int(Statistics.median(scans.map(\.eps))))/s (CPU \(Int(Statistics.median(scans.map(\.cpuEPS))))/s)")
+        log(
+            "scan all (borrowing, no RecordedEvent) \(Int(Statistics.median(scans.map(\.eps))))/s (CPU \(Int(Statistics.median(scans.map(\.cpuEPS))))/s)"
+        )
         metrics["replay_all_eps"] = Statistics.median(replays.map(\.eps))
         metrics["replay_all_cpu_eps"] = Statistics.median(replays.map(\.cpuEPS))
         let (latencies, meanEvents) = try JournalBench.audit(store, samples: options.auditSamples)
@@ -257,7 +306,9 @@ final class Bench {
         metrics["audit_p50_ms"] = Statistics.percentile(latencies, 0.5)
         metrics["audit_p99_ms"] = Statistics.percentile(latencies, 0.99)
         metrics["audit_stream_length_mean"] = meanEvents
-        log("audit: \(latencies.count) random streams of a \(events)-event log, p50 \(Metrics.decimal(Statistics.percentile(latencies, 0.5), places: 3)) ms, p99 \(Metrics.decimal(Statistics.percentile(latencies, 0.99), places: 3)) ms")
+        log(
+            "audit: \(latencies.count) random streams of a \(events)-event log, p50 \(Metrics.decimal(Statistics.percentile(latencies, 0.5), places: 3)) ms, p99 \(Metrics.decimal(Statistics.percentile(latencies, 0.99), places: 3)) ms"
+        )
         for _ in 0..<options.bigRuns {
             let rebuild = try JournalBench.rebuild(path: path, store: store)
             rebuilds.append(rebuild)

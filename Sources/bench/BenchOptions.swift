@@ -62,7 +62,9 @@ struct BenchOptions {
         }
         func number(_ name: String) throws(BenchError) -> Int {
             let text = try value(name)
-            guard let number = Int(text), number > 0 else { throw BenchError("usage", "\(name) needs a positive integer, got \(text)") }
+            guard let number = Int(text), number > 0 else {
+                throw BenchError("usage", "\(name) needs a positive integer, got \(text)")
+            }
             return number
         }
         while index < arguments.count {

@@ -3,8 +3,8 @@ import EventStore
 import Foundation
 import JournalCore
 import Projections
-import Synchronization
 import Simulator
+import Synchronization
 
 /// The journal's side of every measurement, through the public `EventStore` API with the
 /// production configuration (WAL, `synchronous=FULL`, hashing, LZ4 dictionary compression).
@@ -58,7 +58,13 @@ enum JournalBench {
         var shares = [[BenchEvent]](repeating: [], count: writers)
         var owner: [StreamName: Int] = [:]
         for item in events {
-            let writer = owner[item.stream] ?? { let next = owner.count % writers; owner[item.stream] = next; return next }()
+            let writer =
+                owner[item.stream]
+                ?? {
+                    let next = owner.count % writers
+                    owner[item.stream] = next
+                    return next
+                }()
             shares[writer].append(item)
         }
         return shares
@@ -79,7 +85,7 @@ enum JournalBench {
             position = last.position + 1
         }
         let timing = Timing(events: count, since: start)
-        if bytes < 0 { print("") }  // keeps the payload reads observable
+        if bytes < 0 { print("") } // keeps the payload reads observable
         return timing
     }
 
@@ -103,7 +109,7 @@ enum JournalBench {
             position = last + 1
         }
         let timing = Timing(events: count, since: start)
-        if bytes < 0 { print("") }  // keeps the payload reads observable
+        if bytes < 0 { print("") } // keeps the payload reads observable
         return timing
     }
 

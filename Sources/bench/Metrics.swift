@@ -1,3 +1,5 @@
+import JournalCore
+
 /// The measured values, in the order they were set, keyed by the metric names BENCHMARKS.md lists.
 struct Metrics {
     private(set) var keys: [String] = []
@@ -55,8 +57,6 @@ struct Metrics {
         return (value < 0 ? "-" : "") + "\(whole)." + fraction
     }
 }
-
-import JournalCore
 
 enum JSONText {
     static func string(_ text: String, into out: inout [UInt8]) { JSONWriter.writeString(text, into: &out) }

@@ -25,11 +25,13 @@ final class RawSQLite: @unchecked Sendable {
         }
         db = handle
         sqlite3_busy_timeout(db, 10_000)
-        for sql in ["PRAGMA journal_mode=WAL", "PRAGMA synchronous=FULL",
-                    """
-                    CREATE TABLE IF NOT EXISTS events(position INTEGER PRIMARY KEY, stream TEXT NOT NULL,
-                      version INTEGER NOT NULL, payload BLOB NOT NULL)
-                    """] {
+        for sql in [
+            "PRAGMA journal_mode=WAL", "PRAGMA synchronous=FULL",
+            """
+            CREATE TABLE IF NOT EXISTS events(position INTEGER PRIMARY KEY, stream TEXT NOT NULL,
+              version INTEGER NOT NULL, payload BLOB NOT NULL)
+            """
+        ] {
             guard sqlite3_exec(db, sql, nil, nil, nil) == SQLITE_OK else {
                 let message = String(cString: sqlite3_errmsg(db))
                 sqlite3_close_v2(db)
@@ -37,9 +39,12 @@ final class RawSQLite: @unchecked Sendable {
             }
         }
         var statement: OpaquePointer?
-        guard sqlite3_prepare_v3(db, "INSERT INTO events(stream, version, payload) VALUES(?,?,?)", -1,
-                                 UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil) == SQLITE_OK,
-              let statement else {
+        guard
+            sqlite3_prepare_v3(
+                db, "INSERT INTO events(stream, version, payload) VALUES(?,?,?)", -1,
+                UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil) == SQLITE_OK,
+            let statement
+        else {
             sqlite3_close_v2(db)
             throw BenchError("raw prepare", "insert")
         }
@@ -66,8 +71,9 @@ final class RawSQLite: @unchecked Sendable {
             }
             sqlite3_bind_int64(insert, 2, row.version)
             row.payload.withUnsafeBytes { raw in
-                _ = sqlite3_bind_blob(insert, 3, raw.baseAddress, Int32(raw.count),
-                                      unsafeBitCast(-1, to: sqlite3_destructor_type.self))
+                _ = sqlite3_bind_blob(
+                    insert, 3, raw.baseAddress, Int32(raw.count),
+                    unsafeBitCast(-1, to: sqlite3_destructor_type.self))
             }
             let rc = sqlite3_step(insert)
             sqlite3_reset(insert)
@@ -82,8 +88,12 @@ final class RawSQLite: @unchecked Sendable {
     /// Reads the whole table in pages of `pageSize`, copying each row out, and returns the count.
     func readAll(pageSize: Int = 1_000) throws(BenchError) -> Int {
         var statement: OpaquePointer?
-        guard sqlite3_prepare_v2(db, "SELECT position, stream, version, payload FROM events WHERE position >= ? ORDER BY position LIMIT ?",
-                                 -1, &statement, nil) == SQLITE_OK, let statement else {
+        guard
+            sqlite3_prepare_v2(
+                db,
+                "SELECT position, stream, version, payload FROM events WHERE position >= ? ORDER BY position LIMIT ?",
+                -1, &statement, nil) == SQLITE_OK, let statement
+        else {
             throw BenchError("raw prepare", "select")
         }
         defer { sqlite3_finalize(statement) }
@@ -99,7 +109,9 @@ final class RawSQLite: @unchecked Sendable {
                 position = sqlite3_column_int64(statement, 0) + 1
                 let stream = String(cString: sqlite3_column_text(statement, 1))
                 let length = Int(sqlite3_column_bytes(statement, 3))
-                let payload = length == 0 ? [] : Array(UnsafeRawBufferPointer(start: sqlite3_column_blob(statement, 3), count: length))
+                let payload =
+                    length == 0
+                    ? [] : Array(UnsafeRawBufferPointer(start: sqlite3_column_blob(statement, 3), count: length))
                 page.append(RawRow(stream: stream, version: sqlite3_column_int64(statement, 2), payload: payload))
             }
             sqlite3_reset(statement)

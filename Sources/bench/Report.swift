@@ -10,32 +10,47 @@ enum Report {
     }
 
     static let rows: [Row] = [
-        Row(label: "append, 1000 per commit (ev/s)", key: "append_b1000", goal: "≥250k, ≥3× peer, ≥0.7× raw",
-            met: { m in all(m["append_b1000_eps"].map { $0 >= 250_000 }, m["append_b1000_ratio_peer"].map { $0 >= 3 },
-                            m["append_b1000_ratio_raw"].map { $0 >= 0.7 }) }),
-        Row(label: "append, 100 per commit (ev/s)", key: "append_b100", goal: "≥3× peer",
+        Row(
+            label: "append, 1000 per commit (ev/s)", key: "append_b1000", goal: "≥250k, ≥3× peer, ≥0.7× raw",
+            met: { m in
+                all(
+                    m["append_b1000_eps"].map { $0 >= 250_000 }, m["append_b1000_ratio_peer"].map { $0 >= 3 },
+                    m["append_b1000_ratio_raw"].map { $0 >= 0.7 })
+            }),
+        Row(
+            label: "append, 100 per commit (ev/s)", key: "append_b100", goal: "≥3× peer",
             met: { m in m["append_b100_ratio_peer"].map { $0 >= 3 } }),
-        Row(label: "append, 10 per commit (ev/s)", key: "append_b10", goal: "≥3× peer",
+        Row(
+            label: "append, 10 per commit (ev/s)", key: "append_b10", goal: "≥3× peer",
             met: { m in m["append_b10_ratio_peer"].map { $0 >= 3 } }),
-        Row(label: "append, 1 per commit (ev/s)", key: "append_b1", goal: "≥0.9× raw",
+        Row(
+            label: "append, 1 per commit (ev/s)", key: "append_b1", goal: "≥0.9× raw",
             met: { m in m["append_b1_ratio_raw"].map { $0 >= 0.9 } }),
-        Row(label: "append, 64 writers × 1 (ev/s)", key: "append_group", goal: "≥50k",
+        Row(
+            label: "append, 64 writers × 1 (ev/s)", key: "append_group", goal: "≥50k",
             met: { m in m["append_group_eps"].map { $0 >= 50_000 } }),
-        Row(label: "read all (ev/s)", key: "read_all", goal: "≥1.5M",
+        Row(
+            label: "read all (ev/s)", key: "read_all", goal: "≥1.5M",
             met: { m in m["read_all_eps"].map { $0 >= 1_500_000 } }),
         Row(label: "scan all, borrowing (ev/s)", key: "scan_all", goal: "(extra)", met: nil),
-        Row(label: "replay all (ev/s)", key: "replay_all", goal: "≥1M",
+        Row(
+            label: "replay all (ev/s)", key: "replay_all", goal: "≥1M",
             met: { m in m["replay_all_eps"].map { $0 >= 1_000_000 } }),
-        Row(label: "journal import (ev/s)", key: "import", goal: "≥200k",
+        Row(
+            label: "journal import (ev/s)", key: "import", goal: "≥200k",
             met: { m in m["import_eps"].map { $0 >= 200_000 } }),
-        Row(label: "journal simulate (ev/s)", key: "simulate", goal: "≥200k",
+        Row(
+            label: "journal simulate (ev/s)", key: "simulate", goal: "≥200k",
             met: { m in m["simulate_eps"].map { $0 >= 200_000 } }),
-        Row(label: "rebuild projections (ev/s)", key: "rebuild", goal: "≥500k",
+        Row(
+            label: "rebuild projections (ev/s)", key: "rebuild", goal: "≥500k",
             met: { m in m["rebuild_eps"].map { $0 >= 500_000 } }),
-        Row(label: "audit one stream, p99 (ms)", key: "audit_p99_ms", goal: "≤1 at 10M",
+        Row(
+            label: "audit one stream, p99 (ms)", key: "audit_p99_ms", goal: "≤1 at 10M",
             met: { m in m["audit_p99_ms"].map { $0 <= 1 } }),
-        Row(label: "bytes per event", key: "bytes_per_event", goal: "≤0.6× NDJSON",
-            met: { m in m["bytes_per_event_ratio_ndjson"].map { $0 <= 0.6 } }),
+        Row(
+            label: "bytes per event", key: "bytes_per_event", goal: "≤0.6× NDJSON",
+            met: { m in m["bytes_per_event_ratio_ndjson"].map { $0 <= 0.6 } })
     ]
 
     private static func all(_ checks: Bool?...) -> Bool? {
@@ -44,7 +59,9 @@ enum Report {
     }
 
     static func table(_ m: Metrics, options: BenchOptions) -> String {
-        let header = ["metric", "journal", "per CPU-s", "raw SQLite", "eventsourcing", "vs raw", "vs peer", "goal", "met"]
+        let header = [
+            "metric", "journal", "per CPU-s", "raw SQLite", "eventsourcing", "vs raw", "vs peer", "goal", "met"
+        ]
         var lines: [[String]] = [header]
         for row in rows {
             let isPlain = row.key.hasSuffix("_ms") || row.key == "bytes_per_event"
@@ -55,8 +72,11 @@ enum Report {
             let vsPeer = m[row.key + "_ratio_peer"].map { Metrics.decimal($0, places: 2) + "×" }
             let met = row.met?(m).map { $0 ? "yes" : "NO" } ?? "—"
             let cpu = isPlain ? nil : m[row.key + "_cpu_eps"]
-            lines.append([row.label, cell(ours, key: row.key), cell(cpu, key: row.key), cell(raw, key: row.key), cell(peer, key: row.key),
-                          vsRaw ?? "—", vsPeer ?? "—", row.goal, met])
+            lines.append([
+                row.label, cell(ours, key: row.key), cell(cpu, key: row.key), cell(raw, key: row.key),
+                cell(peer, key: row.key),
+                vsRaw ?? "—", vsPeer ?? "—", row.goal, met
+            ])
         }
         let widths = header.indices.map { column in lines.map { $0[column].count }.max() ?? 0 }
         var out = lines.map { line in
@@ -68,21 +88,31 @@ enum Report {
         out.insert(widths.map { String(repeating: "-", count: $0) }.joined(separator: "  "), at: 1)
         var footer: [String] = []
         if let ndjson = m["ndjson_bytes_per_event"], let ratio = m["bytes_per_event_ratio_ndjson"] {
-            footer.append("NDJSON: \(Metrics.decimal(ndjson, places: 1)) bytes per event; the journal holds \(Metrics.decimal(ratio, places: 2))× that")
+            footer.append(
+                "NDJSON: \(Metrics.decimal(ndjson, places: 1)) bytes per event; the journal holds \(Metrics.decimal(ratio, places: 2))× that"
+            )
         }
         if let events = m["audit_log_events"] {
             let size = events >= 10_000_000 ? "" : " (smaller than the 10 M of the goal)"
-            footer.append("big log: \(Int(events)) events\(size); audit p50 \(Metrics.decimal(m["audit_p50_ms"] ?? 0, places: 3)) ms over \(options.auditSamples) random streams of \(Metrics.decimal(m["audit_stream_length_mean"] ?? 0, places: 1)) events on average")
+            footer.append(
+                "big log: \(Int(events)) events\(size); audit p50 \(Metrics.decimal(m["audit_p50_ms"] ?? 0, places: 3)) ms over \(options.auditSamples) random streams of \(Metrics.decimal(m["audit_stream_length_mean"] ?? 0, places: 1)) events on average"
+            )
         }
         if let rss = m["import_peak_rss_mb"], let rate = m["import_big_eps"] {
             footer.append("import of the big log: \(Int(rate)) events/s, peak RSS \(Int(rss)) MB")
         }
         if let generated = m["simulate_ndjson_eps"], let cpu = m["simulate_ndjson_cpu_eps"] {
-            footer.append("simulate: the generator alone (--ndjson) \(grouped(Int64(generated))) events/s, \(grouped(Int64(cpu))) per CPU-s; the raw column is raw SQLite's 1000-per-commit append")
+            footer.append(
+                "simulate: the generator alone (--ndjson) \(grouped(Int64(generated))) events/s, \(grouped(Int64(cpu))) per CPU-s; the raw column is raw SQLite's 1000-per-commit append"
+            )
         }
         if let status = m.text("peer_status") { footer.append("peer: \(status)") }
-        footer.append("per CPU-s: events per CPU second of the journal's process (user + system), the rate the code allows whatever the machine's load; appends also wait for fsync")
-        footer.append("medians of \(options.runs) runs (\(options.bigRuns) over the big log); load average at start: \(m.text("load_average_at_start") ?? "?")")
+        footer.append(
+            "per CPU-s: events per CPU second of the journal's process (user + system), the rate the code allows whatever the machine's load; appends also wait for fsync"
+        )
+        footer.append(
+            "medians of \(options.runs) runs (\(options.bigRuns) over the big log); load average at start: \(m.text("load_average_at_start") ?? "?")"
+        )
         return (out + [""] + footer).joined(separator: "\n")
     }
 

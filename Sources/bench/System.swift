@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 // The bench's POSIX calls, in one place: files, monotonic time, child processes with rusage.
@@ -135,8 +135,10 @@ enum System {
 
     /// Runs `arguments` (argv[0] is a path), stdout to `stdoutPath` (or inherited), stderr to
     /// `stderrPath` (or inherited), and waits for it with `wait4` to read its peak memory.
-    static func run(_ arguments: [String], stdoutPath: String? = nil,
-                    stderrPath: String? = nil) throws(BenchError) -> ChildResult {
+    static func run(
+        _ arguments: [String], stdoutPath: String? = nil,
+        stderrPath: String? = nil
+    ) throws(BenchError) -> ChildResult {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -159,8 +161,9 @@ enum System {
         }
         let elapsed = now() - start
         let exit = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
-        return ChildResult(status: exit, seconds: elapsed,
-                           cpuSeconds: seconds(usage.ru_utime) + seconds(usage.ru_stime), maxRSSBytes: Int64(usage.ru_maxrss) * 1024)
+        return ChildResult(
+            status: exit, seconds: elapsed,
+            cpuSeconds: seconds(usage.ru_utime) + seconds(usage.ru_stime), maxRSSBytes: Int64(usage.ru_maxrss) * 1024)
     }
 
     @discardableResult

@@ -34,9 +34,12 @@ final class Workload {
         while result.count < count, let event = simulation.next() {
             // Generated stream names follow the contract; a failure here is a simulator bug.
             let stream = try! StreamName(event.stream)
-            result.append(BenchEvent(stream: stream, version: event.version,
-                                     event: ProposedEvent(id: event.id, type: event.type, occurredAt: event.occurredAt,
-                                                          data: event.data, meta: event.meta)))
+            result.append(
+                BenchEvent(
+                    stream: stream, version: event.version,
+                    event: ProposedEvent(
+                        id: event.id, type: event.type, occurredAt: event.occurredAt,
+                        data: event.data, meta: event.meta)))
         }
         return result
     }

@@ -29,10 +29,12 @@ struct OptionSpec: Sendable {
         }
     }
 
-    static let db = OptionSpec(name: "db", value: .text(placeholder: "PATH"),
-                               help: "the journal file (default: $JOURNAL_DB, else ./journal.db)")
-    static let format = OptionSpec(name: "format", value: .choice(["text", "json"]),
-                                   help: "text, aligned for a person (default), or json")
+    static let db = OptionSpec(
+        name: "db", value: .text(placeholder: "PATH"),
+        help: "the journal file (default: $JOURNAL_DB, else ./journal.db)")
+    static let format = OptionSpec(
+        name: "format", value: .choice(["text", "json"]),
+        help: "text, aligned for a person (default), or json")
 }
 
 /// A positional argument of a command.
@@ -83,8 +85,9 @@ struct ArgumentParser: Sendable {
 
     func parse(_ arguments: [String]) throws(CLIError) -> Invocation {
         guard !arguments.isEmpty else {
-            throw CLIError(.usage, ["no command given"], hints: ["run 'journal --help' for every command"],
-                           preamble: Help.overview(commands))
+            throw CLIError(
+                .usage, ["no command given"], hints: ["run 'journal --help' for every command"],
+                preamble: Help.overview(commands))
         }
         let commandIndex = findCommandIndex(arguments)
         guard let commandIndex else {
@@ -154,8 +157,9 @@ struct ArgumentParser: Sendable {
                 continue
             }
             guard argument.hasPrefix("--") else {
-                throw CLIError.usage("unknown option '\(Help.printable(argument))' for 'journal \(spec.name)'",
-                                     hint: helpHint)
+                throw CLIError.usage(
+                    "unknown option '\(Help.printable(argument))' for 'journal \(spec.name)'",
+                    hint: helpHint)
             }
             let body = argument.dropFirst(2)
             let name = String(body.prefix(while: { $0 != "=" }))
@@ -165,8 +169,9 @@ struct ArgumentParser: Sendable {
                 if let close = spec.allOptions.first(where: { Self.isClose($0.name, name) }) {
                     hint = "did you mean '--\(close.name)'? " + hint
                 }
-                throw CLIError.usage("unknown option '--\(Help.printable(name))' for 'journal \(spec.name)'",
-                                     hint: hint)
+                throw CLIError.usage(
+                    "unknown option '--\(Help.printable(name))' for 'journal \(spec.name)'",
+                    hint: hint)
             }
             guard parsed.options[name] == nil else {
                 throw CLIError.usage("option '--\(name)' given twice", hint: helpHint)
@@ -193,8 +198,9 @@ struct ArgumentParser: Sendable {
         }
         if parsed.positionals.count > spec.positionals.count {
             let extra = parsed.positionals[spec.positionals.count]
-            throw CLIError.usage("unexpected argument '\(Help.printable(extra))' for 'journal \(spec.name)'",
-                                 hint: helpHint)
+            throw CLIError.usage(
+                "unexpected argument '\(Help.printable(extra))' for 'journal \(spec.name)'",
+                hint: helpHint)
         }
         for (position, positional) in spec.positionals.enumerated()
         where positional.isRequired && position >= parsed.positionals.count {
@@ -209,15 +215,18 @@ struct ArgumentParser: Sendable {
     /// for every command that takes both. Silently counting nothing would look like a quiet day.
     static func checkWindow(_ parsed: ParsedArguments) throws(CLIError) {
         guard let sinceText = parsed.string("since"), let untilText = parsed.string("until"),
-              let since = parsed.timeBound("since"), let until = parsed.timeBound("until"), since >= until else { return }
+            let since = parsed.timeBound("since"), let until = parsed.timeBound("until"), since >= until
+        else { return }
         let message = "--since \(Help.printable(sinceText)) is not before --until \(Help.printable(untilText))"
         guard since == until else {
-            throw CLIError.usage(message + ": the window is inverted",
-                                 hint: "--since is included and --until excluded; did you mean "
-                                     + "--since \(Help.printable(untilText)) --until \(Help.printable(sinceText))?")
+            throw CLIError.usage(
+                message + ": the window is inverted",
+                hint: "--since is included and --until excluded; did you mean "
+                    + "--since \(Help.printable(untilText)) --until \(Help.printable(sinceText))?")
         }
-        throw CLIError.usage(message + ": the window is empty",
-                             hint: "--since is included and --until excluded: give an --until after --since")
+        throw CLIError.usage(
+            message + ": the window is empty",
+            hint: "--since is included and --until excluded: give an --until after --since")
     }
 
     private func check(_ value: String, of option: OptionSpec, hint: String) throws(CLIError) {
@@ -228,18 +237,21 @@ struct ArgumentParser: Sendable {
             guard !value.isEmpty else { throw CLIError.usage("option '--\(option.name)' needs a value", hint: hint) }
         case let .integer(placeholder, minimum):
             guard let number = Int64(value), number >= minimum else {
-                throw CLIError.usage("option '--\(option.name)' takes an integer \(placeholder) ≥ \(minimum), "
-                                     + "not '\(Help.printable(value))'", hint: hint)
+                throw CLIError.usage(
+                    "option '--\(option.name)' takes an integer \(placeholder) ≥ \(minimum), "
+                        + "not '\(Help.printable(value))'", hint: hint)
             }
         case let .choice(choices):
             guard choices.contains(value) else {
-                throw CLIError.usage("option '--\(option.name)' takes \(choices.joined(separator: " or ")), "
-                                     + "not '\(Help.printable(value))'", hint: hint)
+                throw CLIError.usage(
+                    "option '--\(option.name)' takes \(choices.joined(separator: " or ")), "
+                        + "not '\(Help.printable(value))'", hint: hint)
             }
         case .timeBound:
             guard Timestamp(queryBound: value) != nil else {
-                throw CLIError.usage("option '--\(option.name)' takes a timestamp YYYY-MM-DDTHH:MM:SS.sssZ or a "
-                                     + "date YYYY-MM-DD, not '\(Help.printable(value))'", hint: hint)
+                throw CLIError.usage(
+                    "option '--\(option.name)' takes a timestamp YYYY-MM-DDTHH:MM:SS.sssZ or a "
+                        + "date YYYY-MM-DD, not '\(Help.printable(value))'", hint: hint)
             }
         }
     }

@@ -6,8 +6,11 @@ enum AuditCommand {
     static let spec = CommandSpec(
         name: "audit",
         summary: "show a stream's history: versions, positions, times, key fields, hash checks",
-        positionals: [PositionalSpec(name: "STREAM", help: "3ds-<sdkTransID> or card-<digitizationID>",
-                                     isRequired: true)],
+        positionals: [
+            PositionalSpec(
+                name: "STREAM", help: "3ds-<sdkTransID> or card-<digitizationID>",
+                isRequired: true)
+        ],
         details: """
             Prints one line per event, in version order: version, position, occurredAt (device or
             server time), recordedAt (journal time), type, the key fields (counters, UI type,
@@ -19,7 +22,7 @@ enum AuditCommand {
             """,
         examples: [
             "journal audit 3ds-0b9e2f3c-4d5e-4a41-9a41-6f1c1f433a7b",
-            "journal audit card-5E1B0C2A-77D4-4F0E-9C11-2B6A0F3D9E84 --format json",
+            "journal audit card-5E1B0C2A-77D4-4F0E-9C11-2B6A0F3D9E84 --format json"
         ],
         validate: { arguments throws(CLIError) in try StreamArgument.check(arguments.positionals[0]) },
         run: run)
@@ -43,8 +46,10 @@ enum AuditCommand {
             for event in page {
                 let data = (try? parser.parse(event.data).objectValue) ?? JSONObject()
                 let meta = event.meta.flatMap { try? parser.parse($0).objectValue }.flatMap { $0.isEmpty ? nil : $0 }
-                rows.append(Row(event: event, keyFields: AuditKeyFields.fields(type: event.type, data: data), meta: meta,
-                                hashChecks: try IntegrityCheck.hashChecks(event, in: store)))
+                rows.append(
+                    Row(
+                        event: event, keyFields: AuditKeyFields.fields(type: event.type, data: data), meta: meta,
+                        hashChecks: try IntegrityCheck.hashChecks(event, in: store)))
             }
             guard page.count == 512, let last = page.last else { break }
             version = last.version + 1
@@ -55,28 +60,33 @@ enum AuditCommand {
             var object = JSONObject()
             object["stream"] = .string(stream.rawValue)
             object["intact"] = .bool(bad.isEmpty)
-            object["events"] = .array(rows.map { row in
-                var line = JSONObject()
-                line["version"] = .number(JSONNumber(row.event.version))
-                line["position"] = .number(JSONNumber(row.event.position))
-                line["occurredAt"] = .string(row.event.occurredAt.description)
-                line["recordedAt"] = .string(row.event.recordedAt.description)
-                line["type"] = .string(row.event.type)
-                line["keyFields"] = .object(row.keyFields)
-                line["meta"] = .object(row.meta ?? JSONObject())
-                line["hashChecks"] = .bool(row.hashChecks)
-                return .object(line)
-            })
+            object["events"] = .array(
+                rows.map { row in
+                    var line = JSONObject()
+                    line["version"] = .number(JSONNumber(row.event.version))
+                    line["position"] = .number(JSONNumber(row.event.position))
+                    line["occurredAt"] = .string(row.event.occurredAt.description)
+                    line["recordedAt"] = .string(row.event.recordedAt.description)
+                    line["type"] = .string(row.event.type)
+                    line["keyFields"] = .object(row.keyFields)
+                    line["meta"] = .object(row.meta ?? JSONObject())
+                    line["hashChecks"] = .bool(row.hashChecks)
+                    return .object(line)
+                })
             context.stdout.line(JSONWriter.string(.object(object)))
         case .text:
-            let verdict = bad.isEmpty ? "every hash checks"
+            let verdict =
+                bad.isEmpty
+                ? "every hash checks"
                 : bad.count == 1 ? "1 hash does NOT check" : "\(bad.count) hashes do NOT check"
             context.stdout.line("\(stream): \(rows.count) events, \(verdict)")
             var table = [["ver", "pos", "occurredAt", "recordedAt", "type", "key fields", "hash"]]
             for row in rows {
-                table.append([String(row.event.version), String(row.event.position),
-                              row.event.occurredAt.description, row.event.recordedAt.description, row.event.type,
-                              AuditKeyFields.text(row.keyFields), row.hashChecks ? "✓" : "✗"])
+                table.append([
+                    String(row.event.version), String(row.event.position),
+                    row.event.occurredAt.description, row.event.recordedAt.description, row.event.type,
+                    AuditKeyFields.text(row.keyFields), row.hashChecks ? "✓" : "✗"
+                ])
             }
             // The key-fields column varies in width; the mark goes in a last, aligned column.
             let lines = TextRendering.table(table.map { Array($0.dropLast()) }, rightAligned: [0, 1])
@@ -90,9 +100,11 @@ enum AuditCommand {
             }
         }
         if let first = bad.first {
-            throw CLIError(.integrity, "integrity violation in \(stream): the hash of version \(first.event.version) "
-                           + "(position \(first.event.position)) does not check",
-                           hint: "run 'journal verify' to check the whole journal")
+            throw CLIError(
+                .integrity,
+                "integrity violation in \(stream): the hash of version \(first.event.version) "
+                    + "(position \(first.event.position)) does not check",
+                hint: "run 'journal verify' to check the whole journal")
         }
     }
 }

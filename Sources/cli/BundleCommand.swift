@@ -10,7 +10,8 @@ enum BundleCommand {
         positionals: [PositionalSpec(name: "STREAM", help: "the stream to bundle", isRequired: true)],
         options: [
             EvidenceCheckpoint.option,
-            OptionSpec(name: "out", value: .text(placeholder: "FILE"), help: "write the bundle to FILE (default: stdout)"),
+            OptionSpec(
+                name: "out", value: .text(placeholder: "FILE"), help: "write the bundle to FILE (default: stdout)")
         ],
         printsResults: false,
         details: """
@@ -26,7 +27,7 @@ enum BundleCommand {
             """,
         examples: [
             "journal bundle 3ds-7f3a9c1e-2b4d-4e8f-9a6b-1c2d3e4f5a6b --out evidence.json",
-            "journal bundle card-53955dd4-51bd-4d17-b5d6-d3a82fb8ac08 --checkpoint checkpoint.txt",
+            "journal bundle card-53955dd4-51bd-4d17-b5d6-d3a82fb8ac08 --checkpoint checkpoint.txt"
         ],
         validate: { arguments throws(CLIError) in try StreamArgument.check(arguments.positionals[0]) },
         run: run)
@@ -34,7 +35,8 @@ enum BundleCommand {
     /// The bundle of `stream`'s events in the tree of `signed` (also `GET /v1/bundle/{stream}`).
     /// - Throws: exit 1 when the stream has no event in that tree.
     static func make(_ stream: StreamName, against signed: SignedCheckpoint, in store: any EventStore) throws
-        -> EvidenceBundle {
+        -> EvidenceBundle
+    {
         let size = signed.checkpoint.size
         var events: [EvidenceBundle.Event] = []
         var version: Int64 = 0
@@ -45,15 +47,18 @@ enum BundleCommand {
                 guard event.position <= size else { break paging }
                 line.removeAll(keepingCapacity: true)
                 event.exportLine(into: &line)
-                events.append(EvidenceBundle.Event(position: event.position, leaf: String(decoding: line, as: UTF8.self),
-                                                   proof: try store.inclusionProof(index: event.position - 1, size: size)))
+                events.append(
+                    EvidenceBundle.Event(
+                        position: event.position, leaf: String(decoding: line, as: UTF8.self),
+                        proof: try store.inclusionProof(index: event.position - 1, size: size)))
             }
             guard page.count == 512, let last = page.last else { break }
             version = last.version + 1
         }
         guard !events.isEmpty else {
-            throw CLIError(.failure, "\(stream) has no events in the checkpoint's tree of \(size) events",
-                           hint: "sign a newer checkpoint with 'journal checkpoint --key FILE'")
+            throw CLIError(
+                .failure, "\(stream) has no events in the checkpoint's tree of \(size) events",
+                hint: "sign a newer checkpoint with 'journal checkpoint --key FILE'")
         }
         return EvidenceBundle(stream: stream.rawValue, checkpoint: signed.noteText, events: events)
     }

@@ -15,8 +15,10 @@ enum CheckCommand {
             are one stream's versions 0, 1, 2, … without a gap, at the positions they claim.
             Exit 0 when all of this holds, 4 naming the first thing that does not.
             """,
-        examples: ["journal check evidence.json --key 'payments.example/journal+1a2b3c4d+AUm…'",
-                   "journal check evidence.json --key trusted.vkeys --format json"],
+        examples: [
+            "journal check evidence.json --key 'payments.example/journal+1a2b3c4d+AUm…'",
+            "journal check evidence.json --key trusted.vkeys --format json"
+        ],
         run: run)
 
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws {
@@ -33,8 +35,9 @@ enum CheckCommand {
             context.stdout.line(JSONWriter.string(.object(object)))
         case .text:
             let count = verified.events.count
-            context.stdout.line("ok: \(verified.stream): \(count) event\(count == 1 ? "" : "s") (versions 0…\(count - 1)), "
-                                + "each proven in the tree of \(checkpoint.size) events signed by \(checkpoint.origin)")
+            context.stdout.line(
+                "ok: \(verified.stream): \(count) event\(count == 1 ? "" : "s") (versions 0…\(count - 1)), "
+                    + "each proven in the tree of \(checkpoint.size) events signed by \(checkpoint.origin)")
         }
     }
 

@@ -9,7 +9,7 @@ enum CheckpointCommand {
         summary: "sign the journal's Merkle tree head (C2SP tlog-checkpoint) and keep it; --list shows them",
         options: [
             EvidenceFiles.signingKeyOption,
-            OptionSpec(name: "list", value: .flag, help: "list the checkpoints the journal keeps (size, root, when)"),
+            OptionSpec(name: "list", value: .flag, help: "list the checkpoints the journal keeps (size, root, when)")
         ],
         details: """
             Signs the journal's current head, the root of the RFC 6962 Merkle tree over every
@@ -24,7 +24,7 @@ enum CheckpointCommand {
             """,
         examples: [
             "journal checkpoint --key journal.key > checkpoint-2026-12-01.txt",
-            "journal checkpoint --list --format json",
+            "journal checkpoint --list --format json"
         ],
         validate: { arguments throws(CLIError) in
             if arguments.flag("list") && arguments.string("key") != nil {
@@ -39,8 +39,9 @@ enum CheckpointCommand {
             return
         }
         guard let signer = try EvidenceFiles.signer(arguments, context) else {
-            throw CLIError.usage("'journal checkpoint' needs the signing key: --key FILE or $JOURNAL_SIGNING_KEY",
-                                 hint: "create one with 'journal keygen NAME --out FILE'")
+            throw CLIError.usage(
+                "'journal checkpoint' needs the signing key: --key FILE or $JOURNAL_SIGNING_KEY",
+                hint: "create one with 'journal keygen NAME --out FILE'")
         }
         let store = try JournalAccess.openExistingForWriting(context, arguments)
         let kept = try sign(store, with: signer)
@@ -52,11 +53,13 @@ enum CheckpointCommand {
     static func sign(_ store: any EventStore, with signer: NoteSigner) throws -> StoredCheckpoint {
         let head = try store.treeHead()
         guard head.size > 0 else {
-            throw CLIError(.failure, "the journal is empty: there is no tree head to sign",
-                           hint: "append events first ('journal import FILE')")
+            throw CLIError(
+                .failure, "the journal is empty: there is no tree head to sign",
+                hint: "append events first ('journal import FILE')")
         }
-        let signed = try SignedCheckpoint(signing: Checkpoint(origin: signer.name, size: head.size, root: head.root),
-                                          with: signer)
+        let signed = try SignedCheckpoint(
+            signing: Checkpoint(origin: signer.name, size: head.size, root: head.root),
+            with: signer)
         return try store.keepCheckpoint(note: signed.noteText, size: head.size, root: head.root)
     }
 
@@ -71,8 +74,9 @@ enum CheckpointCommand {
 
     /// The line `import --sign` and `simulate --sign` print after their summary.
     static func printSigned(_ kept: StoredCheckpoint, _ context: CommandContext) {
-        context.stdout.line("signed checkpoint: \(kept.size) events, root \(Base64.encode(kept.root)) "
-                            + "('journal checkpoint --list' shows it)")
+        context.stdout.line(
+            "signed checkpoint: \(kept.size) events, root \(Base64.encode(kept.root)) "
+                + "('journal checkpoint --list' shows it)")
     }
 
     static func json(_ kept: StoredCheckpoint, origin: String) -> JSONObject {
@@ -93,11 +97,12 @@ enum CheckpointCommand {
         switch arguments.format {
         case .json:
             var object = JSONObject()
-            object["checkpoints"] = .array(kept.map { checkpoint in
-                var entry = json(checkpoint, origin: origin(checkpoint))
-                entry["signedAt"] = .string(checkpoint.signedAt.description)
-                return .object(entry)
-            })
+            object["checkpoints"] = .array(
+                kept.map { checkpoint in
+                    var entry = json(checkpoint, origin: origin(checkpoint))
+                    entry["signedAt"] = .string(checkpoint.signedAt.description)
+                    return .object(entry)
+                })
             context.stdout.line(JSONWriter.string(.object(object)))
         case .text:
             guard !kept.isEmpty else {
@@ -106,8 +111,10 @@ enum CheckpointCommand {
             }
             var rows = [["size", "root", "signedAt", "origin"]]
             for checkpoint in kept {
-                rows.append(["\(checkpoint.size)", Base64.encode(checkpoint.root), checkpoint.signedAt.description,
-                             origin(checkpoint)])
+                rows.append([
+                    "\(checkpoint.size)", Base64.encode(checkpoint.root), checkpoint.signedAt.description,
+                    origin(checkpoint)
+                ])
             }
             for line in TextRendering.table(rows, rightAligned: [0]) { context.stdout.line(line) }
         }

@@ -14,9 +14,11 @@ final class CommandContext {
     /// tests compare).
     let monotonicNanoseconds: @Sendable () -> Int64
 
-    init(environment: [String: String], stdout: OutputSink, stderr: OutputSink, stderrIsTerminal: Bool,
-         now: @escaping @Sendable () -> Timestamp,
-         monotonicNanoseconds: @escaping @Sendable () -> Int64 = SystemClock.monotonicNanoseconds) {
+    init(
+        environment: [String: String], stdout: OutputSink, stderr: OutputSink, stderrIsTerminal: Bool,
+        now: @escaping @Sendable () -> Timestamp,
+        monotonicNanoseconds: @escaping @Sendable () -> Int64 = SystemClock.monotonicNanoseconds
+    ) {
         self.environment = environment
         self.stdout = stdout
         self.stderr = stderr
@@ -34,8 +36,9 @@ final class CommandContext {
 
     /// The real process context.
     static func process() -> CommandContext {
-        CommandContext(environment: CurrentProcess.environment(), stdout: OutputSink(descriptor: 1),
-                              stderr: OutputSink(descriptor: 2, capacity: 1 << 12),
-                              stderrIsTerminal: FileDescriptor.standardError.isTerminal, now: SystemClock.now)
+        CommandContext(
+            environment: CurrentProcess.environment(), stdout: OutputSink(descriptor: 1),
+            stderr: OutputSink(descriptor: 2, capacity: 1 << 12),
+            stderrIsTerminal: FileDescriptor.standardError.isTerminal, now: SystemClock.now)
     }
 }

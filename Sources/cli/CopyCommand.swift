@@ -16,10 +16,13 @@ enum CopyCommand {
         name: "copy",
         summary: "copy a whole journal to another backend (SQLite file or PostgreSQL URL), verified",
         options: [
-            OptionSpec(name: "from", value: .text(placeholder: "A"), help: "the source journal: a file path or a postgres:// URL"),
-            OptionSpec(name: "to", value: .text(placeholder: "B"),
-                       help: "the destination: a new or empty journal (created when missing), or a partial copy to resume"),
-            ProgressReporter.option,
+            OptionSpec(
+                name: "from", value: .text(placeholder: "A"),
+                help: "the source journal: a file path or a postgres:// URL"),
+            OptionSpec(
+                name: "to", value: .text(placeholder: "B"),
+                help: "the destination: a new or empty journal (created when missing), or a partial copy to resume"),
+            ProgressReporter.option
         ],
         details: """
             Copies every event in position order, keeping ids, streams, versions, occurredAt,
@@ -38,11 +41,13 @@ enum CopyCommand {
             """,
         examples: [
             "journal copy --from journal.db --to postgres://journal@db.internal/journal",
-            "journal copy --from postgres://journal@db.internal/journal --to backup.db --format json",
+            "journal copy --from postgres://journal@db.internal/journal --to backup.db --format json"
         ],
         validate: { arguments throws(CLIError) in
-            guard let from = arguments.string("from"), !from.isEmpty, let to = arguments.string("to"), !to.isEmpty else {
-                throw .usage("copy needs --from A and --to B", hint: "journal copy --from journal.db --to postgres://host/db")
+            guard let from = arguments.string("from"), !from.isEmpty, let to = arguments.string("to"), !to.isEmpty
+            else {
+                throw .usage(
+                    "copy needs --from A and --to B", hint: "journal copy --from journal.db --to postgres://host/db")
             }
             guard from != to else { throw .usage("--from and --to name the same journal") }
         },
@@ -71,14 +76,16 @@ enum CopyCommand {
             let destinationLast = try destination.readAll(from: start, limit: 1).first
             let sourceAtStart = try source.readAll(from: start, limit: 1).first
             guard let destinationLast, let sourceAtStart, destinationLast.hash == sourceAtStart.hash else {
-                throw CLIError(.failure, "\(to.display) already holds \(start) events that are not the start of \(from.display)",
-                               hint: "copy into a new or empty journal")
+                throw CLIError(
+                    .failure, "\(to.display) already holds \(start) events that are not the start of \(from.display)",
+                    hint: "copy into a new or empty journal")
             }
         }
         var next = start + 1
         var copied: Int64 = 0
-        let progress = ProgressReporter.make(arguments, context, verb: "copying", unit: .events,
-                                             total: max(0, sourceReport.headPosition - start))
+        let progress = ProgressReporter.make(
+            arguments, context, verb: "copying", unit: .events,
+            total: max(0, sourceReport.headPosition - start))
         while true {
             let page = try source.readAll(from: next, limit: pageSize)
             guard let last = page.last else { break }
@@ -90,18 +97,22 @@ enum CopyCommand {
         progress?.finish(done: copied, events: copied)
         let destinationReport = try verified(destination, to)
         guard destinationReport == sourceReport else {
-            throw CLIError(.integrity, "the copy at \(to.display) does not match \(from.display): "
-                           + "\(destinationReport.events) events, head hash \(destinationReport.headHash.prefix(16)) "
-                           + "vs \(sourceReport.events) events, head hash \(sourceReport.headHash.prefix(16))")
+            throw CLIError(
+                .integrity,
+                "the copy at \(to.display) does not match \(from.display): "
+                    + "\(destinationReport.events) events, head hash \(destinationReport.headHash.prefix(16)) "
+                    + "vs \(sourceReport.events) events, head hash \(sourceReport.headHash.prefix(16))")
         }
         // The same leaf lines make the same Merkle tree: checkpoints signed on the source hold on
         // the copy (contract §6). A source opened read-only before its upgrade has no tree to compare.
         let tree = try destination.treeHead()
         if let sourceTree = try sourceTreeHead(source), sourceTree != tree {
-            throw CLIError(.integrity, "the copy at \(to.display) has Merkle tree root \(Base64.encode(tree.root)) "
-                           + "at size \(tree.size) where \(from.display) has \(Base64.encode(sourceTree.root)) "
-                           + "at size \(sourceTree.size)",
-                           hint: "'journal verify --db …' on both; one of the trees was changed")
+            throw CLIError(
+                .integrity,
+                "the copy at \(to.display) has Merkle tree root \(Base64.encode(tree.root)) "
+                    + "at size \(tree.size) where \(from.display) has \(Base64.encode(sourceTree.root)) "
+                    + "at size \(sourceTree.size)",
+                hint: "'journal verify --db …' on both; one of the trees was changed")
         }
         switch arguments.format {
         case .json:
@@ -120,10 +131,12 @@ enum CopyCommand {
             let resumed = start > 0 ? " (resumed after position \(start))" : ""
             context.stdout.line("copied \(copied) events from \(from.display) to \(to.display)\(resumed)")
             let head = destinationReport.headHash.isEmpty ? "" : ", head hash \(destinationReport.headHash.prefix(16))…"
-            context.stdout.line("ok: both journals verify: \(destinationReport.events) events in \(destinationReport.streams) "
-                                + "streams, head position \(destinationReport.headPosition)\(head)")
-            context.stdout.line("ok: same Merkle root \(Base64.encode(tree.root)): checkpoints of "
-                                + "\(from.display) hold on the copy")
+            context.stdout.line(
+                "ok: both journals verify: \(destinationReport.events) events in \(destinationReport.streams) "
+                    + "streams, head position \(destinationReport.headPosition)\(head)")
+            context.stdout.line(
+                "ok: same Merkle root \(Base64.encode(tree.root)): checkpoints of "
+                    + "\(from.display) hold on the copy")
         }
     }
 
@@ -132,14 +145,17 @@ enum CopyCommand {
     static func parts(of page: [RecordedEvent]) -> [StreamAppend] {
         var parts: [StreamAppend] = []
         for event in page {
-            let proposed = ProposedEvent(id: event.id, type: event.type, occurredAt: event.occurredAt, data: event.data,
-                                         meta: event.meta, recordedAt: event.recordedAt)
+            let proposed = ProposedEvent(
+                id: event.id, type: event.type, occurredAt: event.occurredAt, data: event.data,
+                meta: event.meta, recordedAt: event.recordedAt)
             if let index = parts.indices.last, parts[index].stream == event.stream {
                 parts[index].events.append(proposed)
             } else {
-                parts.append(StreamAppend(stream: event.stream,
-                                          expectedVersion: event.version == 0 ? .noStream : .exact(event.version - 1),
-                                          events: [proposed]))
+                parts.append(
+                    StreamAppend(
+                        stream: event.stream,
+                        expectedVersion: event.version == 0 ? .noStream : .exact(event.version - 1),
+                        events: [proposed]))
             }
         }
         return parts
@@ -160,8 +176,9 @@ enum CopyCommand {
         case let .success(report):
             return report
         case let .failure(error) where error.code == .integrity:
-            throw CLIError(.integrity, "\(backend.display): \(error.message)",
-                           hint: "'journal verify --db …' names the first bad position")
+            throw CLIError(
+                .integrity, "\(backend.display): \(error.message)",
+                hint: "'journal verify --db …' names the first bad position")
         case let .failure(error):
             throw error
         }

@@ -37,8 +37,12 @@ enum DemoCommand {
         out.line("  database: \(path)")
 
         step(1, "simulate traffic: \(transactions) 3-D Secure transactions, \(digitizations) card digitizations", out)
-        try runStep(SimulateCommand.spec, ["--seed", "2026", "--transactions", "\(transactions)",
-                                           "--digitizations", "\(digitizations)"], path: path, context: context)
+        try runStep(
+            SimulateCommand.spec,
+            [
+                "--seed", "2026", "--transactions", "\(transactions)",
+                "--digitizations", "\(digitizations)"
+            ], path: path, context: context)
 
         try writeSample(to: samplePath)
         step(2, "import a hand-written file: every line is validated, then appended in one transaction", out)
@@ -89,10 +93,13 @@ enum DemoCommand {
         step(10, "evidence: a signing key, and a signed checkpoint of the journal's Merkle tree", out)
         out.line("$ journal keygen demo.example/journal --out \(keyPath) > \(verifierPath)")
         let verifierFile = try OutputSink.create(path: verifierPath)
-        let keygen = CommandContext(environment: context.environment, stdout: verifierFile, stderr: context.stderr,
-                                    stderrIsTerminal: context.stderrIsTerminal, now: context.now)
-        try KeygenCommand.spec.run(try JournalCLI.parser.parse(["demo.example/journal", "--out", keyPath],
-                                                               for: KeygenCommand.spec), keygen)
+        let keygen = CommandContext(
+            environment: context.environment, stdout: verifierFile, stderr: context.stderr,
+            stderrIsTerminal: context.stderrIsTerminal, now: context.now)
+        try KeygenCommand.spec.run(
+            try JournalCLI.parser.parse(
+                ["demo.example/journal", "--out", keyPath],
+                for: KeygenCommand.spec), keygen)
         try verifierFile.close()
         try runStep(CheckpointCommand.spec, ["--key", keyPath], path: path, context: context)
 
@@ -103,7 +110,8 @@ enum DemoCommand {
         try runStep(ProveCommand.spec, ["\(last)"], path: path, context: context)
 
         step(12, "a bundle of that transaction, checked where there is no journal", out)
-        try runStep(BundleCommand.spec, [DemoSample.challengedStream, "--out", bundlePath], path: path, context: context)
+        try runStep(
+            BundleCommand.spec, [DemoSample.challengedStream, "--out", bundlePath], path: path, context: context)
         try runStep(CheckCommand.spec, [bundlePath, "--key", verifierPath], path: nil, context: context)
         out.line("  ('journal replay --bundle \(bundlePath) --key \(verifierPath)' replays it, as step 6 did)")
     }
@@ -112,12 +120,14 @@ enum DemoCommand {
     private static func freshJournalPath(_ arguments: ParsedArguments) throws(CLIError) -> String {
         if let path = arguments.string("db") {
             if JournalBackend(location: path).isPostgres {
-                throw CLIError(.failure, "the demo writes a fresh SQLite file; --db is a PostgreSQL URL",
-                               hint: "run the demo without --db, then 'journal copy --from FILE --to URL'")
+                throw CLIError(
+                    .failure, "the demo writes a fresh SQLite file; --db is a PostgreSQL URL",
+                    hint: "run the demo without --db, then 'journal copy --from FILE --to URL'")
             }
             if (try? FileStatus.of(path)) != nil {
-                throw CLIError(.failure, "\(Help.printable(path)) already exists; the demo needs a fresh journal",
-                               hint: "pass a path that does not exist yet, or leave out --db for a temporary one")
+                throw CLIError(
+                    .failure, "\(Help.printable(path)) already exists; the demo needs a fresh journal",
+                    hint: "pass a path that does not exist yet, or leave out --db for a temporary one")
             }
             return path
         }
@@ -142,8 +152,10 @@ enum DemoCommand {
 
     /// Prints `$ journal <command> …` and runs it through the parser, as a user would.
     /// `path`: the journal (nil for a command that opens none).
-    private static func runStep(_ spec: CommandSpec, _ arguments: [String], path: String?,
-                                context: CommandContext) throws {
+    private static func runStep(
+        _ spec: CommandSpec, _ arguments: [String], path: String?,
+        context: CommandContext
+    ) throws {
         let shown = (["journal", spec.name] + arguments).joined(separator: " ")
         context.stdout.line("$ \(shown)")
         let parsed = try JournalCLI.parser.parse(arguments + (path.map { ["--db", $0] } ?? []), for: spec)

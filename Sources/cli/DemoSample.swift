@@ -31,7 +31,7 @@ enum DemoSample {
         #"{"id":"c3d4e5f6-0003-4000-8000-000000000001","stream":"3ds-0b9e2f3c-4d5e-4a41-9a41-6f1c1f433a7b","type":"TransactionCreated","occurredAt":"2026-11-29T12:40:00.000Z","data":{"directoryServerID":"A000000003","messageVersion":"2.3.1"}}"#,
         #"{"id":"c3d4e5f6-0003-4000-8000-000000000002","stream":"3ds-0b9e2f3c-4d5e-4a41-9a41-6f1c1f433a7b","type":"AuthRequestParametersCreated","occurredAt":"2026-11-29T12:40:00.310Z","data":{"sdkReferenceNumber":"3DS_LOA_SDK_NETC_020200_00001","deviceDataBytes":0}}"#,
         #"{"id":"c3d4e5f6-0003-4000-8000-000000000003","stream":"3ds-0b9e2f3c-4d5e-4a41-9a41-6f1c1f433a7b","type":"AuthResponseReceived","occurredAt":"2026-11-29T12:40:01.050Z","data":{"threeDSServerTransID":"d00dfeed-4321-4cba-8fed-ba9876543210","acsTransID":"acs-90210","transStatus":"Y"}}"#,
-        #"{"id":"c3d4e5f6-0003-4000-8000-000000000004","stream":"3ds-0b9e2f3c-4d5e-4a41-9a41-6f1c1f433a7b","type":"TransactionClosed","occurredAt":"2026-11-29T12:40:01.100Z","data":{}}"#,
+        #"{"id":"c3d4e5f6-0003-4000-8000-000000000004","stream":"3ds-0b9e2f3c-4d5e-4a41-9a41-6f1c1f433a7b","type":"TransactionClosed","occurredAt":"2026-11-29T12:40:01.100Z","data":{}}"#
     ]
 
     /// The sample as NDJSON text.

@@ -26,7 +26,8 @@ struct StreamFold {
         } catch {
             var reason = error.reason
             if case let .invalidData(decoding) = error, decoding.kind == .unknownType,
-               DomainEvent.category(ofType: type) == nil {
+                DomainEvent.category(ofType: type) == nil
+            {
                 reason += NameSuggestion.hint(for: type, among: Self.catalogTypeNames)
             }
             throw RuleViolation(reason: reason, rule: error.rule.rawValue)

@@ -4,8 +4,9 @@ import JournalCore
 /// The checkpoint a proof or bundle is made against: the one `--checkpoint FILE` names (which
 /// the journal must match) or the latest the journal keeps.
 enum EvidenceCheckpoint {
-    static let option = OptionSpec(name: "checkpoint", value: .text(placeholder: "FILE"),
-                                   help: "prove against this signed checkpoint (default: the latest the journal keeps)")
+    static let option = OptionSpec(
+        name: "checkpoint", value: .text(placeholder: "FILE"),
+        help: "prove against this signed checkpoint (default: the latest the journal keeps)")
 
     static func chosen(_ arguments: ParsedArguments, _ store: any EventStore) throws -> SignedCheckpoint {
         if let path = arguments.string("checkpoint") {
@@ -14,8 +15,9 @@ enum EvidenceCheckpoint {
             return signed
         }
         guard let latest = try latest(store) else {
-            throw CLIError(.failure, "the journal keeps no checkpoint to prove against",
-                           hint: "sign one with 'journal checkpoint --key FILE', or pass --checkpoint FILE")
+            throw CLIError(
+                .failure, "the journal keeps no checkpoint to prove against",
+                hint: "sign one with 'journal checkpoint --key FILE', or pass --checkpoint FILE")
         }
         return latest
     }
@@ -35,12 +37,16 @@ enum EvidenceCheckpoint {
         let checkpoint = signed.checkpoint
         let size = try store.treeSize()
         guard checkpoint.size <= size else {
-            throw CLIError(.integrity, "the checkpoint \(name) covers \(checkpoint.size) events, but the journal has "
-                           + "only \(size): it is not the log that was signed, or it was cut back")
+            throw CLIError(
+                .integrity,
+                "the checkpoint \(name) covers \(checkpoint.size) events, but the journal has "
+                    + "only \(size): it is not the log that was signed, or it was cut back")
         }
         guard try store.treeRoot(size: checkpoint.size) == checkpoint.root else {
-            throw CLIError(.integrity, "the journal's tree of its first \(checkpoint.size) events does not have the "
-                           + "root of the checkpoint \(name): it is not the log that was signed")
+            throw CLIError(
+                .integrity,
+                "the journal's tree of its first \(checkpoint.size) events does not have the "
+                    + "root of the checkpoint \(name): it is not the log that was signed")
         }
     }
 }

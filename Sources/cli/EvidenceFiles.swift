@@ -5,11 +5,13 @@ import JournalCore
 /// bundles. A signing key must be private (mode 0600 or stricter) and is never echoed.
 enum EvidenceFiles {
     /// `--key FILE` for the commands that sign, else `$JOURNAL_SIGNING_KEY`.
-    static let signingKeyOption = OptionSpec(name: "key", value: .text(placeholder: "FILE"),
-                                             help: "the private key file to sign with (default: $JOURNAL_SIGNING_KEY)")
+    static let signingKeyOption = OptionSpec(
+        name: "key", value: .text(placeholder: "FILE"),
+        help: "the private key file to sign with (default: $JOURNAL_SIGNING_KEY)")
     /// `--sign FILE` for `import` and `simulate`: sign a checkpoint after the commit.
-    static let signOption = OptionSpec(name: "sign", value: .text(placeholder: "FILE"),
-                                       help: "after the commit, sign and keep a checkpoint with this private key file")
+    static let signOption = OptionSpec(
+        name: "sign", value: .text(placeholder: "FILE"),
+        help: "after the commit, sign and keep a checkpoint with this private key file")
     /// `--key VKEY` for the commands that check.
     static let verifierKeyOption = OptionSpec(
         name: "key", value: .text(placeholder: "VKEY"),
@@ -17,9 +19,12 @@ enum EvidenceFiles {
 
     /// The signer of `--OPTION FILE`, else (with `environment`) of `$JOURNAL_SIGNING_KEY`; nil when
     /// neither is given.
-    static func signer(_ arguments: ParsedArguments, _ context: CommandContext, option: String = "key",
-                       environment: Bool = true) throws(CLIError) -> NoteSigner? {
-        let fromEnvironment = environment ? context.environment["JOURNAL_SIGNING_KEY"].flatMap { $0.isEmpty ? nil : $0 } : nil
+    static func signer(
+        _ arguments: ParsedArguments, _ context: CommandContext, option: String = "key",
+        environment: Bool = true
+    ) throws(CLIError) -> NoteSigner? {
+        let fromEnvironment =
+            environment ? context.environment["JOURNAL_SIGNING_KEY"].flatMap { $0.isEmpty ? nil : $0 } : nil
         guard let path = arguments.string(option) ?? fromEnvironment else { return nil }
         return try signer(path: path)
     }
@@ -30,44 +35,53 @@ enum EvidenceFiles {
         do {
             status = try FileStatus.of(path)
         } catch {
-            throw CLIError(.failure, "cannot read the key file \(shown): \(error)",
-                           hint: "create one with 'journal keygen NAME --out \(shown)'")
+            throw CLIError(
+                .failure, "cannot read the key file \(shown): \(error)",
+                hint: "create one with 'journal keygen NAME --out \(shown)'")
         }
         guard status.permissions & 0o077 == 0 else {
-            throw CLIError(.failure, "the key file \(shown) can be read by others (mode "
-                           + "\(String(status.permissions & 0o777, radix: 8))): a private key must be the owner's only",
-                           hint: "chmod 600 \(shown), and consider the key exposed")
+            throw CLIError(
+                .failure,
+                "the key file \(shown) can be read by others (mode "
+                    + "\(String(status.permissions & 0o777, radix: 8))): a private key must be the owner's only",
+                hint: "chmod 600 \(shown), and consider the key exposed")
         }
         let text = String(decoding: try WholeFile.read(path, what: "key file", maxBytes: 4096), as: UTF8.self)
         do {
             return try NoteSigner(parsing: text.trimmingWhitespace())
         } catch {
             // The error names what is wrong with the text, never the key itself.
-            throw CLIError(.failure, "the key file \(shown) is not a signing key: \(error)",
-                           hint: "a signing key file holds one line PRIVATE+KEY+NAME+ID+KEY, as 'journal keygen' writes")
+            throw CLIError(
+                .failure, "the key file \(shown) is not a signing key: \(error)",
+                hint: "a signing key file holds one line PRIVATE+KEY+NAME+ID+KEY, as 'journal keygen' writes")
         }
     }
 
     /// The verifier keys of `--key VKEY`: the key itself, or a file holding one per line.
     static func verifiers(_ arguments: ParsedArguments) throws(CLIError) -> [NoteVerifier] {
         guard let value = arguments.string("key") else {
-            throw CLIError.usage("give the verifier key with --key VKEY",
-                                 hint: "the signer's 'journal keygen' printed it: NAME+ID+KEY")
+            throw CLIError.usage(
+                "give the verifier key with --key VKEY",
+                hint: "the signer's 'journal keygen' printed it: NAME+ID+KEY")
         }
         let isFile = FileSystem.entry(at: value) == .file
-        let text = isFile
-            ? String(decoding: try WholeFile.read(value, what: "verifier key file", maxBytes: 1 << 20), as: UTF8.self) : value
+        let text =
+            isFile
+            ? String(decoding: try WholeFile.read(value, what: "verifier key file", maxBytes: 1 << 20), as: UTF8.self)
+            : value
         // A private key where a verifier key belongs: refused, never echoed.
         guard !text.contains("PRIVATE+KEY+") else {
-            throw CLIError.usage("--key takes a verifier key, not a private key",
-                                 hint: "the verifier key is the line 'journal keygen' printed on stdout")
+            throw CLIError.usage(
+                "--key takes a verifier key, not a private key",
+                hint: "the verifier key is the line 'journal keygen' printed on stdout")
         }
         let keys: [NoteVerifier]
         do {
             keys = try NoteVerifier.list(parsing: text)
         } catch {
-            throw CLIError(.failure, "\(isFile ? Help.printable(value) : "--key") is not a verifier key: \(error)",
-                           hint: "a verifier key is NAME+ID+KEY, as 'journal keygen' prints it")
+            throw CLIError(
+                .failure, "\(isFile ? Help.printable(value) : "--key") is not a verifier key: \(error)",
+                hint: "a verifier key is NAME+ID+KEY, as 'journal keygen' prints it")
         }
         guard !keys.isEmpty else { throw CLIError(.failure, "no verifier key in \(Help.printable(value))") }
         return keys

@@ -8,8 +8,9 @@ enum ExportCommand {
         summary: "write events as NDJSON to stdout, in position order",
         options: [
             OptionSpec(name: "stream", value: .text(placeholder: "S"), help: "only this stream's events"),
-            OptionSpec(name: "from-position", value: .integer(placeholder: "P", minimum: 0),
-                       help: "only events at position P or later (P included)"),
+            OptionSpec(
+                name: "from-position", value: .integer(placeholder: "P", minimum: 0),
+                help: "only events at position P or later (P included)")
         ],
         printsResults: false,
         details: """
@@ -21,7 +22,7 @@ enum ExportCommand {
         examples: [
             "journal export > backup.ndjson",
             "journal export --stream 3ds-0b9e2f3c-4d5e-4a41-9a41-6f1c1f433a7b",
-            "journal export --from-position 1001 --db journal.db",
+            "journal export --from-position 1001 --db journal.db"
         ],
         validate: { arguments throws(CLIError) in
             if let stream = arguments.string("stream") { try StreamArgument.check(stream) }

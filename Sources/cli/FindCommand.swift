@@ -13,25 +13,33 @@ enum FindCommand {
         options: [
             OptionSpec(name: "since", value: .timeBound, help: "streams that started at T or later"),
             OptionSpec(name: "until", value: .timeBound, help: "streams that started before T (T excluded)"),
-            OptionSpec(name: "category", value: .choice(StreamFilter.categoryNames),
-                       help: "3ds transactions or card digitizations only"),
-            OptionSpec(name: "outcome", value: .text(placeholder: "NAME"),
-                       help: "how the stream ended, 'open', or an open stream's state (names above)"),
-            OptionSpec(name: "ds", value: .text(placeholder: "RID"),
-                       help: "3DS directory server ID (TransactionCreated.directoryServerID)"),
-            OptionSpec(name: "server-trans-id", value: .text(placeholder: "ID"),
-                       help: "AuthResponseReceived.threeDSServerTransID"),
+            OptionSpec(
+                name: "category", value: .choice(StreamFilter.categoryNames),
+                help: "3ds transactions or card digitizations only"),
+            OptionSpec(
+                name: "outcome", value: .text(placeholder: "NAME"),
+                help: "how the stream ended, 'open', or an open stream's state (names above)"),
+            OptionSpec(
+                name: "ds", value: .text(placeholder: "RID"),
+                help: "3DS directory server ID (TransactionCreated.directoryServerID)"),
+            OptionSpec(
+                name: "server-trans-id", value: .text(placeholder: "ID"),
+                help: "AuthResponseReceived.threeDSServerTransID"),
             OptionSpec(name: "acs-trans-id", value: .text(placeholder: "ID"), help: "AuthResponseReceived.acsTransID"),
-            OptionSpec(name: "digital-card-id", value: .text(placeholder: "ID"),
-                       help: "DigitizationApproved(WithIDV).digitalCardID"),
-            OptionSpec(name: "correlation-id", value: .text(placeholder: "ID"),
-                       help: "meta.correlationId of any of the stream's events"),
-            OptionSpec(name: "limit", value: .integer(placeholder: "N", minimum: 1),
-                       help: "print at most N streams (default \(defaultLimit))"),
-            OptionSpec(name: "format", value: .choice(["text", "json", "csv"]),
-                       help: "text, aligned for a person (default), json, or csv"),
+            OptionSpec(
+                name: "digital-card-id", value: .text(placeholder: "ID"),
+                help: "DigitizationApproved(WithIDV).digitalCardID"),
+            OptionSpec(
+                name: "correlation-id", value: .text(placeholder: "ID"),
+                help: "meta.correlationId of any of the stream's events"),
+            OptionSpec(
+                name: "limit", value: .integer(placeholder: "N", minimum: 1),
+                help: "print at most N streams (default \(defaultLimit))"),
+            OptionSpec(
+                name: "format", value: .choice(["text", "json", "csv"]),
+                help: "text, aligned for a person (default), json, or csv")
         ],
-        printsResults: false,  // takes its own --format, with csv
+        printsResults: false, // takes its own --format, with csv
         details: """
             Prints the streams that match every filter given, one per line, ordered by start
             time (the occurredAt of the stream's first event), then stream name: the stream,
@@ -52,7 +60,7 @@ enum FindCommand {
             "journal find --outcome timedOut --since 2026-11-29 --until 2026-11-30",
             "journal find --server-trans-id 8a880dc0-d2d2-4067-bcb1-b08d1690b26e",
             "journal find --category card --outcome pendingActivation --limit 20 --format json",
-            "journal find --correlation-id 7f1c2a9e-0d4b-4a55-9d1e-3c2b1a0f9e8d --format csv",
+            "journal find --correlation-id 7f1c2a9e-0d4b-4a55-9d1e-3c2b1a0f9e8d --format csv"
         ],
         validate: { arguments throws(CLIError) in
             _ = try filter(arguments)
@@ -81,8 +89,9 @@ enum FindCommand {
     static func filter(_ arguments: ParsedArguments) throws(CLIError) -> StreamFilter {
         let window = QueryWindow(since: arguments.timeBound("since"), until: arguments.timeBound("until"))
         if let since = window.since, let until = window.until, !(since < until) {
-            throw CLIError.usage("--since \(since) is not before --until \(until)",
-                                 hint: "the window holds the starts at or after --since and before --until")
+            throw CLIError.usage(
+                "--since \(since) is not before --until \(until)",
+                hint: "the window holds the starts at or after --since and before --until")
         }
         let outcome = arguments.string("outcome")
         if let outcome, !StreamOutcome.names.contains(outcome) {
@@ -92,26 +101,28 @@ enum FindCommand {
             }
             throw CLIError.usage("unknown outcome '\(Help.printable(outcome))'", hint: hint)
         }
-        return StreamFilter(window: window, category: arguments.string("category"),
-                            outcome: outcome, directoryServer: arguments.string("ds"),
-                            serverTransID: arguments.string("server-trans-id"),
-                            acsTransID: arguments.string("acs-trans-id"),
-                            digitalCardID: arguments.string("digital-card-id"),
-                            correlationID: arguments.string("correlation-id"))
+        return StreamFilter(
+            window: window, category: arguments.string("category"),
+            outcome: outcome, directoryServer: arguments.string("ds"),
+            serverTransID: arguments.string("server-trans-id"),
+            acsTransID: arguments.string("acs-trans-id"),
+            digitalCardID: arguments.string("digital-card-id"),
+            correlationID: arguments.string("correlation-id"))
     }
 
     /// `{"streams": [{"stream", "startedAt", "outcome", "events"}, …], "truncated": B}` (also
     /// `GET /v1/find`).
     static func json(_ result: FindResult) -> JSONValue {
         var object = JSONObject()
-        object["streams"] = .array(result.streams.map { found in
-            var entry = JSONObject()
-            entry["stream"] = .string(found.stream)
-            entry["startedAt"] = .string(found.startedAt.description)
-            entry["outcome"] = .string(found.outcome)
-            entry["events"] = .number(JSONNumber(found.events))
-            return .object(entry)
-        })
+        object["streams"] = .array(
+            result.streams.map { found in
+                var entry = JSONObject()
+                entry["stream"] = .string(found.stream)
+                entry["startedAt"] = .string(found.startedAt.description)
+                entry["outcome"] = .string(found.outcome)
+                entry["events"] = .number(JSONNumber(found.events))
+                return .object(entry)
+            })
         object["truncated"] = .bool(result.truncated)
         return .object(object)
     }
@@ -122,15 +133,19 @@ enum FindCommand {
         let store = try JournalAccess.openForReading(context, arguments)
         let engine = try ProjectCommand.openEngine(context, arguments, store: store)
         defer { engine.close() }
-        let result = try ProjectCommand.reporting { () throws(ProjectionError) in try engine.find(filter, limit: limit) }
+        let result = try ProjectCommand.reporting { () throws(ProjectionError) in try engine.find(filter, limit: limit)
+        }
         switch arguments.string("format") ?? "text" {
         case "json":
             context.stdout.line(JSONWriter.string(json(result)))
         case "csv":
             context.stdout.line("stream,startedAt,outcome,events")
             for found in result.streams {
-                context.stdout.line([csvField(found.stream), found.startedAt.description, csvField(found.outcome),
-                                     String(found.events)].joined(separator: ","))
+                context.stdout.line(
+                    [
+                        csvField(found.stream), found.startedAt.description, csvField(found.outcome),
+                        String(found.events)
+                    ].joined(separator: ","))
             }
         default:
             guard !result.streams.isEmpty else {
@@ -139,12 +154,15 @@ enum FindCommand {
             }
             var rows = [["stream", "started", "outcome", "events"]]
             for found in result.streams {
-                rows.append([Help.printable(found.stream), found.startedAt.description, found.outcome,
-                             String(found.events)])
+                rows.append([
+                    Help.printable(found.stream), found.startedAt.description, found.outcome,
+                    String(found.events)
+                ])
             }
             for line in TextRendering.table(rows, rightAligned: [3]) { context.stdout.line(line) }
             if result.truncated {
-                context.stdout.line("(the first \(limit) shown; more streams match: narrow the filters or raise --limit)")
+                context.stdout.line(
+                    "(the first \(limit) shown; more streams match: narrow the filters or raise --limit)")
             }
         }
     }

@@ -7,15 +7,20 @@ enum ImportCommand {
     static let spec = CommandSpec(
         name: "import",
         summary: "validate an NDJSON file of events and append it (all or nothing)",
-        positionals: [PositionalSpec(name: "FILE", help: "NDJSON events, one per line; - reads stdin",
-                                     isRequired: true)],
+        positionals: [
+            PositionalSpec(
+                name: "FILE", help: "NDJSON events, one per line; - reads stdin",
+                isRequired: true)
+        ],
         options: [
-            OptionSpec(name: "rejects", value: .text(placeholder: "FILE"),
-                       help: "append the valid lines and write each invalid one to FILE"),
+            OptionSpec(
+                name: "rejects", value: .text(placeholder: "FILE"),
+                help: "append the valid lines and write each invalid one to FILE"),
             EvidenceFiles.signOption,
-            OptionSpec(name: "max-line-bytes", value: .integer(placeholder: "N", minimum: 1024),
-                       help: "reject lines longer than N bytes (default: 1048576)"),
-            ProgressReporter.option,
+            OptionSpec(
+                name: "max-line-bytes", value: .integer(placeholder: "N", minimum: 1024),
+                help: "reject lines longer than N bytes (default: 1048576)"),
+            ProgressReporter.option
         ],
         details: """
             Checks every line: JSON, the envelope, the event catalog, the stream's state rules
@@ -50,15 +55,17 @@ enum ImportCommand {
         examples: [
             "journal import events.ndjson --db journal.db",
             "journal import - --rejects rejected.ndjson < events.ndjson",
-            "journal import big.ndjson --progress 2> import.log",
+            "journal import big.ndjson --progress 2> import.log"
         ],
         validate: { arguments throws(CLIError) in
             guard let rejects = arguments.string("rejects") else { return }
             if rejects == "-" {
-                throw CLIError.usage("--rejects needs a file path ('-' is not one)", hint: "run 'journal import --help'")
+                throw CLIError.usage(
+                    "--rejects needs a file path ('-' is not one)", hint: "run 'journal import --help'")
             }
             if rejects == arguments.positionals.first {
-                throw CLIError.usage("--rejects must name another file than the input", hint: "run 'journal import --help'")
+                throw CLIError.usage(
+                    "--rejects must name another file than the input", hint: "run 'journal import --help'")
             }
         },
         run: run)
@@ -155,7 +162,9 @@ enum ImportCommand {
                                 notNDJSON(line, .jsonArray)
                                 break reading
                             }
-                            if first && rejection.rule == "json" && NotNDJSON.isPartialObject(line, reason: rejection.reason) {
+                            if first && rejection.rule == "json"
+                                && NotNDJSON.isPartialObject(line, reason: rejection.reason)
+                            {
                                 held = (line, rejection)
                             } else {
                                 reject(line, rejection)
@@ -175,22 +184,31 @@ enum ImportCommand {
         let checkpoint = try signer.flatMap { signer in
             rolledBack ? nil : (try CheckpointCommand.sign(store, with: signer), signer.name)
         }
-        report(summary, errors: errors, rolledBack: rolledBack, rejectsPath: rejectsPath,
-               arguments: arguments, context: context, checkpoint: checkpoint)
+        report(
+            summary, errors: errors, rolledBack: rolledBack, rejectsPath: rejectsPath,
+            arguments: arguments, context: context, checkpoint: checkpoint)
         if let kind = summary.notNDJSON {
-            throw CLIError(.inputRejected, ["line \(summary.notNDJSONLine): - -: \(kind.reason); nothing was written"],
-                           hints: [kind.hint(input: inputPath)])
+            throw CLIError(
+                .inputRejected, ["line \(summary.notNDJSONLine): - -: \(kind.reason); nothing was written"],
+                hints: [kind.hint(input: inputPath)])
         }
         if summary.rejected > 0 {
             let more = errors.summaryLines
             if let rejectsPath {
                 let valid = summary.appended == 1 ? "1 valid event" : "\(summary.appended) valid events"
-                throw CLIError(.inputRejected, more + ["\(summary.rejected) of \(summary.lines) lines rejected, written to "
-                                                       + "\(Help.printable(rejectsPath)); \(valid) appended"])
+                throw CLIError(
+                    .inputRejected,
+                    more + [
+                        "\(summary.rejected) of \(summary.lines) lines rejected, written to "
+                            + "\(Help.printable(rejectsPath)); \(valid) appended"
+                    ])
             }
-            throw CLIError(.inputRejected, more + ["\(summary.rejected) of \(summary.lines) lines rejected; nothing was written"],
-                           hints: ["fix those lines and import again, or pass --rejects FILE to append the valid "
-                                   + "events and set the invalid lines aside"])
+            throw CLIError(
+                .inputRejected, more + ["\(summary.rejected) of \(summary.lines) lines rejected; nothing was written"],
+                hints: [
+                    "fix those lines and import again, or pass --rejects FILE to append the valid "
+                        + "events and set the invalid lines aside"
+                ])
         }
     }
 
@@ -204,7 +222,7 @@ enum ImportCommand {
         JSONWriter.writeString(reason, into: &out)
         out.append(contentsOf: #","input":"#.utf8)
         if case .tooLong = line.problem {
-            out.append(contentsOf: "null".utf8)  // never held in memory
+            out.append(contentsOf: "null".utf8) // never held in memory
         } else {
             // Invalid UTF-8 becomes U+FFFD so the rejects file stays valid JSON.
             let parsed = line.problem == nil ? try? parser.parse(line.bytes) : nil
@@ -213,9 +231,11 @@ enum ImportCommand {
         out.append(contentsOf: "}\n".utf8)
     }
 
-    private static func report(_ summary: Summary, errors: ImportErrorReport, rolledBack: Bool, rejectsPath: String?,
-                               arguments: ParsedArguments, context: CommandContext,
-                               checkpoint: (kept: StoredCheckpoint, origin: String)?) {
+    private static func report(
+        _ summary: Summary, errors: ImportErrorReport, rolledBack: Bool, rejectsPath: String?,
+        arguments: ParsedArguments, context: CommandContext,
+        checkpoint: (kept: StoredCheckpoint, origin: String)?
+    ) {
         switch arguments.format {
         case .json:
             var object = JSONObject()
@@ -235,14 +255,17 @@ enum ImportCommand {
             if summary.notNDJSON != nil {
                 context.stdout.line("nothing written: the input is not NDJSON (see line \(summary.notNDJSONLine))")
             } else if rolledBack {
-                context.stdout.line("nothing written: \(summary.rejected) of \(summary.lines) lines rejected "
-                                    + "(\(summary.appended) valid, \(summary.duplicates) duplicates)")
+                context.stdout.line(
+                    "nothing written: \(summary.rejected) of \(summary.lines) lines rejected "
+                        + "(\(summary.appended) valid, \(summary.duplicates) duplicates)")
             } else if summary.appended == 0 && summary.rejected == 0 {
-                context.stdout.line("nothing new: \(summary.lines) lines read, \(summary.duplicates) duplicates "
-                                    + "already in the journal")
+                context.stdout.line(
+                    "nothing new: \(summary.lines) lines read, \(summary.duplicates) duplicates "
+                        + "already in the journal")
             } else {
-                context.stdout.line("imported \(summary.lines) lines: \(summary.appended) appended, "
-                                    + "\(summary.duplicates) duplicates, \(summary.rejected) rejected")
+                context.stdout.line(
+                    "imported \(summary.lines) lines: \(summary.appended) appended, "
+                        + "\(summary.duplicates) duplicates, \(summary.rejected) rejected")
             }
             if let checkpoint { CheckpointCommand.printSigned(checkpoint.kept, context) }
         }

@@ -41,8 +41,10 @@ struct ImportErrorReport {
     /// Empty when every invalid line was shown.
     var summaryLines: [String] {
         guard notShown > 0 else { return [] }
-        var lines = ["\(notShown) more invalid \(notShown == 1 ? "line" : "lines") not shown "
-                     + "(the first \(Self.shownOnStderr) are above); by rule:"]
+        var lines = [
+            "\(notShown) more invalid \(notShown == 1 ? "line" : "lines") not shown "
+                + "(the first \(Self.shownOnStderr) are above); by rule:"
+        ]
         for item in rules {
             lines.append("  \(item.rule): \(item.count) \(item.count == 1 ? "line" : "lines")")
         }
@@ -51,18 +53,21 @@ struct ImportErrorReport {
 
     /// Adds `errors`, `moreErrors` and `byRule` to the JSON report.
     func addJSON(to object: inout JSONObject) {
-        object["errors"] = .array(kept.map { entry in
-            var error = JSONObject()
-            error["line"] = .number(JSONNumber(entry.line))
-            error["stream"] = entry.rejection.stream.map { .string($0) } ?? .null
-            error["type"] = entry.rejection.type.map { .string($0) } ?? .null
-            error["rule"] = .string(entry.rejection.rule)
-            error["reason"] = .string(entry.rejection.reason)
-            return .object(error)
-        })
+        object["errors"] = .array(
+            kept.map { entry in
+                var error = JSONObject()
+                error["line"] = .number(JSONNumber(entry.line))
+                error["stream"] = entry.rejection.stream.map { .string($0) } ?? .null
+                error["type"] = entry.rejection.type.map { .string($0) } ?? .null
+                error["rule"] = .string(entry.rejection.rule)
+                error["reason"] = .string(entry.rejection.reason)
+                return .object(error)
+            })
         object["moreErrors"] = .number(JSONNumber(count - kept.count))
         var rules = JSONObject()
-        for rule in byRule.keys.sorted() { rules.appendUnchecked(key: rule, value: .number(JSONNumber(byRule[rule] ?? 0))) }
+        for rule in byRule.keys.sorted() {
+            rules.appendUnchecked(key: rule, value: .number(JSONNumber(byRule[rule] ?? 0)))
+        }
         object["byRule"] = .object(rules)
     }
 }
@@ -110,7 +115,8 @@ enum NotNDJSON: Equatable {
         case .jsonArray:
             return "the input is a JSON array, not NDJSON (one JSON object per line)"
         case .prettyPrinted:
-            return "the input is pretty-printed JSON (an object over several lines), not NDJSON (one JSON object per line)"
+            return
+                "the input is pretty-printed JSON (an object over several lines), not NDJSON (one JSON object per line)"
         }
     }
 

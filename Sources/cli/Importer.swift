@@ -81,7 +81,8 @@ struct Importer {
     /// The checks of `line` that need neither the journal nor the lines before it.
     static func prepare(_ line: InputLine, parser: JSONParser) -> PreparedLine {
         if let problem = line.problem {
-            return PreparedLine(line: line, content: .rejected(Rejection(reason: problem.description, rule: problem.rule)))
+            return PreparedLine(
+                line: line, content: .rejected(Rejection(reason: problem.description, rule: problem.rule)))
         }
         let envelope: Envelope
         do {
@@ -91,14 +92,22 @@ struct Importer {
             if error.kind == .unknownKey, let key = error.field {
                 reason += NameSuggestion.hint(for: key, among: Self.envelopeKeys)
             }
-            return PreparedLine(line: line, content: .rejected(Rejection(stream: error.stream, type: error.type,
-                                                                         reason: reason, rule: Self.rule(of: error))))
+            return PreparedLine(
+                line: line,
+                content: .rejected(
+                    Rejection(
+                        stream: error.stream, type: error.type,
+                        reason: reason, rule: Self.rule(of: error))))
         }
         // Sensitive data first: a refused value is the most important thing to report, and no
         // stored event (so no true duplicate) can hold one.
         if let problem = SensitiveData.problem(data: envelope.data, meta: envelope.meta) {
-            return PreparedLine(line: line, content: .rejected(Rejection(stream: envelope.stream, type: envelope.type,
-                                                                         reason: problem, rule: SensitiveData.rule)))
+            return PreparedLine(
+                line: line,
+                content: .rejected(
+                    Rejection(
+                        stream: envelope.stream, type: envelope.type,
+                        reason: problem, rule: SensitiveData.rule)))
         }
         let stream = Result { () throws(EventStoreError) in try StreamName(envelope.stream) }
         return PreparedLine(line: line, content: .envelope(envelope, stream: stream))
@@ -122,8 +131,9 @@ struct Importer {
         }
         if let stored = try transaction.event(withID: envelope.id) {
             guard let difference = firstDifference(stored, envelope) else { return .duplicate }
-            return reject("id \(envelope.id) is already used by another event (position \(stored.position), "
-                          + "\(stored.stream) \(stored.type)): \(difference) differs", rule: Self.duplicateIDRule)
+            return reject(
+                "id \(envelope.id) is already used by another event (position \(stored.position), "
+                    + "\(stored.stream) \(stored.type)): \(difference) differs", rule: Self.duplicateIDRule)
         }
         let stream: StreamName
         switch checkedStream {
@@ -144,14 +154,17 @@ struct Importer {
         } catch {
             return reject(error.reason, rule: error.rule)
         }
-        let event = ProposedEvent(id: envelope.id, type: envelope.type, occurredAt: envelope.occurredAt,
-                                  data: envelope.dataBytes, meta: envelope.metaBytes, recordedAt: recordedAt)
+        let event = ProposedEvent(
+            id: envelope.id, type: envelope.type, occurredAt: envelope.occurredAt,
+            data: envelope.dataBytes, meta: envelope.metaBytes, recordedAt: recordedAt)
         let expected: ExpectedVersion = state.lastVersion.map { .exact($0) } ?? .noStream
         let result: AppendResult
         do {
             result = try transaction.append([event], to: stream, expectedVersion: expected)
-        } catch where error.code == .invalidInput || error.code == .tooLarge || error.code == .duplicateIDConflict {
-            let rule = error.code == .duplicateIDConflict ? Self.duplicateIDRule
+        } catch  where error.code == .invalidInput || error.code == .tooLarge || error.code == .duplicateIDConflict {
+            let rule =
+                error.code == .duplicateIDConflict
+                ? Self.duplicateIDRule
                 : error.code == .tooLarge ? "store.too-large" : "store.invalid"
             return reject(error.message, rule: rule)
         }
@@ -162,7 +175,8 @@ struct Importer {
 
     /// Folds a stream from the store (a stream not in the cache, new or evicted).
     private func fold(_ stream: StreamName) throws(EventStoreError)
-        -> Result<(fold: StreamFold, lastVersion: Int64?), RuleViolation> {
+        -> Result<(fold: StreamFold, lastVersion: Int64?), RuleViolation>
+    {
         var fold: StreamFold
         do {
             fold = try StreamFold(stream: stream.rawValue)
@@ -176,13 +190,15 @@ struct Importer {
             let page = try transaction.read(stream: stream, from: version, direction: .forward, limit: pageSize)
             for event in page {
                 guard let data = try? parser.parse(event.data).objectValue else {
-                    return .failure(RuleViolation(reason: "stored event at version \(event.version) has unreadable data"))
+                    return .failure(
+                        RuleViolation(reason: "stored event at version \(event.version) has unreadable data"))
                 }
                 do {
                     try fold.apply(type: event.type, data: data, occurredAt: event.occurredAt)
                 } catch {
-                    return .failure(RuleViolation(
-                        reason: "the stored stream no longer folds at version \(event.version): \(error.reason)"))
+                    return .failure(
+                        RuleViolation(
+                            reason: "the stored stream no longer folds at version \(event.version): \(error.reason)"))
                 }
                 lastVersion = event.version
             }
@@ -215,16 +231,18 @@ struct Importer {
     private static func firstDifferentKey(_ stored: JSONObject, _ new: JSONObject) -> String? {
         if JSONValue.object(stored).isEquivalent(to: .object(new)) { return nil }
         func path(_ key: String) -> String {
-            let plain = key.utf8.first.map { !($0 >= 0x30 && $0 <= 0x39) } == true && key.utf8.allSatisfy { byte in
-                (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A) || byte == 0x5F
-            }
+            let plain =
+                key.utf8.first.map { !($0 >= 0x30 && $0 <= 0x39) } == true
+                && key.utf8.allSatisfy { byte in
+                    (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A) || byte == 0x5F
+                }
             return plain ? "." + key : "[" + JSONWriter.string(.string(key)) + "]"
         }
         for entry in new.entries {
             guard let old = stored[entry.key], old.isEquivalent(to: entry.value) else { return path(entry.key) }
         }
         for entry in stored.entries where new[entry.key] == nil { return path(entry.key) }
-        return ""  // equal keys and values in another arrangement (duplicate keys)
+        return "" // equal keys and values in another arrangement (duplicate keys)
     }
 
     // MARK: - Rule identifiers

@@ -17,7 +17,8 @@ enum IntegrityCheck {
         var previous = zeroHash
         if event.position > 1 {
             guard let before = try store.readAll(from: event.position - 1, limit: 1).first,
-                  before.position == event.position - 1 else { return false }
+                before.position == event.position - 1
+            else { return false }
             previous = before.hash
         }
         return link(event, previous: previous) == event.hash
@@ -54,12 +55,16 @@ private struct LinkEncoder {
 
     mutating func append64(_ value: Int64) {
         let bits = UInt64(bitPattern: value)
-        for shift in stride(from: 56, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: bits >> UInt64(shift))) }
+        for shift in stride(from: 56, through: 0, by: -8) {
+            bytes.append(UInt8(truncatingIfNeeded: bits >> UInt64(shift)))
+        }
     }
 
     mutating func append(sized part: [UInt8]) {
         let count = UInt32(truncatingIfNeeded: part.count)
-        for shift in stride(from: 24, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: count >> UInt32(shift))) }
+        for shift in stride(from: 24, through: 0, by: -8) {
+            bytes.append(UInt8(truncatingIfNeeded: count >> UInt32(shift)))
+        }
         bytes.append(contentsOf: part)
     }
 }

@@ -8,37 +8,48 @@ enum JournalAccess {
     /// created.
     /// `verifiesReads: false` only for `audit`, which checks and marks each event itself instead
     /// of stopping at the first that does not check.
-    static func openForReading(_ context: CommandContext, _ arguments: ParsedArguments, verifiesReads: Bool = true) throws
-        -> any TransactionalEventStore {
+    static func openForReading(_ context: CommandContext, _ arguments: ParsedArguments, verifiesReads: Bool = true)
+        throws
+        -> any TransactionalEventStore
+    {
         let backend = JournalBackend(location: context.journalPath(arguments))
         try checkLocation(backend, writing: false)
         return try existing(backend, open(backend, reading: true, verifiesReads: verifiesReads, context))
     }
 
     /// The store, or exit 1 naming the location when there is no journal there.
-    private static func existing(_ backend: JournalBackend, _ opened: Result<any TransactionalEventStore, EventStoreError>)
-        throws -> any TransactionalEventStore {
+    private static func existing(
+        _ backend: JournalBackend, _ opened: Result<any TransactionalEventStore, EventStoreError>
+    )
+        throws -> any TransactionalEventStore
+    {
         switch opened {
         case let .success(store):
             return store
         case let .failure(error) where error.code == .missing:
-            throw CLIError(.failure, "no journal at \(backend.display)",
-                           hint: "pass --db PATH or set JOURNAL_DB; 'journal import FILE' or "
-                               + "'journal demo' create one")
+            throw CLIError(
+                .failure, "no journal at \(backend.display)",
+                hint: "pass --db PATH or set JOURNAL_DB; 'journal import FILE' or "
+                    + "'journal demo' create one")
         case let .failure(error):
             throw error
         }
     }
 
     /// `create`: whether a missing journal is created (default: when writing).
-    static func open(_ backend: JournalBackend, reading: Bool, create: Bool? = nil, bulk: Bool = false,
-                     verifiesReads: Bool = true, _ context: CommandContext)
-        -> Result<any TransactionalEventStore, EventStoreError> {
+    static func open(
+        _ backend: JournalBackend, reading: Bool, create: Bool? = nil, bulk: Bool = false,
+        verifiesReads: Bool = true, _ context: CommandContext
+    )
+        -> Result<any TransactionalEventStore, EventStoreError>
+    {
         do {
-            return .success(try backend.open(reading: reading, create: create ?? !reading, clock: context.now,
-                                             busyTimeoutMilliseconds: busyTimeout(context), isSameContent: sameContent,
-                                             maxPageCount: reading ? nil : maxPageCount(context), bulk: bulk,
-                                             verifiesReads: verifiesReads))
+            return .success(
+                try backend.open(
+                    reading: reading, create: create ?? !reading, clock: context.now,
+                    busyTimeoutMilliseconds: busyTimeout(context), isSameContent: sameContent,
+                    maxPageCount: reading ? nil : maxPageCount(context), bulk: bulk,
+                    verifiesReads: verifiesReads))
         } catch {
             return .failure(error)
         }
@@ -47,7 +58,8 @@ enum JournalAccess {
     /// For commands that write: a missing file is created.
     /// `bulk`: `journal import` and `journal simulate`, which write many events and close.
     static func openForWriting(_ context: CommandContext, _ arguments: ParsedArguments, bulk: Bool = false) throws
-        -> any TransactionalEventStore {
+        -> any TransactionalEventStore
+    {
         let backend = JournalBackend(location: context.journalPath(arguments))
         try checkLocation(backend, writing: true)
         return try open(backend, reading: false, bulk: bulk, context).get()
@@ -56,7 +68,8 @@ enum JournalAccess {
     /// For commands that add to an existing journal without appending events (a checkpoint): a
     /// missing journal is an error, as for readers.
     static func openExistingForWriting(_ context: CommandContext, _ arguments: ParsedArguments) throws
-        -> any TransactionalEventStore {
+        -> any TransactionalEventStore
+    {
         let backend = JournalBackend(location: context.journalPath(arguments))
         try checkLocation(backend, writing: true)
         return try existing(backend, open(backend, reading: false, create: false, context))
@@ -73,37 +86,48 @@ enum JournalAccess {
         switch FileSystem.entry(at: path) {
         case .file:
             if writing && !(FileSystem.isWritable(path) && FileSystem.isWritable(folder)) {
-                throw CLIError(.failure, "cannot write the journal \(shown): it is read-only for this user "
-                               + "(the file or its folder \(Help.printable(folder)))",
-                               hint: "commands that only read (verify, audit, export, query) work on it; "
-                                   + "to write, copy it somewhere writable")
+                throw CLIError(
+                    .failure,
+                    "cannot write the journal \(shown): it is read-only for this user "
+                        + "(the file or its folder \(Help.printable(folder)))",
+                    hint: "commands that only read (verify, audit, export, query) work on it; "
+                        + "to write, copy it somewhere writable")
             }
             return
         case .folder:
-            throw CLIError(.failure, "\(shown) is a folder, not a journal file",
-                           hint: "pass a file inside it, e.g. --db \(Help.printable(path + "/journal.db"))")
+            throw CLIError(
+                .failure, "\(shown) is a folder, not a journal file",
+                hint: "pass a file inside it, e.g. --db \(Help.printable(path + "/journal.db"))")
         case .other:
             throw CLIError(.failure, "\(shown) is not a regular file", hint: dbHint)
         case let .unreachable(errorNumber):
-            throw CLIError(.failure, "cannot reach \(shown): \(FileSystem.describe(errorNumber: errorNumber))",
-                           hint: dbHint)
+            throw CLIError(
+                .failure, "cannot reach \(shown): \(FileSystem.describe(errorNumber: errorNumber))",
+                hint: dbHint)
         case .missing:
             switch FileSystem.entry(at: folder) {
             case .folder:
                 guard writing, !FileSystem.isWritable(folder) else { return }
-                throw CLIError(.failure, "cannot create a journal in \(Help.printable(folder)): "
-                               + "the folder is not writable for this user",
-                               hint: "choose a folder you may write, with --db PATH")
+                throw CLIError(
+                    .failure,
+                    "cannot create a journal in \(Help.printable(folder)): "
+                        + "the folder is not writable for this user",
+                    hint: "choose a folder you may write, with --db PATH")
             case .missing:
-                throw CLIError(.failure, "cannot \(writing ? "create" : "find") the journal \(shown): "
-                               + "the folder \(Help.printable(folder)) does not exist",
-                               hint: writing ? "create the folder first (mkdir -p \(Help.printable(folder))) "
-                                   + "or choose another --db PATH" : "check the path; " + dbHint)
+                throw CLIError(
+                    .failure,
+                    "cannot \(writing ? "create" : "find") the journal \(shown): "
+                        + "the folder \(Help.printable(folder)) does not exist",
+                    hint: writing
+                        ? "create the folder first (mkdir -p \(Help.printable(folder))) "
+                            + "or choose another --db PATH" : "check the path; " + dbHint)
             case .file, .other:
                 throw CLIError(.failure, "cannot use \(shown): \(Help.printable(folder)) is not a folder", hint: dbHint)
             case let .unreachable(errorNumber):
-                throw CLIError(.failure, "cannot reach the folder \(Help.printable(folder)) of \(shown): "
-                               + FileSystem.describe(errorNumber: errorNumber), hint: dbHint)
+                throw CLIError(
+                    .failure,
+                    "cannot reach the folder \(Help.printable(folder)) of \(shown): "
+                        + FileSystem.describe(errorNumber: errorNumber), hint: dbHint)
             }
         }
     }
@@ -113,9 +137,11 @@ enum JournalAccess {
     static func startLoad(_ context: CommandContext, _ arguments: ParsedArguments) throws -> SQLiteJournalLoad? {
         let backend = JournalBackend(location: context.journalPath(arguments))
         try checkLocation(backend, writing: true)
-        return try backend
-            .startLoad(clock: context.now, busyTimeoutMilliseconds: busyTimeout(context), isSameContent: sameContent,
-                       maxPageCount: maxPageCount(context))
+        return
+            try backend
+            .startLoad(
+                clock: context.now, busyTimeoutMilliseconds: busyTimeout(context), isSameContent: sameContent,
+                maxPageCount: maxPageCount(context))
     }
 
     /// How long a writer waits for another process's lock before failing with exit 5:
@@ -143,7 +169,8 @@ enum JournalAccess {
             return try? parser.parse(bytes)
         }
         guard let storedData = object(stored.data), let proposedData = object(proposed.data),
-              let storedMeta = object(stored.meta), let proposedMeta = object(proposed.meta) else { return false }
+            let storedMeta = object(stored.meta), let proposedMeta = object(proposed.meta)
+        else { return false }
         return storedData.isEquivalent(to: proposedData) && storedMeta.isEquivalent(to: proposedMeta)
     }
 }

@@ -29,23 +29,28 @@ enum JournalBackend {
     /// Opens the store. Reading: read-only. `create`: a missing journal is created, else it is
     /// `.missing` (never when reading).
     /// `bulk`: a writer of many events that closes when done (a longer WAL between checkpoints).
-    func open(reading: Bool, create: Bool, clock: @escaping @Sendable () -> Timestamp, busyTimeoutMilliseconds: Int32,
-              isSameContent: @escaping @Sendable (RecordedEvent, ProposedEvent) -> Bool,
-              maxPageCount: Int? = nil, bulk: Bool = false, verifiesReads: Bool = true)
-        throws(EventStoreError) -> any TransactionalEventStore {
+    func open(
+        reading: Bool, create: Bool, clock: @escaping @Sendable () -> Timestamp, busyTimeoutMilliseconds: Int32,
+        isSameContent: @escaping @Sendable (RecordedEvent, ProposedEvent) -> Bool,
+        maxPageCount: Int? = nil, bulk: Bool = false, verifiesReads: Bool = true
+    )
+        throws(EventStoreError) -> any TransactionalEventStore
+    {
         switch self {
         case let .sqlite(path):
-            var configuration = Self.sqliteConfiguration(clock: clock, busyTimeoutMilliseconds: busyTimeoutMilliseconds,
-                                                         isSameContent: isSameContent, maxPageCount: maxPageCount)
+            var configuration = Self.sqliteConfiguration(
+                clock: clock, busyTimeoutMilliseconds: busyTimeoutMilliseconds,
+                isSameContent: isSameContent, maxPageCount: maxPageCount)
             configuration.createIfMissing = create
             configuration.readOnly = reading
             configuration.verifiesReads = verifiesReads
             if bulk { configuration.walAutocheckpointPages = SQLiteEventStore.Configuration.bulkWALAutocheckpointPages }
             return try SQLiteEventStore(path: path, configuration: configuration)
         case let .postgres(url):
-            var configuration = PostgresEventStore.Configuration(clock: clock, createIfMissing: create, readOnly: reading,
-                                                                 isSameContent: isSameContent,
-                                                                 lockTimeoutMilliseconds: Int(busyTimeoutMilliseconds))
+            var configuration = PostgresEventStore.Configuration(
+                clock: clock, createIfMissing: create, readOnly: reading,
+                isSameContent: isSameContent,
+                lockTimeoutMilliseconds: Int(busyTimeoutMilliseconds))
             configuration.verifiesReads = verifiesReads
             return try PostgresEventStore(url: url, configuration: configuration)
         }
@@ -53,24 +58,31 @@ enum JournalBackend {
 
     /// A new SQLite journal written in one go (`SQLiteJournalLoad`), when this is a file path
     /// where nothing exists yet; nil otherwise (PostgreSQL, `:memory:`, an existing file).
-    func startLoad(clock: @escaping @Sendable () -> Timestamp, busyTimeoutMilliseconds: Int32,
-                   isSameContent: @escaping @Sendable (RecordedEvent, ProposedEvent) -> Bool,
-                   maxPageCount: Int? = nil) throws(EventStoreError) -> SQLiteJournalLoad? {
+    func startLoad(
+        clock: @escaping @Sendable () -> Timestamp, busyTimeoutMilliseconds: Int32,
+        isSameContent: @escaping @Sendable (RecordedEvent, ProposedEvent) -> Bool,
+        maxPageCount: Int? = nil
+    ) throws(EventStoreError) -> SQLiteJournalLoad? {
         switch self {
         case let .sqlite(path):
             guard SQLiteJournalLoad.canStart(at: path) else { return nil }
-            return try SQLiteJournalLoad(path: path, configuration: Self.sqliteConfiguration(
-                clock: clock, busyTimeoutMilliseconds: busyTimeoutMilliseconds, isSameContent: isSameContent,
-                maxPageCount: maxPageCount))
+            return try SQLiteJournalLoad(
+                path: path,
+                configuration: Self.sqliteConfiguration(
+                    clock: clock, busyTimeoutMilliseconds: busyTimeoutMilliseconds, isSameContent: isSameContent,
+                    maxPageCount: maxPageCount))
         case .postgres:
             return nil
         }
     }
 
-    private static func sqliteConfiguration(clock: @escaping @Sendable () -> Timestamp, busyTimeoutMilliseconds: Int32,
-                                            isSameContent: @escaping @Sendable (RecordedEvent, ProposedEvent) -> Bool,
-                                            maxPageCount: Int?) -> SQLiteEventStore.Configuration {
-        SQLiteEventStore.Configuration(clock: clock, busyTimeoutMilliseconds: busyTimeoutMilliseconds,
-                                       isSameContent: isSameContent, maxPageCount: maxPageCount)
+    private static func sqliteConfiguration(
+        clock: @escaping @Sendable () -> Timestamp, busyTimeoutMilliseconds: Int32,
+        isSameContent: @escaping @Sendable (RecordedEvent, ProposedEvent) -> Bool,
+        maxPageCount: Int?
+    ) -> SQLiteEventStore.Configuration {
+        SQLiteEventStore.Configuration(
+            clock: clock, busyTimeoutMilliseconds: busyTimeoutMilliseconds,
+            isSameContent: isSameContent, maxPageCount: maxPageCount)
     }
 }

@@ -21,7 +21,7 @@ enum JournalCLI {
         BundleCommand.spec,
         CheckCommand.spec,
         ServeCommand.spec,
-        TokenCommand.spec,
+        TokenCommand.spec
     ]
 
     static let parser = ArgumentParser(commands: commands)

@@ -7,10 +7,17 @@ enum KeygenCommand {
     static let spec = CommandSpec(
         name: "keygen",
         summary: "create an Ed25519 key to sign checkpoints: private key to a file, verifier key to stdout",
-        positionals: [PositionalSpec(name: "NAME", help: "the key's name, e.g. payments.example/journal "
-                                        + "(no spaces, no '+')", isRequired: true)],
-        options: [OptionSpec(name: "out", value: .text(placeholder: "FILE"),
-                             help: "the new private key file (required; created 0600, never overwritten)")],
+        positionals: [
+            PositionalSpec(
+                name: "NAME",
+                help: "the key's name, e.g. payments.example/journal "
+                    + "(no spaces, no '+')", isRequired: true)
+        ],
+        options: [
+            OptionSpec(
+                name: "out", value: .text(placeholder: "FILE"),
+                help: "the new private key file (required; created 0600, never overwritten)")
+        ],
         details: """
             Creates an Ed25519 key pair in the format of C2SP signed-note (Go's
             golang.org/x/mod/sumdb/note): FILE gets the private key,
@@ -22,8 +29,9 @@ enum KeygenCommand {
         examples: ["journal keygen payments.example/journal --out journal.key > journal.vkey"],
         validate: { arguments throws(CLIError) in
             guard arguments.string("out") != nil else {
-                throw CLIError.usage("'journal keygen' needs --out FILE for the private key",
-                                     hint: "the verifier key is printed on stdout; the private key never is")
+                throw CLIError.usage(
+                    "'journal keygen' needs --out FILE for the private key",
+                    hint: "the verifier key is printed on stdout; the private key never is")
             }
         },
         run: run)
@@ -35,8 +43,9 @@ enum KeygenCommand {
         do {
             signer = try NoteSigner.generate(name: name)
         } catch {
-            throw CLIError.usage("cannot make a key named '\(Help.printable(name))': \(error)",
-                                 hint: "a key name is non-empty text without spaces or '+', e.g. payments.example/journal")
+            throw CLIError.usage(
+                "cannot make a key named '\(Help.printable(name))': \(error)",
+                hint: "a key name is non-empty text without spaces or '+', e.g. payments.example/journal")
         }
         try EvidenceFiles.createNew(path, signer.privateKeyText + "\n", what: "key file")
         switch arguments.format {

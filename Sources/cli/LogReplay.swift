@@ -87,7 +87,8 @@ struct LogReplay {
 
     private mutating func fold(_ event: ScannedEvent) throws {
         guard event.streamID >= 0, event.streamID < Int64(Int32.max) else {
-            throw EventStoreError(code: .integrity, message: "position \(event.position): stream id \(event.streamID) is out of range")
+            throw EventStoreError(
+                code: .integrity, message: "position \(event.position): stream id \(event.streamID) is out of range")
         }
         let index = Int(event.streamID)
         if index >= entries.count {
@@ -107,16 +108,19 @@ struct LogReplay {
         let version = entries[index].nextVersion
         entries[index].nextVersion += 1
         guard let data = try? parser.parse(event.data).objectValue else {
-            entries[index].failure = StreamReplay.Failure(version: version, position: event.position,
-                                                          reason: "the stored data is not a JSON object")
+            entries[index].failure = StreamReplay.Failure(
+                version: version, position: event.position,
+                reason: "the stored data is not a JSON object")
             return
         }
         guard let type = types[event.typeID] else { preconditionFailure("an event folded before its type is named") }
         do {
-            try entries[index].fold?.apply(type: type, data: data,
-                                           occurredAt: Timestamp(millisecondsSinceEpoch: event.occurredAt))
+            try entries[index].fold?.apply(
+                type: type, data: data,
+                occurredAt: Timestamp(millisecondsSinceEpoch: event.occurredAt))
         } catch {
-            entries[index].failure = StreamReplay.Failure(version: version, position: event.position, reason: error.reason)
+            entries[index].failure = StreamReplay.Failure(
+                version: version, position: event.position, reason: error.reason)
             return
         }
         entries[index].events += 1

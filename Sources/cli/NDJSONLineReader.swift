@@ -56,14 +56,18 @@ struct NDJSONLineReader {
     /// The input's size in bytes from where reading started, when it is a regular file (a file
     /// path, or stdin redirected from a file); nil for a pipe or a terminal.
     var size: Int64? {
-        guard let status = try? FileDescriptor(rawValue: descriptor).status(), status.kind == .regular else { return nil }
+        guard let status = try? FileDescriptor(rawValue: descriptor).status(), status.kind == .regular else {
+            return nil
+        }
         return max(0, status.size - startOffset)
     }
     /// Where the descriptor stood when the reader was made (stdin may be partly read).
     private let startOffset: Int64
 
-    init(descriptor: Int32, maxLineLength: Int = NDJSONLineReader.defaultMaxLineLength,
-         chunkSize: Int = 1 << 16, ownsDescriptor: Bool = false) {
+    init(
+        descriptor: Int32, maxLineLength: Int = NDJSONLineReader.defaultMaxLineLength,
+        chunkSize: Int = 1 << 16, ownsDescriptor: Bool = false
+    ) {
         self.descriptor = descriptor
         self.maxLineLength = maxLineLength
         self.chunkSize = chunkSize
@@ -74,7 +78,8 @@ struct NDJSONLineReader {
 
     /// Opens `path` for reading; `-` is stdin.
     static func open(path: String, maxLineLength: Int = NDJSONLineReader.defaultMaxLineLength)
-        throws(CLIError) -> NDJSONLineReader {
+        throws(CLIError) -> NDJSONLineReader
+    {
         if path == "-" { return NDJSONLineReader(descriptor: 0, maxLineLength: maxLineLength) }
         let file: FileDescriptor
         do {
@@ -102,7 +107,7 @@ struct NDJSONLineReader {
                 start = newline + 1
                 return line
             }
-            if end - start > maxLineLength + 1 {  // + 1: a CR before the LF does not count
+            if end - start > maxLineLength + 1 { // + 1: a CR before the LF does not count
                 return try skipLongLine()
             }
             if atEOF {
@@ -155,7 +160,8 @@ struct NDJSONLineReader {
             if remaining > 0 {
                 buffer.withUnsafeMutableBufferPointer { raw in
                     // The regions may overlap: `copyMemory` moves as `memmove` does.
-                    UnsafeMutableRawPointer(raw.baseAddress!).copyMemory(from: raw.baseAddress! + start, byteCount: remaining)
+                    UnsafeMutableRawPointer(raw.baseAddress!).copyMemory(
+                        from: raw.baseAddress! + start, byteCount: remaining)
                 }
             }
             start = 0
@@ -166,7 +172,8 @@ struct NDJSONLineReader {
         }
         let read: Result<Int, Errno> = buffer.withUnsafeMutableBytes { raw in
             Result { () throws(Errno) in
-                try FileDescriptor(rawValue: descriptor).read(into: UnsafeMutableRawBufferPointer(rebasing: raw[end...]))
+                try FileDescriptor(rawValue: descriptor).read(
+                    into: UnsafeMutableRawBufferPointer(rebasing: raw[end...]))
             }
         }
         let count: Int
@@ -217,9 +224,18 @@ struct NDJSONLineReader {
             var minimum: UInt32
             var scalar: UInt32
             switch byte {
-            case 0xC2...0xDF: length = 2; minimum = 0x80; scalar = UInt32(byte & 0x1F)
-            case 0xE0...0xEF: length = 3; minimum = 0x800; scalar = UInt32(byte & 0x0F)
-            case 0xF0...0xF4: length = 4; minimum = 0x10000; scalar = UInt32(byte & 0x07)
+            case 0xC2...0xDF:
+                length = 2
+                minimum = 0x80
+                scalar = UInt32(byte & 0x1F)
+            case 0xE0...0xEF:
+                length = 3
+                minimum = 0x800
+                scalar = UInt32(byte & 0x0F)
+            case 0xF0...0xF4:
+                length = 4
+                minimum = 0x10000
+                scalar = UInt32(byte & 0x07)
             default: return .invalidUTF8(offset: index)
             }
             guard index + length <= count else { return .invalidUTF8(offset: index) }

@@ -43,8 +43,10 @@ final class ProgressReporter {
     private var drawn = false
     private var finished = false
 
-    init(verb: String, unit: Unit, total: Int64?, style: Style, clock: @escaping () -> Int64,
-         write: @escaping (String) -> Void, interval: Int64? = nil) {
+    init(
+        verb: String, unit: Unit, total: Int64?, style: Style, clock: @escaping () -> Int64,
+        write: @escaping (String) -> Void, interval: Int64? = nil
+    ) {
         self.verb = verb
         self.unit = unit
         self.total = total
@@ -58,8 +60,10 @@ final class ProgressReporter {
 
     /// The reporter a command should use: redrawn on a terminal, plain lines with `--progress`,
     /// nil (no progress) otherwise.
-    static func make(_ arguments: ParsedArguments, _ context: CommandContext, verb: String, unit: Unit,
-                     total: Int64?) -> ProgressReporter? {
+    static func make(
+        _ arguments: ParsedArguments, _ context: CommandContext, verb: String, unit: Unit,
+        total: Int64?
+    ) -> ProgressReporter? {
         let style: Style
         if arguments.flag("progress") {
             style = .lines
@@ -69,16 +73,18 @@ final class ProgressReporter {
             return nil
         }
         let stderr = context.stderr
-        return ProgressReporter(verb: verb, unit: unit, total: total, style: style, clock: context.monotonicNanoseconds,
-                                write: { text in
-                                    stderr.write(text)
-                                    try? stderr.flush()
-                                })
+        return ProgressReporter(
+            verb: verb, unit: unit, total: total, style: style, clock: context.monotonicNanoseconds,
+            write: { text in
+                stderr.write(text)
+                try? stderr.flush()
+            })
     }
 
     /// The `--progress` option, for the option tables of the commands that report progress.
-    static let option = OptionSpec(name: "progress", value: .flag,
-                                   help: "progress on stderr every few seconds, even when it is not a terminal")
+    static let option = OptionSpec(
+        name: "progress", value: .flag,
+        help: "progress on stderr every few seconds, even when it is not a terminal")
 
     /// Reports `done` (bytes or events, as `unit` says) and `events` so far, when the interval
     /// has passed. Cheap otherwise (one clock read), but callers still call it every few hundred
@@ -134,7 +140,7 @@ final class ProgressReporter {
             parts.append(amount)
         }
         if unit == .bytes { parts.append(Self.count(events) + " events") }
-        let seconds = Double(max(elapsed, 1_000_000)) / 1e9  // at least 1 ms: a rate, never a division by 0
+        let seconds = Double(max(elapsed, 1_000_000)) / 1e9 // at least 1 ms: a rate, never a division by 0
         let rate = Double(events) / seconds
         parts.append(Self.count(Int64(rate.rounded())) + " events/s")
         if final {

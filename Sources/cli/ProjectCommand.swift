@@ -9,14 +9,19 @@ enum ProjectCommand {
     static let spec = CommandSpec(
         name: "project",
         summary: "show the read models' checkpoints and lag, or rebuild them from the log",
-        positionals: [PositionalSpec(name: "NAME", help: "with --rebuild: \(names.joined(separator: "|")) or a query name "
-                                        + "(default: all)", isRequired: false)],
+        positionals: [
+            PositionalSpec(
+                name: "NAME",
+                help: "with --rebuild: \(names.joined(separator: "|")) or a query name "
+                    + "(default: all)", isRequired: false)
+        ],
         options: [
             OptionSpec(name: "status", value: .flag, help: "each projection's checkpoint, the log's head and the lag"),
-            OptionSpec(name: "rebuild", value: .flag,
-                       help: "rebuild from position 1 into fresh tables, swapped in when complete"),
+            OptionSpec(
+                name: "rebuild", value: .flag,
+                help: "rebuild from position 1 into fresh tables, swapped in when complete"),
             modelsOption,
-            ProgressReporter.option,
+            ProgressReporter.option
         ],
         details: """
             The projections (\(names.joined(separator: ", "))) are read models kept in the journal's
@@ -40,14 +45,17 @@ enum ProjectCommand {
             journal (created 0600 when missing): the way to keep them for a journal you may only
             read.
             """,
-        examples: ["journal project --status", "journal project --rebuild", "journal project --rebuild 3ds --format json"],
+        examples: [
+            "journal project --status", "journal project --rebuild", "journal project --rebuild 3ds --format json"
+        ],
         validate: { arguments throws(CLIError) in
             guard arguments.flag("status") != arguments.flag("rebuild") else {
                 throw CLIError.usage("give exactly one of --status and --rebuild", hint: "run 'journal project --help'")
             }
             if arguments.flag("status"), let name = arguments.positionals.first {
-                throw CLIError.usage("unexpected argument '\(Help.printable(name))' with --status",
-                                     hint: "NAME goes with --rebuild")
+                throw CLIError.usage(
+                    "unexpected argument '\(Help.printable(name))' with --status",
+                    hint: "NAME goes with --rebuild")
             }
             _ = try projections(arguments)
         },
@@ -63,8 +71,9 @@ enum ProjectCommand {
                 query.readsProjection(name)
             }
         }
-        throw CLIError.usage("unknown projection '\(Help.printable(text))'",
-                             hint: "the projections are: \(names.joined(separator: ", ")); a query name also works")
+        throw CLIError.usage(
+            "unknown projection '\(Help.printable(text))'",
+            hint: "the projections are: \(names.joined(separator: ", ")); a query name also works")
     }
 
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws {
@@ -77,8 +86,9 @@ enum ProjectCommand {
             return
         }
         let targets = try projections(arguments)
-        let progress = ProgressReporter.make(arguments, context, verb: "rebuilding", unit: .events,
-                                             total: try? store.headPosition())
+        let progress = ProgressReporter.make(
+            arguments, context, verb: "rebuilding", unit: .events,
+            total: try? store.headPosition())
         var reached: Int64 = 0
         engine.onBatch = { position in
             reached = position
@@ -100,8 +110,9 @@ enum ProjectCommand {
             context.stdout.line(JSONWriter.string(.object(object)))
         case .text:
             let rate = milliseconds > 0 ? " (\(events * 1000 / milliseconds) events/s)" : ""
-            context.stdout.line("rebuilt \(targets.map(\.rawValue).joined(separator: ", ")): "
-                                + "\(events) events in \(milliseconds) ms\(rate)")
+            context.stdout.line(
+                "rebuilt \(targets.map(\.rawValue).joined(separator: ", ")): "
+                    + "\(events) events in \(milliseconds) ms\(rate)")
             printStatus(status, format: .text, context)
         }
     }
@@ -111,17 +122,18 @@ enum ProjectCommand {
         case .json:
             var object = JSONObject()
             object["head"] = .number(JSONNumber(status.first?.head ?? 0))
-            object["projections"] = .array(status.map { projection in
-                var entry = JSONObject()
-                entry["name"] = .string(projection.name.rawValue)
-                entry["codeVersion"] = .number(JSONNumber(projection.codeVersion))
-                entry["builtVersion"] = projection.builtVersion.map { .number(JSONNumber($0)) } ?? .null
-                entry["generation"] = .number(JSONNumber(projection.generation))
-                entry["checkpoint"] = .number(JSONNumber(projection.checkpoint))
-                entry["lag"] = .number(JSONNumber(projection.lag))
-                entry["rebuildCheckpoint"] = projection.rebuildCheckpoint.map { .number(JSONNumber($0)) } ?? .null
-                return .object(entry)
-            })
+            object["projections"] = .array(
+                status.map { projection in
+                    var entry = JSONObject()
+                    entry["name"] = .string(projection.name.rawValue)
+                    entry["codeVersion"] = .number(JSONNumber(projection.codeVersion))
+                    entry["builtVersion"] = projection.builtVersion.map { .number(JSONNumber($0)) } ?? .null
+                    entry["generation"] = .number(JSONNumber(projection.generation))
+                    entry["checkpoint"] = .number(JSONNumber(projection.checkpoint))
+                    entry["lag"] = .number(JSONNumber(projection.lag))
+                    entry["rebuildCheckpoint"] = projection.rebuildCheckpoint.map { .number(JSONNumber($0)) } ?? .null
+                    return .object(entry)
+                })
             context.stdout.line(JSONWriter.string(.object(object)))
         case .text:
             var rows = [["projection", "version", "generation", "checkpoint", "head", "lag", "state"]]
@@ -136,8 +148,10 @@ enum ProjectCommand {
                 } else {
                     state = p.lag == 0 ? "up to date" : "behind"
                 }
-                rows.append([p.name.rawValue, "\(p.codeVersion)", "\(p.generation)", "\(p.checkpoint)", "\(p.head)",
-                             "\(p.lag)", state])
+                rows.append([
+                    p.name.rawValue, "\(p.codeVersion)", "\(p.generation)", "\(p.checkpoint)", "\(p.head)",
+                    "\(p.lag)", state
+                ])
             }
             for line in TextRendering.table(rows, rightAligned: [1, 2, 3, 4, 5]) { context.stdout.line(line) }
         }
@@ -149,23 +163,33 @@ enum ProjectCommand {
     /// `--models FILE` keeps them in a SQLite file of the user's instead. A SQLite journal this
     /// user may not write (an auditor's copy) cannot hold them: `query` then builds them in memory
     /// for this run, and `project`, whose work would be lost, asks for `--models`.
-    static func openEngine(_ context: CommandContext, _ arguments: ParsedArguments,
-                           store: any EventStore) throws -> ProjectionEngine {
+    static func openEngine(
+        _ context: CommandContext, _ arguments: ParsedArguments,
+        store: any EventStore
+    ) throws -> ProjectionEngine {
         let journal = context.journalPath(arguments)
         let source = StoreEventSource(store: store)
         if let models = arguments.string("models") {
             try JournalAccess.checkLocation(.sqlite(path: models), writing: true)
-            return try reporting { () throws(ProjectionError) in try ProjectionEngine(databasePath: models, source: source) }
+            return try reporting { () throws(ProjectionError) in
+                try ProjectionEngine(databasePath: models, source: source)
+            }
         }
         guard case let .sqlite(path) = JournalBackend(location: journal), path != ":memory:",
-              !(FileSystem.isWritable(path) && FileSystem.isWritable(FileSystem.directory(of: path))) else {
-            return try reporting { () throws(ProjectionError) in try ProjectionEngine(journal: journal, source: source) }
+            !(FileSystem.isWritable(path) && FileSystem.isWritable(FileSystem.directory(of: path)))
+        else {
+            return try reporting { () throws(ProjectionError) in try ProjectionEngine(journal: journal, source: source)
+            }
         }
         guard arguments.command == QueryCommand.spec.name || arguments.command == ReportCommand.spec.name else {
-            throw CLIError(.failure, "the journal \(Help.printable(path)) is read-only for this user: its read models "
-                           + "cannot be kept in it", hint: "pass --models FILE to keep them in a file of yours")
+            throw CLIError(
+                .failure,
+                "the journal \(Help.printable(path)) is read-only for this user: its read models "
+                    + "cannot be kept in it", hint: "pass --models FILE to keep them in a file of yours")
         }
-        return try reporting { () throws(ProjectionError) in try ProjectionEngine(databasePath: ":memory:", source: source) }
+        return try reporting { () throws(ProjectionError) in
+            try ProjectionEngine(databasePath: ":memory:", source: source)
+        }
     }
 
     /// `--models FILE`, for `query` and `project`.
@@ -180,16 +204,19 @@ enum ProjectCommand {
         } catch {
             switch error.code {
             case .busy:
-                throw CLIError(.conflict, "the read models are locked by another process: \(error.message)",
-                               hint: "wait for the other process to finish, then run the command again")
+                throw CLIError(
+                    .conflict, "the read models are locked by another process: \(error.message)",
+                    hint: "wait for the other process to finish, then run the command again")
             case .database:
-                throw CLIError(.failure, error.message,
-                               hint: "the read models can be rebuilt from the log: 'journal project --rebuild'")
+                throw CLIError(
+                    .failure, error.message,
+                    hint: "the read models can be rebuilt from the log: 'journal project --rebuild'")
             case .integrity:
                 throw CLIError(.integrity, error.message, hint: "run 'journal verify' to check the whole journal")
             case .tooLarge:
-                throw CLIError(.failure, error.message,
-                               hint: "narrow the window with --since and --until, or choose a longer --every")
+                throw CLIError(
+                    .failure, error.message,
+                    hint: "narrow the window with --since and --until, or choose a longer --every")
             case .eventStore, .unknownName, .badEvent:
                 throw CLIError(.failure, error.message)
             }

@@ -7,12 +7,16 @@ enum ProveCommand {
     static let spec = CommandSpec(
         name: "prove",
         summary: "an inclusion proof of one event (C2SP tlog-proof), or a consistency proof between checkpoints",
-        positionals: [PositionalSpec(name: "POSITION", help: "the event's position (not with --consistency)",
-                                     isRequired: false)],
+        positionals: [
+            PositionalSpec(
+                name: "POSITION", help: "the event's position (not with --consistency)",
+                isRequired: false)
+        ],
         options: [
             EvidenceCheckpoint.option,
-            OptionSpec(name: "consistency", value: .text(placeholder: "OLD"),
-                       help: "prove that the checkpoint --checkpoint (or the latest) extends the older checkpoint OLD"),
+            OptionSpec(
+                name: "consistency", value: .text(placeholder: "OLD"),
+                help: "prove that the checkpoint --checkpoint (or the latest) extends the older checkpoint OLD")
         ],
         details: """
             POSITION: prints a C2SP tlog-proof: the header line, 'extra' with the event's leaf
@@ -31,12 +35,13 @@ enum ProveCommand {
         examples: [
             "journal prove 2507 > proof.txt",
             "journal prove 2507 --checkpoint checkpoint-2026-12-01.txt",
-            "journal prove --consistency checkpoint-2026-11-30.txt --format json",
+            "journal prove --consistency checkpoint-2026-11-30.txt --format json"
         ],
         validate: { arguments throws(CLIError) in
             let position = arguments.positionals.first
             switch (position, arguments.string("consistency")) {
-            case (nil, nil): throw CLIError.usage("give a POSITION, or --consistency OLD", hint: "run 'journal prove --help'")
+            case (nil, nil):
+                throw CLIError.usage("give a POSITION, or --consistency OLD", hint: "run 'journal prove --help'")
             case (.some, .some): throw CLIError.usage("give a POSITION or --consistency OLD, not both")
             case let (.some(text), nil):
                 guard let value = Int64(text), value >= 1 else {
@@ -73,25 +78,31 @@ enum ProveCommand {
     /// The tlog-proof of the event at `position` in the tree of `signed` (also `GET /v1/proof/{p}`).
     /// - Throws: exit 1 when the position is not in that tree.
     static func inclusion(of position: Int64, against signed: SignedCheckpoint, in store: any EventStore) throws
-        -> TlogProof {
+        -> TlogProof
+    {
         let size = signed.checkpoint.size
         guard position >= 1 && position <= size else {
-            throw CLIError(.failure, "position \(position) is not in the checkpoint's tree of \(size) events",
-                           hint: "sign a newer checkpoint with 'journal checkpoint --key FILE'")
+            throw CLIError(
+                .failure, "position \(position) is not in the checkpoint's tree of \(size) events",
+                hint: "sign a newer checkpoint with 'journal checkpoint --key FILE'")
         }
-        return TlogProof(extra: try store.leafLine(position: position), index: position - 1,
-                         proof: try store.inclusionProof(index: position - 1, size: size), checkpoint: signed)
+        return TlogProof(
+            extra: try store.leafLine(position: position), index: position - 1,
+            proof: try store.inclusionProof(index: position - 1, size: size), checkpoint: signed)
     }
 
-    private static func consistency(from oldPath: String, _ arguments: ParsedArguments, _ store: any EventStore,
-                                    _ context: CommandContext) throws {
+    private static func consistency(
+        from oldPath: String, _ arguments: ParsedArguments, _ store: any EventStore,
+        _ context: CommandContext
+    ) throws {
         let old = try EvidenceFiles.checkpoint(path: oldPath)
         try EvidenceCheckpoint.requireMatch(old, store, named: Help.printable(oldPath))
         let new = try EvidenceCheckpoint.chosen(arguments, store)
         let (from, to) = (old.checkpoint.size, new.checkpoint.size)
         guard from <= to else {
-            throw CLIError(.failure, "the old checkpoint (size \(from)) is newer than the new one (size \(to))",
-                           hint: "give the older checkpoint as --consistency OLD and the newer as --checkpoint NEW")
+            throw CLIError(
+                .failure, "the old checkpoint (size \(from)) is newer than the new one (size \(to))",
+                hint: "give the older checkpoint as --consistency OLD and the newer as --checkpoint NEW")
         }
         let proof = try store.consistencyProof(from: from, to: to)
         switch arguments.format {

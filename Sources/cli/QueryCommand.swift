@@ -6,23 +6,28 @@ import Projections
 /// an analytics query, answered from read models kept in the journal's database (caught up with
 /// the log first), for the whole window or once per time bucket.
 enum QueryCommand {
-    static let formatOption = OptionSpec(name: "format", value: .choice(["text", "json", "csv"]),
-                                         help: "text, for a person (default), json (contract §5, §7), or csv (one row per record)")
+    static let formatOption = OptionSpec(
+        name: "format", value: .choice(["text", "json", "csv"]),
+        help: "text, for a person (default), json (contract §5, §7), or csv (one row per record)")
 
     static let spec = CommandSpec(
         name: "query",
         summary: "analytics from the read models: " + QueryName.allCases.map(\.rawValue).joined(separator: ", "),
-        positionals: [PositionalSpec(name: "NAME", help: QueryName.allCases.map(\.rawValue).joined(separator: "|"),
-                                     isRequired: true)],
+        positionals: [
+            PositionalSpec(
+                name: "NAME", help: QueryName.allCases.map(\.rawValue).joined(separator: "|"),
+                isRequired: true)
+        ],
         options: [
             OptionSpec(name: "since", value: .timeBound, help: "count events with occurredAt ≥ T (T included)"),
             OptionSpec(name: "until", value: .timeBound, help: "count events with occurredAt < T (T excluded)"),
-            OptionSpec(name: "every", value: .choice(BucketWidth.allCases.map(\.rawValue)),
-                       help: "one answer per UTC-aligned bucket of 1m, 5m, 15m, 1h or 1d"),
+            OptionSpec(
+                name: "every", value: .choice(BucketWidth.allCases.map(\.rawValue)),
+                help: "one answer per UTC-aligned bucket of 1m, 5m, 15m, 1h or 1d"),
             formatOption,
-            ProjectCommand.modelsOption,
+            ProjectCommand.modelsOption
         ],
-        printsResults: false,  // takes its own --format, with csv
+        printsResults: false, // takes its own --format, with csv
         details: """
             Counts the events whose occurredAt lies in the window (--since included, --until
             excluded; T is YYYY-MM-DDTHH:MM:SS.sssZ or a date YYYY-MM-DD, midnight UTC). What
@@ -56,7 +61,7 @@ enum QueryCommand {
             "journal query otp",
             "journal query timeouts --since 2026-11-01 --until 2026-12-01 --format json",
             "journal query funnel --format csv",
-            "journal query rates --since 2026-11-29 --until 2026-11-30 --every 1h --format json",
+            "journal query rates --since 2026-11-29 --until 2026-11-30 --every 1h --format json"
         ],
         validate: { arguments throws(CLIError) in _ = try name(arguments) },
         run: run)
@@ -66,7 +71,9 @@ enum QueryCommand {
         guard let name = QueryName(rawValue: text) else {
             let names = QueryName.allCases.map(\.rawValue)
             var hint = "the queries are: \(names.joined(separator: ", "))"
-            if let close = names.first(where: { ArgumentParser.isClose($0, text) }) { hint = "did you mean '\(close)'? " + hint }
+            if let close = names.first(where: { ArgumentParser.isClose($0, text) }) {
+                hint = "did you mean '\(close)'? " + hint
+            }
             throw CLIError.usage("unknown query '\(Help.printable(text))'", hint: hint)
         }
         return name

@@ -9,12 +9,14 @@ enum ReplayCommand {
         positionals: [PositionalSpec(name: "STREAM", help: "the stream to replay (or --all)", isRequired: false)],
         options: [
             OptionSpec(name: "all", value: .flag, help: "replay every stream; print a digest of all final states"),
-            OptionSpec(name: "until-position", value: .integer(placeholder: "P", minimum: 0),
-                       help: "stop after position P (P included)"),
+            OptionSpec(
+                name: "until-position", value: .integer(placeholder: "P", minimum: 0),
+                help: "stop after position P (P included)"),
             ProgressReporter.option,
-            OptionSpec(name: "bundle", value: .text(placeholder: "FILE"),
-                       help: "replay the stream of a bundle, checked with --key first; no journal is opened"),
-            EvidenceFiles.verifierKeyOption,
+            OptionSpec(
+                name: "bundle", value: .text(placeholder: "FILE"),
+                help: "replay the stream of a bundle, checked with --key first; no journal is opened"),
+            EvidenceFiles.verifierKeyOption
         ],
         details: """
             Folds the stored events through the current domain rules, one by one. For a STREAM it
@@ -39,13 +41,14 @@ enum ReplayCommand {
         examples: [
             "journal replay 3ds-0b9e2f3c-4d5e-4a41-9a41-6f1c1f433a7b",
             "journal replay --all --until-position 5000 --format json",
-            "journal replay --bundle evidence.json --key journal.vkey",
+            "journal replay --bundle evidence.json --key journal.vkey"
         ],
         validate: { arguments throws(CLIError) in
             let hint = "run 'journal replay --help'"
             if arguments.string("bundle") != nil {
                 guard arguments.positionals.isEmpty, !arguments.flag("all") else {
-                    throw CLIError.usage("--bundle replays the bundle's stream: give no STREAM and no --all", hint: hint)
+                    throw CLIError.usage(
+                        "--bundle replays the bundle's stream: give no STREAM and no --all", hint: hint)
                 }
                 guard arguments.string("key") != nil else {
                     throw CLIError.usage("--bundle needs the verifier key: --key VKEY", hint: hint)
@@ -68,18 +71,22 @@ enum ReplayCommand {
             let verified = try CheckCommand.verified(arguments, file: path)
             let events = try verified.events.map { event throws(CLIError) in try RecordedEvent(leaf: event.object) }
             let stream = try StreamName(verified.stream)
-            try replayOne(stream, pages: { version, limit in
-                let start = Int(clamping: max(0, version))
-                return start < events.count ? Array(events[start..<min(events.count, start + limit)]) : []
-            }, until: until, arguments: arguments, context: context)
+            try replayOne(
+                stream,
+                pages: { version, limit in
+                    let start = Int(clamping: max(0, version))
+                    return start < events.count ? Array(events[start..<min(events.count, start + limit)]) : []
+                }, until: until, arguments: arguments, context: context)
             return
         }
         let store = try JournalAccess.openForReading(context, arguments)
         if let name = arguments.positionals.first {
             let stream = try StreamArgument.existing(name, in: store)
-            try replayOne(stream, pages: { version, limit in
-                try store.read(stream: stream, from: version, direction: .forward, limit: limit)
-            }, until: until, arguments: arguments, context: context)
+            try replayOne(
+                stream,
+                pages: { version, limit in
+                    try store.read(stream: stream, from: version, direction: .forward, limit: limit)
+                }, until: until, arguments: arguments, context: context)
         } else {
             try replayAll(store: store, until: until, arguments: arguments, context: context)
         }
@@ -87,8 +94,10 @@ enum ReplayCommand {
 
     /// Prints every step of one stream's fold: the events come from the journal, or from a
     /// checked bundle (`replay --bundle`), with the same output.
-    static func replayOne(_ stream: StreamName, pages: (_ fromVersion: Int64, _ limit: Int) throws -> [RecordedEvent],
-                          until: Int64, arguments: ParsedArguments, context: CommandContext) throws {
+    static func replayOne(
+        _ stream: StreamName, pages: (_ fromVersion: Int64, _ limit: Int) throws -> [RecordedEvent],
+        until: Int64, arguments: ParsedArguments, context: CommandContext
+    ) throws {
         var steps: [JSONValue] = []
         var rows: [[String]] = [["version", "position", "occurredAt", "type", "state after"]]
         let outcome = try StreamReplay.fold(stream, pages: pages, untilPosition: until) { event, fold in
@@ -102,8 +111,10 @@ enum ReplayCommand {
                 step["state"] = .object(fold.summary)
                 steps.append(.object(step))
             case .text:
-                rows.append([String(event.version), String(event.position), event.occurredAt.description, event.type,
-                             fold.stepDescription])
+                rows.append([
+                    String(event.version), String(event.position), event.occurredAt.description, event.type,
+                    fold.stepDescription
+                ])
             }
         }
         switch arguments.format {
@@ -124,8 +135,9 @@ enum ReplayCommand {
             context.stdout.line("replay of \(stream): \(outcome.events) events")
             for line in TextRendering.table(rows, rightAligned: [0, 1]) { context.stdout.line("  " + line) }
             if let failure = outcome.failure {
-                context.stdout.line("  FAILS at version \(failure.version) (position \(failure.position)): "
-                                    + failure.reason)
+                context.stdout.line(
+                    "  FAILS at version \(failure.version) (position \(failure.position)): "
+                        + failure.reason)
             }
             context.stdout.line(outcome.failure == nil ? "final state:" : "state before the failure:")
             for line in TextRendering.keyValueLines(outcome.summary) { context.stdout.line(line) }
@@ -135,15 +147,18 @@ enum ReplayCommand {
         }
     }
 
-    private static func replayAll(store: any EventStore, until: Int64, arguments: ParsedArguments,
-                                  context: CommandContext) throws {
+    private static func replayAll(
+        store: any EventStore, until: Int64, arguments: ParsedArguments,
+        context: CommandContext
+    ) throws {
         let digest = SHA256Digest()
         var streams = 0
         var events = 0
         var failures: [(stream: StreamName, failure: StreamReplay.Failure)] = []
         let head = try store.headPosition()
-        let progress = ProgressReporter.make(arguments, context, verb: "replaying", unit: .events,
-                                             total: min(head, until))
+        let progress = ProgressReporter.make(
+            arguments, context, verb: "replaying", unit: .events,
+            total: min(head, until))
         defer { progress?.finish(done: Int64(events), events: Int64(events)) }
         // One pass over the log when the store can lend it (both backends can); else stream by stream.
         var folded: [String: LogReplay.Entry]?
@@ -163,7 +178,7 @@ enum ReplayCommand {
             } else {
                 outcome = try StreamReplay.fold(stream, in: store, untilPosition: until)
             }
-            guard outcome.events > 0 || outcome.failure != nil else { continue }  // begins after P
+            guard outcome.events > 0 || outcome.failure != nil else { continue } // begins after P
             streams += 1
             events += outcome.events
             if folded == nil { progress?.update(done: Int64(events), events: Int64(events)) }
@@ -185,32 +200,39 @@ enum ReplayCommand {
             object["streams"] = .number(JSONNumber(streams))
             object["events"] = .number(JSONNumber(events))
             if until != .max { object["untilPosition"] = .number(JSONNumber(until)) }
-            object["failures"] = .array(failures.map { item in
-                var failure = JSONObject()
-                failure["stream"] = .string(item.stream.rawValue)
-                failure["version"] = .number(JSONNumber(item.failure.version))
-                failure["position"] = .number(JSONNumber(item.failure.position))
-                failure["reason"] = .string(item.failure.reason)
-                return .object(failure)
-            })
+            object["failures"] = .array(
+                failures.map { item in
+                    var failure = JSONObject()
+                    failure["stream"] = .string(item.stream.rawValue)
+                    failure["version"] = .number(JSONNumber(item.failure.version))
+                    failure["position"] = .number(JSONNumber(item.failure.position))
+                    failure["reason"] = .string(item.failure.reason)
+                    return .object(failure)
+                })
             object["digest"] = .string("sha256:" + hex)
             context.stdout.line(JSONWriter.string(.object(object)))
         case .text:
             let scope = until == .max ? "" : " up to position \(until)"
             let streamCount = streams == 1 ? "1 stream" : "\(streams) streams"
             let failed = failures.count == 1 ? "1 no longer folds" : "\(failures.count) no longer fold"
-            context.stdout.line("replayed \(streamCount), \(events) events\(scope): "
-                                + (failures.isEmpty ? "every stream folds" : failed))
+            context.stdout.line(
+                "replayed \(streamCount), \(events) events\(scope): "
+                    + (failures.isEmpty ? "every stream folds" : failed))
             for item in failures {
-                context.stdout.line("  FAILS \(item.stream) at version \(item.failure.version) "
-                                    + "(position \(item.failure.position)): \(item.failure.reason)")
+                context.stdout.line(
+                    "  FAILS \(item.stream) at version \(item.failure.version) "
+                        + "(position \(item.failure.position)): \(item.failure.reason)")
             }
             context.stdout.line("digest of all final states: sha256:\(hex)")
         }
         if !failures.isEmpty {
-            throw CLIError(.replayFailed, failures.map { "\($0.stream) no longer folds at version \($0.failure.version): "
-                                                          + $0.failure.reason },
-                           hints: ["'journal replay STREAM' shows every step up to the failure"])
+            throw CLIError(
+                .replayFailed,
+                failures.map {
+                    "\($0.stream) no longer folds at version \($0.failure.version): "
+                        + $0.failure.reason
+                },
+                hints: ["'journal replay STREAM' shows every step up to the failure"])
         }
     }
 }

@@ -9,10 +9,11 @@ enum ReportCommand {
         name: "report",
         summary: "the analytics of a window as one self-contained HTML page with charts and tables",
         options: [
-            OptionSpec(name: "out", value: .text(placeholder: "FILE"), help: "the HTML file to write (required; mode 0600)"),
+            OptionSpec(
+                name: "out", value: .text(placeholder: "FILE"), help: "the HTML file to write (required; mode 0600)"),
             OptionSpec(name: "since", value: .timeBound, help: "count events with occurredAt ≥ T (T included)"),
             OptionSpec(name: "until", value: .timeBound, help: "count events with occurredAt < T (T excluded)"),
-            ProjectCommand.modelsOption,
+            ProjectCommand.modelsOption
         ],
         printsResults: false,
         details: """
@@ -36,7 +37,7 @@ enum ReportCommand {
             """,
         examples: [
             "journal report --out report.html",
-            "journal report --out november.html --since 2026-11-01 --until 2026-12-01",
+            "journal report --out november.html --since 2026-11-01 --until 2026-12-01"
         ],
         validate: { arguments throws(CLIError) in
             guard let out = arguments.string("out") else {
@@ -51,12 +52,15 @@ enum ReportCommand {
         let store = try JournalAccess.openForReading(context, arguments)
         let engine = try ProjectCommand.openEngine(context, arguments, store: store)
         defer { engine.close() }
-        let data = try ProjectCommand.reporting { () throws(ProjectionError) in try ReportData.load(engine, window: window) }
+        let data = try ProjectCommand.reporting { () throws(ProjectionError) in
+            try ReportData.load(engine, window: window)
+        }
         let path = arguments.string("out") ?? ""
         let sink = try OutputSink.create(path: path)
         sink.write(ReportPage(data: data).html)
         try sink.close()
-        context.stdout.line("wrote \(Help.printable(path)): \(data.events) events, \(data.window), "
-                            + "rates over time per \(ReportPage.widthName(data.every))")
+        context.stdout.line(
+            "wrote \(Help.printable(path)): \(data.events) events, \(data.window), "
+                + "rates over time per \(ReportPage.widthName(data.every))")
     }
 }

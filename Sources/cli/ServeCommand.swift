@@ -1,6 +1,6 @@
-import JournalCore
 import EventStore
 import Glibc
+import JournalCore
 import Projections
 import Synchronization
 
@@ -17,14 +17,18 @@ enum ServeCommand {
         name: "serve",
         summary: "serve the journal over HTTP: append, read, long-poll, queries, metrics",
         options: [
-            OptionSpec(name: "listen", value: .text(placeholder: "HOST:PORT"),
-                       help: "address to listen on (default: \(defaultListen); port 0 picks a free one)"),
-            OptionSpec(name: "tokens", value: .text(placeholder: "FILE"),
-                       help: "bearer tokens ('journal token'); required to listen beyond loopback"),
-            OptionSpec(name: "max-body", value: .integer(placeholder: "BYTES", minimum: 1),
-                       help: "largest POST /v1/events body (default: \(defaultMaxBody), 16 MiB)"),
-            OptionSpec(name: "request-timeout", value: .integer(placeholder: "SECONDS", minimum: 1),
-                       help: "longest time from a request's headers to the end of its body (default: 60)"),
+            OptionSpec(
+                name: "listen", value: .text(placeholder: "HOST:PORT"),
+                help: "address to listen on (default: \(defaultListen); port 0 picks a free one)"),
+            OptionSpec(
+                name: "tokens", value: .text(placeholder: "FILE"),
+                help: "bearer tokens ('journal token'); required to listen beyond loopback"),
+            OptionSpec(
+                name: "max-body", value: .integer(placeholder: "BYTES", minimum: 1),
+                help: "largest POST /v1/events body (default: \(defaultMaxBody), 16 MiB)"),
+            OptionSpec(
+                name: "request-timeout", value: .integer(placeholder: "SECONDS", minimum: 1),
+                help: "longest time from a request's headers to the end of its body (default: 60)")
         ],
         printsResults: false,
         details: """
@@ -64,14 +68,16 @@ enum ServeCommand {
             """,
         examples: [
             "journal serve --db journal.db",
-            "journal serve --listen 0.0.0.0:8080 --tokens tokens.txt --max-body 1048576",
+            "journal serve --listen 0.0.0.0:8080 --tokens tokens.txt --max-body 1048576"
         ],
         validate: { arguments throws(CLIError) in
             let address = try ListenAddress(parsing: arguments.string("listen") ?? defaultListen)
             if !address.isLoopback && arguments.string("tokens") == nil {
-                throw CLIError.usage("refusing to listen on \(address.url) without --tokens: anyone who can reach "
-                                     + "it could read and append", hint: "create tokens with 'journal token ROLE NAME "
-                                        + "--tokens FILE' and pass --tokens FILE, or listen on 127.0.0.1")
+                throw CLIError.usage(
+                    "refusing to listen on \(address.url) without --tokens: anyone who can reach "
+                        + "it could read and append",
+                    hint: "create tokens with 'journal token ROLE NAME "
+                        + "--tokens FILE' and pass --tokens FILE, or listen on 127.0.0.1")
             }
         },
         run: run)
@@ -101,8 +107,9 @@ enum ServeCommand {
         }
 
         let (socket, bound) = try address.listen()
-        let api = JournalAPI(store: store, projections: projections, tokens: tokens, maxBodyBytes: maxBody,
-                             accessLog: AccessLog(descriptor: 2, now: context.now))
+        let api = JournalAPI(
+            store: store, projections: projections, tokens: tokens, maxBodyBytes: maxBody,
+            accessLog: AccessLog(descriptor: 2, now: context.now))
         let server = HTTPServer(listenSocket: socket, handler: api)
         do {
             var limits = HTTPServer.Limits()
@@ -125,8 +132,11 @@ enum ServeCommand {
             _ = nanosleep(&pause, nil)
         }
         let drained = api.inFlight.load(ordering: .relaxed) == 0
-        server.stop(answering: JournalAPI.error(503, "the server stopped before this request was answered; it may have "
-                                                + "been applied: a retry with the same event ids is safe"))
+        server.stop(
+            answering: JournalAPI.error(
+                503,
+                "the server stopped before this request was answered; it may have "
+                    + "been applied: a retry with the same event ids is safe"))
         _ = close(socket)
         // A commit still running after the drain (a stalled disk) is not waited for: its
         // requests got no 200, and the process ends.

@@ -12,28 +12,38 @@ enum SimulateCommand {
         name: "simulate",
         summary: "append a realistic, deterministic synthetic workload (3DS transactions, card digitizations)",
         options: [
-            OptionSpec(name: "seed", value: .integer(placeholder: "N", minimum: 0),
-                       help: "the seed (required): the same seed, counts and profile give the same journal"),
-            OptionSpec(name: "transactions", value: .integer(placeholder: "N", minimum: 0),
-                       help: "number of 3ds streams (default: \(defaultTransactions))"),
-            OptionSpec(name: "digitizations", value: .integer(placeholder: "N", minimum: 0),
-                       help: "number of card streams (default: \(defaultDigitizations))"),
-            OptionSpec(name: "profile", value: .choice(WorkloadProfile.builtInNames),
-                       help: "the built-in mix (default: default)"),
-            OptionSpec(name: "profile-file", value: .text(placeholder: "FILE"),
-                       help: "a JSON profile whose figures replace those of the built-in profile"),
-            OptionSpec(name: "start", value: .timeBound,
-                       help: "start of the simulated clock (default: 2026-11-29T08:00:00.000Z)"),
-            OptionSpec(name: "ndjson", value: .flag,
-                       help: "write the events to stdout as NDJSON (the import envelope) instead of appending"),
-            OptionSpec(name: "print-profile", value: .flag,
-                       help: "print the profile (every figure with its source) as JSON and exit"),
-            OptionSpec(name: "batch-size", value: .integer(placeholder: "N", minimum: 1),
-                       help: "events per store transaction (default: \(SimulationAppender.defaultBatchSize))"),
-            OptionSpec(name: "into-existing", value: .flag,
-                       help: "append to a journal that already holds events (refused without it)"),
+            OptionSpec(
+                name: "seed", value: .integer(placeholder: "N", minimum: 0),
+                help: "the seed (required): the same seed, counts and profile give the same journal"),
+            OptionSpec(
+                name: "transactions", value: .integer(placeholder: "N", minimum: 0),
+                help: "number of 3ds streams (default: \(defaultTransactions))"),
+            OptionSpec(
+                name: "digitizations", value: .integer(placeholder: "N", minimum: 0),
+                help: "number of card streams (default: \(defaultDigitizations))"),
+            OptionSpec(
+                name: "profile", value: .choice(WorkloadProfile.builtInNames),
+                help: "the built-in mix (default: default)"),
+            OptionSpec(
+                name: "profile-file", value: .text(placeholder: "FILE"),
+                help: "a JSON profile whose figures replace those of the built-in profile"),
+            OptionSpec(
+                name: "start", value: .timeBound,
+                help: "start of the simulated clock (default: 2026-11-29T08:00:00.000Z)"),
+            OptionSpec(
+                name: "ndjson", value: .flag,
+                help: "write the events to stdout as NDJSON (the import envelope) instead of appending"),
+            OptionSpec(
+                name: "print-profile", value: .flag,
+                help: "print the profile (every figure with its source) as JSON and exit"),
+            OptionSpec(
+                name: "batch-size", value: .integer(placeholder: "N", minimum: 1),
+                help: "events per store transaction (default: \(SimulationAppender.defaultBatchSize))"),
+            OptionSpec(
+                name: "into-existing", value: .flag,
+                help: "append to a journal that already holds events (refused without it)"),
             ProgressReporter.option,
-            EvidenceFiles.signOption,
+            EvidenceFiles.signOption
         ],
         details: """
             Generates --transactions 3-D Secure transactions and --digitizations card
@@ -65,7 +75,7 @@ enum SimulateCommand {
             "journal simulate --seed 42",
             "journal simulate --seed 7 --transactions 1000000 --digitizations 200000 --db bench.db",
             "journal simulate --seed 1 --transactions 100 --digitizations 20 --ndjson > sample.ndjson",
-            "journal simulate --seed 1 --profile europe --print-profile > mix.json",
+            "journal simulate --seed 1 --profile europe --print-profile > mix.json"
         ],
         validate: { arguments throws(CLIError) in
             if arguments.flag("print-profile") { return }
@@ -94,8 +104,9 @@ enum SimulateCommand {
         let start = arguments.timeBound("start") ?? JourneyGenerator.defaultStart
         let simulation: Simulation
         do {
-            simulation = try Simulation(seed: seed, transactions: transactions, digitizations: digitizations,
-                                        profile: profile, start: start)
+            simulation = try Simulation(
+                seed: seed, transactions: transactions, digitizations: digitizations,
+                profile: profile, start: start)
         } catch {
             throw CLIError(.failure, "profile \(profile.name): \(error)")
         }
@@ -155,15 +166,19 @@ enum SimulateCommand {
     /// Fake events must not mix into a real journal by accident (`$JOURNAL_DB` or `./journal.db`
     /// is the default, and nothing can be removed from a journal): one that already holds events
     /// is refused unless the user says `--into-existing`.
-    private static func refuseRealJournal(_ store: any EventStore, _ arguments: ParsedArguments,
-                                          _ context: CommandContext) throws {
+    private static func refuseRealJournal(
+        _ store: any EventStore, _ arguments: ParsedArguments,
+        _ context: CommandContext
+    ) throws {
         guard !arguments.flag("into-existing") else { return }
         let head = try store.headPosition()
         guard head > 0 else { return }
         let location = JournalBackend(location: context.journalPath(arguments)).display
-        throw CLIError(.failure, "\(location) already holds \(head) events; simulated events would mix into it "
-                       + "for good (a journal cannot be cleaned). Nothing was written",
-                       hint: "simulate into a new journal with --db PATH, or pass --into-existing to append anyway")
+        throw CLIError(
+            .failure,
+            "\(location) already holds \(head) events; simulated events would mix into it "
+                + "for good (a journal cannot be cleaned). Nothing was written",
+            hint: "simulate into a new journal with --db PATH, or pass --into-existing to append anyway")
     }
 
     /// `--profile NAME` (or the file's `base`, or `default`), with `--profile-file`'s figures.
@@ -177,14 +192,17 @@ enum SimulateCommand {
         do {
             return try WorkloadProfile.load(file: bytes, sourceLabel: "profile file \(path)", base: name)
         } catch {
-            throw CLIError(.usage, "profile file \(Help.printable(path)): \(error)",
-                           hint: "'journal simulate --print-profile' prints a complete profile to start from")
+            throw CLIError(
+                .usage, "profile file \(Help.printable(path)): \(error)",
+                hint: "'journal simulate --print-profile' prints a complete profile to start from")
         }
     }
 
-    private static func summarize(_ simulation: Simulation, _ report: SimulationAppender.Report,
-                                  arguments: ParsedArguments, context: CommandContext,
-                                  checkpoint: (kept: StoredCheckpoint, origin: String)?) {
+    private static func summarize(
+        _ simulation: Simulation, _ report: SimulationAppender.Report,
+        arguments: ParsedArguments, context: CommandContext,
+        checkpoint: (kept: StoredCheckpoint, origin: String)?
+    ) {
         let statistics = simulation.statistics
         switch arguments.format {
         case .json:
@@ -209,15 +227,18 @@ enum SimulateCommand {
         case .text:
             let out = context.stdout
             let duplicates = report.events - report.written
-            out.line("simulated \(statistics.transactions) 3DS transactions and \(statistics.digitizations) card digitizations "
-                     + "(seed \(simulation.seed), profile \(simulation.profile.name)): \(report.written) events appended"
-                     + " in \(report.transactions) store transactions"
-                     + (duplicates > 0 ? " (\(duplicates) were already in the journal)" : ""))
+            out.line(
+                "simulated \(statistics.transactions) 3DS transactions and \(statistics.digitizations) card digitizations "
+                    + "(seed \(simulation.seed), profile \(simulation.profile.name)): \(report.written) events appended"
+                    + " in \(report.transactions) store transactions"
+                    + (duplicates > 0 ? " (\(duplicates) were already in the journal)" : ""))
             if let first = statistics.firstRecordedAt, let last = statistics.lastRecordedAt {
                 out.line("  simulated time  \(first) … \(last)")
             }
-            out.line("  concurrency     at most \(statistics.peakInFlight) journeys in flight"
-                     + (statistics.deferredArrivals > 0 ? ", \(statistics.deferredArrivals) arrivals waited for a slot" : ""))
+            out.line(
+                "  concurrency     at most \(statistics.peakInFlight) journeys in flight"
+                    + (statistics.deferredArrivals > 0
+                        ? ", \(statistics.deferredArrivals) arrivals waited for a slot" : ""))
             for category in ["3ds", "card"] {
                 let entries = sortedCounts(statistics.outcomes).entries.filter { $0.key.hasPrefix(category + ".") }
                 guard !entries.isEmpty else { continue }
@@ -232,7 +253,9 @@ enum SimulateCommand {
 
     private static func sortedCounts(_ counts: [String: Int]) -> JSONObject {
         var object = JSONObject()
-        for key in counts.keys.sorted() { object.appendUnchecked(key: key, value: .number(JSONNumber(counts[key] ?? 0))) }
+        for key in counts.keys.sorted() {
+            object.appendUnchecked(key: key, value: .number(JSONNumber(counts[key] ?? 0)))
+        }
         return object
     }
 }

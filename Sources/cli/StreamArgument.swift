@@ -6,9 +6,10 @@ enum StreamArgument {
     /// A usage error (exit 2) when `name` is not a stream name of contract §1.
     static func check(_ name: String) throws(CLIError) {
         if let problem = Envelope.streamNameProblem(name) {
-            throw CLIError.usage("'\(Help.printable(name))' is not a stream name: \(problem)",
-                                 hint: "stream names look like 3ds-<uuid> or card-<uuid>; "
-                                     + "'journal export' lists the events of every stream")
+            throw CLIError.usage(
+                "'\(Help.printable(name))' is not a stream name: \(problem)",
+                hint: "stream names look like 3ds-<uuid> or card-<uuid>; "
+                    + "'journal export' lists the events of every stream")
         }
     }
 
@@ -16,8 +17,9 @@ enum StreamArgument {
     static func existing(_ name: String, in store: any EventStore) throws -> StreamName {
         let stream = try StreamName(name)
         guard try store.lastVersion(of: stream) != nil else {
-            throw CLIError(.failure, "no stream \(name) in the journal",
-                           hint: "stream names are compared exactly as written, letter case included")
+            throw CLIError(
+                .failure, "no stream \(name) in the journal",
+                hint: "stream names are compared exactly as written, letter case included")
         }
         return stream
     }

@@ -24,19 +24,25 @@ enum StreamReplay {
 
     /// Folds `stream` through version `lastVersion` (included) and position `untilPosition`
     /// (included), calling `step` after each event folds.
-    static func fold(_ stream: StreamName, in store: any EventStore, through lastVersion: Int64 = .max,
-                     untilPosition: Int64 = .max,
-                     step: (RecordedEvent, StreamFold) -> Void = { _, _ in }) throws -> Outcome {
-        try fold(stream, pages: { version, limit in
-            try store.read(stream: stream, from: version, direction: .forward, limit: limit)
-        }, through: lastVersion, untilPosition: untilPosition, step: step)
+    static func fold(
+        _ stream: StreamName, in store: any EventStore, through lastVersion: Int64 = .max,
+        untilPosition: Int64 = .max,
+        step: (RecordedEvent, StreamFold) -> Void = { _, _ in }
+    ) throws -> Outcome {
+        try fold(
+            stream,
+            pages: { version, limit in
+                try store.read(stream: stream, from: version, direction: .forward, limit: limit)
+            }, through: lastVersion, untilPosition: untilPosition, step: step)
     }
 
     /// Folds the events `pages` gives (the stream's events from a version on, at most `limit`, in
     /// version order): the journal's, or a bundle's checked events.
-    static func fold(_ stream: StreamName, pages: (_ fromVersion: Int64, _ limit: Int) throws -> [RecordedEvent],
-                     through lastVersion: Int64 = .max, untilPosition: Int64 = .max,
-                     step: (RecordedEvent, StreamFold) -> Void = { _, _ in }) throws -> Outcome {
+    static func fold(
+        _ stream: StreamName, pages: (_ fromVersion: Int64, _ limit: Int) throws -> [RecordedEvent],
+        through lastVersion: Int64 = .max, untilPosition: Int64 = .max,
+        step: (RecordedEvent, StreamFold) -> Void = { _, _ in }
+    ) throws -> Outcome {
         var outcome = Outcome(fold: nil, events: 0)
         do {
             outcome.fold = try StreamFold(stream: stream.rawValue)
@@ -51,8 +57,9 @@ enum StreamReplay {
             for event in page {
                 guard event.version <= lastVersion, event.position <= untilPosition else { return outcome }
                 guard let data = try? parser.parse(event.data).objectValue else {
-                    outcome.failure = Failure(version: event.version, position: event.position,
-                                              reason: "the stored data is not a JSON object")
+                    outcome.failure = Failure(
+                        version: event.version, position: event.position,
+                        reason: "the stored data is not a JSON object")
                     return outcome
                 }
                 do {

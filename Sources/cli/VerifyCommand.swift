@@ -8,9 +8,10 @@ enum VerifyCommand {
         summary: "check the whole journal's integrity: hash chain, versions, positions",
         options: [
             ProgressReporter.option,
-            OptionSpec(name: "checkpoint", value: .text(placeholder: "FILE"),
-                       help: "also hold the journal to this signed checkpoint (with --key VKEY)"),
-            EvidenceFiles.verifierKeyOption,
+            OptionSpec(
+                name: "checkpoint", value: .text(placeholder: "FILE"),
+                help: "also hold the journal to this signed checkpoint (with --key VKEY)"),
+            EvidenceFiles.verifierKeyOption
         ],
         details: """
             Walks every event in position order and recomputes the hash chain; checks that
@@ -28,21 +29,25 @@ enum VerifyCommand {
             stderr when it is a terminal; --progress prints it as a plain line every few seconds
             and a final line.
             """,
-        examples: ["journal verify --db journal.db", "journal verify --format json",
-                   "journal verify --progress 2> verify.log",
-                   "journal verify --checkpoint checkpoint-2026-12-01.txt --key journal.vkey"],
+        examples: [
+            "journal verify --db journal.db", "journal verify --format json",
+            "journal verify --progress 2> verify.log",
+            "journal verify --checkpoint checkpoint-2026-12-01.txt --key journal.vkey"
+        ],
         validate: { arguments throws(CLIError) in
             if (arguments.string("checkpoint") == nil) != (arguments.string("key") == nil) {
-                throw CLIError.usage("--checkpoint FILE and --key VKEY go together",
-                                     hint: "the key checks the checkpoint's signature")
+                throw CLIError.usage(
+                    "--checkpoint FILE and --key VKEY go together",
+                    hint: "the key checks the checkpoint's signature")
             }
         },
         run: run)
 
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws {
         let store = try JournalAccess.openForReading(context, arguments)
-        let progress = ProgressReporter.make(arguments, context, verb: "verifying", unit: .events,
-                                             total: try? store.headPosition())
+        let progress = ProgressReporter.make(
+            arguments, context, verb: "verifying", unit: .events,
+            total: try? store.headPosition())
         var checked: Int64 = 0
         let result = verify(store) { count in
             checked = count
@@ -63,10 +68,12 @@ enum VerifyCommand {
                 line["reason"] = .string(error.message)
                 context.stdout.line(JSONWriter.string(.object(line)))
             }
-            let message = error.message.contains("position \(position)")
+            let message =
+                error.message.contains("position \(position)")
                 ? error.message : "first bad position \(position): \(error.message)"
-            throw CLIError(.integrity, message,
-                           hint: "'journal audit STREAM' marks each event whose hash does not check")
+            throw CLIError(
+                .integrity, message,
+                hint: "'journal audit STREAM' marks each event whose hash does not check")
         case let .failure(error):
             throw error
         }
@@ -89,11 +96,13 @@ enum VerifyCommand {
             context.stdout.line(JSONWriter.string(.object(line)))
         case .text:
             let head = report.headHash.isEmpty ? "" : ", head hash \(report.headHash.prefix(16))…"
-            context.stdout.line("ok: \(report.events) events in \(report.streams) streams intact "
-                                + "(hash chain, positions, versions); head position \(report.headPosition)\(head)")
+            context.stdout.line(
+                "ok: \(report.events) events in \(report.streams) streams intact "
+                    + "(hash chain, positions, versions); head position \(report.headPosition)\(head)")
             if let held {
-                context.stdout.line("ok: the journal is the log \(held.origin) signed at \(held.size) events, "
-                                    + "or an append-only extension of it")
+                context.stdout.line(
+                    "ok: the journal is the log \(held.origin) signed at \(held.size) events, "
+                        + "or an append-only extension of it")
             }
         }
     }
@@ -107,13 +116,16 @@ enum VerifyCommand {
         do {
             try signed.verify(with: verifiers)
         } catch {
-            throw CLIError(.integrity, "the checkpoint \(Help.printable(path)) is not signed by the given key: \(error)")
+            throw CLIError(
+                .integrity, "the checkpoint \(Help.printable(path)) is not signed by the given key: \(error)")
         }
         try EvidenceCheckpoint.requireMatch(signed, store, named: Help.printable(path))
         return signed.checkpoint
     }
 
-    private static func verify(_ store: any EventStore, progress: (Int64) -> Void) -> Result<VerifyReport, EventStoreError> {
+    private static func verify(_ store: any EventStore, progress: (Int64) -> Void) -> Result<
+        VerifyReport, EventStoreError
+    > {
         do {
             return .success(try store.verify(progress: progress))
         } catch {

@@ -9,8 +9,9 @@ enum VersionCommand {
 
     static func run(_ context: CommandContext) {
         context.stdout.line("journal \(version) (contract v\(contract))")
-        context.stdout.line("journal format  SQLite \(LinkedLibraries.sqliteJournalFormat), "
-                            + "PostgreSQL \(LinkedLibraries.postgresJournalFormat)")
+        context.stdout.line(
+            "journal format  SQLite \(LinkedLibraries.sqliteJournalFormat), "
+                + "PostgreSQL \(LinkedLibraries.postgresJournalFormat)")
         context.stdout.line("SQLite          \(LinkedLibraries.sqlite)")
         context.stdout.line("OpenSSL         \(LinkedLibraries.openSSL)")
         context.stdout.line("LZ4             \(LinkedLibraries.lz4)")

@@ -5,8 +5,10 @@ enum WholeFile {
     /// The bytes of the file at `path`; `what` names it in errors ("key file"). A file over
     /// `maxBytes` is refused rather than read on. Failures exit with `status` (1 unless the file
     /// is part of the command line's usage) and carry `hint`.
-    static func read(_ path: String, what: String, maxBytes: Int, status: ExitStatus = .failure,
-                     hint: String? = nil) throws(CLIError) -> [UInt8] {
+    static func read(
+        _ path: String, what: String, maxBytes: Int, status: ExitStatus = .failure,
+        hint: String? = nil
+    ) throws(CLIError) -> [UInt8] {
         let shown = Help.printable(path)
         let file: FileDescriptor
         do {

@@ -38,17 +38,21 @@ func reportable(_ error: any Error) -> CLIError {
 func reportable(_ error: EventStoreError) -> CLIError {
     switch error.code {
     case .integrity:
-        return CLIError(.integrity, error.message,
-                        hint: "run 'journal verify' for the first bad position")
+        return CLIError(
+            .integrity, error.message,
+            hint: "run 'journal verify' for the first bad position")
     case .conflict:
-        return CLIError(.conflict, "concurrency conflict: \(error.message)",
-                        hint: "another writer changed the journal; run the command again")
+        return CLIError(
+            .conflict, "concurrency conflict: \(error.message)",
+            hint: "another writer changed the journal; run the command again")
     case .busy:
-        return CLIError(.conflict, error.message,
-                        hint: "wait for the other process to finish, then run the command again")
+        return CLIError(
+            .conflict, error.message,
+            hint: "wait for the other process to finish, then run the command again")
     case .missing:
-        return CLIError(.failure, error.message,
-                        hint: "create one with 'journal import FILE' or 'journal simulate --seed 1', or pass --db PATH")
+        return CLIError(
+            .failure, error.message,
+            hint: "create one with 'journal import FILE' or 'journal simulate --seed 1', or pass --db PATH")
     case .notAJournal:
         return CLIError(.failure, error.message, hint: "check the --db path or $JOURNAL_DB")
     default:

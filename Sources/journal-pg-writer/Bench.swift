@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import JournalTestSupport
-import Glibc
-#endif
 import EventStore
 import JournalCore
+
+#if canImport(Glibc)
+    import JournalTestSupport
+    import Glibc
+#endif
 
 // `journal-pg-writer bench [EVENTS]`: the PostgreSQL benchmark, beside SQLite on the same
 // workload. Starts a private PostgreSQL 15 server with its default durable settings (fsync on,
@@ -22,11 +23,16 @@ func hex12(_ n: Int) -> String {
 
 /// The same event shape as the writer processes: ~130 bytes of JSON, streams of ~100 events.
 func benchEvent(_ writer: Int, _ n: Int) -> (StreamName, ProposedEvent) {
-    let stream = try! StreamName("3ds-5e000000-\(String(repeating: "0", count: 3))\(writer)-4000-8000-\(hex12(n % 3 + (n / 300) * 3))")
+    let stream = try! StreamName(
+        "3ds-5e000000-\(String(repeating: "0", count: 3))\(writer)-4000-8000-\(hex12(n % 3 + (n / 300) * 3))")
     let data = #"{"writer":\#(writer),"n":\#(n),"acsTransID":"acacacac-0000-4000-8000-\#(hex12(n))","channel":"app"}"#
-    return (stream, ProposedEvent(id: "77000000-000\(writer)-4000-8000-\(hex12(n))", type: "ChallengeRequestSent",
-                                  occurredAt: Timestamp(millisecondsSinceEpoch: 1_796_292_000_000 + Int64(n)),
-                                  data: Array(data.utf8)))
+    return (
+        stream,
+        ProposedEvent(
+            id: "77000000-000\(writer)-4000-8000-\(hex12(n))", type: "ChallengeRequestSent",
+            occurredAt: Timestamp(millisecondsSinceEpoch: 1_796_292_000_000 + Int64(n)),
+            data: Array(data.utf8))
+    )
 }
 
 /// Appends `total` events, `perCommit` per append call (one transaction each); rows/s.
@@ -66,7 +72,8 @@ func readAllRate(_ store: any EventStore) throws -> (Double, Int) {
 /// validation, positions from a bigserial (the toolchain notes' 55k–68k rows/s baseline).
 func rawPipelineRate(_ url: String, total: Int, perCommit: Int) throws -> Double {
     let pg = try PostgresConnection(url)
-    try pg.execute("""
+    try pg.execute(
+        """
         CREATE TABLE raw_events(position bigserial PRIMARY KEY, stream_id text NOT NULL, version bigint NOT NULL,
                                 type text NOT NULL, data bytea NOT NULL, UNIQUE(stream_id, version))
         """)
@@ -79,8 +86,10 @@ func rawPipelineRate(_ url: String, total: Int, perCommit: Int) throws -> Double
             let (stream, event) = benchEvent(0, k)
             let version = (versions[stream.rawValue] ?? -1) + 1
             versions[stream.rawValue] = version
-            statements.append(PostgresStatement("INSERT INTO raw_events(stream_id, version, type, data) VALUES ($1, $2, $3, $4)",
-                                                [.text(stream.rawValue), .int64(version), .text(event.type), .bytea(event.data)]))
+            statements.append(
+                PostgresStatement(
+                    "INSERT INTO raw_events(stream_id, version, type, data) VALUES ($1, $2, $3, $4)",
+                    [.text(stream.rawValue), .int64(version), .text(event.type), .bytea(event.data)]))
         }
         statements.append(PostgresStatement("COMMIT"))
         _ = try pg.pipeline(statements)
@@ -107,15 +116,20 @@ func runBench(events: Int) throws {
         print(label.padding(60) + String(Int(rate.rounded())).leftPadding(9) + " " + unit)
     }
     let single = max(events / 50, 200)
-    print("PostgreSQL \(try PostgresConnection(server.url()).serverVersion), fsync on, synchronous_commit on; "
-          + "SQLite WAL synchronous=FULL; \(events) events per batched run")
+    print(
+        "PostgreSQL \(try PostgresConnection(server.url()).serverVersion), fsync on, synchronous_commit on; "
+            + "SQLite WAL synchronous=FULL; \(events) events per batched run")
     for perCommit in [100, 1_000] {
-        line("raw libpq pipeline INSERT, \(perCommit)/commit (reference)", try rawPipelineRate(try freshURL(), total: events, perCommit: perCommit))
+        line(
+            "raw libpq pipeline INSERT, \(perCommit)/commit (reference)",
+            try rawPipelineRate(try freshURL(), total: events, perCommit: perCommit))
     }
     for perCommit in [1, 100, 1_000] {
         let total = perCommit == 1 ? single : events
         let postgres = try PostgresEventStore(url: try freshURL())
-        line("PostgreSQL store append, \(perCommit)/commit", try appendRate(postgres, total: total, perCommit: perCommit))
+        line(
+            "PostgreSQL store append, \(perCommit)/commit", try appendRate(postgres, total: total, perCommit: perCommit)
+        )
         let sqlite = try SQLiteEventStore(path: freshSQLite())
         line("SQLite store append, \(perCommit)/commit", try appendRate(sqlite, total: total, perCommit: perCommit))
         if perCommit == 1_000 {
@@ -127,7 +141,11 @@ func runBench(events: Int) throws {
     }
     // Four writer processes, 100 events per commit each, into one journal.
     for (label, location) in [("PostgreSQL", try freshURL()), ("SQLite", freshSQLite())] {
-        if label == "PostgreSQL" { _ = try PostgresEventStore(url: location) } else { _ = try SQLiteEventStore(path: location) }
+        if label == "PostgreSQL" {
+            _ = try PostgresEventStore(url: location)
+        } else {
+            _ = try SQLiteEventStore(path: location)
+        }
         let perWriter = events / 4
         let start = monotonicSeconds()
         var pids: [pid_t] = []
@@ -144,7 +162,9 @@ func runBench(events: Int) throws {
             waitpid(pid, &status, 0)
             if status != 0 { fail("a writer process failed (status \(status))") }
         }
-        line("\(label) store append, 4 writer processes × 100/commit", Double(perWriter * 4) / (monotonicSeconds() - start))
+        line(
+            "\(label) store append, 4 writer processes × 100/commit",
+            Double(perWriter * 4) / (monotonicSeconds() - start))
     }
 }
 

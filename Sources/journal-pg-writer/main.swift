@@ -1,3 +1,6 @@
+import EventStore
+import JournalCore
+
 // journal-pg-writer: appends a deterministic workload to a journal, as one of several
 // concurrent writer processes. Used by the PostgreSQL concurrency test and the benchmark.
 //
@@ -9,10 +12,8 @@
 // URL is a postgres:// URL or a SQLite path. Prints "ok <events> <seconds>" on success; errors
 // go to stderr (exit 1).
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
-import EventStore
-import JournalCore
 
 func fail(_ message: String) -> Never {
     let line = Array("error: \(message)\n".utf8)
@@ -30,7 +31,8 @@ if arguments.count >= 2 && arguments[1] == "bench" {
     exit(0)
 }
 guard arguments.count == 5, let writer = Int(arguments[2]), (0..<10_000).contains(writer),
-      let total = Int(arguments[3]), total >= 0, let batch = Int(arguments[4]), batch > 0 else {
+    let total = Int(arguments[3]), total >= 0, let batch = Int(arguments[4]), batch > 0
+else {
     fail("usage: journal-pg-writer URL WRITER(0-9999) EVENTS BATCH")
 }
 let location = arguments[1]
@@ -66,10 +68,12 @@ while written < total {
     var order: [StreamName] = []
     for n in written..<(written + count) {
         let name = stream(n % 3 + (n / 300) * 3)
-        let data = #"{"writer":\#(writer),"n":\#(n),"acsTransID":"acacacac-0000-4000-8000-\#(hex(n, digits: 12))","channel":"app"}"#
-        let event = ProposedEvent(id: "77000000-\(hex(writer, digits: 4))-4000-8000-\(hex(n, digits: 12))",
-                                  type: "ChallengeRequestSent", occurredAt: time.adding(milliseconds: Int64(n)),
-                                  data: Array(data.utf8))
+        let data =
+            #"{"writer":\#(writer),"n":\#(n),"acsTransID":"acacacac-0000-4000-8000-\#(hex(n, digits: 12))","channel":"app"}"#
+        let event = ProposedEvent(
+            id: "77000000-\(hex(writer, digits: 4))-4000-8000-\(hex(n, digits: 12))",
+            type: "ChallengeRequestSent", occurredAt: time.adding(milliseconds: Int64(n)),
+            data: Array(data.utf8))
         if parts[name.rawValue] == nil { order.append(name) }
         parts[name.rawValue, default: []].append(event)
     }

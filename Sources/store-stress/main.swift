@@ -1,3 +1,6 @@
+import EventStore
+import JournalCore
+
 // store-stress: a small executable for the EventStore tests and quick measurements.
 //
 //   store-stress append PATH WORKER COUNT      append COUNT events (one per append) as worker
@@ -5,10 +8,8 @@
 //   store-stress bench PATH EVENTS [BATCH]     release-mode timing of append, read-all, stream
 //                                             reads and size (prints one line per metric)
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
-import EventStore
-import JournalCore
 
 func fail(_ message: String) -> Never {
     let line = Array("store-stress: \(message)\n".utf8)
@@ -41,7 +42,11 @@ final class Job: Sendable {
     let store: SQLiteEventStore
     let index: Int
     let count: Int
-    init(_ store: SQLiteEventStore, _ index: Int, _ count: Int) { self.store = store; self.index = index; self.count = count }
+    init(_ store: SQLiteEventStore, _ index: Int, _ count: Int) {
+        self.store = store
+        self.index = index
+        self.count = count
+    }
 }
 
 /// One `group` thread: one-event appends, each waiting for its commit.
@@ -49,9 +54,10 @@ nonisolated func groupWorker(_ raw: UnsafeMutableRawPointer?) -> UnsafeMutableRa
     let job = Unmanaged<Job>.fromOpaque(raw!).takeRetainedValue()
     for n in 0..<job.count {
         let stream = try! StreamName("3ds-\(uuid(UInt64(job.index), UInt64(n / 8)))")
-        let event = ProposedEvent(id: uuid(UInt64(job.index) << 32 | UInt64(n), 99), type: "Step",
-                                  occurredAt: Timestamp(millisecondsSinceEpoch: Int64(n)),
-                                  data: Array(#"{"thread":\#(job.index),"n":\#(n),"transStatus":"Y"}"#.utf8))
+        let event = ProposedEvent(
+            id: uuid(UInt64(job.index) << 32 | UInt64(n), 99), type: "Step",
+            occurredAt: Timestamp(millisecondsSinceEpoch: Int64(n)),
+            data: Array(#"{"thread":\#(job.index),"n":\#(n),"transStatus":"Y"}"#.utf8))
         do { try job.store.append([event], to: stream, expectedVersion: .any) } catch { fail("\(error)") }
     }
     return nil
@@ -72,9 +78,10 @@ case "append":
         let store = try SQLiteEventStore(path: path, configuration: configuration)
         for n in 0..<count {
             let stream = try StreamName("3ds-\(uuid(UInt64(n % 10), 0))")
-            let event = ProposedEvent(id: uuid(UInt64(worker) << 32 | UInt64(n), 1), type: "Stress",
-                                      occurredAt: Timestamp(millisecondsSinceEpoch: Int64(n)),
-                                      data: Array(#"{"worker":\#(worker),"n":\#(n)}"#.utf8))
+            let event = ProposedEvent(
+                id: uuid(UInt64(worker) << 32 | UInt64(n), 1), type: "Stress",
+                occurredAt: Timestamp(millisecondsSinceEpoch: Int64(n)),
+                data: Array(#"{"worker":\#(worker),"n":\#(n)}"#.utf8))
             try store.append([event], to: stream, expectedVersion: .any)
         }
     } catch {
@@ -82,10 +89,14 @@ case "append":
     }
 
 case "bench":
-    guard arguments.count >= 4, let total = Int(arguments[3]) else { fail("usage: store-stress bench PATH EVENTS [BATCH]") }
+    guard arguments.count >= 4, let total = Int(arguments[3]) else {
+        fail("usage: store-stress bench PATH EVENTS [BATCH]")
+    }
     let batch = arguments.count > 4 ? Int(arguments[4]) ?? 1000 : 1000
-    let types = ["TransactionCreated", "AuthRequestParametersCreated", "AuthResponseReceived", "ChallengeStarted",
-                 "ChallengeRequestSent", "ChallengeResponseReceived", "ChallengeCompleted", "TransactionClosed"]
+    let types = [
+        "TransactionCreated", "AuthRequestParametersCreated", "AuthResponseReceived", "ChallengeStarted",
+        "ChallengeRequestSent", "ChallengeResponseReceived", "ChallengeCompleted", "TransactionClosed"
+    ]
     var random = Random(state: 42)
     // Interleaved streams: ~400 transactions in flight, each 8 events long.
     var active: [(id: UInt64, next: Int)] = (0..<400).map { (UInt64($0), 0) }
@@ -99,16 +110,23 @@ case "bench":
         let (sid, step) = active[slot]
         let stream = try! StreamName("3ds-\(uuid(sid &* 0x9E37_79B9, sid))")
         let type = types[step]
-        let data = #"{"threeDSServerTransID":"\#(uuid(random.next(), random.next()))","acsTransID":"\#(uuid(random.next(), random.next()))","messageVersion":"2.2.0","sdkCounterStoA":"00\#(step)","transStatus":"\#(["Y", "C", "N"][random.below(3)])","timeoutSeconds":\#(300 + random.below(300)),"acsReferenceNumber":"ACS-\#(random.below(50))-EMVCo"}"#
-        let meta = #"{"correlationId":"\#(uuid(sid, 7))","platform":"\#(["ios", "android"][random.below(2)])","sdkVersion":"2.\#(random.below(4)).\#(random.below(10))","appVersion":"7.1.\#(random.below(30))"}"#
+        let data =
+            #"{"threeDSServerTransID":"\#(uuid(random.next(), random.next()))","acsTransID":"\#(uuid(random.next(), random.next()))","messageVersion":"2.2.0","sdkCounterStoA":"00\#(step)","transStatus":"\#(["Y", "C", "N"][random.below(3)])","timeoutSeconds":\#(300 + random.below(300)),"acsReferenceNumber":"ACS-\#(random.below(50))-EMVCo"}"#
+        let meta =
+            #"{"correlationId":"\#(uuid(sid, 7))","platform":"\#(["ios", "android"][random.below(2)])","sdkVersion":"2.\#(random.below(4)).\#(random.below(10))","appVersion":"7.1.\#(random.below(30))"}"#
         let occurred = Timestamp(millisecondsSinceEpoch: base + Int64(n) * 37)
         // STRESS_ORDERED_IDS: time-ordered ids (UUIDv7-like: a counter in the high bits).
-        let eventID = getenv("STRESS_ORDERED_IDS") != nil ? uuid(UInt64(n) << 20, random.next()) : uuid(random.next(), random.next())
-        let event = ProposedEvent(id: eventID, type: type, occurredAt: occurred,
-                                  data: Array(data.utf8), meta: Array(meta.utf8))
+        let eventID =
+            getenv("STRESS_ORDERED_IDS") != nil
+            ? uuid(UInt64(n) << 20, random.next()) : uuid(random.next(), random.next())
+        let event = ProposedEvent(
+            id: eventID, type: type, occurredAt: occurred,
+            data: Array(data.utf8), meta: Array(meta.utf8))
         events.append((stream, event))
         // The export line: envelope keys + journal-assigned keys.
-        ndjsonBytes += #"{"position":\#(n + 1),"stream":"\#(stream)","version":\#(step),"id":"\#(event.id)","type":"\#(type)","occurredAt":"\#(occurred)","recordedAt":"\#(occurred)","data":\#(data),"meta":\#(meta),"hash":"\#(String(repeating: "0", count: 64))"}"#.utf8.count + 1
+        ndjsonBytes +=
+            #"{"position":\#(n + 1),"stream":"\#(stream)","version":\#(step),"id":"\#(event.id)","type":"\#(type)","occurredAt":"\#(occurred)","recordedAt":"\#(occurred)","data":\#(data),"meta":\#(meta),"hash":"\#(String(repeating: "0", count: 64))"}"#
+            .utf8.count + 1
         if step == 7 {
             active[slot] = (nextStream, 0)
             nextStream += 1
@@ -124,11 +142,15 @@ case "bench":
             clock_gettime(clock, &spec)
             return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
         }
-        let wall = now(CLOCK_MONOTONIC), cpu = now(CLOCK_PROCESS_CPUTIME_ID)
+        let wall = now(CLOCK_MONOTONIC)
+        let cpu = now(CLOCK_PROCESS_CPUTIME_ID)
         try body()
-        let elapsedWall = now(CLOCK_MONOTONIC) - wall, elapsedCPU = now(CLOCK_PROCESS_CPUTIME_ID) - cpu
+        let elapsedWall = now(CLOCK_MONOTONIC) - wall
+        let elapsedCPU = now(CLOCK_PROCESS_CPUTIME_ID) - cpu
         if !label.isEmpty {
-            print("  \(label): wall \(elapsedWall) s, cpu \(elapsedCPU) s, \(Int(Double(total) / elapsedCPU)) events per cpu-second")
+            print(
+                "  \(label): wall \(elapsedWall) s, cpu \(elapsedCPU) s, \(Int(Double(total) / elapsedCPU)) events per cpu-second"
+            )
         }
         return elapsedWall
     }
@@ -145,7 +167,8 @@ case "bench":
             // no compression, no id index.
             let rawPath = path + ".raw"
             let db = try SQLiteConnection(path: rawPath)
-            try db.execute("""
+            try db.execute(
+                """
                 CREATE TABLE IF NOT EXISTS raw(position INTEGER PRIMARY KEY, stream_id INTEGER NOT NULL,
                                                version INTEGER NOT NULL, payload BLOB NOT NULL);
                 CREATE UNIQUE INDEX IF NOT EXISTS raw_stream_version ON raw(stream_id, version);
@@ -221,7 +244,9 @@ case "bench":
         _ = try store.withConnection { db in try db.execute("PRAGMA wal_checkpoint(TRUNCATE)") }
         var info = stat()
         stat(path, &info)
-        print("bytes_per_event \(Double(info.st_size) / Double(total)) ndjson_bytes_per_event \(Double(ndjsonBytes) / Double(total)) ratio \(Double(info.st_size) / Double(ndjsonBytes))")
+        print(
+            "bytes_per_event \(Double(info.st_size) / Double(total)) ndjson_bytes_per_event \(Double(ndjsonBytes) / Double(total)) ratio \(Double(info.st_size) / Double(ndjsonBytes))"
+        )
     } catch {
         fail("\(error)")
     }
@@ -247,7 +272,9 @@ case "group":
         for thread in handles { pthread_join(thread, nil) }
         clock_gettime(CLOCK_MONOTONIC, &spec)
         let elapsed = Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9 - start
-        print("append_group_eps \(Int(Double(threads * perThread) / elapsed)) (\(threads) threads, \(store.groupCommitCount) commits for \(threads * perThread) appends)")
+        print(
+            "append_group_eps \(Int(Double(threads * perThread) / elapsed)) (\(threads) threads, \(store.groupCommitCount) commits for \(threads * perThread) appends)"
+        )
     } catch {
         fail("\(error)")
     }
@@ -269,7 +296,9 @@ case "read":
                 next = last.position + 1
             }
             let elapsed = start.duration(to: clock.now)
-            print("read_all_eps \(Int(Double(read) / (Double(elapsed.components.attoseconds) / 1e18 + Double(elapsed.components.seconds))))")
+            print(
+                "read_all_eps \(Int(Double(read) / (Double(elapsed.components.attoseconds) / 1e18 + Double(elapsed.components.seconds))))"
+            )
         }
     } catch {
         fail("\(error)")

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import journal
 
 @Suite("Argument parser")
@@ -23,14 +24,18 @@ struct ArgumentParserTests {
     }
 
     @Test func optionsWorkInAnyOrderAroundTheCommand() throws {
-        let expected = ParsedArguments(command: "import", positionals: ["events.ndjson"],
-                                       options: ["db": "j.db", "rejects": "bad.ndjson", "format": "json"])
-        #expect(try parsed(["import", "events.ndjson", "--db", "j.db", "--rejects", "bad.ndjson", "--format", "json"])
-            == expected)
-        #expect(try parsed(["--db", "j.db", "import", "--format=json", "--rejects=bad.ndjson", "events.ndjson"])
-            == expected)
-        #expect(try parsed(["--format", "json", "--db=j.db", "import", "--rejects", "bad.ndjson", "events.ndjson"])
-            == expected)
+        let expected = ParsedArguments(
+            command: "import", positionals: ["events.ndjson"],
+            options: ["db": "j.db", "rejects": "bad.ndjson", "format": "json"])
+        #expect(
+            try parsed(["import", "events.ndjson", "--db", "j.db", "--rejects", "bad.ndjson", "--format", "json"])
+                == expected)
+        #expect(
+            try parsed(["--db", "j.db", "import", "--format=json", "--rejects=bad.ndjson", "events.ndjson"])
+                == expected)
+        #expect(
+            try parsed(["--format", "json", "--db=j.db", "import", "--rejects", "bad.ndjson", "events.ndjson"])
+                == expected)
     }
 
     @Test func dashIsAPositionalAndDoubleDashEndsOptions() throws {
@@ -62,7 +67,7 @@ struct ArgumentParserTests {
         (["replay", "--all=yes"], "option '--all' takes no value"),
         (["--db", "x.db"], "no command given"),
         (["import", "in.ndjson", "--rejects", "-"], "--rejects needs a file path"),
-        (["import", "in.ndjson", "--rejects", "in.ndjson"], "--rejects must name another file than the input"),
+        (["import", "in.ndjson", "--rejects", "in.ndjson"], "--rejects must name another file than the input")
     ])
     func mistakesAreUsageErrorsWithAHint(arguments: [String], message: String) {
         let error = usageError(arguments)

@@ -1,5 +1,6 @@
 import JournalCore
 import Testing
+
 @testable import journal
 
 @Suite("Audit key fields")
@@ -9,8 +10,9 @@ struct AuditKeyFieldsTests {
     }
 
     @Test func decodableEventsShowTheDomainsKeyFields() throws {
-        let fields = AuditKeyFields.fields(type: "ChallengeRequestSent",
-                                           data: try object(#"{"sdkCounterStoA":"001","action":"submitText","entryLength":6}"#))
+        let fields = AuditKeyFields.fields(
+            type: "ChallengeRequestSent",
+            data: try object(#"{"sdkCounterStoA":"001","action":"submitText","entryLength":6}"#))
         #expect(AuditKeyFields.text(fields) == "sdkCounterStoA=001 action=submitText")
     }
 
@@ -18,8 +20,9 @@ struct AuditKeyFieldsTests {
         let data = try object(#"{"nested":{"a":1},"b":"two","c":3,"d":true,"e":"five"}"#)
         #expect(AuditKeyFields.text(AuditKeyFields.fields(type: "SomethingNew", data: data)) == "b=two c=3 d=true")
         let damaged = try object(#"{"sdkCounterStoA":"1","action":"submitText"}"#)
-        #expect(AuditKeyFields.text(AuditKeyFields.fields(type: "ChallengeRequestSent", data: damaged))
-            == "sdkCounterStoA=1 action=submitText")
+        #expect(
+            AuditKeyFields.text(AuditKeyFields.fields(type: "ChallengeRequestSent", data: damaged))
+                == "sdkCounterStoA=1 action=submitText")
     }
 
     @Test func longValuesAreShortenedForTheTable() {

@@ -24,7 +24,9 @@ enum BrowserEnvironment {
             probe.arguments = ["python3", "-c", "import selenium"]
             probe.standardOutput = FileHandle.nullDevice
             probe.standardError = FileHandle.nullDevice
-            if (try? probe.run()) == nil { missing.append("selenium") } else {
+            if (try? probe.run()) == nil {
+                missing.append("selenium")
+            } else {
                 probe.waitUntilExit()
                 if probe.terminationStatus != 0 { missing.append("Python's selenium") }
             }

@@ -5,14 +5,19 @@ import Testing
 /// headless Chromium (Debian's `chromium`, `chromium-driver`) with Python's `selenium` against
 /// the built `journal`. Skipped where those are missing, except in CI (`CI=true`), where that
 /// fails: `.ci/run` installs them.
-@Suite("Report and dashboard in headless Chromium",
-       .enabled(if: BrowserEnvironment.available || BrowserEnvironment.required,
-                "chromium, chromedriver or Python's selenium is not installed (apt-get install chromium chromium-driver; pip install selenium)"))
+@Suite(
+    "Report and dashboard in headless Chromium",
+    .enabled(
+        if: BrowserEnvironment.available || BrowserEnvironment.required,
+        "chromium, chromedriver or Python's selenium is not installed (apt-get install chromium chromium-driver; pip install selenium)"
+    ))
 struct BrowserTests {
     @Test("the report and the served dashboard draw every chart, show the JSON's numbers, and log no error")
     func browserChecksPass() throws {
         guard BrowserEnvironment.available else {
-            Issue.record("CI=true and the browser test cannot run: missing \(BrowserEnvironment.missing.joined(separator: ", "))")
+            Issue.record(
+                "CI=true and the browser test cannot run: missing \(BrowserEnvironment.missing.joined(separator: ", "))"
+            )
             return
         }
         let process = Process()

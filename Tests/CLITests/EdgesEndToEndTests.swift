@@ -15,8 +15,9 @@ struct EdgesEndToEndTests {
         #expect(result.status == 0)
         #expect(result.stderr.isEmpty)
         let lines = result.stdoutLines
-        #expect(lines.first?.range(of: #"^journal \d+\.\d+\.\d+ \(contract v1\.2\)$"#, options: .regularExpression) != nil,
-                "\(lines)")
+        #expect(
+            lines.first?.range(of: #"^journal \d+\.\d+\.\d+ \(contract v1\.2\)$"#, options: .regularExpression) != nil,
+            "\(lines)")
         #expect(lines.contains { $0.hasPrefix("journal format  SQLite 3, PostgreSQL 2") })
         #expect(lines.contains { $0.range(of: #"^SQLite +3\.\d+\.\d+$"#, options: .regularExpression) != nil })
         #expect(lines.contains { $0.range(of: #"^OpenSSL +OpenSSL \d"#, options: .regularExpression) != nil })
@@ -31,17 +32,23 @@ struct EdgesEndToEndTests {
         let runner = try JournalRunner()
         let result = try runner.run(["query", "otp", "--since", "2026-12-01", "--until", "2026-11-01"])
         #expect(result.status == 2, "\(result.stderr)")
-        #expect(result.stderrLines.first == "error: --since 2026-12-01 is not before --until 2026-11-01: the window is inverted")
-        #expect(result.stderrLines.contains("hint: --since is included and --until excluded; did you mean "
-                                            + "--since 2026-11-01 --until 2026-12-01?"))
+        #expect(
+            result.stderrLines.first
+                == "error: --since 2026-12-01 is not before --until 2026-11-01: the window is inverted")
+        #expect(
+            result.stderrLines.contains(
+                "hint: --since is included and --until excluded; did you mean "
+                    + "--since 2026-11-01 --until 2026-12-01?"))
         #expect(!runner.exists("journal.db"))
     }
 
     @Test("a window whose --since equals its --until is a usage error, not a quiet day")
     func emptyWindowIsAUsageError() throws {
         let runner = try JournalRunner()
-        let result = try runner.run(["query", "timeouts", "--since", "2026-11-29T10:00:00.000Z",
-                                     "--until", "2026-11-29T10:00:00.000Z", "--format", "json"])
+        let result = try runner.run([
+            "query", "timeouts", "--since", "2026-11-29T10:00:00.000Z",
+            "--until", "2026-11-29T10:00:00.000Z", "--format", "json"
+        ])
         #expect(result.status == 2)
         #expect(result.stdout.isEmpty)
         #expect(result.stderrLines.first?.hasSuffix("the window is empty") == true, "\(result.stderr)")
@@ -85,8 +92,9 @@ struct EdgesEndToEndTests {
         let result = try runner.run(["simulate", "--seed", "5", "--transactions", "10", "--digitizations", "5"])
         #expect(result.status == 1)
         #expect(result.stdout.isEmpty)
-        #expect(result.stderrLines.first?.contains("already holds \(Self.events.count) events") == true,
-                "\(result.stderr)")
+        #expect(
+            result.stderrLines.first?.contains("already holds \(Self.events.count) events") == true,
+            "\(result.stderr)")
         #expect(result.stderrLines.contains { $0.hasPrefix("hint:") && $0.contains("--into-existing") })
         #expect(try runner.run(["export"]).stdout == before)
     }
@@ -95,8 +103,10 @@ struct EdgesEndToEndTests {
     func simulateIntoExistingAppends() throws {
         let runner = try JournalRunner()
         #expect(try runner.importLegal(Self.events).status == 0)
-        let result = try runner.run(["simulate", "--seed", "5", "--transactions", "10", "--digitizations", "5",
-                                     "--into-existing"])
+        let result = try runner.run([
+            "simulate", "--seed", "5", "--transactions", "10", "--digitizations", "5",
+            "--into-existing"
+        ])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(try runner.exportedObjects().count > Self.events.count)
     }
@@ -104,15 +114,17 @@ struct EdgesEndToEndTests {
     @Test("every simulated event carries simulated: true in its meta, appended or written as NDJSON")
     func everySimulatedEventIsMarked() throws {
         let runner = try JournalRunner()
-        #expect(try runner.run(["simulate", "--seed", "9", "--transactions", "30", "--digitizations", "15"]).status == 0)
+        #expect(
+            try runner.run(["simulate", "--seed", "9", "--transactions", "30", "--digitizations", "15"]).status == 0)
         let events = try runner.exportedObjects()
         #expect(events.count > 45)
         for event in events {
             let meta = event["meta"] as? [String: Any]
             #expect(meta?["simulated"] as? Bool == true, "\(event["position"] ?? "?")")
         }
-        let ndjson = try runner.run(["simulate", "--seed", "9", "--transactions", "3", "--digitizations", "2", "--ndjson"],
-                                    db: false)
+        let ndjson = try runner.run(
+            ["simulate", "--seed", "9", "--transactions", "3", "--digitizations", "2", "--ndjson"],
+            db: false)
         for line in ndjson.stdoutLines {
             let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
             #expect((object?["meta"] as? [String: Any])?["simulated"] as? Bool == true, "\(line)")
@@ -142,11 +154,12 @@ struct EdgesEndToEndTests {
         let runner = try JournalRunner()
         let folder = runner.path("archive.db")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
-        let arguments: [String] = switch command {
-        case "import": ["import", "-"]
-        case "simulate": ["simulate", "--seed", "1", "--transactions", "1", "--digitizations", "1"]
-        default: [command]
-        }
+        let arguments: [String] =
+            switch command {
+            case "import": ["import", "-"]
+            case "simulate": ["simulate", "--seed", "1", "--transactions", "1", "--digitizations", "1"]
+            default: [command]
+            }
         let result = try runner.run(arguments + ["--db", folder], db: false, stdin: "")
         #expect(result.status == 1)
         #expect(result.stderrLines.first == "error: \(folder) is a folder, not a journal file", "\(result.stderr)")
@@ -156,7 +169,8 @@ struct EdgesEndToEndTests {
     @Test("query answers on a journal this user may only read, and project asks for --models")
     func queryWorksOnAReadOnlyJournal() throws {
         let runner = try JournalRunner()
-        #expect(try runner.run(["simulate", "--seed", "3", "--transactions", "30", "--digitizations", "20"]).status == 0)
+        #expect(
+            try runner.run(["simulate", "--seed", "3", "--transactions", "30", "--digitizations", "20"]).status == 0)
         let writable = try runner.run(["query", "otp", "--format", "json"])
         #expect(writable.status == 0)
 
@@ -228,7 +242,8 @@ private final class ReadOnlyArchive {
     /// True when the journal's bytes are as copied and nothing was created beside it.
     func unchanged() -> Bool {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-        return (try? Data(contentsOf: URL(fileURLWithPath: journal))) == original && Set(names) == ["journal.db", "journal"]
+        return (try? Data(contentsOf: URL(fileURLWithPath: journal))) == original
+            && Set(names) == ["journal.db", "journal"]
     }
 
     func run(_ arguments: [String]) throws -> JournalRunner.Result {
@@ -236,7 +251,8 @@ private final class ReadOnlyArchive {
         if getuid() == 0 {
             // Run as `nobody`: setpriv (util-linux) drops root for the one command.
             process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-            process.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", executable]
+            process.arguments =
+                ["--reuid=65534", "--regid=65534", "--clear-groups", executable]
                 + arguments + ["--db", journal]
         } else {
             process.executableURL = URL(fileURLWithPath: executable)
@@ -255,7 +271,8 @@ private final class ReadOnlyArchive {
         let errData = err.fileHandleForReading.readDataToEndOfFile()
         let outData = out.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return JournalRunner.Result(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-                                    stderr: String(decoding: errData, as: UTF8.self))
+        return JournalRunner.Result(
+            status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+            stderr: String(decoding: errData, as: UTF8.self))
     }
 }

@@ -19,7 +19,9 @@ struct EvidenceEndToEndTests {
             let keygen = try runner.run(["keygen", "payments.example/journal", "--out", keyFile], db: false)
             guard keygen.status == 0 else { throw FixtureError(message: keygen.stderr) }
             verifierKey = keygen.stdout.trimmingCharacters(in: .newlines)
-            let simulated = try runner.run(["simulate", "--seed", "\(seed)", "--transactions", "30", "--digitizations", "15"])
+            let simulated = try runner.run([
+                "simulate", "--seed", "\(seed)", "--transactions", "30", "--digitizations", "15"
+            ])
             guard simulated.status == 0 else { throw FixtureError(message: simulated.stderr) }
             let checkpoint = try runner.run(["checkpoint", "--key", keyFile])
             guard checkpoint.status == 0 else { throw FixtureError(message: checkpoint.stderr) }
@@ -34,8 +36,10 @@ struct EvidenceEndToEndTests {
         let runner = try JournalRunner()
         let result = try runner.run(["keygen", "payments.example/journal", "--out", runner.path("k.key")], db: false)
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stdout.range(of: #"^payments\.example/journal\+[0-9a-f]{8}\+[A-Za-z0-9+/]{44}\n$"#,
-                                    options: .regularExpression) != nil, "\(result.stdout)")
+        #expect(
+            result.stdout.range(
+                of: #"^payments\.example/journal\+[0-9a-f]{8}\+[A-Za-z0-9+/]{44}\n$"#,
+                options: .regularExpression) != nil, "\(result.stdout)")
         #expect(try EdgesEndToEndTests.mode(runner.path("k.key")) == 0o600)
         let key = try runner.read("k.key")
         #expect(key.hasPrefix("PRIVATE+KEY+payments.example/journal+"))
@@ -85,7 +89,8 @@ struct EvidenceEndToEndTests {
         let replay = try elsewhere.run(["replay", "--bundle", copied, "--key", signed.verifierKey], db: false)
         #expect(replay.status == 0, "\(replay.stderr)")
         #expect(replay.stdout == expected.stdout)
-        let json = try elsewhere.run(["replay", "--bundle", copied, "--key", signed.verifierKey, "--format", "json"], db: false)
+        let json = try elsewhere.run(
+            ["replay", "--bundle", copied, "--key", signed.verifierKey, "--format", "json"], db: false)
         #expect(json.stdout == (try signed.runner.run(["replay", signed.stream, "--format", "json"])).stdout)
         #expect(try FileManager.default.contentsOfDirectory(atPath: elsewhere.folder.path) == ["evidence.json"])
     }
@@ -105,11 +110,17 @@ struct EvidenceEndToEndTests {
         #expect(proof.stdout.hasSuffix(try signed.runner.read("checkpoint.txt")))
 
         // More events, a second checkpoint, and the proof that it extends the first.
-        #expect(try signed.runner.run(["simulate", "--seed", "8", "--transactions", "5", "--digitizations", "2",
-                                       "--into-existing"]).status == 0)
-        let newer = try signed.runner.write("newer.txt", try signed.runner.run(["checkpoint", "--key", signed.keyFile]).stdout)
-        let consistency = try signed.runner.run(["prove", "--consistency", signed.checkpointFile, "--checkpoint", newer,
-                                                 "--format", "json"])
+        #expect(
+            try signed.runner.run([
+                "simulate", "--seed", "8", "--transactions", "5", "--digitizations", "2",
+                "--into-existing"
+            ]).status == 0)
+        let newer = try signed.runner.write(
+            "newer.txt", try signed.runner.run(["checkpoint", "--key", signed.keyFile]).stdout)
+        let consistency = try signed.runner.run([
+            "prove", "--consistency", signed.checkpointFile, "--checkpoint", newer,
+            "--format", "json"
+        ])
         #expect(consistency.status == 0, "\(consistency.stderr)")
         let object = try JSONSerialization.jsonObject(with: Data(consistency.stdout.utf8)) as? [String: Any]
         #expect((object?["proof"] as? [String])?.isEmpty == false)
@@ -119,19 +130,24 @@ struct EvidenceEndToEndTests {
     @Test("a journal rebuilt from an edited export verifies alone but fails against its checkpoint")
     func anEditedJournalFailsItsCheckpoint() throws {
         let signed = try Signed()
-        #expect(try signed.runner.run(["verify", "--checkpoint", signed.checkpointFile, "--key", signed.verifierKey])
-            .status == 0)
+        #expect(
+            try signed.runner.run(["verify", "--checkpoint", signed.checkpointFile, "--key", signed.verifierKey])
+                .status == 0)
         // Export, change one event's meta (still valid for every rule), import into a new journal.
         let export = try signed.runner.run(["export"]).stdout
-        let edited = export.replacingOccurrences(of: #""appVersion":"5.12.0""#, with: #""appVersion":"5.12.1""#,
-                                                 options: [], range: export.range(of: #""appVersion":"5.12.0""#))
+        let edited = export.replacingOccurrences(
+            of: #""appVersion":"5.12.0""#, with: #""appVersion":"5.12.1""#,
+            options: [], range: export.range(of: #""appVersion":"5.12.0""#))
         #expect(edited != export)
         let file = try signed.runner.write("edited.ndjson", edited)
         let rebuilt = signed.runner.path("rebuilt.db")
         #expect(try signed.runner.run(["import", file, "--db", rebuilt], db: false).status == 0)
         #expect(try signed.runner.run(["verify", "--db", rebuilt], db: false).status == 0)
-        let held = try signed.runner.run(["verify", "--db", rebuilt, "--checkpoint", signed.checkpointFile,
-                                          "--key", signed.verifierKey], db: false)
+        let held = try signed.runner.run(
+            [
+                "verify", "--db", rebuilt, "--checkpoint", signed.checkpointFile,
+                "--key", signed.verifierKey
+            ], db: false)
         #expect(held.status == 4)
         #expect(held.stderrLines.first?.contains("not the log that was signed") == true, "\(held.stderr)")
     }
@@ -214,8 +230,10 @@ struct EvidenceEndToEndTests {
         let runner = try JournalRunner()
         let key = runner.path("j.key")
         #expect(try runner.run(["keygen", "j.example/log", "--out", key], db: false).status == 0)
-        let simulated = try runner.run(["simulate", "--seed", "2", "--transactions", "5", "--digitizations", "2",
-                                        "--sign", key, "--format", "json"])
+        let simulated = try runner.run([
+            "simulate", "--seed", "2", "--transactions", "5", "--digitizations", "2",
+            "--sign", key, "--format", "json"
+        ])
         #expect(simulated.status == 0, "\(simulated.stderr)")
         let object = try JSONSerialization.jsonObject(with: Data(simulated.stdout.utf8)) as? [String: Any]
         let checkpoint = object?["checkpoint"] as? [String: Any]

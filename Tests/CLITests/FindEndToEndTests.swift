@@ -20,7 +20,7 @@ struct FindEndToEndTests {
 
     /// A simulated journal (40 transactions, 20 digitizations), built once for the suite's
     /// read-only tests, and its streams in the order `find` must print them.
-    final class Simulated: @unchecked Sendable {  // read only once built (the runner's folder is a constant)
+    final class Simulated: @unchecked Sendable { // read only once built (the runner's folder is a constant)
         let runner: JournalRunner
         let streams: [Expected]
 
@@ -30,10 +30,14 @@ struct FindEndToEndTests {
             guard simulated.status == 0 else { throw FixtureError(message: "simulate: \(simulated.stderr)") }
             var byStream: [String: Expected] = [:]
             for event in try runner.exportedObjects() {
-                let stream = event["stream"] as! String, type = event["type"] as! String
+                let stream = event["stream"] as! String
+                let type = event["type"] as! String
                 let data = event["data"] as? [String: Any] ?? [:]
-                var expected = byStream[stream] ?? Expected(stream: stream, startedAt: event["occurredAt"] as! String,
-                                                            category: stream.hasPrefix("3ds-") ? "3ds" : "card")
+                var expected =
+                    byStream[stream]
+                    ?? Expected(
+                        stream: stream, startedAt: event["occurredAt"] as! String,
+                        category: stream.hasPrefix("3ds-") ? "3ds" : "card")
                 expected.events += 1
                 switch type {
                 case "TransactionCreated": expected.directoryServer = data["directoryServerID"] as? String
@@ -50,9 +54,10 @@ struct FindEndToEndTests {
             for (stream, var expected) in byStream {
                 let state = try runner.run(["state", stream, "--format", "json"])
                 guard state.status == 0,
-                      let object = try JSONSerialization.jsonObject(with: Data(state.stdout.utf8)) as? [String: Any],
-                      let summary = object["state"] as? [String: Any],
-                      let outcome = summary["outcome"] as? String, let status = summary["status"] as? String else {
+                    let object = try JSONSerialization.jsonObject(with: Data(state.stdout.utf8)) as? [String: Any],
+                    let summary = object["state"] as? [String: Any],
+                    let outcome = summary["outcome"] as? String, let status = summary["status"] as? String
+                else {
                     throw FixtureError(message: "state \(stream): \(state.stderr)")
                 }
                 expected.outcome = outcome == "open" ? status : outcome
@@ -69,24 +74,31 @@ struct FindEndToEndTests {
     static let shared = Result { try Simulated() }
 
     /// `find ARGS --format json`, parsed: the streams as (stream, startedAt, outcome, events) and `truncated`.
-    static func find(_ runner: JournalRunner, _ arguments: [String],
-                     sourceLocation: SourceLocation = #_sourceLocation) throws -> (streams: [Expected], truncated: Bool) {
+    static func find(
+        _ runner: JournalRunner, _ arguments: [String],
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> (streams: [Expected], truncated: Bool) {
         let result = try runner.run(["find"] + arguments + ["--format", "json"])
         #expect(result.status == 0, "\(arguments): \(result.stderr)", sourceLocation: sourceLocation)
         #expect(result.stdoutLines.count == 1, sourceLocation: sourceLocation)
         let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as! [String: Any]
         #expect(Array(object.keys).sorted() == ["streams", "truncated"], sourceLocation: sourceLocation)
         let streams = (object["streams"] as! [[String: Any]]).map { entry in
-            #expect(Array(entry.keys).sorted() == ["events", "outcome", "startedAt", "stream"], sourceLocation: sourceLocation)
-            return Expected(stream: entry["stream"] as! String, startedAt: entry["startedAt"] as! String,
-                            outcome: entry["outcome"] as! String, events: entry["events"] as! Int, category: "")
+            #expect(
+                Array(entry.keys).sorted() == ["events", "outcome", "startedAt", "stream"],
+                sourceLocation: sourceLocation)
+            return Expected(
+                stream: entry["stream"] as! String, startedAt: entry["startedAt"] as! String,
+                outcome: entry["outcome"] as! String, events: entry["events"] as! Int, category: "")
         }
         return (streams, object["truncated"] as! Bool)
     }
 
     /// The fields `find` prints.
     static func printed(_ streams: [Expected]) -> [Expected] {
-        streams.map { Expected(stream: $0.stream, startedAt: $0.startedAt, outcome: $0.outcome, events: $0.events, category: "") }
+        streams.map {
+            Expected(stream: $0.stream, startedAt: $0.startedAt, outcome: $0.outcome, events: $0.events, category: "")
+        }
     }
 
     @Test("every stream is listed once, by start then name, with the domain's outcome and its event count")
@@ -105,12 +117,16 @@ struct FindEndToEndTests {
         let fixture = try Self.shared.get()
         let all = fixture.streams
         var cases: [([String], [Expected])] = []
-        for category in ["3ds", "card"] { cases.append((["--category", category], all.filter { $0.category == category })) }
+        for category in ["3ds", "card"] {
+            cases.append((["--category", category], all.filter { $0.category == category }))
+        }
         for outcome in Set(all.map(\.outcome)).sorted() {
             cases.append((["--outcome", outcome], all.filter { $0.outcome == outcome }))
         }
-        let ended: Set<String> = ["completedY", "completedN", "cancelled", "timedOut", "protocolError", "runtimeError",
-                                  "closed", "activated", "declined", "notEligible", "approved", "expired", "failed"]
+        let ended: Set<String> = [
+            "completedY", "completedN", "cancelled", "timedOut", "protocolError", "runtimeError",
+            "closed", "activated", "declined", "notEligible", "approved", "expired", "failed"
+        ]
         // Every simulated journey ends: open streams are in the catch-up test below.
         let open = all.filter { !ended.contains($0.outcome) }
         cases.append((["--outcome", "open"], open))
@@ -127,15 +143,20 @@ struct FindEndToEndTests {
             cases.append((["--digital-card-id", stream.digitalCardID!], [stream]))
         }
         // A window on the start time, with millisecond bounds taken from the streams themselves.
-        let since = all[10].startedAt, until = all[30].startedAt
-        cases.append((["--since", since, "--until", until], all.filter { $0.startedAt >= since && $0.startedAt < until }))
+        let since = all[10].startedAt
+        let until = all[30].startedAt
+        cases.append(
+            (["--since", since, "--until", until], all.filter { $0.startedAt >= since && $0.startedAt < until }))
         cases.append((["--since", since], all.filter { $0.startedAt >= since }))
         cases.append((["--until", until], all.filter { $0.startedAt < until }))
         let day = String(all[0].startedAt.prefix(10))
         cases.append((["--since", day], all.filter { $0.startedAt >= day }))
         // Filters combine: all of them must match.
-        cases.append((["--category", "3ds", "--outcome", "open", "--since", since],
-                      open.filter { $0.category == "3ds" && $0.startedAt >= since }))
+        cases.append(
+            (
+                ["--category", "3ds", "--outcome", "open", "--since", since],
+                open.filter { $0.category == "3ds" && $0.startedAt >= since }
+            ))
         for (arguments, expected) in cases {
             let (found, truncated) = try Self.find(fixture.runner, arguments + ["--limit", "1000"])
             #expect(found == Self.printed(expected), "\(arguments)")
@@ -166,7 +187,7 @@ struct FindEndToEndTests {
         let text = try fixture.runner.run(["find", "--limit", "12"])
         #expect(text.status == 0)
         let lines = text.stdoutLines
-        #expect(lines.count == 14)  // header, 12 streams, the truncation note
+        #expect(lines.count == 14) // header, 12 streams, the truncation note
         let header = lines[0]
         #expect(header.range(of: #"^stream +started +outcome +events$"#, options: .regularExpression) != nil)
         let startedColumn = header.range(of: "started")!.lowerBound.utf16Offset(in: header)
@@ -180,7 +201,8 @@ struct FindEndToEndTests {
         }
         let csv = try fixture.runner.run(["find", "--limit", "12", "--format", "csv"])
         #expect(csv.status == 0)
-        #expect(csv.stdoutLines == ["stream,startedAt,outcome,events"]
+        #expect(
+            csv.stdoutLines == ["stream,startedAt,outcome,events"]
                 + expected.map { "\($0.stream),\($0.startedAt),\($0.outcome),\($0.events)" })
     }
 
@@ -206,8 +228,10 @@ struct FindEndToEndTests {
         #expect(result.stderrLines.first == "error: unknown outcome 'completed'")
         let hint = result.stderrLines.last ?? ""
         #expect(hint.hasPrefix("hint: did you mean 'completedY'? the outcomes are: "))
-        for name in ["completedY", "timedOut", "closed", "activated", "notEligible", "open", "challenge",
-                     "authResponseReceived", "pendingActivation", "requested"] {
+        for name in [
+            "completedY", "timedOut", "closed", "activated", "notEligible", "open", "challenge",
+            "authResponseReceived", "pendingActivation", "requested"
+        ] {
             #expect(hint.contains(name), "\(name)")
         }
         #expect(!runner.exists("none.db"))
@@ -226,20 +250,28 @@ struct FindEndToEndTests {
     func correlationIDs() throws {
         let runner = try JournalRunner()
         var events = LegalEvents()
-        let a = LegalEvents.threeDSStream(1), b = LegalEvents.cardStream(2), c = LegalEvents.threeDSStream(3)
+        let a = LegalEvents.threeDSStream(1)
+        let b = LegalEvents.cardStream(2)
+        let c = LegalEvents.threeDSStream(3)
         var lines = events.frictionless(1).enumerated().map { index, line in
             // Stream a carries corr-a on its first event and corr-b from its third.
-            index == 0 ? line.replacingOccurrences(of: #""data":"#, with: #""meta":{"correlationId":"corr-a","platform":"iOS"},"data":"#)
-                : index >= 2 ? line.replacingOccurrences(of: #""data":"#, with: #""meta":{"correlationId":"corr-b"},"data":"#)
-                : line
+            index == 0
+                ? line.replacingOccurrences(
+                    of: #""data":"#, with: #""meta":{"correlationId":"corr-a","platform":"iOS"},"data":"#)
+                : index >= 2
+                    ? line.replacingOccurrences(of: #""data":"#, with: #""meta":{"correlationId":"corr-b"},"data":"#)
+                    : line
         }
-        lines += events.green(2).map { $0.replacingOccurrences(of: #""data":"#, with: #""meta":{"correlationId":"corr-b"},"data":"#) }
+        lines += events.green(2).map {
+            $0.replacingOccurrences(of: #""data":"#, with: #""meta":{"correlationId":"corr-b"},"data":"#)
+        }
         lines += events.frictionless(3)
         try runner.importLegal(lines)
         #expect(try Self.find(runner, ["--correlation-id", "corr-a"]).streams.map(\.stream) == [a])
         #expect(try Self.find(runner, ["--correlation-id", "corr-b"]).streams.map(\.stream) == [a, b])
         #expect(try Self.find(runner, ["--correlation-id", "corr-c"]).streams.isEmpty)
-        #expect(try Self.find(runner, ["--correlation-id", "corr-b", "--category", "card"]).streams.map(\.stream) == [b])
+        #expect(
+            try Self.find(runner, ["--correlation-id", "corr-b", "--category", "card"]).streams.map(\.stream) == [b])
         #expect(try Self.find(runner, []).streams.map(\.stream) == [a, b, c])
     }
 
@@ -263,7 +295,8 @@ struct FindEndToEndTests {
         #expect(found.streams.map(\.outcome) == ["completedY"])
         #expect(found.streams.map(\.events) == [9])
         #expect(try Self.find(runner, ["--outcome", "open"]).streams.isEmpty)
-        #expect(try Self.find(runner, ["--acs-trans-id", "acs-1", "--ds", "A000000003"]).streams.map(\.stream) == [stream])
+        #expect(
+            try Self.find(runner, ["--acs-trans-id", "acs-1", "--ds", "A000000003"]).streams.map(\.stream) == [stream])
     }
 
     @Test("project --rebuild rebuilds the streams directory and find answers the same")
@@ -290,7 +323,8 @@ struct FindEndToEndTests {
         var events = LegalEvents()
         let stream = LegalEvents.threeDSStream(1)
         var lines = events.challenged(1)
-        lines[2] = lines[2].replacingOccurrences(of: #""data":"#, with: #""meta":{"correlationId":"c-1","n":1.50},"data":"#)
+        lines[2] = lines[2].replacingOccurrences(
+            of: #""data":"#, with: #""meta":{"correlationId":"c-1","n":1.50},"data":"#)
         try runner.importLegal(lines)
         let text = try runner.run(["audit", stream])
         #expect(text.status == 0)

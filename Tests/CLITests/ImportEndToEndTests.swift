@@ -31,15 +31,26 @@ struct ImportEndToEndTests {
         let runner = try JournalRunner()
         let id = "0d1e2f30-4152-4637-8899-aabbccddeeff"
         let stream = LegalEvents.cardStream(9)
-        let first = #"{"id":"\#(id)","stream":"\#(stream)","type":"EligibilityChecked","occurredAt":"2026-11-29T10:00:00.000Z","data":{"inputMethod":"manual","outcome":"eligible","score":1.50},"meta":{}}"#
-        let sameValues = #"{"data":{"score":15e-1,"outcome":"eligible","inputMethod":"manual"},"occurredAt":"2026-11-29T10:00:00.000Z","type":"EligibilityChecked","stream":"\#(stream)","id":"\#(id)"}"#
-        let otherValue = #"{"id":"\#(id)","stream":"\#(stream)","type":"EligibilityChecked","occurredAt":"2026-11-29T10:00:00.000Z","data":{"inputMethod":"bankApp","outcome":"eligible","score":1.50}}"#
+        let first =
+            #"{"id":"\#(id)","stream":"\#(stream)","type":"EligibilityChecked","occurredAt":"2026-11-29T10:00:00.000Z","data":{"inputMethod":"manual","outcome":"eligible","score":1.50},"meta":{}}"#
+        let sameValues =
+            #"{"data":{"score":15e-1,"outcome":"eligible","inputMethod":"manual"},"occurredAt":"2026-11-29T10:00:00.000Z","type":"EligibilityChecked","stream":"\#(stream)","id":"\#(id)"}"#
+        let otherValue =
+            #"{"id":"\#(id)","stream":"\#(stream)","type":"EligibilityChecked","occurredAt":"2026-11-29T10:00:00.000Z","data":{"inputMethod":"bankApp","outcome":"eligible","score":1.50}}"#
         let result = try runner.run(["import", try runner.ndjson("in.ndjson", [first, sameValues, otherValue])])
         #expect(result.status == 3)
-        #expect(result.stderrLines.first == "error: line 3: \(stream) EligibilityChecked: id \(id) is already used by another event (position 1, \(stream) EligibilityChecked): data.inputMethod differs")
-        let withRejects = try runner.run(["import", try runner.ndjson("in.ndjson", [first, sameValues, otherValue]),
-                                          "--rejects", runner.path("rejects.ndjson"), "--format", "json"])
-        #expect(withRejects.stdout.hasPrefix(#"{"lines":3,"appended":1,"duplicates":1,"rejected":1,"written":true,"rejectsFile":"\#(runner.path("rejects.ndjson"))","errors":[{"line":3,"#))
+        #expect(
+            result.stderrLines.first
+                == "error: line 3: \(stream) EligibilityChecked: id \(id) is already used by another event (position 1, \(stream) EligibilityChecked): data.inputMethod differs"
+        )
+        let withRejects = try runner.run([
+            "import", try runner.ndjson("in.ndjson", [first, sameValues, otherValue]),
+            "--rejects", runner.path("rejects.ndjson"), "--format", "json"
+        ])
+        #expect(
+            withRejects.stdout.hasPrefix(
+                #"{"lines":3,"appended":1,"duplicates":1,"rejected":1,"written":true,"rejectsFile":"\#(runner.path("rejects.ndjson"))","errors":[{"line":3,"#
+            ))
         // Numbers are kept as written.
         let exported = try runner.run(["export"]).stdout
         #expect(exported.contains(#""score":1.50"#))
@@ -50,20 +61,25 @@ struct ImportEndToEndTests {
         var events = LegalEvents()
         var lines = events.frictionless(1)
         let stream = LegalEvents.threeDSStream(1)
-        lines.insert("", at: 1)  // a blank line still counts
+        lines.insert("", at: 1) // a blank line still counts
         lines.insert("{not json", at: 3)
-        lines.insert(#"{"id":"00000000-0000-4000-8000-0000000000aa","stream":"\#(stream)","type":"TransactionClosed","occuredAt":"2026-11-29T10:00:00.000Z","data":{}}"#, at: 4)
-        lines.insert(#"{"id":"00000000-0000-4000-8000-0000000000ab","stream":"\#(stream)","type":"TransactionClosed","occurredAt":"2026-11-29 10:00:00","data":{}}"#, at: 5)
+        lines.insert(
+            #"{"id":"00000000-0000-4000-8000-0000000000aa","stream":"\#(stream)","type":"TransactionClosed","occuredAt":"2026-11-29T10:00:00.000Z","data":{}}"#,
+            at: 4)
+        lines.insert(
+            #"{"id":"00000000-0000-4000-8000-0000000000ab","stream":"\#(stream)","type":"TransactionClosed","occurredAt":"2026-11-29 10:00:00","data":{}}"#,
+            at: 5)
         let path = try runner.ndjson("in.ndjson", lines)
         let result = try runner.run(["import", path])
         #expect(result.status == 3)
-        #expect(result.stderrLines == [
-            "error: line 4: - -: invalid JSON at byte 2: unexpected character 'n', expected an object key",
-            "error: line 5: \(stream) TransactionClosed: occuredAt: unknown top-level key (expected id, stream, type, occurredAt, data, meta); did you mean \"occurredAt\"?",
-            "error: line 6: \(stream) TransactionClosed: occurredAt: expected a UTC timestamp written as YYYY-MM-DDTHH:MM:SS.sssZ",
-            "error: 3 of 8 lines rejected; nothing was written",
-            "hint: fix those lines and import again, or pass --rejects FILE to append the valid events and set the invalid lines aside",
-        ], "\(result.stderr)")
+        #expect(
+            result.stderrLines == [
+                "error: line 4: - -: invalid JSON at byte 2: unexpected character 'n', expected an object key",
+                "error: line 5: \(stream) TransactionClosed: occuredAt: unknown top-level key (expected id, stream, type, occurredAt, data, meta); did you mean \"occurredAt\"?",
+                "error: line 6: \(stream) TransactionClosed: occurredAt: expected a UTC timestamp written as YYYY-MM-DDTHH:MM:SS.sssZ",
+                "error: 3 of 8 lines rejected; nothing was written",
+                "hint: fix those lines and import again, or pass --rejects FILE to append the valid events and set the invalid lines aside"
+            ], "\(result.stderr)")
         #expect(result.stdout == "nothing written: 3 of 8 lines rejected (4 valid, 0 duplicates)\n")
         #expect(try runner.exportedObjects().isEmpty)
     }
@@ -77,12 +93,13 @@ struct ImportEndToEndTests {
         let path = try runner.write("in.ndjson", bytes: bytes)
         let result = try runner.run(["import", path, "--max-line-bytes", "1024", "--rejects", runner.path("r.ndjson")])
         #expect(result.status == 3)
-        #expect(Array(result.stderrLines.prefix(4)) == [
-            "error: line 1: - -: starts with a UTF-8 byte order mark (save the file as UTF-8 without BOM)",
-            "error: line 2: - -: invalid UTF-8 at byte 7",
-            "error: line 3: - -: NUL byte at byte 8",
-            "error: line 4: - -: line longer than 1024 bytes",
-        ])
+        #expect(
+            Array(result.stderrLines.prefix(4)) == [
+                "error: line 1: - -: starts with a UTF-8 byte order mark (save the file as UTF-8 without BOM)",
+                "error: line 2: - -: invalid UTF-8 at byte 7",
+                "error: line 3: - -: NUL byte at byte 8",
+                "error: line 4: - -: line longer than 1024 bytes"
+            ])
         let rejects = try runner.read("r.ndjson").split(separator: "\n").map(String.init)
         #expect(rejects.count == 4)
         #expect(rejects[1] == #"{"line":2,"reason":"invalid UTF-8 at byte 7","input":"{\"a\":\"\#u{FFFD}(\"}"}"#)
@@ -94,12 +111,18 @@ struct ImportEndToEndTests {
         let runner = try JournalRunner()
         var events = LegalEvents()
         var lines = events.events(atLeast: 100_000)
-        lines.append(#"{"id":"00000000-0000-4000-8000-00000000beef","stream":"3ds-not-a-uuid","type":"TransactionCreated","occurredAt":"2026-11-29T10:00:00.000Z","data":{}}"#)
+        lines.append(
+            #"{"id":"00000000-0000-4000-8000-00000000beef","stream":"3ds-not-a-uuid","type":"TransactionCreated","occurredAt":"2026-11-29T10:00:00.000Z","data":{}}"#
+        )
         let path = try runner.ndjson("big.ndjson", lines)
         let result = try runner.run(["import", path])
         #expect(result.status == 3)
-        #expect(result.stderrLines.first == "error: line \(lines.count): 3ds-not-a-uuid TransactionCreated: stream: a 3ds stream is 3ds-<sdkTransID>, a lowercase UUID")
-        #expect(result.stderrLines.dropFirst().first == "error: 1 of \(lines.count) lines rejected; nothing was written")
+        #expect(
+            result.stderrLines.first
+                == "error: line \(lines.count): 3ds-not-a-uuid TransactionCreated: stream: a 3ds stream is 3ds-<sdkTransID>, a lowercase UUID"
+        )
+        #expect(
+            result.stderrLines.dropFirst().first == "error: 1 of \(lines.count) lines rejected; nothing was written")
         let verify = try runner.run(["verify", "--format", "json"])
         #expect(verify.status == 0)
         #expect(verify.stdout.hasPrefix(#"{"ok":true,"events":0,"#))
@@ -109,13 +132,16 @@ struct ImportEndToEndTests {
         let runner = try JournalRunner()
         var events = LegalEvents()
         var lines = events.events(atLeast: 100_000)
-        let bad = #"{"id":"00000000-0000-4000-8000-00000000beef","stream":"3ds-not-a-uuid","type":"TransactionCreated","occurredAt":"2026-11-29T10:00:00.000Z","data":{}}"#
+        let bad =
+            #"{"id":"00000000-0000-4000-8000-00000000beef","stream":"3ds-not-a-uuid","type":"TransactionCreated","occurredAt":"2026-11-29T10:00:00.000Z","data":{}}"#
         lines.append(bad)
         let path = try runner.ndjson("big.ndjson", lines)
         let result = try runner.run(["import", path, "--rejects", runner.path("rejects.ndjson")])
         #expect(result.status == 3)
-        #expect(result.stdout == "imported \(lines.count) lines: \(lines.count - 1) appended, 0 duplicates, 1 rejected\n")
-        let reject = try JSONSerialization.jsonObject(with: Data(try runner.read("rejects.ndjson").utf8)) as? [String: Any]
+        #expect(
+            result.stdout == "imported \(lines.count) lines: \(lines.count - 1) appended, 0 duplicates, 1 rejected\n")
+        let reject =
+            try JSONSerialization.jsonObject(with: Data(try runner.read("rejects.ndjson").utf8)) as? [String: Any]
         #expect(reject?["line"] as? Int == lines.count)
         #expect(reject?["input"] as? String == bad)
         #expect((reject?["reason"] as? String)?.hasPrefix("stream: a 3ds stream is") == true)
@@ -124,7 +150,8 @@ struct ImportEndToEndTests {
         // Re-importing is a no-op that says so.
         let again = try runner.run(["import", path, "--rejects", runner.path("rejects2.ndjson")])
         #expect(again.status == 3)
-        #expect(again.stdout == "imported \(lines.count) lines: 0 appended, \(lines.count - 1) duplicates, 1 rejected\n")
+        #expect(
+            again.stdout == "imported \(lines.count) lines: 0 appended, \(lines.count - 1) duplicates, 1 rejected\n")
     }
 
     @Test func theIDOfARejectedLineDoesNotCountAsSeen() throws {
@@ -156,8 +183,9 @@ struct ImportEndToEndTests {
         let fromEnv = try runner.run(["import", path], db: false, environment: ["JOURNAL_DB": runner.path("env.db")])
         #expect(fromEnv.stdout.hasPrefix("imported 4 lines: 4 appended"))
         #expect(runner.exists("env.db"))
-        let explicit = try runner.run(["import", path, "--db", runner.path("env.db")], db: false,
-                                      environment: ["JOURNAL_DB": runner.path("other.db")])
+        let explicit = try runner.run(
+            ["import", path, "--db", runner.path("env.db")], db: false,
+            environment: ["JOURNAL_DB": runner.path("other.db")])
         #expect(explicit.stdout.hasPrefix("nothing new"))
         #expect(!runner.exists("other.db"))
     }

@@ -11,9 +11,12 @@ struct ImportErrorsEndToEndTests {
     static let otp = "918273"
 
     /// A line of `stream` with `data` (raw JSON text) and an id made from `n`.
-    static func line(_ n: Int, stream: String = LegalEvents.cardStream(1), type: String = "EligibilityChecked",
-                     occurredAt: String = "2026-11-29T10:00:00.000Z", data: String = #"{"inputMethod":"manual","outcome":"eligible"}"#,
-                     extra: String = "") -> String {
+    static func line(
+        _ n: Int, stream: String = LegalEvents.cardStream(1), type: String = "EligibilityChecked",
+        occurredAt: String = "2026-11-29T10:00:00.000Z",
+        data: String = #"{"inputMethod":"manual","outcome":"eligible"}"#,
+        extra: String = ""
+    ) -> String {
         #"{"id":"\#(LegalEvents.uuid(n, prefix: "bad00000"))","stream":"\#(stream)","type":"\#(type)","occurredAt":"\#(occurredAt)","data":\#(data)\#(extra)}"#
     }
 
@@ -21,7 +24,8 @@ struct ImportErrorsEndToEndTests {
     func runWithUmask022(_ runner: JournalRunner, _ arguments: [String]) throws -> Int32 {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", #"umask 022 && exec "$0" "$@""#, JournalRunner.executable.path]
+        process.arguments =
+            ["-c", #"umask 022 && exec "$0" "$@""#, JournalRunner.executable.path]
             + arguments + ["--db", runner.database]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
@@ -41,9 +45,14 @@ struct ImportErrorsEndToEndTests {
         let lines = [
             // The guard's own findings: a card number in a string, an OTP under a forbidden key,
             // a card number as an integer, deep inside meta.
-            Self.line(1, data: #"{"inputMethod":"manual","outcome":"eligible","note":"card \#(Self.spacedPAN) declined","otp":"\#(Self.otp)"}"#),
-            Self.line(2, data: #"{"inputMethod":"manual","outcome":"eligible"}"#,
-                      extra: #","meta":{"items":[{"PAN":"\#(Self.pan)"},{"n":\#(Self.pan)}]}"#),
+            Self.line(
+                1,
+                data:
+                    #"{"inputMethod":"manual","outcome":"eligible","note":"card \#(Self.spacedPAN) declined","otp":"\#(Self.otp)"}"#
+            ),
+            Self.line(
+                2, data: #"{"inputMethod":"manual","outcome":"eligible"}"#,
+                extra: #","meta":{"items":[{"PAN":"\#(Self.pan)"},{"n":\#(Self.pan)}]}"#),
             // A line that is not JSON: every run of 13 to 19 digits, and an OTP after its key.
             #"{"id": "x", "data": {"otp": "\#(Self.otp)", "card": "\#(Self.spacedPAN)"#,
             "pan=\(Self.pan) and 4111-1111-1111-1111",
@@ -54,15 +63,17 @@ struct ImportErrorsEndToEndTests {
             // A refused value in a line that reuses an id with other content.
             Self.line(8, data: #"{"inputMethod":"manual","outcome":"eligible"}"#),
             Self.line(8, data: #"{"inputMethod":"manual","outcome":"eligible","cvv":"123","x":"\#(Self.pan)"}"#),
-            Self.line(10, type: "Unknown"),
+            Self.line(10, type: "Unknown")
         ]
         let input = try runner.ndjson("in.ndjson", lines)
         let text = try runner.run(["import", input, "--rejects", runner.path("rejects.ndjson")])
         #expect(text.status == 3)
         let json = try runner.run(["import", input, "--rejects", runner.path("rejects2.ndjson"), "--format", "json"])
         #expect(json.status == 3)
-        let allOutput = [text.stdout, text.stderr, json.stdout, json.stderr,
-                         try runner.read("rejects.ndjson"), try runner.read("rejects2.ndjson")]
+        let allOutput = [
+            text.stdout, text.stderr, json.stdout, json.stderr,
+            try runner.read("rejects.ndjson"), try runner.read("rejects2.ndjson")
+        ]
         for output in allOutput {
             for secret in [Self.pan, Self.spacedPAN, Self.otp, "4111-1111-1111-1111", "\"123\""] {
                 #expect(!output.contains(secret), "\(secret) in \(output)")
@@ -84,8 +95,11 @@ struct ImportErrorsEndToEndTests {
         #expect(inputs[7].contains(#""cvv":"[redacted]","x":"[redacted]""#), "\(inputs[7])")
         // A line without anything to mask is kept as it was.
         #expect(inputs[8] == lines[9])
-        #expect(text.stderrLines.contains("error: line 6: card-[redacted] EligibilityChecked: stream: a card stream is card-<digitizationID>, a UUID"),
-                "\(text.stderr)")
+        #expect(
+            text.stderrLines.contains(
+                "error: line 6: card-[redacted] EligibilityChecked: stream: a card stream is card-<digitizationID>, a UUID"
+            ),
+            "\(text.stderr)")
     }
 
     @Test("the rejects file is created with mode 0600, under umask 022 and over an existing 0644 file")
@@ -115,14 +129,18 @@ struct ImportErrorsEndToEndTests {
         #expect(errors.filter { $0.hasPrefix("error: line ") }.count == 100)
         #expect(errors.count <= 110, "\(errors.count) stderr lines")
         #expect(errors[0].hasPrefix("error: line 1: - -: invalid JSON"))
-        #expect(errors[1] == "error: line 2: \(LegalEvents.cardStream(1)) EligibilityChecked: occurredAt: expected a UTC timestamp written as YYYY-MM-DDTHH:MM:SS.sssZ")
-        #expect(Array(errors.dropFirst(100)) == [
-            "error: 49900 more invalid lines not shown (the first 100 are above); by rule:",
-            "error:   envelope.occurredAt: 25000 lines",
-            "error:   json: 25000 lines",
-            "error: 50000 of 50000 lines rejected; nothing was written",
-            "hint: fix those lines and import again, or pass --rejects FILE to append the valid events and set the invalid lines aside",
-        ], "\(errors.dropFirst(100))")
+        #expect(
+            errors[1]
+                == "error: line 2: \(LegalEvents.cardStream(1)) EligibilityChecked: occurredAt: expected a UTC timestamp written as YYYY-MM-DDTHH:MM:SS.sssZ"
+        )
+        #expect(
+            Array(errors.dropFirst(100)) == [
+                "error: 49900 more invalid lines not shown (the first 100 are above); by rule:",
+                "error:   envelope.occurredAt: 25000 lines",
+                "error:   json: 25000 lines",
+                "error: 50000 of 50000 lines rejected; nothing was written",
+                "hint: fix those lines and import again, or pass --rejects FILE to append the valid events and set the invalid lines aside"
+            ], "\(errors.dropFirst(100))")
         #expect(result.stdout == "nothing written: 50000 of 50000 lines rejected (0 valid, 0 duplicates)\n")
     }
 
@@ -131,7 +149,10 @@ struct ImportErrorsEndToEndTests {
         let runner = try JournalRunner()
         var events = LegalEvents()
         var lines = events.green(1)
-        for n in 1...1_200 { lines.append(Self.line(n, stream: LegalEvents.cardStream(2), type: "TermsAccepted", data: #"{"tncDigest":"d"}"#)) }
+        for n in 1...1_200 {
+            lines.append(
+                Self.line(n, stream: LegalEvents.cardStream(2), type: "TermsAccepted", data: #"{"tncDigest":"d"}"#))
+        }
         lines.append("not json")
         let input = try runner.ndjson("in.ndjson", lines)
         let result = try runner.run(["import", input, "--format", "json"])
@@ -162,17 +183,21 @@ struct ImportErrorsEndToEndTests {
         let input = try runner.write("events.json", "\n[\n" + lines.joined(separator: ",\n") + "\n]\n")
         let result = try runner.run(["import", input])
         #expect(result.status == 3)
-        #expect(result.stderrLines == [
-            "error: line 2: - -: the input is a JSON array, not NDJSON (one JSON object per line); nothing was written",
-            "hint: make it one object per line first: jq -c '.[]' \(input) > \(input).ndjson; then import \(input).ndjson",
-        ], "\(result.stderr)")
+        #expect(
+            result.stderrLines == [
+                "error: line 2: - -: the input is a JSON array, not NDJSON (one JSON object per line); nothing was written",
+                "hint: make it one object per line first: jq -c '.[]' \(input) > \(input).ndjson; then import \(input).ndjson"
+            ], "\(result.stderr)")
         #expect(result.stdout == "nothing written: the input is not NDJSON (see line 2)\n")
         #expect(try runner.exportedObjects().isEmpty)
         // On one line, too.
         let oneLine = try runner.write("one.json", "[" + lines.joined(separator: ",") + "]\n")
         let again = try runner.run(["import", oneLine, "--format", "json"])
         #expect(again.status == 3)
-        #expect(again.stderrLines.first == "error: line 1: - -: the input is a JSON array, not NDJSON (one JSON object per line); nothing was written")
+        #expect(
+            again.stderrLines.first
+                == "error: line 1: - -: the input is a JSON array, not NDJSON (one JSON object per line); nothing was written"
+        )
         #expect(again.stdout.contains(#""rule":"not-ndjson""#))
     }
 
@@ -195,17 +220,25 @@ struct ImportErrorsEndToEndTests {
         let input = try runner.write("pretty.json", pretty)
         let result = try runner.run(["import", input, "--rejects", runner.path("r.ndjson")])
         #expect(result.status == 3)
-        #expect(result.stderrLines == [
-            "error: line 1: - -: the input is pretty-printed JSON (an object over several lines), not NDJSON (one JSON object per line); nothing was written",
-            "hint: make it one object per line first: jq -c . \(input) > \(input).ndjson; then import \(input).ndjson",
-        ], "\(result.stderr)")
+        #expect(
+            result.stderrLines == [
+                "error: line 1: - -: the input is pretty-printed JSON (an object over several lines), not NDJSON (one JSON object per line); nothing was written",
+                "hint: make it one object per line first: jq -c . \(input) > \(input).ndjson; then import \(input).ndjson"
+            ], "\(result.stderr)")
         #expect(result.stdout == "nothing written: the input is not NDJSON (see line 1)\n")
-        #expect(try runner.read("r.ndjson") == #"{"line":1,"reason":"the input is pretty-printed JSON (an object over several lines), not NDJSON (one JSON object per line)","input":"{"}"# + "\n")
+        #expect(
+            try runner.read("r.ndjson")
+                == #"{"line":1,"reason":"the input is pretty-printed JSON (an object over several lines), not NDJSON (one JSON object per line)","input":"{"}"#
+                + "\n")
         #expect(try runner.exportedObjects().isEmpty)
         // An object whose first key shares the opening line: the same.
-        let partial = try runner.write("partial.json", "{\"id\": \"\(LegalEvents.uuid(1))\",\n  \"type\": \"EligibilityChecked\"\n}\n")
+        let partial = try runner.write(
+            "partial.json", "{\"id\": \"\(LegalEvents.uuid(1))\",\n  \"type\": \"EligibilityChecked\"\n}\n")
         let again = try runner.run(["import", partial])
-        #expect(again.stderrLines.first == "error: line 1: - -: the input is pretty-printed JSON (an object over several lines), not NDJSON (one JSON object per line); nothing was written")
+        #expect(
+            again.stderrLines.first
+                == "error: line 1: - -: the input is pretty-printed JSON (an object over several lines), not NDJSON (one JSON object per line); nothing was written"
+        )
         // A single cut-off line is just an invalid line.
         let cut = try runner.write("cut.ndjson", "{\"id\": \"\(LegalEvents.uuid(1))\",\n")
         let third = try runner.run(["import", cut])
@@ -222,19 +255,20 @@ struct ImportErrorsEndToEndTests {
             Self.line(3, type: "EligibiltyChecked"),
             Self.line(4, type: "eligibilitychecked"),
             Self.line(5, type: "SomethingElse"),
-            Self.line(6, extra: #","xyz":1"#),
+            Self.line(6, extra: #","xyz":1"#)
         ]
         let result = try runner.run(["import", try runner.ndjson("in.ndjson", lines), "--format", "json"])
         #expect(result.status == 3)
         let unknownKey = "unknown top-level key (expected id, stream, type, occurredAt, data, meta)"
-        #expect(Array(result.stderrLines.prefix(6)) == [
-            "error: line 1: \(stream) EligibilityChecked: occuredAt: \(unknownKey); did you mean \"occurredAt\"?",
-            "error: line 2: - EligibilityChecked: Stream: \(unknownKey); did you mean \"stream\"?",
-            "error: line 3: \(stream) EligibiltyChecked: EligibiltyChecked is not an event type of the catalog; did you mean \"EligibilityChecked\"?",
-            "error: line 4: \(stream) eligibilitychecked: eligibilitychecked is not an event type of the catalog; did you mean \"EligibilityChecked\"?",
-            "error: line 5: \(stream) SomethingElse: SomethingElse is not an event type of the catalog",
-            "error: line 6: \(stream) EligibilityChecked: xyz: \(unknownKey)",
-        ], "\(result.stderr)")
+        #expect(
+            Array(result.stderrLines.prefix(6)) == [
+                "error: line 1: \(stream) EligibilityChecked: occuredAt: \(unknownKey); did you mean \"occurredAt\"?",
+                "error: line 2: - EligibilityChecked: Stream: \(unknownKey); did you mean \"stream\"?",
+                "error: line 3: \(stream) EligibiltyChecked: EligibiltyChecked is not an event type of the catalog; did you mean \"EligibilityChecked\"?",
+                "error: line 4: \(stream) eligibilitychecked: eligibilitychecked is not an event type of the catalog; did you mean \"EligibilityChecked\"?",
+                "error: line 5: \(stream) SomethingElse: SomethingElse is not an event type of the catalog",
+                "error: line 6: \(stream) EligibilityChecked: xyz: \(unknownKey)"
+            ], "\(result.stderr)")
         let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any] ?? [:]
         #expect(object["byRule"] as? [String: Int] == ["catalog": 3, "envelope.unknown-key": 3])
     }
@@ -247,17 +281,18 @@ struct ImportErrorsEndToEndTests {
             Self.line(1, occurredAt: "2026-02-30T10:00:00.000Z"),
             Self.line(2, occurredAt: "2026-13-01T10:00:00.000Z"),
             Self.line(3, occurredAt: "2026-11-29T25:00:00.000Z"),
-            Self.line(4, occurredAt: "2028-02-29T10:00:00.000Z"),  // a leap day: valid
-            Self.line(5, occurredAt: "2026-11-29T10:00:00Z"),
+            Self.line(4, occurredAt: "2028-02-29T10:00:00.000Z"), // a leap day: valid
+            Self.line(5, occurredAt: "2026-11-29T10:00:00Z")
         ]
         let result = try runner.run(["import", try runner.ndjson("in.ndjson", lines), "--format", "json"])
         #expect(result.status == 3)
-        #expect(result.stderrLines.prefix(4) == [
-            "error: line 1: \(stream) EligibilityChecked: occurredAt: not a valid date: 2026-02 has no day 30 (01 to 28)",
-            "error: line 2: \(stream) EligibilityChecked: occurredAt: not a valid date: month 13 does not exist (01 to 12)",
-            "error: line 3: \(stream) EligibilityChecked: occurredAt: not a valid date: hour 25 does not exist (00 to 23)",
-            "error: line 5: \(stream) EligibilityChecked: occurredAt: expected a UTC timestamp written as YYYY-MM-DDTHH:MM:SS.sssZ",
-        ], "\(result.stderr)")
+        #expect(
+            result.stderrLines.prefix(4) == [
+                "error: line 1: \(stream) EligibilityChecked: occurredAt: not a valid date: 2026-02 has no day 30 (01 to 28)",
+                "error: line 2: \(stream) EligibilityChecked: occurredAt: not a valid date: month 13 does not exist (01 to 12)",
+                "error: line 3: \(stream) EligibilityChecked: occurredAt: not a valid date: hour 25 does not exist (00 to 23)",
+                "error: line 5: \(stream) EligibilityChecked: occurredAt: expected a UTC timestamp written as YYYY-MM-DDTHH:MM:SS.sssZ"
+            ], "\(result.stderr)")
         let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any] ?? [:]
         #expect(object["byRule"] as? [String: Int] == ["envelope.invalid-date": 3, "envelope.occurredAt": 1])
     }
@@ -266,31 +301,44 @@ struct ImportErrorsEndToEndTests {
     func aReusedIDNamesTheDifferingField() throws {
         let runner = try JournalRunner()
         let stream = LegalEvents.cardStream(1)
-        let first = Self.line(1, data: #"{"inputMethod":"manual","outcome":"eligible","score":1.50}"#,
-                              extra: #","meta":{"platform":"iOS"}"#)
+        let first = Self.line(
+            1, data: #"{"inputMethod":"manual","outcome":"eligible","score":1.50}"#,
+            extra: #","meta":{"platform":"iOS"}"#)
         try runner.importLegal([first])
         let id = LegalEvents.uuid(1, prefix: "bad00000")
         let lines = [
-            Self.line(1, data: #"{"inputMethod":"bankApp","outcome":"eligible","score":1.50}"#, extra: #","meta":{"platform":"iOS"}"#),
+            Self.line(
+                1, data: #"{"inputMethod":"bankApp","outcome":"eligible","score":1.50}"#,
+                extra: #","meta":{"platform":"iOS"}"#),
             Self.line(1, type: "TermsAccepted", data: #"{"inputMethod":"manual","outcome":"eligible","score":1.50}"#),
-            Self.line(1, occurredAt: "2026-11-29T10:00:00.001Z", data: #"{"inputMethod":"manual","outcome":"eligible","score":1.50}"#),
-            Self.line(1, data: #"{"inputMethod":"manual","outcome":"eligible","score":15e-1}"#, extra: #","meta":{"platform":"Android"}"#),
-            Self.line(1, data: #"{"inputMethod":"manual","outcome":"eligible"}"#, extra: #","meta":{"platform":"iOS"}"#),
-            Self.line(1, stream: LegalEvents.cardStream(2), data: #"{"inputMethod":"manual","outcome":"eligible","score":1.50}"#),
+            Self.line(
+                1, occurredAt: "2026-11-29T10:00:00.001Z",
+                data: #"{"inputMethod":"manual","outcome":"eligible","score":1.50}"#),
+            Self.line(
+                1, data: #"{"inputMethod":"manual","outcome":"eligible","score":15e-1}"#,
+                extra: #","meta":{"platform":"Android"}"#),
+            Self.line(
+                1, data: #"{"inputMethod":"manual","outcome":"eligible"}"#, extra: #","meta":{"platform":"iOS"}"#),
+            Self.line(
+                1, stream: LegalEvents.cardStream(2),
+                data: #"{"inputMethod":"manual","outcome":"eligible","score":1.50}"#),
             // Same content, other spelling: a duplicate.
-            Self.line(1, data: #"{"score":1.5,"outcome":"eligible","inputMethod":"manual"}"#, extra: #","meta":{"platform":"iOS"}"#),
+            Self.line(
+                1, data: #"{"score":1.5,"outcome":"eligible","inputMethod":"manual"}"#,
+                extra: #","meta":{"platform":"iOS"}"#)
         ]
         let result = try runner.run(["import", try runner.ndjson("in.ndjson", lines), "--format", "json"])
         #expect(result.status == 3)
         let used = "id \(id) is already used by another event (position 1, \(stream) EligibilityChecked)"
-        #expect(Array(result.stderrLines.prefix(6)) == [
-            "error: line 1: \(stream) EligibilityChecked: \(used): data.inputMethod differs",
-            "error: line 2: \(stream) TermsAccepted: \(used): type differs",
-            "error: line 3: \(stream) EligibilityChecked: \(used): occurredAt differs",
-            "error: line 4: \(stream) EligibilityChecked: \(used): meta.platform differs",
-            "error: line 5: \(stream) EligibilityChecked: \(used): data.score differs",
-            "error: line 6: \(LegalEvents.cardStream(2)) EligibilityChecked: \(used): stream differs",
-        ], "\(result.stderr)")
+        #expect(
+            Array(result.stderrLines.prefix(6)) == [
+                "error: line 1: \(stream) EligibilityChecked: \(used): data.inputMethod differs",
+                "error: line 2: \(stream) TermsAccepted: \(used): type differs",
+                "error: line 3: \(stream) EligibilityChecked: \(used): occurredAt differs",
+                "error: line 4: \(stream) EligibilityChecked: \(used): meta.platform differs",
+                "error: line 5: \(stream) EligibilityChecked: \(used): data.score differs",
+                "error: line 6: \(LegalEvents.cardStream(2)) EligibilityChecked: \(used): stream differs"
+            ], "\(result.stderr)")
         #expect(!result.stderr.contains("bankApp") && !result.stderr.contains("Android"))
         let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any] ?? [:]
         #expect(object["duplicates"] as? Int == 1)

@@ -1,6 +1,7 @@
 import EventStore
 import JournalCore
 import Testing
+
 @testable import journal
 
 /// The importer in process, over an in-memory store: the bounded per-stream cache.
@@ -25,8 +26,10 @@ struct ImporterTests {
         let journeys = [events.challenged(1), events.yellowOTP(2), events.challenged(3), events.green(4)]
         var input = interleaved(journeys)
         // A bad line for stream 1 at the end: the counter goes back to 000 after the challenge ended.
-        input.append(events.line(LegalEvents.threeDSStream(1), "ChallengeRequestSent",
-                                 #"{"sdkCounterStoA":"000","action":"initial"}"#))
+        input.append(
+            events.line(
+                LegalEvents.threeDSStream(1), "ChallengeRequestSent",
+                #"{"sdkCounterStoA":"000","action":"initial"}"#))
         var outcomes: [Importer.Outcome] = []
         var evictions = 0
         try store.write { transaction in
@@ -49,7 +52,7 @@ struct ImporterTests {
         var cache = StreamStateCache(capacity: 4)
         let fold = try StreamFold(stream: LegalEvents.threeDSStream(1))
         for n in 0..<4 { cache.set("s\(n)", fold: fold, lastVersion: Int64(n)) }
-        _ = cache.get("s0")  // s0 becomes the most recent
+        _ = cache.get("s0") // s0 becomes the most recent
         cache.set("s4", fold: fold, lastVersion: 4)
         #expect(cache.count <= 4)
         #expect(cache.get("s0")?.lastVersion == 0)

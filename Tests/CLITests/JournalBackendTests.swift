@@ -1,7 +1,8 @@
-import Foundation
 import EventStore
+import Foundation
 import JournalCore
 import Testing
+
 @testable import journal
 
 /// How commands open a SQLite journal: bulk writers keep a longer WAL between checkpoints, and
@@ -32,8 +33,9 @@ struct JournalBackendTests {
     @Test func simulateIntoANewFileThatFailsLeavesNothingAtThePath() throws {
         let runner = try JournalRunner()
         // A file limited to 60 pages: the simulation fills it before the end.
-        let result = try runner.run(["simulate", "--seed", "3", "--transactions", "2000", "--digitizations", "400"],
-                                    environment: ["JOURNAL_MAX_PAGE_COUNT": "60"])
+        let result = try runner.run(
+            ["simulate", "--seed", "3", "--transactions", "2000", "--digitizations", "400"],
+            environment: ["JOURNAL_MAX_PAGE_COUNT": "60"])
         #expect(result.status == 1)
         #expect(result.stderr.contains("full"), "\(result.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: runner.folder.path) == [])
@@ -45,15 +47,19 @@ struct JournalBackendTests {
         #expect(first.status == 0, "\(first.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: runner.folder.path) == ["journal.db"])
         let head = try Self.open(runner, bulk: false).headPosition()
-        let second = try runner.run(["simulate", "--seed", "4", "--transactions", "40", "--digitizations", "10",
-                                     "--into-existing"])
+        let second = try runner.run([
+            "simulate", "--seed", "4", "--transactions", "40", "--digitizations", "10",
+            "--into-existing"
+        ])
         #expect(second.status == 0, "\(second.stderr)")
         let store = try Self.open(runner, bulk: false)
         #expect(try store.headPosition() > head)
         #expect(try store.verify().headPosition == store.headPosition())
         // The same simulation again finds every event stored: nothing is appended.
-        let again = try runner.run(["simulate", "--seed", "4", "--transactions", "40", "--digitizations", "10",
-                                    "--into-existing"])
+        let again = try runner.run([
+            "simulate", "--seed", "4", "--transactions", "40", "--digitizations", "10",
+            "--into-existing"
+        ])
         #expect(again.stdout.contains(": 0 events appended"), "\(again.stdout)")
     }
 }

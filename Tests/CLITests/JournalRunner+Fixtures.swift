@@ -28,7 +28,11 @@ extension JournalRunner {
         connection.close()
         var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: database)))
         let needle = Array(original.utf8)
-        guard let index = bytes.indices.dropLast(needle.count - 1).first(where: { bytes[$0..<($0 + needle.count)].elementsEqual(needle) }) else {
+        guard
+            let index = bytes.indices.dropLast(needle.count - 1).first(where: {
+                bytes[$0..<($0 + needle.count)].elementsEqual(needle)
+            })
+        else {
             throw FixtureError(message: "'\(original)' not found in the journal file")
         }
         bytes.replaceSubrange(index..<(index + needle.count), with: Array(replacement.utf8))

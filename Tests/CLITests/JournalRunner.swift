@@ -7,8 +7,12 @@ final class JournalRunner {
         var status: Int32
         var stdout: String
         var stderr: String
-        var stdoutLines: [String] { stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init) }
-        var stderrLines: [String] { stderr.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init) }
+        var stdoutLines: [String] {
+            stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
+        }
+        var stderrLines: [String] {
+            stderr.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
+        }
     }
 
     let folder: URL
@@ -44,10 +48,11 @@ final class JournalRunner {
     /// The `journal` executable next to the test bundle (`.build/<triple>/debug/journal`).
     static let executable: URL = {
         let candidates = [
-            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("journal"),
+            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(
+                "journal"),
             Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("journal"),
             URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-                .deletingLastPathComponent().appendingPathComponent(".build/debug/journal"),
+                .deletingLastPathComponent().appendingPathComponent(".build/debug/journal")
         ]
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[2]
     }()
@@ -55,8 +60,10 @@ final class JournalRunner {
     /// Runs `journal ARGS` with `--db` set to this runner's database unless `db` is false, and
     /// the working directory set to the runner's folder.
     @discardableResult
-    func run(_ arguments: [String], db: Bool = true, stdin: String? = nil,
-             environment: [String: String] = [:]) throws -> Result {
+    func run(
+        _ arguments: [String], db: Bool = true, stdin: String? = nil,
+        environment: [String: String] = [:]
+    ) throws -> Result {
         let process = Process()
         process.executableURL = Self.executable
         process.arguments = arguments + (db ? ["--db", database] : [])
@@ -91,7 +98,8 @@ final class JournalRunner {
         let outData = out.fileHandleForReading.readDataToEndOfFile()
         group.wait()
         process.waitUntilExit()
-        return Result(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-                      stderr: String(decoding: errData, as: UTF8.self))
+        return Result(
+            status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+            stderr: String(decoding: errData, as: UTF8.self))
     }
 }

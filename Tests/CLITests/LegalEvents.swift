@@ -3,7 +3,7 @@
 /// Deterministic: ids and times come from counters.
 struct LegalEvents {
     private var nextEventNumber = 0
-    private var clock: Int64 = 1_796_292_000_000  // 2026-12-03T10:40:00.000Z
+    private var clock: Int64 = 1_796_292_000_000 // 2026-12-03T10:40:00.000Z
 
     /// `00000000-0000-4000-8000-<12 hex digits of n>` (lowercase).
     static func uuid(_ n: Int, prefix: String = "00000000") -> String {
@@ -19,23 +19,34 @@ struct LegalEvents {
         clock += 1500
         let id = Self.uuid(nextEventNumber, prefix: "e0000000")
         let metaPart = meta.map { #","meta":\#($0)"# } ?? ""
-        return #"{"id":"\#(id)","stream":"\#(stream)","type":"\#(type)","occurredAt":"\#(Self.timestamp(clock))","data":\#(data)\#(metaPart)}"#
+        return
+            #"{"id":"\#(id)","stream":"\#(stream)","type":"\#(type)","occurredAt":"\#(Self.timestamp(clock))","data":\#(data)\#(metaPart)}"#
     }
 
     /// A challenged 3DS transaction with one OTP entry: 9 events.
     mutating func challenged(_ n: Int) -> [String] {
         let s = Self.threeDSStream(n)
         return [
-            line(s, "TransactionCreated", #"{"directoryServerID":"A000000003","messageVersion":"2.2.0"}"#,
-                 meta: #"{"platform":"iOS","sdkVersion":"2.4.1"}"#),
-            line(s, "AuthRequestParametersCreated", #"{"sdkReferenceNumber":"3DS_LOA_SDK_NETC_020200_00001","deviceDataBytes":2048}"#),
-            line(s, "AuthResponseReceived", #"{"threeDSServerTransID":"\#(Self.uuid(n, prefix: "5e000000"))","acsTransID":"acs-\#(n)","transStatus":"C"}"#),
+            line(
+                s, "TransactionCreated", #"{"directoryServerID":"A000000003","messageVersion":"2.2.0"}"#,
+                meta: #"{"platform":"iOS","sdkVersion":"2.4.1"}"#),
+            line(
+                s, "AuthRequestParametersCreated",
+                #"{"sdkReferenceNumber":"3DS_LOA_SDK_NETC_020200_00001","deviceDataBytes":2048}"#),
+            line(
+                s, "AuthResponseReceived",
+                #"{"threeDSServerTransID":"\#(Self.uuid(n, prefix: "5e000000"))","acsTransID":"acs-\#(n)","transStatus":"C"}"#
+            ),
             line(s, "ChallengeStarted", #"{"timeoutSeconds":600,"acsReferenceNumber":"ACS-REF-7"}"#),
             line(s, "ChallengeRequestSent", #"{"sdkCounterStoA":"000","action":"initial"}"#),
-            line(s, "ChallengeResponseReceived", #"{"acsCounterAtoS":"000","challengeCompletionInd":"N","acsUiType":"01"}"#),
+            line(
+                s, "ChallengeResponseReceived",
+                #"{"acsCounterAtoS":"000","challengeCompletionInd":"N","acsUiType":"01"}"#),
             line(s, "ChallengeRequestSent", #"{"sdkCounterStoA":"001","action":"submitText","entryLength":6}"#),
-            line(s, "ChallengeResponseReceived", #"{"acsCounterAtoS":"001","challengeCompletionInd":"Y","transStatus":"Y"}"#),
-            line(s, "ChallengeCompleted", #"{"transStatus":"Y"}"#),
+            line(
+                s, "ChallengeResponseReceived",
+                #"{"acsCounterAtoS":"001","challengeCompletionInd":"Y","transStatus":"Y"}"#),
+            line(s, "ChallengeCompleted", #"{"transStatus":"Y"}"#)
         ]
     }
 
@@ -44,9 +55,14 @@ struct LegalEvents {
         let s = Self.threeDSStream(n)
         return [
             line(s, "TransactionCreated", #"{"directoryServerID":"A000000004","messageVersion":"2.3.1"}"#),
-            line(s, "AuthRequestParametersCreated", #"{"sdkReferenceNumber":"3DS_LOA_SDK_NETC_020200_00001","deviceDataBytes":0}"#),
-            line(s, "AuthResponseReceived", #"{"threeDSServerTransID":"\#(Self.uuid(n, prefix: "5e000000"))","acsTransID":"acs-\#(n)","transStatus":"Y"}"#),
-            line(s, "TransactionClosed", "{}"),
+            line(
+                s, "AuthRequestParametersCreated",
+                #"{"sdkReferenceNumber":"3DS_LOA_SDK_NETC_020200_00001","deviceDataBytes":0}"#),
+            line(
+                s, "AuthResponseReceived",
+                #"{"threeDSServerTransID":"\#(Self.uuid(n, prefix: "5e000000"))","acsTransID":"acs-\#(n)","transStatus":"Y"}"#
+            ),
+            line(s, "TransactionClosed", "{}")
         ]
     }
 
@@ -57,11 +73,14 @@ struct LegalEvents {
             line(s, "EligibilityChecked", #"{"inputMethod":"manual","outcome":"eligible"}"#),
             line(s, "TermsAccepted", #"{"tncDigest":"tnc-v3"}"#),
             line(s, "DigitizationRequested", #"{"language":"en"}"#),
-            line(s, "DigitizationApprovedWithIDV", #"{"digitalCardID":"dc-\#(n)","methods":[{"id":"m1","type":"otpBySMS"},{"id":"m2","type":"appToApp","withCryptogram":true}]}"#),
+            line(
+                s, "DigitizationApprovedWithIDV",
+                #"{"digitalCardID":"dc-\#(n)","methods":[{"id":"m1","type":"otpBySMS"},{"id":"m2","type":"appToApp","withCryptogram":true}]}"#
+            ),
             line(s, "IDVMethodSelected", #"{"idvID":"m1"}"#),
             line(s, "ActivationRequired", #"{"state":"otpNeeded"}"#),
             line(s, "OTPSubmitted", #"{"otpLength":6}"#),
-            line(s, "ActivatedByIDV", "{}"),
+            line(s, "ActivatedByIDV", "{}")
         ]
     }
 
@@ -72,7 +91,7 @@ struct LegalEvents {
             line(s, "EligibilityChecked", #"{"inputMethod":"bankApp","outcome":"eligible"}"#),
             line(s, "TermsAccepted", #"{"tncDigest":"tnc-v3"}"#),
             line(s, "DigitizationRequested", #"{"language":"fr"}"#),
-            line(s, "DigitizationApproved", #"{"digitalCardID":"dc-\#(n)"}"#),
+            line(s, "DigitizationApproved", #"{"digitalCardID":"dc-\#(n)"}"#)
         ]
     }
 

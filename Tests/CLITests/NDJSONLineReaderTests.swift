@@ -1,5 +1,6 @@
 import Glibc
 import Testing
+
 @testable import journal
 
 @Suite("NDJSON line reader")
@@ -12,8 +13,9 @@ struct NDJSONLineReaderTests {
         // Small inputs fit in the pipe buffer, so writing before reading cannot block.
         bytes.withUnsafeBytes { raw in _ = write(writer, raw.baseAddress, raw.count) }
         close(writer)
-        var reader = NDJSONLineReader(descriptor: fds[0], maxLineLength: maxLineLength, chunkSize: chunkSize,
-                                      ownsDescriptor: true)
+        var reader = NDJSONLineReader(
+            descriptor: fds[0], maxLineLength: maxLineLength, chunkSize: chunkSize,
+            ownsDescriptor: true)
         defer { reader.close() }
         var result: [InputLine] = []
         while let line = try reader.next() { result.append(line) }
@@ -57,9 +59,9 @@ struct NDJSONLineReaderTests {
         ([0xEF, 0xBB, 0xBF, 0x7B, 0x7D] as [UInt8], InputLineProblem.byteOrderMark),
         ([0x7B, 0x00, 0x7D], .nulByte(offset: 1)),
         ([0x7B, 0x22, 0xC3, 0x28, 0x22], .invalidUTF8(offset: 2)),
-        ([0x22, 0xED, 0xA0, 0x80, 0x22], .invalidUTF8(offset: 1)),  // a surrogate
-        ([0x22, 0xC0, 0xAF, 0x22], .invalidUTF8(offset: 1)),  // overlong
-        ([0x22, 0xE2, 0x82], .invalidUTF8(offset: 1)),  // truncated
+        ([0x22, 0xED, 0xA0, 0x80, 0x22], .invalidUTF8(offset: 1)), // a surrogate
+        ([0x22, 0xC0, 0xAF, 0x22], .invalidUTF8(offset: 1)), // overlong
+        ([0x22, 0xE2, 0x82], .invalidUTF8(offset: 1)) // truncated
     ])
     func unreadableBytesAreAClearPerLineProblem(bytes: [UInt8], problem: InputLineProblem) throws {
         let read = try lines(bytes + [0x0A] + Array("{}".utf8))

@@ -1,9 +1,12 @@
 import Testing
+
 @testable import journal
 
 @Suite("Name suggestion")
 struct NameSuggestionTests {
-    static let keys = ["id", "stream", "type", "occurredAt", "data", "meta", "position", "version", "recordedAt", "hash"]
+    static let keys = [
+        "id", "stream", "type", "occurredAt", "data", "meta", "position", "version", "recordedAt", "hash"
+    ]
 
     @Test("the one nearest name within two edits is suggested, ignoring case, swaps counting once")
     func nearestName() {

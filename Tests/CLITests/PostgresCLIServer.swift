@@ -1,12 +1,13 @@
-import JournalTestSupport
 import EventStore
 import Foundation
+import JournalTestSupport
 
 /// The private PostgreSQL server of the CLI tests (same policy as the store's tests): started
 /// once per test process, one fresh schema per journal, stopped at exit. In CI (`CI=true`) a
 /// server that cannot start fails the tests; locally `JOURNAL_SKIP_POSTGRES=1` skips them.
 enum PostgresCLIServer {
-    static let skipped: Bool = ProcessInfo.processInfo.environment["CI"] != "true"
+    static let skipped: Bool =
+        ProcessInfo.processInfo.environment["CI"] != "true"
         && ProcessInfo.processInfo.environment["JOURNAL_SKIP_POSTGRES"] == "1"
     static let skipReason = "JOURNAL_SKIP_POSTGRES=1: PostgreSQL end-to-end tests are skipped in this local run"
 

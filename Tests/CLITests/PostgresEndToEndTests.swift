@@ -3,7 +3,8 @@ import Testing
 
 /// The CLI on PostgreSQL: `--db`/`JOURNAL_DB` select the backend from the location, and
 /// `journal copy` moves a journal between backends with every stored field preserved.
-@Suite("PostgreSQL end to end", .enabled(if: !PostgresCLIServer.skipped, Comment(rawValue: PostgresCLIServer.skipReason)))
+@Suite(
+    "PostgreSQL end to end", .enabled(if: !PostgresCLIServer.skipped, Comment(rawValue: PostgresCLIServer.skipReason)))
 struct PostgresEndToEndTests {
     static let secret = "n0t-in-0utput"
 
@@ -56,8 +57,11 @@ struct PostgresEndToEndTests {
         let key = runner.path("j.key")
         let keygen = try runner.run(["keygen", "j.example/log", "--out", key], db: false)
         let checkpoint = try runner.write("checkpoint.txt", try runner.run(["checkpoint", "--key", key]).stdout)
-        let held = try runner.run(["verify", "--db", url, "--checkpoint", checkpoint, "--key",
-                                   keygen.stdout.trimmingCharacters(in: .newlines)], db: false)
+        let held = try runner.run(
+            [
+                "verify", "--db", url, "--checkpoint", checkpoint, "--key",
+                keygen.stdout.trimmingCharacters(in: .newlines)
+            ], db: false)
         #expect(held.status == 0, "\(held.stderr)")
         expectNoSecret(held)
     }
@@ -86,7 +90,9 @@ struct PostgresEndToEndTests {
         #expect(imported.status == 0, "\(imported.stderr)")
         expectNoSecret(imported)
         #expect(try runner.run(["import", file]).status == 0)
-        for command in [["state", LegalEvents.threeDSStream(4)], ["replay", "--all"], ["audit", LegalEvents.cardStream(2)]] {
+        for command in [
+            ["state", LegalEvents.threeDSStream(4)], ["replay", "--all"], ["audit", LegalEvents.cardStream(2)]
+        ] {
             let onPostgres = try runner.run(command + ["--db", url], db: false)
             let onSQLite = try runner.run(command)
             #expect(onPostgres.status == onSQLite.status, "\(command)")

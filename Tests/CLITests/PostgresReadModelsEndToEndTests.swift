@@ -3,8 +3,9 @@ import Testing
 
 /// `journal query` and `journal project` on a PostgreSQL URL: the read models live in
 /// PostgreSQL tables of the journal's schema and answer exactly what they answer on SQLite.
-@Suite("PostgreSQL read models end to end",
-       .enabled(if: !PostgresCLIServer.skipped, Comment(rawValue: PostgresCLIServer.skipReason)))
+@Suite(
+    "PostgreSQL read models end to end",
+    .enabled(if: !PostgresCLIServer.skipped, Comment(rawValue: PostgresCLIServer.skipReason)))
 struct PostgresReadModelsEndToEndTests {
     static let secret = "n0t-in-0utput"
     static let queries = ["otp", "timeouts", "funnel", "challenges", "errors", "idv", "latency", "rates"]
@@ -27,8 +28,10 @@ struct PostgresReadModelsEndToEndTests {
     @Test func everyQueryPrintsOnPostgreSQLWhatItPrintsOnSQLite() throws {
         let runner = try JournalRunner()
         let url = try journalOnBothBackends(runner)
-        let windows: [[String]] = [[], ["--since", "2026-11-29T08:00:00.000Z", "--until", "2026-11-29T08:30:00.000Z"],
-                                   ["--every", "1h"], ["--since", "2026-11-29T08:07:30.500Z", "--every", "5m"]]
+        let windows: [[String]] = [
+            [], ["--since", "2026-11-29T08:00:00.000Z", "--until", "2026-11-29T08:30:00.000Z"],
+            ["--every", "1h"], ["--since", "2026-11-29T08:07:30.500Z", "--every", "5m"]
+        ]
         for query in Self.queries {
             for window in windows {
                 for format in ["text", "json", "csv"] {
@@ -49,7 +52,8 @@ struct PostgresReadModelsEndToEndTests {
         let runner = try JournalRunner()
         let url = try journalOnBothBackends(runner)
         for window in [[], ["--since", "2026-11-29T08:00:00.000Z", "--until", "2026-11-29T08:30:00.000Z"]] {
-            let onPostgres = try runner.run(["report", "--out", runner.path("pg.html"), "--db", url] + window, db: false)
+            let onPostgres = try runner.run(
+                ["report", "--out", runner.path("pg.html"), "--db", url] + window, db: false)
             let onSQLite = try runner.run(["report", "--out", runner.path("sqlite.html")] + window)
             #expect(onPostgres.status == 0, "\(onPostgres.stderr)")
             #expect(onSQLite.status == 0, "\(onSQLite.stderr)")
@@ -91,7 +95,10 @@ struct PostgresReadModelsEndToEndTests {
         let runner = try JournalRunner()
         let url = try journalOnBothBackends(runner)
         // Ids to look for, from the journal itself.
-        var serverTransID = "", acsTransID = "", digitalCardID = "", start = ""
+        var serverTransID = ""
+        var acsTransID = ""
+        var digitalCardID = ""
+        var start = ""
         for event in try runner.exportedObjects() {
             let data = event["data"] as? [String: Any] ?? [:]
             if serverTransID.isEmpty, let id = data["threeDSServerTransID"] as? String {
@@ -107,7 +114,7 @@ struct PostgresReadModelsEndToEndTests {
             [], ["--limit", "7"], ["--category", "card"], ["--outcome", "open"], ["--outcome", "closed"],
             ["--outcome", "pendingActivation"], ["--ds", "A000000003"], ["--server-trans-id", serverTransID],
             ["--acs-trans-id", acsTransID], ["--digital-card-id", digitalCardID], ["--since", start],
-            ["--until", start, "--category", "3ds"], ["--correlation-id", "none"],
+            ["--until", start, "--category", "3ds"], ["--correlation-id", "none"]
         ]
         var matched = 0
         for filter in filters {
@@ -130,11 +137,14 @@ struct PostgresReadModelsEndToEndTests {
         #expect(try runner.run(["import", more, "--db", url], db: false).status == 0)
         let found = try runner.run(["find", "--acs-trans-id", "acs-1", "--format", "json", "--db", url], db: false)
         #expect(found.stdout.contains(#""outcome":"completedY","events":9"#), "\(found.stdout)")
-        let correlated = try runner.run(["find", "--correlation-id", "order-1", "--format", "csv", "--db", url], db: false)
-        #expect(correlated.stdoutLines.count == 2 && correlated.stdout.contains(LegalEvents.threeDSStream(1)),
-                "\(correlated.stdout)")
+        let correlated = try runner.run(
+            ["find", "--correlation-id", "order-1", "--format", "csv", "--db", url], db: false)
+        #expect(
+            correlated.stdoutLines.count == 2 && correlated.stdout.contains(LegalEvents.threeDSStream(1)),
+            "\(correlated.stdout)")
         #expect(try runner.run(["project", "--rebuild", "streams", "--db", url], db: false).status == 0)
-        #expect(try runner.run(["find", "--acs-trans-id", "acs-1", "--format", "json", "--db", url], db: false).stdout
+        #expect(
+            try runner.run(["find", "--acs-trans-id", "acs-1", "--format", "json", "--db", url], db: false).stdout
                 == found.stdout)
     }
 

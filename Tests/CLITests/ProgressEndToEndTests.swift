@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import journal
 
 /// `--progress`: progress lines on stderr for logs and CI, stdout unchanged.
@@ -32,14 +33,20 @@ struct ProgressEndToEndTests {
     @Test("verify, replay --all, copy, simulate and project --rebuild take --progress and end with a final line")
     func otherCommandsReportProgress() throws {
         let runner = try JournalRunner()
-        let simulate = try runner.run(["simulate", "--seed", "3", "--transactions", "20", "--digitizations", "5", "--progress"])
+        let simulate = try runner.run([
+            "simulate", "--seed", "3", "--transactions", "20", "--digitizations", "5", "--progress"
+        ])
         #expect(simulate.status == 0, "\(simulate.stderr)")
         let events = Int((try runner.exportedObjects()).count)
-        #expect(simulate.stderrLines.last?.hasPrefix("simulating: \(ProgressReporter.count(Int64(events))) events, ") == true,
-                "\(simulate.stderr)")
+        #expect(
+            simulate.stderrLines.last?.hasPrefix("simulating: \(ProgressReporter.count(Int64(events))) events, ")
+                == true,
+            "\(simulate.stderr)")
         let total = "\(ProgressReporter.count(Int64(events))) of \(ProgressReporter.count(Int64(events))) events (100%)"
-        for (arguments, verb) in [(["verify"], "verifying"), (["replay", "--all"], "replaying"),
-                                  (["project", "--rebuild"], "rebuilding")] {
+        for (arguments, verb) in [
+            (["verify"], "verifying"), (["replay", "--all"], "replaying"),
+            (["project", "--rebuild"], "rebuilding")
+        ] {
             let plain = try runner.run(arguments)
             let result = try runner.run(arguments + ["--progress"])
             #expect(result.status == 0, "\(result.stderr)")
@@ -47,7 +54,8 @@ struct ProgressEndToEndTests {
             #expect(result.stderrLines.last?.contains(" events/s, done in ") == true)
             if arguments[0] != "project" { #expect(result.stdout == plain.stdout) }
         }
-        let copy = try runner.run(["copy", "--from", runner.database, "--to", runner.path("copy.db"), "--progress"], db: false)
+        let copy = try runner.run(
+            ["copy", "--from", runner.database, "--to", runner.path("copy.db"), "--progress"], db: false)
         #expect(copy.status == 0, "\(copy.stderr)")
         #expect(copy.stderrLines.last?.hasPrefix("copying: \(total), ") == true, "\(copy.stderr)")
     }
@@ -60,14 +68,17 @@ struct ImportHelpEndToEndTests {
     func importHelp() throws {
         let help = try JournalRunner().run(["import", "--help"], db: false)
         #expect(help.status == 0)
-        for text in ["mode 0600", "\"[redacted]\"", "13 to 19 digits", "The first 100 invalid lines", "\"errors\"",
-                     "\"byRule\"", "not NDJSON", "did you mean", "not a valid date", "--progress"] {
+        for text in [
+            "mode 0600", "\"[redacted]\"", "13 to 19 digits", "The first 100 invalid lines", "\"errors\"",
+            "\"byRule\"", "not NDJSON", "did you mean", "not a valid date", "--progress"
+        ] {
             #expect(help.stdout.contains(text), "\(text)")
         }
     }
 
-    @Test("every command that reports progress lists --progress in its help",
-          arguments: ["import", "simulate", "verify", "replay", "copy", "project"])
+    @Test(
+        "every command that reports progress lists --progress in its help",
+        arguments: ["import", "simulate", "verify", "replay", "copy", "project"])
     func progressOption(command: String) throws {
         let help = try JournalRunner().run([command, "--help"], db: false)
         #expect(help.stdout.contains("  --progress "), "\(help.stdout)")

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import journal
 
 /// The progress line, under a clock the test moves.
@@ -9,10 +10,13 @@ struct ProgressReporterTests {
         var written: [String] = []
     }
 
-    func reporter(_ recorder: Recorder, unit: ProgressReporter.Unit = .bytes, total: Int64? = 4 * 1024 * 1024,
-                  style: ProgressReporter.Style = .lines) -> ProgressReporter {
-        ProgressReporter(verb: "importing", unit: unit, total: total, style: style,
-                         clock: { recorder.now }, write: { recorder.written.append($0) })
+    func reporter(
+        _ recorder: Recorder, unit: ProgressReporter.Unit = .bytes, total: Int64? = 4 * 1024 * 1024,
+        style: ProgressReporter.Style = .lines
+    ) -> ProgressReporter {
+        ProgressReporter(
+            verb: "importing", unit: unit, total: total, style: style,
+            clock: { recorder.now }, write: { recorder.written.append($0) })
     }
 
     @Test("plain lines come every 3 seconds with done of total, the rate and the time left, then a final line")
@@ -24,13 +28,18 @@ struct ProgressReporterTests {
         #expect(recorder.written.isEmpty)
         recorder.now = 3_000_000_000
         progress.update(done: 1024 * 1024, events: 6_000)
-        #expect(recorder.written == ["importing: 1.0 MiB of 4.0 MiB (25%), 6,000 events, 2,000 events/s, about 9.0 s left\n"])
+        #expect(
+            recorder.written == [
+                "importing: 1.0 MiB of 4.0 MiB (25%), 6,000 events, 2,000 events/s, about 9.0 s left\n"
+            ])
         recorder.now = 4_000_000_000
         progress.update(done: 2 * 1024 * 1024, events: 8_000)
         #expect(recorder.written.count == 1)
         recorder.now = 8_000_000_000
         progress.finish(done: 4 * 1024 * 1024, events: 16_000)
-        #expect(recorder.written.last == "importing: 4.0 MiB of 4.0 MiB (100%), 16,000 events, 2,000 events/s, done in 8.0 s\n")
+        #expect(
+            recorder.written.last
+                == "importing: 4.0 MiB of 4.0 MiB (100%), 16,000 events, 2,000 events/s, done in 8.0 s\n")
         progress.finish(done: 4 * 1024 * 1024, events: 16_000)
         #expect(recorder.written.count == 2)
     }
@@ -41,7 +50,10 @@ struct ProgressReporterTests {
         let progress = reporter(recorder, unit: .events, total: 1_000_000, style: .redrawn)
         recorder.now = 500_000_000
         progress.update(done: 100_000, events: 100_000)
-        #expect(recorder.written == ["\rimporting: 100,000 of 1,000,000 events (10%), 200,000 events/s, about 4.5 s left\u{1B}[K"])
+        #expect(
+            recorder.written == [
+                "\rimporting: 100,000 of 1,000,000 events (10%), 200,000 events/s, about 4.5 s left\u{1B}[K"
+            ])
         progress.finish(done: 1_000_000, events: 1_000_000)
         #expect(recorder.written.last == "\r\u{1B}[K")
     }

@@ -28,8 +28,10 @@ struct ReadCommandsEndToEndTests {
             // The input line, then the four keys the journal assigned.
             let input = lines[index]
             #expect(line.hasPrefix(String(input.dropLast()) + #","position":\#(index + 1),"version":"#))
-            #expect(line.range(of: #","recordedAt":"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z","hash":"[0-9a-f]{64}"\}$"#,
-                               options: .regularExpression) != nil)
+            #expect(
+                line.range(
+                    of: #","recordedAt":"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z","hash":"[0-9a-f]{64}"\}$"#,
+                    options: .regularExpression) != nil)
         }
     }
 
@@ -46,15 +48,19 @@ struct ReadCommandsEndToEndTests {
             for key in ["id", "stream", "type", "occurredAt", "position", "version"] {
                 #expect("\(a[key] ?? "nil")" == "\(b[key] ?? "nil")", "\(key)")
             }
-            #expect(NSDictionary(dictionary: a["data"] as? [String: Any] ?? [:])
-                .isEqual(to: b["data"] as? [String: Any] ?? [:]))
+            #expect(
+                NSDictionary(dictionary: a["data"] as? [String: Any] ?? [:])
+                    .isEqual(to: b["data"] as? [String: Any] ?? [:]))
         }
         // The two journals differ only in recordedAt (and so the hashes); data and meta bytes are equal.
         let stripped = { (text: String) in
-            text.replacingOccurrences(of: #","recordedAt":"[^"]*","hash":"[0-9a-f]*""#, with: "",
-                                      options: .regularExpression)
+            text.replacingOccurrences(
+                of: #","recordedAt":"[^"]*","hash":"[0-9a-f]*""#, with: "",
+                options: .regularExpression)
         }
-        #expect(stripped(try runner.run(["export"]).stdout) == stripped(try runner.run(["export", "--db", copy], db: false).stdout))
+        #expect(
+            stripped(try runner.run(["export"]).stdout)
+                == stripped(try runner.run(["export", "--db", copy], db: false).stdout))
     }
 
     @Test func exportFiltersByStreamAndFromAnIncludedPosition() throws {
@@ -72,8 +78,10 @@ struct ReadCommandsEndToEndTests {
 
     @Test func readingCommandsOnAMissingJournalExit1AndCreateNothing() throws {
         let runner = try JournalRunner()
-        for arguments in [["export"], ["verify"], ["audit", Self.challenged], ["state", Self.challenged],
-                          ["replay", "--all"]] {
+        for arguments in [
+            ["export"], ["verify"], ["audit", Self.challenged], ["state", Self.challenged],
+            ["replay", "--all"]
+        ] {
             let result = try runner.run(arguments)
             #expect(result.status == 1, "\(arguments)")
             #expect(result.stderrLines.first == "error: no journal at \(runner.database)")
@@ -108,7 +116,10 @@ struct ReadCommandsEndToEndTests {
         let (runner, lines) = try journalWithTwoStreams()
         let text = try runner.run(["verify"])
         #expect(text.status == 0)
-        #expect(text.stdout.hasPrefix("ok: \(lines.count) events in 2 streams intact (hash chain, positions, versions); head position \(lines.count), head hash "))
+        #expect(
+            text.stdout.hasPrefix(
+                "ok: \(lines.count) events in 2 streams intact (hash chain, positions, versions); head position \(lines.count), head hash "
+            ))
         let json = try runner.run(["verify", "--format", "json"])
         let object = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
         #expect(object?["ok"] as? Bool == true)
@@ -164,10 +175,13 @@ struct ReadCommandsEndToEndTests {
         let result = try runner.run(["audit", Self.challenged])
         #expect(result.status == 4)
         #expect(result.stdoutLines[0] == "\(Self.challenged): 9 events, 1 hash does NOT check")
-        #expect(result.stdoutLines[6].contains("ChallengeStarted"))  // after the first event's meta line
+        #expect(result.stdoutLines[6].contains("ChallengeStarted")) // after the first event's meta line
         #expect(result.stdoutLines[6].hasSuffix("  ✗"))
         #expect(result.stdoutLines.filter { $0.hasSuffix("  ✓") }.count == 8)
-        #expect(result.stderrLines.first == "error: integrity violation in \(Self.challenged): the hash of version 3 (position 4) does not check")
+        #expect(
+            result.stderrLines.first
+                == "error: integrity violation in \(Self.challenged): the hash of version 3 (position 4) does not check"
+        )
     }
 
     @Test func auditAsJSONListsEveryEvent() throws {

@@ -20,19 +20,24 @@ struct ReplayAllEndToEndTests {
         try runner.importLegal(events.challenged(1) + events.yellowOTP(2) + events.frictionless(3))
         let store = try SQLiteEventStore(path: runner.database)
         func event(_ n: Int, _ type: String, _ data: String) -> ProposedEvent {
-            ProposedEvent(id: LegalEvents.uuid(n, prefix: "bad00000"), type: type,
-                          occurredAt: Timestamp(millisecondsSinceEpoch: 1_796_300_000_000 + Int64(n)),
-                          data: Array(data.utf8))
+            ProposedEvent(
+                id: LegalEvents.uuid(n, prefix: "bad00000"), type: type,
+                occurredAt: Timestamp(millisecondsSinceEpoch: 1_796_300_000_000 + Int64(n)),
+                data: Array(data.utf8))
         }
         try store.append([
-            StreamAppend(stream: try StreamName(Self.broken), expectedVersion: .noStream, events: [
-                event(1, "ChallengeStarted", #"{"timeoutSeconds":600,"acsReferenceNumber":"ACS-REF-7"}"#),
-                event(2, "TransactionClosed", "{}"),
-            ]),
-            StreamAppend(stream: try StreamName(LegalEvents.threeDSStream(3)), events: [
-                event(3, "TransactionCreated", #"{"directoryServerID":"A000000004","messageVersion":"2.3.1"}"#),
-            ]),
-            StreamAppend(stream: try StreamName(Self.other), events: [event(4, "Noted", "{}")]),
+            StreamAppend(
+                stream: try StreamName(Self.broken), expectedVersion: .noStream,
+                events: [
+                    event(1, "ChallengeStarted", #"{"timeoutSeconds":600,"acsReferenceNumber":"ACS-REF-7"}"#),
+                    event(2, "TransactionClosed", "{}")
+                ]),
+            StreamAppend(
+                stream: try StreamName(LegalEvents.threeDSStream(3)),
+                events: [
+                    event(3, "TransactionCreated", #"{"directoryServerID":"A000000004","messageVersion":"2.3.1"}"#)
+                ]),
+            StreamAppend(stream: try StreamName(Self.other), events: [event(4, "Noted", "{}")])
         ])
         return runner
     }
@@ -55,7 +60,9 @@ struct ReplayAllEndToEndTests {
         // A stream of no known category fails before its first event, as it always did.
         #expect(failures.last?["version"] as? Int == 0)
         #expect(failures.last?["position"] as? Int == 0)
-        #expect(failures.last?["reason"] as? String == "stream: invalid stream name: the stream's category must be 3ds or card")
+        #expect(
+            failures.last?["reason"] as? String
+                == "stream: invalid stream name: the stream's category must be 3ds or card")
         for failure in failures.dropLast() {
             let stream = try #require(failure["stream"] as? String)
             let alone = try json(try runner.run(["replay", stream, "--format", "json"]).stdout)
@@ -72,13 +79,19 @@ struct ReplayAllEndToEndTests {
     func untilPositionMatchesTheSingleStreamReplay() throws {
         let runner = try journal()
         for until in [1, 9, 17, 21, 22, 23, 25] {
-            let all = try json(try runner.run(["replay", "--all", "--until-position", "\(until)", "--format", "json"]).stdout)
+            let all = try json(
+                try runner.run(["replay", "--all", "--until-position", "\(until)", "--format", "json"]).stdout)
             var events = 0
-            var streams = 1  // the stream of no known category fails whatever the position
-            for stream in [LegalEvents.threeDSStream(1), LegalEvents.cardStream(2), LegalEvents.threeDSStream(3),
-                           Self.broken] {
-                let alone = try json(try runner.run(["replay", stream, "--until-position", "\(until)",
-                                                     "--format", "json"]).stdout)
+            var streams = 1 // the stream of no known category fails whatever the position
+            for stream in [
+                LegalEvents.threeDSStream(1), LegalEvents.cardStream(2), LegalEvents.threeDSStream(3),
+                Self.broken
+            ] {
+                let alone = try json(
+                    try runner.run([
+                        "replay", stream, "--until-position", "\(until)",
+                        "--format", "json"
+                    ]).stdout)
                 let folded = alone["events"] as? Int ?? 0
                 if folded > 0 || alone["ok"] as? Bool == false { streams += 1 }
                 events += folded

@@ -67,8 +67,10 @@ struct ReplayEndToEndTests {
         let all = try runner.run(["replay", "--all"])
         #expect(all.status == 0)
         #expect(all.stdoutLines.first == "replayed 3 streams, 21 events: every stream folds")
-        #expect(all.stdoutLines.last?.range(of: "^digest of all final states: sha256:[0-9a-f]{64}$",
-                                             options: .regularExpression) != nil)
+        #expect(
+            all.stdoutLines.last?.range(
+                of: "^digest of all final states: sha256:[0-9a-f]{64}$",
+                options: .regularExpression) != nil)
         // Another journal from the same events (other recordedAt, other hashes): same digest.
         let export = try runner.write("export.ndjson", try runner.run(["export"]).stdout)
         let copy = runner.path("copy.db")
@@ -82,10 +84,13 @@ struct ReplayEndToEndTests {
         #expect(object["digest"] as? String != all.stdoutLines.last?.components(separatedBy: " ").last)
     }
 
-    @Test("an event changed behind the journal's back stops every read command with exit 4 naming its position",
-          arguments: [["replay", ReplayEndToEndTests.challenged], ["replay", "--all"], ["state", ReplayEndToEndTests.challenged],
-                      ["export"], ["export", "--stream", ReplayEndToEndTests.challenged], ["query", "otp"],
-                      ["project", "--rebuild"]])
+    @Test(
+        "an event changed behind the journal's back stops every read command with exit 4 naming its position",
+        arguments: [
+            ["replay", ReplayEndToEndTests.challenged], ["replay", "--all"], ["state", ReplayEndToEndTests.challenged],
+            ["export"], ["export", "--stream", ReplayEndToEndTests.challenged], ["query", "otp"],
+            ["project", "--rebuild"]
+        ])
     func aTamperedEventStopsEveryReader(arguments: [String]) throws {
         let runner = try journal()
         // The ACS answer (position 3) becomes frictionless: it would also no longer fold, but the
@@ -106,9 +111,11 @@ struct ReplayEndToEndTests {
         let result = try runner.run(["demo", "--db", runner.path("demo.db")], db: false)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.isEmpty)
-        for heading in ["── 1. simulate", "── 2. import", "── 3. verify", "── 4. audit", "── 5. audit", "── 6. replay",
-                        "── 7. replay", "── 8. analytics", "── 9. analytics", "── 10. evidence", "── 11. a proof",
-                        "── 12. a bundle", "── 13. analytics report"] {
+        for heading in [
+            "── 1. simulate", "── 2. import", "── 3. verify", "── 4. audit", "── 5. audit", "── 6. replay",
+            "── 7. replay", "── 8. analytics", "── 9. analytics", "── 10. evidence", "── 11. a proof",
+            "── 12. a bundle", "── 13. analytics report"
+        ] {
             #expect(result.stdout.contains(heading), "\(heading)")
         }
         #expect(result.stdout.contains("every hash checks"))
@@ -119,7 +126,9 @@ struct ReplayEndToEndTests {
         #expect(runner.exists("demo.db.report.html"))
         let again = try runner.run(["demo", "--db", runner.path("demo.db")], db: false)
         #expect(again.status == 1)
-        #expect(again.stderrLines.first == "error: \(runner.path("demo.db")) already exists; the demo needs a fresh journal")
+        #expect(
+            again.stderrLines.first == "error: \(runner.path("demo.db")) already exists; the demo needs a fresh journal"
+        )
     }
 }
 

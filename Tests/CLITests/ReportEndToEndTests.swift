@@ -14,7 +14,9 @@ struct ReportEndToEndTests {
         return runner
     }
 
-    private func report(_ runner: JournalRunner, _ name: String = "report.html", _ extra: [String] = []) throws -> String {
+    private func report(_ runner: JournalRunner, _ name: String = "report.html", _ extra: [String] = []) throws
+        -> String
+    {
         let result = try runner.run(["report", "--out", runner.path(name)] + extra)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.hasPrefix("wrote \(runner.path(name)): "))
@@ -26,8 +28,10 @@ struct ReportEndToEndTests {
         let pattern = try! NSRegularExpression(pattern: #"data-metric="([^"]*)" data-value="([^"]*)""#)
         let range = NSRange(html.startIndex..., in: html)
         return pattern.matches(in: html, range: range).map { match in
-            (unescaped(String(html[Range(match.range(at: 1), in: html)!])),
-             unescaped(String(html[Range(match.range(at: 2), in: html)!])))
+            (
+                unescaped(String(html[Range(match.range(at: 1), in: html)!])),
+                unescaped(String(html[Range(match.range(at: 2), in: html)!]))
+            )
         }
     }
 
@@ -46,9 +50,13 @@ struct ReportEndToEndTests {
     private static func lookup(_ document: Any, _ path: ArraySlice<Substring>) -> Any? {
         var current: Any? = document
         for key in path {
-            if let object = current as? [String: Any] { current = object[String(key)] }
-            else if let array = current as? [Any], let index = Int(key), array.indices.contains(index) { current = array[index] }
-            else { return nil }
+            if let object = current as? [String: Any] {
+                current = object[String(key)]
+            } else if let array = current as? [Any], let index = Int(key), array.indices.contains(index) {
+                current = array[index]
+            } else {
+                return nil
+            }
         }
         return current
     }
@@ -63,7 +71,8 @@ struct ReportEndToEndTests {
             let path = metric.split(separator: ".")
             let source = String(path[0])
             if documents[source] == nil {
-                let arguments = source == "ratesOverTime" ? ["query", "rates", "--every", String(every)] : ["query", source]
+                let arguments =
+                    source == "ratesOverTime" ? ["query", "rates", "--every", String(every)] : ["query", source]
                 let result = try runner.run(arguments + window + ["--format", "json"])
                 #expect(result.status == 0, "\(result.stderr)")
                 documents[source] = try Self.parse(result.stdout)
@@ -75,10 +84,12 @@ struct ReportEndToEndTests {
                 #expect((expected as? NSObject) == (actual as? NSObject), "\(metric): page \(value), JSON \(expected)")
             }
         }
-        for metric in ["rates.threeDS.authenticationRate", "rates.threeDS.frictionlessRate", "rates.tokenization.activationRate",
-                       "funnel.transactions", "challenges.meanRounds", "latency.threeDS.challengeMs.p95",
-                       "errors.protocolErrors.count", "idv.timeToActivationMs.median", "otp.tokenization.otpSubmissions",
-                       "ratesOverTime.buckets.0.threeDS.transactions"] {
+        for metric in [
+            "rates.threeDS.authenticationRate", "rates.threeDS.frictionlessRate", "rates.tokenization.activationRate",
+            "funnel.transactions", "challenges.meanRounds", "latency.threeDS.challengeMs.p95",
+            "errors.protocolErrors.count", "idv.timeToActivationMs.median", "otp.tokenization.otpSubmissions",
+            "ratesOverTime.buckets.0.threeDS.transactions"
+        ] {
             #expect(found.contains { $0.metric == metric }, "\(metric) is on the page")
         }
     }
@@ -125,7 +136,9 @@ struct ReportEndToEndTests {
         let window = ["--since", "2026-11-29T10:00:00.000Z", "--until", "2026-11-29T16:30:00.000Z"]
         let html = try report(runner, "window.html", window)
         #expect(html.contains("2026-11-29T10:00:00.000Z to 2026-11-29T16:30:00.000Z (excluded)"))
-        #expect(html.contains(#"data-every="15m""#) || html.contains(#"data-every="5m""#) || html.contains(#"data-every="1h""#))
+        #expect(
+            html.contains(#"data-every="15m""#) || html.contains(#"data-every="5m""#)
+                || html.contains(#"data-every="1h""#))
         try expectNumbersEqualTheJSON(runner, html, window: window)
         let events = try runner.run(["query", "rates"] + window)
         let count = try #require(events.stdoutLines.first { $0.hasPrefix("events  ") }).dropFirst(8)
@@ -138,8 +151,9 @@ struct ReportEndToEndTests {
         var events = LegalEvents()
         let hostile = #"<b onmouseover=\"x\">&'ds'</b>"#
         let lines = events.frictionless(1).map {
-            $0.replacingOccurrences(of: #""directoryServerID":"A000000004""#,
-                                    with: #""directoryServerID":"\#(hostile)","customCertificate":true"#)
+            $0.replacingOccurrences(
+                of: #""directoryServerID":"A000000004""#,
+                with: #""directoryServerID":"\#(hostile)","customCertificate":true"#)
         }
         let imported = try runner.importLegal(lines)
         #expect(imported.status == 0, "\(imported.stderr)")
@@ -170,13 +184,18 @@ struct ReportEndToEndTests {
         #expect(first == second)
     }
 
-    @Test("usage errors exit 2 and write nothing", arguments: [
-        (["report"], "error: 'journal report' needs --out FILE"),
-        (["report", "--out"], "error: option '--out FILE' needs a value"),
-        (["report", "--out", "r.html", "--since", "2026-12-02", "--until", "2026-12-01"], "error: --since 2026-12-02 is not before --until 2026-12-01: the window is inverted"),
-        (["report", "--out", "r.html", "--since", "soon"], "error: option '--since' takes a timestamp"),
-        (["report", "--out", "r.html", "extra"], "error: unexpected argument 'extra' for 'journal report'"),
-    ])
+    @Test(
+        "usage errors exit 2 and write nothing",
+        arguments: [
+            (["report"], "error: 'journal report' needs --out FILE"),
+            (["report", "--out"], "error: option '--out FILE' needs a value"),
+            (
+                ["report", "--out", "r.html", "--since", "2026-12-02", "--until", "2026-12-01"],
+                "error: --since 2026-12-02 is not before --until 2026-12-01: the window is inverted"
+            ),
+            (["report", "--out", "r.html", "--since", "soon"], "error: option '--since' takes a timestamp"),
+            (["report", "--out", "r.html", "extra"], "error: unexpected argument 'extra' for 'journal report'")
+        ])
     func usageErrors(arguments: [String], firstLine: String) throws {
         let runner = try JournalRunner()
         let result = try runner.run(arguments, db: false)

@@ -2,6 +2,7 @@ import Foundation
 import JournalCore
 import Projections
 import Testing
+
 @testable import journal
 
 /// The report's pieces in process: escaping, number text, bucket widths, and the SVG charts.
@@ -9,7 +10,8 @@ import Testing
 struct ReportRenderingTests {
     @Test("HTML.escape writes the five markup characters as references and drops control characters")
     func escaping() {
-        #expect(HTML.escape(#"<a href="x">Tom & 'Jerry'</a>"#)
+        #expect(
+            HTML.escape(#"<a href="x">Tom & 'Jerry'</a>"#)
                 == "&lt;a href=&quot;x&quot;&gt;Tom &amp; &#39;Jerry&#39;&lt;/a&gt;")
         #expect(HTML.escape("a\u{0}b\u{1B}c\u{85}d\te\nf") == "abcd\te\nf")
         #expect(HTML.escape("Visa A000000003 é €") == "Visa A000000003 é €")
@@ -30,7 +32,8 @@ struct ReportRenderingTests {
 
     @Test("the rates over time get between about 8 and 100 points, whatever the span")
     func bucketWidths() {
-        let minute: Int64 = 60_000, hour = 60 * minute
+        let minute: Int64 = 60_000
+        let hour = 60 * minute
         #expect(ReportData.width(forSpan: 10 * minute) == .minute)
         #expect(ReportData.width(forSpan: 40 * minute) == .minute)
         #expect(ReportData.width(forSpan: 40 * minute + 1) == .fiveMinutes)
@@ -52,10 +55,12 @@ struct ReportRenderingTests {
 
     @Test("a bar chart is a labelled image with bars in proportion, and an empty one still draws its axis")
     func barChart() {
-        let chart = BarChart(id: "c1", title: "T <1>", summary: "S & s", series: ["n"], groups: [
-            BarChart.Group(label: "<b>", bars: [BarChart.Bar(value: 10, text: "10")]),
-            BarChart.Group(label: "half", bars: [BarChart.Bar(value: 5, text: "5")]),
-        ])
+        let chart = BarChart(
+            id: "c1", title: "T <1>", summary: "S & s", series: ["n"],
+            groups: [
+                BarChart.Group(label: "<b>", bars: [BarChart.Bar(value: 10, text: "10")]),
+                BarChart.Group(label: "half", bars: [BarChart.Bar(value: 5, text: "5")])
+            ])
         let svg = chart.svg
         #expect(svg.hasPrefix(#"<svg class="chart" id="c1" role="img" aria-labelledby="c1-title c1-desc""#))
         #expect(svg.contains(#"<title id="c1-title">T &lt;1&gt;</title><desc id="c1-desc">S &amp; s</desc>"#))
@@ -69,9 +74,10 @@ struct ReportRenderingTests {
 
     @Test("a line breaks where a rate is undefined, and a lone point is a dot")
     func lineChart() {
-        let chart = LineChart(id: "l", title: "L", summary: "l", labels: ["a", "b", "c", "d", "e"],
-                              series: [LineChart.Series(name: "r", values: [0.5, 1, nil, nil, 0.25])],
-                              volumeName: "n", volume: [1, 2, 0, 0, 1])
+        let chart = LineChart(
+            id: "l", title: "L", summary: "l", labels: ["a", "b", "c", "d", "e"],
+            series: [LineChart.Series(name: "r", values: [0.5, 1, nil, nil, 0.25])],
+            volumeName: "n", volume: [1, 2, 0, 0, 1])
         let svg = chart.svg
         let line = svg.components(separatedBy: #"<path class="line s0" d=""#)[1].prefix { $0 != "\"" }
         #expect(line.filter { $0 == "M" }.count == 2)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import journal
 
 /// The pieces of `journal serve` in process: tokens, routes, addresses, body lines, metrics.
@@ -47,7 +48,9 @@ struct ServeComponentsTests {
         #expect(!TokenRole.read.allows(method: "POST", route: .events))
         #expect(TokenRole.append.allows(method: "POST", route: .events))
         #expect(!TokenRole.append.allows(method: "GET", route: .events))
-        #expect(TokenRole.admin.allows(method: "POST", route: .events) && TokenRole.admin.allows(method: "GET", route: .query))
+        #expect(
+            TokenRole.admin.allows(method: "POST", route: .events)
+                && TokenRole.admin.allows(method: "GET", route: .query))
     }
 
     @Test("paths match their route patterns and nothing else")
@@ -79,7 +82,8 @@ struct ServeComponentsTests {
 
     @Test("a body's lines follow the import reader's rules: numbering, blank lines, CR, no final LF, too long")
     func bodyLines() {
-        let body = Array("a\r\n\n  \nbb\n".utf8) + Array(repeating: UInt8(ascii: "x"), count: 2000) + Array("\nlast".utf8)
+        let body =
+            Array("a\r\n\n  \nbb\n".utf8) + Array(repeating: UInt8(ascii: "x"), count: 2000) + Array("\nlast".utf8)
         let lines = NDJSONLineReader.lines(of: body, maxLineLength: 1024)
         #expect(lines.map(\.number) == [1, 2, 3, 4, 5, 6])
         #expect(lines[0].bytes == Array("a".utf8))
@@ -96,8 +100,10 @@ struct ServeComponentsTests {
         metrics.append(seconds: 0.002, appended: 3, duplicates: 1)
         metrics.append(seconds: 0.3, appended: 1, duplicates: 0)
         metrics.request(route: "/v1/events", status: 200)
-        let text = metrics.render(.init(events: 4, head: 4, threeDSOutcomes: [("a\"b", 1)], threeDSOTPSubmissions: 0,
-                                        cardOTPSubmissions: 2, inFlight: 1))
+        let text = metrics.render(
+            .init(
+                events: 4, head: 4, threeDSOutcomes: [("a\"b", 1)], threeDSOTPSubmissions: 0,
+                cardOTPSubmissions: 2, inFlight: 1))
         let lines = text.split(separator: "\n").map(String.init)
         #expect(lines.contains(#"journal_http_append_duration_seconds_bucket{le="0.001"} 0"#))
         #expect(lines.contains(#"journal_http_append_duration_seconds_bucket{le="0.0025"} 1"#))

@@ -1,5 +1,5 @@
-import JournalTestSupport
 import Foundation
+import JournalTestSupport
 import Testing
 
 /// `journal serve` (contract §8) through the built executable on a free loopback port.
@@ -10,7 +10,7 @@ struct ServeEndToEndTests {
         let stream = "3ds-" + LegalEvents.uuid(n, prefix: "3d5a0000")
         return [
             #"{"id":"\#(LegalEvents.uuid(n, prefix: "e1000000"))","stream":"\#(stream)","type":"TransactionCreated","occurredAt":"2026-12-03T10:00:00.000Z","data":{"directoryServerID":"A000000003","messageVersion":"2.2.0"}}"#,
-            #"{"id":"\#(LegalEvents.uuid(n, prefix: "e2000000"))","stream":"\#(stream)","type":"AuthRequestParametersCreated","occurredAt":"2026-12-03T10:40:00.500Z","data":{"sdkReferenceNumber":"3DS_LOA_SDK_NETC_020200_00001","deviceDataBytes":2048}}"#,
+            #"{"id":"\#(LegalEvents.uuid(n, prefix: "e2000000"))","stream":"\#(stream)","type":"AuthRequestParametersCreated","occurredAt":"2026-12-03T10:40:00.500Z","data":{"sdkReferenceNumber":"3DS_LOA_SDK_NETC_020200_00001","deviceDataBytes":2048}}"#
         ]
     }
 
@@ -101,8 +101,9 @@ struct ServeEndToEndTests {
         let runner = try JournalRunner()
         let server = try ServeProcess(runner)
         var events = LegalEvents()
-        let reply = try server.request("POST", "/v1/events", headers: ["Content-Type": "application/json"],
-                                       body: events.frictionless(1).joined(separator: "\n"))
+        let reply = try server.request(
+            "POST", "/v1/events", headers: ["Content-Type": "application/json"],
+            body: events.frictionless(1).joined(separator: "\n"))
         #expect(reply.status == 415)
         #expect(reply.json?["error"] is String)
     }
@@ -119,8 +120,11 @@ struct ServeEndToEndTests {
         let fd = try RawHTTP.connect(port: server.port, timeoutSeconds: 10)
         defer { close(fd) }
         let chunk = String(repeating: "x", count: 4000)
-        _ = RawHTTP.send(fd, Array(("POST /v1/events HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-ndjson\r\n"
-                                    + "Transfer-Encoding: chunked\r\n\r\n" + String(4000, radix: 16) + "\r\n" + chunk + "\r\n").utf8))
+        _ = RawHTTP.send(
+            fd,
+            Array(
+                ("POST /v1/events HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-ndjson\r\n"
+                    + "Transfer-Encoding: chunked\r\n\r\n" + String(4000, radix: 16) + "\r\n" + chunk + "\r\n").utf8))
         let answer = RawHTTP.receiveAll(fd)
         // The library cannot answer in the middle of an upload: a 413 or a closed connection.
         #expect(answer.isEmpty || RawHTTP.parse(answer)?.status == 413)
@@ -135,8 +139,11 @@ struct ServeEndToEndTests {
         let body = Array((Self.transactionStart(1).joined(separator: "\n") + "\n").utf8)
         let fd = try RawHTTP.connect(port: server.port, timeoutSeconds: 10)
         defer { close(fd) }
-        _ = RawHTTP.send(fd, Array(("POST /v1/events HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-ndjson\r\n"
-                                    + "Content-Length: \(body.count)\r\n\r\n").utf8))
+        _ = RawHTTP.send(
+            fd,
+            Array(
+                ("POST /v1/events HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-ndjson\r\n"
+                    + "Content-Length: \(body.count)\r\n\r\n").utf8))
         var sent = 0
         let started = Date()
         // A byte every 0.2 s: never silent, and 1 s is over long before the body is complete.
@@ -166,7 +173,8 @@ struct ServeEndToEndTests {
         let retry = try server.append(start, headers: ["Journal-Expected-Version": "-1"])
         #expect(retry.status == 200)
         #expect(retry.json?["duplicates"] as? Int == 2)
-        let twoStreams = try server.append([start[0], Self.transactionStart(2)[0]], headers: ["Journal-Expected-Version": "-1"])
+        let twoStreams = try server.append(
+            [start[0], Self.transactionStart(2)[0]], headers: ["Journal-Expected-Version": "-1"])
         #expect(twoStreams.status == 400)
         #expect(try server.append(Self.transactionStart(3), headers: ["Journal-Expected-Version": "x"]).status == 400)
         #expect(try runner.exportedObjects().count == 2)
@@ -236,7 +244,9 @@ struct ServeEndToEndTests {
         for name in ["otp", "timeouts", "funnel"] {
             let reply = try server.request("GET", "/v1/query/\(name)?since=2026-12-01&until=2026-12-31")
             #expect(reply.status == 200)
-            let cli = try runner.run(["query", name, "--since", "2026-12-01", "--until", "2026-12-31", "--format", "json"])
+            let cli = try runner.run([
+                "query", name, "--since", "2026-12-01", "--until", "2026-12-31", "--format", "json"
+            ])
             #expect(reply.body == cli.stdout)
         }
         #expect(try server.request("GET", "/v1/query/nosuch").status == 404)
@@ -255,18 +265,22 @@ struct ServeEndToEndTests {
         let reply = try server.request("GET", "/metrics")
         #expect(reply.status == 200)
         #expect(reply.headers["content-type"]?.hasPrefix("text/plain; version=0.0.4") == true)
-        for line in ["journal_events_total 9", "journal_head_position 9",
-                     #"journal_http_requests_total{route="/v1/events",code="200"} 1"#,
-                     #"journal_http_requests_total{route="unmatched",code="404"} 1"#,
-                     #"journal_http_append_duration_seconds_bucket{le="+Inf"} 1"#,
-                     "journal_http_append_duration_seconds_count 1",
-                     #"journal_3ds_transactions{outcome="completedY"} 1"#,
-                     #"journal_otp_submissions_total{flow="3ds"} 1"#, "# TYPE journal_http_append_duration_seconds histogram"] {
+        for line in [
+            "journal_events_total 9", "journal_head_position 9",
+            #"journal_http_requests_total{route="/v1/events",code="200"} 1"#,
+            #"journal_http_requests_total{route="unmatched",code="404"} 1"#,
+            #"journal_http_append_duration_seconds_bucket{le="+Inf"} 1"#,
+            "journal_http_append_duration_seconds_count 1",
+            #"journal_3ds_transactions{outcome="completedY"} 1"#,
+            #"journal_otp_submissions_total{flow="3ds"} 1"#, "# TYPE journal_http_append_duration_seconds histogram"
+        ] {
             #expect(reply.lines.contains(line), "\(line)")
         }
     }
 
-    @Test("GET / is the dashboard and links the API; unknown routes 404, wrong methods 405, evidence routes 404 no checkpoint, all JSON")
+    @Test(
+        "GET / is the dashboard and links the API; unknown routes 404, wrong methods 405, evidence routes 404 no checkpoint, all JSON"
+    )
     func indexAndErrors() throws {
         let runner = try JournalRunner()
         let server = try ServeProcess(runner)
@@ -300,16 +314,21 @@ struct ServeEndToEndTests {
         let page = try server.request("GET", "/?" + window)
         #expect(page.status == 200, "\(page.body)")
         #expect(page.body.contains("2026-12-03T10:00:00.000Z to 2026-12-03T10:01:00.000Z (excluded)"))
-        let rates = try #require(try JSONSerialization.jsonObject(with: Data(try server.request("GET", "/v1/query/rates?" + window).body.utf8))
-            as? [String: Any])
+        let rates = try #require(
+            try JSONSerialization.jsonObject(
+                with: Data(try server.request("GET", "/v1/query/rates?" + window).body.utf8))
+                as? [String: Any])
         let responses = try #require((rates["threeDS"] as? [String: Any])?["responses"] as? Int)
         #expect(responses == 2)
         #expect(page.body.contains(#"data-metric="rates.threeDS.responses" data-value="\#(responses)""#))
         // The same numbers as the file journal report writes (the page adds its forms and script).
-        let file = try runner.run(["report", "--out", runner.path("r.html"), "--since", "2026-12-03T10:00:00.000Z",
-                                   "--until", "2026-12-03T10:01:00.000Z"])
+        let file = try runner.run([
+            "report", "--out", runner.path("r.html"), "--since", "2026-12-03T10:00:00.000Z",
+            "--until", "2026-12-03T10:01:00.000Z"
+        ])
         #expect(file.status == 0)
-        #expect(ReportEndToEndTests.metrics(page.body).map { "\($0.metric)=\($0.value)" }
+        #expect(
+            ReportEndToEndTests.metrics(page.body).map { "\($0.metric)=\($0.value)" }
                 == ReportEndToEndTests.metrics(try runner.read("r.html")).map { "\($0.metric)=\($0.value)" })
         #expect(try server.request("GET", "/?since=yesterday").status == 400)
         #expect(try server.request("GET", "/?since=2026-12-04&until=2026-12-03").status == 400)
@@ -322,15 +341,19 @@ struct ServeEndToEndTests {
         var events = LegalEvents()
         try runner.importLegal(events.challenged(1) + events.frictionless(2) + events.yellowOTP(3))
         let server = try ServeProcess(runner)
-        for (path, arguments) in [("/v1/find", [String]()), ("/v1/find?category=3ds&limit=1", ["--category", "3ds", "--limit", "1"]),
-                                  ("/v1/find?outcome=completedY", ["--outcome", "completedY"])] {
+        for (path, arguments) in [
+            ("/v1/find", [String]()), ("/v1/find?category=3ds&limit=1", ["--category", "3ds", "--limit", "1"]),
+            ("/v1/find?outcome=completedY", ["--outcome", "completedY"])
+        ] {
             let reply = try server.request("GET", path)
             #expect(reply.status == 200, "\(path): \(reply.body)")
             #expect(reply.headers["content-type"] == "application/json")
             #expect(reply.body == (try runner.run(["find", "--format", "json"] + arguments)).stdout, "\(path)")
         }
-        for path in ["/v1/find?outcome=nope", "/v1/find?limit=0", "/v1/find?category=tea", "/v1/find?since=soon",
-                     "/v1/find?frobnicate=1"] {
+        for path in [
+            "/v1/find?outcome=nope", "/v1/find?limit=0", "/v1/find?category=tea", "/v1/find?since=soon",
+            "/v1/find?frobnicate=1"
+        ] {
             let reply = try server.request("GET", path)
             #expect(reply.status == 400, "\(path)")
             #expect(reply.json?["error"] is String, "\(path)")
@@ -430,8 +453,11 @@ struct ServeEndToEndTests {
             (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any]
         }
         #expect(entries.count == 15)
-        #expect(entries.contains { $0["token"] as? String == "collector" && $0["status"] as? Int == 200
-                    && $0["route"] as? String == "/v1/events" && $0["method"] as? String == "POST" })
+        #expect(
+            entries.contains {
+                $0["token"] as? String == "collector" && $0["status"] as? Int == 200
+                    && $0["route"] as? String == "/v1/events" && $0["method"] as? String == "POST"
+            })
         #expect(entries.allSatisfy { $0["time"] is String && $0["durationMs"] is NSNumber && $0["bytes"] is Int })
     }
 
@@ -456,10 +482,13 @@ struct ServeEndToEndTests {
                     for k in 0..<10_000 {
                         let lines = Self.transactionStart(round * 1_000_000 + client * 10_000 + k)
                         let body = Array((lines.joined(separator: "\n") + "\n").utf8)
-                        guard let reply = try? RawHTTP.request(port: port, "POST", "/v1/events",
-                                                               headers: ["Content-Type": "application/x-ndjson"],
-                                                               body: body, timeoutSeconds: 10),
-                              reply.status == 200 else {
+                        guard
+                            let reply = try? RawHTTP.request(
+                                port: port, "POST", "/v1/events",
+                                headers: ["Content-Type": "application/x-ndjson"],
+                                body: body, timeoutSeconds: 10),
+                            reply.status == 200
+                        else {
                             lock.withLock { unanswered.append(lines) }
                             return
                         }
@@ -485,7 +514,7 @@ struct ServeEndToEndTests {
             restarted.stop()
             let stored = Set(try runner.exportedObjects().compactMap { $0["id"] as? String })
             #expect(acknowledged.isSubset(of: stored))
-            #expect(stored.count % 2 == 0)  // whole requests only
+            #expect(stored.count % 2 == 0) // whole requests only
             #expect(try runner.run(["verify"]).status == 0)
         }
     }
@@ -512,23 +541,32 @@ struct ServeEndToEndTests {
 
         // 1 GB announced, nothing sent.
         let liar = try RawHTTP.connect(port: port, timeoutSeconds: 10)
-        _ = RawHTTP.send(liar, Array(("POST /v1/events HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-ndjson\r\n"
-                                      + "Content-Length: 1073741824\r\n\r\n").utf8))
+        _ = RawHTTP.send(
+            liar,
+            Array(
+                ("POST /v1/events HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-ndjson\r\n"
+                    + "Content-Length: 1073741824\r\n\r\n").utf8))
         #expect(RawHTTP.parse(RawHTTP.receiveAll(liar))?.status == 413)
         close(liar)
 
         // A body that stops halfway, then the client goes away.
         let body = Array((Self.transactionStart(1).joined(separator: "\n") + "\n").utf8)
         let quitter = try RawHTTP.connect(port: port, timeoutSeconds: 10)
-        _ = RawHTTP.send(quitter, Array(("POST /v1/events HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-ndjson\r\n"
-                                         + "Content-Length: \(body.count)\r\n\r\n").utf8) + body.prefix(body.count / 2))
+        _ = RawHTTP.send(
+            quitter,
+            Array(
+                ("POST /v1/events HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-ndjson\r\n"
+                    + "Content-Length: \(body.count)\r\n\r\n").utf8) + body.prefix(body.count / 2))
         Thread.sleep(forTimeInterval: 0.2)
         close(quitter)
 
         // Oversized headers.
         let headers = try RawHTTP.connect(port: port, timeoutSeconds: 10)
-        _ = RawHTTP.send(headers, Array(("GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: " + String(repeating: "a", count: 100_000)
-                                         + "\r\n\r\n").utf8))
+        _ = RawHTTP.send(
+            headers,
+            Array(
+                ("GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: " + String(repeating: "a", count: 100_000)
+                    + "\r\n\r\n").utf8))
         let headersReply = RawHTTP.receiveAll(headers)
         close(headers)
         #expect(RawHTTP.parse(headersReply)?.status == 431)
@@ -536,8 +574,9 @@ struct ServeEndToEndTests {
         // Invalid UTF-8, deep nesting and a huge line: 422, nothing written.
         var invalid = Array(Self.transactionStart(2)[0].utf8)
         invalid.insert(0xFF, at: invalid.count - 3)
-        let invalidReply = try RawHTTP.request(port: port, "POST", "/v1/events",
-                                               headers: ["Content-Type": "application/x-ndjson"], body: invalid + [0x0A])
+        let invalidReply = try RawHTTP.request(
+            port: port, "POST", "/v1/events",
+            headers: ["Content-Type": "application/x-ndjson"], body: invalid + [0x0A])
         #expect(invalidReply.status == 422)
         let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
         #expect(try server.append([deep]).status == 422)
@@ -577,8 +616,9 @@ struct ServeEndToEndTests {
 // closing them), so a pipe of another test's `journal` running at that moment would never see
 // its end.
 extension ServeEndToEndTests {
-    @Test("on a postgres:// journal: append, read, long-poll, query and metrics, without showing the password",
-          .enabled(if: !PostgresCLIServer.skipped, Comment(rawValue: PostgresCLIServer.skipReason)))
+    @Test(
+        "on a postgres:// journal: append, read, long-poll, query and metrics, without showing the password",
+        .enabled(if: !PostgresCLIServer.skipped, Comment(rawValue: PostgresCLIServer.skipReason)))
     func servesAPostgresJournal() throws {
         let runner = try JournalRunner()
         let url = try PostgresCLIServer.freshURL(password: "s3cret-pw")
@@ -626,9 +666,10 @@ extension ServeEndToEndTests {
                 let n = client * 100 + k
                 var lines = Self.transactionStart(n)
                 if k % 3 == 2 { lines[1] = lines[1].replacingOccurrences(of: "2048", with: "\"many\"") }
-                let reply = try? RawHTTP.request(port: port, "POST", "/v1/events",
-                                                 headers: ["Content-Type": "application/x-ndjson"],
-                                                 body: Array((lines.joined(separator: "\n") + "\n").utf8))
+                let reply = try? RawHTTP.request(
+                    port: port, "POST", "/v1/events",
+                    headers: ["Content-Type": "application/x-ndjson"],
+                    body: Array((lines.joined(separator: "\n") + "\n").utf8))
                 lock.withLock { statuses[n] = reply?.status ?? 0 }
             }
         }
@@ -636,16 +677,19 @@ extension ServeEndToEndTests {
         #expect(statuses.values.filter { $0 == 422 }.count == 64)
         #expect(statuses.values.filter { $0 == 200 }.count == 128)
         let stored = Set(try runner.exportedObjects().compactMap { $0["id"] as? String })
-        let expected = Set(statuses.filter { $0.value == 200 }.keys.flatMap { n in
-            Self.transactionStart(n).map { String($0.dropFirst(7).prefix(36)) }
-        })
+        let expected = Set(
+            statuses.filter { $0.value == 200 }.keys.flatMap { n in
+                Self.transactionStart(n).map { String($0.dropFirst(7).prefix(36)) }
+            })
         #expect(stored == expected)
         #expect(try runner.run(["verify"]).status == 0)
     }
 }
 
 extension ServeEndToEndTests {
-    @Test("a request with an unreadable line among concurrent appends still names its journal-rule errors and leaves the others' events")
+    @Test(
+        "a request with an unreadable line among concurrent appends still names its journal-rule errors and leaves the others' events"
+    )
     func earlyRefusedRequestsAreStillJudgedAgainstTheJournal() throws {
         let runner = try JournalRunner()
         let server = try ServeProcess(runner)
@@ -661,9 +705,10 @@ extension ServeEndToEndTests {
                     lines[1] = lines[1].replacingOccurrences(of: "2048", with: "\"many\"")
                     lines.append("{not json")
                 }
-                let reply = try? RawHTTP.request(port: port, "POST", "/v1/events",
-                                                 headers: ["Content-Type": "application/x-ndjson"],
-                                                 body: Array((lines.joined(separator: "\n") + "\n").utf8))
+                let reply = try? RawHTTP.request(
+                    port: port, "POST", "/v1/events",
+                    headers: ["Content-Type": "application/x-ndjson"],
+                    body: Array((lines.joined(separator: "\n") + "\n").utf8))
                 lock.withLock { replies[n] = reply }
             }
         }
@@ -678,9 +723,10 @@ extension ServeEndToEndTests {
             }
         }
         let stored = Set(try runner.exportedObjects().compactMap { $0["id"] as? String })
-        let expected = Set(replies.keys.filter { $0 % 2 == 0 }.flatMap { n in
-            Self.transactionStart(n).map { String($0.dropFirst(7).prefix(36)) }
-        })
+        let expected = Set(
+            replies.keys.filter { $0 % 2 == 0 }.flatMap { n in
+                Self.transactionStart(n).map { String($0.dropFirst(7).prefix(36)) }
+            })
         #expect(stored == expected)
         #expect(try runner.run(["verify"]).status == 0)
     }
@@ -693,7 +739,8 @@ extension ServeEndToEndTests {
         for _ in 0..<100 { idle.append(try RawHTTP.connect(port: server.port, timeoutSeconds: 10)) }
         defer { for fd in idle { close(fd) } }
         #expect(try server.request("GET", "/healthz").status == 200)
-        let threads = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(server.process.processIdentifier)/task")
+        let threads = try FileManager.default.contentsOfDirectory(
+            atPath: "/proc/\(server.process.processIdentifier)/task")
         #expect(threads.count < 20, "\(threads.count) threads with 100 idle connections")
         #expect(server.stop() == 0)
     }

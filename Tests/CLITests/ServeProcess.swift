@@ -34,10 +34,13 @@ final class ServeProcess {
         }
         let line = String(decoding: text, as: UTF8.self)
         guard line.hasPrefix("listening on http://127.0.0.1:"),
-              let port = UInt16(line.dropFirst("listening on http://127.0.0.1:".count).prefix(while: \.isNumber)) else {
+            let port = UInt16(line.dropFirst("listening on http://127.0.0.1:".count).prefix(while: \.isNumber))
+        else {
             process.terminate()
             process.waitUntilExit()
-            throw ServeTestError("no 'listening on' line: \(line) \(String(describing: try? String(contentsOfFile: logPath, encoding: .utf8)))")
+            throw ServeTestError(
+                "no 'listening on' line: \(line) \(String(describing: try? String(contentsOfFile: logPath, encoding: .utf8)))"
+            )
         }
         self.port = port
         url = "http://127.0.0.1:\(port)"
@@ -61,10 +64,13 @@ final class ServeProcess {
     var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
 
     /// One request on its own connection (`Connection: close`).
-    func request(_ method: String, _ path: String, headers: [String: String] = [:], body: String? = nil,
-                 timeoutSeconds: Int = 70) throws -> RawHTTP.Reply {
-        try RawHTTP.request(port: port, method, path, headers: headers, body: body.map { Array($0.utf8) },
-                            timeoutSeconds: timeoutSeconds)
+    func request(
+        _ method: String, _ path: String, headers: [String: String] = [:], body: String? = nil,
+        timeoutSeconds: Int = 70
+    ) throws -> RawHTTP.Reply {
+        try RawHTTP.request(
+            port: port, method, path, headers: headers, body: body.map { Array($0.utf8) },
+            timeoutSeconds: timeoutSeconds)
     }
 
     /// Waits (up to 10 s) until `count` requests besides a `/metrics` scrape are being served:
@@ -79,8 +85,9 @@ final class ServeProcess {
 
     /// `POST /v1/events` with NDJSON lines.
     func append(_ lines: [String], headers: [String: String] = [:]) throws -> RawHTTP.Reply {
-        try request("POST", "/v1/events", headers: ["Content-Type": "application/x-ndjson"].merging(headers) { $1 },
-                    body: lines.joined(separator: "\n") + "\n")
+        try request(
+            "POST", "/v1/events", headers: ["Content-Type": "application/x-ndjson"].merging(headers) { $1 },
+            body: lines.joined(separator: "\n") + "\n")
     }
 }
 
@@ -112,7 +119,9 @@ enum RawHTTP {
         address.sin_port = port.bigEndian
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         guard result == 0 else {
             close(fd)
@@ -124,7 +133,9 @@ enum RawHTTP {
     static func send(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
         var offset = 0
         while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            let written = bytes[offset...].withUnsafeBytes {
+                Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+            }
             if written <= 0 { return false }
             offset += written
         }
@@ -143,8 +154,10 @@ enum RawHTTP {
         return out
     }
 
-    static func request(port: UInt16, _ method: String, _ path: String, headers: [String: String] = [:],
-                        body: [UInt8]? = nil, timeoutSeconds: Int = 70) throws -> Reply {
+    static func request(
+        port: UInt16, _ method: String, _ path: String, headers: [String: String] = [:],
+        body: [UInt8]? = nil, timeoutSeconds: Int = 70
+    ) throws -> Reply {
         let fd = try connect(port: port, timeoutSeconds: timeoutSeconds)
         defer { close(fd) }
         var head = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n"
@@ -165,7 +178,8 @@ enum RawHTTP {
         var headers: [String: String] = [:]
         for line in headLines.dropFirst() {
             guard let colon = line.firstIndex(of: ":") else { continue }
-            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(
+                in: .whitespaces)
         }
         return Reply(status: status, headers: headers, body: String(text[end.upperBound...]))
     }

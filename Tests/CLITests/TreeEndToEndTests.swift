@@ -40,8 +40,10 @@ struct TreeEndToEndTests {
         #expect(try store.treeRoot(size: 256) == Self.naiveRoot(lines[..<256]))
 
         // More simulated events appended the usual way to the existing journal.
-        let again = try runner.run(["simulate", "--seed", "6", "--transactions", "10", "--digitizations", "5",
-                                    "--into-existing"])
+        let again = try runner.run([
+            "simulate", "--seed", "6", "--transactions", "10", "--digitizations", "5",
+            "--into-existing"
+        ])
         #expect(again.status == 0, "\(again.stderr)")
         let more = try runner.run(["export"]).stdoutLines
         #expect(more.count > lines.count)
@@ -51,9 +53,11 @@ struct TreeEndToEndTests {
     @Test("journal copy gives the copy the same tree root and says so")
     func copyKeepsTheRoot() throws {
         let runner = try JournalRunner()
-        #expect(try runner.run(["simulate", "--seed", "5", "--transactions", "30", "--digitizations", "10"]).status == 0)
-        let copy = try runner.run(["copy", "--from", runner.database, "--to", runner.path("copy.db"), "--format", "json"],
-                                  db: false)
+        #expect(
+            try runner.run(["simulate", "--seed", "5", "--transactions", "30", "--digitizations", "10"]).status == 0)
+        let copy = try runner.run(
+            ["copy", "--from", runner.database, "--to", runner.path("copy.db"), "--format", "json"],
+            db: false)
         #expect(copy.status == 0, "\(copy.stderr)")
         let root = try Self.open(runner.database).treeHead().root
         #expect(try Self.open(runner.path("copy.db")).treeHead().root == root)
@@ -64,7 +68,8 @@ struct TreeEndToEndTests {
     @Test("journal copy fails with exit 4 when the source's stored tree is not the tree of its events")
     func copyRefusesAnotherRoot() throws {
         let runner = try JournalRunner()
-        #expect(try runner.run(["simulate", "--seed", "5", "--transactions", "30", "--digitizations", "10"]).status == 0)
+        #expect(
+            try runner.run(["simulate", "--seed", "5", "--transactions", "30", "--digitizations", "10"]).status == 0)
         do {
             let store = try SQLiteEventStore(path: runner.database)
             var tile = try store.treeTile(level: 0, index: 0)
@@ -81,8 +86,9 @@ struct TreeEndToEndTests {
         #expect(copy.stderr.contains("Merkle tree"), "\(copy.stderr)")
     }
 
-    @Test("journal simulate into PostgreSQL and into SQLite give the same tree root",
-          .enabled(if: !PostgresCLIServer.skipped))
+    @Test(
+        "journal simulate into PostgreSQL and into SQLite give the same tree root",
+        .enabled(if: !PostgresCLIServer.skipped))
     func sameRootOnBothBackends() throws {
         let runner = try JournalRunner()
         let url = try PostgresCLIServer.freshURL()

@@ -34,7 +34,7 @@ struct UsageEndToEndTests {
         (["export", "--from-position", "soon"], "error: option '--from-position' takes an integer P ≥ 0, not 'soon'"),
         (["query", "otps"], "error: unknown query 'otps'"),
         (["query", "otp", "--since", "yesterday"], "error: option '--since' takes a timestamp"),
-        (["project"], "error: give exactly one of --status and --rebuild"),
+        (["project"], "error: give exactly one of --status and --rebuild")
     ])
     func usageErrorsExit2WithAHintAndOpenNoJournal(arguments: [String], firstLine: String) throws {
         let runner = try JournalRunner()

@@ -11,12 +11,13 @@ struct ExecutedCommandTests {
     static func environment(at time: Timestamp = Timestamp(millisecondsSinceEpoch: 1_795_939_200_000)) -> Environment {
         final class Counter: @unchecked Sendable { var next = 0 }
         let counter = Counter()
-        return Environment(now: { time },
-                           newID: {
-                               counter.next += 1
-                               let digits = String(counter.next)
-                               return "00000000-0000-4000-8000-" + String(repeating: "0", count: 12 - digits.count) + digits
-                           })
+        return Environment(
+            now: { time },
+            newID: {
+                counter.next += 1
+                let digits = String(counter.next)
+                return "00000000-0000-4000-8000-" + String(repeating: "0", count: 12 - digits.count) + digits
+            })
     }
 
     @Test("execute gives decide's events and the state they fold to", arguments: Array(UInt64(1)...10))
@@ -34,16 +35,25 @@ struct ExecutedCommandTests {
                 case let .threeDS(command):
                     let decided = try ThreeDSTransaction.decide(command, threeDS, Self.environment(at: time)).get()
                     var executed: [NewEvent<ThreeDSEvent>] = []
-                    let folded = decided.reduce(threeDS) { ThreeDSTransaction.evolve($0, $1.event, occurredAt: $1.occurredAt) }
-                    #expect(ThreeDSTransaction.execute(command, &threeDS, Self.environment(at: time)) { executed.append($0) } == nil)
+                    let folded = decided.reduce(threeDS) {
+                        ThreeDSTransaction.evolve($0, $1.event, occurredAt: $1.occurredAt)
+                    }
+                    #expect(
+                        ThreeDSTransaction.execute(command, &threeDS, Self.environment(at: time)) {
+                            executed.append($0)
+                        } == nil)
                     #expect(executed == decided)
                     #expect(threeDS == folded)
                     produced += decided.count
                 case let .card(command):
                     let decided = try CardDigitization.decide(command, card, Self.environment(at: time)).get()
                     var executed: [NewEvent<CardEvent>] = []
-                    let folded = decided.reduce(card) { CardDigitization.evolve($0, $1.event, occurredAt: $1.occurredAt) }
-                    #expect(CardDigitization.execute(command, &card, Self.environment(at: time)) { executed.append($0) } == nil)
+                    let folded = decided.reduce(card) {
+                        CardDigitization.evolve($0, $1.event, occurredAt: $1.occurredAt)
+                    }
+                    #expect(
+                        CardDigitization.execute(command, &card, Self.environment(at: time)) { executed.append($0) }
+                            == nil)
                     #expect(executed == decided)
                     #expect(card == folded)
                     produced += decided.count
@@ -54,7 +64,8 @@ struct ExecutedCommandTests {
 
     @Test func aCommandAlreadyTakenEffectEmitsNothingAndKeepsTheState() {
         let environment = Self.environment()
-        let create = ThreeDSTransaction.Command.createTransaction(directoryServerID: "A000000003", messageVersion: .v2_2_0)
+        let create = ThreeDSTransaction.Command.createTransaction(
+            directoryServerID: "A000000003", messageVersion: .v2_2_0)
         var state = ThreeDSTransaction.initial
         var emitted = 0
         #expect(ThreeDSTransaction.execute(create, &state, environment) { _ in emitted += 1 } == nil)

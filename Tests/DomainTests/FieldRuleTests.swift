@@ -10,7 +10,11 @@ struct FieldRuleTests {
     /// The error of decoding `data` as `type`, or nil.
     static func decodingError(_ type: String, _ data: JSONObject, threeDS: Bool) -> EventDecodingError? {
         do {
-            if threeDS { _ = try ThreeDSEvent.decode(type: type, data: data) } else { _ = try CardEvent.decode(type: type, data: data) }
+            if threeDS {
+                _ = try ThreeDSEvent.decode(type: type, data: data)
+            } else {
+                _ = try CardEvent.decode(type: type, data: data)
+            }
             return nil
         } catch {
             return error
@@ -33,22 +37,28 @@ struct FieldRuleTests {
         .transactionCreated(.init(directoryServerID: "X999", messageVersion: .v2_2_0, customCertificate: false)),
         .authRequestParametersCreated(.init(sdkReferenceNumber: "ref", deviceDataBytes: -1)),
         .authResponseReceived(.init(threeDSServerTransID: "not-a-uuid", acsTransID: "a", transStatus: .C)),
-        .authResponseReceived(.init(threeDSServerTransID: "8a880dc0-d2d2-4067-bcb1-b08d1690b26", acsTransID: "a", transStatus: .C)),
+        .authResponseReceived(
+            .init(threeDSServerTransID: "8a880dc0-d2d2-4067-bcb1-b08d1690b26", acsTransID: "a", transStatus: .C)),
         .challengeStarted(.init(timeoutSeconds: 299, acsReferenceNumber: "r")),
         .challengeStarted(.init(timeoutSeconds: 1_000_000_001, acsReferenceNumber: "r")),
         .challengeRequestSent(.init(sdkCounterStoA: .first, action: .submitText, entryLength: -1)),
-        .runtimeErrorOccurred(.init(errorCode: "1", errorMessage: String(repeating: "é", count: 257))),
+        .runtimeErrorOccurred(.init(errorCode: "1", errorMessage: String(repeating: "é", count: 257)))
     ]
 
     static let invalidCard: [CardEvent] = [
         .digitizationApprovedWithIDV(.init(digitalCardID: "DC", methods: [])),
-        .digitizationApprovedWithIDV(.init(digitalCardID: "DC", methods: [IDVMethod(id: "1", type: .otpBySMS),
-                                                                           IDVMethod(id: "2", type: .otpByEmail),
-                                                                           IDVMethod(id: "1", type: .appToApp)])),
+        .digitizationApprovedWithIDV(
+            .init(
+                digitalCardID: "DC",
+                methods: [
+                    IDVMethod(id: "1", type: .otpBySMS),
+                    IDVMethod(id: "2", type: .otpByEmail),
+                    IDVMethod(id: "1", type: .appToApp)
+                ])),
         .activationRequired(.init(state: .otpNeeded, requestPayloadBytes: -1)),
         .otpSubmitted(.init(otpLength: 3)),
         .otpSubmitted(.init(otpLength: 13)),
-        .otpRejected(.init(reason: .incorrect, attemptsRemaining: -1)),
+        .otpRejected(.init(reason: .incorrect, attemptsRemaining: -1))
     ]
 
     @Test func aBuiltEventBreakingARuleFailsWithTheErrorDecodingItsDataGives() throws {
@@ -69,7 +79,7 @@ struct FieldRuleTests {
             .challengeStarted(.init(timeoutSeconds: 300, acsReferenceNumber: "r")),
             .challengeStarted(.init(timeoutSeconds: 1_000_000_000, acsReferenceNumber: "r")),
             .challengeRequestSent(.init(sdkCounterStoA: .first, action: .submitText, entryLength: 0)),
-            .runtimeErrorOccurred(.init(errorCode: "1", errorMessage: String(repeating: "é", count: 256))),
+            .runtimeErrorOccurred(.init(errorCode: "1", errorMessage: String(repeating: "é", count: 256)))
         ]
         for event in valid {
             #expect(Self.checkError(event) == nil)
@@ -79,7 +89,7 @@ struct FieldRuleTests {
             .activationRequired(.init(state: .otpNeeded, requestPayloadBytes: 0)),
             .otpSubmitted(.init(otpLength: 4)),
             .otpSubmitted(.init(otpLength: 12)),
-            .otpRejected(.init(reason: .incorrect, attemptsRemaining: 0)),
+            .otpRejected(.init(reason: .incorrect, attemptsRemaining: 0))
         ]
         for event in card {
             #expect(Self.checkError(event) == nil)
@@ -87,7 +97,9 @@ struct FieldRuleTests {
         }
     }
 
-    @Test("every generated event passes decoding, and its decoded value passes checkFields", arguments: Array(UInt64(1)...5))
+    @Test(
+        "every generated event passes decoding, and its decoded value passes checkFields",
+        arguments: Array(UInt64(1)...5))
     func generatedEventsPassBothChecks(seed: UInt64) throws {
         let generator = JourneyGenerator(seed: seed)
         for index in 0..<200 {

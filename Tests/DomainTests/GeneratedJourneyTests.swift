@@ -63,13 +63,15 @@ struct GeneratedJourneyTests {
             "frictionless", "abandoned:created", "abandoned:authParameters", "abandoned:ares",
             "ui:01", "ui:02", "ui:03", "ui:04", "ui:05", "ui:06", "ui:07",
             "action:submitText", "action:resend", "action:submitSelection", "action:oobContinue", "action:htmlForm",
-            "action:continue", "action:cancel", "completedY", "completedN", "cancelled", "timedOut", "protocolError", "runtimeError",
+            "action:continue", "action:cancel", "completedY", "completedN", "cancelled", "timedOut", "protocolError",
+            "runtimeError",
             "notEligible", "approved", "declined", "select:otpBySMS", "select:otpByEmail", "select:customerService",
             "select:webService", "select:appToApp+tav", "select:appToApp-tav", "select:otpBySMS:afterResume",
             "select:appToApp+tav:afterResume", "otp:incorrect", "otp:incorrectNoCount", "otp:expired", "otp:exhausted",
-            "appToApp:resumedWithTAV", "appToApp:resumedWithoutTAV", "activated:otp", "activated:tav", "activated:issuer",
+            "appToApp:resumedWithTAV", "appToApp:resumedWithoutTAV", "activated:otp", "activated:tav",
+            "activated:issuer",
             "activated:outOfBand", "interrupted", "resumed", "cps:other", "cancelledWhileInterrupted",
-            "expiredWhileInterrupted", "activatedWhileInterrupted", "failedWhileInterrupted", "expired", "failed",
+            "expiredWhileInterrupted", "activatedWhileInterrupted", "failedWhileInterrupted", "expired", "failed"
         ]
         for step in expected { #expect(steps.contains(step), "path step never generated: \(step)") }
     }

@@ -12,11 +12,13 @@ struct IdempotencyTests {
         var counter = 0
         init(now: Timestamp) { self.now = now }
         var environment: Environment {
-            Environment(now: { [unowned self] in self.now }, newID: { [unowned self] in
-                self.counter += 1
-                let digits = String(self.counter)
-                return "00000000-0000-4000-8000-" + String(repeating: "0", count: 12 - digits.count) + digits
-            })
+            Environment(
+                now: { [unowned self] in self.now },
+                newID: { [unowned self] in
+                    self.counter += 1
+                    let digits = String(self.counter)
+                    return "00000000-0000-4000-8000-" + String(repeating: "0", count: 12 - digits.count) + digits
+                })
         }
     }
 
@@ -26,8 +28,8 @@ struct IdempotencyTests {
         case .rejectOTP: return true
         case let .receiveCPSNotification(code): return code != CPSMessageCode.tokenProvisioned
         case .checkEligibility, .acceptTerms, .requestDigitization, .recordDecision, .selectIDVMethod,
-             .reportActivationRequired, .submitOTP, .resumeAppToApp, .confirmActivation, .interrupt, .resumeActivation,
-             .cancel, .expire, .fail:
+            .reportActivationRequired, .submitOTP, .resumeAppToApp, .confirmActivation, .interrupt, .resumeActivation,
+            .cancel, .expire, .fail:
             return false
         }
     }
@@ -75,14 +77,17 @@ struct IdempotencyTests {
 
     @Test func decideUsesTheInjectedClockAndIDs() throws {
         let test = TestEnvironment(now: t0)
-        let events = try ThreeDSTransaction.decide(.createTransaction(directoryServerID: "A000000004", messageVersion: .v2_2_0),
-                                                   .empty, test.environment).get()
+        let events = try ThreeDSTransaction.decide(
+            .createTransaction(directoryServerID: "A000000004", messageVersion: .v2_2_0),
+            .empty, test.environment
+        ).get()
         #expect(events.map(\.id) == ["00000000-0000-4000-8000-000000000001"])
         #expect(events.map(\.occurredAt) == [t0])
     }
 
     @Test func aFinalResponseEndsTheChallengeInOneDecision() throws {
-        var state = try #require(try fold(threeDSStream, TDS.textScreen + [TDS.request("001", "submitText")]).threeDSState)
+        var state = try #require(
+            try fold(threeDSStream, TDS.textScreen + [TDS.request("001", "submitText")]).threeDSState)
         let test = TestEnvironment(now: t0.adding(milliseconds: 60_000))
         let events = try ThreeDSTransaction.decide(.receiveChallengeResponse(.final(.Y)), state, test.environment).get()
         #expect(events.map(\.event.typeName) == ["ChallengeResponseReceived", "ChallengeCompleted"])
@@ -95,11 +100,13 @@ struct IdempotencyTests {
         let test = TestEnvironment(now: t0.adding(milliseconds: 10_000))
         let early = ThreeDSTransaction.decide(.timeOut, showing, test.environment)
         #expect(early.failureRule == .threeDSTimeout)
-        let wrongAction = ThreeDSTransaction.decide(.sendChallengeRequest(action: .oobContinue), showing, test.environment)
+        let wrongAction = ThreeDSTransaction.decide(
+            .sendChallengeRequest(action: .oobContinue), showing, test.environment)
         #expect(wrongAction.failureRule == .threeDSRequestAction)
-        let shortTimeout = ThreeDSTransaction.decide(.startChallenge(timeoutSeconds: 120, acsReferenceNumber: "r"),
-                                                     try #require(try fold(threeDSStream, [TDS.created, TDS.params, TDS.ares("C")]).threeDSState),
-                                                     test.environment)
+        let shortTimeout = ThreeDSTransaction.decide(
+            .startChallenge(timeoutSeconds: 120, acsReferenceNumber: "r"),
+            try #require(try fold(threeDSStream, [TDS.created, TDS.params, TDS.ares("C")]).threeDSState),
+            test.environment)
         #expect(shortTimeout.failureRule == .catalog)
         #expect(shortTimeout.failureReason == "ChallengeStarted.timeoutSeconds must be >= 300, got 120")
         let otpState = try #require(try fold(cardStream, Card.otpNeeded).cardState)

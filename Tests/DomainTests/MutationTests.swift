@@ -26,8 +26,9 @@ struct MutationTests {
     }
 
     static func with(_ event: Event, data: JSONObject? = nil, occurredAt: Timestamp? = nil) -> Event {
-        GeneratedEvent(id: event.id, stream: event.stream, type: event.type, data: data ?? event.data,
-                       occurredAt: occurredAt ?? event.occurredAt)
+        GeneratedEvent(
+            id: event.id, stream: event.stream, type: event.type, data: data ?? event.data,
+            occurredAt: occurredAt ?? event.occurredAt)
     }
 
     static func setting(_ event: Event, _ key: String, _ value: JSONValue) -> Event {
@@ -39,15 +40,22 @@ struct MutationTests {
     private var mutationsChecked = 0
 
     /// Checks that `mutated` is refused at `index` (when given) with one of `rules`.
-    private func expectRefused(_ journey: GeneratedJourney, _ mutated: [Event], _ what: String, rules: [Rejection.Rule],
-                               at index: Int? = nil, sourceLocation: SourceLocation = #_sourceLocation) {
+    private func expectRefused(
+        _ journey: GeneratedJourney, _ mutated: [Event], _ what: String, rules: [Rejection.Rule],
+        at index: Int? = nil, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         guard let (refusedAt, rejection) = Self.firstRejection(journey.stream, mutated) else {
             Issue.record("\(what) was accepted in \(journey.stream): \(journey.path)", sourceLocation: sourceLocation)
             return
         }
-        #expect(rules.contains(rejection.rule), "\(what): refused for \(rejection.rule): \(rejection.reason)",
+        #expect(
+            rules.contains(rejection.rule), "\(what): refused for \(rejection.rule): \(rejection.reason)",
+            sourceLocation: sourceLocation)
+        if let index {
+            #expect(
+                refusedAt == index, "\(what): refused at \(refusedAt), expected \(index)",
                 sourceLocation: sourceLocation)
-        if let index { #expect(refusedAt == index, "\(what): refused at \(refusedAt), expected \(index)", sourceLocation: sourceLocation) }
+        }
     }
 
     @Test func theUnmutatedJourneysFold() {
@@ -57,11 +65,13 @@ struct MutationTests {
     @Test func duplicatingOrDroppingTheFirstEventIsRefused() {
         for journey in Self.journeys {
             let events = journey.events
-            expectRefused(journey, [events[0], events[0]] + events.dropFirst(), "duplicated first event",
-                          rules: [.threeDSCreatedOnce, .cardEligibilityOnce, .cardTerminal], at: 1)
+            expectRefused(
+                journey, [events[0], events[0]] + events.dropFirst(), "duplicated first event",
+                rules: [.threeDSCreatedOnce, .cardEligibilityOnce, .cardTerminal], at: 1)
             if events.count > 1 {
-                expectRefused(journey, Array(events.dropFirst()), "dropped first event",
-                              rules: [.threeDSFirstEvent, .cardFirstEvent], at: 0)
+                expectRefused(
+                    journey, Array(events.dropFirst()), "dropped first event",
+                    rules: [.threeDSFirstEvent, .cardFirstEvent], at: 0)
             }
         }
     }
@@ -69,11 +79,13 @@ struct MutationTests {
     @Test func anythingAfterTheTerminalEventIsRefused() {
         for journey in Self.journeys {
             let events = journey.events
-            expectRefused(journey, events + [events[events.count - 1]], "duplicated terminal event",
-                          rules: [.threeDSTerminal, .cardTerminal], at: events.count)
+            expectRefused(
+                journey, events + [events[events.count - 1]], "duplicated terminal event",
+                rules: [.threeDSTerminal, .cardTerminal], at: events.count)
             if events.count > 2 {
-                expectRefused(journey, events + [events[1]], "an earlier event after the terminal one",
-                              rules: [.threeDSTerminal, .cardTerminal], at: events.count)
+                expectRefused(
+                    journey, events + [events[1]], "an earlier event after the terminal one",
+                    rules: [.threeDSTerminal, .cardTerminal], at: events.count)
             }
         }
     }
@@ -87,23 +99,29 @@ struct MutationTests {
                 case "ChallengeRequestSent":
                     var duplicated = events
                     duplicated.insert(event, at: index + 1)
-                    expectRefused(journey, duplicated, "duplicated request", rules: [.threeDSRequestInFlight], at: index + 1)
+                    expectRefused(
+                        journey, duplicated, "duplicated request", rules: [.threeDSRequestInFlight], at: index + 1)
                     let counter = ChallengeCounter(text: event.data["sdkCounterStoA"]!.stringValue!)!
                     var changed = events
-                    changed[index] = Self.setting(event, "sdkCounterStoA", .string(ChallengeCounter((counter.value + 1) % 1000)!.text))
+                    changed[index] = Self.setting(
+                        event, "sdkCounterStoA", .string(ChallengeCounter((counter.value + 1) % 1000)!.text))
                     expectRefused(journey, changed, "request counter + 1", rules: [.threeDSRequestCounter], at: index)
                     if let next, next.type == "ChallengeResponseReceived" {
                         var swapped = events
                         swapped.swapAt(index, index + 1)
-                        expectRefused(journey, swapped, "response before its request", rules: [.threeDSResponseWithoutRequest], at: index)
+                        expectRefused(
+                            journey, swapped, "response before its request", rules: [.threeDSResponseWithoutRequest],
+                            at: index)
                         var dropped = events
                         dropped.remove(at: index)
-                        expectRefused(journey, dropped, "dropped request", rules: [.threeDSResponseWithoutRequest], at: index)
+                        expectRefused(
+                            journey, dropped, "dropped request", rules: [.threeDSResponseWithoutRequest], at: index)
                     }
                 case "ChallengeResponseReceived":
                     let counter = ChallengeCounter(text: event.data["acsCounterAtoS"]!.stringValue!)!
                     var changed = events
-                    changed[index] = Self.setting(event, "acsCounterAtoS", .string(ChallengeCounter((counter.value + 1) % 1000)!.text))
+                    changed[index] = Self.setting(
+                        event, "acsCounterAtoS", .string(ChallengeCounter((counter.value + 1) % 1000)!.text))
                     expectRefused(journey, changed, "response counter + 1", rules: [.threeDSResponseCounter], at: index)
                     if let next, next.type == "ChallengeRequestSent" {
                         var dropped = events
@@ -113,17 +131,22 @@ struct MutationTests {
                     if let next, next.type == "ChallengeCompleted" || next.type == "ChallengeCancelled" {
                         var dropped = events
                         dropped.remove(at: index)
-                        expectRefused(journey, dropped, "dropped final response", rules: [.threeDSCompleted, .threeDSCancelled], at: index)
+                        expectRefused(
+                            journey, dropped, "dropped final response", rules: [.threeDSCompleted, .threeDSCancelled],
+                            at: index)
                     }
                 case "ChallengeCompleted":
                     let status = event.data["transStatus"]!.stringValue! == "Y" ? "N" : "Y"
                     var changed = events
                     changed[index] = Self.setting(event, "transStatus", .string(status))
-                    expectRefused(journey, changed, "completed with the other transStatus", rules: [.threeDSCompleted], at: index)
+                    expectRefused(
+                        journey, changed, "completed with the other transStatus", rules: [.threeDSCompleted], at: index)
                     var renamed = events
-                    renamed[index] = GeneratedEvent(id: event.id, stream: event.stream, type: "ChallengeCancelled",
-                                                    data: JSONObject(), occurredAt: event.occurredAt)
-                    expectRefused(journey, renamed, "cancelled instead of completed", rules: [.threeDSCancelled], at: index)
+                    renamed[index] = GeneratedEvent(
+                        id: event.id, stream: event.stream, type: "ChallengeCancelled",
+                        data: JSONObject(), occurredAt: event.occurredAt)
+                    expectRefused(
+                        journey, renamed, "cancelled instead of completed", rules: [.threeDSCancelled], at: index)
                 case "ChallengeTimedOut":
                     let state = try #require(try Self.state(journey.stream, Array(events[..<index])).threeDSState)
                     if let deadline = state.challenge?.deadline {
@@ -135,7 +158,8 @@ struct MutationTests {
                     if events.contains(where: { $0.type == "ChallengeStarted" }) {
                         var changed = events
                         changed[index] = Self.setting(event, "transStatus", .string("Y"))
-                        expectRefused(journey, changed, "challenge after a frictionless ARes", rules: [.threeDSChallengeStart])
+                        expectRefused(
+                            journey, changed, "challenge after a frictionless ARes", rules: [.threeDSChallengeStart])
                     }
                 default:
                     break
@@ -153,39 +177,48 @@ struct MutationTests {
                 case "OTPSubmitted":
                     var duplicated = events
                     duplicated.insert(event, at: index + 1)
-                    expectRefused(journey, duplicated, "duplicated OTP submission", rules: [.cardOTPSubmission], at: index + 1)
+                    expectRefused(
+                        journey, duplicated, "duplicated OTP submission", rules: [.cardOTPSubmission], at: index + 1)
                     if let next, next.type == "OTPRejected" || next.type == "ActivatedByIDV" {
                         var swapped = events
                         swapped.swapAt(index, index + 1)
-                        expectRefused(journey, swapped, "verdict before its submission",
-                                      rules: [.cardOTPVerdict, .cardActivatedByIDV], at: index)
+                        expectRefused(
+                            journey, swapped, "verdict before its submission",
+                            rules: [.cardOTPVerdict, .cardActivatedByIDV], at: index)
                     }
                 case "ActivationRequired":
                     if let next, next.type == "OTPSubmitted" || next.type == "AppToAppResumed" {
                         var dropped = events
                         dropped.remove(at: index)
-                        expectRefused(journey, dropped, "dropped ActivationRequired",
-                                      rules: [.cardOTPSubmission, .cardAppToAppResume], at: index)
+                        expectRefused(
+                            journey, dropped, "dropped ActivationRequired",
+                            rules: [.cardOTPSubmission, .cardAppToAppResume], at: index)
                     }
                     let other = event.data["state"]!.stringValue! == "otpNeeded" ? "appToAppSelected" : "otpNeeded"
                     var changed = events
                     changed[index] = Self.setting(event, "state", .string(other))
-                    expectRefused(journey, changed, "ActivationRequired for the other method", rules: [.cardActivationRequired], at: index)
+                    expectRefused(
+                        journey, changed, "ActivationRequired for the other method", rules: [.cardActivationRequired],
+                        at: index)
                 case "IDVMethodSelected":
                     var changed = events
                     changed[index] = Self.setting(event, "idvID", .string("not-offered"))
                     expectRefused(journey, changed, "an unknown method", rules: [.cardUnknownMethod], at: index)
                     var duplicated = events
                     duplicated.insert(event, at: index + 1)
-                    expectRefused(journey, duplicated, "a second selection", rules: [.cardMethodSelection], at: index + 1)
+                    expectRefused(
+                        journey, duplicated, "a second selection", rules: [.cardMethodSelection], at: index + 1)
                 case "AppToAppResumed":
                     var changed = events
                     changed[index] = Self.setting(event, "withTAV", .bool(!(event.data["withTAV"]!.boolValue!)))
-                    expectRefused(journey, changed, "withTAV not matching the cryptogram", rules: [.cardAppToAppResume], at: index)
+                    expectRefused(
+                        journey, changed, "withTAV not matching the cryptogram", rules: [.cardAppToAppResume], at: index
+                    )
                 case "ActivationInterrupted":
                     var duplicated = events
                     duplicated.insert(event, at: index + 1)
-                    expectRefused(journey, duplicated, "a second interruption", rules: [.cardInterrupted], at: index + 1)
+                    expectRefused(
+                        journey, duplicated, "a second interruption", rules: [.cardInterrupted], at: index + 1)
                 case "ActivationResumed":
                     var duplicated = events
                     duplicated.insert(event, at: index + 1)
@@ -193,16 +226,19 @@ struct MutationTests {
                     if let next, next.type == "IDVMethodSelected" {
                         var dropped = events
                         dropped.remove(at: index)
-                        expectRefused(journey, dropped, "selection while interrupted", rules: [.cardInterrupted], at: index)
+                        expectRefused(
+                            journey, dropped, "selection while interrupted", rules: [.cardInterrupted], at: index)
                     }
                 case "DigitizationRequested", "TermsAccepted":
                     var duplicated = events
                     duplicated.insert(event, at: index + 1)
-                    expectRefused(journey, duplicated, "a second \(event.type)", rules: [.cardRequest, .cardTerms], at: index + 1)
+                    expectRefused(
+                        journey, duplicated, "a second \(event.type)", rules: [.cardRequest, .cardTerms], at: index + 1)
                 case "DigitizationApprovedWithIDV":
                     var dropped = events
                     dropped.remove(at: index - 1)
-                    expectRefused(journey, dropped, "a decision without a request", rules: [.cardDecision], at: index - 1)
+                    expectRefused(
+                        journey, dropped, "a decision without a request", rules: [.cardDecision], at: index - 1)
                 default:
                     break
                 }
@@ -223,7 +259,9 @@ struct MutationTests {
                 case 1: events.insert(events[index], at: index)
                 case 2: events.swapAt(index, random.int(below: events.count))
                 default:
-                    if let key = events[index].data.keys.first { events[index] = Self.setting(events[index], key, .string("zz")) }
+                    if let key = events[index].data.keys.first {
+                        events[index] = Self.setting(events[index], key, .string("zz"))
+                    }
                 }
                 if events.isEmpty { break }
             }

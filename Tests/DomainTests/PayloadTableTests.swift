@@ -6,8 +6,10 @@ import Testing
 struct PayloadTableTests {
     @Test("a built payload equals the same payload decoded from its canonical data")
     func builtEqualsDecodedCanonical() throws {
-        let built = ThreeDSEvent.transactionCreated(.init(directoryServerID: "A000000004", messageVersion: .v2_2_0,
-                                                          warnings: ["SW01"]))
+        let built = ThreeDSEvent.transactionCreated(
+            .init(
+                directoryServerID: "A000000004", messageVersion: .v2_2_0,
+                warnings: ["SW01"]))
         let decoded = try ThreeDSEvent.decode(type: built.typeName, data: built.data)
         #expect(decoded == built)
         let card = CardEvent.otpRejected(.init(reason: .incorrect, attemptsRemaining: 2))
@@ -28,11 +30,14 @@ struct PayloadTableTests {
 
     @Test("a challenge response's result is written as its indicator and the field the indicator calls for")
     func challengeResultWritesTwoFields() {
-        let screen = ThreeDSEvent.ChallengeResponseReceived(acsCounterAtoS: ChallengeCounter(1)!, result: .screen(.text))
-        #expect(JSONWriter.string(.object(screen.data))
+        let screen = ThreeDSEvent.ChallengeResponseReceived(
+            acsCounterAtoS: ChallengeCounter(1)!, result: .screen(.text))
+        #expect(
+            JSONWriter.string(.object(screen.data))
                 == #"{"acsCounterAtoS":"001","challengeCompletionInd":"N","acsUiType":"01"}"#)
         let final = ThreeDSEvent.ChallengeResponseReceived(acsCounterAtoS: ChallengeCounter(2)!, result: .final(.Y))
-        #expect(JSONWriter.string(.object(final.data))
+        #expect(
+            JSONWriter.string(.object(final.data))
                 == #"{"acsCounterAtoS":"002","challengeCompletionInd":"Y","transStatus":"Y"}"#)
     }
 }

@@ -8,12 +8,15 @@ struct SensitiveDataGuardTests {
         SensitiveDataGuard.check(data: value(data), meta: meta.map(value))
     }
 
-    static let forbiddenKeys = ["otp", "otpValue", "challengeDataEntry", "challengeHTMLDataEntry", "tav", "cryptogram",
-                                "pan", "cardNumber", "cvv", "cvc", "pushToken"]
+    static let forbiddenKeys = [
+        "otp", "otpValue", "challengeDataEntry", "challengeHTMLDataEntry", "tav", "cryptogram",
+        "pan", "cardNumber", "cvv", "cvc", "pushToken"
+    ]
 
     @Test("every forbidden key is refused at several depths and letter cases", arguments: forbiddenKeys)
     func forbiddenKeysAreRefusedAtAnyDepthAndCase(key: String) {
-        for spelling in [key, key.uppercased(), key.lowercased(), String(key.prefix(1)).uppercased() + key.dropFirst()] {
+        for spelling in [key, key.uppercased(), key.lowercased(), String(key.prefix(1)).uppercased() + key.dropFirst()]
+        {
             #expect(violation(#"{"\#(spelling)":"x"}"#)?.path == "data.\(spelling)")
             #expect(violation(#"{"challenge":{"\#(spelling)":1}}"#)?.path == "data.challenge.\(spelling)")
             #expect(violation(#"{"a":[{"b":[0,{"\#(spelling)":null}]}]}"#)?.path == "data.a[0].b[1].\(spelling)")
@@ -32,7 +35,7 @@ struct SensitiveDataGuardTests {
     @Test func cardNumbersInStringsAreRefused() {
         #expect(violation(#"{"v":"4111111111111111"}"#)?.kind == .cardNumber)
         #expect(violation(#"{"v":"5555555555554444"}"#) != nil)
-        #expect(violation(#"{"v":"378282246310005"}"#) != nil)          // 15 digits (Amex)
+        #expect(violation(#"{"v":"378282246310005"}"#) != nil) // 15 digits (Amex)
         #expect(violation(#"{"v":"pay with 4111111111111111."}"#) != nil)
         #expect(violation(#"{"v":"(4111111111111111)"}"#) != nil)
         #expect(violation("{}", meta: #"{"items":["ok","fine","4111 1111 1111 1111"]}"#)?.path == "meta.items[2]")
@@ -43,32 +46,32 @@ struct SensitiveDataGuardTests {
 
     @Test func cardNumbersAsBigIntegersAreRefusedFromTheirText() {
         #expect(violation(#"{"v":4111111111111111}"#)?.path == "data.v")
-        #expect(violation(#"{"v":1234567890123}"#) != nil)                // 13 digits
-        #expect(violation(#"{"v":1234567890123456789}"#) != nil)          // 19 digits, beyond Double precision
+        #expect(violation(#"{"v":1234567890123}"#) != nil) // 13 digits
+        #expect(violation(#"{"v":1234567890123456789}"#) != nil) // 19 digits, beyond Double precision
         #expect(violation(#"{"v":[1,4111111111111111]}"#)?.path == "data.v[1]")
     }
 
     @Test func numbersThatAreNotCardNumbersAreAccepted() {
-        #expect(violation(#"{"v":123456789012}"#) == nil)                 // 12 digits
-        #expect(violation(#"{"v":12345678901234567890}"#) == nil)         // 20 digits
-        #expect(violation(#"{"v":-4111111111111111}"#) == nil)            // sign
-        #expect(violation(#"{"v":4111111111111111.0}"#) == nil)           // fraction
-        #expect(violation(#"{"v":4.111111111111111e15}"#) == nil)         // exponent
+        #expect(violation(#"{"v":123456789012}"#) == nil) // 12 digits
+        #expect(violation(#"{"v":12345678901234567890}"#) == nil) // 20 digits
+        #expect(violation(#"{"v":-4111111111111111}"#) == nil) // sign
+        #expect(violation(#"{"v":4111111111111111.0}"#) == nil) // fraction
+        #expect(violation(#"{"v":4.111111111111111e15}"#) == nil) // exponent
         #expect(violation(#"{"otpLength":6,"deviceDataBytes":4096}"#) == nil)
     }
 
     @Test func stringsThatAreNotCardNumbersAreAccepted() {
-        #expect(violation(#"{"v":"4111111111111112"}"#) == nil)           // fails Luhn
-        #expect(violation(#"{"v":"41111111111111111111"}"#) == nil)       // 20 digits
-        #expect(violation(#"{"v":"4111 1111 1111 1111 1111"}"#) == nil)   // 20 digits with spaces
-        #expect(violation(#"{"v":"4111  1111  1111  1111"}"#) == nil)     // double spaces split the run
-        #expect(violation(#"{"v":"4111--1111--1111--1111"}"#) == nil)     // double dashes split the run
-        #expect(violation(#"{"v":"x4111111111111111"}"#) == nil)          // touched by a letter
+        #expect(violation(#"{"v":"4111111111111112"}"#) == nil) // fails Luhn
+        #expect(violation(#"{"v":"41111111111111111111"}"#) == nil) // 20 digits
+        #expect(violation(#"{"v":"4111 1111 1111 1111 1111"}"#) == nil) // 20 digits with spaces
+        #expect(violation(#"{"v":"4111  1111  1111  1111"}"#) == nil) // double spaces split the run
+        #expect(violation(#"{"v":"4111--1111--1111--1111"}"#) == nil) // double dashes split the run
+        #expect(violation(#"{"v":"x4111111111111111"}"#) == nil) // touched by a letter
         #expect(violation(#"{"v":"4111111111111111x"}"#) == nil)
-        #expect(violation(#"{"v":"é4111111111111111"}"#) == nil)          // a letter of another script
-        #expect(violation(#"{"v":"٣4111111111111111"}"#) == nil)          // a digit of another script
+        #expect(violation(#"{"v":"é4111111111111111"}"#) == nil) // a letter of another script
+        #expect(violation(#"{"v":"٣4111111111111111"}"#) == nil) // a digit of another script
         #expect(violation(#"{"v":"4111111111111111٣"}"#) == nil)
-        #expect(violation(#"{"v":"411111111111"}"#) == nil)               // 12 digits
+        #expect(violation(#"{"v":"411111111111"}"#) == nil) // 12 digits
         #expect(violation(#"{"v":"8A880DC0-D2D2-4067-BCB1-B08D1690B26E"}"#) == nil)
         #expect(violation(#"{"v":"12345678-1234-1234-1234-123456789012"}"#) == nil)
         #expect(violation(#"{"pushTokenRef":"hmac-4f1c","otpLength":8,"tncDigest":"abc"}"#) == nil)
@@ -80,7 +83,9 @@ struct SensitiveDataGuardTests {
     }
 
     @Test func keysThatMerelyContainAForbiddenWordAreAccepted() {
-        #expect(violation(#"{"otpLength":6,"panLast4":"1111","tavPresent":true,"cvvChecked":false,"pushTokenRef":"r"}"#) == nil)
+        #expect(
+            violation(#"{"otpLength":6,"panLast4":"1111","tavPresent":true,"cvvChecked":false,"pushTokenRef":"r"}"#)
+                == nil)
     }
 
     @Test func theViolationNeverEchoesTheValue() {

@@ -65,19 +65,28 @@ func rejection(_ stream: String, _ prefix: [Step], then last: Step) -> DomainRej
 
 enum TDS {
     static let created = Step("TransactionCreated", #"{"directoryServerID":"A000000003","messageVersion":"2.2.0"}"#)
-    static let params = Step("AuthRequestParametersCreated", #"{"sdkReferenceNumber":"3DS_LOA_SDK_TEST_020200_00001","deviceDataBytes":512}"#)
+    static let params = Step(
+        "AuthRequestParametersCreated", #"{"sdkReferenceNumber":"3DS_LOA_SDK_TEST_020200_00001","deviceDataBytes":512}"#
+    )
     static func ares(_ status: String) -> Step {
-        Step("AuthResponseReceived", #"{"threeDSServerTransID":"8a880dc0-d2d2-4067-bcb1-b08d1690b26e","acsTransID":"d7c1ee99-9478-44a6-b1f2-391e29c6b340","transStatus":"\#(status)"}"#)
+        Step(
+            "AuthResponseReceived",
+            #"{"threeDSServerTransID":"8a880dc0-d2d2-4067-bcb1-b08d1690b26e","acsTransID":"d7c1ee99-9478-44a6-b1f2-391e29c6b340","transStatus":"\#(status)"}"#
+        )
     }
     static let started = Step("ChallengeStarted", #"{"timeoutSeconds":300,"acsReferenceNumber":"3DS_LOA_ACS_TEST_1"}"#)
     static func request(_ counter: String, _ action: String) -> Step {
         Step("ChallengeRequestSent", #"{"sdkCounterStoA":"\#(counter)","action":"\#(action)"}"#)
     }
     static func screen(_ counter: String, _ ui: String) -> Step {
-        Step("ChallengeResponseReceived", #"{"acsCounterAtoS":"\#(counter)","challengeCompletionInd":"N","acsUiType":"\#(ui)"}"#)
+        Step(
+            "ChallengeResponseReceived",
+            #"{"acsCounterAtoS":"\#(counter)","challengeCompletionInd":"N","acsUiType":"\#(ui)"}"#)
     }
     static func final(_ counter: String, _ status: String) -> Step {
-        Step("ChallengeResponseReceived", #"{"acsCounterAtoS":"\#(counter)","challengeCompletionInd":"Y","transStatus":"\#(status)"}"#)
+        Step(
+            "ChallengeResponseReceived",
+            #"{"acsCounterAtoS":"\#(counter)","challengeCompletionInd":"Y","transStatus":"\#(status)"}"#)
     }
     static func completed(_ status: String) -> Step { Step("ChallengeCompleted", #"{"transStatus":"\#(status)"}"#) }
 
@@ -93,7 +102,9 @@ enum Card {
     static let eligible = Step("EligibilityChecked", #"{"inputMethod":"manual","outcome":"eligible"}"#)
     static let terms = Step("TermsAccepted", #"{"tncDigest":"9f86d081884c7d659a2feaa0c55ad015"}"#)
     static let requested = Step("DigitizationRequested", #"{"language":"en","pushTokenRef":"ptr-1"}"#)
-    static let yellow = Step("DigitizationApprovedWithIDV", #"""
+    static let yellow = Step(
+        "DigitizationApprovedWithIDV",
+        #"""
         {"digitalCardID":"DC-1","methods":[{"id":"sms","type":"otpBySMS"},{"id":"mail","type":"otpByEmail"},
         {"id":"a2a","type":"appToApp","withCryptogram":true},{"id":"a2a-plain","type":"appToApp","withCryptogram":false},
         {"id":"call","type":"customerService"},{"id":"web","type":"webService"}]}

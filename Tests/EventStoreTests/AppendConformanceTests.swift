@@ -25,7 +25,9 @@ struct AppendConformanceTests {
         let all = try store.readAll(from: 1, limit: 1000)
         #expect(all.map(\.position) == Array(1...30))
         for s in 0..<4 {
-            #expect(try store.readStream(Fixture.stream(s)).map(\.version) == Array(0..<Int64(all.count(where: { $0.stream == Fixture.stream(s) }))))
+            #expect(
+                try store.readStream(Fixture.stream(s)).map(\.version)
+                    == Array(0..<Int64(all.count(where: { $0.stream == Fixture.stream(s) }))))
         }
         #expect(try store.headPosition() == 30)
     }
@@ -48,7 +50,7 @@ struct AppendConformanceTests {
         .init(expected: .exact(1), existing: 2, succeeds: true),
         .init(expected: .exact(0), existing: 2, succeeds: false),
         .init(expected: .exact(2), existing: 2, succeeds: false),
-        .init(expected: .exact(0), existing: 0, succeeds: false),
+        .init(expected: .exact(0), existing: 0, succeeds: false)
     ]
 
     @Test(arguments: Backend.all, expectationCases)
@@ -89,12 +91,13 @@ struct AppendConformanceTests {
     @Test(arguments: Backend.all)
     func multiStreamAppendIsAllOrNothing(backend: Backend) throws {
         let store = try backend.open(StoreOptions()).store
-        let a = Fixture.stream(1), b = Fixture.stream(2)
+        let a = Fixture.stream(1)
+        let b = Fixture.stream(2)
         try store.append([Fixture.event(0)], to: b, expectedVersion: .any)
         #expect(throws: EventStoreError.self) {
             try store.append([
                 StreamAppend(stream: a, expectedVersion: .noStream, events: Fixture.events(10..<13)),
-                StreamAppend(stream: b, expectedVersion: .noStream, events: Fixture.events(20..<21)),
+                StreamAppend(stream: b, expectedVersion: .noStream, events: Fixture.events(20..<21))
             ])
         }
         #expect(try store.headPosition() == 1)
@@ -103,7 +106,7 @@ struct AppendConformanceTests {
 
         let results = try store.append([
             StreamAppend(stream: a, expectedVersion: .noStream, events: Fixture.events(10..<13)),
-            StreamAppend(stream: b, expectedVersion: .exact(0), events: Fixture.events(20..<21)),
+            StreamAppend(stream: b, expectedVersion: .exact(0), events: Fixture.events(20..<21))
         ])
         #expect(results.map(\.positions) == [[2, 3, 4], [5]])
         #expect(results.map(\.lastVersion) == [2, 1])
@@ -114,7 +117,8 @@ struct AppendConformanceTests {
         let clockTime = Timestamp("2030-01-02T03:04:05.678Z")!
         let store = try backend.open(StoreOptions(clock: { clockTime })).store
         let given = Timestamp("2026-01-01T00:00:00.001Z")!
-        try store.append([Fixture.event(0), Fixture.event(1, recordedAt: given)], to: Fixture.stream(1), expectedVersion: .any)
+        try store.append(
+            [Fixture.event(0), Fixture.event(1, recordedAt: given)], to: Fixture.stream(1), expectedVersion: .any)
         #expect(try store.readStream(Fixture.stream(1)).map(\.recordedAt) == [clockTime, given])
     }
 
@@ -125,9 +129,12 @@ struct AppendConformanceTests {
         let events = [
             ProposedEvent(id: Fixture.uuid(1), type: "A", occurredAt: Fixture.time, data: [], meta: nil),
             ProposedEvent(id: Fixture.uuid(2), type: "A", occurredAt: Fixture.time, data: Array("{}".utf8), meta: []),
-            ProposedEvent(id: Fixture.uuid(3), type: "B", occurredAt: Fixture.time, data: binary, meta: Array(#"{"k":1}"#.utf8)),
-            ProposedEvent(id: "ABCDEF01-0000-4000-8000-00000000000A", type: "B", occurredAt: Timestamp(millisecondsSinceEpoch: -5),
-                          data: Array(#"{"é":"ü"}"#.utf8)),
+            ProposedEvent(
+                id: Fixture.uuid(3), type: "B", occurredAt: Fixture.time, data: binary, meta: Array(#"{"k":1}"#.utf8)),
+            ProposedEvent(
+                id: "ABCDEF01-0000-4000-8000-00000000000A", type: "B",
+                occurredAt: Timestamp(millisecondsSinceEpoch: -5),
+                data: Array(#"{"é":"ü"}"#.utf8))
         ]
         try store.append(events, to: Fixture.stream(1), expectedVersion: .noStream)
         let stored = try store.readStream(Fixture.stream(1))

@@ -12,8 +12,9 @@ struct BundleVerifierTests {
         var tree = MerkleTree()
 
         init() throws {
-            signer = try NoteSigner(name: "payments.example/journal",
-                                    privateKey: try Ed25519.PrivateKey(seed: [UInt8](repeating: 6, count: 32)))
+            signer = try NoteSigner(
+                name: "payments.example/journal",
+                privateKey: try Ed25519.PrivateKey(seed: [UInt8](repeating: 6, count: 32)))
             var versions: [String: Int] = [:]
             for position in 1...20 {
                 let stream = position % 3 == 0 ? "card-b" : "3ds-a"
@@ -35,21 +36,25 @@ struct BundleVerifierTests {
         func checkpoint(size: Int64? = nil, by signer: NoteSigner? = nil) throws -> String {
             let size = size ?? tree.size
             let signer = signer ?? self.signer
-            return try SignedCheckpoint(signing: Checkpoint(origin: signer.name, size: size, root: try tree.root(size: size)),
-                                        with: signer).noteText
+            return try SignedCheckpoint(
+                signing: Checkpoint(origin: signer.name, size: size, root: try tree.root(size: size)),
+                with: signer
+            ).noteText
         }
 
         func event(_ position: Int64, size: Int64? = nil) throws -> EvidenceBundle.Event {
-            EvidenceBundle.Event(position: position, leaf: lines[Int(position - 1)],
-                                 proof: try tree.inclusionProof(index: position - 1, size: size ?? tree.size))
+            EvidenceBundle.Event(
+                position: position, leaf: lines[Int(position - 1)],
+                proof: try tree.inclusionProof(index: position - 1, size: size ?? tree.size))
         }
 
         /// The bundle of `stream`: its events in the tree, in version (here: position) order.
         func bundle(_ stream: String, size: Int64? = nil) throws -> EvidenceBundle {
             let size = size ?? tree.size
             let positions = (1...size).filter { lines[Int($0 - 1)].contains(#""stream":"\#(stream)""#) }
-            return EvidenceBundle(stream: stream, checkpoint: try checkpoint(size: size),
-                                  events: try positions.map { try event($0, size: size) })
+            return EvidenceBundle(
+                stream: stream, checkpoint: try checkpoint(size: size),
+                events: try positions.map { try event($0, size: size) })
         }
 
         var verifier: BundleVerifier { BundleVerifier(verifiers: [signer.verifier]) }
@@ -74,7 +79,9 @@ struct BundleVerifierTests {
         let log = try Log()
         let bundle = try log.bundle("card-b")
         let text = bundle.jsonText
-        #expect(text.hasPrefix(#"{"format":"journal-bundle/1","stream":"card-b","checkpoint":"payments.example/journal\n20\n"#))
+        #expect(
+            text.hasPrefix(
+                #"{"format":"journal-bundle/1","stream":"card-b","checkpoint":"payments.example/journal\n20\n"#))
         #expect(text.contains(#""events":[{"position":3,"leaf":"{\"id\":"#))
         let decoded = try EvidenceBundle(decoding: Array(text.utf8))
         #expect(decoded == bundle)
@@ -93,20 +100,34 @@ struct BundleVerifierTests {
             (#"{"format":"journal-bundle/1","stream":1}"#, .wrongType(path: "stream", expected: "a string")),
             (#"{"format":"journal-bundle/1","stream":"s"}"#, .missingKey(path: "checkpoint")),
             (#"{"format":"journal-bundle/1","stream":"s","checkpoint":"c"}"#, .missingKey(path: "events")),
-            (#"{"format":"journal-bundle/1","stream":"s","checkpoint":"c","events":{}}"#,
-             .wrongType(path: "events", expected: "an array")),
-            (#"{"format":"journal-bundle/1","stream":"s","checkpoint":"c","events":[1]}"#,
-             .wrongType(path: "events[0]", expected: "an object")),
-            (#"{"format":"journal-bundle/1","stream":"s","checkpoint":"c","events":[{"leaf":"","proof":[]}]}"#,
-             .missingKey(path: "events[0].position")),
-            (#"{"format":"journal-bundle/1","stream":"s","checkpoint":"c","events":[{"position":1.5,"leaf":"","proof":[]}]}"#,
-             .wrongType(path: "events[0].position", expected: "an integer")),
-            (#"{"format":"journal-bundle/1","stream":"s","checkpoint":"c","events":[{"position":1,"proof":[]}]}"#,
-             .missingKey(path: "events[0].leaf")),
-            (#"{"format":"journal-bundle/1","stream":"s","checkpoint":"c","events":[{"position":1,"leaf":""}]}"#,
-             .missingKey(path: "events[0].proof")),
-            (#"{"format":"journal-bundle/1","stream":"s","checkpoint":"c","events":[{"position":1,"leaf":"","proof":["AAAA","!"]}]}"#,
-             .wrongType(path: "events[0].proof[1]", expected: "a base64 string")),
+            (
+                #"{"format":"journal-bundle/1","stream":"s","checkpoint":"c","events":{}}"#,
+                .wrongType(path: "events", expected: "an array")
+            ),
+            (
+                #"{"format":"journal-bundle/1","stream":"s","checkpoint":"c","events":[1]}"#,
+                .wrongType(path: "events[0]", expected: "an object")
+            ),
+            (
+                #"{"format":"journal-bundle/1","stream":"s","checkpoint":"c","events":[{"leaf":"","proof":[]}]}"#,
+                .missingKey(path: "events[0].position")
+            ),
+            (
+                #"{"format":"journal-bundle/1","stream":"s","checkpoint":"c","events":[{"position":1.5,"leaf":"","proof":[]}]}"#,
+                .wrongType(path: "events[0].position", expected: "an integer")
+            ),
+            (
+                #"{"format":"journal-bundle/1","stream":"s","checkpoint":"c","events":[{"position":1,"proof":[]}]}"#,
+                .missingKey(path: "events[0].leaf")
+            ),
+            (
+                #"{"format":"journal-bundle/1","stream":"s","checkpoint":"c","events":[{"position":1,"leaf":""}]}"#,
+                .missingKey(path: "events[0].proof")
+            ),
+            (
+                #"{"format":"journal-bundle/1","stream":"s","checkpoint":"c","events":[{"position":1,"leaf":"","proof":["AAAA","!"]}]}"#,
+                .wrongType(path: "events[0].proof[1]", expected: "a base64 string")
+            )
         ]
         for (text, expected) in cases {
             #expect(throws: expected, "\(text)") { try EvidenceBundle(decoding: Array(text.utf8)) }
@@ -120,8 +141,12 @@ struct BundleVerifierTests {
         var bundle = try log.bundle("card-b")
         let stranger = try NoteSigner.generate(name: log.signer.name)
         bundle.checkpoint = try log.checkpoint(by: stranger)
-        #expect(throws: BundleVerificationError.checkpoint(.note(.noKnownSignature(
-            signedBy: ["\(stranger.name)+\(NoteKeyID.text(stranger.keyID))"])))) {
+        #expect(
+            throws: BundleVerificationError.checkpoint(
+                .note(
+                    .noKnownSignature(
+                        signedBy: ["\(stranger.name)+\(NoteKeyID.text(stranger.keyID))"])))
+        ) {
             try log.verifier.verify(bundle)
         }
         bundle.checkpoint = "not a note"
@@ -132,7 +157,8 @@ struct BundleVerifierTests {
         bundle = try log.bundle("card-b")
         bundle.checkpoint = try SignedCheckpoint(
             signing: Checkpoint(origin: log.signer.name, size: 20, root: try log.tree.root().map { $0 ^ 1 }),
-            with: log.signer).noteText
+            with: log.signer
+        ).noteText
         #expect(throws: BundleVerificationError.inclusion(event: 0, position: 3, .rootMismatch)) {
             try log.verifier.verify(bundle)
         }
@@ -231,11 +257,14 @@ struct BundleVerifierTests {
 
     @Test("descriptions name the event index, position and what failed")
     func descriptions() {
-        #expect(BundleVerificationError.versionGap(event: 2, position: 12, expected: 2, found: 3).description
-            == "events[2] (position 12): version 3 where 2 is next")
-        #expect(BundleVerificationError.inclusion(event: 0, position: 3, .rootMismatch).description
-            == "events[0] (position 3): the inclusion proof does not lead to the tree's root")
-        #expect(BundleVerificationError.wrongStream(event: 1, position: 4, found: nil).description
-            == "events[1] (position 4): stream is missing, not the bundle's")
+        #expect(
+            BundleVerificationError.versionGap(event: 2, position: 12, expected: 2, found: 3).description
+                == "events[2] (position 12): version 3 where 2 is next")
+        #expect(
+            BundleVerificationError.inclusion(event: 0, position: 3, .rootMismatch).description
+                == "events[0] (position 3): the inclusion proof does not lead to the tree's root")
+        #expect(
+            BundleVerificationError.wrongStream(event: 1, position: 4, found: nil).description
+                == "events[1] (position 4): stream is missing, not the bundle's")
     }
 }

@@ -11,9 +11,13 @@ struct CompressionTests {
     }
 
     private func jsonEvent(_ n: Int) -> ProposedEvent {
-        Fixture.event(n, type: ["ChallengeStarted", "ChallengeRequestSent", "ChallengeResponseReceived"][n % 3],
-                      data: #"{"threeDSServerTransID":"\#(Fixture.uuid(n * 7, prefix: "0a0b0c0d"))","acsTransID":"\#(Fixture.uuid(n, prefix: "acacacac"))","sdkCounterStoA":"00\#(n % 10)","transStatus":"Y","acsReferenceNumber":"ACS-EMVCo-3DS-\#(n % 5)"}"#,
-                      meta: #"{"platform":"ios","sdkVersion":"2.3.\#(n % 4)","correlationId":"\#(Fixture.uuid(n / 8, prefix: "c0c0c0c0"))"}"#)
+        Fixture.event(
+            n, type: ["ChallengeStarted", "ChallengeRequestSent", "ChallengeResponseReceived"][n % 3],
+            data:
+                #"{"threeDSServerTransID":"\#(Fixture.uuid(n * 7, prefix: "0a0b0c0d"))","acsTransID":"\#(Fixture.uuid(n, prefix: "acacacac"))","sdkCounterStoA":"00\#(n % 10)","transStatus":"Y","acsReferenceNumber":"ACS-EMVCo-3DS-\#(n % 5)"}"#,
+            meta:
+                #"{"platform":"ios","sdkVersion":"2.3.\#(n % 4)","correlationId":"\#(Fixture.uuid(n / 8, prefix: "c0c0c0c0"))"}"#
+        )
     }
 
     @Test func eventsAfterTrainingAreStoredCompressedAndReadBackExactly() throws {
@@ -48,11 +52,12 @@ struct CompressionTests {
         try store.append((0..<10).map(jsonEvent), to: Fixture.stream(1), expectedVersion: .any)
         var state: UInt64 = 12345
         let noise: [UInt8] = (0..<600).map { _ in
-            state = state &* 6364136223846793005 &+ 1442695040888963407
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
             return UInt8(truncatingIfNeeded: state >> 33)
         }
-        try store.append([ProposedEvent(id: Fixture.uuid(900), type: "Noise", occurredAt: Fixture.time, data: noise)],
-                         to: Fixture.stream(2), expectedVersion: .any)
+        try store.append(
+            [ProposedEvent(id: Fixture.uuid(900), type: "Noise", occurredAt: Fixture.time, data: noise)],
+            to: Fixture.stream(2), expectedVersion: .any)
         let stats = try store.storageStatistics()
         #expect(stats.compressedEvents == 0)
         #expect(try store.readStream(Fixture.stream(2)).first?.data == noise)

@@ -21,11 +21,14 @@ struct EvidenceDocTests {
     func checkpointExample() throws {
         let doc = try Self.doc()
         let note = try Self.block(after: "signed by the key", in: doc)
-        let key = try NoteVerifier(parsing: "payments.example/journal+781ce509+ARrkdzarsq0nJ496oSaurdhzdFs7vt9sbedtoqq7uIKo")
+        let key = try NoteVerifier(
+            parsing: "payments.example/journal+781ce509+ARrkdzarsq0nJ496oSaurdhzdFs7vt9sbedtoqq7uIKo")
         #expect(doc.contains("`\(key.keyText)`"))
         let checkpoint = try SignedCheckpoint(parsing: note)
         #expect(try checkpoint.verify(with: [key]) == [key])
-        let leaves = ["", "00", "10", "2021", "3031", "40414243", "5051525354555657", "606162636465666768696a6b6c6d6e6f"]
+        let leaves = [
+            "", "00", "10", "2021", "3031", "40414243", "5051525354555657", "606162636465666768696a6b6c6d6e6f"
+        ]
         #expect(checkpoint.checkpoint.root == (try MerkleTree(leafLines: leaves.map(EvidenceFixture.hex)).root()))
     }
 
@@ -44,20 +47,26 @@ struct EvidenceDocTests {
         let tree = MerkleTree(leafLines: lines.map { Array($0.utf8) })
         let checkpoint = try SignedCheckpoint(
             signing: Checkpoint(origin: signer.name, size: tree.size, root: try tree.root()), with: signer)
-        let proof = TlogProof(extra: Array(lines[1].utf8), index: 1, proof: try tree.inclusionProof(index: 1),
-                              checkpoint: checkpoint)
+        let proof = TlogProof(
+            extra: Array(lines[1].utf8), index: 1, proof: try tree.inclusionProof(index: 1),
+            checkpoint: checkpoint)
         let verifier = try NoteVerifier(parsing: signer.verifier.keyText)
         try TlogProof(parsing: proof.text).verify(with: [verifier])
-        let bundle = EvidenceBundle(stream: "s", checkpoint: checkpoint.noteText, events: try (1...2).map {
-            EvidenceBundle.Event(position: Int64($0), leaf: lines[$0 - 1], proof: try tree.inclusionProof(index: Int64($0 - 1)))
-        })
+        let bundle = EvidenceBundle(
+            stream: "s", checkpoint: checkpoint.noteText,
+            events: try (1...2).map {
+                EvidenceBundle.Event(
+                    position: Int64($0), leaf: lines[$0 - 1], proof: try tree.inclusionProof(index: Int64($0 - 1)))
+            })
         let decoded = try EvidenceBundle(decoding: Array(bundle.jsonText.utf8))
         let verified = try BundleVerifier(verifiers: [verifier]).verify(decoded)
         #expect(verified.events.map(\.version) == [0, 1])
         let doc = try Self.doc()
-        for line in ["let verified = try BundleVerifier(verifiers: [verifier]).verify(decoded)",
-                     "let tree = MerkleTree(leafLines: lines.map { Array($0.utf8) })",
-                     "try TlogProof(parsing: proof.text).verify(with: [verifier])"] {
+        for line in [
+            "let verified = try BundleVerifier(verifiers: [verifier]).verify(decoded)",
+            "let tree = MerkleTree(leafLines: lines.map { Array($0.utf8) })",
+            "try TlogProof(parsing: proof.text).verify(with: [verifier])"
+        ] {
             #expect(doc.contains(line), "\(line)")
         }
     }

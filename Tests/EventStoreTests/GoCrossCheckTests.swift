@@ -5,8 +5,9 @@ import Testing
 /// Go's reference implementations (golang.org/x/mod/sumdb/note and sumdb/tlog, through
 /// tools/tlog-check) accept what the journal produces, and the journal accepts what Go produces.
 /// Skipped where Go is not installed, except in CI (the CI environment variable), where that fails.
-@Suite("Cross-check with Go's sumdb/note and sumdb/tlog", .serialized,
-       .enabled(if: GoReference.available || GoReference.required, "Go and golang.org/x/mod are not installed"))
+@Suite(
+    "Cross-check with Go's sumdb/note and sumdb/tlog", .serialized,
+    .enabled(if: GoReference.available || GoReference.required, "Go and golang.org/x/mod are not installed"))
 struct GoCrossCheckTests {
     private func run(_ requests: [String]) throws -> [String]? {
         guard GoReference.available else {
@@ -17,7 +18,8 @@ struct GoCrossCheckTests {
     }
 
     private static func signer(_ name: String, _ seedByte: UInt8) throws -> NoteSigner {
-        try NoteSigner(name: name, privateKey: try Ed25519.PrivateKey(seed: (0..<32).map { UInt8($0) &* 7 &+ seedByte }))
+        try NoteSigner(
+            name: name, privateKey: try Ed25519.PrivateKey(seed: (0..<32).map { UInt8($0) &* 7 &+ seedByte }))
     }
 
     @Test("Go's note.Open accepts checkpoints and notes we sign, and refuses tampered ones")
@@ -54,16 +56,22 @@ struct GoCrossCheckTests {
         let lines = (0..<70).map(EvidenceFixture.leafLine)
         let tree = MerkleTree(leafLines: lines)
         let roots = try (0...70).map { try tree.root(size: Int64($0)) }
-        func list(_ proof: [[UInt8]]) -> String { proof.isEmpty ? "-" : proof.map(Base64.encode).joined(separator: ",") }
+        func list(_ proof: [[UInt8]]) -> String {
+            proof.isEmpty ? "-" : proof.map(Base64.encode).joined(separator: ",")
+        }
         var requests: [String] = []
         var expectations: [(ok: Bool, what: String)] = []
         for size in 1...70 {
             for index in 0..<size {
                 let proof = try tree.inclusionProof(index: Int64(index), size: Int64(size))
-                requests.append("record \(size) \(Base64.encode(roots[size])) \(index) \(Base64.encode(lines[index])) \(list(proof))")
+                requests.append(
+                    "record \(size) \(Base64.encode(roots[size])) \(index) \(Base64.encode(lines[index])) \(list(proof))"
+                )
                 expectations.append((true, "record \(index) of \(size)"))
                 if index == size / 2 {
-                    requests.append("record \(size) \(Base64.encode(roots[size])) \(index) \(Base64.encode(lines[(index + 1) % 70])) \(list(proof))")
+                    requests.append(
+                        "record \(size) \(Base64.encode(roots[size])) \(index) \(Base64.encode(lines[(index + 1) % 70])) \(list(proof))"
+                    )
                     expectations.append((false, "other leaf at \(index) of \(size)"))
                 }
             }
@@ -74,7 +82,8 @@ struct GoCrossCheckTests {
                 requests.append("tree \(m) \(Base64.encode(roots[m])) \(n) \(Base64.encode(roots[n])) \(list(proof))")
                 expectations.append((true, "tree \(m) → \(n)"))
                 if m < n, m % 3 == 0 {
-                    requests.append("tree \(m) \(Base64.encode(roots[m - 1])) \(n) \(Base64.encode(roots[n])) \(list(proof))")
+                    requests.append(
+                        "tree \(m) \(Base64.encode(roots[m - 1])) \(n) \(Base64.encode(roots[n])) \(list(proof))")
                     expectations.append((false, "tree \(m) → \(n) with another old root"))
                 }
             }
@@ -114,8 +123,9 @@ struct GoCrossCheckTests {
             #expect(try SignedNote(parsing: goNote).verify(with: [signer.verifier]) == [signer.verifier])
         }
         // Go's note of the checkpoint above, signed by the key named as its origin, is a checkpoint we accept.
-        let goCheckpoint = String(decoding: try #require(Base64.decode(answers[names.count].split(separator: " ")[1])),
-                                  as: UTF8.self)
+        let goCheckpoint = String(
+            decoding: try #require(Base64.decode(answers[names.count].split(separator: " ")[1])),
+            as: UTF8.self)
         #expect(try SignedCheckpoint(parsing: goCheckpoint).verify(with: [ours[0].verifier]) == [ours[0].verifier])
     }
 }

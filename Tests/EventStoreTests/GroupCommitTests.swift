@@ -3,7 +3,7 @@ import JournalCore
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Runs `count` threads at once (real OS threads, not the cooperative pool).
@@ -11,17 +11,22 @@ func runThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
     final class Box: @unchecked Sendable {
         let body: (Int) -> Void
         let index: Int
-        init(_ body: @escaping (Int) -> Void, _ index: Int) { self.body = body; self.index = index }
+        init(_ body: @escaping (Int) -> Void, _ index: Int) {
+            self.body = body
+            self.index = index
+        }
     }
     var threads: [pthread_t] = []
     for index in 0..<count {
         var thread = pthread_t()
         let box = Unmanaged.passRetained(Box(body, index)).toOpaque()
-        pthread_create(&thread, nil, { raw in
-            let box = Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue()
-            box.body(box.index)
-            return nil
-        }, box)
+        pthread_create(
+            &thread, nil,
+            { raw in
+                let box = Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue()
+                box.body(box.index)
+                return nil
+            }, box)
         threads.append(thread)
     }
     for thread in threads { pthread_join(thread, nil) }
@@ -32,7 +37,8 @@ struct GroupCommitTests {
     @Test(arguments: Backend.all)
     func concurrentAppendersAllSucceedWithGaplessPositions(backend: Backend) throws {
         let store = try backend.open(StoreOptions()).store
-        let threads = 16, perThread = 25
+        let threads = 16
+        let perThread = 25
         runThreads(threads) { thread in
             for n in 0..<perThread {
                 let event = Fixture.event(thread * 1000 + n)
@@ -48,11 +54,13 @@ struct GroupCommitTests {
     @Test func concurrentAppendersShareTransactions() throws {
         var configuration = SQLiteEventStore.Configuration()
         configuration.synchronous = .full
-        let store = try SQLiteEventStore(path: TemporaryDirectory.make().file("journal.db"), configuration: configuration)
+        let store = try SQLiteEventStore(
+            path: TemporaryDirectory.make().file("journal.db"), configuration: configuration)
         let threads = 64
         runThreads(threads) { thread in
             for n in 0..<10 {
-                _ = try? store.append([Fixture.event(thread * 100 + n)], to: Fixture.stream(thread), expectedVersion: .any)
+                _ = try? store.append(
+                    [Fixture.event(thread * 100 + n)], to: Fixture.stream(thread), expectedVersion: .any)
             }
         }
         #expect(try store.headPosition() == Int64(threads * 10))

@@ -1,6 +1,7 @@
-@testable import EventStore
 import JournalCore
 import Testing
+
+@testable import EventStore
 
 /// The writer's Bloom filter of the id index: it lets a writer skip the index lookup of a new
 /// id, so it must never hide an id the index holds, whoever copied it there.
@@ -9,8 +10,9 @@ struct IDFilterTests {
     /// Copies every `every` events; builds the filter after one lookup, with room for `capacity`.
     static func configuration(every events: Int64, capacity: Int) -> SQLiteEventStore.Configuration {
         var configuration = IDIndexTests.configuration(every: events)
-        configuration.idIndex = IDIndexPolicy(minimum: events, maximum: events, filterMinimumProbes: 1,
-                                              filterMinimumCapacity: capacity)
+        configuration.idIndex = IDIndexPolicy(
+            minimum: events, maximum: events, filterMinimumProbes: 1,
+            filterMinimumCapacity: capacity)
         return configuration
     }
 
@@ -39,8 +41,9 @@ struct IDFilterTests {
     @Test
     func aWriterWhoseFilterOutgrowsItselfStillFindsEveryIndexedID() throws {
         // Room for 8 ids: the filter is outgrown and rebuilt many times over 300 events.
-        let store = try SQLiteEventStore(path: TemporaryDirectory.make().file("j.db"),
-                                         configuration: Self.configuration(every: 10, capacity: 8))
+        let store = try SQLiteEventStore(
+            path: TemporaryDirectory.make().file("j.db"),
+            configuration: Self.configuration(every: 10, capacity: 8))
         for n in 0..<300 { try store.append([Fixture.event(n)], to: Fixture.stream(n % 7), expectedVersion: .any) }
         #expect(try IDIndexTests.through(store) == 300)
         for n in 0..<300 {
@@ -79,13 +82,16 @@ struct IDFilterTests {
 
     @Test
     func aRolledBackCopyLeavesTheFilterSafe() throws {
-        let store = try SQLiteEventStore(path: TemporaryDirectory.make().file("j.db"),
-                                         configuration: Self.configuration(every: 4, capacity: 64))
+        let store = try SQLiteEventStore(
+            path: TemporaryDirectory.make().file("j.db"),
+            configuration: Self.configuration(every: 4, capacity: 64))
         for n in 0..<10 { try store.append([Fixture.event(n)], to: Fixture.stream(1), expectedVersion: .any) }
         struct Abort: Error {}
         #expect(throws: Abort.self) {
             try store.write { transaction in
-                for n in 10..<20 { try transaction.append([Fixture.event(n)], to: Fixture.stream(2), expectedVersion: .any) }
+                for n in 10..<20 {
+                    try transaction.append([Fixture.event(n)], to: Fixture.stream(2), expectedVersion: .any)
+                }
                 throw Abort()
             }
         }

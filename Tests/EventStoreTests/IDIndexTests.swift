@@ -24,7 +24,8 @@ struct IDIndexTests {
 
     @Test
     func theTailIsCopiedIntoTheIndexOnceItReachesThePolicyLength() throws {
-        let store = try SQLiteEventStore(path: TemporaryDirectory.make().file("j.db"), configuration: Self.configuration(every: 10))
+        let store = try SQLiteEventStore(
+            path: TemporaryDirectory.make().file("j.db"), configuration: Self.configuration(every: 10))
         for n in 0..<25 { try store.append([Fixture.event(n)], to: Fixture.stream(n % 4), expectedVersion: .any) }
         #expect(try Self.through(store) == 20)
         #expect(try Self.indexedCount(store) == 20)
@@ -75,11 +76,14 @@ struct IDIndexTests {
     @Test
     func aRolledBackTransactionForgetsTheIDsItWroteAndTheCopyItMade() throws {
         struct Abort: Error {}
-        let store = try SQLiteEventStore(path: TemporaryDirectory.make().file("j.db"), configuration: Self.configuration(every: 3))
+        let store = try SQLiteEventStore(
+            path: TemporaryDirectory.make().file("j.db"), configuration: Self.configuration(every: 3))
         try store.append(Fixture.events(0..<2), to: Fixture.stream(1), expectedVersion: .any)
         #expect(throws: Abort.self) {
             try store.write { transaction in
-                for n in 2..<9 { try transaction.append([Fixture.event(n)], to: Fixture.stream(1), expectedVersion: .any) }
+                for n in 2..<9 {
+                    try transaction.append([Fixture.event(n)], to: Fixture.stream(1), expectedVersion: .any)
+                }
                 throw Abort()
             }
         }
@@ -93,16 +97,19 @@ struct IDIndexTests {
 
     @Test
     func aSavepointRollbackForgetsOnlyItsOwnIDs() throws {
-        let store = try SQLiteEventStore(path: TemporaryDirectory.make().file("j.db"), configuration: Self.configuration(every: 1_000))
+        let store = try SQLiteEventStore(
+            path: TemporaryDirectory.make().file("j.db"), configuration: Self.configuration(every: 1_000))
         try store.write { transaction in
             try transaction.append([Fixture.event(0)], to: Fixture.stream(1), expectedVersion: .noStream)
             // Conflicts: this append's savepoint rolls back, the transaction goes on.
             #expect(throws: EventStoreError.self) {
-                try transaction.append([Fixture.event(1), Fixture.event(2)], to: Fixture.stream(1), expectedVersion: .exact(5))
+                try transaction.append(
+                    [Fixture.event(1), Fixture.event(2)], to: Fixture.stream(1), expectedVersion: .exact(5))
             }
             #expect(throws: EventStoreError.self) {
-                try transaction.append([Fixture.event(1), Fixture.event(0, data: #"{"other":1}"#)],
-                                       to: Fixture.stream(2), expectedVersion: .any)
+                try transaction.append(
+                    [Fixture.event(1), Fixture.event(0, data: #"{"other":1}"#)],
+                    to: Fixture.stream(2), expectedVersion: .any)
             }
             let later = try transaction.append([Fixture.event(1)], to: Fixture.stream(2), expectedVersion: .any)
             #expect(later.written == 1)
@@ -119,7 +126,8 @@ struct IDIndexTests {
             // Back to the version 1 layout: a unique index on the id column, no id tables (and
             // no tree, which came in version 3).
             try store.withConnection { db in
-                try db.execute("""
+                try db.execute(
+                    """
                     DROP TRIGGER journal_tree_no_delete; DROP TRIGGER journal_tree_append_only;
                     DROP TRIGGER journal_checkpoints_no_update; DROP TRIGGER journal_checkpoints_no_delete;
                     DROP TABLE journal_tree; DROP TABLE journal_checkpoints;
@@ -161,7 +169,9 @@ struct IDIndexTests {
         // A rolled-back transaction that spilled: none of its streams may stay cached.
         #expect(throws: Abort.self) {
             try store.write { transaction in
-                for n in 1...8 { try transaction.append([Fixture.event(100 + n)], to: Fixture.stream(n), expectedVersion: .noStream) }
+                for n in 1...8 {
+                    try transaction.append([Fixture.event(100 + n)], to: Fixture.stream(n), expectedVersion: .noStream)
+                }
                 // Found again by SQL after the spill: this transaction's own, uncommitted row.
                 try transaction.append([Fixture.event(200)], to: Fixture.stream(1), expectedVersion: .exact(0))
                 throw Abort()
@@ -170,8 +180,10 @@ struct IDIndexTests {
         try store.write { transaction in
             for round in 0..<3 {
                 for n in 0...8 {
-                    let expected: ExpectedVersion = n == 0 ? .exact(Int64(round)) : (round == 0 ? .noStream : .exact(Int64(round - 1)))
-                    try transaction.append([Fixture.event(1_000 + 10 * round + n)], to: Fixture.stream(n), expectedVersion: expected)
+                    let expected: ExpectedVersion =
+                        n == 0 ? .exact(Int64(round)) : (round == 0 ? .noStream : .exact(Int64(round - 1)))
+                    try transaction.append(
+                        [Fixture.event(1_000 + 10 * round + n)], to: Fixture.stream(n), expectedVersion: expected)
                 }
             }
             // Stale expectations are still caught after the maps were emptied.
@@ -183,7 +195,8 @@ struct IDIndexTests {
             let history = try store.read(stream: Fixture.stream(n), from: 0, direction: .forward, limit: 100)
             #expect(history.map(\.version) == (n == 0 ? [0, 1, 2, 3] : [0, 1, 2]))
         }
-        #expect(try store.append([Fixture.event(2_000)], to: Fixture.stream(5), expectedVersion: .exact(2)).written == 1)
+        #expect(
+            try store.append([Fixture.event(2_000)], to: Fixture.stream(5), expectedVersion: .exact(2)).written == 1)
         _ = try store.verify()
         // Another connection sees the same streams: no event points at a rolled-back stream row.
         let other = try SQLiteEventStore(path: path, configuration: configuration)
@@ -193,11 +206,13 @@ struct IDIndexTests {
 
     @Test
     func verifyFindsRowsRemovedFromTheIDIndexBehindTheStoresBack() throws {
-        let store = try SQLiteEventStore(path: TemporaryDirectory.make().file("j.db"), configuration: Self.configuration(every: 4))
+        let store = try SQLiteEventStore(
+            path: TemporaryDirectory.make().file("j.db"), configuration: Self.configuration(every: 4))
         try store.append(Fixture.events(0..<10), to: Fixture.stream(1), expectedVersion: .any)
         _ = try store.verify()
         try store.withConnection { db in
-            try db.execute("""
+            try db.execute(
+                """
                 DROP TRIGGER journal_event_ids_no_delete;
                 DELETE FROM journal_event_ids WHERE position = 3;
                 """)
@@ -209,10 +224,13 @@ struct IDIndexTests {
 
     @Test
     func theIDIndexRefusesUpdatesDeletesAndGoingBack() throws {
-        let store = try SQLiteEventStore(path: TemporaryDirectory.make().file("j.db"), configuration: Self.configuration(every: 2))
+        let store = try SQLiteEventStore(
+            path: TemporaryDirectory.make().file("j.db"), configuration: Self.configuration(every: 2))
         try store.append(Fixture.events(0..<4), to: Fixture.stream(1), expectedVersion: .any)
-        for sql in ["UPDATE journal_event_ids SET position = 9", "DELETE FROM journal_event_ids",
-                    "UPDATE journal_id_index SET through = 1", "DELETE FROM journal_id_index"] {
+        for sql in [
+            "UPDATE journal_event_ids SET position = 9", "DELETE FROM journal_event_ids",
+            "UPDATE journal_id_index SET through = 1", "DELETE FROM journal_id_index"
+        ] {
             #expect(throws: SQLiteError.self, "\(sql)") { try store.withConnection { db in try db.execute(sql) } }
         }
     }

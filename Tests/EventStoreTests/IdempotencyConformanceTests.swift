@@ -78,7 +78,8 @@ struct IdempotencyConformanceTests {
     func aRepeatedIDInsideOneAppendIsWrittenOnce(backend: Backend) throws {
         let store = try backend.open(StoreOptions()).store
         let stream = Fixture.stream(1)
-        let result = try store.append([Fixture.event(0), Fixture.event(1), Fixture.event(0)], to: stream, expectedVersion: .noStream)
+        let result = try store.append(
+            [Fixture.event(0), Fixture.event(1), Fixture.event(0)], to: stream, expectedVersion: .noStream)
         #expect(result.positions == [1, 2, 1])
         #expect(result.written == 2)
         #expect(result.lastVersion == 1)
@@ -122,8 +123,9 @@ struct IdempotencyConformanceTests {
     func eventWithIDFindsTheStoredEventExactlyAsWritten(backend: Backend) throws {
         let store = try backend.open(StoreOptions()).store
         let upper = "ABCDEF01-0000-4000-8000-00000000000A"
-        try store.append([Fixture.event(0), ProposedEvent(id: upper, type: "T", occurredAt: Fixture.time, data: [])],
-                         to: Fixture.stream(1), expectedVersion: .any)
+        try store.append(
+            [Fixture.event(0), ProposedEvent(id: upper, type: "T", occurredAt: Fixture.time, data: [])],
+            to: Fixture.stream(1), expectedVersion: .any)
         #expect(try store.event(withID: Fixture.uuid(0))?.position == 1)
         #expect(try store.event(withID: upper)?.position == 2)
         #expect(try store.event(withID: upper.lowercased()) == nil)

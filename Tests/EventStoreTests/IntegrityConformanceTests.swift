@@ -8,19 +8,24 @@ struct IntegrityConformanceTests {
     private func populated(_ backend: Backend, compress: Bool = false) throws -> Harness {
         let harness = try backend.open(StoreOptions(dictionaryTrainingEvents: compress ? 4 : 0))
         for n in 0..<12 {
-            var event = Fixture.event(n, type: n % 2 == 0 ? "ChallengeStarted" : "ChallengeCompleted",
-                                      meta: #"{"sdkVersion":"2.3.1","source":"device"}"#)
+            var event = Fixture.event(
+                n, type: n % 2 == 0 ? "ChallengeStarted" : "ChallengeCompleted",
+                meta: #"{"sdkVersion":"2.3.1","source":"device"}"#)
             event.recordedAt = Fixture.time.adding(milliseconds: Int64(1000 + n))
             try harness.store.append([event], to: Fixture.stream(n % 3), expectedVersion: .any)
         }
         return harness
     }
 
-    private func expectIntegrityFailure(_ store: any EventStore, at position: Int64, _ comment: Comment? = nil,
-                                        sourceLocation: SourceLocation = #_sourceLocation) {
+    private func expectIntegrityFailure(
+        _ store: any EventStore, at position: Int64, _ comment: Comment? = nil,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         do {
             let report = try store.verify()
-            Issue.record("verify passed (\(report.events) events) \(comment.map { "\($0)" } ?? "")", sourceLocation: sourceLocation)
+            Issue.record(
+                "verify passed (\(report.events) events) \(comment.map { "\($0)" } ?? "")",
+                sourceLocation: sourceLocation)
         } catch {
             #expect(error.code == .integrity, comment, sourceLocation: sourceLocation)
             #expect(error.position == position, comment, sourceLocation: sourceLocation)
@@ -60,7 +65,8 @@ struct IntegrityConformanceTests {
             }
             func field(_ bytes: [UInt8]) -> [UInt8] { be(Int64(bytes.count), 4) + bytes }
             link += be(event.position, 8) + be(event.version, 8)
-            link += field(Array(event.stream.rawValue.utf8)) + field(Array(event.id.utf8)) + field(Array(event.type.utf8))
+            link +=
+                field(Array(event.stream.rawValue.utf8)) + field(Array(event.id.utf8)) + field(Array(event.type.utf8))
             link += be(event.occurredAt.millisecondsSinceEpoch, 8) + be(event.recordedAt.millisecondsSinceEpoch, 8)
             link += field(event.data)
             link += event.meta.map { [1] + field($0) } ?? [0]
@@ -69,8 +75,9 @@ struct IntegrityConformanceTests {
             #expect(try EventHashing.linkHash(previous: previous, event: event) == expected)
             previous = event.hash
         }
-        #expect(EventHashing.hex(try EventHashing.sha256(Array("abc".utf8)))
-            == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(
+            EventHashing.hex(try EventHashing.sha256(Array("abc".utf8)))
+                == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
     }
 
     @Test(arguments: Backend.all)
@@ -154,8 +161,9 @@ struct CheckedReadsConformanceTests {
     /// Events per batch a scan's chain check hashes on its other thread (`ScanChainCheck.batchEvents`).
     static let checkBatch = 1_024
 
-    @Test("a scan of several check batches names the first bad position, whichever batch holds it",
-          arguments: Backend.all)
+    @Test(
+        "a scan of several check batches names the first bad position, whichever batch holds it",
+        arguments: Backend.all)
     func aScanNamesTheFirstBadPositionAcrossBatches(backend: Backend) throws {
         let harness = try backend.open(StoreOptions())
         let count = 3 * Self.checkBatch + 100
@@ -170,7 +178,8 @@ struct CheckedReadsConformanceTests {
         let first = Int64(Self.checkBatch + 17)
         let second = Int64(2 * Self.checkBatch + 5)
         for position in [second, first] {
-            let change = try #require(try harness.tamper.singleByteChanges(at: position).first { $0.label == "hash[0]" })
+            let change = try #require(
+                try harness.tamper.singleByteChanges(at: position).first { $0.label == "hash[0]" })
             try change.apply()
         }
         for start: Int64 in [1, 2, first - 1, first] {
@@ -194,8 +203,9 @@ struct CheckedReadsConformanceTests {
         }
     }
 
-    @Test("every read path throws .integrity at the position of an event changed behind the store's back",
-          arguments: Backend.all, [false, true])
+    @Test(
+        "every read path throws .integrity at the position of an event changed behind the store's back",
+        arguments: Backend.all, [false, true])
     func everyReadPathChecksWhatItReads(backend: Backend, compressed: Bool) throws {
         let harness = try backend.open(StoreOptions(dictionaryTrainingEvents: compressed ? 4 : 0))
         for n in 0..<12 {
@@ -203,7 +213,7 @@ struct CheckedReadsConformanceTests {
             try harness.store.append([event], to: Fixture.stream(n % 3), expectedVersion: .any)
         }
         try harness.tamper.dropImmutabilityTriggers()
-        let position: Int64 = 10  // version 3 of stream 0
+        let position: Int64 = 10 // version 3 of stream 0
         let changes = try harness.tamper.singleByteChanges(at: position)
         #expect(!changes.isEmpty)
         for change in changes {
@@ -240,19 +250,26 @@ struct CheckedReadsConformanceTests {
     func aDeletedPredecessorIsReported(backend: Backend) throws {
         let harness = try backend.open(StoreOptions())
         for n in 0..<6 {
-            try harness.store.append([Fixture.event(n, type: "ChallengeStarted")], to: Fixture.stream(0), expectedVersion: .any)
+            try harness.store.append(
+                [Fixture.event(n, type: "ChallengeStarted")], to: Fixture.stream(0), expectedVersion: .any)
         }
         try harness.tamper.dropImmutabilityTriggers()
         try harness.tamper.deleteEvent(at: 3)
         Self.expectIntegrity(at: 4, "page after the gap") { _ = try harness.store.readAll(from: 4, limit: 10) }
         if let scanner = harness.store as? any EventScanning {
-            Self.expectIntegrity(at: 3, "scan across the gap") { _ = try scanner.scanAll(from: 1, limit: 10) { _ in true } }
-            Self.expectIntegrity(at: 4, "scan after the gap") { _ = try scanner.scanAll(from: 4, limit: 10) { _ in true } }
+            Self.expectIntegrity(at: 3, "scan across the gap") {
+                _ = try scanner.scanAll(from: 1, limit: 10) { _ in true }
+            }
+            Self.expectIntegrity(at: 4, "scan after the gap") {
+                _ = try scanner.scanAll(from: 4, limit: 10) { _ in true }
+            }
         }
     }
 
-    static func expectIntegrity(at position: Int64, _ label: String, sourceLocation: SourceLocation = #_sourceLocation,
-                                _ body: () throws -> Void) {
+    static func expectIntegrity(
+        at position: Int64, _ label: String, sourceLocation: SourceLocation = #_sourceLocation,
+        _ body: () throws -> Void
+    ) {
         do {
             try body()
             Issue.record("read without an error: \(label)", sourceLocation: sourceLocation)

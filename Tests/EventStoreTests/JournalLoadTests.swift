@@ -25,8 +25,9 @@ struct JournalLoadTests {
                 let events = (0..<count).map { _ -> ProposedEvent in
                     n += 1
                     let padding = String(repeating: "challenge-", count: n % 7)
-                    return Fixture.event(n, data: #"{"n":\#(n),"text":"\#(padding)"}"#,
-                                         meta: n % 4 == 0 ? #"{"sdk":"3ds","n":\#(n)}"# : nil)
+                    return Fixture.event(
+                        n, data: #"{"n":\#(n),"text":"\#(padding)"}"#,
+                        meta: n % 4 == 0 ? #"{"sdk":"3ds","n":\#(n)}"# : nil)
                 }
                 batch.append(StreamAppend(stream: Fixture.stream(s), expectedVersion: .any, events: events))
             }
@@ -62,7 +63,9 @@ struct JournalLoadTests {
         #expect(rows == (try usual.readAll(from: 1, limit: .max)))
         let report = try loaded.verify()
         #expect(report.headHash == (try usual.verify()).headHash)
-        let codecs = try loaded.withConnection { db in try db.scalarInt("SELECT count(*) FROM journal_events WHERE codec > 0") }
+        let codecs = try loaded.withConnection { db in
+            try db.scalarInt("SELECT count(*) FROM journal_events WHERE codec > 0")
+        }
         #expect(codecs ?? 0 > 0)
         #expect(try Self.files(in: directory).filter { $0.contains(".loading-") } == [])
     }
@@ -77,16 +80,19 @@ struct JournalLoadTests {
 
         let store = try SQLiteEventStore(path: path, configuration: Self.configuration())
         let (mode, through, indexed) = try store.withConnection { db in
-            (try Self.journalMode(db), try db.scalarInt("SELECT through FROM journal_id_index"),
-             try db.scalarInt("SELECT count(*) FROM journal_event_ids"))
+            (
+                try Self.journalMode(db), try db.scalarInt("SELECT through FROM journal_id_index"),
+                try db.scalarInt("SELECT count(*) FROM journal_event_ids")
+            )
         }
         #expect(mode == "wal")
         #expect(through == head)
         #expect(indexed == head)
         // Ids are found through the index: a retry is idempotent, other content is refused.
         let first = try #require(try store.readAll(from: 1, limit: 1).first)
-        let retry = ProposedEvent(id: first.id, type: first.type, occurredAt: first.occurredAt, data: first.data,
-                                  meta: first.meta)
+        let retry = ProposedEvent(
+            id: first.id, type: first.type, occurredAt: first.occurredAt, data: first.data,
+            meta: first.meta)
         #expect(try store.append([retry], to: first.stream, expectedVersion: .any).written == 0)
         let other = ProposedEvent(id: first.id, type: first.type, occurredAt: first.occurredAt, data: Array("{}".utf8))
         let error = try #require(throws: EventStoreError.self) {
@@ -98,7 +104,8 @@ struct JournalLoadTests {
 
     static func schema(_ store: SQLiteEventStore) throws -> [String] {
         try store.withConnection { db in
-            let statement = try db.cached("SELECT type || ' ' || name || ': ' || coalesce(sql, '') FROM sqlite_schema ORDER BY name")
+            let statement = try db.cached(
+                "SELECT type || ' ' || name || ': ' || coalesce(sql, '') FROM sqlite_schema ORDER BY name")
             defer { statement.reset() }
             var rows: [String] = []
             while try statement.step() { rows.append(statement.text(at: 0)) }
@@ -144,19 +151,25 @@ struct JournalLoadTests {
             return Fixture.events(n..<(n + count))
         }
         // One transaction: 12 new streams, then each of them again.
-        let first = (0..<12).map { StreamAppend(stream: Fixture.stream($0), expectedVersion: .noStream, events: next(1)) }
+        let first =
+            (0..<12).map { StreamAppend(stream: Fixture.stream($0), expectedVersion: .noStream, events: next(1)) }
             + (0..<12).map { StreamAppend(stream: Fixture.stream($0), expectedVersion: .exact(0), events: next(2)) }
         #expect(try load.append(first) == usual.append(first))
         // A refused batch creates stream 50 and takes it back; stream 51 gets its id.
-        let refused = [StreamAppend(stream: Fixture.stream(50), expectedVersion: .noStream, events: next(1)),
-                       StreamAppend(stream: Fixture.stream(3), expectedVersion: .exact(0), events: next(1))]
+        let refused = [
+            StreamAppend(stream: Fixture.stream(50), expectedVersion: .noStream, events: next(1)),
+            StreamAppend(stream: Fixture.stream(3), expectedVersion: .exact(0), events: next(1))
+        ]
         #expect(throws: EventStoreError.self) { try load.append(refused) }
         #expect(throws: EventStoreError.self) { try usual.append(refused) }
-        let later = [StreamAppend(stream: Fixture.stream(51), expectedVersion: .noStream, events: next(1))]
+        let later =
+            [StreamAppend(stream: Fixture.stream(51), expectedVersion: .noStream, events: next(1))]
             + (0..<12).map { StreamAppend(stream: Fixture.stream($0), expectedVersion: .exact(2), events: next(1)) }
-            + [StreamAppend(stream: Fixture.stream(50), expectedVersion: .noStream, events: next(2)),
-               StreamAppend(stream: Fixture.stream(51), expectedVersion: .exact(0), events: next(1)),
-               StreamAppend(stream: Fixture.stream(50), expectedVersion: .exact(1), events: next(1))]
+            + [
+                StreamAppend(stream: Fixture.stream(50), expectedVersion: .noStream, events: next(2)),
+                StreamAppend(stream: Fixture.stream(51), expectedVersion: .exact(0), events: next(1)),
+                StreamAppend(stream: Fixture.stream(50), expectedVersion: .exact(1), events: next(1))
+            ]
         #expect(try load.append(later) == usual.append(later))
         // A stream that exists is not created again, whatever the caches forgot.
         let conflict = try #require(throws: EventStoreError.self) {
@@ -175,8 +188,12 @@ struct JournalLoadTests {
         let directory = TemporaryDirectory.make()
         let path = directory.file("j.db")
         let load = try SQLiteJournalLoad(path: path, configuration: Self.configuration())
-        try load.append([StreamAppend(stream: Fixture.stream(1), expectedVersion: .noStream, events: Fixture.events(0..<5))])
-        try load.append([StreamAppend(stream: Fixture.stream(2), expectedVersion: .noStream, events: [Fixture.event(3)])])
+        try load.append([
+            StreamAppend(stream: Fixture.stream(1), expectedVersion: .noStream, events: Fixture.events(0..<5))
+        ])
+        try load.append([
+            StreamAppend(stream: Fixture.stream(2), expectedVersion: .noStream, events: [Fixture.event(3)])
+        ])
         let error = try #require(throws: EventStoreError.self) { try load.finish() }
         #expect(error.code == .duplicateIDConflict)
         #expect(error.eventID == Fixture.uuid(3))
@@ -231,15 +248,19 @@ struct JournalLoadTests {
         let directory = TemporaryDirectory.make()
         let path = directory.file("j.db")
         let load = try SQLiteJournalLoad(path: path, configuration: Self.configuration())
-        try load.append([StreamAppend(stream: Fixture.stream(1), expectedVersion: .noStream, events: Fixture.events(0..<3))])
+        try load.append([
+            StreamAppend(stream: Fixture.stream(1), expectedVersion: .noStream, events: Fixture.events(0..<3))
+        ])
         let error = try #require(throws: EventStoreError.self) {
             try load.append([
                 StreamAppend(stream: Fixture.stream(2), expectedVersion: .noStream, events: Fixture.events(3..<5)),
-                StreamAppend(stream: Fixture.stream(1), expectedVersion: .exact(0), events: Fixture.events(5..<6)),
+                StreamAppend(stream: Fixture.stream(1), expectedVersion: .exact(0), events: Fixture.events(5..<6))
             ])
         }
         #expect(error.code == .conflict)
-        try load.append([StreamAppend(stream: Fixture.stream(1), expectedVersion: .exact(2), events: Fixture.events(6..<7))])
+        try load.append([
+            StreamAppend(stream: Fixture.stream(1), expectedVersion: .exact(2), events: Fixture.events(6..<7))
+        ])
         #expect(try load.finish() == 4)
         let store = try SQLiteEventStore(path: path, configuration: Self.configuration())
         #expect(try store.lastVersion(of: Fixture.stream(2)) == nil)

@@ -1,6 +1,7 @@
-@testable import EventStore
 import Foundation
 import Testing
+
+@testable import EventStore
 
 /// `LoadEventIDs`: the ids of a journal load, sorted in runs as transactions commit and merged
 /// in the order of the stored 16-byte ids.
@@ -14,7 +15,8 @@ struct LoadEventIDsTests {
         return x ^ (x >> 31)
     }
 
-    static func ids(in directory: TemporaryDirectory, runEntries: Int = 4, readEntries: Int = 3) throws -> LoadEventIDs {
+    static func ids(in directory: TemporaryDirectory, runEntries: Int = 4, readEntries: Int = 3) throws -> LoadEventIDs
+    {
         try LoadEventIDs(beside: directory.file("load.db"), runEntries: runEntries, readEntries: readEntries)
     }
 
@@ -32,13 +34,17 @@ struct LoadEventIDsTests {
         var expected: [(bytes: [UInt8], position: Int64)] = []
         var position: Int64 = 0
         for run in 0..<9 {
-            for _ in 0..<(run * 7 % 11) {  // runs of 0 to 10 entries, some empty
+            for _ in 0..<(run * 7 % 11) { // runs of 0 to 10 entries, some empty
                 position += 1
                 // Some ids share their first word, so the second decides.
                 let high = Self.word(UInt64(position % 5 == 0 ? 1 : position))
                 let low = Self.word(UInt64(position) + 1_000_000)
                 ids.add(.packed(high, low), position: position)
-                expected.append((withUnsafeBytes(of: high.bigEndian, Array.init) + withUnsafeBytes(of: low.bigEndian, Array.init), position))
+                expected.append(
+                    (
+                        withUnsafeBytes(of: high.bigEndian, Array.init)
+                            + withUnsafeBytes(of: low.bigEndian, Array.init), position
+                    ))
             }
             ids.commitPending()
         }
@@ -59,7 +65,7 @@ struct LoadEventIDsTests {
         for batch in 0..<7 {
             let count = 1 + batch % 3
             var entries: [LoadEventIDs.Entry] = []
-            for index in 0..<count {  // in the batch's order, not sorted
+            for index in 0..<count { // in the batch's order, not sorted
                 let high = Self.word(UInt64(head) + UInt64(index))
                 entries.append(LoadEventIDs.Entry(high: high, low: 0, position: Int64(index)))
                 expected.append((high, head + 1 + Int64(index)))
@@ -92,11 +98,11 @@ struct LoadEventIDsTests {
         ids.commitPending()
         ids.add(.packed(4, 0), position: 2)
         ids.add(.packed(3, 0), position: 3)
-        ids.dropPending()  // the transaction rolled back
+        ids.dropPending() // the transaction rolled back
         ids.add(.packed(2, 0), position: 2)
         ids.add(.packed(1, 0), position: 3)
         ids.add(.packed(0, 0), position: 4)
-        ids.dropPending(after: 2)  // a savepoint taken at position 2 rolled back
+        ids.dropPending(after: 2) // a savepoint taken at position 2 rolled back
         ids.commitPending()
         #expect(try Self.all(ids).map(\.position) == [2, 1])
         #expect(try Self.all(ids).map(\.high) == [2, 5])

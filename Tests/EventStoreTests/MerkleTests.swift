@@ -53,9 +53,10 @@ struct MerkleTests {
         let folder = EvidenceFixture.merkleData.appendingPathComponent("inclusion")
         return try EvidenceFixture.jsonFiles(under: folder).map { file in
             let object = try EvidenceFixture.json(file)
-            return InclusionCase(name: file.path, index: try int(object, "leafIdx"), size: try int(object, "treeSize"),
-                                 root: try bytes(object, "root"), leafHash: try bytes(object, "leafHash"),
-                                 proof: try proof(object), wantError: object["wantErr"]?.boolValue ?? false)
+            return InclusionCase(
+                name: file.path, index: try int(object, "leafIdx"), size: try int(object, "treeSize"),
+                root: try bytes(object, "root"), leafHash: try bytes(object, "leafHash"),
+                proof: try proof(object), wantError: object["wantErr"]?.boolValue ?? false)
         }
     }
 
@@ -63,9 +64,10 @@ struct MerkleTests {
         let folder = EvidenceFixture.merkleData.appendingPathComponent("consistency")
         return try EvidenceFixture.jsonFiles(under: folder).map { file in
             let object = try EvidenceFixture.json(file)
-            return ConsistencyCase(name: file.path, oldSize: try int(object, "size1"), newSize: try int(object, "size2"),
-                                   oldRoot: try bytes(object, "root1"), newRoot: try bytes(object, "root2"),
-                                   proof: try proof(object), wantError: object["wantErr"]?.boolValue ?? false)
+            return ConsistencyCase(
+                name: file.path, oldSize: try int(object, "size1"), newSize: try int(object, "size2"),
+                oldRoot: try bytes(object, "root1"), newRoot: try bytes(object, "root2"),
+                proof: try proof(object), wantError: object["wantErr"]?.boolValue ?? false)
         }
     }
 
@@ -94,8 +96,9 @@ struct MerkleTests {
         #expect(cases.contains { !$0.wantError } && cases.contains(where: \.wantError))
         for vector in cases {
             let result = Result { () throws(MerkleProofError) in
-                try Merkle.verifyInclusion(leafHash: vector.leafHash, index: vector.index, size: vector.size,
-                                           proof: vector.proof, root: vector.root)
+                try Merkle.verifyInclusion(
+                    leafHash: vector.leafHash, index: vector.index, size: vector.size,
+                    proof: vector.proof, root: vector.root)
             }
             if vector.wantError {
                 #expect(throws: MerkleProofError.self, "\(vector.name)") { try result.get() }
@@ -122,8 +125,9 @@ struct MerkleTests {
         #expect(cases.count > 50)
         for vector in cases {
             let result = Result { () throws(MerkleProofError) in
-                try Merkle.verifyConsistency(oldSize: vector.oldSize, newSize: vector.newSize, oldRoot: vector.oldRoot,
-                                             newRoot: vector.newRoot, proof: vector.proof)
+                try Merkle.verifyConsistency(
+                    oldSize: vector.oldSize, newSize: vector.newSize, oldRoot: vector.oldRoot,
+                    newRoot: vector.newRoot, proof: vector.proof)
             }
             if vector.wantError {
                 #expect(throws: MerkleProofError.self, "\(vector.name)") { try result.get() }
@@ -141,8 +145,9 @@ struct MerkleTests {
         }
         #expect(valid.count >= 4)
         for vector in valid {
-            #expect(try tree.consistencyProof(oldSize: vector.oldSize, newSize: vector.newSize) == vector.proof,
-                    "\(vector.name)")
+            #expect(
+                try tree.consistencyProof(oldSize: vector.oldSize, newSize: vector.newSize) == vector.proof,
+                "\(vector.name)")
         }
     }
 
@@ -157,8 +162,9 @@ struct MerkleTests {
             for index in 0..<size {
                 let proof = try tree.inclusionProof(index: Int64(index), size: Int64(size))
                 #expect(throws: Never.self, "index \(index) of \(size)") {
-                    try Merkle.verifyInclusion(leafHash: leafHashes[index], index: Int64(index), size: Int64(size),
-                                               proof: proof, root: root)
+                    try Merkle.verifyInclusion(
+                        leafHash: leafHashes[index], index: Int64(index), size: Int64(size),
+                        proof: proof, root: root)
                 }
             }
         }
@@ -184,15 +190,17 @@ struct MerkleTests {
                 var flippedLeaf = leaf
                 flippedLeaf[0] ^= 1
                 #expect(throws: MerkleProofError.rootMismatch) {
-                    try Merkle.verifyInclusion(leafHash: flippedLeaf, index: index, size: size, proof: proof, root: root)
+                    try Merkle.verifyInclusion(
+                        leafHash: flippedLeaf, index: index, size: size, proof: proof, root: root)
                 }
                 let otherIndex = (index + 1) % size
                 #expect(throws: MerkleProofError.self) {
                     try Merkle.verifyInclusion(leafHash: leaf, index: otherIndex, size: size, proof: proof, root: root)
                 }
                 #expect(throws: MerkleProofError.self) {
-                    try Merkle.verifyInclusion(leafHash: leaf, index: index, size: size + 1, proof: proof,
-                                               root: largerRoot)
+                    try Merkle.verifyInclusion(
+                        leafHash: leaf, index: index, size: size + 1, proof: proof,
+                        root: largerRoot)
                 }
                 #expect(throws: MerkleProofError.indexOutOfRange(index: index, size: index)) {
                     try Merkle.verifyInclusion(leafHash: leaf, index: index, size: index, proof: proof, root: root)
@@ -218,8 +226,9 @@ struct MerkleTests {
         for (m, n) in pairs {
             let proof = try tree.consistencyProof(oldSize: Int64(m), newSize: Int64(n))
             #expect(throws: Never.self, "\(m) → \(n)") {
-                try Merkle.verifyConsistency(oldSize: Int64(m), newSize: Int64(n), oldRoot: roots[m], newRoot: roots[n],
-                                             proof: proof)
+                try Merkle.verifyConsistency(
+                    oldSize: Int64(m), newSize: Int64(n), oldRoot: roots[m], newRoot: roots[n],
+                    proof: proof)
             }
         }
     }
@@ -238,30 +247,35 @@ struct MerkleTests {
                     var flipped = proof
                     flipped[hash][Int(m) % 32] ^= 0x04
                     #expect(throws: MerkleProofError.self, "\(m) → \(n), hash \(hash)") {
-                        try Merkle.verifyConsistency(oldSize: m, newSize: n, oldRoot: oldRoot, newRoot: newRoot,
-                                                     proof: flipped)
+                        try Merkle.verifyConsistency(
+                            oldSize: m, newSize: n, oldRoot: oldRoot, newRoot: newRoot,
+                            proof: flipped)
                     }
                 }
                 #expect(throws: MerkleProofError.self) {
-                    try Merkle.verifyConsistency(oldSize: m, newSize: n + 1, oldRoot: oldRoot, newRoot: largerRoot,
-                                                 proof: proof)
+                    try Merkle.verifyConsistency(
+                        oldSize: m, newSize: n + 1, oldRoot: oldRoot, newRoot: largerRoot,
+                        proof: proof)
                 }
                 if m > 1 {
                     #expect(throws: MerkleProofError.self) {
-                        try Merkle.verifyConsistency(oldSize: m - 1, newSize: n, oldRoot: try tree.root(size: m - 1),
-                                                     newRoot: newRoot, proof: proof)
+                        try Merkle.verifyConsistency(
+                            oldSize: m - 1, newSize: n, oldRoot: try tree.root(size: m - 1),
+                            newRoot: newRoot, proof: proof)
                     }
                 }
                 var otherOld = oldRoot
                 otherOld[31] ^= 1
                 // When m is a power of two the old root is the proof's first hash, so the new root fails.
                 #expect(throws: MerkleProofError.self) {
-                    try Merkle.verifyConsistency(oldSize: m, newSize: n, oldRoot: otherOld, newRoot: newRoot, proof: proof)
+                    try Merkle.verifyConsistency(
+                        oldSize: m, newSize: n, oldRoot: otherOld, newRoot: newRoot, proof: proof)
                 }
                 var otherNew = newRoot
                 otherNew[0] ^= 1
                 #expect(throws: MerkleProofError.newRootMismatch) {
-                    try Merkle.verifyConsistency(oldSize: m, newSize: n, oldRoot: oldRoot, newRoot: otherNew, proof: proof)
+                    try Merkle.verifyConsistency(
+                        oldSize: m, newSize: n, oldRoot: oldRoot, newRoot: otherNew, proof: proof)
                 }
             }
         }
@@ -305,22 +319,27 @@ struct MerkleTests {
         let tree = MerkleTree(leafLines: (0..<8).map(EvidenceFixture.leafLine))
         let proof = try tree.inclusionProof(index: 3)
         #expect(throws: MerkleProofError.wrongProofLength(expected: 3, actual: 2)) {
-            try Merkle.verifyInclusion(leafHash: tree.levels[0][3], index: 3, size: 8, proof: Array(proof.dropLast()),
-                                       root: try tree.root())
+            try Merkle.verifyInclusion(
+                leafHash: tree.levels[0][3], index: 3, size: 8, proof: Array(proof.dropLast()),
+                root: try tree.root())
         }
         #expect(throws: MerkleProofError.malformedProofHash(index: 1, byteCount: 31)) {
-            try Merkle.verifyInclusion(leafHash: tree.levels[0][3], index: 3, size: 8,
-                                       proof: [proof[0], Array(proof[1].dropLast()), proof[2]], root: try tree.root())
+            try Merkle.verifyInclusion(
+                leafHash: tree.levels[0][3], index: 3, size: 8,
+                proof: [proof[0], Array(proof[1].dropLast()), proof[2]], root: try tree.root())
         }
     }
 
     @Test("leaf and node hashes put the RFC 6962 prefix bytes before the input")
     func prefixes() {
-        #expect(EvidenceFixture.hexString(Merkle.leafHash([UInt8]()))
-            == "6e340b9cffb37a989ca544e6bb780a2c78901d3fb33738768511a30617afa01d")
+        #expect(
+            EvidenceFixture.hexString(Merkle.leafHash([UInt8]()))
+                == "6e340b9cffb37a989ca544e6bb780a2c78901d3fb33738768511a30617afa01d")
         let left = Merkle.leafHash([UInt8]())
         let right = Merkle.leafHash([0x00])
-        #expect(Merkle.nodeHash(left, right) == EvidenceFixture.hex("fac54203e7cc696cf0dfcb42c92a1d9dbaf70ad9e621f4bd8d98662f00e3c125"))
+        #expect(
+            Merkle.nodeHash(left, right)
+                == EvidenceFixture.hex("fac54203e7cc696cf0dfcb42c92a1d9dbaf70ad9e621f4bd8d98662f00e3c125"))
     }
 
     @Test("base64 round-trips every length and refuses text that is not canonical standard base64")
@@ -331,7 +350,9 @@ struct MerkleTests {
             #expect(text == Data(bytes).base64EncodedString())
             #expect(Base64.decode(text) == bytes)
         }
-        for bad in ["A", "AA", "AAA", "AA=A", "A===", "AB==", "AAB=", "AA==AA==", "AA\nA", "AA A", "-_AA", "====", "AAAA="] {
+        for bad in [
+            "A", "AA", "AAA", "AA=A", "A===", "AB==", "AAB=", "AA==AA==", "AA\nA", "AA A", "-_AA", "====", "AAAA="
+        ] {
             #expect(Base64.decode(bad) == nil, "\(bad)")
         }
         #expect(Base64.decode("") == [])

@@ -3,7 +3,7 @@ import JournalCore
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 @Suite("Multiple processes")

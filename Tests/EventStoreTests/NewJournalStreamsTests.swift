@@ -1,5 +1,6 @@
-@testable import EventStore
 import Testing
+
+@testable import EventStore
 
 /// The map a journal load finds its streams by, before the name index exists: a candidate per
 /// name, exact even when names share a hash.
@@ -24,8 +25,8 @@ struct NewJournalStreamsTests {
     @Test
     func aNameCreatedAgainAfterARollbackIsFoundByItsLatestID() throws {
         var streams = NewJournalStreams(hash: { _ in 7 })
-        streams.add(try StreamName("card-x"), id: 5)     // rolled back later: id 5 then holds another stream
-        streams.add(try StreamName("card-x"), id: 6)     // created again, after its first id failed the check
+        streams.add(try StreamName("card-x"), id: 5) // rolled back later: id 5 then holds another stream
+        streams.add(try StreamName("card-x"), id: 6) // created again, after its first id failed the check
         #expect(streams.candidate(for: try StreamName("card-x")) == 6)
         streams.add(try StreamName("card-x"), id: 9)
         #expect(streams.candidate(for: try StreamName("card-x")) == 9)

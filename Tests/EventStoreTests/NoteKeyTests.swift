@@ -31,7 +31,8 @@ struct NoteKeyTests {
         #expect(signer.verifier.keyText.hasSuffix(Base64.encode([1] + signer.privateKey.publicKey.bytes)))
         // An id with leading zeros keeps 8 digits.
         for n in 0..<64 {
-            let other = try NoteSigner(name: "k\(n)", privateKey: try Ed25519.PrivateKey(seed: [UInt8](repeating: UInt8(n), count: 32)))
+            let other = try NoteSigner(
+                name: "k\(n)", privateKey: try Ed25519.PrivateKey(seed: [UInt8](repeating: UInt8(n), count: 32)))
             let fields = other.verifier.keyText.split(separator: "+")
             #expect(fields[1].count == 8 && fields[1] == fields[1].lowercased())
         }
@@ -90,14 +91,23 @@ struct NoteKeyTests {
             ("PRIVATE+KEY+PeterNeumann+c74f20a+AYEKFALVFGyNhPJEMzD1QIDr+Y7hfZx09iUvxdXHKDFz", .malformedKeyID),
             ("PRIVATE+KEY+PeterNeumann+c74f20ag+AYEKFALVFGyNhPJEMzD1QIDr+Y7hfZx09iUvxdXHKDFz", .malformedKeyID),
             ("PRIVATE+KEY+PeterNeumann+c74f20a3+AYEKFALVFGyNhPJEMzD1QIDr+Y7hfZx09iUvxdXHKDF", .malformedBase64),
-            ("PRIVATE+KEY+PeterNeumann+c74f20a4+AYEKFALVFGyNhPJEMzD1QIDr+Y7hfZx09iUvxdXHKDFz",
-             .keyIDMismatch(stated: 0xC74F_20A4, computed: 0xC74F_20A3)),
-            ("PRIVATE+KEY++c74f20a3+AYEKFALVFGyNhPJEMzD1QIDr+Y7hfZx09iUvxdXHKDFz", .invalidName("the key name is empty")),
-            ("PRIVATE+KEY+Peter Neumann+c74f20a3+AYEKFALVFGyNhPJEMzD1QIDr+Y7hfZx09iUvxdXHKDFz",
-             .invalidName("the key name contains a space")),
-            ("PRIVATE+KEY+Peter\u{00A0}Neumann+c74f20a3+AYEKFALVFGyNhPJEMzD1QIDr+Y7hfZx09iUvxdXHKDFz",
-             .invalidName("the key name contains a space")),
-            (signer.verifier.keyText, .notAPrivateKey),
+            (
+                "PRIVATE+KEY+PeterNeumann+c74f20a4+AYEKFALVFGyNhPJEMzD1QIDr+Y7hfZx09iUvxdXHKDFz",
+                .keyIDMismatch(stated: 0xC74F_20A4, computed: 0xC74F_20A3)
+            ),
+            (
+                "PRIVATE+KEY++c74f20a3+AYEKFALVFGyNhPJEMzD1QIDr+Y7hfZx09iUvxdXHKDFz",
+                .invalidName("the key name is empty")
+            ),
+            (
+                "PRIVATE+KEY+Peter Neumann+c74f20a3+AYEKFALVFGyNhPJEMzD1QIDr+Y7hfZx09iUvxdXHKDFz",
+                .invalidName("the key name contains a space")
+            ),
+            (
+                "PRIVATE+KEY+Peter\u{00A0}Neumann+c74f20a3+AYEKFALVFGyNhPJEMzD1QIDr+Y7hfZx09iUvxdXHKDFz",
+                .invalidName("the key name contains a space")
+            ),
+            (signer.verifier.keyText, .notAPrivateKey)
         ]
         for (text, expected) in cases {
             #expect(throws: expected, "\(text)") { try NoteSigner(parsing: text) }

@@ -4,13 +4,15 @@ import Synchronization
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Positions on PostgreSQL stay gapless and in commit order when several processes write at once,
 /// and a reader following the log sees every position exactly once, in order (a reader that saw
 /// position n + 1 before n would fail the first expectation below).
-@Suite("PostgreSQL concurrency", .enabled(if: !PostgresTestServer.skipped, Comment(rawValue: PostgresTestServer.skipReason)))
+@Suite(
+    "PostgreSQL concurrency",
+    .enabled(if: !PostgresTestServer.skipped, Comment(rawValue: PostgresTestServer.skipReason)))
 struct PostgresConcurrencyTests {
     /// Follows the log until `total` events were seen, checking each position as it arrives.
     private func follow(_ store: PostgresEventStore, total: Int) throws -> [RecordedEvent] {
@@ -54,8 +56,9 @@ struct PostgresConcurrencyTests {
         let perWriter = 300
         let output = TemporaryDirectory.make()
         let children = try batches.enumerated().map { index, batch in
-            try ChildProcess.spawn([writer, url, String(index), String(perWriter), String(batch)],
-                                   output: output.file("writer\(index).log"))
+            try ChildProcess.spawn(
+                [writer, url, String(index), String(perWriter), String(batch)],
+                output: output.file("writer\(index).log"))
         }
         let seen = try follow(store, total: batches.count * perWriter)
         for (index, child) in children.enumerated() {
@@ -68,7 +71,8 @@ struct PostgresConcurrencyTests {
         for (index, batch) in batches.enumerated() {
             let own = seen.filter { $0.id.hasPrefix("77000000-000\(index)-") }
             #expect(own.count == perWriter)
-            var lastOfBatch: [Int: Int64] = [:], firstOfBatch: [Int: Int64] = [:]
+            var lastOfBatch: [Int: Int64] = [:]
+            var firstOfBatch: [Int: Int64] = [:]
             for event in own {
                 let k = Int(event.occurredAt.millisecondsSinceEpoch - Fixture.time.millisecondsSinceEpoch) / batch
                 lastOfBatch[k] = max(lastOfBatch[k] ?? 0, event.position)
@@ -84,7 +88,8 @@ struct PostgresConcurrencyTests {
     @Test func concurrentWriterSessionsOnThreadsGetGaplessPositions() throws {
         let url = try PostgresTestServer.freshURL()
         let reader = try PostgresEventStore(url: url)
-        let writers = 4, perWriter = 120
+        let writers = 4
+        let perWriter = 120
         let failures = Synchronization.Mutex<[String]>([])
         // Real threads, not tasks: the follower below blocks, and tasks could starve behind it.
         let threads = (0..<writers).map { writer in
@@ -92,8 +97,9 @@ struct PostgresConcurrencyTests {
                 do {
                     let store = try PostgresEventStore(url: url)
                     for n in 0..<perWriter {
-                        let event = ProposedEvent(id: Fixture.uuid(writer * 10_000 + n), type: "T", occurredAt: Fixture.time,
-                                                  data: Array(#"{"n":\#(n)}"#.utf8))
+                        let event = ProposedEvent(
+                            id: Fixture.uuid(writer * 10_000 + n), type: "T", occurredAt: Fixture.time,
+                            data: Array(#"{"n":\#(n)}"#.utf8))
                         try store.append([event], to: Fixture.stream(writer * 10 + n % 3), expectedVersion: .any)
                     }
                 } catch {
@@ -114,10 +120,15 @@ struct PostgresConcurrencyTests {
         let b = try PostgresEventStore(url: url)
         let stream = Fixture.stream(1)
         try a.append([Fixture.event(0)], to: stream, expectedVersion: .noStream)
-        var wins = 0, conflicts = 0
+        var wins = 0
+        var conflicts = 0
         for round in 1...20 {
-            let first = Task.detached { try a.append([Fixture.event(round * 2)], to: stream, expectedVersion: .exact(Int64(round - 1))) }
-            let second = Task.detached { try b.append([Fixture.event(round * 2 + 1)], to: stream, expectedVersion: .exact(Int64(round - 1))) }
+            let first = Task.detached {
+                try a.append([Fixture.event(round * 2)], to: stream, expectedVersion: .exact(Int64(round - 1)))
+            }
+            let second = Task.detached {
+                try b.append([Fixture.event(round * 2 + 1)], to: stream, expectedVersion: .exact(Int64(round - 1)))
+            }
             for outcome in [await first.result, await second.result] {
                 switch outcome {
                 case .success: wins += 1

@@ -1,6 +1,6 @@
-import JournalTestSupport
 import EventStore
 import JournalCore
+import JournalTestSupport
 import Testing
 
 /// What only the PostgreSQL backend has: its server, its errors, its wire-level batching and its
@@ -17,15 +17,19 @@ struct PostgresStoreTests {
 
     @Test func theSameEventsGiveTheSameStoredEventsAndHashesAsSQLite() throws {
         let sqlite = try SQLiteEventStore(path: ":memory:", configuration: StoreOptions().sqlite)
-        let postgres = try PostgresEventStore(url: try PostgresTestServer.freshURL(), configuration: StoreOptions().postgres)
+        let postgres = try PostgresEventStore(
+            url: try PostgresTestServer.freshURL(), configuration: StoreOptions().postgres)
         for store in [sqlite, postgres] as [any EventStore] {
             for n in 0..<20 {
                 let meta = n % 3 == 0 ? #"{"platform":"ios"}"# : nil
-                try store.append([Fixture.event(n, type: n % 2 == 0 ? "A" : "B", meta: meta)],
-                                 to: Fixture.stream(n % 4), expectedVersion: .any)
+                try store.append(
+                    [Fixture.event(n, type: n % 2 == 0 ? "A" : "B", meta: meta)],
+                    to: Fixture.stream(n % 4), expectedVersion: .any)
             }
-            try store.append([StreamAppend(stream: Fixture.stream(9), events: Fixture.events(20..<25)),
-                              StreamAppend(stream: Fixture.stream(1), events: Fixture.events(25..<27))])
+            try store.append([
+                StreamAppend(stream: Fixture.stream(9), events: Fixture.events(20..<25)),
+                StreamAppend(stream: Fixture.stream(1), events: Fixture.events(25..<27))
+            ])
         }
         #expect(try postgres.readAll(from: 1, limit: 100) == sqlite.readAll(from: 1, limit: 100))
         #expect(try postgres.verify() == sqlite.verify())
@@ -105,8 +109,10 @@ struct PostgresStoreTests {
         let store = try PostgresEventStore(url: url)
         try store.append(Fixture.events(0..<3), to: Fixture.stream(1), expectedVersion: .any)
         let other = try PostgresConnection(url)
-        for sql in ["TRUNCATE journal_events", "UPDATE journal_head SET position = 1", "DELETE FROM journal_head",
-                    "UPDATE journal_streams SET name = 'x-y'", "DELETE FROM journal_types"] {
+        for sql in [
+            "TRUNCATE journal_events", "UPDATE journal_head SET position = 1", "DELETE FROM journal_head",
+            "UPDATE journal_streams SET name = 'x-y'", "DELETE FROM journal_types"
+        ] {
             let error = #expect(throws: PostgresError.self, "\(sql)") { try other.execute(sql) }
             #expect(error?.sqlState == "23001", "\(sql)")
         }
@@ -148,15 +154,20 @@ struct PostgresStoreTests {
 struct PostgresURLTests {
     @Test(arguments: [
         ("postgres://app:pw@db:5432/journal", "postgres://app:***@db:5432/journal"),
-        ("postgresql://app@db/journal?password=pw&sslmode=require", "postgresql://app@db/journal?password=***&sslmode=require"),
+        (
+            "postgresql://app@db/journal?password=pw&sslmode=require",
+            "postgresql://app@db/journal?password=***&sslmode=require"
+        ),
         ("host=db user=app password=pw dbname=journal", "host=db user=app password=*** dbname=journal"),
-        ("postgres://db/journal", "postgres://db/journal"),
+        ("postgres://db/journal", "postgres://db/journal")
     ])
     func credentialsAreRedacted(url: String, redacted: String) {
         #expect(PostgresURL.redacted(url) == redacted)
     }
 
-    @Test(arguments: [("postgres://x/y", true), ("postgresql://x/y", true), ("journal.db", false), ("/tmp/postgres://", false)])
+    @Test(arguments: [
+        ("postgres://x/y", true), ("postgresql://x/y", true), ("journal.db", false), ("/tmp/postgres://", false)
+    ])
     func onlyPostgresURLsSelectPostgreSQL(location: String, isPostgres: Bool) {
         #expect(PostgresURL.isPostgres(location) == isPostgres)
     }

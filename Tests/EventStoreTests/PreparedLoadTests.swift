@@ -1,6 +1,7 @@
-@testable import EventStore
 import JournalCore
 import Testing
+
+@testable import EventStore
 
 /// `LoadPreparer` and `SQLiteJournalLoad.append(_: PreparedLoadBatch)`: batches prepared on
 /// another thread give the journal the usual appends give, row for row, and fail the same way.
@@ -21,16 +22,19 @@ struct PreparedLoadTests {
                 let events = (0..<(1 + (s + round) % 3)).map { _ -> ProposedEvent in
                     n += 1
                     let padding = String(repeating: "otp-", count: n % 9)
-                    var event = Fixture.event(n, type: ["ChallengeStarted", "OtpSubmitted", "CardActivated"][n % 3],
-                                         data: #"{"n":\#(n),"text":"\#(padding)"}"#,
-                                         meta: n % 5 == 0 ? #"{"sdk":"wallet","n":\#(n)}"# : nil,
-                                         recordedAt: n % 11 == 0 ? nil : Fixture.time.adding(milliseconds: Int64(1000 + n)))
+                    var event = Fixture.event(
+                        n, type: ["ChallengeStarted", "OtpSubmitted", "CardActivated"][n % 3],
+                        data: #"{"n":\#(n),"text":"\#(padding)"}"#,
+                        meta: n % 5 == 0 ? #"{"sdk":"wallet","n":\#(n)}"# : nil,
+                        recordedAt: n % 11 == 0 ? nil : Fixture.time.adding(milliseconds: Int64(1000 + n)))
                     if capitals && n % 13 == 0 { event.id = event.id.uppercased() }
                     // Short random bytes, which compression cannot shrink: stored raw.
                     if n % 7 == 0 { event.data = Array(String(LoadEventIDsTests.word(UInt64(n)), radix: 16).utf8) }
                     return event
                 }
-                batch.append(StreamAppend(stream: Fixture.stream(s), expectedVersion: round == 0 ? .noStream : .any, events: events))
+                batch.append(
+                    StreamAppend(
+                        stream: Fixture.stream(s), expectedVersion: round == 0 ? .noStream : .any, events: events))
             }
             batches.append(batch)
         }
@@ -61,11 +65,13 @@ struct PreparedLoadTests {
     static func rows(_ store: SQLiteEventStore) throws -> [String] {
         try store.withConnection { db in
             var rows: [String] = []
-            for query in ["SELECT position, stream_id, version, hex(event_id), type_id, occurred_at, recorded_at, codec, data_len, "
-                            + "coalesce(meta_len, -1), hex(payload), hex(hash) FROM journal_events ORDER BY position",
-                          "SELECT id, name, '' , '', '', '', '', '', '', '', '', '' FROM journal_streams ORDER BY id",
-                          "SELECT id, name, '' , '', '', '', '', '', '', '', '', '' FROM journal_types ORDER BY id",
-                          "SELECT id, codec, hex(content), hex(sha256), trained_through, '', '', '', '', '', '', '' FROM journal_dictionaries"] {
+            for query in [
+                "SELECT position, stream_id, version, hex(event_id), type_id, occurred_at, recorded_at, codec, data_len, "
+                    + "coalesce(meta_len, -1), hex(payload), hex(hash) FROM journal_events ORDER BY position",
+                "SELECT id, name, '' , '', '', '', '', '', '', '', '', '' FROM journal_streams ORDER BY id",
+                "SELECT id, name, '' , '', '', '', '', '', '', '', '', '' FROM journal_types ORDER BY id",
+                "SELECT id, codec, hex(content), hex(sha256), trained_through, '', '', '', '', '', '', '' FROM journal_dictionaries"
+            ] {
                 let statement = try db.cached(query)
                 defer { statement.reset() }
                 while try statement.step() {
@@ -83,7 +89,8 @@ struct PreparedLoadTests {
         try store.withConnection { db in
             let events = try db.scalarInt("SELECT count(*) FROM journal_events")
             let indexed = try db.scalarInt("SELECT count(*) FROM journal_event_ids")
-            let matching = try db.scalarInt("""
+            let matching = try db.scalarInt(
+                """
                 SELECT count(*) FROM journal_event_ids i JOIN journal_events e ON e.position = i.position AND e.event_id = i.id
                 """)
             let through = try db.scalarInt("SELECT through FROM journal_id_index")
@@ -108,7 +115,8 @@ struct PreparedLoadTests {
         // compressed by the preparer, and the writer compressed the rest of the first.
         #expect(compressedByThePreparer > 100)
         let rawAfterTheDictionary = try usual.withConnection { db in
-            try db.scalarInt("SELECT count(*) FROM journal_events WHERE codec = 0 AND position > 40 AND length(payload) >= 16")
+            try db.scalarInt(
+                "SELECT count(*) FROM journal_events WHERE codec = 0 AND position > 40 AND length(payload) >= 16")
         }
         #expect(rawAfterTheDictionary ?? 0 > 10)
         #expect(try load.finish() == usual.headPosition())
@@ -134,11 +142,13 @@ struct PreparedLoadTests {
                     OptionalBytes.with(event.meta) { meta in
                         let recordedAt = event.recordedAt ?? Fixture.time
                         if n % 2 == 0, let words = UUIDText.words(event.id) {
-                            preparer.add(uuidHigh: words.high, low: words.low, type: event.type, occurredAt: event.occurredAt,
-                                         recordedAt: recordedAt, data: data, meta: meta)
+                            preparer.add(
+                                uuidHigh: words.high, low: words.low, type: event.type, occurredAt: event.occurredAt,
+                                recordedAt: recordedAt, data: data, meta: meta)
                         } else {
-                            preparer.add(id: event.id, type: event.type, occurredAt: event.occurredAt,
-                                         recordedAt: recordedAt, data: data, meta: meta)
+                            preparer.add(
+                                id: event.id, type: event.type, occurredAt: event.occurredAt,
+                                recordedAt: recordedAt, data: data, meta: meta)
                         }
                     }
                 }
@@ -156,12 +166,13 @@ struct PreparedLoadTests {
         // clock), every id packed (the id index from the preparer's sorted runs).
         let batches = Self.batches(capitals: false).map { batch in
             batch.map { append in
-                StreamAppend(stream: append.stream, expectedVersion: append.expectedVersion,
-                             events: append.events.map { event in
-                                 var stamped = event
-                                 stamped.recordedAt = stamped.recordedAt ?? Fixture.time
-                                 return stamped
-                             })
+                StreamAppend(
+                    stream: append.stream, expectedVersion: append.expectedVersion,
+                    events: append.events.map { event in
+                        var stamped = event
+                        stamped.recordedAt = stamped.recordedAt ?? Fixture.time
+                        return stamped
+                    })
             }
         }
         for batch in batches {
@@ -223,10 +234,18 @@ struct PreparedLoadTests {
         var badID = Fixture.event(900, recordedAt: Fixture.time)
         badID.id = "not-a-uuid"
         let badType = Fixture.event(901, type: "Challenge Started", recordedAt: Fixture.time)
-        let tooLarge = Fixture.event(902, data: "[\(String(repeating: "1,", count: 40_000))1]", recordedAt: Fixture.time)
-        for (bad, code) in [(badID, EventStoreError.Code.invalidInput), (badType, .invalidInput), (tooLarge, .tooLarge)] {
-            let later = [StreamAppend(stream: Fixture.stream(0), expectedVersion: .any, events: [Fixture.event(800, recordedAt: Fixture.time)]),
-                         StreamAppend(stream: Fixture.stream(40), expectedVersion: .noStream, events: [Fixture.event(903, recordedAt: Fixture.time), bad])]
+        let tooLarge = Fixture.event(
+            902, data: "[\(String(repeating: "1,", count: 40_000))1]", recordedAt: Fixture.time)
+        for (bad, code) in [(badID, EventStoreError.Code.invalidInput), (badType, .invalidInput), (tooLarge, .tooLarge)]
+        {
+            let later = [
+                StreamAppend(
+                    stream: Fixture.stream(0), expectedVersion: .any,
+                    events: [Fixture.event(800, recordedAt: Fixture.time)]),
+                StreamAppend(
+                    stream: Fixture.stream(40), expectedVersion: .noStream,
+                    events: [Fixture.event(903, recordedAt: Fixture.time), bad])
+            ]
             let expected = try #require(throws: EventStoreError.self) { try usual.append(later) }
             let failure = try #require(throws: EventStoreError.self) { try load.append(preparer.prepare(later)) }
             #expect(failure.code == code)
@@ -239,8 +258,11 @@ struct PreparedLoadTests {
         }
 
         // The load goes on; nothing of the refused batch was kept (stream 40 included).
-        let next = [StreamAppend(stream: Fixture.stream(40), expectedVersion: .noStream,
-                                 events: [Fixture.event(950, recordedAt: Fixture.time)])]
+        let next = [
+            StreamAppend(
+                stream: Fixture.stream(40), expectedVersion: .noStream,
+                events: [Fixture.event(950, recordedAt: Fixture.time)])
+        ]
         try usual.append(next)
         try load.append(preparer.prepare(next))
         try load.finish()
@@ -255,20 +277,31 @@ struct PreparedLoadTests {
         let load = pair.load
         let preparer = try load.makePreparer()
         let stamped = { (n: Int) in Fixture.event(n, recordedAt: Fixture.time) }
-        try load.append(preparer.prepare([StreamAppend(stream: Fixture.stream(1), expectedVersion: .noStream,
-                                                       events: [stamped(1), stamped(2)])]))
+        try load.append(
+            preparer.prepare([
+                StreamAppend(
+                    stream: Fixture.stream(1), expectedVersion: .noStream,
+                    events: [stamped(1), stamped(2)])
+            ]))
         // Version 1 is the stream's last, from an earlier transaction: exact(0) is stale.
-        let stale = [StreamAppend(stream: Fixture.stream(2), expectedVersion: .noStream, events: [stamped(3)]),
-                     StreamAppend(stream: Fixture.stream(1), expectedVersion: .exact(0), events: [stamped(4)])]
+        let stale = [
+            StreamAppend(stream: Fixture.stream(2), expectedVersion: .noStream, events: [stamped(3)]),
+            StreamAppend(stream: Fixture.stream(1), expectedVersion: .exact(0), events: [stamped(4)])
+        ]
         let conflict = try #require(throws: EventStoreError.self) { try load.append(preparer.prepare(stale)) }
         #expect(conflict.code == .conflict)
         #expect(conflict.actualVersion == 1)
-        let fresh = [StreamAppend(stream: Fixture.stream(2), expectedVersion: .noStream, events: [stamped(3)]),
-                     StreamAppend(stream: Fixture.stream(1), expectedVersion: .exact(1), events: [stamped(4)])]
+        let fresh = [
+            StreamAppend(stream: Fixture.stream(2), expectedVersion: .noStream, events: [stamped(3)]),
+            StreamAppend(stream: Fixture.stream(1), expectedVersion: .exact(1), events: [stamped(4)])
+        ]
         #expect(try load.append(preparer.prepare(fresh)) == 2)
         #expect(try load.finish() == 4)
         let loaded = try pair.loaded()
-        #expect(try loaded.read(stream: Fixture.stream(1), from: 0, direction: .forward, limit: 10).map(\.version) == [0, 1, 2])
+        #expect(
+            try loaded.read(stream: Fixture.stream(1), from: 0, direction: .forward, limit: 10).map(\.version) == [
+                0, 1, 2
+            ])
         #expect(try loaded.verify().headPosition == 4)
     }
 
@@ -279,11 +312,13 @@ struct PreparedLoadTests {
             (0..<streams).map { s in
                 let n = 10_000 + round * 1000 + s * 10
                 let events = (0..<(1 + s % 2)).map { k in
-                    Fixture.event(n + k, data: #"{"round":\#(round),"s":\#(s),"k":\#(k),"note":"hash ahead"}"#,
-                                  recordedAt: Fixture.time.adding(milliseconds: Int64(n + k)))
+                    Fixture.event(
+                        n + k, data: #"{"round":\#(round),"s":\#(s),"k":\#(k),"note":"hash ahead"}"#,
+                        recordedAt: Fixture.time.adding(milliseconds: Int64(n + k)))
                 }
                 let before = round == 0 ? nil : (0..<round).reduce(Int64(-1)) { last, _ in last + Int64(1 + s % 2) }
-                return StreamAppend(stream: Fixture.stream(s), expectedVersion: before.map { .exact($0) } ?? .noStream, events: events)
+                return StreamAppend(
+                    stream: Fixture.stream(s), expectedVersion: before.map { .exact($0) } ?? .noStream, events: events)
             }
         }
     }
@@ -331,7 +366,7 @@ struct PreparedLoadTests {
             try load.append(Self.prepareEventByEvent(batch, with: preparer))
         }
         #expect(taken > 0)
-        #expect(load.hashesTakenAhead == taken)  // none after the refused batch
+        #expect(load.hashesTakenAhead == taken) // none after the refused batch
         try load.finish()
         let loaded = try pair.loaded()
         #expect(try Self.rows(loaded) == Self.rows(usual))

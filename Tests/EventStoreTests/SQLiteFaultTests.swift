@@ -1,11 +1,11 @@
 import CSQLite
-import Foundation
 import EventStore
+import Foundation
 import JournalCore
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Faults that depend on SQLite files: typed errors, nothing partial.
@@ -55,17 +55,24 @@ struct SQLiteFaultTests {
         unlink(path + "-wal")
         let store = try SQLiteEventStore(path: path)
         try store.append(Fixture.events(0..<2), to: Fixture.stream(1), expectedVersion: .noStream)
-        #expect(try store.withConnection { db in try db.scalarInt("SELECT count(*) FROM sqlite_schema WHERE name = 'customers'") } == 0)
+        #expect(
+            try store.withConnection { db in
+                try db.scalarInt("SELECT count(*) FROM sqlite_schema WHERE name = 'customers'")
+            } == 0)
     }
 
     @Test func aMissingFileWithoutCreationThrowsMissingAndCreatesNothing() {
         let path = TemporaryDirectory.make().file("absent.db")
         var configuration = SQLiteEventStore.Configuration()
         configuration.createIfMissing = false
-        let error = #expect(throws: EventStoreError.self) { try SQLiteEventStore(path: path, configuration: configuration) }
+        let error = #expect(throws: EventStoreError.self) {
+            try SQLiteEventStore(path: path, configuration: configuration)
+        }
         #expect(error?.code == .missing)
         configuration.readOnly = true
-        let readOnly = #expect(throws: EventStoreError.self) { try SQLiteEventStore(path: path, configuration: configuration) }
+        let readOnly = #expect(throws: EventStoreError.self) {
+            try SQLiteEventStore(path: path, configuration: configuration)
+        }
         #expect(readOnly?.code == .missing)
         #expect(access(path, F_OK) != 0)
     }
@@ -102,8 +109,9 @@ struct SQLiteFaultTests {
         var failure: EventStoreError?
         for batch in 0..<200 {
             let events = (0..<10).map { n in
-                ProposedEvent(id: Fixture.uuid(batch * 10 + n), type: "Filler", occurredAt: Fixture.time,
-                              data: [UInt8](repeating: UInt8(ascii: "x"), count: 400))
+                ProposedEvent(
+                    id: Fixture.uuid(batch * 10 + n), type: "Filler", occurredAt: Fixture.time,
+                    data: [UInt8](repeating: UInt8(ascii: "x"), count: 400))
             }
             do {
                 try store.append(events, to: Fixture.stream(batch % 5), expectedVersion: .any)

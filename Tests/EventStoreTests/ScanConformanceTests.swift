@@ -9,16 +9,23 @@ struct ScanConformanceTests {
     func scanLendsTheEventsReadAllReturnsWithTheirStreamAndTypeIDs(backend: Backend, compress: Bool) throws {
         let store = try backend.open(StoreOptions(dictionaryTrainingEvents: compress ? 8 : 0)).store
         for n in 0..<40 {
-            try store.append([Fixture.event(n, type: n % 3 == 0 ? "ChallengeStarted" : "ChallengeRequestSent",
-                                            meta: n % 5 == 0 ? #"{"m":1}"# : nil)],
-                             to: Fixture.stream(n % 7), expectedVersion: .any)
+            try store.append(
+                [
+                    Fixture.event(
+                        n, type: n % 3 == 0 ? "ChallengeStarted" : "ChallengeRequestSent",
+                        meta: n % 5 == 0 ? #"{"m":1}"# : nil)
+                ],
+                to: Fixture.stream(n % 7), expectedVersion: .any)
         }
         let scanner = try #require(store as? any EventScanning)
         let expected = try store.readAll(from: 3, limit: 30)
         var seen: [(position: Int64, stream: Int64, type: Int64, occurredAt: Int64, data: [UInt8], meta: [UInt8]?)] = []
         let count = try scanner.scanAll(from: 3, limit: 30) { event in
-            seen.append((event.position, event.streamID, event.typeID, event.occurredAt, Array(event.data),
-                         event.meta.map { Array($0) }))
+            seen.append(
+                (
+                    event.position, event.streamID, event.typeID, event.occurredAt, Array(event.data),
+                    event.meta.map { Array($0) }
+                ))
             return true
         }
         #expect(count == 30)
@@ -37,6 +44,10 @@ struct ScanConformanceTests {
         #expect(Set(names.map(\.name)) == Set((0..<7).map { Fixture.stream($0).rawValue }))
         // The body stops the scan.
         var stopped = 0
-        #expect(try scanner.scanAll(from: 1, limit: 100) { _ in stopped += 1; return stopped < 5 } == 5)
+        #expect(
+            try scanner.scanAll(from: 1, limit: 100) { _ in
+                stopped += 1
+                return stopped < 5
+            } == 5)
     }
 }

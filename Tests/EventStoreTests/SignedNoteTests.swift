@@ -3,7 +3,8 @@ import Testing
 
 @Suite("Signed notes and checkpoints")
 struct SignedNoteTests {
-    static let text = "If you think cryptography is the answer to your problem,\nthen you don't know what your problem is.\n"
+    static let text =
+        "If you think cryptography is the answer to your problem,\nthen you don't know what your problem is.\n"
     static let peterSig =
         "— PeterNeumann x08go/ZJkuBS9UG/SffcvIAQxVBtiFupLLr8pAcElZInNIuGUgYN1FFYC2pZSNXgKvqfqdngotpRZb6KE6RyyBwJnAM=\n"
     static let enochKey = "EnochRoot+af0cfe78+ATtqJ7zOtqQtYqOo0CpvDXNlMhV3HeJDpjrASKGLWdop"
@@ -57,8 +58,9 @@ struct SignedNoteTests {
     func repeats() throws {
         let note = try SignedNote(parsing: Self.text + "\n" + Self.peterSig + Self.peterSig)
         #expect(try note.verify(with: [try peter, try peter]) == [try peter])
-        let namesake = try NoteVerifier(name: "PeterNeumann",
-                                        publicKey: try Ed25519.PublicKey(bytes: [UInt8](repeating: 9, count: 32)))
+        let namesake = try NoteVerifier(
+            name: "PeterNeumann",
+            publicKey: try Ed25519.PublicKey(bytes: [UInt8](repeating: 9, count: 32)))
         #expect(namesake.keyID != 0xC74F_20A3)
         #expect(try note.verify(with: [namesake, try peter]) == [try peter])
         #expect(throws: NoteError.self) { try note.verify(with: [namesake]) }
@@ -73,20 +75,38 @@ struct SignedNoteTests {
             (Array((Self.text + "\n" + sig.dropLast()).utf8), .missingSignatureBlock),
             ([0x01] + Array((Self.text + "\n" + sig).utf8), .invalidCharacter(byteOffset: 0)),
             ([0xFF] + Array((Self.text + "\n" + sig).utf8), .invalidCharacter(byteOffset: 0)),
-            (Array((Self.text + "\n" + "— Bad Name x08go/ZJkuBS9UG/SffcvIAQxVBtiFupLLr8pAcElZInNIuGUgYN1FFYC2pZSNXgKvqfqdngotpRZb6KE6RyyBwJnAM=\n").utf8),
-             .malformedSignatureLine(line: 4, reason: "the signature is not base64 of a key id and signature")),
-            (Array((Self.text + "\n" + "— PeterNeumann\n").utf8),
-             .malformedSignatureLine(line: 4, reason: "expected '— <name> <base64 signature>'")),
-            (Array((Self.text + "\n" + sig + "Unexpected line.\n").utf8),
-             .malformedSignatureLine(line: 5, reason: "a signature line starts with '— ' (U+2014, space)")),
-            (Array((Self.text + "\n" + "- PeterNeumann x08go/ZJkuBS9UG/SffcvIAQxVBtiFupLLr8pAcElZInNIuGUgYN1FFYC2pZSNXgKvqfqdngotpRZb6KE6RyyBwJnAM=\n").utf8),
-             .malformedSignatureLine(line: 4, reason: "a signature line starts with '— ' (U+2014, space)")),
-            (Array((Self.text + "\n" + "— PeterNeumann x08go/ZJkuBS9UG\n").utf8),
-             .malformedSignatureLine(line: 4, reason: "the signature is not base64 of a key id and signature")),
-            (Array((Self.text + "\n" + "— PeterNeumann AAAA\n").utf8),
-             .malformedSignatureLine(line: 4, reason: "the signature is not base64 of a key id and signature")),
+            (
+                Array(
+                    (Self.text + "\n"
+                        + "— Bad Name x08go/ZJkuBS9UG/SffcvIAQxVBtiFupLLr8pAcElZInNIuGUgYN1FFYC2pZSNXgKvqfqdngotpRZb6KE6RyyBwJnAM=\n")
+                        .utf8),
+                .malformedSignatureLine(line: 4, reason: "the signature is not base64 of a key id and signature")
+            ),
+            (
+                Array((Self.text + "\n" + "— PeterNeumann\n").utf8),
+                .malformedSignatureLine(line: 4, reason: "expected '— <name> <base64 signature>'")
+            ),
+            (
+                Array((Self.text + "\n" + sig + "Unexpected line.\n").utf8),
+                .malformedSignatureLine(line: 5, reason: "a signature line starts with '— ' (U+2014, space)")
+            ),
+            (
+                Array(
+                    (Self.text + "\n"
+                        + "- PeterNeumann x08go/ZJkuBS9UG/SffcvIAQxVBtiFupLLr8pAcElZInNIuGUgYN1FFYC2pZSNXgKvqfqdngotpRZb6KE6RyyBwJnAM=\n")
+                        .utf8),
+                .malformedSignatureLine(line: 4, reason: "a signature line starts with '— ' (U+2014, space)")
+            ),
+            (
+                Array((Self.text + "\n" + "— PeterNeumann x08go/ZJkuBS9UG\n").utf8),
+                .malformedSignatureLine(line: 4, reason: "the signature is not base64 of a key id and signature")
+            ),
+            (
+                Array((Self.text + "\n" + "— PeterNeumann AAAA\n").utf8),
+                .malformedSignatureLine(line: 4, reason: "the signature is not base64 of a key id and signature")
+            ),
             (Array((Self.text + "\n" + String(repeating: sig, count: 101)).utf8), .tooManySignatures),
-            (Array(("a\tb\n\n" + sig).utf8), .invalidCharacter(byteOffset: 1)),
+            (Array(("a\tb\n\n" + sig).utf8), .invalidCharacter(byteOffset: 1))
         ]
         for (bytes, expected) in cases {
             #expect(throws: expected, "\(String(decoding: bytes, as: UTF8.self))") { try SignedNote(parsing: bytes) }
@@ -109,8 +129,10 @@ struct SignedNoteTests {
 
     @Test("a note signed by two keys renders one em-dash line per signer and verifies with either")
     func twoSigners() throws {
-        let first = try NoteSigner(name: "first", privateKey: try Ed25519.PrivateKey(seed: [UInt8](repeating: 1, count: 32)))
-        let second = try NoteSigner(name: "second", privateKey: try Ed25519.PrivateKey(seed: [UInt8](repeating: 2, count: 32)))
+        let first = try NoteSigner(
+            name: "first", privateKey: try Ed25519.PrivateKey(seed: [UInt8](repeating: 1, count: 32)))
+        let second = try NoteSigner(
+            name: "second", privateKey: try Ed25519.PrivateKey(seed: [UInt8](repeating: 2, count: 32)))
         let note = try SignedNote(signing: "hello\n", with: [first, second])
         let lines = note.rendered.split(separator: "\n", omittingEmptySubsequences: false)
         #expect(lines.count == 5 && lines[1].isEmpty && lines[4].isEmpty)
@@ -148,7 +170,7 @@ struct SignedNoteTests {
             ("o\n9223372036854775808\n\(root)\n", .malformedSize("9223372036854775808")),
             ("o\n1\nnot base64\n", .malformedRoot("not base64")),
             ("o\n1\n\(Base64.encode([1, 2, 3]))\n", .malformedRoot("3 bytes, not 32")),
-            ("o\n1\n\(root)\n\n", .invalidExtensionLine(line: 1)),
+            ("o\n1\n\(root)\n\n", .invalidExtensionLine(line: 1))
         ]
         for (text, expected) in cases {
             #expect(throws: expected, "\(text)") { try Checkpoint(parsing: text) }
@@ -157,8 +179,9 @@ struct SignedNoteTests {
 
     @Test("a signed checkpoint keeps its note verbatim and verifies only with a key named as its origin")
     func signedCheckpoints() throws {
-        let signer = try NoteSigner(name: "payments.example/journal",
-                                    privateKey: try Ed25519.PrivateKey(seed: [UInt8](repeating: 5, count: 32)))
+        let signer = try NoteSigner(
+            name: "payments.example/journal",
+            privateKey: try Ed25519.PrivateKey(seed: [UInt8](repeating: 5, count: 32)))
         let checkpoint = Checkpoint(origin: signer.name, size: 7, root: Self.root)
         let signed = try SignedCheckpoint(signing: checkpoint, with: signer)
         #expect(signed.noteText == checkpoint.text + "\n" + signed.note.signatures[0].line + "\n")
@@ -168,7 +191,8 @@ struct SignedNoteTests {
         #expect(try parsed.verify(with: [signer.verifier]) == [signer.verifier])
 
         let witness = try NoteSigner.generate(name: "witness")
-        let cosigned = try SignedCheckpoint(parsing: try SignedNote(signing: checkpoint.text, with: [witness, signer]).rendered)
+        let cosigned = try SignedCheckpoint(
+            parsing: try SignedNote(signing: checkpoint.text, with: [witness, signer]).rendered)
         #expect(try cosigned.verify(with: [witness.verifier, signer.verifier]).count == 2)
         #expect(throws: CheckpointError.originNotSigned(origin: signer.name)) {
             try cosigned.verify(with: [witness.verifier])
@@ -177,7 +201,10 @@ struct SignedNoteTests {
             try SignedCheckpoint(signing: Checkpoint(origin: "other", size: 1, root: Self.root), with: signer)
         }
         let other = try NoteSigner.generate(name: signer.name)
-        #expect(throws: CheckpointError.note(.noKnownSignature(signedBy: ["\(signer.name)+\(NoteKeyID.text(signer.keyID))"]))) {
+        #expect(
+            throws: CheckpointError.note(
+                .noKnownSignature(signedBy: ["\(signer.name)+\(NoteKeyID.text(signer.keyID))"]))
+        ) {
             try parsed.verify(with: [other.verifier])
         }
         #expect(throws: CheckpointError.malformedSize("x")) {

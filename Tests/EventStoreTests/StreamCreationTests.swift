@@ -10,8 +10,10 @@ struct StreamCreationTests {
     static func stores() throws -> (first: SQLiteEventStore, second: SQLiteEventStore) {
         let path = TemporaryDirectory.make().file("j.db")
         let configuration = IDIndexTests.configuration(every: 1_000)
-        return (try SQLiteEventStore(path: path, configuration: configuration),
-                try SQLiteEventStore(path: path, configuration: configuration))
+        return (
+            try SQLiteEventStore(path: path, configuration: configuration),
+            try SQLiteEventStore(path: path, configuration: configuration)
+        )
     }
 
     static func streamRows(_ store: SQLiteEventStore, _ stream: StreamName) throws -> Int64? {

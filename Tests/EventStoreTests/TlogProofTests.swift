@@ -10,17 +10,20 @@ struct TlogProofTests {
         let checkpoint: SignedCheckpoint
 
         init(size: Int = 11) throws {
-            signer = try NoteSigner(name: "payments.example/journal",
-                                    privateKey: try Ed25519.PrivateKey(seed: [UInt8](repeating: 4, count: 32)))
+            signer = try NoteSigner(
+                name: "payments.example/journal",
+                privateKey: try Ed25519.PrivateKey(seed: [UInt8](repeating: 4, count: 32)))
             lines = (1...size).map { Array(#"{"position":\#($0),"stream":"s","version":\#($0 - 1)}"#.utf8) }
             tree = MerkleTree(leafLines: lines)
-            checkpoint = try SignedCheckpoint(signing: Checkpoint(origin: signer.name, size: tree.size, root: try tree.root()),
-                                              with: signer)
+            checkpoint = try SignedCheckpoint(
+                signing: Checkpoint(origin: signer.name, size: tree.size, root: try tree.root()),
+                with: signer)
         }
 
         func proof(position: Int64) throws -> TlogProof {
-            TlogProof(extra: lines[Int(position - 1)], index: position - 1,
-                      proof: try tree.inclusionProof(index: position - 1), checkpoint: checkpoint)
+            TlogProof(
+                extra: lines[Int(position - 1)], index: position - 1,
+                proof: try tree.inclusionProof(index: position - 1), checkpoint: checkpoint)
         }
     }
 
@@ -28,7 +31,8 @@ struct TlogProofTests {
     func layout() throws {
         let log = try Log()
         let proof = try log.proof(position: 6)
-        let expected = "c2sp.org/tlog-proof@v1\nextra \(Base64.encode(log.lines[5]))\nindex 5\n"
+        let expected =
+            "c2sp.org/tlog-proof@v1\nextra \(Base64.encode(log.lines[5]))\nindex 5\n"
             + proof.proof.map { Base64.encode($0) + "\n" }.joined() + "\n" + log.checkpoint.noteText
         #expect(proof.text == expected)
         #expect(proof.proof.count == 4)
@@ -92,7 +96,7 @@ struct TlogProofTests {
             (with(10, "x"), .checkpoint(firstLine: 9, .malformedSize("x"))),
             ("c2sp.org/tlog-proof@v1\nindex 1\n", .missingCheckpoint),
             (lines.prefix(7).joined(separator: "\n") + "\n", .missingCheckpoint),
-            ("", .malformedLine(line: 1, reason: "expected c2sp.org/tlog-proof@v1")),
+            ("", .malformedLine(line: 1, reason: "expected c2sp.org/tlog-proof@v1"))
         ]
         for (text, expected) in cases {
             #expect(throws: expected, "\(text)") { try TlogProof(parsing: text) }

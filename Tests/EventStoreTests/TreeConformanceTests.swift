@@ -1,6 +1,7 @@
-@testable import EventStore
 import JournalCore
 import Testing
+
+@testable import EventStore
 
 /// The journal's Merkle tree (contract section 6), kept by every write path of every backend in
 /// the transaction of its events: after any sequence of commits, the stored tree is the RFC 6962
@@ -9,18 +10,22 @@ import Testing
 struct TreeConformanceTests {
     /// The stored tree at `sizes` (default: the head) against the naive tree over the log's
     /// export lines, and the tree's size against the head.
-    static func expectTreeMatchesLog(_ store: some EventStore, sizes: [Int64]? = nil,
-                                     sourceLocation: SourceLocation = #_sourceLocation) throws {
+    static func expectTreeMatchesLog(
+        _ store: some EventStore, sizes: [Int64]? = nil,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
         let leaves = try TreeOracle.leafHashes(store)
         #expect(try store.treeSize() == Int64(leaves.count), sourceLocation: sourceLocation)
         for size in sizes ?? [Int64(leaves.count)] {
             let expected = TreeOracle.root(leaves[..<Int(size)])
             #expect(try store.treeRoot(size: size) == expected, "root at size \(size)", sourceLocation: sourceLocation)
-            #expect(try TreeOracle.storedRoot(store, size: size) == expected, "subtrees at size \(size)",
-                    sourceLocation: sourceLocation)
-        }
-        #expect(try store.treeHead() == TreeHead(size: Int64(leaves.count), root: TreeOracle.root(leaves[...])),
+            #expect(
+                try TreeOracle.storedRoot(store, size: size) == expected, "subtrees at size \(size)",
                 sourceLocation: sourceLocation)
+        }
+        #expect(
+            try store.treeHead() == TreeHead(size: Int64(leaves.count), root: TreeOracle.root(leaves[...])),
+            sourceLocation: sourceLocation)
     }
 
     /// Every stored tile, as text, to compare a tree before and after something that must not
@@ -44,8 +49,9 @@ struct TreeConformanceTests {
         let odd = try StreamName(#"3ds-quote"and\backslash"#)
         for n in 0..<40 {
             let stream = n % 5 == 0 ? odd : Fixture.stream(n % 3)
-            let event = Fixture.event(n, data: n % 4 == 0 ? #"{"text":"line\nbreak \u00e9","n":\#(n)}"# : nil,
-                                      meta: n % 3 == 0 ? #"{"sdk":"ios"}"# : nil)
+            let event = Fixture.event(
+                n, data: n % 4 == 0 ? #"{"text":"line\nbreak \u00e9","n":\#(n)}"# : nil,
+                meta: n % 3 == 0 ? #"{"sdk":"ios"}"# : nil)
             try store.append([event], to: stream, expectedVersion: .any)
             try Self.expectTreeMatchesLog(store)
         }
@@ -55,14 +61,18 @@ struct TreeConformanceTests {
     @Test("multi-stream appends and write transactions keep the tree", arguments: Backend.all)
     func multiStreamTransactions(backend: Backend) throws {
         let store = try backend.open(StoreOptions()).store
-        try store.append((0..<4).map { s in
-            StreamAppend(stream: Fixture.stream(s), expectedVersion: .noStream, events: Fixture.events((10 * s)..<(10 * s + 3)))
-        })
+        try store.append(
+            (0..<4).map { s in
+                StreamAppend(
+                    stream: Fixture.stream(s), expectedVersion: .noStream,
+                    events: Fixture.events((10 * s)..<(10 * s + 3)))
+            })
         try Self.expectTreeMatchesLog(store)
         try store.write { transaction in
             for s in 0..<4 {
-                try transaction.append(Fixture.events((100 + 10 * s)..<(100 + 10 * s + s + 1)), to: Fixture.stream(s),
-                                       expectedVersion: .exact(2))
+                try transaction.append(
+                    Fixture.events((100 + 10 * s)..<(100 + 10 * s + s + 1)), to: Fixture.stream(s),
+                    expectedVersion: .exact(2))
             }
         }
         try Self.expectTreeMatchesLog(store, sizes: Array(0...22))
@@ -73,10 +83,12 @@ struct TreeConformanceTests {
         let store = try backend.open(StoreOptions()).store
         runThreads(8) { thread in
             for n in 0..<20 {
-                _ = try? store.append([Fixture.event(thread * 1000 + n)], to: Fixture.stream(thread % 3), expectedVersion: .any)
+                _ = try? store.append(
+                    [Fixture.event(thread * 1000 + n)], to: Fixture.stream(thread % 3), expectedVersion: .any)
                 // Conflicting requests in the same groups: refused under their savepoints.
-                _ = try? store.append([Fixture.event(50_000 + thread * 1000 + n)], to: Fixture.stream(99),
-                                      expectedVersion: .noStream)
+                _ = try? store.append(
+                    [Fixture.event(50_000 + thread * 1000 + n)], to: Fixture.stream(99),
+                    expectedVersion: .noStream)
             }
         }
         #expect(try store.headPosition() == 161)
@@ -158,10 +170,12 @@ struct TreeConformanceTests {
         let total = SQLiteJournal.treeFlushLeaves + 300
         try store.write { transaction in
             for n in stride(from: 0, to: total, by: 100) {
-                try transaction.append(Fixture.events(n..<(n + 100)), to: Fixture.stream(n / 100 % 5), expectedVersion: .any)
+                try transaction.append(
+                    Fixture.events(n..<(n + 100)), to: Fixture.stream(n / 100 % 5), expectedVersion: .any)
                 if n == SQLiteJournal.treeFlushLeaves + 100 {
                     #expect(throws: EventStoreError.self) {
-                        try transaction.append([Fixture.event(900_000)], to: Fixture.stream(0), expectedVersion: .noStream)
+                        try transaction.append(
+                            [Fixture.event(900_000)], to: Fixture.stream(0), expectedVersion: .noStream)
                     }
                 }
             }
@@ -179,7 +193,8 @@ struct TreeConformanceTests {
             event.exportLine(into: &line)
             #expect(try store.leafLine(position: event.position) == line)
         }
-        #expect(try Array(store.treeTile(level: 0, index: 0)[0..<32]) == TreeOracle.leafHash(store.leafLine(position: 1)))
+        #expect(
+            try Array(store.treeTile(level: 0, index: 0)[0..<32]) == TreeOracle.leafHash(store.leafLine(position: 1)))
         for position: Int64 in [0, 4, -1] {
             let error = try #require(throws: EventStoreError.self) { try store.leafLine(position: position) }
             #expect(error.code == .invalidInput)
@@ -202,17 +217,20 @@ struct TreeConformanceTests {
             let root = TreeOracle.root(leaves[..<Int(size)])
             for index in Set([0, size / 3, size / 2, size - 1]) {
                 let proof = try store.inclusionProof(index: index, size: size)
-                try Merkle.verifyInclusion(leafHash: leaves[Int(index)], index: index, size: size, proof: proof, root: root)
+                try Merkle.verifyInclusion(
+                    leafHash: leaves[Int(index)], index: index, size: size, proof: proof, root: root)
             }
             for old: Int64 in [1, 3, 128, 256, 300] where old <= size {
                 let proof = try store.consistencyProof(from: old, to: size)
-                try Merkle.verifyConsistency(oldSize: old, newSize: size, oldRoot: TreeOracle.root(leaves[..<Int(old)]),
-                                             newRoot: root, proof: proof)
+                try Merkle.verifyConsistency(
+                    oldSize: old, newSize: size, oldRoot: TreeOracle.root(leaves[..<Int(old)]),
+                    newRoot: root, proof: proof)
             }
         }
         let leaf = Merkle.leafHash(try store.leafLine(position: 100))
-        try Merkle.verifyInclusion(leafHash: leaf, index: 99, size: 530, proof: store.inclusionProof(index: 99, size: 530),
-                                   root: store.treeHead().root)
+        try Merkle.verifyInclusion(
+            leafHash: leaf, index: 99, size: 530, proof: store.inclusionProof(index: 99, size: 530),
+            root: store.treeHead().root)
     }
 
     @Test("proofs and roots outside the tree are refused with the sizes in the message", arguments: Backend.all)
@@ -230,7 +248,10 @@ struct TreeConformanceTests {
             ("to beyond the head", { _ = try store.consistencyProof(from: 2, to: 11) }),
             ("root beyond the head", { _ = try store.treeRoot(size: 11) }),
             ("negative root", { _ = try store.treeRoot(size: -1) }),
-            ("a checkpoint of another root", { try store.keepCheckpoint(note: "n", size: 5, root: TreeOracle.sha256([])) }),
+            (
+                "a checkpoint of another root",
+                { try store.keepCheckpoint(note: "n", size: 5, root: TreeOracle.sha256([])) }
+            )
         ]
         for (label, attempt) in refused {
             let error = try #require(throws: EventStoreError.self, "\(label)") { try attempt() }
@@ -302,11 +323,13 @@ struct TreeConformanceTests {
         #expect(try store.checkpoints().isEmpty)
         #expect(try store.latestCheckpoint() == nil)
         try store.append(Fixture.events(0..<3), to: Fixture.stream(1), expectedVersion: .noStream)
-        let first = try store.storeCheckpoint(note: "journal.test\n3\nroot\n\n— sig\n", size: 3,
-                                              root: TreeOracle.root(of: store))
+        let first = try store.storeCheckpoint(
+            note: "journal.test\n3\nroot\n\n— sig\n", size: 3,
+            root: TreeOracle.root(of: store))
         try store.append(Fixture.events(3..<5), to: Fixture.stream(1), expectedVersion: .exact(2))
-        let second = try store.storeCheckpoint(note: "journal.test\n5\nroot\n\n— sig\n", size: 5,
-                                               root: TreeOracle.root(of: store))
+        let second = try store.storeCheckpoint(
+            note: "journal.test\n5\nroot\n\n— sig\n", size: 5,
+            root: TreeOracle.root(of: store))
         #expect(first.signedAt == FixedClock.instant)
         #expect(try store.checkpoints() == [first, second])
         #expect(try store.latestCheckpoint() == second)

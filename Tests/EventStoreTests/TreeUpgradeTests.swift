@@ -1,6 +1,7 @@
-@testable import EventStore
 import JournalCore
 import Testing
+
+@testable import EventStore
 
 /// The tree of journals written before it existed (upgraded when opened for writing, refused
 /// with `.needsUpgrade` when opened read-only), and of journals built by a load.
@@ -18,11 +19,13 @@ struct TreeUpgradeTests {
     static func makeVersion2(at path: String, events: Int) throws -> TreeHead {
         let store = try SQLiteEventStore(path: path, configuration: configuration)
         for n in stride(from: 0, to: events, by: 50) {
-            try store.append(Fixture.events(n..<min(n + 50, events)), to: Fixture.stream(n / 50 % 3), expectedVersion: .any)
+            try store.append(
+                Fixture.events(n..<min(n + 50, events)), to: Fixture.stream(n / 50 % 3), expectedVersion: .any)
         }
         let head = try store.treeHead()
         try store.withConnection { db in
-            try db.execute("""
+            try db.execute(
+                """
                 DROP TRIGGER journal_tree_no_delete; DROP TRIGGER journal_tree_append_only;
                 DROP TRIGGER journal_checkpoints_no_update; DROP TRIGGER journal_checkpoints_no_delete;
                 DROP TABLE journal_tree; DROP TABLE journal_checkpoints;
@@ -44,8 +47,10 @@ struct TreeUpgradeTests {
         #expect(error.code == .needsUpgrade)
         #expect(error.message.contains("open it once with a command that writes"))
         #expect(try reader.withConnection { db in try db.scalarInt("PRAGMA user_version") } == 2)
-        for attempt in [{ _ = try reader.subtreeHash(level: 0, index: 0) }, { _ = try reader.checkpoints() },
-                        { _ = try reader.leafLine(position: 1) }] {
+        for attempt in [
+            { _ = try reader.subtreeHash(level: 0, index: 0) }, { _ = try reader.checkpoints() },
+            { _ = try reader.leafLine(position: 1) }
+        ] {
             #expect(throws: EventStoreError.self) { try attempt() }
         }
     }
@@ -61,9 +66,11 @@ struct TreeUpgradeTests {
         try store.append(Fixture.events(1_000..<1_010), to: Fixture.stream(1), expectedVersion: .any)
         try TreeConformanceTests.expectTreeMatchesLog(store)
         #expect(SQLiteEventStore.immutabilityTriggers.contains("journal_tree_append_only"))
-        #expect(try store.withConnection { db in
-            try db.scalarInt("SELECT count(*) FROM sqlite_schema WHERE type = 'trigger' AND name LIKE 'journal_tree%'")
-        } == 2)
+        #expect(
+            try store.withConnection { db in
+                try db.scalarInt(
+                    "SELECT count(*) FROM sqlite_schema WHERE type = 'trigger' AND name LIKE 'journal_tree%'")
+            } == 2)
     }
 
     @Test("a version 1 SQLite journal is upgraded through version 2 to 3")
@@ -73,7 +80,8 @@ struct TreeUpgradeTests {
         do {
             let store = try SQLiteEventStore(path: path, configuration: Self.configuration)
             try store.withConnection { db in
-                try db.execute("""
+                try db.execute(
+                    """
                     DROP TRIGGER journal_tree_no_delete; DROP TRIGGER journal_tree_append_only;
                     DROP TRIGGER journal_checkpoints_no_update; DROP TRIGGER journal_checkpoints_no_delete;
                     DROP TABLE journal_tree; DROP TABLE journal_checkpoints;
@@ -91,8 +99,9 @@ struct TreeUpgradeTests {
         _ = try store.verify()
     }
 
-    @Test("a version 1 PostgreSQL journal: read-only it asks for an upgrade, a writer gets the tree of its log",
-          .enabled(if: !PostgresTestServer.skipped))
+    @Test(
+        "a version 1 PostgreSQL journal: read-only it asks for an upgrade, a writer gets the tree of its log",
+        .enabled(if: !PostgresTestServer.skipped))
     func postgresVersion1Upgrade() throws {
         let url = try PostgresTestServer.freshURL()
         var configuration = PostgresEventStore.Configuration(clock: FixedClock.epoch, dictionaryTrainingEvents: 40)
@@ -102,7 +111,8 @@ struct TreeUpgradeTests {
                 try store.append(Fixture.events(n..<(n + 50)), to: Fixture.stream(n / 50 % 3), expectedVersion: .any)
             }
             try store.withConnection { pg in
-                try pg.execute("""
+                try pg.execute(
+                    """
                     DROP TABLE journal_tree; DROP TABLE journal_checkpoints; DROP FUNCTION journal_tree_append_only();
                     DROP TRIGGER journal_meta_immutable ON journal_meta;
                     UPDATE journal_meta SET value = '1' WHERE key = 'schema_version';
@@ -174,8 +184,11 @@ struct TreeUpgradeTests {
         let directory = TemporaryDirectory.make()
         let load = try SQLiteJournalLoad(path: directory.file("j.db"), configuration: Self.configuration)
         for n in stride(from: 0, to: 300, by: 30) {
-            try load.append([StreamAppend(stream: Fixture.stream(n / 30), expectedVersion: .noStream,
-                                          events: Fixture.events(n..<(n + 30)))])
+            try load.append([
+                StreamAppend(
+                    stream: Fixture.stream(n / 30), expectedVersion: .noStream,
+                    events: Fixture.events(n..<(n + 30)))
+            ])
         }
         try load.finish()
         let loaded = try SQLiteEventStore(path: directory.file("j.db"), configuration: Self.configuration)

@@ -4,8 +4,10 @@ import Testing
 
 @Suite("Input validation conformance")
 struct ValidationConformanceTests {
-    @Test(arguments: ["", "3ds", "-abc", "3ds-", "3DS-abc", "3ds-a b", "3ds_x-1", String(repeating: "a", count: 198) + "-xy",
-                      "3ds-a\u{7F}", "3ds-é", "3ds-a\tb", "-"])
+    @Test(arguments: [
+        "", "3ds", "-abc", "3ds-", "3DS-abc", "3ds-a b", "3ds_x-1", String(repeating: "a", count: 198) + "-xy",
+        "3ds-a\u{7F}", "3ds-é", "3ds-a\tb", "-"
+    ])
     func streamNamesOutsideTheRuleAreRejected(name: String) {
         let error = #expect(throws: EventStoreError.self) { try StreamName(name) }
         #expect(error?.code == .invalidInput)
@@ -19,8 +21,10 @@ struct ValidationConformanceTests {
     @Test
     func streamNamesAreEqualAndHashAlikeExactlyWhenTheirTextIsTheSame() throws {
         // Names that differ in one byte anywhere, in length, or only past 8 bytes.
-        var texts = ["3ds-a", "3ds-b", "3ds-ab", "3ds-a0", "card-a", "3ds-12345678", "3ds-12345679", "3ds-123456789",
-                     "3ds-0000000000000000-1", "3ds-0000000000000000-2"]
+        var texts = [
+            "3ds-a", "3ds-b", "3ds-ab", "3ds-a0", "card-a", "3ds-12345678", "3ds-12345679", "3ds-123456789",
+            "3ds-0000000000000000-1", "3ds-0000000000000000-2"
+        ]
         for n in 0..<5_000 { texts.append("3ds-\(n)") }
         let names = try texts.map { try StreamName($0) }
         let again = try texts.map { try StreamName(String(Substring($0))) }
@@ -30,7 +34,9 @@ struct ValidationConformanceTests {
         #expect(Set(names.map(\.hashValue)).count == texts.count)
     }
 
-    @Test(arguments: Backend.all, ["not-a-uuid", "", "0000000-0000-4000-8000-000000000001", "00000000-0000-4000-8000-00000000000g"])
+    @Test(
+        arguments: Backend.all,
+        ["not-a-uuid", "", "0000000-0000-4000-8000-000000000001", "00000000-0000-4000-8000-00000000000g"])
     func aNonUUIDEventIDIsRejectedAndNothingIsWritten(backend: Backend, id: String) throws {
         let store = try backend.open(StoreOptions()).store
         var bad = Fixture.event(1)
@@ -56,10 +62,12 @@ struct ValidationConformanceTests {
     @Test(arguments: Backend.all)
     func aPayloadOverTheLimitThrowsTooLargeAndNothingIsWritten(backend: Backend) throws {
         let store = try backend.open(StoreOptions(maxPayloadBytes: 1000)).store
-        let atLimit = ProposedEvent(id: Fixture.uuid(1), type: "T", occurredAt: Fixture.time,
-                                    data: [UInt8](repeating: 0x61, count: 990), meta: [UInt8](repeating: 0x62, count: 10))
-        let over = ProposedEvent(id: Fixture.uuid(2), type: "T", occurredAt: Fixture.time,
-                                 data: [UInt8](repeating: 0x61, count: 990), meta: [UInt8](repeating: 0x62, count: 11))
+        let atLimit = ProposedEvent(
+            id: Fixture.uuid(1), type: "T", occurredAt: Fixture.time,
+            data: [UInt8](repeating: 0x61, count: 990), meta: [UInt8](repeating: 0x62, count: 10))
+        let over = ProposedEvent(
+            id: Fixture.uuid(2), type: "T", occurredAt: Fixture.time,
+            data: [UInt8](repeating: 0x61, count: 990), meta: [UInt8](repeating: 0x62, count: 11))
         let error = try #require(throws: EventStoreError.self) {
             try store.append([atLimit, over], to: Fixture.stream(1), expectedVersion: .any)
         }

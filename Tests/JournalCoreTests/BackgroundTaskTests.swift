@@ -27,10 +27,16 @@ struct BackgroundTaskTests {
         final class Counter: @unchecked Sendable { var next = 0 }
         let counter = Counter()
         var seen: [Int] = []
-        var pending = BackgroundTask { () -> Int in counter.next += 1; return counter.next }
+        var pending = BackgroundTask { () -> Int in
+            counter.next += 1
+            return counter.next
+        }
         for _ in 0..<100 {
             let value = pending.wait()
-            pending = BackgroundTask { () -> Int in counter.next += 1; return counter.next }
+            pending = BackgroundTask { () -> Int in
+                counter.next += 1
+                return counter.next
+            }
             seen.append(value)
         }
         pending.finish()

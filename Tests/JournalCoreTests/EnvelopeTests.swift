@@ -12,7 +12,7 @@ struct EnvelopeTests {
             ("stream", "\"\(Self.stream)\""),
             ("type", "\"TransactionCreated\""),
             ("occurredAt", "\"2026-11-29T10:15:02.125Z\""),
-            ("data", #"{"directoryServerID":"A000000003","messageVersion":"2.2.0","n":1.50}"#),
+            ("data", #"{"directoryServerID":"A000000003","messageVersion":"2.2.0","n":1.50}"#)
         ]
         if let meta { fields.append(("meta", meta)) }
         if let (key, value) = replacing {
@@ -43,8 +43,9 @@ struct EnvelopeTests {
         #expect(envelope.stream == Self.stream)
         #expect(envelope.type == "TransactionCreated")
         #expect(envelope.occurredAt.description == "2026-11-29T10:15:02.125Z")
-        #expect(String(decoding: envelope.dataBytes, as: UTF8.self)
-            == #"{"directoryServerID":"A000000003","messageVersion":"2.2.0","n":1.50}"#)
+        #expect(
+            String(decoding: envelope.dataBytes, as: UTF8.self)
+                == #"{"directoryServerID":"A000000003","messageVersion":"2.2.0","n":1.50}"#)
         #expect(envelope.metaBytes.map { String(decoding: $0, as: UTF8.self) } == #"{"platform":"iOS"}"#)
         #expect(envelope.category == "3ds")
     }
@@ -82,7 +83,7 @@ struct EnvelopeTests {
         ("occurredAt", "\"2026-11-29T10:15:02.125z\"", "YYYY-MM-DDTHH:MM:SS.sssZ"),
         ("occurredAt", "\"2026-02-30T10:15:02.125Z\"", "not a valid date"),
         ("data", "", "missing"),
-        ("data", "[]", "expected an object, found array"),
+        ("data", "[]", "expected an object, found array")
     ])
     func badFieldIsNamedWithItsReason(field: String, value: String, reason: String) {
         let failure = error(line(replacing: (field, value)))
@@ -110,8 +111,10 @@ struct EnvelopeTests {
 
     @Test func sameContentIgnoresKeyOrderNumberSpellingAndEmptyMeta() throws {
         let a = try parse(line(meta: "{}"))
-        let b = try parse(line(replacing: ("data", #"{"n":1.5,"messageVersion":"2.2.0","directoryServerID":"A000000003"}"#)))
-        let c = try parse(line(replacing: ("data", #"{"n":1.6,"messageVersion":"2.2.0","directoryServerID":"A000000003"}"#)))
+        let b = try parse(
+            line(replacing: ("data", #"{"n":1.5,"messageVersion":"2.2.0","directoryServerID":"A000000003"}"#)))
+        let c = try parse(
+            line(replacing: ("data", #"{"n":1.6,"messageVersion":"2.2.0","directoryServerID":"A000000003"}"#)))
         let d = try parse(line(meta: #"{"platform":"iOS"}"#))
         #expect(a.isSameContent(as: b))
         #expect(!a.isSameContent(as: c))
@@ -123,7 +126,8 @@ struct EnvelopeTests {
 @Suite("Envelope timestamps")
 struct EnvelopeTimestampTests {
     func failure(_ occurredAt: String) -> EnvelopeError? {
-        let line = #"{"id":"\#(EnvelopeTests.id)","stream":"\#(EnvelopeTests.stream)","type":"TransactionCreated","occurredAt":"\#(occurredAt)","data":{}}"#
+        let line =
+            #"{"id":"\#(EnvelopeTests.id)","stream":"\#(EnvelopeTests.stream)","type":"TransactionCreated","occurredAt":"\#(occurredAt)","data":{}}"#
         do {
             _ = try Envelope(line: Array(line.utf8))
             return nil
@@ -139,7 +143,7 @@ struct EnvelopeTimestampTests {
             ("2026-13-01T10:00:00.000Z", "not a valid date: month 13 does not exist (01 to 12)"),
             ("2026-11-29T25:00:00.000Z", "not a valid date: hour 25 does not exist (00 to 23)"),
             ("2026-11-29T10:60:00.000Z", "not a valid date: minute 60 does not exist (00 to 59)"),
-            ("2026-04-31T10:00:00.000Z", "not a valid date: 2026-04 has no day 31 (01 to 30)"),
+            ("2026-04-31T10:00:00.000Z", "not a valid date: 2026-04 has no day 31 (01 to 30)")
         ]
         for (text, reason) in cases {
             #expect(failure(text)?.reason == reason)
@@ -147,6 +151,7 @@ struct EnvelopeTimestampTests {
         }
         #expect(failure("2028-02-29T10:00:00.000Z") == nil)
         #expect(failure("2026-11-29T10:00:00Z")?.kind == .invalidValue)
-        #expect(failure("2026-11-29T10:00:00Z")?.reason == "expected a UTC timestamp written as YYYY-MM-DDTHH:MM:SS.sssZ")
+        #expect(
+            failure("2026-11-29T10:00:00Z")?.reason == "expected a UTC timestamp written as YYYY-MM-DDTHH:MM:SS.sssZ")
     }
 }

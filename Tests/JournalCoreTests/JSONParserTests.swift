@@ -27,7 +27,7 @@ struct JSONParserTests {
         (#"{"a":"\ud800"}"#, "lone high surrogate"),
         (#"{"a":tru}"#, "invalid literal"),
         ("", "end of input"),
-        (#"{"a":"x"#, "unterminated string"),
+        (#"{"a":"x"#, "unterminated string")
     ])
     func rejectsMalformedDocumentsWithAReason(text: String, reason: String) {
         #expect {
@@ -71,8 +71,10 @@ struct TimestampTests {
         #expect(Timestamp("2024-02-29T23:59:59.999Z")?.description == "2024-02-29T23:59:59.999Z")
     }
 
-    @Test(arguments: ["2026-11-29T10:15:02Z", "2026-11-29T10:15:02.125z", "2026-11-29 10:15:02.125Z",
-                      "2026-02-30T00:00:00.000Z", "2026-11-29T24:00:00.000Z", "2026-11-29T10:15:02.1250Z"])
+    @Test(arguments: [
+        "2026-11-29T10:15:02Z", "2026-11-29T10:15:02.125z", "2026-11-29 10:15:02.125Z",
+        "2026-02-30T00:00:00.000Z", "2026-11-29T24:00:00.000Z", "2026-11-29T10:15:02.1250Z"
+    ])
     func rejectsAnythingButTheExactFormat(text: String) {
         #expect(Timestamp(text) == nil)
     }
@@ -124,8 +126,10 @@ struct UUIDTextTests {
     }
 
     @Test func everyByteValueAtEveryPositionIsJudgedAsTheByteByByteCheckDoes() {
-        let uuids = ["0b9e2c3a-1234-4abc-8def-0123456789ab", "0B9E2C3A-1234-4ABC-8DEF-0123456789AB",
-                     "ffffffff-ffff-4fff-bfff-ffffffffffff", "00000000-0000-4000-8000-000000000000"]
+        let uuids = [
+            "0b9e2c3a-1234-4abc-8def-0123456789ab", "0B9E2C3A-1234-4ABC-8DEF-0123456789AB",
+            "ffffffff-ffff-4fff-bfff-ffffffffffff", "00000000-0000-4000-8000-000000000000"
+        ]
         for uuid in uuids {
             for prefix in [[], Array("x-".utf8)] as [[UInt8]] {
                 let valid = prefix + Array(uuid.utf8)
@@ -137,16 +141,20 @@ struct UUIDTextTests {
                             let checked = bytes.withUnsafeBufferPointer {
                                 UUIDText.isUUID($0, from: prefix.count, lowercaseOnly: lowercaseOnly)
                             }
-                            #expect(checked == Self.reference(bytes, from: prefix.count, lowercaseOnly: lowercaseOnly),
-                                    "\(uuid) byte \(byte) at \(position)")
+                            #expect(
+                                checked == Self.reference(bytes, from: prefix.count, lowercaseOnly: lowercaseOnly),
+                                "\(uuid) byte \(byte) at \(position)")
                         }
                     }
                 }
                 // Too short and too long, and a start past the end.
                 for bytes in [Array(valid.dropLast()), valid + [UInt8(ascii: "0")]] {
-                    #expect(!bytes.withUnsafeBufferPointer { UUIDText.isUUID($0, from: prefix.count, lowercaseOnly: false) })
+                    #expect(
+                        !bytes.withUnsafeBufferPointer { UUIDText.isUUID($0, from: prefix.count, lowercaseOnly: false) }
+                    )
                 }
-                #expect(!valid.withUnsafeBufferPointer { UUIDText.isUUID($0, from: valid.count + 1, lowercaseOnly: false) })
+                #expect(
+                    !valid.withUnsafeBufferPointer { UUIDText.isUUID($0, from: valid.count + 1, lowercaseOnly: false) })
             }
         }
     }

@@ -24,10 +24,12 @@ struct BenchmarkWorkloadTests {
         for i in 0..<journeys {
             let journey = generator.journey(i % 5 < 3 ? .threeDS : .card)
             let events = journey.events.map { event in
-                ProposedEvent(id: event.id, type: event.type, occurredAt: event.occurredAt,
-                              data: Array(JSONWriter.string(.object(event.data)).utf8), recordedAt: event.occurredAt)
+                ProposedEvent(
+                    id: event.id, type: event.type, occurredAt: event.occurredAt,
+                    data: Array(JSONWriter.string(.object(event.data)).utf8), recordedAt: event.occurredAt)
             }
-            batch.append(StreamAppend(stream: try StreamName(journey.stream), expectedVersion: .noStream, events: events))
+            batch.append(
+                StreamAppend(stream: try StreamName(journey.stream), expectedVersion: .noStream, events: events))
             pending += events.count
             if pending >= 20_000 {
                 try store.append(batch)

@@ -1,8 +1,9 @@
 import EventStore
 import Glibc
 import JournalCore
-@testable import Projections
 import Testing
+
+@testable import Projections
 
 /// Checkpoints move with the model in one transaction: interrupted runs resume without double
 /// counting, rebuilds swap in whole, a changed fold rebuilds itself.
@@ -25,7 +26,8 @@ struct CheckpointTests {
         #expect(try engine.eventCount() == reference.eventCount(.all))
     }
 
-    @Test("a run interrupted between batches resumes without double counting", arguments: DatabaseBackend.all, [1, 2, 5])
+    @Test(
+        "a run interrupted between batches resumes without double counting", arguments: DatabaseBackend.all, [1, 2, 5])
     func interruptedRunResumesWithoutDoubleCounting(backend: DatabaseBackend, batches: Int) throws {
         let log = Self.workload(UInt64(batches) + 40)
         let db = try TemporaryDatabase(backend)
@@ -33,14 +35,14 @@ struct CheckpointTests {
         let source = ArrayEventSource(Array(log.prefix(100)))
         do {
             let engine = try ProjectionEngine(journal: db.location, source: source)
-            try engine.catchUp()  // the first build, then live catch-ups
+            try engine.catchUp() // the first build, then live catch-ups
             engine.close()
         }
         source.events = log
         do {
             let engine = try ProjectionEngine(journal: db.location, source: source)
             engine.batchSize = 37
-            try engine.catchUp(maxBatches: batches)  // "crash" after `batches` committed batches
+            try engine.catchUp(maxBatches: batches) // "crash" after `batches` committed batches
             let status = try engine.status()
             for projection in status {
                 #expect(projection.checkpoint == Int64(100 + 37 * batches))
@@ -53,7 +55,9 @@ struct CheckpointTests {
         try Self.expectMatchesReference(engine, log)
     }
 
-    @Test("a rebuild tells onBatch the position each committed batch reached, up to the head", arguments: DatabaseBackend.all)
+    @Test(
+        "a rebuild tells onBatch the position each committed batch reached, up to the head",
+        arguments: DatabaseBackend.all)
     func rebuildReportsEachBatch(backend: DatabaseBackend) throws {
         let log = Self.workload(7)
         let db = try TemporaryDatabase(backend)
@@ -69,7 +73,8 @@ struct CheckpointTests {
         try Self.expectMatchesReference(engine, log)
     }
 
-    @Test("an interrupted first build resumes from its own checkpoint and then swaps in", arguments: DatabaseBackend.all)
+    @Test(
+        "an interrupted first build resumes from its own checkpoint and then swaps in", arguments: DatabaseBackend.all)
     func interruptedFirstBuildResumes(backend: DatabaseBackend) throws {
         let log = Self.workload(50)
         let db = try TemporaryDatabase(backend)
@@ -80,7 +85,7 @@ struct CheckpointTests {
             engine.batchSize = 41
             try engine.catchUp(maxBatches: 3)
             for projection in try engine.status() {
-                #expect(projection.generation == 0)  // nothing live yet: queries would wait for the build
+                #expect(projection.generation == 0) // nothing live yet: queries would wait for the build
                 #expect(projection.rebuildCheckpoint == 123)
             }
             engine.close()
@@ -88,7 +93,7 @@ struct CheckpointTests {
         let engine = try ProjectionEngine(journal: db.location, source: source)
         defer { engine.close() }
         try Self.expectMatchesReference(engine, log)
-        _ = try engine.find(StreamFilter(), limit: 1)  // the streams directory is read by find alone
+        _ = try engine.find(StreamFilter(), limit: 1) // the streams directory is read by find alone
         for projection in try engine.status() {
             #expect(projection.generation == 1)
             #expect(projection.rebuildCheckpoint == nil)
@@ -125,7 +130,7 @@ struct CheckpointTests {
         let engine = try ProjectionEngine(journal: db.location, source: source)
         defer { engine.close() }
         engine.batchSize = 30
-        #expect(throws: ProjectionError.self) { try engine.catchUp() }  // position 71 is in the third batch
+        #expect(throws: ProjectionError.self) { try engine.catchUp() } // position 71 is in the third batch
         for projection in try engine.status() {
             #expect(projection.rebuildCheckpoint == 60)
         }
@@ -147,8 +152,9 @@ struct CheckpointTests {
         try Self.expectMatchesReference(engine, log)
     }
 
-    @Test("rows dropped from memory are read back, by folds in the transaction, and answers match",
-          arguments: DatabaseBackend.all)
+    @Test(
+        "rows dropped from memory are read back, by folds in the transaction, and answers match",
+        arguments: DatabaseBackend.all)
     func rowsDroppedFromMemoryAreReadBack(backend: DatabaseBackend) throws {
         let log = Self.workload(54)
         let db = try TemporaryDatabase(backend)
@@ -158,13 +164,13 @@ struct CheckpointTests {
         defer { engine.close() }
         engine.batchSize = 16
         engine.limitStreamCache(to: 3)
-        try engine.catchUp()  // the first build: a row not touched by the last two batches is dropped
+        try engine.catchUp() // the first build: a row not touched by the last two batches is dropped
         source.events = log
-        try engine.catchUp()  // live: the dropped rows of streams that go on are read back by sid
+        try engine.catchUp() // live: the dropped rows of streams that go on are read back by sid
         try Self.expectMatchesReference(engine, log)
         let before = engine.foldsInTransaction
         try engine.rebuild()
-        #expect(engine.foldsInTransaction > before + 1)  // more than the first batch: folds ahead gave up
+        #expect(engine.foldsInTransaction > before + 1) // more than the first batch: folds ahead gave up
         try Self.expectMatchesReference(engine, log)
     }
 
@@ -176,7 +182,10 @@ struct CheckpointTests {
         let source = ArrayEventSource([])
         let first = try ProjectionEngine(journal: db.location, source: source)
         let second = try ProjectionEngine(journal: db.location, source: source)
-        defer { first.close(); second.close() }
+        defer {
+            first.close()
+            second.close()
+        }
         var delivered = 0
         var turn = 0
         while delivered < log.count {
@@ -218,13 +227,13 @@ struct CheckpointTests {
         try engine.catchUp()
         let before = try engine.funnel()
         engine.batchSize = 20
-        try engine.rebuild([.threeDS], maxBatches: 2)  // half-built generation 2
+        try engine.rebuild([.threeDS], maxBatches: 2) // half-built generation 2
         let status = try engine.status().first { $0.name == .threeDS }
         #expect(status?.generation == 1)
         #expect(status?.rebuildCheckpoint == 40)
         // Queries still answer from generation 1 (already at the head: nothing to catch up).
         #expect(try engine.db.readTransaction { () throws(ProjectionError) in try engine.funnelReport(.all) } == before)
-        try engine.rebuild([.threeDS])  // resumes and swaps
+        try engine.rebuild([.threeDS]) // resumes and swaps
         #expect(try engine.status().first { $0.name == .threeDS }?.generation == 2)
         try Self.expectMatchesReference(engine, log)
     }
@@ -237,21 +246,24 @@ struct CheckpointTests {
         let engine = try ProjectionEngine(journal: db.location, source: ArrayEventSource(log))
         defer { engine.close() }
         engine.batchSize = 20
-        try engine.rebuild(maxBatches: 2)  // generation 1, half-built
-        let indexes = try engine.db.scalarInt("""
+        try engine.rebuild(maxBatches: 2) // generation 1, half-built
+        let indexes = try engine.db.scalarInt(
+            """
             SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name IN
               ('pj_3ds_stream_g1_created', 'pj_3ds_stream_g1_ended', 'pj_card_stream_g1_decision')
             """)
         #expect(indexes == 3)
         #expect(try engine.status().first { $0.name == .threeDS }?.rebuildCheckpoint == 40)
-        try engine.rebuild()  // resumes, writing through the indexes, and swaps
+        try engine.rebuild() // resumes, writing through the indexes, and swaps
         let check = try engine.db.statement("PRAGMA integrity_check")
         defer { check.reset() }
         #expect(try check.step() && check.text(0) == "ok")
         try Self.expectMatchesReference(engine, log)
     }
 
-    @Test("a rebuild of many batches copies the log aside while its last batch is written, and leaves the write-ahead log empty")
+    @Test(
+        "a rebuild of many batches copies the log aside while its last batch is written, and leaves the write-ahead log empty"
+    )
     func rebuildLeavesTheLogEmpty() throws {
         let log = Self.workload(57)
         let db = try TemporaryDatabase(.sqlite)
@@ -263,7 +275,7 @@ struct CheckpointTests {
         var info = stat()
         let wal = stat(db.location + "-wal", &info) == 0 ? info.st_size : 0
         #expect(wal == 0, "the final wal_checkpoint(TRUNCATE) must not find the checkpoint lock taken")
-        try engine.rebuild()  // again, over the first generation
+        try engine.rebuild() // again, over the first generation
         #expect(stat(db.location + "-wal", &info) != 0 || info.st_size == 0)
         try Self.expectMatchesReference(engine, log)
     }

@@ -1,17 +1,19 @@
 import Dispatch
 import EventStore
 import JournalCore
-@testable import Projections
 import Synchronization
 import Testing
+
+@testable import Projections
 
 /// Several processes catching up one journal's read models at once (two `journal query` runs):
 /// each batch re-reads the checkpoint under the writers' lock (`BEGIN IMMEDIATE` on SQLite, the
 /// `pj_meta` table lock on PostgreSQL), so no event is applied twice.
 @Suite("Concurrent catch-ups")
 struct ConcurrentCatchUpTests {
-    @Test("engines catching up at once on separate connections never apply an event twice",
-          arguments: DatabaseBackend.all)
+    @Test(
+        "engines catching up at once on separate connections never apply an event twice",
+        arguments: DatabaseBackend.all)
     func concurrentCatchUpsNeverApplyAnEventTwice(backend: DatabaseBackend) throws {
         var generator = LegalLogGenerator(seed: 91)
         let log = generator.log(transactions: 70, digitizations: 70)
@@ -33,7 +35,7 @@ struct ConcurrentCatchUpTests {
                     source.events = Array(log[..<delivered])
                     engine.batchSize = Int.random(in: 5...40, using: &random)
                     try engine.catchUp()
-                    if worker == 0 { _ = try engine.otp() }  // a reader's snapshot among the writers
+                    if worker == 0 { _ = try engine.otp() } // a reader's snapshot among the writers
                 }
             } catch {
                 failures.withLock { $0.append("worker \(worker): \(error)") }

@@ -6,13 +6,17 @@ import Testing
 @Suite("otp query, clause by clause")
 struct OTPQueryKnownAnswerTests {
     private func otp(_ backend: DatabaseBackend, _ log: LogBuilder, since: String? = nil, until: String? = nil)
-        throws -> String {
+        throws -> String
+    {
         try answer(backend, log, since: since, until: until) { engine, window in try engine.otp(window) }
     }
 
     @Test(arguments: DatabaseBackend.all)
     func emptyJournalStillHasEveryTopLevelNumber(backend: DatabaseBackend) throws {
-        #expect(try otp(backend, LogBuilder()) == #"{"threeDS":{"otpSubmissions":0,"resends":0,"transactions":0,"outcomes":{}},"tokenization":{"otpSubmissions":0,"byMethod":{},"rejected":{},"journeys":0,"activated":0}}"#)
+        #expect(
+            try otp(backend, LogBuilder())
+                == #"{"threeDS":{"otpSubmissions":0,"resends":0,"transactions":0,"outcomes":{}},"tokenization":{"otpSubmissions":0,"byMethod":{},"rejected":{},"journeys":0,"activated":0}}"#
+        )
     }
 
     @Test(arguments: DatabaseBackend.all)
@@ -39,19 +43,43 @@ struct OTPQueryKnownAnswerTests {
         log.request("3ds-a", "001", "resend", at: log.t(0, 6))
         log.screen("3ds-a", "001", ui: "01", at: log.t(0, 7))
         log.request("3ds-a", "002", "resend", at: log.t(0, 8))
-        #expect(try otp(backend, log).hasPrefix(#"{"threeDS":{"otpSubmissions":0,"resends":2,"transactions":0,"outcomes":{}}"#))
+        #expect(
+            try otp(backend, log).hasPrefix(
+                #"{"threeDS":{"otpSubmissions":0,"resends":2,"transactions":0,"outcomes":{}}"#))
     }
 
     @Test(arguments: DatabaseBackend.all)
     func transactionsAreCountedByTheirTerminalEventOrOpen(backend: DatabaseBackend) throws {
         var log = LogBuilder()
         let endings: [(String, (inout LogBuilder, String) -> Void)] = [
-            ("3ds-y", { $0.final($1, "002", "Y", at: $0.t(9, 0)); $0.add($1, "ChallengeCompleted", at: $0.t(9, 1), #"{"transStatus":"Y"}"#) }),
-            ("3ds-n", { $0.final($1, "002", "N", at: $0.t(9, 0)); $0.add($1, "ChallengeCompleted", at: $0.t(9, 1), #"{"transStatus":"N"}"#) }),
+            (
+                "3ds-y",
+                {
+                    $0.final($1, "002", "Y", at: $0.t(9, 0))
+                    $0.add($1, "ChallengeCompleted", at: $0.t(9, 1), #"{"transStatus":"Y"}"#)
+                }
+            ),
+            (
+                "3ds-n",
+                {
+                    $0.final($1, "002", "N", at: $0.t(9, 0))
+                    $0.add($1, "ChallengeCompleted", at: $0.t(9, 1), #"{"transStatus":"N"}"#)
+                }
+            ),
             ("3ds-t", { $0.add($1, "ChallengeTimedOut", at: $0.t(20, 0)) }),
-            ("3ds-p", { $0.add($1, "ProtocolErrorOccurred", at: $0.t(9, 0), #"{"errorCode":"302","errorComponent":"S","errorDescription":"d","sentToACS":true}"#) }),
-            ("3ds-r", { $0.add($1, "RuntimeErrorOccurred", at: $0.t(9, 0), #"{"errorCode":"402","errorMessage":"m"}"#) }),
-            ("3ds-o", { _, _ in }),
+            (
+                "3ds-p",
+                {
+                    $0.add(
+                        $1, "ProtocolErrorOccurred", at: $0.t(9, 0),
+                        #"{"errorCode":"302","errorComponent":"S","errorDescription":"d","sentToACS":true}"#)
+                }
+            ),
+            (
+                "3ds-r",
+                { $0.add($1, "RuntimeErrorOccurred", at: $0.t(9, 0), #"{"errorCode":"402","errorMessage":"m"}"#) }
+            ),
+            ("3ds-o", { _, _ in })
         ]
         for (i, (stream, end)) in endings.enumerated() {
             log.challenge(stream, at: i)
@@ -69,7 +97,10 @@ struct OTPQueryKnownAnswerTests {
         log.request("3ds-c", "002", "cancel", at: log.t(7, 8))
         log.final("3ds-c", "002", "N", at: log.t(7, 9))
         log.add("3ds-c", "ChallengeCancelled", at: log.t(7, 10))
-        #expect(try otp(backend, log).hasPrefix(#"{"threeDS":{"otpSubmissions":7,"resends":0,"transactions":7,"outcomes":{"cancelled":1,"completedN":1,"completedY":1,"open":1,"protocolError":1,"runtimeError":1,"timedOut":1}}"#))
+        #expect(
+            try otp(backend, log).hasPrefix(
+                #"{"threeDS":{"otpSubmissions":7,"resends":0,"transactions":7,"outcomes":{"cancelled":1,"completedN":1,"completedY":1,"open":1,"protocolError":1,"runtimeError":1,"timedOut":1}}"#
+            ))
     }
 
     @Test(arguments: DatabaseBackend.all)
@@ -83,9 +114,13 @@ struct OTPQueryKnownAnswerTests {
         log.add("3ds-a", "ChallengeCompleted", at: log.t(30, 1), #"{"transStatus":"Y"}"#)
         // The window holds the submission but not the completion.
         let json = try otp(backend, log, since: "2026-11-29T10:00:06.000Z", until: "2026-11-29T10:00:06.001Z")
-        #expect(json.hasPrefix(#"{"threeDS":{"otpSubmissions":1,"resends":0,"transactions":1,"outcomes":{"completedY":1}}"#))
+        #expect(
+            json.hasPrefix(#"{"threeDS":{"otpSubmissions":1,"resends":0,"transactions":1,"outcomes":{"completedY":1}}"#)
+        )
         // A window after the submission does not count the transaction, even with its completion.
-        #expect(try otp(backend, log, since: "2026-11-29T10:00:06.001Z").hasPrefix(#"{"threeDS":{"otpSubmissions":0,"resends":0,"transactions":0,"outcomes":{}}"#))
+        #expect(
+            try otp(backend, log, since: "2026-11-29T10:00:06.001Z").hasPrefix(
+                #"{"threeDS":{"otpSubmissions":0,"resends":0,"transactions":0,"outcomes":{}}"#))
     }
 
     @Test(arguments: DatabaseBackend.all)
@@ -99,7 +134,9 @@ struct OTPQueryKnownAnswerTests {
         log.request("3ds-a", "002", "submitText", at: "2026-11-29T23:59:59.999Z")
         #expect(try otp(backend, log, since: "2026-11-30").contains(#""otpSubmissions":1,"#))
         #expect(try otp(backend, log, until: "2026-11-30").contains(#""otpSubmissions":1,"#))
-        #expect(try otp(backend, log, since: "2026-11-29T23:59:59.999Z", until: "2026-11-30T00:00:00.001Z").contains(#""otpSubmissions":2,"#))
+        #expect(
+            try otp(backend, log, since: "2026-11-29T23:59:59.999Z", until: "2026-11-30T00:00:00.001Z").contains(
+                #""otpSubmissions":2,"#))
         #expect(try otp(backend, log, since: "2026-11-30", until: "2026-11-30").contains(#""otpSubmissions":0,"#))
     }
 
@@ -110,12 +147,18 @@ struct OTPQueryKnownAnswerTests {
         log.select("card-a", "m1", at: log.t(0, 3))
         log.add("card-a", "OTPSubmitted", at: log.t(0, 4), #"{"otpLength":6}"#)
         log.add("card-a", "OTPRejected", at: log.t(0, 5), #"{"reason":"expired"}"#)
-        log.select("card-a", "m2", at: log.t(0, 6))  // before the window
+        log.select("card-a", "m2", at: log.t(0, 6)) // before the window
         log.add("card-a", "OTPSubmitted", at: log.t(5, 0), #"{"otpLength":6}"#)
         log.add("card-a", "OTPRejected", at: log.t(5, 1), #"{"reason":"incorrect","attemptsRemaining":2}"#)
         log.add("card-a", "OTPSubmitted", at: log.t(5, 2), #"{"otpLength":6}"#)
-        #expect(try otp(backend, log).hasSuffix(#""tokenization":{"otpSubmissions":3,"byMethod":{"otpByEmail":2,"otpBySMS":1},"rejected":{"expired":1,"incorrect":1},"journeys":1,"activated":0}}"#))
-        #expect(try otp(backend, log, since: "2026-11-29T10:01:00.000Z").hasSuffix(#""tokenization":{"otpSubmissions":2,"byMethod":{"otpByEmail":2},"rejected":{"incorrect":1},"journeys":1,"activated":0}}"#))
+        #expect(
+            try otp(backend, log).hasSuffix(
+                #""tokenization":{"otpSubmissions":3,"byMethod":{"otpByEmail":2,"otpBySMS":1},"rejected":{"expired":1,"incorrect":1},"journeys":1,"activated":0}}"#
+            ))
+        #expect(
+            try otp(backend, log, since: "2026-11-29T10:01:00.000Z").hasSuffix(
+                #""tokenization":{"otpSubmissions":2,"byMethod":{"otpByEmail":2},"rejected":{"incorrect":1},"journeys":1,"activated":0}}"#
+            ))
     }
 
     @Test(arguments: DatabaseBackend.all)

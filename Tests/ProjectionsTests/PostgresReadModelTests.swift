@@ -1,45 +1,61 @@
 import Dispatch
 import EventStore
 import JournalCore
-@testable import Projections
 import Synchronization
 import Testing
 
+@testable import Projections
+
 /// What is particular to PostgreSQL: the SQL translation, where the tables go, the lock modes
 /// that let queries read while a batch is being written, and messages without passwords.
-@Suite("PostgreSQL read models",
-       .enabled(if: !PostgresProjectionsServer.skipped, Comment(rawValue: PostgresProjectionsServer.skipReason)))
+@Suite(
+    "PostgreSQL read models",
+    .enabled(if: !PostgresProjectionsServer.skipped, Comment(rawValue: PostgresProjectionsServer.skipReason)))
 struct PostgresReadModelTests {
     @Test func placeholdersBecomeNumberedParametersOutsideQuotes() {
-        #expect(PostgresDialect.statements("SELECT a FROM t WHERE x = ? AND y = '?' AND z = ?") ==
-                ["SELECT a FROM t WHERE x = $1 AND y = '?' AND z = $2"])
-        #expect(PostgresDialect.statements("SELECT a FROM t WHERE t >= ?1 AND t < ?2 OR u = ?1") ==
-                ["SELECT a FROM t WHERE t >= $1 AND t < $2 OR u = $1"])
-        #expect(PostgresDialect.statements("SELECT 'it''s ?;' FROM \"we?ird\" WHERE k = ?") ==
-                ["SELECT 'it''s ?;' FROM \"we?ird\" WHERE k = $1"])
-    }
-
-    @Test func createTableTakesPostgreSQLTypesAndByteOrderText() {
-        #expect(PostgresDialect.statements("""
-            CREATE TABLE IF NOT EXISTS t(key TEXT PRIMARY KEY, n INTEGER NOT NULL, b BLOB, integer_ish TEXT DEFAULT 'TEXT') WITHOUT ROWID;
-            CREATE INDEX IF NOT EXISTS t_n ON t(n); PRAGMA cache_size=-65536;
-            """) == [
-                #"CREATE TABLE IF NOT EXISTS t(key TEXT COLLATE "C" PRIMARY KEY, n BIGINT NOT NULL, b BYTEA, integer_ish TEXT COLLATE "C" DEFAULT 'TEXT')"#,
-                "CREATE INDEX IF NOT EXISTS t_n ON t(n)",
+        #expect(
+            PostgresDialect.statements("SELECT a FROM t WHERE x = ? AND y = '?' AND z = ?") == [
+                "SELECT a FROM t WHERE x = $1 AND y = '?' AND z = $2"
+            ])
+        #expect(
+            PostgresDialect.statements("SELECT a FROM t WHERE t >= ?1 AND t < ?2 OR u = ?1") == [
+                "SELECT a FROM t WHERE t >= $1 AND t < $2 OR u = $1"
+            ])
+        #expect(
+            PostgresDialect.statements("SELECT 'it''s ?;' FROM \"we?ird\" WHERE k = ?") == [
+                "SELECT 'it''s ?;' FROM \"we?ird\" WHERE k = $1"
             ])
     }
 
+    @Test func createTableTakesPostgreSQLTypesAndByteOrderText() {
+        #expect(
+            PostgresDialect.statements(
+                """
+                CREATE TABLE IF NOT EXISTS t(key TEXT PRIMARY KEY, n INTEGER NOT NULL, b BLOB, integer_ish TEXT DEFAULT 'TEXT') WITHOUT ROWID;
+                CREATE INDEX IF NOT EXISTS t_n ON t(n); PRAGMA cache_size=-65536;
+                """) == [
+                    #"CREATE TABLE IF NOT EXISTS t(key TEXT COLLATE "C" PRIMARY KEY, n BIGINT NOT NULL, b BYTEA, integer_ish TEXT COLLATE "C" DEFAULT 'TEXT')"#,
+                    "CREATE INDEX IF NOT EXISTS t_n ON t(n)"
+                ])
+    }
+
     @Test func insertOrIgnoreAndOrReplaceBecomeOnConflictClauses() {
-        #expect(PostgresDialect.statements("INSERT OR IGNORE INTO pj_meta(name, version) VALUES(?,?)") ==
-                ["INSERT INTO pj_meta(name, version) VALUES($1,$2) ON CONFLICT DO NOTHING"])
-        #expect(PostgresDialect.statements("INSERT OR REPLACE INTO s(sid, name, n) VALUES(?,?,?)") ==
-                ["INSERT INTO s(sid, name, n) VALUES($1,$2,$3) ON CONFLICT (sid) DO UPDATE SET name = excluded.name, n = excluded.n"])
+        #expect(
+            PostgresDialect.statements("INSERT OR IGNORE INTO pj_meta(name, version) VALUES(?,?)") == [
+                "INSERT INTO pj_meta(name, version) VALUES($1,$2) ON CONFLICT DO NOTHING"
+            ])
+        #expect(
+            PostgresDialect.statements("INSERT OR REPLACE INTO s(sid, name, n) VALUES(?,?,?)") == [
+                "INSERT INTO s(sid, name, n) VALUES($1,$2,$3) ON CONFLICT (sid) DO UPDATE SET name = excluded.name, n = excluded.n"
+            ])
     }
 
     @Test func runsOfOneInsertBecomeMultiRowInsertsThatNeverUpdateARowTwice() throws {
         let single = "INSERT INTO c(k, n) VALUES($1, $2)\n  ON CONFLICT(k) DO UPDATE SET n = c.n + excluded.n"
         let insert = try #require(PostgresMultiRowInsert(single))
-        #expect(insert.sql(rows: 2) == "INSERT INTO c(k, n) VALUES ($1, $2), ($3, $4) ON CONFLICT(k) DO UPDATE SET n = c.n + excluded.n")
+        #expect(
+            insert.sql(rows: 2)
+                == "INSERT INTO c(k, n) VALUES ($1, $2), ($3, $4) ON CONFLICT(k) DO UPDATE SET n = c.n + excluded.n")
         // 123 distinct keys: 100 + 10 + 10 + three single rows, in order.
         let rows = (0..<123).map { PostgresStatement(single, [.text("k\($0)"), .int64(Int64($0))]) }
         var texts: [Int: String] = [:]
@@ -48,7 +64,8 @@ struct PostgresReadModelTests {
         #expect(statements.flatMap(\.parameters).count == 246)
         // A repeated key starts a new statement.
         let repeated = (0..<30).map { PostgresStatement(single, [.text("k\($0 == 15 ? 3 : $0)"), .int64(1)]) }
-        #expect(insert.coalesce(repeated[...], texts: &texts).map { $0.parameters.count }
+        #expect(
+            insert.coalesce(repeated[...], texts: &texts).map { $0.parameters.count }
                 == [20, 2, 2, 2, 2, 2, 20, 2, 2, 2, 2, 2])
         #expect(PostgresMultiRowInsert("INSERT INTO c(k, n) SELECT $1, $2") == nil)
         #expect(PostgresMultiRowInsert("INSERT INTO c(k, n) VALUES($1, 'x')") == nil)
@@ -70,11 +87,13 @@ struct PostgresReadModelTests {
         #expect(names.contains("pj_card_fact_g1"))
         #expect(names.contains("pj_streams_g1"))
         #expect(names.contains("pj_streams_corr_g1"))
-        let meta = try pg.query("SELECT count(*) FROM pj_meta WHERE generation = 1 AND checkpoint = $1",
-                                [.int64(Int64(log.count))])
+        let meta = try pg.query(
+            "SELECT count(*) FROM pj_meta WHERE generation = 1 AND checkpoint = $1",
+            [.int64(Int64(log.count))])
         #expect(meta.int64(0, 0) == 4)
         // Text columns compare bytes, as in SQLite ('Z' < 'a' < '|' < '}').
-        let collation = try pg.query("""
+        let collation = try pg.query(
+            """
             SELECT collation_name FROM information_schema.columns
             WHERE table_schema = current_schema() AND table_name = 'pj_meta' AND column_name = 'name'
             """)
@@ -94,7 +113,10 @@ struct PostgresReadModelTests {
         defer { onSQLite.close() }
         onPostgres.batchSize = 37
         let hour = Timestamp(millisecondsSinceEpoch: LegalLogGenerator.base + 5 * 3_600_000 + 1)
-        for window in [QueryWindow.all, QueryWindow(since: hour), QueryWindow(since: hour, until: hour.adding(milliseconds: 7_199_998))] {
+        for window in [
+            QueryWindow.all, QueryWindow(since: hour),
+            QueryWindow(since: hour, until: hour.adding(milliseconds: 7_199_998))
+        ] {
             #expect(try onPostgres.rates(window) == onSQLite.rates(window), "\(window)")
             for every in [BucketWidth.hour, .quarterHour] {
                 let a = try onPostgres.run(.rates, window: window, every: every)
@@ -132,9 +154,10 @@ struct PostgresReadModelTests {
                 do {
                     let reader = try ProjectionEngine(journal: url, source: ArrayEventSource(Array(log.prefix(200))))
                     defer { reader.close() }
-                    result = .success(try reader.db.readTransaction { () throws(ProjectionError) in
-                        try reader.otpReport(.all)
-                    })
+                    result = .success(
+                        try reader.db.readTransaction { () throws(ProjectionError) in
+                            try reader.otpReport(.all)
+                        })
                 } catch {
                     result = .failure(error)
                 }
@@ -171,7 +194,8 @@ struct PostgresReadModelTests {
 
     @Test func aServerThatCannotBeReachedIsAnErrorWithoutThePassword() {
         do {
-            _ = try ProjectionEngine(journal: "postgres://app:s3cr3t-pw@127.0.0.1:1/journal", source: ArrayEventSource())
+            _ = try ProjectionEngine(
+                journal: "postgres://app:s3cr3t-pw@127.0.0.1:1/journal", source: ArrayEventSource())
             Issue.record("opened an unreachable server")
         } catch {
             #expect(error.code == .database)

@@ -1,6 +1,7 @@
 import JournalCore
-@testable import Projections
 import Testing
+
+@testable import Projections
 
 @Suite("Query output: text, JSON, CSV")
 struct QueryRenderingTests {
@@ -11,9 +12,12 @@ struct QueryRenderingTests {
         log.screen("3ds-a", "000", ui: "01", at: log.t(0, 5))
         log.request("3ds-a", "001", "submitText", at: log.t(0, 6))
         log.add("3ds-a", "ChallengeTimedOut", at: log.t(9, 0))
-        log.add("3ds-b", "TransactionCreated", at: log.t(1, 0), #"{"directoryServerID":"A000000003","messageVersion":"2.1.0"}"#)
-        log.add("3ds-b", "ProtocolErrorOccurred", at: log.t(1, 1),
-                #"{"errorCode":"1,\"2","errorComponent":"C","errorDescription":"d","sentToACS":false}"#)
+        log.add(
+            "3ds-b", "TransactionCreated", at: log.t(1, 0),
+            #"{"directoryServerID":"A000000003","messageVersion":"2.1.0"}"#)
+        log.add(
+            "3ds-b", "ProtocolErrorOccurred", at: log.t(1, 1),
+            #"{"errorCode":"1,\"2","errorComponent":"C","errorDescription":"d","sentToACS":false}"#)
         let db = try TemporaryDatabase()
         defer { db.remove() }
         let engine = try ProjectionEngine(databasePath: db.path, source: ArrayEventSource(log.events))
@@ -28,13 +32,16 @@ struct QueryRenderingTests {
         // Without --since the buckets start at the first event's minute.
         let window = QueryWindow(until: Timestamp("2026-11-29T10:02:00.000Z"))
         let text = try Self.output(.funnel, window: window, every: .minute).text
-        #expect(text.contains("every   1m: 2 buckets, 2026-11-29T10:00:00.000Z to 2026-11-29T10:02:00.000Z\nevents  9\n"))
-        #expect(text.contains("""
-                                      outcomes
-            start                     challenged  protocolError  timedOut
-            2026-11-29T10:00:00.000Z           1              -         1
-            2026-11-29T10:01:00.000Z           0              1         -
-            """))
+        #expect(
+            text.contains("every   1m: 2 buckets, 2026-11-29T10:00:00.000Z to 2026-11-29T10:02:00.000Z\nevents  9\n"))
+        #expect(
+            text.contains(
+                """
+                                          outcomes
+                start                     challenged  protocolError  timedOut
+                2026-11-29T10:00:00.000Z           1              -         1
+                2026-11-29T10:01:00.000Z           0              1         -
+                """))
         #expect(text.split(separator: "\n").allSatisfy { $0.count <= TextTable.maxWidth })
         let csv = try Self.output(.funnel, window: window, every: .minute).csv
         #expect(csv.split(separator: "\n").first?.hasPrefix("start,end,events,section,key,transactions,") == true)
@@ -42,46 +49,55 @@ struct QueryRenderingTests {
     }
 
     @Test func textStartsWithTheQueryTheWindowAndTheEventsItCovers() throws {
-        let window = QueryWindow(since: Timestamp("2026-11-29T10:00:05.000Z"), until: Timestamp("2026-11-29T11:00:00.000Z"))
+        let window = QueryWindow(
+            since: Timestamp("2026-11-29T10:00:05.000Z"), until: Timestamp("2026-11-29T11:00:00.000Z"))
         let text = try Self.output(.timeouts, window: window).text
-        #expect(text.hasPrefix("""
-            query   timeouts
-            window  2026-11-29T10:00:05.000Z to 2026-11-29T11:00:00.000Z (excluded)
-            events  5
+        #expect(
+            text.hasPrefix(
+                """
+                query   timeouts
+                window  2026-11-29T10:00:05.000Z to 2026-11-29T11:00:00.000Z (excluded)
+                events  5
 
-            threeDS
-              challengeTimeouts  1
-            """))
+                threeDS
+                  challengeTimeouts  1
+                """))
     }
 
     @Test("per-key maps print as tables with directory servers by scheme name")
     func textShowsPerKeyMapsAsAlignedTables() throws {
         let text = try Self.output(.funnel).text
-        #expect(text.contains("""
-            byDirectoryServer
-                                                                             outcomes
-                                     transactions  frictionless  challenged  protocolError  timedOut
-              Visa A000000003                   1             0           0              1         -
-              Mastercard A000000004             1             0           1              -         1
-            """))
+        #expect(
+            text.contains(
+                """
+                byDirectoryServer
+                                                                                 outcomes
+                                         transactions  frictionless  challenged  protocolError  timedOut
+                  Visa A000000003                   1             0           0              1         -
+                  Mastercard A000000004             1             0           1              -         1
+                """))
     }
 
     @Test("counts carry their share of what they are part of")
     func countsCarryTheirShare() throws {
         let text = try Self.output(.timeouts).text
-        #expect(text.contains("""
-              byDirectoryServer
-                Mastercard A000000004  1  100.0 %
-            """))
+        #expect(
+            text.contains(
+                """
+                  byDirectoryServer
+                    Mastercard A000000004  1  100.0 %
+                """))
         let funnel = try Self.output(.funnel).text
         #expect(funnel.contains("transactions       2\n"))
         #expect(funnel.contains("challenged         1   50.0 %"))
     }
 
-    @Test("durations read as seconds, minutes and hours", arguments: [
-        (Int64(850), "850 ms"), (1_200, "1.2 s"), (59_940, "59.9 s"), (59_950, "1 min"), (90_000, "1 min 30 s"),
-        (840_000, "14 min"), (14_520_964, "4 h 2 min"), (7_200_000, "2 h"), (183_600_000, "2 d 3 h"),
-    ])
+    @Test(
+        "durations read as seconds, minutes and hours",
+        arguments: [
+            (Int64(850), "850 ms"), (1_200, "1.2 s"), (59_940, "59.9 s"), (59_950, "1 min"), (90_000, "1 min 30 s"),
+            (840_000, "14 min"), (14_520_964, "4 h 2 min"), (7_200_000, "2 h"), (183_600_000, "2 d 3 h")
+        ])
     func durationsReadForPeople(ms: Int64, expected: String) {
         #expect(Readable.duration(ms) == expected)
     }
@@ -98,25 +114,33 @@ struct QueryRenderingTests {
     }
 
     @Test func jsonIsTheReportAlone() throws {
-        #expect(try Self.output(.timeouts).json == #"{"threeDS":{"challengeTimeouts":1,"byDirectoryServer":{"A000000004":1},"byUiType":{"01":1}},"tokenization":{"otpExpired":0,"activationsExpired":0}}"#)
+        #expect(
+            try Self.output(.timeouts).json
+                == #"{"threeDS":{"challengeTimeouts":1,"byDirectoryServer":{"A000000004":1},"byUiType":{"01":1}},"tokenization":{"otpExpired":0,"activationsExpired":0}}"#
+        )
     }
 
     @Test("csv has one row per record under plain column names, quoted when needed")
     func csvHasOneRowPerRecord() throws {
         let csv = try Self.output(.errors, window: QueryWindow(since: Timestamp("2026-11-29T10:01:00.000Z"))).csv
-        #expect(csv == """
-            since,until,events,section,key,protocolErrors_count,count,runtimeErrors_count
-            2026-11-29T10:01:00.000Z,,3,total,,1,,0
-            2026-11-29T10:01:00.000Z,,3,protocolErrors.byCode,"1,""2",,1,
-            2026-11-29T10:01:00.000Z,,3,protocolErrors.byComponent,C,,1,
+        #expect(
+            csv == """
+                since,until,events,section,key,protocolErrors_count,count,runtimeErrors_count
+                2026-11-29T10:01:00.000Z,,3,total,,1,,0
+                2026-11-29T10:01:00.000Z,,3,protocolErrors.byCode,"1,""2",,1,
+                2026-11-29T10:01:00.000Z,,3,protocolErrors.byComponent,C,,1,
 
-            """)
+                """)
     }
 
     @Test("csv names a column by the shortest unique end of its path")
     func csvColumnNames() {
-        #expect(QueryOutput.columnNames(["threeDS.otpSubmissions", "tokenization.otpSubmissions", "threeDS.resends"])
+        #expect(
+            QueryOutput.columnNames(["threeDS.otpSubmissions", "tokenization.otpSubmissions", "threeDS.resends"])
                 == ["threeDS_otpSubmissions", "tokenization_otpSubmissions", "resends"])
-        #expect(QueryOutput.columnNames(["count", "threeDS.challengeMs.count", "p50"]) == ["count", "challengeMs_count", "p50"])
+        #expect(
+            QueryOutput.columnNames(["count", "threeDS.challengeMs.count", "p50"]) == [
+                "count", "challengeMs_count", "p50"
+            ])
     }
 }

@@ -1,7 +1,8 @@
 import EventStore
 import JournalCore
-@testable import Projections
 import Testing
+
+@testable import Projections
 
 /// `journal query rates` (contract §7) against a naive recomputation from `readAll`, the rate
 /// rounding, and the `--every` buckets.
@@ -14,15 +15,17 @@ struct RatesTests {
         func at(_ ms: Int64) -> Timestamp { Timestamp(millisecondsSinceEpoch: ms) }
         var result: [QueryWindow] = [.all]
         for _ in 0..<4 {
-            let a = random.pick(starts), b = random.pick(starts)
+            let a = random.pick(starts)
+            let b = random.pick(starts)
             result.append(QueryWindow(since: at(min(a, b)), until: at(max(a, b))))
             result.append(QueryWindow(since: at(min(a, b) + 1), until: at(max(a, b) + 1)))
             result.append(QueryWindow(since: at(a)))
             result.append(QueryWindow(until: at(b)))
         }
-        let first = starts.first!, last = starts.last!
-        result.append(QueryWindow(since: at(first), until: at(last)))  // the latest start excluded
-        result.append(QueryWindow(since: at(first), until: at(last + 1)))  // every start: the whole-log answer
+        let first = starts.first!
+        let last = starts.last!
+        result.append(QueryWindow(since: at(first), until: at(last))) // the latest start excluded
+        result.append(QueryWindow(since: at(first), until: at(last + 1))) // every start: the whole-log answer
         return result
     }
 
@@ -45,7 +48,9 @@ struct RatesTests {
         try Self.expectRatesMatch(engine, try RatesReference(source), seed: seed)
     }
 
-    @Test("rates equal the naive recomputation on the simulator's workloads", arguments: DatabaseBackend.all, Array(UInt64(200)...203))
+    @Test(
+        "rates equal the naive recomputation on the simulator's workloads", arguments: DatabaseBackend.all,
+        Array(UInt64(200)...203))
     func ratesEqualTheReferenceOnSimulatorWorkloads(backend: DatabaseBackend, seed: UInt64) throws {
         let source = ArrayEventSource(SimulatorWorkload.log(seed: seed, transactions: 150, digitizations: 150))
         let db = try TemporaryDatabase(backend)
@@ -92,7 +97,7 @@ struct RatesTests {
         _ = try engine.rates()
         _ = try engine.rates(QueryWindow(since: since))
         _ = try engine.run(.rates, window: QueryWindow(since: since), every: .hour)
-        #expect(source.delivered == delivered)  // the catch-ups found nothing new
+        #expect(source.delivered == delivered) // the catch-ups found nothing new
     }
 
     /// Counts the events a source hands out.
@@ -110,11 +115,14 @@ struct RatesTests {
 
     // MARK: - Rounding
 
-    @Test("rates round the exact quotient to 4 decimals, half to even", arguments: [
-        (Int64(1), Int64(160), "0.0062"), (7, 160, "0.0438"), (1, 3, "0.3333"), (2, 3, "0.6667"),
-        (1, 20_000, "0.0000"), (3, 20_000, "0.0002"), (5, 20_000, "0.0002"), (7, 20_000, "0.0004"),
-        (0, 5, "0.0000"), (5, 5, "1.0000"), (2, 1, "2.0000"), (99_995, 100_000, "1.0000"), (99_985, 100_000, "0.9998"),
-    ])
+    @Test(
+        "rates round the exact quotient to 4 decimals, half to even",
+        arguments: [
+            (Int64(1), Int64(160), "0.0062"), (7, 160, "0.0438"), (1, 3, "0.3333"), (2, 3, "0.6667"),
+            (1, 20_000, "0.0000"), (3, 20_000, "0.0002"), (5, 20_000, "0.0002"), (7, 20_000, "0.0004"),
+            (0, 5, "0.0000"), (5, 5, "1.0000"), (2, 1, "2.0000"), (99_995, 100_000, "1.0000"),
+            (99_985, 100_000, "0.9998")
+        ])
     func ratesRoundHalfToEven(numerator: Int64, denominator: Int64, expected: String) {
         let rate = Rate(numerator, over: denominator)
         #expect(rate.decimalText == expected)
@@ -141,9 +149,10 @@ struct RatesTests {
 
     @Test("buckets are aligned, contiguous, and those that start before the end and end after the start")
     func bucketsAreAlignedAndContiguous() throws {
-        let base = LegalLogGenerator.base  // midnight UTC
+        let base = LegalLogGenerator.base // midnight UTC
         // Window cut exactly on bucket edges: no empty bucket on either side.
-        #expect(try BucketWidth.hour.buckets(from: base, to: base + 2 * Self.hour).map(\.start) == [base, base + Self.hour])
+        #expect(
+            try BucketWidth.hour.buckets(from: base, to: base + 2 * Self.hour).map(\.start) == [base, base + Self.hour])
         // Cut inside buckets: the buckets holding the edges, with their aligned edges.
         let cut = try BucketWidth.quarterHour.buckets(from: base + 1, to: base + 900_001)
         #expect(cut.map(\.start) == [base, base + 900_000])
@@ -151,13 +160,16 @@ struct RatesTests {
         // One millisecond before an edge to that edge: one bucket.
         #expect(try BucketWidth.day.buckets(from: base - 1, to: base).map(\.start) == [base - 86_400_000])
         #expect(try BucketWidth.minute.buckets(from: base, to: base).isEmpty)
-        #expect(try BucketWidth.fiveMinutes.buckets(from: base - 1, to: base + 1).map(\.start) == [base - 300_000, base])
+        #expect(
+            try BucketWidth.fiveMinutes.buckets(from: base - 1, to: base + 1).map(\.start) == [base - 300_000, base])
         #expect(throws: ProjectionError.self) { try BucketWidth.minute.buckets(from: 0, to: 60_000 * 100_001) }
     }
 
-    @Test("every bucket equals the naive rates of its part of the window", arguments: [
-        (BucketWidth.hour, Int64(0), Int64(6)), (.quarterHour, 1, 3), (.day, 0, 3), (.fiveMinutes, 5, 6),
-    ])
+    @Test(
+        "every bucket equals the naive rates of its part of the window",
+        arguments: [
+            (BucketWidth.hour, Int64(0), Int64(6)), (.quarterHour, 1, 3), (.day, 0, 3), (.fiveMinutes, 5, 6)
+        ])
     func everyBucketEqualsTheReference(every: BucketWidth, fromHour: Int64, toHour: Int64) throws {
         var generator = LegalLogGenerator(seed: 77)
         let source = ArrayEventSource(generator.log(transactions: 150, digitizations: 150))
@@ -168,12 +180,16 @@ struct RatesTests {
         defer { engine.close() }
         // Bounds on stream starts: the edges cut exactly on counted events.
         let starts = reference.starts
-        let lo = starts[starts.count / 7], hi = starts[starts.count * 5 / 7]
-        for window in [QueryWindow(since: Timestamp(millisecondsSinceEpoch: lo), until: Timestamp(millisecondsSinceEpoch: hi)),
-                       QueryWindow(since: Timestamp(millisecondsSinceEpoch: LegalLogGenerator.base + fromHour * Self.hour),
-                                   until: Timestamp(millisecondsSinceEpoch: LegalLogGenerator.base + toHour * Self.hour)),
-                       .all, QueryWindow(since: Timestamp(millisecondsSinceEpoch: lo)),
-                       QueryWindow(until: Timestamp(millisecondsSinceEpoch: hi))] {
+        let lo = starts[starts.count / 7]
+        let hi = starts[starts.count * 5 / 7]
+        for window in [
+            QueryWindow(since: Timestamp(millisecondsSinceEpoch: lo), until: Timestamp(millisecondsSinceEpoch: hi)),
+            QueryWindow(
+                since: Timestamp(millisecondsSinceEpoch: LegalLogGenerator.base + fromHour * Self.hour),
+                until: Timestamp(millisecondsSinceEpoch: LegalLogGenerator.base + toHour * Self.hour)),
+            .all, QueryWindow(since: Timestamp(millisecondsSinceEpoch: lo)),
+            QueryWindow(until: Timestamp(millisecondsSinceEpoch: hi))
+        ] {
             let output = try engine.run(.rates, window: window, every: every)
             let buckets = try #require(output.report as? BucketedReport).buckets
             let effectiveLo = window.since?.millisecondsSinceEpoch ?? starts.first!
@@ -184,18 +200,22 @@ struct RatesTests {
             #expect(buckets.last!.end.millisecondsSinceEpoch >= effectiveHi)
             var total = RatesReport()
             for (index, bucket) in buckets.enumerated() {
-                let start = bucket.start.millisecondsSinceEpoch, end = bucket.end.millisecondsSinceEpoch
+                let start = bucket.start.millisecondsSinceEpoch
+                let end = bucket.end.millisecondsSinceEpoch
                 #expect(start % every.milliseconds == 0 && end - start == every.milliseconds)
                 if index > 0 { #expect(buckets[index - 1].end == bucket.start) }
-                let part = QueryWindow(since: Timestamp(millisecondsSinceEpoch: max(start, effectiveLo)),
-                                       until: Timestamp(millisecondsSinceEpoch: min(end, effectiveHi)))
+                let part = QueryWindow(
+                    since: Timestamp(millisecondsSinceEpoch: max(start, effectiveLo)),
+                    until: Timestamp(millisecondsSinceEpoch: min(end, effectiveHi)))
                 let report = try #require(bucket.report as? RatesReport)
                 #expect(report == reference.rates(part), "\(every.rawValue) bucket \(bucket.start), window \(window)")
                 total.transactions += report.transactions
                 total.journeys += report.journeys
             }
-            let whole = reference.rates(QueryWindow(since: Timestamp(millisecondsSinceEpoch: effectiveLo),
-                                                    until: Timestamp(millisecondsSinceEpoch: effectiveHi)))
+            let whole = reference.rates(
+                QueryWindow(
+                    since: Timestamp(millisecondsSinceEpoch: effectiveLo),
+                    until: Timestamp(millisecondsSinceEpoch: effectiveHi)))
             #expect(total.transactions == whole.transactions && total.journeys == whole.journeys)
         }
     }

@@ -10,12 +10,14 @@ struct ReadModelMatchesReferenceTests {
     /// Random windows over the workload's span, plus the open-ended ones.
     static func windows(_ random: inout TestRandom) -> [QueryWindow] {
         func instant() -> Timestamp {
-            Timestamp(millisecondsSinceEpoch: LegalLogGenerator.base - 3_600_000
-                      + Int64.random(in: 0..<(LegalLogGenerator.span + 7_200_000), using: &random))
+            Timestamp(
+                millisecondsSinceEpoch: LegalLogGenerator.base - 3_600_000
+                    + Int64.random(in: 0..<(LegalLogGenerator.span + 7_200_000), using: &random))
         }
         var result: [QueryWindow] = [.all, QueryWindow(since: instant()), QueryWindow(until: instant())]
         for _ in 0..<3 {
-            let a = instant(), b = instant()
+            let a = instant()
+            let b = instant()
             result.append(QueryWindow(since: min(a, b), until: max(a, b)))
         }
         // A short window (minutes) and an hour-aligned one.
@@ -26,8 +28,10 @@ struct ReadModelMatchesReferenceTests {
         return result
     }
 
-    static func expectAllQueriesMatch(_ engine: ProjectionEngine, _ reference: Reference, _ windows: [QueryWindow],
-                                      _ comment: String) throws {
+    static func expectAllQueriesMatch(
+        _ engine: ProjectionEngine, _ reference: Reference, _ windows: [QueryWindow],
+        _ comment: String
+    ) throws {
         for w in windows {
             let context = Comment(rawValue: "\(comment), window \(w)")
             #expect(try engine.otp(w) == reference.otp(w), context)
@@ -54,7 +58,9 @@ struct ReadModelMatchesReferenceTests {
         try Self.expectAllQueriesMatch(engine, Reference(log), Self.windows(&random), "seed \(seed)")
     }
 
-    @Test("every query equals the reference on the simulator's workloads", arguments: DatabaseBackend.all, Array(UInt64(100)...105))
+    @Test(
+        "every query equals the reference on the simulator's workloads", arguments: DatabaseBackend.all,
+        Array(UInt64(100)...105))
     func everyQueryEqualsTheReferenceOnSimulatorWorkloads(backend: DatabaseBackend, seed: UInt64) throws {
         let log = SimulatorWorkload.log(seed: seed, transactions: 150, digitizations: 120)
         let db = try TemporaryDatabase(backend)
@@ -62,12 +68,14 @@ struct ReadModelMatchesReferenceTests {
         let engine = try ProjectionEngine(journal: db.location, source: ArrayEventSource(log))
         defer { engine.close() }
         engine.batchSize = 113
-        let first = log.first!.occurredAt, last = log.last!.occurredAt
+        let first = log.first!.occurredAt
+        let last = log.last!.occurredAt
         var windows: [QueryWindow] = [.all]
         var random = TestRandom(seed: seed)
         for _ in 0..<5 {
-            let a = Timestamp(millisecondsSinceEpoch: Int64.random(
-                in: first.millisecondsSinceEpoch...last.millisecondsSinceEpoch, using: &random))
+            let a = Timestamp(
+                millisecondsSinceEpoch: Int64.random(
+                    in: first.millisecondsSinceEpoch...last.millisecondsSinceEpoch, using: &random))
             let b = a.adding(milliseconds: Int64.random(in: 1...3_600_000, using: &random))
             windows.append(QueryWindow(since: a, until: b))
         }

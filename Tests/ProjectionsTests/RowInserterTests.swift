@@ -1,14 +1,19 @@
 import EventStore
-@testable import Projections
 import Testing
+
+@testable import Projections
 
 /// `RowInserter` writes many rows per statement on SQLite: the rows must land as one statement
 /// per row would have written them, whatever their number and however often a key repeats.
 @Suite("Many rows per INSERT statement")
 struct RowInserterTests {
-    @Test("upserts of repeated keys, in statements of many rows, add up as one row per statement would",
-          arguments: DatabaseBackend.all, [0, 1, RowInserter.rowsPerStatement - 1, RowInserter.rowsPerStatement,
-                                                  RowInserter.rowsPerStatement + 1, 2 * RowInserter.rowsPerStatement + 70])
+    @Test(
+        "upserts of repeated keys, in statements of many rows, add up as one row per statement would",
+        arguments: DatabaseBackend.all,
+        [
+            0, 1, RowInserter.rowsPerStatement - 1, RowInserter.rowsPerStatement,
+            RowInserter.rowsPerStatement + 1, 2 * RowInserter.rowsPerStatement + 70
+        ])
     func repeatedKeysAddUpWhateverTheRowCount(backend: DatabaseBackend, count: Int) throws {
         let file = try TemporaryDatabase(backend)
         defer { file.remove() }
@@ -17,8 +22,9 @@ struct RowInserterTests {
         // `pj_meta`: the table a write transaction locks on PostgreSQL.
         try db.execute("CREATE TABLE IF NOT EXISTS pj_meta(name TEXT PRIMARY KEY)")
         try db.execute("CREATE TABLE t(k TEXT NOT NULL PRIMARY KEY, n INTEGER NOT NULL) WITHOUT ROWID")
-        let inserter = RowInserter(db, "INSERT INTO t(k, n)", columns: 2,
-                                   tail: "ON CONFLICT(k) DO UPDATE SET n = t.n + excluded.n")
+        let inserter = RowInserter(
+            db, "INSERT INTO t(k, n)", columns: 2,
+            tail: "ON CONFLICT(k) DO UPDATE SET n = t.n + excluded.n")
         // Row i adds i + 1 to key "k(i mod 5)": every key repeats within one statement.
         try db.transaction { () throws(ProjectionError) in
             try inserter.insert(count: count) { st, row, at in

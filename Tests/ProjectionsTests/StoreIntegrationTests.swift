@@ -13,15 +13,20 @@ struct StoreIntegrationTests {
         defer { db.remove() }
         var generator = LegalLogGenerator(seed: 77)
         let log = generator.log(transactions: 40, digitizations: 40)
-        let store: any EventStore = PostgresURL.isPostgres(db.location)
+        let store: any EventStore =
+            PostgresURL.isPostgres(db.location)
             ? try PostgresEventStore(url: db.location)
             : try SQLiteEventStore(path: db.path, configuration: .init(synchronous: .off))
         // Append in log order, one event at a time per stream, as concurrent users would.
         for event in log {
-            try store.append([ProposedEvent(id: UUIDTextForTests.make(event.position), type: event.type,
-                                            occurredAt: event.occurredAt, data: event.data,
-                                            recordedAt: event.occurredAt)],
-                             to: event.stream, expectedVersion: event.version == 0 ? .noStream : .exact(event.version - 1))
+            try store.append(
+                [
+                    ProposedEvent(
+                        id: UUIDTextForTests.make(event.position), type: event.type,
+                        occurredAt: event.occurredAt, data: event.data,
+                        recordedAt: event.occurredAt)
+                ],
+                to: event.stream, expectedVersion: event.version == 0 ? .noStream : .exact(event.version - 1))
         }
         let engine = try ProjectionEngine(journal: db.location, source: StoreEventSource(store: store))
         defer { engine.close() }
@@ -32,10 +37,14 @@ struct StoreIntegrationTests {
         // New events reach the read model at the next query.
         let more = LegalLogGenerator(seed: 78).logAfter(log)
         for event in more {
-            try store.append([ProposedEvent(id: UUIDTextForTests.make(event.position), type: event.type,
-                                            occurredAt: event.occurredAt, data: event.data,
-                                            recordedAt: event.occurredAt)],
-                             to: event.stream, expectedVersion: event.version == 0 ? .noStream : .exact(event.version - 1))
+            try store.append(
+                [
+                    ProposedEvent(
+                        id: UUIDTextForTests.make(event.position), type: event.type,
+                        occurredAt: event.occurredAt, data: event.data,
+                        recordedAt: event.occurredAt)
+                ],
+                to: event.stream, expectedVersion: event.version == 0 ? .noStream : .exact(event.version - 1))
         }
         let all = Reference(log + more)
         #expect(try engine.funnel() == all.funnel(.all))

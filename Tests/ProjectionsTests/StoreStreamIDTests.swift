@@ -1,7 +1,8 @@
 import EventStore
 import JournalCore
-@testable import Projections
 import Testing
+
+@testable import Projections
 
 /// Over a store (a source that scans), the `3ds` and `card` rows are keyed by the store's
 /// stream ids: a stream met again by another engine, or after its row was dropped from memory,
@@ -16,15 +17,20 @@ struct StoreStreamIDTests {
 
     private static func append(_ events: ArraySlice<RecordedEvent>, to store: any EventStore) throws {
         for event in events {
-            try store.append([ProposedEvent(id: UUIDTextForTests.make(event.position), type: event.type,
-                                            occurredAt: event.occurredAt, data: event.data,
-                                            recordedAt: event.occurredAt)],
-                             to: event.stream, expectedVersion: event.version == 0 ? .noStream : .exact(event.version - 1))
+            try store.append(
+                [
+                    ProposedEvent(
+                        id: UUIDTextForTests.make(event.position), type: event.type,
+                        occurredAt: event.occurredAt, data: event.data,
+                        recordedAt: event.occurredAt)
+                ],
+                to: event.stream, expectedVersion: event.version == 0 ? .noStream : .exact(event.version - 1))
         }
     }
 
-    @Test("catch-ups by new engines, with rows dropped from memory and an interrupted rebuild, match the reference",
-          arguments: DatabaseBackend.all)
+    @Test(
+        "catch-ups by new engines, with rows dropped from memory and an interrupted rebuild, match the reference",
+        arguments: DatabaseBackend.all)
     func catchUpsByNewEnginesOverAStoreMatchTheReference(backend: DatabaseBackend) throws {
         var generator = LegalLogGenerator(seed: 91)
         let log = generator.log(transactions: 50, digitizations: 50)
@@ -44,7 +50,7 @@ struct StoreStreamIDTests {
             engine.batchSize = 16
             engine.limitStreamCache(to: 3)
             if step == 3 {
-                try engine.rebuild(maxBatches: 2)  // interrupted: the next engine resumes it
+                try engine.rebuild(maxBatches: 2) // interrupted: the next engine resumes it
             } else {
                 try engine.catchUp()
             }
@@ -55,8 +61,10 @@ struct StoreStreamIDTests {
         try engine.catchUp()
         try CheckpointTests.expectMatchesReference(engine, log)
         // Every stream found again by its sid: the name index was never needed.
-        for table in [ThreeDSProjection.streamTable(try engine.generation(.threeDS)),
-                      CardProjection.streamTable(try engine.generation(.card))] {
+        for table in [
+            ThreeDSProjection.streamTable(try engine.generation(.threeDS)),
+            CardProjection.streamTable(try engine.generation(.card))
+        ] {
             #expect(try !engine.db.indexExists(table + "_name"))
         }
         // Each row's sid is its stream's id in the store (the name is not kept).
@@ -77,7 +85,8 @@ struct StoreStreamIDTests {
 extension ProjectionDatabase {
     /// True when an index of that name exists (tests).
     func indexExists(_ name: String) throws(ProjectionError) -> Bool {
-        let sql = isPostgres
+        let sql =
+            isPostgres
             ? "SELECT 1 FROM pg_indexes WHERE schemaname = current_schema() AND indexname = ?"
             : "SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = ?"
         let st = try statement(sql)

@@ -1,6 +1,7 @@
 import Domain
-@testable import Projections
 import Testing
+
+@testable import Projections
 
 @Suite("Stored codes")
 struct StoredCodesTests {
@@ -16,7 +17,7 @@ struct StoredCodesTests {
     func threeDSOutcomeCodesAreFixed() {
         let expected: [ThreeDSTransaction.OutcomeKey: Int64] = [
             .open: 0, .completedY: 1, .completedN: 2, .cancelled: 3, .timedOut: 4, .protocolError: 5,
-            .runtimeError: 6, .closed: 7,
+            .runtimeError: 6, .closed: 7
         ]
         for key in ThreeDSTransaction.OutcomeKey.allCases {
             #expect(key.code == expected[key])
@@ -29,7 +30,7 @@ struct StoredCodesTests {
     func cardOutcomeCodesAreFixed() {
         let expected: [CardDigitization.OutcomeKey: Int64] = [
             .open: 0, .activated: 1, .failed: 2, .cancelled: 3, .expired: 4, .declined: 5, .notEligible: 6,
-            .approved: 7,
+            .approved: 7
         ]
         for key in CardDigitization.OutcomeKey.allCases {
             #expect(key.code == expected[key])

@@ -1,8 +1,9 @@
 import Domain
 import EventStore
 import JournalCore
-@testable import Projections
 import Testing
+
+@testable import Projections
 
 /// The `streams` directory behind `journal find` against the domain's own aggregates: every
 /// stream's outcome (or open state), start, event count and ids, whatever the batch sizes,
@@ -46,9 +47,11 @@ struct StreamsDirectoryTests {
             let data = try parser.parse(event.data).objectValue!
             try state.apply(type: event.type, data: data, occurredAt: event.occurredAt)
             states[stream] = state
-            var entry = expected[stream] ?? Expected(
-                found: FoundStream(stream: stream, startedAt: event.occurredAt, outcome: "", events: 0),
-                category: state.category.rawValue)
+            var entry =
+                expected[stream]
+                ?? Expected(
+                    found: FoundStream(stream: stream, startedAt: event.occurredAt, outcome: "", events: 0),
+                    category: state.category.rawValue)
             entry.found.events += 1
             switch event.type {
             case "TransactionCreated": entry.directoryServer = data["directoryServerID"]?.stringValue
@@ -85,8 +88,10 @@ struct StreamsDirectoryTests {
         for outcome in Set(reference.map(\.found.outcome)) {
             filters.append((StreamFilter(outcome: outcome), reference.filter { $0.found.outcome == outcome }))
         }
-        let ended = Set(ThreeDSTransaction.OutcomeKey.allCases.map(\.rawValue)
-                        + CardDigitization.OutcomeKey.allCases.map(\.rawValue)).subtracting(["open"])
+        let ended = Set(
+            ThreeDSTransaction.OutcomeKey.allCases.map(\.rawValue)
+                + CardDigitization.OutcomeKey.allCases.map(\.rawValue)
+        ).subtracting(["open"])
         filters.append((StreamFilter(outcome: "open"), reference.filter { !ended.contains($0.found.outcome) }))
         filters.append((StreamFilter(category: "card"), reference.filter { $0.category == "card" }))
         for ds in Set(reference.compactMap(\.directoryServer)) {
@@ -103,18 +108,29 @@ struct StreamsDirectoryTests {
             }
         }
         let middle = reference[reference.count / 2].found.startedAt
-        filters.append((StreamFilter(window: QueryWindow(since: middle)),
-                        reference.filter { $0.found.startedAt >= middle }))
-        filters.append((StreamFilter(window: QueryWindow(until: middle), category: "3ds", outcome: "open"),
-                        reference.filter { $0.found.startedAt < middle && $0.category == "3ds" && !ended.contains($0.found.outcome) }))
+        filters.append(
+            (
+                StreamFilter(window: QueryWindow(since: middle)),
+                reference.filter { $0.found.startedAt >= middle }
+            ))
+        filters.append(
+            (
+                StreamFilter(window: QueryWindow(until: middle), category: "3ds", outcome: "open"),
+                reference.filter {
+                    $0.found.startedAt < middle && $0.category == "3ds" && !ended.contains($0.found.outcome)
+                }
+            ))
         for (filter, expected) in filters {
-            #expect(try engine.find(filter, limit: 100_000).streams == expected.map(\.found),
-                    Comment(rawValue: "\(comment), \(filter)"))
+            #expect(
+                try engine.find(filter, limit: 100_000).streams == expected.map(\.found),
+                Comment(rawValue: "\(comment), \(filter)"))
         }
         // A limit keeps the first ones, ties at the cut broken by name.
         for limit in [1, 7, 50] {
             let cut = try engine.find(StreamFilter(), limit: limit)
-            #expect(cut.streams == Array(reference.prefix(limit).map(\.found)), Comment(rawValue: "\(comment), limit \(limit)"))
+            #expect(
+                cut.streams == Array(reference.prefix(limit).map(\.found)),
+                Comment(rawValue: "\(comment), limit \(limit)"))
             #expect(cut.truncated == (reference.count > limit))
         }
     }
@@ -128,7 +144,7 @@ struct StreamsDirectoryTests {
         let engine = try ProjectionEngine(journal: db.location, source: ArrayEventSource(log))
         defer { engine.close() }
         engine.batchSize = 97
-        engine.limitStreamCache(to: 20)  // rows dropped from memory are read back
+        engine.limitStreamCache(to: 20) // rows dropped from memory are read back
         try Self.expectFindsMatch(engine, reference, "seed \(seed)")
         try engine.rebuild([.streams])
         try Self.expectFindsMatch(engine, reference, "after rebuild, seed \(seed)")
@@ -148,7 +164,8 @@ struct StreamsDirectoryTests {
             let engine = try ProjectionEngine(journal: db.location, source: source)
             engine.batchSize = Int.random(in: 1...64, using: &random)
             // Each step asks: the answer is always that of the log so far.
-            #expect(try engine.find(StreamFilter(), limit: 100_000).streams
+            #expect(
+                try engine.find(StreamFilter(), limit: 100_000).streams
                     == Self.reference(source.events).map(\.found))
             engine.close()
         }

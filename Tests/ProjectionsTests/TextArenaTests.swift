@@ -1,6 +1,7 @@
 import EventStore
-@testable import Projections
 import Testing
+
+@testable import Projections
 
 /// The writers bind a batch's texts from one buffer, without a copy: the stored values must be
 /// those the string binds store on SQLite (empty text is not NULL, a NUL ends the text), on both
@@ -8,10 +9,14 @@ import Testing
 /// in statements of many rows.
 @Suite("Texts bound from a batch's arena")
 struct TextArenaTests {
-    static let texts: [String?] = ["", nil, "A000000004", "2.2.0", "é|%25", "a\u{0}b", String(repeating: "xyz", count: 400),
-                                   "01", nil, "Y"]
+    static let texts: [String?] = [
+        "", nil, "A000000004", "2.2.0", "é|%25", "a\u{0}b", String(repeating: "xyz", count: 400),
+        "01", nil, "Y"
+    ]
 
-    @Test("arena texts are stored as the string binds store them on SQLite, on both engines", arguments: DatabaseBackend.all)
+    @Test(
+        "arena texts are stored as the string binds store them on SQLite, on both engines",
+        arguments: DatabaseBackend.all)
     func arenaTextsEqualStringBinds(backend: DatabaseBackend) throws {
         let file = try TemporaryDatabase(backend)
         defer { file.remove() }

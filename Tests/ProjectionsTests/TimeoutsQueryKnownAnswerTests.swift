@@ -6,13 +6,17 @@ import Testing
 @Suite("timeouts query, clause by clause")
 struct TimeoutsQueryKnownAnswerTests {
     private func timeouts(_ backend: DatabaseBackend, _ log: LogBuilder, since: String? = nil, until: String? = nil)
-        throws -> String {
+        throws -> String
+    {
         try answer(backend, log, since: since, until: until) { engine, window in try engine.timeouts(window) }
     }
 
     @Test(arguments: DatabaseBackend.all)
     func emptyJournalStillHasEveryTopLevelNumber(backend: DatabaseBackend) throws {
-        #expect(try timeouts(backend, LogBuilder()) == #"{"threeDS":{"challengeTimeouts":0,"byDirectoryServer":{},"byUiType":{}},"tokenization":{"otpExpired":0,"activationsExpired":0}}"#)
+        #expect(
+            try timeouts(backend, LogBuilder())
+                == #"{"threeDS":{"challengeTimeouts":0,"byDirectoryServer":{},"byUiType":{}},"tokenization":{"otpExpired":0,"activationsExpired":0}}"#
+        )
     }
 
     @Test(arguments: DatabaseBackend.all)
@@ -25,8 +29,10 @@ struct TimeoutsQueryKnownAnswerTests {
         log.challenge("3ds-c", ds: "F155545342", at: 2)
         log.add("3ds-c", "ChallengeTimedOut", at: log.t(8, 0))
         log.challenge("3ds-d", ds: "A000000003", at: 3)
-        log.add("3ds-d", "RuntimeErrorOccurred", at: log.t(8, 0), #"{"errorCode":"402","errorMessage":"m"}"#)  // not a timeout
-        #expect(try timeouts(backend, log).hasPrefix(#"{"threeDS":{"challengeTimeouts":3,"byDirectoryServer":{"A000000004":2,"F155545342":1},"#))
+        log.add("3ds-d", "RuntimeErrorOccurred", at: log.t(8, 0), #"{"errorCode":"402","errorMessage":"m"}"#) // not a timeout
+        #expect(
+            try timeouts(backend, log).hasPrefix(
+                #"{"threeDS":{"challengeTimeouts":3,"byDirectoryServer":{"A000000004":2,"F155545342":1},"#))
     }
 
     @Test(arguments: DatabaseBackend.all)
@@ -34,7 +40,10 @@ struct TimeoutsQueryKnownAnswerTests {
         var log = LogBuilder()
         log.challenge("3ds-a", ds: "A000000025", at: 0)
         log.add("3ds-a", "ChallengeTimedOut", at: log.t(50, 0))
-        #expect(try timeouts(backend, log, since: "2026-11-29T10:10:00.000Z") == #"{"threeDS":{"challengeTimeouts":1,"byDirectoryServer":{"A000000025":1},"byUiType":{"none":1}},"tokenization":{"otpExpired":0,"activationsExpired":0}}"#)
+        #expect(
+            try timeouts(backend, log, since: "2026-11-29T10:10:00.000Z")
+                == #"{"threeDS":{"challengeTimeouts":1,"byDirectoryServer":{"A000000025":1},"byUiType":{"none":1}},"tokenization":{"otpExpired":0,"activationsExpired":0}}"#
+        )
     }
 
     @Test(arguments: DatabaseBackend.all)
@@ -60,7 +69,9 @@ struct TimeoutsQueryKnownAnswerTests {
         log.screen("3ds-d", "000", ui: "05", at: log.t(3, 5))
         log.request("3ds-d", "001", "htmlForm", at: log.t(3, 6))
         log.add("3ds-d", "ChallengeTimedOut", at: log.t(23, 0))
-        #expect(try timeouts(backend, log, since: "2026-11-29T10:10:00.000Z").contains(#""byUiType":{"04":1,"05":1,"none":2}"#))
+        #expect(
+            try timeouts(backend, log, since: "2026-11-29T10:10:00.000Z").contains(
+                #""byUiType":{"04":1,"05":1,"none":2}"#))
     }
 
     @Test(arguments: DatabaseBackend.all)
@@ -76,7 +87,9 @@ struct TimeoutsQueryKnownAnswerTests {
         log.add("card-a", "OTPSubmitted", at: log.t(0, 9), #"{"otpLength":6}"#)
         log.add("card-a", "OTPRejected", at: log.t(0, 10), #"{"reason":"expired"}"#)
         #expect(try timeouts(backend, log).hasSuffix(#""tokenization":{"otpExpired":2,"activationsExpired":0}}"#))
-        #expect(try timeouts(backend, log, until: "2026-11-29T10:00:08.000Z").hasSuffix(#""tokenization":{"otpExpired":1,"activationsExpired":0}}"#))
+        #expect(
+            try timeouts(backend, log, until: "2026-11-29T10:00:08.000Z").hasSuffix(
+                #""tokenization":{"otpExpired":1,"activationsExpired":0}}"#))
     }
 
     @Test(arguments: DatabaseBackend.all)
@@ -88,6 +101,8 @@ struct TimeoutsQueryKnownAnswerTests {
         log.select("card-b", "m3", at: log.t(1, 3))
         log.add("card-b", "ActivationExpired", at: log.t(30, 0))
         #expect(try timeouts(backend, log).hasSuffix(#""tokenization":{"otpExpired":0,"activationsExpired":2}}"#))
-        #expect(try timeouts(backend, log, since: "2026-11-29T10:20:00.000Z").hasSuffix(#""tokenization":{"otpExpired":0,"activationsExpired":1}}"#))
+        #expect(
+            try timeouts(backend, log, since: "2026-11-29T10:20:00.000Z").hasSuffix(
+                #""tokenization":{"otpExpired":0,"activationsExpired":1}}"#))
     }
 }

@@ -1,7 +1,8 @@
 import EventStore
 import JournalCore
-@testable import Projections
 import Testing
+
+@testable import Projections
 
 /// The windowed pre-aggregates: how a window is tiled into whole time buckets and partial
 /// minutes, the sorted duration lists, and the answers of windows whose bounds cut minutes,
@@ -16,9 +17,11 @@ struct WindowBucketTests {
         let base = LegalLogGenerator.base
         for _ in 0..<2_000 {
             let a = base + Int64.random(in: -3 * 86_400_000...3 * 86_400_000, using: &random)
-            let length = [Int64.random(in: 0...120_000, using: &random), Int64.random(in: 0...5 * 86_400_000, using: &random),
-                          Int64.random(in: 0...4, using: &random) * 3_600_000,
-                          Int64.random(in: 0...3, using: &random) * 86_400_000][Int.random(in: 0...3, using: &random)]
+            let length = [
+                Int64.random(in: 0...120_000, using: &random), Int64.random(in: 0...5 * 86_400_000, using: &random),
+                Int64.random(in: 0...4, using: &random) * 3_600_000,
+                Int64.random(in: 0...3, using: &random) * 86_400_000
+            ][Int.random(in: 0...3, using: &random)]
             let lo = Bool.random(using: &random) ? a : (a / Self.minute) * Self.minute
             for levels in [TimeBuckets.countLevels, TimeBuckets.valueLevels] {
                 let cover = TimeBuckets.cover(lo, lo + length, levels: levels)
@@ -56,12 +59,15 @@ struct WindowBucketTests {
         let m = { (text: String) in Timestamp(text)!.millisecondsSinceEpoch / Self.minute }
         #expect(cover.partial.map(\.lo) == [lo, m("2026-11-30T12:02:00.000Z") * Self.minute])
         #expect(cover.partial.map(\.hi) == [m("2026-11-30T10:18:00.000Z") * Self.minute, hi])
-        #expect(cover.runs == [
-            TimeBuckets.Run(width: 1, first: m("2026-11-30T10:18:00.000Z"), end: m("2026-11-30T10:20:00.000Z")),
-            TimeBuckets.Run(width: 10, first: m("2026-11-30T10:20:00.000Z") / 10, end: m("2026-11-30T11:00:00.000Z") / 10),
-            TimeBuckets.Run(width: 60, first: m("2026-11-30T11:00:00.000Z") / 60, end: m("2026-11-30T12:00:00.000Z") / 60),
-            TimeBuckets.Run(width: 1, first: m("2026-11-30T12:00:00.000Z"), end: m("2026-11-30T12:02:00.000Z")),
-        ])
+        #expect(
+            cover.runs == [
+                TimeBuckets.Run(width: 1, first: m("2026-11-30T10:18:00.000Z"), end: m("2026-11-30T10:20:00.000Z")),
+                TimeBuckets.Run(
+                    width: 10, first: m("2026-11-30T10:20:00.000Z") / 10, end: m("2026-11-30T11:00:00.000Z") / 10),
+                TimeBuckets.Run(
+                    width: 60, first: m("2026-11-30T11:00:00.000Z") / 60, end: m("2026-11-30T12:00:00.000Z") / 60),
+                TimeBuckets.Run(width: 1, first: m("2026-11-30T12:00:00.000Z"), end: m("2026-11-30T12:02:00.000Z"))
+            ])
         // Open bounds: everything before (after) is tiled too, without overflow.
         let open = TimeBuckets.cover(Int64.min, hi, levels: TimeBuckets.countLevels)
         #expect(open.runs.contains { $0.width == 1440 && $0.first < -1_000_000_000 })
@@ -112,7 +118,8 @@ struct WindowBucketTests {
         var result: [QueryWindow] = []
         for _ in 0..<6 {
             let unit = [Self.minute, 10 * Self.minute, 3_600_000, 86_400_000][Int.random(in: 0...3, using: &random)]
-            let start = base + Int64.random(in: 0...(LegalLogGenerator.span / unit), using: &random) * unit
+            let start =
+                base + Int64.random(in: 0...(LegalLogGenerator.span / unit), using: &random) * unit
                 + Int64.random(in: -1...1, using: &random)
             let length = unit * Int64.random(in: 1...30, using: &random) + Int64.random(in: -1...1, using: &random)
             result.append(QueryWindow(since: at(start), until: at(start + length)))
@@ -122,8 +129,9 @@ struct WindowBucketTests {
         return result
     }
 
-    @Test("windows on bucket boundaries match the reference while outcomes move between buckets across catch-ups",
-          arguments: DatabaseBackend.all, [UInt64(21), 22, 23])
+    @Test(
+        "windows on bucket boundaries match the reference while outcomes move between buckets across catch-ups",
+        arguments: DatabaseBackend.all, [UInt64(21), 22, 23])
     func windowsOnBucketBoundariesMatchTheReferenceAcrossCatchUps(backend: DatabaseBackend, seed: UInt64) throws {
         var generator = LegalLogGenerator(seed: seed)
         let log = generator.log(transactions: 70, digitizations: 70)
@@ -145,8 +153,9 @@ struct WindowBucketTests {
         }
     }
 
-    @Test("a transaction with submissions before and in the window counts once, whether they lie close or far apart",
-          arguments: DatabaseBackend.all)
+    @Test(
+        "a transaction with submissions before and in the window counts once, whether they lie close or far apart",
+        arguments: DatabaseBackend.all)
     func aTransactionWithSubmissionsBeforeAndInTheWindowCountsOnce(backend: DatabaseBackend) throws {
         var log = LogBuilder()
         for (stream, minute) in [("3ds-close", 0), ("3ds-far", 1), ("3ds-late", 2)] {
@@ -157,7 +166,7 @@ struct WindowBucketTests {
         log.request("3ds-close", "001", "submitText", at: log.t(6, 0))
         log.request("3ds-close", "002", "submitText", at: log.t(8, 0))
         log.request("3ds-far", "001", "submitText", at: log.t(6, 0))
-        log.request("3ds-far", "002", "submitText", at: log.t(40, 0))  // 34 minutes later: a long span
+        log.request("3ds-far", "002", "submitText", at: log.t(40, 0)) // 34 minutes later: a long span
         log.request("3ds-late", "001", "submitText", at: log.t(30, 0))
         func transactions(_ since: String, _ until: String) throws -> String {
             let json = try answer(backend, log, since: since, until: until) { engine, window in try engine.otp(window) }
@@ -170,7 +179,9 @@ struct WindowBucketTests {
         #expect(try transactions(log.t(0, 0), log.t(6, 0)) == #""transactions":0"#)
     }
 
-    @Test("a funnel outcome decided in a later catch-up moves to its bucket's new outcome", arguments: DatabaseBackend.all)
+    @Test(
+        "a funnel outcome decided in a later catch-up moves to its bucket's new outcome", arguments: DatabaseBackend.all
+    )
     func aFunnelOutcomeDecidedInALaterCatchUpMoves(backend: DatabaseBackend) throws {
         var log = LogBuilder()
         log.challenge("3ds-a", at: 1)
@@ -178,7 +189,8 @@ struct WindowBucketTests {
         let db = try TemporaryDatabase(backend)
         defer { db.remove() }
         let source = ArrayEventSource(log.events)
-        let window = QueryWindow(since: Timestamp("2026-11-29T10:00:00.000Z"), until: Timestamp("2026-11-29T11:00:00.000Z"))
+        let window = QueryWindow(
+            since: Timestamp("2026-11-29T10:00:00.000Z"), until: Timestamp("2026-11-29T11:00:00.000Z"))
         let first = try ProjectionEngine(journal: db.location, source: source)
         #expect(try first.funnel(window).outcomes == ["open": 1])
         #expect(try first.challenges(window).challengesEnded == 0)
@@ -190,7 +202,8 @@ struct WindowBucketTests {
         defer { second.close() }
         #expect(try second.funnel(window).outcomes == ["completedY": 1])
         #expect(try second.challenges(window).challengesEnded == 0)
-        let later = QueryWindow(since: Timestamp("2026-11-29T11:00:00.000Z"), until: Timestamp("2026-11-29T12:00:00.000Z"))
+        let later = QueryWindow(
+            since: Timestamp("2026-11-29T11:00:00.000Z"), until: Timestamp("2026-11-29T12:00:00.000Z"))
         #expect(try second.challenges(later).challengesEnded == 1)
         #expect(try second.latency(later).challenge.count == 1)
         #expect(try second.funnel(later).transactions == 0)

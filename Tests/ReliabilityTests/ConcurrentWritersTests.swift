@@ -20,8 +20,10 @@ struct ConcurrentWritersTests {
 
     /// File `k` holds `2^k × m` challenged and `2^k × m` yellow-flow journeys, so any sum of
     /// them names the files it came from (a reader's counts identify its snapshot).
-    static func makeFiles(runner: JournalRunner, open: Int, m: Int, legal: inout LegalEvents,
-                          random: inout SeededRandom) throws -> [ImportFile] {
+    static func makeFiles(
+        runner: JournalRunner, open: Int, m: Int, legal: inout LegalEvents,
+        random: inout SeededRandom
+    ) throws -> [ImportFile] {
         var files: [ImportFile] = []
         var n = 1
         for k in 0..<4 {
@@ -70,15 +72,17 @@ struct ConcurrentWritersTests {
         let runner = try JournalRunner()
         var random = SeededRandom(seed: Soak.seed &+ 3)
         var legal = LegalEvents()
-        let files = try Self.makeFiles(runner: runner, open: Soak.pick(quick: 40, soak: 400),
-                                       m: Soak.pick(quick: 2, soak: 12), legal: &legal, random: &random)
+        let files = try Self.makeFiles(
+            runner: runner, open: Soak.pick(quick: 40, soak: 400),
+            m: Soak.pick(quick: 2, soak: 12), legal: &legal, random: &random)
         let openStreams = random.shuffled(files.flatMap(\.openStreams))
         let streamsFile = try runner.write("open-streams.txt", openStreams.joined(separator: "\n") + "\n")
         let patience = ["JOURNAL_BUSY_TIMEOUT_MS": "300000"]
         // The journal exists before the race, so readers have something to open.
         #expect(try runner.run(["verify"], timeout: 60).ending == .exited(1))
         let seedLines = legal.events(atLeast: 1, firstStream: 900_000_000).lines
-        #expect(try runner.run(["import", try runner.ndjson("seed.ndjson", seedLines)], timeout: 120).ending == .exited(0))
+        #expect(
+            try runner.run(["import", try runner.ndjson("seed.ndjson", seedLines)], timeout: 120).ending == .exited(0))
 
         let closer = try runner.startHarness(["close-streams", "--streams", streamsFile, "--deadline-seconds", "600"])
         var importers: [ChildProcess] = []
@@ -113,18 +117,23 @@ struct ConcurrentWritersTests {
                 Issue.record("\(kind) ended with \(result.ending): \(result.stderr)")
                 continue
             }
-            snapshots.append(Snapshot(kind: kind, status: status, stdout: result.stdout, stderr: result.stderr,
-                                      argument: argument))
+            snapshots.append(
+                Snapshot(
+                    kind: kind, status: status, stdout: result.stdout, stderr: result.stderr,
+                    argument: argument))
         }
 
         // Writers: every import whole, the appender's conflicts reported with exit 5.
         for (importer, file) in zip(importers, files) {
             #expect(importer.wait(timeout: 60) == .exited(0), "\(importer.stderr)")
-            #expect(importer.stdout == "imported \(file.lines.count) lines: \(file.lines.count) appended, 0 duplicates, 0 rejected\n")
+            #expect(
+                importer.stdout
+                    == "imported \(file.lines.count) lines: \(file.lines.count) appended, 0 duplicates, 0 rejected\n")
         }
         #expect(closer.wait(timeout: 60) == .exited(5), "\(closer.stderr)")
         let attempts = closer.stdoutLines.map { $0.split(separator: " ").map(String.init) }
-        let closed = Dictionary(attempts.filter { $0[0] == "closed" }.map { ($0[1], Int($0[2])!) }, uniquingKeysWith: { a, _ in a })
+        let closed = Dictionary(
+            attempts.filter { $0[0] == "closed" }.map { ($0[1], Int($0[2])!) }, uniquingKeysWith: { a, _ in a })
         #expect(closed.count == openStreams.count && attempts.filter { $0[0] == "closed" }.count == openStreams.count)
         let stale = attempts.filter { $0[0] == "conflict" && $0[2] == "stale" }
         #expect(stale.count == openStreams.count && stale.allSatisfy { $0[3] == "3" }, "a stale append meets version 3")
@@ -132,8 +141,10 @@ struct ConcurrentWritersTests {
         // An import is one transaction: an appender never sees a stream half imported.
         #expect(early.allSatisfy { $0[3] == "none" }, "\(early.filter { $0[3] != "none" })")
         let retried = attempts.filter { $0[0] == "retried" }
-        #expect(retried.count == openStreams.count && retried.allSatisfy { closed[$0[1]] == Int($0[2]) && $0[3] == "0" })
-        #expect(closer.stderrLines.count == stale.count + early.count
+        #expect(
+            retried.count == openStreams.count && retried.allSatisfy { closed[$0[1]] == Int($0[2]) && $0[3] == "0" })
+        #expect(
+            closer.stderrLines.count == stale.count + early.count
                 && closer.stderrLines.allSatisfy { $0.hasPrefix("error: concurrency conflict: stream ") })
 
         // The final journal: each event once, versions without gaps, imports unbroken.
@@ -160,16 +171,21 @@ struct ConcurrentWritersTests {
         }
         for stream in openStreams {
             #expect(versions[stream] == 3, "\(stream) ends at version \(versions[stream] ?? -1)")
-            #expect(records.contains { $0.stream == stream && $0.version == 3 && $0.position == closed[stream] && $0.type == "TransactionClosed" })
+            #expect(
+                records.contains {
+                    $0.stream == stream && $0.version == 3 && $0.position == closed[stream]
+                        && $0.type == "TransactionClosed"
+                })
         }
         let verification = try runner.verification()
         #expect(verification.status == 0 && verification.events == expectedCount)
         #expect(try runner.run(["replay", "--all"], timeout: 600).ending == .exited(0))
 
         // Readers: each saw the journal between two commits.
-        let finalAudits = try Dictionary(Set(snapshots.filter { $0.kind == "audit" }.map(\.argument)).map { stream in
-            (stream, try Self.auditEvents(runner.run(["audit", stream, "--format", "json"], timeout: 600).stdout))
-        }, uniquingKeysWith: { a, _ in a })
+        let finalAudits = try Dictionary(
+            Set(snapshots.filter { $0.kind == "audit" }.map(\.argument)).map { stream in
+                (stream, try Self.auditEvents(runner.run(["audit", stream, "--format", "json"], timeout: 600).stdout))
+            }, uniquingKeysWith: { a, _ in a })
         var readers: [String: Int] = [:]
         var busyQueries = 0
         for snapshot in snapshots {
@@ -179,8 +195,9 @@ struct ConcurrentWritersTests {
                 let lines = snapshot.stdout.split(separator: "\n").map(String.init)
                 #expect(lines == Array(finalLines.prefix(lines.count)), "an export that is not a prefix of the log")
                 let end = lines.count
-                #expect(importRanges.allSatisfy { $0.upperBound <= end || $0.lowerBound > end },
-                        "an export ending inside an import (\(end) events)")
+                #expect(
+                    importRanges.allSatisfy { $0.upperBound <= end || $0.lowerBound > end },
+                    "an export ending inside an import (\(end) events)")
             case "audit":
                 if snapshot.status == 1 && snapshot.stderr.hasPrefix("error: no stream ") { break }
                 #expect(snapshot.status == 0, "\(snapshot.stderr)")
@@ -202,16 +219,21 @@ struct ConcurrentWritersTests {
                 let seedYellow = 900_000_000 % 4 == 2 ? 1 : 0
                 let challengedMask = (counts.transactions - seedChallenged) / m
                 #expect((counts.transactions - seedChallenged) % m == 0 && (0..<16).contains(challengedMask))
-                #expect(counts.journeys - seedYellow == challengedMask * m,
-                        "3DS and card counts from different snapshots: \(snapshot.stdout)")
+                #expect(
+                    counts.journeys - seedYellow == challengedMask * m,
+                    "3DS and card counts from different snapshots: \(snapshot.stdout)")
             }
             readers[snapshot.kind, default: 0] += 1
         }
         #expect(readers["export", default: 0] >= 1 && readers["verify", default: 0] >= 1)
-        Soak.report("concurrent-writers", ["events": expectedCount, "earlyConflicts": early.count, "staleConflicts": stale.count,
-                                           "exports": readers["export", default: 0], "audits": readers["audit", default: 0],
-                                           "verifies": readers["verify", default: 0], "queries": readers["query", default: 0],
-                                           "busyQueries": busyQueries])
+        Soak.report(
+            "concurrent-writers",
+            [
+                "events": expectedCount, "earlyConflicts": early.count, "staleConflicts": stale.count,
+                "exports": readers["export", default: 0], "audits": readers["audit", default: 0],
+                "verifies": readers["verify", default: 0], "queries": readers["query", default: 0],
+                "busyQueries": busyQueries
+            ])
     }
 
     struct Record {
@@ -224,9 +246,10 @@ struct ConcurrentWritersTests {
 
     static func record(_ line: String) -> Record {
         let object = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any] ?? [:]
-        return Record(id: object["id"] as? String ?? "", stream: object["stream"] as? String ?? "",
-                      type: object["type"] as? String ?? "", position: object["position"] as? Int ?? -1,
-                      version: object["version"] as? Int ?? -1)
+        return Record(
+            id: object["id"] as? String ?? "", stream: object["stream"] as? String ?? "",
+            type: object["type"] as? String ?? "", position: object["position"] as? Int ?? -1,
+            version: object["version"] as? Int ?? -1)
     }
 
     static func streamOf(_ line: String) -> String { record(line).stream }

@@ -14,7 +14,7 @@ struct CrashSafetyTests {
         let targetKills = Soak.pick(quick: 3, soak: 60)
         var legal = LegalEvents()
         var nextStream = 1
-        var committed = 0  // events in the journal
+        var committed = 0 // events in the journal
         // How long an import takes here, per event: measured once on a scratch journal, then
         // replaced by every import that finished before its kill (the machine's load changes).
         var secondsPerEvent: Double = try {
@@ -25,7 +25,11 @@ struct CrashSafetyTests {
             #expect(child.wait(timeout: 600) == .exited(0))
             return child.duration / Double(lines.count)
         }()
-        var kills = 0, finished = 0, killedAfterCommit = 0, eventsChecked = 0, cycles = 0
+        var kills = 0
+        var finished = 0
+        var killedAfterCommit = 0
+        var eventsChecked = 0
+        var cycles = 0
         var file: (path: String, ids: [String])?
 
         while kills < targetKills && cycles < targetKills * 8 {
@@ -68,8 +72,10 @@ struct CrashSafetyTests {
             if events == committed {
                 #expect(ending != .exited(0), "an import that exited 0 must have written its file")
             } else {
-                try #require(events == committed + ids.count,
-                             "after \(ending) the journal holds \(events) events: neither \(committed) nor \(committed + ids.count)")
+                try #require(
+                    events == committed + ids.count,
+                    "after \(ending) the journal holds \(events) events: neither \(committed) nor \(committed + ids.count)"
+                )
                 #expect(try runner.exportedIDs(from: committed + 1) == ids, "the file's events, in file order")
                 eventsChecked += ids.count
                 if ending != .exited(0) { killedAfterCommit += 1 }
@@ -89,8 +95,12 @@ struct CrashSafetyTests {
         let final = try runner.verification()
         #expect(final.status == 0 && final.events == committed + file!.ids.count)
         #expect(try runner.exportedIDs(from: committed + 1) == file!.ids)
-        Soak.report("import-kills", ["kills": kills, "killedAfterCommit": killedAfterCommit, "finishedBeforeKill": finished,
-                                     "eventsChecked": eventsChecked + file!.ids.count])
+        Soak.report(
+            "import-kills",
+            [
+                "kills": kills, "killedAfterCommit": killedAfterCommit, "finishedBeforeKill": finished,
+                "eventsChecked": eventsChecked + file!.ids.count
+            ])
     }
 
     /// Bulk appends through the library (the harness program, 1–4 threads sharing group commits):
@@ -103,15 +113,21 @@ struct CrashSafetyTests {
         let batchesPerRun = 100_000
         var firstBatch = 0
         var head = 0
-        var kills = 0, inFlightCommitted = 0, batchesChecked = 0, eventsChecked = 0, cycles = 0
+        var kills = 0
+        var inFlightCommitted = 0
+        var batchesChecked = 0
+        var eventsChecked = 0
+        var cycles = 0
 
         while kills < targetKills && cycles < targetKills * 3 {
             cycles += 1
             let threads = random.int(in: 1...4)
             let batchSize = random.int(in: 2...40)
-            let child = try runner.startHarness(["append-batches", "--first", String(firstBatch),
-                                                 "--count", String(batchesPerRun),
-                                                 "--batch-size", String(batchSize), "--threads", String(threads)])
+            let child = try runner.startHarness([
+                "append-batches", "--first", String(firstBatch),
+                "--count", String(batchesPerRun),
+                "--batch-size", String(batchSize), "--threads", String(threads)
+            ])
             if random.chance(12) {
                 // Early: while the journal opens (or is created, or recovers the last crash).
                 usleep(UInt32(random.int(below: 40_000)))
@@ -125,10 +141,11 @@ struct CrashSafetyTests {
             try #require(ending == .killed(SIGKILL), "harness ended with \(ending): \(child.stderr)")
             kills += 1
 
-            let acknowledged = Set(child.stdoutLines.compactMap { line -> Int? in
-                guard line.hasPrefix("committed ") else { return nil }
-                return Int(line.dropFirst("committed ".count))
-            })
+            let acknowledged = Set(
+                child.stdoutLines.compactMap { line -> Int? in
+                    guard line.hasPrefix("committed ") else { return nil }
+                    return Int(line.dropFirst("committed ".count))
+                })
             let verification = try runner.verification(emptyIfMissing: head == 0)
             try #require(verification.status == 0, "verify after a kill: \(verification.stderr)")
             let events = try #require(verification.events)
@@ -138,7 +155,8 @@ struct CrashSafetyTests {
             var found: [Int: Set<Int>] = [:]
             for object in try runner.exportedObjects(["--from-position", String(head + 1)]) {
                 guard let data = object["data"] as? [String: Any], let batch = data["batch"] as? Int,
-                      let index = data["index"] as? Int else {
+                    let index = data["index"] as? Int
+                else {
                     Issue.record("an event that no batch wrote: \(object)")
                     continue
                 }
@@ -151,10 +169,12 @@ struct CrashSafetyTests {
             for thread in 0..<threads {
                 let sequence = Array(stride(from: firstBatch + thread, to: firstBatch + batchesPerRun, by: threads))
                 let acked = sequence.prefix { acknowledged.contains($0) }.count
-                #expect(sequence.dropFirst(acked).allSatisfy { !acknowledged.contains($0) }, "acknowledged out of order")
+                #expect(
+                    sequence.dropFirst(acked).allSatisfy { !acknowledged.contains($0) }, "acknowledged out of order")
                 let present = sequence.prefix { found[$0] != nil }.count
-                #expect(present == acked || present == acked + 1,
-                        "thread \(thread): \(acked) batches acknowledged, \(present) in the journal")
+                #expect(
+                    present == acked || present == acked + 1,
+                    "thread \(thread): \(acked) batches acknowledged, \(present) in the journal")
                 #expect(sequence.dropFirst(present).allSatisfy { found[$0] == nil }, "a batch after a missing one")
                 if present == acked + 1 { inFlightCommitted += 1 }
             }
@@ -164,13 +184,19 @@ struct CrashSafetyTests {
         }
         #expect(kills >= targetKills)
         // The next run works and finishes.
-        let last = try runner.startHarness(["append-batches", "--first", String(firstBatch), "--count", "20",
-                                            "--batch-size", "5", "--threads", "2"])
+        let last = try runner.startHarness([
+            "append-batches", "--first", String(firstBatch), "--count", "20",
+            "--batch-size", "5", "--threads", "2"
+        ])
         #expect(last.wait(timeout: 300) == .exited(0), "\(last.stderr)")
         let final = try runner.verification()
         #expect(final.status == 0 && final.events == head + 100)
-        Soak.report("append-kills", ["kills": kills, "inFlightBatchesCommitted": inFlightCommitted,
-                                     "batchesChecked": batchesChecked, "eventsChecked": eventsChecked])
+        Soak.report(
+            "append-kills",
+            [
+                "kills": kills, "inFlightBatchesCommitted": inFlightCommitted,
+                "batchesChecked": batchesChecked, "eventsChecked": eventsChecked
+            ])
     }
 }
 

@@ -10,8 +10,10 @@ import Testing
 struct FaultTests {
     /// A journal with `count` legal events from stream `firstStream` on; returns their ids.
     @discardableResult
-    static func populate(_ runner: JournalRunner, _ legal: inout LegalEvents, count: Int, firstStream: Int,
-                         name: String = "seed.ndjson") throws -> [String] {
+    static func populate(
+        _ runner: JournalRunner, _ legal: inout LegalEvents, count: Int, firstStream: Int,
+        name: String = "seed.ndjson"
+    ) throws -> [String] {
         let lines = legal.events(atLeast: count, firstStream: firstStream).lines
         let result = try runner.run(["import", try runner.ndjson(name, lines)], timeout: 600)
         #expect(result.ending == .exited(0), "\(result.stderr)")
@@ -40,11 +42,13 @@ struct FaultTests {
         let more = legal.events(atLeast: 4_000, firstStream: 10_000).lines
         let input = try runner.ndjson("more.ndjson", more)
         let rejects = withRejects ? ["--rejects", runner.path("rejects.ndjson")] : []
-        let full = try runner.run(["import", input] + rejects, timeout: 600,
-                                  environment: ["JOURNAL_MAX_PAGE_COUNT": String(pages + 20)])
+        let full = try runner.run(
+            ["import", input] + rejects, timeout: 600,
+            environment: ["JOURNAL_MAX_PAGE_COUNT": String(pages + 20)])
         #expect(full.ending == .exited(1))
-        #expect(full.stderr.hasPrefix("error: ") && full.stderr.contains("the disk or the database size limit is full"),
-                "\(full.stderr)")
+        #expect(
+            full.stderr.hasPrefix("error: ") && full.stderr.contains("the disk or the database size limit is full"),
+            "\(full.stderr)")
         #expect(!full.stdout.contains("imported"), "no success summary: \(full.stdout)")
         let after = try runner.verification()
         #expect(after.status == 0 && after.events == first.count, "nothing of the failed import")
@@ -62,11 +66,13 @@ struct FaultTests {
     /// when the tests run as root (who may write anything), else the current user with the
     /// file and its folder made read-only.
     static func runWithoutWriteAccess(_ runner: JournalRunner, _ arguments: [String]) throws
-        -> (ending: ChildProcess.Ending, stdout: String, stderr: String) {
+        -> (ending: ChildProcess.Ending, stdout: String, stderr: String)
+    {
         if geteuid() == 0 {
-            let child = try ChildProcess(URL(fileURLWithPath: "/usr/bin/setpriv"),
-                                         ["--reuid=65534", "--regid=65534", "--clear-groups", JournalRunner.executable.path]
-                                            + arguments + ["--db", runner.database], folder: runner.folder)
+            let child = try ChildProcess(
+                URL(fileURLWithPath: "/usr/bin/setpriv"),
+                ["--reuid=65534", "--regid=65534", "--clear-groups", JournalRunner.executable.path]
+                    + arguments + ["--db", runner.database], folder: runner.folder)
             let ending = child.wait(timeout: 300)
             return (ending, child.stdout, child.stderr)
         }
@@ -139,15 +145,19 @@ struct FaultTests {
         let original = try Self.bytes(runner.database)
         var legal = LegalEvents()
         let input = try runner.ndjson("in.ndjson", legal.frictionless(2))
-        let expected = kind == .otherSQLiteDatabase ? "is a SQLite database but not a journal" : "is not a journal or is damaged"
+        let expected =
+            kind == .otherSQLiteDatabase ? "is a SQLite database but not a journal" : "is not a journal or is damaged"
         for command in [["import", input], ["verify"], ["export"]] {
             let result = try runner.run(command, timeout: 120)
             #expect(result.ending == .exited(1), "\(command[0]): \(result.stderr)")
-            #expect(result.stderr.hasPrefix("error: ") && result.stderr.contains(expected), "\(command[0]): \(result.stderr)")
+            #expect(
+                result.stderr.hasPrefix("error: ") && result.stderr.contains(expected),
+                "\(command[0]): \(result.stderr)")
             #expect(result.stderr.contains("hint: check the --db path"), "\(result.stderr)")
         }
         #expect(try Self.bytes(runner.database) == original, "the foreign file changed")
-        #expect(!FileManager.default.fileExists(atPath: runner.database + "-wal")
+        #expect(
+            !FileManager.default.fileExists(atPath: runner.database + "-wal")
                 || (try? Self.bytes(runner.database + "-wal").isEmpty) == true)
         // The next run, on a journal, works.
         let fresh = try runner.run(["import", input, "--db", runner.path("fresh.db")], timeout: 120, db: false)
@@ -166,8 +176,9 @@ struct FaultTests {
         for command in [["verify"], ["export"], ["import", input]] {
             let result = try runner.run(command, timeout: 120)
             #expect(result.ending == .exited(1), "\(command[0]): \(result.stderr)")
-            #expect(result.stderr.hasPrefix("error: ") && result.stderr.contains("is not a journal or is damaged"),
-                    "\(command[0]): \(result.stderr)")
+            #expect(
+                result.stderr.hasPrefix("error: ") && result.stderr.contains("is not a journal or is damaged"),
+                "\(command[0]): \(result.stderr)")
         }
         #expect(try Self.bytes(runner.database) == truncated, "a failed command wrote to the damaged file")
         // Restoring the file (from a backup) makes the next run work.
@@ -206,8 +217,9 @@ struct FaultTests {
     static func appendInOneTransaction(_ lines: [String], to store: SQLiteEventStore) throws {
         let batch = try lines.map { line in
             let envelope = try Envelope(line: Array(line.utf8))
-            let event = ProposedEvent(id: envelope.id, type: envelope.type, occurredAt: envelope.occurredAt,
-                                      data: envelope.dataBytes, meta: envelope.metaBytes)
+            let event = ProposedEvent(
+                id: envelope.id, type: envelope.type, occurredAt: envelope.occurredAt,
+                data: envelope.dataBytes, meta: envelope.metaBytes)
             return StreamAppend(stream: try StreamName(envelope.stream), expectedVersion: .any, events: [event])
         }
         try store.append(batch)

@@ -3,6 +3,7 @@ import Foundation
 import JournalCore
 import Simulator
 import Testing
+
 @testable import journal
 
 /// A seeded fuzzer against `journal import`: no crash, no hang, every bad line reported with its
@@ -32,15 +33,22 @@ struct HostileInputTests {
             tally.cases += casesPerFile
         }
         #expect(Set(mutations.keys) == Set(HostileMutation.allCases), "every mutation was drawn")
-        Soak.report("hostile-files", ["casesTried": tally.cases, "lines": tally.lines, "linesReported": tally.reported,
-                                      "linesAppendedWithRejects": tally.accepted, "mutationKinds": mutations.count])
+        Soak.report(
+            "hostile-files",
+            [
+                "casesTried": tally.cases, "lines": tally.lines, "linesReported": tally.reported,
+                "linesAppendedWithRejects": tally.accepted, "mutationKinds": mutations.count
+            ])
     }
 
     /// Imports `lines` into fresh journals, all or nothing and then with `--rejects`, and checks
     /// every report against the lines' oracles.
-    func check(_ lines: [HostileLine], finalNewline: Bool, name: String, runner: JournalRunner,
-               tally: inout Tally, sourceLocation: SourceLocation = #_sourceLocation) throws {
-        let input = try runner.write("\(name).ndjson", bytes: HostileInputGenerator.bytes(lines, finalNewline: finalNewline))
+    func check(
+        _ lines: [HostileLine], finalNewline: Bool, name: String, runner: JournalRunner,
+        tally: inout Tally, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        let input = try runner.write(
+            "\(name).ndjson", bytes: HostileInputGenerator.bytes(lines, finalNewline: finalNewline))
         defer { try? FileManager.default.removeItem(atPath: input) }
         let nonBlank = lines.indices.filter { !Self.isBlank(lines[$0].bytes) }.count
         func describe(_ number: Int) -> String {
@@ -52,41 +60,52 @@ struct HostileInputTests {
         let database = runner.path("\(name).db")
         let whole = try runner.run(["import", input, "--db", database], timeout: 300, db: false)
         guard case let .exited(status) = whole.ending, status == 0 || status == 3 else {
-            Issue.record("import ended with \(whole.ending): \(whole.stderr.prefix(2000))", sourceLocation: sourceLocation)
+            Issue.record(
+                "import ended with \(whole.ending): \(whole.stderr.prefix(2000))", sourceLocation: sourceLocation)
             return
         }
         let shown = try Self.reportedLines(whole.stderr, lineCount: lines.count, sourceLocation: sourceLocation)
         // stderr shows the first 100 invalid lines; the rejects file (below) holds them all.
         let partial = runner.path("\(name)-partial.db")
         let rejectsPath = runner.path("\(name)-rejects.ndjson")
-        let withRejects = try runner.run(["import", input, "--db", partial, "--rejects", rejectsPath], timeout: 300, db: false)
+        let withRejects = try runner.run(
+            ["import", input, "--db", partial, "--rejects", rejectsPath], timeout: 300, db: false)
         // JournalCore's parser, not Foundation's: JSONSerialization drops a U+FEFF from strings.
-        let rejects = try Array(try Data(contentsOf: URL(fileURLWithPath: rejectsPath))).split(separator: 0x0A).map { text in
+        let rejects = try Array(try Data(contentsOf: URL(fileURLWithPath: rejectsPath))).split(separator: 0x0A).map {
+            text in
             try #require(try JSONParser().parse(text).objectValue, sourceLocation: sourceLocation)
         }
         let reported = rejects.map { $0["line"]?.numberValue?.int64.map(Int.init) ?? -1 }
-        #expect(shown == Array(reported.prefix(ImportErrorReport.shownOnStderr)), "stderr and the rejects file disagree",
-                sourceLocation: sourceLocation)
+        #expect(
+            shown == Array(reported.prefix(ImportErrorReport.shownOnStderr)), "stderr and the rejects file disagree",
+            sourceLocation: sourceLocation)
         for (number, line) in zip(1..., lines) {
             switch line.oracle {
-            case .reject: #expect(reported.contains(number), "not reported: \(describe(number))", sourceLocation: sourceLocation)
-            case .accept, .blank: #expect(!reported.contains(number), "reported: \(describe(number))", sourceLocation: sourceLocation)
+            case .reject:
+                #expect(reported.contains(number), "not reported: \(describe(number))", sourceLocation: sourceLocation)
+            case .accept, .blank:
+                #expect(!reported.contains(number), "reported: \(describe(number))", sourceLocation: sourceLocation)
             case .unknown: break
             }
         }
         #expect((status == 3) == !reported.isEmpty, sourceLocation: sourceLocation)
         if !reported.isEmpty {
-            #expect(whole.stderr.contains("error: \(reported.count) of \(lines.count) lines rejected; nothing was written\n"),
-                    "\(whole.stderr.suffix(500))", sourceLocation: sourceLocation)
+            #expect(
+                whole.stderr.contains(
+                    "error: \(reported.count) of \(lines.count) lines rejected; nothing was written\n"),
+                "\(whole.stderr.suffix(500))", sourceLocation: sourceLocation)
         }
         let afterWhole = try runner.verification(emptyIfMissing: true, database: database)
-        #expect(afterWhole.status == 0 && afterWhole.events == (reported.isEmpty ? nonBlank : 0),
-                "all or nothing wrote \(afterWhole.events ?? -1) events", sourceLocation: sourceLocation)
+        #expect(
+            afterWhole.status == 0 && afterWhole.events == (reported.isEmpty ? nonBlank : 0),
+            "all or nothing wrote \(afterWhole.events ?? -1) events", sourceLocation: sourceLocation)
 
         // With --rejects: the same lines reported, the others appended.
-        #expect(withRejects.ending == .exited(reported.isEmpty ? 0 : 3), "\(withRejects.stderr.suffix(500))",
-                sourceLocation: sourceLocation)
-        let reportedAgain = try Self.reportedLines(withRejects.stderr, lineCount: lines.count, sourceLocation: sourceLocation)
+        #expect(
+            withRejects.ending == .exited(reported.isEmpty ? 0 : 3), "\(withRejects.stderr.suffix(500))",
+            sourceLocation: sourceLocation)
+        let reportedAgain = try Self.reportedLines(
+            withRejects.stderr, lineCount: lines.count, sourceLocation: sourceLocation)
         #expect(reportedAgain == shown, "the two modes disagree", sourceLocation: sourceLocation)
         for reject in rejects {
             let number = reject["line"]?.numberValue?.int64.map(Int.init) ?? 0
@@ -99,15 +118,21 @@ struct HostileInputTests {
                 // The line as it was, but for what the sensitive-data guard masks (contract §4).
                 let parsed = NDJSONLineReader.problem(in: bytes) == nil ? try? JSONParser().parse(bytes) : nil
                 let masked = SensitiveData.maskedLine(bytes, isJSON: parsed)
-                #expect(reject["input"]?.stringValue == masked, "rejects file input of \(describe(number))", sourceLocation: sourceLocation)
+                #expect(
+                    reject["input"]?.stringValue == masked, "rejects file input of \(describe(number))",
+                    sourceLocation: sourceLocation)
             }
         }
         let afterPartial = try runner.verification(emptyIfMissing: true, database: partial)
-        #expect(afterPartial.status == 0 && afterPartial.events == nonBlank - reported.count, sourceLocation: sourceLocation)
+        #expect(
+            afterPartial.status == 0 && afterPartial.events == nonBlank - reported.count, sourceLocation: sourceLocation
+        )
         let exported = try runner.run(["export", "--db", partial], timeout: 300, db: false)
         let ids = Set(exported.stdout.split(separator: "\n").map { idOf(String($0)) })
         for (number, line) in zip(1..., lines) where line.oracle == .accept {
-            #expect(ids.contains(line.id), "not appended with --rejects: \(describe(number))", sourceLocation: sourceLocation)
+            #expect(
+                ids.contains(line.id), "not appended with --rejects: \(describe(number))",
+                sourceLocation: sourceLocation)
         }
         for path in [database, partial, rejectsPath] {
             for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
@@ -121,17 +146,22 @@ struct HostileInputTests {
     /// that the numbers increase within 1…lineCount.
     static func reportedLines(_ stderr: String, lineCount: Int, sourceLocation: SourceLocation) throws -> [Int] {
         var numbers: [Int] = []
-        for line in stderr.split(separator: "\n", omittingEmptySubsequences: false) where line.hasPrefix("error: line ") {
+        for line in stderr.split(separator: "\n", omittingEmptySubsequences: false) where line.hasPrefix("error: line ")
+        {
             let rest = line.dropFirst("error: line ".count)
             guard let colon = rest.firstIndex(of: ":"), let number = Int(rest[..<colon]) else {
                 Issue.record("malformed report: \(line.prefix(300))", sourceLocation: sourceLocation)
                 continue
             }
             let report = rest[rest.index(after: colon)...]
-            #expect(report.hasPrefix(" ") && report.dropFirst().contains(": "), "no '<stream> <type>: <reason>' in \(line.prefix(300))",
-                    sourceLocation: sourceLocation)
-            #expect((1...lineCount).contains(number) && number > (numbers.last ?? 0), "line number \(number) out of order or range",
-                    sourceLocation: sourceLocation)
+            #expect(
+                report.hasPrefix(" ") && report.dropFirst().contains(": "),
+                "no '<stream> <type>: <reason>' in \(line.prefix(300))",
+                sourceLocation: sourceLocation)
+            #expect(
+                (1...lineCount).contains(number) && number > (numbers.last ?? 0),
+                "line number \(number) out of order or range",
+                sourceLocation: sourceLocation)
             numbers.append(number)
         }
         return numbers
@@ -154,7 +184,8 @@ struct HostileInputTests {
         let runner = try JournalRunner()
         var legal = LegalEvents()
         let lines = legal.frictionless(1)
-        let result = try runner.run(["import", try runner.write("no-newline.ndjson", lines.joined(separator: "\n"))], timeout: 120)
+        let result = try runner.run(
+            ["import", try runner.write("no-newline.ndjson", lines.joined(separator: "\n"))], timeout: 120)
         #expect(result.ending == .exited(0))
         #expect(try runner.exportedIDs() == lines.map(idOf))
     }
@@ -166,8 +197,12 @@ struct HostileInputTests {
         let runner = try JournalRunner()
         var generator = HostileInputGenerator(seed: Soak.seed &+ 5)
         var unit = generator.unit(nil)
-        let big = generator.insertIntoData(unit[0].bytes, Array("\"blob\":\"".utf8)
-            + [UInt8](repeating: UInt8(ascii: "y"), count: Soak.pick(quick: 2, soak: 50) * 1024 * 1024) + [UInt8(ascii: "\"")])
+        let big = generator.insertIntoData(
+            unit[0].bytes,
+            Array("\"blob\":\"".utf8)
+                + [UInt8](repeating: UInt8(ascii: "y"), count: Soak.pick(quick: 2, soak: 50) * 1024 * 1024) + [
+                    UInt8(ascii: "\"")
+                ])
         unit[0].bytes = big
         let input = try runner.write("big.ndjson", bytes: HostileInputGenerator.bytes(unit, finalNewline: true))
         let result = try runner.run(["import", input, "--max-line-bytes", String(60 * 1024 * 1024)], timeout: 300)
@@ -188,16 +223,19 @@ struct HostileInputTests {
         var checked = 0
         for chunk in 0..<((cases + 199) / 200) {
             let (lines, _) = generator.file(cases: 200)
-            let path = try folder.write("in-process-\(chunk).ndjson", bytes: HostileInputGenerator.bytes(lines, finalNewline: true))
+            let path = try folder.write(
+                "in-process-\(chunk).ndjson", bytes: HostileInputGenerator.bytes(lines, finalNewline: true))
             var reader = try NDJSONLineReader.open(path: path)
             defer { reader.close() }
-            let store = try SQLiteEventStore(path: ":memory:", configuration: .init(isSameContent: JournalAccess.sameContent))
+            let store = try SQLiteEventStore(
+                path: ":memory:", configuration: .init(isSameContent: JournalAccess.sameContent))
             try store.write { transaction in
                 var importer = Importer(transaction: transaction)
                 while let line = try reader.next() {
                     let expected = lines[line.number - 1]
                     if line.isBlank {
-                        #expect(expected.oracle == .blank || expected.oracle == .unknown || Self.isBlank(expected.bytes))
+                        #expect(
+                            expected.oracle == .blank || expected.oracle == .unknown || Self.isBlank(expected.bytes))
                         continue
                     }
                     let outcome = try importer.importLine(line)
@@ -206,7 +244,9 @@ struct HostileInputTests {
                     case let (.reject, .rejected(rejection)) where rejection.reason.isEmpty:
                         Issue.record("a rejection without a reason")
                     default:
-                        Issue.record("line \(line.number) (\(expected.mutation?.rawValue ?? "intact")): expected \(expected.oracle), got \(outcome): \(expected.text.prefix(300))")
+                        Issue.record(
+                            "line \(line.number) (\(expected.mutation?.rawValue ?? "intact")): expected \(expected.oracle), got \(outcome): \(expected.text.prefix(300))"
+                        )
                     }
                     checked += 1
                 }

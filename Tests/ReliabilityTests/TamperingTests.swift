@@ -23,19 +23,20 @@ struct TamperingTests {
 
         func firstBadPosition(count: Int) -> Int {
             switch self {
-            case .changeData, .changeOccurredAt, .changeRecordedAt, .changeType, .changeVersion, .moveToAnotherStream: return 10
+            case .changeData, .changeOccurredAt, .changeRecordedAt, .changeType, .changeVersion, .moveToAnotherStream:
+                return 10
             case .deleteFirst: return 1
             case .deleteMiddle, .insertCopyInTheMiddle: return 10
             case .deleteLast, .changeTheHeadHash: return count
-            case .insertRehashedInTheMiddle: return 11  // the forged event chains; the next one no longer does
+            case .insertRehashedInTheMiddle: return 11 // the forged event chains; the next one no longer does
             case .appendRehashedPastTheHead, .moveTheHeadForward: return count + 1
             case .swapTwoEvents: return 3
             case .swapNeighboursOfOneStream: return 6
             case .changeAHash: return 15
             case .rehashOneChangedEvent: return 16
             case .moveTheHeadBack: return count - 2
-            case .renameAStream: return 5  // card #2's first event
-            case .renameAType: return 1  // TransactionCreated
+            case .renameAStream: return 5 // card #2's first event
+            case .renameAType: return 1 // TransactionCreated
             }
         }
     }
@@ -70,7 +71,8 @@ struct TamperingTests {
         try Self.rewriteChain(runner.database, changing: 10)
         let after = try runner.run(["verify", "--format", "json"], timeout: 120)
         #expect(after.ending == .exited(4), "\(after.stdout)")
-        #expect(after.stdout.contains(#""firstBadPosition":1"#) && after.stdout.contains("Merkle tree"), "\(after.stdout)")
+        #expect(
+            after.stdout.contains(#""firstBadPosition":1"#) && after.stdout.contains("Merkle tree"), "\(after.stdout)")
     }
 
     /// The limit of any log kept by its writer: whoever rewrites every link after a change, the
@@ -121,17 +123,23 @@ struct TamperingTests {
         func run(_ sql: String) throws { try db.execute(sql) }
         switch kind {
         case .changeData:
-            try run("UPDATE journal_events SET payload = CAST(replace(CAST(payload AS TEXT), 'e', 'E') AS BLOB) WHERE position = 10")
+            try run(
+                "UPDATE journal_events SET payload = CAST(replace(CAST(payload AS TEXT), 'e', 'E') AS BLOB) WHERE position = 10"
+            )
         case .changeOccurredAt:
             try run("UPDATE journal_events SET occurred_at = occurred_at - 1000 WHERE position = 10")
         case .changeRecordedAt:
             try run("UPDATE journal_events SET recorded_at = recorded_at + 1 WHERE position = 10")
         case .changeType:
-            try run("UPDATE journal_events SET type_id = (SELECT type_id FROM journal_events WHERE position = 1) WHERE position = 10")
+            try run(
+                "UPDATE journal_events SET type_id = (SELECT type_id FROM journal_events WHERE position = 1) WHERE position = 10"
+            )
         case .changeVersion:
             try run("UPDATE journal_events SET version = version + 1000 WHERE position = 10")
         case .moveToAnotherStream:
-            try run("UPDATE journal_events SET stream_id = (SELECT stream_id FROM journal_events WHERE position = 1), version = 4 WHERE position = 10")
+            try run(
+                "UPDATE journal_events SET stream_id = (SELECT stream_id FROM journal_events WHERE position = 1), version = 4 WHERE position = 10"
+            )
         case .deleteFirst:
             try run("DELETE FROM journal_events WHERE position = 1")
         case .deleteMiddle:
@@ -151,8 +159,9 @@ struct TamperingTests {
             if kind == .insertRehashedInTheMiddle {
                 forged.hash = try EventHashing.linkHash(previous: original.hash, event: forged)
             }
-            try insert(forged, into: db, streamIDSQL: "(SELECT id FROM journal_streams WHERE name = '\(forged.stream)')",
-                       typeIDSQL: "(SELECT type_id FROM journal_events WHERE position = 9)")
+            try insert(
+                forged, into: db, streamIDSQL: "(SELECT id FROM journal_streams WHERE name = '\(forged.stream)')",
+                typeIDSQL: "(SELECT type_id FROM journal_events WHERE position = 9)")
         case .appendRehashedPastTheHead:
             let last = events[count - 1]
             var forged = last
@@ -161,8 +170,9 @@ struct TamperingTests {
             forged.id = "0f0f0f0f-0000-4000-8000-00000000cafe"
             forged.occurredAt = last.occurredAt.adding(milliseconds: 1000)
             forged.hash = try EventHashing.linkHash(previous: last.hash, event: forged)
-            try insert(forged, into: db, streamIDSQL: "(SELECT stream_id FROM journal_events WHERE position = \(count))",
-                       typeIDSQL: "(SELECT type_id FROM journal_events WHERE position = \(count))")
+            try insert(
+                forged, into: db, streamIDSQL: "(SELECT stream_id FROM journal_events WHERE position = \(count))",
+                typeIDSQL: "(SELECT type_id FROM journal_events WHERE position = \(count))")
         case .swapTwoEvents:
             try swap(3, 14, db)
         case .swapNeighboursOfOneStream:
@@ -187,7 +197,9 @@ struct TamperingTests {
         case .moveTheHeadForward:
             try run("UPDATE journal_head SET position = position + 2")
         case .renameAStream:
-            try run("UPDATE journal_streams SET name = '\(LegalEvents.cardStream(99))' WHERE name = '\(LegalEvents.cardStream(2))'")
+            try run(
+                "UPDATE journal_streams SET name = '\(LegalEvents.cardStream(99))' WHERE name = '\(LegalEvents.cardStream(2))'"
+            )
         case .renameAType:
             try run("UPDATE journal_types SET name = 'TransactionCreatet' WHERE name = 'TransactionCreated'")
         }
@@ -195,7 +207,8 @@ struct TamperingTests {
 
     /// Exchanges the stored rows of two positions.
     static func swap(_ a: Int, _ b: Int, _ db: SQLiteConnection) throws {
-        try db.execute("""
+        try db.execute(
+            """
             UPDATE journal_events SET position = -1 WHERE position = \(a);
             UPDATE journal_events SET position = \(a) WHERE position = \(b);
             UPDATE journal_events SET position = \(b) WHERE position = -1;
@@ -203,8 +216,10 @@ struct TamperingTests {
     }
 
     /// Stores `event` raw (codec 0), with its id as text.
-    static func insert(_ event: RecordedEvent, into db: SQLiteConnection, streamIDSQL: String, typeIDSQL: String) throws {
-        let statement = try db.prepare("""
+    static func insert(_ event: RecordedEvent, into db: SQLiteConnection, streamIDSQL: String, typeIDSQL: String) throws
+    {
+        let statement = try db.prepare(
+            """
             INSERT INTO journal_events(position, stream_id, version, event_id, type_id, occurred_at, recorded_at,
                                        codec, data_len, meta_len, payload, hash)
             VALUES (?, \(streamIDSQL), ?, ?, \(typeIDSQL), ?, ?, 0, ?, ?, ?, ?)

@@ -1,7 +1,8 @@
-import Foundation
 import Domain
+import Foundation
 import JournalCore
 import Testing
+
 @testable import Simulator
 
 /// The generator's fast paths (the journey scratch buffer, inline executed commands, cached
@@ -32,13 +33,18 @@ struct FastEncodingTests {
     /// before the generator was optimized: the output must never change by accident. The one
     /// change made on purpose since, the `"simulated": true` marker in every event's meta, is
     /// taken out before the comparison, so it is checked to be the only change.
-    @Test("the NDJSON is byte-identical to the simulator before the optimizations",
-          arguments: [(UInt64(42), 300, 100, "default", UInt64(0xfe99_560e_ff78_f263), 580_695),
-                      (UInt64(5), 300, 300, "coverage", UInt64(0xa687_8186_e8ac_fb70), 974_029)])
+    @Test(
+        "the NDJSON is byte-identical to the simulator before the optimizations",
+        arguments: [
+            (UInt64(42), 300, 100, "default", UInt64(0xfe99_560e_ff78_f263), 580_695),
+            (UInt64(5), 300, 300, "coverage", UInt64(0xa687_8186_e8ac_fb70), 974_029)
+        ])
     func ndjsonIsByteIdenticalToTheSimulatorBeforeTheOptimizations(
-        seed: UInt64, transactions: Int, digitizations: Int, profile: String, expected: UInt64, size: Int) throws {
-        let marked = try SimulationSupport.ndjson(seed: seed, transactions: transactions, digitizations: digitizations,
-                                                  profile: try #require(WorkloadProfile.builtIn(named: profile)))
+        seed: UInt64, transactions: Int, digitizations: Int, profile: String, expected: UInt64, size: Int
+    ) throws {
+        let marked = try SimulationSupport.ndjson(
+            seed: seed, transactions: transactions, digitizations: digitizations,
+            profile: try #require(WorkloadProfile.builtIn(named: profile)))
         let bytes = Self.withoutSimulatedMarker(marked)
         #expect(bytes.count < marked.count)
         #expect(bytes.count == size)
@@ -47,13 +53,30 @@ struct FastEncodingTests {
 
     static let samples: [JSONValue] = [
         .object(JSONObject()),
-        .object(JSONObject([("a", .null), ("b", .bool(true)), ("c", .bool(false)), ("d", .number(JSONNumber(uncheckedText: "-0.50e3")))])),
-        .object(JSONObject([("quote\"key", .string("back\\slash \"quoted\"")), ("ctl", .string("tab\tnl\ncr\r\u{01}\u{1F}"))])),
-        .object(JSONObject([("unicode", .string("é ü 漢字 🙂")), ("empty", .string("")), ("long", .string(String(repeating: "x", count: 5_000)))])),
-        .object(JSONObject([("array", .array([.number(JSONNumber(1)), .string("two"), .array([]), .object(JSONObject([("n", .null)]))]))])),
+        .object(
+            JSONObject([
+                ("a", .null), ("b", .bool(true)), ("c", .bool(false)),
+                ("d", .number(JSONNumber(uncheckedText: "-0.50e3")))
+            ])),
+        .object(
+            JSONObject([
+                ("quote\"key", .string("back\\slash \"quoted\"")), ("ctl", .string("tab\tnl\ncr\r\u{01}\u{1F}"))
+            ])),
+        .object(
+            JSONObject([
+                ("unicode", .string("é ü 漢字 🙂")), ("empty", .string("")),
+                ("long", .string(String(repeating: "x", count: 5_000)))
+            ])),
+        .object(
+            JSONObject([
+                (
+                    "array",
+                    .array([.number(JSONNumber(1)), .string("two"), .array([]), .object(JSONObject([("n", .null)]))])
+                )
+            ])),
         .array([.null, .bool(true), .string("\u{7F}\u{80}")]),
         .string("plain"),
-        .number(JSONNumber(uncheckedText: "12345678901234567890123")),
+        .number(JSONNumber(uncheckedText: "12345678901234567890123"))
     ]
 
     @Test("the scratch buffer writes the same JSON as JSONWriter", arguments: samples)

@@ -1,6 +1,7 @@
 import Domain
 import JournalCore
 import Testing
+
 @testable import Simulator
 
 /// Event data written straight from the payload's fields (``ScratchDataWriter``) are the bytes
@@ -23,28 +24,41 @@ struct ScratchDataWriterTests {
 
     /// Built events with values to escape, extreme integers, arrays and objects.
     static let builtThreeDS: [ThreeDSEvent] = [
-        .transactionCreated(.init(directoryServerID: "q\"uote\\d", messageVersion: .v2_3_1, customCertificate: true,
-                                  warnings: ["SW01", "", "tab\there", "é 漢字 🙂"])),
+        .transactionCreated(
+            .init(
+                directoryServerID: "q\"uote\\d", messageVersion: .v2_3_1, customCertificate: true,
+                warnings: ["SW01", "", "tab\there", "é 漢字 🙂"])),
         .transactionCreated(.init(directoryServerID: "A000000004", messageVersion: .v2_1_0, warnings: [])),
-        .authRequestParametersCreated(.init(sdkReferenceNumber: "ref", deviceDataBytes: Int64.min, sdkAppIDRef: "ctl\u{01}\u{1F}",
-                                            ephemeralKeyThumbprint: String(repeating: "x", count: 300))),
+        .authRequestParametersCreated(
+            .init(
+                sdkReferenceNumber: "ref", deviceDataBytes: Int64.min, sdkAppIDRef: "ctl\u{01}\u{1F}",
+                ephemeralKeyThumbprint: String(repeating: "x", count: 300))),
         .authRequestParametersCreated(.init(sdkReferenceNumber: "ref", deviceDataBytes: Int64.max)),
         .authRequestParametersCreated(.init(sdkReferenceNumber: "ref", deviceDataBytes: 0)),
         .authRequestParametersCreated(.init(sdkReferenceNumber: "ref", deviceDataBytes: -7)),
-        .authResponseReceived(.init(threeDSServerTransID: "8a880dc0-d2d2-4067-bcb1-b08d1690b26e", acsTransID: "a",
-                                    transStatus: .C, transStatusReason: "01")),
+        .authResponseReceived(
+            .init(
+                threeDSServerTransID: "8a880dc0-d2d2-4067-bcb1-b08d1690b26e", acsTransID: "a",
+                transStatus: .C, transStatusReason: "01")),
         .transactionClosed(NoFields()),
         .challengeStarted(.init(timeoutSeconds: 600, acsReferenceNumber: "r")),
-        .challengeRequestSent(.init(sdkCounterStoA: ChallengeCounter(7)!, action: .submitText, entryLength: 6, noEntry: false)),
+        .challengeRequestSent(
+            .init(sdkCounterStoA: ChallengeCounter(7)!, action: .submitText, entryLength: 6, noEntry: false)),
         .challengeResponseReceived(.init(acsCounterAtoS: ChallengeCounter(999)!, result: .screen(.oob))),
         .challengeResponseReceived(.init(acsCounterAtoS: .first, result: .final(.Y))),
         .challengeCompleted(.init(transStatus: .N)),
         .challengeCancelled(NoFields()),
-        .challengeTimedOut(NoFields(data: JSONObject([("weird\"key", .array([.number(JSONNumber(uncheckedText: "1.50")), .null])),
-                                                      ("n", .object(JSONObject([("b", .bool(false))])))]))),
-        .protocolErrorOccurred(.init(errorCode: "203", errorComponent: .A, errorDescription: "d", errorDetail: "x",
-                                     errorMessageType: "Erro", sentToACS: false)),
-        .runtimeErrorOccurred(.init(errorCode: "1", errorMessage: "line\nbreak")),
+        .challengeTimedOut(
+            NoFields(
+                data: JSONObject([
+                    ("weird\"key", .array([.number(JSONNumber(uncheckedText: "1.50")), .null])),
+                    ("n", .object(JSONObject([("b", .bool(false))])))
+                ]))),
+        .protocolErrorOccurred(
+            .init(
+                errorCode: "203", errorComponent: .A, errorDescription: "d", errorDetail: "x",
+                errorMessageType: "Erro", sentToACS: false)),
+        .runtimeErrorOccurred(.init(errorCode: "1", errorMessage: "line\nbreak"))
     ]
 
     static let builtCard: [CardEvent] = [
@@ -53,10 +67,16 @@ struct ScratchDataWriterTests {
         .digitizationRequested(.init(language: "fr", pushTokenRef: nil)),
         .digitizationApproved(.init(digitalCardID: "DC")),
         .digitizationDeclined(NoFields()),
-        .digitizationApprovedWithIDV(.init(digitalCardID: "DC", methods: [IDVMethod(id: "1", type: .otpBySMS),
-                                                                           IDVMethod(id: "2", type: .appToApp, withCryptogram: true)])),
+        .digitizationApprovedWithIDV(
+            .init(
+                digitalCardID: "DC",
+                methods: [
+                    IDVMethod(id: "1", type: .otpBySMS),
+                    IDVMethod(id: "2", type: .appToApp, withCryptogram: true)
+                ])),
         .idvMethodSelected(.init(idvID: "1")),
-        .activationRequired(.init(state: .appToAppSelected, scheme: "MASTERCARD", source: "com.bank", requestPayloadBytes: 1024)),
+        .activationRequired(
+            .init(state: .appToAppSelected, scheme: "MASTERCARD", source: "com.bank", requestPayloadBytes: 1024)),
         .otpSubmitted(.init(otpLength: 6)),
         .otpRejected(.init(reason: .incorrect, attemptsRemaining: 0)),
         .appToAppResumed(.init(withTAV: true)),
@@ -66,20 +86,28 @@ struct ScratchDataWriterTests {
         .activationResumed(NoFields()),
         .activationCancelled(NoFields()),
         .activationExpired(NoFields()),
-        .activationFailed(.init(reason: .other)),
+        .activationFailed(.init(reason: .other))
     ]
 
     @Test func builtEventsWriteTheBytesOfTheirData() {
-        for event in Self.builtThreeDS { #expect(Self.written(event) == Self.expected(event.data), "\(event.typeName)") }
+        for event in Self.builtThreeDS {
+            #expect(Self.written(event) == Self.expected(event.data), "\(event.typeName)")
+        }
         for event in Self.builtCard { #expect(Self.written(event) == Self.expected(event.data), "\(event.typeName)") }
     }
 
     @Test func decodedEventsWriteTheDataAsReceivedAndEqualTheBuiltOnes() throws {
         // Unknown fields, nulls and number spellings are kept: the received data, not the canonical one.
         let received: [(String, String)] = [
-            ("TransactionCreated", #"{"zeta":1,"directoryServerID":"A000000004","messageVersion":"2.3.1","warnings":["SW01"],"alpha":[1.50,2e3]}"#),
+            (
+                "TransactionCreated",
+                #"{"zeta":1,"directoryServerID":"A000000004","messageVersion":"2.3.1","warnings":["SW01"],"alpha":[1.50,2e3]}"#
+            ),
             ("AuthRequestParametersCreated", #"{"sdkReferenceNumber":"ref","deviceDataBytes":0,"sdkAppIDRef":null}"#),
-            ("ChallengeResponseReceived", #"{"acsCounterAtoS":"001","challengeCompletionInd":"N","acsUiType":"06","transStatus":"whatever"}"#),
+            (
+                "ChallengeResponseReceived",
+                #"{"acsCounterAtoS":"001","challengeCompletionInd":"N","acsUiType":"06","transStatus":"whatever"}"#
+            )
         ]
         for (type, json) in received {
             let data = try #require(try JSONParser().parse(Array(json.utf8)).objectValue)
@@ -99,7 +127,9 @@ struct ScratchDataWriterTests {
         }
         // Events with equal fields but different data are not equal.
         let extra = try #require(try JSONParser().parse(Array(#"{"transStatus":"N","note":1}"#.utf8)).objectValue)
-        #expect(try ThreeDSEvent.decode(type: "ChallengeCompleted", data: extra) != .challengeCompleted(.init(transStatus: .N)))
+        #expect(
+            try ThreeDSEvent.decode(type: "ChallengeCompleted", data: extra)
+                != .challengeCompleted(.init(transStatus: .N)))
     }
 
     @Test func decimalsAreWrittenAsStringDoes() {

@@ -1,7 +1,8 @@
 import Domain
 import JournalCore
-@testable import Simulator
 import Testing
+
+@testable import Simulator
 
 /// Every path of issue 6 occurs: in a moderate run of the realistic profile (every event type
 /// and outcome, every directory server, version and UI type), and in a coverage-profile run
@@ -62,7 +63,9 @@ struct SimulationCoverageTests {
             default: break
             }
         }
-        for server in DirectoryServer.known.map(\.id) { #expect(servers.contains(server), "no transaction on \(server)") }
+        for server in DirectoryServer.known.map(\.id) {
+            #expect(servers.contains(server), "no transaction on \(server)")
+        }
         #expect(customWithCertificate > 0)
         #expect(versions == Set(MessageVersion.allCases.map(\.rawValue)))
         #expect(aresStatuses == Set(TransStatus.allCases.map(\.rawValue)))
@@ -120,16 +123,19 @@ struct SimulationCoverageTests {
             "runtimeError", "notEligible", "approved", "declined", "select:otpBySMS", "select:otpByEmail",
             "select:customerService", "select:webService", "select:appToApp+tav", "select:appToApp-tav",
             "select:otpBySMS:afterResume", "otp:incorrect", "otp:incorrectNoCount", "otp:expired", "otp:exhausted",
-            "appToApp:resumedWithTAV", "appToApp:resumedWithoutTAV", "activated:otp", "activated:tav", "activated:issuer",
+            "appToApp:resumedWithTAV", "appToApp:resumedWithoutTAV", "activated:otp", "activated:tav",
+            "activated:issuer",
             "activated:outOfBand", "interrupted", "resumed", "cps:other", "cancelledWhileInterrupted",
-            "expiredWhileInterrupted", "activatedWhileInterrupted", "failedWhileInterrupted", "expired", "failed",
+            "expiredWhileInterrupted", "activatedWhileInterrupted", "failedWhileInterrupted", "expired", "failed"
         ]
         for label in expected { #expect((paths[label] ?? 0) > 0, "path never taken: \(label)") }
         for code in ["101", "102", "201", "202", "203", "207", "301", "302", "402"] {
             #expect((paths["protocolError:\(code)"] ?? 0) > 0, "protocol error \(code) never reported")
         }
-        for code in ["1002", "-1009", "3840", "2000", "204", "STDSRuntimeErrorCodeEncryptionError",
-                     "STDSRuntimeErrorCodeParsingError"] {
+        for code in [
+            "1002", "-1009", "3840", "2000", "204", "STDSRuntimeErrorCodeEncryptionError",
+            "STDSRuntimeErrorCodeParsingError"
+        ] {
             #expect((paths["runtimeError:\(code)"] ?? 0) > 0, "runtime error \(code) never reported")
         }
     }
@@ -152,8 +158,11 @@ struct SimulationCoverageTests {
             requests[event.stream, default: []].append(SimulationSupport.parse(event.data)["action"]?.stringValue ?? "")
         }
         #expect(requests.values.contains { $0.filter { $0 == "submitText" }.count >= 2 }, "an OTP entered again")
-        #expect(requests.values.contains { $0.contains("resend") && $0.contains("submitText") }, "a resend, then the code")
+        #expect(
+            requests.values.contains { $0.contains("resend") && $0.contains("submitText") }, "a resend, then the code")
         #expect(requests.values.contains { $0.count >= 4 }, "a challenge of three rounds or more")
-        #expect(requests.values.contains { $0.contains("continue") && $0.contains("submitText") }, "an information screen first")
+        #expect(
+            requests.values.contains { $0.contains("continue") && $0.contains("submitText") },
+            "an information screen first")
     }
 }

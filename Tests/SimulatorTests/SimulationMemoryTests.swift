@@ -1,6 +1,7 @@
 import JournalCore
-@testable import Simulator
 import Testing
+
+@testable import Simulator
 
 /// Memory is bounded by design: at most `traffic.maxInFlight` journeys are held, whatever the
 /// counts, and a journey is generated only when it arrives.
@@ -9,13 +10,14 @@ struct SimulationMemoryTests {
     static func profile(maxInFlight: Int64, arrivalsPerSecond: Int64) throws -> WorkloadProfile {
         try WorkloadProfile.realistic.merging([
             ProfileFigure("traffic.maxInFlight", .integer(maxInFlight), source: "test"),
-            ProfileFigure("traffic.arrivalsPerSecond", .integer(arrivalsPerSecond), source: "test"),
+            ProfileFigure("traffic.arrivalsPerSecond", .integer(arrivalsPerSecond), source: "test")
         ])
     }
 
     @Test func inFlightJourneysNeverExceedTheConfiguredConcurrency() throws {
-        let simulation = try Simulation(seed: 3, transactions: 3_000, digitizations: 1_000,
-                                        profile: try Self.profile(maxInFlight: 40, arrivalsPerSecond: 500))
+        let simulation = try Simulation(
+            seed: 3, transactions: 3_000, digitizations: 1_000,
+            profile: try Self.profile(maxInFlight: 40, arrivalsPerSecond: 500))
         var events = 0
         while simulation.next() != nil {
             events += 1
@@ -36,8 +38,9 @@ struct SimulationMemoryTests {
     }
 
     @Test func theCapDoesNotChangeAnUncappedRunsCounts() throws {
-        let capped = try SimulationSupport.events(seed: 11, transactions: 500, digitizations: 200,
-                                                  profile: try Self.profile(maxInFlight: 10, arrivalsPerSecond: 40))
+        let capped = try SimulationSupport.events(
+            seed: 11, transactions: 500, digitizations: 200,
+            profile: try Self.profile(maxInFlight: 10, arrivalsPerSecond: 40))
         #expect(Set(capped.map(\.stream)).count == 700)
     }
 }

@@ -1,7 +1,8 @@
 import Domain
 import JournalCore
-@testable import Simulator
 import Testing
+
+@testable import Simulator
 
 /// Every stream a simulation hands out replays through `JourneyState` without a rejection, in
 /// version order, interleaved, and obeys the timing rules of a real run.
@@ -47,7 +48,9 @@ struct SimulationReplayTests {
             if event.recordedAt < previous { wrong += 1 }
             previous = event.recordedAt
             let meta = event.meta.map { String(decoding: $0, as: UTF8.self) } ?? ""
-            let expected = event.version == 0 ? meta.hasPrefix(#"{"platform":"#) && meta.hasSuffix(#","simulated":true}"#)
+            let expected =
+                event.version == 0
+                ? meta.hasPrefix(#"{"platform":"#) && meta.hasSuffix(#","simulated":true}"#)
                 : meta == #"{"simulated":true}"#
             if !expected { wrong += 1 }
         }
@@ -59,7 +62,8 @@ struct SimulationReplayTests {
         // upload delay (a slow clock) or after recordedAt (a fast clock).
         let events = SimulationSupport.moderateRun.events
         #expect(events.contains { $0.occurredAt > $0.recordedAt }, "a device clock ahead of the journal")
-        #expect(events.contains { $0.recordedAt.millisecondsSinceEpoch - $0.occurredAt.millisecondsSinceEpoch > 10_000 })
+        #expect(
+            events.contains { $0.recordedAt.millisecondsSinceEpoch - $0.occurredAt.millisecondsSinceEpoch > 10_000 })
     }
 
     @Test func challengesEndBeforeTheirDeadlineUnlessTheyTimeOut() throws {
@@ -71,7 +75,7 @@ struct SimulationReplayTests {
                 let seconds = data["timeoutSeconds"]?.numberValue?.int64 ?? 0
                 deadlines[event.stream] = event.occurredAt.adding(milliseconds: seconds * 1000)
             case "ChallengeCompleted", "ChallengeCancelled", "ProtocolErrorOccurred", "RuntimeErrorOccurred",
-                 "ChallengeRequestSent", "ChallengeResponseReceived":
+                "ChallengeRequestSent", "ChallengeResponseReceived":
                 let deadline = try #require(deadlines[event.stream])
                 #expect(event.occurredAt < deadline, "\(event.type) after the challenge's timeout")
             case "ChallengeTimedOut":

@@ -1,22 +1,29 @@
 import Domain
 import JournalCore
+
 @testable import Simulator
 
 /// Helpers shared by the simulator suites.
 enum SimulationSupport {
     /// Every event of a simulation, in the order it hands them out.
-    static func events(seed: UInt64, transactions: Int, digitizations: Int,
-                       profile: WorkloadProfile = .realistic) throws -> [SimulatedEvent] {
-        let simulation = try Simulation(seed: seed, transactions: transactions, digitizations: digitizations, profile: profile)
+    static func events(
+        seed: UInt64, transactions: Int, digitizations: Int,
+        profile: WorkloadProfile = .realistic
+    ) throws -> [SimulatedEvent] {
+        let simulation = try Simulation(
+            seed: seed, transactions: transactions, digitizations: digitizations, profile: profile)
         var events: [SimulatedEvent] = []
         while let event = simulation.next() { events.append(event) }
         return events
     }
 
     /// The NDJSON bytes `journal simulate --ndjson` writes.
-    static func ndjson(seed: UInt64, transactions: Int, digitizations: Int,
-                       profile: WorkloadProfile = .realistic) throws -> [UInt8] {
-        let simulation = try Simulation(seed: seed, transactions: transactions, digitizations: digitizations, profile: profile)
+    static func ndjson(
+        seed: UInt64, transactions: Int, digitizations: Int,
+        profile: WorkloadProfile = .realistic
+    ) throws -> [UInt8] {
+        let simulation = try Simulation(
+            seed: seed, transactions: transactions, digitizations: digitizations, profile: profile)
         var writer = EnvelopeWriter()
         var bytes: [UInt8] = []
         while let event = simulation.next() {
@@ -37,8 +44,9 @@ enum SimulationSupport {
 
     static let moderateRun: Run = {
         // Built-in profiles always compile (checked by WorkloadProfileTests).
-        let simulation = try! Simulation(seed: 2026, transactions: 8_000, digitizations: 4_000, profile: .realistic,
-                                         recordsPaths: true)
+        let simulation = try! Simulation(
+            seed: 2026, transactions: 8_000, digitizations: 4_000, profile: .realistic,
+            recordsPaths: true)
         var events: [SimulatedEvent] = []
         while let event = simulation.next() { events.append(event) }
         return Run(events: events, statistics: simulation.statistics, pathCounts: simulation.pathCounts)
@@ -46,8 +54,9 @@ enum SimulationSupport {
 
     /// A coverage-profile run with every path label recorded.
     static let coverageRun: Run = {
-        let simulation = try! Simulation(seed: 99, transactions: 3_000, digitizations: 3_000, profile: .coverage,
-                                         recordsPaths: true)
+        let simulation = try! Simulation(
+            seed: 99, transactions: 3_000, digitizations: 3_000, profile: .coverage,
+            recordsPaths: true)
         var events: [SimulatedEvent] = []
         while let event = simulation.next() { events.append(event) }
         return Run(events: events, statistics: simulation.statistics, pathCounts: simulation.pathCounts)

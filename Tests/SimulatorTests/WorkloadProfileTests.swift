@@ -1,7 +1,8 @@
 import Glibc
 import JournalCore
-@testable import Simulator
 import Testing
+
+@testable import Simulator
 
 /// The profile: every built-in compiles, the JSON form round-trips, and a bad file is refused
 /// with the figure at fault.
@@ -34,12 +35,14 @@ struct WorkloadProfileTests {
     }
 
     @Test func aFileMayReplaceSomeFiguresOfItsBase() throws {
-        let file = #"{"formatVersion":1,"name":"mine","base":"europe","figures":{"threeDS.authResponse":{"weights":{"Y":1,"C":1}},"card.notEligible":{"percent":12.5,"source":"our telemetry"}}}"#
+        let file =
+            #"{"formatVersion":1,"name":"mine","base":"europe","figures":{"threeDS.authResponse":{"weights":{"Y":1,"C":1}},"card.notEligible":{"percent":12.5,"source":"our telemetry"}}}"#
         let profile = try WorkloadProfile.load(file: Array(file.utf8), sourceLabel: "profile file mine.json", base: nil)
         #expect(profile.name == "mine")
         #expect(profile["threeDS.authResponse"]?.value == .weights([WeightEntry("Y", 1), WeightEntry("C", 1)]))
         #expect(profile["threeDS.authResponse"]?.source == "profile file mine.json")
-        #expect(profile["card.notEligible"] == ProfileFigure("card.notEligible", .percent(12.5), source: "our telemetry"))
+        #expect(
+            profile["card.notEligible"] == ProfileFigure("card.notEligible", .percent(12.5), source: "our telemetry"))
         #expect(profile["threeDS.directoryServers"] == WorkloadProfile.europe["threeDS.directoryServers"])
     }
 
@@ -47,20 +50,53 @@ struct WorkloadProfileTests {
         (#"{"figures":{}}"#, "formatVersion is required (1)"),
         (#"{"formatVersion":2}"#, "formatVersion is 2; this simulator reads version 1"),
         (#"{"formatVersion":1,"figure":{}}"#, "\"figure\" is not a key of a profile file"),
-        (#"{"formatVersion":1,"figures":{"threeDS.authResponses":{"weights":{"Y":1}}}}"#, "threeDS.authResponses is not a figure of the profile"),
-        (#"{"formatVersion":1,"figures":{"threeDS.authResponse":{"percent":5}}}"#, "threeDS.authResponse must be a weights, got a percent"),
-        (#"{"formatVersion":1,"figures":{"threeDS.authResponse":{"weights":{"Z":1}}}}"#, "threeDS.authResponse has an unknown or invalid value \"Z\""),
-        (#"{"formatVersion":1,"figures":{"threeDS.authResponse":{"weights":{"Y":-1}}}}"#, "threeDS.authResponse weights must be from 0 to 1000000000"),
-        (#"{"formatVersion":1,"figures":{"threeDS.authResponse":{"weights":{"Y":0}}}}"#, "threeDS.authResponse needs at least one weight above 0"),
-        (#"{"formatVersion":1,"figures":{"card.notEligible":{"percent":101}}}"#, "card.notEligible must be a percentage from 0 to 100"),
-        (#"{"formatVersion":1,"figures":{"threeDS.timeoutSeconds":{"weights":{"120":1}}}}"#, "threeDS.timeoutSeconds has an unknown or invalid value \"120\""),
-        (#"{"formatVersion":1,"figures":{"threeDS.runtimeErrorCodes":{"weights":{"4111111111111111":1}}}}"#, "threeDS.runtimeErrorCodes has an unknown or invalid value"),
-        (#"{"formatVersion":1,"figures":{"traffic.maxInFlight":{"value":0}}}"#, "traffic.maxInFlight must be from 1 to 10000000, got 0"),
-        (#"{"formatVersion":1,"figures":{"traffic.uploadDelay":{"delayMs":{"min":5,"max":1}}}}"#, "traffic.uploadDelay needs 0 <= min <= max"),
-        (#"{"formatVersion":1,"figures":{"traffic.hourlyShape":{"values":[1,2]}}}"#, "traffic.hourlyShape must have 24 values, got 2"),
+        (
+            #"{"formatVersion":1,"figures":{"threeDS.authResponses":{"weights":{"Y":1}}}}"#,
+            "threeDS.authResponses is not a figure of the profile"
+        ),
+        (
+            #"{"formatVersion":1,"figures":{"threeDS.authResponse":{"percent":5}}}"#,
+            "threeDS.authResponse must be a weights, got a percent"
+        ),
+        (
+            #"{"formatVersion":1,"figures":{"threeDS.authResponse":{"weights":{"Z":1}}}}"#,
+            "threeDS.authResponse has an unknown or invalid value \"Z\""
+        ),
+        (
+            #"{"formatVersion":1,"figures":{"threeDS.authResponse":{"weights":{"Y":-1}}}}"#,
+            "threeDS.authResponse weights must be from 0 to 1000000000"
+        ),
+        (
+            #"{"formatVersion":1,"figures":{"threeDS.authResponse":{"weights":{"Y":0}}}}"#,
+            "threeDS.authResponse needs at least one weight above 0"
+        ),
+        (
+            #"{"formatVersion":1,"figures":{"card.notEligible":{"percent":101}}}"#,
+            "card.notEligible must be a percentage from 0 to 100"
+        ),
+        (
+            #"{"formatVersion":1,"figures":{"threeDS.timeoutSeconds":{"weights":{"120":1}}}}"#,
+            "threeDS.timeoutSeconds has an unknown or invalid value \"120\""
+        ),
+        (
+            #"{"formatVersion":1,"figures":{"threeDS.runtimeErrorCodes":{"weights":{"4111111111111111":1}}}}"#,
+            "threeDS.runtimeErrorCodes has an unknown or invalid value"
+        ),
+        (
+            #"{"formatVersion":1,"figures":{"traffic.maxInFlight":{"value":0}}}"#,
+            "traffic.maxInFlight must be from 1 to 10000000, got 0"
+        ),
+        (
+            #"{"formatVersion":1,"figures":{"traffic.uploadDelay":{"delayMs":{"min":5,"max":1}}}}"#,
+            "traffic.uploadDelay needs 0 <= min <= max"
+        ),
+        (
+            #"{"formatVersion":1,"figures":{"traffic.hourlyShape":{"values":[1,2]}}}"#,
+            "traffic.hourlyShape must have 24 values, got 2"
+        ),
         (#"{"formatVersion":1,"base":"nowhere"}"#, "base is \"nowhere\"; the built-in profiles are"),
         ("[1]", "must be a JSON object"),
-        ("{", "is not valid JSON"),
+        ("{", "is not valid JSON")
     ])
     func aBadProfileFileIsRefusedWithTheFigureAtFault(file: String, message: String) {
         do {
@@ -135,7 +171,7 @@ struct EventIDTests {
 
     @Test func aProfileMayAskForTimeOrderedIDs() throws {
         let profile = try WorkloadProfile.realistic.merging([
-            ProfileFigure("traffic.timeOrderedEventIDs", .percent(100), source: "test"),
+            ProfileFigure("traffic.timeOrderedEventIDs", .percent(100), source: "test")
         ])
         let events = try SimulationSupport.events(seed: 9, transactions: 50, digitizations: 20, profile: profile)
         #expect(events.allSatisfy { Array($0.id.utf8)[14] == UInt8(ascii: "7") })

@@ -23,6 +23,7 @@ public func fuzzEnvelope(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
     guard let reparsed = try? Envelope(line: written, parser: parser) else {
         fatalError("an envelope's own JSON no longer decodes")
     }
-    precondition(reparsed.isSameContent(as: envelope) && reparsed.id == envelope.id, "an envelope changed through JSONWriter")
+    precondition(
+        reparsed.isSameContent(as: envelope) && reparsed.id == envelope.id, "an envelope changed through JSONWriter")
     return 0
 }

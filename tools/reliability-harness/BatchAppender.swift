@@ -29,8 +29,10 @@ struct BatchAppender {
         let done = DispatchGroup()
         for thread in 0..<threads {
             done.enter()
-            let work = ThreadWork(store: store, thread: thread, batches: Array(stride(from: first + thread, to: first + count, by: threads)),
-                                  batchSize: batchSize)
+            let work = ThreadWork(
+                store: store, thread: thread,
+                batches: Array(stride(from: first + thread, to: first + count, by: threads)),
+                batchSize: batchSize)
             let worker = Thread {
                 do {
                     try work.run()
@@ -57,11 +59,16 @@ private struct ThreadWork: Sendable {
         let ledger = try ProbeEvents.ledger(thread: thread)
         var ledgerVersion = try store.lastVersion(of: ledger)
         for batch in batches {
-            var parts = [StreamAppend(stream: ledger, expectedVersion: ledgerVersion.map { .exact($0) } ?? .noStream,
-                                      events: [ProbeEvents.event(batch: batch, index: 0, thread: thread)])]
+            var parts = [
+                StreamAppend(
+                    stream: ledger, expectedVersion: ledgerVersion.map { .exact($0) } ?? .noStream,
+                    events: [ProbeEvents.event(batch: batch, index: 0, thread: thread)])
+            ]
             for index in 1..<batchSize {
-                parts.append(StreamAppend(stream: try ProbeEvents.stream(batch: batch, index: index), expectedVersion: .noStream,
-                                          events: [ProbeEvents.event(batch: batch, index: index, thread: thread)]))
+                parts.append(
+                    StreamAppend(
+                        stream: try ProbeEvents.stream(batch: batch, index: index), expectedVersion: .noStream,
+                        events: [ProbeEvents.event(batch: batch, index: index, thread: thread)]))
             }
             let results = try store.append(parts)
             ledgerVersion = results[0].lastVersion

@@ -4,7 +4,7 @@ import JournalCore
 /// The deterministic events of `append-batches`. The tests recognise them by their data
 /// (`{"batch":b,"index":i,"thread":t}`), so they need no copy of this naming.
 enum ProbeEvents {
-    static let baseTime: Int64 = 1_796_292_000_000  // 2026-12-03T10:40:00.000Z
+    static let baseTime: Int64 = 1_796_292_000_000 // 2026-12-03T10:40:00.000Z
 
     /// `<8 hex of high>-0000-4000-8000-<12 hex of low>`, lowercase.
     static func uuid(high: UInt32, low: UInt64) -> String {
@@ -24,10 +24,11 @@ enum ProbeEvents {
     /// Event `index` of batch `batch`: index 0 goes to the ledger, the others each open a stream.
     static func event(batch: Int, index: Int, thread: Int) -> ProposedEvent {
         let data = #"{"batch":\#(batch),"index":\#(index),"thread":\#(thread)}"#
-        return ProposedEvent(id: uuid(high: 0xE000_0000, low: UInt64(batch) * 100_000 + UInt64(index)),
-                             type: "ReliabilityProbe",
-                             occurredAt: Timestamp(millisecondsSinceEpoch: baseTime + Int64(batch) * 1_000 + Int64(index)),
-                             data: Array(data.utf8))
+        return ProposedEvent(
+            id: uuid(high: 0xE000_0000, low: UInt64(batch) * 100_000 + UInt64(index)),
+            type: "ReliabilityProbe",
+            occurredAt: Timestamp(millisecondsSinceEpoch: baseTime + Int64(batch) * 1_000 + Int64(index)),
+            data: Array(data.utf8))
     }
 
     static func stream(batch: Int, index: Int) throws(EventStoreError) -> StreamName {

@@ -77,7 +77,8 @@ struct StreamCloser {
 
     /// One append expecting version 2.
     private func attempt(_ store: SQLiteEventStore, _ event: ProposedEvent, _ stream: StreamName)
-        -> Result<AppendResult, EventStoreError> {
+        -> Result<AppendResult, EventStoreError>
+    {
         do {
             return .success(try store.append([event], to: stream, expectedVersion: .exact(2)))
         } catch {
@@ -86,8 +87,9 @@ struct StreamCloser {
     }
 
     private func event(high: UInt32, _ index: Int) -> ProposedEvent {
-        ProposedEvent(id: ProbeEvents.uuid(high: high, low: UInt64(index)), type: "TransactionClosed",
-                      occurredAt: Timestamp(millisecondsSinceEpoch: ProbeEvents.baseTime + 86_400_000 + Int64(index)),
-                      data: Array("{}".utf8))
+        ProposedEvent(
+            id: ProbeEvents.uuid(high: high, low: UInt64(index)), type: "TransactionClosed",
+            occurredAt: Timestamp(millisecondsSinceEpoch: ProbeEvents.baseTime + 86_400_000 + Int64(index)),
+            data: Array("{}".utf8))
     }
 }

@@ -5,19 +5,24 @@ import JournalCore
 // chain hash, which the leaf line contains.
 extension ChainHasher {
     /// The leaf hash of an event given by its fields, into `out` (32 bytes).
-    func leafHash(id: UnsafeBufferPointer<UInt8>, stream: UnsafeBufferPointer<UInt8>, type: UnsafeBufferPointer<UInt8>,
-                  occurredAt: Timestamp, data: UnsafeRawBufferPointer, meta: UnsafeRawBufferPointer?, position: Int64,
-                  version: Int64, recordedAt: Timestamp, hash: UnsafeRawBufferPointer,
-                  into out: UnsafeMutableRawBufferPointer) {
+    func leafHash(
+        id: UnsafeBufferPointer<UInt8>, stream: UnsafeBufferPointer<UInt8>, type: UnsafeBufferPointer<UInt8>,
+        occurredAt: Timestamp, data: UnsafeRawBufferPointer, meta: UnsafeRawBufferPointer?, position: Int64,
+        version: Int64, recordedAt: Timestamp, hash: UnsafeRawBufferPointer,
+        into out: UnsafeMutableRawBufferPointer
+    ) {
         lineScratch.removeAll(keepingCapacity: true)
-        LeafLine.render(id: id, stream: stream, type: type, occurredAt: occurredAt, data: data, meta: meta,
-                        position: position, version: version, recordedAt: recordedAt, hash: hash, into: &lineScratch)
+        LeafLine.render(
+            id: id, stream: stream, type: type, occurredAt: occurredAt, data: data, meta: meta,
+            position: position, version: version, recordedAt: recordedAt, hash: hash, into: &lineScratch)
         lineScratch.withUnsafeBytes { self.hash(prefix: 0, $0, nil, into: out) }
     }
 
     /// The leaf hash of an event given by its chain link body (a journal load's), into `out`.
-    func leafHash(body: UnsafeRawBufferPointer, position: Int64, version: Int64, hash: UnsafeRawBufferPointer,
-                  into out: UnsafeMutableRawBufferPointer) {
+    func leafHash(
+        body: UnsafeRawBufferPointer, position: Int64, version: Int64, hash: UnsafeRawBufferPointer,
+        into out: UnsafeMutableRawBufferPointer
+    ) {
         lineScratch.removeAll(keepingCapacity: true)
         LeafLine.render(body: body, position: position, version: version, hash: hash, into: &lineScratch)
         lineScratch.withUnsafeBytes { self.hash(prefix: 0, $0, nil, into: out) }
@@ -25,8 +30,10 @@ extension ChainHasher {
 
     /// The leaf hash of a proposed event about to be written with these numbers (the usual write
     /// paths of both backends), appended to `out`.
-    func appendLeafHash(of event: ProposedEvent, stream: StreamName, position: Int64, version: Int64,
-                        recordedAt: Timestamp, hash: [UInt8], to out: inout [UInt8]) {
+    func appendLeafHash(
+        of event: ProposedEvent, stream: StreamName, position: Int64, version: Int64,
+        recordedAt: Timestamp, hash: [UInt8], to out: inout [UInt8]
+    ) {
         let start = out.count
         out.append(contentsOf: Self.zeroHash)
         UTF8Bytes.with(event.id) { id in
@@ -36,10 +43,11 @@ extension ChainHasher {
                         OptionalBytes.with(event.meta) { meta in
                             hash.withUnsafeBytes { hash in
                                 out.withUnsafeMutableBytes { all in
-                                    leafHash(id: id, stream: streamText, type: type, occurredAt: event.occurredAt,
-                                             data: data, meta: meta, position: position, version: version,
-                                             recordedAt: recordedAt, hash: hash,
-                                             into: UnsafeMutableRawBufferPointer(rebasing: all[start..<(start + 32)]))
+                                    leafHash(
+                                        id: id, stream: streamText, type: type, occurredAt: event.occurredAt,
+                                        data: data, meta: meta, position: position, version: version,
+                                        recordedAt: recordedAt, hash: hash,
+                                        into: UnsafeMutableRawBufferPointer(rebasing: all[start..<(start + 32)]))
                                 }
                             }
                         }
@@ -59,7 +67,9 @@ extension ChainHasher {
     }
 
     /// SHA-256(0x01 ‖ left ‖ right).
-    func nodeHash(_ left: UnsafeRawBufferPointer, _ right: UnsafeRawBufferPointer, into out: UnsafeMutableRawBufferPointer) {
+    func nodeHash(
+        _ left: UnsafeRawBufferPointer, _ right: UnsafeRawBufferPointer, into out: UnsafeMutableRawBufferPointer
+    ) {
         hash(prefix: 1, left, right, into: out)
     }
 }

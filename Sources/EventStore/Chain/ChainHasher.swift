@@ -59,18 +59,23 @@ final class ChainHasher {
     }
 
     /// The hash of one event, given the previous event's hash.
-    func hash(previous: [UInt8], position: Int64, version: Int64, stream: String, id: String, type: String,
-              occurredAt: Timestamp, recordedAt: Timestamp, data: UnsafeRawBufferPointer,
-              meta: UnsafeRawBufferPointer?) -> [UInt8] {
+    func hash(
+        previous: [UInt8], position: Int64, version: Int64, stream: String, id: String, type: String,
+        occurredAt: Timestamp, recordedAt: Timestamp, data: UnsafeRawBufferPointer,
+        meta: UnsafeRawBufferPointer?
+    ) -> [UInt8] {
         scratch.removeAll(keepingCapacity: true)
         _ = UTF8Bytes.with(id) { id in
-            Self.appendBody(stream: stream, id: id, type: type, occurredAt: occurredAt, recordedAt: recordedAt,
-                            data: data, meta: meta, to: &scratch)
+            Self.appendBody(
+                stream: stream, id: id, type: type, occurredAt: occurredAt, recordedAt: recordedAt,
+                data: data, meta: meta, to: &scratch)
         }
         var out = [UInt8](repeating: 0, count: 32)
         previous.withUnsafeBytes { previous in
             scratch.withUnsafeBytes { body in
-                out.withUnsafeMutableBytes { hash(previous: previous, position: position, version: version, body: body, into: $0) }
+                out.withUnsafeMutableBytes {
+                    hash(previous: previous, position: position, version: version, body: body, into: $0)
+                }
             }
         }
         return out
@@ -81,9 +86,11 @@ final class ChainHasher {
     /// (`LoadPreparer`). `id` is the id's UTF-8 text. Returns where the data and meta bytes are
     /// in `out`.
     @discardableResult
-    static func appendBody(stream: String, id: UnsafeBufferPointer<UInt8>, type: String, occurredAt: Timestamp,
-                           recordedAt: Timestamp, data: UnsafeRawBufferPointer, meta: UnsafeRawBufferPointer?,
-                           to out: inout [UInt8]) -> (data: Range<Int>, meta: Range<Int>?) {
+    static func appendBody(
+        stream: String, id: UnsafeBufferPointer<UInt8>, type: String, occurredAt: Timestamp,
+        recordedAt: Timestamp, data: UnsafeRawBufferPointer, meta: UnsafeRawBufferPointer?,
+        to out: inout [UInt8]
+    ) -> (data: Range<Int>, meta: Range<Int>?) {
         appendString(stream, to: &out)
         appendLengthPrefixed(id, to: &out)
         appendString(type, to: &out)
@@ -106,8 +113,10 @@ final class ChainHasher {
 
     /// The hash of one event from its encoded body (`appendBody`), written into `out` (32 bytes):
     /// the link's first 56 bytes (magic, previous hash, position, version) then the body.
-    func hash(previous: UnsafeRawBufferPointer, position: Int64, version: Int64, body: UnsafeRawBufferPointer,
-              into out: UnsafeMutableRawBufferPointer) {
+    func hash(
+        previous: UnsafeRawBufferPointer, position: Int64, version: Int64, body: UnsafeRawBufferPointer,
+        into out: UnsafeMutableRawBufferPointer
+    ) {
         var prefix = (UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0))
         withUnsafeMutableBytes(of: &prefix) { bytes in
             ChainHasher.magic.withUnsafeBytes { bytes.baseAddress!.copyMemory(from: $0.baseAddress!, byteCount: 8) }
@@ -117,9 +126,10 @@ final class ChainHasher {
             var length: UInt32 = 0
             // As in `digest`: a failure leaves zeros, which never verify.
             if EVP_DigestInit_ex2(context, md, nil) == 1,
-               EVP_DigestUpdate(context, bytes.baseAddress, 56) == 1,
-               EVP_DigestUpdate(context, body.baseAddress, body.count) == 1,
-               EVP_DigestFinal_ex(context, out.baseAddress!.assumingMemoryBound(to: UInt8.self), &length) == 1 {
+                EVP_DigestUpdate(context, bytes.baseAddress, 56) == 1,
+                EVP_DigestUpdate(context, body.baseAddress, body.count) == 1,
+                EVP_DigestFinal_ex(context, out.baseAddress!.assumingMemoryBound(to: UInt8.self), &length) == 1
+            {
                 return
             }
             out.initializeMemory(as: UInt8.self, repeating: 0)
@@ -128,16 +138,19 @@ final class ChainHasher {
 
     /// SHA-256(`prefix` ‖ `first` ‖ `second`) into `out` (32 bytes): the Merkle tree's leaf
     /// (prefix 0) and node (prefix 1) hashes.
-    func hash(prefix: UInt8, _ first: UnsafeRawBufferPointer, _ second: UnsafeRawBufferPointer?,
-              into out: UnsafeMutableRawBufferPointer) {
+    func hash(
+        prefix: UInt8, _ first: UnsafeRawBufferPointer, _ second: UnsafeRawBufferPointer?,
+        into out: UnsafeMutableRawBufferPointer
+    ) {
         var prefix = prefix
         var length: UInt32 = 0
         // As in `digest`: a failure leaves zeros, which never verify.
         if EVP_DigestInit_ex2(context, md, nil) == 1,
-           EVP_DigestUpdate(context, &prefix, 1) == 1,
-           EVP_DigestUpdate(context, first.baseAddress, first.count) == 1,
-           second.map({ EVP_DigestUpdate(context, $0.baseAddress, $0.count) }) ?? 1 == 1,
-           EVP_DigestFinal_ex(context, out.baseAddress!.assumingMemoryBound(to: UInt8.self), &length) == 1 {
+            EVP_DigestUpdate(context, &prefix, 1) == 1,
+            EVP_DigestUpdate(context, first.baseAddress, first.count) == 1,
+            second.map({ EVP_DigestUpdate(context, $0.baseAddress, $0.count) }) ?? 1 == 1,
+            EVP_DigestFinal_ex(context, out.baseAddress!.assumingMemoryBound(to: UInt8.self), &length) == 1
+        {
             return
         }
         out.initializeMemory(as: UInt8.self, repeating: 0)

@@ -13,11 +13,15 @@ struct ChainVerifier {
 
     /// Checks the next stored row: its position, its stream's version, and its hash. `decode`
     /// reads the row's event (its `.integrity` errors are reported at this row's position).
-    mutating func check(position: Int64, streamID: Int64, version: Int64,
-                        decode: () throws(EventStoreError) -> RecordedEvent) throws(EventStoreError) {
+    mutating func check(
+        position: Int64, streamID: Int64, version: Int64,
+        decode: () throws(EventStoreError) -> RecordedEvent
+    ) throws(EventStoreError) {
         guard position == expectedPosition else {
             if position > expectedPosition {
-                throw .integrity(at: expectedPosition, "the event at position \(expectedPosition) is missing (the next stored position is \(position))")
+                throw .integrity(
+                    at: expectedPosition,
+                    "the event at position \(expectedPosition) is missing (the next stored position is \(position))")
             }
             throw .integrity(at: position, "position \(position) is out of order (expected \(expectedPosition))")
         }
@@ -25,18 +29,20 @@ struct ChainVerifier {
         let event: RecordedEvent
         do {
             event = try decode()
-        } catch where error.code == .integrity {
+        } catch  where error.code == .integrity {
             throw .integrity(at: position, error.message)
         }
         guard version == expectedVersion else {
-            throw .integrity(at: position, "stream \(event.stream) has version \(version) here, expected \(expectedVersion)")
+            throw .integrity(
+                at: position, "stream \(event.stream) has version \(version) here, expected \(expectedVersion)")
         }
         let previous = self.previous
         let hash = event.data.withUnsafeBytes { data in
             OptionalBytes.with(event.meta) { meta in
-                hasher.hash(previous: previous, position: position, version: version, stream: event.stream.rawValue,
-                            id: event.id, type: event.type, occurredAt: event.occurredAt,
-                            recordedAt: event.recordedAt, data: data, meta: meta)
+                hasher.hash(
+                    previous: previous, position: position, version: version, stream: event.stream.rawValue,
+                    id: event.id, type: event.type, occurredAt: event.occurredAt,
+                    recordedAt: event.recordedAt, data: data, meta: meta)
             }
         }
         guard hash == event.hash else {
@@ -51,15 +57,20 @@ struct ChainVerifier {
     func finish(headPosition: Int64, headHash: [UInt8]) throws(EventStoreError) -> VerifyReport {
         let last = expectedPosition - 1
         if headPosition > last {
-            throw .integrity(at: last + 1, "the journal head is at position \(headPosition), but the log ends at \(last): events were removed")
+            throw .integrity(
+                at: last + 1,
+                "the journal head is at position \(headPosition), but the log ends at \(last): events were removed")
         }
         if headPosition < last {
-            throw .integrity(at: headPosition + 1, "the log goes on past the journal head (\(headPosition)): events were added outside the store")
+            throw .integrity(
+                at: headPosition + 1,
+                "the log goes on past the journal head (\(headPosition)): events were added outside the store")
         }
         if headHash != previous {
             throw .integrity(at: max(last, 1), "the journal head's hash does not match the last event")
         }
-        return VerifyReport(events: last, streams: Int64(versions.count), headPosition: last,
-                            headHash: last == 0 ? "" : previous.hexString)
+        return VerifyReport(
+            events: last, streams: Int64(versions.count), headPosition: last,
+            headHash: last == 0 ? "" : previous.hexString)
     }
 }

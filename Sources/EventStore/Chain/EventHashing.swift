@@ -9,9 +9,10 @@ public enum EventHashing {
         let hasher = try ChainHasher()
         return event.data.withUnsafeBytes { data in
             OptionalBytes.with(event.meta) { meta in
-                hasher.hash(previous: previous, position: event.position, version: event.version,
-                            stream: event.stream.rawValue, id: event.id, type: event.type,
-                            occurredAt: event.occurredAt, recordedAt: event.recordedAt, data: data, meta: meta)
+                hasher.hash(
+                    previous: previous, position: event.position, version: event.version,
+                    stream: event.stream.rawValue, id: event.id, type: event.type,
+                    occurredAt: event.occurredAt, recordedAt: event.recordedAt, data: data, meta: meta)
             }
         }
     }

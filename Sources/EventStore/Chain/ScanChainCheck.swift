@@ -33,15 +33,18 @@ struct ScanChainCheck {
     }
 
     /// Adds one event to the check and remembers its stored hash for the next.
-    mutating func check(position: Int64, version: Int64, stream: String, id: String, type: String,
-                        occurredAt: Int64, recordedAt: Int64, data: UnsafeRawBufferPointer,
-                        meta: UnsafeRawBufferPointer?, hash: [UInt8]) throws(EventStoreError) {
+    mutating func check(
+        position: Int64, version: Int64, stream: String, id: String, type: String,
+        occurredAt: Int64, recordedAt: Int64, data: UnsafeRawBufferPointer,
+        meta: UnsafeRawBufferPointer?, hash: [UInt8]
+    ) throws(EventStoreError) {
         guard position == expectedPosition else {
-            try finish()  // an earlier bad link is the first failure
+            try finish() // an earlier bad link is the first failure
             throw .integrity(at: expectedPosition, "position \(expectedPosition) is missing from the log")
         }
-        batch.add(position: position, version: version, stream: stream, id: id, type: type, occurredAt: occurredAt,
-                  recordedAt: recordedAt, data: data, meta: meta, hash: hash)
+        batch.add(
+            position: position, version: version, stream: stream, id: id, type: type, occurredAt: occurredAt,
+            recordedAt: recordedAt, data: data, meta: meta, hash: hash)
         previous = hash
         expectedPosition = position + 1
         if batch.count >= Self.batchEvents { try handOff() }
@@ -85,13 +88,16 @@ struct LinkBatch: Sendable {
 
     var count: Int { positions.count }
 
-    mutating func add(position: Int64, version: Int64, stream: String, id: String, type: String, occurredAt: Int64,
-                      recordedAt: Int64, data: UnsafeRawBufferPointer, meta: UnsafeRawBufferPointer?, hash: [UInt8]) {
+    mutating func add(
+        position: Int64, version: Int64, stream: String, id: String, type: String, occurredAt: Int64,
+        recordedAt: Int64, data: UnsafeRawBufferPointer, meta: UnsafeRawBufferPointer?, hash: [UInt8]
+    ) {
         _ = UTF8Bytes.with(id) { id in
-            ChainHasher.appendBody(stream: stream, id: id, type: type,
-                                   occurredAt: Timestamp(millisecondsSinceEpoch: occurredAt),
-                                   recordedAt: Timestamp(millisecondsSinceEpoch: recordedAt),
-                                   data: data, meta: meta, to: &bodies)
+            ChainHasher.appendBody(
+                stream: stream, id: id, type: type,
+                occurredAt: Timestamp(millisecondsSinceEpoch: occurredAt),
+                recordedAt: Timestamp(millisecondsSinceEpoch: recordedAt),
+                data: data, meta: meta, to: &bodies)
         }
         ends.append(bodies.count)
         positions.append(position)
@@ -120,10 +126,13 @@ struct LinkBatch: Sendable {
                         var start = 0
                         for index in positions.indices {
                             // Each link starts from the stored hash before it, as a single read's check does.
-                            let before = index == 0 ? first
+                            let before =
+                                index == 0
+                                ? first
                                 : UnsafeRawBufferPointer(rebasing: stored[(32 * (index - 1))..<(32 * index)])
-                            hasher.hash(previous: before, position: positions[index], version: versions[index],
-                                        body: UnsafeRawBufferPointer(rebasing: all[start..<ends[index]]), into: out)
+                            hasher.hash(
+                                previous: before, position: positions[index], version: versions[index],
+                                body: UnsafeRawBufferPointer(rebasing: all[start..<ends[index]]), into: out)
                             let expected = UnsafeRawBufferPointer(rebasing: stored[(32 * index)..<(32 * index + 32)])
                             if !UnsafeRawBufferPointer(out).elementsEqual(expected) || damaged.contains(index) {
                                 return index

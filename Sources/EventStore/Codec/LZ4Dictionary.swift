@@ -26,8 +26,9 @@ final class LZ4Dictionary {
         work = .allocate(capacity: 1)
         LZ4_initStream(preloaded, MemoryLayout<LZ4_stream_t>.size)
         LZ4_initStream(work, MemoryLayout<LZ4_stream_t>.size)
-        _ = LZ4_loadDict(preloaded, bytes.baseAddress?.assumingMemoryBound(to: CChar.self),
-                         Int32(content.count))
+        _ = LZ4_loadDict(
+            preloaded, bytes.baseAddress?.assumingMemoryBound(to: CChar.self),
+            Int32(content.count))
         count = content.count
     }
 

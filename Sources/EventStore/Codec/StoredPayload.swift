@@ -7,7 +7,8 @@ enum StoredPayload {
     /// The rule both backends and a load's preparer follow: with a dictionary, a payload of at
     /// least `minimumCompressedInput` bytes is stored compressed when that saves at least one byte.
     /// Returns the compressed size (the bytes are at the start of `scratch`), or nil: store raw.
-    static func compress(_ raw: UnsafeRawBufferPointer, with dictionary: LZ4Dictionary?, scratch: inout [UInt8]) -> Int? {
+    static func compress(_ raw: UnsafeRawBufferPointer, with dictionary: LZ4Dictionary?, scratch: inout [UInt8]) -> Int?
+    {
         guard let dictionary, raw.count >= minimumCompressedInput else { return nil }
         let bound = LZ4Dictionary.bound(raw.count)
         if scratch.count < bound { scratch = [UInt8](repeating: 0, count: max(bound, 4096)) }
@@ -19,32 +20,42 @@ enum StoredPayload {
     /// Data and meta of one stored event, as arrays. `bytes` lends the payload column's bytes to
     /// its body; `dictionary` loads a compression dictionary by id. Damage is `.integrity` at
     /// `position`.
-    static func decode(codec: Int64, dataLength: Int, metaLength: Int?, position: Int64, scratch: inout [UInt8],
-                       dictionary: (Int64) throws(EventStoreError) -> LZ4Dictionary,
-                       bytes withBytes: ((UnsafeRawBufferPointer) -> Void) -> Void)
-        throws(EventStoreError) -> ([UInt8], [UInt8]?) {
-        try withDecoded(codec: codec, dataLength: dataLength, metaLength: metaLength, position: position,
-                        scratch: &scratch, dictionary: dictionary, bytes: withBytes) { data, meta in
+    static func decode(
+        codec: Int64, dataLength: Int, metaLength: Int?, position: Int64, scratch: inout [UInt8],
+        dictionary: (Int64) throws(EventStoreError) -> LZ4Dictionary,
+        bytes withBytes: ((UnsafeRawBufferPointer) -> Void) -> Void
+    )
+        throws(EventStoreError) -> ([UInt8], [UInt8]?)
+    {
+        try withDecoded(
+            codec: codec, dataLength: dataLength, metaLength: metaLength, position: position,
+            scratch: &scratch, dictionary: dictionary, bytes: withBytes
+        ) { data, meta in
             (Array(data), meta.map { Array($0) })
         }
     }
 
     /// The same, lent to `body` instead of copied: a raw payload straight from the stored bytes,
     /// a compressed one decoded into `scratch`. Valid only inside `body` (the scans use it).
-    static func withDecoded<R>(codec: Int64, dataLength: Int, metaLength: Int?, position: Int64, scratch: inout [UInt8],
-                               dictionary: (Int64) throws(EventStoreError) -> LZ4Dictionary,
-                               bytes withBytes: ((UnsafeRawBufferPointer) -> Void) -> Void,
-                               _ body: (_ data: UnsafeRawBufferPointer, _ meta: UnsafeRawBufferPointer?) -> R)
-        throws(EventStoreError) -> R {
+    static func withDecoded<R>(
+        codec: Int64, dataLength: Int, metaLength: Int?, position: Int64, scratch: inout [UInt8],
+        dictionary: (Int64) throws(EventStoreError) -> LZ4Dictionary,
+        bytes withBytes: ((UnsafeRawBufferPointer) -> Void) -> Void,
+        _ body: (_ data: UnsafeRawBufferPointer, _ meta: UnsafeRawBufferPointer?) -> R
+    )
+        throws(EventStoreError) -> R
+    {
         // Each length is bounded before they are added: damaged values must not overflow.
         guard (0...(1 << 30)).contains(dataLength), (0...(1 << 30)).contains(metaLength ?? 0),
-              dataLength + (metaLength ?? 0) <= 1 << 30 else {
+            dataLength + (metaLength ?? 0) <= 1 << 30
+        else {
             throw .integrity(at: position, "the stored payload lengths are damaged")
         }
         let total = dataLength + (metaLength ?? 0)
         func split(_ bytes: UnsafeRawBufferPointer) -> R {
-            body(UnsafeRawBufferPointer(rebasing: bytes[..<dataLength]),
-                 metaLength.map { _ in UnsafeRawBufferPointer(rebasing: bytes[dataLength..<total]) })
+            body(
+                UnsafeRawBufferPointer(rebasing: bytes[..<dataLength]),
+                metaLength.map { _ in UnsafeRawBufferPointer(rebasing: bytes[dataLength..<total]) })
         }
         if codec == 0 {
             // `split` calls `body` while `withBytes` lends the bytes: both run before this returns.

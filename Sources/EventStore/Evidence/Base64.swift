@@ -52,7 +52,9 @@ package enum Base64 {
         var index = 0
         while index < chars.count {
             let isLast = index + 4 == chars.count
-            let padding = isLast ? (chars[index + 3] == UInt8(ascii: "=") ? (chars[index + 2] == UInt8(ascii: "=") ? 2 : 1) : 0) : 0
+            let padding =
+                isLast
+                ? (chars[index + 3] == UInt8(ascii: "=") ? (chars[index + 2] == UInt8(ascii: "=") ? 2 : 1) : 0) : 0
             var group: UInt32 = 0
             for offset in 0..<(4 - padding) {
                 let value = values[Int(chars[index + offset])]

@@ -33,16 +33,18 @@ public struct BundleVerifier: Sendable {
             }
             let leafBytes = Array(event.leaf.utf8)
             do {
-                try Merkle.verifyInclusion(leafHash: Merkle.leafHash(leafBytes), index: position - 1, size: size,
-                                           proof: event.proof, root: root)
+                try Merkle.verifyInclusion(
+                    leafHash: Merkle.leafHash(leafBytes), index: position - 1, size: size,
+                    proof: event.proof, root: root)
             } catch {
                 throw .inclusion(event: index, position: position, error)
             }
             let object: JSONObject
             do {
                 guard let parsed = try JSONParser().parse(leafBytes).objectValue else {
-                    throw BundleVerificationError.leafNotAnObject(event: index, position: position,
-                                                                  reason: "not a JSON object")
+                    throw BundleVerificationError.leafNotAnObject(
+                        event: index, position: position,
+                        reason: "not a JSON object")
                 }
                 object = parsed
             } catch let error as BundleVerificationError {
@@ -60,8 +62,10 @@ public struct BundleVerifier: Sendable {
             guard leafPosition == position else {
                 throw .positionMismatch(event: index, position: position, leafPosition: leafPosition)
             }
-            events.append(VerifiedBundle.Event(position: position, version: Int64(index), leaf: event.leaf,
-                                               object: object))
+            events.append(
+                VerifiedBundle.Event(
+                    position: position, version: Int64(index), leaf: event.leaf,
+                    object: object))
         }
         return VerifiedBundle(stream: bundle.stream, checkpoint: checkpoint, events: events)
     }

@@ -42,7 +42,8 @@ public struct Checkpoint: Sendable, Equatable {
     /// ASCII digits without a leading zero (but "0"), within Int64.
     private static func parseSize(_ text: Substring) -> Int64? {
         guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
-              text == "0" || text.first != "0" else { return nil }
+            text == "0" || text.first != "0"
+        else { return nil }
         return Int64(text)
     }
 }

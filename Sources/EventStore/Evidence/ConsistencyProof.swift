@@ -18,11 +18,12 @@ public struct ConsistencyProof: Sendable, Equatable {
     public var text: String { hashes.map { Base64.encode($0) + "\n" }.joined() }
 
     public var json: JSONValue {
-        .object(JSONObject([
-            ("fromSize", .number(JSONNumber(fromSize))),
-            ("toSize", .number(JSONNumber(toSize))),
-            ("proof", .array(hashes.map { .string(Base64.encode($0)) })),
-        ]))
+        .object(
+            JSONObject([
+                ("fromSize", .number(JSONNumber(fromSize))),
+                ("toSize", .number(JSONNumber(toSize))),
+                ("proof", .array(hashes.map { .string(Base64.encode($0)) }))
+            ]))
     }
 
     /// Parses the text form for the given sizes; blank lines are skipped. Errors name the line.
@@ -41,14 +42,17 @@ public struct ConsistencyProof: Sendable, Equatable {
     /// Checks that the tree of `fromSize` with `fromRoot` is a prefix of the tree of `toSize`
     /// with `toRoot` (``Merkle/verifyConsistency(oldSize:newSize:oldRoot:newRoot:proof:)``).
     public func verify(fromRoot: [UInt8], toRoot: [UInt8]) throws(MerkleProofError) {
-        try Merkle.verifyConsistency(oldSize: fromSize, newSize: toSize, oldRoot: fromRoot, newRoot: toRoot,
-                                     proof: hashes)
+        try Merkle.verifyConsistency(
+            oldSize: fromSize, newSize: toSize, oldRoot: fromRoot, newRoot: toRoot,
+            proof: hashes)
     }
 
     /// Checks the proof between two signed checkpoints: both signed by a trusted key named as
     /// their (common) origin, the proof's sizes theirs, and the old tree a prefix of the new.
-    public func verify(from old: SignedCheckpoint, to new: SignedCheckpoint,
-                       with verifiers: [NoteVerifier]) throws(ConsistencyProofError) {
+    public func verify(
+        from old: SignedCheckpoint, to new: SignedCheckpoint,
+        with verifiers: [NoteVerifier]
+    ) throws(ConsistencyProofError) {
         do {
             try old.verify(with: verifiers)
         } catch {
@@ -63,8 +67,9 @@ public struct ConsistencyProof: Sendable, Equatable {
             throw .differentOrigins(old: old.checkpoint.origin, new: new.checkpoint.origin)
         }
         guard fromSize == old.checkpoint.size, toSize == new.checkpoint.size else {
-            throw .sizesDiffer(proofFrom: fromSize, proofTo: toSize, oldCheckpoint: old.checkpoint.size,
-                               newCheckpoint: new.checkpoint.size)
+            throw .sizesDiffer(
+                proofFrom: fromSize, proofTo: toSize, oldCheckpoint: old.checkpoint.size,
+                newCheckpoint: new.checkpoint.size)
         }
         do {
             try verify(fromRoot: old.checkpoint.root, toRoot: new.checkpoint.root)

@@ -41,18 +41,20 @@ public struct EvidenceBundle: Sendable, Equatable {
     /// The bundle as a JSON value, keys in the documented order.
     public var json: JSONValue {
         let events = events.map { event -> JSONValue in
-            .object(JSONObject([
-                ("position", .number(JSONNumber(event.position))),
-                ("leaf", .string(event.leaf)),
-                ("proof", .array(event.proof.map { .string(Base64.encode($0)) })),
-            ]))
+            .object(
+                JSONObject([
+                    ("position", .number(JSONNumber(event.position))),
+                    ("leaf", .string(event.leaf)),
+                    ("proof", .array(event.proof.map { .string(Base64.encode($0)) }))
+                ]))
         }
-        return .object(JSONObject([
-            ("format", .string(Self.format)),
-            ("stream", .string(stream)),
-            ("checkpoint", .string(checkpoint)),
-            ("events", .array(events)),
-        ]))
+        return .object(
+            JSONObject([
+                ("format", .string(Self.format)),
+                ("stream", .string(stream)),
+                ("checkpoint", .string(checkpoint)),
+                ("events", .array(events))
+            ]))
     }
 
     /// The bundle as compact JSON text (no line feed at the end).

@@ -1,4 +1,5 @@
 import COpenSSL
+
 // Ed25519 through EVP_PKEY_ED25519 (a NULL digest: Ed25519 hashes internally) and RAND_bytes.
 extension LibCrypto {
     /// Why an Ed25519 call into OpenSSL failed (never carries key bytes).
@@ -40,7 +41,8 @@ extension LibCrypto {
     /// True when `signature` is a valid Ed25519 signature of `message` by `publicKey`.
     package static func ed25519Verify(publicKey: [UInt8], message: some Collection<UInt8>, signature: [UInt8]) -> Bool {
         guard publicKey.count == 32, signature.count == 64,
-              let key = EVP_PKEY_new_raw_public_key(EVP_PKEY_ED25519, nil, publicKey, 32) else { return false }
+            let key = EVP_PKEY_new_raw_public_key(EVP_PKEY_ED25519, nil, publicKey, 32)
+        else { return false }
         defer { EVP_PKEY_free(key) }
         guard let context = EVP_MD_CTX_new() else { return false }
         defer { EVP_MD_CTX_free(context) }

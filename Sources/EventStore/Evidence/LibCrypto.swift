@@ -53,4 +53,3 @@ package enum LibCrypto {
         sha256 { $0.update(bytes) }
     }
 }
-

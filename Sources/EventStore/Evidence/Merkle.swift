@@ -39,7 +39,8 @@ public enum Merkle {
     ///
     /// - Throws: ``MerkleError/negativeSize(_:)``, or whatever `subtreeHash` throws.
     public static func root(size: Int64, subtreeHash: (_ level: Int, _ index: Int64) throws -> [UInt8]) throws
-        -> [UInt8] {
+        -> [UInt8]
+    {
         guard size >= 0 else { throw MerkleError.negativeSize(size) }
         if size == 0 { return emptyRoot }
         return try rangeHash(0, size, subtreeHash)
@@ -49,9 +50,12 @@ public enum Merkle {
     /// RFC 6962 §2.1.1): the leaf's sibling first, the root's child last.
     ///
     /// - Throws: ``MerkleError/indexOutOfRange(index:size:)``, or whatever `subtreeHash` throws.
-    public static func inclusionProof(index: Int64, size: Int64,
-                                      subtreeHash: (_ level: Int, _ index: Int64) throws -> [UInt8]) throws
-        -> [[UInt8]] {
+    public static func inclusionProof(
+        index: Int64, size: Int64,
+        subtreeHash: (_ level: Int, _ index: Int64) throws -> [UInt8]
+    ) throws
+        -> [[UInt8]]
+    {
         guard index >= 0, index < size else { throw MerkleError.indexOutOfRange(index: index, size: size) }
         var proof: [[UInt8]] = []
         try appendPath(index, 0, size, subtreeHash, to: &proof)
@@ -63,9 +67,12 @@ public enum Merkle {
     ///
     /// - Throws: ``MerkleError/consistencySizes(oldSize:newSize:)`` unless
     ///   1 ≤ `oldSize` ≤ `newSize`, or whatever `subtreeHash` throws.
-    public static func consistencyProof(oldSize: Int64, newSize: Int64,
-                                        subtreeHash: (_ level: Int, _ index: Int64) throws -> [UInt8]) throws
-        -> [[UInt8]] {
+    public static func consistencyProof(
+        oldSize: Int64, newSize: Int64,
+        subtreeHash: (_ level: Int, _ index: Int64) throws -> [UInt8]
+    ) throws
+        -> [[UInt8]]
+    {
         guard oldSize >= 1, oldSize <= newSize else {
             throw MerkleError.consistencySizes(oldSize: oldSize, newSize: newSize)
         }
@@ -84,7 +91,8 @@ public enum Merkle {
     /// MTH(D[lo:hi]). In every range the RFC's recursion reaches, a power-of-two range starts at a
     /// multiple of its size, so it is one complete subtree.
     private static func rangeHash(_ lo: Int64, _ hi: Int64, _ subtreeHash: (Int, Int64) throws -> [UInt8]) throws
-        -> [UInt8] {
+        -> [UInt8]
+    {
         let count = hi - lo
         if count & (count - 1) == 0 {
             let level = count.trailingZeroBitCount
@@ -94,8 +102,10 @@ public enum Merkle {
         return nodeHash(try rangeHash(lo, lo + k, subtreeHash), try rangeHash(lo + k, hi, subtreeHash))
     }
 
-    private static func appendPath(_ m: Int64, _ lo: Int64, _ hi: Int64,
-                                   _ subtreeHash: (Int, Int64) throws -> [UInt8], to proof: inout [[UInt8]]) throws {
+    private static func appendPath(
+        _ m: Int64, _ lo: Int64, _ hi: Int64,
+        _ subtreeHash: (Int, Int64) throws -> [UInt8], to proof: inout [[UInt8]]
+    ) throws {
         guard hi - lo > 1 else { return }
         let k = split(hi - lo)
         if m < lo + k {
@@ -108,9 +118,11 @@ public enum Merkle {
     }
 
     /// SUBPROOF(m, D[lo:hi], b) of RFC 6962 §2.1.2, with m counted from `lo`.
-    private static func appendSubproof(_ m: Int64, _ lo: Int64, _ hi: Int64, _ complete: Bool,
-                                       _ subtreeHash: (Int, Int64) throws -> [UInt8],
-                                       to proof: inout [[UInt8]]) throws {
+    private static func appendSubproof(
+        _ m: Int64, _ lo: Int64, _ hi: Int64, _ complete: Bool,
+        _ subtreeHash: (Int, Int64) throws -> [UInt8],
+        to proof: inout [[UInt8]]
+    ) throws {
         if m == hi - lo {
             if !complete { proof.append(try rangeHash(lo, hi, subtreeHash)) }
             return
@@ -129,8 +141,10 @@ public enum Merkle {
 
     /// Checks that `proof` shows the entry with `leafHash` at `index` in the tree of `size`
     /// entries whose root is `root` (RFC 9162 §2.1.3.2).
-    public static func verifyInclusion(leafHash: [UInt8], index: Int64, size: Int64, proof: [[UInt8]],
-                                       root: [UInt8]) throws(MerkleProofError) {
+    public static func verifyInclusion(
+        leafHash: [UInt8], index: Int64, size: Int64, proof: [[UInt8]],
+        root: [UInt8]
+    ) throws(MerkleProofError) {
         guard index >= 0, index < size else { throw .indexOutOfRange(index: index, size: size) }
         guard leafHash.count == hashSize else { throw .malformedLeafHash(byteCount: leafHash.count) }
         try checkHashSizes(proof)
@@ -142,8 +156,10 @@ public enum Merkle {
     }
 
     /// The root that an inclusion proof of the right length leads to (RFC 9162 §2.1.3.2 step 4 ff.).
-    package static func rootFromInclusionProof(leafHash: [UInt8], index: Int64, size: Int64,
-                                               proof: [[UInt8]]) -> [UInt8] {
+    package static func rootFromInclusionProof(
+        leafHash: [UInt8], index: Int64, size: Int64,
+        proof: [[UInt8]]
+    ) -> [UInt8] {
         var fn = index
         var sn = size - 1
         var r = leafHash
@@ -191,8 +207,10 @@ public enum Merkle {
     /// Checks that `proof` shows the tree of `oldSize` entries with root `oldRoot` to be a prefix
     /// of the tree of `newSize` entries with root `newRoot` (RFC 9162 §2.1.4.2). Equal sizes need
     /// an empty proof and equal roots; the empty tree is the prefix of nothing but itself.
-    public static func verifyConsistency(oldSize: Int64, newSize: Int64, oldRoot: [UInt8], newRoot: [UInt8],
-                                         proof: [[UInt8]]) throws(MerkleProofError) {
+    public static func verifyConsistency(
+        oldSize: Int64, newSize: Int64, oldRoot: [UInt8], newRoot: [UInt8],
+        proof: [[UInt8]]
+    ) throws(MerkleProofError) {
         guard oldSize >= 0, oldSize <= newSize else { throw .sizesOutOfOrder(oldSize: oldSize, newSize: newSize) }
         if oldSize == newSize {
             guard proof.isEmpty else { throw .wrongProofLength(expected: 0, actual: proof.count) }

@@ -38,7 +38,8 @@ public enum NoteError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .ambiguousKey(name, keyID):
             "two different keys are named \(name)+\(NoteKeyID.text(keyID))"
         case let .noKnownSignature(signedBy):
-            signedBy.isEmpty ? "the note is not signed by any of the given keys"
+            signedBy.isEmpty
+                ? "the note is not signed by any of the given keys"
                 : "the note is not signed by any of the given keys (signed by \(signedBy.joined(separator: ", ")))"
         case let .signing(reason):
             "cannot sign: \(reason)"

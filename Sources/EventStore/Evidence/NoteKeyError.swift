@@ -43,4 +43,3 @@ public enum NoteKeyError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 }
-

@@ -34,8 +34,9 @@ public struct NoteSigner: Sendable, CustomStringConvertible, CustomDebugStringCo
     public init(parsing text: String) throws(NoteKeyError) {
         let text = NoteVerifier.trimmingLineEnd(text)
         guard text.hasPrefix("PRIVATE+KEY+") else { throw .notAPrivateKey }
-        let fields = text.dropFirst("PRIVATE+KEY+".count).split(separator: "+", maxSplits: 2,
-                                                                 omittingEmptySubsequences: false)
+        let fields = text.dropFirst("PRIVATE+KEY+".count).split(
+            separator: "+", maxSplits: 2,
+            omittingEmptySubsequences: false)
         guard fields.count == 3 else { throw .malformed("expected PRIVATE+KEY+<name>+<id>+<key>") }
         if let problem = NoteKeyName.problem(fields[0]) { throw .invalidName(problem) }
         guard let stated = NoteKeyID.parse(fields[1]) else { throw .malformedKeyID }

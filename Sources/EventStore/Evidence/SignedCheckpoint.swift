@@ -62,11 +62,12 @@ public struct SignedCheckpoint: Sendable, Equatable {
 extension SignedCheckpoint {
     /// `{"origin": S, "size": N, "root": "<base64>", "note": "<the whole signed note>"}`.
     public var json: JSONValue {
-        .object(JSONObject([
-            ("origin", .string(checkpoint.origin)),
-            ("size", .number(JSONNumber(checkpoint.size))),
-            ("root", .string(Base64.encode(checkpoint.root))),
-            ("note", .string(noteText)),
-        ]))
+        .object(
+            JSONObject([
+                ("origin", .string(checkpoint.origin)),
+                ("size", .number(JSONNumber(checkpoint.size))),
+                ("root", .string(Base64.encode(checkpoint.root))),
+                ("note", .string(noteText))
+            ]))
     }
 }

@@ -24,7 +24,8 @@ public struct SignedNote: Sendable, Equatable {
         var signatures: [NoteSignature] = []
         for signer in signers {
             do {
-                signatures.append(NoteSignature(name: signer.name, keyID: signer.keyID, signature: try signer.sign(bytes)))
+                signatures.append(
+                    NoteSignature(name: signer.name, keyID: signer.keyID, signature: try signer.sign(bytes)))
             } catch {
                 throw .signing(error.description)
             }
@@ -53,7 +54,8 @@ public struct SignedNote: Sendable, Equatable {
         let firstLine = textBytes.count(where: { $0 == UInt8(ascii: "\n") }) + 2
         var signatures: [NoteSignature] = []
         for (offset, line) in block.dropLast().split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
-            .enumerated() {
+            .enumerated()
+        {
             guard signatures.count < Self.maxSignatures else { throw .tooManySignatures }
             signatures.append(try Self.parseSignature(Array(line), line: firstLine + offset))
         }

@@ -59,7 +59,8 @@ public struct TlogProof: Sendable, Equatable {
             line = next()
         }
         guard let indexLine = line, indexLine.hasPrefix("index "),
-              let index = Self.parseIndex(indexLine.dropFirst("index ".count)) else {
+            let index = Self.parseIndex(indexLine.dropFirst("index ".count))
+        else {
             throw .malformedLine(line: number, reason: "expected 'index <entry index>'")
         }
         var proof: [[UInt8]] = []
@@ -93,8 +94,9 @@ public struct TlogProof: Sendable, Equatable {
         }
         guard let extra else { throw .missingExtra }
         do {
-            try Merkle.verifyInclusion(leafHash: Merkle.leafHash(extra), index: index, size: checkpoint.checkpoint.size,
-                                       proof: proof, root: checkpoint.checkpoint.root)
+            try Merkle.verifyInclusion(
+                leafHash: Merkle.leafHash(extra), index: index, size: checkpoint.checkpoint.size,
+                proof: proof, root: checkpoint.checkpoint.root)
         } catch {
             throw .inclusion(error)
         }
@@ -102,7 +104,8 @@ public struct TlogProof: Sendable, Equatable {
 
     private static func parseIndex(_ text: Substring) -> Int64? {
         guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
-              text == "0" || text.first != "0" else { return nil }
+            text == "0" || text.first != "0"
+        else { return nil }
         return Int64(text)
     }
 }

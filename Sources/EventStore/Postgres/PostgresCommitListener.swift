@@ -1,10 +1,11 @@
 import JournalCore
+
 // The C library directly: the listening thread (`pthread_create`, joined by `stop`) and `poll`
 // on libpq's socket belong with this part of the PostgreSQL wrapper.
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Wakes followers when any process commits: a background thread holds a session that runs
@@ -21,7 +22,9 @@ import Darwin
 final class PostgresCommitListener: @unchecked Sendable {
     /// The channel of the journal in `schema`: commits of journals in other schemas of the same
     /// database must not wake this one's followers.
-    static func channel(schema: String) -> String { String(("journal_commits_" + schema).utf8.prefix(63)) ?? "journal_commits" }
+    static func channel(schema: String) -> String {
+        String(("journal_commits_" + schema).utf8.prefix(63)) ?? "journal_commits"
+    }
 
     private let url: String
     private let channel: String
@@ -43,11 +46,13 @@ final class PostgresCommitListener: @unchecked Sendable {
         guard thread == nil, !stopping else { return }
         let context = Unmanaged.passRetained(self).toOpaque()
         var created = pthread_t()
-        let rc = pthread_create(&created, nil, { context in
-            let listener = Unmanaged<PostgresCommitListener>.fromOpaque(context!).takeRetainedValue()
-            listener.loop()
-            return nil
-        }, context)
+        let rc = pthread_create(
+            &created, nil,
+            { context in
+                let listener = Unmanaged<PostgresCommitListener>.fromOpaque(context!).takeRetainedValue()
+                listener.loop()
+                return nil
+            }, context)
         if rc == 0 {
             thread = created
         } else {
@@ -69,7 +74,9 @@ final class PostgresCommitListener: @unchecked Sendable {
 
     private func loop() {
         while !isStopping {
-            guard let connection = try? PostgresConnection(url), (try? connection.execute("LISTEN \"\(channel.replacing("\"", with: "\"\""))\"")) != nil else {
+            guard let connection = try? PostgresConnection(url),
+                (try? connection.execute("LISTEN \"\(channel.replacing("\"", with: "\"\""))\"")) != nil
+            else {
                 pause(milliseconds: 500)
                 continue
             }

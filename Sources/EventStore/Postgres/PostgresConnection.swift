@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import CLibPQ
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// One libpq connection: the only place in the package that calls libpq.
 ///
@@ -37,8 +38,9 @@ package final class PostgresConnection {
         guard PQstatus(handle) == CONNECTION_OK else {
             let message = Self.scrub(String(cString: PQerrorMessage(handle)), password: password, conninfo: conninfo)
             // Every stored property is set, so `deinit` runs and calls PQfinish.
-            throw PostgresError(sqlState: Self.connectionState(message), operation: "connect",
-                                message: "cannot connect to \(location): \(message)")
+            throw PostgresError(
+                sqlState: Self.connectionState(message), operation: "connect",
+                message: "cannot connect to \(location): \(message)")
         }
         _ = try? execute("SET client_min_messages = warning")
     }
@@ -180,8 +182,9 @@ package final class PostgresConnection {
         PQreset(handle)
         prepared.removeAll()
         guard PQstatus(handle) == CONNECTION_OK else {
-            throw PostgresError(sqlState: "08006", operation: "connect",
-                                message: "lost the connection to \(location) and could not reconnect: \(errorMessage)")
+            throw PostgresError(
+                sqlState: "08006", operation: "connect",
+                message: "lost the connection to \(location) and could not reconnect: \(errorMessage)")
         }
         _ = try? execute("SET client_min_messages = warning")
     }
@@ -217,8 +220,10 @@ package final class PostgresConnection {
         return name
     }
 
-    private func withEncoded<R>(_ parameters: [PostgresValue],
-                                _ body: (Int32, [UnsafePointer<CChar>?], [Int32], [Int32]) -> R) -> R {
+    private func withEncoded<R>(
+        _ parameters: [PostgresValue],
+        _ body: (Int32, [UnsafePointer<CChar>?], [Int32], [Int32]) -> R
+    ) -> R {
         let encoded = parameters.map(\.encoded)
         var lengths: [Int32] = []
         var formats: [Int32] = []
@@ -255,10 +260,12 @@ package final class PostgresConnection {
             return
         default:
             let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
-            let primary = PQresultErrorField(result, Int32(UInt8(ascii: "M"))).map { String(cString: $0) }
+            let primary =
+                PQresultErrorField(result, Int32(UInt8(ascii: "M"))).map { String(cString: $0) }
                 ?? errorMessage
-            throw PostgresError(sqlState: state, operation: operation,
-                                message: Self.scrub(primary, password: password, conninfo: conninfo))
+            throw PostgresError(
+                sqlState: state, operation: operation,
+                message: Self.scrub(primary, password: password, conninfo: conninfo))
         }
     }
 
@@ -267,8 +274,9 @@ package final class PostgresConnection {
     }
 
     private func clientError(_ operation: String) -> PostgresError {
-        PostgresError(sqlState: PQstatus(handle) == CONNECTION_OK ? nil : "08006", operation: operation,
-                      message: errorMessage)
+        PostgresError(
+            sqlState: PQstatus(handle) == CONNECTION_OK ? nil : "08006", operation: operation,
+            message: errorMessage)
     }
 
     /// libpq reports a refused connection as text only; the two causes a user must tell apart

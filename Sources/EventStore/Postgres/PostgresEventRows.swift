@@ -26,9 +26,11 @@ struct PostgresEventRows {
                              $8::int8[], $9::int8[], $10::int8[], $11::bytea[], $12::bytea[])
         """
 
-    mutating func append(position: Int64, streamID: Int64, version: Int64, eventID: [UInt8], typeID: Int64,
-                         occurredAt: Int64, recordedAt: Int64, codec: Int64, dataLength: Int64, metaLength: Int64?,
-                         payload: [UInt8], hash: [UInt8]) {
+    mutating func append(
+        position: Int64, streamID: Int64, version: Int64, eventID: [UInt8], typeID: Int64,
+        occurredAt: Int64, recordedAt: Int64, codec: Int64, dataLength: Int64, metaLength: Int64?,
+        payload: [UInt8], hash: [UInt8]
+    ) {
         self.position.append(position)
         self.streamID.append(streamID)
         self.version.append(version)
@@ -50,14 +52,17 @@ struct PostgresEventRows {
         while start < count {
             let end = min(start + chunk, count)
             let range = start..<end
-            statements.append(PostgresStatement(Self.insert, [
-                .int64Array(Array(position[range])), .int64Array(Array(streamID[range])),
-                .int64Array(Array(version[range])), .byteaArray(Array(eventID[range])),
-                .int64Array(Array(typeID[range])), .int64Array(Array(occurredAt[range])),
-                .int64Array(Array(recordedAt[range])), .int64Array(Array(codec[range])),
-                .int64Array(Array(dataLength[range])), .int64Array(Array(metaLength[range])),
-                .byteaArray(Array(payload[range])), .byteaArray(Array(hash[range])),
-            ]))
+            statements.append(
+                PostgresStatement(
+                    Self.insert,
+                    [
+                        .int64Array(Array(position[range])), .int64Array(Array(streamID[range])),
+                        .int64Array(Array(version[range])), .byteaArray(Array(eventID[range])),
+                        .int64Array(Array(typeID[range])), .int64Array(Array(occurredAt[range])),
+                        .int64Array(Array(recordedAt[range])), .int64Array(Array(codec[range])),
+                        .int64Array(Array(dataLength[range])), .int64Array(Array(metaLength[range])),
+                        .byteaArray(Array(payload[range])), .byteaArray(Array(hash[range]))
+                    ]))
             start = end
         }
         return statements

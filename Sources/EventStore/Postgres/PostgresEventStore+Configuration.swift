@@ -31,17 +31,19 @@ extension PostgresEventStore {
         /// SQLite store does (`SQLiteEventStore.Configuration.verifiesReads`). On by default.
         public var verifiesReads = true
 
-        public init(clock: @escaping @Sendable () -> Timestamp = SQLiteEventStore.Configuration.systemClock,
-                    maxPayloadBytes: Int = 1 << 20,
-                    createIfMissing: Bool = true,
-                    readOnly: Bool = false,
-                    isSameContent: @escaping @Sendable (RecordedEvent, ProposedEvent) -> Bool
-                        = SQLiteEventStore.Configuration.sameBytes,
-                    dictionaryTrainingEvents: Int64 = 1_000,
-                    dictionarySize: Int = 64 * 1024,
-                    synchronousCommit: Bool = true,
-                    lockTimeoutMilliseconds: Int = 10_000,
-                    pipelineChunk: Int = 1_000) {
+        public init(
+            clock: @escaping @Sendable () -> Timestamp = SQLiteEventStore.Configuration.systemClock,
+            maxPayloadBytes: Int = 1 << 20,
+            createIfMissing: Bool = true,
+            readOnly: Bool = false,
+            isSameContent: @escaping @Sendable (RecordedEvent, ProposedEvent) -> Bool = SQLiteEventStore.Configuration
+                .sameBytes,
+            dictionaryTrainingEvents: Int64 = 1_000,
+            dictionarySize: Int = 64 * 1024,
+            synchronousCommit: Bool = true,
+            lockTimeoutMilliseconds: Int = 10_000,
+            pipelineChunk: Int = 1_000
+        ) {
             self.clock = clock
             self.maxPayloadBytes = maxPayloadBytes
             self.createIfMissing = createIfMissing

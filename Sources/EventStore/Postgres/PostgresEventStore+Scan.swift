@@ -1,7 +1,8 @@
 /// The cheap read path for folds over the whole log (the projections), on the reader session.
 extension PostgresEventStore: EventScanning {
     @discardableResult
-    public func scanAll(from position: Int64, limit: Int, _ body: (ScannedEvent) -> Bool) throws(EventStoreError) -> Int {
+    public func scanAll(from position: Int64, limit: Int, _ body: (ScannedEvent) -> Bool) throws(EventStoreError) -> Int
+    {
         try reading { journal throws(EventStoreError) in try journal.scanAll(from: position, limit: limit, body) }
     }
 
@@ -10,10 +11,13 @@ extension PostgresEventStore: EventScanning {
     }
 
     public func streamName(id: Int64) throws(EventStoreError) -> String {
-        try reading { journal throws(EventStoreError) in try journal.name(id: id, in: "journal_streams", what: "stream") }
+        try reading { journal throws(EventStoreError) in try journal.name(id: id, in: "journal_streams", what: "stream")
+        }
     }
 
     public func typeName(id: Int64) throws(EventStoreError) -> String {
-        try reading { journal throws(EventStoreError) in try journal.name(id: id, in: "journal_types", what: "event type") }
+        try reading { journal throws(EventStoreError) in
+            try journal.name(id: id, in: "journal_types", what: "event type")
+        }
     }
 }

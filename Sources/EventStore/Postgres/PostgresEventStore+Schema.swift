@@ -44,108 +44,108 @@ extension PostgresEventStore {
     /// The Merkle tree's tiles and the kept checkpoints (new in version 2), created with the
     /// schema or by the upgrade (after `journal_refuse_change` exists).
     static let treeSchema = """
-    CREATE TABLE journal_tree(
-        level bigint NOT NULL,
-        idx bigint NOT NULL,
-        hashes bytea NOT NULL CHECK (length(hashes) BETWEEN 32 AND 8192 AND length(hashes) % 32 = 0),
-        PRIMARY KEY (level, idx)
-    );
-    CREATE TABLE journal_checkpoints(
-        id bigint PRIMARY KEY,
-        size bigint NOT NULL,
-        root bytea NOT NULL,
-        note text NOT NULL,
-        signed_at bigint NOT NULL
-    );
-    CREATE FUNCTION journal_tree_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
-    BEGIN
-        IF TG_OP <> 'UPDATE' OR NEW.level <> OLD.level OR NEW.idx <> OLD.idx
-            OR length(NEW.hashes) < length(OLD.hashes)
-            OR substring(NEW.hashes FROM 1 FOR length(OLD.hashes)) <> OLD.hashes THEN
-            RAISE EXCEPTION 'the journal tree only grows' USING ERRCODE = 'restrict_violation';
-        END IF;
-        RETURN NEW;
-    END $$;
-    CREATE TRIGGER journal_tree_append_only BEFORE UPDATE OR DELETE ON journal_tree
-        FOR EACH ROW EXECUTE FUNCTION journal_tree_append_only();
-    CREATE TRIGGER journal_tree_no_truncate BEFORE TRUNCATE ON journal_tree
-        FOR EACH STATEMENT EXECUTE FUNCTION journal_refuse_change();
-    CREATE TRIGGER journal_checkpoints_immutable BEFORE UPDATE OR DELETE ON journal_checkpoints
-        FOR EACH ROW EXECUTE FUNCTION journal_refuse_change();
-    CREATE TRIGGER journal_checkpoints_no_truncate BEFORE TRUNCATE ON journal_checkpoints
-        FOR EACH STATEMENT EXECUTE FUNCTION journal_refuse_change();
-    """
+        CREATE TABLE journal_tree(
+            level bigint NOT NULL,
+            idx bigint NOT NULL,
+            hashes bytea NOT NULL CHECK (length(hashes) BETWEEN 32 AND 8192 AND length(hashes) % 32 = 0),
+            PRIMARY KEY (level, idx)
+        );
+        CREATE TABLE journal_checkpoints(
+            id bigint PRIMARY KEY,
+            size bigint NOT NULL,
+            root bytea NOT NULL,
+            note text NOT NULL,
+            signed_at bigint NOT NULL
+        );
+        CREATE FUNCTION journal_tree_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            IF TG_OP <> 'UPDATE' OR NEW.level <> OLD.level OR NEW.idx <> OLD.idx
+                OR length(NEW.hashes) < length(OLD.hashes)
+                OR substring(NEW.hashes FROM 1 FOR length(OLD.hashes)) <> OLD.hashes THEN
+                RAISE EXCEPTION 'the journal tree only grows' USING ERRCODE = 'restrict_violation';
+            END IF;
+            RETURN NEW;
+        END $$;
+        CREATE TRIGGER journal_tree_append_only BEFORE UPDATE OR DELETE ON journal_tree
+            FOR EACH ROW EXECUTE FUNCTION journal_tree_append_only();
+        CREATE TRIGGER journal_tree_no_truncate BEFORE TRUNCATE ON journal_tree
+            FOR EACH STATEMENT EXECUTE FUNCTION journal_refuse_change();
+        CREATE TRIGGER journal_checkpoints_immutable BEFORE UPDATE OR DELETE ON journal_checkpoints
+            FOR EACH ROW EXECUTE FUNCTION journal_refuse_change();
+        CREATE TRIGGER journal_checkpoints_no_truncate BEFORE TRUNCATE ON journal_checkpoints
+            FOR EACH STATEMENT EXECUTE FUNCTION journal_refuse_change();
+        """
 
     static let schema = """
-    CREATE TABLE journal_meta(key text PRIMARY KEY, value text NOT NULL);
-    CREATE TABLE journal_streams(id bigint PRIMARY KEY, name text COLLATE "C" NOT NULL UNIQUE);
-    CREATE TABLE journal_types(id bigint PRIMARY KEY, name text COLLATE "C" NOT NULL UNIQUE);
-    CREATE TABLE journal_dictionaries(
-        id bigint PRIMARY KEY,
-        codec text NOT NULL,
-        content bytea NOT NULL,
-        sha256 bytea NOT NULL,
-        trained_through bigint NOT NULL
-    );
-    CREATE TABLE journal_events(
-        position bigint PRIMARY KEY,
-        stream_id bigint NOT NULL,
-        version bigint NOT NULL,
-        event_id bytea NOT NULL,
-        type_id bigint NOT NULL,
-        occurred_at bigint NOT NULL,
-        recorded_at bigint NOT NULL,
-        codec bigint NOT NULL,
-        data_len bigint NOT NULL,
-        meta_len bigint,
-        payload bytea NOT NULL,
-        hash bytea NOT NULL
-    );
-    ALTER TABLE journal_events ALTER COLUMN payload SET STORAGE EXTERNAL;
-    CREATE UNIQUE INDEX journal_events_stream_version ON journal_events(stream_id, version);
-    CREATE UNIQUE INDEX journal_events_event_id ON journal_events(event_id);
-    CREATE TABLE journal_head(
-        singleton integer PRIMARY KEY CHECK (singleton = 1),
-        position bigint NOT NULL,
-        hash bytea NOT NULL
-    );
-    INSERT INTO journal_head VALUES (1, 0, '\\x0000000000000000000000000000000000000000000000000000000000000000');
-    CREATE FUNCTION journal_refuse_change() RETURNS trigger LANGUAGE plpgsql AS $$
-    BEGIN
-        RAISE EXCEPTION 'the journal''s % rows are immutable', TG_TABLE_NAME USING ERRCODE = 'restrict_violation';
-    END $$;
-    CREATE FUNCTION journal_head_forward_only() RETURNS trigger LANGUAGE plpgsql AS $$
-    BEGIN
-        IF TG_OP <> 'UPDATE' OR NEW.position <= OLD.position OR NEW.singleton <> OLD.singleton THEN
-            RAISE EXCEPTION 'the journal head only moves forward' USING ERRCODE = 'restrict_violation';
-        END IF;
-        RETURN NEW;
-    END $$;
-    CREATE TRIGGER journal_events_immutable BEFORE UPDATE OR DELETE ON journal_events
-        FOR EACH ROW EXECUTE FUNCTION journal_refuse_change();
-    CREATE TRIGGER journal_events_no_truncate BEFORE TRUNCATE ON journal_events
-        FOR EACH STATEMENT EXECUTE FUNCTION journal_refuse_change();
-    CREATE TRIGGER journal_streams_immutable BEFORE UPDATE OR DELETE ON journal_streams
-        FOR EACH ROW EXECUTE FUNCTION journal_refuse_change();
-    CREATE TRIGGER journal_streams_no_truncate BEFORE TRUNCATE ON journal_streams
-        FOR EACH STATEMENT EXECUTE FUNCTION journal_refuse_change();
-    CREATE TRIGGER journal_types_immutable BEFORE UPDATE OR DELETE ON journal_types
-        FOR EACH ROW EXECUTE FUNCTION journal_refuse_change();
-    CREATE TRIGGER journal_types_no_truncate BEFORE TRUNCATE ON journal_types
-        FOR EACH STATEMENT EXECUTE FUNCTION journal_refuse_change();
-    CREATE TRIGGER journal_dictionaries_immutable BEFORE UPDATE OR DELETE ON journal_dictionaries
-        FOR EACH ROW EXECUTE FUNCTION journal_refuse_change();
-    CREATE TRIGGER journal_dictionaries_no_truncate BEFORE TRUNCATE ON journal_dictionaries
-        FOR EACH STATEMENT EXECUTE FUNCTION journal_refuse_change();
-    CREATE TRIGGER journal_meta_immutable BEFORE UPDATE OR DELETE ON journal_meta
-        FOR EACH ROW EXECUTE FUNCTION journal_refuse_change();
-    CREATE TRIGGER journal_head_forward_only BEFORE UPDATE OR DELETE ON journal_head
-        FOR EACH ROW EXECUTE FUNCTION journal_head_forward_only();
-    CREATE TRIGGER journal_head_no_truncate BEFORE TRUNCATE ON journal_head
-        FOR EACH STATEMENT EXECUTE FUNCTION journal_refuse_change();
-    \(treeSchema)
-    INSERT INTO journal_meta VALUES ('application', 'journal'), ('schema_version', '2');
-    """
+        CREATE TABLE journal_meta(key text PRIMARY KEY, value text NOT NULL);
+        CREATE TABLE journal_streams(id bigint PRIMARY KEY, name text COLLATE "C" NOT NULL UNIQUE);
+        CREATE TABLE journal_types(id bigint PRIMARY KEY, name text COLLATE "C" NOT NULL UNIQUE);
+        CREATE TABLE journal_dictionaries(
+            id bigint PRIMARY KEY,
+            codec text NOT NULL,
+            content bytea NOT NULL,
+            sha256 bytea NOT NULL,
+            trained_through bigint NOT NULL
+        );
+        CREATE TABLE journal_events(
+            position bigint PRIMARY KEY,
+            stream_id bigint NOT NULL,
+            version bigint NOT NULL,
+            event_id bytea NOT NULL,
+            type_id bigint NOT NULL,
+            occurred_at bigint NOT NULL,
+            recorded_at bigint NOT NULL,
+            codec bigint NOT NULL,
+            data_len bigint NOT NULL,
+            meta_len bigint,
+            payload bytea NOT NULL,
+            hash bytea NOT NULL
+        );
+        ALTER TABLE journal_events ALTER COLUMN payload SET STORAGE EXTERNAL;
+        CREATE UNIQUE INDEX journal_events_stream_version ON journal_events(stream_id, version);
+        CREATE UNIQUE INDEX journal_events_event_id ON journal_events(event_id);
+        CREATE TABLE journal_head(
+            singleton integer PRIMARY KEY CHECK (singleton = 1),
+            position bigint NOT NULL,
+            hash bytea NOT NULL
+        );
+        INSERT INTO journal_head VALUES (1, 0, '\\x0000000000000000000000000000000000000000000000000000000000000000');
+        CREATE FUNCTION journal_refuse_change() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            RAISE EXCEPTION 'the journal''s % rows are immutable', TG_TABLE_NAME USING ERRCODE = 'restrict_violation';
+        END $$;
+        CREATE FUNCTION journal_head_forward_only() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            IF TG_OP <> 'UPDATE' OR NEW.position <= OLD.position OR NEW.singleton <> OLD.singleton THEN
+                RAISE EXCEPTION 'the journal head only moves forward' USING ERRCODE = 'restrict_violation';
+            END IF;
+            RETURN NEW;
+        END $$;
+        CREATE TRIGGER journal_events_immutable BEFORE UPDATE OR DELETE ON journal_events
+            FOR EACH ROW EXECUTE FUNCTION journal_refuse_change();
+        CREATE TRIGGER journal_events_no_truncate BEFORE TRUNCATE ON journal_events
+            FOR EACH STATEMENT EXECUTE FUNCTION journal_refuse_change();
+        CREATE TRIGGER journal_streams_immutable BEFORE UPDATE OR DELETE ON journal_streams
+            FOR EACH ROW EXECUTE FUNCTION journal_refuse_change();
+        CREATE TRIGGER journal_streams_no_truncate BEFORE TRUNCATE ON journal_streams
+            FOR EACH STATEMENT EXECUTE FUNCTION journal_refuse_change();
+        CREATE TRIGGER journal_types_immutable BEFORE UPDATE OR DELETE ON journal_types
+            FOR EACH ROW EXECUTE FUNCTION journal_refuse_change();
+        CREATE TRIGGER journal_types_no_truncate BEFORE TRUNCATE ON journal_types
+            FOR EACH STATEMENT EXECUTE FUNCTION journal_refuse_change();
+        CREATE TRIGGER journal_dictionaries_immutable BEFORE UPDATE OR DELETE ON journal_dictionaries
+            FOR EACH ROW EXECUTE FUNCTION journal_refuse_change();
+        CREATE TRIGGER journal_dictionaries_no_truncate BEFORE TRUNCATE ON journal_dictionaries
+            FOR EACH STATEMENT EXECUTE FUNCTION journal_refuse_change();
+        CREATE TRIGGER journal_meta_immutable BEFORE UPDATE OR DELETE ON journal_meta
+            FOR EACH ROW EXECUTE FUNCTION journal_refuse_change();
+        CREATE TRIGGER journal_head_forward_only BEFORE UPDATE OR DELETE ON journal_head
+            FOR EACH ROW EXECUTE FUNCTION journal_head_forward_only();
+        CREATE TRIGGER journal_head_no_truncate BEFORE TRUNCATE ON journal_head
+            FOR EACH STATEMENT EXECUTE FUNCTION journal_refuse_change();
+        \(treeSchema)
+        INSERT INTO journal_meta VALUES ('application', 'journal'), ('schema_version', '2');
+        """
 
     /// Every trigger, as (name, table), for tests that tamper through raw SQL.
     public static let immutabilityTriggers: [(name: String, table: String)] = [
@@ -157,29 +157,31 @@ extension PostgresEventStore {
         ("journal_meta_immutable", "journal_meta"), ("journal_head_forward_only", "journal_head"),
         ("journal_head_no_truncate", "journal_head"), ("journal_tree_append_only", "journal_tree"),
         ("journal_tree_no_truncate", "journal_tree"), ("journal_checkpoints_immutable", "journal_checkpoints"),
-        ("journal_checkpoints_no_truncate", "journal_checkpoints"),
+        ("journal_checkpoints_no_truncate", "journal_checkpoints")
     ]
 
     /// Version 1 → 2, the tables (the tree is filled by `PostgresJournal.upgradeToTree()`): the
     /// schema version in `journal_meta`, whose rows are otherwise immutable, changes with the
     /// trigger lifted inside the upgrade's transaction.
     static let upgradeFromVersion1SQL = """
-    \(treeSchema)
-    DROP TRIGGER journal_meta_immutable ON journal_meta;
-    UPDATE journal_meta SET value = '2' WHERE key = 'schema_version';
-    CREATE TRIGGER journal_meta_immutable BEFORE UPDATE OR DELETE ON journal_meta
-        FOR EACH ROW EXECUTE FUNCTION journal_refuse_change();
-    """
+        \(treeSchema)
+        DROP TRIGGER journal_meta_immutable ON journal_meta;
+        UPDATE journal_meta SET value = '2' WHERE key = 'schema_version';
+        CREATE TRIGGER journal_meta_immutable BEFORE UPDATE OR DELETE ON journal_meta
+            FOR EACH ROW EXECUTE FUNCTION journal_refuse_change();
+        """
 
     /// Checks that the session's schema holds a journal, creating it when allowed. Returns the
     /// schema version found: "1" for a journal the store upgrades when it writes
     /// (`PostgresJournal.upgradeToTree()`), or reads as it is when read-only.
     @discardableResult
     static func prepareSchema(_ connection: PostgresConnection, configuration: Configuration)
-        throws(EventStoreError) -> String {
+        throws(EventStoreError) -> String
+    {
         let location = connection.location
         func state() throws(PostgresError) -> (meta: Bool, events: Bool) {
-            let result = try connection.query("""
+            let result = try connection.query(
+                """
                 SELECT (to_regclass('journal_meta') IS NOT NULL)::int, (to_regclass('journal_events') IS NOT NULL)::int
                 """)
             return (result.int64(0, 0) == 1, result.int64(0, 1) == 1)
@@ -188,8 +190,9 @@ extension PostgresEventStore {
             var found = try state()
             if !found.meta {
                 if found.events {
-                    throw EventStoreError(code: .notAJournal,
-                                          message: "\(location) has journal_events but no journal_meta: not a journal")
+                    throw EventStoreError(
+                        code: .notAJournal,
+                        message: "\(location) has journal_events but no journal_meta: not a journal")
                 }
                 guard configuration.createIfMissing && !configuration.readOnly else {
                     throw EventStoreError(code: .missing, message: "no journal at \(location)")
@@ -213,8 +216,11 @@ extension PostgresEventStore {
                 throw EventStoreError(code: .notAJournal, message: "\(location) is not a journal")
             }
             guard let version = values["schema_version"], version == schemaVersion || version == "1" else {
-                throw EventStoreError(code: .notAJournal,
-                                      message: "\(location): journal schema version \(values["schema_version"] ?? "?") is not supported (expected \(schemaVersion))")
+                throw EventStoreError(
+                    code: .notAJournal,
+                    message:
+                        "\(location): journal schema version \(values["schema_version"] ?? "?") is not supported (expected \(schemaVersion))"
+                )
             }
             return version
         } catch let error as PostgresError {

@@ -3,10 +3,11 @@ extension PostgresEventStore {
     /// read-only is read as it is).
     func requireTree() throws(EventStoreError) {
         guard fileSchemaVersion == Self.schemaVersion else {
-            throw EventStoreError(code: .needsUpgrade,
-                                  message: "\(location) has journal schema version \(fileSchemaVersion), without the Merkle tree: "
-                                      + "open it once with a command that writes (e.g. 'journal import /dev/null'), which "
-                                      + "upgrades it to version \(Self.schemaVersion) and builds the tree")
+            throw EventStoreError(
+                code: .needsUpgrade,
+                message: "\(location) has journal schema version \(fileSchemaVersion), without the Merkle tree: "
+                    + "open it once with a command that writes (e.g. 'journal import /dev/null'), which "
+                    + "upgrades it to version \(Self.schemaVersion) and builds the tree")
         }
     }
 

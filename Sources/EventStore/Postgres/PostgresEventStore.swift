@@ -72,7 +72,8 @@ public final class PostgresEventStore: TransactionalEventStore, @unchecked Senda
 
     @discardableResult
     public func append(_ events: [ProposedEvent], to stream: StreamName, expectedVersion: ExpectedVersion)
-        throws(EventStoreError) -> AppendResult {
+        throws(EventStoreError) -> AppendResult
+    {
         try commits.append([StreamAppend(stream: stream, expectedVersion: expectedVersion, events: events)])[0]
     }
 
@@ -83,7 +84,8 @@ public final class PostgresEventStore: TransactionalEventStore, @unchecked Senda
     }
 
     public func read(stream: StreamName, from version: Int64, direction: ReadDirection, limit: Int)
-        throws(EventStoreError) -> [RecordedEvent] {
+        throws(EventStoreError) -> [RecordedEvent]
+    {
         try reading { journal throws(EventStoreError) in
             try journal.read(stream: stream, from: version, direction: direction, limit: limit)
         }

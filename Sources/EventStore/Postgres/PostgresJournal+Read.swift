@@ -13,38 +13,44 @@ extension PostgresJournal {
             bytes.count == 16 ? EventIDCoding.text(packed: bytes) : String(decoding: bytes, as: UTF8.self)
         }
         let (data, meta) = try decodePayload(result, row, position: position)
-        return RecordedEvent(position: position, stream: stream, version: result.int64(row, 2), id: id,
-                             type: result.text(row, 4),
-                             occurredAt: Timestamp(millisecondsSinceEpoch: result.int64(row, 5)),
-                             recordedAt: Timestamp(millisecondsSinceEpoch: result.int64(row, 6)),
-                             data: data, meta: meta, hash: result.bytes(row, 11))
+        return RecordedEvent(
+            position: position, stream: stream, version: result.int64(row, 2), id: id,
+            type: result.text(row, 4),
+            occurredAt: Timestamp(millisecondsSinceEpoch: result.int64(row, 5)),
+            recordedAt: Timestamp(millisecondsSinceEpoch: result.int64(row, 6)),
+            data: data, meta: meta, hash: result.bytes(row, 11))
     }
 
     /// Data and meta from columns 7…10 (codec, data_len, meta_len, payload): the SQLite store's
     /// format.
     private func decodePayload(_ result: PostgresResult, _ row: Int, position: Int64)
-        throws(EventStoreError) -> ([UInt8], [UInt8]?) {
+        throws(EventStoreError) -> ([UInt8], [UInt8]?)
+    {
         let codec = result.int64(row, 7)
         let dataLength = Int(result.int64(row, 8))
         let metaLength = result.optionalInt64(row, 9).map { Int($0) }
-        return try StoredPayload.decode(codec: codec, dataLength: dataLength, metaLength: metaLength, position: position,
-                                        scratch: &payloadScratch,
-                                        dictionary: { id throws(EventStoreError) in try self.dictionary(id) },
-                                        bytes: { body in result.withBytes(row, 10, body) })
+        return try StoredPayload.decode(
+            codec: codec, dataLength: dataLength, metaLength: metaLength, position: position,
+            scratch: &payloadScratch,
+            dictionary: { id throws(EventStoreError) in try self.dictionary(id) },
+            bytes: { body in result.withBytes(row, 10, body) })
     }
 
     /// `checked`: `sql` was made by `events(_:order:checked: true)`, and each event is checked
     /// against its chain link when the configuration says so.
-    private func collect(_ what: @autoclosure () -> String, _ sql: String, _ parameters: [PostgresValue],
-                         checked: Bool = false) throws(EventStoreError) -> [RecordedEvent] {
+    private func collect(
+        _ what: @autoclosure () -> String, _ sql: String, _ parameters: [PostgresValue],
+        checked: Bool = false
+    ) throws(EventStoreError) -> [RecordedEvent] {
         let result = try run(what()) { () throws(PostgresError) in try pg.query(sql, parameters) }
         var events: [RecordedEvent] = []
         events.reserveCapacity(result.rowCount)
         for row in 0..<result.rowCount {
             let event = try decode(result, row)
             if checked && configuration.verifiesReads {
-                try ChainLinkCheck.check(event, previous: result.isNull(row, 13) ? nil : result.bytes(row, 13),
-                                         hasher: hasher)
+                try ChainLinkCheck.check(
+                    event, previous: result.isNull(row, 13) ? nil : result.bytes(row, 13),
+                    hasher: hasher)
             }
             events.append(event)
         }
@@ -54,47 +60,56 @@ extension PostgresJournal {
     // MARK: - Reads
 
     func read(stream: StreamName, from version: Int64, direction: ReadDirection, limit: Int)
-        throws(EventStoreError) -> [RecordedEvent] {
+        throws(EventStoreError) -> [RecordedEvent]
+    {
         guard limit > 0 else { return [] }
         try flush()
         let sql: String
         switch direction {
         case .forward:
-            sql = Self.events("""
+            sql = Self.events(
+                """
                 SELECT * FROM journal_events WHERE stream_id = (SELECT id FROM journal_streams WHERE name = $1)
                 AND version >= $2 ORDER BY version LIMIT $3
                 """, order: "e.version", checked: true)
         case .backward:
-            sql = Self.events("""
+            sql = Self.events(
+                """
                 SELECT * FROM journal_events WHERE stream_id = (SELECT id FROM journal_streams WHERE name = $1)
                 AND version <= $2 ORDER BY version DESC LIMIT $3
                 """, order: "e.version DESC", checked: true)
         }
-        return try collect("reading stream \(stream)", sql,
-                           [.text(stream.rawValue), .int64(version), .int64(Int64(clamping: limit))], checked: true)
+        return try collect(
+            "reading stream \(stream)", sql,
+            [.text(stream.rawValue), .int64(version), .int64(Int64(clamping: limit))], checked: true)
     }
 
     func readAll(from position: Int64, limit: Int) throws(EventStoreError) -> [RecordedEvent] {
         guard limit > 0 else { return [] }
-        return try collect("reading the log",
-                           Self.events("SELECT * FROM journal_events WHERE position >= $1 ORDER BY position LIMIT $2",
-                                       checked: true),
-                           [.int64(position), .int64(Int64(clamping: limit))], checked: true)
+        return try collect(
+            "reading the log",
+            Self.events(
+                "SELECT * FROM journal_events WHERE position >= $1 ORDER BY position LIMIT $2",
+                checked: true),
+            [.int64(position), .int64(Int64(clamping: limit))], checked: true)
     }
 
     func storedEvent(id: String) throws(EventStoreError) -> RecordedEvent? {
         if let known = write?.stored[id] { return known }
         if write?.absent.contains(id) == true { return nil }
         try flush()
-        return try collect("looking up event \(id.prefix(60))",
-                           Self.events("SELECT * FROM journal_events WHERE event_id = $1"), [.bytea(Self.storedID(id))]).first
+        return try collect(
+            "looking up event \(id.prefix(60))",
+            Self.events("SELECT * FROM journal_events WHERE event_id = $1"), [.bytea(Self.storedID(id))]
+        ).first
     }
 
     func lastVersion(of stream: StreamName) throws(EventStoreError) -> Int64? {
         if let known = write?.streams[stream.rawValue] { return known.version }
         try flush()
         let result = try run("reading the version of \(stream)") { () throws(PostgresError) in
-            try pg.query("""
+            try pg.query(
+                """
                 SELECT max(e.version) FROM journal_events e JOIN journal_streams s ON s.id = e.stream_id WHERE s.name = $1
                 """, [.text(stream.rawValue)])
         }
@@ -113,8 +128,9 @@ extension PostgresJournal {
         let result = try run("listing streams") { () throws(PostgresError) in
             if let category {
                 // Names compare by bytes (COLLATE "C"): `category-` … `category.` is the category.
-                return try pg.query("SELECT name FROM journal_streams WHERE name > $1 AND name < $2 ORDER BY name",
-                                    [.text(category + "-"), .text(category + ".")])
+                return try pg.query(
+                    "SELECT name FROM journal_streams WHERE name > $1 AND name < $2 ORDER BY name",
+                    [.text(category + "-"), .text(category + ".")])
             }
             return try pg.query("SELECT name FROM journal_streams ORDER BY name")
         }
@@ -127,7 +143,8 @@ extension PostgresJournal {
     /// written in `ChainHasher.swift` and the stored Merkle tree (`TreeVerifier`): the same
     /// checks, messages and positions as the SQLite store.
     func verify(pageSize: Int = 5_000, progress: (_ checked: Int64) -> Void = { _ in })
-        throws(EventStoreError) -> VerifyReport {
+        throws(EventStoreError) -> VerifyReport
+    {
         try run("starting a read transaction") { () throws(PostgresError) in
             try pg.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
         }
@@ -145,15 +162,18 @@ extension PostgresJournal {
         var checked: Int64 = 0
         while true {
             let page = try run("reading the log") { () throws(PostgresError) in
-                try pg.query(Self.events("SELECT * FROM journal_events WHERE position >= $1 ORDER BY position LIMIT $2"),
-                             [.int64(next), .int64(Int64(pageSize))])
+                try pg.query(
+                    Self.events("SELECT * FROM journal_events WHERE position >= $1 ORDER BY position LIMIT $2"),
+                    [.int64(next), .int64(Int64(pageSize))])
             }
             if page.rowCount == 0 { break }
             for row in 0..<page.rowCount {
                 let position = page.int64(row, 0)
                 var decoded: RecordedEvent?
-                try verifier.check(position: position, streamID: page.int64(row, 12),
-                                   version: page.int64(row, 2)) { () throws(EventStoreError) in
+                try verifier.check(
+                    position: position, streamID: page.int64(row, 12),
+                    version: page.int64(row, 2)
+                ) { () throws(EventStoreError) in
                     let event = try decode(page, row)
                     decoded = event
                     return event

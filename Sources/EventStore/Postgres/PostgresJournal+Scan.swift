@@ -7,7 +7,8 @@ extension PostgresJournal {
         // projections stop at an event type they have not met yet, then scan on from there).
         var count = 0
         var next = position
-        var chain = configuration.verifiesReads
+        var chain =
+            configuration.verifiesReads
             ? ScanChainCheck(from: position, previousHash: try storedHash(at: position - 1), hasher: hasher) : nil
         while count < limit {
             let page = min(limit - count, Self.scanPage)
@@ -25,10 +26,13 @@ extension PostgresJournal {
     /// One page of ``scanAll(from:limit:_:)``: events handed to `body`, the last position, and
     /// whether `body` asked to stop.
     /// `chain`: the chain check carried from page to page (nil when reads are not verified).
-    private func scanPage(from position: Int64, limit: Int, chain: inout ScanChainCheck?,
-                          _ body: (ScannedEvent) -> Bool) throws(EventStoreError) -> (Int, Int64?, Bool) {
+    private func scanPage(
+        from position: Int64, limit: Int, chain: inout ScanChainCheck?,
+        _ body: (ScannedEvent) -> Bool
+    ) throws(EventStoreError) -> (Int, Int64?, Bool) {
         let result = try run("reading the log") { () throws(PostgresError) in
-            try pg.query("""
+            try pg.query(
+                """
                 SELECT e.position, e.stream_id, e.type_id, e.occurred_at, e.codec, e.data_len, e.meta_len, e.payload,
                        e.version, e.event_id, e.recorded_at, e.hash, s.name, t.name
                 FROM (SELECT * FROM journal_events WHERE position >= $1 ORDER BY position LIMIT $2) e
@@ -46,26 +50,31 @@ extension PostgresJournal {
                 codec: result.int64(row, 4), dataLength: Int(clamping: result.int64(row, 5)),
                 metaLength: result.optionalInt64(row, 6).map { Int(clamping: $0) }, position: at,
                 scratch: &payloadScratch, dictionary: { id throws(EventStoreError) in try self.dictionary(id) },
-                bytes: { lend in result.withBytes(row, 7, lend) }) { data, meta in
+                bytes: { lend in result.withBytes(row, 7, lend) }
+            ) { data, meta in
                 if chain != nil {
                     do throws(EventStoreError) {
                         guard !result.isNull(row, 12), !result.isNull(row, 13) else {
                             throw .integrity(at: at, "the event's stream or type is missing")
                         }
                         let id = result.withBytes(row, 9) { bytes in
-                            bytes.count == 16 ? EventIDCoding.text(packed: bytes) : String(decoding: bytes, as: UTF8.self)
+                            bytes.count == 16
+                                ? EventIDCoding.text(packed: bytes) : String(decoding: bytes, as: UTF8.self)
                         }
-                        try chain?.check(position: at, version: result.int64(row, 8), stream: result.text(row, 12),
-                                         id: id, type: result.text(row, 13), occurredAt: result.int64(row, 3),
-                                         recordedAt: result.int64(row, 10), data: data, meta: meta,
-                                         hash: result.bytes(row, 11))
+                        try chain?.check(
+                            position: at, version: result.int64(row, 8), stream: result.text(row, 12),
+                            id: id, type: result.text(row, 13), occurredAt: result.int64(row, 3),
+                            recordedAt: result.int64(row, 10), data: data, meta: meta,
+                            hash: result.bytes(row, 11))
                     } catch {
                         failure = error
                         return false
                     }
                 }
-                return body(ScannedEvent(position: at, streamID: result.int64(row, 1), typeID: result.int64(row, 2),
-                                         occurredAt: result.int64(row, 3), data: data, meta: meta))
+                return body(
+                    ScannedEvent(
+                        position: at, streamID: result.int64(row, 1), typeID: result.int64(row, 2),
+                        occurredAt: result.int64(row, 3), data: data, meta: meta))
             }
             if let failure { throw failure }
             count += 1
@@ -87,8 +96,9 @@ extension PostgresJournal {
     func streamNames(fromID: Int64, limit: Int) throws(EventStoreError) -> [(id: Int64, name: String)] {
         guard limit > 0 else { return [] }
         let result = try run("listing streams by id") { () throws(PostgresError) in
-            try pg.query("SELECT id, name FROM journal_streams WHERE id >= $1 ORDER BY id LIMIT $2",
-                         [.int64(fromID), .int64(Int64(clamping: limit))])
+            try pg.query(
+                "SELECT id, name FROM journal_streams WHERE id >= $1 ORDER BY id LIMIT $2",
+                [.int64(fromID), .int64(Int64(clamping: limit))])
         }
         return (0..<result.rowCount).map { (result.int64($0, 0), result.text($0, 1)) }
     }
@@ -98,7 +108,9 @@ extension PostgresJournal {
         let result = try run("looking up \(what) #\(id)") { () throws(PostgresError) in
             try pg.query("SELECT name FROM \(table) WHERE id = $1", [.int64(id)])
         }
-        guard result.rowCount == 1 else { throw EventStoreError(code: .integrity, message: "\(what) #\(id) is missing") }
+        guard result.rowCount == 1 else {
+            throw EventStoreError(code: .integrity, message: "\(what) #\(id) is missing")
+        }
         return result.text(0, 0)
     }
 }

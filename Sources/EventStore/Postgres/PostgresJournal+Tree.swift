@@ -23,7 +23,8 @@ extension PostgresJournal {
     func treeStatements(_ state: WriteState) throws(EventStoreError) -> [PostgresStatement] {
         guard !state.leafHashes.isEmpty else { return [] }
         let size = state.headPosition - Int64(state.leafHashes.count / 32)
-        let tiles = try TreeTiles.append(state.leafHashes, to: size, hasher: hasher) { level, _ in state.treeEdge[level] }
+        let tiles = try TreeTiles.append(state.leafHashes, to: size, hasher: hasher) { level, _ in state.treeEdge[level]
+        }
         return tiles.map { tile in
             PostgresStatement(Self.upsertTile, [.int64(Int64(tile.level)), .int64(tile.index), .bytea(tile.hashes)])
         }
@@ -32,7 +33,8 @@ extension PostgresJournal {
     /// The stored hashes of tile (level, index); empty when there is no such tile yet.
     func treeTile(level: Int, index: Int64) throws(EventStoreError) -> [UInt8] {
         let result = try run("reading the journal's tree tile (\(level), \(index))") { () throws(PostgresError) in
-            try pg.query("SELECT hashes FROM journal_tree WHERE level = $1 AND idx = $2", [.int64(Int64(level)), .int64(index)])
+            try pg.query(
+                "SELECT hashes FROM journal_tree WHERE level = $1 AND idx = $2", [.int64(Int64(level)), .int64(index)])
         }
         return result.rowCount == 1 ? result.bytes(0, 0) : []
     }
@@ -71,17 +73,20 @@ extension PostgresJournal {
         while size < head {
             let page = try readAll(from: size + 1, limit: 16_384)
             guard let last = page.last, last.position == size + Int64(page.count) else {
-                throw EventStoreError(code: .integrity, message: "\(pg.location): the log has a gap after position \(size)",
-                                      position: size + 1)
+                throw EventStoreError(
+                    code: .integrity, message: "\(pg.location): the log has a gap after position \(size)",
+                    position: size + 1)
             }
             leaves.removeAll(keepingCapacity: true)
             for event in page { leaves.append(contentsOf: hasher.leafHash(of: event)) }
             let tiles = try TreeTiles.append(leaves, to: size, hasher: hasher) { level, index throws(EventStoreError) in
                 try treeTile(level: level, index: index)
             }
-            _ = try pg.pipeline(tiles.map { tile in
-                PostgresStatement(Self.upsertTile, [.int64(Int64(tile.level)), .int64(tile.index), .bytea(tile.hashes)])
-            })
+            _ = try pg.pipeline(
+                tiles.map { tile in
+                    PostgresStatement(
+                        Self.upsertTile, [.int64(Int64(tile.level)), .int64(tile.index), .bytea(tile.hashes)])
+                })
             size = last.position
             progress.report(size)
         }
@@ -94,18 +99,23 @@ extension PostgresJournal {
     /// under a lock that only other keepers of checkpoints take).
     func keepCheckpoint(_ checkpoint: StoredCheckpoint) throws(EventStoreError) {
         if configuration.readOnly {
-            throw EventStoreError(code: .readOnly, message: "\(pg.location) is open read-only: checkpoints cannot be kept")
+            throw EventStoreError(
+                code: .readOnly, message: "\(pg.location) is open read-only: checkpoints cannot be kept")
         }
         do {
             _ = try pg.pipeline([
                 PostgresStatement("BEGIN"),
                 PostgresStatement("LOCK TABLE journal_checkpoints IN SHARE ROW EXCLUSIVE MODE"),
-                PostgresStatement("""
+                PostgresStatement(
+                    """
                     INSERT INTO journal_checkpoints(id, size, root, note, signed_at)
                     SELECT coalesce(max(id), 0) + 1, $1, $2, $3, $4 FROM journal_checkpoints
-                    """, [.int64(checkpoint.size), .bytea(checkpoint.root), .text(checkpoint.note),
-                          .int64(checkpoint.signedAt.millisecondsSinceEpoch)]),
-                PostgresStatement("COMMIT"),
+                    """,
+                    [
+                        .int64(checkpoint.size), .bytea(checkpoint.root), .text(checkpoint.note),
+                        .int64(checkpoint.signedAt.millisecondsSinceEpoch)
+                    ]),
+                PostgresStatement("COMMIT")
             ])
         } catch {
             pg.rollback()
@@ -119,8 +129,9 @@ extension PostgresJournal {
             try pg.query("SELECT size, root, note, signed_at FROM journal_checkpoints ORDER BY id")
         }
         return (0..<rows.rowCount).map { row in
-            StoredCheckpoint(size: rows.int64(row, 0), root: rows.bytes(row, 1), note: rows.text(row, 2),
-                             signedAt: Timestamp(millisecondsSinceEpoch: rows.int64(row, 3)))
+            StoredCheckpoint(
+                size: rows.int64(row, 0), root: rows.bytes(row, 1), note: rows.text(row, 2),
+                signedAt: Timestamp(millisecondsSinceEpoch: rows.int64(row, 3)))
         }
     }
 }

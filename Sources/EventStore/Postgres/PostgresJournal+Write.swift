@@ -42,8 +42,10 @@ extension PostgresJournal {
                 sid = state.nextStreamID
                 state.nextStreamID += 1
                 state.newStreams[stream.rawValue] = sid
-                state.pending.append(PostgresStatement("INSERT INTO journal_streams(id, name) VALUES ($1, $2)",
-                                                       [.int64(sid), .text(stream.rawValue)]))
+                state.pending.append(
+                    PostgresStatement(
+                        "INSERT INTO journal_streams(id, name) VALUES ($1, $2)",
+                        [.int64(sid), .text(stream.rawValue)]))
                 streamID = sid
             }
             let typeID: Int64
@@ -59,24 +61,28 @@ extension PostgresJournal {
             let recordedAt = event.recordedAt ?? now
             let hash = event.data.withUnsafeBytes { data in
                 OptionalBytes.with(event.meta) { meta in
-                    hasher.hash(previous: state.headHash, position: position, version: nextVersion,
-                                stream: stream.rawValue, id: event.id, type: event.type,
-                                occurredAt: event.occurredAt, recordedAt: recordedAt, data: data, meta: meta)
+                    hasher.hash(
+                        previous: state.headHash, position: position, version: nextVersion,
+                        stream: stream.rawValue, id: event.id, type: event.type,
+                        occurredAt: event.occurredAt, recordedAt: recordedAt, data: data, meta: meta)
                 }
             }
             let (codec, payload) = encodePayload(event, dictionaryID: state.dictionaryID)
-            state.pendingRows.append(position: position, streamID: sid, version: nextVersion,
-                                     eventID: Self.storedID(event.id), typeID: typeID,
-                                     occurredAt: event.occurredAt.millisecondsSinceEpoch,
-                                     recordedAt: recordedAt.millisecondsSinceEpoch, codec: codec,
-                                     dataLength: Int64(event.data.count), metaLength: event.meta.map { Int64($0.count) },
-                                     payload: payload, hash: hash)
-            state.stored[event.id] = RecordedEvent(position: position, stream: stream, version: nextVersion, id: event.id,
-                                                   type: event.type, occurredAt: event.occurredAt, recordedAt: recordedAt,
-                                                   data: event.data, meta: event.meta, hash: hash)
+            state.pendingRows.append(
+                position: position, streamID: sid, version: nextVersion,
+                eventID: Self.storedID(event.id), typeID: typeID,
+                occurredAt: event.occurredAt.millisecondsSinceEpoch,
+                recordedAt: recordedAt.millisecondsSinceEpoch, codec: codec,
+                dataLength: Int64(event.data.count), metaLength: event.meta.map { Int64($0.count) },
+                payload: payload, hash: hash)
+            state.stored[event.id] = RecordedEvent(
+                position: position, stream: stream, version: nextVersion, id: event.id,
+                type: event.type, occurredAt: event.occurredAt, recordedAt: recordedAt,
+                data: event.data, meta: event.meta, hash: hash)
             state.absent.remove(event.id)
-            hasher.appendLeafHash(of: event, stream: stream, position: position, version: nextVersion,
-                                  recordedAt: recordedAt, hash: hash, to: &state.leafHashes)
+            hasher.appendLeafHash(
+                of: event, stream: stream, position: position, version: nextVersion,
+                recordedAt: recordedAt, hash: hash, to: &state.leafHashes)
             state.headPosition = position
             state.headHash = hash
             state.written += 1
@@ -115,16 +121,18 @@ extension PostgresJournal {
                 continue
             }
             position += 1
-            firstInRequest[event.id] = RecordedEvent(position: position, stream: stream, version: 0, id: event.id,
-                                                     type: event.type, occurredAt: event.occurredAt,
-                                                     recordedAt: event.recordedAt ?? now, data: event.data,
-                                                     meta: event.meta, hash: [])
+            firstInRequest[event.id] = RecordedEvent(
+                position: position, stream: stream, version: 0, id: event.id,
+                type: event.type, occurredAt: event.occurredAt,
+                recordedAt: event.recordedAt ?? now, data: event.data,
+                meta: event.meta, hash: [])
         }
         return nil
     }
 
     private func duplicatePosition(_ stored: RecordedEvent, _ event: ProposedEvent, stream: StreamName)
-        throws(EventStoreError) -> Int64 {
+        throws(EventStoreError) -> Int64
+    {
         guard stored.stream == stream, configuration.isSameContent(stored, event) else {
             throw .duplicateID(event.id, stream: stream, storedStream: stored.stream, position: stored.position)
         }
@@ -143,7 +151,8 @@ extension PostgresJournal {
         let id = state.nextTypeID
         state.nextTypeID += 1
         state.newTypes[type] = id
-        state.pending.append(PostgresStatement("INSERT INTO journal_types(id, name) VALUES ($1, $2)", [.int64(id), .text(type)]))
+        state.pending.append(
+            PostgresStatement("INSERT INTO journal_types(id, name) VALUES ($1, $2)", [.int64(id), .text(type)]))
         return id
     }
 
@@ -154,7 +163,10 @@ extension PostgresJournal {
         payloadScratch.append(contentsOf: event.data)
         if let meta = event.meta { payloadScratch.append(contentsOf: meta) }
         if let dictionaryID, let dictionary = try? dictionary(dictionaryID),
-           let size = payloadScratch.withUnsafeBytes({ StoredPayload.compress($0, with: dictionary, scratch: &compressScratch) }) {
+            let size = payloadScratch.withUnsafeBytes({
+                StoredPayload.compress($0, with: dictionary, scratch: &compressScratch)
+            })
+        {
             return (dictionaryID, Array(compressScratch[..<size]))
         }
         return (0, payloadScratch)
@@ -168,11 +180,13 @@ extension PostgresJournal {
     func trainDictionaryIfDue() throws(EventStoreError) {
         let threshold = configuration.dictionaryTrainingEvents
         guard threshold > 0, !dictionaryTrainingSkipped, let state = write, state.dictionaryID == nil,
-              state.headPosition >= threshold else { return }
+            state.headPosition >= threshold
+        else { return }
         try flush()
         let rows = try run("reading events to train the compression dictionary") { () throws(PostgresError) in
-            try pg.query("SELECT type_id, payload FROM journal_events WHERE position <= $1 AND codec = 0 ORDER BY position",
-                         [.int64(threshold)])
+            try pg.query(
+                "SELECT type_id, payload FROM journal_events WHERE position <= $1 AND codec = 0 ORDER BY position",
+                [.int64(threshold)])
         }
         var samples: [(type: Int64, payload: [UInt8])] = []
         samples.reserveCapacity(rows.rowCount)
@@ -183,9 +197,11 @@ extension PostgresJournal {
             return
         }
         let id: Int64 = 1
-        write?.pending.append(PostgresStatement("""
-            INSERT INTO journal_dictionaries(id, codec, content, sha256, trained_through) VALUES ($1, 'lz4', $2, $3, $4)
-            """, [.int64(id), .bytea(content), .bytea(hasher.digest(content)), .int64(threshold)]))
+        write?.pending.append(
+            PostgresStatement(
+                """
+                INSERT INTO journal_dictionaries(id, codec, content, sha256, trained_through) VALUES ($1, 'lz4', $2, $3, $4)
+                """, [.int64(id), .bytea(content), .bytea(hasher.digest(content)), .int64(threshold)]))
         dictionaries[id] = LZ4Dictionary(id: id, content: content)
         write?.dictionaryID = id
         write?.trainedDictionary = true

@@ -93,15 +93,17 @@ final class PostgresJournal {
             pg = try PostgresConnection(url)
             if configuration.readOnly { try pg.execute("SET default_transaction_read_only = on") }
             if writer {
-                try pg.execute("SET synchronous_commit = \(configuration.synchronousCommit ? "on" : "off"); "
-                    + "SET lock_timeout = \(max(configuration.lockTimeoutMilliseconds, 1))")
+                try pg.execute(
+                    "SET synchronous_commit = \(configuration.synchronousCommit ? "on" : "off"); "
+                        + "SET lock_timeout = \(max(configuration.lockTimeoutMilliseconds, 1))")
             }
             let current = try pg.query("SELECT current_schema()")
             schema = current.rowCount == 1 && !current.isNull(0, 0) ? current.text(0, 0) : "public"
         } catch {
             if error.sqlState == "3D000" {
-                throw EventStoreError(code: .missing, message: "no journal at \(PostgresURL.redacted(url)): \(error.message)",
-                                      backendCode: error.sqlState)
+                throw EventStoreError(
+                    code: .missing, message: "no journal at \(PostgresURL.redacted(url)): \(error.message)",
+                    backendCode: error.sqlState)
             }
             throw EventStoreError(postgres: error, doing: "connecting")
         }
@@ -111,8 +113,10 @@ final class PostgresJournal {
 
     /// Runs libpq calls, turning their failures into store errors that say what was being done.
     @inline(__always)
-    func run<R>(_ what: @autoclosure () -> String, stream: StreamName? = nil,
-                _ body: () throws(PostgresError) -> R) throws(EventStoreError) -> R {
+    func run<R>(
+        _ what: @autoclosure () -> String, stream: StreamName? = nil,
+        _ body: () throws(PostgresError) -> R
+    ) throws(EventStoreError) -> R {
         do {
             return try body()
         } catch {
@@ -153,11 +157,12 @@ final class PostgresJournal {
         var statements = [
             PostgresStatement("BEGIN"),
             PostgresStatement("SELECT position, hash FROM journal_head WHERE singleton = 1 FOR UPDATE"),
-            PostgresStatement("""
+            PostgresStatement(
+                """
                 SELECT (SELECT coalesce(max(id), 0) FROM journal_streams), (SELECT coalesce(max(id), 0) FROM journal_types),
                        (SELECT max(id) FROM journal_dictionaries)
                 """),
-            PostgresStatement(Self.treeEdgeQuery),
+            PostgresStatement(Self.treeEdgeQuery)
         ]
         let lookups = lookupStatements(streams: streams, ids: ids)
         statements += lookups.statements
@@ -166,10 +171,14 @@ final class PostgresJournal {
             guard results.count == statements.count, results[1].rowCount == 1 else {
                 throw EventStoreError(code: .notAJournal, message: "\(pg.location): the journal head row is missing")
             }
-            var state = WriteState(headPosition: results[1].int64(0, 0), headHash: results[1].bytes(0, 1),
-                                   nextStreamID: results[2].int64(0, 0) + 1, nextTypeID: results[2].int64(0, 1) + 1, firstNewTypeID: results[2].int64(0, 1) + 1,
-                                   dictionaryID: results[2].optionalInt64(0, 2))
-            for row in 0..<results[3].rowCount { state.treeEdge[Int(results[3].int64(row, 0))] = results[3].bytes(row, 1) }
+            var state = WriteState(
+                headPosition: results[1].int64(0, 0), headHash: results[1].bytes(0, 1),
+                nextStreamID: results[2].int64(0, 0) + 1, nextTypeID: results[2].int64(0, 1) + 1,
+                firstNewTypeID: results[2].int64(0, 1) + 1,
+                dictionaryID: results[2].optionalInt64(0, 2))
+            for row in 0..<results[3].rowCount {
+                state.treeEdge[Int(results[3].int64(row, 0))] = results[3].bytes(row, 1)
+            }
             try absorbLookups(Array(results[4...]), lookups, into: &state)
             write = state
         } catch let error as PostgresError {
@@ -225,17 +234,23 @@ final class PostgresJournal {
             rollbackWrite()
             throw error
         }
-        statements.append(PostgresStatement("UPDATE journal_head SET position = $1, hash = $2 WHERE singleton = 1",
-                                            [.int64(state.headPosition), .bytea(state.headHash)]))
-        statements.append(PostgresStatement("SELECT pg_notify($1, $2)", [.text(channel), .text(String(state.headPosition))]))
+        statements.append(
+            PostgresStatement(
+                "UPDATE journal_head SET position = $1, hash = $2 WHERE singleton = 1",
+                [.int64(state.headPosition), .bytea(state.headHash)]))
+        statements.append(
+            PostgresStatement("SELECT pg_notify($1, $2)", [.text(channel), .text(String(state.headPosition))]))
         statements.append(PostgresStatement("COMMIT"))
         do {
             try send(statements)
         } catch {
             rollbackWrite()
             if error.sqlState == "08006" || error.sqlState == nil {
-                throw EventStoreError(code: .io, message: "committing to \(pg.location): \(error.message) (the connection failed during the commit: check the head before retrying; a retried append is idempotent)",
-                                      backendCode: error.sqlState)
+                throw EventStoreError(
+                    code: .io,
+                    message:
+                        "committing to \(pg.location): \(error.message) (the connection failed during the commit: check the head before retrying; a retried append is idempotent)",
+                    backendCode: error.sqlState)
             }
             throw EventStoreError(postgres: error, doing: "committing to \(pg.location)")
         }
@@ -270,25 +285,32 @@ final class PostgresJournal {
             lookups.streams.append(name)
         }
         var seenIDs = Set<String>()
-        for id in ids where known?.stored[id] == nil && !(known?.absent.contains(id) ?? false)
-            && seenIDs.insert(id).inserted {
+        for id in ids
+        where known?.stored[id] == nil && !(known?.absent.contains(id) ?? false)
+            && seenIDs.insert(id).inserted
+        {
             lookups.ids.append(id)
         }
         if !lookups.streams.isEmpty {
-            lookups.statements.append(PostgresStatement("""
-                SELECT s.name, s.id, (SELECT max(e.version) FROM journal_events e WHERE e.stream_id = s.id)
-                FROM journal_streams s WHERE s.name = ANY($1)
-                """, [.textArray(lookups.streams)], prepared: false))
+            lookups.statements.append(
+                PostgresStatement(
+                    """
+                    SELECT s.name, s.id, (SELECT max(e.version) FROM journal_events e WHERE e.stream_id = s.id)
+                    FROM journal_streams s WHERE s.name = ANY($1)
+                    """, [.textArray(lookups.streams)], prepared: false))
         }
         if !lookups.ids.isEmpty {
-            lookups.statements.append(PostgresStatement(Self.events("SELECT * FROM journal_events WHERE event_id = ANY($1)"),
-                                                        [.byteaArray(lookups.ids.map(Self.storedID))], prepared: false))
+            lookups.statements.append(
+                PostgresStatement(
+                    Self.events("SELECT * FROM journal_events WHERE event_id = ANY($1)"),
+                    [.byteaArray(lookups.ids.map(Self.storedID))], prepared: false))
         }
         return lookups
     }
 
     func absorbLookups(_ results: [PostgresResult], _ lookups: Lookups, into state: inout WriteState)
-        throws(EventStoreError) {
+        throws(EventStoreError)
+    {
         var index = 0
         if !lookups.streams.isEmpty {
             let rows = results[index]
@@ -316,7 +338,8 @@ final class PostgresJournal {
     /// know yet.
     func ensureKnown(streams: [String], ids: [String]) throws(EventStoreError) {
         guard let lookups = write.map({ lookupStatements(streams: streams, ids: ids, known: $0) }),
-              !lookups.statements.isEmpty else { return }
+            !lookups.statements.isEmpty
+        else { return }
         try flush()
         let results: [PostgresResult]
         do {
@@ -326,7 +349,7 @@ final class PostgresJournal {
             throw EventStoreError(postgres: error, doing: "looking up streams and event ids")
         }
         guard var state = write else { return }
-        write = nil  // `state` owns the buffers: absorbing the rows does not copy them
+        write = nil // `state` owns the buffers: absorbing the rows does not copy them
         defer { write = state }
         try absorbLookups(results, lookups, into: &state)
     }

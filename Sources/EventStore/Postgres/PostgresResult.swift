@@ -27,8 +27,9 @@ package final class PostgresResult {
     /// A bigint, integer or smallint column (binary format: big-endian two's complement).
     package func int64(_ row: Int, _ column: Int) -> Int64 {
         withBytes(row, column) { bytes in
-            precondition(bytes.count == 8 || bytes.count == 4 || bytes.count == 2,
-                         "column \(column) is not an integer") // a query/decoder mismatch is a bug
+            precondition(
+                bytes.count == 8 || bytes.count == 4 || bytes.count == 2,
+                "column \(column) is not an integer") // a query/decoder mismatch is a bug
             var value: UInt64 = bytes[0] & 0x80 == 0 ? 0 : .max
             for byte in bytes { value = value << 8 | UInt64(byte) }
             return Int64(bitPattern: value)
@@ -50,7 +51,8 @@ package final class PostgresResult {
 
     /// The raw bytes of a value, valid only inside `body` (empty for NULL).
     package func withBytes<R, E: Error>(_ row: Int, _ column: Int, _ body: (UnsafeRawBufferPointer) throws(E) -> R)
-        throws(E) -> R {
+        throws(E) -> R
+    {
         let length = Int(PQgetlength(handle, Int32(row), Int32(column)))
         guard length > 0, let pointer = PQgetvalue(handle, Int32(row), Int32(column)) else {
             return try body(UnsafeRawBufferPointer(start: nil, count: 0))

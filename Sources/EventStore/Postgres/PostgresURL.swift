@@ -13,10 +13,12 @@ public enum PostgresURL {
         // user:password@ in the authority (between "://" and the next "/" or "?").
         if let scheme = bytes.firstRange(of: Array("://".utf8)) {
             let start = scheme.upperBound
-            let end = bytes[start...].firstIndex(where: { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") })
+            let end =
+                bytes[start...].firstIndex(where: { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") })
                 ?? bytes.endIndex
             if let at = bytes[start..<end].lastIndex(of: UInt8(ascii: "@")),
-               let colon = bytes[start..<at].firstIndex(of: UInt8(ascii: ":")) {
+                let colon = bytes[start..<at].firstIndex(of: UInt8(ascii: ":"))
+            {
                 bytes.replaceSubrange((colon + 1)..<at, with: Array("***".utf8))
             }
         }
@@ -25,13 +27,15 @@ public enum PostgresURL {
         var index = 0
         while index + key.count <= bytes.count {
             let matches = (0..<key.count).allSatisfy { lowercase(bytes[index + $0]) == key[$0] }
-            let boundary = index == 0 || [UInt8(ascii: "?"), UInt8(ascii: "&"), UInt8(ascii: " ")].contains(bytes[index - 1])
+            let boundary =
+                index == 0 || [UInt8(ascii: "?"), UInt8(ascii: "&"), UInt8(ascii: " ")].contains(bytes[index - 1])
             guard matches && boundary else {
                 index += 1
                 continue
             }
             let valueStart = index + key.count
-            let valueEnd = bytes[valueStart...].firstIndex(where: { $0 == UInt8(ascii: "&") || $0 == UInt8(ascii: " ") })
+            let valueEnd =
+                bytes[valueStart...].firstIndex(where: { $0 == UInt8(ascii: "&") || $0 == UInt8(ascii: " ") })
                 ?? bytes.endIndex
             bytes.replaceSubrange(valueStart..<valueEnd, with: Array("***".utf8))
             index = valueStart + 3

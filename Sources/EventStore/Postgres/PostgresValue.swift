@@ -39,7 +39,8 @@ package enum PostgresValue: Sendable {
         case let .textArray(values): return Self.array(values.map { Array($0.utf8) }, elementOID: Self.textOID)
         case let .byteaArray(values): return Self.array(values, elementOID: Self.byteaOID)
         case let .int64Array(values):
-            return Self.array(values.map { $0.map { Self.bigEndian(UInt64(bitPattern: $0), bytes: 8) } }, elementOID: Self.int8OID)
+            return Self.array(
+                values.map { $0.map { Self.bigEndian(UInt64(bitPattern: $0), bytes: 8) } }, elementOID: Self.int8OID)
         }
     }
 
@@ -57,7 +58,7 @@ package enum PostgresValue: Sendable {
         }
         for element in elements {
             guard let element else {
-                out += bigEndian(UInt64(UInt32.max), bytes: 4)  // length -1: NULL
+                out += bigEndian(UInt64(UInt32.max), bytes: 4) // length -1: NULL
                 continue
             }
             out += bigEndian(UInt64(element.count), bytes: 4)

@@ -197,7 +197,9 @@ final class LoadEventIDs {
                 let count = min(remaining, block.count)
                 let (file, offset) = (file, next)
                 try block.withMutableBytes { bytes throws(FileSystem.Failure) in
-                    try file.read(into: UnsafeMutableRawBufferPointer(rebasing: bytes[..<(count * MemoryLayout<Entry>.stride)]), at: offset)
+                    try file.read(
+                        into: UnsafeMutableRawBufferPointer(rebasing: bytes[..<(count * MemoryLayout<Entry>.stride)]),
+                        at: offset)
                 }
                 next += count * MemoryLayout<Entry>.stride
                 remaining -= count

@@ -7,10 +7,12 @@ enum MultiRowInsert {
     /// when needed. `bind(statement, row, offset)` binds row `row`'s `columns` at `offset + 1 …`.
     /// Each statement is reset after it runs, which clears its bindings: no pointer bound
     /// without a copy outlives this call.
-    static func run(count: Int, width: Int, columns: Int,
-                    many: () throws(SQLiteError) -> SQLiteStatement,
-                    one: () throws(SQLiteError) -> SQLiteStatement,
-                    bind: (SQLiteStatement, Int, Int32) -> Void) throws(SQLiteError) {
+    static func run(
+        count: Int, width: Int, columns: Int,
+        many: () throws(SQLiteError) -> SQLiteStatement,
+        one: () throws(SQLiteError) -> SQLiteStatement,
+        bind: (SQLiteStatement, Int, Int32) -> Void
+    ) throws(SQLiteError) {
         var row = 0
         if count >= width {
             let statement = try many()

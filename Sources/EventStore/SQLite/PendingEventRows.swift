@@ -24,9 +24,12 @@ final class PendingEventRows {
 
     var isFull: Bool { rows.count == Self.width }
 
-    func add(_ row: SQLiteJournal.EventRow, codec: Int64, payload: UnsafeRawBufferPointer, hash: UnsafeRawBufferPointer) {
-        precondition(rows.count < Self.width && hash.count == 32, "a pending row past the width, or a hash of another size")
-        UnsafeMutableRawBufferPointer(rebasing: hashes[(32 * rows.count)..<(32 * rows.count + 32)]).copyMemory(from: hash)
+    func add(_ row: SQLiteJournal.EventRow, codec: Int64, payload: UnsafeRawBufferPointer, hash: UnsafeRawBufferPointer)
+    {
+        precondition(
+            rows.count < Self.width && hash.count == 32, "a pending row past the width, or a hash of another size")
+        UnsafeMutableRawBufferPointer(rebasing: hashes[(32 * rows.count)..<(32 * rows.count + 32)]).copyMemory(
+            from: hash)
         rows.append(Row(row: row, codec: codec, payload: payload))
     }
 

@@ -136,7 +136,9 @@ package final class LoadPreparer: @unchecked Sendable {
     /// The version the next event of the current append gets, if known.
     private var nextVersion: Int64?
 
-    init(maxPayloadBytes: Int, published: PublishedDictionary, head: (position: Int64, hash: [UInt8])) throws(EventStoreError) {
+    init(maxPayloadBytes: Int, published: PublishedDictionary, head: (position: Int64, hash: [UInt8]))
+        throws(EventStoreError)
+    {
         self.maxPayloadBytes = maxPayloadBytes
         self.published = published
         chainPosition = head.position
@@ -149,8 +151,10 @@ package final class LoadPreparer: @unchecked Sendable {
         batch.empty()
         for append in appends {
             guard append.events.allSatisfy({ $0.recordedAt != nil }) else {
-                batch.appends.append(PreparedAppend(stream: append.stream, expectedVersion: append.expectedVersion,
-                                                    count: append.events.count, form: .usual(append)))
+                batch.appends.append(
+                    PreparedAppend(
+                        stream: append.stream, expectedVersion: append.expectedVersion,
+                        count: append.events.count, form: .usual(append)))
                 for event in append.events { batch.addID(EventIDKey(event.id)) }
                 chainPosition = nil
                 continue
@@ -159,7 +163,8 @@ package final class LoadPreparer: @unchecked Sendable {
             for event in append.events {
                 event.data.withUnsafeBytes { data in
                     OptionalBytes.with(event.meta) { meta in
-                        add(id: event.id, type: event.type, occurredAt: event.occurredAt,
+                        add(
+                            id: event.id, type: event.type, occurredAt: event.occurredAt,
                             recordedAt: event.recordedAt ?? event.occurredAt, data: data, meta: meta)
                     }
                 }
@@ -175,8 +180,10 @@ package final class LoadPreparer: @unchecked Sendable {
         }
         if batch.appends.isEmpty { batch.assumedStart = chainPosition.map { ($0, chainHash) } }
         appendStart = (batch.events.count, batch.bytes.count)
-        batch.appends.append(PreparedAppend(stream: stream, expectedVersion: expectedVersion, count: 0,
-                                            form: .prepared(first: batch.events.count)))
+        batch.appends.append(
+            PreparedAppend(
+                stream: stream, expectedVersion: expectedVersion, count: 0,
+                form: .prepared(first: batch.events.count)))
         switch expectedVersion {
         case .noStream: nextVersion = 0
         case let .exact(version): nextVersion = version + 1
@@ -186,30 +193,38 @@ package final class LoadPreparer: @unchecked Sendable {
 
     /// Adds an event to the append begun last. An event that breaks one of the store's rules
     /// refuses its whole append, with the error `append(_:)` gives.
-    package func add(id: String, type: String, occurredAt: Timestamp, recordedAt: Timestamp,
-                    data: UnsafeRawBufferPointer, meta: UnsafeRawBufferPointer?) {
+    package func add(
+        id: String, type: String, occurredAt: Timestamp, recordedAt: Timestamp,
+        data: UnsafeRawBufferPointer, meta: UnsafeRawBufferPointer?
+    ) {
         let key = EventIDKey(id)
         // An id that does not pack must still be a UUID (in capitals): else the rules refuse it.
         let valid: Bool = if case .text = key { UUIDText.isUUID(id) } else { true }
         UTF8Bytes.with(id) { text in
-            add(key: valid ? key : nil, idText: text, type: type, occurredAt: occurredAt, recordedAt: recordedAt,
+            add(
+                key: valid ? key : nil, idText: text, type: type, occurredAt: occurredAt, recordedAt: recordedAt,
                 data: data, meta: meta)
         }
     }
 
     /// `add(id:…)` for an id that is a lowercase UUID, given as its two words
     /// (`UUIDText.words`): the same event, without parsing the id's text.
-    package func add(uuidHigh high: UInt64, low: UInt64, type: String, occurredAt: Timestamp, recordedAt: Timestamp,
-                    data: UnsafeRawBufferPointer, meta: UnsafeRawBufferPointer?) {
+    package func add(
+        uuidHigh high: UInt64, low: UInt64, type: String, occurredAt: Timestamp, recordedAt: Timestamp,
+        data: UnsafeRawBufferPointer, meta: UnsafeRawBufferPointer?
+    ) {
         UUIDText.withText(high: high, low: low) { text in
-            add(key: .packed(high, low), idText: text, type: type, occurredAt: occurredAt, recordedAt: recordedAt,
+            add(
+                key: .packed(high, low), idText: text, type: type, occurredAt: occurredAt, recordedAt: recordedAt,
                 data: data, meta: meta)
         }
     }
 
     /// Adds an event whose id is `idText`, stored as `key` (nil: an id the rules refuse).
-    private func add(key: EventIDKey?, idText: UnsafeBufferPointer<UInt8>, type: String, occurredAt: Timestamp,
-                     recordedAt: Timestamp, data: UnsafeRawBufferPointer, meta: UnsafeRawBufferPointer?) {
+    private func add(
+        key: EventIDKey?, idText: UnsafeBufferPointer<UInt8>, type: String, occurredAt: Timestamp,
+        recordedAt: Timestamp, data: UnsafeRawBufferPointer, meta: UnsafeRawBufferPointer?
+    ) {
         guard let last = batch.appends.indices.last else { preconditionFailure("add before beginAppend") }
         batch.appends[last].count += 1
         // A refused append fails its batch: its events' ids are never needed.
@@ -218,8 +233,11 @@ package final class LoadPreparer: @unchecked Sendable {
             return
         }
         let stream = batch.appends[last].stream
-        if let key, var event = prepare(key: key, idText: idText, type: type, occurredAt: occurredAt, recordedAt: recordedAt,
-                                        data: data, meta: meta, stream: stream) {
+        if let key,
+            var event = prepare(
+                key: key, idText: idText, type: type, occurredAt: occurredAt, recordedAt: recordedAt,
+                data: data, meta: meta, stream: stream)
+        {
             hashAhead(&event)
             batch.events.append(event)
             batch.addID(event.key)
@@ -232,12 +250,14 @@ package final class LoadPreparer: @unchecked Sendable {
         batch.events.removeSubrange(appendStart.events...)
         batch.bytes.removeSubrange(appendStart.bytes...)
         let id = String(decoding: idText, as: UTF8.self)
-        let proposed = ProposedEvent(id: id, type: type, occurredAt: occurredAt, data: Array(data), meta: meta.map { Array($0) },
-                                     recordedAt: recordedAt)
+        let proposed = ProposedEvent(
+            id: id, type: type, occurredAt: occurredAt, data: Array(data), meta: meta.map { Array($0) },
+            recordedAt: recordedAt)
         do {
             try EventRules.validate([proposed], stream: stream, maxPayloadBytes: maxPayloadBytes)
             // Unreachable (the checks above are the rules'); refused rather than written unchecked.
-            batch.appends[last].form = .refused(.invalid("event \(id.prefix(60)): refused by the load's preparer", stream: stream))
+            batch.appends[last].form = .refused(
+                .invalid("event \(id.prefix(60)): refused by the load's preparer", stream: stream))
         } catch {
             batch.appends[last].form = .refused(error)
         }
@@ -258,12 +278,14 @@ package final class LoadPreparer: @unchecked Sendable {
             let hash = UnsafeMutableRawBufferPointer(rebasing: bytes[offset..<(offset + 32)])
             let body = UnsafeRawBufferPointer(rebasing: bytes[event.body])
             chainHash.withUnsafeMutableBytes { previous in
-                hasher.hash(previous: UnsafeRawBufferPointer(previous), position: position + 1, version: version,
-                            body: body, into: hash)
+                hasher.hash(
+                    previous: UnsafeRawBufferPointer(previous), position: position + 1, version: version,
+                    body: body, into: hash)
                 previous.copyMemory(from: UnsafeRawBufferPointer(hash))
             }
-            hasher.leafHash(body: body, position: position + 1, version: version, hash: UnsafeRawBufferPointer(hash),
-                            into: UnsafeMutableRawBufferPointer(rebasing: bytes[(offset + 32)..<(offset + 64)]))
+            hasher.leafHash(
+                body: body, position: position + 1, version: version, hash: UnsafeRawBufferPointer(hash),
+                into: UnsafeMutableRawBufferPointer(rebasing: bytes[(offset + 32)..<(offset + 64)]))
         }
         event.assumedVersion = version
         event.hashOffset = offset
@@ -293,14 +315,17 @@ package final class LoadPreparer: @unchecked Sendable {
     /// One event, or nil when it breaks one of the store's rules (`EventRules`, checked here
     /// with what preparing computes anyway: `add` checked the id, a type seen before is a
     /// valid name).
-    private func prepare(key: EventIDKey, idText: UnsafeBufferPointer<UInt8>, type: String, occurredAt: Timestamp,
-                         recordedAt: Timestamp, data: UnsafeRawBufferPointer, meta: UnsafeRawBufferPointer?,
-                         stream: StreamName) -> PreparedLoadEvent? {
+    private func prepare(
+        key: EventIDKey, idText: UnsafeBufferPointer<UInt8>, type: String, occurredAt: Timestamp,
+        recordedAt: Timestamp, data: UnsafeRawBufferPointer, meta: UnsafeRawBufferPointer?,
+        stream: StreamName
+    ) -> PreparedLoadEvent? {
         guard data.count + (meta?.count ?? 0) <= maxPayloadBytes else { return nil }
         guard let typeIndex = typeIndex(type) else { return nil }
         let start = batch.bytes.count
-        let ranges = ChainHasher.appendBody(stream: stream.rawValue, id: idText, type: type, occurredAt: occurredAt,
-                                             recordedAt: recordedAt, data: data, meta: meta, to: &batch.bytes)
+        let ranges = ChainHasher.appendBody(
+            stream: stream.rawValue, id: idText, type: type, occurredAt: occurredAt,
+            recordedAt: recordedAt, data: data, meta: meta, to: &batch.bytes)
         let body = start..<batch.bytes.count
         var codec: Int64 = 0
         var compressed = batch.bytes.count..<batch.bytes.count
@@ -314,8 +339,9 @@ package final class LoadPreparer: @unchecked Sendable {
                 size = raw.withUnsafeBytes { StoredPayload.compress($0, with: dictionary, scratch: &compressScratch) }
             } else {
                 size = batch.bytes.withUnsafeBytes { all in
-                    StoredPayload.compress(UnsafeRawBufferPointer(rebasing: all[ranges.data]), with: dictionary,
-                                           scratch: &compressScratch)
+                    StoredPayload.compress(
+                        UnsafeRawBufferPointer(rebasing: all[ranges.data]), with: dictionary,
+                        scratch: &compressScratch)
                 }
             }
             if let size {
@@ -324,11 +350,12 @@ package final class LoadPreparer: @unchecked Sendable {
                 compressed = compressed.lowerBound..<batch.bytes.count
             }
         }
-        return PreparedLoadEvent(key: key, assumedVersion: -1, hashOffset: -1, type: typeIndex,
-                                 occurredAt: occurredAt.millisecondsSinceEpoch,
-                                 recordedAt: recordedAt.millisecondsSinceEpoch, body: body,
-                                 data: ranges.data, meta: ranges.meta,
-                                 preparedWith: dictionary?.id ?? 0, codec: codec, compressed: compressed)
+        return PreparedLoadEvent(
+            key: key, assumedVersion: -1, hashOffset: -1, type: typeIndex,
+            occurredAt: occurredAt.millisecondsSinceEpoch,
+            recordedAt: recordedAt.millisecondsSinceEpoch, body: body,
+            data: ranges.data, meta: ranges.meta,
+            preparedWith: dictionary?.id ?? 0, codec: codec, compressed: compressed)
     }
 
     /// The batch's index of a type name; nil for a name the store refuses.

@@ -27,7 +27,7 @@ struct RecentEventIDs {
     mutating func indexed(through newThrough: Int64) {
         guard newThrough != through else { return }
         if var filter = indexFilter {
-            indexFilter = nil  // one owner while it changes (no copy of its words)
+            indexFilter = nil // one owner while it changes (no copy of its words)
             // Ids this memory never held joined the index (another writer copied further than
             // this one loaded), or the index went back: the filter no longer covers it.
             if newThrough > through, newThrough <= loadedThrough {
@@ -87,8 +87,10 @@ public struct IDIndexPolicy: Sendable, Equatable {
     /// Ids the smallest filter has room for (it is built for twice the index, at least this).
     public var filterMinimumCapacity: Int
 
-    public init(minimum: Int64 = 65_536, maximum: Int64 = 1_048_576, filterMinimumProbes: Int64 = 4_096,
-                filterMinimumCapacity: Int = 65_536) {
+    public init(
+        minimum: Int64 = 65_536, maximum: Int64 = 1_048_576, filterMinimumProbes: Int64 = 4_096,
+        filterMinimumCapacity: Int = 65_536
+    ) {
         self.minimum = max(1, minimum)
         self.maximum = max(self.minimum, maximum)
         self.filterMinimumProbes = max(0, filterMinimumProbes)

@@ -33,8 +33,10 @@ package final class SQLiteConnection {
         /// `PRAGMA synchronous`: 2 = FULL (an fsync per commit), 1 = NORMAL, 0 = OFF.
         package var synchronous: Int32 = 2
 
-        package init(readOnly: Bool = false, create: Bool = true, busyTimeoutMilliseconds: Int32 = 5_000,
-                    walMode: Bool = true, synchronous: Int32 = 2) {
+        package init(
+            readOnly: Bool = false, create: Bool = true, busyTimeoutMilliseconds: Int32 = 5_000,
+            walMode: Bool = true, synchronous: Int32 = 2
+        ) {
             self.readOnly = readOnly
             self.create = create
             self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
@@ -250,8 +252,9 @@ package final class SQLiteConnection {
         // The connection's last error belongs to the last failed call on it; when rc is a
         // primary code that matches, prefer the extended one.
         let code = (extended & 0xFF) == (rc & 0xFF) ? extended : rc
-        return SQLiteError(extendedCode: code, operation: operation,
-                           message: String(cString: sqlite3_errmsg(handle)), sql: sql)
+        return SQLiteError(
+            extendedCode: code, operation: operation,
+            message: String(cString: sqlite3_errmsg(handle)), sql: sql)
     }
 }
 

@@ -72,17 +72,18 @@ extension SQLiteEventStore {
         /// at the end instead of as the log grows (the load's ids are checked for repeats then).
         var buildsNewJournal = false
 
-        public init(clock: @escaping @Sendable () -> Timestamp = Configuration.systemClock,
-                    synchronous: Synchronous = .full,
-                    busyTimeoutMilliseconds: Int32 = 10_000,
-                    maxPayloadBytes: Int = 1 << 20,
-                    createIfMissing: Bool = true,
-                    readOnly: Bool = false,
-                    isSameContent: @escaping @Sendable (RecordedEvent, ProposedEvent) -> Bool
-                        = Configuration.sameBytes,
-                    dictionaryTrainingEvents: Int64 = 1_000,
-                    dictionarySize: Int = 64 * 1024,
-                    maxPageCount: Int? = nil) {
+        public init(
+            clock: @escaping @Sendable () -> Timestamp = Configuration.systemClock,
+            synchronous: Synchronous = .full,
+            busyTimeoutMilliseconds: Int32 = 10_000,
+            maxPayloadBytes: Int = 1 << 20,
+            createIfMissing: Bool = true,
+            readOnly: Bool = false,
+            isSameContent: @escaping @Sendable (RecordedEvent, ProposedEvent) -> Bool = Configuration.sameBytes,
+            dictionaryTrainingEvents: Int64 = 1_000,
+            dictionarySize: Int = 64 * 1024,
+            maxPageCount: Int? = nil
+        ) {
             self.clock = clock
             self.synchronous = synchronous
             self.busyTimeoutMilliseconds = busyTimeoutMilliseconds

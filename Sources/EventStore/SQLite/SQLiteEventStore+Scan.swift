@@ -1,6 +1,7 @@
 extension SQLiteEventStore: EventScanning {
     @discardableResult
-    public func scanAll(from position: Int64, limit: Int, _ body: (ScannedEvent) -> Bool) throws(EventStoreError) -> Int {
+    public func scanAll(from position: Int64, limit: Int, _ body: (ScannedEvent) -> Bool) throws(EventStoreError) -> Int
+    {
         try reading { connection throws(EventStoreError) in try connection.scanAll(from: position, limit: limit, body) }
     }
 

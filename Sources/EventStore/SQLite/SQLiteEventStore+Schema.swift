@@ -70,127 +70,127 @@ extension SQLiteEventStore {
     /// The schema, with or without the indexes a journal load builds at the end.
     static func schema(loadIndexes: Bool) -> String {
         """
-    CREATE TABLE journal_streams(
-        id INTEGER PRIMARY KEY,
-        name TEXT NOT NULL
-    );
-    \(loadIndexes ? streamNameIndexSchema : "")
-    CREATE TABLE journal_types(
-        id INTEGER PRIMARY KEY,
-        name TEXT NOT NULL UNIQUE
-    );
-    CREATE TABLE journal_dictionaries(
-        id INTEGER PRIMARY KEY,
-        codec TEXT NOT NULL,
-        content BLOB NOT NULL,
-        sha256 BLOB NOT NULL,
-        trained_through INTEGER NOT NULL
-    );
-    CREATE TABLE journal_events(
-        position INTEGER PRIMARY KEY,
-        stream_id INTEGER NOT NULL,
-        version INTEGER NOT NULL,
-        event_id NOT NULL,
-        type_id INTEGER NOT NULL,
-        occurred_at INTEGER NOT NULL,
-        recorded_at INTEGER NOT NULL,
-        codec INTEGER NOT NULL,
-        data_len INTEGER NOT NULL,
-        meta_len INTEGER,
-        payload BLOB NOT NULL,
-        hash BLOB NOT NULL
-    );
-    \(loadIndexes ? streamVersionIndexSchema : "")
-    CREATE TABLE journal_head(
-        singleton INTEGER PRIMARY KEY CHECK (singleton = 1),
-        position INTEGER NOT NULL,
-        hash BLOB NOT NULL
-    );
-    INSERT INTO journal_head VALUES (1, 0, zeroblob(32));
-    \(idIndexSchema)
-    \(treeSchema)
-    CREATE TRIGGER journal_events_no_update BEFORE UPDATE ON journal_events
-        BEGIN SELECT RAISE(ABORT, 'journal events are immutable'); END;
-    CREATE TRIGGER journal_events_no_delete BEFORE DELETE ON journal_events
-        BEGIN SELECT RAISE(ABORT, 'journal events are immutable'); END;
-    CREATE TRIGGER journal_streams_no_update BEFORE UPDATE ON journal_streams
-        BEGIN SELECT RAISE(ABORT, 'journal streams are immutable'); END;
-    CREATE TRIGGER journal_streams_no_delete BEFORE DELETE ON journal_streams
-        BEGIN SELECT RAISE(ABORT, 'journal streams are immutable'); END;
-    CREATE TRIGGER journal_types_no_update BEFORE UPDATE ON journal_types
-        BEGIN SELECT RAISE(ABORT, 'journal types are immutable'); END;
-    CREATE TRIGGER journal_types_no_delete BEFORE DELETE ON journal_types
-        BEGIN SELECT RAISE(ABORT, 'journal types are immutable'); END;
-    CREATE TRIGGER journal_dictionaries_no_update BEFORE UPDATE ON journal_dictionaries
-        BEGIN SELECT RAISE(ABORT, 'journal dictionaries are immutable'); END;
-    CREATE TRIGGER journal_dictionaries_no_delete BEFORE DELETE ON journal_dictionaries
-        BEGIN SELECT RAISE(ABORT, 'journal dictionaries are immutable'); END;
-    CREATE TRIGGER journal_head_no_delete BEFORE DELETE ON journal_head
-        BEGIN SELECT RAISE(ABORT, 'the journal head cannot be deleted'); END;
-    CREATE TRIGGER journal_head_forward_only BEFORE UPDATE ON journal_head
-        WHEN NEW.position <= OLD.position OR NEW.singleton != OLD.singleton
-        BEGIN SELECT RAISE(ABORT, 'the journal head only moves forward'); END;
-    """
+        CREATE TABLE journal_streams(
+            id INTEGER PRIMARY KEY,
+            name TEXT NOT NULL
+        );
+        \(loadIndexes ? streamNameIndexSchema : "")
+        CREATE TABLE journal_types(
+            id INTEGER PRIMARY KEY,
+            name TEXT NOT NULL UNIQUE
+        );
+        CREATE TABLE journal_dictionaries(
+            id INTEGER PRIMARY KEY,
+            codec TEXT NOT NULL,
+            content BLOB NOT NULL,
+            sha256 BLOB NOT NULL,
+            trained_through INTEGER NOT NULL
+        );
+        CREATE TABLE journal_events(
+            position INTEGER PRIMARY KEY,
+            stream_id INTEGER NOT NULL,
+            version INTEGER NOT NULL,
+            event_id NOT NULL,
+            type_id INTEGER NOT NULL,
+            occurred_at INTEGER NOT NULL,
+            recorded_at INTEGER NOT NULL,
+            codec INTEGER NOT NULL,
+            data_len INTEGER NOT NULL,
+            meta_len INTEGER,
+            payload BLOB NOT NULL,
+            hash BLOB NOT NULL
+        );
+        \(loadIndexes ? streamVersionIndexSchema : "")
+        CREATE TABLE journal_head(
+            singleton INTEGER PRIMARY KEY CHECK (singleton = 1),
+            position INTEGER NOT NULL,
+            hash BLOB NOT NULL
+        );
+        INSERT INTO journal_head VALUES (1, 0, zeroblob(32));
+        \(idIndexSchema)
+        \(treeSchema)
+        CREATE TRIGGER journal_events_no_update BEFORE UPDATE ON journal_events
+            BEGIN SELECT RAISE(ABORT, 'journal events are immutable'); END;
+        CREATE TRIGGER journal_events_no_delete BEFORE DELETE ON journal_events
+            BEGIN SELECT RAISE(ABORT, 'journal events are immutable'); END;
+        CREATE TRIGGER journal_streams_no_update BEFORE UPDATE ON journal_streams
+            BEGIN SELECT RAISE(ABORT, 'journal streams are immutable'); END;
+        CREATE TRIGGER journal_streams_no_delete BEFORE DELETE ON journal_streams
+            BEGIN SELECT RAISE(ABORT, 'journal streams are immutable'); END;
+        CREATE TRIGGER journal_types_no_update BEFORE UPDATE ON journal_types
+            BEGIN SELECT RAISE(ABORT, 'journal types are immutable'); END;
+        CREATE TRIGGER journal_types_no_delete BEFORE DELETE ON journal_types
+            BEGIN SELECT RAISE(ABORT, 'journal types are immutable'); END;
+        CREATE TRIGGER journal_dictionaries_no_update BEFORE UPDATE ON journal_dictionaries
+            BEGIN SELECT RAISE(ABORT, 'journal dictionaries are immutable'); END;
+        CREATE TRIGGER journal_dictionaries_no_delete BEFORE DELETE ON journal_dictionaries
+            BEGIN SELECT RAISE(ABORT, 'journal dictionaries are immutable'); END;
+        CREATE TRIGGER journal_head_no_delete BEFORE DELETE ON journal_head
+            BEGIN SELECT RAISE(ABORT, 'the journal head cannot be deleted'); END;
+        CREATE TRIGGER journal_head_forward_only BEFORE UPDATE ON journal_head
+            WHEN NEW.position <= OLD.position OR NEW.singleton != OLD.singleton
+            BEGIN SELECT RAISE(ABORT, 'the journal head only moves forward'); END;
+        """
     }
 
     /// The batched id index (new in version 2), created with the schema or by the upgrade.
     static let idIndexSchema = """
-    CREATE TABLE journal_event_ids(
-        id NOT NULL PRIMARY KEY,
-        position INTEGER NOT NULL
-    ) WITHOUT ROWID;
-    CREATE TABLE journal_id_index(
-        singleton INTEGER PRIMARY KEY CHECK (singleton = 1),
-        through INTEGER NOT NULL
-    );
-    INSERT INTO journal_id_index VALUES (1, 0);
-    CREATE TRIGGER journal_event_ids_no_update BEFORE UPDATE ON journal_event_ids
-        BEGIN SELECT RAISE(ABORT, 'the event id index is immutable'); END;
-    CREATE TRIGGER journal_event_ids_no_delete BEFORE DELETE ON journal_event_ids
-        BEGIN SELECT RAISE(ABORT, 'the event id index is immutable'); END;
-    CREATE TRIGGER journal_id_index_no_delete BEFORE DELETE ON journal_id_index
-        BEGIN SELECT RAISE(ABORT, 'the event id index cannot be deleted'); END;
-    CREATE TRIGGER journal_id_index_forward_only BEFORE UPDATE ON journal_id_index
-        WHEN NEW.through < OLD.through OR NEW.singleton != OLD.singleton
-        BEGIN SELECT RAISE(ABORT, 'the event id index only moves forward'); END;
-    """
+        CREATE TABLE journal_event_ids(
+            id NOT NULL PRIMARY KEY,
+            position INTEGER NOT NULL
+        ) WITHOUT ROWID;
+        CREATE TABLE journal_id_index(
+            singleton INTEGER PRIMARY KEY CHECK (singleton = 1),
+            through INTEGER NOT NULL
+        );
+        INSERT INTO journal_id_index VALUES (1, 0);
+        CREATE TRIGGER journal_event_ids_no_update BEFORE UPDATE ON journal_event_ids
+            BEGIN SELECT RAISE(ABORT, 'the event id index is immutable'); END;
+        CREATE TRIGGER journal_event_ids_no_delete BEFORE DELETE ON journal_event_ids
+            BEGIN SELECT RAISE(ABORT, 'the event id index is immutable'); END;
+        CREATE TRIGGER journal_id_index_no_delete BEFORE DELETE ON journal_id_index
+            BEGIN SELECT RAISE(ABORT, 'the event id index cannot be deleted'); END;
+        CREATE TRIGGER journal_id_index_forward_only BEFORE UPDATE ON journal_id_index
+            WHEN NEW.through < OLD.through OR NEW.singleton != OLD.singleton
+            BEGIN SELECT RAISE(ABORT, 'the event id index only moves forward'); END;
+        """
 
     /// The Merkle tree's tiles and the kept checkpoints (new in version 3), created with the
     /// schema or by the upgrade.
     static let treeSchema = """
-    CREATE TABLE journal_tree(
-        level INTEGER NOT NULL,
-        idx INTEGER NOT NULL,
-        hashes BLOB NOT NULL CHECK (length(hashes) BETWEEN 32 AND 8192 AND length(hashes) % 32 = 0),
-        PRIMARY KEY (level, idx)
-    ) WITHOUT ROWID;
-    CREATE TABLE journal_checkpoints(
-        id INTEGER PRIMARY KEY,
-        size INTEGER NOT NULL,
-        root BLOB NOT NULL,
-        note TEXT NOT NULL,
-        signed_at INTEGER NOT NULL
-    );
-    CREATE TRIGGER journal_tree_no_delete BEFORE DELETE ON journal_tree
-        BEGIN SELECT RAISE(ABORT, 'the journal tree only grows'); END;
-    CREATE TRIGGER journal_tree_append_only BEFORE UPDATE ON journal_tree
-        WHEN NEW.level != OLD.level OR NEW.idx != OLD.idx OR length(NEW.hashes) < length(OLD.hashes)
-            OR substr(NEW.hashes, 1, length(OLD.hashes)) != OLD.hashes
-        BEGIN SELECT RAISE(ABORT, 'the journal tree only grows'); END;
-    CREATE TRIGGER journal_checkpoints_no_update BEFORE UPDATE ON journal_checkpoints
-        BEGIN SELECT RAISE(ABORT, 'journal checkpoints are immutable'); END;
-    CREATE TRIGGER journal_checkpoints_no_delete BEFORE DELETE ON journal_checkpoints
-        BEGIN SELECT RAISE(ABORT, 'journal checkpoints are immutable'); END;
-    """
+        CREATE TABLE journal_tree(
+            level INTEGER NOT NULL,
+            idx INTEGER NOT NULL,
+            hashes BLOB NOT NULL CHECK (length(hashes) BETWEEN 32 AND 8192 AND length(hashes) % 32 = 0),
+            PRIMARY KEY (level, idx)
+        ) WITHOUT ROWID;
+        CREATE TABLE journal_checkpoints(
+            id INTEGER PRIMARY KEY,
+            size INTEGER NOT NULL,
+            root BLOB NOT NULL,
+            note TEXT NOT NULL,
+            signed_at INTEGER NOT NULL
+        );
+        CREATE TRIGGER journal_tree_no_delete BEFORE DELETE ON journal_tree
+            BEGIN SELECT RAISE(ABORT, 'the journal tree only grows'); END;
+        CREATE TRIGGER journal_tree_append_only BEFORE UPDATE ON journal_tree
+            WHEN NEW.level != OLD.level OR NEW.idx != OLD.idx OR length(NEW.hashes) < length(OLD.hashes)
+                OR substr(NEW.hashes, 1, length(OLD.hashes)) != OLD.hashes
+            BEGIN SELECT RAISE(ABORT, 'the journal tree only grows'); END;
+        CREATE TRIGGER journal_checkpoints_no_update BEFORE UPDATE ON journal_checkpoints
+            BEGIN SELECT RAISE(ABORT, 'journal checkpoints are immutable'); END;
+        CREATE TRIGGER journal_checkpoints_no_delete BEFORE DELETE ON journal_checkpoints
+            BEGIN SELECT RAISE(ABORT, 'journal checkpoints are immutable'); END;
+        """
 
     /// Version 1 → 2: the id index moves from a unique index on `journal_events(event_id)` to
     /// `journal_event_ids`, filled with every stored event. One transaction.
     static let upgradeFromVersion1SQL = """
-    \(idIndexSchema)
-    INSERT INTO journal_event_ids(id, position) SELECT event_id, position FROM journal_events ORDER BY event_id;
-    UPDATE journal_id_index SET through = (SELECT position FROM journal_head WHERE singleton = 1);
-    DROP INDEX journal_events_event_id;
-    """
+        \(idIndexSchema)
+        INSERT INTO journal_event_ids(id, position) SELECT event_id, position FROM journal_events ORDER BY event_id;
+        UPDATE journal_id_index SET through = (SELECT position FROM journal_head WHERE singleton = 1);
+        DROP INDEX journal_events_event_id;
+        """
 
     /// Every trigger name, for tests that tamper through raw SQL.
     public static let immutabilityTriggers = [
@@ -199,7 +199,7 @@ extension SQLiteEventStore {
         "journal_dictionaries_no_update", "journal_dictionaries_no_delete", "journal_head_no_delete",
         "journal_head_forward_only", "journal_event_ids_no_update", "journal_event_ids_no_delete",
         "journal_id_index_no_delete", "journal_id_index_forward_only", "journal_tree_no_delete",
-        "journal_tree_append_only", "journal_checkpoints_no_update", "journal_checkpoints_no_delete",
+        "journal_tree_append_only", "journal_checkpoints_no_update", "journal_checkpoints_no_delete"
     ]
 
     /// Checks that the file is a journal, creating the schema in an empty, writable file and
@@ -211,7 +211,8 @@ extension SQLiteEventStore {
     /// journal load, which creates them when it finishes).
     @discardableResult
     static func prepareSchema(_ connection: SQLiteConnection, path: String, readOnly: Bool, loadIndexes: Bool = true)
-        throws(EventStoreError) -> Int64 {
+        throws(EventStoreError) -> Int64
+    {
         do {
             let applicationID = try connection.scalarInt("PRAGMA application_id") ?? 0
             let tables = try connection.scalarInt("SELECT count(*) FROM sqlite_schema") ?? 0
@@ -224,8 +225,11 @@ extension SQLiteEventStore {
                 }
                 if version == 2 { return 2 }
                 guard version == Self.schemaVersion else {
-                    throw EventStoreError(code: .notAJournal,
-                                          message: "\(path): journal schema version \(version) is not supported (expected \(Self.schemaVersion))")
+                    throw EventStoreError(
+                        code: .notAJournal,
+                        message:
+                            "\(path): journal schema version \(version) is not supported (expected \(Self.schemaVersion))"
+                    )
                 }
                 return version
             }
@@ -233,7 +237,8 @@ extension SQLiteEventStore {
                 throw EventStoreError(code: .notAJournal, message: "\(path) is a SQLite database but not a journal")
             }
             guard !readOnly else {
-                throw EventStoreError(code: .missing, message: "\(path) is empty: no journal has been written there yet")
+                throw EventStoreError(
+                    code: .missing, message: "\(path) is empty: no journal has been written there yet")
             }
             try connection.begin(.immediate)
             do {

@@ -15,7 +15,9 @@ extension SQLiteEventStore {
     }
 
     public func storageStatistics() throws(EventStoreError) -> StorageStatistics {
-        try commits.exclusive(reentrant: true) { connection throws(EventStoreError) in try connection.storageStatistics() }
+        try commits.exclusive(reentrant: true) { connection throws(EventStoreError) in
+            try connection.storageStatistics()
+        }
     }
 
     /// Trains a new LZ4 dictionary version on the last `events` events and makes it the one new
@@ -24,7 +26,8 @@ extension SQLiteEventStore {
     @discardableResult
     public func trainDictionary(fromLast events: Int64 = 1_000) throws(EventStoreError) -> Int64? {
         if commits.isHeldByCurrentThread {
-            throw EventStoreError(code: .invalidInput, message: "trainDictionary called inside a write transaction of the same store")
+            throw EventStoreError(
+                code: .invalidInput, message: "trainDictionary called inside a write transaction of the same store")
         }
         return try commits.exclusive { connection throws(EventStoreError) -> Int64? in
             try connection.inWriteTransaction { () throws(EventStoreError) in

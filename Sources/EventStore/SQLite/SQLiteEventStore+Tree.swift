@@ -3,10 +3,11 @@ extension SQLiteEventStore {
     /// is read as it is).
     func requireTree() throws(EventStoreError) {
         guard fileSchemaVersion >= 3 else {
-            throw EventStoreError(code: .needsUpgrade,
-                                  message: "\(path) has journal schema version \(fileSchemaVersion), without the Merkle tree: "
-                                      + "open it once with a command that writes (e.g. 'journal import /dev/null --db \(path)'), "
-                                      + "which upgrades it to version \(Self.schemaVersion) and builds the tree")
+            throw EventStoreError(
+                code: .needsUpgrade,
+                message: "\(path) has journal schema version \(fileSchemaVersion), without the Merkle tree: "
+                    + "open it once with a command that writes (e.g. 'journal import /dev/null --db \(path)'), "
+                    + "which upgrades it to version \(Self.schemaVersion) and builds the tree")
         }
     }
 
@@ -24,7 +25,9 @@ extension SQLiteEventStore {
     public func storeCheckpoint(note: String, size: Int64, root: [UInt8]) throws(EventStoreError) -> StoredCheckpoint {
         try requireTree()
         if commits.isHeldByCurrentThread {
-            throw EventStoreError(code: .invalidInput, message: "a checkpoint cannot be kept inside a write transaction of the same store")
+            throw EventStoreError(
+                code: .invalidInput, message: "a checkpoint cannot be kept inside a write transaction of the same store"
+            )
         }
         let checkpoint = StoredCheckpoint(size: size, root: root, note: note, signedAt: configuration.clock())
         try withWriter { writer throws(EventStoreError) in try writer.keepCheckpoint(checkpoint) }

@@ -57,17 +57,19 @@ public final class SQLiteEventStore: TransactionalEventStore, @unchecked Sendabl
             try Self.refuseLeftovers(of: path)
         }
         let writer = try SQLiteJournal(path: path, configuration: configuration, writer: true)
-        var version = try SQLiteEventStore.prepareSchema(writer.sql, path: path, readOnly: configuration.readOnly,
-                                                         loadIndexes: !configuration.buildsNewJournal)
+        var version = try SQLiteEventStore.prepareSchema(
+            writer.sql, path: path, readOnly: configuration.readOnly,
+            loadIndexes: !configuration.buildsNewJournal)
         if version == 1 {
-            writer.legacyIDIndex = true  // a version 1 file opened read-only: read as it is
+            writer.legacyIDIndex = true // a version 1 file opened read-only: read as it is
         } else if version == 2 && !configuration.readOnly {
             try writer.upgradeToTree()
             version = Self.schemaVersion
         }
         writer.hasTree = version >= 3
         fileSchemaVersion = version
-        reader = inMemory || configuration.readOnly
+        reader =
+            inMemory || configuration.readOnly
             ? nil : try SQLiteJournal(path: path, configuration: configuration, writer: false)
         let signal = self.signal
         commits = GroupCommit(writer: writer, didCommit: { signal.publish($0) })
@@ -85,9 +87,11 @@ public final class SQLiteEventStore: TransactionalEventStore, @unchecked Sendabl
     /// pages into the new file, which would then hold another database's pages.
     static func refuseLeftovers(of path: String) throws(EventStoreError) {
         for suffix in ["-wal", "-journal"] where FileSystem.exists(path + suffix) {
-            throw EventStoreError(code: .invalidInput, message: "\(path)\(suffix) exists without \(path) (left by an earlier "
-                                  + "database of that name): SQLite would apply it to a new journal there; remove it "
-                                  + "or choose another path. Nothing was written at \(path)")
+            throw EventStoreError(
+                code: .invalidInput,
+                message: "\(path)\(suffix) exists without \(path) (left by an earlier "
+                    + "database of that name): SQLite would apply it to a new journal there; remove it "
+                    + "or choose another path. Nothing was written at \(path)")
         }
     }
 
@@ -105,7 +109,8 @@ public final class SQLiteEventStore: TransactionalEventStore, @unchecked Sendabl
 
     @discardableResult
     public func append(_ events: [ProposedEvent], to stream: StreamName, expectedVersion: ExpectedVersion)
-        throws(EventStoreError) -> AppendResult {
+        throws(EventStoreError) -> AppendResult
+    {
         try commits.append([StreamAppend(stream: stream, expectedVersion: expectedVersion, events: events)])[0]
     }
 
@@ -116,7 +121,8 @@ public final class SQLiteEventStore: TransactionalEventStore, @unchecked Sendabl
     }
 
     public func read(stream: StreamName, from version: Int64, direction: ReadDirection, limit: Int)
-        throws(EventStoreError) -> [RecordedEvent] {
+        throws(EventStoreError) -> [RecordedEvent]
+    {
         try reading { connection throws(EventStoreError) in
             try connection.read(stream: stream, from: version, direction: direction, limit: limit)
         }

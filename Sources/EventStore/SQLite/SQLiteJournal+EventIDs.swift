@@ -39,7 +39,7 @@ extension SQLiteJournal {
             return try statement.step() ? statement.int64(at: 0) : 0
         }
         if through < recentIDs.through || head < recentIDs.loadedThrough {
-            recentIDs.reset()  // the file is not the one remembered (replaced or restored)
+            recentIDs.reset() // the file is not the one remembered (replaced or restored)
         }
         // With a filter of the index, the ids another writer copied into it since this memory
         // was loaded are read too, so that they join the filter instead of voiding it.
@@ -57,7 +57,9 @@ extension SQLiteJournal {
             defer { statement.reset() }
             while try statement.step() {
                 // A damaged id (not 16 bytes) matches nothing; `verify` reports it.
-                if let key = EventIDKey(column: 1, of: statement) { recentIDs.add(key, position: statement.int64(at: 0)) }
+                if let key = EventIDKey(column: 1, of: statement) {
+                    recentIDs.add(key, position: statement.int64(at: 0))
+                }
             }
         }
     }
@@ -79,7 +81,8 @@ extension SQLiteJournal {
         if recentIDs.indexFilter == nil {
             indexProbes += 1
             if recentIDs.indexFilterOutgrown
-                || configuration.idIndex.buildsFilter(probes: indexProbes, indexed: recentIDs.through) {
+                || configuration.idIndex.buildsFilter(probes: indexProbes, indexed: recentIDs.through)
+            {
                 try buildIndexFilter()
             }
         }
@@ -89,8 +92,10 @@ extension SQLiteJournal {
     /// Reads `journal_event_ids` (as this transaction sees it: everything up to
     /// `recentIDs.through`) into a filter with room for as many ids again.
     private func buildIndexFilter() throws(EventStoreError) {
-        var filter = IndexedIDFilter(capacity: max(Int(clamping: recentIDs.through) * 2,
-                                                   configuration.idIndex.filterMinimumCapacity))
+        var filter = IndexedIDFilter(
+            capacity: max(
+                Int(clamping: recentIDs.through) * 2,
+                configuration.idIndex.filterMinimumCapacity))
         try run("reading the id index of \(path) into a filter") { () throws(SQLiteError) in
             let statement = try sql.cached("SELECT id FROM journal_event_ids")
             defer { statement.reset() }
@@ -122,7 +127,9 @@ extension SQLiteJournal {
         }
         bindEventID(id, to: statement, at: 1)
         defer { statement.reset() }
-        guard try run("looking up event \(id.prefix(60))", { () throws(SQLiteError) in try statement.step() }) else { return nil }
+        guard try run("looking up event \(id.prefix(60))", { () throws(SQLiteError) in try statement.step() }) else {
+            return nil
+        }
         return try decodeRow(statement, stream: nil)
     }
 

@@ -5,7 +5,8 @@ extension SQLiteJournal {
     /// `newJournalStreams`, confirmed by its stored name (see `NewJournalStreams`).
     func streamIDWithoutNameIndex(_ stream: StreamName) throws(EventStoreError) -> Int64? {
         guard let id = newJournalStreams?.candidate(for: stream),
-              try storedStreamName(id: id) == stream.rawValue else { return nil }
+            try storedStreamName(id: id) == stream.rawValue
+        else { return nil }
         rememberStream(stream, id: id)
         return id
     }

@@ -9,8 +9,9 @@ extension SQLiteJournal {
     func appendPrepared(_ batch: PreparedLoadBatch) throws(EventStoreError) -> Int {
         precondition(newJournalStreams != nil, "a prepared batch is for a journal load")
         guard let published = publishedDictionary, batch.origin == ObjectIdentifier(published) else {
-            throw EventStoreError(code: .invalidInput,
-                                  message: "\(path): this batch was prepared for another journal load (use this load's makePreparer())")
+            throw EventStoreError(
+                code: .invalidInput,
+                message: "\(path): this batch was prepared for another journal load (use this load's makePreparer())")
         }
         try beginWrite()
         // The batch's ids come whole from the preparer: none are gathered one by one.
@@ -28,8 +29,9 @@ extension SQLiteJournal {
                 for index in batch.appends.indices {
                     switch batch.appends[index].form {
                     case let .prepared(first):
-                        written += try appendPrepared(batch, index: index, first: first, bytes: bytes, typeIDs: &typeIDs,
-                                                      ahead: &ahead)
+                        written += try appendPrepared(
+                            batch, index: index, first: first, bytes: bytes, typeIDs: &typeIDs,
+                            ahead: &ahead)
                     case let .usual(request):
                         try run("appending a batch to \(path)") { () throws(SQLiteError) in try writePendingRows() }
                         written += try append(request).written
@@ -43,7 +45,8 @@ extension SQLiteJournal {
             let trained = write?.trainedDictionary == true ? write?.dictionaryID : nil
             try commitWrite()
             // Written whole and in order: event i of the batch is at start + 1 + i.
-            loadIDs?.addCommitted(batch.ids, positionBase: start + 1, packed: batch.idsPacked && written == batch.eventCount)
+            loadIDs?.addCommitted(
+                batch.ids, positionBase: start + 1, packed: batch.idsPacked && written == batch.eventCount)
             if let trained, let dictionary = dictionaries[trained] {
                 publishedDictionary?.publish(id: trained, content: dictionary.content)
             }
@@ -55,9 +58,12 @@ extension SQLiteJournal {
         }
     }
 
-    private func appendPrepared(_ batch: PreparedLoadBatch, index: Int, first: Int, bytes: UnsafeRawBufferPointer,
-                                typeIDs: inout [Int64?], ahead: inout Bool)
-        throws(EventStoreError) -> Int {
+    private func appendPrepared(
+        _ batch: PreparedLoadBatch, index: Int, first: Int, bytes: UnsafeRawBufferPointer,
+        typeIDs: inout [Int64?], ahead: inout Bool
+    )
+        throws(EventStoreError) -> Int
+    {
         // Field by field: copying the whole append (its form's payload too) would cost the writer
         // a copy per append (BENCHMARKS.md, "Load path").
         let stream = batch.appends[index].stream
@@ -80,12 +86,17 @@ extension SQLiteJournal {
         }
         var version = current ?? -1
         // The chain so far in the first half of `chainHash`, each new hash in the second.
-        guard let head = write?.headHash, head.count == 32 else { preconditionFailure("a write transaction without a head hash") }
+        guard let head = write?.headHash, head.count == 32 else {
+            preconditionFailure("a write transaction without a head hash")
+        }
         chainHash.withUnsafeMutableBytes { chain in head.withUnsafeBytes { chain.copyMemory(from: $0) } }
-        try writeEvents(of: batch, from: first, count: count, bytes: bytes, stream: stream,
-                        streamID: sid, position: &position, version: &version, typeIDs: &typeIDs, ahead: &ahead)
+        try writeEvents(
+            of: batch, from: first, count: count, bytes: bytes, stream: stream,
+            streamID: sid, position: &position, version: &version, typeIDs: &typeIDs, ahead: &ahead)
         chainHash.withUnsafeBytes { chain in
-            write?.headHash.withUnsafeMutableBytes { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: chain[..<32])) }
+            write?.headHash.withUnsafeMutableBytes {
+                $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: chain[..<32]))
+            }
         }
         write?.setVersion(version, of: sid)
         return count
@@ -93,9 +104,11 @@ extension SQLiteJournal {
 
     /// Writes events `first ..< first + count` of `batch` (one append's), after `position` and
     /// `version`, which it moves on.
-    private func writeEvents(of batch: PreparedLoadBatch, from first: Int, count: Int, bytes: UnsafeRawBufferPointer,
-                             stream: StreamName, streamID sid: Int64, position: inout Int64, version: inout Int64,
-                             typeIDs: inout [Int64?], ahead: inout Bool) throws(EventStoreError) {
+    private func writeEvents(
+        of batch: PreparedLoadBatch, from first: Int, count: Int, bytes: UnsafeRawBufferPointer,
+        stream: StreamName, streamID sid: Int64, position: inout Int64, version: inout Int64,
+        typeIDs: inout [Int64?], ahead: inout Bool
+    ) throws(EventStoreError) {
         for offset in 0..<count {
             let event = batch.events[first + offset]
             position += 1
@@ -112,7 +125,9 @@ extension SQLiteJournal {
             // the positions in step) and so is its version: same inputs, same hash. Otherwise it
             // is computed here, and no hash computed ahead is used for the rest of the batch.
             // The preparer put the event's leaf hash right after its chain hash.
-            let prepared = event.hashOffset < 0 ? nil : UnsafeRawBufferPointer(rebasing: bytes[event.hashOffset..<(event.hashOffset + 64)])
+            let prepared =
+                event.hashOffset < 0
+                ? nil : UnsafeRawBufferPointer(rebasing: bytes[event.hashOffset..<(event.hashOffset + 64)])
             let leafStart = write!.leafHashes.count
             write!.leafHashes.append(contentsOf: ChainHasher.zeroHash)
             chainHash.withUnsafeMutableBytes { chain in
@@ -125,17 +140,20 @@ extension SQLiteJournal {
                         hashesTakenAhead += 1
                     } else {
                         let body = UnsafeRawBufferPointer(rebasing: bytes[event.body])
-                        hasher.hash(previous: UnsafeRawBufferPointer(rebasing: chain[..<32]), position: position,
-                                    version: version, body: body, into: next)
-                        hasher.leafHash(body: body, position: position, version: version,
-                                        hash: UnsafeRawBufferPointer(next), into: leaf)
+                        hasher.hash(
+                            previous: UnsafeRawBufferPointer(rebasing: chain[..<32]), position: position,
+                            version: version, body: body, into: next)
+                        hasher.leafHash(
+                            body: body, position: position, version: version,
+                            hash: UnsafeRawBufferPointer(next), into: leaf)
                         ahead = false
                     }
                 }
             }
             do throws(SQLiteError) {
-                try insertPrepared(event, bytes: bytes, position: position,
-                                   streamID: sid, version: version, typeID: typeID)
+                try insertPrepared(
+                    event, bytes: bytes, position: position,
+                    streamID: sid, version: version, typeID: typeID)
             } catch {
                 if sql.isAutocommit { rollbackWrite() }
                 throw EventStoreError(sqlite: error, doing: "appending to \(stream)", stream: stream.rawValue)
@@ -151,8 +169,10 @@ extension SQLiteJournal {
 
     /// The event's data and meta as one payload: the body's data in place when there is no meta,
     /// else both copied into `payloadScratch`.
-    private func withRawPayload<R>(of event: PreparedLoadEvent, in bytes: UnsafeRawBufferPointer,
-                                   _ body: (UnsafeRawBufferPointer) throws(SQLiteError) -> R) throws(SQLiteError) -> R {
+    private func withRawPayload<R>(
+        of event: PreparedLoadEvent, in bytes: UnsafeRawBufferPointer,
+        _ body: (UnsafeRawBufferPointer) throws(SQLiteError) -> R
+    ) throws(SQLiteError) -> R {
         let data = UnsafeRawBufferPointer(rebasing: bytes[event.data])
         guard let meta = event.meta else { return try body(data) }
         payloadScratch.removeAll(keepingCapacity: true)
@@ -165,11 +185,14 @@ extension SQLiteJournal {
     /// batch's bytes as it is (compressed with the writer's dictionary by the preparer, or raw
     /// data without meta that the preparer found would not compress); its hash is the second
     /// half of `chainHash`.
-    private func insertPrepared(_ event: PreparedLoadEvent, bytes: UnsafeRawBufferPointer,
-                                position: Int64, streamID: Int64, version: Int64, typeID: Int64) throws(SQLiteError) {
-        let row = EventRow(position: position, streamID: streamID, version: version, key: event.key, typeID: typeID,
-                           occurredAt: event.occurredAt, recordedAt: event.recordedAt,
-                           dataCount: event.data.count, metaCount: event.meta?.count)
+    private func insertPrepared(
+        _ event: PreparedLoadEvent, bytes: UnsafeRawBufferPointer,
+        position: Int64, streamID: Int64, version: Int64, typeID: Int64
+    ) throws(SQLiteError) {
+        let row = EventRow(
+            position: position, streamID: streamID, version: version, key: event.key, typeID: typeID,
+            occurredAt: event.occurredAt, recordedAt: event.recordedAt,
+            dataCount: event.data.count, metaCount: event.meta?.count)
         let dictionaryID = write?.dictionaryID
         let stored: (codec: Int64, payload: Range<Int>)?
         if event.codec != 0, event.codec == dictionaryID {
@@ -182,8 +205,9 @@ extension SQLiteJournal {
         try chainHash.withBytes { chain throws(SQLiteError) in
             let hash = UnsafeRawBufferPointer(rebasing: chain[32..<64])
             if let stored {
-                pendingRows.add(row, codec: stored.codec, payload: UnsafeRawBufferPointer(rebasing: bytes[stored.payload]),
-                                hash: hash)
+                pendingRows.add(
+                    row, codec: stored.codec, payload: UnsafeRawBufferPointer(rebasing: bytes[stored.payload]),
+                    hash: hash)
                 if pendingRows.isFull { try writePendingRows() }
                 return
             }
@@ -203,11 +227,14 @@ extension SQLiteJournal {
         let rows = pendingRows.rows
         guard !rows.isEmpty else { return }
         defer { pendingRows.removeAll() }
-        try MultiRowInsert.run(count: rows.count, width: PendingEventRows.width, columns: 12,
-                               many: { () throws(SQLiteError) in try statement(.insertEventRows) },
-                               one: { () throws(SQLiteError) in try statement(.insertEvent) }) { statement, index, at in
-            bind(rows[index].row, codec: rows[index].codec, payload: rows[index].payload, hash: pendingRows.hash(index),
-                 to: statement, after: at)
+        try MultiRowInsert.run(
+            count: rows.count, width: PendingEventRows.width, columns: 12,
+            many: { () throws(SQLiteError) in try statement(.insertEventRows) },
+            one: { () throws(SQLiteError) in try statement(.insertEvent) }
+        ) { statement, index, at in
+            bind(
+                rows[index].row, codec: rows[index].codec, payload: rows[index].payload, hash: pendingRows.hash(index),
+                to: statement, after: at)
         }
     }
 }

@@ -8,9 +8,10 @@ extension SQLiteJournal {
 
     /// `columns`, then the stored hash of the event at the previous position (NULL at position 1),
     /// for `ChainLinkCheck`.
-    static let checkedColumns = columns + """
-        , (SELECT previous.hash FROM journal_events AS previous WHERE previous.position = journal_events.position - 1)
-        """
+    static let checkedColumns =
+        columns + """
+            , (SELECT previous.hash FROM journal_events AS previous WHERE previous.position = journal_events.position - 1)
+            """
 
     /// Decodes the current row of a statement selecting `columns`. `stream` skips the name lookup
     /// when the caller knows it.
@@ -26,14 +27,16 @@ extension SQLiteJournal {
     }
 
     private func decodeRow(_ statement: SQLiteStatement, position: Int64, stream: StreamName)
-        throws(EventStoreError) -> RecordedEvent {
+        throws(EventStoreError) -> RecordedEvent
+    {
         let id = try storedID(statement, column: 3, position: position)
         let type = try typeName(of: statement.int64(at: 4))
         let (data, meta) = try decodePayload(statement, position: position)
-        return RecordedEvent(position: position, stream: stream, version: statement.int64(at: 2), id: id, type: type,
-                             occurredAt: Timestamp(millisecondsSinceEpoch: statement.int64(at: 5)),
-                             recordedAt: Timestamp(millisecondsSinceEpoch: statement.int64(at: 6)),
-                             data: data, meta: meta, hash: statement.blob(at: 11))
+        return RecordedEvent(
+            position: position, stream: stream, version: statement.int64(at: 2), id: id, type: type,
+            occurredAt: Timestamp(millisecondsSinceEpoch: statement.int64(at: 5)),
+            recordedAt: Timestamp(millisecondsSinceEpoch: statement.int64(at: 6)),
+            data: data, meta: meta, hash: statement.blob(at: 11))
     }
 
     /// The event id in `column`: 16 packed bytes (a lowercase UUID) or its text as written.
@@ -49,19 +52,23 @@ extension SQLiteJournal {
         let codec = statement.int64(at: 7)
         let dataLength = statement.int(at: 8)
         let metaLength: Int? = statement.isNull(at: 9) ? nil : statement.int(at: 9)
-        return try StoredPayload.decode(codec: codec, dataLength: dataLength, metaLength: metaLength, position: position,
-                                        scratch: &payloadScratch,
-                                        dictionary: { id throws(EventStoreError) in try self.dictionary(id) },
-                                        bytes: { body in statement.withBlob(at: 10, body) })
+        return try StoredPayload.decode(
+            codec: codec, dataLength: dataLength, metaLength: metaLength, position: position,
+            scratch: &payloadScratch,
+            dictionary: { id throws(EventStoreError) in try self.dictionary(id) },
+            bytes: { body in statement.withBlob(at: 10, body) })
     }
 
     // MARK: - Reads
 
     func read(stream: StreamName, from version: Int64, direction: ReadDirection, limit: Int)
-        throws(EventStoreError) -> [RecordedEvent] {
+        throws(EventStoreError) -> [RecordedEvent]
+    {
         guard limit > 0, let id = try streamID(of: stream) else { return [] }
-        return try collect("reading stream \(stream)", direction == .forward ? .readForward : .readBackward,
-                           stream: stream, check: .previousColumn) { statement in
+        return try collect(
+            "reading stream \(stream)", direction == .forward ? .readForward : .readBackward,
+            stream: stream, check: .previousColumn
+        ) { statement in
             statement.bind(id, at: 1)
             statement.bind(version, at: 2)
             statement.bind(Int64(clamping: limit), at: 3)
@@ -72,7 +79,8 @@ extension SQLiteJournal {
         guard limit > 0 else { return [] }
         // In position order each event links to the row before it: only the first row's
         // predecessor is looked up.
-        let check: LinkCheck = configuration.verifiesReads
+        let check: LinkCheck =
+            configuration.verifiesReads
             ? .inOrder(from: position, previous: try storedHash(at: position - 1)) : .none
         return try collect("reading the log", .readAll, stream: nil, check: check) { statement in
             statement.bind(position, at: 1)
@@ -101,7 +109,9 @@ extension SQLiteJournal {
     }
 
     func streamCount() throws(EventStoreError) -> Int64 {
-        try run("counting streams") { () throws(SQLiteError) in try sql.scalarInt("SELECT count(*) FROM journal_streams") ?? 0 }
+        try run("counting streams") { () throws(SQLiteError) in
+            try sql.scalarInt("SELECT count(*) FROM journal_streams") ?? 0
+        }
     }
 
     /// How `collect` checks each event against its chain link (`ChainLinkCheck`).
@@ -113,8 +123,10 @@ extension SQLiteJournal {
         case inOrder(from: Int64, previous: [UInt8]?)
     }
 
-    func collect(_ what: @autoclosure () -> String, _ hot: Hot, stream: StreamName?, check: LinkCheck = .none,
-                 bind: (SQLiteStatement) -> Void) throws(EventStoreError) -> [RecordedEvent] {
+    func collect(
+        _ what: @autoclosure () -> String, _ hot: Hot, stream: StreamName?, check: LinkCheck = .none,
+        bind: (SQLiteStatement) -> Void
+    ) throws(EventStoreError) -> [RecordedEvent] {
         let statement = try run(what()) { () throws(SQLiteError) in try self.statement(hot) }
         bind(statement)
         defer { statement.reset() }
@@ -128,8 +140,9 @@ extension SQLiteJournal {
                 break
             case .previousColumn:
                 guard configuration.verifiesReads else { break }
-                try ChainLinkCheck.check(event, previous: statement.isNull(at: 12) ? nil : statement.blob(at: 12),
-                                         hasher: hasher)
+                try ChainLinkCheck.check(
+                    event, previous: statement.isNull(at: 12) ? nil : statement.blob(at: 12),
+                    hasher: hasher)
             case .inOrder:
                 let previous = event.position == inOrder?.expected ? inOrder?.previous : nil
                 try ChainLinkCheck.check(event, previous: previous, hasher: hasher)

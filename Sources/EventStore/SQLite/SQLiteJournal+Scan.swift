@@ -4,13 +4,15 @@ extension SQLiteJournal {
     func scanAll(from position: Int64, limit: Int, _ body: (ScannedEvent) -> Bool) throws(EventStoreError) -> Int {
         guard limit > 0 else { return 0 }
         let statement = try run("reading the log") { () throws(SQLiteError) in
-            try sql.cached("""
+            try sql.cached(
+                """
                 SELECT position, stream_id, type_id, occurred_at, codec, data_len, meta_len, payload,
                        version, event_id, recorded_at, hash
                 FROM journal_events WHERE position >= ? ORDER BY position LIMIT ?
                 """)
         }
-        var chain = configuration.verifiesReads
+        var chain =
+            configuration.verifiesReads
             ? ScanChainCheck(from: position, previousHash: try storedHash(at: position - 1), hasher: hasher) : nil
         var failure: EventStoreError?
         statement.bind(position, at: 1)
@@ -28,28 +30,33 @@ extension SQLiteJournal {
             let keepGoing = try StoredPayload.withDecoded(
                 codec: statement.int64(at: 4), dataLength: statement.int(at: 5),
                 metaLength: statement.isNull(at: 6) ? nil : statement.int(at: 6), position: at,
-                scratch: &scratch, dictionary: { id throws(EventStoreError) in
+                scratch: &scratch,
+                dictionary: { id throws(EventStoreError) in
                     if let last = lastDictionary, last.id == id { return last }
                     let found = try self.dictionary(id)
                     lastDictionary = found
                     return found
                 },
-                bytes: { lend in statement.withBlob(at: 7, lend) }) { data, meta in
+                bytes: { lend in statement.withBlob(at: 7, lend) }
+            ) { data, meta in
                 if chain != nil {
                     do throws(EventStoreError) {
-                        try chain?.check(position: at, version: statement.int64(at: 8),
-                                         stream: try streamName(of: statement.int64(at: 1)).rawValue,
-                                         id: try storedID(statement, column: 9, position: at),
-                                         type: try typeName(of: statement.int64(at: 2)), occurredAt: statement.int64(at: 3),
-                                         recordedAt: statement.int64(at: 10), data: data, meta: meta,
-                                         hash: statement.blob(at: 11))
+                        try chain?.check(
+                            position: at, version: statement.int64(at: 8),
+                            stream: try streamName(of: statement.int64(at: 1)).rawValue,
+                            id: try storedID(statement, column: 9, position: at),
+                            type: try typeName(of: statement.int64(at: 2)), occurredAt: statement.int64(at: 3),
+                            recordedAt: statement.int64(at: 10), data: data, meta: meta,
+                            hash: statement.blob(at: 11))
                     } catch {
                         failure = error.located(at: at)
                         return false
                     }
                 }
-                return body(ScannedEvent(position: at, streamID: statement.int64(at: 1), typeID: statement.int64(at: 2),
-                                         occurredAt: statement.int64(at: 3), data: data, meta: meta))
+                return body(
+                    ScannedEvent(
+                        position: at, streamID: statement.int64(at: 1), typeID: statement.int64(at: 2),
+                        occurredAt: statement.int64(at: 3), data: data, meta: meta))
             }
             if let failure { throw failure }
             count += 1

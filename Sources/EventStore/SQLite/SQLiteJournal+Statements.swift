@@ -3,8 +3,8 @@ extension SQLiteJournal {
     /// not the hash of its SQL text.
     enum Hot: Int, CaseIterable {
         case insertEvent, savepoint, release, rollbackTo, streamByName, streamByID, typeByName, typeByID, lastVersion,
-             readAll, readForward, readBackward, insertStream, insertType, head, idIndexThrough, indexedID, tailIDs,
-             eventByID, copyIDs, moveIDIndex, insertStreamIfAbsent, insertEventRows
+            readAll, readForward, readBackward, insertStream, insertType, head, idIndexThrough, indexedID, tailIDs,
+            eventByID, copyIDs, moveIDIndex, insertStreamIfAbsent, insertEventRows
 
         var sql: String {
             switch self {
@@ -34,14 +34,19 @@ extension SQLiteJournal {
             // read is checked against its chain link (`ChainLinkCheck`); a read of the log in
             // position order has it in the row before.
             case .readAll:
-                return "SELECT \(SQLiteJournal.columns) FROM journal_events WHERE position >= ? ORDER BY position LIMIT ?"
+                return
+                    "SELECT \(SQLiteJournal.columns) FROM journal_events WHERE position >= ? ORDER BY position LIMIT ?"
             case .readForward:
-                return "SELECT \(SQLiteJournal.checkedColumns) FROM journal_events WHERE stream_id = ? AND version >= ? ORDER BY version LIMIT ?"
+                return
+                    "SELECT \(SQLiteJournal.checkedColumns) FROM journal_events WHERE stream_id = ? AND version >= ? ORDER BY version LIMIT ?"
             case .readBackward:
-                return "SELECT \(SQLiteJournal.checkedColumns) FROM journal_events WHERE stream_id = ? AND version <= ? ORDER BY version DESC LIMIT ?"
+                return
+                    "SELECT \(SQLiteJournal.checkedColumns) FROM journal_events WHERE stream_id = ? AND version <= ? ORDER BY version DESC LIMIT ?"
             case .idIndexThrough: return "SELECT through FROM journal_id_index WHERE singleton = 1"
             case .indexedID: return "SELECT position FROM journal_event_ids WHERE id = ?"
-            case .tailIDs: return "SELECT position, event_id FROM journal_events WHERE position > ? AND position <= ? ORDER BY position"
+            case .tailIDs:
+                return
+                    "SELECT position, event_id FROM journal_events WHERE position > ? AND position <= ? ORDER BY position"
             case .eventByID:
                 // One statement, so one snapshot: the index, then the tail it does not cover yet.
                 return """
@@ -59,7 +64,8 @@ extension SQLiteJournal {
                     """
             case .moveIDIndex: return "UPDATE journal_id_index SET through = ? WHERE singleton = 1"
             case .insertStream: return "INSERT INTO journal_streams(name) VALUES (?)"
-            case .insertStreamIfAbsent: return "INSERT INTO journal_streams(name) VALUES (?) ON CONFLICT(name) DO NOTHING"
+            case .insertStreamIfAbsent:
+                return "INSERT INTO journal_streams(name) VALUES (?) ON CONFLICT(name) DO NOTHING"
             case .insertType: return "INSERT INTO journal_types(name) VALUES (?)"
             case .head: return "SELECT position, hash FROM journal_head WHERE singleton = 1"
             }

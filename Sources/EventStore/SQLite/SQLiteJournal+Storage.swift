@@ -1,7 +1,8 @@
 extension SQLiteJournal {
     func storageStatistics() throws(EventStoreError) -> SQLiteEventStore.StorageStatistics {
         try run("measuring storage") { () throws(SQLiteError) in
-            let statement = try sql.cached("""
+            let statement = try sql.cached(
+                """
                 SELECT count(*), coalesce(sum(codec != 0), 0), coalesce(sum(length(payload)), 0),
                        coalesce(sum(data_len + coalesce(meta_len, 0)), 0) FROM journal_events
                 """)

@@ -32,7 +32,9 @@ extension SQLiteJournal {
     /// `flushTree()` once a long transaction has gathered `treeFlushLeaves` (outside savepoints,
     /// which only ever take back leaves still gathered).
     func flushTreeIfDue() throws(EventStoreError) {
-        guard let state = write, state.savepoints == 0, state.leafHashes.count >= 32 * Self.treeFlushLeaves else { return }
+        guard let state = write, state.savepoints == 0, state.leafHashes.count >= 32 * Self.treeFlushLeaves else {
+            return
+        }
         try flushTree()
     }
 
@@ -42,7 +44,8 @@ extension SQLiteJournal {
             try treeTile(level: level, index: index)
         }
         try run("appending to the journal's tree") { () throws(SQLiteError) in
-            let statement = try sql.cached("""
+            let statement = try sql.cached(
+                """
                 INSERT INTO journal_tree(level, idx, hashes) VALUES (?, ?, ?)
                 ON CONFLICT(level, idx) DO UPDATE SET hashes = excluded.hashes
                 """)
@@ -75,10 +78,12 @@ extension SQLiteJournal {
                 var chain = ScanChainCheck(from: 1, previousHash: nil, hasher: hasher)
                 while size < head {
                     leaves.removeAll(keepingCapacity: true)
-                    let read = try logLeafHashes(from: size + 1, limit: Self.treeFlushLeaves, chain: &chain, into: &leaves)
+                    let read = try logLeafHashes(
+                        from: size + 1, limit: Self.treeFlushLeaves, chain: &chain, into: &leaves)
                     guard read > 0 else {
-                        throw EventStoreError(code: .integrity, message: "\(path): the log has a gap after position \(size)",
-                                              position: size + 1)
+                        throw EventStoreError(
+                            code: .integrity, message: "\(path): the log has a gap after position \(size)",
+                            position: size + 1)
                     }
                     try appendToTree(leaves, size: size)
                     size += Int64(read)
@@ -102,8 +107,10 @@ extension SQLiteJournal {
     /// Reads the rows as the projections' scan does, lending each decoded payload instead of
     /// building a `RecordedEvent`: the upgrade of a big journal is mostly this loop. Returns
     /// the number of events read.
-    private func logLeafHashes(from position: Int64, limit: Int, chain: inout ScanChainCheck,
-                               into leaves: inout [UInt8]) throws(EventStoreError) -> Int {
+    private func logLeafHashes(
+        from position: Int64, limit: Int, chain: inout ScanChainCheck,
+        into leaves: inout [UInt8]
+    ) throws(EventStoreError) -> Int {
         let statement = try run("reading the log") { () throws(SQLiteError) in
             try sql.cached("SELECT \(Self.columns) FROM journal_events WHERE position >= ? ORDER BY position LIMIT ?")
         }
@@ -135,10 +142,12 @@ extension SQLiteJournal {
                 codec: statement.int64(at: 7), dataLength: statement.int(at: 8),
                 metaLength: statement.isNull(at: 9) ? nil : statement.int(at: 9), position: at, scratch: &scratch,
                 dictionary: { id throws(EventStoreError) in try self.dictionary(id) },
-                bytes: { lend in statement.withBlob(at: 10, lend) }) { data, meta in
+                bytes: { lend in statement.withBlob(at: 10, lend) }
+            ) { data, meta in
                 do throws(EventStoreError) {
-                    try chain.check(position: at, version: version, stream: stream, id: id, type: type,
-                                    occurredAt: occurredAt, recordedAt: recordedAt, data: data, meta: meta, hash: hash)
+                    try chain.check(
+                        position: at, version: version, stream: stream, id: id, type: type,
+                        occurredAt: occurredAt, recordedAt: recordedAt, data: data, meta: meta, hash: hash)
                 } catch {
                     failure = error
                     return
@@ -150,11 +159,12 @@ extension SQLiteJournal {
                         UTF8Bytes.with(type) { type in
                             hash.withUnsafeBytes { hash in
                                 leaves.withUnsafeMutableBytes { all in
-                                    hasher.leafHash(id: id, stream: stream, type: type,
-                                                    occurredAt: Timestamp(millisecondsSinceEpoch: occurredAt), data: data,
-                                                    meta: meta, position: at, version: version,
-                                                    recordedAt: Timestamp(millisecondsSinceEpoch: recordedAt), hash: hash,
-                                                    into: UnsafeMutableRawBufferPointer(rebasing: all[start..<(start + 32)]))
+                                    hasher.leafHash(
+                                        id: id, stream: stream, type: type,
+                                        occurredAt: Timestamp(millisecondsSinceEpoch: occurredAt), data: data,
+                                        meta: meta, position: at, version: version,
+                                        recordedAt: Timestamp(millisecondsSinceEpoch: recordedAt), hash: hash,
+                                        into: UnsafeMutableRawBufferPointer(rebasing: all[start..<(start + 32)]))
                                 }
                             }
                         }
@@ -177,7 +187,8 @@ extension SQLiteJournal {
         try run("keeping a checkpoint in \(path)") { () throws(SQLiteError) in
             try sql.begin(.immediate)
             do throws(SQLiteError) {
-                let statement = try sql.cached("INSERT INTO journal_checkpoints(size, root, note, signed_at) VALUES (?, ?, ?, ?)")
+                let statement = try sql.cached(
+                    "INSERT INTO journal_checkpoints(size, root, note, signed_at) VALUES (?, ?, ?, ?)")
                 statement.bind(checkpoint.size, at: 1)
                 statement.bind(blob: checkpoint.root, at: 2)
                 statement.bind(checkpoint.note, at: 3)
@@ -198,9 +209,11 @@ extension SQLiteJournal {
             defer { statement.reset() }
             var kept: [StoredCheckpoint] = []
             while try statement.step() {
-                kept.append(StoredCheckpoint(size: statement.int64(at: 0), root: statement.blob(at: 1),
-                                             note: statement.text(at: 2),
-                                             signedAt: Timestamp(millisecondsSinceEpoch: statement.int64(at: 3))))
+                kept.append(
+                    StoredCheckpoint(
+                        size: statement.int64(at: 0), root: statement.blob(at: 1),
+                        note: statement.text(at: 2),
+                        signedAt: Timestamp(millisecondsSinceEpoch: statement.int64(at: 3))))
             }
             return kept
         }

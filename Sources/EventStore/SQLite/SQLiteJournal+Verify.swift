@@ -32,8 +32,10 @@ extension SQLiteJournal {
             checked += 1
             if checked & 0xFFF == 0 { progress(checked) }
             var decoded: RecordedEvent?
-            try verifier.check(position: statement.int64(at: 0), streamID: statement.int64(at: 1),
-                               version: statement.int64(at: 2)) { () throws(EventStoreError) in
+            try verifier.check(
+                position: statement.int64(at: 0), streamID: statement.int64(at: 1),
+                version: statement.int64(at: 2)
+            ) { () throws(EventStoreError) in
                 let event = try decodeRow(statement, stream: nil)
                 decoded = event
                 return event
@@ -50,12 +52,17 @@ extension SQLiteJournal {
     /// behind the store's back would let a duplicate id in, or refuse a new one).
     private func verifyIDIndex(headPosition: Int64) throws(EventStoreError) {
         let (through, rows) = try run("reading the event id index") { () throws(SQLiteError) in
-            (try sql.scalarInt("SELECT through FROM journal_id_index WHERE singleton = 1") ?? -1,
-             try sql.scalarInt("SELECT count(*) FROM journal_event_ids") ?? -1)
+            (
+                try sql.scalarInt("SELECT through FROM journal_id_index WHERE singleton = 1") ?? -1,
+                try sql.scalarInt("SELECT count(*) FROM journal_event_ids") ?? -1
+            )
         }
         guard through >= 0, through <= headPosition, rows == through else {
-            throw EventStoreError(code: .integrity,
-                                  message: "\(path): the event id index should hold the \(through) events it covers (head \(headPosition)) but holds \(rows)")
+            throw EventStoreError(
+                code: .integrity,
+                message:
+                    "\(path): the event id index should hold the \(through) events it covers (head \(headPosition)) but holds \(rows)"
+            )
         }
     }
 }

@@ -110,7 +110,9 @@ extension SQLiteJournal {
             } else {
                 _ = try? statement(.rollbackTo).run()
                 _ = try? statement(.release).run()
-                if let current = write, current.trainedDictionary, !mark.trainedDictionary, let id = current.dictionaryID {
+                if let current = write, current.trainedDictionary, !mark.trainedDictionary,
+                    let id = current.dictionaryID
+                {
                     dictionaries.removeValue(forKey: id)
                 }
                 if let current = write { forgetIDs(ofSavepoint: current, since: mark) }
@@ -161,21 +163,24 @@ extension SQLiteJournal {
             let typeID = try internType(event.type)
             let hash = event.data.withUnsafeBytes { data in
                 OptionalBytes.with(event.meta) { meta in
-                    hasher.hash(previous: previousHash, position: position, version: nextVersion,
-                                stream: stream.rawValue, id: event.id, type: event.type,
-                                occurredAt: event.occurredAt, recordedAt: recordedAt, data: data, meta: meta)
+                    hasher.hash(
+                        previous: previousHash, position: position, version: nextVersion,
+                        stream: stream.rawValue, id: event.id, type: event.type,
+                        occurredAt: event.occurredAt, recordedAt: recordedAt, data: data, meta: meta)
                 }
             }
             do {
-                try insert(event, key: key, position: position, streamID: sid, version: nextVersion, typeID: typeID,
-                           recordedAt: recordedAt, hash: hash, dictionaryID: write?.dictionaryID)
+                try insert(
+                    event, key: key, position: position, streamID: sid, version: nextVersion, typeID: typeID,
+                    recordedAt: recordedAt, hash: hash, dictionaryID: write?.dictionaryID)
             } catch {
                 if sql.isAutocommit { rollbackWrite() }
                 throw EventStoreError(sqlite: error, doing: "appending to \(stream)", stream: stream.rawValue)
             }
             addID(key, position: position)
-            hasher.appendLeafHash(of: event, stream: stream, position: position, version: nextVersion,
-                                  recordedAt: recordedAt, hash: hash, to: &write!.leafHashes)
+            hasher.appendLeafHash(
+                of: event, stream: stream, position: position, version: nextVersion,
+                recordedAt: recordedAt, hash: hash, to: &write!.leafHashes)
             write?.headPosition = position
             write?.headHash = hash
             write?.written += 1
@@ -213,7 +218,8 @@ extension SQLiteJournal {
     }
 
     private func duplicatePosition(_ stored: RecordedEvent, _ event: ProposedEvent, stream: StreamName)
-        throws(EventStoreError) -> Int64 {
+        throws(EventStoreError) -> Int64
+    {
         guard stored.stream == stream, configuration.isSameContent(stored, event) else {
             throw .duplicateID(event.id, stream: stream, storedStream: stored.stream, position: stored.position)
         }
@@ -227,13 +233,17 @@ extension SQLiteJournal {
     /// (the savepoint or the transaction then takes the row back): an all-duplicates retry finds
     /// its stream existing, since its events are in it.
     func streamIDCreatingNew(_ stream: StreamName, expected: ExpectedVersion, events: Int)
-        throws(EventStoreError) -> Int64? {
+        throws(EventStoreError) -> Int64?
+    {
         // A journal being loaded has no name index to insert against: `createStream` does it.
         // Every stream it has went through `createStream`, into `newJournalStreams`: a name
         // without a candidate there is new, with no lookup in the caches.
-        if newJournalStreams != nil, case .noStream = expected, newJournalStreams?.candidate(for: stream) == nil { return nil }
+        if newJournalStreams != nil, case .noStream = expected, newJournalStreams?.candidate(for: stream) == nil {
+            return nil
+        }
         guard newJournalStreams == nil, case .noStream = expected, events > 0, streamIDs[stream] == nil,
-              write?.newStreams[stream] == nil else { return try streamID(of: stream) }
+            write?.newStreams[stream] == nil
+        else { return try streamID(of: stream) }
         let created: Int64? = try run("creating stream \(stream)", stream: stream) { () throws(SQLiteError) in
             let statement = try statement(.insertStreamIfAbsent)
             statement.bind(stream.rawValue, at: 1)
@@ -282,16 +292,21 @@ extension SQLiteJournal {
         return id
     }
 
-    private func insert(_ event: ProposedEvent, key: EventIDKey, position: Int64, streamID: Int64, version: Int64, typeID: Int64,
-                        recordedAt: Timestamp, hash: [UInt8], dictionaryID: Int64?) throws(SQLiteError) {
+    private func insert(
+        _ event: ProposedEvent, key: EventIDKey, position: Int64, streamID: Int64, version: Int64, typeID: Int64,
+        recordedAt: Timestamp, hash: [UInt8], dictionaryID: Int64?
+    ) throws(SQLiteError) {
         payloadScratch.removeAll(keepingCapacity: true)
         payloadScratch.append(contentsOf: event.data)
         if let meta = event.meta { payloadScratch.append(contentsOf: meta) }
-        let row = EventRow(position: position, streamID: streamID, version: version, key: key, typeID: typeID,
-                           occurredAt: event.occurredAt.millisecondsSinceEpoch, recordedAt: recordedAt.millisecondsSinceEpoch,
-                           dataCount: event.data.count, metaCount: event.meta?.count)
+        let row = EventRow(
+            position: position, streamID: streamID, version: version, key: key, typeID: typeID,
+            occurredAt: event.occurredAt.millisecondsSinceEpoch, recordedAt: recordedAt.millisecondsSinceEpoch,
+            dataCount: event.data.count, metaCount: event.meta?.count)
         try payloadScratch.withBytes { raw throws(SQLiteError) in
-            try hash.withBytes { hash throws(SQLiteError) in try insert(row, raw: raw, dictionaryID: dictionaryID, hash: hash) }
+            try hash.withBytes { hash throws(SQLiteError) in
+                try insert(row, raw: raw, dictionaryID: dictionaryID, hash: hash)
+            }
         }
     }
 
@@ -311,9 +326,11 @@ extension SQLiteJournal {
     /// Writes an event row whose payload is `raw` (data ‖ meta): compressed with dictionary
     /// `dictionaryID` when that saves a byte (`StoredPayload.compress`), else raw.
     func insert(_ row: EventRow, raw: UnsafeRawBufferPointer, dictionaryID: Int64?, hash: UnsafeRawBufferPointer)
-        throws(SQLiteError) {
+        throws(SQLiteError)
+    {
         guard let dictionaryID, let dictionary = try? dictionary(dictionaryID),
-              let size = StoredPayload.compress(raw, with: dictionary, scratch: &compressScratch) else {
+            let size = StoredPayload.compress(raw, with: dictionary, scratch: &compressScratch)
+        else {
             return try insert(row, codec: 0, payload: raw, hash: hash)
         }
         try compressScratch.withBytes { bytes throws(SQLiteError) in
@@ -325,7 +342,8 @@ extension SQLiteJournal {
     /// without a copy: their bytes are not touched until the statement has run, and the bindings
     /// are cleared before this returns.
     func insert(_ row: EventRow, codec: Int64, payload: UnsafeRawBufferPointer, hash: UnsafeRawBufferPointer)
-        throws(SQLiteError) {
+        throws(SQLiteError)
+    {
         let statement = try statement(.insertEvent)
         bind(row, codec: codec, payload: payload, hash: hash, to: statement, after: 0)
         defer {
@@ -337,8 +355,10 @@ extension SQLiteJournal {
 
     /// Binds an event row's twelve columns to parameters `first + 1 ... first + 12`; the payload
     /// and the hash without a copy.
-    func bind(_ row: EventRow, codec: Int64, payload: UnsafeRawBufferPointer, hash: UnsafeRawBufferPointer,
-              to statement: SQLiteStatement, after first: Int32) {
+    func bind(
+        _ row: EventRow, codec: Int64, payload: UnsafeRawBufferPointer, hash: UnsafeRawBufferPointer,
+        to statement: SQLiteStatement, after first: Int32
+    ) {
         statement.bind(row.position, at: first + 1)
         statement.bind(row.streamID, at: first + 2)
         statement.bind(row.version, at: first + 3)
@@ -361,10 +381,12 @@ extension SQLiteJournal {
     func trainDictionaryIfDue() throws(EventStoreError) {
         let threshold = configuration.dictionaryTrainingEvents
         guard threshold > 0, !dictionaryTrainingSkipped, write != nil, write?.dictionaryID == nil,
-              write?.headPosition ?? 0 >= threshold else { return }
+            write?.headPosition ?? 0 >= threshold
+        else { return }
         var samples: [(type: Int64, payload: [UInt8])] = []
         try run("reading events to train the compression dictionary") { () throws(SQLiteError) in
-            let statement = try sql.cached("""
+            let statement = try sql.cached(
+                """
                 SELECT type_id, payload FROM journal_events WHERE position <= ? AND codec = 0 ORDER BY position
                 """)
             statement.bind(threshold, at: 1)
@@ -387,7 +409,8 @@ extension SQLiteJournal {
     func storeDictionary(_ content: [UInt8], trainedThrough position: Int64) throws(EventStoreError) -> Int64 {
         let checksum = hasher.digest(content)
         let id: Int64 = try run("storing a compression dictionary") { () throws(SQLiteError) in
-            let statement = try sql.cached("""
+            let statement = try sql.cached(
+                """
                 INSERT INTO journal_dictionaries(codec, content, sha256, trained_through) VALUES ('lz4', ?, ?, ?)
                 """)
             statement.bind(blob: content, at: 1)

@@ -122,9 +122,11 @@ final class SQLiteJournal {
         }
 
         var mark: Mark {
-            Mark(headPosition: headPosition, headHash: headHash, dictionaryID: dictionaryID,
-                 trainedDictionary: trainedDictionary, written: written, leafBytes: leafHashes.count, undoCount: undo.count,
-                 addedIDCount: addedIDs.count)
+            Mark(
+                headPosition: headPosition, headHash: headHash, dictionaryID: dictionaryID,
+                trainedDictionary: trainedDictionary, written: written, leafBytes: leafHashes.count,
+                undoCount: undo.count,
+                addedIDCount: addedIDs.count)
         }
 
         mutating func rollback(to mark: Mark) {
@@ -222,8 +224,9 @@ final class SQLiteJournal {
             sql = try SQLiteConnection(path: path, options: options)
         } catch {
             if error.resultCode == 14 /* SQLITE_CANTOPEN */ && !options.create {
-                throw EventStoreError(code: .missing, message: "no journal at \(path)",
-                                      backendCode: String(error.extendedCode))
+                throw EventStoreError(
+                    code: .missing, message: "no journal at \(path)",
+                    backendCode: String(error.extendedCode))
             }
             throw EventStoreError(sqlite: error, doing: "opening \(path)")
         }
@@ -274,8 +277,10 @@ final class SQLiteJournal {
 
     /// Runs SQLite calls, turning their failures into store errors that say what was being done.
     @inline(__always)
-    func run<R>(_ what: @autoclosure () -> String, stream: StreamName? = nil,
-                _ body: () throws(SQLiteError) -> R) throws(EventStoreError) -> R {
+    func run<R>(
+        _ what: @autoclosure () -> String, stream: StreamName? = nil,
+        _ body: () throws(SQLiteError) -> R
+    ) throws(EventStoreError) -> R {
         do {
             return try body()
         } catch {
@@ -331,7 +336,8 @@ final class SQLiteJournal {
     func spillStreamBookkeepingIfDue() {
         let keepVersions = newJournalStreams != nil
         guard let state = write, state.savepoints == 0,
-              state.streamBookkeeping(keepingVersions: keepVersions) >= configuration.transactionStreamMemory else { return }
+            state.streamBookkeeping(keepingVersions: keepVersions) >= configuration.transactionStreamMemory
+        else { return }
         write?.spillStreams(keepingVersions: keepVersions)
     }
 

@@ -51,9 +51,11 @@ package final class SQLiteJournalLoad: BatchAppending {
     ///   created, the store's errors when it cannot be opened.
     package init(path: String, configuration: SQLiteEventStore.Configuration = .init()) throws(EventStoreError) {
         guard Self.canStart(at: path) else {
-            throw EventStoreError(code: .invalidInput, message: path.isEmpty || path == ":memory:"
-                                  ? "a journal load needs a file path, not \"\(path)\""
-                                  : "\(path) exists: a journal load only creates a new journal")
+            throw EventStoreError(
+                code: .invalidInput,
+                message: path.isEmpty || path == ":memory:"
+                    ? "a journal load needs a file path, not \"\(path)\""
+                    : "\(path) exists: a journal load only creates a new journal")
         }
         try SQLiteEventStore.refuseLeftovers(of: path)
         self.path = path
@@ -101,8 +103,9 @@ package final class SQLiteJournalLoad: BatchAppending {
             guard let published = writer.publishedDictionary else {
                 preconditionFailure("a journal load without its published dictionary")
             }
-            return try LoadPreparer(maxPayloadBytes: store.configuration.maxPayloadBytes, published: published,
-                                    head: try writer.head())
+            return try LoadPreparer(
+                maxPayloadBytes: store.configuration.maxPayloadBytes, published: published,
+                head: try writer.head())
         }
     }
 
@@ -130,7 +133,7 @@ package final class SQLiteJournalLoad: BatchAppending {
         defer { abandon() }
         let head = try store.headPosition()
         try buildIndexes(store)
-        self.store = nil  // closes its connections: the last one removes the (empty) WAL
+        self.store = nil // closes its connections: the last one removes the (empty) WAL
         do {
             guard !FileSystem.exists(loadingPath + "-wal") else {
                 throw EventStoreError(code: .io, message: "\(loadingPath): the WAL was not removed at close")
@@ -140,8 +143,9 @@ package final class SQLiteJournalLoad: BatchAppending {
             try FileSystem.moveWithoutReplacing(loadingPath, to: path)
         } catch let failure as FileSystem.Failure {
             if failure.alreadyExists {
-                throw EventStoreError(code: .conflict,
-                                      message: "a file appeared at \(path) while the journal was loading: nothing was written there")
+                throw EventStoreError(
+                    code: .conflict,
+                    message: "a file appeared at \(path) while the journal was loading: nothing was written there")
             }
             throw EventStoreError(code: .io, message: "finishing the journal load: \(failure)")
         } catch let error as EventStoreError {
@@ -152,8 +156,10 @@ package final class SQLiteJournalLoad: BatchAppending {
         do {
             try FileSystem.sync(FileSystem.directory(of: path), directory: true)
         } catch {
-            throw EventStoreError(code: .io, message: "the journal is at \(path), but its folder could not be synced "
-                                  + "(\(error)): a power cut could lose its name")
+            throw EventStoreError(
+                code: .io,
+                message: "the journal is at \(path), but its folder could not be synced "
+                    + "(\(error)): a power cut could lose its name")
         }
         return head
     }
@@ -184,11 +190,13 @@ package final class SQLiteJournalLoad: BatchAppending {
                     if let ids = writer.loadIDs, ids.canMerge {
                         try Self.insertIDs(ids, into: sql)
                     } else {
-                        try sql.execute("""
+                        try sql.execute(
+                            """
                             INSERT INTO journal_event_ids(id, position) SELECT event_id, position FROM journal_events ORDER BY event_id;
                             """)
                     }
-                    try sql.execute("""
+                    try sql.execute(
+                        """
                         UPDATE journal_id_index SET through = (SELECT position FROM journal_head WHERE singleton = 1)
                             WHERE singleton = 1;
                         """)
@@ -213,7 +221,8 @@ package final class SQLiteJournalLoad: BatchAppending {
         let positions: (first: Int64, second: Int64)?
         do {
             positions = try store.withConnection { sql -> (Int64, Int64)? in
-                let statement = try sql.cached("""
+                let statement = try sql.cached(
+                    """
                     SELECT min(position), max(position) FROM journal_events GROUP BY event_id HAVING count(*) > 1
                     ORDER BY min(position) LIMIT 1
                     """)
@@ -224,12 +233,14 @@ package final class SQLiteJournalLoad: BatchAppending {
             return nil
         }
         guard let positions, let first = try? store.readAll(from: positions.first, limit: 1).first,
-              let second = try? store.readAll(from: positions.second, limit: 1).first else { return nil }
-        return EventStoreError(code: .duplicateIDConflict,
-                               message: "event id \(first.id) occurs twice in the load (at positions \(first.position) in "
-                                   + "\(first.stream) and \(second.position) in \(second.stream)): a journal load takes "
-                                   + "only new events, and nothing was written at \(path)",
-                               stream: second.stream.rawValue, position: first.position, eventID: first.id)
+            let second = try? store.readAll(from: positions.second, limit: 1).first
+        else { return nil }
+        return EventStoreError(
+            code: .duplicateIDConflict,
+            message: "event id \(first.id) occurs twice in the load (at positions \(first.position) in "
+                + "\(first.stream) and \(second.position) in \(second.stream)): a journal load takes "
+                + "only new events, and nothing was written at \(path)",
+            stream: second.stream.rawValue, position: first.position, eventID: first.id)
     }
 
     /// Rows per `INSERT` when the id index is filled from the load's runs: fewer statement steps
@@ -249,7 +260,8 @@ package final class SQLiteJournalLoad: BatchAppending {
             try words.withBytes { (bytes) throws(SQLiteError) in
                 try MultiRowInsert.run(count: count, width: idRowsPerInsert, columns: 2, many: { many }, one: { one }) {
                     statement, row, at in
-                    statement.bind(noCopyBlob: UnsafeRawBufferPointer(rebasing: bytes[(16 * row)..<(16 * row + 16)]), at: at + 1)
+                    statement.bind(
+                        noCopyBlob: UnsafeRawBufferPointer(rebasing: bytes[(16 * row)..<(16 * row + 16)]), at: at + 1)
                     statement.bind(positions[row], at: at + 2)
                 }
             }

@@ -54,7 +54,9 @@ package final class SQLiteStatement {
         // as a C string would be.
         var text = value
         let rc = text.withUTF8 { bytes -> Int32 in
-            guard let base = bytes.baseAddress else { return sqlite3_bind_text(handle, index, "", 0, csqlite_transient()) }
+            guard let base = bytes.baseAddress else {
+                return sqlite3_bind_text(handle, index, "", 0, csqlite_transient())
+            }
             let length = Memory.firstIndex(of: 0, in: base, count: bytes.count) ?? bytes.count
             return base.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
                 sqlite3_bind_text64(handle, index, $0, sqlite3_uint64(length), csqlite_transient(), UInt8(SQLITE_UTF8))
@@ -72,8 +74,10 @@ package final class SQLiteStatement {
         if value.isEmpty {
             check(sqlite3_bind_zeroblob(handle, index, 0), index)
         } else {
-            check(sqlite3_bind_blob(handle, index, value.baseAddress, Int32(clamping: value.count),
-                                    csqlite_transient()), index)
+            check(
+                sqlite3_bind_blob(
+                    handle, index, value.baseAddress, Int32(clamping: value.count),
+                    csqlite_transient()), index)
         }
     }
 
@@ -83,8 +87,10 @@ package final class SQLiteStatement {
         if value.isEmpty {
             check(sqlite3_bind_zeroblob(handle, index, 0), index)
         } else {
-            check(sqlite3_bind_blob(handle, index, value.baseAddress, Int32(clamping: value.count),
-                                    csqlite_static()), index)
+            check(
+                sqlite3_bind_blob(
+                    handle, index, value.baseAddress, Int32(clamping: value.count),
+                    csqlite_static()), index)
         }
     }
 
@@ -96,8 +102,10 @@ package final class SQLiteStatement {
             check(sqlite3_bind_text(handle, index, emptyCString, 0, csqlite_static()), index)
             return
         }
-        check(sqlite3_bind_text64(handle, index, base.assumingMemoryBound(to: CChar.self), sqlite3_uint64(value.count),
-                                  csqlite_static(), UInt8(SQLITE_UTF8)), index)
+        check(
+            sqlite3_bind_text64(
+                handle, index, base.assumingMemoryBound(to: CChar.self), sqlite3_uint64(value.count),
+                csqlite_static(), UInt8(SQLITE_UTF8)), index)
     }
 
     package func bindNull(at index: Int32) { check(sqlite3_bind_null(handle, index), index) }
@@ -173,7 +181,8 @@ package final class SQLiteStatement {
     }
 
     /// Calls `body` with the column's bytes, valid only inside `body` (no copy).
-    package func withBlob<R, E: Error>(at index: Int32, _ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {
+    package func withBlob<R, E: Error>(at index: Int32, _ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R
+    {
         let pointer = sqlite3_column_blob(handle, index)
         let count = Int(sqlite3_column_bytes(handle, index))
         guard let pointer, count > 0 else { return try body(UnsafeRawBufferPointer(start: nil, count: 0)) }

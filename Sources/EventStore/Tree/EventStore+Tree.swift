@@ -32,12 +32,15 @@ extension EventStore {
     /// - Throws: `.invalidInput` unless 0 ≤ index < size ≤ head.
     public func inclusionProof(index: Int64, size: Int64) throws(EventStoreError) -> [[UInt8]] {
         guard size >= 1 else {
-            throw EventStoreError(code: .invalidInput, message: "no inclusion proof in a tree of size \(size): it has no entries")
+            throw EventStoreError(
+                code: .invalidInput, message: "no inclusion proof in a tree of size \(size): it has no entries")
         }
         try checkSize(size, "an inclusion proof in a tree of size \(size)")
         guard index >= 0 && index < size else {
-            throw EventStoreError(code: .invalidInput, message: "entry \(index) (position \(index + 1)) is not in the tree of size \(size)",
-                                  position: index + 1)
+            throw EventStoreError(
+                code: .invalidInput,
+                message: "entry \(index) (position \(index + 1)) is not in the tree of size \(size)",
+                position: index + 1)
         }
         var tiles = TreeTileReader(store: self)
         return try TreeTileReader<Self>.merkle { () throws in
@@ -52,12 +55,14 @@ extension EventStore {
     /// - Throws: `.invalidInput` unless 1 ≤ oldSize ≤ newSize ≤ head.
     public func consistencyProof(from oldSize: Int64, to newSize: Int64) throws(EventStoreError) -> [[UInt8]] {
         guard oldSize <= newSize else {
-            throw EventStoreError(code: .invalidInput,
-                                  message: "no consistency proof from tree size \(oldSize) to the smaller \(newSize)")
+            throw EventStoreError(
+                code: .invalidInput,
+                message: "no consistency proof from tree size \(oldSize) to the smaller \(newSize)")
         }
         guard oldSize >= 1 else {
-            throw EventStoreError(code: .invalidInput,
-                                  message: "no consistency proof from tree size \(oldSize): the empty tree proves nothing")
+            throw EventStoreError(
+                code: .invalidInput,
+                message: "no consistency proof from tree size \(oldSize): the empty tree proves nothing")
         }
         try checkSize(newSize, "a consistency proof to tree size \(newSize)")
         var tiles = TreeTileReader(store: self)
@@ -75,8 +80,9 @@ extension EventStore {
     @discardableResult
     public func keepCheckpoint(note: String, size: Int64, root: [UInt8]) throws(EventStoreError) -> StoredCheckpoint {
         guard try treeRoot(size: size) == root else {
-            throw EventStoreError(code: .invalidInput,
-                                  message: "the checkpoint's root is not the journal's tree root at size \(size): not kept")
+            throw EventStoreError(
+                code: .invalidInput,
+                message: "the checkpoint's root is not the journal's tree root at size \(size): not kept")
         }
         return try storeCheckpoint(note: note, size: size, root: root)
     }
@@ -85,7 +91,8 @@ extension EventStore {
     private func checkSize(_ size: Int64, _ what: String) throws(EventStoreError) {
         let head = try treeSize()
         guard size >= 0 && size <= head else {
-            throw EventStoreError(code: .invalidInput, message: "\(what) was asked for, but the journal's tree has \(head) events")
+            throw EventStoreError(
+                code: .invalidInput, message: "\(what) was asked for, but the journal's tree has \(head) events")
         }
     }
 
@@ -95,11 +102,13 @@ extension EventStore {
     public func leafLine(position: Int64) throws(EventStoreError) -> [UInt8] {
         let head = try treeSize()
         guard position >= 1 && position <= head else {
-            throw EventStoreError(code: .invalidInput,
-                                  message: "position \(position) is not in the journal (positions 1 … \(head))", position: position)
+            throw EventStoreError(
+                code: .invalidInput,
+                message: "position \(position) is not in the journal (positions 1 … \(head))", position: position)
         }
         guard let event = try readAll(from: position, limit: 1).first, event.position == position else {
-            throw EventStoreError(code: .integrity, message: "the event at position \(position) is missing", position: position)
+            throw EventStoreError(
+                code: .integrity, message: "the event at position \(position) is missing", position: position)
         }
         var line: [UInt8] = []
         event.exportLine(into: &line)
@@ -148,9 +157,11 @@ struct TreeTileReader<Store: EventStore> {
     /// `EventStore.subtreeHash(level:index:)`).
     mutating func subtreeHash(level: Int, index: Int64, size: Int64) throws(EventStoreError) -> [UInt8] {
         guard level >= 0, level < 56, index >= 0, index <= (Int64.max >> level) - 1,
-              (index + 1) << level <= size else {
-            throw EventStoreError(code: .invalidInput,
-                                  message: "the subtree at height \(level), index \(index) is not complete in a tree of \(size) events")
+            (index + 1) << level <= size
+        else {
+            throw EventStoreError(
+                code: .invalidInput,
+                message: "the subtree at height \(level), index \(index) is not complete in a tree of \(size) events")
         }
         let place = TreeTiles.location(level: level, index: index)
         let key = TileKey(level: place.tileLevel, index: place.tileIndex)
@@ -164,9 +175,10 @@ struct TreeTileReader<Store: EventStore> {
         let start = 32 * place.first
         let end = start + 32 * place.count
         guard tile.count >= end else {
-            throw EventStoreError(code: .integrity,
-                                  message: "the journal's tree tile (\(place.tileLevel), \(place.tileIndex)) holds "
-                                      + "\(tile.count / 32) hashes, not the \(end / 32) a tree of \(size) events has")
+            throw EventStoreError(
+                code: .integrity,
+                message: "the journal's tree tile (\(place.tileLevel), \(place.tileIndex)) holds "
+                    + "\(tile.count / 32) hashes, not the \(end / 32) a tree of \(size) events has")
         }
         if place.count == 1 { return Array(tile[start..<end]) }
         let hasher: ChainHasher

@@ -12,10 +12,12 @@ import JournalCore
 /// it here, so the tree and the export cannot disagree.
 enum LeafLine {
     /// Appends the line of an event given by its fields (texts as UTF-8).
-    static func render(id: UnsafeBufferPointer<UInt8>, stream: UnsafeBufferPointer<UInt8>,
-                       type: UnsafeBufferPointer<UInt8>, occurredAt: Timestamp, data: UnsafeRawBufferPointer,
-                       meta: UnsafeRawBufferPointer?, position: Int64, version: Int64, recordedAt: Timestamp,
-                       hash: UnsafeRawBufferPointer, into out: inout [UInt8]) {
+    static func render(
+        id: UnsafeBufferPointer<UInt8>, stream: UnsafeBufferPointer<UInt8>,
+        type: UnsafeBufferPointer<UInt8>, occurredAt: Timestamp, data: UnsafeRawBufferPointer,
+        meta: UnsafeRawBufferPointer?, position: Int64, version: Int64, recordedAt: Timestamp,
+        hash: UnsafeRawBufferPointer, into out: inout [UInt8]
+    ) {
         out.append(contentsOf: #"{"id":"#.utf8)
         JSONWriter.writeString(id, into: &out)
         out.append(contentsOf: #","stream":"#.utf8)
@@ -43,8 +45,10 @@ enum LeafLine {
 
     /// Appends the line of an event given by its chain link body (`ChainHasher.appendBody`:
     /// stream, id, type, occurredAt, recordedAt, data, meta), which a journal load already has.
-    static func render(body: UnsafeRawBufferPointer, position: Int64, version: Int64, hash: UnsafeRawBufferPointer,
-                       into out: inout [UInt8]) {
+    static func render(
+        body: UnsafeRawBufferPointer, position: Int64, version: Int64, hash: UnsafeRawBufferPointer,
+        into out: inout [UInt8]
+    ) {
         var reader = BodyReader(buffer: body)
         let stream = reader.text()
         let id = reader.text()
@@ -53,15 +57,16 @@ enum LeafLine {
         let recordedAt = Timestamp(millisecondsSinceEpoch: reader.int64())
         let data = reader.bytes()
         let meta = reader.flag() ? reader.bytes() : nil
-        render(id: id, stream: stream, type: type, occurredAt: occurredAt, data: data, meta: meta, position: position,
-               version: version, recordedAt: recordedAt, hash: hash, into: &out)
+        render(
+            id: id, stream: stream, type: type, occurredAt: occurredAt, data: data, meta: meta, position: position,
+            version: version, recordedAt: recordedAt, hash: hash, into: &out)
     }
 
     /// A decimal integer, as `String(value)` writes it.
     static func appendDecimal(_ value: Int64, to out: inout [UInt8]) {
         if value < 0 { out.append(UInt8(ascii: "-")) }
         var magnitude = value.magnitude
-        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes: room for 20 digits
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0) // 24 bytes: room for 20 digits
         var count = 0
         withUnsafeMutableBytes(of: &digits) { buffer in
             repeat {
@@ -79,7 +84,8 @@ enum LeafLine {
         var offset = 0
 
         mutating func length() -> Int {
-            let value = UInt32(buffer[offset]) << 24 | UInt32(buffer[offset + 1]) << 16
+            let value =
+                UInt32(buffer[offset]) << 24 | UInt32(buffer[offset + 1]) << 16
                 | UInt32(buffer[offset + 2]) << 8 | UInt32(buffer[offset + 3])
             offset += 4
             return Int(value)
@@ -113,24 +119,28 @@ extension RecordedEvent {
     /// Appends the event's export line, which is also its leaf line in the journal's Merkle tree
     /// (`LeafLine`), without a line feed.
     public func exportLine(into out: inout [UInt8]) {
-        Self.exportLine(id: id, stream: stream, type: type, occurredAt: occurredAt, data: data, meta: meta,
-                        position: position, version: version, recordedAt: recordedAt, hash: hash, into: &out)
+        Self.exportLine(
+            id: id, stream: stream, type: type, occurredAt: occurredAt, data: data, meta: meta,
+            position: position, version: version, recordedAt: recordedAt, hash: hash, into: &out)
     }
 
     /// The export line of an event given by its fields, without building a `RecordedEvent`:
     /// the bytes `exportLine(into:)` appends for the same event.
-    public static func exportLine(id: String, stream: StreamName, type: String, occurredAt: Timestamp,
-                                  data: [UInt8], meta: [UInt8]?, position: Int64, version: Int64,
-                                  recordedAt: Timestamp, hash: [UInt8], into out: inout [UInt8]) {
+    public static func exportLine(
+        id: String, stream: StreamName, type: String, occurredAt: Timestamp,
+        data: [UInt8], meta: [UInt8]?, position: Int64, version: Int64,
+        recordedAt: Timestamp, hash: [UInt8], into out: inout [UInt8]
+    ) {
         UTF8Bytes.with(id) { id in
             UTF8Bytes.with(stream.rawValue) { stream in
                 UTF8Bytes.with(type) { type in
                     data.withUnsafeBytes { data in
                         OptionalBytes.with(meta) { meta in
                             hash.withUnsafeBytes { hash in
-                                LeafLine.render(id: id, stream: stream, type: type, occurredAt: occurredAt, data: data,
-                                                meta: meta, position: position, version: version,
-                                                recordedAt: recordedAt, hash: hash, into: &out)
+                                LeafLine.render(
+                                    id: id, stream: stream, type: type, occurredAt: occurredAt, data: data,
+                                    meta: meta, position: position, version: version,
+                                    recordedAt: recordedAt, hash: hash, into: &out)
                             }
                         }
                     }

@@ -43,12 +43,14 @@ package enum TreeTiles {
     /// fills up, its root appended one level higher. `edgeTile(level, index)` gives the stored
     /// bytes of an edge tile (nil when there is no such row).
     /// - Throws: `.integrity` when a stored edge tile does not hold what a tree of `size` has.
-    static func append(_ leaves: [UInt8], to size: Int64, hasher: ChainHasher,
-                       edgeTile: (Int, Int64) throws(EventStoreError) -> [UInt8]?) throws(EventStoreError) -> [Tile] {
+    static func append(
+        _ leaves: [UInt8], to size: Int64, hasher: ChainHasher,
+        edgeTile: (Int, Int64) throws(EventStoreError) -> [UInt8]?
+    ) throws(EventStoreError) -> [Tile] {
         precondition(leaves.count % 32 == 0, "leaf hashes are 32 bytes each")
         var written: [Tile] = []
         var nodes = leaves
-        var before = size  // complete nodes at this level's height before the append
+        var before = size // complete nodes at this level's height before the append
         var level = 0
         while !nodes.isEmpty {
             var index = before >> 8
@@ -57,8 +59,10 @@ package enum TreeTiles {
             if held > 0 {
                 let stored = try edgeTile(level, index) ?? []
                 guard stored.count == held * 32 else {
-                    throw EventStoreError(code: .integrity, message: "the journal's tree tile (\(level), \(index)) holds "
-                                          + "\(stored.count / 32) hashes where a tree of \(size) events has \(held)")
+                    throw EventStoreError(
+                        code: .integrity,
+                        message: "the journal's tree tile (\(level), \(index)) holds "
+                            + "\(stored.count / 32) hashes where a tree of \(size) events has \(held)")
                 }
                 tile = stored
             }

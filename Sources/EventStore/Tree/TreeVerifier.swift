@@ -13,13 +13,17 @@ struct TreeVerifier {
 
     /// Adds the next event's leaf; `storedTile(level, index)` reads a stored tile (empty when
     /// there is none) in the same snapshot as the events.
-    mutating func add(_ event: RecordedEvent,
-                      storedTile: (Int, Int64) throws(EventStoreError) -> [UInt8]) throws(EventStoreError) {
+    mutating func add(
+        _ event: RecordedEvent,
+        storedTile: (Int, Int64) throws(EventStoreError) -> [UInt8]
+    ) throws(EventStoreError) {
         try push(hasher.leafHash(of: event), level: 0, storedTile: storedTile)
     }
 
-    private mutating func push(_ node: [UInt8], level: Int,
-                               storedTile: (Int, Int64) throws(EventStoreError) -> [UInt8]) throws(EventStoreError) {
+    private mutating func push(
+        _ node: [UInt8], level: Int,
+        storedTile: (Int, Int64) throws(EventStoreError) -> [UInt8]
+    ) throws(EventStoreError) {
         if tiles.count == level {
             tiles.append([])
             indexes.append(0)
@@ -47,18 +51,23 @@ struct TreeVerifier {
         }
     }
 
-    private func compare(level: Int, storedTile: (Int, Int64) throws(EventStoreError) -> [UInt8]) throws(EventStoreError) {
+    private func compare(level: Int, storedTile: (Int, Int64) throws(EventStoreError) -> [UInt8])
+        throws(EventStoreError)
+    {
         let stored = try storedTile(level, indexes[level])
         guard stored == tiles[level] else {
-            throw mismatch(level: level, index: indexes[level],
-                           "holds \(stored.count / 32) hashes that are not the tree of the events it covers")
+            throw mismatch(
+                level: level, index: indexes[level],
+                "holds \(stored.count / 32) hashes that are not the tree of the events it covers")
         }
     }
 
     /// `.integrity` at the first position the tile covers.
     private func mismatch(level: Int, index: Int64, _ what: String) -> EventStoreError {
         let first = index << (8 * (level + 1)) + 1
-        return .integrity(at: first, "the journal's Merkle tree tile (\(level), \(index)) \(what) "
-                          + "(from position \(first)): the tree was changed behind the store's back")
+        return .integrity(
+            at: first,
+            "the journal's Merkle tree tile (\(level), \(index)) \(what) "
+                + "(from position \(first)): the tree was changed behind the store's back")
     }
 }

@@ -1,4 +1,5 @@
 import JournalCore
+
 /// Wakes followers when this process commits. Other processes' commits are seen by polling.
 ///
 /// `@unchecked Sendable`: every property is guarded by `condition`.

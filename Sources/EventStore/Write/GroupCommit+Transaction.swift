@@ -5,7 +5,8 @@ extension GroupCommit {
     /// `.invalidInput` rather than deadlocking.
     func transaction<R>(_ body: (any EventStoreTransaction) throws -> R) throws -> R {
         if isHeldByCurrentThread {
-            throw EventStoreError(code: .invalidInput, message: "write called inside a write transaction of the same store")
+            throw EventStoreError(
+                code: .invalidInput, message: "write called inside a write transaction of the same store")
         }
         let (result, head): (R, Int64?) = try exclusive { writer in
             try writer.beginTransaction()

@@ -49,8 +49,11 @@ final class GroupCommit<Writer: JournalWriter>: @unchecked Sendable {
         condition.lock()
         if heldByCurrentThread {
             condition.unlock()
-            throw EventStoreError(code: .invalidInput,
-                                  message: "append called on the store inside its own write transaction: append through the transaction instead")
+            throw EventStoreError(
+                code: .invalidInput,
+                message:
+                    "append called on the store inside its own write transaction: append through the transaction instead"
+            )
         }
         queue.append(request)
         while request.result == nil {

@@ -9,7 +9,8 @@ final class WriteTransaction<Writer: JournalWriter>: EventStoreTransaction {
 
     private func open() throws(EventStoreError) -> Writer {
         guard let writer else {
-            throw EventStoreError(code: .invalidInput, message: "the write transaction was used after its closure returned")
+            throw EventStoreError(
+                code: .invalidInput, message: "the write transaction was used after its closure returned")
         }
         guard writer.isWriting else {
             throw EventStoreError(code: .io, message: "the write transaction was aborted by an earlier error")
@@ -19,7 +20,8 @@ final class WriteTransaction<Writer: JournalWriter>: EventStoreTransaction {
 
     @discardableResult
     func append(_ events: [ProposedEvent], to stream: StreamName, expectedVersion: ExpectedVersion)
-        throws(EventStoreError) -> AppendResult {
+        throws(EventStoreError) -> AppendResult
+    {
         try open().appendInTransaction(StreamAppend(stream: stream, expectedVersion: expectedVersion, events: events))
     }
 
@@ -28,7 +30,8 @@ final class WriteTransaction<Writer: JournalWriter>: EventStoreTransaction {
     }
 
     func read(stream: StreamName, from version: Int64, direction: ReadDirection, limit: Int)
-        throws(EventStoreError) -> [RecordedEvent] {
+        throws(EventStoreError) -> [RecordedEvent]
+    {
         try open().read(stream: stream, from: version, direction: direction, limit: limit)
     }
 

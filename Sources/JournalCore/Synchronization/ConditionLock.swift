@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A pthread mutex with one condition variable: the package's one blocking primitive (group
@@ -42,8 +42,9 @@ package final class ConditionLock: @unchecked Sendable {
         var now = timespec()
         clock_gettime(CLOCK_MONOTONIC, &now)
         let whole = Int(seconds)
-        var deadline = timespec(tv_sec: now.tv_sec + whole,
-                                tv_nsec: now.tv_nsec + Int((seconds - Double(whole)) * 1_000_000_000))
+        var deadline = timespec(
+            tv_sec: now.tv_sec + whole,
+            tv_nsec: now.tv_nsec + Int((seconds - Double(whole)) * 1_000_000_000))
         if deadline.tv_nsec >= 1_000_000_000 {
             deadline.tv_sec += 1
             deadline.tv_nsec -= 1_000_000_000

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A thread of the package's own, started with a body and joined once it returns: the server's
@@ -19,11 +19,13 @@ package final class SystemThread: @unchecked Sendable {
         var created = pthread_t()
         // unsafe: the context is this object, retained until the thread has taken it back.
         let context = Unmanaged.passRetained(self).toOpaque()
-        let rc = pthread_create(&created, nil, { context in
-            let thread = Unmanaged<SystemThread>.fromOpaque(context!).takeRetainedValue()
-            thread.body()
-            return nil
-        }, context)
+        let rc = pthread_create(
+            &created, nil,
+            { context in
+                let thread = Unmanaged<SystemThread>.fromOpaque(context!).takeRetainedValue()
+                thread.body()
+                return nil
+            }, context)
         guard rc == 0 else {
             Unmanaged<SystemThread>.fromOpaque(context).release()
             return nil

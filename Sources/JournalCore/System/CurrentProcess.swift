@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// This process: its environment, temporary folders, its end.
@@ -32,9 +32,9 @@ package enum CurrentProcess {
     /// Ends the process with `status` (C `exit`: buffered C streams are flushed).
     package static func exit(_ status: Int32) -> Never {
         #if canImport(Glibc)
-        Glibc.exit(status)
+            Glibc.exit(status)
         #else
-        Darwin.exit(status)
+            Darwin.exit(status)
         #endif
     }
 }

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// An open file descriptor: the package's one wrapper of `open`, `read`, `write` and `close`, in
@@ -56,19 +56,23 @@ package struct FileDescriptor: Sendable, Hashable {
     /// ```swift
     /// let key = try FileDescriptor.open(path, .writeOnly, options: [.create, .exclusive], permissions: 0o600)
     /// ```
-    package static func open(_ path: String, _ mode: AccessMode, options: OpenOptions,
-                             permissions: mode_t = 0o600) throws(Errno) -> FileDescriptor {
+    package static func open(
+        _ path: String, _ mode: AccessMode, options: OpenOptions,
+        permissions: mode_t = 0o600
+    ) throws(Errno) -> FileDescriptor {
         try open(path, mode, extraFlags: options.rawValue, permissions: permissions)
     }
 
     /// Opens `path` (close-on-exec); `extraFlags` adds `O_CREAT`, `O_EXCL`, `O_DIRECTORY`…
-    package static func open(_ path: String, _ mode: AccessMode, extraFlags: Int32 = 0,
-                             permissions: mode_t = 0o600) throws(Errno) -> FileDescriptor {
+    package static func open(
+        _ path: String, _ mode: AccessMode, extraFlags: Int32 = 0,
+        permissions: mode_t = 0o600
+    ) throws(Errno) -> FileDescriptor {
         while true {
             #if canImport(Glibc)
-            let descriptor = Glibc.open(path, mode.flags | extraFlags | O_CLOEXEC, permissions)
+                let descriptor = Glibc.open(path, mode.flags | extraFlags | O_CLOEXEC, permissions)
             #else
-            let descriptor = Darwin.open(path, mode.flags | extraFlags | O_CLOEXEC, permissions)
+                let descriptor = Darwin.open(path, mode.flags | extraFlags | O_CLOEXEC, permissions)
             #endif
             if descriptor >= 0 { return FileDescriptor(rawValue: descriptor) }
             let failure = Errno.current
@@ -80,9 +84,9 @@ package struct FileDescriptor: Sendable, Hashable {
     package func read(into buffer: UnsafeMutableRawBufferPointer) throws(Errno) -> Int {
         while true {
             #if canImport(Glibc)
-            let count = Glibc.read(rawValue, buffer.baseAddress, buffer.count)
+                let count = Glibc.read(rawValue, buffer.baseAddress, buffer.count)
             #else
-            let count = Darwin.read(rawValue, buffer.baseAddress, buffer.count)
+                let count = Darwin.read(rawValue, buffer.baseAddress, buffer.count)
             #endif
             if count >= 0 { return count }
             let failure = Errno.current
@@ -105,9 +109,9 @@ package struct FileDescriptor: Sendable, Hashable {
         var offset = 0
         while offset < bytes.count {
             #if canImport(Glibc)
-            let written = Glibc.write(rawValue, bytes.baseAddress! + offset, bytes.count - offset)
+                let written = Glibc.write(rawValue, bytes.baseAddress! + offset, bytes.count - offset)
             #else
-            let written = Darwin.write(rawValue, bytes.baseAddress! + offset, bytes.count - offset)
+                let written = Darwin.write(rawValue, bytes.baseAddress! + offset, bytes.count - offset)
             #endif
             if written > 0 {
                 offset += written
@@ -155,9 +159,9 @@ package struct FileDescriptor: Sendable, Hashable {
     /// Closes the descriptor; a failure to close is not reported (the data is written or not by then).
     package func close() {
         #if canImport(Glibc)
-        _ = Glibc.close(rawValue)
+            _ = Glibc.close(rawValue)
         #else
-        _ = Darwin.close(rawValue)
+            _ = Darwin.close(rawValue)
         #endif
     }
 }

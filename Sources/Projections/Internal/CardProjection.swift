@@ -35,11 +35,15 @@ final class CardProjection: StreamDirectoryModel {
     static let totals = TotalsTables(prefix: "pj_card")
     static let longSpans = LongSpanTable(prefix: "pj_card")
 
-    func tableNames(generation g: Int64) -> [String] { [Self.streamTable(g), Self.factTable(g)] + Self.totals.names(g) + [Self.longSpans.name(g)] }
+    func tableNames(generation g: Int64) -> [String] {
+        [Self.streamTable(g), Self.factTable(g)] + Self.totals.names(g) + [Self.longSpans.name(g)]
+    }
 
     func createTables(in db: ProjectionDatabase, generation g: Int64) throws(ProjectionError) {
-        let s = Self.streamTable(g), f = Self.factTable(g)
-        try db.execute("""
+        let s = Self.streamTable(g)
+        let f = Self.factTable(g)
+        try db.execute(
+            """
             CREATE TABLE IF NOT EXISTS \(s)(sid INTEGER PRIMARY KEY, name TEXT NOT NULL, nh INTEGER NOT NULL, decision_t INTEGER,
               methods TEXT NOT NULL, selected TEXT, selections INTEGER NOT NULL, otps INTEGER NOT NULL,
               outcome INTEGER NOT NULL, ended_t INTEGER, otp_first_t INTEGER, otp_last_t INTEGER, otp_times TEXT,
@@ -56,14 +60,17 @@ final class CardProjection: StreamDirectoryModel {
         let s = Self.streamTable(g)
         // No name index: a store's stream id is the row's sid; the fact table is clustered on
         // its query order (see `ThreeDSProjection`).
-        try db.execute("""
+        try db.execute(
+            """
             CREATE INDEX IF NOT EXISTS \(s)_decision ON \(s)(decision_t);
             CREATE INDEX IF NOT EXISTS \(s)_start ON \(s)(start_t, eligible, outcome, decision_t, sel_types, selected);
             """)
     }
 
-    func fold(_ events: ArraySlice<EventView>, names: StreamNaming,
-              db: ProjectionDatabase?) throws(ProjectionError) -> PendingWrite? {
+    func fold(
+        _ events: ArraySlice<EventView>, names: StreamNaming,
+        db: ProjectionDatabase?
+    ) throws(ProjectionError) -> PendingWrite? {
         guard try openIfNeeded(db) else { return nil }
         if db == nil && !self.directory.holdsRows(of: events, category: .card) { return nil }
         // The directory moves into a local for the loop (no exclusivity check per access) and back.
@@ -75,26 +82,37 @@ final class CardProjection: StreamDirectoryModel {
             events, with: CardFold.self, names: names,
             loadSID: { sid throws(ProjectionError) in try load(sid: sid, db: Self.needed(db)) },
             loadName: { name throws(ProjectionError) in try load(name, db: Self.needed(db)) },
-            createNameIndex: { () throws(ProjectionError) in try createNameIndex(in: Self.needed(db), generation: generation) },
+            createNameIndex: { () throws(ProjectionError) in
+                try createNameIndex(in: Self.needed(db), generation: generation)
+            },
             model: "card")
-        let order = FactOrder.sorted(count: facts.count, kind: { facts[$0].kind.rawValue },
-                                     time: { facts[$0].occurredAt }, seqs: seqs)
+        let order = FactOrder.sorted(
+            count: facts.count, kind: { facts[$0].kind.rawValue },
+            time: { facts[$0].occurredAt }, seqs: seqs)
         // Every text the write binds, in one buffer (bound without a copy, see `TextArena`).
         var texts = TextArena(capacity: ordered.count * 64 + facts.count * 12)
         var rowTexts: [RowTexts] = []
         rowTexts.reserveCapacity(ordered.count)
         for row in ordered {
-            rowTexts.append(RowTexts(name: texts.add(row.name), methods: texts.add(Self.encode(row.methods)),
-                                     selected: texts.add(row.selectedKind),
-                                     otpTimes: texts.add(row.otpTimes.isEmpty ? nil : SortedValues.encode(row.otpTimes)),
-                                     selectedTypes: texts.add(row.selectedTypes.isEmpty ? nil
-                                                              : row.selectedTypes.joined(separator: ","))))
+            rowTexts.append(
+                RowTexts(
+                    name: texts.add(row.name), methods: texts.add(Self.encode(row.methods)),
+                    selected: texts.add(row.selectedKind),
+                    otpTimes: texts.add(row.otpTimes.isEmpty ? nil : SortedValues.encode(row.otpTimes)),
+                    selectedTypes: texts.add(
+                        row.selectedTypes.isEmpty
+                            ? nil
+                            : row.selectedTypes.joined(separator: ","))))
         }
-        let sortedFacts = order.map { (fact: facts[$0], seq: seqs[$0], a: texts.add(facts[$0].a), b: texts.add(facts[$0].b)) }
+        let sortedFacts = order.map {
+            (fact: facts[$0], seq: seqs[$0], a: texts.add(facts[$0].a), b: texts.add(facts[$0].b))
+        }
         let prepared = TotalsTables.prepare(totals)
         let longSpans = LongSpanTable.rows(ordered.lazy.map { ($0.sid, $0.otpTimes) })
-        return PendingWrite(Rows(rows: ordered, rowTexts: rowTexts, facts: sortedFacts, texts: texts, totals: prepared,
-                                 longSpans: longSpans, generation: generation))
+        return PendingWrite(
+            Rows(
+                rows: ordered, rowTexts: rowTexts, facts: sortedFacts, texts: texts, totals: prepared,
+                longSpans: longSpans, generation: generation))
     }
 
     /// Where a stream row's texts are in its batch's ``TextArena``.
@@ -123,18 +141,23 @@ final class CardProjection: StreamDirectoryModel {
         }
     }
 
-    private static func write(_ rows: [CardStreamRow], _ rowTexts: [RowTexts], facts: [SortedFact],
-                              texts: TextArena.Bytes, in db: ProjectionDatabase, generation: Int64) throws(ProjectionError) {
-        let upsert = RowInserter(db, """
+    private static func write(
+        _ rows: [CardStreamRow], _ rowTexts: [RowTexts], facts: [SortedFact],
+        texts: TextArena.Bytes, in db: ProjectionDatabase, generation: Int64
+    ) throws(ProjectionError) {
+        let upsert = RowInserter(
+            db,
+            """
             INSERT INTO \(streamTable(generation))(sid, name, nh, decision_t, methods, selected,
               selections, otps, outcome, ended_t, otp_first_t, otp_last_t, otp_times, start_t, eligible, sel_types)
-            """, columns: 16, tail: """
-            ON CONFLICT(sid) DO UPDATE SET decision_t = excluded.decision_t, methods = excluded.methods,
-              selected = excluded.selected, selections = excluded.selections, otps = excluded.otps,
-              outcome = excluded.outcome, ended_t = excluded.ended_t, otp_first_t = excluded.otp_first_t,
-              otp_last_t = excluded.otp_last_t, otp_times = excluded.otp_times, start_t = excluded.start_t,
-              eligible = excluded.eligible, sel_types = excluded.sel_types
-            """)
+            """, columns: 16,
+            tail: """
+                ON CONFLICT(sid) DO UPDATE SET decision_t = excluded.decision_t, methods = excluded.methods,
+                  selected = excluded.selected, selections = excluded.selections, otps = excluded.otps,
+                  outcome = excluded.outcome, ended_t = excluded.ended_t, otp_first_t = excluded.otp_first_t,
+                  otp_last_t = excluded.otp_last_t, otp_times = excluded.otp_times, start_t = excluded.start_t,
+                  eligible = excluded.eligible, sel_types = excluded.sel_types
+                """)
         // Fields read in place (no copy of each row); see `ThreeDSProjection`.
         try rows.withUnsafeBufferPointer { (rows) throws(ProjectionError) in
             try rowTexts.withUnsafeBufferPointer { (spans) throws(ProjectionError) in
@@ -180,15 +203,18 @@ final class CardProjection: StreamDirectoryModel {
         try load("sid = ?", db: db) { $0.bind(1, sid) }
     }
 
-    private func load(_ condition: String, db: ProjectionDatabase,
-                      bind: (Statement) -> Void) throws(ProjectionError) -> CardStreamRow? {
-        let st = try db.statement("""
+    private func load(
+        _ condition: String, db: ProjectionDatabase,
+        bind: (Statement) -> Void
+    ) throws(ProjectionError) -> CardStreamRow? {
+        let st = try db.statement(
+            """
             SELECT sid, name, decision_t, methods, selected, selections, otps, outcome, ended_t, otp_times,
               start_t, eligible, sel_types
             FROM \(Self.streamTable(generation)) WHERE \(condition)
             """)
         bind(st)
-        defer { st.reset() }  // a statement left on a row would lock its table
+        defer { st.reset() } // a statement left on a row would lock its table
         guard try st.step() else { return nil }
         var row = CardStreamRow(sid: st.int(0), name: st.text(1))
         row.decisionAt = st.optionalInt(2)

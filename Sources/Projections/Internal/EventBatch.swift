@@ -15,8 +15,9 @@ final class EventBatch {
         var views = builder.views
         let base = builder.arena.pointer
         for index in views.indices where builder.offsets[index].count > 0 {
-            views[index].data = UnsafeBufferPointer(start: base + builder.offsets[index].start,
-                                                    count: builder.offsets[index].count)
+            views[index].data = UnsafeBufferPointer(
+                start: base + builder.offsets[index].start,
+                count: builder.offsets[index].count)
         }
         for (index, offset) in builder.metaOffsets {
             views[index].meta = UnsafeBufferPointer(start: base + offset.start, count: offset.count)
@@ -81,19 +82,24 @@ struct EventBatchBuilder {
 
     /// Appends an event; `data` is copied when `kind` needs it, `meta` when it is not empty
     /// (the `streams` directory reads its `correlationId`).
-    mutating func append(position: Int64, stream: Int64, kind: EventType?, category: StreamCategory?,
-                         occurredAt: Int64, data: UnsafeRawBufferPointer, meta: UnsafeRawBufferPointer? = nil) {
-        var offset = 0, length = 0
+    mutating func append(
+        position: Int64, stream: Int64, kind: EventType?, category: StreamCategory?,
+        occurredAt: Int64, data: UnsafeRawBufferPointer, meta: UnsafeRawBufferPointer? = nil
+    ) {
+        var offset = 0
+        var length = 0
         if kind?.readsData == true && !data.isEmpty {
             offset = copy(data)
             length = data.count
         }
-        if let meta, meta.count > 2 {  // `{}` holds nothing
+        if let meta, meta.count > 2 { // `{}` holds nothing
             metaOffsets.append((views.count, (copy(meta), meta.count)))
         }
         offsets.append((offset, length))
-        views.append(EventView(position: position, stream: stream, kind: kind, category: category,
-                               occurredAt: occurredAt, data: UnsafeBufferPointer(start: nil, count: 0)))
+        views.append(
+            EventView(
+                position: position, stream: stream, kind: kind, category: category,
+                occurredAt: occurredAt, data: UnsafeBufferPointer(start: nil, count: 0)))
     }
 
     /// Copies `bytes` into the arena; returns where they start.

@@ -24,7 +24,8 @@ final class EventClockProjection: ProjectionModel {
 
     func createTables(in db: ProjectionDatabase, generation g: Int64) throws(ProjectionError) {
         let m = Self.minuteTable(g)
-        try db.execute("""
+        try db.execute(
+            """
             CREATE TABLE IF NOT EXISTS \(m)(m INTEGER NOT NULL, n INTEGER NOT NULL, ms TEXT NOT NULL);
             CREATE TABLE IF NOT EXISTS \(Self.hourTable(g))(h INTEGER PRIMARY KEY, n INTEGER NOT NULL);
             """)
@@ -46,8 +47,10 @@ final class EventClockProjection: ProjectionModel {
 
     static func hourOf(_ t: Int64) -> Int64 { floorDiv(t, hour) }
 
-    func fold(_ events: ArraySlice<EventView>, names: StreamNaming,
-              db: ProjectionDatabase?) throws(ProjectionError) -> PendingWrite? {
+    func fold(
+        _ events: ArraySlice<EventView>, names: StreamNaming,
+        db: ProjectionDatabase?
+    ) throws(ProjectionError) -> PendingWrite? {
         var times: [Int64] = []
         times.reserveCapacity(events.count)
         for event in events { times.append(event.occurredAt) }
@@ -81,7 +84,8 @@ final class EventClockProjection: ProjectionModel {
         let generation: Int64
 
         func write(in db: ProjectionDatabase) throws(ProjectionError) {
-            let rows = try db.statement("INSERT INTO \(EventClockProjection.minuteTable(generation))(m, n, ms) VALUES(?, ?, ?)")
+            let rows = try db.statement(
+                "INSERT INTO \(EventClockProjection.minuteTable(generation))(m, n, ms) VALUES(?, ?, ?)")
             for minute in minutes {
                 rows.reset()
                 rows.bind(1, minute.m)
@@ -125,7 +129,9 @@ final class EventClockProjection: ProjectionModel {
         var n: Int64 = 0
         while let a = utf8.next() {
             guard let b = utf8.next(), let c = utf8.next() else { return nil }
-            let x = values[Int(a)], y = values[Int(b)], z = values[Int(c)]
+            let x = values[Int(a)]
+            let y = values[Int(b)]
+            let z = values[Int(c)]
             guard x >= 0, y >= 0, z >= 0 else { return nil }
             let v = Int64(x) << 12 | Int64(y) << 6 | Int64(z)
             if v >= lo && v < hi { n += 1 }
@@ -139,13 +145,17 @@ final class EventClockProjection: ProjectionModel {
     /// when there are none).
     static func span(db: ProjectionDatabase, generation g: Int64) throws(ProjectionError) -> ClosedRange<Int64>? {
         guard let first = try db.scalarInt("SELECT min(m) FROM \(minuteTable(g))"),
-              let last = try db.scalarInt("SELECT max(m) FROM \(minuteTable(g))") else { return nil }
-        return first * minute ... (last + 1) * minute - 1
+            let last = try db.scalarInt("SELECT max(m) FROM \(minuteTable(g))")
+        else { return nil }
+        return first * minute...(last + 1) * minute - 1
     }
 
     /// Events with occurredAt in `window`, from generation `g`'s tables.
-    static func count(in window: QueryWindow, db: ProjectionDatabase, generation g: Int64) throws(ProjectionError) -> Int64 {
-        let lo = window.lowerBound, hi = window.upperBound
+    static func count(in window: QueryWindow, db: ProjectionDatabase, generation g: Int64) throws(ProjectionError)
+        -> Int64
+    {
+        let lo = window.lowerBound
+        let hi = window.upperBound
         guard lo < hi else { return 0 }
         if lo == Int64.min && hi == Int64.max {
             return try db.scalarInt("SELECT coalesce(sum(n), 0) FROM \(hourTable(g))") ?? 0
@@ -154,7 +164,8 @@ final class EventClockProjection: ProjectionModel {
         let loMinute = lo == Int64.min ? Int64.min : floorDiv(lo, minute)
         let hiMinute = hi == Int64.max ? Int64.max : floorDiv(hi, minute)
         if loMinute != Int64.min && loMinute == hiMinute {
-            return try partial(loMinute, from: lo - loMinute * minute, to: hi - loMinute * minute, db: db, generation: g)
+            return try partial(
+                loMinute, from: lo - loMinute * minute, to: hi - loMinute * minute, db: db, generation: g)
         }
         var total: Int64 = 0
         var firstMinute = loMinute
@@ -171,8 +182,10 @@ final class EventClockProjection: ProjectionModel {
     }
 
     /// Events in the whole minutes [first, end) (`Int64.min`/`max`: open).
-    private static func wholeMinutes(from first: Int64, to end: Int64, db: ProjectionDatabase,
-                                     generation g: Int64) throws(ProjectionError) -> Int64 {
+    private static func wholeMinutes(
+        from first: Int64, to end: Int64, db: ProjectionDatabase,
+        generation g: Int64
+    ) throws(ProjectionError) -> Int64 {
         guard first < end else { return 0 }
         let perHour = hour / minute
         // Whole hours inside, from the hour table: [firstHour, endHour).
@@ -181,23 +194,32 @@ final class EventClockProjection: ProjectionModel {
         guard firstHour < endHour else {
             return try minuteSum(from: first, to: end, db: db, generation: g)
         }
-        var total = try db.scalarInt("SELECT coalesce(sum(n), 0) FROM \(hourTable(g)) WHERE h >= ? AND h < ?",
-                                     [firstHour, endHour]) ?? 0
-        if firstHour != Int64.min { total += try minuteSum(from: first, to: firstHour * perHour, db: db, generation: g) }
+        var total =
+            try db.scalarInt(
+                "SELECT coalesce(sum(n), 0) FROM \(hourTable(g)) WHERE h >= ? AND h < ?",
+                [firstHour, endHour]) ?? 0
+        if firstHour != Int64.min {
+            total += try minuteSum(from: first, to: firstHour * perHour, db: db, generation: g)
+        }
         if endHour != Int64.max { total += try minuteSum(from: endHour * perHour, to: end, db: db, generation: g) }
         return total
     }
 
-    private static func minuteSum(from first: Int64, to end: Int64, db: ProjectionDatabase,
-                                  generation g: Int64) throws(ProjectionError) -> Int64 {
+    private static func minuteSum(
+        from first: Int64, to end: Int64, db: ProjectionDatabase,
+        generation g: Int64
+    ) throws(ProjectionError) -> Int64 {
         guard first < end else { return 0 }
-        return try db.scalarInt("SELECT coalesce(sum(n), 0) FROM \(minuteTable(g)) WHERE m >= ? AND m < ?",
-                                [first, end]) ?? 0
+        return try db.scalarInt(
+            "SELECT coalesce(sum(n), 0) FROM \(minuteTable(g)) WHERE m >= ? AND m < ?",
+            [first, end]) ?? 0
     }
 
     /// Events of minute `m` whose offset lies in `lo ..< hi`.
-    private static func partial(_ m: Int64, from lo: Int64, to hi: Int64, db: ProjectionDatabase,
-                                generation g: Int64) throws(ProjectionError) -> Int64 {
+    private static func partial(
+        _ m: Int64, from lo: Int64, to hi: Int64, db: ProjectionDatabase,
+        generation g: Int64
+    ) throws(ProjectionError) -> Int64 {
         let st = try db.statement("SELECT ms FROM \(minuteTable(g)) WHERE m = ?")
         st.bind(1, m)
         defer { st.reset() }

@@ -100,8 +100,10 @@ final class EventReader {
 
     // MARK: - Scanning sources
 
-    private func scan(_ scanner: any EventScanning, from position: Int64, limit: Int,
-                      into batch: inout EventBatchBuilder) throws(ProjectionError) {
+    private func scan(
+        _ scanner: any EventScanning, from position: Int64, limit: Int,
+        into batch: inout EventBatchBuilder
+    ) throws(ProjectionError) {
         var unknownTypes: Set<Int64> = []
         var unresolved: [Int] = []
         var badPosition: Int64?
@@ -113,7 +115,8 @@ final class EventReader {
         while remaining > 0 {
             var stoppedAt: Int64?
             // Copies for the body (no exclusivity check on the reader's properties per event).
-            let knownKinds = kinds, knownCategories = categories
+            let knownKinds = kinds
+            let knownCategories = categories
             do {
                 try scanner.scanAll(from: from, limit: remaining) { event in
                     guard JSONFieldScanner.isObject(event.data) else {
@@ -127,17 +130,19 @@ final class EventReader {
                     }
                     let category = knownCategories[event.streamID]
                     if category == nil { unresolved.append(batch.count) }
-                    batch.append(position: event.position, stream: event.streamID, kind: kind,
-                                 category: category?.category, occurredAt: event.occurredAt, data: event.data,
-                                 meta: event.meta)
+                    batch.append(
+                        position: event.position, stream: event.streamID, kind: kind,
+                        category: category?.category, occurredAt: event.occurredAt, data: event.data,
+                        meta: event.meta)
                     return true
                 }
             } catch {
                 throw ProjectionError.reading(error, from: from)
             }
             if let badPosition {
-                throw ProjectionError(.badEvent, "event at position \(badPosition): data is not a JSON object",
-                                      position: badPosition)
+                throw ProjectionError(
+                    .badEvent, "event at position \(badPosition): data is not a JSON object",
+                    position: badPosition)
             }
             guard let stoppedAt else { break }
             for id in unknownTypes {
@@ -157,8 +162,10 @@ final class EventReader {
     /// Sets the category of the streams met for the first time: their names are loaded in bulk,
     /// by id range, and only their categories kept (the store's stream ids are the rows' keys:
     /// no fold asks a scanned stream's name).
-    private func resolve(_ indices: [Int], in batch: inout EventBatchBuilder,
-                         scanner: any EventScanning) throws(ProjectionError) {
+    private func resolve(
+        _ indices: [Int], in batch: inout EventBatchBuilder,
+        scanner: any EventScanning
+    ) throws(ProjectionError) {
         guard !indices.isEmpty else { return }
         // The table moves into a local for the loop (no exclusivity check per access) and back.
         var categories = CodeMap<CategoryCode>()
@@ -175,15 +182,17 @@ final class EventReader {
             if let known = categories[id] {
                 category = known
             } else {
-                category = CategoryCode(streamName: try name(of: id))  // not in a loaded range
+                category = CategoryCode(streamName: try name(of: id)) // not in a loaded range
                 categories[id] = category
             }
             batch.setCategory(category.category, at: index)
         }
     }
 
-    private func loadCategories(through id: Int64, scanner: any EventScanning,
-                                into categories: inout CodeMap<CategoryCode>) throws(ProjectionError) {
+    private func loadCategories(
+        through id: Int64, scanner: any EventScanning,
+        into categories: inout CodeMap<CategoryCode>
+    ) throws(ProjectionError) {
         while namesLoadedThrough < id {
             let chunk: [(id: Int64, name: String)]
             do {
@@ -199,7 +208,8 @@ final class EventReader {
 
     // MARK: - readAll sources
 
-    private func readAll(from position: Int64, limit: Int, into batch: inout EventBatchBuilder) throws(ProjectionError) {
+    private func readAll(from position: Int64, limit: Int, into batch: inout EventBatchBuilder) throws(ProjectionError)
+    {
         let events: [RecordedEvent]
         do {
             events = try source.readAll(from: position, limit: limit)
@@ -208,27 +218,31 @@ final class EventReader {
         }
         for event in events {
             let meta = event.meta ?? []
-            let ok = meta.withUnsafeBytes { metaBytes in event.data.withUnsafeBytes { bytes -> Bool in
-                guard JSONFieldScanner.isObject(bytes) else { return false }
-                let name = event.stream.rawValue
-                let key: Int64
-                if let known = keys[name] {
-                    key = known
-                } else {
-                    key = Int64(keys.count + 1)
-                    keys[name] = key
-                    names[key] = name
-                    batch.names[key] = name
-                    categories[key] = CategoryCode(streamName: name)
+            let ok = meta.withUnsafeBytes { metaBytes in
+                event.data.withUnsafeBytes { bytes -> Bool in
+                    guard JSONFieldScanner.isObject(bytes) else { return false }
+                    let name = event.stream.rawValue
+                    let key: Int64
+                    if let known = keys[name] {
+                        key = known
+                    } else {
+                        key = Int64(keys.count + 1)
+                        keys[name] = key
+                        names[key] = name
+                        batch.names[key] = name
+                        categories[key] = CategoryCode(streamName: name)
+                    }
+                    batch.append(
+                        position: event.position, stream: key, kind: EventType(name: event.type),
+                        category: categories[key]?.category, occurredAt: event.occurredAt.millisecondsSinceEpoch,
+                        data: bytes, meta: metaBytes)
+                    return true
                 }
-                batch.append(position: event.position, stream: key, kind: EventType(name: event.type),
-                             category: categories[key]?.category, occurredAt: event.occurredAt.millisecondsSinceEpoch,
-                             data: bytes, meta: metaBytes)
-                return true
-            } }
+            }
             guard ok else {
-                throw ProjectionError(.badEvent, "event at position \(event.position): data is not a JSON object",
-                                      position: event.position)
+                throw ProjectionError(
+                    .badEvent, "event at position \(event.position): data is not a JSON object",
+                    position: event.position)
             }
         }
     }

@@ -20,10 +20,13 @@ enum FactOrder {
     /// The same order by one radix sort of (kind, time) keys, when the facts come in seq order
     /// (a fold appends them in log order: ties of kind and time then keep it, the sort being
     /// stable), the kinds are small and the batch's times span less than 2⁴⁸ ms; else nil.
-    private static func radixSorted(count: Int, kind: (Int) -> Int64, time: (Int) -> Int64,
-                                    seqs: [Int64]) -> [Int]? {
+    private static func radixSorted(
+        count: Int, kind: (Int) -> Int64, time: (Int) -> Int64,
+        seqs: [Int64]
+    ) -> [Int]? {
         guard count > 0 else { return [] }
-        var low = Int64.max, high = Int64.min
+        var low = Int64.max
+        var high = Int64.min
         for index in 0..<count {
             let t = time(index)
             low = min(low, t)

@@ -15,7 +15,8 @@ struct LongSpanTable {
     func name(_ g: Int64) -> String { "\(prefix)_long_g\(g)" }
 
     func create(in db: ProjectionDatabase, generation g: Int64) throws(ProjectionError) {
-        try db.execute("""
+        try db.execute(
+            """
             CREATE TABLE IF NOT EXISTS \(name(g))(sid INTEGER PRIMARY KEY, first_t INTEGER NOT NULL,
               last_t INTEGER NOT NULL, times TEXT NOT NULL)
             """)
@@ -24,7 +25,7 @@ struct LongSpanTable {
     /// The rows to keep of the streams whose submissions (sid, sorted times) span more than
     /// ``limit`` (no database access).
     static func rows<Rows: Sequence>(_ streams: Rows) -> [(sid: Int64, first: Int64, last: Int64, times: String)]
-        where Rows.Element == (Int64, [Int64]) {
+    where Rows.Element == (Int64, [Int64]) {
         var rows: [(sid: Int64, first: Int64, last: Int64, times: String)] = []
         for (sid, times) in streams {
             guard let first = times.first, let last = times.last, last - first > Self.limit else { continue }
@@ -34,10 +35,13 @@ struct LongSpanTable {
     }
 
     /// Writes (or replaces) the rows of ``rows(_:)``, in the caller's transaction.
-    func keep(_ rows: [(sid: Int64, first: Int64, last: Int64, times: String)], in db: ProjectionDatabase,
-              generation g: Int64) throws(ProjectionError) {
+    func keep(
+        _ rows: [(sid: Int64, first: Int64, last: Int64, times: String)], in db: ProjectionDatabase,
+        generation g: Int64
+    ) throws(ProjectionError) {
         guard !rows.isEmpty else { return }
-        let write = try db.statement("""
+        let write = try db.statement(
+            """
             INSERT INTO \(name(g))(sid, first_t, last_t, times) VALUES(?, ?, ?, ?)
             ON CONFLICT(sid) DO UPDATE SET first_t = excluded.first_t, last_t = excluded.last_t,
               times = excluded.times
@@ -54,9 +58,12 @@ struct LongSpanTable {
 
     /// The outcomes of the streams of this table with a submission before `lo` and one in
     /// `[lo, hi)`.
-    func straddlers(_ lo: Int64, _ hi: Int64, streamTable: String, in db: ProjectionDatabase,
-                    generation g: Int64, _ each: (Int64) -> Void) throws(ProjectionError) {
-        let st = try db.statement("""
+    func straddlers(
+        _ lo: Int64, _ hi: Int64, streamTable: String, in db: ProjectionDatabase,
+        generation g: Int64, _ each: (Int64) -> Void
+    ) throws(ProjectionError) {
+        let st = try db.statement(
+            """
             SELECT l.times, s.outcome FROM \(name(g)) l JOIN \(streamTable) s ON s.sid = l.sid
             WHERE l.first_t < ? AND l.last_t >= ?
             """)

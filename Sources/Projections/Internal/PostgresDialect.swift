@@ -50,7 +50,7 @@ enum PostgresDialect {
         for (index, byte) in bytes.enumerated() {
             if let current = open {
                 body(index, true)
-                if byte == current { open = nil }  // a doubled quote closes and reopens
+                if byte == current { open = nil } // a doubled quote closes and reopens
             } else if byte == quote || byte == doubleQuote {
                 open = byte
                 body(index, true)
@@ -74,7 +74,8 @@ enum PostgresDialect {
     }
 
     private static func isSpace(_ byte: UInt8) -> Bool {
-        byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\r")
+        byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\t")
+            || byte == UInt8(ascii: "\r")
     }
 
     private static func isWordByte(_ byte: UInt8) -> Bool {
@@ -84,7 +85,8 @@ enum PostgresDialect {
 
     private static func trimmed(_ bytes: [UInt8]) -> [UInt8] {
         guard let first = bytes.firstIndex(where: { !isSpace($0) }),
-              let last = bytes.lastIndex(where: { !isSpace($0) }) else { return [] }
+            let last = bytes.lastIndex(where: { !isSpace($0) })
+        else { return [] }
         return Array(bytes[first...last])
     }
 
@@ -133,7 +135,7 @@ enum PostgresDialect {
             var end = index + 1
             while end < bytes.count && (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[end]) { end += 1 }
             if end > index + 1 {
-                out += bytes[(index + 1)..<end]  // ?N → $N
+                out += bytes[(index + 1)..<end] // ?N → $N
                 skip = end - index - 1
             } else {
                 out += Array(String(next).utf8)
@@ -144,7 +146,7 @@ enum PostgresDialect {
     }
 
     static let typeNames: [String: String] = [
-        "INTEGER": "BIGINT", "BLOB": "BYTEA", "REAL": "DOUBLE PRECISION", "TEXT": "TEXT COLLATE \"C\"",
+        "INTEGER": "BIGINT", "BLOB": "BYTEA", "REAL": "DOUBLE PRECISION", "TEXT": "TEXT COLLATE \"C\""
     ]
 
     static func columnTypes(_ bytes: [UInt8]) -> [UInt8] {
@@ -154,7 +156,8 @@ enum PostgresDialect {
         var index = 0
         while index < bytes.count {
             guard !quotedAt[index], isWordByte(bytes[index]),
-                  index == 0 || !isWordByte(bytes[index - 1]) else {
+                index == 0 || !isWordByte(bytes[index - 1])
+            else {
                 out.append(bytes[index])
                 index += 1
                 continue
@@ -183,8 +186,9 @@ enum PostgresDialect {
     static func upsert(_ rest: String) -> String {
         let bytes = Array(rest.utf8)
         guard let open = bytes.firstIndex(of: UInt8(ascii: "(")),
-              let close = bytes[open...].firstIndex(of: UInt8(ascii: ")")) else {
-            return "INSERT OR REPLACE INTO" + rest  // not the expected shape: let the server say so
+            let close = bytes[open...].firstIndex(of: UInt8(ascii: ")"))
+        else {
+            return "INSERT OR REPLACE INTO" + rest // not the expected shape: let the server say so
         }
         let columns = String(decoding: bytes[(open + 1)..<close], as: UTF8.self)
             .split(separator: ",").map { String(decoding: trimmed(Array($0.utf8)), as: UTF8.self) }

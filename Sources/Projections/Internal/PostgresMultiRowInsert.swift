@@ -26,7 +26,9 @@ struct PostgresMultiRowInsert {
         // One line (the projections break long statements); no literal whose text could change.
         guard !text.contains("'") else { return nil }
         let sql = text.split(whereSeparator: { $0 == "\n" || $0 == "\t" }).joined(separator: " ")
-        guard sql.hasPrefix("INSERT INTO "), let values = sql.firstRange(of: " VALUES(") ?? sql.firstRange(of: " VALUES (") else {
+        guard sql.hasPrefix("INSERT INTO "),
+            let values = sql.firstRange(of: " VALUES(") ?? sql.firstRange(of: " VALUES (")
+        else {
             return nil
         }
         let head = sql[..<values.lowerBound]
@@ -113,13 +115,13 @@ struct PostgresMultiRowInsert {
         case let .int64(v): return "i\(v)"
         case let .text(v): return "t" + v
         case let .bytea(v): return "b" + v.map(String.init).joined(separator: ",")
-        case .textArray, .byteaArray, .int64Array: return "\u{0}array"  // never a key here
+        case .textArray, .byteaArray, .int64Array: return "\u{0}array" // never a key here
         }
     }
 }
 
-private extension Substring {
-    var trimmingSpaces: String {
+extension Substring {
+    fileprivate var trimmingSpaces: String {
         String(drop(while: { $0 == " " || $0 == "\n" }).reversed().drop(while: { $0 == " " || $0 == "\n" }).reversed())
     }
 }

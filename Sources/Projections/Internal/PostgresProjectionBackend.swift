@@ -1,5 +1,5 @@
-import JournalCore
 import EventStore
+import JournalCore
 
 /// The read models in PostgreSQL tables of the journal's own schema (the first schema of the
 /// URL's `search_path`, where the journal's tables are), over the store's libpq wrapper
@@ -80,7 +80,8 @@ final class PostgresProjectionBackend: ProjectionBackend {
         var statements = PostgresDialect.statements(sql)
         guard !statements.isEmpty else { return }
         if transaction == .write, !exclusive,
-           statements.contains(where: { $0.uppercased().hasPrefix("DROP TABLE") }) {
+            statements.contains(where: { $0.uppercased().hasPrefix("DROP TABLE") })
+        {
             statements.insert("LOCK TABLE \(ProjectionDatabase.lockTable) IN EXCLUSIVE MODE", at: 0)
             exclusive = true
         }
@@ -91,7 +92,8 @@ final class PostgresProjectionBackend: ProjectionBackend {
             // Two sessions creating the same table at once: one of them fails on the catalog's
             // unique index although it said IF NOT EXISTS. The table exists now; run it again.
             if transaction == nil, error.sqlState == "23505" || error.sqlState == "42P07",
-               text.uppercased().contains("IF NOT EXISTS") {
+                text.uppercased().contains("IF NOT EXISTS")
+            {
                 do { try pg.execute(text) } catch { throw ProjectionError(error, "read models") }
                 return
             }
@@ -133,7 +135,8 @@ final class PostgresProjectionBackend: ProjectionBackend {
             var end = start + 1
             while end < queued.count && queued[end].sql == sql { end += 1 }
             if end - start > 1, let insert = multiRowInsert(sql),
-               queued[start..<end].allSatisfy({ $0.parameters.count == insert.columns }) {
+                queued[start..<end].allSatisfy({ $0.parameters.count == insert.columns })
+            {
                 var texts = multiRowTexts[sql] ?? [:]
                 batch += insert.coalesce(queued[start..<end], texts: &texts)
                 multiRowTexts[sql] = texts
@@ -165,8 +168,10 @@ final class PostgresProjectionBackend: ProjectionBackend {
 
     func beginRead() throws(ProjectionError) {
         // LOCK takes no snapshot: the snapshot is taken by the first query, after the lock.
-        try begin(.read, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; "
-                  + "LOCK TABLE \(ProjectionDatabase.lockTable) IN ROW SHARE MODE")
+        try begin(
+            .read,
+            "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; "
+                + "LOCK TABLE \(ProjectionDatabase.lockTable) IN ROW SHARE MODE")
     }
 
     private func begin(_ kind: TransactionKind, _ sql: String) throws(ProjectionError) {
@@ -198,8 +203,9 @@ final class PostgresProjectionBackend: ProjectionBackend {
     }
 
     func tableExists(_ name: String) throws(ProjectionError) -> Bool {
-        let result = try query("SELECT 1 FROM pg_tables WHERE schemaname = current_schema() AND tablename = $1",
-                               [.text(name)])
+        let result = try query(
+            "SELECT 1 FROM pg_tables WHERE schemaname = current_schema() AND tablename = $1",
+            [.text(name)])
         return result.rowCount > 0
     }
 
@@ -256,7 +262,7 @@ final class PostgresProjectionStatement {
         let rows = rows
         if let value = rows.integer(row, Int(column)) { return value }
         guard let value = Int64(rows.text(row, Int(column))) else {
-            preconditionFailure("column \(column) is not an integer")  // a query/reader mismatch is a bug
+            preconditionFailure("column \(column) is not an integer") // a query/reader mismatch is a bug
         }
         return value
     }

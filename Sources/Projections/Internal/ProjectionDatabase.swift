@@ -106,7 +106,7 @@ final class ProjectionDatabase {
             try db.commit()
             return result
         } catch {
-            db.rollback()  // the first error is the one reported
+            db.rollback() // the first error is the one reported
             throw error
         }
     }
@@ -129,7 +129,7 @@ final class ProjectionDatabase {
     func scalarInt(_ sql: String, _ binds: [Int64] = []) throws(ProjectionError) -> Int64? {
         let st = try statement(sql)
         for (i, value) in binds.enumerated() { st.bind(Int32(i + 1), value) }
-        defer { st.reset() }  // a statement left on a row would lock its table
+        defer { st.reset() } // a statement left on a row would lock its table
         guard try st.step(), !st.isNull(0) else { return nil }
         return st.int(0)
     }

@@ -31,8 +31,10 @@ protocol ProjectionModel: AnyObject {
     /// batch on `db`), the fold must not touch the database: when a stream's row would have to
     /// be read from it, it returns nil **without changing any state**, and the engine folds
     /// the batch again with `db` once the previous batch is committed.
-    func fold(_ events: ArraySlice<EventView>, names: StreamNaming,
-              db: ProjectionDatabase?) throws(ProjectionError) -> PendingWrite?
+    func fold(
+        _ events: ArraySlice<EventView>, names: StreamNaming,
+        db: ProjectionDatabase?
+    ) throws(ProjectionError) -> PendingWrite?
     /// Drops cached state (after a failed or concurrent batch: the database is the truth).
     func forgetCache()
 }

@@ -14,13 +14,17 @@ final class SQLiteProjectionBackend: ProjectionBackend {
     init(path: String, create: Bool) throws(ProjectionError) {
         self.path = path
         do {
-            connection = try SQLiteConnection(path: path, options: .init(create: create, busyTimeoutMilliseconds: 10_000,
-                                                                         walMode: true, synchronous: 1))
+            connection = try SQLiteConnection(
+                path: path,
+                options: .init(
+                    create: create, busyTimeoutMilliseconds: 10_000,
+                    walMode: true, synchronous: 1))
             // This connection's commits copy the WAL into the file only past 100,000 pages: a
             // rebuild's batches rewrite the same pages (stream rows, totals, the tables' last
             // pages), which are then copied once, not once per batch; every run that applied
             // events empties the WAL when it ends (`settleLog`).
-            try connection?.execute("PRAGMA temp_store=MEMORY; PRAGMA cache_size=-65536; PRAGMA wal_autocheckpoint=100000")
+            try connection?.execute(
+                "PRAGMA temp_store=MEMORY; PRAGMA cache_size=-65536; PRAGMA wal_autocheckpoint=100000")
         } catch {
             connection?.close()
             throw ProjectionError(error, "cannot open the read models in \(path)")
@@ -63,7 +67,8 @@ final class SQLiteProjectionBackend: ProjectionBackend {
         let path = self.path
         guard path != ":memory:" else { return nil }
         return BackgroundTask {
-            let options = SQLiteConnection.Options(create: false, busyTimeoutMilliseconds: 0, walMode: false, synchronous: 1)
+            let options = SQLiteConnection.Options(
+                create: false, busyTimeoutMilliseconds: 0, walMode: false, synchronous: 1)
             guard let checkpointer = try? SQLiteConnection(path: path, options: options) else { return }
             try? checkpointer.execute("PRAGMA wal_checkpoint(PASSIVE)")
             checkpointer.close()

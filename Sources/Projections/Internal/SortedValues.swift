@@ -100,9 +100,11 @@ enum SortedValues {
         let count = lists.reduce(0) { $0 + Int64($1.count) }
         guard count > 0 else { return Distribution() }
         if lists.count == 1 { return Distribution(sorted: lists[0]) }
-        let low = lists.map { $0[0] }.min()!, high = lists.map { $0[$0.count - 1] }.max()!
+        let low = lists.map { $0[0] }.min()!
+        let high = lists.map { $0[$0.count - 1] }.max()!
         func atRank(_ rank: Int64) -> Int64 {
-            var lo = low, hi = high  // the answer lies in [lo, hi]
+            var lo = low
+            var hi = high // the answer lies in [lo, hi]
             while lo < hi {
                 let mid = lo + Int64((UInt64(bitPattern: hi &- lo)) / 2)
                 var seen: Int64 = 0
@@ -117,7 +119,8 @@ enum SortedValues {
 
     /// How many elements of the sorted `list` are ≤ `value`.
     private static func upperBound(_ list: [Int64], _ value: Int64) -> Int {
-        var lo = 0, hi = list.count
+        var lo = 0
+        var hi = list.count
         while lo < hi {
             let mid = (lo + hi) / 2
             if list[mid] <= value { lo = mid + 1 } else { hi = mid }

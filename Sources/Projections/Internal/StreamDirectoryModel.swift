@@ -27,7 +27,7 @@ extension StreamDirectoryModel {
     func limitCache(to limit: Int) { directory.cacheLimit = limit }
 
     func forgetCache() {
-        directory.forget()  // reloaded by `open` before the next batch
+        directory.forget() // reloaded by `open` before the next batch
     }
 
     /// Opens the directory before a batch when it was forgotten; false when that needs the

@@ -16,7 +16,8 @@ protocol CountingFold {
     associatedtype Row: StreamRow
     associatedtype Fact
     static var category: StreamCategory { get }
-    static func applyCountingEvents(_ event: EventView, to row: inout Row, facts: inout [Fact], totals: inout TotalsDelta)
+    static func applyCountingEvents(
+        _ event: EventView, to row: inout Row, facts: inout [Fact], totals: inout TotalsDelta)
     static func contribute(_ row: Row, sign: Int64, to totals: inout TotalsDelta)
 }
 
@@ -109,11 +110,13 @@ struct StreamRowDirectory<Row: StreamRow> {
     /// The index in ``rows`` of the row of `stream`, as it stands (before this batch when
     /// `first`: the first time this batch meets it): in memory, reloaded by sid, found by name
     /// (after making the name index), or a new one.
-    mutating func slot(of stream: Int64, storeKeys: Bool, name: () throws(ProjectionError) -> String,
-                       loadSID: (Int64) throws(ProjectionError) -> Row?,
-                       loadName: (String) throws(ProjectionError) -> Row?,
-                       createNameIndex: () throws(ProjectionError) -> Void,
-                       model: String) throws(ProjectionError) -> (slot: Int, first: Bool) {
+    mutating func slot(
+        of stream: Int64, storeKeys: Bool, name: () throws(ProjectionError) -> String,
+        loadSID: (Int64) throws(ProjectionError) -> Row?,
+        loadName: (String) throws(ProjectionError) -> Row?,
+        createNameIndex: () throws(ProjectionError) -> Void,
+        model: String
+    ) throws(ProjectionError) -> (slot: Int, first: Bool) {
         let known = slots[stream]
         if known >= 0 {
             let slot = Int(known)
@@ -183,12 +186,15 @@ struct StreamRowDirectory<Row: StreamRow> {
     /// Inlined into each model's `fold`, as the loop was before it was shared: not inlined, the
     /// shared loop made rebuilds slower (BENCHMARKS.md, "Rebuild path").
     @inline(__always)
-    mutating func fold<F: CountingFold>(_ events: ArraySlice<EventView>, with _: F.Type, names: StreamNaming,
-                                        loadSID: (Int64) throws(ProjectionError) -> Row?,
-                                        loadName: (String) throws(ProjectionError) -> Row?,
-                                        createNameIndex: () throws(ProjectionError) -> Void,
-                                        model: String) throws(ProjectionError)
-        -> (rows: [Row], facts: [F.Fact], seqs: [Int64], totals: TotalsDelta) where F.Row == Row {
+    mutating func fold<F: CountingFold>(
+        _ events: ArraySlice<EventView>, with _: F.Type, names: StreamNaming,
+        loadSID: (Int64) throws(ProjectionError) -> Row?,
+        loadName: (String) throws(ProjectionError) -> Row?,
+        createNameIndex: () throws(ProjectionError) -> Void,
+        model: String
+    ) throws(ProjectionError)
+        -> (rows: [Row], facts: [F.Fact], seqs: [Int64], totals: TotalsDelta) where F.Row == Row
+    {
         var totals = TotalsDelta()
         var facts: [F.Fact] = []
         // Each fact's unique number (the fact tables are keyed by what queries look up, then
@@ -198,18 +204,21 @@ struct StreamRowDirectory<Row: StreamRow> {
         beginBatch()
         for event in events where event.category == F.category {
             let stream = event.stream
-            let (slot, first) = try slot(of: stream, storeKeys: storeKeys,
-                                         name: { () throws(ProjectionError) in try names.name(of: stream) },
-                                         loadSID: loadSID, loadName: loadName, createNameIndex: createNameIndex,
-                                         model: model)
+            let (slot, first) = try slot(
+                of: stream, storeKeys: storeKeys,
+                name: { () throws(ProjectionError) in try names.name(of: stream) },
+                loadSID: loadSID, loadName: loadName, createNameIndex: createNameIndex,
+                model: model)
             if first { F.contribute(rows[slot], sign: -1, to: &totals) }
             let before = facts.count
             F.applyCountingEvents(event, to: &rows[slot], facts: &facts, totals: &totals)
             let added = facts.count - before
             if added > 0 {
                 guard added <= Self.factsPerEvent, event.position >= 0, event.position < Int64(1) << 43 else {
-                    throw ProjectionError(.badEvent, "\(model) read model: event at position \(event.position) counts "
-                                          + "\(added) facts (at most \(Self.factsPerEvent))", position: event.position)
+                    throw ProjectionError(
+                        .badEvent,
+                        "\(model) read model: event at position \(event.position) counts "
+                            + "\(added) facts (at most \(Self.factsPerEvent))", position: event.position)
                 }
                 for rank in 0..<added { seqs.append(event.position << 20 | Int64(rank)) }
             }

@@ -33,7 +33,8 @@ final class StreamsProjection: StreamDirectoryModel {
     func tableNames(generation g: Int64) -> [String] { [Self.streamTable(g), Self.correlationTable(g)] }
 
     func createTables(in db: ProjectionDatabase, generation g: Int64) throws(ProjectionError) {
-        try db.execute("""
+        try db.execute(
+            """
             CREATE TABLE IF NOT EXISTS \(Self.streamTable(g))(sid INTEGER PRIMARY KEY, name TEXT NOT NULL,
               nh INTEGER NOT NULL, category TEXT NOT NULL, start_t INTEGER NOT NULL, last_t INTEGER NOT NULL,
               events INTEGER NOT NULL, outcome TEXT NOT NULL, terminal INTEGER NOT NULL, ds TEXT, sti TEXT,
@@ -47,7 +48,8 @@ final class StreamsProjection: StreamDirectoryModel {
     /// writes during a rebuild on SQLite.
     func createIndexes(in db: ProjectionDatabase, generation g: Int64) throws(ProjectionError) {
         let s = Self.streamTable(g)
-        try db.execute("""
+        try db.execute(
+            """
             CREATE INDEX IF NOT EXISTS \(s)_start ON \(s)(start_t, sid, category);
             CREATE INDEX IF NOT EXISTS \(s)_outcome ON \(s)(outcome, start_t, sid);
             CREATE INDEX IF NOT EXISTS \(s)_open ON \(s)(start_t, sid) WHERE terminal = 0;
@@ -60,18 +62,25 @@ final class StreamsProjection: StreamDirectoryModel {
     /// insert at a random page per stream while rebuilding would cost more).
     func createIndexesAtSwap(in db: ProjectionDatabase, generation g: Int64) throws(ProjectionError) {
         let s = Self.streamTable(g)
-        try db.execute("""
+        try db.execute(
+            """
             CREATE INDEX IF NOT EXISTS \(s)_sti ON \(s)(sti) WHERE sti IS NOT NULL;
             CREATE INDEX IF NOT EXISTS \(s)_ati ON \(s)(ati) WHERE ati IS NOT NULL;
             CREATE INDEX IF NOT EXISTS \(s)_dci ON \(s)(dci) WHERE dci IS NOT NULL;
             """)
     }
 
-    func fold(_ events: ArraySlice<EventView>, names: StreamNaming,
-              db: ProjectionDatabase?) throws(ProjectionError) -> PendingWrite? {
+    func fold(
+        _ events: ArraySlice<EventView>, names: StreamNaming,
+        db: ProjectionDatabase?
+    ) throws(ProjectionError) -> PendingWrite? {
         guard try openIfNeeded(db) else { return nil }
-        if db == nil && !(directory.holdsRows(of: events, category: .threeDS)
-                          && directory.holdsRows(of: events, category: .card)) { return nil }
+        if db == nil
+            && !(directory.holdsRows(of: events, category: .threeDS)
+                && directory.holdsRows(of: events, category: .card))
+        {
+            return nil
+        }
         var directory = StreamRowDirectory<StreamsRow>(cacheLimit: 0)
         swap(&directory, &self.directory)
         defer { swap(&directory, &self.directory) }
@@ -129,15 +138,18 @@ final class StreamsProjection: StreamDirectoryModel {
             let table = StreamsProjection.streamTable(generation)
             // An id is set once per stream and kept in memory only until written: a later
             // write of the row keeps the stored one.
-            let upsert = RowInserter(db, """
+            let upsert = RowInserter(
+                db,
+                """
                 INSERT INTO \(table)(sid, name, nh, category, start_t, last_t, events, outcome, terminal, ds, sti,
                   ati, dci)
-                """, columns: 13, tail: """
-                ON CONFLICT(sid) DO UPDATE SET last_t = excluded.last_t, events = excluded.events,
-                  outcome = excluded.outcome, terminal = excluded.terminal, ds = excluded.ds,
-                  sti = coalesce(excluded.sti, \(table).sti), ati = coalesce(excluded.ati, \(table).ati),
-                  dci = coalesce(excluded.dci, \(table).dci)
-                """)
+                """, columns: 13,
+                tail: """
+                    ON CONFLICT(sid) DO UPDATE SET last_t = excluded.last_t, events = excluded.events,
+                      outcome = excluded.outcome, terminal = excluded.terminal, ds = excluded.ds,
+                      sti = coalesce(excluded.sti, \(table).sti), ati = coalesce(excluded.ati, \(table).ati),
+                      dci = coalesce(excluded.dci, \(table).dci)
+                    """)
             try rows.withUnsafeBufferPointer { (rows) throws(ProjectionError) in
                 try upsert.insert(count: rows.count) { write, index, at in
                     let row = rows[index]
@@ -156,8 +168,9 @@ final class StreamsProjection: StreamDirectoryModel {
                     write.bind(at + 13, row.digitalCardID)
                 }
             }
-            let insert = RowInserter(db, "INSERT INTO \(StreamsProjection.correlationTable(generation))(cid, sid)",
-                                     columns: 2, tail: "ON CONFLICT(cid, sid) DO NOTHING")
+            let insert = RowInserter(
+                db, "INSERT INTO \(StreamsProjection.correlationTable(generation))(cid, sid)",
+                columns: 2, tail: "ON CONFLICT(cid, sid) DO NOTHING")
             try correlations.withUnsafeBufferPointer { (pairs) throws(ProjectionError) in
                 try insert.insert(count: pairs.count) { write, index, at in
                     write.bind(at + 1, pairs[index].cid)
@@ -178,14 +191,17 @@ final class StreamsProjection: StreamDirectoryModel {
     }
 
     /// A stored row, without its ids (the stored ones stay; see ``Rows``).
-    private func load(_ condition: String, db: ProjectionDatabase,
-                      bind: (Statement) -> Void) throws(ProjectionError) -> StreamsRow? {
-        let st = try db.statement("""
+    private func load(
+        _ condition: String, db: ProjectionDatabase,
+        bind: (Statement) -> Void
+    ) throws(ProjectionError) -> StreamsRow? {
+        let st = try db.statement(
+            """
             SELECT sid, name, category, start_t, last_t, events, outcome, ds
             FROM \(Self.streamTable(generation)) WHERE \(condition)
             """)
         bind(st)
-        defer { st.reset() }  // a statement left on a row would lock its table
+        defer { st.reset() } // a statement left on a row would lock its table
         guard try st.step() else { return nil }
         var row = StreamsRow(sid: st.int(0), name: st.text(1))
         let category = st.text(2)

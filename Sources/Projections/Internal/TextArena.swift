@@ -46,7 +46,7 @@ struct TextArena: Sendable {
         subscript(span: Span) -> UnsafeRawBufferPointer? {
             guard span.count >= 0 else { return nil }
             guard span.count > 0 else { return UnsafeRawBufferPointer(start: nil, count: 0) }
-            return UnsafeRawBufferPointer(rebasing: raw[Int(span.start) ..< Int(span.start) + Int(span.count)])
+            return UnsafeRawBufferPointer(rebasing: raw[Int(span.start)..<Int(span.start) + Int(span.count)])
         }
     }
 }

@@ -33,11 +33,15 @@ final class ThreeDSProjection: StreamDirectoryModel {
     static let totals = TotalsTables(prefix: "pj_3ds")
     static let longSpans = LongSpanTable(prefix: "pj_3ds")
 
-    func tableNames(generation g: Int64) -> [String] { [Self.streamTable(g), Self.factTable(g)] + Self.totals.names(g) + [Self.longSpans.name(g)] }
+    func tableNames(generation g: Int64) -> [String] {
+        [Self.streamTable(g), Self.factTable(g)] + Self.totals.names(g) + [Self.longSpans.name(g)]
+    }
 
     func createTables(in db: ProjectionDatabase, generation g: Int64) throws(ProjectionError) {
-        let s = Self.streamTable(g), f = Self.factTable(g)
-        try db.execute("""
+        let s = Self.streamTable(g)
+        let f = Self.factTable(g)
+        try db.execute(
+            """
             CREATE TABLE IF NOT EXISTS \(s)(sid INTEGER PRIMARY KEY, name TEXT NOT NULL, nh INTEGER NOT NULL, created_t INTEGER,
               ds TEXT, mv TEXT, ares TEXT, started_t INTEGER, outcome INTEGER NOT NULL, ended_t INTEGER,
               requests INTEGER NOT NULL, submits INTEGER NOT NULL, last_ui TEXT, sub_first_t INTEGER, sub_last_t INTEGER, sub_times TEXT);
@@ -55,15 +59,18 @@ final class ThreeDSProjection: StreamDirectoryModel {
         // the first fold that looks a stream up by name (a source without stream ids).
         // `ended` holds the challenged transactions only: both of its queries (challenges,
         // latency) ask for `started_t IS NOT NULL` (a third of the rows).
-        try db.execute("""
+        try db.execute(
+            """
             CREATE INDEX IF NOT EXISTS \(s)_created ON \(s)(created_t, ds, mv, ares, started_t, outcome);
             CREATE INDEX IF NOT EXISTS \(s)_ended ON \(s)(ended_t, started_t, last_ui, outcome, requests, ds)
               WHERE started_t IS NOT NULL;
             """)
     }
 
-    func fold(_ events: ArraySlice<EventView>, names: StreamNaming,
-              db: ProjectionDatabase?) throws(ProjectionError) -> PendingWrite? {
+    func fold(
+        _ events: ArraySlice<EventView>, names: StreamNaming,
+        db: ProjectionDatabase?
+    ) throws(ProjectionError) -> PendingWrite? {
         guard try openIfNeeded(db) else { return nil }
         if db == nil && !self.directory.holdsRows(of: events, category: .threeDS) { return nil }
         // The directory moves into a local for the loop (no exclusivity check per access) and back.
@@ -75,23 +82,31 @@ final class ThreeDSProjection: StreamDirectoryModel {
             events, with: ThreeDSFold.self, names: names,
             loadSID: { sid throws(ProjectionError) in try load(sid: sid, db: Self.needed(db)) },
             loadName: { name throws(ProjectionError) in try load(name, db: Self.needed(db)) },
-            createNameIndex: { () throws(ProjectionError) in try createNameIndex(in: Self.needed(db), generation: generation) },
+            createNameIndex: { () throws(ProjectionError) in
+                try createNameIndex(in: Self.needed(db), generation: generation)
+            },
             model: "3ds")
-        let order = FactOrder.sorted(count: facts.count, kind: { facts[$0].kind.rawValue },
-                                     time: { facts[$0].occurredAt }, seqs: seqs)
+        let order = FactOrder.sorted(
+            count: facts.count, kind: { facts[$0].kind.rawValue },
+            time: { facts[$0].occurredAt }, seqs: seqs)
         // Every text the write binds, in one buffer (bound without a copy).
         var texts = TextArena(capacity: ordered.count * 24 + facts.count * 12)
         let rowTexts = ordered.map { row in
-            RowTexts(name: texts.add(row.name), directoryServer: texts.add(row.directoryServer),
-                     messageVersion: texts.add(row.messageVersion), aresStatus: texts.add(row.aresStatus),
-                     lastUiType: texts.add(row.lastUiType),
-                     subTimes: texts.add(row.submitTimes.isEmpty ? nil : SortedValues.encode(row.submitTimes)))
+            RowTexts(
+                name: texts.add(row.name), directoryServer: texts.add(row.directoryServer),
+                messageVersion: texts.add(row.messageVersion), aresStatus: texts.add(row.aresStatus),
+                lastUiType: texts.add(row.lastUiType),
+                subTimes: texts.add(row.submitTimes.isEmpty ? nil : SortedValues.encode(row.submitTimes)))
         }
-        let sortedFacts = order.map { (fact: facts[$0], seq: seqs[$0], a: texts.add(facts[$0].a), b: texts.add(facts[$0].b)) }
+        let sortedFacts = order.map {
+            (fact: facts[$0], seq: seqs[$0], a: texts.add(facts[$0].a), b: texts.add(facts[$0].b))
+        }
         let prepared = TotalsTables.prepare(totals)
         let longSpans = LongSpanTable.rows(ordered.lazy.map { ($0.sid, $0.submitTimes) })
-        return PendingWrite(Rows(rows: ordered, rowTexts: rowTexts, facts: sortedFacts, texts: texts, totals: prepared,
-                                 longSpans: longSpans, generation: generation))
+        return PendingWrite(
+            Rows(
+                rows: ordered, rowTexts: rowTexts, facts: sortedFacts, texts: texts, totals: prepared,
+                longSpans: longSpans, generation: generation))
     }
 
     /// Where a stream row's texts are in its batch's ``TextArena``.
@@ -120,18 +135,23 @@ final class ThreeDSProjection: StreamDirectoryModel {
         }
     }
 
-    private static func write(_ rows: [ThreeDSStreamRow], _ rowTexts: [RowTexts], facts: [SortedFact],
-                              texts: TextArena.Bytes, in db: ProjectionDatabase, generation: Int64) throws(ProjectionError) {
-        let upsert = RowInserter(db, """
+    private static func write(
+        _ rows: [ThreeDSStreamRow], _ rowTexts: [RowTexts], facts: [SortedFact],
+        texts: TextArena.Bytes, in db: ProjectionDatabase, generation: Int64
+    ) throws(ProjectionError) {
+        let upsert = RowInserter(
+            db,
+            """
             INSERT INTO \(streamTable(generation))(sid, name, nh, created_t, ds, mv, ares, started_t, outcome, ended_t, requests,
               submits, last_ui, sub_first_t, sub_last_t, sub_times)
-            """, columns: 16, tail: """
-            ON CONFLICT(sid) DO UPDATE SET created_t = excluded.created_t, ds = excluded.ds, mv = excluded.mv,
-              ares = excluded.ares, started_t = excluded.started_t, outcome = excluded.outcome,
-              ended_t = excluded.ended_t, requests = excluded.requests, submits = excluded.submits,
-              last_ui = excluded.last_ui, sub_first_t = excluded.sub_first_t, sub_last_t = excluded.sub_last_t,
-              sub_times = excluded.sub_times
-            """)
+            """, columns: 16,
+            tail: """
+                ON CONFLICT(sid) DO UPDATE SET created_t = excluded.created_t, ds = excluded.ds, mv = excluded.mv,
+                  ares = excluded.ares, started_t = excluded.started_t, outcome = excluded.outcome,
+                  ended_t = excluded.ended_t, requests = excluded.requests, submits = excluded.submits,
+                  last_ui = excluded.last_ui, sub_first_t = excluded.sub_first_t, sub_last_t = excluded.sub_last_t,
+                  sub_times = excluded.sub_times
+                """)
         // Fields read in place (no copy of each row, and of its strings' references).
         try rows.withUnsafeBufferPointer { (rows) throws(ProjectionError) in
             try rowTexts.withUnsafeBufferPointer { (spans) throws(ProjectionError) in
@@ -176,15 +196,18 @@ final class ThreeDSProjection: StreamDirectoryModel {
         try load("sid = ?", db: db) { $0.bind(1, sid) }
     }
 
-    private func load(_ condition: String, db: ProjectionDatabase,
-                      bind: (Statement) -> Void) throws(ProjectionError) -> ThreeDSStreamRow? {
-        let st = try db.statement("""
+    private func load(
+        _ condition: String, db: ProjectionDatabase,
+        bind: (Statement) -> Void
+    ) throws(ProjectionError) -> ThreeDSStreamRow? {
+        let st = try db.statement(
+            """
             SELECT sid, name, created_t, ds, mv, ares, started_t, outcome, ended_t, requests, submits, last_ui,
               sub_times
             FROM \(Self.streamTable(generation)) WHERE \(condition)
             """)
         bind(st)
-        defer { st.reset() }  // a statement left on a row would lock its table
+        defer { st.reset() } // a statement left on a row would lock its table
         guard try st.step() else { return nil }
         var row = ThreeDSStreamRow(sid: st.int(0), name: st.text(1))
         row.createdAt = st.optionalInt(2)

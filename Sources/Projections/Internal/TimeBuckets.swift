@@ -48,7 +48,8 @@ enum TimeBuckets {
     /// Tiles `[lo, hi)` (milliseconds; `Int64.min`/`Int64.max` for open bounds).
     static func cover(_ lo: Int64, _ hi: Int64, levels: [Int64]) -> Cover {
         var cover = Cover()
-        let lo = max(lo, -limit), hi = min(hi, limit)
+        let lo = max(lo, -limit)
+        let hi = min(hi, limit)
         guard lo < hi else { return cover }
         let firstMinute = ceilDiv(lo, millisecondsPerMinute)
         let endMinute = floorDiv(hi, millisecondsPerMinute)
@@ -65,7 +66,8 @@ enum TimeBuckets {
     /// Tiles the minutes `[a, b)` with the widest aligned buckets first.
     private static func tile(_ a: Int64, _ b: Int64, levels: ArraySlice<Int64>, into runs: inout [Run]) {
         guard a < b, let width = levels.last else { return }
-        let first = ceilDiv(a, width), end = floorDiv(b, width)
+        let first = ceilDiv(a, width)
+        let end = floorDiv(b, width)
         guard first < end else {
             tile(a, b, levels: levels.dropLast(), into: &runs)
             return

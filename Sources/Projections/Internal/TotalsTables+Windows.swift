@@ -9,7 +9,9 @@ extension TotalsTables {
 
     /// A batch's duration changes by bucket of the sorted lists (groups only: the distribution
     /// over all groups is computed from the groups' lists). No database access.
-    static func prepareValues(_ delta: TotalsDelta) -> [(width: Int64, bucket: Int64, metric: String, change: [Int64: Int64])] {
+    static func prepareValues(_ delta: TotalsDelta) -> [(
+        width: Int64, bucket: Int64, metric: String, change: [Int64: Int64]
+    )] {
         var changes: [ValueBucket: [Int64: Int64]] = [:]
         var metricTexts: [String: String] = [:]
         for (key, n) in delta.histogram where n != 0 && key.minute != TotalsDelta.Key.untimed {
@@ -26,12 +28,15 @@ extension TotalsTables {
     }
 
     /// Applies prepared duration changes to the sorted lists of their buckets.
-    func writeValues(_ changes: [(width: Int64, bucket: Int64, metric: String, change: [Int64: Int64])],
-                     in db: ProjectionDatabase, generation g: Int64) throws(ProjectionError) {
+    func writeValues(
+        _ changes: [(width: Int64, bucket: Int64, metric: String, change: [Int64: Int64])],
+        in db: ProjectionDatabase, generation g: Int64
+    ) throws(ProjectionError) {
         guard !changes.isEmpty else { return }
         let t = bucketedValues(g)
         let read = try db.statement("SELECT vals FROM \(t) WHERE w = ? AND b = ? AND metric = ?")
-        let write = try db.statement("""
+        let write = try db.statement(
+            """
             INSERT INTO \(t)(w, b, metric, vals) VALUES(?, ?, ?, ?)
             ON CONFLICT(w, b, metric) DO UPDATE SET vals = excluded.vals
             """)
@@ -62,8 +67,10 @@ extension TotalsTables {
     }
 
     /// The counters of `metrics` summed over the whole buckets `runs` (keys as in ``counts``).
-    func counts(_ metrics: [String], runs: [TimeBuckets.Run], in db: ProjectionDatabase,
-                generation g: Int64) throws(ProjectionError) -> [String: Int64] {
+    func counts(
+        _ metrics: [String], runs: [TimeBuckets.Run], in db: ProjectionDatabase,
+        generation g: Int64
+    ) throws(ProjectionError) -> [String: Int64] {
         let st = try db.statement(
             "SELECT key, n FROM \(bucketed(g)) WHERE m = ? AND w = ? AND b >= ? AND b < ? AND n != 0")
         var result: [String: Int64] = [:]
@@ -82,9 +89,12 @@ extension TotalsTables {
 
     /// The sorted duration lists of the groups of histogram metric `name` (`chal`, `act`) in the
     /// whole buckets `runs`, by group.
-    func valueLists(_ name: String, runs: [TimeBuckets.Run], in db: ProjectionDatabase,
-                    generation g: Int64) throws(ProjectionError) -> [String: [[Int64]]] {
-        let st = try db.statement("""
+    func valueLists(
+        _ name: String, runs: [TimeBuckets.Run], in db: ProjectionDatabase,
+        generation g: Int64
+    ) throws(ProjectionError) -> [String: [[Int64]]] {
+        let st = try db.statement(
+            """
             SELECT metric, vals FROM \(bucketedValues(g)) WHERE w = ? AND b >= ? AND b < ? AND metric > ? AND metric < ?
             """)
         var result: [String: [[Int64]]] = [:]

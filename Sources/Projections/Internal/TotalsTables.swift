@@ -18,7 +18,8 @@ struct TotalsTables {
     func names(_ g: Int64) -> [String] { [total(g), hist(g), coarse(g), bucketed(g), bucketedValues(g)] }
 
     func create(in db: ProjectionDatabase, generation g: Int64) throws(ProjectionError) {
-        try db.execute("""
+        try db.execute(
+            """
             CREATE TABLE IF NOT EXISTS \(total(g))(key TEXT PRIMARY KEY, n INTEGER NOT NULL) WITHOUT ROWID;
             CREATE TABLE IF NOT EXISTS \(hist(g))(metric TEXT NOT NULL, v INTEGER NOT NULL, n INTEGER NOT NULL,
               PRIMARY KEY(metric, v)) WITHOUT ROWID;
@@ -70,7 +71,8 @@ struct TotalsTables {
         // the rows are written sorted by the table's primary key (sequential B-tree pages
         // instead of one random page per row).
         var ids: [TotalsDelta.Key: Int] = [:]
-        var texts: [String] = [], metrics: [TotalsDelta.Metric] = []
+        var texts: [String] = []
+        var metrics: [TotalsDelta.Metric] = []
         var timed: [(id: Int, minute: Int64, n: Int64)] = []
         timed.reserveCapacity(delta.counts.count)
         for (key, n) in delta.counts where n != 0 {
@@ -92,10 +94,12 @@ struct TotalsTables {
         // The key order of the bucket table, (metric, width, bucket, key text), by integers:
         // each number's rank by (metric, text) and its metric's rank.
         let byText = texts.indices.sorted {
-            let l = metrics[$0].name, r = metrics[$1].name
+            let l = metrics[$0].name
+            let r = metrics[$1].name
             return l != r ? l < r : texts[$0] < texts[$1]
         }
-        var textRank = [Int](repeating: 0, count: texts.count), metricRank = textRank
+        var textRank = [Int](repeating: 0, count: texts.count)
+        var metricRank = textRank
         var metricNumber = -1
         for (rank, id) in byText.enumerated() {
             if rank == 0 || metrics[byText[rank - 1]].name != metrics[id].name { metricNumber += 1 }
@@ -106,7 +110,8 @@ struct TotalsTables {
         for width in TimeBuckets.countLevels {
             var i = 0
             while i < timed.count {
-                let id = timed[i].id, bucket = TimeBuckets.floorDiv(timed[i].minute, width)
+                let id = timed[i].id
+                let bucket = TimeBuckets.floorDiv(timed[i].minute, width)
                 var n: Int64 = 0
                 var j = i
                 while j < timed.count && timed[j].id == id && TimeBuckets.floorDiv(timed[j].minute, width) == bucket {
@@ -155,16 +160,18 @@ struct TotalsTables {
 
     /// Adds prepared rows, in the caller's transaction.
     func write(_ prepared: Prepared, in db: ProjectionDatabase, generation g: Int64) throws(ProjectionError) {
-        let counts = RowInserter(db, "INSERT INTO \(total(g))(key, n)", columns: 2,
-                                 tail: "ON CONFLICT(key) DO UPDATE SET n = \(total(g)).n + excluded.n")
+        let counts = RowInserter(
+            db, "INSERT INTO \(total(g))(key, n)", columns: 2,
+            tail: "ON CONFLICT(key) DO UPDATE SET n = \(total(g)).n + excluded.n")
         try prepared.counts.withUnsafeBufferPointer { (rows) throws(ProjectionError) in
             try counts.insert(count: rows.count) { st, index, at in
                 st.bind(at + 1, rows[index].key)
                 st.bind(at + 2, rows[index].n)
             }
         }
-        let buckets = RowInserter(db, "INSERT INTO \(bucketed(g))(m, w, b, key, n)", columns: 5,
-                                  tail: "ON CONFLICT(m, w, b, key) DO UPDATE SET n = \(bucketed(g)).n + excluded.n")
+        let buckets = RowInserter(
+            db, "INSERT INTO \(bucketed(g))(m, w, b, key, n)", columns: 5,
+            tail: "ON CONFLICT(m, w, b, key) DO UPDATE SET n = \(bucketed(g)).n + excluded.n")
         try prepared.texts.withBytes { (texts) throws(ProjectionError) in
             try prepared.buckets.withUnsafeBufferPointer { (rows) throws(ProjectionError) in
                 try buckets.insert(count: rows.count) { st, index, at in
@@ -183,11 +190,14 @@ struct TotalsTables {
 
     /// ``addCounts(_:to:keyColumn:in:)`` for the fine histogram rows, their metrics bound from
     /// the batch's text arena.
-    private func addFine(_ rows: [HistogramRow], metrics: [TextArena.Span], texts: TextArena.Bytes, to table: String,
-                         in db: ProjectionDatabase) throws(ProjectionError) {
+    private func addFine(
+        _ rows: [HistogramRow], metrics: [TextArena.Span], texts: TextArena.Bytes, to table: String,
+        in db: ProjectionDatabase
+    ) throws(ProjectionError) {
         guard !rows.isEmpty else { return }
-        let insert = RowInserter(db, "INSERT INTO \(table)(metric, v, n)", columns: 3,
-                                 tail: "ON CONFLICT(metric, v) DO UPDATE SET n = \(table).n + excluded.n")
+        let insert = RowInserter(
+            db, "INSERT INTO \(table)(metric, v, n)", columns: 3,
+            tail: "ON CONFLICT(metric, v) DO UPDATE SET n = \(table).n + excluded.n")
         try rows.withUnsafeBufferPointer { (rows) throws(ProjectionError) in
             try metrics.withUnsafeBufferPointer { (metrics) throws(ProjectionError) in
                 try insert.insert(count: rows.count) { st, index, at in
@@ -200,11 +210,14 @@ struct TotalsTables {
     }
 
     /// Adds each row's count to its (metric, key) row of a histogram table.
-    private func addCounts(_ rows: [HistogramRow], to table: String, keyColumn: String,
-                           in db: ProjectionDatabase) throws(ProjectionError) {
+    private func addCounts(
+        _ rows: [HistogramRow], to table: String, keyColumn: String,
+        in db: ProjectionDatabase
+    ) throws(ProjectionError) {
         guard !rows.isEmpty else { return }
-        let insert = RowInserter(db, "INSERT INTO \(table)(metric, \(keyColumn), n)", columns: 3,
-                                 tail: "ON CONFLICT(metric, \(keyColumn)) DO UPDATE SET n = \(table).n + excluded.n")
+        let insert = RowInserter(
+            db, "INSERT INTO \(table)(metric, \(keyColumn), n)", columns: 3,
+            tail: "ON CONFLICT(metric, \(keyColumn)) DO UPDATE SET n = \(table).n + excluded.n")
         try rows.withUnsafeBufferPointer { (rows) throws(ProjectionError) in
             try insert.insert(count: rows.count) { st, index, at in
                 st.bind(at + 1, rows[index].metric)
@@ -219,16 +232,16 @@ struct TotalsTables {
         var bucket: Int64
     }
 
-
     /// The counters of the given metrics (`req`, `otptx`, …), by key: one index range per metric.
     func counts(_ metrics: [String], in db: ProjectionDatabase, generation g: Int64) throws(ProjectionError)
-        -> [String: Int64] {
+        -> [String: Int64]
+    {
         let st = try db.statement("SELECT key, n FROM \(total(g)) WHERE key >= ? AND key < ? AND n != 0")
         var result: [String: Int64] = [:]
         for metric in metrics {
             st.reset()
-            st.bind(1, metric)  // the bare key (`decisions`) and every `metric|…` key
-            st.bind(2, metric + "}")  // `}` follows `|` in byte order
+            st.bind(1, metric) // the bare key (`decisions`) and every `metric|…` key
+            st.bind(2, metric + "}") // `}` follows `|` in byte order
             while try st.step() {
                 let key = st.text(0)
                 if key == metric || key.hasPrefix(metric + "|") { result[key] = st.int(1) }
@@ -250,7 +263,8 @@ struct TotalsTables {
     /// Nearest-rank percentiles (per mille) of a histogram metric (`chal|ds`, or `chal` over
     /// all groups), plus its count.
     func distribution(_ metric: String, in db: ProjectionDatabase, generation g: Int64) throws(ProjectionError)
-        -> Distribution {
+        -> Distribution
+    {
         let st = try db.statement("SELECT b, n FROM \(coarse(g)) WHERE metric = ? AND n != 0 ORDER BY b")
         st.bind(1, metric)
         var buckets: [(Int64, Int64)] = []
@@ -259,11 +273,12 @@ struct TotalsTables {
         let count = buckets.reduce(0) { $0 + $1.1 }
         guard count > 0 else { return Distribution() }
         func value(perMille: Int64) throws(ProjectionError) -> Int64? {
-            let rank = (perMille * count + 999) / 1000  // 1-based nearest rank
+            let rank = (perMille * count + 999) / 1000 // 1-based nearest rank
             var seen: Int64 = 0
             for (bucket, n) in buckets {
                 if seen + n >= rank {
-                    let fine = try db.statement("""
+                    let fine = try db.statement(
+                        """
                         SELECT v, n FROM \(hist(g)) WHERE metric = ? AND v >= ? AND v < ? AND n != 0 ORDER BY v
                         """)
                     fine.bind(1, metric)
@@ -274,13 +289,14 @@ struct TotalsTables {
                         seen += fine.int(1)
                         if seen >= rank { return fine.int(0) }
                     }
-                    return nil  // coarse and fine disagree: cannot happen, both move in one transaction
+                    return nil // coarse and fine disagree: cannot happen, both move in one transaction
                 }
                 seen += n
             }
             return nil
         }
-        return Distribution(count: count, p50: try value(perMille: 500), p95: try value(perMille: 950),
-                            p99: try value(perMille: 990))
+        return Distribution(
+            count: count, p50: try value(perMille: 500), p95: try value(perMille: 950),
+            p99: try value(perMille: 990))
     }
 }

@@ -1,7 +1,11 @@
 /// The bucket lengths of `--every` (contract §7): UTC-aligned, so an hour bucket starts on the
 /// hour and a day bucket at midnight UTC.
 public enum BucketWidth: String, Sendable, CaseIterable {
-    case minute = "1m", fiveMinutes = "5m", quarterHour = "15m", hour = "1h", day = "1d"
+    case minute = "1m"
+    case fiveMinutes = "5m"
+    case quarterHour = "15m"
+    case hour = "1h"
+    case day = "1d"
 
     public var milliseconds: Int64 {
         switch self {
@@ -21,10 +25,13 @@ public enum BucketWidth: String, Sendable, CaseIterable {
     func buckets(from lo: Int64, to hi: Int64) throws(ProjectionError) -> [(start: Int64, end: Int64)] {
         guard lo < hi else { return [] }
         let width = milliseconds
-        let first = TimeBuckets.floorDiv(lo, width), end = TimeBuckets.ceilDiv(hi, width)
+        let first = TimeBuckets.floorDiv(lo, width)
+        let end = TimeBuckets.ceilDiv(hi, width)
         guard end - first <= Self.limit else {
-            throw ProjectionError(.tooLarge, "--every \(rawValue) would print \(end - first) buckets; "
-                                  + "the limit is \(Self.limit)")
+            throw ProjectionError(
+                .tooLarge,
+                "--every \(rawValue) would print \(end - first) buckets; "
+                    + "the limit is \(Self.limit)")
         }
         return (first..<end).map { (start: $0 * width, end: ($0 + 1) * width) }
     }

@@ -16,13 +16,20 @@ public struct BucketedReport: QueryReport {
     public var buckets: [Bucket]
 
     public var json: JSONValue {
-        .object(JSONObject([(key: "buckets", value: .array(buckets.map { bucket in
-            var entries: [(key: String, value: JSONValue)] = [
-                (key: "start", value: .string(bucket.start.description)),
-                (key: "end", value: .string(bucket.end.description)),
-            ]
-            if case let .object(object) = bucket.report.json { entries += object.entries }
-            return .object(JSONObject(entries))
-        }))]))
+        .object(
+            JSONObject([
+                (
+                    key: "buckets",
+                    value: .array(
+                        buckets.map { bucket in
+                            var entries: [(key: String, value: JSONValue)] = [
+                                (key: "start", value: .string(bucket.start.description)),
+                                (key: "end", value: .string(bucket.end.description))
+                            ]
+                            if case let .object(object) = bucket.report.json { entries += object.entries }
+                            return .object(JSONObject(entries))
+                        })
+                )
+            ]))
     }
 }

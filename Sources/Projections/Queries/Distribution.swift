@@ -17,8 +17,9 @@ public struct Distribution: Sendable, Equatable {
 
     /// Summarizes `values`, which must be sorted ascending.
     public init(sorted values: [Int64]) {
-        self.init(count: Int64(values.count), p50: Self.percentile(values, perMille: 500),
-                  p95: Self.percentile(values, perMille: 950), p99: Self.percentile(values, perMille: 990))
+        self.init(
+            count: Int64(values.count), p50: Self.percentile(values, perMille: 500),
+            p95: Self.percentile(values, perMille: 950), p99: Self.percentile(values, perMille: 990))
     }
 
     /// Nearest rank: the value at index ⌈p·n⌉ − 1 of the sorted values (nil when empty).
@@ -29,8 +30,10 @@ public struct Distribution: Sendable, Equatable {
     }
 
     var json: JSONValue {
-        ReportJSON.object([("count", ReportJSON.int(count)), ("p50", ReportJSON.optionalInt(p50)),
-                           ("p95", ReportJSON.optionalInt(p95)), ("p99", ReportJSON.optionalInt(p99))])
+        ReportJSON.object([
+            ("count", ReportJSON.int(count)), ("p50", ReportJSON.optionalInt(p50)),
+            ("p95", ReportJSON.optionalInt(p95)), ("p99", ReportJSON.optionalInt(p99))
+        ])
     }
 
     var medianAndP95JSON: [(String, JSONValue)] {

@@ -21,9 +21,11 @@ public struct StreamFilter: Sendable, Equatable {
     /// The stream categories (contract §1).
     public static let categoryNames = StreamCategory.allCases.map(\.rawValue)
 
-    public init(window: QueryWindow = .all, category: String? = nil, outcome: String? = nil,
-                directoryServer: String? = nil, serverTransID: String? = nil, acsTransID: String? = nil,
-                digitalCardID: String? = nil, correlationID: String? = nil) {
+    public init(
+        window: QueryWindow = .all, category: String? = nil, outcome: String? = nil,
+        directoryServer: String? = nil, serverTransID: String? = nil, acsTransID: String? = nil,
+        digitalCardID: String? = nil, correlationID: String? = nil
+    ) {
         self.window = window
         self.category = category
         self.outcome = outcome
@@ -83,7 +85,8 @@ extension ProjectionEngine {
     }
 
     private func findInSnapshot(_ filter: StreamFilter, limit: Int, generation g: Int64) throws(ProjectionError)
-        -> FindResult {
+        -> FindResult
+    {
         let table = StreamsProjection.streamTable(g)
         var conditions: [String] = []
         var binds: [Bound] = []
@@ -121,7 +124,9 @@ extension ProjectionEngine {
             binds.append(.text(correlation))
         }
         let base = "SELECT sid, name, start_t, outcome, events FROM \(table)"
-        func rows(_ extra: String?, order: String, limit: Int?, extraBind: Int64? = nil) throws(ProjectionError) -> [Found] {
+        func rows(_ extra: String?, order: String, limit: Int?, extraBind: Int64? = nil) throws(ProjectionError)
+            -> [Found]
+        {
             let all = conditions + (extra.map { [$0] } ?? [])
             var sql = base + (all.isEmpty ? "" : " WHERE " + all.joined(separator: " AND ")) + " ORDER BY " + order
             if limit != nil { sql += " LIMIT ?" }
@@ -142,8 +147,10 @@ extension ProjectionEngine {
             defer { st.reset() }
             var found: [Found] = []
             while try st.step() {
-                found.append(Found(sid: st.int(0), name: st.text(1), startedAt: st.int(2), outcome: st.text(3),
-                                   events: st.int(4)))
+                found.append(
+                    Found(
+                        sid: st.int(0), name: st.text(1), startedAt: st.int(2), outcome: st.text(3),
+                        events: st.int(4)))
             }
             return found
         }
@@ -162,10 +169,12 @@ extension ProjectionEngine {
         }
         try name(&found)
         found.sort { ($0.startedAt, $0.name) < ($1.startedAt, $1.name) }
-        return FindResult(streams: found.map {
-            FoundStream(stream: $0.name, startedAt: Timestamp(millisecondsSinceEpoch: $0.startedAt), outcome: $0.outcome,
-                        events: $0.events)
-        }, truncated: truncated)
+        return FindResult(
+            streams: found.map {
+                FoundStream(
+                    stream: $0.name, startedAt: Timestamp(millisecondsSinceEpoch: $0.startedAt), outcome: $0.outcome,
+                    events: $0.events)
+            }, truncated: truncated)
     }
 
     /// Fills in the names of rows keyed by the store's stream id (their rows keep none).

@@ -76,8 +76,10 @@ extension ProjectionEngine {
     /// sorts every row through a temporary B-tree, several times slower over tens of thousands
     /// of rows; integer columns are read as integers (reading them as text costs an allocation
     /// per row). `?1` and `?2` are bound to the span's bounds.
-    private func summed(_ sql: String, _ span: Span, texts: Int32, ints: Int32 = 0, values: Int32 = 1,
-                        _ group: ([String], Int64, Int64) -> Void) throws(ProjectionError) {
+    private func summed(
+        _ sql: String, _ span: Span, texts: Int32, ints: Int32 = 0, values: Int32 = 1,
+        _ group: ([String], Int64, Int64) -> Void
+    ) throws(ProjectionError) {
         let st = try db.statement(sql)
         st.bind(1, span.lo)
         st.bind(2, span.hi)
@@ -92,20 +94,24 @@ extension ProjectionEngine {
             if texts > 4 { key.e = st.optionalText(4) ?? "unknown" }
             if ints > 0 { key.i = st.int(texts) }
             if ints > 1 { key.j = st.int(texts + 1) }
-            let value = st.int(first), second = values > 1 ? st.int(first + 1) : 0
+            let value = st.int(first)
+            let second = values > 1 ? st.int(first + 1) : 0
             sums[key, default: (0, 0)].0 += value
             sums[key, default: (0, 0)].1 += second
         }
         for (key, (value, second)) in sums {
-            let columns = Array([key.a, key.b, key.c, key.d, key.e].prefix(Int(texts)))
+            let columns =
+                Array([key.a, key.b, key.c, key.d, key.e].prefix(Int(texts)))
                 + Array([String(key.i), String(key.j)].prefix(Int(ints)))
             group(columns, value, second)
         }
     }
 
     /// ``summed(_:_:texts:ints:values:_:)`` with one summed column.
-    private func summed(_ sql: String, _ span: Span, texts: Int32, ints: Int32 = 0,
-                        _ group: ([String], Int64) -> Void) throws(ProjectionError) {
+    private func summed(
+        _ sql: String, _ span: Span, texts: Int32, ints: Int32 = 0,
+        _ group: ([String], Int64) -> Void
+    ) throws(ProjectionError) {
         try summed(sql, span, texts: texts, ints: ints, values: 1) { columns, n, _ in group(columns, n) }
     }
 
@@ -119,7 +125,9 @@ extension ProjectionEngine {
         return result
     }
 
-    private static func outcomeKey(_ raw: Int64) -> String { ThreeDSTransaction.OutcomeKey(code: raw)?.rawValue ?? "unknown" }
+    private static func outcomeKey(_ raw: Int64) -> String {
+        ThreeDSTransaction.OutcomeKey(code: raw)?.rawValue ?? "unknown"
+    }
 
     private static func span(_ window: QueryWindow) -> Span { (window.lowerBound, window.upperBound) }
 
@@ -156,18 +164,24 @@ extension ProjectionEngine {
     private func otpFacts(_ span: Span, into report: inout OTPReport) throws(ProjectionError) {
         let f = ThreeDSProjection.factTable(try generation(.threeDS))
         let cf = CardProjection.factTable(try generation(.card))
-        try summed("""
+        try summed(
+            """
             SELECT a, 1 FROM \(f) WHERE kind = 1 AND t >= ?1 AND t < ?2 AND a IN ('submitText', 'resend')
-            """, span, texts: 1) { columns, n in
+            """, span, texts: 1
+        ) { columns, n in
             if columns[0] == "submitText" { report.threeDSSubmissions += n } else { report.resends += n }
         }
-        try summed("SELECT a, 1 FROM \(cf) WHERE kind = 1 AND t >= ?1 AND t < ?2",
-                 span, texts: 1) { columns, n in
+        try summed(
+            "SELECT a, 1 FROM \(cf) WHERE kind = 1 AND t >= ?1 AND t < ?2",
+            span, texts: 1
+        ) { columns, n in
             report.tokenizationSubmissions += n
             report.byMethod[columns[0], default: 0] += n
         }
-        try summed("SELECT a, 1 FROM \(cf) WHERE kind = 2 AND t >= ?1 AND t < ?2",
-                 span, texts: 1) { columns, n in report.rejected[columns[0], default: 0] += n }
+        try summed(
+            "SELECT a, 1 FROM \(cf) WHERE kind = 2 AND t >= ?1 AND t < ?2",
+            span, texts: 1
+        ) { columns, n in report.rejected[columns[0], default: 0] += n }
     }
 
     /// The distinct streams of `otp` (transactions with a submitText, journeys with an
@@ -181,17 +195,21 @@ extension ProjectionEngine {
         let f = ThreeDSProjection.factTable(try generation(.threeDS))
         let cs = CardProjection.streamTable(try generation(.card))
         let cf = CardProjection.factTable(try generation(.card))
-        try summed("""
+        try summed(
+            """
             SELECT outcome, 1 FROM \(s) WHERE sub_first_t >= ?1 AND sid IN
               (SELECT sid FROM \(f) WHERE kind = 1 AND t >= ?1 AND t < ?2 AND a = 'submitText')
-            """, span, texts: 0, ints: 1) { columns, n in
+            """, span, texts: 0, ints: 1
+        ) { columns, n in
             report.transactions += n
             report.outcomes[Self.outcomeKey(Int64(columns[0]) ?? -1), default: 0] += n
         }
-        try summed("""
+        try summed(
+            """
             SELECT outcome = 1, 1 FROM \(cs) WHERE otp_first_t >= ?1 AND sid IN
               (SELECT sid FROM \(cf) WHERE kind = 1 AND t >= ?1 AND t < ?2)
-            """, span, texts: 0, ints: 1) { columns, n in
+            """, span, texts: 0, ints: 1
+        ) { columns, n in
             report.journeys += n
             if columns[0] == "1" { report.activated += n }
         }
@@ -203,11 +221,15 @@ extension ProjectionEngine {
     /// submission is before `lo`); the others are in the long-span tables.
     private func otpStraddlers(_ window: QueryWindow, into report: inout OTPReport) throws(ProjectionError) {
         guard window.since != nil else { return }
-        let lo = window.lowerBound, hi = window.upperBound
+        let lo = window.lowerBound
+        let hi = window.upperBound
         let span: Span = (lo, min(hi, lo + LongSpanTable.limit))
-        let g3 = try generation(.threeDS), gc = try generation(.card)
-        let s = ThreeDSProjection.streamTable(g3), f = ThreeDSProjection.factTable(g3)
-        let cs = CardProjection.streamTable(gc), cf = CardProjection.factTable(gc)
+        let g3 = try generation(.threeDS)
+        let gc = try generation(.card)
+        let s = ThreeDSProjection.streamTable(g3)
+        let f = ThreeDSProjection.factTable(g3)
+        let cs = CardProjection.streamTable(gc)
+        let cf = CardProjection.factTable(gc)
         func transaction(_ outcome: Int64, _ n: Int64) {
             report.transactions += n
             report.outcomes[Self.outcomeKey(outcome), default: 0] += n
@@ -216,15 +238,21 @@ extension ProjectionEngine {
             report.journeys += n
             if outcome == CardDigitization.OutcomeKey.activated.code { report.activated += n }
         }
-        try summed("""
+        try summed(
+            """
             SELECT outcome, 1 FROM \(s) WHERE sub_first_t < ?1 AND sub_last_t - sub_first_t <= \(LongSpanTable.limit)
               AND sid IN (SELECT sid FROM \(f) WHERE kind = 1 AND t >= ?1 AND t < ?2 AND a = 'submitText')
-            """, span, texts: 0, ints: 1) { columns, n in transaction(Int64(columns[0]) ?? -1, n) }
-        try ThreeDSProjection.longSpans.straddlers(lo, hi, streamTable: s, in: db, generation: g3) { transaction($0, 1) }
-        try summed("""
+            """, span, texts: 0, ints: 1
+        ) { columns, n in transaction(Int64(columns[0]) ?? -1, n) }
+        try ThreeDSProjection.longSpans.straddlers(lo, hi, streamTable: s, in: db, generation: g3) {
+            transaction($0, 1)
+        }
+        try summed(
+            """
             SELECT outcome, 1 FROM \(cs) WHERE otp_first_t < ?1 AND otp_last_t - otp_first_t <= \(LongSpanTable.limit)
               AND sid IN (SELECT sid FROM \(cf) WHERE kind = 1 AND t >= ?1 AND t < ?2)
-            """, span, texts: 0, ints: 1) { columns, n in journey(Int64(columns[0]) ?? -1, n) }
+            """, span, texts: 0, ints: 1
+        ) { columns, n in journey(Int64(columns[0]) ?? -1, n) }
         try CardProjection.longSpans.straddlers(lo, hi, streamTable: cs, in: db, generation: gc) { journey($0, 1) }
     }
 
@@ -240,18 +268,22 @@ extension ProjectionEngine {
         let s = ThreeDSProjection.streamTable(try generation(.threeDS))
         let f = ThreeDSProjection.factTable(try generation(.threeDS))
         let cf = CardProjection.factTable(try generation(.card))
-        try summed("""
+        try summed(
+            """
             SELECT s.ds, f.a, 1 FROM \(f) f JOIN \(s) s ON s.sid = f.sid
             WHERE f.kind = 3 AND f.t >= ?1 AND f.t < ?2
-            """, span, texts: 2) { columns, n in
+            """, span, texts: 2
+        ) { columns, n in
             report.challengeTimeouts += n
             report.byDirectoryServer[columns[0], default: 0] += n
             report.byUiType[columns[1], default: 0] += n
         }
-        try summed("""
+        try summed(
+            """
             SELECT kind, 1 FROM \(cf) WHERE ((kind = 2 AND a = 'expired') OR kind = 3)
               AND t >= ?1 AND t < ?2
-            """, span, texts: 0, ints: 1) { columns, n in
+            """, span, texts: 0, ints: 1
+        ) { columns, n in
             if columns[0] == "2" { report.otpExpired += n } else { report.activationsExpired += n }
         }
     }
@@ -262,12 +294,15 @@ extension ProjectionEngine {
         var report = try funnelFromTotals(.buckets(cover.runs))
         let s = ThreeDSProjection.streamTable(try generation(.threeDS))
         for span in cover.partial {
-            try summed("""
+            try summed(
+                """
                 SELECT ds, mv, coalesce(ares, ''), started_t IS NOT NULL, outcome, 1 FROM \(s)
                 WHERE created_t >= ?1 AND created_t < ?2
-                """, span, texts: 3, ints: 2) { columns, n in
-                report.count(n, directoryServer: columns[0], messageVersion: columns[1], ares: columns[2],
-                             challenged: columns[3] == "1", outcome: Self.outcomeKey(Int64(columns[4]) ?? -1))
+                """, span, texts: 3, ints: 2
+            ) { columns, n in
+                report.count(
+                    n, directoryServer: columns[0], messageVersion: columns[1], ares: columns[2],
+                    challenged: columns[3] == "1", outcome: Self.outcomeKey(Int64(columns[4]) ?? -1))
             }
         }
         return report
@@ -280,21 +315,28 @@ extension ProjectionEngine {
         let s = ThreeDSProjection.streamTable(try generation(.threeDS))
         let f = ThreeDSProjection.factTable(try generation(.threeDS))
         for span in cover.partial {
-            try summed("SELECT a, 1 FROM \(f) WHERE kind = 2 AND t >= ?1 AND t < ?2",
-                     span, texts: 1) { columns, n in
+            try summed(
+                "SELECT a, 1 FROM \(f) WHERE kind = 2 AND t >= ?1 AND t < ?2",
+                span, texts: 1
+            ) { columns, n in
                 report.screens += n
                 report.byUiType[columns[0], default: ChallengesReport.Slice()].screens += n
             }
-            try summed("SELECT b, a, 1 FROM \(f) WHERE kind = 1 AND t >= ?1 AND t < ?2",
-                     span, texts: 2) { columns, n in
+            try summed(
+                "SELECT b, a, 1 FROM \(f) WHERE kind = 1 AND t >= ?1 AND t < ?2",
+                span, texts: 2
+            ) { columns, n in
                 report.requests += n
                 report.byUiType[columns[0], default: ChallengesReport.Slice()].requests[columns[1], default: 0] += n
             }
-            try summed("""
+            try summed(
+                """
                 SELECT coalesce(last_ui, 'none'), outcome, 1, requests FROM \(s)
                 WHERE ended_t >= ?1 AND ended_t < ?2 AND started_t IS NOT NULL
-                """, span, texts: 1, ints: 1, values: 2) { columns, n, rounds in
-                let ui = columns[0], outcome = Self.outcomeKey(Int64(columns[1]) ?? -1)
+                """, span, texts: 1, ints: 1, values: 2
+            ) { columns, n, rounds in
+                let ui = columns[0]
+                let outcome = Self.outcomeKey(Int64(columns[1]) ?? -1)
                 report.challengesEnded += n
                 report.rounds += rounds
                 report.byUiType[ui, default: ChallengesReport.Slice()].challengesEnded += n
@@ -311,14 +353,18 @@ extension ProjectionEngine {
         var report = try errorsFromTotals(.buckets(cover.runs))
         let f = ThreeDSProjection.factTable(try generation(.threeDS))
         for span in cover.partial {
-            try summed("SELECT a, b, 1 FROM \(f) WHERE kind = 4 AND t >= ?1 AND t < ?2",
-                     span, texts: 2) { columns, n in
+            try summed(
+                "SELECT a, b, 1 FROM \(f) WHERE kind = 4 AND t >= ?1 AND t < ?2",
+                span, texts: 2
+            ) { columns, n in
                 report.protocolErrors += n
                 report.protocolByCode[columns[0], default: 0] += n
                 report.protocolByComponent[columns[1], default: 0] += n
             }
-            try summed("SELECT a, 1 FROM \(f) WHERE kind = 5 AND t >= ?1 AND t < ?2",
-                     span, texts: 1) { columns, n in
+            try summed(
+                "SELECT a, 1 FROM \(f) WHERE kind = 5 AND t >= ?1 AND t < ?2",
+                span, texts: 1
+            ) { columns, n in
                 report.runtimeErrors += n
                 report.runtimeByCode[columns[0], default: 0] += n
             }
@@ -333,11 +379,15 @@ extension ProjectionEngine {
         let cs = CardProjection.streamTable(try generation(.card))
         let cf = CardProjection.factTable(try generation(.card))
         for span in cover.partial {
-            report.decisions += try db.scalarInt("SELECT count(*) FROM \(cs) WHERE decision_t >= ? AND decision_t < ?",
-                                                 [span.lo, span.hi]) ?? 0
-            try summed("""
+            report.decisions +=
+                try db.scalarInt(
+                    "SELECT count(*) FROM \(cs) WHERE decision_t >= ? AND decision_t < ?",
+                    [span.lo, span.hi]) ?? 0
+            try summed(
+                """
                 SELECT a, b, kind, 1 FROM \(cf) WHERE kind IN (3, 4, 5, 6, 7, 8) AND t >= ?1 AND t < ?2
-                """, span, texts: 2, ints: 1) { columns, n in
+                """, span, texts: 2, ints: 1
+            ) { columns, n in
                 let method = columns[0]
                 var entry = report.byMethod[method] ?? IDVReport.Method()
                 switch CardFact.Kind(rawValue: Int64(columns[2]) ?? 0) {
@@ -370,13 +420,17 @@ extension ProjectionEngine {
         var report = LatencyReport()
         let cover = Self.valueCover(window)
         let s = ThreeDSProjection.streamTable(try generation(.threeDS))
-        var lists = try ThreeDSProjection.totals.valueLists("chal", runs: cover.runs, in: db,
-                                                            generation: generation(.threeDS))
+        var lists = try ThreeDSProjection.totals.valueLists(
+            "chal", runs: cover.runs, in: db,
+            generation: generation(.threeDS))
         for span in cover.partial {
-            for (ds, values) in Self.grouped(try values("""
-                SELECT ds, ended_t - started_t AS d FROM \(s)
-                WHERE started_t IS NOT NULL AND ended_t >= ?1 AND ended_t < ?2
-                """, span)) {
+            for (ds, values) in Self.grouped(
+                try values(
+                    """
+                    SELECT ds, ended_t - started_t AS d FROM \(s)
+                    WHERE started_t IS NOT NULL AND ended_t >= ?1 AND ended_t < ?2
+                    """, span))
+            {
                 lists[ds, default: []].append(values)
             }
         }
@@ -394,14 +448,18 @@ extension ProjectionEngine {
     /// Decision-to-activation durations of the activations in `window`: over all methods, and
     /// by method (methods with at least one).
     private func activationDistributions(_ window: QueryWindow) throws(ProjectionError)
-        -> (Distribution, [String: Distribution]) {
+        -> (Distribution, [String: Distribution])
+    {
         let cover = Self.valueCover(window)
         let cf = CardProjection.factTable(try generation(.card))
         var lists = try CardProjection.totals.valueLists("act", runs: cover.runs, in: db, generation: generation(.card))
         for span in cover.partial {
-            for (method, values) in Self.grouped(try values("""
-                SELECT a, v FROM \(cf) WHERE kind = 6 AND v IS NOT NULL AND t >= ?1 AND t < ?2
-                """, span)) {
+            for (method, values) in Self.grouped(
+                try values(
+                    """
+                    SELECT a, v FROM \(cf) WHERE kind = 6 AND v IS NOT NULL AND t >= ?1 AND t < ?2
+                    """, span))
+            {
                 lists[method, default: []].append(values)
             }
         }

@@ -20,8 +20,10 @@ extension ProjectionEngine {
 
     private func ratesFromTotals(_ source: TotalsSource) throws(ProjectionError) -> RatesReport {
         var report = RatesReport()
-        let g3 = try generation(.threeDS), gc = try generation(.card)
-        let transactions: [String: Int64], journeys: [String: Int64]
+        let g3 = try generation(.threeDS)
+        let gc = try generation(.card)
+        let transactions: [String: Int64]
+        let journeys: [String: Int64]
         switch source {
         case .all:
             transactions = try ThreeDSProjection.totals.counts(["funnel"], in: db, generation: g3)
@@ -38,8 +40,9 @@ extension ProjectionEngine {
         for (text, n) in journeys where n != 0 {
             let key = TotalsKey.split(text)
             guard key.count == 6, key[0] == "cohort" else { continue }
-            report.countJourneys(n, eligible: key[1] == "1", decision: key[2], activated: key[3] == "1",
-                                 selectedTypes: key[4].split(separator: ","), lastType: key[5])
+            report.countJourneys(
+                n, eligible: key[1] == "1", decision: key[2], activated: key[3] == "1",
+                selectedTypes: key[4].split(separator: ","), lastType: key[5])
         }
         report.dropEmptyMethods()
         return report
@@ -49,17 +52,20 @@ extension ProjectionEngine {
     /// `created_t` and `start_t`).
     private func ratesFromRows(_ span: Span, into report: inout RatesReport) throws(ProjectionError) {
         let s = ThreeDSProjection.streamTable(try generation(.threeDS))
-        let transactions = try db.statement("""
+        let transactions = try db.statement(
+            """
             SELECT coalesce(ares, ''), started_t IS NOT NULL, outcome FROM \(s) WHERE created_t >= ? AND created_t < ?
             """)
         transactions.bind(1, span.lo)
         transactions.bind(2, span.hi)
         while try transactions.step() {
-            report.countTransactions(1, ares: transactions.text(0), challenged: transactions.int(1) != 0,
-                                     outcome: ThreeDSTransaction.OutcomeKey(code: transactions.int(2)) ?? .open)
+            report.countTransactions(
+                1, ares: transactions.text(0), challenged: transactions.int(1) != 0,
+                outcome: ThreeDSTransaction.OutcomeKey(code: transactions.int(2)) ?? .open)
         }
         let cs = CardProjection.streamTable(try generation(.card))
-        let journeys = try db.statement("""
+        let journeys = try db.statement(
+            """
             SELECT eligible, outcome, decision_t, sel_types, selected FROM \(cs) WHERE start_t >= ? AND start_t < ?
             """)
         journeys.bind(1, span.lo)
@@ -72,8 +78,9 @@ extension ProjectionEngine {
             row.selectedTypes = journeys.optionalText(3).map { $0.split(separator: ",").map(String.init) } ?? []
             row.selectedKind = journeys.optionalText(4)
             let key = CardFold.cohortKey(row)
-            report.countJourneys(1, eligible: key.eligible == "1", decision: key.decision, activated: key.activated == "1",
-                                 selectedTypes: key.selectedTypes.split(separator: ","), lastType: key.lastType)
+            report.countJourneys(
+                1, eligible: key.eligible == "1", decision: key.decision, activated: key.activated == "1",
+                selectedTypes: key.selectedTypes.split(separator: ","), lastType: key.lastType)
         }
     }
 
@@ -82,10 +89,14 @@ extension ProjectionEngine {
     func cohortSpan() throws(ProjectionError) -> ClosedRange<Int64>? {
         let s = ThreeDSProjection.streamTable(try generation(.threeDS))
         let cs = CardProjection.streamTable(try generation(.card))
-        let firsts = [try db.scalarInt("SELECT min(created_t) FROM \(s)"), try db.scalarInt("SELECT min(start_t) FROM \(cs)")]
-        let lasts = [try db.scalarInt("SELECT max(created_t) FROM \(s)"), try db.scalarInt("SELECT max(start_t) FROM \(cs)")]
+        let firsts = [
+            try db.scalarInt("SELECT min(created_t) FROM \(s)"), try db.scalarInt("SELECT min(start_t) FROM \(cs)")
+        ]
+        let lasts = [
+            try db.scalarInt("SELECT max(created_t) FROM \(s)"), try db.scalarInt("SELECT max(start_t) FROM \(cs)")
+        ]
         guard let first = firsts.compactMap({ $0 }).min(), let last = lasts.compactMap({ $0 }).max() else { return nil }
-        return first ... last
+        return first...last
     }
 
     private static func outcome(key: String) -> ThreeDSTransaction.OutcomeKey {

@@ -9,7 +9,8 @@ extension ProjectionEngine {
         case buckets([TimeBuckets.Run])
     }
 
-    private func threeDSTotals(_ metrics: [String], _ source: TotalsSource) throws(ProjectionError) -> [[String]: Int64] {
+    private func threeDSTotals(_ metrics: [String], _ source: TotalsSource) throws(ProjectionError) -> [[String]: Int64]
+    {
         try totals(ThreeDSProjection.totals, metrics, source, generation(.threeDS))
     }
 
@@ -17,8 +18,10 @@ extension ProjectionEngine {
         try totals(CardProjection.totals, metrics, source, generation(.card))
     }
 
-    private func totals(_ tables: TotalsTables, _ metrics: [String], _ source: TotalsSource,
-                        _ g: Int64) throws(ProjectionError) -> [[String]: Int64] {
+    private func totals(
+        _ tables: TotalsTables, _ metrics: [String], _ source: TotalsSource,
+        _ g: Int64
+    ) throws(ProjectionError) -> [[String]: Int64] {
         switch source {
         case .all: return split(try tables.counts(metrics, in: db, generation: g))
         case let .buckets(runs):
@@ -82,8 +85,9 @@ extension ProjectionEngine {
     func funnelFromTotals(_ source: TotalsSource = .all) throws(ProjectionError) -> FunnelReport {
         var report = FunnelReport()
         for (key, n) in try threeDSTotals(["funnel"], source) where key.first == "funnel" && key.count == 6 && n != 0 {
-            report.count(n, directoryServer: key[1], messageVersion: key[2], ares: key[3], challenged: key[4] == "1",
-                         outcome: key[5])
+            report.count(
+                n, directoryServer: key[1], messageVersion: key[2], ares: key[3], challenged: key[4] == "1",
+                outcome: key[5])
         }
         return report
     }
@@ -133,7 +137,8 @@ extension ProjectionEngine {
         func method(_ kind: String, _ update: (inout IDVReport.Method) -> Void) {
             update(&report.byMethod[kind, default: IDVReport.Method()])
         }
-        for (key, n) in try cardTotals(["decisions", "offered", "sel", "act", "fail", "cancel", "aexp"], source) where n != 0 {
+        for (key, n) in try cardTotals(["decisions", "offered", "sel", "act", "fail", "cancel", "aexp"], source)
+        where n != 0 {
             switch (key.first, key.count) {
             case ("decisions", 1): report.decisions += n
             case ("offered", 2): method(key[1]) { $0.offered += n }
@@ -152,7 +157,7 @@ extension ProjectionEngine {
             default: break
             }
         }
-        guard case .all = source else { return report }  // a window's durations: `idvReport`
+        guard case .all = source else { return report } // a window's durations: `idvReport`
         let g = try generation(.card)
         report.timeToActivation = try CardProjection.totals.distribution("act", in: db, generation: g)
         for metric in try CardProjection.totals.metrics(prefix: "act", in: db, generation: g) {
@@ -171,8 +176,9 @@ extension ProjectionEngine {
         for metric in try ThreeDSProjection.totals.metrics(prefix: "chal", in: db, generation: g3) {
             let key = TotalsKey.split(metric)
             guard key.count == 2, key[0] == "chal" else { continue }
-            report.challengeByDirectoryServer[key[1]] = try ThreeDSProjection.totals.distribution(metric, in: db,
-                                                                                                generation: g3)
+            report.challengeByDirectoryServer[key[1]] = try ThreeDSProjection.totals.distribution(
+                metric, in: db,
+                generation: g3)
         }
         let gc = try generation(.card)
         report.activation = try CardProjection.totals.distribution("act", in: db, generation: gc)

@@ -46,8 +46,9 @@ extension ProjectionEngine {
     /// Catches the query's projections up, then answers it from one consistent snapshot.
     public func run(_ name: QueryName, window: QueryWindow = .all) throws(ProjectionError) -> QueryOutput {
         try snapshot(name.projections) { () throws(ProjectionError) -> QueryOutput in
-            QueryOutput(name: name, window: window, events: try eventCountInSnapshot(window),
-                        report: try report(name, window))
+            QueryOutput(
+                name: name, window: window, events: try eventCountInSnapshot(window),
+                report: try report(name, window))
         }
     }
 
@@ -56,29 +57,39 @@ extension ProjectionEngine {
     /// the others the first and last minute holding an event.
     public func run(_ name: QueryName, window: QueryWindow, every: BucketWidth) throws(ProjectionError) -> QueryOutput {
         try snapshot(name.projections) { () throws(ProjectionError) -> QueryOutput in
-            var lo = window.lowerBound, hi = window.upperBound
+            var lo = window.lowerBound
+            var hi = window.upperBound
             if window.since == nil || window.until == nil {
-                let span = name == .rates ? try cohortSpan()
+                let span =
+                    name == .rates
+                    ? try cohortSpan()
                     : try EventClockProjection.span(db: db, generation: generation(.events))
                 if let span {
                     if window.since == nil { lo = span.lowerBound }
                     if window.until == nil { hi = span.upperBound + 1 }
                 } else {
-                    (lo, hi) = (0, 0)  // nothing to split
+                    (lo, hi) = (0, 0) // nothing to split
                 }
             }
             var buckets: [BucketedReport.Bucket] = []
             for bucket in try every.buckets(from: lo, to: hi) {
-                let part = QueryWindow(since: Timestamp(millisecondsSinceEpoch: max(bucket.start, lo)),
-                                       until: Timestamp(millisecondsSinceEpoch: min(bucket.end, hi)))
-                buckets.append(BucketedReport.Bucket(
-                    start: Timestamp(millisecondsSinceEpoch: bucket.start), end: Timestamp(millisecondsSinceEpoch: bucket.end),
-                    events: try eventCountInSnapshot(part), report: try report(name, part)))
+                let part = QueryWindow(
+                    since: Timestamp(millisecondsSinceEpoch: max(bucket.start, lo)),
+                    until: Timestamp(millisecondsSinceEpoch: min(bucket.end, hi)))
+                buckets.append(
+                    BucketedReport.Bucket(
+                        start: Timestamp(millisecondsSinceEpoch: bucket.start),
+                        end: Timestamp(millisecondsSinceEpoch: bucket.end),
+                        events: try eventCountInSnapshot(part), report: try report(name, part)))
             }
-            let covered = lo < hi ? QueryWindow(since: Timestamp(millisecondsSinceEpoch: lo),
-                                                until: Timestamp(millisecondsSinceEpoch: hi)) : window
-            return QueryOutput(name: name, window: window, events: try eventCountInSnapshot(window),
-                               report: BucketedReport(every: every, buckets: buckets), bucketWindow: covered)
+            let covered =
+                lo < hi
+                ? QueryWindow(
+                    since: Timestamp(millisecondsSinceEpoch: lo),
+                    until: Timestamp(millisecondsSinceEpoch: hi)) : window
+            return QueryOutput(
+                name: name, window: window, events: try eventCountInSnapshot(window),
+                report: BucketedReport(every: every, buckets: buckets), bucketWindow: covered)
         }
     }
 

@@ -52,7 +52,8 @@ extension QueryOutput {
         var lines = [(windowColumns + ["events", "section", "key"] + names).joined(separator: ",")]
         for record in records {
             let part = parts[record.part]
-            let fields = [part.start, part.end, String(part.events), record.section, record.key]
+            let fields =
+                [part.start, part.end, String(part.events), record.section, record.key]
                 + paths.map { record.values[$0].map(Self.field) ?? "" }
             lines.append(fields.map(Self.csvField).joined(separator: ","))
         }
@@ -62,8 +63,10 @@ extension QueryOutput {
     /// Calls `emit(section, key, path, value)` for every scalar: section nil outside the `by…`
     /// maps (path from the root), else the map's path, the key, and the path inside the key's
     /// value (`count` for a plain count).
-    private static func records(_ value: JSONValue, path: String,
-                                _ emit: (String?, String, String, JSONValue) -> Void) {
+    private static func records(
+        _ value: JSONValue, path: String,
+        _ emit: (String?, String, String, JSONValue) -> Void
+    ) {
         guard case let .object(object) = value else {
             emit(nil, "", path, value)
             return
@@ -90,7 +93,9 @@ extension QueryOutput {
         var names = split.map { parts -> String in
             for length in 1...max(1, parts.count) {
                 let suffix = parts.suffix(length)
-                let clash = split.contains { other in other != parts && other.count >= length && other.suffix(length) == suffix }
+                let clash = split.contains { other in
+                    other != parts && other.count >= length && other.suffix(length) == suffix
+                }
                 if !clash { return suffix.joined(separator: "_") }
             }
             return parts.joined(separator: "_")
@@ -111,20 +116,31 @@ extension QueryOutput {
         }
     }
 
-    static func ratesCSV(_ windowColumns: [String], _ parts: [(start: String, end: String, events: Int64,
-                                                                report: any QueryReport)]) -> String {
+    static func ratesCSV(
+        _ windowColumns: [String],
+        _ parts: [(
+            start: String, end: String, events: Int64,
+            report: any QueryReport
+        )]
+    ) -> String {
         let types = IDVMethodType.allCases.map(\.rawValue)
-        let header = windowColumns + ["events", "transactions", "responses", "frictionless", "challenged", "authenticated",
-                                      "abandoned", "failed", "frictionlessRate", "challengeRate", "authenticationRate",
-                                      "abandonmentRate", "journeys", "eligible", "green", "red", "yellow", "activated",
-                                      "activationRate"]
+        let header =
+            windowColumns + [
+                "events", "transactions", "responses", "frictionless", "challenged", "authenticated",
+                "abandoned", "failed", "frictionlessRate", "challengeRate", "authenticationRate",
+                "abandonmentRate", "journeys", "eligible", "green", "red", "yellow", "activated",
+                "activationRate"
+            ]
             + types.flatMap { ["\($0)_selected", "\($0)_activated"] }
         var lines = [header.joined(separator: ",")]
         for part in parts {
             guard let r = part.report as? RatesReport else { continue }
-            let counts = [r.transactions, r.responses, r.frictionless, r.challenged, r.authenticated, r.abandoned, r.failed]
+            let counts = [
+                r.transactions, r.responses, r.frictionless, r.challenged, r.authenticated, r.abandoned, r.failed
+            ]
             let rates = [r.frictionlessRate, r.challengeRate, r.authenticationRate, r.abandonmentRate]
-            var fields = [part.start, part.end, String(part.events)] + counts.map(String.init)
+            var fields =
+                [part.start, part.end, String(part.events)] + counts.map(String.init)
                 + rates.map { $0.decimalText ?? "" }
             fields += [r.journeys, r.eligible, r.green, r.red, r.yellow, r.activated].map(String.init)
             fields.append(r.activationRate.decimalText ?? "")

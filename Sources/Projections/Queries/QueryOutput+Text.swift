@@ -11,7 +11,8 @@ extension QueryOutput {
     public var text: String {
         var lines = ["query   \(name.rawValue)", "window  \(window)"]
         if let bucketed = report as? BucketedReport {
-            var line = "every   \(bucketed.every.rawValue): \(bucketed.buckets.count) bucket\(bucketed.buckets.count == 1 ? "" : "s")"
+            var line =
+                "every   \(bucketed.every.rawValue): \(bucketed.buckets.count) bucket\(bucketed.buckets.count == 1 ? "" : "s")"
             if let first = bucketed.buckets.first, let last = bucketed.buckets.last {
                 line += ", \(first.start) to \(last.end)"
             }
@@ -37,18 +38,28 @@ extension QueryOutput {
     static func shares(_ name: QueryName) -> [String: String] {
         switch name {
         case .funnel:
-            return ["aresReceived": "transactions", "frictionless": "transactions", "challengeRequired": "transactions",
-                    "challenged": "transactions", "byAresStatus.*": "transactions", "outcomes.*": "transactions"]
+            return [
+                "aresReceived": "transactions", "frictionless": "transactions", "challengeRequired": "transactions",
+                "challenged": "transactions", "byAresStatus.*": "transactions", "outcomes.*": "transactions"
+            ]
         case .otp:
-            return ["threeDS.outcomes.*": "threeDS.transactions",
-                    "tokenization.byMethod.*": "tokenization.otpSubmissions",
-                    "tokenization.rejected.*": "tokenization.otpSubmissions",
-                    "tokenization.activated": "tokenization.journeys"]
+            return [
+                "threeDS.outcomes.*": "threeDS.transactions",
+                "tokenization.byMethod.*": "tokenization.otpSubmissions",
+                "tokenization.rejected.*": "tokenization.otpSubmissions",
+                "tokenization.activated": "tokenization.journeys"
+            ]
         case .timeouts:
-            return ["threeDS.byDirectoryServer.*": "threeDS.challengeTimeouts", "threeDS.byUiType.*": "threeDS.challengeTimeouts"]
+            return [
+                "threeDS.byDirectoryServer.*": "threeDS.challengeTimeouts",
+                "threeDS.byUiType.*": "threeDS.challengeTimeouts"
+            ]
         case .errors:
-            return ["protocolErrors.byCode.*": "protocolErrors.count", "protocolErrors.byComponent.*": "protocolErrors.count",
-                    "runtimeErrors.byCode.*": "runtimeErrors.count"]
+            return [
+                "protocolErrors.byCode.*": "protocolErrors.count",
+                "protocolErrors.byComponent.*": "protocolErrors.count",
+                "runtimeErrors.byCode.*": "runtimeErrors.count"
+            ]
         case .challenges, .idv, .latency, .rates:
             // idv's activations in a window are not a part of its decisions in that window.
             return [:]
@@ -64,7 +75,9 @@ extension QueryOutput {
         return current.numberValue?.int64
     }
 
-    private static func share(of path: String, _ value: JSONValue, shares: [String: String], root: JSONObject) -> String? {
+    private static func share(of path: String, _ value: JSONValue, shares: [String: String], root: JSONObject)
+        -> String?
+    {
         guard let count = value.numberValue?.int64 else { return nil }
         let wildcard = path.split(separator: ".").dropLast().joined(separator: ".") + (path.contains(".") ? ".*" : "*")
         guard let base = shares[path] ?? shares[wildcard], let whole = number(at: base, in: root) else { return nil }
@@ -96,8 +109,10 @@ extension QueryOutput {
         map.hasSuffix("byDirectoryServer") ? Readable.directoryServer(key) : key
     }
 
-    static func textLines(_ object: JSONObject, path: String, indent: String, shares: [String: String],
-                          root: JSONObject) -> [String] {
+    static func textLines(
+        _ object: JSONObject, path: String, indent: String, shares: [String: String],
+        root: JSONObject
+    ) -> [String] {
         var lines: [String] = []
         let mapName = String(path.split(separator: ".").last ?? "")
         let scalars = object.filter { isLine($0.value) }
@@ -111,7 +126,8 @@ extension QueryOutput {
             let childPath = path.isEmpty ? key : "\(path).\(key)"
             guard case let .object(nested) = value, !nested.isEmpty else {
                 let text = valueText((key, value))
-                var line = indent + keyText(key, inMap: mapName).padded(keyWidth) + "  "
+                var line =
+                    indent + keyText(key, inMap: mapName).padded(keyWidth) + "  "
                     + String(repeating: " ", count: valueWidth - text.count) + text
                 if let share = share(of: childPath, value, shares: shares, root: root) {
                     line += "  " + String(repeating: " ", count: max(0, 7 - share.count)) + share
@@ -120,7 +136,9 @@ extension QueryOutput {
                 continue
             }
             lines.append(indent + key)
-            if key.hasPrefix("by"), nested.allSatisfy({ if case .object = $0.value { return true } else { return false } }) {
+            if key.hasPrefix("by"),
+                nested.allSatisfy({ if case .object = $0.value { return true } else { return false } })
+            {
                 lines += table(nested, mapName: key).render(indent: indent + "  ")
             } else {
                 lines += textLines(nested, path: childPath, indent: indent + "  ", shares: shares, root: root)
@@ -176,7 +194,8 @@ extension QueryOutput {
             let keyWidth = entries.map(\.0.count).max() ?? 0
             let valueWidth = entries.map { String($0.1).count }.max() ?? 0
             return entries.map { key, count, note in
-                var line = "  " + key.padded(keyWidth) + "  " + String(repeating: " ", count: valueWidth - String(count).count)
+                var line =
+                    "  " + key.padded(keyWidth) + "  " + String(repeating: " ", count: valueWidth - String(count).count)
                     + String(count)
                 if let note { line += "  " + note }
                 return line
@@ -190,11 +209,23 @@ extension QueryOutput {
         lines += rows([
             ("transactions", report.transactions, nil),
             ("responses", report.responses, rate(Rate(report.responses, over: report.transactions), "of transactions")),
-            ("frictionless", report.frictionless, rate(report.frictionlessRate, "frictionlessRate: ARes Y or A, of responses")),
+            (
+                "frictionless", report.frictionless,
+                rate(report.frictionlessRate, "frictionlessRate: ARes Y or A, of responses")
+            ),
             ("challenged", report.challenged, rate(report.challengeRate, "challengeRate, of responses")),
-            ("authenticated", report.authenticated, rate(report.authenticationRate, "authenticationRate, of responses")),
-            ("abandoned", report.abandoned, rate(report.abandonmentRate, "abandonmentRate: cancelled or timed out, of challenged")),
-            ("failed", report.failed, rate(Rate(report.failed, over: report.transactions), "protocol or runtime error, of transactions")),
+            (
+                "authenticated", report.authenticated,
+                rate(report.authenticationRate, "authenticationRate, of responses")
+            ),
+            (
+                "abandoned", report.abandoned,
+                rate(report.abandonmentRate, "abandonmentRate: cancelled or timed out, of challenged")
+            ),
+            (
+                "failed", report.failed,
+                rate(Rate(report.failed, over: report.transactions), "protocol or runtime error, of transactions")
+            )
         ])
         lines.append("tokenization (journeys whose eligibility check lies in the window)")
         lines += rows([
@@ -203,17 +234,25 @@ extension QueryOutput {
             ("green", report.green, rate(Rate(report.green, over: report.journeys), "approved, of journeys")),
             ("red", report.red, rate(Rate(report.red, over: report.journeys), "declined, of journeys")),
             ("yellow", report.yellow, rate(Rate(report.yellow, over: report.journeys), "ID&V required, of journeys")),
-            ("activated", report.activated, rate(report.activationRate, "activationRate, of yellow")),
+            ("activated", report.activated, rate(report.activationRate, "activationRate, of yellow"))
         ])
         lines.append("  byMethod")
         if report.byMethod.isEmpty {
             lines.append("    (none)")
         } else {
             var table = TextTable()
-            table.columns = ["selected", "activated", "activated of selected"].map { TextTable.Column(group: nil, name: $0) }
+            table.columns = ["selected", "activated", "activated of selected"].map {
+                TextTable.Column(group: nil, name: $0)
+            }
             for (type, method) in report.byMethod.sorted(by: { $0.key < $1.key }) {
-                table.rows.append((type, [String(method.selected), String(method.activated),
-                                          Rate(method.activated, over: method.selected).percentText]))
+                table.rows.append(
+                    (
+                        type,
+                        [
+                            String(method.selected), String(method.activated),
+                            Rate(method.activated, over: method.selected).percentText
+                        ]
+                    ))
             }
             lines += table.render(indent: "    ")
         }
@@ -230,17 +269,22 @@ extension QueryOutput {
         if name == .rates {
             let threeDS = ["transactions", "frictionless", "challenge", "authentication", "abandonment"]
             let tokenization = ["journeys", "yellow", "activation"]
-            table.columns = [TextTable.Column(group: nil, name: "events")]
+            table.columns =
+                [TextTable.Column(group: nil, name: "events")]
                 + threeDS.map { TextTable.Column(group: "threeDS", name: $0) }
                 + tokenization.map { TextTable.Column(group: "tokenization", name: $0) }
             for bucket in report.buckets {
                 guard let rates = bucket.report as? RatesReport else { continue }
-                table.rows.append((bucket.start.description, [
-                    String(bucket.events), String(rates.transactions), rates.frictionlessRate.percentText,
-                    rates.challengeRate.percentText, rates.authenticationRate.percentText,
-                    rates.abandonmentRate.percentText, String(rates.journeys), String(rates.yellow),
-                    rates.activationRate.percentText,
-                ]))
+                table.rows.append(
+                    (
+                        bucket.start.description,
+                        [
+                            String(bucket.events), String(rates.transactions), rates.frictionlessRate.percentText,
+                            rates.challengeRate.percentText, rates.authenticationRate.percentText,
+                            rates.abandonmentRate.percentText, String(rates.journeys), String(rates.yellow),
+                            rates.activationRate.percentText
+                        ]
+                    ))
             }
             return table.render(indent: "")
         }
@@ -262,11 +306,13 @@ extension QueryOutput {
             }
             rows.append(row)
         }
-        table.columns = [TextTable.Column(group: nil, name: "events")] + paths.map { path in
-            let parts = path.split(separator: ".")
-            guard parts.count > 1 else { return TextTable.Column(group: nil, name: path) }
-            return TextTable.Column(group: parts.dropLast().joined(separator: "."), name: String(parts.last!))
-        }
+        table.columns =
+            [TextTable.Column(group: nil, name: "events")]
+            + paths.map { path in
+                let parts = path.split(separator: ".")
+                guard parts.count > 1 else { return TextTable.Column(group: nil, name: path) }
+                return TextTable.Column(group: parts.dropLast().joined(separator: "."), name: String(parts.last!))
+            }
         for (bucket, row) in zip(report.buckets, rows) {
             table.rows.append((bucket.start.description, [String(bucket.events)] + paths.map { row[$0] ?? "-" }))
         }

@@ -22,7 +22,8 @@ public struct Rate: Sendable, Equatable {
     static func rounded(_ numerator: Int64, _ denominator: Int64, scale: UInt64) -> Int64? {
         guard denominator != 0 else { return nil }
         let negative = (numerator < 0) != (denominator < 0)
-        let n = numerator.magnitude * scale, d = denominator.magnitude
+        let n = numerator.magnitude * scale
+        let d = denominator.magnitude
         var q = n / d
         let twice = (n % d) * 2
         if twice > d || (twice == d && q % 2 == 1) { q += 1 }

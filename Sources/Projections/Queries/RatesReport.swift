@@ -51,7 +51,9 @@ public struct RatesReport: QueryReport, Equatable {
 
     /// Counts `n` transactions that share an ARes status (empty: none yet), whether a challenge
     /// started, and an outcome.
-    public mutating func countTransactions(_ n: Int64, ares: String, challenged: Bool, outcome: ThreeDSTransaction.OutcomeKey) {
+    public mutating func countTransactions(
+        _ n: Int64, ares: String, challenged: Bool, outcome: ThreeDSTransaction.OutcomeKey
+    ) {
         transactions += n
         if !ares.isEmpty { responses += n }
         let isFrictionless = ares == TransStatus.Y.rawValue || ares == TransStatus.A.rawValue
@@ -66,8 +68,10 @@ public struct RatesReport: QueryReport, Equatable {
     }
 
     /// Counts `n` journeys that share the components of ``CardFold/cohortKey(_:)``.
-    public mutating func countJourneys(_ n: Int64, eligible: Bool, decision: String, activated: Bool,
-                                       selectedTypes: [Substring], lastType: String) {
+    public mutating func countJourneys(
+        _ n: Int64, eligible: Bool, decision: String, activated: Bool,
+        selectedTypes: [Substring], lastType: String
+    ) {
         journeys += n
         if eligible { self.eligible += n }
         switch decision {
@@ -89,23 +93,34 @@ public struct RatesReport: QueryReport, Equatable {
 
     public var json: JSONValue {
         ReportJSON.object([
-            ("threeDS", ReportJSON.object([
-                ("transactions", ReportJSON.int(transactions)), ("responses", ReportJSON.int(responses)),
-                ("frictionless", ReportJSON.int(frictionless)), ("challenged", ReportJSON.int(challenged)),
-                ("authenticated", ReportJSON.int(authenticated)), ("abandoned", ReportJSON.int(abandoned)),
-                ("failed", ReportJSON.int(failed)),
-                ("frictionlessRate", frictionlessRate.json), ("challengeRate", challengeRate.json),
-                ("authenticationRate", authenticationRate.json), ("abandonmentRate", abandonmentRate.json),
-            ])),
-            ("tokenization", ReportJSON.object([
-                ("journeys", ReportJSON.int(journeys)), ("eligible", ReportJSON.int(eligible)),
-                ("green", ReportJSON.int(green)), ("red", ReportJSON.int(red)), ("yellow", ReportJSON.int(yellow)),
-                ("activated", ReportJSON.int(activated)), ("activationRate", activationRate.json),
-                ("byMethod", ReportJSON.map(byMethod) { method in
-                    ReportJSON.object([("selected", ReportJSON.int(method.selected)),
-                                       ("activated", ReportJSON.int(method.activated))])
-                }),
-            ])),
+            (
+                "threeDS",
+                ReportJSON.object([
+                    ("transactions", ReportJSON.int(transactions)), ("responses", ReportJSON.int(responses)),
+                    ("frictionless", ReportJSON.int(frictionless)), ("challenged", ReportJSON.int(challenged)),
+                    ("authenticated", ReportJSON.int(authenticated)), ("abandoned", ReportJSON.int(abandoned)),
+                    ("failed", ReportJSON.int(failed)),
+                    ("frictionlessRate", frictionlessRate.json), ("challengeRate", challengeRate.json),
+                    ("authenticationRate", authenticationRate.json), ("abandonmentRate", abandonmentRate.json)
+                ])
+            ),
+            (
+                "tokenization",
+                ReportJSON.object([
+                    ("journeys", ReportJSON.int(journeys)), ("eligible", ReportJSON.int(eligible)),
+                    ("green", ReportJSON.int(green)), ("red", ReportJSON.int(red)), ("yellow", ReportJSON.int(yellow)),
+                    ("activated", ReportJSON.int(activated)), ("activationRate", activationRate.json),
+                    (
+                        "byMethod",
+                        ReportJSON.map(byMethod) { method in
+                            ReportJSON.object([
+                                ("selected", ReportJSON.int(method.selected)),
+                                ("activated", ReportJSON.int(method.activated))
+                            ])
+                        }
+                    )
+                ])
+            )
         ])
     }
 }

@@ -23,7 +23,7 @@ enum ReportJSON {
     /// A ratio with two decimals (`null` when the denominator is 0).
     static func mean(_ total: Int64, _ count: Int64) -> JSONValue {
         guard count > 0 else { return .null }
-        let hundredths = (total * 100 + count / 2) / count  // rounded half up, integers only
+        let hundredths = (total * 100 + count / 2) / count // rounded half up, integers only
         let sign = hundredths < 0 ? "-" : ""
         let magnitude = hundredths.magnitude
         let fraction = magnitude % 100

@@ -23,15 +23,21 @@ public struct OTPReport: QueryReport, Equatable {
 
     public var json: JSONValue {
         ReportJSON.object([
-            ("threeDS", ReportJSON.object([
-                ("otpSubmissions", ReportJSON.int(threeDSSubmissions)), ("resends", ReportJSON.int(resends)),
-                ("transactions", ReportJSON.int(transactions)), ("outcomes", ReportJSON.counts(outcomes)),
-            ])),
-            ("tokenization", ReportJSON.object([
-                ("otpSubmissions", ReportJSON.int(tokenizationSubmissions)),
-                ("byMethod", ReportJSON.counts(byMethod)), ("rejected", ReportJSON.counts(rejected)),
-                ("journeys", ReportJSON.int(journeys)), ("activated", ReportJSON.int(activated)),
-            ])),
+            (
+                "threeDS",
+                ReportJSON.object([
+                    ("otpSubmissions", ReportJSON.int(threeDSSubmissions)), ("resends", ReportJSON.int(resends)),
+                    ("transactions", ReportJSON.int(transactions)), ("outcomes", ReportJSON.counts(outcomes))
+                ])
+            ),
+            (
+                "tokenization",
+                ReportJSON.object([
+                    ("otpSubmissions", ReportJSON.int(tokenizationSubmissions)),
+                    ("byMethod", ReportJSON.counts(byMethod)), ("rejected", ReportJSON.counts(rejected)),
+                    ("journeys", ReportJSON.int(journeys)), ("activated", ReportJSON.int(activated))
+                ])
+            )
         ])
     }
 }
@@ -48,14 +54,21 @@ public struct TimeoutsReport: QueryReport, Equatable {
 
     public var json: JSONValue {
         ReportJSON.object([
-            ("threeDS", ReportJSON.object([
-                ("challengeTimeouts", ReportJSON.int(challengeTimeouts)),
-                ("byDirectoryServer", ReportJSON.counts(byDirectoryServer)),
-                ("byUiType", ReportJSON.counts(byUiType)),
-            ])),
-            ("tokenization", ReportJSON.object([
-                ("otpExpired", ReportJSON.int(otpExpired)), ("activationsExpired", ReportJSON.int(activationsExpired)),
-            ])),
+            (
+                "threeDS",
+                ReportJSON.object([
+                    ("challengeTimeouts", ReportJSON.int(challengeTimeouts)),
+                    ("byDirectoryServer", ReportJSON.counts(byDirectoryServer)),
+                    ("byUiType", ReportJSON.counts(byUiType))
+                ])
+            ),
+            (
+                "tokenization",
+                ReportJSON.object([
+                    ("otpExpired", ReportJSON.int(otpExpired)),
+                    ("activationsExpired", ReportJSON.int(activationsExpired))
+                ])
+            )
         ])
     }
 }
@@ -73,7 +86,7 @@ public struct FunnelReport: QueryReport, Equatable {
         var json: JSONValue {
             ReportJSON.object([
                 ("transactions", ReportJSON.int(transactions)), ("frictionless", ReportJSON.int(frictionless)),
-                ("challenged", ReportJSON.int(challenged)), ("outcomes", ReportJSON.counts(outcomes)),
+                ("challenged", ReportJSON.int(challenged)), ("outcomes", ReportJSON.counts(outcomes))
             ])
         }
     }
@@ -96,8 +109,10 @@ public struct FunnelReport: QueryReport, Equatable {
 
     /// Counts `n` transactions that share a directory server, message version, ARes status
     /// (empty: none yet), whether a challenge started, and an outcome key.
-    mutating func count(_ n: Int64, directoryServer: String, messageVersion: String, ares: String,
-                        challenged: Bool, outcome: String) {
+    mutating func count(
+        _ n: Int64, directoryServer: String, messageVersion: String, ares: String,
+        challenged: Bool, outcome: String
+    ) {
         let frictionless = !ares.isEmpty && ares != "C" && ares != "D"
         transactions += n
         if !ares.isEmpty {
@@ -124,7 +139,7 @@ public struct FunnelReport: QueryReport, Equatable {
             ("challenged", ReportJSON.int(challenged)), ("byAresStatus", ReportJSON.counts(byAresStatus)),
             ("outcomes", ReportJSON.counts(outcomes)),
             ("byDirectoryServer", ReportJSON.map(byDirectoryServer) { $0.json }),
-            ("byMessageVersion", ReportJSON.map(byMessageVersion) { $0.json }),
+            ("byMessageVersion", ReportJSON.map(byMessageVersion) { $0.json })
         ])
     }
 }
@@ -147,7 +162,7 @@ public struct ChallengesReport: QueryReport, Equatable {
             ReportJSON.object([
                 ("screens", ReportJSON.int(screens)), ("requests", ReportJSON.counts(requests)),
                 ("challengesEnded", ReportJSON.int(challengesEnded)), ("outcomes", ReportJSON.counts(outcomes)),
-                ("meanRounds", ReportJSON.mean(rounds, challengesEnded)),
+                ("meanRounds", ReportJSON.mean(rounds, challengesEnded))
             ])
         }
     }
@@ -165,7 +180,7 @@ public struct ChallengesReport: QueryReport, Equatable {
             ("screens", ReportJSON.int(screens)), ("requests", ReportJSON.int(requests)),
             ("challengesEnded", ReportJSON.int(challengesEnded)),
             ("meanRounds", ReportJSON.mean(rounds, challengesEnded)),
-            ("byUiType", ReportJSON.map(byUiType) { $0.json }),
+            ("byUiType", ReportJSON.map(byUiType) { $0.json })
         ])
     }
 }
@@ -182,13 +197,19 @@ public struct ErrorsReport: QueryReport, Equatable {
 
     public var json: JSONValue {
         ReportJSON.object([
-            ("protocolErrors", ReportJSON.object([
-                ("count", ReportJSON.int(protocolErrors)), ("byCode", ReportJSON.counts(protocolByCode)),
-                ("byComponent", ReportJSON.counts(protocolByComponent)),
-            ])),
-            ("runtimeErrors", ReportJSON.object([
-                ("count", ReportJSON.int(runtimeErrors)), ("byCode", ReportJSON.counts(runtimeByCode)),
-            ])),
+            (
+                "protocolErrors",
+                ReportJSON.object([
+                    ("count", ReportJSON.int(protocolErrors)), ("byCode", ReportJSON.counts(protocolByCode)),
+                    ("byComponent", ReportJSON.counts(protocolByComponent))
+                ])
+            ),
+            (
+                "runtimeErrors",
+                ReportJSON.object([
+                    ("count", ReportJSON.int(runtimeErrors)), ("byCode", ReportJSON.counts(runtimeByCode))
+                ])
+            )
         ])
     }
 }
@@ -213,7 +234,7 @@ public struct IDVReport: QueryReport, Equatable {
                 ("reselected", ReportJSON.int(reselected)), ("activated", ReportJSON.int(activated)),
                 ("failed", ReportJSON.int(failed)), ("cancelled", ReportJSON.int(cancelled)),
                 ("expired", ReportJSON.int(expired)),
-                ("timeToActivationMs", ReportJSON.object(timeToActivation.medianAndP95JSON)),
+                ("timeToActivationMs", ReportJSON.object(timeToActivation.medianAndP95JSON))
             ])
         }
     }
@@ -232,7 +253,7 @@ public struct IDVReport: QueryReport, Equatable {
             ("decisions", ReportJSON.int(decisions)), ("selected", ReportJSON.int(selected)),
             ("activated", ReportJSON.int(activated)),
             ("timeToActivationMs", ReportJSON.object(timeToActivation.medianAndP95JSON)),
-            ("byMethod", ReportJSON.map(byMethod) { $0.json }),
+            ("byMethod", ReportJSON.map(byMethod) { $0.json })
         ])
     }
 }
@@ -250,14 +271,20 @@ public struct LatencyReport: QueryReport, Equatable {
 
     public var json: JSONValue {
         ReportJSON.object([
-            ("threeDS", ReportJSON.object([
-                ("challengeMs", challenge.json),
-                ("byDirectoryServer", ReportJSON.map(challengeByDirectoryServer) { $0.json }),
-            ])),
-            ("tokenization", ReportJSON.object([
-                ("activationMs", activation.json),
-                ("byMethod", ReportJSON.map(activationByMethod) { $0.json }),
-            ])),
+            (
+                "threeDS",
+                ReportJSON.object([
+                    ("challengeMs", challenge.json),
+                    ("byDirectoryServer", ReportJSON.map(challengeByDirectoryServer) { $0.json })
+                ])
+            ),
+            (
+                "tokenization",
+                ReportJSON.object([
+                    ("activationMs", activation.json),
+                    ("byMethod", ReportJSON.map(activationByMethod) { $0.json })
+                ])
+            )
         ])
     }
 }

@@ -26,7 +26,9 @@ struct TextTable {
         var start = 0
         while start < columns.count {
             var end = start
-            while end + 1 < columns.count, columns[start].group != nil, columns[end + 1].group == columns[start].group { end += 1 }
+            while end + 1 < columns.count, columns[start].group != nil, columns[end + 1].group == columns[start].group {
+                end += 1
+            }
             let span = (start...end).reduce(0) { $0 + widths[$1] } + 2 * (end - start)
             if let group = columns[start].group, group.count > span { widths[start] += group.count - span }
             start = end + 1
@@ -39,7 +41,8 @@ struct TextTable {
         var index = 0
         while index < columns.count {
             var end = index
-            while end + 1 < columns.count, columns[end + 1].group != nil, columns[end + 1].group == columns[index].group {
+            while end + 1 < columns.count, columns[end + 1].group != nil, columns[end + 1].group == columns[index].group
+            {
                 end += 1
             }
             let group = Array(index...end)
@@ -48,7 +51,8 @@ struct TextTable {
                 current += group
                 used += width
             } else if !current.isEmpty && indent.count + keyWidth + width <= Self.maxWidth
-                        && used - indent.count - keyWidth >= (Self.maxWidth - indent.count - keyWidth) / 2 {
+                && used - indent.count - keyWidth >= (Self.maxWidth - indent.count - keyWidth) / 2
+            {
                 // The group fits a table of its own and this one is at least half full.
                 chunks.append(current)
                 current = group
@@ -96,7 +100,10 @@ struct TextTable {
             lines.append(trimmed(text))
         }
         var header = indent + keyHeader.padded(keyWidth)
-        for column in chunk { header += "  " + String(repeating: " ", count: widths[column] - columns[column].name.count) + columns[column].name }
+        for column in chunk {
+            header +=
+                "  " + String(repeating: " ", count: widths[column] - columns[column].name.count) + columns[column].name
+        }
         lines.append(trimmed(header))
         for row in rows {
             var text = indent + row.key.padded(keyWidth)

@@ -41,26 +41,31 @@ struct BarChart {
         }
         for group in groups {
             let groupHeight = Double(group.bars.count) * (Self.barHeight + 3)
-            body += "<text class=\"label\" x=\"\(HTML.coordinate(Self.labelWidth - 8))\" "
+            body +=
+                "<text class=\"label\" x=\"\(HTML.coordinate(Self.labelWidth - 8))\" "
                 + "y=\"\(HTML.coordinate(y + groupHeight / 2 + 4))\" text-anchor=\"end\">\(HTML.escape(group.label))</text>"
             for (index, bar) in group.bars.enumerated() {
                 let length = maximum > 0 ? max(0, bar.value) / maximum * barArea : 0
-                body += "<rect class=\"s\(index % 4)\" x=\"\(HTML.coordinate(Self.labelWidth))\" y=\"\(HTML.coordinate(y))\" "
+                body +=
+                    "<rect class=\"s\(index % 4)\" x=\"\(HTML.coordinate(Self.labelWidth))\" y=\"\(HTML.coordinate(y))\" "
                     + "width=\"\(HTML.coordinate(max(length, 1)))\" height=\"\(HTML.coordinate(Self.barHeight))\"/>"
-                body += "<text class=\"value\" x=\"\(HTML.coordinate(Self.labelWidth + max(length, 1) + 6))\" "
+                body +=
+                    "<text class=\"value\" x=\"\(HTML.coordinate(Self.labelWidth + max(length, 1) + 6))\" "
                     + "y=\"\(HTML.coordinate(y + Self.barHeight - 4))\">\(HTML.escape(bar.text))</text>"
                 y += Self.barHeight + 3
             }
             y += 9
         }
         if groups.isEmpty {
-            body += "<text class=\"label\" x=\"\(HTML.coordinate(Self.labelWidth))\" y=\"\(HTML.coordinate(y + 14))\">"
+            body +=
+                "<text class=\"label\" x=\"\(HTML.coordinate(Self.labelWidth))\" y=\"\(HTML.coordinate(y + 14))\">"
                 + "nothing in this window</text>"
             y += 24
         }
         let height = y + 4
         // The axis: where every bar starts.
-        body += "<rect class=\"axis\" x=\"\(HTML.coordinate(Self.labelWidth - 1))\" y=\"\(HTML.coordinate(legendHeight))\" "
+        body +=
+            "<rect class=\"axis\" x=\"\(HTML.coordinate(Self.labelWidth - 1))\" y=\"\(HTML.coordinate(legendHeight))\" "
             + "width=\"1\" height=\"\(HTML.coordinate(height - legendHeight))\"/>"
         return ChartFrame.svg(id: id, title: title, summary: summary, width: Self.width, height: height, body: body)
     }

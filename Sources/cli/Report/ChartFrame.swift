@@ -2,7 +2,8 @@
 /// is labelled by, and a viewBox so it scales to the page's width.
 enum ChartFrame {
     static func svg(id: String, title: String, summary: String, width: Double, height: Double, body: String) -> String {
-        let titleID = "\(id)-title", descID = "\(id)-desc"
+        let titleID = "\(id)-title"
+        let descID = "\(id)-desc"
         return "<svg class=\"chart\"" + HTML.attribute("id", id)
             + " role=\"img\"" + HTML.attribute("aria-labelledby", "\(titleID) \(descID)")
             + " viewBox=\"0 0 \(HTML.coordinate(width)) \(HTML.coordinate(height))\" preserveAspectRatio=\"xMinYMin meet\">"

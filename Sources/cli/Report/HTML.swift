@@ -34,6 +34,7 @@ enum HTML {
         let fraction = magnitude % 100
         let whole = "\(n < 0 ? "-" : "")\(magnitude / 100)"
         if fraction == 0 { return whole }
-        return whole + "." + (fraction < 10 ? "0\(fraction)" : (fraction % 10 == 0 ? "\(fraction / 10)" : "\(fraction)"))
+        return whole + "."
+            + (fraction < 10 ? "0\(fraction)" : (fraction % 10 == 0 ? "\(fraction / 10)" : "\(fraction)"))
     }
 }

@@ -18,7 +18,7 @@ struct ReportData {
     /// The queries behind the report, by source name.
     static let queries: [(source: String, query: QueryName)] = [
         ("rates", .rates), ("funnel", .funnel), ("challenges", .challenges), ("errors", .errors),
-        ("latency", .latency), ("idv", .idv), ("otp", .otp),
+        ("latency", .latency), ("idv", .idv), ("otp", .otp)
     ]
 
     /// Runs the report's queries over `window`.

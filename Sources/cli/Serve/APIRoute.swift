@@ -25,8 +25,10 @@ enum APIRoute: String, Sendable, CaseIterable {
         case "/v1/find": return (.find, nil)
         default: break
         }
-        for (prefix, route) in [("/v1/streams/", APIRoute.stream), ("/v1/query/", .query), ("/v1/proof/", .proof),
-                                ("/v1/bundle/", .bundle)] where path.hasPrefix(prefix) {
+        for (prefix, route) in [
+            ("/v1/streams/", APIRoute.stream), ("/v1/query/", .query), ("/v1/proof/", .proof),
+            ("/v1/bundle/", .bundle)
+        ] where path.hasPrefix(prefix) {
             let parameter = String(path.dropFirst(prefix.count))
             if !parameter.isEmpty && !parameter.contains("/") { return (route, parameter) }
         }

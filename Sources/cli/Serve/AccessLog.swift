@@ -15,8 +15,10 @@ final class AccessLog: Sendable {
     }
 
     /// `status` 0: the connection ended before an answer was queued.
-    func record(method: String, route: String, status: Int, bytes: Int, nanoseconds: Int64, token: String?,
-                completed: Bool) {
+    func record(
+        method: String, route: String, status: Int, bytes: Int, nanoseconds: Int64, token: String?,
+        completed: Bool
+    ) {
         var object = JSONObject()
         object["time"] = .string(now().description)
         object["method"] = .string(Help.printable(method))

@@ -56,14 +56,17 @@ enum EventsAppend {
         var check: (stream: StreamName, version: Int64)?
         if let expectedVersion {
             guard let stream = onlyStream(of: lines) else {
-                return .failure(Refusal(reason: "Journal-Expected-Version needs a body whose events all belong to one stream"))
+                return .failure(
+                    Refusal(reason: "Journal-Expected-Version needs a body whose events all belong to one stream"))
             }
             check = (stream, expectedVersion)
         }
         guard lines.count <= maxCheckedLines else { return .success(Request(lines: .read(lines), check: check)) }
         let parser = JSONParser()
-        return .success(Request(lines: .checked(lines.map { ($0.number, Importer.prepare($0, parser: parser)) }),
-                                check: check))
+        return .success(
+            Request(
+                lines: .checked(lines.map { ($0.number, Importer.prepare($0, parser: parser)) }),
+                check: check))
     }
 
     struct Refusal: Error {
@@ -80,7 +83,8 @@ enum EventsAppend {
         if let check = request.check {
             let actual = try importer.transaction.lastVersion(of: check.stream)
             if (actual ?? -1) != check.version {
-                mismatch = "stream \(SensitiveData.maskedText(check.stream.rawValue)) is at version "
+                mismatch =
+                    "stream \(SensitiveData.maskedText(check.stream.rawValue)) is at version "
                     + (actual.map(String.init) ?? "-1 (it does not exist)") + ", not \(check.version)"
             }
         }
@@ -124,7 +128,8 @@ enum EventsAppend {
         var name: String?
         for line in lines where line.problem == nil {
             guard let object = try? parser.parse(line.bytes).objectValue,
-                  case let .string(stream)? = object["stream"] else { continue }
+                case let .string(stream)? = object["stream"]
+            else { continue }
             if let name, name != stream { return nil }
             name = stream
         }

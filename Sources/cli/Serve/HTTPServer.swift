@@ -1,6 +1,6 @@
-import JournalCore
 import CMicroHTTPD
 import Glibc
+import JournalCore
 
 // The one place the cli calls libmicrohttpd. Everything else of `journal serve` sees
 // `HTTPRequest`, `HTTPResponse`, `HTTPReply` and `HTTPHandler`, plain Swift values.
@@ -27,8 +27,10 @@ final class HTTPRequest: @unchecked Sendable {
     /// The body received so far (only for handlers that asked for it).
     fileprivate(set) var body: [UInt8] = []
 
-    init(method: String, path: String, headers: [String: String], arguments: [(name: String, value: String?)],
-         startedNanoseconds: Int64) {
+    init(
+        method: String, path: String, headers: [String: String], arguments: [(name: String, value: String?)],
+        startedNanoseconds: Int64
+    ) {
         self.method = method
         self.path = path
         self.headers = headers
@@ -165,14 +167,15 @@ final class HTTPServer: @unchecked Sendable {
     /// Starts the daemon's threads.
     func start(limits: Limits) throws(CLIError) {
         uploadNanoseconds = Int64(limits.uploadSeconds) * 1_000_000_000
-        let flags = UInt32(MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue
-                           | MHD_ALLOW_SUSPEND_RESUME.rawValue)
+        let flags = UInt32(
+            MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue
+                | MHD_ALLOW_SUSPEND_RESUME.rawValue)
         var options: [MHD_OptionItem] = [
             MHD_OptionItem(option: .LISTEN_SOCKET, value: Int(listenSocket), ptr_value: nil),
             MHD_OptionItem(option: .CONNECTION_LIMIT, value: limits.connections, ptr_value: nil),
             MHD_OptionItem(option: .CONNECTION_TIMEOUT, value: limits.idleTimeoutSeconds, ptr_value: nil),
             MHD_OptionItem(option: .CONNECTION_MEMORY_LIMIT, value: limits.headerMemoryBytes, ptr_value: nil),
-            MHD_OptionItem(option: .END, value: 0, ptr_value: nil),
+            MHD_OptionItem(option: .END, value: 0, ptr_value: nil)
         ]
         if limits.eventThreads > 1 {
             options.insert(MHD_OptionItem(option: .THREAD_POOL_SIZE, value: limits.eventThreads, ptr_value: nil), at: 0)
@@ -294,10 +297,12 @@ final class HTTPServer: @unchecked Sendable {
         let exchange = Unmanaged<Exchange>.fromOpaque(stored).takeUnretainedValue()
         if uploadSize.pointee > 0 {
             let count = uploadSize.pointee
-            uploadSize.pointee = 0  // consumed (or discarded)
+            uploadSize.pointee = 0 // consumed (or discarded)
             if exchange.overLimit || exchange.response != nil || exchange.responding { return .YES }
             let tooLarge = exchange.request.body.count + count > server.handler.maxBodyBytes
-            if tooLarge || SystemClock.monotonicNanoseconds() - exchange.request.startedNanoseconds > server.uploadNanoseconds {
+            if tooLarge
+                || SystemClock.monotonicNanoseconds() - exchange.request.startedNanoseconds > server.uploadNanoseconds
+            {
                 exchange.overLimit = true
                 exchange.request.body = []
                 // The library refuses a response in the middle of an upload; closing the
@@ -322,7 +327,8 @@ final class HTTPServer: @unchecked Sendable {
             return server.queue(response, on: connection, for: exchange)
         }
         exchange.responding = true
-        return server.answer(server.handler.respond(exchange.request, reply: exchange.reply), on: connection, for: exchange)
+        return server.answer(
+            server.handler.respond(exchange.request, reply: exchange.reply), on: connection, for: exchange)
     }
 
     private static let completed: MHD_RequestCompletedCallback = { context, _, connectionContext, termination in
@@ -334,15 +340,17 @@ final class HTTPServer: @unchecked Sendable {
         let exchange = Unmanaged<Exchange>.fromOpaque(stored).takeRetainedValue()
         // A reply sent after this (the connection closed first) finds it done and is dropped.
         server.suspensions.withLock { exchange.reply.phase = .done }
-        server.handler.finished(exchange.request, response: exchange.response,
-                                completedNormally: termination == .REQUEST_TERMINATED_COMPLETED_OK)
+        server.handler.finished(
+            exchange.request, response: exchange.response,
+            completedNormally: termination == .REQUEST_TERMINATED_COMPLETED_OK)
     }
 
     private func queue(_ response: HTTPResponse, on connection: OpaquePointer, for exchange: Exchange) -> MHD_Result {
         // unsafe: .RESPMEM_MUST_COPY makes the library copy the body before this returns.
         let made = response.body.withUnsafeBytes { raw in
-            MHD_create_response_from_buffer(raw.count, UnsafeMutableRawPointer(mutating: raw.baseAddress),
-                                            .RESPMEM_MUST_COPY)
+            MHD_create_response_from_buffer(
+                raw.count, UnsafeMutableRawPointer(mutating: raw.baseAddress),
+                .RESPMEM_MUST_COPY)
         }
         guard let made else { return .NO }
         defer { MHD_destroy_response(made) }
@@ -355,19 +363,26 @@ final class HTTPServer: @unchecked Sendable {
 
     /// Every header or query argument of the request, in order.
     private static func values(_ connection: OpaquePointer, kind: MHD_ValueKind, lowercased: Bool)
-        -> [(name: String, value: String?)] {
-        final class Collected { var items: [(name: String, value: String?)] = []; var lowercased = false }
+        -> [(name: String, value: String?)]
+    {
+        final class Collected {
+            var items: [(name: String, value: String?)] = []
+            var lowercased = false
+        }
         let collected = Collected()
         collected.lowercased = lowercased
         // unsafe: `collected` outlives the call, which invokes the iterator synchronously.
         withExtendedLifetime(collected) {
-            _ = MHD_get_connection_values(connection, kind, { context, _, key, value in
-                guard let context, let key else { return .YES }
-                let collected = Unmanaged<Collected>.fromOpaque(context).takeUnretainedValue()
-                let name = String(cString: key)
-                collected.items.append((collected.lowercased ? name.lowercased() : name, value.map { String(cString: $0) }))
-                return .YES
-            }, Unmanaged.passUnretained(collected).toOpaque())
+            _ = MHD_get_connection_values(
+                connection, kind,
+                { context, _, key, value in
+                    guard let context, let key else { return .YES }
+                    let collected = Unmanaged<Collected>.fromOpaque(context).takeUnretainedValue()
+                    let name = String(cString: key)
+                    collected.items.append(
+                        (collected.lowercased ? name.lowercased() : name, value.map { String(cString: $0) }))
+                    return .YES
+                }, Unmanaged.passUnretained(collected).toOpaque())
         }
         return collected.items
     }
@@ -381,8 +396,9 @@ struct ListenAddress: Sendable, Equatable {
 
     /// `HOST:PORT` or `[IPv6]:PORT`; HOST is an IP address or `localhost`.
     init(parsing text: String) throws(CLIError) {
-        let usage = CLIError.usage("--listen takes HOST:PORT (an IP address or localhost, and a port 0-65535), "
-                                   + "got '\(Help.printable(text))'", hint: "e.g. --listen 127.0.0.1:8080")
+        let usage = CLIError.usage(
+            "--listen takes HOST:PORT (an IP address or localhost, and a port 0-65535), "
+                + "got '\(Help.printable(text))'", hint: "e.g. --listen 127.0.0.1:8080")
         guard let colon = text.lastIndex(of: ":") else { throw usage }
         var host = String(text[..<colon])
         if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
@@ -424,8 +440,9 @@ struct ListenAddress: Sendable, Equatable {
     /// Binds and listens; returns the socket and the address with the port actually bound.
     func listen() throws(CLIError) -> (socket: Int32, bound: ListenAddress) {
         func failure(_ what: String) -> CLIError {
-            CLIError(.failure, "cannot listen on \(url): \(what): \(String(cString: strerror(errno)))",
-                     hint: "choose another --listen address or port (port 0 picks a free one)")
+            CLIError(
+                .failure, "cannot listen on \(url): \(what): \(String(cString: strerror(errno)))",
+                hint: "choose another --listen address or port (port 0 picks a free one)")
         }
         let family = Self.family(of: host) ?? AF_INET
         let fd = socket(family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
@@ -469,7 +486,8 @@ struct ListenAddress: Sendable, Equatable {
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &actualLength) }
         }
         let actualPort = withUnsafeBytes(of: &actual) { raw in
-            family == AF_INET ? UInt16(bigEndian: raw.load(as: sockaddr_in.self).sin_port)
+            family == AF_INET
+                ? UInt16(bigEndian: raw.load(as: sockaddr_in.self).sin_port)
                 : UInt16(bigEndian: raw.load(as: sockaddr_in6.self).sin6_port)
         }
         return (fd, ListenAddress(host: host, port: actualPort))

@@ -30,8 +30,10 @@ final class JournalAPI: HTTPHandler, @unchecked Sendable {
     /// time, so a slow query leaves a thread for the log and the streams.
     static let readerThreads = 2
 
-    init(store: any TransactionalEventStore, projections: ProjectionAccess, tokens: TokenFile?, maxBodyBytes: Int,
-         accessLog: AccessLog) {
+    init(
+        store: any TransactionalEventStore, projections: ProjectionAccess, tokens: TokenFile?, maxBodyBytes: Int,
+        accessLog: AccessLog
+    ) {
         self.store = store
         self.batcher = AppendBatcher(store: store)
         self.readers = WorkQueue(threads: Self.readerThreads)
@@ -62,17 +64,21 @@ final class JournalAPI: HTTPHandler, @unchecked Sendable {
         let (route, parameter) = APIRoute.match(request.path)
         request.annotations["route"] = route.rawValue
         if route == .healthz && request.method == "GET" {
-            return .response(HTTPResponse(status: 200, contentType: "text/plain; charset=utf-8", body: Array("ok\n".utf8)))
+            return .response(
+                HTTPResponse(status: 200, contentType: "text/plain; charset=utf-8", body: Array("ok\n".utf8)))
         }
         if let tokens {
             // The scheme is case-insensitive (RFC 9110); the token is compared exactly.
             guard let header = request.headers["authorization"], header.prefix(7).lowercased() == "bearer ",
-                  let entry = tokens.entry(forToken: String(header.dropFirst(7)).trimmingWhitespace()) else {
+                let entry = tokens.entry(forToken: String(header.dropFirst(7)).trimmingWhitespace())
+            else {
                 // A browser cannot send the header when it opens the page: it gets, still with
                 // 401, the dashboard's shell, which asks for the token and sends it from script.
-                if route == .index && request.method == "GET" && (request.headers["accept"] ?? "").contains("text/html") {
-                    var response = HTTPResponse(status: 401, contentType: "text/html; charset=utf-8",
-                                                body: Array(DashboardPage.locked.utf8))
+                if route == .index && request.method == "GET" && (request.headers["accept"] ?? "").contains("text/html")
+                {
+                    var response = HTTPResponse(
+                        status: 401, contentType: "text/html; charset=utf-8",
+                        body: Array(DashboardPage.locked.utf8))
                     response.headers.append(("WWW-Authenticate", "Bearer"))
                     response.headers.append(("Content-Security-Policy", DashboardPage.contentSecurityPolicy))
                     return .response(response)
@@ -82,13 +88,20 @@ final class JournalAPI: HTTPHandler, @unchecked Sendable {
                 return .response(response)
             }
             request.annotations["token"] = entry.name
-            guard route == .unmatched || !route.methods.contains(request.method)
-                    || entry.role.allows(method: request.method, route: route) else {
-                return .response(Self.error(403, "the token '\(entry.name)' (role \(entry.role.rawValue)) may not "
-                                            + "\(request.method) \(route.rawValue)"))
+            guard
+                route == .unmatched || !route.methods.contains(request.method)
+                    || entry.role.allows(method: request.method, route: route)
+            else {
+                return .response(
+                    Self.error(
+                        403,
+                        "the token '\(entry.name)' (role \(entry.role.rawValue)) may not "
+                            + "\(request.method) \(route.rawValue)"))
             }
         }
-        guard route != .unmatched else { return .response(Self.error(404, "no such route; the API is described at GET /")) }
+        guard route != .unmatched else {
+            return .response(Self.error(404, "no such route; the API is described at GET /"))
+        }
         guard route.methods.contains(request.method) else {
             var response = Self.error(405, "\(route.rawValue) answers \(route.methods.joined(separator: ", ")) only")
             response.headers.append(("Allow", route.methods.joined(separator: ", ")))
@@ -103,12 +116,15 @@ final class JournalAPI: HTTPHandler, @unchecked Sendable {
     }
 
     /// A GET of `route`; nil when a long-poll took `reply` to answer later.
-    private func read(_ route: APIRoute, _ parameter: String?, _ request: HTTPRequest, reply: HTTPReply) -> HTTPResponse? {
+    private func read(_ route: APIRoute, _ parameter: String?, _ request: HTTPRequest, reply: HTTPReply)
+        -> HTTPResponse?
+    {
         do {
             switch route {
             case .index: return try dashboard(request)
             case .find: return try find(request)
-            case .healthz: return HTTPResponse(status: 200, contentType: "text/plain; charset=utf-8", body: Array("ok\n".utf8))
+            case .healthz:
+                return HTTPResponse(status: 200, contentType: "text/plain; charset=utf-8", body: Array("ok\n".utf8))
             case .metrics: return try metricsResponse()
             case .events: return try events(request, reply: reply)
             case .stream: return try stream(parameter ?? "")
@@ -136,8 +152,10 @@ final class JournalAPI: HTTPHandler, @unchecked Sendable {
     }
 
     /// The answer to an append once its group's commit returned (or it was refused).
-    private static func appendResponse(_ result: Result<EventsAppend.Outcome, any Error>, startedNanoseconds: Int64,
-                                       metrics: ServeMetrics) -> HTTPResponse {
+    private static func appendResponse(
+        _ result: Result<EventsAppend.Outcome, any Error>, startedNanoseconds: Int64,
+        metrics: ServeMetrics
+    ) -> HTTPResponse {
         do {
             switch try result.get() {
             case let .committed(appended, duplicates, first, last):
@@ -171,7 +189,8 @@ final class JournalAPI: HTTPHandler, @unchecked Sendable {
     func uploadRefused(_ request: HTTPRequest, _ reason: UploadRefusal) -> HTTPResponse {
         switch reason {
         case .tooLarge:
-            return Self.error(413, "the body is over the limit of \(maxBodyBytes) bytes (--max-body); nothing was written")
+            return Self.error(
+                413, "the body is over the limit of \(maxBodyBytes) bytes (--max-body); nothing was written")
         case .tooSlow:
             return Self.error(408, "the body took longer than --request-timeout to arrive; nothing was written")
         }
@@ -182,16 +201,18 @@ final class JournalAPI: HTTPHandler, @unchecked Sendable {
         let route = request.annotations["route"] ?? APIRoute.unmatched.rawValue
         let status = response?.status ?? 0
         metrics.request(route: route, status: status)
-        accessLog.record(method: request.method, route: route, status: status, bytes: response?.body.count ?? 0,
-                         nanoseconds: SystemClock.monotonicNanoseconds() - request.startedNanoseconds,
-                         token: request.annotations["token"], completed: completedNormally)
+        accessLog.record(
+            method: request.method, route: route, status: status, bytes: response?.body.count ?? 0,
+            nanoseconds: SystemClock.monotonicNanoseconds() - request.startedNanoseconds,
+            token: request.annotations["token"], completed: completedNormally)
     }
 
     // MARK: - Routes
 
     /// `POST /v1/events` once its headers are in: what can be refused before the body arrives.
     private func checkAppend(_ request: HTTPRequest) -> HTTPResponse? {
-        let mediaType = (request.headers["content-type"] ?? "").split(separator: ";").first
+        let mediaType =
+            (request.headers["content-type"] ?? "").split(separator: ";").first
             .map { String($0).trimmingWhitespace().lowercased() } ?? ""
         guard mediaType == "application/x-ndjson" else {
             return Self.error(415, "POST /v1/events takes Content-Type: application/x-ndjson (one event per line)")
@@ -201,8 +222,10 @@ final class JournalAPI: HTTPHandler, @unchecked Sendable {
         }
         if let text = request.headers["journal-expected-version"] {
             guard let version = Int64(text.trimmingWhitespace()), version >= -1 else {
-                return Self.error(400, "Journal-Expected-Version takes a version (an integer, -1 for a stream "
-                                  + "that must not exist)")
+                return Self.error(
+                    400,
+                    "Journal-Expected-Version takes a version (an integer, -1 for a stream "
+                        + "that must not exist)")
             }
             request.annotations["expectedVersion"] = String(version)
         }
@@ -220,7 +243,9 @@ final class JournalAPI: HTTPHandler, @unchecked Sendable {
         var limit = Self.defaultLimit
         var wait = 0.0
         if let text = parameters["from"] {
-            guard let value = Int64(text), value >= 1 else { return Self.error(400, "from takes a position (1, 2, 3, ...)") }
+            guard let value = Int64(text), value >= 1 else {
+                return Self.error(400, "from takes a position (1, 2, 3, ...)")
+            }
             from = value
         }
         if let text = parameters["limit"] {
@@ -266,8 +291,10 @@ final class JournalAPI: HTTPHandler, @unchecked Sendable {
     /// `GET /v1/query/{name}?since=T&until=T&every=D`
     private func query(_ text: String, _ request: HTTPRequest) throws -> HTTPResponse {
         guard let name = QueryName(rawValue: text) else {
-            return Self.error(404, "unknown query '\(Self.shown(text))'; the queries are "
-                              + QueryName.allCases.map(\.rawValue).joined(separator: ", "))
+            return Self.error(
+                404,
+                "unknown query '\(Self.shown(text))'; the queries are "
+                    + QueryName.allCases.map(\.rawValue).joined(separator: ", "))
         }
         let parameters: [String: String]
         switch Self.parameters(request, allowed: ["since", "until", "every"]) {
@@ -278,7 +305,8 @@ final class JournalAPI: HTTPHandler, @unchecked Sendable {
         for key in ["since", "until"] {
             guard let value = parameters[key] else { continue }
             guard let bound = Timestamp(queryBound: value) else {
-                return Self.error(400, "\(key) takes YYYY-MM-DDTHH:MM:SS.sssZ or YYYY-MM-DD, got '\(Self.shown(value))'")
+                return Self.error(
+                    400, "\(key) takes YYYY-MM-DDTHH:MM:SS.sssZ or YYYY-MM-DD, got '\(Self.shown(value))'")
             }
             bounds[key] = bound
         }
@@ -288,8 +316,10 @@ final class JournalAPI: HTTPHandler, @unchecked Sendable {
         var every: BucketWidth?
         if let text = parameters["every"] {
             guard let width = BucketWidth(rawValue: text) else {
-                return Self.error(400, "every takes " + BucketWidth.allCases.map(\.rawValue).joined(separator: ", ")
-                                  + ", got '\(Self.shown(text))'")
+                return Self.error(
+                    400,
+                    "every takes " + BucketWidth.allCases.map(\.rawValue).joined(separator: ", ")
+                        + ", got '\(Self.shown(text))'")
             }
             every = width
         }
@@ -313,8 +343,10 @@ final class JournalAPI: HTTPHandler, @unchecked Sendable {
                 return Self.error(400, "a proof is of a position (1, 2, 3, ...)")
             }
             guard position <= signed.checkpoint.size else {
-                return Self.error(404, "position \(position) is not in the latest checkpoint's tree of "
-                                  + "\(signed.checkpoint.size) events")
+                return Self.error(
+                    404,
+                    "position \(position) is not in the latest checkpoint's tree of "
+                        + "\(signed.checkpoint.size) events")
             }
             let proof = try ProveCommand.inclusion(of: position, against: signed, in: store)
             return HTTPResponse(status: 200, contentType: "text/plain; charset=utf-8", body: Array(proof.text.utf8))
@@ -325,13 +357,16 @@ final class JournalAPI: HTTPHandler, @unchecked Sendable {
             }
             let stream = try StreamName(name)
             guard let first = try store.read(stream: stream, from: 0, direction: .forward, limit: 1).first,
-                  first.position <= signed.checkpoint.size else {
+                first.position <= signed.checkpoint.size
+            else {
                 return Self.error(404, "no stream \(Self.shown(name)) in the latest checkpoint's tree")
             }
             let bundle = try BundleCommand.make(stream, against: signed, in: store)
-            return HTTPResponse(status: 200, contentType: "application/json", body: Array((bundle.jsonText + "\n").utf8))
+            return HTTPResponse(
+                status: 200, contentType: "application/json", body: Array((bundle.jsonText + "\n").utf8))
         case .checkpoint:
-            return HTTPResponse(status: 200, contentType: "text/plain; charset=utf-8", body: Array(signed.noteText.utf8))
+            return HTTPResponse(
+                status: 200, contentType: "text/plain; charset=utf-8", body: Array(signed.noteText.utf8))
         case .index, .healthz, .metrics, .events, .stream, .query, .find, .unmatched:
             return Self.error(404, "no such route")
         }
@@ -349,8 +384,9 @@ final class JournalAPI: HTTPHandler, @unchecked Sendable {
                 threeDSOTPSubmissions: otp.threeDSSubmissions, cardOTPSubmissions: otp.tokenizationSubmissions,
                 inFlight: inFlight.load(ordering: .relaxed))
         }
-        return HTTPResponse(status: 200, contentType: "text/plain; version=0.0.4; charset=utf-8",
-                            body: Array(metrics.render(figures).utf8))
+        return HTTPResponse(
+            status: 200, contentType: "text/plain; version=0.0.4; charset=utf-8",
+            body: Array(metrics.render(figures).utf8))
     }
 
     // MARK: - Answers
@@ -365,7 +401,8 @@ final class JournalAPI: HTTPHandler, @unchecked Sendable {
     }
 
     static func json(_ status: Int, _ value: JSONValue) -> HTTPResponse {
-        HTTPResponse(status: status, contentType: "application/json", body: Array((JSONWriter.string(value) + "\n").utf8))
+        HTTPResponse(
+            status: status, contentType: "application/json", body: Array((JSONWriter.string(value) + "\n").utf8))
     }
 
     /// `{"error": "<reason>"}`
@@ -404,8 +441,12 @@ final class JournalAPI: HTTPHandler, @unchecked Sendable {
         var values: [String: String] = [:]
         for (name, value) in request.arguments {
             guard allowed.contains(name) else {
-                return .failure(Refusal(response: error(400, "unknown parameter '\(shown(name))'; this route takes "
-                                                        + allowed.joined(separator: ", "))))
+                return .failure(
+                    Refusal(
+                        response: error(
+                            400,
+                            "unknown parameter '\(shown(name))'; this route takes "
+                                + allowed.joined(separator: ", "))))
             }
             guard let value, !value.isEmpty else {
                 return .failure(Refusal(response: error(400, "the parameter \(name) needs a value")))
@@ -424,13 +465,18 @@ final class JournalAPI: HTTPHandler, @unchecked Sendable {
         for key in ["since", "until"] {
             guard let value = parameters[key] else { continue }
             guard let bound = Timestamp(queryBound: value) else {
-                return .failure(Refusal(response: error(400, "\(key) takes YYYY-MM-DDTHH:MM:SS.sssZ or YYYY-MM-DD, "
-                                                        + "got '\(shown(value))'")))
+                return .failure(
+                    Refusal(
+                        response: error(
+                            400,
+                            "\(key) takes YYYY-MM-DDTHH:MM:SS.sssZ or YYYY-MM-DD, "
+                                + "got '\(shown(value))'")))
             }
             bounds[key] = bound
         }
         if let since = bounds["since"], let until = bounds["until"], since >= until {
-            return .failure(Refusal(response: error(400, "since is not before until (since is included, until excluded)")))
+            return .failure(
+                Refusal(response: error(400, "since is not before until (since is included, until excluded)")))
         }
         return .success(QueryWindow(since: bounds["since"], until: bounds["until"]))
     }
@@ -443,16 +489,19 @@ final class JournalAPI: HTTPHandler, @unchecked Sendable {
         case let .failure(refusal): return refusal.response
         }
         let data = try projections.with { engine in try ReportData.load(engine, window: window) }
-        return HTTPResponse(status: 200, contentType: "text/html; charset=utf-8",
-                            body: Array(DashboardPage.page(data).utf8),
-                            headers: [("Content-Security-Policy", DashboardPage.contentSecurityPolicy)])
+        return HTTPResponse(
+            status: 200, contentType: "text/html; charset=utf-8",
+            body: Array(DashboardPage.page(data).utf8),
+            headers: [("Content-Security-Policy", DashboardPage.contentSecurityPolicy)])
     }
 
     /// `GET /v1/find?since=T&until=T&category=C&outcome=O&ds=RID&…&limit=N`: `journal find
     /// --format json` (an extension of contract §8), its parameters checked as the command's.
     private func find(_ request: HTTPRequest) throws -> HTTPResponse {
-        let names = ["since", "until", "category", "outcome", "ds", "server-trans-id", "acs-trans-id", "digital-card-id",
-                     "correlation-id", "limit"]
+        let names = [
+            "since", "until", "category", "outcome", "ds", "server-trans-id", "acs-trans-id", "digital-card-id",
+            "correlation-id", "limit"
+        ]
         let parameters: [String: String]
         switch Self.parameters(request, allowed: names) {
         case let .success(values): parameters = values

@@ -27,8 +27,10 @@ final class LongPolls: @unchecked Sendable {
     private var thread: SystemThread?
 
     /// `answer` makes the response from the events found (none when the wait ended).
-    init(store: any TransactionalEventStore, answer: @escaping @Sendable ([RecordedEvent]) -> HTTPResponse,
-         failure: @escaping @Sendable (any Error) -> HTTPResponse) {
+    init(
+        store: any TransactionalEventStore, answer: @escaping @Sendable ([RecordedEvent]) -> HTTPResponse,
+        failure: @escaping @Sendable (any Error) -> HTTPResponse
+    ) {
         self.store = store
         self.answer = answer
         self.failure = failure

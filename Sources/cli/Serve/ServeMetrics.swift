@@ -26,7 +26,9 @@ final class ServeMetrics: Sendable {
     /// A successful `POST /v1/events`: from its headers to its durable commit.
     func append(seconds: Double, appended: Int, duplicates: Int) {
         state.withLock { state in
-            if let bucket = Self.latencyBuckets.firstIndex(where: { seconds <= $0 }) { state.latencyCounts[bucket] += 1 }
+            if let bucket = Self.latencyBuckets.firstIndex(where: { seconds <= $0 }) {
+                state.latencyCounts[bucket] += 1
+            }
             state.latencyCount += 1
             state.latencySum += seconds
             state.appendedEvents += appended
@@ -65,8 +67,9 @@ final class ServeMetrics: Sendable {
         }
         family("journal_http_requests_in_flight", "gauge", "Requests received and not yet answered, this one included.")
         out += "journal_http_requests_in_flight \(journal.inFlight)\n"
-        family("journal_http_append_duration_seconds", "histogram",
-               "POST /v1/events answered 200: from the request's headers to its durable commit.")
+        family(
+            "journal_http_append_duration_seconds", "histogram",
+            "POST /v1/events answered 200: from the request's headers to its durable commit.")
         var cumulative = 0
         for (index, bound) in Self.latencyBuckets.enumerated() {
             cumulative += snapshot.latencyCounts[index]
@@ -75,10 +78,12 @@ final class ServeMetrics: Sendable {
         out += "journal_http_append_duration_seconds_bucket{le=\"+Inf\"} \(snapshot.latencyCount)\n"
         out += "journal_http_append_duration_seconds_sum \(snapshot.latencySum)\n"
         out += "journal_http_append_duration_seconds_count \(snapshot.latencyCount)\n"
-        family("journal_http_appended_events_total", "counter", "Events appended through POST /v1/events by this server.")
+        family(
+            "journal_http_appended_events_total", "counter", "Events appended through POST /v1/events by this server.")
         out += "journal_http_appended_events_total \(snapshot.appendedEvents)\n"
-        family("journal_http_duplicate_events_total", "counter",
-               "Events POST /v1/events found already in the journal (idempotent retries).")
+        family(
+            "journal_http_duplicate_events_total", "counter",
+            "Events POST /v1/events found already in the journal (idempotent retries).")
         out += "journal_http_duplicate_events_total \(snapshot.duplicateEvents)\n"
         family("journal_3ds_transactions", "gauge", "3DS transactions in the journal by outcome.")
         for (outcome, count) in journal.threeDSOutcomes {

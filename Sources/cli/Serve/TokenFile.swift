@@ -1,6 +1,6 @@
-import JournalCore
 import EventStore
 import Glibc
+import JournalCore
 
 /// What a bearer token may do (contract §8): `read` every GET, `append` `POST /v1/events`,
 /// `admin` everything.
@@ -35,24 +35,31 @@ struct TokenFile: Sendable {
     /// error naming its line number (blank lines and lines starting with `#` are skipped), and
     /// so is a file without any token.
     static func load(path: String) throws(CLIError) -> TokenFile {
-        let bytes = try WholeFile.read(path, what: "tokens file", maxBytes: 1 << 24,
-                                       hint: "create it with 'journal token ROLE NAME --tokens \(Help.printable(path))'")
+        let bytes = try WholeFile.read(
+            path, what: "tokens file", maxBytes: 1 << 24,
+            hint: "create it with 'journal token ROLE NAME --tokens \(Help.printable(path))'")
         var entries: [Entry] = []
-        for (index, line) in String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
-            .enumerated() {
+        for (index, line) in String(decoding: bytes, as: UTF8.self).split(
+            separator: "\n", omittingEmptySubsequences: false
+        )
+        .enumerated() {
             let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" })
             if fields.isEmpty || fields[0].hasPrefix("#") { continue }
             guard fields.count == 3, let role = TokenRole(rawValue: String(fields[0])), isName(String(fields[1])),
-                  fields[2].hasPrefix("sha256:"), isDigest(fields[2].dropFirst(7)) else {
-                throw CLIError(.failure, "tokens file \(Help.printable(path)), line \(index + 1): expected "
-                               + "'<read|append|admin> <name> sha256:<64 hex digits>'",
-                               hint: "lines are written by 'journal token ROLE NAME --tokens FILE'")
+                fields[2].hasPrefix("sha256:"), isDigest(fields[2].dropFirst(7))
+            else {
+                throw CLIError(
+                    .failure,
+                    "tokens file \(Help.printable(path)), line \(index + 1): expected "
+                        + "'<read|append|admin> <name> sha256:<64 hex digits>'",
+                    hint: "lines are written by 'journal token ROLE NAME --tokens FILE'")
             }
             entries.append(Entry(role: role, name: String(fields[1]), digest: Array(fields[2].dropFirst(7).utf8)))
         }
         guard !entries.isEmpty else {
-            throw CLIError(.failure, "the tokens file \(Help.printable(path)) holds no token: every request would be refused",
-                           hint: "add one with 'journal token ROLE NAME --tokens \(Help.printable(path))'")
+            throw CLIError(
+                .failure, "the tokens file \(Help.printable(path)) holds no token: every request would be refused",
+                hint: "add one with 'journal token ROLE NAME --tokens \(Help.printable(path))'")
         }
         return TokenFile(entries: entries)
     }
@@ -84,10 +91,11 @@ struct TokenFile: Sendable {
 
     /// A token name: 1 to 64 of `A-Z a-z 0-9 . _ -`.
     static func isName(_ name: String) -> Bool {
-        (1...64).contains(name.utf8.count) && name.utf8.allSatisfy { byte in
-            (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A)
-                || byte == 0x2E || byte == 0x5F || byte == 0x2D
-        }
+        (1...64).contains(name.utf8.count)
+            && name.utf8.allSatisfy { byte in
+                (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A)
+                    || byte == 0x2E || byte == 0x5F || byte == 0x2D
+            }
     }
 
     private static func isDigest(_ text: Substring) -> Bool {
@@ -118,16 +126,20 @@ struct TokenFile: Sendable {
     static func append(role: TokenRole, name: String, digest: String, path: String) throws(CLIError) {
         let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
         guard fd >= 0 else {
-            throw CLIError(.failure, "cannot open the tokens file \(Help.printable(path)): \(String(cString: strerror(errno)))")
+            throw CLIError(
+                .failure, "cannot open the tokens file \(Help.printable(path)): \(String(cString: strerror(errno)))")
         }
         defer { _ = close(fd) }
         guard fchmod(fd, 0o600) == 0 else {
-            throw CLIError(.failure, "cannot make \(Help.printable(path)) private (mode 0600): \(String(cString: strerror(errno)))")
+            throw CLIError(
+                .failure, "cannot make \(Help.printable(path)) private (mode 0600): \(String(cString: strerror(errno)))"
+            )
         }
         let line = Array("\(role.rawValue) \(name) sha256:\(digest)\n".utf8)
         let written = line.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
         guard written == line.count, fsync(fd) == 0 else {
-            throw CLIError(.failure, "cannot write the tokens file \(Help.printable(path)): \(String(cString: strerror(errno)))")
+            throw CLIError(
+                .failure, "cannot write the tokens file \(Help.printable(path)): \(String(cString: strerror(errno)))")
         }
     }
 }

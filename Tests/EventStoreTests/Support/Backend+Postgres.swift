@@ -14,8 +14,9 @@ extension Backend {
 
 extension StoreOptions {
     var postgres: PostgresEventStore.Configuration {
-        var configuration = PostgresEventStore.Configuration(clock: clock, maxPayloadBytes: maxPayloadBytes,
-                                                             dictionaryTrainingEvents: dictionaryTrainingEvents)
+        var configuration = PostgresEventStore.Configuration(
+            clock: clock, maxPayloadBytes: maxPayloadBytes,
+            dictionaryTrainingEvents: dictionaryTrainingEvents)
         if let isSameContent { configuration.isSameContent = isSameContent }
         return configuration
     }

@@ -1,10 +1,10 @@
-import Foundation
 import EventStore
+import Foundation
 import JournalCore
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// What a conformance test may ask of a backend's configuration, whatever the backend.
@@ -35,7 +35,8 @@ struct Backend: Sendable, CustomTestStringConvertible {
     }
 
     static let sqliteOnDisk = Backend(name: "SQLite file") { options in
-        let store = try SQLiteEventStore(path: TemporaryDirectory.make().file("journal.db"), configuration: options.sqlite)
+        let store = try SQLiteEventStore(
+            path: TemporaryDirectory.make().file("journal.db"), configuration: options.sqlite)
         return Harness(store: store, tamper: SQLiteTampering(store: store))
     }
 
@@ -46,7 +47,8 @@ struct Backend: Sendable, CustomTestStringConvertible {
     static let sqliteEagerIDIndex = Backend(name: "SQLite file, id index every 2 events") { options in
         var configuration = options.sqlite
         configuration.idIndex = IDIndexPolicy(minimum: 2, maximum: 2, filterMinimumProbes: 1, filterMinimumCapacity: 4)
-        let store = try SQLiteEventStore(path: TemporaryDirectory.make().file("journal.db"), configuration: configuration)
+        let store = try SQLiteEventStore(
+            path: TemporaryDirectory.make().file("journal.db"), configuration: configuration)
         return Harness(store: store, tamper: SQLiteTampering(store: store))
     }
 
@@ -56,8 +58,9 @@ struct Backend: Sendable, CustomTestStringConvertible {
 
 extension StoreOptions {
     var sqlite: SQLiteEventStore.Configuration {
-        var configuration = SQLiteEventStore.Configuration(clock: clock, maxPayloadBytes: maxPayloadBytes,
-                                                           dictionaryTrainingEvents: dictionaryTrainingEvents)
+        var configuration = SQLiteEventStore.Configuration(
+            clock: clock, maxPayloadBytes: maxPayloadBytes,
+            dictionaryTrainingEvents: dictionaryTrainingEvents)
         configuration.synchronous = .normal
         if let isSameContent { configuration.isSameContent = isSameContent }
         return configuration

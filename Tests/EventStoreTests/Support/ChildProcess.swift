@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A child process of a test, with its output in a file.
@@ -37,7 +37,8 @@ struct ChildProcess {
         if let file = fopen(outputPath, "r") {
             var buffer = [CChar](repeating: 0, count: 4096)
             while fgets(&buffer, Int32(buffer.count), file) != nil {
-                output += String(decoding: buffer.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+                output += String(
+                    decoding: buffer.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
             }
             fclose(file)
         }

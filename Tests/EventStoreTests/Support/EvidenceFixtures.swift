@@ -19,7 +19,9 @@ enum EvidenceFixture {
 
     static func json(_ file: URL) throws -> JSONObject {
         let bytes = try [UInt8](Data(contentsOf: file))
-        guard let object = try JSONParser().parse(bytes).objectValue else { throw FixtureError("\(file.path): not an object") }
+        guard let object = try JSONParser().parse(bytes).objectValue else {
+            throw FixtureError("\(file.path): not an object")
+        }
         return object
     }
 

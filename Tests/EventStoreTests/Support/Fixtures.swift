@@ -22,11 +22,14 @@ enum Fixture {
     static let time = Timestamp("2026-11-29T09:00:00.000Z")!
 
     /// An event with a small JSON payload that varies with `n`.
-    static func event(_ n: Int, type: String = "ChallengeStarted", data: String? = nil, meta: String? = nil,
-                      recordedAt: Timestamp? = nil) -> ProposedEvent {
+    static func event(
+        _ n: Int, type: String = "ChallengeStarted", data: String? = nil, meta: String? = nil,
+        recordedAt: Timestamp? = nil
+    ) -> ProposedEvent {
         let json = data ?? #"{"attempt":\#(n),"acsTransID":"\#(uuid(n, prefix: "acacacac"))","channel":"app"}"#
-        return ProposedEvent(id: uuid(n), type: type, occurredAt: time.adding(milliseconds: Int64(n)),
-                             data: Array(json.utf8), meta: meta.map { Array($0.utf8) }, recordedAt: recordedAt)
+        return ProposedEvent(
+            id: uuid(n), type: type, occurredAt: time.adding(milliseconds: Int64(n)),
+            data: Array(json.utf8), meta: meta.map { Array($0.utf8) }, recordedAt: recordedAt)
     }
 
     static func events(_ range: Range<Int>, type: String = "ChallengeStarted") -> [ProposedEvent] {

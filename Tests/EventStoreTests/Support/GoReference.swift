@@ -60,8 +60,9 @@ enum GoReference {
         process.waitUntilExit()
         let errorData = (try? Data(contentsOf: errorFile)) ?? Data()
         guard process.terminationStatus == 0 else {
-            throw FixtureError("go run tools/tlog-check failed (\(process.terminationStatus)): "
-                + String(decoding: errorData, as: UTF8.self))
+            throw FixtureError(
+                "go run tools/tlog-check failed (\(process.terminationStatus)): "
+                    + String(decoding: errorData, as: UTF8.self))
         }
         let answers = String(decoding: outputData, as: UTF8.self).split(separator: "\n").map(String.init)
         guard answers.count == requests.count else {

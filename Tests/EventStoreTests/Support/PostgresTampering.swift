@@ -42,19 +42,30 @@ struct PostgresTampering: Tampering {
                 var changed = original
                 changed[index] ^= 0x40
                 let set = "UPDATE journal_events SET \(column) = $1 WHERE position = $2"
-                changes.append(StorageChange(label: "\(column)[\(index)]",
-                                             apply: { try execute(set, [.bytea(changed), .int64(position)]) },
-                                             revert: { try execute(set, [.bytea(original), .int64(position)]) }))
+                changes.append(
+                    StorageChange(
+                        label: "\(column)[\(index)]",
+                        apply: { try execute(set, [.bytea(changed), .int64(position)]) },
+                        revert: { try execute(set, [.bytea(original), .int64(position)]) }))
             }
         }
-        for column in ["stream_id", "version", "type_id", "occurred_at", "recorded_at", "codec", "data_len", "meta_len"] {
+        for column in ["stream_id", "version", "type_id", "occurred_at", "recorded_at", "codec", "data_len", "meta_len"]
+        {
             let flip = "UPDATE journal_events SET \(column) = \(column) # 64 WHERE position = \(position)"
             changes.append(StorageChange(label: column, apply: { try execute(flip) }, revert: { try execute(flip) }))
         }
-        changes.append(StorageChange(
-            label: "position",
-            apply: { try execute("UPDATE journal_events SET position = position + 4294967296 WHERE position = \(position)") },
-            revert: { try execute("UPDATE journal_events SET position = position - 4294967296 WHERE position = \(position + 4294967296)") }))
+        changes.append(
+            StorageChange(
+                label: "position",
+                apply: {
+                    try execute(
+                        "UPDATE journal_events SET position = position + 4294967296 WHERE position = \(position)")
+                },
+                revert: {
+                    try execute(
+                        "UPDATE journal_events SET position = position - 4294967296 WHERE position = \(position + 4_294_967_296)"
+                    )
+                }))
         return changes
     }
 
@@ -72,7 +83,8 @@ struct PostgresTampering: Tampering {
 
     func swapEvents(_ a: Int64, _ b: Int64) throws {
         try store.withConnection { pg in
-            try pg.execute("""
+            try pg.execute(
+                """
                 UPDATE journal_events SET position = -1 WHERE position = \(a);
                 UPDATE journal_events SET position = \(a) WHERE position = \(b);
                 UPDATE journal_events SET position = \(b) WHERE position = -1;
@@ -81,7 +93,8 @@ struct PostgresTampering: Tampering {
     }
 
     func insertCopy(of position: Int64, at newPosition: Int64, newID: String) throws {
-        try execute("""
+        try execute(
+            """
             INSERT INTO journal_events(position, stream_id, version, event_id, type_id, occurred_at, recorded_at,
                                        codec, data_len, meta_len, payload, hash)
             SELECT $1, stream_id, version + 1000, convert_to($2, 'UTF8'), type_id, occurred_at, recorded_at, codec,
@@ -90,7 +103,8 @@ struct PostgresTampering: Tampering {
     }
 
     func overwrite(at position: Int64, data: [UInt8], hash: [UInt8]) throws {
-        try execute("""
+        try execute(
+            """
             UPDATE journal_events SET codec = 0, data_len = $1,
                    payload = $2 || substr(payload, data_len::int + 1), hash = $3
             WHERE position = $4 AND codec = 0

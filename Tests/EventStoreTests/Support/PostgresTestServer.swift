@@ -1,8 +1,8 @@
-import JournalTestSupport
 import EventStore
+import JournalTestSupport
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The private PostgreSQL server of this test process (`PostgresScratchServer.Shared`): started

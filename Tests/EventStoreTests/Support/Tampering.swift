@@ -44,7 +44,8 @@ struct SQLiteTampering: Tampering {
     }
 
     func deleteIsRefused(at position: Int64) -> Bool {
-        (try? store.withConnection { db in try db.execute("DELETE FROM journal_events WHERE position = \(position)") }) == nil
+        (try? store.withConnection { db in try db.execute("DELETE FROM journal_events WHERE position = \(position)") })
+            == nil
     }
 
     func sqlIsRefused(_ sql: String) -> Bool {
@@ -84,20 +85,32 @@ struct SQLiteTampering: Tampering {
             for index in original.indices {
                 var changed = original
                 changed[index] ^= 0x40
-                changes.append(StorageChange(label: "\(column)[\(index)]",
-                                             apply: { try setBlob(column, changed, at: position) },
-                                             revert: { try setBlob(column, original, at: position) }))
+                changes.append(
+                    StorageChange(
+                        label: "\(column)[\(index)]",
+                        apply: { try setBlob(column, changed, at: position) },
+                        revert: { try setBlob(column, original, at: position) }))
             }
         }
         // Integers: flip bit 6 (x XOR 64, written without a XOR operator).
-        for column in ["stream_id", "version", "type_id", "occurred_at", "recorded_at", "codec", "data_len", "meta_len"] {
-            let flip = "UPDATE journal_events SET \(column) = (\(column) | 64) - (\(column) & 64) WHERE position = \(position)"
+        for column in ["stream_id", "version", "type_id", "occurred_at", "recorded_at", "codec", "data_len", "meta_len"]
+        {
+            let flip =
+                "UPDATE journal_events SET \(column) = (\(column) | 64) - (\(column) & 64) WHERE position = \(position)"
             changes.append(StorageChange(label: column, apply: { try execute(flip) }, revert: { try execute(flip) }))
         }
-        changes.append(StorageChange(
-            label: "position",
-            apply: { try execute("UPDATE journal_events SET position = position + 4294967296 WHERE position = \(position)") },
-            revert: { try execute("UPDATE journal_events SET position = position - 4294967296 WHERE position = \(position + 4294967296)") }))
+        changes.append(
+            StorageChange(
+                label: "position",
+                apply: {
+                    try execute(
+                        "UPDATE journal_events SET position = position + 4294967296 WHERE position = \(position)")
+                },
+                revert: {
+                    try execute(
+                        "UPDATE journal_events SET position = position - 4294967296 WHERE position = \(position + 4_294_967_296)"
+                    )
+                }))
         return changes
     }
 
@@ -124,7 +137,8 @@ struct SQLiteTampering: Tampering {
     }
 
     func swapEvents(_ a: Int64, _ b: Int64) throws {
-        try execute("""
+        try execute(
+            """
             UPDATE journal_events SET position = -1 WHERE position = \(a);
             UPDATE journal_events SET position = \(a) WHERE position = \(b);
             UPDATE journal_events SET position = \(b) WHERE position = -1;
@@ -133,7 +147,8 @@ struct SQLiteTampering: Tampering {
 
     func insertCopy(of position: Int64, at newPosition: Int64, newID: String) throws {
         try store.withConnection { db in
-            let statement = try db.prepare("""
+            let statement = try db.prepare(
+                """
                 INSERT INTO journal_events(position, stream_id, version, event_id, type_id, occurred_at, recorded_at,
                                            codec, data_len, meta_len, payload, hash)
                 SELECT ?, stream_id, version + 1000, ?, type_id, occurred_at, recorded_at, codec, data_len, meta_len,
@@ -148,7 +163,8 @@ struct SQLiteTampering: Tampering {
 
     func overwrite(at position: Int64, data: [UInt8], hash: [UInt8]) throws {
         try store.withConnection { db in
-            let statement = try db.prepare("""
+            let statement = try db.prepare(
+                """
                 UPDATE journal_events SET codec = 0, data_len = ?, payload = ? || coalesce(substr(payload, data_len + 1), x''),
                        hash = ? WHERE position = ? AND codec = 0
                 """)

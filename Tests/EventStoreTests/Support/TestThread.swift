@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A POSIX thread running one closure, for tests whose work must not wait for the cooperative
@@ -15,11 +15,13 @@ struct TestThread {
     static func start(_ body: @escaping @Sendable () -> Void) -> TestThread {
         let context = Unmanaged.passRetained(Box(body)).toOpaque()
         var handle = pthread_t()
-        let rc = pthread_create(&handle, nil, { context in
-            let box = Unmanaged<Box>.fromOpaque(context!).takeRetainedValue()
-            box.body()
-            return nil
-        }, context)
+        let rc = pthread_create(
+            &handle, nil,
+            { context in
+                let box = Unmanaged<Box>.fromOpaque(context!).takeRetainedValue()
+                box.body()
+                return nil
+            }, context)
         precondition(rc == 0, "pthread_create failed: \(rc)") // no thread is an environment we cannot test in
         return TestThread(handle: handle)
     }

@@ -1,5 +1,5 @@
-import Glibc
 import EventStore
+import Glibc
 import JournalCore
 import Projections
 

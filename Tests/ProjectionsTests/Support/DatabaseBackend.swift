@@ -1,6 +1,6 @@
-import JournalTestSupport
 import EventStore
 import Foundation
+import JournalTestSupport
 import Testing
 
 /// Where a test keeps its read models: the same test bodies run against both engines, the way
@@ -29,7 +29,8 @@ struct DatabaseBackend: Sendable, CustomTestStringConvertible {
 /// `JOURNAL_SKIP_POSTGRES=1` leaves PostgreSQL out (the "PostgreSQL read models" suite shows as
 /// skipped with that reason).
 enum PostgresProjectionsServer {
-    static let skipped: Bool = ProcessInfo.processInfo.environment["CI"] != "true"
+    static let skipped: Bool =
+        ProcessInfo.processInfo.environment["CI"] != "true"
         && ProcessInfo.processInfo.environment["JOURNAL_SKIP_POSTGRES"] == "1"
     static let skipReason = "JOURNAL_SKIP_POSTGRES=1: the PostgreSQL read models are skipped in this local run"
 

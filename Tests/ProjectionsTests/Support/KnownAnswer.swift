@@ -2,14 +2,17 @@ import JournalCore
 import Projections
 
 /// Runs a query over a hand-built log and returns its compact JSON, for exact comparisons.
-func answer(_ backend: DatabaseBackend, _ log: LogBuilder, since: String? = nil, until: String? = nil,
-            _ query: (ProjectionEngine, QueryWindow) throws -> any QueryReport) throws -> String {
+func answer(
+    _ backend: DatabaseBackend, _ log: LogBuilder, since: String? = nil, until: String? = nil,
+    _ query: (ProjectionEngine, QueryWindow) throws -> any QueryReport
+) throws -> String {
     let db = try TemporaryDatabase(backend)
     defer { db.remove() }
     let engine = try ProjectionEngine(journal: db.location, source: ArrayEventSource(log.events))
     defer { engine.close() }
-    let window = QueryWindow(since: since.flatMap { Timestamp(queryBound: $0) },
-                             until: until.flatMap { Timestamp(queryBound: $0) })
+    let window = QueryWindow(
+        since: since.flatMap { Timestamp(queryBound: $0) },
+        until: until.flatMap { Timestamp(queryBound: $0) })
     return JSONWriter.string(try query(engine, window).json)
 }
 
@@ -21,7 +24,8 @@ extension LogBuilder {
     mutating func challenge(_ stream: String, ds: String = "A000000003", at m: Int) {
         add(stream, "TransactionCreated", at: t(m, 0), #"{"directoryServerID":"\#(ds)","messageVersion":"2.2.0"}"#)
         add(stream, "AuthRequestParametersCreated", at: t(m, 1), #"{"sdkReferenceNumber":"R","deviceDataBytes":1}"#)
-        add(stream, "AuthResponseReceived", at: t(m, 2),
+        add(
+            stream, "AuthResponseReceived", at: t(m, 2),
             #"{"threeDSServerTransID":"8a880dc0-d2d2-4067-bcb1-b08d1690b26e","acsTransID":"a","transStatus":"C"}"#)
         add(stream, "ChallengeStarted", at: t(m, 3), #"{"timeoutSeconds":300,"acsReferenceNumber":"X"}"#)
     }
@@ -31,12 +35,14 @@ extension LogBuilder {
     }
 
     mutating func screen(_ stream: String, _ counter: String, ui: String, at: String) {
-        add(stream, "ChallengeResponseReceived", at: at,
+        add(
+            stream, "ChallengeResponseReceived", at: at,
             #"{"acsCounterAtoS":"\#(counter)","challengeCompletionInd":"N","acsUiType":"\#(ui)"}"#)
     }
 
     mutating func final(_ stream: String, _ counter: String, _ status: String, at: String) {
-        add(stream, "ChallengeResponseReceived", at: at,
+        add(
+            stream, "ChallengeResponseReceived", at: at,
             #"{"acsCounterAtoS":"\#(counter)","challengeCompletionInd":"Y","transStatus":"\#(status)"}"#)
     }
 
@@ -44,8 +50,10 @@ extension LogBuilder {
     mutating func yellow(_ stream: String, at m: Int) {
         add(stream, "EligibilityChecked", at: t(m, 0), #"{"inputMethod":"manual","outcome":"eligible"}"#)
         add(stream, "DigitizationRequested", at: t(m, 1), #"{"language":"en"}"#)
-        add(stream, "DigitizationApprovedWithIDV", at: t(m, 2),
-            #"{"digitalCardID":"D","methods":[{"id":"m1","type":"otpBySMS"},{"id":"m2","type":"otpByEmail"},{"id":"m3","type":"webService"}]}"#)
+        add(
+            stream, "DigitizationApprovedWithIDV", at: t(m, 2),
+            #"{"digitalCardID":"D","methods":[{"id":"m1","type":"otpBySMS"},{"id":"m2","type":"otpByEmail"},{"id":"m3","type":"webService"}]}"#
+        )
     }
 
     mutating func select(_ stream: String, _ id: String, at: String) {

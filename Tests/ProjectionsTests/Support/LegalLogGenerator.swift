@@ -20,7 +20,7 @@ struct TestRandom: RandomNumberGenerator {
 /// values that sometimes go backwards (device clocks) and journeys left open. Small and
 /// self-contained: it only has to cover every path the projections count.
 struct LegalLogGenerator {
-    static let base: Int64 = 1_796_083_200_000  // 2026-12-01T00:00:00.000Z
+    static let base: Int64 = 1_796_083_200_000 // 2026-12-01T00:00:00.000Z
     static let span: Int64 = 3 * 86_400_000
 
     var random: TestRandom
@@ -51,15 +51,17 @@ struct LegalLogGenerator {
 
     private mutating func step(_ t: inout Int64) -> Int64 {
         if random.chance(6) {
-            t -= Int64.random(in: 1...600_000, using: &random)  // a device clock behind the server's
+            t -= Int64.random(in: 1...600_000, using: &random) // a device clock behind the server's
         } else {
             t += Int64.random(in: 1...180_000, using: &random)
         }
         return t
     }
 
-    private static let directoryServers = ["A000000003", "A000000004", "A000000025", "A000000324", "A000000042",
-                                           "F055545342", "F155545342"]
+    private static let directoryServers = [
+        "A000000003", "A000000004", "A000000025", "A000000324", "A000000042",
+        "F055545342", "F155545342"
+    ]
 
     mutating func threeDS(_ index: Int) -> [(String, String, Int64, String)] {
         let stream = "3ds-00000000-0000-4000-8000-\(String(index, radix: 16).leftPadded(12))"
@@ -71,16 +73,23 @@ struct LegalLogGenerator {
         emit("TransactionCreated", #"{"directoryServerID":"\#(ds)","messageVersion":"\#(mv)"}"#, t)
         if random.chance(5) { return out }
         emit("AuthRequestParametersCreated", #"{"sdkReferenceNumber":"3DS_LOA_SDK_X","deviceDataBytes":900}"#, step(&t))
-        if random.chance(5) { emit("TransactionClosed", "{}", step(&t)); return out }
+        if random.chance(5) {
+            emit("TransactionClosed", "{}", step(&t))
+            return out
+        }
         let ares = random.pick(["Y", "N", "U", "A", "R", "I", "C", "C", "C", "D"])
-        emit("AuthResponseReceived",
-             #"{"threeDSServerTransID":"8a880dc0-d2d2-4067-bcb1-b08d1690b26e","acsTransID":"x","transStatus":"\#(ares)"}"#,
-             step(&t))
+        emit(
+            "AuthResponseReceived",
+            #"{"threeDSServerTransID":"8a880dc0-d2d2-4067-bcb1-b08d1690b26e","acsTransID":"x","transStatus":"\#(ares)"}"#,
+            step(&t))
         guard ares == "C" || ares == "D" else {
             if !random.chance(10) { emit("TransactionClosed", "{}", step(&t)) }
             return out
         }
-        if random.chance(5) { emit("TransactionClosed", "{}", step(&t)); return out }
+        if random.chance(5) {
+            emit("TransactionClosed", "{}", step(&t))
+            return out
+        }
         emit("ChallengeStarted", #"{"timeoutSeconds":600,"acsReferenceNumber":"ACS1"}"#, step(&t))
         var counter = 0
         var ui: String? = nil
@@ -104,26 +113,41 @@ struct LegalLogGenerator {
                 action = "initial"
             }
             // Ending before (or instead of) the request.
-            if random.chance(6) { emit("ChallengeTimedOut", "{}", step(&t)); return out }
-            if random.chance(2) { return out }  // still open
-            emit("ChallengeRequestSent",
-                 #"{"sdkCounterStoA":"\#(String(counter).leftPadded(3))","action":"\#(action)"}"#, step(&t))
+            if random.chance(6) {
+                emit("ChallengeTimedOut", "{}", step(&t))
+                return out
+            }
+            if random.chance(2) { return out } // still open
+            emit(
+                "ChallengeRequestSent",
+                #"{"sdkCounterStoA":"\#(String(counter).leftPadded(3))","action":"\#(action)"}"#, step(&t))
             let roll = Int.random(in: 0..<100, using: &random)
             if roll < 4 {
-                emit("ProtocolErrorOccurred", #"{"errorCode":"\#(random.pick(["101", "201", "203", "302", "102", "207"]))","errorComponent":"\#(random.pick(["C", "S", "A"]))","errorDescription":"d","sentToACS":true}"#, step(&t))
+                emit(
+                    "ProtocolErrorOccurred",
+                    #"{"errorCode":"\#(random.pick(["101", "201", "203", "302", "102", "207"]))","errorComponent":"\#(random.pick(["C", "S", "A"]))","errorDescription":"d","sentToACS":true}"#,
+                    step(&t))
                 return out
             }
             if roll < 7 {
-                emit("RuntimeErrorOccurred", #"{"errorCode":"\#(random.pick(["402", "1002", "STDSRuntimeErrorCodeParsingError"]))","errorMessage":"m"}"#, step(&t))
+                emit(
+                    "RuntimeErrorOccurred",
+                    #"{"errorCode":"\#(random.pick(["402", "1002", "STDSRuntimeErrorCodeParsingError"]))","errorMessage":"m"}"#,
+                    step(&t))
                 return out
             }
-            if roll < 10 { emit("ChallengeTimedOut", "{}", step(&t)); return out }
+            if roll < 10 {
+                emit("ChallengeTimedOut", "{}", step(&t))
+                return out
+            }
             let counterText = String(counter).leftPadded(3)
             let final = action == "cancel" || counter >= 4 || (counter > 0 && random.chance(40))
             if final {
                 let status = random.chance(75) ? "Y" : "N"
-                emit("ChallengeResponseReceived",
-                     #"{"acsCounterAtoS":"\#(counterText)","challengeCompletionInd":"Y","transStatus":"\#(status)"}"#, step(&t))
+                emit(
+                    "ChallengeResponseReceived",
+                    #"{"acsCounterAtoS":"\#(counterText)","challengeCompletionInd":"Y","transStatus":"\#(status)"}"#,
+                    step(&t))
                 if random.chance(3) { return out }
                 if action == "cancel" {
                     emit("ChallengeCancelled", "{}", step(&t))
@@ -133,8 +157,10 @@ struct LegalLogGenerator {
                 return out
             }
             let screen = random.pick(["01", "01", "01", "02", "03", "04", "05", "06", "07"])
-            emit("ChallengeResponseReceived",
-                 #"{"acsCounterAtoS":"\#(counterText)","challengeCompletionInd":"N","acsUiType":"\#(screen)"}"#, step(&t))
+            emit(
+                "ChallengeResponseReceived",
+                #"{"acsCounterAtoS":"\#(counterText)","challengeCompletionInd":"N","acsUiType":"\#(screen)"}"#, step(&t)
+            )
             ui = screen
             counter += 1
         }
@@ -154,12 +180,20 @@ struct LegalLogGenerator {
         emit("TermsAccepted", #"{"tncDigest":"abc"}"#, step(&t))
         emit("DigitizationRequested", #"{"language":"en"}"#, step(&t))
         let flow = Int.random(in: 0..<100, using: &random)
-        if flow < 15 { emit("DigitizationApproved", #"{"digitalCardID":"D1"}"#, step(&t)); return out }
-        if flow < 22 { emit("DigitizationDeclined", "{}", step(&t)); return out }
+        if flow < 15 {
+            emit("DigitizationApproved", #"{"digitalCardID":"D1"}"#, step(&t))
+            return out
+        }
+        if flow < 22 {
+            emit("DigitizationDeclined", "{}", step(&t))
+            return out
+        }
         // Yellow: offer 1–4 methods.
-        let all: [(String, String, Bool?)] = [("m1", "otpBySMS", nil), ("m2", "otpByEmail", nil),
-                                              ("m3", "customerService", nil), ("m4", "webService", nil),
-                                              ("m5", "appToApp", true), ("m6", "appToApp", false)]
+        let all: [(String, String, Bool?)] = [
+            ("m1", "otpBySMS", nil), ("m2", "otpByEmail", nil),
+            ("m3", "customerService", nil), ("m4", "webService", nil),
+            ("m5", "appToApp", true), ("m6", "appToApp", false)
+        ]
         var offered: [(String, String, Bool?)] = []
         for method in all where random.chance(45) { offered.append(method) }
         if offered.isEmpty { offered.append(all[0]) }
@@ -171,18 +205,27 @@ struct LegalLogGenerator {
         var resumed = false
         for _ in 0..<4 {
             // Awaiting selection.
-            if random.chance(5) { emit("ActivationCancelled", "{}", step(&t)); return out }
+            if random.chance(5) {
+                emit("ActivationCancelled", "{}", step(&t))
+                return out
+            }
             if random.chance(4) {
                 emit("CPSNotificationReceived", #"{"messageCode":"CBP.info.tokenProvisioned"}"#, step(&t))
                 return out
             }
             let choices = offered.filter { !(resumed && $0.1 == "appToApp" && $0.2 == false) }
-            guard !choices.isEmpty else { emit("ActivationExpired", "{}", step(&t)); return out }
+            guard !choices.isEmpty else {
+                emit("ActivationExpired", "{}", step(&t))
+                return out
+            }
             let (id, type, crypto) = random.pick(choices)
             emit("IDVMethodSelected", #"{"idvID":"\#(id)"}"#, step(&t))
             if random.chance(5) {
                 emit("ActivationInterrupted", #"{"reason":"appBackgrounded"}"#, step(&t))
-                if random.chance(30) { emit("ActivationExpired", "{}", step(&t)); return out }
+                if random.chance(30) {
+                    emit("ActivationExpired", "{}", step(&t))
+                    return out
+                }
                 emit("ActivationResumed", "{}", step(&t))
                 resumed = true
                 continue
@@ -192,10 +235,13 @@ struct LegalLogGenerator {
                 emit("ActivationRequired", #"{"state":"otpNeeded"}"#, step(&t))
                 var backToSelection = false
                 for attempt in 0..<3 {
-                    if random.chance(4) { return out }  // abandoned, still open
+                    if random.chance(4) { return out } // abandoned, still open
                     emit("OTPSubmitted", #"{"otpLength":6}"#, step(&t))
                     let verdict = Int.random(in: 0..<100, using: &random)
-                    if verdict < 50 { emit("ActivatedByIDV", "{}", step(&t)); return out }
+                    if verdict < 50 {
+                        emit("ActivatedByIDV", "{}", step(&t))
+                        return out
+                    }
                     if verdict < 65 {
                         emit("OTPRejected", #"{"reason":"expired"}"#, step(&t))
                         backToSelection = true
@@ -203,16 +249,25 @@ struct LegalLogGenerator {
                     }
                     let left = 2 - attempt
                     emit("OTPRejected", #"{"reason":"incorrect","attemptsRemaining":\#(left)}"#, step(&t))
-                    if left == 0 { backToSelection = true; break }
+                    if left == 0 {
+                        backToSelection = true
+                        break
+                    }
                 }
                 if !backToSelection { return out }
-                if random.chance(25) { emit("ActivationFailed", #"{"reason":"otpAttemptsExhausted"}"#, step(&t)); return out }
+                if random.chance(25) {
+                    emit("ActivationFailed", #"{"reason":"otpAttemptsExhausted"}"#, step(&t))
+                    return out
+                }
             case "appToApp":
                 emit("ActivationRequired", #"{"state":"appToAppSelected"}"#, step(&t))
                 emit("AppToAppResumed", #"{"withTAV":\#(crypto == true)}"#, step(&t))
                 if crypto == true {
-                    if random.chance(80) { emit("ActivatedByIDV", "{}", step(&t)) }
-                    else { emit("ActivationFailed", #"{"reason":"idvFailed"}"#, step(&t)) }
+                    if random.chance(80) {
+                        emit("ActivatedByIDV", "{}", step(&t))
+                    } else {
+                        emit("ActivationFailed", #"{"reason":"idvFailed"}"#, step(&t))
+                    }
                     return out
                 }
                 fallthrough

@@ -65,7 +65,7 @@ struct RatesReference {
                 stream.end = event.type
                 stream.endStatus = data["transStatus"]?.stringValue
             case "ChallengeCancelled", "ChallengeTimedOut", "ProtocolErrorOccurred", "RuntimeErrorOccurred",
-                 "TransactionClosed":
+                "TransactionClosed":
                 stream.end = event.type
             default: break
             }

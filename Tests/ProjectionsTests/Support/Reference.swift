@@ -32,8 +32,10 @@ struct Reference {
     var threeDS: [[Event]] { streams.filter { $0.name.hasPrefix("3ds-") }.map(\.events) }
     var cards: [[Event]] { streams.filter { $0.name.hasPrefix("card-") }.map(\.events) }
 
-    static let terminal3DS: Set<String> = ["TransactionClosed", "ChallengeCompleted", "ChallengeCancelled",
-                                           "ChallengeTimedOut", "ProtocolErrorOccurred", "RuntimeErrorOccurred"]
+    static let terminal3DS: Set<String> = [
+        "TransactionClosed", "ChallengeCompleted", "ChallengeCancelled",
+        "ChallengeTimedOut", "ProtocolErrorOccurred", "RuntimeErrorOccurred"
+    ]
 
     /// The stream's final outcome key, from its terminal event.
     static func outcome3DS(_ events: [Event]) -> String {
@@ -49,7 +51,8 @@ struct Reference {
     }
 
     static func isActivation(_ e: Event) -> Bool {
-        e.type == "ActivatedByIDV" || (e.type == "CPSNotificationReceived" && e.s("messageCode") == "CBP.info.tokenProvisioned")
+        e.type == "ActivatedByIDV"
+            || (e.type == "CPSNotificationReceived" && e.s("messageCode") == "CBP.info.tokenProvisioned")
     }
 
     /// Walks a card stream, calling `visit` with each event and the kind of the method selected
@@ -66,8 +69,10 @@ struct Reference {
                 for m in e.data["methods"]?.arrayValue ?? [] {
                     let o = m.objectValue ?? JSONObject()
                     let type = o["type"]?.stringValue ?? "unknown"
-                    kinds[o["id"]?.stringValue ?? ""] = type == "appToApp"
-                        ? (o["withCryptogram"]?.boolValue == true ? "appToAppWithCryptogram" : "appToAppWithoutCryptogram")
+                    kinds[o["id"]?.stringValue ?? ""] =
+                        type == "appToApp"
+                        ? (o["withCryptogram"]?.boolValue == true
+                            ? "appToAppWithCryptogram" : "appToAppWithoutCryptogram")
                         : type
                 }
             }
@@ -103,9 +108,13 @@ struct Reference {
     func otp(_ w: QueryWindow) -> OTPReport {
         var r = OTPReport()
         for events in threeDS {
-            let submits = events.filter { $0.type == "ChallengeRequestSent" && $0.s("action") == "submitText" && w.contains($0.t) }
+            let submits = events.filter {
+                $0.type == "ChallengeRequestSent" && $0.s("action") == "submitText" && w.contains($0.t)
+            }
             r.threeDSSubmissions += Int64(submits.count)
-            r.resends += Int64(events.filter { $0.type == "ChallengeRequestSent" && $0.s("action") == "resend" && w.contains($0.t) }.count)
+            r.resends += Int64(
+                events.filter { $0.type == "ChallengeRequestSent" && $0.s("action") == "resend" && w.contains($0.t) }
+                    .count)
             if !submits.isEmpty {
                 r.transactions += 1
                 r.outcomes[Self.outcome3DS(events), default: 0] += 1
@@ -136,7 +145,9 @@ struct Reference {
             let ds = events.first { $0.type == "TransactionCreated" }?.s("directoryServerID") ?? "unknown"
             var lastUi: String?
             for e in events {
-                if e.type == "ChallengeResponseReceived", e.s("challengeCompletionInd") == "N" { lastUi = e.s("acsUiType") }
+                if e.type == "ChallengeResponseReceived", e.s("challengeCompletionInd") == "N" {
+                    lastUi = e.s("acsUiType")
+                }
                 if e.type == "ChallengeTimedOut", w.contains(e.t) {
                     r.challengeTimeouts += 1
                     r.byDirectoryServer[ds, default: 0] += 1
@@ -156,7 +167,9 @@ struct Reference {
     func funnel(_ w: QueryWindow) -> FunnelReport {
         var r = FunnelReport()
         for events in threeDS {
-            guard let created = events.first(where: { $0.type == "TransactionCreated" }), w.contains(created.t) else { continue }
+            guard let created = events.first(where: { $0.type == "TransactionCreated" }), w.contains(created.t) else {
+                continue
+            }
             let ares = events.first { $0.type == "AuthResponseReceived" }?.s("transStatus")
             let frictionless = ares != nil && ares != "C" && ares != "D"
             let challenged = events.contains { $0.type == "ChallengeStarted" }
@@ -169,14 +182,21 @@ struct Reference {
             }
             if challenged { r.challenged += 1 }
             r.outcomes[outcome, default: 0] += 1
-            for key in [created.s("directoryServerID") ?? "unknown", created.s("messageVersion") ?? "unknown"].enumerated() {
-                var slice = (key.offset == 0 ? r.byDirectoryServer[key.element] : r.byMessageVersion[key.element])
+            for key in [created.s("directoryServerID") ?? "unknown", created.s("messageVersion") ?? "unknown"]
+                .enumerated()
+            {
+                var slice =
+                    (key.offset == 0 ? r.byDirectoryServer[key.element] : r.byMessageVersion[key.element])
                     ?? FunnelReport.Slice()
                 slice.transactions += 1
                 if frictionless { slice.frictionless += 1 }
                 if challenged { slice.challenged += 1 }
                 slice.outcomes[outcome, default: 0] += 1
-                if key.offset == 0 { r.byDirectoryServer[key.element] = slice } else { r.byMessageVersion[key.element] = slice }
+                if key.offset == 0 {
+                    r.byDirectoryServer[key.element] = slice
+                } else {
+                    r.byMessageVersion[key.element] = slice
+                }
             }
         }
         return r
@@ -200,7 +220,8 @@ struct Reference {
                 }
             }
             guard events.contains(where: { $0.type == "ChallengeStarted" }),
-                  let end = events.last(where: { Self.terminal3DS.contains($0.type) }), w.contains(end.t) else { continue }
+                let end = events.last(where: { Self.terminal3DS.contains($0.type) }), w.contains(end.t)
+            else { continue }
             let rounds = Int64(events.filter { $0.type == "ChallengeRequestSent" }.count)
             let ui = lastUi ?? "none"
             r.challengesEnded += 1
@@ -276,7 +297,9 @@ struct Reference {
             }
         }
         r.timeToActivation = Distribution(sorted: durations.values.flatMap { $0 }.sorted())
-        for (method, values) in durations { r.byMethod[method, default: .init()].timeToActivation = Distribution(sorted: values.sorted()) }
+        for (method, values) in durations {
+            r.byMethod[method, default: .init()].timeToActivation = Distribution(sorted: values.sorted())
+        }
         return r
     }
 
@@ -285,7 +308,8 @@ struct Reference {
         var challenges: [String: [Int64]] = [:]
         for events in threeDS {
             guard let start = events.first(where: { $0.type == "ChallengeStarted" }),
-                  let end = events.last(where: { Self.terminal3DS.contains($0.type) }), w.contains(end.t) else { continue }
+                let end = events.last(where: { Self.terminal3DS.contains($0.type) }), w.contains(end.t)
+            else { continue }
             let ds = events.first { $0.type == "TransactionCreated" }?.s("directoryServerID") ?? "unknown"
             challenges[ds, default: []].append(end.t - start.t)
         }

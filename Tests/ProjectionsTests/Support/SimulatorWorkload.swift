@@ -11,8 +11,10 @@ enum SimulatorWorkload {
         var journeys: [GeneratedJourney] = []
         for i in 0..<(transactions + digitizations) {
             // Alternate categories while both have journeys left.
-            let threeDS = i % 2 == 0 ? journeys.count(where: { $0.category == .threeDS }) < transactions
-                                     : journeys.count(where: { $0.category == .card }) >= digitizations
+            let threeDS =
+                i % 2 == 0
+                ? journeys.count(where: { $0.category == .threeDS }) < transactions
+                : journeys.count(where: { $0.category == .card }) >= digitizations
             journeys.append(generator.journey(threeDS ? .threeDS : .card))
         }
         var cursors = [Int](repeating: 0, count: journeys.count)
@@ -25,8 +27,9 @@ enum SimulatorWorkload {
             }
             guard let j = next else { break }
             let event = journeys[j].events[cursors[j]]
-            builder.add(event.stream, event.type, ms: event.occurredAt.millisecondsSinceEpoch,
-                        JSONWriter.string(.object(event.data)))
+            builder.add(
+                event.stream, event.type, ms: event.occurredAt.millisecondsSinceEpoch,
+                JSONWriter.string(.object(event.data)))
             cursors[j] += 1
         }
         return builder.events

@@ -13,11 +13,15 @@ struct HostileInputGenerator {
 
     /// A hostile file: `cases` journeys (one in ten left intact as a control), each with one
     /// mutation, interleaved; `fiftyMegabytes` adds one journey whose spoiled line is 50 MB.
-    mutating func file(cases: Int, fiftyMegabytes: Bool = false) -> (lines: [HostileLine], tally: [HostileMutation: Int]) {
+    mutating func file(cases: Int, fiftyMegabytes: Bool = false) -> (
+        lines: [HostileLine], tally: [HostileMutation: Int]
+    ) {
         var units: [[HostileLine]] = []
         var tally: [HostileMutation: Int] = [:]
         for index in 0..<cases {
-            let mutation: HostileMutation? = fiftyMegabytes && index == 0 ? .fiftyMegabytes
+            let mutation: HostileMutation? =
+                fiftyMegabytes && index == 0
+                ? .fiftyMegabytes
                 : random.chance(10) ? nil : random.pick(HostileMutation.drawable)
             if let mutation { tally[mutation, default: 0] += 1 }
             units.append(unit(mutation))
@@ -77,7 +81,8 @@ struct HostileInputGenerator {
         guard let mutation else { return lines }
         var target = random.int(below: lines.count)
         if mutation == .nonIntegerInIntegerField,
-           let withInteger = lines.indices.first(where: { Self.integerField(in: lines[$0].text) != nil }) {
+            let withInteger = lines.indices.first(where: { Self.integerField(in: lines[$0].text) != nil })
+        {
             target = withInteger
         }
         let other = Array(journey()[0].utf8)
@@ -109,8 +114,10 @@ struct HostileInputGenerator {
             }
             return (bytes, .unknown)
         case .invalidUTF8:
-            let sequence: [UInt8] = random.pick([[0x80], [0xC0, 0xAF], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80],
-                                                 [0xE2, 0x82], [0xFF], [0xC3], [0xF8, 0x88, 0x80, 0x80, 0x80]])
+            let sequence: [UInt8] = random.pick([
+                [0x80], [0xC0, 0xAF], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80],
+                [0xE2, 0x82], [0xFF], [0xC3], [0xF8, 0x88, 0x80, 0x80, 0x80]
+            ])
             bytes.insert(contentsOf: sequence, at: random.int(in: 0...bytes.count))
             return (bytes, .reject)
         case .byteOrderMark:
@@ -119,45 +126,62 @@ struct HostileInputGenerator {
             return (bytes + [0x0D], .accept)
         case .deepNesting:
             let depth = 10_000
-            return (insertIntoData(bytes, "\"deep\":" + String(repeating: "[", count: depth) + String(repeating: "]", count: depth)),
-                    .reject)
+            return (
+                insertIntoData(
+                    bytes, "\"deep\":" + String(repeating: "[", count: depth) + String(repeating: "]", count: depth)),
+                .reject
+            )
         case .nestingAtLimit:
             let depth = random.int(in: 120...135)
-            return (insertIntoData(bytes, "\"deep\":" + String(repeating: "[", count: depth) + String(repeating: "]", count: depth)),
-                    .unknown)
+            return (
+                insertIntoData(
+                    bytes, "\"deep\":" + String(repeating: "[", count: depth) + String(repeating: "]", count: depth)),
+                .unknown
+            )
         case .longString:
             let letters = Array("abcdefghij klmnopqrstuvwxyz".utf8)
             var text = "\"note\":\""
-            text += String(decoding: (0..<200_000).map { _ in letters[random.int(below: letters.count)] }, as: UTF8.self)
+            text += String(
+                decoding: (0..<200_000).map { _ in letters[random.int(below: letters.count)] }, as: UTF8.self)
             return (insertIntoData(bytes, text + "\""), .accept)
         case .hugeNumber:
-            let value = random.pick(["99999999999999999999999", "-99999999999999999999999", "1e400", "-1E-400", "-0",
-                                     "0.000000000000000000000000001", "123456789012345678901234567890.5", "12345678901",
-                                     "-9223372036854775809", "18446744073709551616"])
+            let value = random.pick([
+                "99999999999999999999999", "-99999999999999999999999", "1e400", "-1E-400", "-0",
+                "0.000000000000000000000000001", "123456789012345678901234567890.5", "12345678901",
+                "-9223372036854775809", "18446744073709551616"
+            ])
             return (insertIntoData(bytes, "\"amount\":\(value)"), .accept)
         case .cardNumberInteger:
             let digits = random.int(in: 13...19)
-            let number = String(random.int(in: 1...9)) + String((1..<digits).map { _ in Character(String(random.int(below: 10))) })
+            let number =
+                String(random.int(in: 1...9))
+                + String((1..<digits).map { _ in Character(String(random.int(below: 10))) })
             return (insertIntoData(bytes, "\"reference\":\(number)"), .reject)
         case .nonIntegerInIntegerField:
             guard let field = Self.integerField(in: String(decoding: bytes, as: UTF8.self)) else {
                 return (insertIntoData(bytes, "\"amount\":1e400"), .accept)
             }
-            let (value, oracle): (String, LineOracle) = random.pick([("1.5", .reject), ("2e3", .reject), ("2E+3", .reject),
-                                                                     ("600.0", .reject), ("-0.0", .reject),
-                                                                     ("99999999999999999999999", .unknown)])
+            let (value, oracle): (String, LineOracle) = random.pick([
+                ("1.5", .reject), ("2e3", .reject), ("2E+3", .reject),
+                ("600.0", .reject), ("-0.0", .reject),
+                ("99999999999999999999999", .unknown)
+            ])
             return (replace(bytes, field, with: value), oracle)
         case .duplicateKey:
             if random.chance(50) {
-                let key = random.pick([#""type":"TransactionClosed""#, #""stream":"3ds-0b9e6f3a-0000-4000-8000-000000000001""#,
-                                       #""data":{}"#, #""id":"00000000-0000-4000-8000-000000000000""#])
+                let key = random.pick([
+                    #""type":"TransactionClosed""#, #""stream":"3ds-0b9e6f3a-0000-4000-8000-000000000001""#,
+                    #""data":{}"#, #""id":"00000000-0000-4000-8000-000000000000""#
+                ])
                 return (Array(bytes.dropLast()) + Array(",\(key)}".utf8), .reject)
             }
             return (insertIntoData(bytes, #""k":1,"k":2"#), .reject)
         case .wrongType:
             let key = random.pick(["id", "stream", "type", "occurredAt", "data"])
-            let value = random.pick(key == "data" ? [#""{}""#, "[]", "null", "7", "true"]
-                                                  : ["123", "true", "null", #"["x"]"#, #"{"a":1}"#, "-1.5e3"])
+            let value = random.pick(
+                key == "data"
+                    ? [#""{}""#, "[]", "null", "7", "true"]
+                    : ["123", "true", "null", #"["x"]"#, #"{"a":1}"#, "-1.5e3"])
             guard let range = valueRange(of: key, in: bytes) else { return (bytes, .accept) }
             bytes.replaceSubrange(range, with: Array(value.utf8))
             return (bytes, .reject)
@@ -167,22 +191,26 @@ struct HostileInputGenerator {
         case .blankLine:
             return (bytes, .accept)
         case .unknownKey:
-            let key = random.pick([#""ID":"x""#, #""typ":"TransactionCreated""#, #""occured_at":"2026-11-29T10:00:00.000Z""#,
-                                   #""extra":1"#, #""Data":{}"#])
+            let key = random.pick([
+                #""ID":"x""#, #""typ":"TransactionCreated""#, #""occured_at":"2026-11-29T10:00:00.000Z""#,
+                #""extra":1"#, #""Data":{}"#
+            ])
             return (Array(bytes.dropLast()) + Array(",\(key)}".utf8), .reject)
         case .missingKey:
             let key = random.pick(["id", "stream", "type", "occurredAt", "data"])
             guard let range = valueRange(of: key, in: bytes) else { return (bytes, .accept) }
-            let keyStart = range.lowerBound - key.utf8.count - 3  // "key":
+            let keyStart = range.lowerBound - key.utf8.count - 3 // "key":
             if key == "id" {
-                bytes.removeSubrange(keyStart..<(range.upperBound + 1))  // and the comma after
+                bytes.removeSubrange(keyStart..<(range.upperBound + 1)) // and the comma after
             } else {
-                bytes.removeSubrange((keyStart - 1)..<range.upperBound)  // and the comma before
+                bytes.removeSubrange((keyStart - 1)..<range.upperBound) // and the comma before
             }
             return (bytes, .reject)
         case .sensitiveKey:
-            let key = random.pick(["otp", "OTP", "otpValue", "challengeDataEntry", "challengeHTMLDataEntry", "tav",
-                                   "cryptogram", "pan", "cardNumber", "CVV", "cvc", "pushToken"])
+            let key = random.pick([
+                "otp", "OTP", "otpValue", "challengeDataEntry", "challengeHTMLDataEntry", "tav",
+                "cryptogram", "pan", "cardNumber", "CVV", "cvc", "pushToken"
+            ])
             let field = random.chance(50) ? "\"\(key)\":\"x\"" : "\"extra\":{\"deep\":[{\"\(key)\":1}]}"
             return (insertIntoData(bytes, field), .reject)
         case .garbage:
@@ -200,10 +228,12 @@ struct HostileInputGenerator {
             let escape = random.pick([#""note":"\ud800""#, #""note":"x\udc00y""#, #""note":"\ud83d""#])
             return (insertIntoData(bytes, escape), .reject)
         case .badTimestamp:
-            let value = random.pick(["2026-11-29T10:15:02Z", "2026-11-29 10:15:02.125Z", "2026-13-01T00:00:00.000Z",
-                                     "2026-02-30T00:00:00.000Z", "2026-11-29T24:00:00.000Z", "2026-11-29T10:15:02.125z",
-                                     "2026-11-29T10:15:02.125+00:00", "2026-11-29T10:15:02.1250Z", "", "1796292000000",
-                                     "2026-11-29T10:60:00.000Z", "+2026-11-29T10:15:02.125Z"])
+            let value = random.pick([
+                "2026-11-29T10:15:02Z", "2026-11-29 10:15:02.125Z", "2026-13-01T00:00:00.000Z",
+                "2026-02-30T00:00:00.000Z", "2026-11-29T24:00:00.000Z", "2026-11-29T10:15:02.125z",
+                "2026-11-29T10:15:02.125+00:00", "2026-11-29T10:15:02.1250Z", "", "1796292000000",
+                "2026-11-29T10:60:00.000Z", "+2026-11-29T10:15:02.125Z"
+            ])
             guard let range = valueRange(of: "occurredAt", in: bytes) else { return (bytes, .accept) }
             bytes.replaceSubrange(range, with: Array("\"\(value)\"".utf8))
             return (bytes, .reject)

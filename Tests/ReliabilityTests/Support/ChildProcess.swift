@@ -33,8 +33,10 @@ final class ChildProcess {
         }
     }
 
-    init(_ executable: URL, _ arguments: [String], folder: URL, environment: [String: String] = [:],
-         stdin: String? = nil) throws {
+    init(
+        _ executable: URL, _ arguments: [String], folder: URL, environment: [String: String] = [:],
+        stdin: String? = nil
+    ) throws {
         let tag = UUID().uuidString.prefix(8)
         stdoutPath = folder.appendingPathComponent("child-\(tag).out").path
         stderrPath = folder.appendingPathComponent("child-\(tag).err").path
@@ -110,9 +112,11 @@ extension JournalRunner {
     static var harness: URL { executable.deletingLastPathComponent().appendingPathComponent("reliability-harness") }
 
     /// Starts `journal ARGS --db <this runner's database>` in the background.
-    func start(_ arguments: [String], environment: [String: String] = [:], stdin: String? = nil) throws -> ChildProcess {
-        try ChildProcess(Self.executable, arguments + ["--db", database], folder: folder, environment: environment,
-                         stdin: stdin)
+    func start(_ arguments: [String], environment: [String: String] = [:], stdin: String? = nil) throws -> ChildProcess
+    {
+        try ChildProcess(
+            Self.executable, arguments + ["--db", database], folder: folder, environment: environment,
+            stdin: stdin)
     }
 
     /// Starts the harness program with `--db <this runner's database>`.
@@ -123,8 +127,11 @@ extension JournalRunner {
     /// Runs `journal ARGS --db …` (no `--db` when `db` is false) to its end, or kills it after
     /// `timeout` seconds (a hang).
     func run(_ arguments: [String], timeout: Double, db: Bool = true, environment: [String: String] = [:])
-        throws -> (ending: ChildProcess.Ending, stdout: String, stderr: String) {
-        let child = db ? try start(arguments, environment: environment)
+        throws -> (ending: ChildProcess.Ending, stdout: String, stderr: String)
+    {
+        let child =
+            db
+            ? try start(arguments, environment: environment)
             : try ChildProcess(Self.executable, arguments, folder: folder, environment: environment)
         let ending = child.wait(timeout: timeout)
         defer {
