@@ -17,6 +17,11 @@ public struct SimulationAppender {
     /// (BENCHMARKS.md, "Append path").
     public static let defaultBatchSize = 65_536
 
+    /// Events per transaction of a new journal's load: it has no index to rewrite while it
+    /// loads, so a smaller batch costs no more work, and the three batches alive at once (being
+    /// written, being made, being freed) bound the load's memory.
+    public static let defaultLoadBatchSize = 16_384
+
     public init(batchSize: Int = SimulationAppender.defaultBatchSize) {
         self.batchSize = max(1, batchSize)
     }

@@ -38,7 +38,8 @@ enum SimulateCommand {
                 help: "print the profile (every figure with its source) as JSON and exit"),
             OptionSpec(
                 name: "batch-size", value: .integer(placeholder: "N", minimum: 1),
-                help: "events per store transaction (default: \(SimulationAppender.defaultBatchSize))"),
+                help: "events per store transaction (default: \(SimulationAppender.defaultLoadBatchSize) "
+                    + "loading a new journal, \(SimulationAppender.defaultBatchSize) otherwise)"),
             OptionSpec(
                 name: "into-existing", value: .flag,
                 help: "append to a journal that already holds events (refused without it)"),
@@ -136,7 +137,9 @@ enum SimulateCommand {
             try refuseRealJournal(existing, arguments, context)
             store = existing
         }
-        let batchSize = arguments.integer("batch-size").map { Int($0) } ?? SimulationAppender.defaultBatchSize
+        let batchSize =
+            arguments.integer("batch-size").map { Int($0) }
+            ?? (load == nil ? SimulationAppender.defaultBatchSize : SimulationAppender.defaultLoadBatchSize)
         let appender = SimulationAppender(batchSize: batchSize)
         // How many events the streams make is known only at the end: done and rate, no total.
         let progress = ProgressReporter.make(arguments, context, verb: "simulating", unit: .events, total: nil)

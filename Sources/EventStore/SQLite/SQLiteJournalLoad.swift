@@ -69,6 +69,13 @@ package final class SQLiteJournalLoad: BatchAppending {
         loading.synchronous = .off
         loading.createIfMissing = true
         loading.readOnly = false
+        // A load writes the file front to back and reads it once, in `finish()`, to sort the
+        // indexes: mapped pages would only add the file's size (up to the map's) to the resident
+        // memory a load is bounded by (docs/eventstore.md, "Loading a new journal").
+        loading.mmapSizeBytes = 0
+        // Rows go to the ends of their tables (no index is kept while loading), so a load's
+        // writes touch few pages: a small page cache is enough, and the load's memory stays bounded.
+        loading.cacheSizeKiB = min(loading.cacheSizeKiB, Self.loadCacheKiB)
         do {
             store = try SQLiteEventStore(path: loadingPath, configuration: loading)
         } catch {
@@ -282,6 +289,8 @@ package final class SQLiteJournalLoad: BatchAppending {
         for suffix in ["", "-journal", "-wal", "-shm"] { FileSystem.remove(loadingPath + suffix) }
     }
 
+    /// The page cache while the load writes its rows, in KiB.
+    static let loadCacheKiB = 16 * 1024
     /// The page cache while `finish()` sorts the indexes, in KiB.
     static let sortCacheKiB = 8 * 1024
     /// The helper threads SQLite's sorter may use in `finish()`.
