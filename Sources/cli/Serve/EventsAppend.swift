@@ -26,8 +26,9 @@ enum EventsAppend {
     /// One request's events, split into lines, with its version check.
     struct Request {
         /// The non-blank lines: checked already (`Importer.prepare`) for a small body, as read
-        /// for a large one (checked in the transaction, which keeps the parsed events of one
-        /// line at a time in memory rather than of the whole body).
+        /// for a large one (checked a chunk at a time by `PreparedChunks` during the
+        /// transaction, which keeps the parsed events of two chunks in memory rather than of
+        /// the whole body).
         var lines: Lines
         /// The stream `Journal-Expected-Version` applies to, and the version (−1: must not exist).
         var check: (stream: StreamName, version: Int64)?
@@ -112,14 +113,52 @@ enum EventsAppend {
                 count(outcome, line: number, position: importer.lastAppendedPosition)
             }
         case let .read(lines):
-            for line in lines {
-                let outcome = try importer.importLine(line)
-                count(outcome, line: line.number, position: importer.lastAppendedPosition)
+            // As `journal import` does: the next chunk's lines are prepared on another thread
+            // while this one is validated against the journal and appended.
+            var chunks = PreparedChunks(lines)
+            defer { chunks.finish() }
+            while let chunk = chunks.next() {
+                for prepared in chunk {
+                    let outcome = try importer.importPrepared(prepared)
+                    count(outcome, line: prepared.line.number, position: importer.lastAppendedPosition)
+                }
             }
         }
         if let mismatch, appended > 0 { return .versionMismatch(mismatch) }
         if errors.count > 0 { return .rejected(errors) }
         return .committed(appended: appended, duplicates: duplicates, firstPosition: first, lastPosition: last)
+    }
+
+    /// A large body's lines, prepared (`Importer.prepare`) a chunk at a time: each chunk is
+    /// prepared on another thread while the writer applies the one before, so that at most two
+    /// chunks of parsed events are in memory, whatever the body's size.
+    struct PreparedChunks {
+        private let lines: [InputLine]
+        private var start = 0
+        private var ahead: BackgroundTask<[Importer.PreparedLine]>?
+
+        init(_ lines: [InputLine]) { self.lines = lines }
+
+        /// The next chunk in order (nil after the last); starts preparing the one after it.
+        mutating func next() -> [Importer.PreparedLine]? {
+            let chunk = ahead?.wait() ?? Self.prepare(lines[start..<min(start + Self.chunkLines, lines.count)])
+            ahead = nil
+            guard !chunk.isEmpty else { return nil }
+            start = min(start + Self.chunkLines, lines.count)
+            let following = lines[start..<min(start + Self.chunkLines, lines.count)]
+            if !following.isEmpty { ahead = BackgroundTask { Self.prepare(following) } }
+            return chunk
+        }
+
+        /// Waits for a chunk still being prepared (an apply that ended early).
+        func finish() { ahead?.finish() }
+
+        static let chunkLines = PreparedLines.chunkLines
+
+        private static func prepare(_ lines: ArraySlice<InputLine>) -> [Importer.PreparedLine] {
+            let parser = JSONParser()
+            return lines.map { Importer.prepare($0, parser: parser) }
+        }
     }
 
     /// The one stream every readable line names, or nil (no line names one, or several do).
