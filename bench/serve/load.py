@@ -7,8 +7,9 @@ runs two workloads against it:
   single  CLIENTS concurrent clients, each appending one event per request (a new 3DS
           transaction's TransactionCreated) for SECONDS seconds;
   batch   one client appending BATCHES requests of 1,000 events each (500 transactions x 2
-          events), then `journal import` of the same events into another fresh journal, for
-          the ratio.
+          events), then `journal import` of the same events into another fresh journal, and
+          into a journal that already holds one event (the path a live journal takes), for
+          the ratios.
 
 First, IDLE connections that send nothing: the server's resident memory with them. Prints
 acknowledged events/s and p50/p99 request latency. Not a test: numbers depend on the
@@ -154,11 +155,24 @@ def batch(journal, port, batches, folder):
     t0 = time.monotonic()
     subprocess.run([journal, "import", path, "--db", db], check=True, stdout=subprocess.DEVNULL)
     imported = time.monotonic() - t0
+    # The server appends to a live journal; `journal import` into a journal that already holds
+    # an event takes the same path (a new or empty one may be loaded in one go instead).
+    existing = os.path.join(folder, "existing.db")
+    seed = os.path.join(folder, "seed.ndjson")
+    with open(seed, "w") as out:
+        out.write(transaction_events(0, 0x5EED0000)[0] + "\n")
+    subprocess.run([journal, "import", seed, "--db", existing], check=True, stdout=subprocess.DEVNULL)
+    t0 = time.monotonic()
+    subprocess.run([journal, "import", path, "--db", existing], check=True, stdout=subprocess.DEVNULL)
+    imported_existing = time.monotonic() - t0
     events = batches * 1000
+    served_rate = acknowledged / served
     return {"requests": batches, "eventsPerRequest": 1000, "acknowledged": acknowledged,
-            "serveEventsPerSecond": round(acknowledged / served), "p50ms": round(percentile(latencies, 0.5) * 1000, 1),
+            "serveEventsPerSecond": round(served_rate), "p50ms": round(percentile(latencies, 0.5) * 1000, 1),
             "p99ms": round(percentile(latencies, 0.99) * 1000, 1), "importEventsPerSecond": round(events / imported),
-            "ratioToImport": round((acknowledged / served) / (events / imported), 2)}
+            "ratioToImport": round(served_rate / (events / imported), 2),
+            "importExistingEventsPerSecond": round(events / imported_existing),
+            "ratioToImportExisting": round(served_rate / (events / imported_existing), 2)}
 
 
 def main():
@@ -168,13 +182,18 @@ def main():
     parser.add_argument("--seconds", type=float, default=10)
     parser.add_argument("--batches", type=int, default=100)
     parser.add_argument("--idle", type=int, default=1000)
+    parser.add_argument("--workloads", default="idle,single,batch", help="comma-separated: idle, single, batch")
     arguments = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="journal-serve-bench-") as folder:
         server, port = start_server(arguments.journal, os.path.join(folder, "serve.db"))
         try:
-            print(json.dumps({"idle": idle(server.pid, port, arguments.idle)}))
+            chosen = arguments.workloads.split(",")
+            if "idle" in chosen:
+                print(json.dumps({"idle": idle(server.pid, port, arguments.idle)}))
             for name, run in (("single", lambda: single(port, arguments.clients, arguments.seconds)),
                               ("batch", lambda: batch(arguments.journal, port, arguments.batches, folder))):
+                if name not in chosen:
+                    continue
                 cpu = cpu_seconds(server.pid)
                 result = run()
                 # The server's CPU per acknowledged event: what the server costs, whatever the
