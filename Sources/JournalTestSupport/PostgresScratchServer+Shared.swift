@@ -44,7 +44,8 @@ extension PostgresScratchServer {
                     state.server = .failure(
                         Unavailable(
                             description:
-                                "cannot start the private PostgreSQL 15 server for \(users): \(error) (JOURNAL_SKIP_POSTGRES=1 skips PostgreSQL tests locally; in CI this is a failure)"
+                                "cannot start the private PostgreSQL 15 server for \(users): \(error) "
+                                + "(JOURNAL_SKIP_POSTGRES=1 skips PostgreSQL tests locally; in CI this is a failure)"
                         ))
                 }
                 return state.server!

@@ -5,8 +5,8 @@ import Domain
 ///
 /// Tables of generation G:
 /// - `pj_3ds_stream_gG(sid PK, name, nh (its hash, indexed), created_t, ds, mv, ares, started_t, outcome, ended_t,
-///   requests, submits, last_ui, sub_first_t, sub_last_t)`; covering indexes from `created_t` (the funnel's columns) and
-///   from `ended_t` (those of challenges and latency).
+///   requests, submits, last_ui, sub_first_t, sub_last_t)`; covering indexes from `created_t` (the funnel's
+///   columns) and from `ended_t` (those of challenges and latency).
 /// - `pj_3ds_fact_gG(kind, t, sid, a, b, seq)`, `WITHOUT ROWID`, keyed `(kind, t, a, b, sid, seq)`.
 /// - the all-time totals (``TotalsTables``, prefix `pj_3ds`).
 final class ThreeDSProjection: StreamDirectoryModel {
@@ -42,9 +42,11 @@ final class ThreeDSProjection: StreamDirectoryModel {
         let f = Self.factTable(g)
         try db.execute(
             """
-            CREATE TABLE IF NOT EXISTS \(s)(sid INTEGER PRIMARY KEY, name TEXT NOT NULL, nh INTEGER NOT NULL, created_t INTEGER,
+            CREATE TABLE IF NOT EXISTS \(s)(sid INTEGER PRIMARY KEY, name TEXT NOT NULL, nh \
+            INTEGER NOT NULL, created_t INTEGER,
               ds TEXT, mv TEXT, ares TEXT, started_t INTEGER, outcome INTEGER NOT NULL, ended_t INTEGER,
-              requests INTEGER NOT NULL, submits INTEGER NOT NULL, last_ui TEXT, sub_first_t INTEGER, sub_last_t INTEGER, sub_times TEXT);
+              requests INTEGER NOT NULL, submits INTEGER NOT NULL, last_ui TEXT, sub_first_t INTEGER, \
+            sub_last_t INTEGER, sub_times TEXT);
             CREATE TABLE IF NOT EXISTS \(f)(kind INTEGER NOT NULL, t INTEGER NOT NULL, sid INTEGER NOT NULL,
               a TEXT NOT NULL, b TEXT NOT NULL, seq INTEGER NOT NULL,
               PRIMARY KEY(kind, t, a, b, sid, seq)) WITHOUT ROWID;
@@ -55,8 +57,9 @@ final class ThreeDSProjection: StreamDirectoryModel {
 
     func createIndexes(in db: ProjectionDatabase, generation g: Int64) throws(ProjectionError) {
         let s = Self.streamTable(g)
-        // The fact table is clustered on its query order (no index). No name index: a store's stream id is the row's sid; the index is made on demand by
-        // the first fold that looks a stream up by name (a source without stream ids).
+        // The fact table is clustered on its query order (no index). No name index: a store's stream
+        // id is the row's sid; the index is made on demand by the first fold that looks a stream up
+        // by name (a source without stream ids).
         // `ended` holds the challenged transactions only: both of its queries (challenges,
         // latency) ask for `started_t IS NOT NULL` (a third of the rows).
         try db.execute(
@@ -142,7 +145,8 @@ final class ThreeDSProjection: StreamDirectoryModel {
         let upsert = RowInserter(
             db,
             """
-            INSERT INTO \(streamTable(generation))(sid, name, nh, created_t, ds, mv, ares, started_t, outcome, ended_t, requests,
+            INSERT INTO \(streamTable(generation))(sid, name, nh, created_t, ds, mv, ares, \
+            started_t, outcome, ended_t, requests,
               submits, last_ui, sub_first_t, sub_last_t, sub_times)
             """, columns: 16,
             tail: """

@@ -35,9 +35,13 @@ struct ReportPage {
             <header>
             <h1>Journal analytics</h1>
             <dl class="scope" id="scope">
-            <dt>window</dt><dd id="window"\(HTML.attribute("data-since", data.window.since?.description ?? ""))\(HTML.attribute("data-until", data.window.until?.description ?? ""))>\(HTML.escape(data.window.description))</dd>
+            <dt>window</dt><dd id="window"\
+            \(HTML.attribute("data-since", data.window.since?.description ?? ""))\
+            \(HTML.attribute("data-until", data.window.until?.description ?? ""))\
+            >\(HTML.escape(data.window.description))</dd>
             <dt>events</dt><dd id="events"\(HTML.attribute("data-value", String(data.events)))>\(data.events)</dd>
-            <dt>rates over time</dt><dd id="every"\(HTML.attribute("data-every", data.every.rawValue))>one point per \(HTML.escape(Self.widthName(data.every))) (UTC)</dd>
+            <dt>rates over time</dt><dd id="every"\(HTML.attribute("data-every", data.every.rawValue))>one point per \
+            \(HTML.escape(Self.widthName(data.every))) (UTC)</dd>
             </dl>
             \(preface)
             <nav aria-label="sections"><ul>
@@ -151,7 +155,8 @@ struct ReportPage {
         "<li class=\"card\"><span class=\"name\">\(HTML.escape(name))</span>"
             + "<span class=\"big\"\(rate.dataAttributes)>\(HTML.escape(rate.text))</span>"
             + "<span class=\"of\"><span\(numerator.dataAttributes)>\(HTML.escape(numerator.text))</span> "
-            + "\(HTML.escape(numeratorName)) of <span\(denominator.dataAttributes)>\(HTML.escape(denominator.text))</span> "
+            + "\(HTML.escape(numeratorName)) of "
+            + "<span\(denominator.dataAttributes)>\(HTML.escape(denominator.text))</span> "
             + "\(HTML.escape(denominatorName))</span></li>\n"
     }
 
@@ -244,7 +249,8 @@ struct ReportPage {
             "The same rates per UTC-aligned bucket of one \(Self.widthName(data.every)), by the start of each "
                 + "stream; a gap in a line is a bucket with nothing to divide by.",
             "<figure class=\"wide\"><div class=\"plot\">\(chart.svg)</div>"
-                + "<div class=\"data scroll\"\(HTML.attribute("data-every", data.every.rawValue))>\(table.html)</div></figure>\n"
+                + "<div class=\"data scroll\"\(HTML.attribute("data-every", data.every.rawValue))>"
+                + "\(table.html)</div></figure>\n"
         )
     }
 
