@@ -70,7 +70,11 @@ extension PostgresScratchServer {
                 servers.append(server)
                 return servers.count == 1
             }
-            if first { atexit { Shared.running.withLock { $0 }.forEach { $0.stop() } } }
+            if first {
+                atexit {
+                    for server in Shared.running.withLock({ $0 }) { server.stop() }
+                }
+            }
         }
     }
 }
