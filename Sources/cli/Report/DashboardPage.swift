@@ -19,34 +19,21 @@ enum DashboardPage {
 
     /// Served with 401 when the server wants a token and the browser sent none: the same shell
     /// with the token form; the script fetches the page with the token and shows it.
-    static let locked: String = """
-        <!doctype html>
-        <html lang="en">
-        <head>
-        <meta charset="utf-8">
-        <meta name="viewport" content="width=device-width, initial-scale=1">
-        <title>journal analytics: a token is needed</title>
-        \(icon)
-        <style>
-        \(ReportStyle.css)
-        </style>
-        </head>
-        <body>
-        <header>
-        <h1>Journal analytics</h1>
-        <dl class="scope" id="scope"><dt>access</dt><dd>this server needs a read token</dd></dl>
-        \(tokenForm(hidden: false))
-        </header>
-        <main id="report" data-locked="true"></main>
-        \(streamBrowser)
-        \(apiList)
-        <script>
-        \(DashboardScript.source)
-        </script>
-        </body>
-        </html>
+    static let locked: String =
+        ReportPage.top(title: "journal analytics: a token is needed", head: icon) + """
+            <dl class="scope" id="scope"><dt>access</dt><dd>this server needs a read token</dd></dl>
+            \(tokenForm(hidden: false))
+            </header>
+            <main id="report" data-locked="true"></main>
+            \(streamBrowser)
+            \(apiList)
+            <script>
+            \(DashboardScript.source)
+            </script>
+            </body>
+            </html>
 
-        """
+            """
 
     /// The dashboard's `Content-Security-Policy`: its one script by SHA-256 (the text between
     /// its `<script>` tags), inline styles, the inline icon, requests to this server only; no

@@ -18,22 +18,31 @@ struct ReportPage {
     /// Extra elements of `<head>` (the served page's empty icon, so the browser asks for none).
     var head = ""
 
+    /// The start of a page, the report's or the served one's, up to its heading: `<head>` with
+    /// `title` (escaped already), the extra elements `head` and the style sheet.
+    static func top(title: String, head: String) -> String {
+        """
+        <!doctype html>
+        <html lang="en">
+        <head>
+        <meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <title>\(title)</title>
+        \(head)
+        <style>
+        \(ReportStyle.css)
+        </style>
+        </head>
+        <body>
+        <header>
+        <h1>Journal analytics</h1>
+
+        """
+    }
+
     var html: String {
-        var out = """
-            <!doctype html>
-            <html lang="en">
-            <head>
-            <meta charset="utf-8">
-            <meta name="viewport" content="width=device-width, initial-scale=1">
-            <title>journal analytics: \(HTML.escape(data.window.description))</title>
-            \(head)
-            <style>
-            \(ReportStyle.css)
-            </style>
-            </head>
-            <body>
-            <header>
-            <h1>Journal analytics</h1>
+        var out = Self.top(title: "journal analytics: \(HTML.escape(data.window.description))", head: head)
+        out += """
             <dl class="scope" id="scope">
             <dt>window</dt><dd id="window"\
             \(HTML.attribute("data-since", data.window.since?.description ?? ""))\
