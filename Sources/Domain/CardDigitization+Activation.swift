@@ -80,7 +80,8 @@ extension CardDigitization {
                     Rejection(
                         .cardActivationRequired,
                         "ActivationRequired.state must be "
-                            + "\"\(expected.rawValue)\" (the selected method is \(type)), got \"\(required.state.rawValue)\""
+                            + "\"\(expected.rawValue)\" (the selected method is \(type)), got "
+                            + "\"\(required.state.rawValue)\""
                     ))
             }
             switch required.state {

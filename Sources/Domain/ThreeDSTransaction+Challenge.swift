@@ -96,7 +96,8 @@ extension ThreeDSTransaction {
                     Rejection(
                         .threeDSCompleted,
                         "ChallengeCompleted.transStatus must be "
-                            + "\"\(transStatus.rawValue)\" (the final response's), got \"\(completed.transStatus.rawValue)\""
+                            + "\"\(transStatus.rawValue)\" (the final response's), got "
+                            + "\"\(completed.transStatus.rawValue)\""
                     ))
             }
             return .success(.ended(info, challenge, .completed(transStatus)))
@@ -106,7 +107,8 @@ extension ThreeDSTransaction {
                     Rejection(
                         .threeDSCancelled,
                         "ChallengeCancelled must come right after the final "
-                            + "response to a cancel request; the transaction is \(State.challenge(info, challenge).label)"
+                            + "response to a cancel request; the transaction is "
+                            + "\(State.challenge(info, challenge).label)"
                     ))
             }
             guard answersCancel else {
@@ -114,7 +116,8 @@ extension ThreeDSTransaction {
                     Rejection(
                         .threeDSCancelled,
                         "ChallengeCancelled must answer a cancel request: the "
-                            + "final response answered a request that was not a cancel, so the next event must be ChallengeCompleted"
+                            + "final response answered a request that was not a cancel, so the next "
+                            + "event must be ChallengeCompleted"
                     ))
             }
             return .success(.ended(info, challenge, .cancelled))
@@ -125,7 +128,8 @@ extension ThreeDSTransaction {
                     Rejection(
                         .threeDSTimeout,
                         "ChallengeTimedOut.occurredAt must be >= \(deadline) "
-                            + "(ChallengeStarted at \(challenge.startedAt) + \(challenge.timeoutSeconds) s), got \(occurredAt)"
+                            + "(ChallengeStarted at \(challenge.startedAt) + "
+                            + "\(challenge.timeoutSeconds) s), got \(occurredAt)"
                     ))
             }
             return .success(.ended(info, challenge, .timedOut))

@@ -2,6 +2,8 @@ import JournalCore
 
 // The value sets of contract §3.1. Raw values are the storage format: change them never.
 
+// swift-format-ignore: AlwaysUseLowerCamelCase
+// The case names spell the EMV wire values (contract §3.1), as the specification and logs do.
 /// The 3DS protocol versions the journal accepts.
 public enum MessageVersion: String, Sendable, Hashable, CaseIterable {
     case v2_1_0 = "2.1.0"
@@ -39,6 +41,8 @@ public enum DirectoryServer {
     }
 }
 
+// swift-format-ignore: AlwaysUseLowerCamelCase
+// The case names spell the EMV wire values (contract §3.1), as the specification and logs do.
 /// `transStatus` of an ARes (all eight values) or of a final CRes (Y or N only).
 public enum TransStatus: String, Sendable, Hashable, CaseIterable {
     case Y, N, U, A, C, D, R, I
@@ -47,11 +51,15 @@ public enum TransStatus: String, Sendable, Hashable, CaseIterable {
     public var requiresChallenge: Bool { self == .C || self == .D }
 }
 
+// swift-format-ignore: AlwaysUseLowerCamelCase
+// The case names spell the EMV wire values (contract §3.1), as the specification and logs do.
 /// The final result of a challenge: `transStatus` Y or N.
 public enum ChallengeTransStatus: String, Sendable, Hashable, CaseIterable {
     case Y, N
 }
 
+// swift-format-ignore: AlwaysUseLowerCamelCase
+// The case names spell the EMV wire values (contract §3.1), as the specification and logs do.
 /// `challengeCompletionInd` of a CRes.
 public enum ChallengeCompletion: String, Sendable, Hashable, CaseIterable {
     /// Final response: the challenge is over.
@@ -129,6 +137,8 @@ public enum ChallengeAction: String, Sendable, Hashable, CaseIterable {
     }
 }
 
+// swift-format-ignore: AlwaysUseLowerCamelCase
+// The case names spell the EMV wire values (contract §3.1), as the specification and logs do.
 /// `errorComponent` of a protocol error.
 public enum ErrorComponent: String, Sendable, Hashable, CaseIterable {
     case C, S, D, A

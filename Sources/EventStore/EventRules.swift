@@ -14,7 +14,8 @@ enum EventRules {
             }
             guard isTypeName(event.type) else {
                 throw .invalid(
-                    "event \(event.id): type \"\(event.type.prefix(60))\" must be 1 to 200 printable ASCII characters without spaces",
+                    "event \(event.id): type \"\(event.type.prefix(60))\" must be 1 to 200 printable "
+                        + "ASCII characters without spaces",
                     stream: stream, eventID: event.id)
             }
             let size = event.data.count + (event.meta?.count ?? 0)

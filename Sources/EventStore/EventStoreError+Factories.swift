@@ -48,10 +48,10 @@ extension EventStoreError {
     static func duplicateID(_ id: String, stream: StreamName, storedStream: StreamName, position: Int64)
         -> EventStoreError
     {
-        let where_ = storedStream == stream ? "in stream \(stream)" : "in stream \(storedStream), not \(stream)"
+        let location = storedStream == stream ? "in stream \(stream)" : "in stream \(storedStream), not \(stream)"
         return EventStoreError(
             code: .duplicateIDConflict,
-            message: "event id \(id) is already stored at position \(position) \(where_) with other content",
+            message: "event id \(id) is already stored at position \(position) \(location) with other content",
             stream: stream.rawValue, position: position, eventID: id)
     }
 

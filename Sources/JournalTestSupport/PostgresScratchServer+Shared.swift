@@ -44,7 +44,8 @@ extension PostgresScratchServer {
                     state.server = .failure(
                         Unavailable(
                             description:
-                                "cannot start the private PostgreSQL 15 server for \(users): \(error) (JOURNAL_SKIP_POSTGRES=1 skips PostgreSQL tests locally; in CI this is a failure)"
+                                "cannot start the private PostgreSQL 15 server for \(users): \(error) "
+                                + "(JOURNAL_SKIP_POSTGRES=1 skips PostgreSQL tests locally; in CI this is a failure)"
                         ))
                 }
                 return state.server!
@@ -69,7 +70,11 @@ extension PostgresScratchServer {
                 servers.append(server)
                 return servers.count == 1
             }
-            if first { atexit { Shared.running.withLock { $0 }.forEach { $0.stop() } } }
+            if first {
+                atexit {
+                    for server in Shared.running.withLock({ $0 }) { server.stop() }
+                }
+            }
         }
     }
 }

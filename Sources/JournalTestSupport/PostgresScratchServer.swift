@@ -55,7 +55,8 @@ public final class PostgresScratchServer: @unchecked Sendable {
         guard access(binDirectory + "/initdb", X_OK) == 0, access(binDirectory + "/pg_ctl", X_OK) == 0 else {
             throw StartError(
                 message:
-                    "PostgreSQL server programs not found in \(binDirectory) (install postgresql-15: apt-get install -y postgresql-15)"
+                    "PostgreSQL server programs not found in \(binDirectory) (install postgresql-15: "
+                    + "apt-get install -y postgresql-15)"
             )
         }
         let root = geteuid() == 0

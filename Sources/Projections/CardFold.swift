@@ -1,76 +1,6 @@
 import Domain
 import JournalCore
 
-/// One `card` stream as the card read model keeps it.
-public struct CardStreamRow: Sendable, Equatable {
-    public var sid: Int64
-    public var name: String
-    /// occurredAt of the yellow decision (`DigitizationApprovedWithIDV`).
-    public var decisionAt: Int64?
-    /// The offered methods, `id` → method kind (see ``CardFold/methodKind(type:withCryptogram:)``).
-    public var methods: [String: String] = [:]
-    public var selectedKind: String?
-    public var selections: Int64 = 0
-    public var otpSubmissions: Int64 = 0
-    /// The occurredAt of the `OTPSubmitted` events, sorted.
-    public var otpTimes: [Int64] = []
-    public var firstOTPAt: Int64? { otpTimes.first }
-    public var lastOTPAt: Int64? { otpTimes.last }
-    public var outcome: CardDigitization.OutcomeKey = .open
-    public var endedAt: Int64?
-    /// occurredAt of the stream's `EligibilityChecked`: the cohort time of `rates`.
-    public var startedAt: Int64?
-    /// Its outcome was `eligible`.
-    public var eligible = false
-    /// The method types (``IDVMethodType`` raw values; appToApp not split) selected at least
-    /// once, sorted, without repeats.
-    public var selectedTypes: [String] = []
-
-    public init(sid: Int64, name: String) {
-        self.sid = sid
-        self.name = name
-    }
-}
-
-/// A counted card event, with what describes it at the time it happened.
-public struct CardFact: Sendable, Equatable {
-    public enum Kind: Int64, Sendable {
-        /// `OTPSubmitted`: a = kind of the method selected last before it (`none`).
-        case otpSubmitted = 1
-        /// `OTPRejected`: a = reason.
-        case otpRejected = 2
-        /// `ActivationExpired`: a = method kind selected last (`none`).
-        case activationExpired = 3
-        /// One method offered by `DigitizationApprovedWithIDV`: a = method kind.
-        case offered = 4
-        /// `IDVMethodSelected`: a = method kind, b = `first` or `reselected`.
-        case selected = 5
-        /// Activation (`ActivatedByIDV` or a `CBP.info.tokenProvisioned` notification after the
-        /// yellow decision): a = method kind selected last (`none`), v = ms since the decision.
-        case activated = 6
-        /// `ActivationFailed`: a = method kind selected last, b = reason.
-        case failed = 7
-        /// `ActivationCancelled`: a = method kind selected last.
-        case cancelled = 8
-    }
-
-    public var occurredAt: Int64
-    public var sid: Int64
-    public var kind: Kind
-    public var a: String
-    public var b: String
-    public var v: Int64?
-
-    public init(occurredAt: Int64, sid: Int64, kind: Kind, a: String, b: String = "", v: Int64? = nil) {
-        self.occurredAt = occurredAt
-        self.sid = sid
-        self.kind = kind
-        self.a = a
-        self.b = b
-        self.v = v
-    }
-}
-
 /// The card projection's fold: pure, one event at a time, onto the stream's row, emitting facts
 /// and changes to the all-time totals.
 ///
@@ -78,48 +8,29 @@ public struct CardFact: Sendable, Equatable {
 /// `act|kind`, `fail|kind`, `cancel|kind`, `aexp|kind`; per stream `journey|activated`
 /// (streams with an OTPSubmitted; 1 when activated) and `decisions`; histograms `act|kind` and
 /// `act` (decision to activation, all).
-public enum CardFold {
-    public static func apply(
-        _ event: EventView, to row: inout CardStreamRow, facts: inout [CardFact],
-        totals: inout TotalsDelta
-    ) {
-        let before = row
-        applyCountingEvents(event, to: &row, facts: &facts, totals: &totals)
-        if before.firstOTPAt != row.firstOTPAt || before.outcome != row.outcome
+public enum CardFold: CategoryFold {
+    public static func contributionMayDiffer(_ before: CardStreamRow, _ row: CardStreamRow) -> Bool {
+        before.firstOTPAt != row.firstOTPAt || before.outcome != row.outcome
             || before.decisionAt != row.decisionAt || before.startedAt != row.startedAt
             || before.eligible != row.eligible || before.selectedTypes != row.selectedTypes
             || before.selectedKind != row.selectedKind
-        {
-            contribute(before, sign: -1, to: &totals)
-            contribute(row, sign: 1, to: &totals)
+    }
+
+    public static func count(_ fact: CardFact, of row: CardStreamRow, in totals: inout TotalsDelta) {
+        switch fact.kind {
+        case .otpSubmitted: totals.count(.otp, fact.a, at: fact.occurredAt)
+        case .otpRejected: totals.count(.rej, fact.a, at: fact.occurredAt)
+        case .activationExpired: totals.count(.aexp, fact.a, at: fact.occurredAt)
+        case .offered: totals.count(.offered, fact.a, at: fact.occurredAt)
+        case .selected: totals.count(.sel, fact.a, fact.b, at: fact.occurredAt)
+        case .activated:
+            totals.count(.act, fact.a, at: fact.occurredAt)
+            if let v = fact.v { totals.observe(.act, fact.a, v, at: fact.occurredAt) }
+        case .failed: totals.count(.fail, fact.a, at: fact.occurredAt)
+        case .cancelled: totals.count(.cancel, fact.a, at: fact.occurredAt)
         }
     }
 
-    /// ``apply(_:to:facts:totals:)`` without moving the stream's contribution: the caller takes
-    /// it out before the stream's first event of a batch and puts it back after its last.
-    public static func applyCountingEvents(
-        _ event: EventView, to row: inout CardStreamRow, facts: inout [CardFact],
-        totals: inout TotalsDelta
-    ) {
-        let factCount = facts.count
-        apply(event, to: &row, facts: &facts)
-        for fact in facts[factCount...] {
-            switch fact.kind {
-            case .otpSubmitted: totals.count(.otp, fact.a, at: fact.occurredAt)
-            case .otpRejected: totals.count(.rej, fact.a, at: fact.occurredAt)
-            case .activationExpired: totals.count(.aexp, fact.a, at: fact.occurredAt)
-            case .offered: totals.count(.offered, fact.a, at: fact.occurredAt)
-            case .selected: totals.count(.sel, fact.a, fact.b, at: fact.occurredAt)
-            case .activated:
-                totals.count(.act, fact.a, at: fact.occurredAt)
-                if let v = fact.v { totals.observe(.act, fact.a, v, at: fact.occurredAt) }
-            case .failed: totals.count(.fail, fact.a, at: fact.occurredAt)
-            case .cancelled: totals.count(.cancel, fact.a, at: fact.occurredAt)
-            }
-        }
-    }
-
-    /// Adds (`sign` 1) or takes out (−1) what a stream adds to the totals in its current state.
     public static func contribute(_ row: CardStreamRow, sign: Int64, to totals: inout TotalsDelta) {
         if let first = row.firstOTPAt {
             // Placed at the journey's earliest submission (see `otpReport`).

@@ -82,7 +82,8 @@ public final class ProjectionEngine {
         do {
             try db.execute(
                 """
-                CREATE TABLE IF NOT EXISTS \(ProjectionDatabase.lockTable)(name TEXT PRIMARY KEY, version INTEGER NOT NULL,
+                CREATE TABLE IF NOT EXISTS \(ProjectionDatabase.lockTable)(\
+                name TEXT PRIMARY KEY, version INTEGER NOT NULL,
                   generation INTEGER NOT NULL, checkpoint INTEGER NOT NULL, build_version INTEGER,
                   build_generation INTEGER, build_checkpoint INTEGER)
                 """)

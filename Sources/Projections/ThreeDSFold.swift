@@ -1,66 +1,5 @@
 import Domain
 
-/// One `3ds` stream as the 3DS read model keeps it: its describing attributes (from its whole
-/// history) and what the fold needs to go on.
-public struct ThreeDSStreamRow: Sendable, Equatable {
-    public var sid: Int64
-    public var name: String
-    public var createdAt: Int64?
-    public var directoryServer: String?
-    public var messageVersion: String?
-    /// `transStatus` of the ARes.
-    public var aresStatus: String?
-    public var challengeStartedAt: Int64?
-    public var outcome: ThreeDSTransaction.OutcomeKey = .open
-    /// occurredAt of the terminal event.
-    public var endedAt: Int64?
-    /// Challenge requests sent (rounds).
-    public var requests: Int64 = 0
-    /// Requests with action `submitText`.
-    public var submitTexts: Int64 = 0
-    /// The occurredAt of those requests, sorted (device clocks may disorder them in the log).
-    public var submitTimes: [Int64] = []
-    public var firstSubmitAt: Int64? { submitTimes.first }
-    public var lastSubmitAt: Int64? { submitTimes.last }
-    /// `acsUiType` of the last non-final challenge response.
-    public var lastUiType: String?
-
-    public init(sid: Int64, name: String) {
-        self.sid = sid
-        self.name = name
-    }
-}
-
-/// A counted 3DS event, with what describes it at the time it happened.
-public struct ThreeDSFact: Sendable, Equatable {
-    public enum Kind: Int64, Sendable {
-        /// `ChallengeRequestSent`: a = action, b = UI type of the screen it answers (`none` first).
-        case request = 1
-        /// Non-final `ChallengeResponseReceived` (a screen shown): a = acsUiType.
-        case screen = 2
-        /// `ChallengeTimedOut`: a = UI type of the last non-final response (`none`).
-        case timeout = 3
-        /// `ProtocolErrorOccurred`: a = errorCode, b = errorComponent.
-        case protocolError = 4
-        /// `RuntimeErrorOccurred`: a = errorCode.
-        case runtimeError = 5
-    }
-
-    public var occurredAt: Int64
-    public var sid: Int64
-    public var kind: Kind
-    public var a: String
-    public var b: String
-
-    public init(occurredAt: Int64, sid: Int64, kind: Kind, a: String, b: String = "") {
-        self.occurredAt = occurredAt
-        self.sid = sid
-        self.kind = kind
-        self.a = a
-        self.b = b
-    }
-}
-
 /// The 3DS projection's fold: pure, one event at a time, onto the stream's row, emitting facts
 /// and changes to the all-time totals.
 ///
@@ -70,45 +9,25 @@ public struct ThreeDSFact: Sendable, Equatable {
 /// - per stream, moved when the stream changes: `funnel|ds|mv|ares|challenged|outcome`,
 ///   `otptx|outcome` (streams with a submitText), `ended|lastUi|outcome` and `rounds|lastUi`
 ///   (challenges ended); histograms `chal|ds` and `chal` (challenge duration, all).
-public enum ThreeDSFold {
-    public static func apply(
-        _ event: EventView, to row: inout ThreeDSStreamRow, facts: inout [ThreeDSFact],
-        totals: inout TotalsDelta
-    ) {
-        let before = row
-        applyCountingEvents(event, to: &row, facts: &facts, totals: &totals)
-        if before.createdAt != row.createdAt || before.directoryServer != row.directoryServer
+public enum ThreeDSFold: CategoryFold {
+    public static func contributionMayDiffer(_ before: ThreeDSStreamRow, _ row: ThreeDSStreamRow) -> Bool {
+        before.createdAt != row.createdAt || before.directoryServer != row.directoryServer
             || before.messageVersion != row.messageVersion || before.aresStatus != row.aresStatus
             || before.challengeStartedAt != row.challengeStartedAt || before.outcome != row.outcome
             || before.endedAt != row.endedAt || before.firstSubmitAt != row.firstSubmitAt
             || (row.endedAt != nil && (before.lastUiType != row.lastUiType || before.requests != row.requests))
-        {
-            contribute(before, sign: -1, to: &totals)
-            contribute(row, sign: 1, to: &totals)
+    }
+
+    public static func count(_ fact: ThreeDSFact, of row: ThreeDSStreamRow, in totals: inout TotalsDelta) {
+        switch fact.kind {
+        case .request: totals.count(.req, fact.a, fact.b, at: fact.occurredAt)
+        case .screen: totals.count(.screen, fact.a, at: fact.occurredAt)
+        case .timeout: totals.count(.timeout, row.directoryServer ?? "unknown", fact.a, at: fact.occurredAt)
+        case .protocolError: totals.count(.perr, fact.a, fact.b, at: fact.occurredAt)
+        case .runtimeError: totals.count(.rerr, fact.a, at: fact.occurredAt)
         }
     }
 
-    /// ``apply(_:to:facts:totals:)`` without moving the stream's contribution: the caller takes
-    /// it out before the stream's first event of a batch and puts it back after its last (the
-    /// moves in between cancel out).
-    public static func applyCountingEvents(
-        _ event: EventView, to row: inout ThreeDSStreamRow,
-        facts: inout [ThreeDSFact], totals: inout TotalsDelta
-    ) {
-        let factCount = facts.count
-        apply(event, to: &row, facts: &facts)
-        for fact in facts[factCount...] {
-            switch fact.kind {
-            case .request: totals.count(.req, fact.a, fact.b, at: fact.occurredAt)
-            case .screen: totals.count(.screen, fact.a, at: fact.occurredAt)
-            case .timeout: totals.count(.timeout, row.directoryServer ?? "unknown", fact.a, at: fact.occurredAt)
-            case .protocolError: totals.count(.perr, fact.a, fact.b, at: fact.occurredAt)
-            case .runtimeError: totals.count(.rerr, fact.a, at: fact.occurredAt)
-            }
-        }
-    }
-
-    /// Adds (`sign` 1) or takes out (−1) what a stream adds to the totals in its current state.
     public static func contribute(_ row: ThreeDSStreamRow, sign: Int64, to totals: inout TotalsDelta) {
         let outcome = row.outcome.rawValue
         if let created = row.createdAt {

@@ -53,11 +53,13 @@ extension WorkloadProfile {
                     125, 120, 115, 115, 120, 130, 145, 155, 150, 130, 95, 60
                 ]),
                 source:
-                    "[A] relative arrival rate per UTC hour (mean 100): night trough, lunch and evening e-commerce peaks"
+                    "[A] relative arrival rate per UTC hour (mean 100): night trough, "
+                    + "lunch and evening e-commerce peaks"
             ),
             ProfileFigure(
                 "traffic.maxInFlight", .integer(5_000),
-                source: "[A] at most this many journeys open at once; a later arrival waits for a slot (bounds memory)"),
+                source: "[A] at most this many journeys open at once; a later arrival "
+                    + "waits for a slot (bounds memory)"),
             ProfileFigure(
                 "traffic.skewedDevices", .percent(8),
                 source: "[A] share of devices whose clock is off; their occurredAt is shifted for the whole journey"),
@@ -84,7 +86,8 @@ extension WorkloadProfile {
                     "F155545342": 1
                 ]),
                 source:
-                    "[A] Visa and Mastercard carry most card payments; Cartes Bancaires for French cards; test DSs for integration traffic"
+                    "[A] Visa and Mastercard carry most card payments; Cartes Bancaires for French cards; "
+                    + "test DSs for integration traffic"
             ),
             ProfileFigure(
                 "threeDS.customDirectoryServer", .percent(0.5),
@@ -217,18 +220,21 @@ extension WorkloadProfile {
                 source: "[A] wrong codes reported without attemptsRemaining"),
             ProfileFigure(
                 "card.failAfterExhausted", .percent(60),
-                source: "[A] journeys that fail (otpAttemptsExhausted) rather than re-select after the last wrong code"),
+                source: "[A] journeys that fail (otpAttemptsExhausted) rather than "
+                    + "re-select after the last wrong code"),
             ProfileFigure(
                 "card.interruption", .percent(3),
                 source:
-                    "domain-tokenization.md §7: 10 % of yellow journeys interrupted [A]; 3 % per step gives about that"),
+                    "domain-tokenization.md §7: 10 % of yellow journeys interrupted "
+                    + "[A]; 3 % per step gives about that"),
             ProfileFigure(
                 "card.afterInterruption",
                 weights([
                     "resume": 55, "cancel": 15, "expire": 15, "issuerActivates": 10,
                     "fail": 5
                 ]),
-                source: "domain-tokenization.md §7: 50 % of interrupted journeys resumed within 24 h [A]; the rest [A]"),
+                source: "domain-tokenization.md §7: 50 % of interrupted journeys "
+                    + "resumed within 24 h [A]; the rest [A]"),
             ProfileFigure(
                 "card.issuerCompletion", .percent(60),
                 source: "domain-tokenization.md §7: off-band completion (web, call) 60 % [A]"),

@@ -3,7 +3,8 @@ import JournalCore
 extension WorkloadProfile {
     /// The profile as JSON (what `journal simulate --print-profile` prints), itself a valid
     /// profile file:
-    /// `{"formatVersion":1,"name":…,"summary":…,"figures":{"threeDS.authResponse":{"weights":{"Y":55,…},"source":…},…}}`.
+    /// `{"formatVersion":1,"name":…,"summary":…,`
+    /// `"figures":{"threeDS.authResponse":{"weights":{"Y":55,…},"source":…},…}}`.
     public var jsonValue: JSONValue {
         var figuresObject = JSONObject()
         for figure in figures {

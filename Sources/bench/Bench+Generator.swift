@@ -15,7 +15,8 @@ extension Bench {
             let wallSeconds = System.now() - wall
             print(
                 "generator run \(run): \(report.events) events in \(report.transactions) batches, "
-                    + "\(Metrics.decimal(cpuSeconds, places: 3)) CPU-s, \(Metrics.decimal(wallSeconds, places: 3)) s wall, "
+                    + "\(Metrics.decimal(cpuSeconds, places: 3)) CPU-s, "
+                    + "\(Metrics.decimal(wallSeconds, places: 3)) s wall, "
                     + "\(Int(Double(report.events) / cpuSeconds)) events/CPU-s, "
                     + "\(Metrics.decimal(cpuSeconds * 1e6 / Double(report.events), places: 2)) CPU-µs/event")
         }

@@ -44,7 +44,12 @@ extension Bench {
         metrics["simulate_ndjson_cpu_eps"] = Statistics.median(generated.map(\.cpuEPS))
         if let raw = metrics["raw_append_b1000_eps"] { metrics["raw_simulate_eps"] = raw }
         log(
-            "journal simulate of \(stored.first?.events ?? 0) events: into the store \(Int(Statistics.median(stored.map(\.eps))))/s (CPU \(Int(Statistics.median(stored.map(\.cpuEPS))))/s), generation alone (--ndjson) \(Int(Statistics.median(generated.map(\.eps))))/s (CPU \(Int(Statistics.median(generated.map(\.cpuEPS))))/s)"
+            """
+            journal simulate of \(stored.first?.events ?? 0) events: into the store \
+            \(Int(Statistics.median(stored.map(\.eps))))/s (CPU \(Int(Statistics.median(stored.map(\.cpuEPS))))/s), \
+            generation alone (--ndjson) \(Int(Statistics.median(generated.map(\.eps))))/s (CPU \
+            \(Int(Statistics.median(generated.map(\.cpuEPS))))/s)
+            """
         )
     }
 

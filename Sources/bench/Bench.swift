@@ -35,7 +35,8 @@ final class Bench {
         metrics["runs"] = Double(options.runs)
         metrics.setText("load_average_at_start", load.map { Metrics.decimal($0, places: 2) }.joined(separator: " "))
         log(
-            "bench \(options.quick ? "--quick" : "(full)"): work directory \(directory), load average \(metrics.text("load_average_at_start") ?? "?"), SQLite \(String(cString: sqlite3_libversion()))"
+            "bench \(options.quick ? "--quick" : "(full)"): work directory \(directory), load average "
+                + "\(metrics.text("load_average_at_start") ?? "?"), SQLite \(String(cString: sqlite3_libversion()))"
         )
 
         // The append workload, in memory, and its NDJSON for the peer and the import runs.
@@ -47,7 +48,8 @@ final class Bench {
         try writer.write(events)
         try writer.close()
         log(
-            "generated \(events.count) events (\(Int(Double(events.count) / (System.now() - start))) events/s) → \(appendFile)"
+            "generated \(events.count) events "
+                + "(\(Int(Double(events.count) / (System.now() - start))) events/s) → \(appendFile)"
         )
 
         try measureAppends(events, directory: directory)
@@ -74,7 +76,8 @@ final class Bench {
         let bigEvents = options.bigEvents - remaining
         try bigWriter.close()
         log(
-            "generated the big log: \(bigEvents) events, \(bigWriter.bytes / 1_000_000) MB NDJSON (\(Int(Double(bigEvents) / (System.now() - start))) events/s)"
+            "generated the big log: \(bigEvents) events, \(bigWriter.bytes / 1_000_000) MB NDJSON "
+                + "(\(Int(Double(bigEvents) / (System.now() - start))) events/s)"
         )
         try measureBigLog(
             bigFile, events: bigEvents, ndjsonBytes: bigWriter.bytes, journal: journal, directory: directory)
@@ -99,7 +102,12 @@ final class Bench {
         metrics["audit_p99_ms"] = Statistics.percentile(latencies, 0.99)
         metrics["audit_stream_length_mean"] = meanEvents
         log(
-            "audit: \(latencies.count) random streams of a \(count)-event log (\(Metrics.decimal(meanEvents, places: 1)) events each on average), p50 \(Metrics.decimal(Statistics.percentile(latencies, 0.5), places: 3)) ms, p99 \(Metrics.decimal(Statistics.percentile(latencies, 0.99), places: 3)) ms"
+            """
+            audit: \(latencies.count) random streams of a \(count)-event log \
+            (\(Metrics.decimal(meanEvents, places: 1)) events each on average), p50 \
+            \(Metrics.decimal(Statistics.percentile(latencies, 0.5), places: 3)) ms, p99 \
+            \(Metrics.decimal(Statistics.percentile(latencies, 0.99), places: 3)) ms
+            """
         )
         try writeJSONIfAsked()
     }
@@ -149,7 +157,12 @@ final class Bench {
                 metrics["raw_append_b\(batch)_cpu_eps"] = Statistics.median(raw.map(\.cpuEPS))
             }
             log(
-                "append, \(batch) per commit, \(count) events: journal \(Int(Statistics.median(ours.map(\.eps))))/s (CPU \(Int(Statistics.median(ours.map(\.cpuEPS))))/s), raw \(Int(Statistics.median(raw.map(\.eps))))/s (CPU \(Int(Statistics.median(raw.map(\.cpuEPS))))/s); runs: \(ours.map { Int($0.eps) }) / \(raw.map { Int($0.eps) })"
+                """
+                append, \(batch) per commit, \(count) events: journal \(Int(Statistics.median(ours.map(\.eps))))/s \
+                (CPU \(Int(Statistics.median(ours.map(\.cpuEPS))))/s), raw \(Int(Statistics.median(raw.map(\.eps))))/s \
+                (CPU \(Int(Statistics.median(raw.map(\.cpuEPS))))/s); runs: \(ours.map { Int($0.eps) }) / \
+                \(raw.map { Int($0.eps) })
+                """
             )
             System.removeDatabase(directory + "/journal-b\(batch).db")
             System.removeDatabase(directory + "/raw-b\(batch).db")
@@ -172,7 +185,8 @@ final class Bench {
         metrics["append_group_eps"] = Statistics.median(ours)
         metrics["raw_append_group_eps"] = Statistics.median(raw)
         log(
-            "append, \(options.groupWriters) concurrent writers of one event, \(count) events (raw: \(rawCount)): journal \(Int(Statistics.median(ours)))/s, raw \(Int(Statistics.median(raw)))/s"
+            "append, \(options.groupWriters) concurrent writers of one event, \(count) events (raw: \(rawCount)): "
+                + "journal \(Int(Statistics.median(ours)))/s, raw \(Int(Statistics.median(raw)))/s"
         )
         System.removeDatabase(directory + "/journal-group.db")
         System.removeDatabase(directory + "/raw-group.db")
@@ -241,7 +255,8 @@ final class Bench {
         metrics["import_eps"] = Statistics.median(rates)
         metrics["import_cpu_eps"] = Statistics.median(cpuRates)
         log(
-            "journal import of \(events) events: \(Int(Statistics.median(rates)))/s, CPU \(Int(Statistics.median(cpuRates)))/s (runs: \(rates.map { Int($0) }))"
+            "journal import of \(events) events: \(Int(Statistics.median(rates)))/s, CPU "
+                + "\(Int(Statistics.median(cpuRates)))/s (runs: \(rates.map { Int($0) }))"
         )
     }
 
@@ -273,7 +288,8 @@ final class Bench {
         metrics["ndjson_bytes_per_event"] = Double(ndjsonBytes) / count
         metrics["bytes_per_event_ratio_ndjson"] = Double(size) / Double(ndjsonBytes)
         log(
-            "journal import of the big log: \(Int(count / result.seconds))/s, peak RSS \(result.maxRSSBytes / 1_048_576) MB, \(size / 1_000_000) MB on disk"
+            "journal import of the big log: \(Int(count / result.seconds))/s, peak RSS "
+                + "\(result.maxRSSBytes / 1_048_576) MB, \(size / 1_000_000) MB on disk"
         )
         System.remove(file)
 
@@ -289,7 +305,8 @@ final class Bench {
             let replay = try JournalBench.replayAll(store)
             replays.append(replay)
             log(
-                "read all \(Int(read.eps))/s (CPU \(Int(read.cpuEPS))/s), replay all \(Int(replay.eps))/s (CPU \(Int(replay.cpuEPS))/s)"
+                "read all \(Int(read.eps))/s (CPU \(Int(read.cpuEPS))/s), replay all "
+                    + "\(Int(replay.eps))/s (CPU \(Int(replay.cpuEPS))/s)"
             )
         }
         metrics["read_all_eps"] = Statistics.median(reads.map(\.eps))
@@ -297,7 +314,8 @@ final class Bench {
         metrics["scan_all_eps"] = Statistics.median(scans.map(\.eps))
         metrics["scan_all_cpu_eps"] = Statistics.median(scans.map(\.cpuEPS))
         log(
-            "scan all (borrowing, no RecordedEvent) \(Int(Statistics.median(scans.map(\.eps))))/s (CPU \(Int(Statistics.median(scans.map(\.cpuEPS))))/s)"
+            "scan all (borrowing, no RecordedEvent) \(Int(Statistics.median(scans.map(\.eps))))/s (CPU "
+                + "\(Int(Statistics.median(scans.map(\.cpuEPS))))/s)"
         )
         metrics["replay_all_eps"] = Statistics.median(replays.map(\.eps))
         metrics["replay_all_cpu_eps"] = Statistics.median(replays.map(\.cpuEPS))
@@ -307,7 +325,11 @@ final class Bench {
         metrics["audit_p99_ms"] = Statistics.percentile(latencies, 0.99)
         metrics["audit_stream_length_mean"] = meanEvents
         log(
-            "audit: \(latencies.count) random streams of a \(events)-event log, p50 \(Metrics.decimal(Statistics.percentile(latencies, 0.5), places: 3)) ms, p99 \(Metrics.decimal(Statistics.percentile(latencies, 0.99), places: 3)) ms"
+            """
+            audit: \(latencies.count) random streams of a \(events)-event log, p50 \
+            \(Metrics.decimal(Statistics.percentile(latencies, 0.5), places: 3)) ms, p99 \
+            \(Metrics.decimal(Statistics.percentile(latencies, 0.99), places: 3)) ms
+            """
         )
         for _ in 0..<options.bigRuns {
             let rebuild = try JournalBench.rebuild(path: path, store: store)

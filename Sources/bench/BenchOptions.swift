@@ -31,7 +31,8 @@ struct BenchOptions {
     var auditSamples = 2_000
 
     static let usage = """
-        usage: bench [--quick] [--json FILE] [--dir DIR] [--runs N] [--big-events N] [--append-events N] [--no-peer] [--keep] [--appends-only [--batch N]] [--audit JOURNAL] [--generator N]
+        usage: bench [--quick] [--json FILE] [--dir DIR] [--runs N] [--big-events N] [--append-events N] [--no-peer] \
+        [--keep] [--appends-only [--batch N]] [--audit JOURNAL] [--generator N]
 
           --quick          small sizes (under 2 minutes); the audit log is smaller than 10 M events
           --json FILE      also write one JSON object with the metric keys of issue 7

@@ -89,13 +89,18 @@ enum Report {
         var footer: [String] = []
         if let ndjson = m["ndjson_bytes_per_event"], let ratio = m["bytes_per_event_ratio_ndjson"] {
             footer.append(
-                "NDJSON: \(Metrics.decimal(ndjson, places: 1)) bytes per event; the journal holds \(Metrics.decimal(ratio, places: 2))× that"
+                "NDJSON: \(Metrics.decimal(ndjson, places: 1)) bytes per event; the journal holds "
+                    + "\(Metrics.decimal(ratio, places: 2))× that"
             )
         }
         if let events = m["audit_log_events"] {
             let size = events >= 10_000_000 ? "" : " (smaller than the 10 M of the goal)"
             footer.append(
-                "big log: \(Int(events)) events\(size); audit p50 \(Metrics.decimal(m["audit_p50_ms"] ?? 0, places: 3)) ms over \(options.auditSamples) random streams of \(Metrics.decimal(m["audit_stream_length_mean"] ?? 0, places: 1)) events on average"
+                """
+                big log: \(Int(events)) events\(size); audit p50 \(Metrics.decimal(m["audit_p50_ms"] ?? 0, places: 3)) \
+                ms over \(options.auditSamples) random streams of \
+                \(Metrics.decimal(m["audit_stream_length_mean"] ?? 0, places: 1)) events on average
+                """
             )
         }
         if let rss = m["import_peak_rss_mb"], let rate = m["import_big_eps"] {
@@ -103,15 +108,18 @@ enum Report {
         }
         if let generated = m["simulate_ndjson_eps"], let cpu = m["simulate_ndjson_cpu_eps"] {
             footer.append(
-                "simulate: the generator alone (--ndjson) \(grouped(Int64(generated))) events/s, \(grouped(Int64(cpu))) per CPU-s; the raw column is raw SQLite's 1000-per-commit append"
+                "simulate: the generator alone (--ndjson) \(grouped(Int64(generated))) events/s, "
+                    + "\(grouped(Int64(cpu))) per CPU-s; the raw column is raw SQLite's 1000-per-commit append"
             )
         }
         if let status = m.text("peer_status") { footer.append("peer: \(status)") }
         footer.append(
-            "per CPU-s: events per CPU second of the journal's process (user + system), the rate the code allows whatever the machine's load; appends also wait for fsync"
+            "per CPU-s: events per CPU second of the journal's process (user + system), the rate the code allows "
+                + "whatever the machine's load; appends also wait for fsync"
         )
         footer.append(
-            "medians of \(options.runs) runs (\(options.bigRuns) over the big log); load average at start: \(m.text("load_average_at_start") ?? "?")"
+            "medians of \(options.runs) runs (\(options.bigRuns) over the big log); load average at start: "
+                + "\(m.text("load_average_at_start") ?? "?")"
         )
         return (out + [""] + footer).joined(separator: "\n")
     }

@@ -7,10 +7,11 @@ import JournalCore
 /// Every event keeps its id, stream, version, type, occurredAt, recordedAt and data/meta bytes,
 /// and is appended in position order, so the destination gets the same positions and therefore
 /// the same hash chain and the same Merkle tree: the copy is checked by verifying the source
-/// before, the destination after, and comparing their head hashes and tree roots. Pages of 1,000 events are appended atomically (one
-/// multi-stream append each, with expected versions). A copy that was interrupted resumes: when
-/// the destination already holds a prefix of the source (its head hash equals the source's hash
-/// at that position), copying continues after it; any other non-empty destination is refused.
+/// before, the destination after, and comparing their head hashes and tree roots. Pages of 1,000
+/// events are appended atomically (one multi-stream append each, with expected versions). A copy
+/// that was interrupted resumes: when the destination already holds a prefix of the source (its
+/// head hash equals the source's hash at that position), copying continues after it; any other
+/// non-empty destination is refused.
 enum CopyCommand {
     static let spec = CommandSpec(
         name: "copy",

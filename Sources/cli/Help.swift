@@ -18,7 +18,8 @@ enum Help {
 
             Every command takes --db PATH (default: $JOURNAL_DB, else journal.db in the current
             folder) and --help; 'journal --version' prints the version of the journal, of its
-            file format and of the SQLite, OpenSSL and LZ4 libraries in use. Exit codes: 0 success, 1 failure, 2 usage error, 3 input rejected,
+            file format and of the SQLite, OpenSSL and LZ4 libraries in use. Exit codes: 0 success, 1 failure, 2 \
+            usage error, 3 input rejected,
             4 integrity violation, 5 concurrency conflict, 6 a stream no longer replays.
 
             Start with:  journal demo --db /tmp/demo.db

@@ -231,7 +231,8 @@ enum SimulateCommand {
             let out = context.stdout
             let duplicates = report.events - report.written
             out.line(
-                "simulated \(statistics.transactions) 3DS transactions and \(statistics.digitizations) card digitizations "
+                "simulated \(statistics.transactions) 3DS transactions and "
+                    + "\(statistics.digitizations) card digitizations "
                     + "(seed \(simulation.seed), profile \(simulation.profile.name)): \(report.written) events appended"
                     + " in \(report.transactions) store transactions"
                     + (duplicates > 0 ? " (\(duplicates) were already in the journal)" : ""))

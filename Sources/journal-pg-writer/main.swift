@@ -69,7 +69,8 @@ while written < total {
     for n in written..<(written + count) {
         let name = stream(n % 3 + (n / 300) * 3)
         let data =
-            #"{"writer":\#(writer),"n":\#(n),"acsTransID":"acacacac-0000-4000-8000-\#(hex(n, digits: 12))","channel":"app"}"#
+            #"{"writer":\#(writer),"n":\#(n),"#
+            + #""acsTransID":"acacacac-0000-4000-8000-\#(hex(n, digits: 12))","channel":"app"}"#
         let event = ProposedEvent(
             id: "77000000-\(hex(writer, digits: 4))-4000-8000-\(hex(n, digits: 12))",
             type: "ChallengeRequestSent", occurredAt: time.adding(milliseconds: Int64(n)),

@@ -111,9 +111,15 @@ case "bench":
         let stream = try! StreamName("3ds-\(uuid(sid &* 0x9E37_79B9, sid))")
         let type = types[step]
         let data =
-            #"{"threeDSServerTransID":"\#(uuid(random.next(), random.next()))","acsTransID":"\#(uuid(random.next(), random.next()))","messageVersion":"2.2.0","sdkCounterStoA":"00\#(step)","transStatus":"\#(["Y", "C", "N"][random.below(3)])","timeoutSeconds":\#(300 + random.below(300)),"acsReferenceNumber":"ACS-\#(random.below(50))-EMVCo"}"#
+            #"""
+            {"threeDSServerTransID":"\#(uuid(random.next(), random.next()))",\#
+            "acsTransID":"\#(uuid(random.next(), random.next()))","messageVersion":"2.2.0",\#
+            "sdkCounterStoA":"00\#(step)","transStatus":"\#(["Y", "C", "N"][random.below(3)])",\#
+            "timeoutSeconds":\#(300 + random.below(300)),"acsReferenceNumber":"ACS-\#(random.below(50))-EMVCo"}
+            """#
         let meta =
-            #"{"correlationId":"\#(uuid(sid, 7))","platform":"\#(["ios", "android"][random.below(2)])","sdkVersion":"2.\#(random.below(4)).\#(random.below(10))","appVersion":"7.1.\#(random.below(30))"}"#
+            #"{"correlationId":"\#(uuid(sid, 7))","platform":"\#(["ios", "android"][random.below(2)])","#
+            + #""sdkVersion":"2.\#(random.below(4)).\#(random.below(10))","appVersion":"7.1.\#(random.below(30))"}"#
         let occurred = Timestamp(millisecondsSinceEpoch: base + Int64(n) * 37)
         // STRESS_ORDERED_IDS: time-ordered ids (UUIDv7-like: a counter in the high bits).
         let eventID =
@@ -125,7 +131,11 @@ case "bench":
         events.append((stream, event))
         // The export line: envelope keys + journal-assigned keys.
         ndjsonBytes +=
-            #"{"position":\#(n + 1),"stream":"\#(stream)","version":\#(step),"id":"\#(event.id)","type":"\#(type)","occurredAt":"\#(occurred)","recordedAt":"\#(occurred)","data":\#(data),"meta":\#(meta),"hash":"\#(String(repeating: "0", count: 64))"}"#
+            #"""
+            {"position":\#(n + 1),"stream":"\#(stream)","version":\#(step),"id":"\#(event.id)","type":"\#(type)",\#
+            "occurredAt":"\#(occurred)","recordedAt":"\#(occurred)","data":\#(data),"meta":\#(meta),\#
+            "hash":"\#(String(repeating: "0", count: 64))"}
+            """#
             .utf8.count + 1
         if step == 7 {
             active[slot] = (nextStream, 0)
@@ -149,7 +159,8 @@ case "bench":
         let elapsedCPU = now(CLOCK_PROCESS_CPUTIME_ID) - cpu
         if !label.isEmpty {
             print(
-                "  \(label): wall \(elapsedWall) s, cpu \(elapsedCPU) s, \(Int(Double(total) / elapsedCPU)) events per cpu-second"
+                "  \(label): wall \(elapsedWall) s, cpu \(elapsedCPU) s, \(Int(Double(total) / elapsedCPU)) events per "
+                    + "cpu-second"
             )
         }
         return elapsedWall
@@ -245,7 +256,8 @@ case "bench":
         var info = stat()
         stat(path, &info)
         print(
-            "bytes_per_event \(Double(info.st_size) / Double(total)) ndjson_bytes_per_event \(Double(ndjsonBytes) / Double(total)) ratio \(Double(info.st_size) / Double(ndjsonBytes))"
+            "bytes_per_event \(Double(info.st_size) / Double(total)) ndjson_bytes_per_event "
+                + "\(Double(ndjsonBytes) / Double(total)) ratio \(Double(info.st_size) / Double(ndjsonBytes))"
         )
     } catch {
         fail("\(error)")
@@ -273,7 +285,8 @@ case "group":
         clock_gettime(CLOCK_MONOTONIC, &spec)
         let elapsed = Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9 - start
         print(
-            "append_group_eps \(Int(Double(threads * perThread) / elapsed)) (\(threads) threads, \(store.groupCommitCount) commits for \(threads * perThread) appends)"
+            "append_group_eps \(Int(Double(threads * perThread) / elapsed)) (\(threads) threads, "
+                + "\(store.groupCommitCount) commits for \(threads * perThread) appends)"
         )
     } catch {
         fail("\(error)")
@@ -296,9 +309,8 @@ case "read":
                 next = last.position + 1
             }
             let elapsed = start.duration(to: clock.now)
-            print(
-                "read_all_eps \(Int(Double(read) / (Double(elapsed.components.attoseconds) / 1e18 + Double(elapsed.components.seconds))))"
-            )
+            let seconds = Double(elapsed.components.attoseconds) / 1e18 + Double(elapsed.components.seconds)
+            print("read_all_eps \(Int(Double(read) / seconds))")
         }
     } catch {
         fail("\(error)")

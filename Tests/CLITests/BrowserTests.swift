@@ -9,7 +9,10 @@ import Testing
     "Report and dashboard in headless Chromium",
     .enabled(
         if: BrowserEnvironment.available || BrowserEnvironment.required,
-        "chromium, chromedriver or Python's selenium is not installed (apt-get install chromium chromium-driver; pip install selenium)"
+        """
+        chromium, chromedriver or Python's selenium is not installed (apt-get install chromium chromium-driver; pip \
+        install selenium)
+        """
     ))
 struct BrowserTests {
     @Test("the report and the served dashboard draw every chart, show the JSON's numbers, and log no error")

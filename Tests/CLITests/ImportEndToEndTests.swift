@@ -32,16 +32,21 @@ struct ImportEndToEndTests {
         let id = "0d1e2f30-4152-4637-8899-aabbccddeeff"
         let stream = LegalEvents.cardStream(9)
         let first =
-            #"{"id":"\#(id)","stream":"\#(stream)","type":"EligibilityChecked","occurredAt":"2026-11-29T10:00:00.000Z","data":{"inputMethod":"manual","outcome":"eligible","score":1.50},"meta":{}}"#
-        let sameValues =
-            #"{"data":{"score":15e-1,"outcome":"eligible","inputMethod":"manual"},"occurredAt":"2026-11-29T10:00:00.000Z","type":"EligibilityChecked","stream":"\#(stream)","id":"\#(id)"}"#
+            #"{"id":"\#(id)","stream":"\#(stream)","type":"EligibilityChecked","occurredAt":"2026-11-29T10:00:00.000Z""#
+            + #","data":{"inputMethod":"manual","outcome":"eligible","score":1.50},"meta":{}}"#
+        let sameValues = #"""
+            {"data":{"score":15e-1,"outcome":"eligible","inputMethod":"manual"},\#
+            "occurredAt":"2026-11-29T10:00:00.000Z","type":"EligibilityChecked","stream":"\#(stream)","id":"\#(id)"}
+            """#
         let otherValue =
-            #"{"id":"\#(id)","stream":"\#(stream)","type":"EligibilityChecked","occurredAt":"2026-11-29T10:00:00.000Z","data":{"inputMethod":"bankApp","outcome":"eligible","score":1.50}}"#
+            #"{"id":"\#(id)","stream":"\#(stream)","type":"EligibilityChecked","occurredAt":"2026-11-29T10:00:00.000Z""#
+            + #","data":{"inputMethod":"bankApp","outcome":"eligible","score":1.50}}"#
         let result = try runner.run(["import", try runner.ndjson("in.ndjson", [first, sameValues, otherValue])])
         #expect(result.status == 3)
         #expect(
             result.stderrLines.first
-                == "error: line 3: \(stream) EligibilityChecked: id \(id) is already used by another event (position 1, \(stream) EligibilityChecked): data.inputMethod differs"
+                == "error: line 3: \(stream) EligibilityChecked: id \(id) is already used by another event (position "
+                + "1, \(stream) EligibilityChecked): data.inputMethod differs"
         )
         let withRejects = try runner.run([
             "import", try runner.ndjson("in.ndjson", [first, sameValues, otherValue]),
@@ -49,7 +54,8 @@ struct ImportEndToEndTests {
         ])
         #expect(
             withRejects.stdout.hasPrefix(
-                #"{"lines":3,"appended":1,"duplicates":1,"rejected":1,"written":true,"rejectsFile":"\#(runner.path("rejects.ndjson"))","errors":[{"line":3,"#
+                #"{"lines":3,"appended":1,"duplicates":1,"rejected":1,"written":true,"#
+                    + #""rejectsFile":"\#(runner.path("rejects.ndjson"))","errors":[{"line":3,"#
             ))
         // Numbers are kept as written.
         let exported = try runner.run(["export"]).stdout
@@ -64,10 +70,12 @@ struct ImportEndToEndTests {
         lines.insert("", at: 1) // a blank line still counts
         lines.insert("{not json", at: 3)
         lines.insert(
-            #"{"id":"00000000-0000-4000-8000-0000000000aa","stream":"\#(stream)","type":"TransactionClosed","occuredAt":"2026-11-29T10:00:00.000Z","data":{}}"#,
+            #"{"id":"00000000-0000-4000-8000-0000000000aa","stream":"\#(stream)","type":"TransactionClosed","#
+                + #""occuredAt":"2026-11-29T10:00:00.000Z","data":{}}"#,
             at: 4)
         lines.insert(
-            #"{"id":"00000000-0000-4000-8000-0000000000ab","stream":"\#(stream)","type":"TransactionClosed","occurredAt":"2026-11-29 10:00:00","data":{}}"#,
+            #"{"id":"00000000-0000-4000-8000-0000000000ab","stream":"\#(stream)","type":"TransactionClosed","#
+                + #""occurredAt":"2026-11-29 10:00:00","data":{}}"#,
             at: 5)
         let path = try runner.ndjson("in.ndjson", lines)
         let result = try runner.run(["import", path])
@@ -75,10 +83,13 @@ struct ImportEndToEndTests {
         #expect(
             result.stderrLines == [
                 "error: line 4: - -: invalid JSON at byte 2: unexpected character 'n', expected an object key",
-                "error: line 5: \(stream) TransactionClosed: occuredAt: unknown top-level key (expected id, stream, type, occurredAt, data, meta); did you mean \"occurredAt\"?",
-                "error: line 6: \(stream) TransactionClosed: occurredAt: expected a UTC timestamp written as YYYY-MM-DDTHH:MM:SS.sssZ",
+                "error: line 5: \(stream) TransactionClosed: occuredAt: unknown top-level key (expected id, stream, "
+                    + "type, occurredAt, data, meta); did you mean \"occurredAt\"?",
+                "error: line 6: \(stream) TransactionClosed: occurredAt: expected a UTC timestamp "
+                    + "written as YYYY-MM-DDTHH:MM:SS.sssZ",
                 "error: 3 of 8 lines rejected; nothing was written",
-                "hint: fix those lines and import again, or pass --rejects FILE to append the valid events and set the invalid lines aside"
+                "hint: fix those lines and import again, or pass --rejects FILE to append the valid events "
+                    + "and set the invalid lines aside"
             ], "\(result.stderr)")
         #expect(result.stdout == "nothing written: 3 of 8 lines rejected (4 valid, 0 duplicates)\n")
         #expect(try runner.exportedObjects().isEmpty)
@@ -112,14 +123,16 @@ struct ImportEndToEndTests {
         var events = LegalEvents()
         var lines = events.events(atLeast: 100_000)
         lines.append(
-            #"{"id":"00000000-0000-4000-8000-00000000beef","stream":"3ds-not-a-uuid","type":"TransactionCreated","occurredAt":"2026-11-29T10:00:00.000Z","data":{}}"#
+            #"{"id":"00000000-0000-4000-8000-00000000beef","stream":"3ds-not-a-uuid","type":"TransactionCreated","#
+                + #""occurredAt":"2026-11-29T10:00:00.000Z","data":{}}"#
         )
         let path = try runner.ndjson("big.ndjson", lines)
         let result = try runner.run(["import", path])
         #expect(result.status == 3)
         #expect(
             result.stderrLines.first
-                == "error: line \(lines.count): 3ds-not-a-uuid TransactionCreated: stream: a 3ds stream is 3ds-<sdkTransID>, a lowercase UUID"
+                == "error: line \(lines.count): 3ds-not-a-uuid TransactionCreated: stream: a 3ds stream is "
+                + "3ds-<sdkTransID>, a lowercase UUID"
         )
         #expect(
             result.stderrLines.dropFirst().first == "error: 1 of \(lines.count) lines rejected; nothing was written")
@@ -133,7 +146,8 @@ struct ImportEndToEndTests {
         var events = LegalEvents()
         var lines = events.events(atLeast: 100_000)
         let bad =
-            #"{"id":"00000000-0000-4000-8000-00000000beef","stream":"3ds-not-a-uuid","type":"TransactionCreated","occurredAt":"2026-11-29T10:00:00.000Z","data":{}}"#
+            #"{"id":"00000000-0000-4000-8000-00000000beef","stream":"3ds-not-a-uuid","type":"TransactionCreated","#
+            + #""occurredAt":"2026-11-29T10:00:00.000Z","data":{}}"#
         lines.append(bad)
         let path = try runner.ndjson("big.ndjson", lines)
         let result = try runner.run(["import", path, "--rejects", runner.path("rejects.ndjson")])

@@ -17,7 +17,8 @@ struct ImportErrorsEndToEndTests {
         data: String = #"{"inputMethod":"manual","outcome":"eligible"}"#,
         extra: String = ""
     ) -> String {
-        #"{"id":"\#(LegalEvents.uuid(n, prefix: "bad00000"))","stream":"\#(stream)","type":"\#(type)","occurredAt":"\#(occurredAt)","data":\#(data)\#(extra)}"#
+        #"{"id":"\#(LegalEvents.uuid(n, prefix: "bad00000"))","stream":"\#(stream)","type":"\#(type)","#
+            + #""occurredAt":"\#(occurredAt)","data":\#(data)\#(extra)}"#
     }
 
     /// Runs `journal ARGS` under `umask 022`, through the shell.
@@ -48,7 +49,8 @@ struct ImportErrorsEndToEndTests {
             Self.line(
                 1,
                 data:
-                    #"{"inputMethod":"manual","outcome":"eligible","note":"card \#(Self.spacedPAN) declined","otp":"\#(Self.otp)"}"#
+                    #"{"inputMethod":"manual","outcome":"eligible","#
+                    + #""note":"card \#(Self.spacedPAN) declined","otp":"\#(Self.otp)"}"#
             ),
             Self.line(
                 2, data: #"{"inputMethod":"manual","outcome":"eligible"}"#,
@@ -97,7 +99,8 @@ struct ImportErrorsEndToEndTests {
         #expect(inputs[8] == lines[9])
         #expect(
             text.stderrLines.contains(
-                "error: line 6: card-[redacted] EligibilityChecked: stream: a card stream is card-<digitizationID>, a UUID"
+                "error: line 6: card-[redacted] EligibilityChecked: stream: a card stream "
+                    + "is card-<digitizationID>, a UUID"
             ),
             "\(text.stderr)")
     }
@@ -131,7 +134,8 @@ struct ImportErrorsEndToEndTests {
         #expect(errors[0].hasPrefix("error: line 1: - -: invalid JSON"))
         #expect(
             errors[1]
-                == "error: line 2: \(LegalEvents.cardStream(1)) EligibilityChecked: occurredAt: expected a UTC timestamp written as YYYY-MM-DDTHH:MM:SS.sssZ"
+                == "error: line 2: \(LegalEvents.cardStream(1)) EligibilityChecked: occurredAt: expected a UTC "
+                + "timestamp written as YYYY-MM-DDTHH:MM:SS.sssZ"
         )
         #expect(
             Array(errors.dropFirst(100)) == [
@@ -139,7 +143,8 @@ struct ImportErrorsEndToEndTests {
                 "error:   envelope.occurredAt: 25000 lines",
                 "error:   json: 25000 lines",
                 "error: 50000 of 50000 lines rejected; nothing was written",
-                "hint: fix those lines and import again, or pass --rejects FILE to append the valid events and set the invalid lines aside"
+                "hint: fix those lines and import again, or pass --rejects FILE to append the valid events "
+                    + "and set the invalid lines aside"
             ], "\(errors.dropFirst(100))")
         #expect(result.stdout == "nothing written: 50000 of 50000 lines rejected (0 valid, 0 duplicates)\n")
     }
@@ -185,8 +190,10 @@ struct ImportErrorsEndToEndTests {
         #expect(result.status == 3)
         #expect(
             result.stderrLines == [
-                "error: line 2: - -: the input is a JSON array, not NDJSON (one JSON object per line); nothing was written",
-                "hint: make it one object per line first: jq -c '.[]' \(input) > \(input).ndjson; then import \(input).ndjson"
+                "error: line 2: - -: the input is a JSON array, not NDJSON (one JSON object "
+                    + "per line); nothing was written",
+                "hint: make it one object per line first: jq -c '.[]' \(input) > "
+                    + "\(input).ndjson; then import \(input).ndjson"
             ], "\(result.stderr)")
         #expect(result.stdout == "nothing written: the input is not NDJSON (see line 2)\n")
         #expect(try runner.exportedObjects().isEmpty)
@@ -196,7 +203,8 @@ struct ImportErrorsEndToEndTests {
         #expect(again.status == 3)
         #expect(
             again.stderrLines.first
-                == "error: line 1: - -: the input is a JSON array, not NDJSON (one JSON object per line); nothing was written"
+                == "error: line 1: - -: the input is a JSON array, not NDJSON (one JSON object "
+                + "per line); nothing was written"
         )
         #expect(again.stdout.contains(#""rule":"not-ndjson""#))
     }
@@ -222,13 +230,16 @@ struct ImportErrorsEndToEndTests {
         #expect(result.status == 3)
         #expect(
             result.stderrLines == [
-                "error: line 1: - -: the input is pretty-printed JSON (an object over several lines), not NDJSON (one JSON object per line); nothing was written",
-                "hint: make it one object per line first: jq -c . \(input) > \(input).ndjson; then import \(input).ndjson"
+                "error: line 1: - -: the input is pretty-printed JSON (an object over several lines), not NDJSON (one "
+                    + "JSON object per line); nothing was written",
+                "hint: make it one object per line first: jq -c . \(input) > "
+                    + "\(input).ndjson; then import \(input).ndjson"
             ], "\(result.stderr)")
         #expect(result.stdout == "nothing written: the input is not NDJSON (see line 1)\n")
         #expect(
             try runner.read("r.ndjson")
-                == #"{"line":1,"reason":"the input is pretty-printed JSON (an object over several lines), not NDJSON (one JSON object per line)","input":"{"}"#
+                == #"{"line":1,"reason":"the input is pretty-printed JSON (an object over several lines), not NDJSON "#
+                + #"(one JSON object per line)","input":"{"}"#
                 + "\n")
         #expect(try runner.exportedObjects().isEmpty)
         // An object whose first key shares the opening line: the same.
@@ -237,7 +248,8 @@ struct ImportErrorsEndToEndTests {
         let again = try runner.run(["import", partial])
         #expect(
             again.stderrLines.first
-                == "error: line 1: - -: the input is pretty-printed JSON (an object over several lines), not NDJSON (one JSON object per line); nothing was written"
+                == "error: line 1: - -: the input is pretty-printed JSON (an object over several lines), not NDJSON "
+                + "(one JSON object per line); nothing was written"
         )
         // A single cut-off line is just an invalid line.
         let cut = try runner.write("cut.ndjson", "{\"id\": \"\(LegalEvents.uuid(1))\",\n")
@@ -264,8 +276,10 @@ struct ImportErrorsEndToEndTests {
             Array(result.stderrLines.prefix(6)) == [
                 "error: line 1: \(stream) EligibilityChecked: occuredAt: \(unknownKey); did you mean \"occurredAt\"?",
                 "error: line 2: - EligibilityChecked: Stream: \(unknownKey); did you mean \"stream\"?",
-                "error: line 3: \(stream) EligibiltyChecked: EligibiltyChecked is not an event type of the catalog; did you mean \"EligibilityChecked\"?",
-                "error: line 4: \(stream) eligibilitychecked: eligibilitychecked is not an event type of the catalog; did you mean \"EligibilityChecked\"?",
+                "error: line 3: \(stream) EligibiltyChecked: EligibiltyChecked is not an event type of the catalog; "
+                    + "did you mean \"EligibilityChecked\"?",
+                "error: line 4: \(stream) eligibilitychecked: eligibilitychecked is not an event type of the catalog; "
+                    + "did you mean \"EligibilityChecked\"?",
                 "error: line 5: \(stream) SomethingElse: SomethingElse is not an event type of the catalog",
                 "error: line 6: \(stream) EligibilityChecked: xyz: \(unknownKey)"
             ], "\(result.stderr)")
@@ -288,10 +302,22 @@ struct ImportErrorsEndToEndTests {
         #expect(result.status == 3)
         #expect(
             result.stderrLines.prefix(4) == [
-                "error: line 1: \(stream) EligibilityChecked: occurredAt: not a valid date: 2026-02 has no day 30 (01 to 28)",
-                "error: line 2: \(stream) EligibilityChecked: occurredAt: not a valid date: month 13 does not exist (01 to 12)",
-                "error: line 3: \(stream) EligibilityChecked: occurredAt: not a valid date: hour 25 does not exist (00 to 23)",
-                "error: line 5: \(stream) EligibilityChecked: occurredAt: expected a UTC timestamp written as YYYY-MM-DDTHH:MM:SS.sssZ"
+                """
+                error: line 1: \(stream) EligibilityChecked: occurredAt: not a valid date: 2026-02 has no day 30 (01 \
+                to 28)
+                """,
+                """
+                error: line 2: \(stream) EligibilityChecked: occurredAt: not a valid date: month 13 does not exist (01 \
+                to 12)
+                """,
+                """
+                error: line 3: \(stream) EligibilityChecked: occurredAt: not a valid date: hour 25 does not exist (00 \
+                to 23)
+                """,
+                """
+                error: line 5: \(stream) EligibilityChecked: occurredAt: expected a UTC timestamp written as \
+                YYYY-MM-DDTHH:MM:SS.sssZ
+                """
             ], "\(result.stderr)")
         let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any] ?? [:]
         #expect(object["byRule"] as? [String: Int] == ["envelope.invalid-date": 3, "envelope.occurredAt": 1])

@@ -20,7 +20,8 @@ struct LegalEvents {
         let id = Self.uuid(nextEventNumber, prefix: "e0000000")
         let metaPart = meta.map { #","meta":\#($0)"# } ?? ""
         return
-            #"{"id":"\#(id)","stream":"\#(stream)","type":"\#(type)","occurredAt":"\#(Self.timestamp(clock))","data":\#(data)\#(metaPart)}"#
+            #"{"id":"\#(id)","stream":"\#(stream)","type":"\#(type)","#
+            + #""occurredAt":"\#(Self.timestamp(clock))","data":\#(data)\#(metaPart)}"#
     }
 
     /// A challenged 3DS transaction with one OTP entry: 9 events.
@@ -35,7 +36,8 @@ struct LegalEvents {
                 #"{"sdkReferenceNumber":"3DS_LOA_SDK_NETC_020200_00001","deviceDataBytes":2048}"#),
             line(
                 s, "AuthResponseReceived",
-                #"{"threeDSServerTransID":"\#(Self.uuid(n, prefix: "5e000000"))","acsTransID":"acs-\#(n)","transStatus":"C"}"#
+                #"{"threeDSServerTransID":"\#(Self.uuid(n, prefix: "5e000000"))","#
+                    + #""acsTransID":"acs-\#(n)","transStatus":"C"}"#
             ),
             line(s, "ChallengeStarted", #"{"timeoutSeconds":600,"acsReferenceNumber":"ACS-REF-7"}"#),
             line(s, "ChallengeRequestSent", #"{"sdkCounterStoA":"000","action":"initial"}"#),
@@ -60,7 +62,8 @@ struct LegalEvents {
                 #"{"sdkReferenceNumber":"3DS_LOA_SDK_NETC_020200_00001","deviceDataBytes":0}"#),
             line(
                 s, "AuthResponseReceived",
-                #"{"threeDSServerTransID":"\#(Self.uuid(n, prefix: "5e000000"))","acsTransID":"acs-\#(n)","transStatus":"Y"}"#
+                #"{"threeDSServerTransID":"\#(Self.uuid(n, prefix: "5e000000"))","#
+                    + #""acsTransID":"acs-\#(n)","transStatus":"Y"}"#
             ),
             line(s, "TransactionClosed", "{}")
         ]
@@ -75,7 +78,8 @@ struct LegalEvents {
             line(s, "DigitizationRequested", #"{"language":"en"}"#),
             line(
                 s, "DigitizationApprovedWithIDV",
-                #"{"digitalCardID":"dc-\#(n)","methods":[{"id":"m1","type":"otpBySMS"},{"id":"m2","type":"appToApp","withCryptogram":true}]}"#
+                #"{"digitalCardID":"dc-\#(n)","methods":[{"id":"m1","type":"otpBySMS"},{"id":"m2","#
+                    + #""type":"appToApp","withCryptogram":true}]}"#
             ),
             line(s, "IDVMethodSelected", #"{"idvID":"m1"}"#),
             line(s, "ActivationRequired", #"{"state":"otpNeeded"}"#),

@@ -17,10 +17,20 @@ struct RatesEndToEndTests {
     }
 
     static let knownJSON =
-        #"{"threeDS":{"transactions":3,"responses":3,"frictionless":2,"challenged":1,"authenticated":3,"abandoned":0,"failed":0,"frictionlessRate":0.6667,"challengeRate":0.3333,"authenticationRate":1.0000,"abandonmentRate":0.0000},"tokenization":{"journeys":2,"eligible":2,"green":1,"red":0,"yellow":1,"activated":1,"activationRate":1.0000,"byMethod":{"otpBySMS":{"selected":1,"activated":1}}}}"#
+        #"""
+        {"threeDS":{"transactions":3,"responses":3,"frictionless":2,"challenged":1,"authenticated":3,"abandoned":0,\#
+        "failed":0,"frictionlessRate":0.6667,"challengeRate":0.3333,"authenticationRate":1.0000,\#
+        "abandonmentRate":0.0000},"tokenization":{"journeys":2,"eligible":2,"green":1,"red":0,"yellow":1,\#
+        "activated":1,"activationRate":1.0000,"byMethod":{"otpBySMS":{"selected":1,"activated":1}}}}
+        """#
 
     static let emptyRates =
-        #""threeDS":{"transactions":0,"responses":0,"frictionless":0,"challenged":0,"authenticated":0,"abandoned":0,"failed":0,"frictionlessRate":null,"challengeRate":null,"authenticationRate":null,"abandonmentRate":null},"tokenization":{"journeys":0,"eligible":0,"green":0,"red":0,"yellow":0,"activated":0,"activationRate":null,"byMethod":{}}"#
+        #"""
+        "threeDS":{"transactions":0,"responses":0,"frictionless":0,"challenged":0,"authenticated":0,"abandoned":0,\#
+        "failed":0,"frictionlessRate":null,"challengeRate":null,"authenticationRate":null,"abandonmentRate":null},\#
+        "tokenization":{"journeys":0,"eligible":0,"green":0,"red":0,"yellow":0,"activated":0,"activationRate":null,\#
+        "byMethod":{}}
+        """#
 
     @Test("rates print the contract's JSON with four-decimal rates")
     func ratesPrintTheContractsJSON() throws {
@@ -112,7 +122,8 @@ struct RatesEndToEndTests {
         let runner = try knownJournal()
         let header =
             "transactions,responses,frictionless,challenged,authenticated,abandoned,failed,frictionlessRate,"
-            + "challengeRate,authenticationRate,abandonmentRate,journeys,eligible,green,red,yellow,activated,activationRate,"
+            + "challengeRate,authenticationRate,abandonmentRate,journeys,eligible,green,red,"
+            + "yellow,activated,activationRate,"
             + "otpBySMS_selected,otpBySMS_activated,otpByEmail_selected,otpByEmail_activated,customerService_selected,"
             + "customerService_activated,webService_selected,webService_activated,appToApp_selected,appToApp_activated"
         let whole = try runner.run(["query", "rates", "--format", "csv"])

@@ -118,7 +118,8 @@ struct ReadCommandsEndToEndTests {
         #expect(text.status == 0)
         #expect(
             text.stdout.hasPrefix(
-                "ok: \(lines.count) events in 2 streams intact (hash chain, positions, versions); head position \(lines.count), head hash "
+                "ok: \(lines.count) events in 2 streams intact (hash chain, positions, versions); head "
+                    + "position \(lines.count), head hash "
             ))
         let json = try runner.run(["verify", "--format", "json"])
         let object = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]

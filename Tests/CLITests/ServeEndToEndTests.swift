@@ -9,8 +9,16 @@ struct ServeEndToEndTests {
     static func transactionStart(_ n: Int) -> [String] {
         let stream = "3ds-" + LegalEvents.uuid(n, prefix: "3d5a0000")
         return [
-            #"{"id":"\#(LegalEvents.uuid(n, prefix: "e1000000"))","stream":"\#(stream)","type":"TransactionCreated","occurredAt":"2026-12-03T10:00:00.000Z","data":{"directoryServerID":"A000000003","messageVersion":"2.2.0"}}"#,
-            #"{"id":"\#(LegalEvents.uuid(n, prefix: "e2000000"))","stream":"\#(stream)","type":"AuthRequestParametersCreated","occurredAt":"2026-12-03T10:40:00.500Z","data":{"sdkReferenceNumber":"3DS_LOA_SDK_NETC_020200_00001","deviceDataBytes":2048}}"#
+            #"""
+            {"id":"\#(LegalEvents.uuid(n, prefix: "e1000000"))","stream":"\#(stream)","type":"TransactionCreated",\#
+            "occurredAt":"2026-12-03T10:00:00.000Z","data":{"directoryServerID":"A000000003",\#
+            "messageVersion":"2.2.0"}}
+            """#,
+            #"""
+            {"id":"\#(LegalEvents.uuid(n, prefix: "e2000000"))","stream":"\#(stream)",\#
+            "type":"AuthRequestParametersCreated","occurredAt":"2026-12-03T10:40:00.500Z",\#
+            "data":{"sdkReferenceNumber":"3DS_LOA_SDK_NETC_020200_00001","deviceDataBytes":2048}}
+            """#
         ]
     }
 
@@ -279,7 +287,10 @@ struct ServeEndToEndTests {
     }
 
     @Test(
-        "GET / is the dashboard and links the API; unknown routes 404, wrong methods 405, evidence routes 404 no checkpoint, all JSON"
+        """
+        GET / is the dashboard and links the API; unknown routes 404, wrong methods 405, evidence \
+        routes 404 no checkpoint, all JSON
+        """
     )
     func indexAndErrors() throws {
         let runner = try JournalRunner()
@@ -688,7 +699,10 @@ extension ServeEndToEndTests {
 
 extension ServeEndToEndTests {
     @Test(
-        "a request with an unreadable line among concurrent appends still names its journal-rule errors and leaves the others' events"
+        """
+        a request with an unreadable line among concurrent appends still names its journal-rule \
+        errors and leaves the others' events
+        """
     )
     func earlyRefusedRequestsAreStillJudgedAgainstTheJournal() throws {
         let runner = try JournalRunner()

@@ -39,7 +39,8 @@ final class ServeProcess {
             process.terminate()
             process.waitUntilExit()
             throw ServeTestError(
-                "no 'listening on' line: \(line) \(String(describing: try? String(contentsOfFile: logPath, encoding: .utf8)))"
+                "no 'listening on' line: \(line) "
+                    + "\(String(describing: try? String(contentsOfFile: logPath, encoding: .utf8)))"
             )
         }
         self.port = port

@@ -40,7 +40,8 @@ struct CardDigitizationTests {
         #expect(try state([Self.notEligible]).outcomeKey == .notEligible)
         expectRefused(
             [Self.notEligible], Card.terms, .cardTerminal,
-            "TermsAccepted cannot follow the terminal event EligibilityChecked (notEligible): nothing may follow a terminal event"
+            "TermsAccepted cannot follow the terminal event EligibilityChecked (notEligible): "
+                + "nothing may follow a terminal event"
         )
     }
 
@@ -80,11 +81,13 @@ struct CardDigitizationTests {
         #expect(try state([Card.eligible, Card.requested, declined]).outcomeKey == .declined)
         expectRefused(
             [Card.eligible, Card.requested, approved], Card.provisioned, .cardTerminal,
-            "CPSNotificationReceived cannot follow the terminal event DigitizationApproved: nothing may follow a terminal event"
+            "CPSNotificationReceived cannot follow the terminal event DigitizationApproved: "
+                + "nothing may follow a terminal event"
         )
         expectRefused(
             [Card.eligible, Card.requested, declined], Card.provisioned, .cardTerminal,
-            "CPSNotificationReceived cannot follow the terminal event DigitizationDeclined: nothing may follow a terminal event"
+            "CPSNotificationReceived cannot follow the terminal event DigitizationDeclined: "
+                + "nothing may follow a terminal event"
         )
     }
 
@@ -111,11 +114,13 @@ struct CardDigitizationTests {
         expectAccepted(Card.yellowPrefix, Card.select("sms"))
         expectRefused(
             Card.yellowPrefix, Card.select("fax"), .cardUnknownMethod,
-            #"IDVMethodSelected.idvID must be one of the offered methods (sms, mail, a2a, a2a-plain, call, web), got "fax""#
+            #"IDVMethodSelected.idvID must be one of the offered methods (sms, mail, a2a, "#
+                + #"a2a-plain, call, web), got "fax""#
         )
         expectRefused(
             Card.yellowPrefix + [Card.select("sms")], Card.select("mail"), .cardMethodSelection,
-            "IDVMethodSelected requires an activation awaiting a method selection; the journey is pending activation, awaitingActivationRequired(otpNeeded)"
+            "IDVMethodSelected requires an activation awaiting a method selection; the journey is pending activation, "
+                + "awaitingActivationRequired(otpNeeded)"
         )
     }
 
@@ -132,11 +137,13 @@ struct CardDigitizationTests {
             #"ActivationRequired.state must be "otpNeeded" (the selected method is otpBySMS), got "appToAppSelected""#)
         expectRefused(
             Card.yellowPrefix + [Card.select("call")], Card.required("otpNeeded"), .cardActivationRequired,
-            "ActivationRequired must come right after selecting an OTP or appToApp method; the journey is pending activation, awaitingIssuer"
+            "ActivationRequired must come right after selecting an OTP or appToApp method; the journey is "
+                + "pending activation, awaitingIssuer"
         )
         expectRefused(
             Card.otpNeeded, Card.required("otpNeeded"), .cardActivationRequired,
-            "ActivationRequired must come right after selecting an OTP or appToApp method; the journey is pending activation, otpNeeded"
+            "ActivationRequired must come right after selecting an OTP or appToApp method; the journey "
+                + "is pending activation, otpNeeded"
         )
     }
 
@@ -144,11 +151,13 @@ struct CardDigitizationTests {
         expectAccepted(Card.otpNeeded, Card.otp)
         expectRefused(
             Card.yellowPrefix + [Card.select("sms")], Card.otp, .cardOTPSubmission,
-            "OTPSubmitted requires the state otpNeeded; the journey is pending activation, awaitingActivationRequired(otpNeeded)"
+            "OTPSubmitted requires the state otpNeeded; the journey is pending activation, "
+                + "awaitingActivationRequired(otpNeeded)"
         )
         expectRefused(
             Card.otpNeeded + [Card.otp], Card.otp, .cardOTPSubmission,
-            "OTPSubmitted while an earlier OTPSubmitted awaits its verdict: a second submission before the verdict is rejected"
+            "OTPSubmitted while an earlier OTPSubmitted awaits its verdict: a second submission "
+                + "before the verdict is rejected"
         )
     }
 
@@ -186,7 +195,8 @@ struct CardDigitizationTests {
             "AppToAppResumed.withTAV must be false (the selected method's withCryptogram), got true")
         expectRefused(
             Card.yellowPrefix + [Card.select("a2a")], withTAV, .cardAppToAppResume,
-            "AppToAppResumed requires the state appToAppSelected; the journey is pending activation, awaitingActivationRequired(appToAppSelected)"
+            "AppToAppResumed requires the state appToAppSelected; the journey is pending activation, "
+                + "awaitingActivationRequired(appToAppSelected)"
         )
         #expect(try state(plain + [withoutTAV]).activation?.step == .awaitingIssuer)
         #expect(try state(crypto).appToAppWithCryptogram == true)
@@ -203,14 +213,16 @@ struct CardDigitizationTests {
             ], activated)
         expectRefused(
             Card.otpNeeded, activated, .cardActivatedByIDV,
-            "ActivatedByIDV requires an OTPSubmitted awaiting its verdict or an AppToAppResumed with withTAV true; the journey is pending activation, otpNeeded"
+            "ActivatedByIDV requires an OTPSubmitted awaiting its verdict or an AppToAppResumed with withTAV true; the "
+                + "journey is pending activation, otpNeeded"
         )
         expectRefused(
             Card.yellowPrefix + [
                 Card.select("a2a-plain"), Card.required("appToAppSelected"),
                 Step("AppToAppResumed", #"{"withTAV":false}"#)
             ], activated, .cardActivatedByIDV,
-            "ActivatedByIDV requires an OTPSubmitted awaiting its verdict or an AppToAppResumed with withTAV true; the journey is pending activation, awaitingIssuer"
+            "ActivatedByIDV requires an OTPSubmitted awaiting its verdict or an AppToAppResumed with withTAV true; the "
+                + "journey is pending activation, awaitingIssuer"
         )
         #expect(try state(Card.otpNeeded + [Card.otp, activated]).outcomeKey == .activated)
     }
@@ -239,7 +251,8 @@ struct CardDigitizationTests {
         expectAccepted(interrupted, Step("ActivationFailed", #"{"reason":"other"}"#))
         expectAccepted(interrupted, Step("CPSNotificationReceived", #"{"messageCode":"CBP.info.tokenReplenished"}"#))
         let reason =
-            "while interrupted only ActivationResumed, ActivationCancelled, ActivationExpired, ActivationFailed or CPSNotificationReceived may follow, got "
+            "while interrupted only ActivationResumed, ActivationCancelled, ActivationExpired, ActivationFailed or "
+            + "CPSNotificationReceived may follow, got "
         expectRefused(interrupted, Card.otp, .cardInterrupted, reason + "OTPSubmitted")
         expectRefused(
             interrupted, Step("ActivationInterrupted", #"{"reason":"again"}"#), .cardInterrupted,
@@ -270,7 +283,8 @@ struct CardDigitizationTests {
         expectAccepted(resumed, Card.select("sms"))
         expectRefused(
             resumed, Card.select("a2a-plain"), .cardResumedAppToApp,
-            #"IDVMethodSelected.idvID "a2a-plain" is an appToApp method without cryptogram, which cannot be selected after a resume"#
+            #"IDVMethodSelected.idvID "a2a-plain" is an appToApp method without cryptogram, which "#
+                + #"cannot be selected after a resume"#
         )
         // For the rest of the journey: still refused after an expired OTP sends it back to selection.
         let later =
@@ -280,7 +294,8 @@ struct CardDigitizationTests {
             ]
         expectRefused(
             later, Card.select("a2a-plain"), .cardResumedAppToApp,
-            #"IDVMethodSelected.idvID "a2a-plain" is an appToApp method without cryptogram, which cannot be selected after a resume"#
+            #"IDVMethodSelected.idvID "a2a-plain" is an appToApp method without cryptogram, which "#
+                + #"cannot be selected after a resume"#
         )
     }
 

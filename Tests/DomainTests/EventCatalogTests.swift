@@ -8,7 +8,8 @@ struct EventCatalogTests {
     static let validEvents: [(String, String)] = [
         (
             "TransactionCreated",
-            #"{"zeta":1,"directoryServerID":"A000000004","messageVersion":"2.3.1","warnings":["SW01"],"alpha":[1.50,2e3]}"#
+            #"{"zeta":1,"directoryServerID":"A000000004","messageVersion":"2.3.1","#
+                + #""warnings":["SW01"],"alpha":[1.50,2e3]}"#
         ),
         ("TransactionCreated", #"{"directoryServerID":"X999","messageVersion":"2.1.0","customCertificate":true}"#),
         (
@@ -17,7 +18,8 @@ struct EventCatalogTests {
         ),
         (
             "AuthResponseReceived",
-            #"{"threeDSServerTransID":"8A880DC0-D2D2-4067-BCB1-B08D1690B26E","acsTransID":"x","transStatus":"D","transStatusReason":"01"}"#
+            #"{"threeDSServerTransID":"8A880DC0-D2D2-4067-BCB1-B08D1690B26E","acsTransID":"x","#
+                + #""transStatus":"D","transStatusReason":"01"}"#
         ),
         ("TransactionClosed", #"{"note":"frictionless"}"#),
         ("TransactionClosed", "{}"),
@@ -36,7 +38,8 @@ struct EventCatalogTests {
         ("ChallengeTimedOut", "{}"),
         (
             "ProtocolErrorOccurred",
-            #"{"errorCode":"302","errorComponent":"C","errorDescription":"d","errorDetail":"acsCounterAtoS","errorMessageType":"CRes","sentToACS":true}"#
+            #"{"errorCode":"302","errorComponent":"C","errorDescription":"d","errorDetail":"acsCounterAtoS","#
+                + #""errorMessageType":"CRes","sentToACS":true}"#
         ),
         ("RuntimeErrorOccurred", #"{"errorCode":"STDSRuntimeErrorCodeParsingError","errorMessage":"bad"}"#),
         ("EligibilityChecked", #"{"inputMethod":"pushSession","outcome":"notEligible","errorCode":"fpanNotEligible"}"#),
@@ -46,7 +49,8 @@ struct EventCatalogTests {
         ("DigitizationDeclined", "{}"),
         (
             "DigitizationApprovedWithIDV",
-            #"{"digitalCardID":"DC","methods":[{"id":"1","type":"otpBySMS","withCryptogram":null,"label":"SMS"},{"id":"2","type":"appToApp","withCryptogram":false}]}"#
+            #"{"digitalCardID":"DC","methods":[{"id":"1","type":"otpBySMS","withCryptogram":null,"label":"SMS"},"#
+                + #"{"id":"2","type":"appToApp","withCryptogram":false}]}"#
         ),
         ("IDVMethodSelected", #"{"idvID":"1"}"#),
         (
@@ -104,11 +108,13 @@ struct EventCatalogTests {
         ),
         (
             "TransactionCreated", #"{"directoryServerID":"X999","messageVersion":"2.2.0"}"#,
-            #"TransactionCreated.directoryServerID must be a known directory server ID unless customCertificate is true, got "X999""#
+            #"TransactionCreated.directoryServerID must be a known directory server ID unless "#
+                + #"customCertificate is true, got "X999""#
         ),
         (
             "TransactionCreated", #"{"directoryServerID":"X999","messageVersion":"2.2.0","customCertificate":false}"#,
-            #"TransactionCreated.directoryServerID must be a known directory server ID unless customCertificate is true, got "X999""#
+            #"TransactionCreated.directoryServerID must be a known directory server ID unless "#
+                + #"customCertificate is true, got "X999""#
         ),
         (
             "TransactionCreated", #"{"directoryServerID":"A000000003","messageVersion":"2.0.0"}"#,
@@ -137,7 +143,8 @@ struct EventCatalogTests {
         ),
         (
             "ChallengeRequestSent", #"{"sdkCounterStoA":"000","action":"submit"}"#,
-            #"ChallengeRequestSent.action must be one of initial, submitText, resend, submitSelection, oobContinue, htmlForm, continue, cancel, got "submit""#
+            #"ChallengeRequestSent.action must be one of initial, submitText, resend, submitSelection, oobContinue, "#
+                + #"htmlForm, continue, cancel, got "submit""#
         ),
         (
             "ChallengeResponseReceived", #"{"acsCounterAtoS":"000","challengeCompletionInd":"N"}"#,
@@ -196,11 +203,13 @@ struct EventCatalogTests {
         (
             "DigitizationApprovedWithIDV",
             #"{"digitalCardID":"DC","methods":[{"id":"1","type":"otpByEmail","withCryptogram":false}]}"#,
-            "DigitizationApprovedWithIDV.methods[0].withCryptogram is allowed for appToApp methods only, got it on otpByEmail"
+            "DigitizationApprovedWithIDV.methods[0].withCryptogram is allowed for appToApp "
+                + "methods only, got it on otpByEmail"
         ),
         (
             "DigitizationApprovedWithIDV", #"{"digitalCardID":"DC","methods":[{"id":"1","type":"sms"}]}"#,
-            #"DigitizationApprovedWithIDV.methods[0].type must be one of otpBySMS, otpByEmail, customerService, webService, appToApp, got "sms""#
+            #"DigitizationApprovedWithIDV.methods[0].type must be one of otpBySMS, otpByEmail, customerService, "#
+                + #"webService, appToApp, got "sms""#
         ),
         (
             "DigitizationApprovedWithIDV", #"{"digitalCardID":"DC","methods":["sms"]}"#,
@@ -220,7 +229,8 @@ struct EventCatalogTests {
         ("AppToAppResumed", #"{"withTAV":"yes"}"#, "AppToAppResumed.withTAV must be a boolean, got string"),
         (
             "ActivationFailed", #"{"reason":"timeout"}"#,
-            #"ActivationFailed.reason must be one of otpAttemptsExhausted, deviceUnsafe, idvFailed, other, got "timeout""#
+            #"ActivationFailed.reason must be one of otpAttemptsExhausted, deviceUnsafe, "#
+                + #"idvFailed, other, got "timeout""#
         ),
         ("CPSNotificationReceived", "{}", "CPSNotificationReceived.messageCode is required")
     ]
@@ -283,7 +293,8 @@ struct EventCatalogTests {
                 ]))
         #expect(
             JSONWriter.string(.object(methods.data))
-                == #"{"digitalCardID":"DC","methods":[{"id":"a","type":"appToApp","withCryptogram":true},{"id":"s","type":"otpBySMS"}]}"#
+                == #"{"digitalCardID":"DC","methods":[{"id":"a","type":"appToApp","withCryptogram":true},"#
+                + #"{"id":"s","type":"otpBySMS"}]}"#
         )
     }
 

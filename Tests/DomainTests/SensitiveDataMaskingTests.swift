@@ -13,9 +13,11 @@ struct SensitiveDataMaskingTests {
     func flaggedValuesAndForbiddenKeysAreRedacted() {
         #expect(
             masked(
-                #"{"id":"0d1e2f30-4152-4637-8899-aabbccddeeff","data":{"note":"card 4111-1111-1111-1111 declined","n":4111111111111111,"Otp":{"digits":"123456"},"ok":"12345678901234"}}"#
+                #"{"id":"0d1e2f30-4152-4637-8899-aabbccddeeff","data":{"note":"card 4111-1111-1111-1111 declined","#
+                    + #""n":4111111111111111,"Otp":{"digits":"123456"},"ok":"12345678901234"}}"#
             )
-                == #"{"id":"0d1e2f30-4152-4637-8899-aabbccddeeff","data":{"note":"[redacted]","n":"[redacted]","Otp":"[redacted]","ok":"12345678901234"}}"#
+                == #"{"id":"0d1e2f30-4152-4637-8899-aabbccddeeff","data":{"note":"[redacted]","n":"[redacted]","#
+                + #""Otp":"[redacted]","ok":"12345678901234"}}"#
         )
         #expect(
             masked(#"{"meta":{"a":[1.50,{"cvv":null}]},"top":"4111 1111 1111 1111"}"#)

@@ -15,11 +15,25 @@ struct SummaryTests {
             ])
         #expect(
             JSONWriter.string(.object(state.summary()))
-                == #"{"category":"3ds","status":"challenge","step":"awaitingResponse","terminal":false,"outcome":"open","directoryServerID":"A000000003","messageVersion":"2.2.0","authResponseTransStatus":"C","challengeStartedAt":"2026-11-29T10:00:04.000Z","timeoutSeconds":300,"deadline":"2026-11-29T10:05:04.000Z","lastCounter":"002","requestInFlight":{"counter":"002","action":"oobContinue"},"lastUiType":"04","uiTypesSeen":["01","04"],"requests":3,"otpSubmissions":1,"resends":0,"cancelRequested":false,"finalTransStatus":null,"errorCode":null}"#
+                == #"""
+                {"category":"3ds","status":"challenge","step":"awaitingResponse","terminal":false,\#
+                "outcome":"open","directoryServerID":"A000000003","messageVersion":"2.2.0",\#
+                "authResponseTransStatus":"C","challengeStartedAt":"2026-11-29T10:00:04.000Z",\#
+                "timeoutSeconds":300,"deadline":"2026-11-29T10:05:04.000Z","lastCounter":"002",\#
+                "requestInFlight":{"counter":"002","action":"oobContinue"},"lastUiType":"04","uiTypesSeen":["01",\#
+                "04"],"requests":3,"otpSubmissions":1,"resends":0,"cancelRequested":false,"finalTransStatus":null,\#
+                "errorCode":null}
+                """#
         )
         #expect(
             state.textSummary
-                == "category=3ds status=challenge step=awaitingResponse terminal=false outcome=open directoryServerID=A000000003 messageVersion=2.2.0 authResponseTransStatus=C challengeStartedAt=2026-11-29T10:00:04.000Z timeoutSeconds=300 deadline=2026-11-29T10:05:04.000Z lastCounter=002 requestInFlight.counter=002 requestInFlight.action=oobContinue lastUiType=04 uiTypesSeen=01,04 requests=3 otpSubmissions=1 resends=0 cancelRequested=false"
+                == """
+                category=3ds status=challenge step=awaitingResponse terminal=false outcome=open \
+                directoryServerID=A000000003 messageVersion=2.2.0 authResponseTransStatus=C \
+                challengeStartedAt=2026-11-29T10:00:04.000Z timeoutSeconds=300 deadline=2026-11-29T10:05:04.000Z \
+                lastCounter=002 requestInFlight.counter=002 requestInFlight.action=oobContinue lastUiType=04 \
+                uiTypesSeen=01,04 requests=3 otpSubmissions=1 resends=0 cancelRequested=false
+                """
         )
     }
 
@@ -27,7 +41,13 @@ struct SummaryTests {
         let state = try fold(threeDSStream, [TDS.created, TDS.params, TDS.ares("Y"), Step("TransactionClosed")])
         #expect(
             JSONWriter.string(.object(state.summary()))
-                == #"{"category":"3ds","status":"ended","step":null,"terminal":true,"outcome":"closed","directoryServerID":"A000000003","messageVersion":"2.2.0","authResponseTransStatus":"Y","challengeStartedAt":null,"timeoutSeconds":null,"deadline":null,"lastCounter":null,"requestInFlight":null,"lastUiType":null,"uiTypesSeen":[],"requests":0,"otpSubmissions":0,"resends":0,"cancelRequested":false,"finalTransStatus":null,"errorCode":null}"#
+                == #"""
+                {"category":"3ds","status":"ended","step":null,"terminal":true,"outcome":"closed",\#
+                "directoryServerID":"A000000003","messageVersion":"2.2.0","authResponseTransStatus":"Y",\#
+                "challengeStartedAt":null,"timeoutSeconds":null,"deadline":null,"lastCounter":null,\#
+                "requestInFlight":null,"lastUiType":null,"uiTypesSeen":[],"requests":0,"otpSubmissions":0,\#
+                "resends":0,"cancelRequested":false,"finalTransStatus":null,"errorCode":null}
+                """#
         )
     }
 
@@ -41,7 +61,14 @@ struct SummaryTests {
             ])
         #expect(
             JSONWriter.string(.object(state.summary()))
-                == #"{"category":"card","status":"pendingActivation","step":"appToAppSelected","terminal":false,"outcome":"open","inputMethod":"manual","eligibilityErrorCode":null,"termsAccepted":true,"language":"en","digitalCardID":"DC-1","offeredMethods":["sms","mail","a2a","a2a-plain","call","web"],"selectedMethod":{"id":"a2a","type":"appToApp","withCryptogram":true},"resumed":true,"selections":2,"attempts":1,"otpRejections":1,"interruptions":1,"appToAppResumedWithTAV":null,"activatedBy":null,"failureReason":null}"#
+                == #"""
+                {"category":"card","status":"pendingActivation","step":"appToAppSelected","terminal":false,\#
+                "outcome":"open","inputMethod":"manual","eligibilityErrorCode":null,"termsAccepted":true,\#
+                "language":"en","digitalCardID":"DC-1","offeredMethods":["sms","mail","a2a","a2a-plain","call",\#
+                "web"],"selectedMethod":{"id":"a2a","type":"appToApp","withCryptogram":true},"resumed":true,\#
+                "selections":2,"attempts":1,"otpRejections":1,"interruptions":1,"appToAppResumedWithTAV":null,\#
+                "activatedBy":null,"failureReason":null}
+                """#
         )
     }
 
@@ -49,7 +76,12 @@ struct SummaryTests {
         let state = try fold(cardStream, Card.otpNeeded + [Card.otp, Step("ActivatedByIDV")])
         #expect(
             state.textSummary
-                == "category=card status=ended terminal=true outcome=activated inputMethod=manual termsAccepted=true language=en digitalCardID=DC-1 offeredMethods=sms,mail,a2a,a2a-plain,call,web selectedMethod.id=sms selectedMethod.type=otpBySMS resumed=false selections=1 attempts=1 otpRejections=0 interruptions=0 activatedBy=idv"
+                == """
+                category=card status=ended terminal=true outcome=activated inputMethod=manual termsAccepted=true \
+                language=en digitalCardID=DC-1 offeredMethods=sms,mail,a2a,a2a-plain,call,web \
+                selectedMethod.id=sms selectedMethod.type=otpBySMS resumed=false selections=1 attempts=1 \
+                otpRejections=0 interruptions=0 activatedBy=idv
+                """
         )
     }
 

@@ -71,7 +71,8 @@ enum TDS {
     static func ares(_ status: String) -> Step {
         Step(
             "AuthResponseReceived",
-            #"{"threeDSServerTransID":"8a880dc0-d2d2-4067-bcb1-b08d1690b26e","acsTransID":"d7c1ee99-9478-44a6-b1f2-391e29c6b340","transStatus":"\#(status)"}"#
+            #"{"threeDSServerTransID":"8a880dc0-d2d2-4067-bcb1-b08d1690b26e","#
+                + #""acsTransID":"d7c1ee99-9478-44a6-b1f2-391e29c6b340","transStatus":"\#(status)"}"#
         )
     }
     static let started = Step("ChallengeStarted", #"{"timeoutSeconds":300,"acsReferenceNumber":"3DS_LOA_ACS_TEST_1"}"#)
@@ -106,7 +107,8 @@ enum Card {
         "DigitizationApprovedWithIDV",
         #"""
         {"digitalCardID":"DC-1","methods":[{"id":"sms","type":"otpBySMS"},{"id":"mail","type":"otpByEmail"},
-        {"id":"a2a","type":"appToApp","withCryptogram":true},{"id":"a2a-plain","type":"appToApp","withCryptogram":false},
+        {"id":"a2a","type":"appToApp","withCryptogram":true},{"id":"a2a-plain",\#
+        "type":"appToApp","withCryptogram":false},
         {"id":"call","type":"customerService"},{"id":"web","type":"webService"}]}
         """#)
     static func select(_ id: String) -> Step { Step("IDVMethodSelected", #"{"idvID":"\#(id)"}"#) }

@@ -35,7 +35,8 @@ struct ThreeDSTransactionTests {
         expectAccepted([TDS.created], TDS.params)
         expectRefused(
             [TDS.created, TDS.params], TDS.params, .threeDSAuthParameters,
-            "AuthRequestParametersCreated must come right after TransactionCreated, once; the transaction is auth parameters issued"
+            "AuthRequestParametersCreated must come right after TransactionCreated, once; the "
+                + "transaction is auth parameters issued"
         )
     }
 
@@ -46,7 +47,8 @@ struct ThreeDSTransactionTests {
             "AuthResponseReceived must come right after AuthRequestParametersCreated, once; the transaction is created")
         expectRefused(
             [TDS.created, TDS.params, TDS.ares("C")], TDS.ares("C"), .threeDSAuthResponse,
-            "AuthResponseReceived must come right after AuthRequestParametersCreated, once; the transaction is ARes received (transStatus C)"
+            "AuthResponseReceived must come right after AuthRequestParametersCreated, once; the transaction "
+                + "is ARes received (transStatus C)"
         )
     }
 
@@ -167,11 +169,13 @@ struct ThreeDSTransactionTests {
     @Test func responseNeedsARequestInFlightWithTheSameCounter() {
         expectRefused(
             TDS.challengePrefix, TDS.screen("000", "01"), .threeDSResponseWithoutRequest,
-            "ChallengeResponseReceived requires a request in flight; the transaction is challenge started, no request sent"
+            "ChallengeResponseReceived requires a request in flight; the transaction is "
+                + "challenge started, no request sent"
         )
         expectRefused(
             TDS.textScreen, TDS.screen("000", "01"), .threeDSResponseWithoutRequest,
-            "ChallengeResponseReceived requires a request in flight; the transaction is challenge showing screen 000 (acsUiType 01)"
+            "ChallengeResponseReceived requires a request in flight; the transaction is challenge "
+                + "showing screen 000 (acsUiType 01)"
         )
         expectRefused(
             TDS.challengePrefix + [TDS.request("000", "initial")], TDS.screen("001", "01"), .threeDSResponseCounter,
@@ -183,7 +187,8 @@ struct ThreeDSTransactionTests {
         expectAccepted(prefix, TDS.final("001", "N"))
         expectRefused(
             prefix, TDS.screen("001", "01"), .threeDSCancelResponseFinal,
-            #"ChallengeResponseReceived.challengeCompletionInd must be "Y" (a response to a cancel request is final), got "N""#
+            #"ChallengeResponseReceived.challengeCompletionInd must be "Y" (a response to a "#
+                + #"cancel request is final), got "N""#
         )
     }
 
@@ -198,7 +203,8 @@ struct ThreeDSTransactionTests {
             "after a final response the next event must be ChallengeCompleted, got ChallengeTimedOut")
         expectRefused(
             prefix, Step("ChallengeCancelled"), .threeDSCancelled,
-            "ChallengeCancelled must answer a cancel request: the final response answered a request that was not a cancel, so the next event must be ChallengeCompleted"
+            "ChallengeCancelled must answer a cancel request: the final response answered a request that was not a "
+                + "cancel, so the next event must be ChallengeCompleted"
         )
     }
 
@@ -210,7 +216,8 @@ struct ThreeDSTransactionTests {
             #"ChallengeCompleted.transStatus must be "N" (the final response's), got "Y""#)
         expectRefused(
             TDS.textScreen, TDS.completed("Y"), .threeDSCompleted,
-            "ChallengeCompleted must come right after a final ChallengeResponseReceived; the transaction is challenge showing screen 000 (acsUiType 01)"
+            "ChallengeCompleted must come right after a final ChallengeResponseReceived; the transaction is challenge "
+                + "showing screen 000 (acsUiType 01)"
         )
     }
 
@@ -219,11 +226,13 @@ struct ThreeDSTransactionTests {
         expectAccepted(prefix, Step("ChallengeCancelled"))
         expectRefused(
             prefix, TDS.completed("N"), .threeDSCompleted,
-            "ChallengeCompleted cannot follow the final response to a cancel request: the next event must be ChallengeCancelled"
+            "ChallengeCompleted cannot follow the final response to a cancel request: the next "
+                + "event must be ChallengeCancelled"
         )
         expectRefused(
             TDS.textScreen, Step("ChallengeCancelled"), .threeDSCancelled,
-            "ChallengeCancelled must come right after the final response to a cancel request; the transaction is challenge showing screen 000 (acsUiType 01)"
+            "ChallengeCancelled must come right after the final response to a cancel request; the transaction is "
+                + "challenge showing screen 000 (acsUiType 01)"
         )
     }
 
@@ -233,7 +242,8 @@ struct ThreeDSTransactionTests {
         expectAccepted(TDS.textScreen, Step("ChallengeTimedOut", at: 5000))
         expectRefused(
             TDS.challengePrefix, Step("ChallengeTimedOut", at: 303), .threeDSTimeout,
-            "ChallengeTimedOut.occurredAt must be >= 2026-11-29T10:05:04.000Z (ChallengeStarted at 2026-11-29T10:00:04.000Z + 300 s), got 2026-11-29T10:05:03.000Z"
+            "ChallengeTimedOut.occurredAt must be >= 2026-11-29T10:05:04.000Z (ChallengeStarted at "
+                + "2026-11-29T10:00:04.000Z + 300 s), got 2026-11-29T10:05:03.000Z"
         )
     }
 
@@ -271,7 +281,8 @@ struct ThreeDSTransactionTests {
         #expect(refused?.rule == .threeDSTerminal)
         #expect(
             refused?.reason
-                == "ChallengeTimedOut cannot follow the terminal event \(terminal.type): nothing may follow a terminal event"
+                == "ChallengeTimedOut cannot follow the terminal event \(terminal.type): "
+                + "nothing may follow a terminal event"
         )
     }
 

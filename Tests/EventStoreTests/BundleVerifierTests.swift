@@ -25,7 +25,12 @@ struct BundleVerifierTests {
         }
 
         static func line(position: Int, stream: String, version: Int) -> String {
-            #"{"id":"00000000-0000-4000-8000-\#(String(repeating: "0", count: 10))\#(position < 10 ? "0" : "")\#(position)","stream":"\#(stream)","type":"ChallengeStarted","occurredAt":"2026-11-29T09:00:00.000Z","data":{"n":\#(position)},"position":\#(position),"version":\#(version),"recordedAt":"2026-11-29T09:00:01.000Z","hash":"00"}"#
+            #"""
+            {"id":"00000000-0000-4000-8000-\#(String(repeating: "0", count: 10))\#(position < 10 ? "0" : "")\#
+            \#(position)","stream":"\#(stream)","type":"ChallengeStarted","occurredAt":"2026-11-29T09:00:00.000Z",\#
+            "data":{"n":\#(position)},"position":\#(position),"version":\#(version),\#
+            "recordedAt":"2026-11-29T09:00:01.000Z","hash":"00"}
+            """#
         }
 
         mutating func append(_ line: String) {
@@ -113,7 +118,8 @@ struct BundleVerifierTests {
                 .missingKey(path: "events[0].position")
             ),
             (
-                #"{"format":"journal-bundle/1","stream":"s","checkpoint":"c","events":[{"position":1.5,"leaf":"","proof":[]}]}"#,
+                #"{"format":"journal-bundle/1","stream":"s","checkpoint":"c","#
+                    + #""events":[{"position":1.5,"leaf":"","proof":[]}]}"#,
                 .wrongType(path: "events[0].position", expected: "an integer")
             ),
             (
@@ -125,7 +131,8 @@ struct BundleVerifierTests {
                 .missingKey(path: "events[0].proof")
             ),
             (
-                #"{"format":"journal-bundle/1","stream":"s","checkpoint":"c","events":[{"position":1,"leaf":"","proof":["AAAA","!"]}]}"#,
+                #"{"format":"journal-bundle/1","stream":"s","checkpoint":"c","events":[{"position":1,"#
+                    + #""leaf":"","proof":["AAAA","!"]}]}"#,
                 .wrongType(path: "events[0].proof[1]", expected: "a base64 string")
             )
         ]

@@ -14,9 +14,14 @@ struct CompressionTests {
         Fixture.event(
             n, type: ["ChallengeStarted", "ChallengeRequestSent", "ChallengeResponseReceived"][n % 3],
             data:
-                #"{"threeDSServerTransID":"\#(Fixture.uuid(n * 7, prefix: "0a0b0c0d"))","acsTransID":"\#(Fixture.uuid(n, prefix: "acacacac"))","sdkCounterStoA":"00\#(n % 10)","transStatus":"Y","acsReferenceNumber":"ACS-EMVCo-3DS-\#(n % 5)"}"#,
+                #"""
+                {"threeDSServerTransID":"\#(Fixture.uuid(n * 7, prefix: "0a0b0c0d"))",\#
+                "acsTransID":"\#(Fixture.uuid(n, prefix: "acacacac"))","sdkCounterStoA":"00\#(n % 10)",\#
+                "transStatus":"Y","acsReferenceNumber":"ACS-EMVCo-3DS-\#(n % 5)"}
+                """#,
             meta:
-                #"{"platform":"ios","sdkVersion":"2.3.\#(n % 4)","correlationId":"\#(Fixture.uuid(n / 8, prefix: "c0c0c0c0"))"}"#
+                #"{"platform":"ios","sdkVersion":"2.3.\#(n % 4)","#
+                + #""correlationId":"\#(Fixture.uuid(n / 8, prefix: "c0c0c0c0"))"}"#
         )
     }
 

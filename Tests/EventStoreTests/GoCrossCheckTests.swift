@@ -65,12 +65,14 @@ struct GoCrossCheckTests {
             for index in 0..<size {
                 let proof = try tree.inclusionProof(index: Int64(index), size: Int64(size))
                 requests.append(
-                    "record \(size) \(Base64.encode(roots[size])) \(index) \(Base64.encode(lines[index])) \(list(proof))"
+                    "record \(size) \(Base64.encode(roots[size])) \(index) "
+                        + "\(Base64.encode(lines[index])) \(list(proof))"
                 )
                 expectations.append((true, "record \(index) of \(size)"))
                 if index == size / 2 {
                     requests.append(
-                        "record \(size) \(Base64.encode(roots[size])) \(index) \(Base64.encode(lines[(index + 1) % 70])) \(list(proof))"
+                        "record \(size) \(Base64.encode(roots[size])) \(index) "
+                            + "\(Base64.encode(lines[(index + 1) % 70])) \(list(proof))"
                     )
                     expectations.append((false, "other leaf at \(index) of \(size)"))
                 }

@@ -24,7 +24,7 @@ struct MultiProcessTests {
     private func spawn(_ arguments: [String]) -> pid_t {
         var pid = pid_t()
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
+        defer { for argument in argv { free(argument) } }
         let rc = posix_spawn(&pid, arguments[0], nil, nil, &argv, environ)
         return rc == 0 ? pid : -1
     }

@@ -66,11 +66,13 @@ struct PreparedLoadTests {
         try store.withConnection { db in
             var rows: [String] = []
             for query in [
-                "SELECT position, stream_id, version, hex(event_id), type_id, occurred_at, recorded_at, codec, data_len, "
+                "SELECT position, stream_id, version, hex(event_id), type_id, occurred_at, "
+                    + "recorded_at, codec, data_len, "
                     + "coalesce(meta_len, -1), hex(payload), hex(hash) FROM journal_events ORDER BY position",
                 "SELECT id, name, '' , '', '', '', '', '', '', '', '', '' FROM journal_streams ORDER BY id",
                 "SELECT id, name, '' , '', '', '', '', '', '', '', '', '' FROM journal_types ORDER BY id",
-                "SELECT id, codec, hex(content), hex(sha256), trained_through, '', '', '', '', '', '', '' FROM journal_dictionaries"
+                "SELECT id, codec, hex(content), hex(sha256), trained_through, '', '', '', '', '', "
+                    + "'', '' FROM journal_dictionaries"
             ] {
                 let statement = try db.cached(query)
                 defer { statement.reset() }
@@ -91,7 +93,8 @@ struct PreparedLoadTests {
             let indexed = try db.scalarInt("SELECT count(*) FROM journal_event_ids")
             let matching = try db.scalarInt(
                 """
-                SELECT count(*) FROM journal_event_ids i JOIN journal_events e ON e.position = i.position AND e.event_id = i.id
+                SELECT count(*) FROM journal_event_ids i JOIN journal_events e ON e.position = \
+                i.position AND e.event_id = i.id
                 """)
             let through = try db.scalarInt("SELECT through FROM journal_id_index")
             let head = try db.scalarInt("SELECT position FROM journal_head")

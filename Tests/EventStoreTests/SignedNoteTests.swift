@@ -78,7 +78,8 @@ struct SignedNoteTests {
             (
                 Array(
                     (Self.text + "\n"
-                        + "— Bad Name x08go/ZJkuBS9UG/SffcvIAQxVBtiFupLLr8pAcElZInNIuGUgYN1FFYC2pZSNXgKvqfqdngotpRZb6KE6RyyBwJnAM=\n")
+                        + "— Bad Name x08go/ZJkuBS9UG/SffcvIAQxVBtiFupLLr8pAcElZInNIuGUgYN1FFYC2pZSNXg"
+                        + "KvqfqdngotpRZb6KE6RyyBwJnAM=\n")
                         .utf8),
                 .malformedSignatureLine(line: 4, reason: "the signature is not base64 of a key id and signature")
             ),
@@ -93,7 +94,8 @@ struct SignedNoteTests {
             (
                 Array(
                     (Self.text + "\n"
-                        + "- PeterNeumann x08go/ZJkuBS9UG/SffcvIAQxVBtiFupLLr8pAcElZInNIuGUgYN1FFYC2pZSNXgKvqfqdngotpRZb6KE6RyyBwJnAM=\n")
+                        + "- PeterNeumann x08go/ZJkuBS9UG/SffcvIAQxVBtiFupLLr8pAcElZInNIuGUgYN1FFYC2pZSNXg"
+                        + "KvqfqdngotpRZb6KE6RyyBwJnAM=\n")
                         .utf8),
                 .malformedSignatureLine(line: 4, reason: "a signature line starts with '— ' (U+2014, space)")
             ),

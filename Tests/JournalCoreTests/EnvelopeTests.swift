@@ -127,7 +127,8 @@ struct EnvelopeTests {
 struct EnvelopeTimestampTests {
     func failure(_ occurredAt: String) -> EnvelopeError? {
         let line =
-            #"{"id":"\#(EnvelopeTests.id)","stream":"\#(EnvelopeTests.stream)","type":"TransactionCreated","occurredAt":"\#(occurredAt)","data":{}}"#
+            #"{"id":"\#(EnvelopeTests.id)","stream":"\#(EnvelopeTests.stream)","type":"TransactionCreated","#
+            + #""occurredAt":"\#(occurredAt)","data":{}}"#
         do {
             _ = try Envelope(line: Array(line.utf8))
             return nil

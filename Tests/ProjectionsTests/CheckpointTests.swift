@@ -262,7 +262,10 @@ struct CheckpointTests {
     }
 
     @Test(
-        "a rebuild of many batches copies the log aside while its last batch is written, and leaves the write-ahead log empty"
+        """
+        a rebuild of many batches copies the log aside while its last batch is written, and \
+        leaves the write-ahead log empty
+        """
     )
     func rebuildLeavesTheLogEmpty() throws {
         let log = Self.workload(57)

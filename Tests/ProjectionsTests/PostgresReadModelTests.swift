@@ -31,10 +31,12 @@ struct PostgresReadModelTests {
         #expect(
             PostgresDialect.statements(
                 """
-                CREATE TABLE IF NOT EXISTS t(key TEXT PRIMARY KEY, n INTEGER NOT NULL, b BLOB, integer_ish TEXT DEFAULT 'TEXT') WITHOUT ROWID;
+                CREATE TABLE IF NOT EXISTS t(key TEXT PRIMARY KEY, n INTEGER NOT NULL, b BLOB, integer_ish TEXT \
+                DEFAULT 'TEXT') WITHOUT ROWID;
                 CREATE INDEX IF NOT EXISTS t_n ON t(n); PRAGMA cache_size=-65536;
                 """) == [
-                    #"CREATE TABLE IF NOT EXISTS t(key TEXT COLLATE "C" PRIMARY KEY, n BIGINT NOT NULL, b BYTEA, integer_ish TEXT COLLATE "C" DEFAULT 'TEXT')"#,
+                    #"CREATE TABLE IF NOT EXISTS t(key TEXT COLLATE "C" PRIMARY KEY, n BIGINT NOT NULL, b BYTEA, "#
+                        + #"integer_ish TEXT COLLATE "C" DEFAULT 'TEXT')"#,
                     "CREATE INDEX IF NOT EXISTS t_n ON t(n)"
                 ])
     }
@@ -46,7 +48,8 @@ struct PostgresReadModelTests {
             ])
         #expect(
             PostgresDialect.statements("INSERT OR REPLACE INTO s(sid, name, n) VALUES(?,?,?)") == [
-                "INSERT INTO s(sid, name, n) VALUES($1,$2,$3) ON CONFLICT (sid) DO UPDATE SET name = excluded.name, n = excluded.n"
+                "INSERT INTO s(sid, name, n) VALUES($1,$2,$3) ON CONFLICT (sid) "
+                    + "DO UPDATE SET name = excluded.name, n = excluded.n"
             ])
     }
 

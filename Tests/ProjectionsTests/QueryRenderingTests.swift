@@ -116,7 +116,8 @@ struct QueryRenderingTests {
     @Test func jsonIsTheReportAlone() throws {
         #expect(
             try Self.output(.timeouts).json
-                == #"{"threeDS":{"challengeTimeouts":1,"byDirectoryServer":{"A000000004":1},"byUiType":{"01":1}},"tokenization":{"otpExpired":0,"activationsExpired":0}}"#
+                == #"{"threeDS":{"challengeTimeouts":1,"byDirectoryServer":{"A000000004":1},"byUiType":{"01":1}},"#
+                + #""tokenization":{"otpExpired":0,"activationsExpired":0}}"#
         )
     }
 

@@ -15,7 +15,8 @@ struct TimeoutsQueryKnownAnswerTests {
     func emptyJournalStillHasEveryTopLevelNumber(backend: DatabaseBackend) throws {
         #expect(
             try timeouts(backend, LogBuilder())
-                == #"{"threeDS":{"challengeTimeouts":0,"byDirectoryServer":{},"byUiType":{}},"tokenization":{"otpExpired":0,"activationsExpired":0}}"#
+                == #"{"threeDS":{"challengeTimeouts":0,"byDirectoryServer":{},"byUiType":{}},"#
+                + #""tokenization":{"otpExpired":0,"activationsExpired":0}}"#
         )
     }
 
@@ -29,7 +30,8 @@ struct TimeoutsQueryKnownAnswerTests {
         log.challenge("3ds-c", ds: "F155545342", at: 2)
         log.add("3ds-c", "ChallengeTimedOut", at: log.t(8, 0))
         log.challenge("3ds-d", ds: "A000000003", at: 3)
-        log.add("3ds-d", "RuntimeErrorOccurred", at: log.t(8, 0), #"{"errorCode":"402","errorMessage":"m"}"#) // not a timeout
+        // not a timeout
+        log.add("3ds-d", "RuntimeErrorOccurred", at: log.t(8, 0), #"{"errorCode":"402","errorMessage":"m"}"#)
         #expect(
             try timeouts(backend, log).hasPrefix(
                 #"{"threeDS":{"challengeTimeouts":3,"byDirectoryServer":{"A000000004":2,"F155545342":1},"#))
@@ -42,7 +44,8 @@ struct TimeoutsQueryKnownAnswerTests {
         log.add("3ds-a", "ChallengeTimedOut", at: log.t(50, 0))
         #expect(
             try timeouts(backend, log, since: "2026-11-29T10:10:00.000Z")
-                == #"{"threeDS":{"challengeTimeouts":1,"byDirectoryServer":{"A000000025":1},"byUiType":{"none":1}},"tokenization":{"otpExpired":0,"activationsExpired":0}}"#
+                == #"{"threeDS":{"challengeTimeouts":1,"byDirectoryServer":{"A000000025":1},"byUiType":{"none":1}},"#
+                + #""tokenization":{"otpExpired":0,"activationsExpired":0}}"#
         )
     }
 

@@ -74,7 +74,10 @@ struct CrashSafetyTests {
             } else {
                 try #require(
                     events == committed + ids.count,
-                    "after \(ending) the journal holds \(events) events: neither \(committed) nor \(committed + ids.count)"
+                    """
+                    after \(ending) the journal holds \(events) events: neither \
+                    \(committed) nor \(committed + ids.count)
+                    """
                 )
                 #expect(try runner.exportedIDs(from: committed + 1) == ids, "the file's events, in file order")
                 eventsChecked += ids.count

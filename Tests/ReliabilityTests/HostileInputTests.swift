@@ -245,7 +245,10 @@ struct HostileInputTests {
                         Issue.record("a rejection without a reason")
                     default:
                         Issue.record(
-                            "line \(line.number) (\(expected.mutation?.rawValue ?? "intact")): expected \(expected.oracle), got \(outcome): \(expected.text.prefix(300))"
+                            """
+                            line \(line.number) (\(expected.mutation?.rawValue ?? "intact")): expected \
+                            \(expected.oracle), got \(outcome): \(expected.text.prefix(300))
+                            """
                         )
                     }
                     checked += 1

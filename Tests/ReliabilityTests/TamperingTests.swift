@@ -124,7 +124,8 @@ struct TamperingTests {
         switch kind {
         case .changeData:
             try run(
-                "UPDATE journal_events SET payload = CAST(replace(CAST(payload AS TEXT), 'e', 'E') AS BLOB) WHERE position = 10"
+                "UPDATE journal_events SET payload = CAST(replace(CAST(payload AS TEXT), 'e', "
+                    + "'E') AS BLOB) WHERE position = 10"
             )
         case .changeOccurredAt:
             try run("UPDATE journal_events SET occurred_at = occurred_at - 1000 WHERE position = 10")
@@ -132,13 +133,15 @@ struct TamperingTests {
             try run("UPDATE journal_events SET recorded_at = recorded_at + 1 WHERE position = 10")
         case .changeType:
             try run(
-                "UPDATE journal_events SET type_id = (SELECT type_id FROM journal_events WHERE position = 1) WHERE position = 10"
+                "UPDATE journal_events SET type_id = (SELECT type_id FROM journal_events WHERE "
+                    + "position = 1) WHERE position = 10"
             )
         case .changeVersion:
             try run("UPDATE journal_events SET version = version + 1000 WHERE position = 10")
         case .moveToAnotherStream:
             try run(
-                "UPDATE journal_events SET stream_id = (SELECT stream_id FROM journal_events WHERE position = 1), version = 4 WHERE position = 10"
+                "UPDATE journal_events SET stream_id = (SELECT stream_id FROM journal_events WHERE position = 1), "
+                    + "version = 4 WHERE position = 10"
             )
         case .deleteFirst:
             try run("DELETE FROM journal_events WHERE position = 1")
@@ -198,7 +201,8 @@ struct TamperingTests {
             try run("UPDATE journal_head SET position = position + 2")
         case .renameAStream:
             try run(
-                "UPDATE journal_streams SET name = '\(LegalEvents.cardStream(99))' WHERE name = '\(LegalEvents.cardStream(2))'"
+                "UPDATE journal_streams SET name = '\(LegalEvents.cardStream(99))' WHERE name = "
+                    + "'\(LegalEvents.cardStream(2))'"
             )
         case .renameAType:
             try run("UPDATE journal_types SET name = 'TransactionCreatet' WHERE name = 'TransactionCreated'")

@@ -101,7 +101,8 @@ struct ScratchDataWriterTests {
         let received: [(String, String)] = [
             (
                 "TransactionCreated",
-                #"{"zeta":1,"directoryServerID":"A000000004","messageVersion":"2.3.1","warnings":["SW01"],"alpha":[1.50,2e3]}"#
+                #"{"zeta":1,"directoryServerID":"A000000004","messageVersion":"2.3.1","#
+                    + #""warnings":["SW01"],"alpha":[1.50,2e3]}"#
             ),
             ("AuthRequestParametersCreated", #"{"sdkReferenceNumber":"ref","deviceDataBytes":0,"sdkAppIDRef":null}"#),
             (

@@ -36,7 +36,8 @@ struct WorkloadProfileTests {
 
     @Test func aFileMayReplaceSomeFiguresOfItsBase() throws {
         let file =
-            #"{"formatVersion":1,"name":"mine","base":"europe","figures":{"threeDS.authResponse":{"weights":{"Y":1,"C":1}},"card.notEligible":{"percent":12.5,"source":"our telemetry"}}}"#
+            #"{"formatVersion":1,"name":"mine","base":"europe","figures":{"threeDS.authResponse":{"weights":{"Y":1,"#
+            + #""C":1}},"card.notEligible":{"percent":12.5,"source":"our telemetry"}}}"#
         let profile = try WorkloadProfile.load(file: Array(file.utf8), sourceLabel: "profile file mine.json", base: nil)
         #expect(profile.name == "mine")
         #expect(profile["threeDS.authResponse"]?.value == .weights([WeightEntry("Y", 1), WeightEntry("C", 1)]))

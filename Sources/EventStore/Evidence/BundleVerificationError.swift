@@ -26,11 +26,14 @@ public enum BundleVerificationError: Error, Sendable, Equatable, CustomStringCon
         case let .leafNotAnObject(event, position, reason):
             "events[\(event)] (position \(position)): the leaf line is not a JSON object: \(reason)"
         case let .wrongStream(event, position, found):
-            "events[\(event)] (position \(position)): stream is \(found.map { "\"\($0)\"" } ?? "missing"), not the bundle's"
+            "events[\(event)] (position \(position)): stream is "
+                + "\(found.map { "\"\($0)\"" } ?? "missing"), not the bundle's"
         case let .versionGap(event, position, expected, found):
-            "events[\(event)] (position \(position)): version \(found.map(String.init) ?? "missing") where \(expected) is next"
+            "events[\(event)] (position \(position)): version "
+                + "\(found.map(String.init) ?? "missing") where \(expected) is next"
         case let .positionMismatch(event, position, leafPosition):
-            "events[\(event)] (position \(position)): the leaf line's position is \(leafPosition.map(String.init) ?? "missing")"
+            "events[\(event)] (position \(position)): the leaf line's position is "
+                + "\(leafPosition.map(String.init) ?? "missing")"
         }
     }
 }

@@ -20,7 +20,8 @@ public enum ConsistencyProofError: Error, Sendable, Equatable, CustomStringConve
         case let .newCheckpoint(error): "new checkpoint: \(error)"
         case let .differentOrigins(old, new): "the checkpoints are of two logs (\(old), \(new))"
         case let .sizesDiffer(proofFrom, proofTo, oldCheckpoint, newCheckpoint):
-            "the proof is from size \(proofFrom) to \(proofTo), the checkpoints are of sizes \(oldCheckpoint) and \(newCheckpoint)"
+            "the proof is from size \(proofFrom) to \(proofTo), the checkpoints are of sizes "
+                + "\(oldCheckpoint) and \(newCheckpoint)"
         case let .proof(error): error.description
         }
     }

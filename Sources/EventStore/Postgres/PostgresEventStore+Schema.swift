@@ -219,7 +219,8 @@ extension PostgresEventStore {
                 throw EventStoreError(
                     code: .notAJournal,
                     message:
-                        "\(location): journal schema version \(values["schema_version"] ?? "?") is not supported (expected \(schemaVersion))"
+                        "\(location): journal schema version \(values["schema_version"] ?? "?") is not "
+                        + "supported (expected \(schemaVersion))"
                 )
             }
             return version

@@ -110,7 +110,8 @@ extension PostgresJournal {
         let result = try run("reading the version of \(stream)") { () throws(PostgresError) in
             try pg.query(
                 """
-                SELECT max(e.version) FROM journal_events e JOIN journal_streams s ON s.id = e.stream_id WHERE s.name = $1
+                SELECT max(e.version) FROM journal_events e \
+                JOIN journal_streams s ON s.id = e.stream_id WHERE s.name = $1
                 """, [.text(stream.rawValue)])
         }
         return result.optionalInt64(0, 0)

@@ -50,32 +50,32 @@ extension PostgresJournal {
                 codec: result.int64(row, 4), dataLength: Int(clamping: result.int64(row, 5)),
                 metaLength: result.optionalInt64(row, 6).map { Int(clamping: $0) }, position: at,
                 scratch: &payloadScratch, dictionary: { id throws(EventStoreError) in try self.dictionary(id) },
-                bytes: { lend in result.withBytes(row, 7, lend) }
-            ) { data, meta in
-                if chain != nil {
-                    do throws(EventStoreError) {
-                        guard !result.isNull(row, 12), !result.isNull(row, 13) else {
-                            throw .integrity(at: at, "the event's stream or type is missing")
+                bytes: { lend in result.withBytes(row, 7, lend) },
+                { data, meta in
+                    if chain != nil {
+                        do throws(EventStoreError) {
+                            guard !result.isNull(row, 12), !result.isNull(row, 13) else {
+                                throw .integrity(at: at, "the event's stream or type is missing")
+                            }
+                            let id = result.withBytes(row, 9) { bytes in
+                                bytes.count == 16
+                                    ? EventIDCoding.text(packed: bytes) : String(decoding: bytes, as: UTF8.self)
+                            }
+                            try chain?.check(
+                                position: at, version: result.int64(row, 8), stream: result.text(row, 12),
+                                id: id, type: result.text(row, 13), occurredAt: result.int64(row, 3),
+                                recordedAt: result.int64(row, 10), data: data, meta: meta,
+                                hash: result.bytes(row, 11))
+                        } catch {
+                            failure = error
+                            return false
                         }
-                        let id = result.withBytes(row, 9) { bytes in
-                            bytes.count == 16
-                                ? EventIDCoding.text(packed: bytes) : String(decoding: bytes, as: UTF8.self)
-                        }
-                        try chain?.check(
-                            position: at, version: result.int64(row, 8), stream: result.text(row, 12),
-                            id: id, type: result.text(row, 13), occurredAt: result.int64(row, 3),
-                            recordedAt: result.int64(row, 10), data: data, meta: meta,
-                            hash: result.bytes(row, 11))
-                    } catch {
-                        failure = error
-                        return false
                     }
-                }
-                return body(
-                    ScannedEvent(
-                        position: at, streamID: result.int64(row, 1), typeID: result.int64(row, 2),
-                        occurredAt: result.int64(row, 3), data: data, meta: meta))
-            }
+                    return body(
+                        ScannedEvent(
+                            position: at, streamID: result.int64(row, 1), typeID: result.int64(row, 2),
+                            occurredAt: result.int64(row, 3), data: data, meta: meta))
+                })
             if let failure { throw failure }
             count += 1
             if !keepGoing { return (count, last, true) }

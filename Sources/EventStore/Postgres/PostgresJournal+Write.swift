@@ -200,7 +200,8 @@ extension PostgresJournal {
         write?.pending.append(
             PostgresStatement(
                 """
-                INSERT INTO journal_dictionaries(id, codec, content, sha256, trained_through) VALUES ($1, 'lz4', $2, $3, $4)
+                INSERT INTO journal_dictionaries(id, codec, content, sha256, trained_through) \
+                VALUES ($1, 'lz4', $2, $3, $4)
                 """, [.int64(id), .bytea(content), .bytea(hasher.digest(content)), .int64(threshold)]))
         dictionaries[id] = LZ4Dictionary(id: id, content: content)
         write?.dictionaryID = id

@@ -81,7 +81,8 @@ final class PostgresJournal {
     /// `ChainLinkCheck` (NULL at position 1).
     static func events(_ inner: String, order: String = "e.position", checked: Bool = false) -> String {
         """
-        SELECT \(columns)\(checked ? previousHashColumn : "") FROM (\(inner)) e LEFT JOIN journal_streams s ON s.id = e.stream_id \
+        SELECT \(columns)\(checked ? previousHashColumn : "") FROM (\(inner)) e LEFT JOIN \
+        journal_streams s ON s.id = e.stream_id \
         LEFT JOIN journal_types t ON t.id = e.type_id ORDER BY \(order)
         """
     }
@@ -159,7 +160,8 @@ final class PostgresJournal {
             PostgresStatement("SELECT position, hash FROM journal_head WHERE singleton = 1 FOR UPDATE"),
             PostgresStatement(
                 """
-                SELECT (SELECT coalesce(max(id), 0) FROM journal_streams), (SELECT coalesce(max(id), 0) FROM journal_types),
+                SELECT (SELECT coalesce(max(id), 0) FROM journal_streams), (SELECT \
+                coalesce(max(id), 0) FROM journal_types),
                        (SELECT max(id) FROM journal_dictionaries)
                 """),
             PostgresStatement(Self.treeEdgeQuery)
@@ -249,7 +251,8 @@ final class PostgresJournal {
                 throw EventStoreError(
                     code: .io,
                     message:
-                        "committing to \(pg.location): \(error.message) (the connection failed during the commit: check the head before retrying; a retried append is idempotent)",
+                        "committing to \(pg.location): \(error.message) (the connection failed during the commit: "
+                        + "check the head before retrying; a retried append is idempotent)",
                     backendCode: error.sqlState)
             }
             throw EventStoreError(postgres: error, doing: "committing to \(pg.location)")

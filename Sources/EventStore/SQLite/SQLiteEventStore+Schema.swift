@@ -228,7 +228,8 @@ extension SQLiteEventStore {
                     throw EventStoreError(
                         code: .notAJournal,
                         message:
-                            "\(path): journal schema version \(version) is not supported (expected \(Self.schemaVersion))"
+                            "\(path): journal schema version \(version) is not supported "
+                            + "(expected \(Self.schemaVersion))"
                     )
                 }
                 return version

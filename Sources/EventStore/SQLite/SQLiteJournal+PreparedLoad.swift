@@ -230,11 +230,11 @@ extension SQLiteJournal {
         try MultiRowInsert.run(
             count: rows.count, width: PendingEventRows.width, columns: 12,
             many: { () throws(SQLiteError) in try statement(.insertEventRows) },
-            one: { () throws(SQLiteError) in try statement(.insertEvent) }
-        ) { statement, index, at in
-            bind(
-                rows[index].row, codec: rows[index].codec, payload: rows[index].payload, hash: pendingRows.hash(index),
-                to: statement, after: at)
-        }
+            one: { () throws(SQLiteError) in try statement(.insertEvent) },
+            bind: { statement, index, at in
+                bind(
+                    rows[index].row, codec: rows[index].codec, payload: rows[index].payload,
+                    hash: pendingRows.hash(index), to: statement, after: at)
+            })
     }
 }

@@ -10,7 +10,8 @@ extension SQLiteJournal {
     /// for `ChainLinkCheck`.
     static let checkedColumns =
         columns + """
-            , (SELECT previous.hash FROM journal_events AS previous WHERE previous.position = journal_events.position - 1)
+            , (SELECT previous.hash FROM journal_events AS previous \
+            WHERE previous.position = journal_events.position - 1)
             """
 
     /// Decodes the current row of a statement selecting `columns`. `stream` skips the name lookup

@@ -37,27 +37,27 @@ extension SQLiteJournal {
                     lastDictionary = found
                     return found
                 },
-                bytes: { lend in statement.withBlob(at: 7, lend) }
-            ) { data, meta in
-                if chain != nil {
-                    do throws(EventStoreError) {
-                        try chain?.check(
-                            position: at, version: statement.int64(at: 8),
-                            stream: try streamName(of: statement.int64(at: 1)).rawValue,
-                            id: try storedID(statement, column: 9, position: at),
-                            type: try typeName(of: statement.int64(at: 2)), occurredAt: statement.int64(at: 3),
-                            recordedAt: statement.int64(at: 10), data: data, meta: meta,
-                            hash: statement.blob(at: 11))
-                    } catch {
-                        failure = error.located(at: at)
-                        return false
+                bytes: { lend in statement.withBlob(at: 7, lend) },
+                { data, meta in
+                    if chain != nil {
+                        do throws(EventStoreError) {
+                            try chain?.check(
+                                position: at, version: statement.int64(at: 8),
+                                stream: try streamName(of: statement.int64(at: 1)).rawValue,
+                                id: try storedID(statement, column: 9, position: at),
+                                type: try typeName(of: statement.int64(at: 2)), occurredAt: statement.int64(at: 3),
+                                recordedAt: statement.int64(at: 10), data: data, meta: meta,
+                                hash: statement.blob(at: 11))
+                        } catch {
+                            failure = error.located(at: at)
+                            return false
+                        }
                     }
-                }
-                return body(
-                    ScannedEvent(
-                        position: at, streamID: statement.int64(at: 1), typeID: statement.int64(at: 2),
-                        occurredAt: statement.int64(at: 3), data: data, meta: meta))
-            }
+                    return body(
+                        ScannedEvent(
+                            position: at, streamID: statement.int64(at: 1), typeID: statement.int64(at: 2),
+                            occurredAt: statement.int64(at: 3), data: data, meta: meta))
+                })
             if let failure { throw failure }
             count += 1
             if !keepGoing { break }

@@ -10,14 +10,16 @@ extension SQLiteJournal {
             switch self {
             case .insertEvent:
                 return """
-                    INSERT INTO journal_events(position, stream_id, version, event_id, type_id, occurred_at, recorded_at,
+                    INSERT INTO journal_events(position, stream_id, version, event_id, \
+                    type_id, occurred_at, recorded_at,
                                                codec, data_len, meta_len, payload, hash)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """
             case .insertEventRows:
                 // `PendingEventRows.width` rows of `insertEvent` in one statement.
                 return """
-                    INSERT INTO journal_events(position, stream_id, version, event_id, type_id, occurred_at, recorded_at,
+                    INSERT INTO journal_events(position, stream_id, version, event_id, \
+                    type_id, occurred_at, recorded_at,
                                                codec, data_len, meta_len, payload, hash)
                     VALUES \(Array(repeating: "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", count: PendingEventRows.width)
                                 .joined(separator: ", "))
@@ -38,15 +40,18 @@ extension SQLiteJournal {
                     "SELECT \(SQLiteJournal.columns) FROM journal_events WHERE position >= ? ORDER BY position LIMIT ?"
             case .readForward:
                 return
-                    "SELECT \(SQLiteJournal.checkedColumns) FROM journal_events WHERE stream_id = ? AND version >= ? ORDER BY version LIMIT ?"
+                    "SELECT \(SQLiteJournal.checkedColumns) FROM journal_events WHERE stream_id = ? AND "
+                    + "version >= ? ORDER BY version LIMIT ?"
             case .readBackward:
                 return
-                    "SELECT \(SQLiteJournal.checkedColumns) FROM journal_events WHERE stream_id = ? AND version <= ? ORDER BY version DESC LIMIT ?"
+                    "SELECT \(SQLiteJournal.checkedColumns) FROM journal_events WHERE stream_id = ? AND "
+                    + "version <= ? ORDER BY version DESC LIMIT ?"
             case .idIndexThrough: return "SELECT through FROM journal_id_index WHERE singleton = 1"
             case .indexedID: return "SELECT position FROM journal_event_ids WHERE id = ?"
             case .tailIDs:
                 return
-                    "SELECT position, event_id FROM journal_events WHERE position > ? AND position <= ? ORDER BY position"
+                    "SELECT position, event_id FROM journal_events WHERE position > ? AND "
+                    + "position <= ? ORDER BY position"
             case .eventByID:
                 // One statement, so one snapshot: the index, then the tail it does not cover yet.
                 return """

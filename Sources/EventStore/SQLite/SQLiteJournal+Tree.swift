@@ -142,35 +142,35 @@ extension SQLiteJournal {
                 codec: statement.int64(at: 7), dataLength: statement.int(at: 8),
                 metaLength: statement.isNull(at: 9) ? nil : statement.int(at: 9), position: at, scratch: &scratch,
                 dictionary: { id throws(EventStoreError) in try self.dictionary(id) },
-                bytes: { lend in statement.withBlob(at: 10, lend) }
-            ) { data, meta in
-                do throws(EventStoreError) {
-                    try chain.check(
-                        position: at, version: version, stream: stream, id: id, type: type,
-                        occurredAt: occurredAt, recordedAt: recordedAt, data: data, meta: meta, hash: hash)
-                } catch {
-                    failure = error
-                    return
-                }
-                let start = leaves.count
-                leaves.append(contentsOf: ChainHasher.zeroHash)
-                UTF8Bytes.with(id) { id in
-                    UTF8Bytes.with(stream) { stream in
-                        UTF8Bytes.with(type) { type in
-                            hash.withUnsafeBytes { hash in
-                                leaves.withUnsafeMutableBytes { all in
-                                    hasher.leafHash(
-                                        id: id, stream: stream, type: type,
-                                        occurredAt: Timestamp(millisecondsSinceEpoch: occurredAt), data: data,
-                                        meta: meta, position: at, version: version,
-                                        recordedAt: Timestamp(millisecondsSinceEpoch: recordedAt), hash: hash,
-                                        into: UnsafeMutableRawBufferPointer(rebasing: all[start..<(start + 32)]))
+                bytes: { lend in statement.withBlob(at: 10, lend) },
+                { data, meta in
+                    do throws(EventStoreError) {
+                        try chain.check(
+                            position: at, version: version, stream: stream, id: id, type: type,
+                            occurredAt: occurredAt, recordedAt: recordedAt, data: data, meta: meta, hash: hash)
+                    } catch {
+                        failure = error
+                        return
+                    }
+                    let start = leaves.count
+                    leaves.append(contentsOf: ChainHasher.zeroHash)
+                    UTF8Bytes.with(id) { id in
+                        UTF8Bytes.with(stream) { stream in
+                            UTF8Bytes.with(type) { type in
+                                hash.withUnsafeBytes { hash in
+                                    leaves.withUnsafeMutableBytes { all in
+                                        hasher.leafHash(
+                                            id: id, stream: stream, type: type,
+                                            occurredAt: Timestamp(millisecondsSinceEpoch: occurredAt), data: data,
+                                            meta: meta, position: at, version: version,
+                                            recordedAt: Timestamp(millisecondsSinceEpoch: recordedAt), hash: hash,
+                                            into: UnsafeMutableRawBufferPointer(rebasing: all[start..<(start + 32)]))
+                                    }
                                 }
                             }
                         }
                     }
-                }
-            }
+                })
             if let failure { throw failure }
             count += 1
         }

@@ -61,7 +61,8 @@ extension SQLiteJournal {
             throw EventStoreError(
                 code: .integrity,
                 message:
-                    "\(path): the event id index should hold the \(through) events it covers (head \(headPosition)) but holds \(rows)"
+                    "\(path): the event id index should hold the \(through) events it covers (head "
+                    + "\(headPosition)) but holds \(rows)"
             )
         }
     }

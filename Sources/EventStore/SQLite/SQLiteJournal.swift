@@ -223,7 +223,7 @@ final class SQLiteJournal {
         do {
             sql = try SQLiteConnection(path: path, options: options)
         } catch {
-            if error.resultCode == 14 /* SQLITE_CANTOPEN */ && !options.create {
+            if error.resultCode == 14 && !options.create { // 14: SQLITE_CANTOPEN
                 throw EventStoreError(
                     code: .missing, message: "no journal at \(path)",
                     backendCode: String(error.extendedCode))

@@ -199,7 +199,8 @@ package final class SQLiteJournalLoad: BatchAppending {
                     } else {
                         try sql.execute(
                             """
-                            INSERT INTO journal_event_ids(id, position) SELECT event_id, position FROM journal_events ORDER BY event_id;
+                            INSERT INTO journal_event_ids(id, position) SELECT event_id, position FROM \
+                            journal_events ORDER BY event_id;
                             """)
                     }
                     try sql.execute(

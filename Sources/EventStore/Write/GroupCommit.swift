@@ -6,9 +6,10 @@ import JournalCore
 /// Every append enqueues itself and waits. Whoever finds the writer idle becomes the *leader*: it
 /// takes the whole queue, runs it in one transaction (each request all-or-nothing by itself, so
 /// one request's conflict does not fail the others: a savepoint on SQLite, a restored client-side
-/// copy on PostgreSQL), hands each waiter its result and wakes them. Appends arriving during that commit form the next group. A scoped `write { }`
-/// takes the writer exclusively the same way. Only the leader (or the `write` owner) touches the
-/// writer connection, which is what makes the connection's single-thread rule hold.
+/// copy on PostgreSQL), hands each waiter its result and wakes them. Appends arriving during that
+/// commit form the next group. A scoped `write { }` takes the writer exclusively the same way.
+/// Only the leader (or the `write` owner) touches the writer connection, which is what makes the
+/// connection's single-thread rule hold.
 ///
 /// `@unchecked Sendable`: `queue`, `writerBusy`, `owner`, `commitCount` and each request's
 /// `result` are guarded by `condition`; `writer` is used only by the thread that set `writerBusy`.
@@ -52,7 +53,8 @@ final class GroupCommit<Writer: JournalWriter>: @unchecked Sendable {
             throw EventStoreError(
                 code: .invalidInput,
                 message:
-                    "append called on the store inside its own write transaction: append through the transaction instead"
+                    "append called on the store inside its own write transaction: append through the transaction "
+                    + "instead"
             )
         }
         queue.append(request)

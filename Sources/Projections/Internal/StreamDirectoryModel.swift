@@ -8,6 +8,10 @@ protocol StreamDirectoryModel: ProjectionModel {
     var directory: StreamRowDirectory<Row> { get set }
     /// The stream table of generation `g`.
     static func streamTable(_ g: Int64) -> String
+    /// The columns ``row(from:)`` reads, in its order.
+    static var loadColumns: String { get }
+    /// The row a statement selecting ``loadColumns`` stands on.
+    static func row(from statement: Statement) throws(ProjectionError) -> Row
 }
 
 extension StreamDirectoryModel {
@@ -37,5 +41,27 @@ extension StreamDirectoryModel {
         guard let db else { return false }
         try open(in: db, generation: generation)
         return true
+    }
+
+    /// The stored row of the stream `name` (nil when there is none).
+    func load(_ name: String, db: ProjectionDatabase) throws(ProjectionError) -> Row? {
+        try load(StreamNameHash.lookup, db: db) { StreamNameHash.bindLookup(name, to: $0) }
+    }
+
+    /// The stored row `sid` (nil when there is none).
+    func load(sid: Int64, db: ProjectionDatabase) throws(ProjectionError) -> Row? {
+        try load("sid = ?", db: db) { $0.bind(1, sid) }
+    }
+
+    private func load(
+        _ condition: String, db: ProjectionDatabase,
+        bind: (Statement) -> Void
+    ) throws(ProjectionError) -> Row? {
+        let st = try db.statement(
+            "SELECT \(Self.loadColumns) FROM \(Self.streamTable(generation)) WHERE \(condition)")
+        bind(st)
+        defer { st.reset() } // a statement left on a row would lock its table
+        guard try st.step() else { return nil }
+        return try Self.row(from: st)
     }
 }

@@ -3,6 +3,7 @@ import Domain
 /// A read model's row for one stream: its integer key in the model's stream table and its name.
 protocol StreamRow {
     var sid: Int64 { get }
+    var name: String { get }
     init(sid: Int64, name: String)
 }
 
@@ -12,13 +13,8 @@ extension CardStreamRow: StreamRow {}
 /// The per-stream fold of one category (`ThreeDSFold`, `CardFold`), as a batch runs it: each
 /// event into its stream's row, facts and totals; a stream's contribution to the totals moved
 /// once per batch.
-protocol CountingFold {
-    associatedtype Row: StreamRow
-    associatedtype Fact
+protocol CountingFold: CategoryFold where Row: StreamRow {
     static var category: StreamCategory { get }
-    static func applyCountingEvents(
-        _ event: EventView, to row: inout Row, facts: inout [Fact], totals: inout TotalsDelta)
-    static func contribute(_ row: Row, sign: Int64, to totals: inout TotalsDelta)
 }
 
 extension ThreeDSFold: CountingFold {
@@ -193,10 +189,10 @@ struct StreamRowDirectory<Row: StreamRow> {
         createNameIndex: () throws(ProjectionError) -> Void,
         model: String
     ) throws(ProjectionError)
-        -> (rows: [Row], facts: [F.Fact], seqs: [Int64], totals: TotalsDelta) where F.Row == Row
+        -> (rows: [Row], facts: [StreamFact<F.FactKind>], seqs: [Int64], totals: TotalsDelta) where F.Row == Row
     {
         var totals = TotalsDelta()
-        var facts: [F.Fact] = []
+        var facts: [StreamFact<F.FactKind>] = []
         // Each fact's unique number (the fact tables are keyed by what queries look up, then
         // this): its event's position × 2²⁰ + its rank among that event's facts.
         var seqs: [Int64] = []

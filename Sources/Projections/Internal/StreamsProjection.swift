@@ -182,27 +182,10 @@ final class StreamsProjection: StreamDirectoryModel {
 
     static func categoryName(_ category: StreamCategory?) -> String { category?.rawValue ?? "other" }
 
-    private func load(_ name: String, db: ProjectionDatabase) throws(ProjectionError) -> StreamsRow? {
-        try load(StreamNameHash.lookup, db: db) { StreamNameHash.bindLookup(name, to: $0) }
-    }
-
-    private func load(sid: Int64, db: ProjectionDatabase) throws(ProjectionError) -> StreamsRow? {
-        try load("sid = ?", db: db) { $0.bind(1, sid) }
-    }
+    static let loadColumns = "sid, name, category, start_t, last_t, events, outcome, ds"
 
     /// A stored row, without its ids (the stored ones stay; see ``Rows``).
-    private func load(
-        _ condition: String, db: ProjectionDatabase,
-        bind: (Statement) -> Void
-    ) throws(ProjectionError) -> StreamsRow? {
-        let st = try db.statement(
-            """
-            SELECT sid, name, category, start_t, last_t, events, outcome, ds
-            FROM \(Self.streamTable(generation)) WHERE \(condition)
-            """)
-        bind(st)
-        defer { st.reset() } // a statement left on a row would lock its table
-        guard try st.step() else { return nil }
+    static func row(from st: Statement) throws(ProjectionError) -> StreamsRow {
         var row = StreamsRow(sid: st.int(0), name: st.text(1))
         let category = st.text(2)
         row.category = StreamCategory(rawValue: category)

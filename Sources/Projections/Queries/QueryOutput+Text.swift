@@ -12,7 +12,8 @@ extension QueryOutput {
         var lines = ["query   \(name.rawValue)", "window  \(window)"]
         if let bucketed = report as? BucketedReport {
             var line =
-                "every   \(bucketed.every.rawValue): \(bucketed.buckets.count) bucket\(bucketed.buckets.count == 1 ? "" : "s")"
+                "every   \(bucketed.every.rawValue): \(bucketed.buckets.count) "
+                + "bucket\(bucketed.buckets.count == 1 ? "" : "s")"
             if let first = bucketed.buckets.first, let last = bucketed.buckets.last {
                 line += ", \(first.start) to \(last.end)"
             }

@@ -43,11 +43,13 @@ struct BarChart {
             let groupHeight = Double(group.bars.count) * (Self.barHeight + 3)
             body +=
                 "<text class=\"label\" x=\"\(HTML.coordinate(Self.labelWidth - 8))\" "
-                + "y=\"\(HTML.coordinate(y + groupHeight / 2 + 4))\" text-anchor=\"end\">\(HTML.escape(group.label))</text>"
+                + "y=\"\(HTML.coordinate(y + groupHeight / 2 + 4))\" "
+                + "text-anchor=\"end\">\(HTML.escape(group.label))</text>"
             for (index, bar) in group.bars.enumerated() {
                 let length = maximum > 0 ? max(0, bar.value) / maximum * barArea : 0
                 body +=
-                    "<rect class=\"s\(index % 4)\" x=\"\(HTML.coordinate(Self.labelWidth))\" y=\"\(HTML.coordinate(y))\" "
+                    "<rect class=\"s\(index % 4)\" "
+                    + "x=\"\(HTML.coordinate(Self.labelWidth))\" y=\"\(HTML.coordinate(y))\" "
                     + "width=\"\(HTML.coordinate(max(length, 1)))\" height=\"\(HTML.coordinate(Self.barHeight))\"/>"
                 body +=
                     "<text class=\"value\" x=\"\(HTML.coordinate(Self.labelWidth + max(length, 1) + 6))\" "

@@ -6,7 +6,8 @@ enum ChartFrame {
         let descID = "\(id)-desc"
         return "<svg class=\"chart\"" + HTML.attribute("id", id)
             + " role=\"img\"" + HTML.attribute("aria-labelledby", "\(titleID) \(descID)")
-            + " viewBox=\"0 0 \(HTML.coordinate(width)) \(HTML.coordinate(height))\" preserveAspectRatio=\"xMinYMin meet\">"
+            + " viewBox=\"0 0 \(HTML.coordinate(width)) \(HTML.coordinate(height))\" "
+            + "preserveAspectRatio=\"xMinYMin meet\">"
             + "<title" + HTML.attribute("id", titleID) + ">\(HTML.escape(title))</title>"
             + "<desc" + HTML.attribute("id", descID) + ">\(HTML.escape(summary))</desc>"
             + body + "</svg>"

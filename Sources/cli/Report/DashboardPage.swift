@@ -19,34 +19,21 @@ enum DashboardPage {
 
     /// Served with 401 when the server wants a token and the browser sent none: the same shell
     /// with the token form; the script fetches the page with the token and shows it.
-    static let locked: String = """
-        <!doctype html>
-        <html lang="en">
-        <head>
-        <meta charset="utf-8">
-        <meta name="viewport" content="width=device-width, initial-scale=1">
-        <title>journal analytics: a token is needed</title>
-        \(icon)
-        <style>
-        \(ReportStyle.css)
-        </style>
-        </head>
-        <body>
-        <header>
-        <h1>Journal analytics</h1>
-        <dl class="scope" id="scope"><dt>access</dt><dd>this server needs a read token</dd></dl>
-        \(tokenForm(hidden: false))
-        </header>
-        <main id="report" data-locked="true"></main>
-        \(streamBrowser)
-        \(apiList)
-        <script>
-        \(DashboardScript.source)
-        </script>
-        </body>
-        </html>
+    static let locked: String =
+        ReportPage.top(title: "journal analytics: a token is needed", head: icon) + """
+            <dl class="scope" id="scope"><dt>access</dt><dd>this server needs a read token</dd></dl>
+            \(tokenForm(hidden: false))
+            </header>
+            <main id="report" data-locked="true"></main>
+            \(streamBrowser)
+            \(apiList)
+            <script>
+            \(DashboardScript.source)
+            </script>
+            </body>
+            </html>
 
-        """
+            """
 
     /// The dashboard's `Content-Security-Policy`: its one script by SHA-256 (the text between
     /// its `<script>` tags), inline styles, the inline icon, requests to this server only; no
@@ -63,8 +50,10 @@ enum DashboardPage {
     static func windowForm(_ window: QueryWindow) -> String {
         """
         <form id="window-form" method="get" action="/" class="live-only">
-        <label>since (included)<input name="since" id="since" placeholder="2026-11-29" value="\(HTML.escape(window.since?.description ?? ""))"></label>
-        <label>until (excluded)<input name="until" id="until" placeholder="2026-11-30T12:00:00.000Z" value="\(HTML.escape(window.until?.description ?? ""))"></label>
+        <label>since (included)<input name="since" id="since" placeholder="2026-11-29" \
+        value="\(HTML.escape(window.since?.description ?? ""))"></label>
+        <label>until (excluded)<input name="until" id="until" placeholder="2026-11-30T12:00:00.000Z" \
+        value="\(HTML.escape(window.until?.description ?? ""))"></label>
         <button type="submit">show this window</button>
         </form>
         """
@@ -85,12 +74,18 @@ enum DashboardPage {
         <h2 id="api-heading">The API behind this page</h2>
         <ul>
         <li><code>POST /v1/events</code>: append NDJSON events (Content-Type: application/x-ndjson)</li>
-        <li><a href="/v1/events?limit=100"><code>GET /v1/events?from=P&amp;limit=N&amp;wait=S</code></a>: the log from a position, long-poll with wait</li>
+        <li><a href="/v1/events?limit=100"><code>GET /v1/events?from=P&amp;limit=N&amp;wait=S</code></a>: the log from \
+        a position, long-poll with wait</li>
         <li><code>GET /v1/streams/{stream}</code>: one stream's events</li>
-        <li><a href="/v1/query/rates"><code>GET /v1/query/{name}?since=T&amp;until=T&amp;every=D</code></a>: analytics (otp, timeouts, funnel, challenges, errors, idv, latency, rates)</li>
-        <li><a href="/v1/find?limit=20"><code>GET /v1/find?category=C&amp;outcome=O&amp;ds=RID&amp;since=T&amp;until=T&amp;limit=N</code></a>: streams, as journal find</li>
-        <li><code>GET /v1/checkpoint</code>, <code>GET /v1/proof/{position}</code>, <code>GET /v1/bundle/{stream}</code>: evidence</li>
-        <li><a href="/metrics"><code>GET /metrics</code></a>: Prometheus metrics; <a href="/healthz"><code>GET /healthz</code></a>: liveness</li>
+        <li><a href="/v1/query/rates"><code>GET /v1/query/{name}?since=T&amp;until=T&amp;every=D</code></a>: analytics \
+        (otp, timeouts, funnel, challenges, errors, idv, latency, rates)</li>
+        <li><a href="/v1/find?limit=20"><code>GET \
+        /v1/find?category=C&amp;outcome=O&amp;ds=RID&amp;since=T&amp;until=T&amp;limit=N</code></a>: streams, as \
+        journal find</li>
+        <li><code>GET /v1/checkpoint</code>, <code>GET /v1/proof/{position}</code>, <code>GET \
+        /v1/bundle/{stream}</code>: evidence</li>
+        <li><a href="/metrics"><code>GET /metrics</code></a>: Prometheus metrics; <a href="/healthz"><code>GET \
+        /healthz</code></a>: liveness</li>
         </ul>
         </section>
         """
@@ -98,11 +93,13 @@ enum DashboardPage {
     static let streamBrowser = """
         <section id="streams" class="live-only" aria-labelledby="streams-heading">
         <h2 id="streams-heading">Stream browser</h2>
-        <p class="intro">Search the streams by start time, outcome and IDs (as journal find), then open one: its events with
+        <p class="intro">Search the streams by start time, outcome and IDs (as journal find), \
+        then open one: its events with
         each chain link recomputed here (SHA-256 of the previous hash and the event's fields), and the inclusion proof
         of its last event checked against the latest signed checkpoint (RFC 6962), in this page.</p>
         <form id="find-form">
-        <label>category<select name="category"><option value="">any</option><option>3ds</option><option>card</option></select></label>
+        <label>category<select name="category"><option \
+        value="">any</option><option>3ds</option><option>card</option></select></label>
         <label>outcome<input name="outcome" placeholder="completedY"></label>
         <label>directory server<input name="ds" placeholder="A000000003"></label>
         <label>since<input name="since" placeholder="2026-11-29"></label>
@@ -116,13 +113,15 @@ enum DashboardPage {
         </form>
         <p id="find-status" role="status"></p>
         <div class="data alone"><table id="find-results" hidden><caption>Streams found</caption>
-        <thead><tr><th scope="col">stream</th><th scope="col">started</th><th scope="col">outcome</th><th scope="col">events</th><th scope="col">audit</th></tr></thead>
+        <thead><tr><th scope="col">stream</th><th scope="col">started</th><th scope="col">outcome</th><th \
+        scope="col">events</th><th scope="col">audit</th></tr></thead>
         <tbody></tbody></table></div>
         <div id="audit" hidden>
         <h3 id="audit-heading">Audit</h3>
         <p id="audit-status" role="status"></p>
         <div class="data alone"><table id="audit-events"><caption>Events and their chain links</caption>
-        <thead><tr><th scope="col">version</th><th scope="col">position</th><th scope="col">occurredAt</th><th scope="col">type</th><th scope="col">hash</th><th scope="col">link</th></tr></thead>
+        <thead><tr><th scope="col">version</th><th scope="col">position</th><th scope="col">occurredAt</th><th \
+        scope="col">type</th><th scope="col">hash</th><th scope="col">link</th></tr></thead>
         <tbody></tbody></table></div>
         <h3>Inclusion proof of the last event</h3>
         <p id="proof-status" role="status"></p>

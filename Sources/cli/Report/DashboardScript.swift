@@ -39,7 +39,8 @@ enum DashboardScript {
               // The window, the event count and the bucket width replace the shell's note.
               const scope = $('scope');
               scope.textContent = '';
-              for (const node of page.querySelector('.scope').children) scope.appendChild(document.importNode(node, true));
+              for (const node of page.querySelector('.scope').children) \#
+        scope.appendChild(document.importNode(node, true));
               const form = page.getElementById('window-form');
               if (form && !$('window-form')) $('token-form').before(document.importNode(form, true));
               document.title = page.title;
@@ -61,7 +62,8 @@ enum DashboardScript {
           $('find-form').addEventListener('submit', async (event) => {
             event.preventDefault();
             const query = new URLSearchParams();
-            for (const [name, value] of new FormData(event.target)) if (String(value).trim()) query.append(name, String(value).trim());
+            for (const [name, value] of new FormData(event.target)) if (String(value).trim()) \#
+        query.append(name, String(value).trim());
             const status = $('find-status'), table = $('find-results'), body = table.querySelector('tbody');
             status.textContent = 'searching…';
             status.className = '';
@@ -136,8 +138,10 @@ enum DashboardScript {
             for (const part of parts) { out.set(part, offset); offset += part.length; }
             return out;
           }
-          const int64 = (value) => { const b = new Uint8Array(8); new DataView(b.buffer).setBigInt64(0, BigInt(value)); return b; };
-          const sized = (bytes) => { const b = new Uint8Array(4); new DataView(b.buffer).setUint32(0, bytes.length); return concat([b, bytes]); };
+          const int64 = (value) => { const b = new Uint8Array(8); new \#
+        DataView(b.buffer).setBigInt64(0, BigInt(value)); return b; };
+          const sized = (bytes) => { const b = new Uint8Array(4); new DataView(b.buffer).setUint32(0, \#
+        bytes.length); return concat([b, bytes]); };
           const sha256 = async (bytes) => new Uint8Array(await crypto.subtle.digest('SHA-256', bytes));
 
           // The chain link of docs/eventstore.md: SHA-256 over "JRNLEV01", the previous hash,
@@ -146,7 +150,8 @@ enum DashboardScript {
             const meta = rawValue(line, 'meta');
             return hex(await sha256(concat([
               utf8.encode('JRNLEV01'), previous, int64(event.position), int64(event.version),
-              sized(utf8.encode(event.stream)), sized(utf8.encode(JSON.parse(rawValue(line, 'id')))), sized(utf8.encode(event.type)),
+              sized(utf8.encode(event.stream)), sized(utf8.encode(JSON.parse(rawValue(line, 'id')))), \#
+        sized(utf8.encode(event.type)),
               int64(Date.parse(event.occurredAt)), int64(Date.parse(event.recordedAt)),
               sized(utf8.encode(rawValue(line, 'data'))),
               meta === null ? new Uint8Array([0]) : concat([new Uint8Array([1]), sized(utf8.encode(meta))]),
@@ -193,7 +198,8 @@ enum DashboardScript {
                 const event = JSON.parse(line);
                 let previous = new Uint8Array(32);
                 if (event.position > 1) {
-                  const before = (await (await get('/v1/events?from=' + (event.position - 1) + '&limit=1')).text()).split('\n')[0];
+                  const before = (await (await get('/v1/events?from=' + (event.position - 1) + \#
+        '&limit=1')).text()).split('\n')[0];
                   previous = fromHex(JSON.parse(before).hash);
                 }
                 const ok = (await linkHash(previous, event, line)) === event.hash;
@@ -229,14 +235,16 @@ enum DashboardScript {
             try {
               note = await (await get('/v1/checkpoint')).text();
             } catch (error) {
-              status.textContent = error.message.startsWith('404') ? 'no checkpoint yet: sign one with journal checkpoint --key FILE'
+              status.textContent = error.message.startsWith('404') ? 'no checkpoint yet: sign one with \#
+        journal checkpoint --key FILE'
                 : 'cannot read the checkpoint: ' + error.message;
               return;
             }
             const [origin, sizeText, rootText] = note.split('\n');
             const size = Number(sizeText);
             if (event.position > size) {
-              status.textContent = 'the last event (position ' + event.position + ') is after the latest checkpoint (' + size + ' events)';
+              status.textContent = 'the last event (position ' + event.position + ') is after the latest \#
+        checkpoint (' + size + ' events)';
               return;
             }
             try {
@@ -244,14 +252,16 @@ enum DashboardScript {
               const extra = proof.find((l) => l.startsWith('extra ')).slice(6);
               const index = Number(proof.find((l) => l.startsWith('index ')).slice(6));
               const hashes = [];
-              for (let i = proof.findIndex((l) => l.startsWith('index ')) + 1; i < proof.length && proof[i] !== ''; i++) {
+              for (let i = proof.findIndex((l) => l.startsWith('index ')) + 1; i < \#
+        proof.length && proof[i] !== ''; i++) {
                 hashes.push(fromBase64(proof[i]));
               }
               const leaf = fromBase64(extra);
               const sameLine = new TextDecoder().decode(leaf) === line;
               const leafHash = await sha256(concat([new Uint8Array([0]), leaf]));
               const root = await rootFromProof(leafHash, index, size, hashes);
-              const verified = sameLine && index === event.position - 1 && root !== null && hex(root) === hex(fromBase64(rootText));
+              const verified = sameLine && index === event.position - 1 && root !== null && hex(root) \#
+        === hex(fromBase64(rootText));
               status.textContent = verified
                 ? 'verified: event ' + event.position + ' is in the tree of ' + size + ' events signed by ' + origin
                   + ' (root ' + rootText + ', ' + hashes.length + ' proof hashes)'

@@ -58,7 +58,8 @@ struct LineChart {
                 + "text-anchor=\"end\">\(tick * 25) %</text>"
         }
         body +=
-            "<text class=\"label\" x=\"\(HTML.coordinate(Self.width - Self.right + 6))\" y=\"\(HTML.coordinate(Self.top + 4))\">"
+            "<text class=\"label\" x=\"\(HTML.coordinate(Self.width - Self.right + 6))\" "
+            + "y=\"\(HTML.coordinate(Self.top + 4))\">"
             + "\(most)</text>"
         // Bucket labels, at most eight.
         let every = max(1, (labels.count + 7) / 8)

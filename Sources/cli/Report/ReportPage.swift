@@ -18,26 +18,39 @@ struct ReportPage {
     /// Extra elements of `<head>` (the served page's empty icon, so the browser asks for none).
     var head = ""
 
+    /// The start of a page, the report's or the served one's, up to its heading: `<head>` with
+    /// `title` (escaped already), the extra elements `head` and the style sheet.
+    static func top(title: String, head: String) -> String {
+        """
+        <!doctype html>
+        <html lang="en">
+        <head>
+        <meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <title>\(title)</title>
+        \(head)
+        <style>
+        \(ReportStyle.css)
+        </style>
+        </head>
+        <body>
+        <header>
+        <h1>Journal analytics</h1>
+
+        """
+    }
+
     var html: String {
-        var out = """
-            <!doctype html>
-            <html lang="en">
-            <head>
-            <meta charset="utf-8">
-            <meta name="viewport" content="width=device-width, initial-scale=1">
-            <title>journal analytics: \(HTML.escape(data.window.description))</title>
-            \(head)
-            <style>
-            \(ReportStyle.css)
-            </style>
-            </head>
-            <body>
-            <header>
-            <h1>Journal analytics</h1>
+        var out = Self.top(title: "journal analytics: \(HTML.escape(data.window.description))", head: head)
+        out += """
             <dl class="scope" id="scope">
-            <dt>window</dt><dd id="window"\(HTML.attribute("data-since", data.window.since?.description ?? ""))\(HTML.attribute("data-until", data.window.until?.description ?? ""))>\(HTML.escape(data.window.description))</dd>
+            <dt>window</dt><dd id="window"\
+            \(HTML.attribute("data-since", data.window.since?.description ?? ""))\
+            \(HTML.attribute("data-until", data.window.until?.description ?? ""))\
+            >\(HTML.escape(data.window.description))</dd>
             <dt>events</dt><dd id="events"\(HTML.attribute("data-value", String(data.events)))>\(data.events)</dd>
-            <dt>rates over time</dt><dd id="every"\(HTML.attribute("data-every", data.every.rawValue))>one point per \(HTML.escape(Self.widthName(data.every))) (UTC)</dd>
+            <dt>rates over time</dt><dd id="every"\(HTML.attribute("data-every", data.every.rawValue))>one point per \
+            \(HTML.escape(Self.widthName(data.every))) (UTC)</dd>
             </dl>
             \(preface)
             <nav aria-label="sections"><ul>
@@ -151,7 +164,8 @@ struct ReportPage {
         "<li class=\"card\"><span class=\"name\">\(HTML.escape(name))</span>"
             + "<span class=\"big\"\(rate.dataAttributes)>\(HTML.escape(rate.text))</span>"
             + "<span class=\"of\"><span\(numerator.dataAttributes)>\(HTML.escape(numerator.text))</span> "
-            + "\(HTML.escape(numeratorName)) of <span\(denominator.dataAttributes)>\(HTML.escape(denominator.text))</span> "
+            + "\(HTML.escape(numeratorName)) of "
+            + "<span\(denominator.dataAttributes)>\(HTML.escape(denominator.text))</span> "
             + "\(HTML.escape(denominatorName))</span></li>\n"
     }
 
@@ -244,7 +258,8 @@ struct ReportPage {
             "The same rates per UTC-aligned bucket of one \(Self.widthName(data.every)), by the start of each "
                 + "stream; a gap in a line is a bucket with nothing to divide by.",
             "<figure class=\"wide\"><div class=\"plot\">\(chart.svg)</div>"
-                + "<div class=\"data scroll\"\(HTML.attribute("data-every", data.every.rawValue))>\(table.html)</div></figure>\n"
+                + "<div class=\"data scroll\"\(HTML.attribute("data-every", data.every.rawValue))>"
+                + "\(table.html)</div></figure>\n"
         )
     }
 

@@ -2,7 +2,8 @@
 /// charts on a wide screen and under them on paper.
 enum ReportStyle {
     static let css = """
-        :root { --ink: #1d2330; --muted: #5b6475; --line: #d5d9e0; --s0: #2f6fd0; --s1: #e0822a; --s2: #2a9d6f; --s3: #b8456a; }
+        :root { --ink: #1d2330; --muted: #5b6475; --line: #d5d9e0; --s0: #2f6fd0; --s1: #e0822a; \
+        --s2: #2a9d6f; --s3: #b8456a; }
         * { box-sizing: border-box; }
         body { margin: 0 auto; max-width: 1280px; padding: 1rem 1.5rem 3rem; color: var(--ink);
                font: 15px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu Sans", sans-serif; }
@@ -13,13 +14,16 @@ enum ReportStyle {
         .scope dt { color: var(--muted); } .scope dd { margin: 0; font-variant-numeric: tabular-nums; }
         nav ul { list-style: none; padding: 0; margin: .4rem 0; display: flex; flex-wrap: wrap; gap: .3rem 1rem; }
         a { color: var(--s0); }
-        .cards { list-style: none; padding: 0; display: grid; grid-template-columns: repeat(auto-fit, minmax(170px, 1fr)); gap: .8rem; }
-        .card { border: 1px solid var(--line); border-radius: 6px; padding: .6rem .8rem; display: flex; flex-direction: column; }
+        .cards { list-style: none; padding: 0; display: grid; grid-template-columns: repeat(auto-fit, \
+        minmax(170px, 1fr)); gap: .8rem; }
+        .card { border: 1px solid var(--line); border-radius: 6px; padding: .6rem .8rem; display: \
+        flex; flex-direction: column; }
         .card .name { color: var(--muted); font-size: .9rem; }
         .card .big { font-size: 1.7rem; font-weight: 600; font-variant-numeric: tabular-nums; }
         .card .of { color: var(--muted); font-size: .85rem; }
         figure { margin: .8rem 0 1.2rem; }
-        figure.pair { display: grid; grid-template-columns: minmax(0, 4fr) minmax(0, 3fr); gap: .4rem 1.2rem; align-items: start; }
+        figure.pair { display: grid; grid-template-columns: minmax(0, 4fr) minmax(0, 3fr); gap: \
+        .4rem 1.2rem; align-items: start; }
         figure.pair > figcaption { grid-column: 1 / -1; font-weight: 600; font-size: 1.02rem; }
         .plot svg { width: 100%; height: auto; display: block; }
         figure.wide .plot { max-width: 960px; }
@@ -33,7 +37,8 @@ enum ReportStyle {
         thead th { color: var(--muted); font-weight: 600; }
         svg text { font: 12px system-ui, "DejaVu Sans", sans-serif; fill: var(--ink); }
         svg text.label { fill: var(--muted); }
-        svg .s0 { fill: var(--s0); } svg .s1 { fill: var(--s1); } svg .s2 { fill: var(--s2); } svg .s3 { fill: var(--s3); }
+        svg .s0 { fill: var(--s0); } svg .s1 { fill: var(--s1); } \
+        svg .s2 { fill: var(--s2); } svg .s3 { fill: var(--s3); }
         svg path.line { fill: none; stroke-width: 2.2; }
         svg path.line.s0 { stroke: var(--s0); } svg path.line.s1 { stroke: var(--s1); }
         svg path.line.s2 { stroke: var(--s2); } svg path.line.s3 { stroke: var(--s3); }

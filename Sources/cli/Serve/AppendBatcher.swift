@@ -28,38 +28,31 @@ final class AppendBatcher: @unchecked Sendable {
     private struct RollBack: Error {}
 
     private let store: any TransactionalEventStore
-    private let lock = ConditionLock()
+    private let workers = ServeWorkers()
+    private var lock: ConditionLock { workers.lock }
     /// Guarded by `lock`.
     private var queue: [Job] = []
-    private var stopping = false
     /// The writer waits for work (a submit must wake it).
     private var idle = false
-    private var thread: SystemThread?
     private let completer = WorkQueue(threads: 1)
 
     init(store: any TransactionalEventStore) {
         self.store = store
-        thread = SystemThread { self.loop() }
+        workers.start { self.loop() }
     }
 
     /// Queues `request`; `completion` gets its outcome once its group's commit returned (or it
     /// was refused). False when the batcher is stopping: `completion` is not called.
     func submit(_ request: EventsAppend.Request, then completion: @escaping Completion) -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        guard !stopping, thread != nil else { return false }
-        queue.append(Job(request: request, completion: completion))
-        if idle { lock.broadcast() }
-        return true
+        workers.accept {
+            queue.append(Job(request: request, completion: completion))
+            if idle { lock.broadcast() }
+        }
     }
 
     /// Writes what is queued, then ends the writer thread.
     func stop() {
-        lock.withLock {
-            stopping = true
-            lock.broadcast()
-        }
-        thread?.join()
+        workers.stop()
         completer.stop()
     }
 
@@ -67,7 +60,7 @@ final class AppendBatcher: @unchecked Sendable {
         lock.lock()
         while true {
             if queue.isEmpty {
-                if stopping { break }
+                if workers.stopping { break }
                 idle = true
                 lock.wait()
                 idle = false

@@ -20,11 +20,10 @@ final class LongPolls: @unchecked Sendable {
     private let store: any TransactionalEventStore
     private let answer: @Sendable ([RecordedEvent]) -> HTTPResponse
     private let failure: @Sendable (any Error) -> HTTPResponse
-    private let lock = ConditionLock()
+    private let workers = ServeWorkers()
+    private var lock: ConditionLock { workers.lock }
     /// Guarded by `lock`.
     private var waiters: [Waiter] = []
-    private var stopping = false
-    private var thread: SystemThread?
 
     /// `answer` makes the response from the events found (none when the wait ended).
     init(
@@ -34,40 +33,32 @@ final class LongPolls: @unchecked Sendable {
         self.store = store
         self.answer = answer
         self.failure = failure
-        thread = SystemThread { self.loop() }
+        workers.start { self.loop() }
     }
 
     /// Answers `reply` with the events from `from` once there are some, or with none at
     /// `deadline` (CLOCK_MONOTONIC nanoseconds). False once stopping: the caller answers.
     func add(from: Int64, limit: Int, deadline: Int64, reply: HTTPReply) -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        guard !stopping, thread != nil else { return false }
-        waiters.append(Waiter(from: from, limit: limit, deadline: deadline, reply: reply))
-        lock.broadcast()
-        return true
+        workers.accept {
+            waiters.append(Waiter(from: from, limit: limit, deadline: deadline, reply: reply))
+            lock.broadcast()
+        }
     }
 
     /// Answers every waiting long-poll now (with what there is) and ends the thread.
-    func stop() {
-        lock.withLock {
-            stopping = true
-            lock.broadcast()
-        }
-        thread?.join()
-    }
+    func stop() { workers.stop() }
 
     private func loop() {
         var head = (try? store.headPosition()) ?? 0
         lock.lock()
         while true {
-            if waiters.isEmpty && !stopping {
+            if waiters.isEmpty && !workers.stopping {
                 lock.wait()
                 continue
             }
             let now = SystemClock.monotonicNanoseconds()
             let nearest = waiters.map(\.deadline).min() ?? now
-            let done = stopping
+            let done = workers.stopping
             lock.unlock()
             if !done {
                 // Woken at once by this server's commits (after `head`): any commit may answer
@@ -80,11 +71,11 @@ final class LongPolls: @unchecked Sendable {
             let now2 = SystemClock.monotonicNanoseconds()
             var due: [Waiter] = []
             waiters.removeAll { waiter in
-                guard stopping || waiter.from <= head || waiter.deadline <= now2 else { return false }
+                guard workers.stopping || waiter.from <= head || waiter.deadline <= now2 else { return false }
                 due.append(waiter)
                 return true
             }
-            let finished = stopping
+            let finished = workers.stopping
             lock.unlock()
             for waiter in due {
                 do {

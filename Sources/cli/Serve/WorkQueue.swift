@@ -3,37 +3,26 @@ import JournalCore
 /// A few threads taking work in arrival order: the reads of `journal serve` (a stream, a page of
 /// the log, a query, the dashboard) run here, off the event loop, which must never wait.
 final class WorkQueue: @unchecked Sendable {
-    private let lock = ConditionLock()
+    private let workers = ServeWorkers()
+    private var lock: ConditionLock { workers.lock }
     /// Guarded by `lock`.
     private var queue: [@Sendable () -> Void] = []
     private var head = 0
-    private var stopping = false
-    private var threads: [SystemThread] = []
 
     init(threads count: Int) {
-        for _ in 0..<max(1, count) {
-            if let thread = SystemThread({ self.loop() }) { threads.append(thread) }
-        }
+        workers.start(count) { self.loop() }
     }
 
     /// Queues `work`; false once `stop` was called (or no thread could be started).
     func run(_ work: @escaping @Sendable () -> Void) -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        guard !stopping, !threads.isEmpty else { return false }
-        queue.append(work)
-        lock.broadcast()
-        return true
+        workers.accept {
+            queue.append(work)
+            lock.broadcast()
+        }
     }
 
     /// Lets the threads finish what is queued, then joins them.
-    func stop() {
-        lock.withLock {
-            stopping = true
-            lock.broadcast()
-        }
-        for thread in threads { thread.join() }
-    }
+    func stop() { workers.stop() }
 
     private func loop() {
         lock.lock()
@@ -48,7 +37,7 @@ final class WorkQueue: @unchecked Sendable {
                 lock.unlock()
                 work()
                 lock.lock()
-            } else if stopping {
+            } else if workers.stopping {
                 break
             } else {
                 lock.wait()

@@ -63,7 +63,8 @@ struct PostgresTampering: Tampering {
                 },
                 revert: {
                     try execute(
-                        "UPDATE journal_events SET position = position - 4294967296 WHERE position = \(position + 4_294_967_296)"
+                        "UPDATE journal_events SET position = position - 4294967296 WHERE "
+                            + "position = \(position + 4_294_967_296)"
                     )
                 }))
         return changes

@@ -108,7 +108,8 @@ struct SQLiteTampering: Tampering {
                 },
                 revert: {
                     try execute(
-                        "UPDATE journal_events SET position = position - 4294967296 WHERE position = \(position + 4_294_967_296)"
+                        "UPDATE journal_events SET position = position - 4294967296 WHERE "
+                            + "position = \(position + 4_294_967_296)"
                     )
                 }))
         return changes
@@ -165,7 +166,8 @@ struct SQLiteTampering: Tampering {
         try store.withConnection { db in
             let statement = try db.prepare(
                 """
-                UPDATE journal_events SET codec = 0, data_len = ?, payload = ? || coalesce(substr(payload, data_len + 1), x''),
+                UPDATE journal_events SET codec = 0, data_len = ?, payload = ? || \
+                coalesce(substr(payload, data_len + 1), x''),
                        hash = ? WHERE position = ? AND codec = 0
                 """)
             statement.bind(Int64(data.count), at: 1)

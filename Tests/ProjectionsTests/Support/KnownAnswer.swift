@@ -52,7 +52,8 @@ extension LogBuilder {
         add(stream, "DigitizationRequested", at: t(m, 1), #"{"language":"en"}"#)
         add(
             stream, "DigitizationApprovedWithIDV", at: t(m, 2),
-            #"{"digitalCardID":"D","methods":[{"id":"m1","type":"otpBySMS"},{"id":"m2","type":"otpByEmail"},{"id":"m3","type":"webService"}]}"#
+            #"{"digitalCardID":"D","methods":[{"id":"m1","type":"otpBySMS"},{"id":"m2","type":"otpByEmail"},"#
+                + #"{"id":"m3","type":"webService"}]}"#
         )
     }
 

@@ -80,7 +80,8 @@ struct LegalLogGenerator {
         let ares = random.pick(["Y", "N", "U", "A", "R", "I", "C", "C", "C", "D"])
         emit(
             "AuthResponseReceived",
-            #"{"threeDSServerTransID":"8a880dc0-d2d2-4067-bcb1-b08d1690b26e","acsTransID":"x","transStatus":"\#(ares)"}"#,
+            #"{"threeDSServerTransID":"8a880dc0-d2d2-4067-bcb1-b08d1690b26e","#
+                + #""acsTransID":"x","transStatus":"\#(ares)"}"#,
             step(&t))
         guard ares == "C" || ares == "D" else {
             if !random.chance(10) { emit("TransactionClosed", "{}", step(&t)) }
@@ -125,14 +126,16 @@ struct LegalLogGenerator {
             if roll < 4 {
                 emit(
                     "ProtocolErrorOccurred",
-                    #"{"errorCode":"\#(random.pick(["101", "201", "203", "302", "102", "207"]))","errorComponent":"\#(random.pick(["C", "S", "A"]))","errorDescription":"d","sentToACS":true}"#,
+                    #"{"errorCode":"\#(random.pick(["101", "201", "203", "302", "102", "207"]))","errorComponent":""#
+                        + #"\#(random.pick(["C", "S", "A"]))","errorDescription":"d","sentToACS":true}"#,
                     step(&t))
                 return out
             }
             if roll < 7 {
                 emit(
                     "RuntimeErrorOccurred",
-                    #"{"errorCode":"\#(random.pick(["402", "1002", "STDSRuntimeErrorCodeParsingError"]))","errorMessage":"m"}"#,
+                    #"{"errorCode":"\#(random.pick(["402", "1002", "STDSRuntimeErrorCodeParsingError"]))","#
+                        + #""errorMessage":"m"}"#,
                     step(&t))
                 return out
             }
