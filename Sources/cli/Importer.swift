@@ -40,8 +40,8 @@ struct Importer {
     /// Where the lines go: a write transaction of the store, or the load of a new journal.
     private enum Target {
         case transaction(any EventStoreTransaction)
-        /// A journal that held no events: no id can be stored already, and every stream the
-        /// load has is in the cache (which never drops one), so the store is never asked.
+        /// A journal that held no events: no id can be stored already, and a stream that is
+        /// not in the cache is new unless the cache dropped it, so the store is never asked.
         case load(any EventLoadWriting)
     }
 
@@ -57,12 +57,14 @@ struct Importer {
         self.recordedAt = recordedAt
     }
 
-    /// An importer into a new journal's load: the same checks, without asking the store. Its
-    /// streams' states are kept for the whole load (a dropped one could not be folded again:
-    /// the load has no reads), a few hundred bytes each.
-    init(load: any EventLoadWriting, recordedAt: Timestamp? = nil) {
+    /// An importer into a new journal's load: the same checks, without asking the store. A
+    /// stream the cache dropped cannot be folded again (the load has no reads): its next event
+    /// is refused with `Importer.droppedStreamRule`, and the caller imports again through the
+    /// store. The cache holds more streams than the store's importer, since a load is dropped
+    /// for a stream that comes back after it left the cache.
+    init(load: any EventLoadWriting, cacheCapacity: Int = 16_384, recordedAt: Timestamp? = nil) {
         self.target = .load(load)
-        self.cache = StreamStateCache(capacity: .max)
+        self.cache = StreamStateCache(capacity: cacheCapacity, remembersDropped: true)
         self.recordedAt = recordedAt
     }
 
@@ -236,8 +238,16 @@ struct Importer {
         var lastVersion: Int64?
         var version: Int64 = 0
         let pageSize = 512
-        // A load's streams are all in the cache: one that is not is new.
-        guard case let .transaction(transaction) = target else { return .success((fold, nil)) }
+        // A load's stream that is not in the cache is new, unless the cache dropped it.
+        guard case let .transaction(transaction) = target else {
+            guard !cache.mayHaveDropped(stream.rawValue) else {
+                return .failure(
+                    RuleViolation(
+                        reason: "the load's stream cache dropped this stream; it can only be folded from the store",
+                        rule: Self.droppedStreamRule))
+            }
+            return .success((fold, nil))
+        }
         while true {
             let page = try transaction.read(stream: stream, from: version, direction: .forward, limit: pageSize)
             for event in page {
@@ -301,6 +311,10 @@ struct Importer {
 
     /// The same id with other content.
     static let duplicateIDRule = "duplicate-id"
+
+    /// A load's stream that left the cache and came back (never reported: the import then
+    /// starts again through the store).
+    static let droppedStreamRule = "load.dropped-stream"
 
     /// The top-level keys an envelope may have, for "did you mean".
     static let envelopeKeys = Envelope.importedKeys + Envelope.journalAssignedKeys

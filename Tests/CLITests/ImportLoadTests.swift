@@ -68,6 +68,39 @@ struct ImportLoadTests {
         #expect(report.events == Int64(input.count))
     }
 
+    @Test("a stream that comes back after the load's cache dropped it is refused, for the store to fold")
+    func aStreamThatComesBackAfterTheLoadsCacheDroppedItIsRefused() throws {
+        let runner = try JournalRunner()
+        var legal = LegalEvents()
+        let journeys = [legal.challenged(1), legal.yellowOTP(2), legal.challenged(3), legal.green(4)]
+        var input: [String] = []
+        for index in 0..<(journeys.map(\.count).max() ?? 0) {
+            for journey in journeys where index < journey.count { input.append(journey[index]) }
+        }
+        guard
+            case let .load(load) = try SQLiteEventStore.openForImport(
+                path: runner.path("new.db"), configuration: Self.configuration)
+        else {
+            Issue.record("a journal that does not exist should be loaded")
+            return
+        }
+        defer { load.abandon() }
+        var importer = Importer(load: load, cacheCapacity: 2)
+        var outcomes: [Importer.Outcome] = []
+        for line in Self.lines(input) {
+            let outcome = try importer.importLine(line)
+            outcomes.append(outcome)
+            if case .rejected = outcome { break }
+        }
+        #expect(importer.cacheEvictions > 0)
+        guard case let .rejected(rejection)? = outcomes.last else {
+            Issue.record("a dropped stream's next event should be refused")
+            return
+        }
+        #expect(rejection.rule == Importer.droppedStreamRule)
+        #expect(outcomes.dropLast().allSatisfy { $0 == .appended })
+    }
+
     @Test("the store chooses a load only where no journal exists")
     func theStoreChoosesALoadOnlyWhereNoJournalExists() throws {
         let runner = try JournalRunner()

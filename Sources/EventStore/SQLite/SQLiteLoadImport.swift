@@ -30,8 +30,10 @@ package final class SQLiteLoadImport: EventLoadWriting, @unchecked Sendable {
     private var position: Int64 = 0
     private var over = false
 
-    /// Events per batch (one transaction of the loading file), as `journal simulate` writes.
-    package static let defaultBatchEvents = 65_536
+    /// Events per batch (one transaction of the loading file): a quarter of `journal
+    /// simulate`'s, since an import holds a batch twice (queued events, then prepared bytes),
+    /// and a load has no index whose pages more commits would rewrite.
+    package static let defaultBatchEvents = 16_384
     private let batchEvents: Int
 
     init(load: SQLiteJournalLoad, configuration: SQLiteEventStore.Configuration, batchEvents: Int)
