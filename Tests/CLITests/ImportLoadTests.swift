@@ -161,6 +161,23 @@ struct ImportLoadTests {
         return viaLoad
     }
 
+    @Test("import --sign into a new journal signs the loaded journal's tree")
+    func importSignIntoANewJournalSignsTheLoadedTree() throws {
+        let runner = try JournalRunner()
+        let key = runner.path("j.key")
+        #expect(try runner.run(["keygen", "j.example/log", "--out", key], db: false).status == 0)
+        var legal = LegalEvents()
+        let lines = legal.events(atLeast: 300)
+        let imported = try runner.run(["import", try runner.ndjson("in.ndjson", lines), "--sign", key])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(imported.stdoutLines.last?.hasPrefix("signed checkpoint: ") == true)
+        let list = try runner.run(["checkpoint", "--list", "--format", "json"])
+        let kept = (try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [String: Any])?["checkpoints"]
+        let checkpoints = kept as? [[String: Any]]
+        #expect(checkpoints?.count == 1)
+        #expect(checkpoints?.first?["size"] as? Int == lines.count)
+    }
+
     @Test("an import into a new journal appends what an import into an empty one does")
     func anImportIntoANewJournalAppendsWhatOneIntoAnEmptyJournalDoes() throws {
         var legal = LegalEvents()
