@@ -59,6 +59,7 @@ final class Bench {
         }
         try measurePeer(appendFile, directory: directory)
         try measureImport(appendFile, events: events.count, journal: journal, directory: directory)
+        try measureNaiveLoader(appendFile, directory: directory)
         try measureSimulate(journal: journal, directory: directory)
 
         // The big log.
@@ -338,6 +339,7 @@ final class Bench {
         }
         metrics["rebuild_eps"] = Statistics.median(rebuilds.map(\.eps))
         metrics["rebuild_cpu_eps"] = Statistics.median(rebuilds.map(\.cpuEPS))
+        try measureImportIntoExisting(bigJournal: path, journal: journal, directory: directory)
     }
 
     private func computeRatios() {
@@ -345,6 +347,9 @@ final class Bench {
             guard let ours = metrics["\(name)_eps"] else { continue }
             if let peer = metrics["peer_\(name)_eps"], peer > 0 { metrics["\(name)_ratio_peer"] = ours / peer }
             if let raw = metrics["raw_\(name)_eps"], raw > 0 { metrics["\(name)_ratio_raw"] = ours / raw }
+        }
+        if let ours = metrics["import_eps"], let naive = metrics["naive_loader_eps"], naive > 0 {
+            metrics["import_ratio_naive"] = ours / naive
         }
         if let ours = metrics["read_all_eps"], let peer = metrics["peer_read_all_eps"], peer > 0 {
             metrics["read_all_ratio_peer"] = ours / peer

@@ -48,6 +48,12 @@ enum ImportCommand {
             an impossible date (2026-02-30T...) is "not a valid date"; an id already used by
             other content names the first field that differs.
 
+            A SQLite journal that does not exist yet is loaded in one go from a regular FILE
+            (written beside its path, PATH.loading-XXXXXX, its indexes built at the end, and
+            renamed into place): the same checks and the same journal. At the first invalid
+            line, or an id used twice in FILE, the load is dropped and the import starts again
+            in one transaction, which reports every line as above.
+
             Progress (bytes read of the file's size, events/s, time left) is shown on stderr
             when it is a terminal; --progress prints it as a plain line every few seconds and a
             final line, for logs and CI. stdout is the same either way.
@@ -86,20 +92,31 @@ enum ImportCommand {
     /// line, or the input is not NDJSON.
     private struct RollBack: Error {}
 
+    /// Thrown by an import into a new journal's load at its first invalid line: the load is
+    /// abandoned and the import starts again in the store's write transaction, which reports
+    /// every line exactly (an invalid line may hold an id used earlier in the input, which only
+    /// the store's lookup tells).
+    private struct LeaveLoad: Error {}
+
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws {
         let inputPath = arguments.positionals[0]
         let maxLine = arguments.integer("max-line-bytes").map(Int.init) ?? NDJSONLineReader.defaultMaxLineLength
         // Open the input before the journal: a missing input creates no journal.
         let reader = try NDJSONLineReader.open(path: inputPath, maxLineLength: maxLine)
         let size = reader.size
-        let input = PreparedLines(reader: reader)
+        var input = PreparedLines(reader: reader)
         defer { input.close() }
         var bytesConsumed: Int64 = 0
         let rejectsPath = arguments.string("rejects")
         // A bad signing key fails before anything is written.
         let signer = try EvidenceFiles.signer(arguments, context, option: "sign", environment: false)
-        let rejects = try rejectsPath.map { path throws(CLIError) in try OutputSink.create(path: path) }
-        let store = try JournalAccess.openForWriting(context, arguments, bulk: true)
+        var rejects = try rejectsPath.map { path throws(CLIError) in try OutputSink.create(path: path) }
+        // A load of a new journal may have to read the input again (an id it holds twice): only
+        // a regular file can be.
+        let target =
+            FileSystem.entry(at: inputPath) == .file
+            ? try JournalAccess.openForImport(context, arguments)
+            : .store(try JournalAccess.openForWriting(context, arguments, bulk: true))
 
         var summary = Summary()
         var errors = ImportErrorReport()
@@ -126,63 +143,120 @@ enum ImportCommand {
             reject(line, Importer.Rejection(reason: kind.reason, rule: NotNDJSON.rule), print: false)
         }
 
-        do {
-            try store.write { transaction in
-                var importer = Importer(transaction: transaction)
-                var seenNonBlank = false
-                // A first line that opens an object and stops: pretty-printed JSON if the next
-                // line goes on with a key, else an ordinary invalid line.
-                var held: (line: InputLine, rejection: Importer.Rejection)?
-                reading: while let chunk = try input.next() {
-                    bytesConsumed = chunk.bytesConsumed
-                    for prepared in chunk.lines {
-                        let line = prepared.line
-                        summary.lines = line.number
-                        if line.number & 0xFF == 0 {
-                            progress?.update(done: bytesConsumed, events: Int64(line.number))
+        /// Every line of `input` through `importer`; throws `RollBack` when nothing may be kept.
+        func importLines(_ importer: inout Importer) throws {
+            var seenNonBlank = false
+            // A first line that opens an object and stops: pretty-printed JSON if the next
+            // line goes on with a key, else an ordinary invalid line.
+            var held: (line: InputLine, rejection: Importer.Rejection)?
+            var next = try input.next()
+            reading: while let chunk = next {
+                next = nil
+                bytesConsumed = chunk.bytesConsumed
+                for prepared in chunk.lines {
+                    let line = prepared.line
+                    summary.lines = line.number
+                    if line.number & 0xFF == 0 {
+                        progress?.update(done: bytesConsumed, events: Int64(line.number))
+                    }
+                    if case .blank = prepared.content { continue }
+                    let first = !seenNonBlank
+                    seenNonBlank = true
+                    if let pending = held {
+                        held = nil
+                        if NotNDJSON.continuesObject(line) {
+                            notNDJSON(pending.line, .prettyPrinted)
+                            break reading
                         }
-                        if case .blank = prepared.content { continue }
-                        let first = !seenNonBlank
-                        seenNonBlank = true
-                        if let pending = held {
-                            held = nil
-                            if NotNDJSON.continuesObject(line) {
-                                notNDJSON(pending.line, .prettyPrinted)
-                                break reading
-                            }
-                            reject(pending.line, pending.rejection)
+                        reject(pending.line, pending.rejection)
+                    }
+                    switch try importer.importPrepared(prepared) {
+                    case .appended:
+                        summary.appended += 1
+                    case .duplicate:
+                        summary.duplicates += 1
+                    case let .rejected(rejection):
+                        if importer.isLoad { throw LeaveLoad() }
+                        if first && NotNDJSON.isArrayStart(line, rule: rejection.rule, reason: rejection.reason) {
+                            notNDJSON(line, .jsonArray)
+                            break reading
                         }
-                        switch try importer.importPrepared(prepared) {
-                        case .appended:
-                            summary.appended += 1
-                        case .duplicate:
-                            summary.duplicates += 1
-                        case let .rejected(rejection):
-                            if first && NotNDJSON.isArrayStart(line, rule: rejection.rule, reason: rejection.reason) {
-                                notNDJSON(line, .jsonArray)
-                                break reading
-                            }
-                            if first && rejection.rule == "json"
-                                && NotNDJSON.isPartialObject(line, reason: rejection.reason)
-                            {
-                                held = (line, rejection)
-                            } else {
-                                reject(line, rejection)
-                            }
+                        if first && rejection.rule == "json"
+                            && NotNDJSON.isPartialObject(line, reason: rejection.reason)
+                        {
+                            held = (line, rejection)
+                        } else {
+                            reject(line, rejection)
                         }
                     }
                 }
-                if let held { reject(held.line, held.rejection) }
-                if summary.notNDJSON != nil || (summary.rejected > 0 && rejects == nil) { throw RollBack() }
+                next = try input.next(after: chunk)
             }
-        } catch is RollBack {
-            // Nothing was written; fall through to the report.
+            if let held { reject(held.line, held.rejection) }
+            if summary.notNDJSON != nil || (summary.rejected > 0 && rejects == nil) { throw RollBack() }
+        }
+
+        /// The import in one write transaction of `store`.
+        func importThrough(_ store: any TransactionalEventStore) throws {
+            do {
+                try store.write { transaction in
+                    var importer = Importer(transaction: transaction)
+                    try importLines(&importer)
+                }
+            } catch is RollBack {
+                // Nothing was written; fall through to the report.
+            }
+        }
+
+        // The store the checkpoint is signed in (opened after a load, when asked for).
+        var store: (any TransactionalEventStore)?
+        switch target {
+        case let .store(opened):
+            store = opened
+            try importThrough(opened)
+        case let .load(load):
+            do {
+                var importer = Importer(load: load)
+                try importLines(&importer)
+                try load.finish()
+            } catch is RollBack {
+                load.abandon()
+                // What the store leaves after an import that wrote nothing: an empty journal.
+                store = try JournalAccess.openForWriting(context, arguments, bulk: true)
+            } catch let error where error is LeaveLoad || (error as? EventStoreError)?.code == .duplicateIDConflict {
+                // An invalid line, or an id that occurs twice in the input: the load wrote
+                // nothing, said nothing, and the import starts again in the store's write
+                // transaction, which tells an idempotent duplicate from other content under the
+                // same id and reports each line as it is (docs/decisions/import-load.md).
+                load.abandon()
+                input.close()
+                input = PreparedLines(reader: try NDJSONLineReader.open(path: inputPath, maxLineLength: maxLine))
+                summary = Summary()
+                errors = ImportErrorReport()
+                bytesConsumed = 0
+                if let rejectsPath {
+                    try rejects?.close()
+                    rejects = try OutputSink.create(path: rejectsPath)
+                }
+                let opened = try JournalAccess.openForWriting(context, arguments, bulk: true)
+                store = opened
+                try importThrough(opened)
+            } catch {
+                load.abandon()
+                throw error
+            }
         }
         progress?.finish(done: bytesConsumed, events: Int64(summary.lines))
         try rejects?.close()
         let rolledBack = summary.notNDJSON != nil || (summary.rejected > 0 && rejects == nil)
         let checkpoint = try signer.flatMap { signer in
-            rolledBack ? nil : (try CheckpointCommand.sign(store, with: signer), signer.name)
+            rolledBack
+                ? nil
+                : (
+                    try CheckpointCommand.sign(
+                        store ?? JournalAccess.openExistingForWriting(context, arguments), with: signer),
+                    signer.name
+                )
         }
         report(
             summary, errors: errors, rolledBack: rolledBack, rejectsPath: rejectsPath,

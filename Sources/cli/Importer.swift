@@ -37,16 +37,51 @@ struct Importer {
         }
     }
 
-    let transaction: any EventStoreTransaction
+    /// Where the lines go: a write transaction of the store, or the load of a new journal.
+    private enum Target {
+        case transaction(any EventStoreTransaction)
+        /// A journal that held no events: no id can be stored already, and a stream that is
+        /// not in the cache is new unless the cache dropped it, so the store is never asked.
+        case load(any EventLoadWriting)
+    }
+
+    private let target: Target
     private var cache: StreamStateCache
     private let parser = JSONParser()
     /// `recordedAt` for appended events; nil lets the store's clock decide.
     let recordedAt: Timestamp?
 
     init(transaction: any EventStoreTransaction, cacheCapacity: Int = 4096, recordedAt: Timestamp? = nil) {
-        self.transaction = transaction
+        self.target = .transaction(transaction)
         self.cache = StreamStateCache(capacity: cacheCapacity)
         self.recordedAt = recordedAt
+    }
+
+    /// An importer into a new journal's load: the same checks, without asking the store. A
+    /// stream the cache dropped cannot be folded again (the load has no reads): its next event
+    /// is refused with `Importer.droppedStreamRule`, and the caller imports again through the
+    /// store. The cache holds more streams than the store's importer, since a load is dropped
+    /// for a stream that comes back after it left the cache.
+    init(load: any EventLoadWriting, cacheCapacity: Int = 16_384, recordedAt: Timestamp? = nil) {
+        self.target = .load(load)
+        self.cache = StreamStateCache(capacity: cacheCapacity, remembersDropped: true)
+        self.recordedAt = recordedAt
+    }
+
+    /// Whether this importer writes a new journal's load.
+    var isLoad: Bool {
+        switch target {
+        case .transaction: return false
+        case .load: return true
+        }
+    }
+
+    /// The write transaction (nil for a load).
+    var transaction: (any EventStoreTransaction)? {
+        switch target {
+        case let .transaction(transaction): return transaction
+        case .load: return nil
+        }
     }
 
     var cacheEvictions: Int { cache.evictions }
@@ -63,13 +98,20 @@ struct Importer {
             case blank
             /// Refused by the line alone.
             case rejected(Rejection)
-            /// A valid envelope; the stream name's check is kept for its turn (a duplicate id
-            /// is reported before a bad stream name).
-            case envelope(Envelope, stream: Result<StreamName, EventStoreError>)
+            /// A valid envelope, with its data and meta as the compact JSON text the store
+            /// keeps; the stream name's check is kept for its turn (a duplicate id is reported
+            /// before a bad stream name).
+            case envelope(Envelope, stream: Result<StreamName, EventStoreError>, payload: Payload)
         }
 
         var line: InputLine
         var content: Content
+    }
+
+    /// An envelope's data and meta encoded for the store (`Envelope.dataBytes`, `metaBytes`).
+    struct Payload: Sendable {
+        var data: [UInt8]
+        var meta: [UInt8]?
     }
 
     /// Validates `line` and, when it is valid and new, appends it.
@@ -110,7 +152,8 @@ struct Importer {
                         reason: problem, rule: SensitiveData.rule)))
         }
         let stream = Result { () throws(EventStoreError) in try StreamName(envelope.stream) }
-        return PreparedLine(line: line, content: .envelope(envelope, stream: stream))
+        let payload = Payload(data: envelope.dataBytes, meta: envelope.metaBytes)
+        return PreparedLine(line: line, content: .envelope(envelope, stream: stream, payload: payload))
     }
 
     /// Validates a prepared line against the journal and the lines before it and, when it is
@@ -119,17 +162,19 @@ struct Importer {
     mutating func importPrepared(_ prepared: PreparedLine) throws(EventStoreError) -> Outcome {
         let envelope: Envelope
         let checkedStream: Result<StreamName, EventStoreError>
+        let payload: Payload
         switch prepared.content {
         case .blank: preconditionFailure("a blank line is skipped before it is imported")
         case let .rejected(rejection): return .rejected(rejection)
-        case let .envelope(valid, stream):
+        case let .envelope(valid, stream, encoded):
             envelope = valid
             checkedStream = stream
+            payload = encoded
         }
         func reject(_ reason: String, rule: String) -> Outcome {
             .rejected(Rejection(stream: envelope.stream, type: envelope.type, reason: reason, rule: rule))
         }
-        if let stored = try transaction.event(withID: envelope.id) {
+        if case let .transaction(transaction) = target, let stored = try transaction.event(withID: envelope.id) {
             guard let difference = firstDifference(stored, envelope) else { return .duplicate }
             return reject(
                 "id \(envelope.id) is already used by another event (position \(stored.position), "
@@ -156,11 +201,18 @@ struct Importer {
         }
         let event = ProposedEvent(
             id: envelope.id, type: envelope.type, occurredAt: envelope.occurredAt,
-            data: envelope.dataBytes, meta: envelope.metaBytes, recordedAt: recordedAt)
+            data: payload.data, meta: payload.meta, recordedAt: recordedAt)
         let expected: ExpectedVersion = state.lastVersion.map { .exact($0) } ?? .noStream
-        let result: AppendResult
+        let result: (lastVersion: Int64?, position: Int64?)
         do {
-            result = try transaction.append([event], to: stream, expectedVersion: expected)
+            switch target {
+            case let .transaction(transaction):
+                let appended = try transaction.append([event], to: stream, expectedVersion: expected)
+                result = (appended.lastVersion, appended.positions.last)
+            case let .load(load):
+                let position = try load.append(event, to: stream, expectedVersion: expected)
+                result = ((state.lastVersion ?? -1) + 1, position)
+            }
         } catch  where error.code == .invalidInput || error.code == .tooLarge || error.code == .duplicateIDConflict {
             let rule =
                 error.code == .duplicateIDConflict
@@ -169,7 +221,7 @@ struct Importer {
             return reject(error.message, rule: rule)
         }
         cache.set(envelope.stream, fold: state.fold, lastVersion: result.lastVersion)
-        lastAppendedPosition = result.positions.last
+        lastAppendedPosition = result.position
         return .appended
     }
 
@@ -186,6 +238,16 @@ struct Importer {
         var lastVersion: Int64?
         var version: Int64 = 0
         let pageSize = 512
+        // A load's stream that is not in the cache is new, unless the cache dropped it.
+        guard case let .transaction(transaction) = target else {
+            guard !cache.mayHaveDropped(stream.rawValue) else {
+                return .failure(
+                    RuleViolation(
+                        reason: "the load's stream cache dropped this stream; it can only be folded from the store",
+                        rule: Self.droppedStreamRule))
+            }
+            return .success((fold, nil))
+        }
         while true {
             let page = try transaction.read(stream: stream, from: version, direction: .forward, limit: pageSize)
             for event in page {
@@ -249,6 +311,10 @@ struct Importer {
 
     /// The same id with other content.
     static let duplicateIDRule = "duplicate-id"
+
+    /// A load's stream that left the cache and came back (never reported: the import then
+    /// starts again through the store).
+    static let droppedStreamRule = "load.dropped-stream"
 
     /// The top-level keys an envelope may have, for "did you mean".
     static let envelopeKeys = Envelope.importedKeys + Envelope.journalAssignedKeys

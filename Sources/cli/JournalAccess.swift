@@ -132,6 +132,16 @@ enum JournalAccess {
         }
     }
 
+    /// For `journal import`: a load of a new journal when the store finds none at the location
+    /// (`ImportTarget.load`), else the store opened for writing, created when missing.
+    static func openForImport(_ context: CommandContext, _ arguments: ParsedArguments) throws -> ImportTarget {
+        let backend = JournalBackend(location: context.journalPath(arguments))
+        try checkLocation(backend, writing: true)
+        return try backend.openForImport(
+            clock: context.now, busyTimeoutMilliseconds: busyTimeout(context), isSameContent: sameContent,
+            maxPageCount: maxPageCount(context))
+    }
+
     /// For `journal simulate` into a file that does not exist yet: a load that makes the
     /// journal appear complete or not at all (nil when the journal exists or is PostgreSQL).
     static func startLoad(_ context: CommandContext, _ arguments: ParsedArguments) throws -> SQLiteJournalLoad? {

@@ -56,6 +56,27 @@ enum JournalBackend {
         }
     }
 
+    /// Where `journal import` writes, as the store chooses for what it finds at the location: a
+    /// load of a new SQLite journal when no file is there yet, else the store (PostgreSQL always).
+    func openForImport(
+        clock: @escaping @Sendable () -> Timestamp, busyTimeoutMilliseconds: Int32,
+        isSameContent: @escaping @Sendable (RecordedEvent, ProposedEvent) -> Bool, maxPageCount: Int? = nil
+    ) throws(EventStoreError) -> ImportTarget {
+        switch self {
+        case let .sqlite(path):
+            var configuration = Self.sqliteConfiguration(
+                clock: clock, busyTimeoutMilliseconds: busyTimeoutMilliseconds, isSameContent: isSameContent,
+                maxPageCount: maxPageCount)
+            configuration.walAutocheckpointPages = SQLiteEventStore.Configuration.bulkWALAutocheckpointPages
+            return try SQLiteEventStore.openForImport(path: path, configuration: configuration)
+        case .postgres:
+            return .store(
+                try open(
+                    reading: false, create: true, clock: clock, busyTimeoutMilliseconds: busyTimeoutMilliseconds,
+                    isSameContent: isSameContent, maxPageCount: maxPageCount, bulk: true))
+        }
+    }
+
     /// A new SQLite journal written in one go (`SQLiteJournalLoad`), when this is a file path
     /// where nothing exists yet; nil otherwise (PostgreSQL, `:memory:`, an existing file).
     func startLoad(

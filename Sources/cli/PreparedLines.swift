@@ -21,6 +21,8 @@ final class PreparedLines: @unchecked Sendable {
     private var reader: NDJSONLineReader
     private let parser = JSONParser()
     private var ahead: BackgroundTask<Result<Chunk?, CLIError>>?
+    /// A chunk the caller is done with, freed by the next read ahead.
+    private var retired: Chunk?
 
     init(reader: NDJSONLineReader) {
         self.reader = reader
@@ -28,10 +30,25 @@ final class PreparedLines: @unchecked Sendable {
 
     /// The next chunk (nil at the end of the input); starts reading the one after it.
     func next() throws(CLIError) -> Chunk? {
+        try next(after: nil)
+    }
+
+    /// The next chunk, `previous` (the chunk the caller is done with) handed over to be freed
+    /// on the reading thread: dropping a chunk's envelopes (a JSON tree each) would take time
+    /// from the writer, which sets the pace.
+    func next(after previous: Chunk?) throws(CLIError) -> Chunk? {
         let result = ahead?.wait() ?? read()
         ahead = nil
+        retired = previous
         let chunk = try result.get()
-        if chunk != nil { ahead = BackgroundTask { [self] in read() } }
+        if chunk != nil {
+            ahead = BackgroundTask { [self] in
+                let next = read()
+                // After the read: by then the caller has let go of its reference too.
+                retired = nil
+                return next
+            }
+        }
         return chunk
     }
 

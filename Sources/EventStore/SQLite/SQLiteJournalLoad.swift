@@ -297,7 +297,7 @@ package final class SQLiteJournalLoad: BatchAppending {
     /// The helper threads SQLite's sorter may use in `finish()`.
     static let sortThreads = 2
 
-    private static func over(_ path: String) -> EventStoreError {
+    static func over(_ path: String) -> EventStoreError {
         EventStoreError(code: .invalidInput, message: "the journal load of \(path) is over (finished or abandoned)")
     }
 }

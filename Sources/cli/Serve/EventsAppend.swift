@@ -82,7 +82,10 @@ enum EventsAppend {
     static func apply(_ request: Request, with importer: inout Importer) throws(EventStoreError) -> Outcome {
         var mismatch: String?
         if let check = request.check {
-            let actual = try importer.transaction.lastVersion(of: check.stream)
+            guard let transaction = importer.transaction else {
+                preconditionFailure("a request is applied inside a write transaction")
+            }
+            let actual = try transaction.lastVersion(of: check.stream)
             if (actual ?? -1) != check.version {
                 mismatch =
                     "stream \(SensitiveData.maskedText(check.stream.rawValue)) is at version "
