@@ -159,7 +159,7 @@ struct IntegrityConformanceTests {
 @Suite("Checked reads conformance")
 struct CheckedReadsConformanceTests {
     /// Events per batch a scan's chain check hashes on its other thread (`ScanChainCheck.batchEvents`).
-    static let checkBatch = 1_024
+    static let checkBatch = 4_096
 
     @Test(
         "a scan of several check batches names the first bad position, whichever batch holds it",
