@@ -44,7 +44,7 @@ struct LinkBatchTests {
 
     /// A batch of the rows from position 1, ids packed when they are lowercase canonical UUIDs.
     static func batch(_ rows: [Row], hashes: [[UInt8]]) -> LinkBatch {
-        let batch = LinkBatch(limit: 8)
+        let batch = LinkBatch(limit: 8, expected: 1)
         ChainHasher.zeroHash.withUnsafeBytes { batch.start(previous: $0) }
         for (index, row) in rows.enumerated() {
             let packed = EventIDCoding.packed(row.id)

@@ -38,10 +38,11 @@ final class LinkBatch: @unchecked Sendable {
     /// link hashes to, and reported even so).
     private var damaged: [Int] = []
 
-    init(limit: Int) {
+    /// `expected`: the events the batch will probably hold, for its first allocation (it grows
+    /// as needed, and keeps its memory when it is reused).
+    init(limit: Int, expected: Int) {
         self.limit = limit
-        // Grown as needed (and kept when the batch is reused): a short scan stays small.
-        capacity = 64 << 10
+        capacity = max(1, min(expected, limit)) * 320
         bytes = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)
         ends = UnsafeMutablePointer<Int>.allocate(capacity: limit)
         start(previous: nil)

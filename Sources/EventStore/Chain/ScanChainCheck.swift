@@ -27,10 +27,10 @@ struct ScanChainCheck {
     private var failed = false
 
     /// `previousHash`: the stored hash at `position − 1` (ignored at position 1; nil when that row
-    /// is missing, which the first event then reports).
-    init(from position: Int64, previousHash: [UInt8]?) {
+    /// is missing, which the first event then reports). `limit`: the events the scan reads at most.
+    init(from position: Int64, previousHash: [UInt8]?, limit: Int) {
         expectedPosition = max(position, 1)
-        batch = LinkBatch(limit: Self.batchEvents)
+        batch = LinkBatch(limit: Self.batchEvents, expected: limit)
         // A stored hash of the wrong length is taken as 32 zero bytes, which no link hashes to.
         let previous =
             position <= 1 ? ChainHasher.zeroHash : previousHash.map { $0.count == 32 ? $0 : ChainHasher.zeroHash }
@@ -93,7 +93,7 @@ struct ScanChainCheck {
         try collect()
         guard batch.count > 0, !failed else { return }
         let failure = batch.failure()
-        let next = spare ?? LinkBatch(limit: Self.batchEvents)
+        let next = spare ?? LinkBatch(limit: Self.batchEvents, expected: Self.batchEvents)
         next.start(after: batch)
         spare = batch
         batch = next
@@ -119,7 +119,7 @@ struct ScanChainCheck {
     private mutating func handOff() throws(EventStoreError) {
         try collect()
         let full = batch
-        batch = spare ?? LinkBatch(limit: Self.batchEvents)
+        batch = spare ?? LinkBatch(limit: Self.batchEvents, expected: Self.batchEvents)
         spare = nil
         batch.start(after: full)
         inFlight = (full, BackgroundTask { full.failure() })

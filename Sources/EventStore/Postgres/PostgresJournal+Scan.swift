@@ -9,7 +9,7 @@ extension PostgresJournal {
         var next = position
         var chain =
             configuration.verifiesReads
-            ? ScanChainCheck(from: position, previousHash: try storedHash(at: position - 1)) : nil
+            ? ScanChainCheck(from: position, previousHash: try storedHash(at: position - 1), limit: limit) : nil
         do throws(EventStoreError) {
             while count < limit {
                 let page = min(limit - count, Self.scanPage)

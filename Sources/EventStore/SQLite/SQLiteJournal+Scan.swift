@@ -13,7 +13,7 @@ extension SQLiteJournal {
         }
         var chain =
             configuration.verifiesReads
-            ? ScanChainCheck(from: position, previousHash: try storedHash(at: position - 1)) : nil
+            ? ScanChainCheck(from: position, previousHash: try storedHash(at: position - 1), limit: limit) : nil
         var failure: EventStoreError?
         statement.bind(position, at: 1)
         statement.bind(Int64(clamping: limit), at: 2)
