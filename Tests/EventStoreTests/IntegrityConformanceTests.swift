@@ -159,7 +159,7 @@ struct IntegrityConformanceTests {
 @Suite("Checked reads conformance")
 struct CheckedReadsConformanceTests {
     /// Events per batch a scan's chain check hashes on its other thread (`ScanChainCheck.batchEvents`).
-    static let checkBatch = 1_024
+    static let checkBatch = 4_096
 
     @Test(
         "a scan of several check batches names the first bad position, whichever batch holds it",
@@ -200,6 +200,43 @@ struct CheckedReadsConformanceTests {
             Issue.record("the scan from \(first + 2) passed")
         } catch {
             #expect(error.code == .integrity && error.position == second, "\(error)")
+        }
+    }
+
+    @Test(
+        "a scan that meets a damaged row after a bad link names the bad link, even in the batch being hashed",
+        arguments: Backend.all)
+    func aScanNamesABadLinkBeforeADamagedRow(backend: Backend) throws {
+        let harness = try backend.open(StoreOptions())
+        let count = Self.checkBatch + 50
+        var events: [ProposedEvent] = []
+        for n in 0..<count { events.append(Fixture.event(n, type: "ChallengeStarted")) }
+        try harness.store.append(events, to: Fixture.stream(0), expectedVersion: .any)
+        let scanning = try #require(harness.store as? any EventScanning)
+        try harness.tamper.dropImmutabilityTriggers()
+        // A changed stored hash at 10, then a payload whose declared length is damaged: in the
+        // same batch (30) and in the next one (after the first batch was handed to the other
+        // thread). The scan stops at the damaged row, and names the bad link before it.
+        let bad: Int64 = 10
+        let hash = try #require(try harness.tamper.singleByteChanges(at: bad).first { $0.label == "hash[0]" })
+        try hash.apply()
+        for damaged in [Int64(30), Int64(Self.checkBatch + 20)] {
+            let length = try #require(
+                try harness.tamper.singleByteChanges(at: damaged).first { $0.label == "data_len" })
+            try length.apply()
+            do {
+                try scanning.scanAll(from: 1, limit: .max) { _ in true }
+                Issue.record("the scan passed with damage at \(bad) and \(damaged)")
+            } catch {
+                #expect(error.code == .integrity && error.position == bad, "damage at \(damaged): \(error)")
+            }
+            do {
+                try scanning.scanAll(from: bad + 2, limit: .max) { _ in true }
+                Issue.record("the scan from \(bad + 2) passed")
+            } catch {
+                #expect(error.code == .integrity && error.position == damaged, "from \(bad + 2): \(error)")
+            }
+            try length.revert()
         }
     }
 

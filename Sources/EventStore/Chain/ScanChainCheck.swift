@@ -4,156 +4,124 @@ import JournalCore
 /// come in position order, so each one's link is computed from the hash of the row before it,
 /// and a missing position is caught too. The first event's previous hash is looked up once.
 ///
-/// The links are recomputed on another thread while the scan goes on: `check` encodes each
-/// event's link body into a batch (a copy, as the scan lends its bytes only during the call),
-/// and a full batch is hashed by a `BackgroundTask` while the next one fills. Every batch
-/// starts from the stored hash before it, so batches are independent of each other. A scan
-/// must call `finish()` before it returns: it checks what is left and reports the first failure.
+/// The links are recomputed on another thread while the scan goes on: `check` writes each
+/// event's link into a batch (`LinkBatch`: a copy, as the scan lends its bytes only during the
+/// call), and a full batch is hashed by a `BackgroundTask` while the next one fills; the two
+/// batches' memory is reused from batch to batch. Every batch starts from the stored hash before
+/// it, so batches are independent of each other. A scan must call `finish()` before it returns:
+/// it checks what is left and reports the first failure.
 /// The failure reported is always the first bad position: a batch's result is collected before
 /// any later failure is thrown.
 struct ScanChainCheck {
     /// Events per batch handed to the other thread.
-    static let batchEvents = 1_024
+    static let batchEvents = 4_096
 
-    private var previous: [UInt8]?
     private var expectedPosition: Int64
+    /// The batch being filled.
     private var batch: LinkBatch
-    private var inFlight: BackgroundTask<EventStoreError?>?
-    /// The hasher of the batches' thread; another one hashes a batch checked on the caller's thread.
-    private var worker: LinkBatch.Worker?
-    private let hasher: ChainHasher
+    /// The batch the other thread hashes, with its task; or, once it has checked, a batch to
+    /// fill next (its memory reused).
+    private var inFlight: (batch: LinkBatch, task: BackgroundTask<EventStoreError?>)?
+    private var spare: LinkBatch?
+    /// A failure was thrown: what comes after it is not checked any more (the first is reported).
+    private var failed = false
 
     /// `previousHash`: the stored hash at `position − 1` (ignored at position 1; nil when that row
-    /// is missing, which the first event then reports).
-    init(from position: Int64, previousHash: [UInt8]?, hasher: ChainHasher) {
-        self.hasher = hasher
-        previous = position <= 1 ? ChainHasher.zeroHash : previousHash
+    /// is missing, which the first event then reports). `limit`: the events the scan reads at most.
+    init(from position: Int64, previousHash: [UInt8]?, limit: Int) {
         expectedPosition = max(position, 1)
-        batch = LinkBatch(previous: previous)
+        batch = LinkBatch(limit: Self.batchEvents, expected: limit)
+        // A stored hash of the wrong length is taken as 32 zero bytes, which no link hashes to.
+        let previous =
+            position <= 1 ? ChainHasher.zeroHash : previousHash.map { $0.count == 32 ? $0 : ChainHasher.zeroHash }
+        if let previous {
+            previous.withUnsafeBytes { batch.start(previous: $0) }
+        } else {
+            batch.start(previous: nil)
+        }
     }
 
-    /// Adds one event to the check and remembers its stored hash for the next.
+    /// Adds one event to the check, from its fields as stored (`stream` and `type`: the names'
+    /// UTF-8 bytes; `hash`: the stored hash). The bytes are copied: they need live only during
+    /// the call.
     mutating func check(
-        position: Int64, version: Int64, stream: String, id: String, type: String,
-        occurredAt: Int64, recordedAt: Int64, data: UnsafeRawBufferPointer,
-        meta: UnsafeRawBufferPointer?, hash: [UInt8]
+        position: Int64, version: Int64, stream: UnsafeRawBufferPointer, id: LinkBatch.ID,
+        type: UnsafeRawBufferPointer, occurredAt: Int64, recordedAt: Int64, data: UnsafeRawBufferPointer,
+        meta: UnsafeRawBufferPointer?, hash: UnsafeRawBufferPointer
     ) throws(EventStoreError) {
         guard position == expectedPosition else {
             try finish() // an earlier bad link is the first failure
+            failed = true
             throw .integrity(at: expectedPosition, "position \(expectedPosition) is missing from the log")
         }
         batch.add(
             position: position, version: version, stream: stream, id: id, type: type, occurredAt: occurredAt,
             recordedAt: recordedAt, data: data, meta: meta, hash: hash)
-        previous = hash
         expectedPosition = position + 1
         if batch.count >= Self.batchEvents { try handOff() }
     }
 
-    /// Checks every event added so far; throws the first that does not check.
-    mutating func finish() throws(EventStoreError) {
-        if let failure = inFlight?.wait() { throw failure }
-        inFlight = nil
-        guard batch.count > 0 else { return }
-        let full = batch
-        batch = LinkBatch(previous: previous)
-        if let failure = full.failure(hasher: hasher) { throw failure }
-    }
-
-    /// Starts hashing the full batch on the other thread, once the one before it has checked.
-    private mutating func handOff() throws(EventStoreError) {
-        if let failure = inFlight?.wait() { throw failure }
-        if worker == nil { worker = try LinkBatch.Worker() }
-        let full = batch
-        batch = LinkBatch(previous: previous)
-        let worker = self.worker!
-        inFlight = BackgroundTask { worker.failure(of: full) }
-    }
-}
-
-/// The link bodies of consecutive events, with what their hashes need.
-struct LinkBatch: Sendable {
-    /// The stored hash before the first event (nil: that row is missing).
-    let previous: [UInt8]?
-    private var bodies: [UInt8] = []
-    private var ends: [Int] = []
-    private var positions: [Int64] = []
-    private var versions: [Int64] = []
-    /// The stored hashes, 32 bytes each.
-    private var hashes: [UInt8] = []
-
-    init(previous: [UInt8]?) {
-        self.previous = previous
-    }
-
-    var count: Int { positions.count }
-
-    mutating func add(
+    /// ``check(position:version:stream:id:type:occurredAt:recordedAt:data:meta:hash:)`` from
+    /// strings and a copied hash (the id as its text).
+    mutating func check(
         position: Int64, version: Int64, stream: String, id: String, type: String, occurredAt: Int64,
         recordedAt: Int64, data: UnsafeRawBufferPointer, meta: UnsafeRawBufferPointer?, hash: [UInt8]
-    ) {
-        _ = UTF8Bytes.with(id) { id in
-            ChainHasher.appendBody(
-                stream: stream, id: id, type: type,
-                occurredAt: Timestamp(millisecondsSinceEpoch: occurredAt),
-                recordedAt: Timestamp(millisecondsSinceEpoch: recordedAt),
-                data: data, meta: meta, to: &bodies)
-        }
-        ends.append(bodies.count)
-        positions.append(position)
-        versions.append(version)
-        // A stored hash of the wrong length never matches: it is kept as 32 bytes that cannot be
-        // a link (the recomputed link is compared with the original below).
-        hashes.append(contentsOf: hash.count == 32 ? hash : ChainHasher.zeroHash)
-        if hash.count != 32 { damaged.append(positions.count - 1) }
-    }
-
-    /// Indexes of events whose stored hash is not 32 bytes.
-    private var damaged: [Int] = []
-
-    /// The first event whose stored hash is not its recomputed link, as ``ChainLinkCheck`` says it.
-    func failure(hasher: ChainHasher) -> EventStoreError? {
-        guard let firstPosition = positions.first else { return nil }
-        if firstPosition > 1 && previous == nil {
-            return .integrity(at: firstPosition, "the event before it (position \(firstPosition - 1)) is missing")
-        }
-        let first = firstPosition <= 1 ? ChainHasher.zeroHash : previous ?? ChainHasher.zeroHash
-        var link = ChainHasher.zeroHash
-        let bad: Int? = bodies.withUnsafeBytes { all in
-            hashes.withUnsafeBytes { stored in
-                first.withUnsafeBytes { first in
-                    link.withUnsafeMutableBytes { out in
-                        var start = 0
-                        for index in positions.indices {
-                            // Each link starts from the stored hash before it, as a single read's check does.
-                            let before =
-                                index == 0
-                                ? first
-                                : UnsafeRawBufferPointer(rebasing: stored[(32 * (index - 1))..<(32 * index)])
-                            hasher.hash(
-                                previous: before, position: positions[index], version: versions[index],
-                                body: UnsafeRawBufferPointer(rebasing: all[start..<ends[index]]), into: out)
-                            let expected = UnsafeRawBufferPointer(rebasing: stored[(32 * index)..<(32 * index + 32)])
-                            if !UnsafeRawBufferPointer(out).elementsEqual(expected) || damaged.contains(index) {
-                                return index
-                            }
-                            start = ends[index]
+    ) throws(EventStoreError) {
+        var failure: EventStoreError?
+        UTF8Bytes.with(stream) { stream in
+            UTF8Bytes.with(id) { id in
+                UTF8Bytes.with(type) { type in
+                    hash.withUnsafeBytes { hash in
+                        do throws(EventStoreError) {
+                            try check(
+                                position: position, version: version, stream: UnsafeRawBufferPointer(stream),
+                                id: .text(UnsafeRawBufferPointer(id)), type: UnsafeRawBufferPointer(type),
+                                occurredAt: occurredAt, recordedAt: recordedAt, data: data, meta: meta, hash: hash)
+                        } catch {
+                            failure = error
                         }
-                        return nil
                     }
                 }
             }
         }
-        return bad.map { .integrity(at: positions[$0], "the event's content does not match its stored hash") }
+        if let failure { throw failure }
     }
 
-    /// The hasher of a scan's other thread. `@unchecked Sendable`: one batch at a time uses it
-    /// (a scan waits for a batch's task before it starts the next one).
-    final class Worker: @unchecked Sendable {
-        private let hasher: ChainHasher
+    /// Checks every event added so far; throws the first that does not check. Does nothing once
+    /// a failure was thrown.
+    mutating func finish() throws(EventStoreError) {
+        try collect()
+        guard batch.count > 0, !failed else { return }
+        let failure = batch.failure()
+        let next = spare ?? LinkBatch(limit: Self.batchEvents, expected: Self.batchEvents)
+        next.start(after: batch)
+        spare = batch
+        batch = next
+        if let failure {
+            failed = true
+            throw failure
+        }
+    }
 
-        init() throws(EventStoreError) { hasher = try ChainHasher() }
+    /// Waits for the batch on the other thread; throws its failure.
+    private mutating func collect() throws(EventStoreError) {
+        guard let (checked, task) = inFlight else { return }
+        inFlight = nil
+        let failure = task.wait()
+        spare = checked
+        if let failure, !failed {
+            failed = true
+            throw failure
+        }
+    }
 
-        func failure(of batch: LinkBatch) -> EventStoreError? { batch.failure(hasher: hasher) }
+    /// Starts hashing the full batch on the other thread, once the one before it has checked.
+    private mutating func handOff() throws(EventStoreError) {
+        try collect()
+        let full = batch
+        batch = spare ?? LinkBatch(limit: Self.batchEvents, expected: Self.batchEvents)
+        spare = nil
+        batch.start(after: full)
+        inFlight = (full, BackgroundTask { full.failure() })
     }
 }

@@ -9,13 +9,19 @@ extension PostgresJournal {
         var next = position
         var chain =
             configuration.verifiesReads
-            ? ScanChainCheck(from: position, previousHash: try storedHash(at: position - 1), hasher: hasher) : nil
-        while count < limit {
-            let page = min(limit - count, Self.scanPage)
-            let (scanned, last, stopped) = try scanPage(from: next, limit: page, chain: &chain, body)
-            count += scanned
-            guard !stopped, scanned == page, let last else { break }
-            next = last + 1
+            ? ScanChainCheck(from: position, previousHash: try storedHash(at: position - 1), limit: limit) : nil
+        do throws(EventStoreError) {
+            while count < limit {
+                let page = min(limit - count, Self.scanPage)
+                let (scanned, last, stopped) = try scanPage(from: next, limit: page, chain: &chain, body)
+                count += scanned
+                guard !stopped, scanned == page, let last else { break }
+                next = last + 1
+            }
+        } catch {
+            // A link before the failing row that does not check is the first failure.
+            try chain?.finish()
+            throw error
         }
         try chain?.finish()
         return count
@@ -57,15 +63,19 @@ extension PostgresJournal {
                             guard !result.isNull(row, 12), !result.isNull(row, 13) else {
                                 throw .integrity(at: at, "the event's stream or type is missing")
                             }
-                            let id = result.withBytes(row, 9) { bytes in
-                                bytes.count == 16
-                                    ? EventIDCoding.text(packed: bytes) : String(decoding: bytes, as: UTF8.self)
+                            try result.withBytes(row, 12) { stream throws(EventStoreError) in
+                                try result.withBytes(row, 13) { type throws(EventStoreError) in
+                                    try result.withBytes(row, 9) { id throws(EventStoreError) in
+                                        try result.withBytes(row, 11) { hash throws(EventStoreError) in
+                                            try chain?.check(
+                                                position: at, version: result.int64(row, 8), stream: stream,
+                                                id: id.count == 16 ? .packed(id) : .text(id), type: type,
+                                                occurredAt: result.int64(row, 3), recordedAt: result.int64(row, 10),
+                                                data: data, meta: meta, hash: hash)
+                                        }
+                                    }
+                                }
                             }
-                            try chain?.check(
-                                position: at, version: result.int64(row, 8), stream: result.text(row, 12),
-                                id: id, type: result.text(row, 13), occurredAt: result.int64(row, 3),
-                                recordedAt: result.int64(row, 10), data: data, meta: meta,
-                                hash: result.bytes(row, 11))
                         } catch {
                             failure = error
                             return false

@@ -13,58 +13,112 @@ extension SQLiteJournal {
         }
         var chain =
             configuration.verifiesReads
-            ? ScanChainCheck(from: position, previousHash: try storedHash(at: position - 1), hasher: hasher) : nil
+            ? ScanChainCheck(from: position, previousHash: try storedHash(at: position - 1), limit: limit) : nil
         var failure: EventStoreError?
         statement.bind(position, at: 1)
         statement.bind(Int64(clamping: limit), at: 2)
         defer { statement.reset() }
-        // The scratch buffer and the last dictionary used are locals for the loop: no
-        // exclusivity check and no dictionary lookup per event.
+        // The scratch buffer, the last dictionary used and the names of the chain check are
+        // locals for the loop: no exclusivity check and no dictionary lookup per event.
         var scratch: [UInt8] = []
         swap(&scratch, &payloadScratch)
         defer { swap(&scratch, &payloadScratch) }
+        // Names learned inside a write transaction may be its own (rolled back later): they are
+        // kept for this scan only.
+        let streams = write == nil ? linkStreamNames : Self.newLinkStreamNames()
+        let types = write == nil ? linkTypeNames : Self.newLinkTypeNames()
         var lastDictionary: LZ4Dictionary?
         var count = 0
-        while try run("reading the log", { () throws(SQLiteError) in try statement.step() }) {
-            let at = statement.int64(at: 0)
-            let keepGoing = try StoredPayload.withDecoded(
-                codec: statement.int64(at: 4), dataLength: statement.int(at: 5),
-                metaLength: statement.isNull(at: 6) ? nil : statement.int(at: 6), position: at,
-                scratch: &scratch,
-                dictionary: { id throws(EventStoreError) in
-                    if let last = lastDictionary, last.id == id { return last }
-                    let found = try self.dictionary(id)
-                    lastDictionary = found
-                    return found
-                },
-                bytes: { lend in statement.withBlob(at: 7, lend) },
-                { data, meta in
-                    if chain != nil {
-                        do throws(EventStoreError) {
-                            try chain?.check(
-                                position: at, version: statement.int64(at: 8),
-                                stream: try streamName(of: statement.int64(at: 1)).rawValue,
-                                id: try storedID(statement, column: 9, position: at),
-                                type: try typeName(of: statement.int64(at: 2)), occurredAt: statement.int64(at: 3),
-                                recordedAt: statement.int64(at: 10), data: data, meta: meta,
-                                hash: statement.blob(at: 11))
-                        } catch {
-                            failure = error.located(at: at)
-                            return false
-                        }
-                    }
-                    return body(
-                        ScannedEvent(
+        do throws(EventStoreError) {
+            while try run("reading the log", { () throws(SQLiteError) in try statement.step() }) {
+                let at = statement.int64(at: 0)
+                let keepGoing = try StoredPayload.withDecoded(
+                    codec: statement.int64(at: 4), dataLength: statement.int(at: 5),
+                    metaLength: statement.isNull(at: 6) ? nil : statement.int(at: 6), position: at,
+                    scratch: &scratch,
+                    dictionary: { id throws(EventStoreError) in
+                        if let last = lastDictionary, last.id == id { return last }
+                        let found = try self.dictionary(id)
+                        lastDictionary = found
+                        return found
+                    },
+                    bytes: { lend in statement.withBlob(at: 7, lend) },
+                    { data, meta in
+                        let event = ScannedEvent(
                             position: at, streamID: statement.int64(at: 1), typeID: statement.int64(at: 2),
-                            occurredAt: statement.int64(at: 3), data: data, meta: meta))
-                })
-            if let failure { throw failure }
-            count += 1
-            if !keepGoing { break }
+                            occurredAt: statement.int64(at: 3), data: data, meta: meta)
+                        if chain != nil {
+                            do throws(EventStoreError) {
+                                try checkLink(statement, event, chain: &chain!, streams: streams, types: types)
+                            } catch {
+                                failure = error.located(at: at)
+                                return false
+                            }
+                        }
+                        return body(event)
+                    })
+                if let failure { throw failure }
+                count += 1
+                if !keepGoing { break }
+            }
+        } catch {
+            // A link before the failing row that does not check is the first failure.
+            try chain?.finish()
+            throw error
         }
         try chain?.finish()
         return count
     }
+
+    /// Adds the scan's current row to its chain check (columns as `scanAll` selects them; `event`:
+    /// the columns already read).
+    private func checkLink(
+        _ statement: SQLiteStatement, _ event: ScannedEvent, chain: inout ScanChainCheck, streams: LinkNames,
+        types: LinkNames
+    ) throws(EventStoreError) {
+        let stream = try streams.name(of: event.streamID) { id, names throws(EventStoreError) in
+            try self.streamNameLoadingNext(id, into: names)
+        }
+        let type = try types.name(of: event.typeID) { id, _ throws(EventStoreError) in try self.typeName(of: id) }
+        let packedID = statement.isBlob(at: 9)
+        let id = statement.blobBytes(at: 9)
+        guard !packedID || id.count == 16 else {
+            throw .integrity(at: event.position, "the stored event id is damaged")
+        }
+        try chain.check(
+            position: event.position, version: statement.int64(at: 8), stream: stream,
+            id: packedID ? .packed(id) : .text(id), type: type, occurredAt: event.occurredAt,
+            recordedAt: statement.int64(at: 10), data: event.data, meta: event.meta, hash: statement.blobBytes(at: 11))
+    }
+
+    /// The name of stream `id`, the names of the streams after it kept in `names` on the way (a
+    /// scan meets streams in about the order they were created): one query for many streams.
+    private func streamNameLoadingNext(_ id: Int64, into names: LinkNames) throws(EventStoreError) -> String {
+        let found = try run("listing streams by id") { () throws(SQLiteError) -> String? in
+            let statement = try sql.cached("SELECT id, name FROM journal_streams WHERE id >= ? ORDER BY id LIMIT ?")
+            statement.bind(id, at: 1)
+            statement.bind(Int64(Self.linkNamesPage), at: 2)
+            defer { statement.reset() }
+            var found: String?
+            while try statement.step() {
+                let other = statement.int64(at: 0)
+                // The names are kept as stored: a name changed behind the journal's back fails its
+                // events' links.
+                if other == id {
+                    found = statement.text(at: 1)
+                } else {
+                    names.remember(other, statement.blobBytes(at: 1))
+                }
+            }
+            return found
+        }
+        // A stream with no row: the usual lookup says what is wrong.
+        if let found { return found }
+        return try streamName(of: id).rawValue
+    }
+
+    /// Stream names a scan's chain check reads at a time.
+    static let linkNamesPage = 4_096
 
     /// The stored hash at `position` (nil before position 1 or when the row is missing).
     func storedHash(at position: Int64) throws(EventStoreError) -> [UInt8]? {

@@ -75,7 +75,7 @@ extension SQLiteJournal {
                 let progress = UpgradeProgress(total: head, what: "building the Merkle tree of \(path)")
                 var size: Int64 = 0
                 var leaves: [UInt8] = []
-                var chain = ScanChainCheck(from: 1, previousHash: nil, hasher: hasher)
+                var chain = ScanChainCheck(from: 1, previousHash: nil, limit: Int(clamping: head))
                 while size < head {
                     leaves.removeAll(keepingCapacity: true)
                     let read = try logLeafHashes(

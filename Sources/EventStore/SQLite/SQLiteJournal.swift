@@ -38,6 +38,12 @@ final class SQLiteJournal {
     static let nameSlotCount = 4096
     var streamNameSlots = [(id: Int64, name: StreamName)?](repeating: nil, count: SQLiteJournal.nameSlotCount)
     var typeNameSlots = [(id: Int64, name: String)?](repeating: nil, count: SQLiteJournal.nameSlotCount)
+    /// Stream and type names as scans' chain checks spell them, kept from scan to scan (a log
+    /// read in pages meets the same streams in every page); only committed names.
+    let linkStreamNames = SQLiteJournal.newLinkStreamNames()
+    let linkTypeNames = SQLiteJournal.newLinkTypeNames()
+    static func newLinkStreamNames() -> LinkNames { LinkNames(slotCount: 1 << 16, byteLimit: 4 << 20) }
+    static func newLinkTypeNames() -> LinkNames { LinkNames(slotCount: 1 << 8, byteLimit: 64 << 10) }
 
     /// Prepared statements of `Hot`, by raw value.
     var hotStatements = [SQLiteStatement?](repeating: nil, count: Hot.allCases.count)
@@ -297,6 +303,8 @@ final class SQLiteJournal {
         dictionaries.removeAll()
         streamNameSlots = [(id: Int64, name: StreamName)?](repeating: nil, count: SQLiteJournal.nameSlotCount)
         typeNameSlots = [(id: Int64, name: String)?](repeating: nil, count: SQLiteJournal.nameSlotCount)
+        linkStreamNames.removeAll()
+        linkTypeNames.removeAll()
         dictionaryTrainingSkipped = false
         recentIDs.reset()
     }

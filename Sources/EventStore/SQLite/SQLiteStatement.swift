@@ -180,6 +180,15 @@ package final class SQLiteStatement {
         withBlob(at: index) { Array($0) }
     }
 
+    /// The column's bytes (a TEXT column's UTF-8), not copied: valid until the statement steps,
+    /// resets, or reads this column as another type.
+    package func blobBytes(at index: Int32) -> UnsafeRawBufferPointer {
+        let pointer = sqlite3_column_blob(handle, index)
+        let count = Int(sqlite3_column_bytes(handle, index))
+        guard let pointer, count > 0 else { return UnsafeRawBufferPointer(start: nil, count: 0) }
+        return UnsafeRawBufferPointer(start: pointer, count: count)
+    }
+
     /// Calls `body` with the column's bytes, valid only inside `body` (no copy).
     package func withBlob<R, E: Error>(at index: Int32, _ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R
     {
