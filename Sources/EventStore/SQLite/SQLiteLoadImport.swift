@@ -11,22 +11,17 @@ import JournalCore
 /// waited for before the next one is handed over and before `finish()` or `abandon()` touch
 /// the load.
 package final class SQLiteLoadImport: EventLoadWriting, @unchecked Sendable {
-    /// An event the importer checked, and where it goes.
-    private struct Queued: Sendable {
-        var event: ProposedEvent
-        var stream: StreamName
-        var expectedVersion: ExpectedVersion
-    }
-
     private let load: SQLiteJournalLoad
     private let preparer: LoadPreparer
     private let clock: @Sendable () -> Timestamp
     private let maxPayloadBytes: Int
     /// The batch being prepared and written, handed back (emptied) with the outcome of its write.
-    private var writing: BackgroundTask<(Result<Int, EventStoreError>, [Queued])>?
-    private var queue: [Queued] = []
+    private var writing: BackgroundTask<(Result<Int, EventStoreError>, [StreamAppend])>?
+    /// The checked events, consecutive events of a stream in one append.
+    private var queue: [StreamAppend] = []
+    private var queuedEvents = 0
     /// A written batch's array, emptied, for the queue after the next hand-over.
-    private var spare: [Queued] = []
+    private var spare: [StreamAppend] = []
     private var position: Int64 = 0
     private var over = false
 
@@ -54,12 +49,19 @@ package final class SQLiteLoadImport: EventLoadWriting, @unchecked Sendable {
     {
         guard !over else { throw SQLiteJournalLoad.over(load.path) }
         try EventRules.validate([event], stream: stream, maxPayloadBytes: maxPayloadBytes)
-        var queued = Queued(event: event, stream: stream, expectedVersion: expectedVersion)
+        var event = event
         // The store's clock when the event is appended, as an append reads it.
-        if queued.event.recordedAt == nil { queued.event.recordedAt = clock() }
-        queue.append(queued)
+        if event.recordedAt == nil { event.recordedAt = clock() }
+        if let last = queue.indices.last, queue[last].stream == stream,
+            Self.versionAfter(queue[last]).map({ .exact($0) }) == expectedVersion
+        {
+            queue[last].events.append(event)
+        } else {
+            queue.append(StreamAppend(stream: stream, expectedVersion: expectedVersion, events: [event]))
+        }
+        queuedEvents += 1
         position += 1
-        if queue.count == batchEvents { try writeQueued() }
+        if queuedEvents == batchEvents { try writeQueued() }
         return position
     }
 
@@ -94,9 +96,10 @@ package final class SQLiteLoadImport: EventLoadWriting, @unchecked Sendable {
         var batch = spare
         spare = []
         swap(&batch, &queue)
+        queuedEvents = 0
         writing = BackgroundTask { [self] in
             do throws(EventStoreError) {
-                let prepared = prepare(batch)
+                let prepared = preparer.prepare(batch)
                 let written = try load.append(prepared)
                 preparer.reuse(prepared)
                 batch.removeAll(keepingCapacity: true)
@@ -107,33 +110,13 @@ package final class SQLiteLoadImport: EventLoadWriting, @unchecked Sendable {
         }
     }
 
-    /// The batch for the load: consecutive events of a stream, each at the version the one
-    /// before left, in one append.
-    private func prepare(_ batch: [Queued]) -> PreparedLoadBatch {
-        var last: (stream: StreamName, version: Int64)?
-        for queued in batch {
-            let version: Int64? =
-                switch queued.expectedVersion {
-                case .noStream: 0
-                case let .exact(current): current + 1
-                case .any, .streamExists: nil
-                }
-            if let last, let version, last.stream == queued.stream, last.version + 1 == version {
-                // The next event of the same append.
-            } else {
-                preparer.beginAppend(to: queued.stream, expectedVersion: queued.expectedVersion)
-            }
-            let event = queued.event
-            event.data.withUnsafeBytes { data in
-                OptionalBytes.with(event.meta) { meta in
-                    preparer.add(
-                        id: event.id, type: event.type, occurredAt: event.occurredAt,
-                        recordedAt: event.recordedAt ?? event.occurredAt, data: data, meta: meta)
-                }
-            }
-            last = version.map { (queued.stream, $0) }
+    /// The version of the last event of `append` (nil when its expected version says none).
+    private static func versionAfter(_ append: StreamAppend) -> Int64? {
+        switch append.expectedVersion {
+        case .noStream: Int64(append.events.count) - 1
+        case let .exact(version): version + Int64(append.events.count)
+        case .any, .streamExists: nil
         }
-        return preparer.finishBatch()
     }
 
     private func waitForWrite() throws(EventStoreError) {
