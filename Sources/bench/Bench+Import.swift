@@ -21,20 +21,11 @@ extension Bench {
             log("naive loader skipped: bench/peers/naive_loader.py not found (run from the repository)")
             return
         }
-        let output = directory + "/naive.json"
-        let errors = directory + "/naive.err"
-        let result = try System.run(
-            [python, script, file, "--runs", "\(options.runs)", "--dir", directory], stdoutPath: output,
-            stderrPath: errors)
-        guard result.status == 0, let text = System.readText(output),
-            case let .object(object)? = try? JSONParser().parse(text)
-        else {
-            let stderrText = (System.readText(errors) ?? "").trimmingTrailingNewlines()
-            let reason = stderrText.isEmpty ? "exit \(result.status), no output" : stderrText
-            metrics.setText("naive_loader_status", "skipped: \(reason)")
-            log("naive loader skipped: \(reason)")
-            return
-        }
+        guard
+            let (object, _) = try runBaselineScript(
+                [python, script, file, "--runs", "\(options.runs)", "--dir", directory], name: "naive loader",
+                statusKey: "naive_loader_status", directory: directory)
+        else { return }
         for key in ["naive_loader_eps", "naive_loader_cpu_eps"] {
             if case let .number(number)? = object[key], let value = Double(number.description) { metrics[key] = value }
         }

@@ -201,34 +201,25 @@ final class Bench {
             metrics.setText("peer_status", "skipped: --no-peer")
             return
         }
-        guard let script = Bench.findPeerScript() else {
+        guard let script = Bench.findRepositoryFile("bench/peers/run-eventsourcing.sh") else {
             metrics.setText("peer_status", "skipped: bench/peers/run-eventsourcing.sh not found")
             log("peer skipped: bench/peers/run-eventsourcing.sh not found (run from the repository)")
             return
         }
-        let output = directory + "/peer.json"
-        let errors = directory + "/peer.err"
-        let result = try System.run(
-            [
-                "/bin/bash", script, file, "--events", "\(options.appendEvents)",
-                "--b10-events", "\(options.b10Events)", "--b1-events", "\(options.b1Events)",
-                "--runs", "\(options.runs)"
-            ], stdoutPath: output, stderrPath: errors)
-        let stderrText = (System.readText(errors) ?? "").trimmingTrailingNewlines()
-        guard result.status == 0, let text = System.readText(output), !text.isEmpty,
-            case let .object(object)? = try? JSONParser().parse(text)
-        else {
-            let reason = stderrText.isEmpty ? "exit \(result.status), no output" : stderrText
-            metrics.setText("peer_status", "skipped: \(reason)")
-            log("peer skipped: \(reason)")
-            return
-        }
+        guard
+            let (object, seconds) = try runBaselineScript(
+                [
+                    "/bin/bash", script, file, "--events", "\(options.appendEvents)",
+                    "--b10-events", "\(options.b10Events)", "--b1-events", "\(options.b1Events)",
+                    "--runs", "\(options.runs)"
+                ], name: "peer", statusKey: "peer_status", directory: directory)
+        else { return }
         metrics.setText("peer_status", "eventsourcing 9.5.6 on SQLite")
         for (key, value) in object {
             if case let .number(number) = value, let double = Double(number.description) { metrics[key] = double }
         }
         log(
-            "peer (eventsourcing) in \(Int(result.seconds)) s: "
+            "peer (eventsourcing) in \(Int(seconds)) s: "
                 + object.keys.map { key in
                     "\(key)=\(Int(metrics[key] ?? 0))"
                 }.joined(separator: " "))
@@ -364,13 +355,25 @@ final class Bench {
         return System.fileExists(path) ? path : nil
     }
 
-    static func findPeerScript() -> String? {
-        var candidates = ["bench/peers/run-eventsourcing.sh"]
-        if let directory = System.executableDirectory() {
-            candidates.append(directory + "/../../bench/peers/run-eventsourcing.sh")
-            candidates.append(directory + "/../../../bench/peers/run-eventsourcing.sh")
+    /// Runs a baseline script (a Python peer) whose standard output is one JSON object of
+    /// metrics, with its output in `directory`. Nil when it fails: the reason (its standard
+    /// error, or its exit status) goes to `statusKey` and the log.
+    func runBaselineScript(_ command: [String], name: String, statusKey: String, directory: String) throws
+        -> (object: JSONObject, seconds: Double)?
+    {
+        let output = directory + "/\(statusKey).json"
+        let errors = directory + "/\(statusKey).err"
+        let result = try System.run(command, stdoutPath: output, stderrPath: errors)
+        guard result.status == 0, let text = System.readText(output),
+            case let .object(object)? = try? JSONParser().parse(text)
+        else {
+            let stderrText = (System.readText(errors) ?? "").trimmingTrailingNewlines()
+            let reason = stderrText.isEmpty ? "exit \(result.status), no output" : stderrText
+            metrics.setText(statusKey, "skipped: \(reason)")
+            log("\(name) skipped: \(reason)")
+            return nil
         }
-        return candidates.first(where: System.fileExists)
+        return (object, result.seconds)
     }
 }
 
