@@ -55,6 +55,9 @@ public final class ProjectionEngine {
     private let models: [ProjectionName: any ProjectionModel]
     /// Events read and applied per transaction.
     public var batchSize = 200_000
+    /// A run with batches at least this large starts with an eighth of `batchSize` and doubles
+    /// up to it (`batchLimit`); smaller batch sizes read every batch full.
+    package var rampsFromBatchSize = 100_000
     /// Called after each batch a rebuild or catch-up commits, with the log position it reached
     /// (for a progress line; the engine never prints).
     public var onBatch: ((_ position: Int64) -> Void)?
@@ -338,27 +341,30 @@ public final class ProjectionEngine {
     /// The next batch, read and folded on another thread while the engine writes the current one.
     private struct FoldAhead {
         let from: Int64
+        /// The events it reads at most (a batch shorter than this is the log's last).
+        let limit: Int
         let task: BackgroundTask<Result<Folded, ProjectionError>>
     }
 
     /// Starts reading the batch at `from` and folding it, in memory, on another thread (the
     /// models' state moves on to the end of that batch: the engine must write it next, or
     /// forget the models' caches).
-    private func foldAhead(from: Int64, names: [ProjectionName], prefetchNext: Bool) -> FoldAhead {
+    private func foldAhead(
+        from: Int64, limit: Int, names: [ProjectionName], prefetchLimit: Int?
+    ) -> FoldAhead {
         // Lent, not given: the engine keeps its references to the reader and the models and does
         // not touch them until it has waited for the task. `sending` cannot express a loan (the
         // values stay reachable from `self`), so the compiler is told here; the folded result
         // comes back checked, as the task's `sending` value.
         nonisolated(unsafe) let reader = reader
         nonisolated(unsafe) let models = names.map { (name: $0, model: model($0)) }
-        let batchSize = batchSize
         return FoldAhead(
-            from: from,
+            from: from, limit: limit,
             task: BackgroundTask { () -> Result<Folded, ProjectionError> in
                 do throws(ProjectionError) {
-                    let batch = try reader.read(from: from, limit: batchSize)
-                    if batch.count == batchSize, prefetchNext, let last = batch.last?.position {
-                        reader.prefetch(from: last + 1, limit: batchSize)
+                    let batch = try reader.read(from: from, limit: limit)
+                    if batch.count == limit, let prefetchLimit, let last = batch.last?.position {
+                        reader.prefetch(from: last + 1, limit: prefetchLimit)
                     }
                     var folded = Folded(batch: batch)
                     let naming = StreamNaming(reader: reader, batch: batch)
@@ -395,9 +401,10 @@ public final class ProjectionEngine {
         while maxBatches.map({ batches < $0 }) ?? true {
             let from = targets.map(\.checkpoint).min()! + 1
             var folded: Folded
-            var readLimit = batchSize
+            var readLimit = batchLimit(batches)
             if let pending = ahead, pending.from == from {
                 ahead = nil
+                readLimit = pending.limit
                 switch pending.task.wait() {
                 case .success(let value): folded = value
                 case .failure(let error):
@@ -406,15 +413,12 @@ public final class ProjectionEngine {
                 }
             } else {
                 dropAhead()
-                // The first batch of a run is read and folded before anything can overlap it:
-                // a short one gets the other threads going sooner.
-                readLimit = batches == 0 && batchSize >= 100_000 ? batchSize / 8 : batchSize
                 folded = Folded(batch: try reader.read(from: from, limit: readLimit))
                 // Read the next batch on another thread while this one is applied.
                 if folded.batch.count == readLimit, let last = folded.batch.last?.position,
                     maxBatches.map({ batches + 1 < $0 }) ?? true
                 {
-                    reader.prefetch(from: last + 1, limit: batchSize)
+                    reader.prefetch(from: last + 1, limit: batchLimit(batches + 1))
                 }
             }
             let batch = folded.batch
@@ -454,8 +458,9 @@ public final class ProjectionEngine {
                     }
                     if foldNext {
                         ahead = foldAhead(
-                            from: last + 1, names: current.map(\.name),
-                            prefetchNext: maxBatches.map { batches + 2 < $0 } ?? true)
+                            from: last + 1, limit: batchLimit(batches + 1), names: current.map(\.name),
+                            prefetchLimit: maxBatches.map { batches + 2 < $0 } ?? true
+                                ? batchLimit(batches + 2) : nil)
                     }
                     for (target, write) in zip(current, writes) {
                         try write.write(db)
@@ -507,6 +512,16 @@ public final class ProjectionEngine {
             withExtendedLifetime(batch) {} // the views' data points into the batch
         }
         return applied
+    }
+
+    /// The events the run's batch number `index` (from 0) reads at most. A batch is read and
+    /// folded on other threads while the one before it is written, except the first, read before
+    /// anything can overlap it; so the run starts with an eighth of `batchSize` and doubles up to
+    /// it, each batch's read and fold then overlapping a write about as long (a first full-size
+    /// batch would leave the writing thread idle for its whole read and fold).
+    private func batchLimit(_ index: Int) -> Int {
+        guard batchSize >= rampsFromBatchSize else { return batchSize }
+        return min(batchSize, (batchSize / 8) << min(index, 3))
     }
 
     private static let staleMessage = "projection checkpoint moved by another process"

@@ -74,6 +74,27 @@ struct CheckpointTests {
     }
 
     @Test(
+        "a run's batches start at an eighth of the batch size and double up to it",
+        arguments: DatabaseBackend.all)
+    func runBatchesRampUp(backend: DatabaseBackend) throws {
+        let log = Self.workload(40)
+        let db = try TemporaryDatabase(backend)
+        defer { db.remove() }
+        let engine = try ProjectionEngine(journal: db.location, source: ArrayEventSource(log))
+        defer { engine.close() }
+        engine.batchSize = 160
+        engine.rampsFromBatchSize = 100
+        nonisolated(unsafe) var positions: [Int64] = []
+        engine.onBatch = { positions.append($0) }
+        try engine.rebuild()
+        let sizes = zip(positions, [0] + positions).map { Int($0 - $1) }
+        #expect(log.count > 20 + 40 + 80 + 160 + 160)
+        #expect(Array(sizes.prefix(5)) == [20, 40, 80, 160, 160])
+        #expect(sizes.dropLast().allSatisfy { $0 <= 160 } && positions.last == Int64(log.count))
+        try Self.expectMatchesReference(engine, log)
+    }
+
+    @Test(
         "an interrupted first build resumes from its own checkpoint and then swaps in", arguments: DatabaseBackend.all)
     func interruptedFirstBuildResumes(backend: DatabaseBackend) throws {
         let log = Self.workload(50)
