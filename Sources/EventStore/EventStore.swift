@@ -234,7 +234,8 @@ public struct StoredCheckpoint: Sendable, Equatable {
     }
 }
 
-/// What a bulk writer needs: every `EventStore`, and a `SQLiteJournalLoad` building a new file.
+/// What a bulk writer needs: every `EventStore`, and a load building a new file (`BatchLoadWriting`).
+/// `BatchPipeline` feeds either from an `EventBatchSource`.
 public protocol BatchAppending: AnyObject {
     /// Appends to several streams in one transaction: all or nothing.
     @discardableResult

@@ -79,18 +79,11 @@ public final class Simulation {
 
     /// The next event in `recordedAt` order, or nil when every journey has been handed out.
     public func next() -> SimulatedEvent? {
-        take()?.event
-    }
-
-    /// The next event and the journey it belongs to (which keeps the store's stream name).
-    func take() -> (event: SimulatedEvent, journey: InFlightJourney)? {
         withNext { event, journey in
-            (
-                SimulatedEvent(
-                    id: event.id.string, stream: journey.stream, version: event.version, type: event.type,
-                    occurredAt: event.occurredAt, recordedAt: event.recordedAt,
-                    data: Array(event.data), meta: event.meta.map { Array($0) }), journey
-            )
+            SimulatedEvent(
+                id: event.id.string, stream: journey.stream, version: event.version, type: event.type,
+                occurredAt: event.occurredAt, recordedAt: event.recordedAt,
+                data: Array(event.data), meta: event.meta.map { Array($0) })
         }
     }
 

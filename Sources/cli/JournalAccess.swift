@@ -142,16 +142,16 @@ enum JournalAccess {
             maxPageCount: maxPageCount(context))
     }
 
-    /// For `journal simulate` into a file that does not exist yet: a load that makes the
-    /// journal appear complete or not at all (nil when the journal exists or is PostgreSQL).
-    static func startLoad(_ context: CommandContext, _ arguments: ParsedArguments) throws -> SQLiteJournalLoad? {
+    /// For `journal simulate`: a load of a new journal when the store finds none at the location
+    /// (`BulkAppendTarget.load`), else the store opened for writing, created when missing.
+    static func openForBulkAppend(_ context: CommandContext, _ arguments: ParsedArguments) throws
+        -> BulkAppendTarget
+    {
         let backend = JournalBackend(location: context.journalPath(arguments))
         try checkLocation(backend, writing: true)
-        return
-            try backend
-            .startLoad(
-                clock: context.now, busyTimeoutMilliseconds: busyTimeout(context), isSameContent: sameContent,
-                maxPageCount: maxPageCount(context))
+        return try backend.openForBulkAppend(
+            clock: context.now, busyTimeoutMilliseconds: busyTimeout(context), isSameContent: sameContent,
+            maxPageCount: maxPageCount(context))
     }
 
     /// How long a writer waits for another process's lock before failing with exit 5:

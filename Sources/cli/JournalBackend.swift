@@ -64,11 +64,11 @@ enum JournalBackend {
     ) throws(EventStoreError) -> ImportTarget {
         switch self {
         case let .sqlite(path):
-            var configuration = Self.sqliteConfiguration(
-                clock: clock, busyTimeoutMilliseconds: busyTimeoutMilliseconds, isSameContent: isSameContent,
-                maxPageCount: maxPageCount)
-            configuration.walAutocheckpointPages = SQLiteEventStore.Configuration.bulkWALAutocheckpointPages
-            return try SQLiteEventStore.openForImport(path: path, configuration: configuration)
+            return try SQLiteEventStore.openForImport(
+                path: path,
+                configuration: Self.bulkSQLiteConfiguration(
+                    clock: clock, busyTimeoutMilliseconds: busyTimeoutMilliseconds, isSameContent: isSameContent,
+                    maxPageCount: maxPageCount))
         case .postgres:
             return .store(
                 try open(
@@ -77,24 +77,39 @@ enum JournalBackend {
         }
     }
 
-    /// A new SQLite journal written in one go (`SQLiteJournalLoad`), when this is a file path
-    /// where nothing exists yet; nil otherwise (PostgreSQL, `:memory:`, an existing file).
-    func startLoad(
+    /// Where `journal simulate` appends, as the store chooses for what it finds at the location:
+    /// a load of a new SQLite journal when no file is there yet, else the store (PostgreSQL
+    /// always, `:memory:`, an existing file).
+    func openForBulkAppend(
         clock: @escaping @Sendable () -> Timestamp, busyTimeoutMilliseconds: Int32,
-        isSameContent: @escaping @Sendable (RecordedEvent, ProposedEvent) -> Bool,
-        maxPageCount: Int? = nil
-    ) throws(EventStoreError) -> SQLiteJournalLoad? {
+        isSameContent: @escaping @Sendable (RecordedEvent, ProposedEvent) -> Bool, maxPageCount: Int? = nil
+    ) throws(EventStoreError) -> BulkAppendTarget {
         switch self {
         case let .sqlite(path):
-            guard SQLiteJournalLoad.canStart(at: path) else { return nil }
-            return try SQLiteJournalLoad(
+            return try SQLiteEventStore.openForBulkAppend(
                 path: path,
-                configuration: Self.sqliteConfiguration(
+                configuration: Self.bulkSQLiteConfiguration(
                     clock: clock, busyTimeoutMilliseconds: busyTimeoutMilliseconds, isSameContent: isSameContent,
                     maxPageCount: maxPageCount))
         case .postgres:
-            return nil
+            return .store(
+                try open(
+                    reading: false, create: true, clock: clock, busyTimeoutMilliseconds: busyTimeoutMilliseconds,
+                    isSameContent: isSameContent, maxPageCount: maxPageCount, bulk: true))
         }
+    }
+
+    /// A bulk writer's configuration: created when missing, a longer WAL between checkpoints.
+    private static func bulkSQLiteConfiguration(
+        clock: @escaping @Sendable () -> Timestamp, busyTimeoutMilliseconds: Int32,
+        isSameContent: @escaping @Sendable (RecordedEvent, ProposedEvent) -> Bool,
+        maxPageCount: Int?
+    ) -> SQLiteEventStore.Configuration {
+        var configuration = sqliteConfiguration(
+            clock: clock, busyTimeoutMilliseconds: busyTimeoutMilliseconds, isSameContent: isSameContent,
+            maxPageCount: maxPageCount)
+        configuration.walAutocheckpointPages = SQLiteEventStore.Configuration.bulkWALAutocheckpointPages
+        return configuration
     }
 
     private static func sqliteConfiguration(

@@ -126,16 +126,16 @@ enum SimulateCommand {
             return
         }
 
-        // A new SQLite journal is loaded in one go (it appears complete or not at all); an
-        // existing one, or PostgreSQL, gets ordinary appends.
-        let load = try JournalAccess.startLoad(context, arguments)
+        // The store chooses: a new SQLite journal is loaded in one go (it appears complete or
+        // not at all); an existing one, or PostgreSQL, gets ordinary appends.
         let store: any BatchAppending
-        if let load {
-            store = load
-        } else {
-            let existing = try JournalAccess.openForWriting(context, arguments, bulk: true)
+        let load: (any BatchLoadWriting)?
+        switch try JournalAccess.openForBulkAppend(context, arguments) {
+        case let .load(newJournal):
+            (store, load) = (newJournal, newJournal)
+        case let .store(existing):
             try refuseRealJournal(existing, arguments, context)
-            store = existing
+            (store, load) = (existing, nil)
         }
         let batchSize =
             arguments.integer("batch-size").map { Int($0) }

@@ -79,6 +79,25 @@ struct SimulationDeterminismTests {
         }
     }
 
+    @Test func aNewJournalsLoadHoldsWhatAnOrdinaryStoreHoldsByteForByte() throws {
+        let simulation = { try Simulation(seed: 9, transactions: 300, digitizations: 100) }
+        let (usual, usualHead) = try withTemporaryJournal { store in
+            let report = try SimulationAppender(batchSize: 700).append(simulation(), to: store)
+            #expect(report.written == report.events)
+            return (try store.readAll(from: 1, limit: Int.max), try store.verify().headHash)
+        }
+        let (loaded, loadedHead) = try withTemporaryLoad { load, path in
+            let report = try SimulationAppender(batchSize: 700).append(simulation(), to: load)
+            #expect(report.transactions == (report.events + 699) / 700)
+            #expect(try load.finish() == Int64(report.events))
+            let journal = try SQLiteEventStore(path: path, configuration: Self.epochClock)
+            return (try journal.readAll(from: 1, limit: Int.max), try journal.verify().headHash)
+        }
+        #expect(usual.count > 1_000)
+        #expect(loaded == usual, "positions, versions, recordedAt, payloads and hashes are all the same")
+        #expect(loadedHead == usualHead)
+    }
+
     private func exportAfterAppending(seed: UInt64) throws -> [RecordedEvent] {
         try withTemporaryJournal { store in
             let simulation = try Simulation(seed: seed, transactions: 300, digitizations: 100)
@@ -88,9 +107,30 @@ struct SimulationDeterminismTests {
     }
 }
 
-/// Runs `body` with a fresh journal in a temporary folder whose store clock is the Unix epoch,
-/// so that any `recordedAt` not taken from the simulation would show.
+extension SimulationDeterminismTests {
+    /// A store clock at the Unix epoch, so that any `recordedAt` not taken from the simulation
+    /// would show.
+    static let epochClock = SQLiteEventStore.Configuration(clock: { Timestamp(millisecondsSinceEpoch: 0) })
+}
+
+/// Runs `body` with a fresh journal in a temporary folder whose store clock is the Unix epoch.
 func withTemporaryJournal<R>(_ body: (SQLiteEventStore) throws -> R) throws -> R {
+    try withTemporaryFolder { folder in
+        try body(SQLiteEventStore(path: folder + "/journal.db", configuration: SimulationDeterminismTests.epochClock))
+    }
+}
+
+/// Runs `body` with the load of a new journal in a temporary folder (the store clock at the
+/// Unix epoch) and the path where the journal appears when the load finishes.
+func withTemporaryLoad<R>(_ body: (SQLiteJournalLoad, String) throws -> R) throws -> R {
+    try withTemporaryFolder { folder in
+        let path = folder + "/journal.db"
+        return try body(SQLiteJournalLoad(path: path, configuration: SimulationDeterminismTests.epochClock), path)
+    }
+}
+
+/// Runs `body` with a new folder under /tmp, removed afterwards with the journal files in it.
+private func withTemporaryFolder<R>(_ body: (String) throws -> R) throws -> R {
     var template = Array("/tmp/simulator-tests-XXXXXX".utf8CString)
     guard let folder = mkdtemp(&template) else { throw TemporaryFolderError() }
     let path = String(cString: folder)
@@ -98,9 +138,7 @@ func withTemporaryJournal<R>(_ body: (SQLiteEventStore) throws -> R) throws -> R
         for name in ["journal.db", "journal.db-wal", "journal.db-shm"] { unlink(path + "/" + name) }
         rmdir(path)
     }
-    let configuration = SQLiteEventStore.Configuration(clock: { Timestamp(millisecondsSinceEpoch: 0) })
-    let store = try SQLiteEventStore(path: path + "/journal.db", configuration: configuration)
-    return try body(store)
+    return try body(path)
 }
 
 struct TemporaryFolderError: Error {}

@@ -28,14 +28,15 @@ import JournalCore
 ///
 /// Batches can be prepared on the thread that produces them (`makePreparer()`,
 /// `append(_: PreparedLoadBatch)`): the rules, ids, chain link bodies and compression are then
-/// done there, and the writer only finds streams, numbers, hashes and writes rows.
+/// done there, and the writer only finds streams, numbers, hashes and writes rows. A
+/// `BatchPipeline` does that for every load it is given.
 ///
 /// `finish()` then puts the file in WAL mode, syncs it, and gives it the destination's name
 /// only if nothing has that name yet (another process may have created a journal there
 /// meanwhile). When anything fails, or the load is dropped without `finish()`, the loading file
 /// is removed and the destination is untouched. A killed process leaves its `.loading-` file,
 /// which nothing reads.
-package final class SQLiteJournalLoad: BatchAppending {
+package final class SQLiteJournalLoad: BatchLoadWriting {
     /// Where the journal appears when the load finishes.
     package let path: String
     /// The file being written.
@@ -299,5 +300,19 @@ package final class SQLiteJournalLoad: BatchAppending {
 
     static func over(_ path: String) -> EventStoreError {
         EventStoreError(code: .invalidInput, message: "the journal load of \(path) is over (finished or abandoned)")
+    }
+}
+
+extension SQLiteEventStore {
+    /// Where a bulk append (`journal simulate`) writes at `path`: a load (`.load`,
+    /// `SQLiteJournalLoad`) when no file is there yet and the configuration may create one, else
+    /// the store (`.store`).
+    package static func openForBulkAppend(path: String, configuration: Configuration) throws(EventStoreError)
+        -> BulkAppendTarget
+    {
+        if configuration.createIfMissing, !configuration.readOnly, SQLiteJournalLoad.canStart(at: path) {
+            return .load(try SQLiteJournalLoad(path: path, configuration: configuration))
+        }
+        return .store(try SQLiteEventStore(path: path, configuration: configuration))
     }
 }

@@ -1,0 +1,81 @@
+import JournalCore
+
+/// The store's side of a bulk append: takes the events of an `EventBatchSource` in batches of
+/// `batchSize` events, one store transaction each, and has the next batch made on another thread
+/// while the store writes the one before. Batches reach the store one after the other, in the
+/// source's order, so the journal is the same byte for byte as with one thread.
+///
+/// ```swift
+/// let report = try BatchPipeline(batchSize: 65_536).append(from: source, to: store)
+/// ```
+///
+/// The store decides the form of the batches, not the caller: a journal load
+/// (`SQLiteJournalLoad`) gets them prepared on the producing thread (`EventBatchSink`), so that its
+/// writer only writes rows; any other store gets `[StreamAppend]` for its `append(_:)`
+/// (docs/decisions/write-pipeline.md).
+package struct BatchPipeline {
+    package var batchSize: Int
+
+    package init(batchSize: Int) {
+        self.batchSize = max(1, batchSize)
+    }
+
+    /// What an append run did.
+    package struct Report: Sendable, Equatable {
+        /// Events handed to the store.
+        package var events = 0
+        /// Events the store wrote (the rest were idempotent duplicates of an earlier run).
+        package var written = 0
+        package var transactions = 0
+    }
+
+    /// Appends every event of `source` to `store`; `progress` is called after each transaction
+    /// with the events appended so far.
+    /// - Throws: the source's errors, the store's (I/O, a full disk, a conflict with another
+    ///   writer). The batches written before stay written.
+    package func append(
+        from source: any EventBatchSource, to store: any BatchAppending, progress: (Int) -> Void = { _ in }
+    ) throws(EventStoreError) -> Report {
+        // The form of the batches, chosen here for the store: prepared as they are made for a
+        // journal load, `StreamAppend`s for any other store.
+        let load = store as? SQLiteJournalLoad
+        let sink =
+            try load.map { load throws(EventStoreError) in EventBatchSink(preparer: try load.makePreparer()) }
+            ?? EventBatchSink()
+        let limit = batchSize
+        let produce: @Sendable () -> Result<(events: Int, batch: EventBatchSink.Batch)?, EventStoreError> = {
+            sink.fill(from: source, limit: limit)
+        }
+        var report = Report()
+        var next = BackgroundTask(produce)
+        // However this ends, the source and the sink are back in this thread's hands.
+        defer { next.finish() }
+        var written: EventBatchSink.Batch?
+        while let (events, batch) = try next.wait().get() {
+            // Handed over between two batches: no task is running.
+            sink.retired = written
+            written = nil
+            next = BackgroundTask(produce)
+            report.written += try write(batch, to: store, load: load)
+            report.events += events
+            report.transactions += 1
+            progress(report.events)
+            written = batch
+        }
+        return report
+    }
+
+    /// Writes one batch in one transaction; returns the events written.
+    private func write(_ batch: EventBatchSink.Batch, to store: any BatchAppending, load: SQLiteJournalLoad?)
+        throws(EventStoreError) -> Int
+    {
+        switch batch {
+        case let .appends(appends):
+            return try store.append(appends).reduce(0) { $0 + $1.written }
+        case let .prepared(prepared):
+            // The sink prepares only for a load (above).
+            guard let load else { preconditionFailure("a prepared batch for a store that is not a load") }
+            return try load.append(prepared)
+        }
+    }
+}
