@@ -28,13 +28,7 @@ public struct SimulationAppender {
     }
 
     /// What an append run did.
-    public struct Report: Sendable, Equatable {
-        /// Events handed to the store.
-        public var events = 0
-        /// Events the store wrote (the rest were idempotent duplicates of an earlier run).
-        public var written = 0
-        public var transactions = 0
-    }
+    public typealias Report = BulkAppendReport
 
     /// Appends every event of `simulation` to `store` (any `EventStore`, or a new journal's
     /// load); `progress` is called after each transaction with the events appended so far.
@@ -43,9 +37,8 @@ public struct SimulationAppender {
         _ simulation: Simulation, to store: any BatchAppending,
         progress: (Int) -> Void = { _ in }
     ) throws(EventStoreError) -> Report {
-        let report = try BatchPipeline(batchSize: batchSize)
+        try BatchPipeline(batchSize: batchSize)
             .append(from: SimulationSource(simulation: simulation), to: store, progress: progress)
-        return Report(events: report.events, written: report.written, transactions: report.transactions)
     }
 }
 

@@ -1,3 +1,4 @@
+import EventStore
 import Simulator
 
 extension Bench {

@@ -1,4 +1,5 @@
 import Domain
+import EventStore
 import Foundation
 import JournalCore
 import Testing

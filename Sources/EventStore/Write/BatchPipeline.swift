@@ -20,14 +20,7 @@ package struct BatchPipeline {
         self.batchSize = max(1, batchSize)
     }
 
-    /// What an append run did.
-    package struct Report: Sendable, Equatable {
-        /// Events handed to the store.
-        package var events = 0
-        /// Events the store wrote (the rest were idempotent duplicates of an earlier run).
-        package var written = 0
-        package var transactions = 0
-    }
+    package typealias Report = BulkAppendReport
 
     /// Appends every event of `source` to `store`; `progress` is called after each transaction
     /// with the events appended so far.
@@ -77,5 +70,21 @@ package struct BatchPipeline {
             guard let load else { preconditionFailure("a prepared batch for a store that is not a load") }
             return try load.append(prepared)
         }
+    }
+}
+
+/// What a bulk append run did (`BatchPipeline`, `SimulationAppender`).
+public struct BulkAppendReport: Sendable, Equatable {
+    /// Events handed to the store.
+    public var events = 0
+    /// Events the store wrote (the rest were idempotent duplicates of an earlier run).
+    public var written = 0
+    /// Store transactions, one per batch.
+    public var transactions = 0
+
+    public init(events: Int = 0, written: Int = 0, transactions: Int = 0) {
+        self.events = events
+        self.written = written
+        self.transactions = transactions
     }
 }
