@@ -60,17 +60,9 @@ struct CheckpointTests {
         arguments: DatabaseBackend.all)
     func rebuildReportsEachBatch(backend: DatabaseBackend) throws {
         let log = Self.workload(7)
-        let db = try TemporaryDatabase(backend)
-        defer { db.remove() }
-        let engine = try ProjectionEngine(journal: db.location, source: ArrayEventSource(log))
-        defer { engine.close() }
-        engine.batchSize = 50
-        nonisolated(unsafe) var positions: [Int64] = []
-        engine.onBatch = { positions.append($0) }
-        try engine.rebuild()
+        let positions = try Self.rebuildPositions(log, backend: backend, batchSize: 50)
         let expected = stride(from: 50, to: log.count, by: 50).map(Int64.init) + [Int64(log.count)]
         #expect(positions == expected)
-        try Self.expectMatchesReference(engine, log)
     }
 
     @Test(
@@ -78,20 +70,29 @@ struct CheckpointTests {
         arguments: DatabaseBackend.all)
     func runBatchesRampUp(backend: DatabaseBackend) throws {
         let log = Self.workload(40)
-        let db = try TemporaryDatabase(backend)
-        defer { db.remove() }
-        let engine = try ProjectionEngine(journal: db.location, source: ArrayEventSource(log))
-        defer { engine.close() }
-        engine.batchSize = 160
-        engine.rampsFromBatchSize = 100
-        nonisolated(unsafe) var positions: [Int64] = []
-        engine.onBatch = { positions.append($0) }
-        try engine.rebuild()
+        let positions = try Self.rebuildPositions(log, backend: backend, batchSize: 160, rampsFrom: 100)
         let sizes = zip(positions, [0] + positions).map { Int($0 - $1) }
         #expect(log.count > 20 + 40 + 80 + 160 + 160)
         #expect(Array(sizes.prefix(5)) == [20, 40, 80, 160, 160])
         #expect(sizes.dropLast().allSatisfy { $0 <= 160 } && positions.last == Int64(log.count))
-        try Self.expectMatchesReference(engine, log)
+    }
+
+    /// Rebuilds `log`'s read models with these batch sizes, checks them against the reference
+    /// and returns the position each committed batch reached (`onBatch`).
+    static func rebuildPositions(
+        _ log: [RecordedEvent], backend: DatabaseBackend, batchSize: Int, rampsFrom: Int? = nil
+    ) throws -> [Int64] {
+        let db = try TemporaryDatabase(backend)
+        defer { db.remove() }
+        let engine = try ProjectionEngine(journal: db.location, source: ArrayEventSource(log))
+        defer { engine.close() }
+        engine.batchSize = batchSize
+        if let rampsFrom { engine.rampsFromBatchSize = rampsFrom }
+        nonisolated(unsafe) var positions: [Int64] = []
+        engine.onBatch = { positions.append($0) }
+        try engine.rebuild()
+        try expectMatchesReference(engine, log)
+        return positions
     }
 
     @Test(
