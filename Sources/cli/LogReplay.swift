@@ -29,6 +29,7 @@ struct LogReplay {
     private let store: any EventScanning
     /// Events per batch: the fold of one batch runs while the next is scanned.
     private let scanPage: Int
+    private let namePage: Int
     /// Stream names by id, read a page at a time as new ids appear (ids grow with creation).
     private var names: [Int64: String] = [:]
     private var namesThrough: Int64 = 0
@@ -37,11 +38,14 @@ struct LogReplay {
     static let namePage = 65_536
     static let scanPage = 16_384
 
-    /// - Parameter scanPage: events per batch (tests use small pages to cross many).
-    init(store: any EventScanning, scanPage: Int = LogReplay.scanPage) {
-        precondition(scanPage > 0, "a scan page holds at least one event")
+    /// - Parameters:
+    ///   - scanPage: events per batch (tests use small pages to cross many).
+    ///   - namePage: stream names read at once (tests use small pages to read names mid-scan).
+    init(store: any EventScanning, scanPage: Int = LogReplay.scanPage, namePage: Int = LogReplay.namePage) {
+        precondition(scanPage > 0 && namePage > 0, "a page holds at least one event or name")
         self.store = store
         self.scanPage = scanPage
+        self.namePage = namePage
     }
 
     /// Folds every event up to `untilPosition` (included); `progress` gets the events folded, in
@@ -139,7 +143,7 @@ struct LogReplay {
     /// grow as streams are created) and of `typeID`, and hands them to the fold side with `batch`.
     private mutating func readNames(streamID: Int64, typeID: Int64, into batch: LogReplayBatch) throws {
         while names[streamID] == nil && streamID > namesThrough {
-            let page = try store.streamNames(fromID: namesThrough + 1, limit: Self.namePage)
+            let page = try store.streamNames(fromID: namesThrough + 1, limit: namePage)
             for (pageID, name) in page where names[pageID] == nil {
                 names[pageID] = name
                 batch.streamNames.append((pageID, name))
