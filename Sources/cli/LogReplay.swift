@@ -34,6 +34,9 @@ struct LogReplay {
     private var names: [Int64: String] = [:]
     private var namesThrough: Int64 = 0
     private var types: [Int64: String] = [:]
+    /// The ids of `names` and `types`, checked for every event scanned.
+    private var namedStreams = NamedIDs()
+    private var namedTypes = NamedIDs()
 
     static let namePage = 65_536
     static let scanPage = 16_384
@@ -105,12 +108,16 @@ struct LogReplay {
             // the scan goes on from that event.
             var unnamed: (position: Int64, streamID: Int64, typeID: Int64)?
             var outOfRange: (position: Int64, streamID: Int64)?
+            // Locals: no access to `self` for each event (the names change only between scans).
+            let (names, types, namedStreams, namedTypes) = (names, types, namedStreams, namedTypes)
             let scanned = try store.scanAll(from: next, limit: limit) { event in
                 guard event.position <= untilPosition else {
                     beyond = true
                     return false
                 }
-                guard names[event.streamID] != nil, types[event.typeID] != nil else {
+                guard namedStreams.contains(event.streamID) || names[event.streamID] != nil,
+                    namedTypes.contains(event.typeID) || types[event.typeID] != nil
+                else {
                     unnamed = (event.position, event.streamID, event.typeID)
                     return false
                 }
@@ -146,6 +153,7 @@ struct LogReplay {
             let page = try store.streamNames(fromID: namesThrough + 1, limit: namePage)
             for (pageID, name) in page where names[pageID] == nil {
                 names[pageID] = name
+                namedStreams.insert(pageID)
                 batch.streamNames.append((pageID, name))
             }
             guard let last = page.last?.id else { break }
@@ -154,11 +162,13 @@ struct LogReplay {
         if names[streamID] == nil {
             let name = try store.streamName(id: streamID)
             names[streamID] = name
+            namedStreams.insert(streamID)
             batch.streamNames.append((streamID, name))
         }
         if types[typeID] == nil {
             let name = try store.typeName(id: typeID)
             types[typeID] = name
+            namedTypes.insert(typeID)
             batch.typeNames.append((typeID, name))
         }
     }
