@@ -9,6 +9,12 @@ import JournalCore
 /// A stream's events come in position order, which is its version order; a stream's version is
 /// the number of its events before it (versions are gapless from 0, and each is inside the
 /// event's hash, which the scan checks).
+///
+/// The scan and the fold run on two threads, one page apart: this thread scans page k+1 (and
+/// reads the names it needs from the store) into a ``LogReplayBatch`` while a `BackgroundTask`
+/// folds page k (``LogReplayFold``, which never calls the store). The scan, with its check of
+/// every link, and the fold are each a large share of the work: this way they overlap instead of
+/// adding up.
 struct LogReplay {
     /// One stream's fold so far.
     struct Entry {
@@ -21,121 +27,149 @@ struct LogReplay {
     }
 
     private let store: any EventScanning
-    private let parser = JSONParser()
-    /// Entries by the store's stream id, which are dense from 1 (a stream gets the next id when
-    /// it is created): an array, changed in place, not a map whose entries are copied out and in.
-    private var entries: [Entry] = []
+    /// Events per batch: the fold of one batch runs while the next is scanned.
+    private let scanPage: Int
+    private let namePage: Int
     /// Stream names by id, read a page at a time as new ids appear (ids grow with creation).
     private var names: [Int64: String] = [:]
     private var namesThrough: Int64 = 0
     private var types: [Int64: String] = [:]
+    /// The ids of `names` and `types`, checked for every event scanned.
+    private var namedStreams = NamedIDs()
+    private var namedTypes = NamedIDs()
 
     static let namePage = 65_536
     static let scanPage = 16_384
 
-    init(store: any EventScanning) {
+    /// - Parameters:
+    ///   - scanPage: events per batch (tests use small pages to cross many).
+    ///   - namePage: stream names read at once (tests use small pages to read names mid-scan).
+    init(store: any EventScanning, scanPage: Int = LogReplay.scanPage, namePage: Int = LogReplay.namePage) {
+        precondition(scanPage > 0 && namePage > 0, "a page holds at least one event or name")
         self.store = store
+        self.scanPage = scanPage
+        self.namePage = namePage
     }
 
-    /// Folds every event up to `untilPosition` (included); `progress` gets the events scanned.
-    /// Returns the entries by stream name: a stream with no event up to there has none.
-    /// - Throws: the store's errors (an event whose chain link does not hold: `.integrity`).
+    /// Folds every event up to `untilPosition` (included); `progress` gets the events folded, in
+    /// increasing order. Returns the entries by stream name: a stream with no event up to there
+    /// has none.
+    /// - Throws: the store's errors (an event whose chain link does not hold: `.integrity`),
+    ///   once the fold of the batches before it is over.
     mutating func run(untilPosition: Int64, progress: (Int64) -> Void) throws -> [String: Entry] {
-        var next: Int64 = 1
-        var failure: (any Error)?
-        while next <= untilPosition {
-            var last: Int64?
-            // The store is not asked anything while it lends an event (it holds its reader): an
-            // event of a stream or type not named yet stops the scan, the names are read, and
-            // the scan goes on from that event.
-            var unnamed: (position: Int64, streamID: Int64, typeID: Int64)?
-            let scanned = try store.scanAll(from: next, limit: Self.scanPage) { event in
-                guard event.position <= untilPosition else { return false }
-                guard names[event.streamID] != nil, types[event.typeID] != nil else {
-                    unnamed = (event.position, event.streamID, event.typeID)
-                    return false
-                }
-                last = event.position
-                do {
-                    try fold(event)
-                } catch {
-                    failure = error
-                    return false
-                }
-                return true
-            }
-            if let failure { throw failure }
-            if let unnamed {
-                try readNames(streamID: unnamed.streamID, typeID: unnamed.typeID)
-                next = unnamed.position
-                if let last { progress(last) }
-                continue
-            }
-            guard let last else { break }
+        let fold = LogReplayFold()
+        var filling = LogReplayBatch()
+        var spare = LogReplayBatch()
+        var folding: (task: BackgroundTask<Void>, last: Int64)?
+        // However this ends, the fold state is back in this thread's hands.
+        defer { folding?.task.finish() }
+        func settle() {
+            guard let (task, last) = folding else { return }
+            task.finish()
+            folding = nil
             progress(last)
-            if scanned < Self.scanPage || last >= untilPosition { break }
-            next = last + 1
         }
+        var next: Int64? = 1
+        while let from = next {
+            filling.removeAll()
+            do {
+                next = try scan(into: filling, from: from, untilPosition: untilPosition)
+            } catch {
+                // The events before the failing one are folded first, as a scan on one thread did.
+                settle()
+                throw error
+            }
+            settle()
+            guard let last = filling.lastPosition else { break }
+            let batch = filling
+            folding = (BackgroundTask { fold.fold(batch) }, last)
+            swap(&filling, &spare)
+        }
+        settle()
         var byName: [String: Entry] = [:]
-        byName.reserveCapacity(entries.count)
-        for (id, entry) in entries.enumerated() where entry.started {
+        byName.reserveCapacity(fold.entries.count)
+        for (id, entry) in fold.entries.enumerated() where entry.started {
             guard let name = names[Int64(id)] else { continue }
             byName[name] = entry
         }
         return byName
     }
 
-    private mutating func fold(_ event: ScannedEvent) throws {
-        guard event.streamID >= 0, event.streamID < Int64(Int32.max) else {
-            throw EventStoreError(
-                code: .integrity, message: "position \(event.position): stream id \(event.streamID) is out of range")
-        }
-        let index = Int(event.streamID)
-        if index >= entries.count {
-            entries.append(contentsOf: repeatElement(Entry(), count: max(index + 1 - entries.count, entries.count / 2)))
-        }
-        if !entries[index].started {
-            entries[index].started = true
-            guard let name = names[event.streamID] else { preconditionFailure("a stream folded before it is named") }
-            do {
-                entries[index].fold = try StreamFold(stream: name)
-            } catch {
-                entries[index].failure = StreamReplay.Failure(version: 0, position: 0, reason: error.reason)
-                return
+    /// Fills `batch` with up to `scanPage` events from position `start` on, up to `untilPosition`.
+    /// Returns the position to scan from next, nil once the log (or `untilPosition`) is reached.
+    private mutating func scan(into batch: LogReplayBatch, from start: Int64, untilPosition: Int64) throws -> Int64? {
+        var next = start
+        while batch.count < scanPage {
+            let limit = scanPage - batch.count
+            let before = batch.count
+            var beyond = false
+            // The store is not asked anything while it lends an event (it holds its reader): an
+            // event of a stream or type not named yet stops the scan, the names are read, and
+            // the scan goes on from that event.
+            var unnamed: (position: Int64, streamID: Int64, typeID: Int64)?
+            var outOfRange: (position: Int64, streamID: Int64)?
+            // Locals: no access to `self` for each event (the names change only between scans).
+            let (names, types, namedStreams, namedTypes) = (names, types, namedStreams, namedTypes)
+            let scanned = try store.scanAll(from: next, limit: limit) { event in
+                guard event.position <= untilPosition else {
+                    beyond = true
+                    return false
+                }
+                guard namedStreams.contains(event.streamID) || names[event.streamID] != nil,
+                    namedTypes.contains(event.typeID) || types[event.typeID] != nil
+                else {
+                    unnamed = (event.position, event.streamID, event.typeID)
+                    return false
+                }
+                // The fold keeps its entries in an array indexed by stream id.
+                guard event.streamID >= 0, event.streamID < Int64(Int32.max) else {
+                    outOfRange = (event.position, event.streamID)
+                    return false
+                }
+                batch.append(event)
+                return true
             }
+            if let outOfRange {
+                throw EventStoreError(
+                    code: .integrity,
+                    message: "position \(outOfRange.position): stream id \(outOfRange.streamID) is out of range")
+            }
+            if let unnamed {
+                try readNames(streamID: unnamed.streamID, typeID: unnamed.typeID, into: batch)
+                next = unnamed.position
+                continue
+            }
+            guard !beyond, batch.count > before, let last = batch.lastPosition else { return nil }
+            if scanned < limit || last >= untilPosition { return nil }
+            next = last + 1
         }
-        guard entries[index].failure == nil else { return }
-        let version = entries[index].nextVersion
-        entries[index].nextVersion += 1
-        guard let data = try? parser.parse(event.data).objectValue else {
-            entries[index].failure = StreamReplay.Failure(
-                version: version, position: event.position,
-                reason: "the stored data is not a JSON object")
-            return
-        }
-        guard let type = types[event.typeID] else { preconditionFailure("an event folded before its type is named") }
-        do {
-            try entries[index].fold?.apply(
-                type: type, data: data,
-                occurredAt: Timestamp(millisecondsSinceEpoch: event.occurredAt))
-        } catch {
-            entries[index].failure = StreamReplay.Failure(
-                version: version, position: event.position, reason: error.reason)
-            return
-        }
-        entries[index].events += 1
+        return next
     }
 
     /// Reads the names of `streamID` (with a page of the streams after the last one read: ids
-    /// grow as streams are created) and of `typeID`.
-    private mutating func readNames(streamID: Int64, typeID: Int64) throws {
+    /// grow as streams are created) and of `typeID`, and hands them to the fold side with `batch`.
+    private mutating func readNames(streamID: Int64, typeID: Int64, into batch: LogReplayBatch) throws {
         while names[streamID] == nil && streamID > namesThrough {
-            let page = try store.streamNames(fromID: namesThrough + 1, limit: Self.namePage)
-            for (pageID, name) in page { names[pageID] = name }
+            let page = try store.streamNames(fromID: namesThrough + 1, limit: namePage)
+            for (pageID, name) in page where names[pageID] == nil {
+                names[pageID] = name
+                namedStreams.insert(pageID)
+                batch.streamNames.append((pageID, name))
+            }
             guard let last = page.last?.id else { break }
             namesThrough = last
         }
-        if names[streamID] == nil { names[streamID] = try store.streamName(id: streamID) }
-        if types[typeID] == nil { types[typeID] = try store.typeName(id: typeID) }
+        if names[streamID] == nil {
+            let name = try store.streamName(id: streamID)
+            names[streamID] = name
+            namedStreams.insert(streamID)
+            batch.streamNames.append((streamID, name))
+        }
+        if types[typeID] == nil {
+            let name = try store.typeName(id: typeID)
+            types[typeID] = name
+            namedTypes.insert(typeID)
+            batch.typeNames.append((typeID, name))
+        }
     }
 }

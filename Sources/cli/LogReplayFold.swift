@@ -1,0 +1,62 @@
+import JournalCore
+
+/// The fold side of ``LogReplay``: every stream's fold so far, fed one scanned batch at a time.
+/// It never calls the store; the names it needs come with the batches.
+///
+/// `@unchecked Sendable`: used by one thread at a time. Each batch's fold runs in a
+/// `BackgroundTask` that is waited for before the next one starts, and before the scanning
+/// thread reads `entries`.
+final class LogReplayFold: @unchecked Sendable {
+    /// Entries by the store's stream id, which are dense from 1 (a stream gets the next id when
+    /// it is created): an array, changed in place, not a map whose entries are copied out and in.
+    private(set) var entries: [LogReplay.Entry] = []
+    private var names: [Int64: String] = [:]
+    private var types: [Int64: String] = [:]
+    private let parser = JSONParser()
+
+    /// Folds the batch's events into their streams, in position order.
+    func fold(_ batch: LogReplayBatch) {
+        for (id, name) in batch.streamNames { names[id] = name }
+        for (id, name) in batch.typeNames { types[id] = name }
+        batch.forEach { event, data in fold(event, data: data) }
+    }
+
+    /// The stream id is in range: the scanning side checks it before it adds the event.
+    private func fold(_ event: LogReplayBatch.Event, data bytes: UnsafeRawBufferPointer) {
+        let index = Int(event.streamID)
+        if index >= entries.count {
+            entries.append(
+                contentsOf: repeatElement(LogReplay.Entry(), count: max(index + 1 - entries.count, entries.count / 2)))
+        }
+        if !entries[index].started {
+            entries[index].started = true
+            guard let name = names[event.streamID] else { preconditionFailure("a stream folded before it is named") }
+            do {
+                entries[index].fold = try StreamFold(stream: name)
+            } catch {
+                entries[index].failure = StreamReplay.Failure(version: 0, position: 0, reason: error.reason)
+                return
+            }
+        }
+        guard entries[index].failure == nil else { return }
+        let version = entries[index].nextVersion
+        entries[index].nextVersion += 1
+        guard let data = try? parser.parse(bytes).objectValue else {
+            entries[index].failure = StreamReplay.Failure(
+                version: version, position: event.position,
+                reason: "the stored data is not a JSON object")
+            return
+        }
+        guard let type = types[event.typeID] else { preconditionFailure("an event folded before its type is named") }
+        do {
+            try entries[index].fold?.apply(
+                type: type, data: data,
+                occurredAt: Timestamp(millisecondsSinceEpoch: event.occurredAt))
+        } catch {
+            entries[index].failure = StreamReplay.Failure(
+                version: version, position: event.position, reason: error.reason)
+            return
+        }
+        entries[index].events += 1
+    }
+}
