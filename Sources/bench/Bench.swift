@@ -252,6 +252,19 @@ final class Bench {
         )
     }
 
+    /// `journal replay --all` over the big log, as a user runs it (the scan with its link check,
+    /// a JSON tree and a fold per event, the digest), timed as a child process.
+    private func replayAll(journal: String, path: String, events: Int, directory: String) throws -> Timing {
+        let result = try System.run(
+            [journal, "replay", "--all", "--db", path], stdoutPath: "/dev/null",
+            stderrPath: directory + "/replay.err")
+        guard result.status == 0 else {
+            throw BenchError(
+                "journal replay --all", "exit \(result.status): \(System.readText(directory + "/replay.err") ?? "")")
+        }
+        return Timing(events: events, wall: result.seconds, cpu: result.cpuSeconds)
+    }
+
     // MARK: - The big log
 
     private func measureBigLog(_ file: String, events: Int, ndjsonBytes: Int64, journal: String, directory: String)
@@ -294,7 +307,7 @@ final class Bench {
             let read = try JournalBench.readAll(store)
             reads.append(read)
             scans.append(try JournalBench.scanAll(store))
-            let replay = try JournalBench.replayAll(store)
+            let replay = try replayAll(journal: journal, path: path, events: Int(count), directory: directory)
             replays.append(replay)
             log(
                 "read all \(Int(read.eps))/s (CPU \(Int(read.cpuEPS))/s), replay all "

@@ -113,33 +113,6 @@ enum JournalBench {
         return timing
     }
 
-    /// Reads the whole log, parses every event's data and folds every stream's aggregate
-    /// (`JourneyState`), in log order; returns (events, seconds). Fails on any event that does
-    /// not fold: the workload is legal by construction.
-    static func replayAll(_ store: SQLiteEventStore) throws -> Timing {
-        let start = Timing.start()
-        let parser = JSONParser()
-        var states: [StreamName: JourneyState] = [:]
-        var position: Int64 = 1
-        var count = 0
-        while true {
-            let page = try store.readAll(from: position, limit: 1_000)
-            for event in page {
-                guard case let .object(data) = try parser.parse(event.data) else {
-                    throw BenchError("replay", "position \(event.position): data is not an object")
-                }
-                if states[event.stream] == nil {
-                    states[event.stream] = try JourneyState.initial(for: event.stream.rawValue)
-                }
-                try states[event.stream]!.apply(type: event.type, data: data, occurredAt: event.occurredAt)
-            }
-            count += page.count
-            guard page.count == 1_000, let last = page.last else { break }
-            position = last.position + 1
-        }
-        return Timing(events: count, since: start)
-    }
-
     /// Rebuilds every projection from position 1; returns (events applied, seconds).
     static func rebuild(path: String, store: SQLiteEventStore) throws -> Timing {
         let engine = try ProjectionEngine(databasePath: path, source: StoreEventSource(store: store))

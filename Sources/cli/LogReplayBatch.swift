@@ -45,7 +45,7 @@ final class LogReplayBatch: @unchecked Sendable {
     }
 
     /// Calls `body` with each event and its `data` (valid only inside the call), in scan order.
-    func forEach(_ body: (Event, UnsafeRawBufferPointer) -> Void) {
+    func withEachEvent(_ body: (Event, UnsafeRawBufferPointer) -> Void) {
         arena.withUnsafeBytes { arena in
             var start = 0
             for event in events {

@@ -18,7 +18,7 @@ final class LogReplayFold: @unchecked Sendable {
     func fold(_ batch: LogReplayBatch) {
         for (id, name) in batch.streamNames { names[id] = name }
         for (id, name) in batch.typeNames { types[id] = name }
-        batch.forEach { event, data in fold(event, data: data) }
+        batch.withEachEvent { event, data in fold(event, data: data) }
     }
 
     /// The stream id is in range: the scanning side checks it before it adds the event.
