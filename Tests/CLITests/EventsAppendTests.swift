@@ -73,7 +73,7 @@ struct EventsAppendTests {
         let size = EventsAppend.PreparedChunks.chunkLines
         for count in [0, 1, size - 1, size, size + 1, 3 * size + 7] {
             let lines = (0..<count).map { InputLine(number: $0 + 1, bytes: Array("{}".utf8), problem: nil) }
-            var chunks = EventsAppend.PreparedChunks(lines)
+            let chunks = EventsAppend.PreparedChunks(lines)
             var numbers: [Int] = []
             while let chunk = chunks.next() {
                 #expect(chunk.count <= size)

@@ -118,7 +118,7 @@ enum EventsAppend {
         case let .read(lines):
             // As `journal import` does: the next chunk's lines are prepared on another thread
             // while this one is validated against the journal and appended.
-            var chunks = PreparedChunks(lines)
+            let chunks = PreparedChunks(lines)
             defer { chunks.finish() }
             while let chunk = chunks.next() {
                 for prepared in chunk {
@@ -136,25 +136,22 @@ enum EventsAppend {
     /// prepared on another thread while the writer applies the one before, so that at most two
     /// chunks of parsed events are in memory, whatever the body's size.
     struct PreparedChunks {
-        private let lines: [InputLine]
-        private var start = 0
-        private var ahead: BackgroundTask<[Importer.PreparedLine]>?
+        private let chunks: ChunksAhead<[Importer.PreparedLine], Never>
 
-        init(_ lines: [InputLine]) { self.lines = lines }
-
-        /// The next chunk in order (nil after the last); starts preparing the one after it.
-        mutating func next() -> [Importer.PreparedLine]? {
-            let chunk = ahead?.wait() ?? Self.prepare(lines[start..<min(start + Self.chunkLines, lines.count)])
-            ahead = nil
-            guard !chunk.isEmpty else { return nil }
-            start = min(start + Self.chunkLines, lines.count)
-            let following = lines[start..<min(start + Self.chunkLines, lines.count)]
-            if !following.isEmpty { ahead = BackgroundTask { Self.prepare(following) } }
-            return chunk
+        init(_ lines: [InputLine]) {
+            var start = 0
+            chunks = ChunksAhead {
+                let chunk = lines[start..<min(start + Self.chunkLines, lines.count)]
+                start += chunk.count
+                return .success(chunk.isEmpty ? nil : Self.prepare(chunk))
+            }
         }
 
+        /// The next chunk in order (nil after the last); starts preparing the one after it.
+        func next() -> [Importer.PreparedLine]? { chunks.next() }
+
         /// Waits for a chunk still being prepared (an apply that ended early).
-        func finish() { ahead?.finish() }
+        func finish() { chunks.finish() }
 
         static let chunkLines = PreparedLines.chunkLines
 
