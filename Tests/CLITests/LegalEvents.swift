@@ -1,3 +1,6 @@
+import EventStore
+import JournalCore
+
 /// Hand-written legal event streams for end-to-end tests: 3DS transactions (challenged with an
 /// OTP, frictionless) and card digitizations (green, yellow with OTP), as NDJSON envelope lines.
 /// Deterministic: ids and times come from counters.
@@ -9,6 +12,14 @@ struct LegalEvents {
     static func uuid(_ n: Int, prefix: String = "00000000") -> String {
         let hex = String(n, radix: 16)
         return "\(prefix)-0000-4000-8000-" + String(repeating: "0", count: 12 - hex.count) + hex
+    }
+
+    /// Event `n` of a stream the tests append through the library, which applies no domain rule
+    /// (a broken stream): id `bad00000-…`, occurredAt 1,796,300,000,000 + `n` ms.
+    static func unchecked(_ n: Int, _ type: String, _ data: String) -> ProposedEvent {
+        ProposedEvent(
+            id: uuid(n, prefix: "bad00000"), type: type,
+            occurredAt: Timestamp(millisecondsSinceEpoch: 1_796_300_000_000 + Int64(n)), data: Array(data.utf8))
     }
 
     static func threeDSStream(_ n: Int) -> String { "3ds-" + uuid(n, prefix: "3d500000") }

@@ -21,12 +21,7 @@ struct LogReplayTests {
         var events = LegalEvents()
         try runner.importLegal(events.events(atLeast: 130))
         let store = try SQLiteEventStore(path: runner.database)
-        func event(_ n: Int, _ type: String, _ data: String) -> ProposedEvent {
-            ProposedEvent(
-                id: LegalEvents.uuid(n, prefix: "bad00000"), type: type,
-                occurredAt: Timestamp(millisecondsSinceEpoch: 1_796_300_000_000 + Int64(n)),
-                data: Array(data.utf8))
-        }
+        let event = LegalEvents.unchecked
         try store.append([
             StreamAppend(
                 stream: try StreamName(Self.broken), expectedVersion: .noStream,

@@ -19,12 +19,7 @@ struct ReplayAllEndToEndTests {
         var events = LegalEvents()
         try runner.importLegal(events.challenged(1) + events.yellowOTP(2) + events.frictionless(3))
         let store = try SQLiteEventStore(path: runner.database)
-        func event(_ n: Int, _ type: String, _ data: String) -> ProposedEvent {
-            ProposedEvent(
-                id: LegalEvents.uuid(n, prefix: "bad00000"), type: type,
-                occurredAt: Timestamp(millisecondsSinceEpoch: 1_796_300_000_000 + Int64(n)),
-                data: Array(data.utf8))
-        }
+        let event = LegalEvents.unchecked
         try store.append([
             StreamAppend(
                 stream: try StreamName(Self.broken), expectedVersion: .noStream,
