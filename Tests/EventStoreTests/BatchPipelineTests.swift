@@ -62,7 +62,7 @@ struct BatchPipelineTests {
         }
     }
 
-    @Test
+    @Test("a store gets every source event in order, at its version, one transaction per batch")
     func aStoreGetsEverySourceEventInOrderAtItsVersionOneTransactionPerBatch() throws {
         let store = try SQLiteEventStore(path: ":memory:", configuration: JournalLoadTests.configuration())
         var progress: [Int] = []
@@ -80,7 +80,7 @@ struct BatchPipelineTests {
         }
     }
 
-    @Test
+    @Test("the same source again finds every event stored and writes nothing")
     func theSameSourceAgainFindsEveryEventStoredAndWritesNothing() throws {
         let store = try SQLiteEventStore(path: ":memory:", configuration: JournalLoadTests.configuration())
         _ = try BatchPipeline(batchSize: 16).append(from: CountingSource(count: 50), to: store)
@@ -89,7 +89,7 @@ struct BatchPipelineTests {
         #expect(try store.headPosition() == 50)
     }
 
-    @Test
+    @Test("a journal load gets prepared batches and holds the journal an ordinary store holds")
     func aJournalLoadGetsPreparedBatchesAndHoldsTheJournalAnOrdinaryStoreHolds() throws {
         let pair = try PreparedLoadTests.Pair()
         let usual = try BatchPipeline(batchSize: 64).append(
@@ -105,7 +105,7 @@ struct BatchPipelineTests {
         #expect(try journal.verify().headHash == pair.usual.verify().headHash)
     }
 
-    @Test
+    @Test("a source's error stops the pipeline and the batches before it stay written")
     func aSourcesErrorStopsThePipelineAndTheBatchesBeforeItStayWritten() throws {
         let store = try SQLiteEventStore(path: ":memory:", configuration: JournalLoadTests.configuration())
         #expect(throws: EventStoreError.self) {
@@ -114,7 +114,7 @@ struct BatchPipelineTests {
         #expect(try store.headPosition() == 32)
     }
 
-    @Test
+    @Test("a store that refuses a batch stops the pipeline with its error")
     func aStoreThatRefusesABatchStopsThePipelineWithItsError() throws {
         let store = try SQLiteEventStore(path: ":memory:", configuration: JournalLoadTests.configuration())
         // Stream 2's first run (events 7–9, second batch) expects no stream.
@@ -128,13 +128,13 @@ struct BatchPipelineTests {
         #expect(try store.headPosition() == 7)
     }
 
-    @Test
+    @Test("draining a source makes every batch and writes nothing")
     func drainingASourceMakesEveryBatchAndWritesNothing() throws {
         let total = try EventBatchSink().drain(CountingSource(count: 100), limit: 16)
         #expect(total.events == 100 && total.batches == 7)
     }
 
-    @Test
+    @Test("a bulk append loads a missing file and appends to an existing one or to memory")
     func aBulkAppendLoadsAMissingFileAndAppendsToAnExistingOneOrToMemory() throws {
         let directory = TemporaryDirectory.make()
         let path = directory.file("journal.db")
