@@ -73,6 +73,23 @@ struct TreeUpgradeTests {
             } == 2)
     }
 
+    @Test(
+        "an upgrade across several check batches and tree flushes gets the root the appends made",
+        .timeLimit(.minutes(2)))
+    func version2UpgradeOfManyBatches() throws {
+        let path = TemporaryDirectory.make().file("j.db")
+        let events = ScanChainCheck.batchEvents * 4 + SQLiteJournal.treeFlushLeaves / 3 + 17
+        let before = try Self.makeVersion2(at: path, events: events)
+        let store = try SQLiteEventStore(path: path, configuration: Self.configuration)
+        #expect(try store.treeHead() == before)
+        try TreeConformanceTests.expectTreeMatchesLog(
+            store,
+            sizes: [
+                ScanChainCheck.batchEvents, ScanChainCheck.batchEvents + 1, SQLiteJournal.treeFlushLeaves,
+                SQLiteJournal.treeFlushLeaves + 1, events
+            ].map(Int64.init))
+    }
+
     @Test("a version 1 SQLite journal is upgraded through version 2 to 3")
     func version1Upgrade() throws {
         let path = TemporaryDirectory.make().file("j.db")

@@ -37,6 +37,11 @@ final class LinkBatch: @unchecked Sendable {
     /// Indexes of events whose stored hash is not 32 bytes (kept as 32 zero bytes, which no
     /// link hashes to, and reported even so).
     private var damaged: [Int] = []
+    /// The events' leaf hashes, 32 bytes each, in order, once `computeLeafHashes()` has run.
+    private(set) var leafHashes: [UInt8] = []
+    /// Renders and hashes the leaf lines: one per batch, as a batch is used by one thread at a
+    /// time and a hasher is not thread-safe.
+    private var leafHasher: ChainHasher?
 
     /// `expected`: the events the batch will probably hold, for its first allocation (it grows
     /// as needed, and keeps its memory when it is reused).
@@ -60,6 +65,7 @@ final class LinkBatch: @unchecked Sendable {
         count = 0
         firstPosition = 0
         damaged.removeAll()
+        leafHashes.removeAll(keepingCapacity: true)
         previousMissing = previous == nil
         startLink(hash: previous)
     }
@@ -143,6 +149,38 @@ final class LinkBatch: @unchecked Sendable {
                 start = end
             }
             return nil
+        }
+    }
+
+    /// Computes every event's leaf hash (contract section 6) into `leafHashes`, from its link:
+    /// the position and version, the body after them (the layout `LeafLine.render(body:…)`
+    /// reads), and the stored hash, which starts the next link. For a scan that builds the tree
+    /// (the schema upgrade), on the thread that checks the batch. Call it after `failure()`
+    /// found none: a damaged stored hash is read as 32 zero bytes.
+    /// - Throws: `.io` when OpenSSL gives no SHA-256.
+    func computeLeafHashes() throws(EventStoreError) {
+        let hasher: ChainHasher
+        if let leafHasher {
+            hasher = leafHasher
+        } else {
+            hasher = try ChainHasher()
+            leafHasher = hasher
+        }
+        leafHashes.removeAll(keepingCapacity: true)
+        leafHashes.append(contentsOf: repeatElement(0, count: 32 * count))
+        leafHashes.withUnsafeMutableBytes { out in
+            var start = 0
+            for index in 0..<count {
+                let end = ends[index]
+                let link = bytes + start
+                hasher.leafHash(
+                    body: UnsafeRawBufferPointer(start: link + 56, count: end - start - 56),
+                    position: Int64(bigEndian: link.loadUnaligned(fromByteOffset: 40, as: Int64.self)),
+                    version: Int64(bigEndian: link.loadUnaligned(fromByteOffset: 48, as: Int64.self)),
+                    hash: UnsafeRawBufferPointer(start: bytes + end + 8, count: 32),
+                    into: UnsafeMutableRawBufferPointer(rebasing: out[(32 * index)..<(32 * index + 32)]))
+                start = end
+            }
         }
     }
 

@@ -25,6 +25,11 @@ struct ScanChainCheck {
     private var spare: LinkBatch?
     /// A failure was thrown: what comes after it is not checked any more (the first is reported).
     private var failed = false
+    /// Set for a scan that builds the tree (the schema upgrade): each batch that checks also
+    /// gets its events' leaf hashes, on the thread that checked it (`takeLeafHashes`).
+    var keepsLeafHashes = false
+    /// The leaf hashes of the events checked so far and not yet taken, in order.
+    private var leafHashes: [UInt8] = []
 
     /// `previousHash`: the stored hash at `position − 1` (ignored at position 1; nil when that row
     /// is missing, which the first event then reports). `limit`: the events the scan reads at most.
@@ -92,7 +97,15 @@ struct ScanChainCheck {
     mutating func finish() throws(EventStoreError) {
         try collect()
         guard batch.count > 0, !failed else { return }
-        let failure = batch.failure()
+        var failure = batch.failure()
+        if failure == nil && keepsLeafHashes {
+            do throws(EventStoreError) {
+                try batch.computeLeafHashes()
+                leafHashes.append(contentsOf: batch.leafHashes)
+            } catch {
+                failure = error
+            }
+        }
         let next = spare ?? LinkBatch(limit: Self.batchEvents, expected: Self.batchEvents)
         next.start(after: batch)
         spare = batch
@@ -113,6 +126,14 @@ struct ScanChainCheck {
             failed = true
             throw failure
         }
+        if keepsLeafHashes { leafHashes.append(contentsOf: checked.leafHashes) }
+    }
+
+    /// Moves the leaf hashes of the events checked so far (those of whole batches; `finish()`
+    /// checks the rest) to the end of `out`, in order. Only with `keepsLeafHashes`.
+    mutating func takeLeafHashes(into out: inout [UInt8]) {
+        out.append(contentsOf: leafHashes)
+        leafHashes.removeAll(keepingCapacity: true)
     }
 
     /// Starts hashing the full batch on the other thread, once the one before it has checked.
@@ -122,6 +143,19 @@ struct ScanChainCheck {
         batch = spare ?? LinkBatch(limit: Self.batchEvents, expected: Self.batchEvents)
         spare = nil
         batch.start(after: full)
-        inFlight = (full, BackgroundTask { full.failure() })
+        let keepsLeafHashes = keepsLeafHashes
+        inFlight = (
+            full,
+            BackgroundTask { () -> EventStoreError? in
+                if let failure = full.failure() { return failure }
+                guard keepsLeafHashes else { return nil }
+                do throws(EventStoreError) {
+                    try full.computeLeafHashes()
+                    return nil
+                } catch {
+                    return error
+                }
+            }
+        )
     }
 }

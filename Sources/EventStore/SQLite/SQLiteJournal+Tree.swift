@@ -73,23 +73,33 @@ extension SQLiteJournal {
                 }
                 let head = try self.head().position
                 let progress = UpgradeProgress(total: head, what: "building the Merkle tree of \(path)")
-                var size: Int64 = 0
+                var read: Int64 = 0
+                var treeSize: Int64 = 0
                 var leaves: [UInt8] = []
+                // The leaf hashes are made on the thread that checks each batch of links, from
+                // the links themselves: this thread only reads rows and copies them.
                 var chain = ScanChainCheck(from: 1, previousHash: nil, limit: Int(clamping: head))
-                while size < head {
+                chain.keepsLeafHashes = true
+                func flush() throws(EventStoreError) {
+                    chain.takeLeafHashes(into: &leaves)
+                    guard !leaves.isEmpty else { return }
+                    try appendToTree(leaves, size: treeSize)
+                    treeSize += Int64(leaves.count / 32)
                     leaves.removeAll(keepingCapacity: true)
-                    let read = try logLeafHashes(
-                        from: size + 1, limit: Self.treeFlushLeaves, chain: &chain, into: &leaves)
-                    guard read > 0 else {
+                }
+                while read < head {
+                    let count = try checkLog(from: read + 1, limit: Self.treeFlushLeaves, chain: &chain)
+                    guard count > 0 else {
                         throw EventStoreError(
-                            code: .integrity, message: "\(path): the log has a gap after position \(size)",
-                            position: size + 1)
+                            code: .integrity, message: "\(path): the log has a gap after position \(read)",
+                            position: read + 1)
                     }
-                    try appendToTree(leaves, size: size)
-                    size += Int64(read)
-                    progress.report(size)
+                    read += Int64(count)
+                    try flush()
+                    progress.report(read)
                 }
                 try chain.finish()
+                try flush()
                 progress.finish()
                 try run("upgrading \(path) to journal schema version 3") { () throws(SQLiteError) in
                     try sql.execute("PRAGMA user_version = 3")
@@ -102,15 +112,14 @@ extension SQLiteJournal {
         }
     }
 
-    /// Appends the leaf hashes of up to `limit` events from `position` to `leaves`, each event's
-    /// chain link checked on the way (`chain` carries the previous hash from call to call).
-    /// Reads the rows as the projections' scan does, lending each decoded payload instead of
-    /// building a `RecordedEvent`: the upgrade of a big journal is mostly this loop. Returns
-    /// the number of events read.
-    private func logLeafHashes(
-        from position: Int64, limit: Int, chain: inout ScanChainCheck,
-        into leaves: inout [UInt8]
-    ) throws(EventStoreError) -> Int {
+    /// Adds up to `limit` events from `position` to `chain`, which checks each event's link and
+    /// makes its leaf hash on another thread (`ScanChainCheck.keepsLeafHashes`). Reads the rows
+    /// as the projections' scan does, lending each decoded payload instead of building a
+    /// `RecordedEvent`: the upgrade of a big journal is mostly this loop. Returns the number of
+    /// events read.
+    private func checkLog(from position: Int64, limit: Int, chain: inout ScanChainCheck) throws(EventStoreError)
+        -> Int
+    {
         let statement = try run("reading the log") { () throws(SQLiteError) in
             try sql.cached("SELECT \(Self.columns) FROM journal_events WHERE position >= ? ORDER BY position LIMIT ?")
         }
@@ -150,25 +159,6 @@ extension SQLiteJournal {
                             occurredAt: occurredAt, recordedAt: recordedAt, data: data, meta: meta, hash: hash)
                     } catch {
                         failure = error
-                        return
-                    }
-                    let start = leaves.count
-                    leaves.append(contentsOf: ChainHasher.zeroHash)
-                    UTF8Bytes.with(id) { id in
-                        UTF8Bytes.with(stream) { stream in
-                            UTF8Bytes.with(type) { type in
-                                hash.withUnsafeBytes { hash in
-                                    leaves.withUnsafeMutableBytes { all in
-                                        hasher.leafHash(
-                                            id: id, stream: stream, type: type,
-                                            occurredAt: Timestamp(millisecondsSinceEpoch: occurredAt), data: data,
-                                            meta: meta, position: at, version: version,
-                                            recordedAt: Timestamp(millisecondsSinceEpoch: recordedAt), hash: hash,
-                                            into: UnsafeMutableRawBufferPointer(rebasing: all[start..<(start + 32)]))
-                                    }
-                                }
-                            }
-                        }
                     }
                 })
             if let failure { throw failure }
