@@ -127,8 +127,13 @@ final class LinkBatch: @unchecked Sendable {
         startLink(hash: hash.count == 32 ? hash : nil)
     }
 
-    /// The first event whose stored hash is not its recomputed link, as ``ChainLinkCheck`` says it.
-    func failure() -> EventStoreError? {
+    /// What ``failure(mismatch:)`` says of an event whose link does not hash to its stored hash,
+    /// as ``ChainLinkCheck`` says it.
+    static let defaultMismatch = "the event's content does not match its stored hash"
+
+    /// The first event whose stored hash is not its recomputed link; `mismatch` is what the
+    /// error says of it.
+    func failure(mismatch: String = LinkBatch.defaultMismatch) -> EventStoreError? {
         guard count > 0 else { return nil }
         if firstPosition > 1 && previousMissing {
             return .integrity(at: firstPosition, "the event before it (position \(firstPosition - 1)) is missing")
@@ -143,8 +148,7 @@ final class LinkBatch: @unchecked Sendable {
                 if !hashed || !Self.equal(link.baseAddress!, bytes + end + 8)
                     || (!damaged.isEmpty && damaged.contains(index))
                 {
-                    return .integrity(
-                        at: firstPosition + Int64(index), "the event's content does not match its stored hash")
+                    return .integrity(at: firstPosition + Int64(index), mismatch)
                 }
                 start = end
             }

@@ -33,8 +33,15 @@ struct ScanChainCheck {
 
     /// `previousHash`: the stored hash at `position − 1` (ignored at position 1; nil when that row
     /// is missing, which the first event then reports). `limit`: the events the scan reads at most.
-    init(from position: Int64, previousHash: [UInt8]?, limit: Int) {
+    /// What a failure says of an event whose link does not hash to its stored hash.
+    private let mismatch: String
+
+    init(
+        from position: Int64, previousHash: [UInt8]?, limit: Int,
+        mismatch: String = LinkBatch.defaultMismatch
+    ) {
         expectedPosition = max(position, 1)
+        self.mismatch = mismatch
         batch = LinkBatch(limit: Self.batchEvents, expected: limit)
         // A stored hash of the wrong length is taken as 32 zero bytes, which no link hashes to.
         let previous =
@@ -97,7 +104,7 @@ struct ScanChainCheck {
     mutating func finish() throws(EventStoreError) {
         try collect()
         guard batch.count > 0, !failed else { return }
-        var failure = batch.failure()
+        var failure = batch.failure(mismatch: mismatch)
         if failure == nil && keepsLeafHashes {
             do throws(EventStoreError) {
                 try batch.computeLeafHashes()
@@ -144,10 +151,11 @@ struct ScanChainCheck {
         spare = nil
         batch.start(after: full)
         let keepsLeafHashes = keepsLeafHashes
+        let mismatch = mismatch
         inFlight = (
             full,
             BackgroundTask { () -> EventStoreError? in
-                if let failure = full.failure() { return failure }
+                if let failure = full.failure(mismatch: mismatch) { return failure }
                 guard keepsLeafHashes else { return nil }
                 do throws(EventStoreError) {
                     try full.computeLeafHashes()

@@ -18,8 +18,11 @@ extension SQLiteJournal {
             if state.savepoints == 0 { try flushTree() } else { checkTree = false }
         }
         let head = try self.head()
-        var verifier = ChainVerifier(hasher: hasher)
-        var tree = TreeVerifier(hasher: hasher)
+        var walk = LogWalk(
+            chain: ScanChainCheck(
+                from: 1, previousHash: nil, limit: Int(clamping: head.position),
+                mismatch: "the stored hash does not match the event's content and the previous hash"),
+            tree: checkTree ? TreeVerifier(hasher: hasher) : nil)
         let storedTile = { (level: Int, index: Int64) throws(EventStoreError) -> [UInt8] in
             try self.treeTile(level: level, index: index)
         }
@@ -27,25 +30,167 @@ extension SQLiteJournal {
             try sql.cached("SELECT \(Self.columns) FROM journal_events ORDER BY position")
         }
         defer { statement.reset() }
-        var checked: Int64 = 0
+        var scratch: [UInt8] = []
+        swap(&scratch, &payloadScratch)
+        defer { swap(&scratch, &payloadScratch) }
         while try run("reading the log", { () throws(SQLiteError) in try statement.step() }) {
-            checked += 1
-            if checked & 0xFFF == 0 { progress(checked) }
-            var decoded: RecordedEvent?
-            try verifier.check(
-                position: statement.int64(at: 0), streamID: statement.int64(at: 1),
-                version: statement.int64(at: 2)
-            ) { () throws(EventStoreError) in
-                let event = try decodeRow(statement, stream: nil)
-                decoded = event
-                return event
+            do throws(EventStoreError) {
+                try walk.add(statement, journal: self, scratch: &scratch)
+            } catch {
+                // An earlier event whose link is still being hashed fails first.
+                try walk.chain.finish()
+                throw error
             }
-            if checkTree, let decoded { try tree.add(decoded, storedTile: storedTile) }
+            if walk.checked & 0xFFF == 0 {
+                progress(walk.checked)
+                try walk.feedTree(storedTile: storedTile)
+            }
         }
-        let report = try verifier.finish(headPosition: head.position, headHash: head.hash)
-        if checkTree { try tree.finish(storedTile: storedTile) }
+        try walk.chain.finish()
+        try walk.feedTree(storedTile: storedTile)
+        let report = try walk.finish(headPosition: head.position, headHash: head.hash)
+        try walk.tree?.finish(storedTile: storedTile)
         if !legacyIDIndex { try verifyIDIndex(headPosition: head.position) }
         return report
+    }
+
+    /// The walk of `verify()` over the rows in position order: positions without gaps and each
+    /// stream's versions from 0 without gaps, checked here as the rows come; each event's chain
+    /// link and its leaf hash on another thread (`ScanChainCheck`, a batch of links at a time, as
+    /// the tree's upgrade does), the leaf hashes then held to the stored tree (`TreeVerifier`).
+    private struct LogWalk {
+        var chain: ScanChainCheck
+        var tree: TreeVerifier?
+        private(set) var checked: Int64 = 0
+        /// The next version of each stream, by stream id (ids are dense from 1); −1: none yet.
+        private var versions: [Int64] = []
+        /// Next versions of ids too large for the array (only a damaged row has one).
+        private var otherVersions: [Int64: Int64] = [:]
+        private var streams: Int64 = 0
+        private var lastHash: [UInt8] = []
+        private var leaves: [UInt8] = []
+
+        init(chain: ScanChainCheck, tree: TreeVerifier?) {
+            self.chain = chain
+            self.chain.keepsLeafHashes = tree != nil
+            self.tree = tree
+        }
+
+        /// Checks the row's position and version, and hands its link to the chain check.
+        mutating func add(_ statement: SQLiteStatement, journal: SQLiteJournal, scratch: inout [UInt8])
+            throws(EventStoreError)
+        {
+            let position = statement.int64(at: 0)
+            let expectedPosition = checked + 1
+            guard position == expectedPosition else {
+                if position > expectedPosition {
+                    throw .integrity(
+                        at: expectedPosition,
+                        "the event at position \(expectedPosition) is missing (the next stored position is \(position))"
+                    )
+                }
+                throw .integrity(at: position, "position \(position) is out of order (expected \(expectedPosition))")
+            }
+            let streamID = statement.int64(at: 1)
+            let version = statement.int64(at: 2)
+            let occurredAt = statement.int64(at: 5)
+            let recordedAt = statement.int64(at: 6)
+            let stream: StreamName
+            let type: String
+            let id: String
+            do {
+                stream = try journal.streamName(of: streamID)
+                type = try journal.typeName(of: statement.int64(at: 4))
+                id = try journal.storedID(statement, column: 3, position: position)
+            } catch {
+                throw error.located(at: position)
+            }
+            let hash = statement.blob(at: 11)
+            // As `ChainVerifier` orders them: a payload that does not decode, then a wrong
+            // version, then a wrong hash (a row with a wrong version is not hashed).
+            let expectedVersion = nextVersion(of: streamID)
+            let versionHolds = version == expectedVersion
+            var failure: EventStoreError?
+            try StoredPayload.withDecoded(
+                codec: statement.int64(at: 7), dataLength: statement.int(at: 8),
+                metaLength: statement.isNull(at: 9) ? nil : statement.int(at: 9), position: position,
+                scratch: &scratch,
+                dictionary: { id throws(EventStoreError) in try journal.dictionary(id) },
+                bytes: { lend in statement.withBlob(at: 10, lend) },
+                { data, meta in
+                    guard versionHolds else { return }
+                    do throws(EventStoreError) {
+                        try chain.check(
+                            position: position, version: version, stream: stream.rawValue, id: id, type: type,
+                            occurredAt: occurredAt, recordedAt: recordedAt, data: data, meta: meta, hash: hash)
+                    } catch {
+                        failure = error
+                    }
+                })
+            if let failure { throw failure }
+            guard versionHolds else {
+                throw .integrity(
+                    at: position, "stream \(stream) has version \(version) here, expected \(expectedVersion)")
+            }
+            setNextVersion(version + 1, of: streamID)
+            lastHash = hash
+            checked = position
+        }
+
+        /// Holds the leaf hashes made so far to the stored tree.
+        mutating func feedTree(storedTile: (Int, Int64) throws(EventStoreError) -> [UInt8])
+            throws(EventStoreError)
+        {
+            guard tree != nil else { return }
+            chain.takeLeafHashes(into: &leaves)
+            for start in stride(from: 0, to: leaves.count, by: 32) {
+                try tree?.add(leafHash: Array(leaves[start..<(start + 32)]), storedTile: storedTile)
+            }
+            leaves.removeAll(keepingCapacity: true)
+        }
+
+        /// After the last row: the journal head must be the last event (as `ChainVerifier` says).
+        func finish(headPosition: Int64, headHash: [UInt8]) throws(EventStoreError) -> VerifyReport {
+            let last = checked
+            if headPosition > last {
+                throw .integrity(
+                    at: last + 1,
+                    "the journal head is at position \(headPosition), but the log ends at \(last): events were removed")
+            }
+            if headPosition < last {
+                throw .integrity(
+                    at: headPosition + 1,
+                    "the log goes on past the journal head (\(headPosition)): events were added outside the store")
+            }
+            if last > 0 && headHash != lastHash {
+                throw .integrity(at: max(last, 1), "the journal head's hash does not match the last event")
+            }
+            return VerifyReport(
+                events: last, streams: streams, headPosition: last, headHash: last == 0 ? "" : lastHash.hexString)
+        }
+
+        private func nextVersion(of streamID: Int64) -> Int64 {
+            if streamID >= 0 && streamID < Int64(versions.count) {
+                let next = versions[Int(streamID)]
+                return next < 0 ? 0 : next
+            }
+            return otherVersions[streamID] ?? 0
+        }
+
+        private mutating func setNextVersion(_ next: Int64, of streamID: Int64) {
+            if streamID >= 0 && streamID < Int64(versions.count) + 65_536 {
+                if streamID >= Int64(versions.count) {
+                    versions.append(
+                        contentsOf: repeatElement(
+                            -1, count: max(Int(streamID) + 1 - versions.count, versions.count / 2)))
+                }
+                if versions[Int(streamID)] < 0 { streams += 1 }
+                versions[Int(streamID)] = next
+            } else {
+                if otherVersions[streamID] == nil { streams += 1 }
+                otherVersions[streamID] = next
+            }
+        }
     }
 
     /// The id index must cover exactly positions 1…through, one row each (rows removed or added

@@ -20,6 +20,14 @@ struct TreeVerifier {
         try push(hasher.leafHash(of: event), level: 0, storedTile: storedTile)
     }
 
+    /// Adds the next event's leaf hash (32 bytes), made elsewhere (`ScanChainCheck`).
+    mutating func add(
+        leafHash: [UInt8],
+        storedTile: (Int, Int64) throws(EventStoreError) -> [UInt8]
+    ) throws(EventStoreError) {
+        try push(leafHash, level: 0, storedTile: storedTile)
+    }
+
     private mutating func push(
         _ node: [UInt8], level: Int,
         storedTile: (Int, Int64) throws(EventStoreError) -> [UInt8]
