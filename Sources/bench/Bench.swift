@@ -252,15 +252,18 @@ final class Bench {
         )
     }
 
-    /// `journal replay --all` over the big log, as a user runs it (the scan with its link check,
-    /// a JSON tree and a fold per event, the digest), timed as a child process.
-    private func replayAll(journal: String, path: String, events: Int, directory: String) throws -> Timing {
+    /// `journal ARGUMENTS` over the big log, as a user runs it (`replay --all`: the scan with its
+    /// link check, a JSON tree and a fold per event, the digest; `verify`: every link, version and
+    /// tree tile), timed as a child process.
+    private func runOverBigLog(journal: String, _ arguments: [String], events: Int, directory: String) throws
+        -> Timing
+    {
         let result = try System.run(
-            [journal, "replay", "--all", "--db", path], stdoutPath: "/dev/null",
-            stderrPath: directory + "/replay.err")
+            [journal] + arguments, stdoutPath: "/dev/null", stderrPath: directory + "/big-command.err")
         guard result.status == 0 else {
             throw BenchError(
-                "journal replay --all", "exit \(result.status): \(System.readText(directory + "/replay.err") ?? "")")
+                "journal \(arguments.joined(separator: " "))",
+                "exit \(result.status): \(System.readText(directory + "/big-command.err") ?? "")")
         }
         return Timing(events: events, wall: result.seconds, cpu: result.cpuSeconds)
     }
@@ -302,13 +305,17 @@ final class Bench {
         var reads: [Timing] = []
         var scans: [Timing] = []
         var replays: [Timing] = []
+        var verifies: [Timing] = []
         var rebuilds: [Timing] = []
         for _ in 0..<options.bigRuns {
             let read = try JournalBench.readAll(store)
             reads.append(read)
             scans.append(try JournalBench.scanAll(store))
-            let replay = try replayAll(journal: journal, path: path, events: Int(count), directory: directory)
+            let replay = try runOverBigLog(
+                journal: journal, ["replay", "--all", "--db", path], events: Int(count), directory: directory)
             replays.append(replay)
+            verifies.append(
+                try runOverBigLog(journal: journal, ["verify", "--db", path], events: Int(count), directory: directory))
             log(
                 "read all \(Int(read.eps))/s (CPU \(Int(read.cpuEPS))/s), replay all "
                     + "\(Int(replay.eps))/s (CPU \(Int(replay.cpuEPS))/s)"
@@ -324,6 +331,11 @@ final class Bench {
         )
         metrics["replay_all_eps"] = Statistics.median(replays.map(\.eps))
         metrics["replay_all_cpu_eps"] = Statistics.median(replays.map(\.cpuEPS))
+        metrics["verify_eps"] = Statistics.median(verifies.map(\.eps))
+        metrics["verify_cpu_eps"] = Statistics.median(verifies.map(\.cpuEPS))
+        log(
+            "journal verify \(Int(Statistics.median(verifies.map(\.eps))))/s (CPU "
+                + "\(Int(Statistics.median(verifies.map(\.cpuEPS))))/s)")
         let (latencies, meanEvents) = try JournalBench.audit(store, samples: options.auditSamples)
         metrics["audit_log_events"] = count
         metrics["audit_p50_ms"] = Statistics.percentile(latencies, 0.5)

@@ -37,6 +37,9 @@ enum Report {
             label: "journal replay --all (ev/s)", key: "replay_all", goal: "≥1M",
             met: { m in m["replay_all_eps"].map { $0 >= 1_000_000 } }),
         Row(
+            label: "journal verify (ev/s)", key: "verify", goal: "≥1.5M",
+            met: { m in m["verify_eps"].map { $0 >= 1_500_000 } }),
+        Row(
             label: "journal import, new journal (ev/s)", key: "import", goal: "≥250k",
             met: { m in m["import_eps"].map { $0 >= 250_000 } }),
         Row(
