@@ -56,6 +56,18 @@ struct ChainVerifier {
     /// After the last row: checks the journal head against the end of the log.
     func finish(headPosition: Int64, headHash: [UInt8]) throws(EventStoreError) -> VerifyReport {
         let last = expectedPosition - 1
+        try Self.checkHead(headPosition: headPosition, headHash: headHash, last: last, lastHash: previous)
+        return VerifyReport(
+            events: last, streams: Int64(versions.count), headPosition: last,
+            headHash: last == 0 ? "" : previous.hexString)
+    }
+
+    /// The journal head (`headPosition`, `headHash`) must be the log's last event (`last`, whose
+    /// hash is `lastHash`; 32 zero bytes for an empty log): `.integrity` when events were removed
+    /// or added behind the store's back.
+    static func checkHead(headPosition: Int64, headHash: [UInt8], last: Int64, lastHash: [UInt8])
+        throws(EventStoreError)
+    {
         if headPosition > last {
             throw .integrity(
                 at: last + 1,
@@ -66,11 +78,8 @@ struct ChainVerifier {
                 at: headPosition + 1,
                 "the log goes on past the journal head (\(headPosition)): events were added outside the store")
         }
-        if headHash != previous {
+        if headHash != lastHash {
             throw .integrity(at: max(last, 1), "the journal head's hash does not match the last event")
         }
-        return VerifyReport(
-            events: last, streams: Int64(versions.count), headPosition: last,
-            headHash: last == 0 ? "" : previous.hexString)
     }
 }

@@ -131,40 +131,54 @@ extension SQLiteJournal {
         defer { swap(&scratch, &payloadScratch) }
         var count = 0
         while try run("reading the log", { () throws(SQLiteError) in try statement.step() }) {
-            let at = statement.int64(at: 0)
-            let version = statement.int64(at: 2)
-            let occurredAt = statement.int64(at: 5)
-            let recordedAt = statement.int64(at: 6)
-            let stream: String
-            let type: String
-            let id: String
-            do {
-                stream = try streamName(of: statement.int64(at: 1)).rawValue
-                type = try typeName(of: statement.int64(at: 4))
-                id = try storedID(statement, column: 3, position: at)
-            } catch {
-                throw error.located(at: at)
-            }
-            let hash = statement.blob(at: 11)
-            var failure: EventStoreError?
-            try StoredPayload.withDecoded(
-                codec: statement.int64(at: 7), dataLength: statement.int(at: 8),
-                metaLength: statement.isNull(at: 9) ? nil : statement.int(at: 9), position: at, scratch: &scratch,
-                dictionary: { id throws(EventStoreError) in try self.dictionary(id) },
-                bytes: { lend in statement.withBlob(at: 10, lend) },
-                { data, meta in
-                    do throws(EventStoreError) {
-                        try chain.check(
-                            position: at, version: version, stream: stream, id: id, type: type,
-                            occurredAt: occurredAt, recordedAt: recordedAt, data: data, meta: meta, hash: hash)
-                    } catch {
-                        failure = error
-                    }
-                })
-            if let failure { throw failure }
+            try addLink(of: statement, to: &chain, scratch: &scratch)
             count += 1
         }
         return count
+    }
+
+    /// Hands the chain link of the row `statement` is on (the `columns` of `journal_events`) to
+    /// `chain`, its payload decoded into `scratch`; with `checked` false, only decodes it (a row
+    /// that fails another check first). Returns the row's stream.
+    /// - Throws: `.integrity` at the row's position for a stream, type, id or payload that does
+    ///   not decode; `chain`'s errors.
+    @discardableResult
+    func addLink(
+        of statement: SQLiteStatement, to chain: inout ScanChainCheck, scratch: inout [UInt8], checked: Bool = true
+    ) throws(EventStoreError) -> StreamName {
+        let at = statement.int64(at: 0)
+        let version = statement.int64(at: 2)
+        let occurredAt = statement.int64(at: 5)
+        let recordedAt = statement.int64(at: 6)
+        let stream: StreamName
+        let type: String
+        let id: String
+        do {
+            stream = try streamName(of: statement.int64(at: 1))
+            type = try typeName(of: statement.int64(at: 4))
+            id = try storedID(statement, column: 3, position: at)
+        } catch {
+            throw error.located(at: at)
+        }
+        let hash = statement.blob(at: 11)
+        var failure: EventStoreError?
+        try StoredPayload.withDecoded(
+            codec: statement.int64(at: 7), dataLength: statement.int(at: 8),
+            metaLength: statement.isNull(at: 9) ? nil : statement.int(at: 9), position: at, scratch: &scratch,
+            dictionary: { id throws(EventStoreError) in try self.dictionary(id) },
+            bytes: { lend in statement.withBlob(at: 10, lend) },
+            { data, meta in
+                guard checked else { return }
+                do throws(EventStoreError) {
+                    try chain.check(
+                        position: at, version: version, stream: stream.rawValue, id: id, type: type,
+                        occurredAt: occurredAt, recordedAt: recordedAt, data: data, meta: meta, hash: hash)
+                } catch {
+                    failure = error
+                }
+            })
+        if let failure { throw failure }
+        return stream
     }
 
     // MARK: - Checkpoints

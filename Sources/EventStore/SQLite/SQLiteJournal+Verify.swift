@@ -67,7 +67,8 @@ extension SQLiteJournal {
         /// Next versions of ids too large for the array (only a damaged row has one).
         private var otherVersions: [Int64: Int64] = [:]
         private var streams: Int64 = 0
-        private var lastHash: [UInt8] = []
+        /// The stored hash of the last row (the chain's start before the first).
+        private var lastHash = ChainHasher.zeroHash
         private var leaves: [UInt8] = []
 
         init(chain: ScanChainCheck, tree: TreeVerifier?) {
@@ -93,47 +94,17 @@ extension SQLiteJournal {
             }
             let streamID = statement.int64(at: 1)
             let version = statement.int64(at: 2)
-            let occurredAt = statement.int64(at: 5)
-            let recordedAt = statement.int64(at: 6)
-            let stream: StreamName
-            let type: String
-            let id: String
-            do {
-                stream = try journal.streamName(of: streamID)
-                type = try journal.typeName(of: statement.int64(at: 4))
-                id = try journal.storedID(statement, column: 3, position: position)
-            } catch {
-                throw error.located(at: position)
-            }
-            let hash = statement.blob(at: 11)
             // As `ChainVerifier` orders them: a payload that does not decode, then a wrong
             // version, then a wrong hash (a row with a wrong version is not hashed).
             let expectedVersion = nextVersion(of: streamID)
             let versionHolds = version == expectedVersion
-            var failure: EventStoreError?
-            try StoredPayload.withDecoded(
-                codec: statement.int64(at: 7), dataLength: statement.int(at: 8),
-                metaLength: statement.isNull(at: 9) ? nil : statement.int(at: 9), position: position,
-                scratch: &scratch,
-                dictionary: { id throws(EventStoreError) in try journal.dictionary(id) },
-                bytes: { lend in statement.withBlob(at: 10, lend) },
-                { data, meta in
-                    guard versionHolds else { return }
-                    do throws(EventStoreError) {
-                        try chain.check(
-                            position: position, version: version, stream: stream.rawValue, id: id, type: type,
-                            occurredAt: occurredAt, recordedAt: recordedAt, data: data, meta: meta, hash: hash)
-                    } catch {
-                        failure = error
-                    }
-                })
-            if let failure { throw failure }
+            let stream = try journal.addLink(of: statement, to: &chain, scratch: &scratch, checked: versionHolds)
             guard versionHolds else {
                 throw .integrity(
                     at: position, "stream \(stream) has version \(version) here, expected \(expectedVersion)")
             }
             setNextVersion(version + 1, of: streamID)
-            lastHash = hash
+            lastHash = statement.blob(at: 11)
             checked = position
         }
 
@@ -149,24 +120,13 @@ extension SQLiteJournal {
             leaves.removeAll(keepingCapacity: true)
         }
 
-        /// After the last row: the journal head must be the last event (as `ChainVerifier` says).
+        /// After the last row: the journal head must be the last event.
         func finish(headPosition: Int64, headHash: [UInt8]) throws(EventStoreError) -> VerifyReport {
-            let last = checked
-            if headPosition > last {
-                throw .integrity(
-                    at: last + 1,
-                    "the journal head is at position \(headPosition), but the log ends at \(last): events were removed")
-            }
-            if headPosition < last {
-                throw .integrity(
-                    at: headPosition + 1,
-                    "the log goes on past the journal head (\(headPosition)): events were added outside the store")
-            }
-            if last > 0 && headHash != lastHash {
-                throw .integrity(at: max(last, 1), "the journal head's hash does not match the last event")
-            }
+            try ChainVerifier.checkHead(
+                headPosition: headPosition, headHash: headHash, last: checked, lastHash: lastHash)
             return VerifyReport(
-                events: last, streams: streams, headPosition: last, headHash: last == 0 ? "" : lastHash.hexString)
+                events: checked, streams: streams, headPosition: checked,
+                headHash: checked == 0 ? "" : lastHash.hexString)
         }
 
         private func nextVersion(of streamID: Int64) -> Int64 {
