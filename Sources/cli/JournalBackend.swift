@@ -62,19 +62,13 @@ enum JournalBackend {
         clock: @escaping @Sendable () -> Timestamp, busyTimeoutMilliseconds: Int32,
         isSameContent: @escaping @Sendable (RecordedEvent, ProposedEvent) -> Bool, maxPageCount: Int? = nil
     ) throws(EventStoreError) -> ImportTarget {
-        switch self {
-        case let .sqlite(path):
-            return try SQLiteEventStore.openForImport(
-                path: path,
-                configuration: Self.bulkSQLiteConfiguration(
-                    clock: clock, busyTimeoutMilliseconds: busyTimeoutMilliseconds, isSameContent: isSameContent,
-                    maxPageCount: maxPageCount))
-        case .postgres:
-            return .store(
-                try open(
-                    reading: false, create: true, clock: clock, busyTimeoutMilliseconds: busyTimeoutMilliseconds,
-                    isSameContent: isSameContent, maxPageCount: maxPageCount, bulk: true))
-        }
+        try openForBulkWriting(
+            clock: clock, busyTimeoutMilliseconds: busyTimeoutMilliseconds, isSameContent: isSameContent,
+            maxPageCount: maxPageCount,
+            sqlite: { path, configuration throws(EventStoreError) in
+                try SQLiteEventStore.openForImport(path: path, configuration: configuration)
+            },
+            store: { .store($0) })
     }
 
     /// Where `journal simulate` appends, as the store chooses for what it finds at the location:
@@ -84,15 +78,33 @@ enum JournalBackend {
         clock: @escaping @Sendable () -> Timestamp, busyTimeoutMilliseconds: Int32,
         isSameContent: @escaping @Sendable (RecordedEvent, ProposedEvent) -> Bool, maxPageCount: Int? = nil
     ) throws(EventStoreError) -> BulkAppendTarget {
+        try openForBulkWriting(
+            clock: clock, busyTimeoutMilliseconds: busyTimeoutMilliseconds, isSameContent: isSameContent,
+            maxPageCount: maxPageCount,
+            sqlite: { path, configuration throws(EventStoreError) in
+                try SQLiteEventStore.openForBulkAppend(path: path, configuration: configuration)
+            },
+            store: { .store($0) })
+    }
+
+    /// A bulk writer's target: for SQLite, what `sqlite` makes of the path with the bulk
+    /// configuration (the store picks a load or itself); for PostgreSQL, the store opened for
+    /// writing, wrapped by `store`.
+    private func openForBulkWriting<Target>(
+        clock: @escaping @Sendable () -> Timestamp, busyTimeoutMilliseconds: Int32,
+        isSameContent: @escaping @Sendable (RecordedEvent, ProposedEvent) -> Bool, maxPageCount: Int?,
+        sqlite: (String, SQLiteEventStore.Configuration) throws(EventStoreError) -> Target,
+        store: (any TransactionalEventStore) -> Target
+    ) throws(EventStoreError) -> Target {
         switch self {
         case let .sqlite(path):
-            return try SQLiteEventStore.openForBulkAppend(
-                path: path,
-                configuration: Self.bulkSQLiteConfiguration(
+            return try sqlite(
+                path,
+                Self.bulkSQLiteConfiguration(
                     clock: clock, busyTimeoutMilliseconds: busyTimeoutMilliseconds, isSameContent: isSameContent,
                     maxPageCount: maxPageCount))
         case .postgres:
-            return .store(
+            return store(
                 try open(
                     reading: false, create: true, clock: clock, busyTimeoutMilliseconds: busyTimeoutMilliseconds,
                     isSameContent: isSameContent, maxPageCount: maxPageCount, bulk: true))

@@ -310,9 +310,19 @@ extension SQLiteEventStore {
     package static func openForBulkAppend(path: String, configuration: Configuration) throws(EventStoreError)
         -> BulkAppendTarget
     {
-        if configuration.createIfMissing, !configuration.readOnly, SQLiteJournalLoad.canStart(at: path) {
-            return .load(try SQLiteJournalLoad(path: path, configuration: configuration))
-        }
+        if let load = try SQLiteJournalLoad.ofNewJournal(at: path, configuration: configuration) { return .load(load) }
         return .store(try SQLiteEventStore(path: path, configuration: configuration))
+    }
+}
+
+extension SQLiteJournalLoad {
+    /// A load of the journal at `path` when a bulk writer finds none there and the configuration
+    /// may create one (the store's choice for `openForBulkAppend` and `openForImport`); nil when
+    /// the writer must open the store instead.
+    static func ofNewJournal(at path: String, configuration: SQLiteEventStore.Configuration)
+        throws(EventStoreError) -> SQLiteJournalLoad?
+    {
+        guard configuration.createIfMissing, !configuration.readOnly, canStart(at: path) else { return nil }
+        return try SQLiteJournalLoad(path: path, configuration: configuration)
     }
 }

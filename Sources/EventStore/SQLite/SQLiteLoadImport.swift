@@ -135,8 +135,7 @@ extension SQLiteEventStore {
     package static func openForImport(
         path: String, configuration: Configuration, batchEvents: Int = SQLiteLoadImport.defaultBatchEvents
     ) throws(EventStoreError) -> ImportTarget {
-        if configuration.createIfMissing, !configuration.readOnly, SQLiteJournalLoad.canStart(at: path) {
-            let load = try SQLiteJournalLoad(path: path, configuration: configuration)
+        if let load = try SQLiteJournalLoad.ofNewJournal(at: path, configuration: configuration) {
             return .load(try SQLiteLoadImport(load: load, configuration: configuration, batchEvents: batchEvents))
         }
         return .store(try SQLiteEventStore(path: path, configuration: configuration))
