@@ -17,14 +17,7 @@ struct ChainVerifier {
         position: Int64, streamID: Int64, version: Int64,
         decode: () throws(EventStoreError) -> RecordedEvent
     ) throws(EventStoreError) {
-        guard position == expectedPosition else {
-            if position > expectedPosition {
-                throw .integrity(
-                    at: expectedPosition,
-                    "the event at position \(expectedPosition) is missing (the next stored position is \(position))")
-            }
-            throw .integrity(at: position, "position \(position) is out of order (expected \(expectedPosition))")
-        }
+        try Self.checkPosition(position, expected: expectedPosition)
         let expectedVersion = versions[streamID].map { $0 + 1 } ?? 0
         let event: RecordedEvent
         do {
@@ -60,6 +53,17 @@ struct ChainVerifier {
         return VerifyReport(
             events: last, streams: Int64(versions.count), headPosition: last,
             headHash: last == 0 ? "" : previous.hexString)
+    }
+
+    /// The next stored row must be at `expected`: `.integrity` naming the missing position, or
+    /// the row out of order.
+    static func checkPosition(_ position: Int64, expected: Int64) throws(EventStoreError) {
+        guard position != expected else { return }
+        if position > expected {
+            throw .integrity(
+                at: expected, "the event at position \(expected) is missing (the next stored position is \(position))")
+        }
+        throw .integrity(at: position, "position \(position) is out of order (expected \(expected))")
     }
 
     /// The journal head (`headPosition`, `headHash`) must be the log's last event (`last`, whose

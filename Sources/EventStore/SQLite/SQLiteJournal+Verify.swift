@@ -82,16 +82,7 @@ extension SQLiteJournal {
             throws(EventStoreError)
         {
             let position = statement.int64(at: 0)
-            let expectedPosition = checked + 1
-            guard position == expectedPosition else {
-                if position > expectedPosition {
-                    throw .integrity(
-                        at: expectedPosition,
-                        "the event at position \(expectedPosition) is missing (the next stored position is \(position))"
-                    )
-                }
-                throw .integrity(at: position, "position \(position) is out of order (expected \(expectedPosition))")
-            }
+            try ChainVerifier.checkPosition(position, expected: checked + 1)
             let streamID = statement.int64(at: 1)
             let version = statement.int64(at: 2)
             // As `ChainVerifier` orders them: a payload that does not decode, then a wrong
