@@ -16,11 +16,10 @@ extension Bench {
             log("naive loader skipped: python3 not found on PATH")
             return
         }
-        guard let script = Bench.findRepositoryFile("bench/peers/naive_loader.py") else {
-            metrics.setText("naive_loader_status", "skipped: bench/peers/naive_loader.py not found")
-            log("naive loader skipped: bench/peers/naive_loader.py not found (run from the repository)")
-            return
-        }
+        guard
+            let script = baselineScript(
+                "bench/peers/naive_loader.py", name: "naive loader", statusKey: "naive_loader_status")
+        else { return }
         guard
             let (object, _) = try runBaselineScript(
                 [python, script, file, "--runs", "\(options.runs)", "--dir", directory], name: "naive loader",

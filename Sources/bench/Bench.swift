@@ -201,11 +201,8 @@ final class Bench {
             metrics.setText("peer_status", "skipped: --no-peer")
             return
         }
-        guard let script = Bench.findRepositoryFile("bench/peers/run-eventsourcing.sh") else {
-            metrics.setText("peer_status", "skipped: bench/peers/run-eventsourcing.sh not found")
-            log("peer skipped: bench/peers/run-eventsourcing.sh not found (run from the repository)")
-            return
-        }
+        guard let script = baselineScript("bench/peers/run-eventsourcing.sh", name: "peer", statusKey: "peer_status")
+        else { return }
         guard
             let (object, seconds) = try runBaselineScript(
                 [
@@ -383,6 +380,15 @@ final class Bench {
     /// Runs a baseline script (a Python peer) whose standard output is one JSON object of
     /// metrics, with its output in `directory`. Nil when it fails: the reason (its standard
     /// error, or its exit status) goes to `statusKey` and the log.
+    /// The repository's baseline script at `path`, or nil (its status set to skipped and a log
+    /// line written) when the bench does not run from the repository.
+    func baselineScript(_ path: String, name: String, statusKey: String) -> String? {
+        if let script = Bench.findRepositoryFile(path) { return script }
+        metrics.setText(statusKey, "skipped: \(path) not found")
+        log("\(name) skipped: \(path) not found (run from the repository)")
+        return nil
+    }
+
     func runBaselineScript(_ command: [String], name: String, statusKey: String, directory: String) throws
         -> (object: JSONObject, seconds: Double)?
     {
