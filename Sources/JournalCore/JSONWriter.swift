@@ -54,31 +54,66 @@ public enum JSONWriter {
     /// the same text (the export line and the tree's leaf line are rendered from either).
     public static func writeString(_ bytes: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
         // Most strings (keys, identifiers, codes) need no escaping: copy them in one piece.
-        for byte in bytes where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
-            return writeEscaped(bytes, into: &out)
+        guard needsEscaping(bytes) else {
+            out.append(UInt8(ascii: "\""))
+            out.append(contentsOf: bytes)
+            out.append(UInt8(ascii: "\""))
+            return
         }
-        out.append(UInt8(ascii: "\""))
-        out.append(contentsOf: bytes)
-        out.append(UInt8(ascii: "\""))
+        withUnsafeTemporaryAllocation(byteCount: maximumStringByteCount(bytes.count), alignment: 1) { buffer in
+            let count = writeString(bytes, to: buffer.baseAddress!)
+            out.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[..<count]))
+        }
     }
 
-    /// The slow path of ``writeString(_:into:)``: byte by byte, escaping as needed.
-    private static func writeEscaped(_ bytes: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
-        out.append(UInt8(ascii: "\""))
-        for byte in bytes {
-            switch byte {
-            case UInt8(ascii: "\""): out.append(contentsOf: [0x5C, 0x22])
-            case UInt8(ascii: "\\"): out.append(contentsOf: [0x5C, 0x5C])
-            case 0x0A: out.append(contentsOf: [0x5C, UInt8(ascii: "n")])
-            case 0x0D: out.append(contentsOf: [0x5C, UInt8(ascii: "r")])
-            case 0x09: out.append(contentsOf: [0x5C, UInt8(ascii: "t")])
-            case 0x00..<0x20:
-                out.append(contentsOf: [0x5C, UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0")])
-                out.append(hexDigits[Int(byte >> 4)])
-                out.append(hexDigits[Int(byte & 0x0F)])
-            default: out.append(byte)
+    /// The most bytes ``writeString(_:to:)`` writes for `count` bytes of text: quotes, and six
+    /// bytes (`\u00XX`) for each control character.
+    package static func maximumStringByteCount(_ count: Int) -> Int { 6 * count + 2 }
+
+    /// Writes UTF-8 text as a quoted JSON string at `start`, which has room for
+    /// ``maximumStringByteCount(_:)`` bytes, and returns how many it wrote: the bytes
+    /// ``writeString(_:into:)`` appends, for writers that size their memory beforehand.
+    package static func writeString(_ bytes: UnsafeBufferPointer<UInt8>, to start: UnsafeMutableRawPointer) -> Int {
+        let out = start.assumingMemoryBound(to: UInt8.self)
+        out[0] = UInt8(ascii: "\"")
+        var count = 1
+        if !needsEscaping(bytes) {
+            if let base = bytes.baseAddress { (out + 1).update(from: base, count: bytes.count) }
+            count += bytes.count
+        } else {
+            func put(_ escape: UInt8) {
+                out[count] = 0x5C
+                out[count + 1] = escape
+                count += 2
+            }
+            for byte in bytes {
+                switch byte {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"): put(byte)
+                case 0x0A: put(UInt8(ascii: "n"))
+                case 0x0D: put(UInt8(ascii: "r"))
+                case 0x09: put(UInt8(ascii: "t"))
+                case 0x00..<0x20:
+                    put(UInt8(ascii: "u"))
+                    out[count] = UInt8(ascii: "0")
+                    out[count + 1] = UInt8(ascii: "0")
+                    out[count + 2] = hexDigits[Int(byte >> 4)]
+                    out[count + 3] = hexDigits[Int(byte & 0x0F)]
+                    count += 4
+                default:
+                    out[count] = byte
+                    count += 1
+                }
             }
         }
-        out.append(UInt8(ascii: "\""))
+        out[count] = UInt8(ascii: "\"")
+        return count + 1
+    }
+
+    /// Whether `bytes` hold a quote, a backslash or a control character.
+    private static func needsEscaping(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        for byte in bytes where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+            return true
+        }
+        return false
     }
 }

@@ -100,36 +100,48 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
         return String(decoding: out, as: UTF8.self)
     }
 
+    /// The length of the envelope format: `YYYY-MM-DDTHH:MM:SS.mmmZ`.
+    package static let textByteCount = 24
+
     /// Appends the envelope format (``description``'s bytes) to `out`.
     public func write(into out: inout [UInt8]) {
+        withUnsafeTemporaryAllocation(byteCount: Self.textByteCount, alignment: 1) { buffer in
+            write(to: buffer.baseAddress!)
+            out.append(contentsOf: UnsafeRawBufferPointer(buffer))
+        }
+    }
+
+    /// Writes the envelope format's ``textByteCount`` bytes at `start`, which must have room for
+    /// them: the leaf line's renderer writes into memory it sized for the whole line.
+    package func write(to start: UnsafeMutableRawPointer) {
         let millis = Int(((millisecondsSinceEpoch % 1000) + 1000) % 1000)
         let totalSeconds = (millisecondsSinceEpoch - Int64(millis)) / 1000
         let secondsOfDay = Int(((totalSeconds % 86_400) + 86_400) % 86_400)
         let days = Int((totalSeconds - Int64(secondsOfDay)) / 86_400)
         let (year, month, day) = Timestamp.civil(fromDays: days)
-        func put(_ value: Int, _ width: Int) {
-            let start = out.count
-            out.append(contentsOf: repeatElement(UInt8(0x30), count: width))
+        let out = start.assumingMemoryBound(to: UInt8.self)
+        // `width` digits of `value` ending before `end` (the year keeps its last four).
+        func put(_ value: Int, _ width: Int, endingAt end: Int) {
             var rest = value
-            for i in stride(from: width - 1, through: 0, by: -1) {
-                out[start + i] = UInt8(0x30 + rest % 10)
+            for index in stride(from: end - 1, through: end - width, by: -1) {
+                out[index] = UInt8(0x30 + rest % 10)
                 rest /= 10
             }
         }
-        put(year, 4)
-        out.append(0x2D)
-        put(month, 2)
-        out.append(0x2D)
-        put(day, 2)
-        out.append(UInt8(ascii: "T"))
-        put(secondsOfDay / 3600, 2)
-        out.append(0x3A)
-        put(secondsOfDay / 60 % 60, 2)
-        out.append(0x3A)
-        put(secondsOfDay % 60, 2)
-        out.append(0x2E)
-        put(millis, 3)
-        out.append(UInt8(ascii: "Z"))
+        put(year, 4, endingAt: 4)
+        out[4] = 0x2D
+        put(month, 2, endingAt: 7)
+        out[7] = 0x2D
+        put(day, 2, endingAt: 10)
+        out[10] = UInt8(ascii: "T")
+        put(secondsOfDay / 3600, 2, endingAt: 13)
+        out[13] = 0x3A
+        put(secondsOfDay / 60 % 60, 2, endingAt: 16)
+        out[16] = 0x3A
+        put(secondsOfDay % 60, 2, endingAt: 19)
+        out[19] = 0x2E
+        put(millis, 3, endingAt: 23)
+        out[23] = UInt8(ascii: "Z")
     }
 
     private static func isLeap(_ year: Int) -> Bool { (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 }

@@ -11,11 +11,10 @@ extension ChainHasher {
         version: Int64, recordedAt: Timestamp, hash: UnsafeRawBufferPointer,
         into out: UnsafeMutableRawBufferPointer
     ) {
-        lineScratch.removeAll(keepingCapacity: true)
-        LeafLine.render(
-            id: id, stream: stream, type: type, occurredAt: occurredAt, data: data, meta: meta,
-            position: position, version: version, recordedAt: recordedAt, hash: hash, into: &lineScratch)
-        lineScratch.withUnsafeBytes { self.hash(prefix: 0, $0, nil, into: out) }
+        let fields = LeafLine.Fields(
+            id: id, stream: stream, type: type, occurredAt: occurredAt, recordedAt: recordedAt, data: data,
+            meta: meta)
+        leafHash(fields, position: position, version: version, hash: hash, into: out)
     }
 
     /// The leaf hash of an event given by its chain link body (a journal load's), into `out`.
@@ -23,9 +22,24 @@ extension ChainHasher {
         body: UnsafeRawBufferPointer, position: Int64, version: Int64, hash: UnsafeRawBufferPointer,
         into out: UnsafeMutableRawBufferPointer
     ) {
-        lineScratch.removeAll(keepingCapacity: true)
-        LeafLine.render(body: body, position: position, version: version, hash: hash, into: &lineScratch)
-        lineScratch.withUnsafeBytes { self.hash(prefix: 0, $0, nil, into: out) }
+        leafHash(LeafLine.Fields(body: body), position: position, version: version, hash: hash, into: out)
+    }
+
+    /// The leaf line rendered into `lineScratch`, grown to the line's largest possible size
+    /// first, then hashed.
+    private func leafHash(
+        _ fields: LeafLine.Fields, position: Int64, version: Int64, hash: UnsafeRawBufferPointer,
+        into out: UnsafeMutableRawBufferPointer
+    ) {
+        let capacity = fields.maximumLineByteCount(hashCount: hash.count)
+        if lineScratch.count < capacity {
+            lineScratch = [UInt8](repeating: 0, count: max(capacity, 2 * lineScratch.count, 1024))
+        }
+        lineScratch.withUnsafeMutableBytes { line in
+            var writer = LineWriter(start: line.baseAddress!)
+            LeafLine.write(fields, position: position, version: version, hash: hash, to: &writer)
+            self.hash(prefix: 0, UnsafeRawBufferPointer(rebasing: line[..<writer.count]), nil, into: out)
+        }
     }
 
     /// The leaf hash of a proposed event about to be written with these numbers (the usual write
@@ -59,10 +73,11 @@ extension ChainHasher {
 
     /// The leaf hash of a stored event.
     func leafHash(of event: RecordedEvent) -> [UInt8] {
-        lineScratch.removeAll(keepingCapacity: true)
-        event.exportLine(into: &lineScratch)
+        var line: [UInt8] = []
+        line.reserveCapacity(512 + event.data.count + (event.meta?.count ?? 0))
+        event.exportLine(into: &line)
         var out = Self.zeroHash
-        lineScratch.withUnsafeBytes { line in out.withUnsafeMutableBytes { hash(prefix: 0, line, nil, into: $0) } }
+        line.withUnsafeBytes { line in out.withUnsafeMutableBytes { hash(prefix: 0, line, nil, into: $0) } }
         return out
     }
 

@@ -11,71 +11,88 @@ import JournalCore
 /// Every writer (SQLite's appends and journal loads, PostgreSQL's appends) and the export render
 /// it here, so the tree and the export cannot disagree.
 enum LeafLine {
-    /// Appends the line of an event given by its fields (texts as UTF-8).
-    static func render(
-        id: UnsafeBufferPointer<UInt8>, stream: UnsafeBufferPointer<UInt8>,
-        type: UnsafeBufferPointer<UInt8>, occurredAt: Timestamp, data: UnsafeRawBufferPointer,
-        meta: UnsafeRawBufferPointer?, position: Int64, version: Int64, recordedAt: Timestamp,
-        hash: UnsafeRawBufferPointer, into out: inout [UInt8]
-    ) {
-        out.append(contentsOf: #"{"id":"#.utf8)
-        JSONWriter.writeString(id, into: &out)
-        out.append(contentsOf: #","stream":"#.utf8)
-        JSONWriter.writeString(stream, into: &out)
-        out.append(contentsOf: #","type":"#.utf8)
-        JSONWriter.writeString(type, into: &out)
-        out.append(contentsOf: #","occurredAt":""#.utf8)
-        occurredAt.write(into: &out)
-        out.append(contentsOf: #"","data":"#.utf8)
-        out.append(contentsOf: data)
-        if let meta {
-            out.append(contentsOf: #","meta":"#.utf8)
-            out.append(contentsOf: meta)
+    /// The fields of an event a leaf line shows besides the numbers the journal assigned, lent
+    /// by their owner: valid only while the memory they point into is.
+    struct Fields {
+        var id: UnsafeBufferPointer<UInt8>
+        var stream: UnsafeBufferPointer<UInt8>
+        var type: UnsafeBufferPointer<UInt8>
+        var occurredAt: Timestamp
+        var recordedAt: Timestamp
+        var data: UnsafeRawBufferPointer
+        var meta: UnsafeRawBufferPointer?
+
+        init(
+            id: UnsafeBufferPointer<UInt8>, stream: UnsafeBufferPointer<UInt8>, type: UnsafeBufferPointer<UInt8>,
+            occurredAt: Timestamp, recordedAt: Timestamp, data: UnsafeRawBufferPointer,
+            meta: UnsafeRawBufferPointer?
+        ) {
+            (self.id, self.stream, self.type) = (id, stream, type)
+            (self.occurredAt, self.recordedAt) = (occurredAt, recordedAt)
+            (self.data, self.meta) = (data, meta)
         }
-        out.append(contentsOf: #","position":"#.utf8)
-        appendDecimal(position, to: &out)
-        out.append(contentsOf: #","version":"#.utf8)
-        appendDecimal(version, to: &out)
-        out.append(contentsOf: #","recordedAt":""#.utf8)
-        recordedAt.write(into: &out)
-        out.append(contentsOf: #"","hash":""#.utf8)
-        Hex.append(hash, to: &out)
-        out.append(contentsOf: #""}"#.utf8)
+
+        /// The fields of a chain link body (`ChainHasher.appendBody`: stream, id, type,
+        /// occurredAt, recordedAt, data, meta), which a journal load and a scan already have.
+        init(body: UnsafeRawBufferPointer) {
+            var reader = BodyReader(buffer: body)
+            stream = reader.text()
+            id = reader.text()
+            type = reader.text()
+            occurredAt = Timestamp(millisecondsSinceEpoch: reader.int64())
+            recordedAt = Timestamp(millisecondsSinceEpoch: reader.int64())
+            data = reader.bytes()
+            meta = reader.flag() ? reader.bytes() : nil
+        }
+
+        /// The most bytes the line of this event can take: every text escaped at its longest,
+        /// both numbers at 20 digits, `hashCount` bytes of hash in hex.
+        func maximumLineByteCount(hashCount: Int) -> Int {
+            let texts = JSONWriter.maximumStringByteCount(id.count + stream.count + type.count)
+            return 256 + texts + data.count + (meta?.count ?? 0) + 2 * hashCount
+        }
     }
 
-    /// Appends the line of an event given by its chain link body (`ChainHasher.appendBody`:
-    /// stream, id, type, occurredAt, recordedAt, data, meta), which a journal load already has.
+    /// Appends the line of an event.
     static func render(
-        body: UnsafeRawBufferPointer, position: Int64, version: Int64, hash: UnsafeRawBufferPointer,
-        into out: inout [UInt8]
+        _ fields: Fields, position: Int64, version: Int64, hash: UnsafeRawBufferPointer, into out: inout [UInt8]
     ) {
-        var reader = BodyReader(buffer: body)
-        let stream = reader.text()
-        let id = reader.text()
-        let type = reader.text()
-        let occurredAt = Timestamp(millisecondsSinceEpoch: reader.int64())
-        let recordedAt = Timestamp(millisecondsSinceEpoch: reader.int64())
-        let data = reader.bytes()
-        let meta = reader.flag() ? reader.bytes() : nil
-        render(
-            id: id, stream: stream, type: type, occurredAt: occurredAt, data: data, meta: meta, position: position,
-            version: version, recordedAt: recordedAt, hash: hash, into: &out)
+        let capacity = fields.maximumLineByteCount(hashCount: hash.count)
+        withUnsafeTemporaryAllocation(byteCount: capacity, alignment: 1) { buffer in
+            var writer = LineWriter(start: buffer.baseAddress!)
+            write(fields, position: position, version: version, hash: hash, to: &writer)
+            out.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[..<writer.count]))
+        }
     }
 
-    /// A decimal integer, as `String(value)` writes it.
-    static func appendDecimal(_ value: Int64, to out: inout [UInt8]) {
-        if value < 0 { out.append(UInt8(ascii: "-")) }
-        var magnitude = value.magnitude
-        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0) // 24 bytes: room for 20 digits
-        var count = 0
-        withUnsafeMutableBytes(of: &digits) { buffer in
-            repeat {
-                buffer[23 - count] = UInt8(truncatingIfNeeded: 0x30 + magnitude % 10)
-                magnitude /= 10
-                count += 1
-            } while magnitude > 0
-            out.append(contentsOf: buffer[(24 - count)...])
+    /// Writes the line of an event; `writer` has room for `fields.maximumLineByteCount` bytes.
+    static func write(
+        _ fields: Fields, position: Int64, version: Int64, hash: UnsafeRawBufferPointer,
+        to writer: inout LineWriter
+    ) {
+        writer.write(#"{"id":"#)
+        writer.writeJSONString(fields.id)
+        writer.write(#","stream":"#)
+        writer.writeJSONString(fields.stream)
+        writer.write(#","type":"#)
+        writer.writeJSONString(fields.type)
+        writer.write(#","occurredAt":""#)
+        writer.write(fields.occurredAt)
+        writer.write(#"","data":"#)
+        writer.write(fields.data)
+        if let meta = fields.meta {
+            writer.write(#","meta":"#)
+            writer.write(meta)
         }
+        writer.write(#","position":"#)
+        writer.writeDecimal(position)
+        writer.write(#","version":"#)
+        writer.writeDecimal(version)
+        writer.write(#","recordedAt":""#)
+        writer.write(fields.recordedAt)
+        writer.write(#"","hash":""#)
+        writer.writeHex(hash)
+        writer.write(#""}"#)
     }
 
     /// Reads the fields of a link body in order (its layout: `ChainHasher.swift`).
@@ -137,10 +154,10 @@ extension RecordedEvent {
                     data.withUnsafeBytes { data in
                         OptionalBytes.with(meta) { meta in
                             hash.withUnsafeBytes { hash in
-                                LeafLine.render(
-                                    id: id, stream: stream, type: type, occurredAt: occurredAt, data: data,
-                                    meta: meta, position: position, version: version,
-                                    recordedAt: recordedAt, hash: hash, into: &out)
+                                let fields = LeafLine.Fields(
+                                    id: id, stream: stream, type: type, occurredAt: occurredAt,
+                                    recordedAt: recordedAt, data: data, meta: meta)
+                                LeafLine.render(fields, position: position, version: version, hash: hash, into: &out)
                             }
                         }
                     }
