@@ -120,29 +120,39 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
         let days = Int((totalSeconds - Int64(secondsOfDay)) / 86_400)
         let (year, month, day) = Timestamp.civil(fromDays: days)
         let out = start.assumingMemoryBound(to: UInt8.self)
-        // `width` digits of `value` ending before `end` (the year keeps its last four).
-        func put(_ value: Int, _ width: Int, endingAt end: Int) {
-            var rest = value
-            for index in stride(from: end - 1, through: end - width, by: -1) {
-                out[index] = UInt8(0x30 + rest % 10)
-                rest /= 10
-            }
+        // The year keeps its last four digits, as written one by one.
+        var rest = year
+        for index in stride(from: 3, through: 0, by: -1) {
+            out[index] = UInt8(0x30 + rest % 10)
+            rest /= 10
         }
-        put(year, 4, endingAt: 4)
+        // Two digits of a value in 0...99 from a table of "00" to "99".
+        let pairs = Self.digitPairs.utf8Start
+        func two(_ value: Int, at index: Int) {
+            out[index] = pairs[2 * value]
+            out[index + 1] = pairs[2 * value + 1]
+        }
         out[4] = 0x2D
-        put(month, 2, endingAt: 7)
+        two(month, at: 5)
         out[7] = 0x2D
-        put(day, 2, endingAt: 10)
+        two(day, at: 8)
         out[10] = UInt8(ascii: "T")
-        put(secondsOfDay / 3600, 2, endingAt: 13)
+        two(secondsOfDay / 3600, at: 11)
         out[13] = 0x3A
-        put(secondsOfDay / 60 % 60, 2, endingAt: 16)
+        two(secondsOfDay / 60 % 60, at: 14)
         out[16] = 0x3A
-        put(secondsOfDay % 60, 2, endingAt: 19)
+        two(secondsOfDay % 60, at: 17)
         out[19] = 0x2E
-        put(millis, 3, endingAt: 23)
+        out[20] = UInt8(0x30 + millis / 100)
+        two(millis % 100, at: 21)
         out[23] = UInt8(ascii: "Z")
     }
+
+    private static let digitPairs: StaticString = """
+        00010203040506070809101112131415161718192021222324252627282930313233343536373839\
+        40414243444546474849505152535455565758596061626364656667686970717273747576777879\
+        8081828384858687888990919293949596979899
+        """
 
     private static func isLeap(_ year: Int) -> Bool { (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 }
 

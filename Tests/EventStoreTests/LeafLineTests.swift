@@ -77,7 +77,10 @@ struct LeafLineTests {
                 data: "[]", meta: "null", position: 0, version: -42, hash: []),
             Case(
                 id: "x", stream: "s-2", type: "y", occurredAt: 9, recordedAt: 10, data: "1", meta: nil,
-                position: 9_999_999_999, version: 10_000_000_000, hash: hash)
+                position: 9_999_999_999, version: 10_000_000_000, hash: hash),
+            Case(
+                id: "all-bytes", stream: "s-3", type: "z", occurredAt: 1, recordedAt: 2, data: "0", meta: nil,
+                position: 3, version: 4, hash: (0...255).map { UInt8($0) })
         ]
         // Payloads from empty to 200 KiB, so that the scratch line grows several times.
         for size in [0, 10, 1000, 5000, 70_000, 200_000] {

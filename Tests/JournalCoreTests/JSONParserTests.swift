@@ -5,6 +5,38 @@ import Testing
 struct JSONParserTests {
     let parser = JSONParser()
 
+    @Test("strings are escaped wherever the byte that needs it sits, in a word or in the tail")
+    func escapesEachSpecialByteAtEveryOffset() {
+        func reference(_ bytes: [UInt8]) -> [UInt8] {
+            var out: [UInt8] = [0x22]
+            for byte in bytes {
+                switch byte {
+                case 0x22, 0x5C: out += [0x5C, byte]
+                case 0x0A: out += Array(#"\n"#.utf8)
+                case 0x0D: out += Array(#"\r"#.utf8)
+                case 0x09: out += Array(#"\t"#.utf8)
+                case 0..<0x20:
+                    let digits = Array("0123456789abcdef".utf8)
+                    out += Array(#"\u00"#.utf8) + [digits[Int(byte >> 4)], digits[Int(byte & 0xF)]]
+                default: out.append(byte)
+                }
+            }
+            return out + [0x22]
+        }
+        let specials: [UInt8] = Array(0..<0x20) + [0x21, 0x22, 0x23, 0x5B, 0x5C, 0x5D, 0x7F, 0x80, 0xC3, 0xFF]
+        for length in [1, 7, 8, 9, 16, 23] {
+            for offset in 0..<length {
+                for special in specials {
+                    var bytes = [UInt8](repeating: UInt8(ascii: "a"), count: length)
+                    bytes[offset] = special
+                    var out: [UInt8] = []
+                    bytes.withUnsafeBufferPointer { JSONWriter.writeString($0, into: &out) }
+                    #expect(out == reference(bytes), "byte \(special) at \(offset) of \(length)")
+                }
+            }
+        }
+    }
+
     @Test func keepsKeyOrderAndNumberSpellingThroughAWriteRoundTrip() throws {
         let text = #"{"b":1.50,"a":[1e3,-0,12345678901234567890123],"c":{"z":null,"y":true}}"#
         #expect(JSONWriter.string(try parser.parse(text)) == text)
@@ -77,6 +109,19 @@ struct TimestampTests {
     ])
     func rejectsAnythingButTheExactFormat(text: String) {
         #expect(Timestamp(text) == nil)
+    }
+
+    @Test("every formatted timestamp parses back to its millisecond, years 0000 to 9999")
+    func formattingRoundTripsThroughTheParser() throws {
+        var random = SystemRandomNumberGenerator()
+        let last: Int64 = 253_402_300_799_999 // 9999-12-31T23:59:59.999Z
+        let edges: [Int64] = [0, 1, 999, 1000, 59_999, 86_399_999, 86_400_000, 951_782_400_000, last]
+        let randoms = (0..<20_000).map { _ in Int64.random(in: -62_167_219_200_000...last, using: &random) }
+        for millis in edges + randoms {
+            let text = Timestamp(millisecondsSinceEpoch: millis).description
+            #expect(text.utf8.count == 24)
+            #expect(Timestamp(text)?.millisecondsSinceEpoch == millis, "\(millis) formatted as \(text)")
+        }
     }
 
     @Test func queryBoundsAcceptADateAsMidnightUTC() {
