@@ -6,42 +6,43 @@ import JournalCore
 /// GnuTLS, …) (docs/decisions/lazy-system-libraries.md). The first PostgreSQL connection of the
 /// process opens `libpq.so.5`; every later one reuses the same table.
 ///
-/// Each property has the C function's name and its exact pointer type (`cpq_*_fn` in
-/// `CLibPQ/shim.h`, taken with `__typeof__` from libpq-fe.h), so a call reads as the C call does.
+/// Each property is a C function without its `PQ` prefix (`exec` is `PQexec`), with its exact
+/// pointer type (`cpq_*_fn` in `CLibPQ/shim.h`, taken with `__typeof__` from libpq-fe.h):
+/// `pq.exec(handle, sql)` is the C call `PQexec(handle, sql)`.
 package struct LibPQ: Sendable {
     /// The library's file name as the dynamic loader looks it up (Debian package `libpq5`).
     package static let libraryName = "libpq.so.5"
 
-    package let PQconnectdb: cpq_PQconnectdb_fn
-    package let PQfinish: cpq_PQfinish_fn
-    package let PQreset: cpq_PQreset_fn
-    package let PQstatus: cpq_PQstatus_fn
-    package let PQtransactionStatus: cpq_PQtransactionStatus_fn
-    package let PQserverVersion: cpq_PQserverVersion_fn
-    package let PQerrorMessage: cpq_PQerrorMessage_fn
-    package let PQsocket: cpq_PQsocket_fn
-    package let PQexec: cpq_PQexec_fn
-    package let PQprepare: cpq_PQprepare_fn
-    package let PQexecPrepared: cpq_PQexecPrepared_fn
-    package let PQsendQueryParams: cpq_PQsendQueryParams_fn
-    package let PQsendQueryPrepared: cpq_PQsendQueryPrepared_fn
-    package let PQgetResult: cpq_PQgetResult_fn
-    package let PQenterPipelineMode: cpq_PQenterPipelineMode_fn
-    package let PQexitPipelineMode: cpq_PQexitPipelineMode_fn
-    package let PQpipelineSync: cpq_PQpipelineSync_fn
-    package let PQconsumeInput: cpq_PQconsumeInput_fn
-    package let PQnotifies: cpq_PQnotifies_fn
-    package let PQfreemem: cpq_PQfreemem_fn
-    package let PQresultStatus: cpq_PQresultStatus_fn
-    package let PQresultErrorField: cpq_PQresultErrorField_fn
-    package let PQclear: cpq_PQclear_fn
-    package let PQntuples: cpq_PQntuples_fn
-    package let PQnfields: cpq_PQnfields_fn
-    package let PQcmdTuples: cpq_PQcmdTuples_fn
-    package let PQftype: cpq_PQftype_fn
-    package let PQgetisnull: cpq_PQgetisnull_fn
-    package let PQgetlength: cpq_PQgetlength_fn
-    package let PQgetvalue: cpq_PQgetvalue_fn
+    package let connectdb: cpq_PQconnectdb_fn
+    package let finish: cpq_PQfinish_fn
+    package let reset: cpq_PQreset_fn
+    package let status: cpq_PQstatus_fn
+    package let transactionStatus: cpq_PQtransactionStatus_fn
+    package let serverVersion: cpq_PQserverVersion_fn
+    package let errorMessage: cpq_PQerrorMessage_fn
+    package let socket: cpq_PQsocket_fn
+    package let exec: cpq_PQexec_fn
+    package let prepare: cpq_PQprepare_fn
+    package let execPrepared: cpq_PQexecPrepared_fn
+    package let sendQueryParams: cpq_PQsendQueryParams_fn
+    package let sendQueryPrepared: cpq_PQsendQueryPrepared_fn
+    package let getResult: cpq_PQgetResult_fn
+    package let enterPipelineMode: cpq_PQenterPipelineMode_fn
+    package let exitPipelineMode: cpq_PQexitPipelineMode_fn
+    package let pipelineSync: cpq_PQpipelineSync_fn
+    package let consumeInput: cpq_PQconsumeInput_fn
+    package let notifies: cpq_PQnotifies_fn
+    package let freemem: cpq_PQfreemem_fn
+    package let resultStatus: cpq_PQresultStatus_fn
+    package let resultErrorField: cpq_PQresultErrorField_fn
+    package let clear: cpq_PQclear_fn
+    package let ntuples: cpq_PQntuples_fn
+    package let nfields: cpq_PQnfields_fn
+    package let cmdTuples: cpq_PQcmdTuples_fn
+    package let ftype: cpq_PQftype_fn
+    package let getisnull: cpq_PQgetisnull_fn
+    package let getlength: cpq_PQgetlength_fn
+    package let getvalue: cpq_PQgetvalue_fn
 
     /// The process's libpq, opened on the first call; a failure is kept and thrown to every
     /// caller (a `static let` is initialized once, thread-safely).
@@ -62,36 +63,36 @@ package struct LibPQ: Sendable {
             func resolve<Function>(_ name: String) throws(DynamicLibrary.LoadError) -> Function {
                 unsafeBitCast(try library.address(of: name), to: Function.self)
             }
-            PQconnectdb = try resolve("PQconnectdb")
-            PQfinish = try resolve("PQfinish")
-            PQreset = try resolve("PQreset")
-            PQstatus = try resolve("PQstatus")
-            PQtransactionStatus = try resolve("PQtransactionStatus")
-            PQserverVersion = try resolve("PQserverVersion")
-            PQerrorMessage = try resolve("PQerrorMessage")
-            PQsocket = try resolve("PQsocket")
-            PQexec = try resolve("PQexec")
-            PQprepare = try resolve("PQprepare")
-            PQexecPrepared = try resolve("PQexecPrepared")
-            PQsendQueryParams = try resolve("PQsendQueryParams")
-            PQsendQueryPrepared = try resolve("PQsendQueryPrepared")
-            PQgetResult = try resolve("PQgetResult")
-            PQenterPipelineMode = try resolve("PQenterPipelineMode")
-            PQexitPipelineMode = try resolve("PQexitPipelineMode")
-            PQpipelineSync = try resolve("PQpipelineSync")
-            PQconsumeInput = try resolve("PQconsumeInput")
-            PQnotifies = try resolve("PQnotifies")
-            PQfreemem = try resolve("PQfreemem")
-            PQresultStatus = try resolve("PQresultStatus")
-            PQresultErrorField = try resolve("PQresultErrorField")
-            PQclear = try resolve("PQclear")
-            PQntuples = try resolve("PQntuples")
-            PQnfields = try resolve("PQnfields")
-            PQcmdTuples = try resolve("PQcmdTuples")
-            PQftype = try resolve("PQftype")
-            PQgetisnull = try resolve("PQgetisnull")
-            PQgetlength = try resolve("PQgetlength")
-            PQgetvalue = try resolve("PQgetvalue")
+            connectdb = try resolve("PQconnectdb")
+            finish = try resolve("PQfinish")
+            reset = try resolve("PQreset")
+            status = try resolve("PQstatus")
+            transactionStatus = try resolve("PQtransactionStatus")
+            serverVersion = try resolve("PQserverVersion")
+            errorMessage = try resolve("PQerrorMessage")
+            socket = try resolve("PQsocket")
+            exec = try resolve("PQexec")
+            prepare = try resolve("PQprepare")
+            execPrepared = try resolve("PQexecPrepared")
+            sendQueryParams = try resolve("PQsendQueryParams")
+            sendQueryPrepared = try resolve("PQsendQueryPrepared")
+            getResult = try resolve("PQgetResult")
+            enterPipelineMode = try resolve("PQenterPipelineMode")
+            exitPipelineMode = try resolve("PQexitPipelineMode")
+            pipelineSync = try resolve("PQpipelineSync")
+            consumeInput = try resolve("PQconsumeInput")
+            notifies = try resolve("PQnotifies")
+            freemem = try resolve("PQfreemem")
+            resultStatus = try resolve("PQresultStatus")
+            resultErrorField = try resolve("PQresultErrorField")
+            clear = try resolve("PQclear")
+            ntuples = try resolve("PQntuples")
+            nfields = try resolve("PQnfields")
+            cmdTuples = try resolve("PQcmdTuples")
+            ftype = try resolve("PQftype")
+            getisnull = try resolve("PQgetisnull")
+            getlength = try resolve("PQgetlength")
+            getvalue = try resolve("PQgetvalue")
         } catch {
             throw PostgresError(sqlState: nil, operation: "connect", message: Self.message(error))
         }

@@ -189,7 +189,7 @@ final class HTTPServer: @unchecked Sendable {
         let context = Unmanaged.passUnretained(self).toOpaque()
         daemon = options.withUnsafeMutableBufferPointer { items in
             cmhd_start_daemon(
-                mhd.MHD_start_daemon, flags, HTTPServer.access, context, HTTPServer.completed, items.baseAddress)
+                mhd.startDaemon, flags, HTTPServer.access, context, HTTPServer.completed, items.baseAddress)
         }
         guard daemon != nil else {
             throw CLIError(.failure, "cannot start the HTTP server (libmicrohttpd refused its options)")
@@ -199,7 +199,7 @@ final class HTTPServer: @unchecked Sendable {
     /// Stops accepting connections; those already open go on.
     func quiesce() {
         guard let daemon else { return }
-        _ = mhd.MHD_quiesce_daemon(daemon)
+        _ = mhd.quiesceDaemon(daemon)
     }
 
     /// Stops the daemon: gives `answer` to the requests still waiting for theirs (the library
@@ -211,11 +211,11 @@ final class HTTPServer: @unchecked Sendable {
             for reply in suspended.values {
                 reply.pending = answer
                 reply.phase = .resumed
-                mhd.MHD_resume_connection(reply.connection)
+                mhd.resumeConnection(reply.connection)
             }
             suspended.removeAll()
         }
-        mhd.MHD_stop_daemon(daemon)
+        mhd.stopDaemon(daemon)
         self.daemon = nil
     }
 
@@ -230,7 +230,7 @@ final class HTTPServer: @unchecked Sendable {
                 reply.pending = response
                 reply.phase = .resumed
                 suspended[ObjectIdentifier(reply)] = nil
-                mhd.MHD_resume_connection(reply.connection)
+                mhd.resumeConnection(reply.connection)
             case .resumed, .done:
                 break
             }
@@ -250,7 +250,7 @@ final class HTTPServer: @unchecked Sendable {
                 reply.phase = .done
                 return stopAnswer
             }
-            mhd.MHD_suspend_connection(connection)
+            mhd.suspendConnection(connection)
             reply.phase = .suspended
             suspended[ObjectIdentifier(reply)] = reply
             return nil
@@ -353,15 +353,15 @@ final class HTTPServer: @unchecked Sendable {
     private func queue(_ response: HTTPResponse, on connection: OpaquePointer, for exchange: Exchange) -> MHD_Result {
         // unsafe: .RESPMEM_MUST_COPY makes the library copy the body before this returns.
         let made = response.body.withUnsafeBytes { raw in
-            mhd.MHD_create_response_from_buffer(
+            mhd.createResponseFromBuffer(
                 raw.count, UnsafeMutableRawPointer(mutating: raw.baseAddress),
                 .RESPMEM_MUST_COPY)
         }
         guard let made else { return .NO }
-        defer { mhd.MHD_destroy_response(made) }
-        _ = mhd.MHD_add_response_header(made, "Content-Type", response.contentType)
-        for (name, value) in response.headers { _ = mhd.MHD_add_response_header(made, name, value) }
-        let result = mhd.MHD_queue_response(connection, UInt32(response.status), made)
+        defer { mhd.destroyResponse(made) }
+        _ = mhd.addResponseHeader(made, "Content-Type", response.contentType)
+        for (name, value) in response.headers { _ = mhd.addResponseHeader(made, name, value) }
+        let result = mhd.queueResponse(connection, UInt32(response.status), made)
         if result == .YES { exchange.response = response }
         return result
     }
@@ -378,7 +378,7 @@ final class HTTPServer: @unchecked Sendable {
         collected.lowercased = lowercased
         // unsafe: `collected` outlives the call, which invokes the iterator synchronously.
         withExtendedLifetime(collected) {
-            _ = mhd.MHD_get_connection_values(
+            _ = mhd.getConnectionValues(
                 connection, kind,
                 { context, _, key, value in
                     guard let context, let key else { return .YES }
