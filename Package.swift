@@ -30,15 +30,15 @@ let package = Package(
         .systemLibrary(
             name: "COpenSSL", path: "Sources/COpenSSL", pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]),
-        .systemLibrary(
-            name: "CLibPQ", path: "Sources/CLibPQ", pkgConfig: "libpq",
-            providers: [.apt(["libpq-dev"])]),
+        // Headers only: libpq is opened with dlopen on first use (EventStore/Postgres/LibPQ.swift,
+        // docs/decisions/lazy-system-libraries.md), so no pkgConfig (it would add -lpq).
+        .systemLibrary(name: "CLibPQ", path: "Sources/CLibPQ", providers: [.apt(["libpq-dev"])]),
         // glibc's posix_spawn_file_actions_addclosefrom_np (header only, part of libc).
         .systemLibrary(name: "CSpawn", path: "Sources/CSpawn"),
-        // The HTTP/1.1 server of `journal serve`.
+        // The HTTP/1.1 server of `journal serve`. Headers only, like CLibPQ: opened with dlopen
+        // when serve starts (cli/Serve/LibMicroHTTPD.swift).
         .systemLibrary(
-            name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", pkgConfig: "libmicrohttpd",
-            providers: [.apt(["libmicrohttpd-dev"])]),
+            name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", providers: [.apt(["libmicrohttpd-dev"])]),
 
         // Shared value types: JSON that keeps what it was given, timestamps, identifiers.
         .target(name: "JournalCore", swiftSettings: upcoming),

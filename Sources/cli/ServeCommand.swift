@@ -86,6 +86,8 @@ enum ServeCommand {
         let address = try ListenAddress(parsing: arguments.string("listen") ?? defaultListen)
         let tokens = try arguments.string("tokens").map { path throws(CLIError) in try TokenFile.load(path: path) }
         let maxBody = arguments.integer("max-body").map { Int(clamping: $0) } ?? defaultMaxBody
+        // Before the journal is opened: a missing libmicrohttpd is reported without touching it.
+        let library = try LibMicroHTTPD.shared()
         let store = try JournalAccess.openForWriting(context, arguments)
         let projections = ProjectionAccess(engine: try ProjectCommand.openEngine(context, arguments, store: store))
         defer { projections.close() }
@@ -110,7 +112,7 @@ enum ServeCommand {
         let api = JournalAPI(
             store: store, projections: projections, tokens: tokens, maxBodyBytes: maxBody,
             accessLog: AccessLog(descriptor: 2, now: context.now))
-        let server = HTTPServer(listenSocket: socket, handler: api)
+        let server = HTTPServer(listenSocket: socket, handler: api, library: library)
         do {
             var limits = HTTPServer.Limits()
             if let seconds = arguments.integer("request-timeout") { limits.uploadSeconds = Int(clamping: seconds) }

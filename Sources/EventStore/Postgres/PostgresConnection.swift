@@ -6,7 +6,8 @@ import CLibPQ
     import Darwin
 #endif
 
-/// One libpq connection: the only place in the package that calls libpq.
+/// One libpq connection: the only place in the package that calls libpq (through `LibPQ`, the
+/// library opened on first use).
 ///
 /// Statements run with binary parameters and binary results, prepared once per connection and
 /// cached by SQL text. `pipeline(_:)` sends many statements in libpq's pipeline mode and waits
@@ -21,22 +22,27 @@ package final class PostgresConnection {
     package let location: String
     private let conninfo: String
     private let password: String?
+    private let pq: LibPQ
     private var handle: OpaquePointer
     private var prepared: [String: String] = [:]
 
     /// Connects with a libpq connection string: a `postgres://` URL or `key=value` pairs.
     ///
     /// - Throws: `PostgresError` with operation `connect`; its message never holds the password.
+    ///   When libpq itself cannot be loaded, the message names the library and the package to
+    ///   install (`LibPQ`).
     package init(_ conninfo: String) throws(PostgresError) {
+        pq = try LibPQ.shared()
         self.conninfo = conninfo
         location = PostgresURL.redacted(conninfo)
         password = PostgresURL.password(in: conninfo)
-        guard let handle = PQconnectdb(conninfo) else {
+        guard let handle = pq.connectdb(conninfo) else {
             throw PostgresError(sqlState: nil, operation: "connect", message: "libpq could not allocate a connection")
         }
         self.handle = handle
-        guard PQstatus(handle) == CONNECTION_OK else {
-            let message = Self.scrub(String(cString: PQerrorMessage(handle)), password: password, conninfo: conninfo)
+        guard pq.status(handle) == CONNECTION_OK else {
+            let message = Self.scrub(
+                pq.errorMessage(handle).map { String(cString: $0) } ?? "", password: password, conninfo: conninfo)
             // Every stored property is set, so `deinit` runs and calls PQfinish.
             throw PostgresError(
                 sqlState: Self.connectionState(message), operation: "connect",
@@ -45,7 +51,7 @@ package final class PostgresConnection {
         _ = try? execute("SET client_min_messages = warning")
     }
 
-    deinit { PQfinish(handle) }
+    deinit { pq.finish(handle) }
 
     // MARK: - Statements
 
@@ -53,8 +59,8 @@ package final class PostgresConnection {
     /// query protocol; results are discarded.
     package func execute(_ sql: String) throws(PostgresError) {
         try reconnectIfBroken()
-        guard let result = PQexec(handle, sql) else { throw clientError("execute") }
-        defer { PQclear(result) }
+        guard let result = pq.exec(handle, sql) else { throw clientError("execute") }
+        defer { pq.clear(result) }
         try check(result, "execute")
     }
 
@@ -63,10 +69,10 @@ package final class PostgresConnection {
         try reconnectIfBroken()
         let name = try statementName(sql, parameters)
         let result: OpaquePointer? = withEncoded(parameters) { count, values, lengths, formats in
-            PQexecPrepared(handle, name, count, values, lengths, formats, 1)
+            pq.execPrepared(handle, name, count, values, lengths, formats, 1)
         }
         guard let result else { throw clientError("execute") }
-        let wrapped = PostgresResult(handle: result)
+        let wrapped = PostgresResult(handle: result, pq: pq)
         try check(result, "execute")
         return wrapped
     }
@@ -86,7 +92,7 @@ package final class PostgresConnection {
         for statement in statements where statement.prepared {
             names.append(try statementName(statement.sql, statement.parameters))
         }
-        guard PQenterPipelineMode(handle) == 1 else { throw clientError("pipeline") }
+        guard pq.enterPipelineMode(handle) == 1 else { throw clientError("pipeline") }
         var results: [PostgresResult] = []
         results.reserveCapacity(statements.count)
         var failure: PostgresError?
@@ -97,10 +103,10 @@ package final class PostgresConnection {
             if statement.prepared { nameIndex += 1 }
             let ok: Int32 = withEncoded(statement.parameters) { count, values, lengths, formats in
                 if statement.prepared {
-                    return PQsendQueryPrepared(handle, name, count, values, lengths, formats, 1)
+                    return pq.sendQueryPrepared(handle, name, count, values, lengths, formats, 1)
                 }
                 let types = statement.parameters.map { $0.oid }
-                return PQsendQueryParams(handle, statement.sql, count, types, values, lengths, formats, 1)
+                return pq.sendQueryParams(handle, statement.sql, count, types, values, lengths, formats, 1)
             }
             guard ok == 1 else {
                 failure = clientError("pipeline")
@@ -108,22 +114,22 @@ package final class PostgresConnection {
             }
             sent += 1
         }
-        if PQpipelineSync(handle) != 1, failure == nil { failure = clientError("pipeline") }
+        if pq.pipelineSync(handle) != 1, failure == nil { failure = clientError("pipeline") }
         // Drain: each statement yields its result then a NULL; the sync yields PIPELINE_SYNC.
         var drained = 0
         while drained < sent {
-            guard let result = PQgetResult(handle) else {
-                if PQstatus(handle) != CONNECTION_OK {
+            guard let result = pq.getResult(handle) else {
+                if pq.status(handle) != CONNECTION_OK {
                     failure = failure ?? clientError("pipeline")
                     break
                 }
                 continue
             }
-            let status = PQresultStatus(result)
+            let status = pq.resultStatus(result)
             if status == PGRES_PIPELINE_ABORTED {
-                PQclear(result)
+                pq.clear(result)
             } else {
-                let wrapped = PostgresResult(handle: result)
+                let wrapped = PostgresResult(handle: result, pq: pq)
                 do {
                     try check(result, "pipeline")
                     results.append(wrapped)
@@ -133,16 +139,16 @@ package final class PostgresConnection {
             }
             drained += 1
             // The NULL that ends this statement's results.
-            while let extra = PQgetResult(handle) {
-                PQclear(extra)
+            while let extra = pq.getResult(handle) {
+                pq.clear(extra)
             }
         }
-        while PQstatus(handle) == CONNECTION_OK, let result = PQgetResult(handle) {
-            let status = PQresultStatus(result)
-            PQclear(result)
+        while pq.status(handle) == CONNECTION_OK, let result = pq.getResult(handle) {
+            let status = pq.resultStatus(result)
+            pq.clear(result)
             if status == PGRES_PIPELINE_SYNC { break }
         }
-        _ = PQexitPipelineMode(handle)
+        _ = pq.exitPipelineMode(handle)
         if let failure { throw failure }
         return results
     }
@@ -155,7 +161,7 @@ package final class PostgresConnection {
     }
 
     package var transactionState: TransactionState {
-        switch PQtransactionStatus(handle) {
+        switch pq.transactionStatus(handle) {
         case PQTRANS_IDLE: return .idle
         case PQTRANS_ACTIVE: return .active
         case PQTRANS_INTRANS: return .inTransaction
@@ -168,20 +174,20 @@ package final class PostgresConnection {
     /// and a broken connection rolls back on the server by itself).
     package func rollback() {
         guard transactionState == .inTransaction || transactionState == .failed else { return }
-        if let result = PQexec(handle, "ROLLBACK") { PQclear(result) }
+        if let result = pq.exec(handle, "ROLLBACK") { pq.clear(result) }
     }
 
-    package var isConnected: Bool { PQstatus(handle) == CONNECTION_OK }
+    package var isConnected: Bool { pq.status(handle) == CONNECTION_OK }
 
     /// The server's version number, e.g. 150018 for 15.18.
-    package var serverVersion: Int { Int(PQserverVersion(handle)) }
+    package var serverVersion: Int { Int(pq.serverVersion(handle)) }
 
     /// After a lost connection, reconnects (prepared statements are gone with the old session).
     private func reconnectIfBroken() throws(PostgresError) {
-        guard PQstatus(handle) != CONNECTION_OK else { return }
-        PQreset(handle)
+        guard pq.status(handle) != CONNECTION_OK else { return }
+        pq.reset(handle)
         prepared.removeAll()
-        guard PQstatus(handle) == CONNECTION_OK else {
+        guard pq.status(handle) == CONNECTION_OK else {
             throw PostgresError(
                 sqlState: "08006", operation: "connect",
                 message: "lost the connection to \(location) and could not reconnect: \(errorMessage)")
@@ -192,15 +198,15 @@ package final class PostgresConnection {
     // MARK: - Notifications
 
     /// The socket to wait on (`poll`) for notifications; -1 when not connected.
-    var socket: Int32 { PQsocket(handle) }
+    var socket: Int32 { pq.socket(handle) }
 
     /// Reads what the server sent and returns the pending notifications (channel, payload).
     func notifications() throws(PostgresError) -> [(channel: String, payload: String)] {
-        guard PQconsumeInput(handle) == 1 else { throw clientError("listen") }
+        guard pq.consumeInput(handle) == 1 else { throw clientError("listen") }
         var received: [(String, String)] = []
-        while let notify = PQnotifies(handle) {
+        while let notify = pq.notifies(handle) {
             received.append((String(cString: notify.pointee.relname), String(cString: notify.pointee.extra)))
-            PQfreemem(notify)
+            pq.freemem(notify)
         }
         return received
     }
@@ -211,10 +217,10 @@ package final class PostgresConnection {
         if let name = prepared[sql] { return name }
         let name = "journal_\(prepared.count + 1)"
         let types = parameters.map { $0.oid }
-        guard let result = PQprepare(handle, name, sql, Int32(types.count), types) else {
+        guard let result = pq.prepare(handle, name, sql, Int32(types.count), types) else {
             throw clientError("prepare")
         }
-        defer { PQclear(result) }
+        defer { pq.clear(result) }
         try check(result, "prepare")
         prepared[sql] = name
         return name
@@ -255,13 +261,13 @@ package final class PostgresConnection {
     }
 
     private func check(_ result: OpaquePointer, _ operation: String) throws(PostgresError) {
-        switch PQresultStatus(result) {
+        switch pq.resultStatus(result) {
         case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY, PGRES_SINGLE_TUPLE, PGRES_PIPELINE_SYNC:
             return
         default:
-            let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
+            let state = pq.resultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
             let primary =
-                PQresultErrorField(result, Int32(UInt8(ascii: "M"))).map { String(cString: $0) }
+                pq.resultErrorField(result, Int32(UInt8(ascii: "M"))).map { String(cString: $0) }
                 ?? errorMessage
             throw PostgresError(
                 sqlState: state, operation: operation,
@@ -270,12 +276,12 @@ package final class PostgresConnection {
     }
 
     private var errorMessage: String {
-        Self.scrub(String(cString: PQerrorMessage(handle)), password: password, conninfo: conninfo)
+        Self.scrub(pq.errorMessage(handle).map { String(cString: $0) } ?? "", password: password, conninfo: conninfo)
     }
 
     private func clientError(_ operation: String) -> PostgresError {
         PostgresError(
-            sqlState: PQstatus(handle) == CONNECTION_OK ? nil : "08006", operation: operation,
+            sqlState: pq.status(handle) == CONNECTION_OK ? nil : "08006", operation: operation,
             message: errorMessage)
     }
 

@@ -5,23 +5,28 @@ import CLibPQ
 /// queries fix every column's type, so a mismatch is a programming error.
 package final class PostgresResult {
     let handle: OpaquePointer
+    /// The libpq of the connection that made the result.
+    private let pq: LibPQ
 
-    init(handle: OpaquePointer) { self.handle = handle }
+    init(handle: OpaquePointer, pq: LibPQ) {
+        self.handle = handle
+        self.pq = pq
+    }
 
-    deinit { PQclear(handle) }
+    deinit { pq.clear(handle) }
 
-    package var rowCount: Int { Int(PQntuples(handle)) }
-    package var columnCount: Int { Int(PQnfields(handle)) }
+    package var rowCount: Int { Int(pq.ntuples(handle)) }
+    package var columnCount: Int { Int(pq.nfields(handle)) }
 
     /// Rows changed by an INSERT/UPDATE/DELETE (0 when not applicable).
-    package var affectedRows: Int { Int(String(cString: PQcmdTuples(handle))) ?? 0 }
+    package var affectedRows: Int { pq.cmdTuples(handle).flatMap { Int(String(cString: $0)) } ?? 0 }
 
     /// The type OID of a column (`pg_type.oid`: 20 bigint, 25 text, 16 boolean, 1700 numeric,
     /// …), for callers whose queries do not fix every column's type.
-    package func columnType(_ column: Int) -> UInt32 { UInt32(PQftype(handle, Int32(column))) }
+    package func columnType(_ column: Int) -> UInt32 { UInt32(pq.ftype(handle, Int32(column))) }
 
     package func isNull(_ row: Int, _ column: Int) -> Bool {
-        PQgetisnull(handle, Int32(row), Int32(column)) == 1
+        pq.getisnull(handle, Int32(row), Int32(column)) == 1
     }
 
     /// A bigint, integer or smallint column (binary format: big-endian two's complement).
@@ -53,8 +58,8 @@ package final class PostgresResult {
     package func withBytes<R, E: Error>(_ row: Int, _ column: Int, _ body: (UnsafeRawBufferPointer) throws(E) -> R)
         throws(E) -> R
     {
-        let length = Int(PQgetlength(handle, Int32(row), Int32(column)))
-        guard length > 0, let pointer = PQgetvalue(handle, Int32(row), Int32(column)) else {
+        let length = Int(pq.getlength(handle, Int32(row), Int32(column)))
+        guard length > 0, let pointer = pq.getvalue(handle, Int32(row), Int32(column)) else {
             return try body(UnsafeRawBufferPointer(start: nil, count: 0))
         }
         return try body(UnsafeRawBufferPointer(start: pointer, count: length))

@@ -2,8 +2,9 @@ import CMicroHTTPD
 import Glibc
 import JournalCore
 
-// The one place the cli calls libmicrohttpd. Everything else of `journal serve` sees
-// `HTTPRequest`, `HTTPResponse`, `HTTPReply` and `HTTPHandler`, plain Swift values.
+// The one place the cli calls libmicrohttpd (through `LibMicroHTTPD`, the library opened when
+// serve starts). Everything else of `journal serve` sees `HTTPRequest`, `HTTPResponse`,
+// `HTTPReply` and `HTTPHandler`, plain Swift values.
 //
 // Threading (docs/decisions/serve-threading.md): a few event-loop threads (epoll, one per
 // core) read requests and write answers for every connection; they never wait. A handler that
@@ -150,6 +151,7 @@ final class HTTPServer: @unchecked Sendable {
 
     private let handler: any HTTPHandler
     private let listenSocket: Int32
+    private let mhd: LibMicroHTTPD
     private var daemon: OpaquePointer?
     private var uploadNanoseconds: Int64 = 60_000_000_000
     /// Guards every reply's phase and answer, `suspended` and `stopAnswer`; the library's suspend
@@ -159,9 +161,11 @@ final class HTTPServer: @unchecked Sendable {
     /// Set by `stop`: the answer to every request still waiting, and to any that would wait.
     private var stopAnswer: HTTPResponse?
 
-    init(listenSocket: Int32, handler: any HTTPHandler) {
+    /// - Parameter library: the loaded libmicrohttpd (`LibMicroHTTPD.shared()`).
+    init(listenSocket: Int32, handler: any HTTPHandler, library: LibMicroHTTPD) {
         self.listenSocket = listenSocket
         self.handler = handler
+        mhd = library
     }
 
     /// Starts the daemon's threads.
@@ -184,7 +188,8 @@ final class HTTPServer: @unchecked Sendable {
         // before the server can go away, so the callbacks never see a dangling pointer.
         let context = Unmanaged.passUnretained(self).toOpaque()
         daemon = options.withUnsafeMutableBufferPointer { items in
-            cmhd_start_daemon(flags, HTTPServer.access, context, HTTPServer.completed, items.baseAddress)
+            cmhd_start_daemon(
+                mhd.startDaemon, flags, HTTPServer.access, context, HTTPServer.completed, items.baseAddress)
         }
         guard daemon != nil else {
             throw CLIError(.failure, "cannot start the HTTP server (libmicrohttpd refused its options)")
@@ -194,7 +199,7 @@ final class HTTPServer: @unchecked Sendable {
     /// Stops accepting connections; those already open go on.
     func quiesce() {
         guard let daemon else { return }
-        _ = MHD_quiesce_daemon(daemon)
+        _ = mhd.quiesceDaemon(daemon)
     }
 
     /// Stops the daemon: gives `answer` to the requests still waiting for theirs (the library
@@ -206,11 +211,11 @@ final class HTTPServer: @unchecked Sendable {
             for reply in suspended.values {
                 reply.pending = answer
                 reply.phase = .resumed
-                MHD_resume_connection(reply.connection)
+                mhd.resumeConnection(reply.connection)
             }
             suspended.removeAll()
         }
-        MHD_stop_daemon(daemon)
+        mhd.stopDaemon(daemon)
         self.daemon = nil
     }
 
@@ -225,7 +230,7 @@ final class HTTPServer: @unchecked Sendable {
                 reply.pending = response
                 reply.phase = .resumed
                 suspended[ObjectIdentifier(reply)] = nil
-                MHD_resume_connection(reply.connection)
+                mhd.resumeConnection(reply.connection)
             case .resumed, .done:
                 break
             }
@@ -245,7 +250,7 @@ final class HTTPServer: @unchecked Sendable {
                 reply.phase = .done
                 return stopAnswer
             }
-            MHD_suspend_connection(connection)
+            mhd.suspendConnection(connection)
             reply.phase = .suspended
             suspended[ObjectIdentifier(reply)] = reply
             return nil
@@ -284,9 +289,9 @@ final class HTTPServer: @unchecked Sendable {
         guard let stored = connectionContext.pointee else {
             let request = HTTPRequest(
                 method: method.map { String(cString: $0) } ?? "", path: url.map { String(cString: $0) } ?? "",
-                headers: values(connection, kind: .HEADER_KIND, lowercased: true)
+                headers: values(server.mhd, connection, kind: .HEADER_KIND, lowercased: true)
                     .reduce(into: [:]) { $0[$1.name] = $1.value ?? "" },
-                arguments: values(connection, kind: .GET_ARGUMENT_KIND, lowercased: false),
+                arguments: values(server.mhd, connection, kind: .GET_ARGUMENT_KIND, lowercased: false),
                 startedNanoseconds: SystemClock.monotonicNanoseconds())
             let exchange = Exchange(request: request, reply: HTTPReply(connection: connection, server: server))
             connectionContext.pointee = Unmanaged.passRetained(exchange).toOpaque()
@@ -348,21 +353,21 @@ final class HTTPServer: @unchecked Sendable {
     private func queue(_ response: HTTPResponse, on connection: OpaquePointer, for exchange: Exchange) -> MHD_Result {
         // unsafe: .RESPMEM_MUST_COPY makes the library copy the body before this returns.
         let made = response.body.withUnsafeBytes { raw in
-            MHD_create_response_from_buffer(
+            mhd.createResponseFromBuffer(
                 raw.count, UnsafeMutableRawPointer(mutating: raw.baseAddress),
                 .RESPMEM_MUST_COPY)
         }
         guard let made else { return .NO }
-        defer { MHD_destroy_response(made) }
-        _ = MHD_add_response_header(made, "Content-Type", response.contentType)
-        for (name, value) in response.headers { _ = MHD_add_response_header(made, name, value) }
-        let result = MHD_queue_response(connection, UInt32(response.status), made)
+        defer { mhd.destroyResponse(made) }
+        _ = mhd.addResponseHeader(made, "Content-Type", response.contentType)
+        for (name, value) in response.headers { _ = mhd.addResponseHeader(made, name, value) }
+        let result = mhd.queueResponse(connection, UInt32(response.status), made)
         if result == .YES { exchange.response = response }
         return result
     }
 
     /// Every header or query argument of the request, in order.
-    private static func values(_ connection: OpaquePointer, kind: MHD_ValueKind, lowercased: Bool)
+    private static func values(_ mhd: LibMicroHTTPD, _ connection: OpaquePointer, kind: MHD_ValueKind, lowercased: Bool)
         -> [(name: String, value: String?)]
     {
         final class Collected {
@@ -373,7 +378,7 @@ final class HTTPServer: @unchecked Sendable {
         collected.lowercased = lowercased
         // unsafe: `collected` outlives the call, which invokes the iterator synchronously.
         withExtendedLifetime(collected) {
-            _ = MHD_get_connection_values(
+            _ = mhd.getConnectionValues(
                 connection, kind,
                 { context, _, key, value in
                     guard let context, let key else { return .YES }

@@ -1,0 +1,110 @@
+import CLibPQ
+import JournalCore
+
+/// libpq's functions, resolved at run time: the `journal` executable does not link libpq, so
+/// commands on a SQLite journal never map it and the ~20 libraries it pulls in (Kerberos, LDAP,
+/// GnuTLS, …) (docs/decisions/lazy-system-libraries.md). The first PostgreSQL connection of the
+/// process opens `libpq.so.5`; every later one reuses the same table.
+///
+/// Each property is a C function without its `PQ` prefix (`exec` is `PQexec`), with its exact
+/// pointer type (`cpq_*_fn` in `CLibPQ/shim.h`, taken with `__typeof__` from libpq-fe.h):
+/// `pq.exec(handle, sql)` is the C call `PQexec(handle, sql)`.
+package struct LibPQ: Sendable {
+    /// The library's file name as the dynamic loader looks it up (Debian package `libpq5`).
+    package static let libraryName = "libpq.so.5"
+
+    package let connectdb: cpq_PQconnectdb_fn
+    package let finish: cpq_PQfinish_fn
+    package let reset: cpq_PQreset_fn
+    package let status: cpq_PQstatus_fn
+    package let transactionStatus: cpq_PQtransactionStatus_fn
+    package let serverVersion: cpq_PQserverVersion_fn
+    package let errorMessage: cpq_PQerrorMessage_fn
+    package let socket: cpq_PQsocket_fn
+    package let exec: cpq_PQexec_fn
+    package let prepare: cpq_PQprepare_fn
+    package let execPrepared: cpq_PQexecPrepared_fn
+    package let sendQueryParams: cpq_PQsendQueryParams_fn
+    package let sendQueryPrepared: cpq_PQsendQueryPrepared_fn
+    package let getResult: cpq_PQgetResult_fn
+    package let enterPipelineMode: cpq_PQenterPipelineMode_fn
+    package let exitPipelineMode: cpq_PQexitPipelineMode_fn
+    package let pipelineSync: cpq_PQpipelineSync_fn
+    package let consumeInput: cpq_PQconsumeInput_fn
+    package let notifies: cpq_PQnotifies_fn
+    package let freemem: cpq_PQfreemem_fn
+    package let resultStatus: cpq_PQresultStatus_fn
+    package let resultErrorField: cpq_PQresultErrorField_fn
+    package let clear: cpq_PQclear_fn
+    package let ntuples: cpq_PQntuples_fn
+    package let nfields: cpq_PQnfields_fn
+    package let cmdTuples: cpq_PQcmdTuples_fn
+    package let ftype: cpq_PQftype_fn
+    package let getisnull: cpq_PQgetisnull_fn
+    package let getlength: cpq_PQgetlength_fn
+    package let getvalue: cpq_PQgetvalue_fn
+
+    /// The process's libpq, opened on the first call; a failure is kept and thrown to every
+    /// caller (a `static let` is initialized once, thread-safely).
+    package static func shared() throws(PostgresError) -> LibPQ { try loaded.get() }
+
+    private static let loaded = Result { () throws(PostgresError) -> LibPQ in try LibPQ(libraryName: libraryName) }
+
+    /// Opens `libraryName` and resolves every function; tests pass a name that does not exist.
+    ///
+    /// - Throws: `PostgresError` with operation `connect`, naming the library, the loader's
+    ///   reason and the package to install.
+    package init(libraryName: String) throws(PostgresError) {
+        do {
+            let library = try DynamicLibrary(opening: libraryName)
+            // unsafe: `unsafeBitCast` turns the address dlsym found for a name into the pointer
+            // type that libpq-fe.h declares for that same name (`__typeof__(&PQxxx)`), so the
+            // call signature is the header's own. This is the only cast of it in the package.
+            func resolve<Function>(_ name: String) throws(DynamicLibrary.LoadError) -> Function {
+                unsafeBitCast(try library.address(of: name), to: Function.self)
+            }
+            connectdb = try resolve("PQconnectdb")
+            finish = try resolve("PQfinish")
+            reset = try resolve("PQreset")
+            status = try resolve("PQstatus")
+            transactionStatus = try resolve("PQtransactionStatus")
+            serverVersion = try resolve("PQserverVersion")
+            errorMessage = try resolve("PQerrorMessage")
+            socket = try resolve("PQsocket")
+            exec = try resolve("PQexec")
+            prepare = try resolve("PQprepare")
+            execPrepared = try resolve("PQexecPrepared")
+            sendQueryParams = try resolve("PQsendQueryParams")
+            sendQueryPrepared = try resolve("PQsendQueryPrepared")
+            getResult = try resolve("PQgetResult")
+            enterPipelineMode = try resolve("PQenterPipelineMode")
+            exitPipelineMode = try resolve("PQexitPipelineMode")
+            pipelineSync = try resolve("PQpipelineSync")
+            consumeInput = try resolve("PQconsumeInput")
+            notifies = try resolve("PQnotifies")
+            freemem = try resolve("PQfreemem")
+            resultStatus = try resolve("PQresultStatus")
+            resultErrorField = try resolve("PQresultErrorField")
+            clear = try resolve("PQclear")
+            ntuples = try resolve("PQntuples")
+            nfields = try resolve("PQnfields")
+            cmdTuples = try resolve("PQcmdTuples")
+            ftype = try resolve("PQftype")
+            getisnull = try resolve("PQgetisnull")
+            getlength = try resolve("PQgetlength")
+            getvalue = try resolve("PQgetvalue")
+        } catch {
+            throw PostgresError(sqlState: nil, operation: "connect", message: Self.message(error))
+        }
+    }
+
+    /// What a user reads: the loader's text names only the library and the symbol, never the URL.
+    static func message(_ error: DynamicLibrary.LoadError) -> String {
+        if let symbol = error.symbol {
+            return "PostgreSQL needs libpq (\(error.library)), which has no \(symbol): \(error.reason); "
+                + "install libpq5 version 14 or later (pipeline mode)"
+        }
+        return "PostgreSQL needs libpq (\(error.library)), which could not be loaded: \(error.reason); "
+            + "install libpq5"
+    }
+}

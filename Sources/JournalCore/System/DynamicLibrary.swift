@@ -1,0 +1,58 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A shared library opened at run time with `dlopen` (`RTLD_NOW | RTLD_LOCAL`): its symbols are
+/// resolved at once and stay private to whoever asks for them with `address(of:)`. Never closed:
+/// the functions handed out must stay valid for the whole process.
+///
+/// Used for the libraries only some commands need (libpq, libmicrohttpd), so that the others do
+/// not map them at start (docs/decisions/lazy-system-libraries.md).
+package struct DynamicLibrary: @unchecked Sendable {
+    // @unchecked: the handle is an opaque, immutable token; dlsym may be called from any thread.
+
+    /// Why a library or one of its symbols could not be had, with the loader's own text.
+    package struct LoadError: Error, Sendable, CustomStringConvertible {
+        /// The library's file name as given to `dlopen`.
+        package var library: String
+        /// The missing symbol, or nil when the library itself could not be opened.
+        package var symbol: String?
+        /// `dlerror()`'s text (which names the file and, for a symbol, the symbol).
+        package var reason: String
+
+        package var description: String {
+            if let symbol { return "\(library) has no \(symbol): \(reason)" }
+            return "\(library) could not be loaded: \(reason)"
+        }
+    }
+
+    /// The file name given to `dlopen`, e.g. `libpq.so.5`.
+    package let name: String
+    private let handle: UnsafeMutableRawPointer
+
+    /// Opens `name` the way the dynamic loader finds a `DT_NEEDED` library (LD_LIBRARY_PATH, the
+    /// loader cache, the default folders).
+    package init(opening name: String) throws(LoadError) {
+        _ = dlerror() // clear a stale message
+        guard let handle = dlopen(name, RTLD_NOW | RTLD_LOCAL) else {
+            throw LoadError(library: name, symbol: nil, reason: Self.lastError())
+        }
+        self.name = name
+        self.handle = handle
+    }
+
+    /// The address of a function (or variable) the library exports.
+    package func address(of symbol: String) throws(LoadError) -> UnsafeMutableRawPointer {
+        _ = dlerror()
+        guard let address = dlsym(handle, symbol) else {
+            throw LoadError(library: name, symbol: symbol, reason: Self.lastError())
+        }
+        return address
+    }
+
+    private static func lastError() -> String {
+        dlerror().map { String(cString: $0) } ?? "unknown dynamic loader error"
+    }
+}
