@@ -52,6 +52,19 @@ package struct DynamicLibrary: @unchecked Sendable {
         return address
     }
 
+    /// The function the library exports as `symbol`, as the pointer type `Function`, which must
+    /// be the type the library's header declares for that name: the shim headers make each one
+    /// with `__typeof__(&name)` (`CLibPQ/shim.h`, `CMicroHTTPD/shim.h`).
+    package func function<Function>(_ symbol: String, as type: Function.Type = Function.self)
+        throws(LoadError) -> Function
+    {
+        // unsafe: `unsafeBitCast` turns the address dlsym found for a name into the pointer type
+        // the header declares for that same name, so the call signature is the header's own.
+        // It traps, rather than misreads, if `Function` is not pointer-sized. The only such cast
+        // in the package.
+        unsafeBitCast(try address(of: symbol), to: Function.self)
+    }
+
     private static func lastError() -> String {
         dlerror().map { String(cString: $0) } ?? "unknown dynamic loader error"
     }

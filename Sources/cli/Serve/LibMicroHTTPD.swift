@@ -42,22 +42,16 @@ struct LibMicroHTTPD: @unchecked Sendable {
     init(libraryName: String) throws(CLIError) {
         do {
             let library = try DynamicLibrary(opening: libraryName)
-            // unsafe: `unsafeBitCast` turns the address dlsym found for a name into the pointer
-            // type that microhttpd.h declares for that same name (`__typeof__(&MHD_xxx)`), so the
-            // call signature is the header's own. This is the only cast of it in the cli.
-            func resolve<Function>(_ name: String) throws(DynamicLibrary.LoadError) -> Function {
-                unsafeBitCast(try library.address(of: name), to: Function.self)
-            }
-            startDaemon = try resolve("MHD_start_daemon")
-            quiesceDaemon = try resolve("MHD_quiesce_daemon")
-            stopDaemon = try resolve("MHD_stop_daemon")
-            suspendConnection = try resolve("MHD_suspend_connection")
-            resumeConnection = try resolve("MHD_resume_connection")
-            getConnectionValues = try resolve("MHD_get_connection_values")
-            createResponseFromBuffer = try resolve("MHD_create_response_from_buffer")
-            addResponseHeader = try resolve("MHD_add_response_header")
-            queueResponse = try resolve("MHD_queue_response")
-            destroyResponse = try resolve("MHD_destroy_response")
+            startDaemon = try library.function("MHD_start_daemon")
+            quiesceDaemon = try library.function("MHD_quiesce_daemon")
+            stopDaemon = try library.function("MHD_stop_daemon")
+            suspendConnection = try library.function("MHD_suspend_connection")
+            resumeConnection = try library.function("MHD_resume_connection")
+            getConnectionValues = try library.function("MHD_get_connection_values")
+            createResponseFromBuffer = try library.function("MHD_create_response_from_buffer")
+            addResponseHeader = try library.function("MHD_add_response_header")
+            queueResponse = try library.function("MHD_queue_response")
+            destroyResponse = try library.function("MHD_destroy_response")
         } catch {
             let what = error.symbol.map { "which has no \($0)" } ?? "which could not be loaded"
             throw CLIError(
