@@ -35,9 +35,8 @@ final class SQLiteJournal {
     /// Set when the first events give no material for a dictionary (all payloads empty).
     var dictionaryTrainingSkipped = false
 
-    static let nameSlotCount = 4096
-    var streamNameSlots = [(id: Int64, name: StreamName)?](repeating: nil, count: SQLiteJournal.nameSlotCount)
-    var typeNameSlots = [(id: Int64, name: String)?](repeating: nil, count: SQLiteJournal.nameSlotCount)
+    var streamNameSlots = NameSlots<StreamName>()
+    var typeNameSlots = NameSlots<String>()
     /// Stream and type names as scans' chain checks spell them, kept from scan to scan (a log
     /// read in pages meets the same streams in every page); only committed names.
     let linkStreamNames = SQLiteJournal.newLinkStreamNames()
@@ -301,8 +300,8 @@ final class SQLiteJournal {
         typeIDs.removeAll()
         typeNames.removeAll()
         dictionaries.removeAll()
-        streamNameSlots = [(id: Int64, name: StreamName)?](repeating: nil, count: SQLiteJournal.nameSlotCount)
-        typeNameSlots = [(id: Int64, name: String)?](repeating: nil, count: SQLiteJournal.nameSlotCount)
+        streamNameSlots.removeAll()
+        typeNameSlots.removeAll()
         linkStreamNames.removeAll()
         linkTypeNames.removeAll()
         dictionaryTrainingSkipped = false
@@ -360,19 +359,16 @@ final class SQLiteJournal {
 
     /// The stream name of an id (for log-wide reads).
     func streamName(of id: Int64) throws(EventStoreError) -> StreamName {
-        // A direct-mapped slot first: log-wide reads ask for the same few hundred active streams
-        // over and over, and an array index is cheaper than a hash lookup.
-        let slot = Int(truncatingIfNeeded: id) & (SQLiteJournal.nameSlotCount - 1)
-        if let entry = streamNameSlots[slot], entry.id == id { return entry.name }
+        if let name = streamNameSlots.name(of: id) { return name }
         if let name = streamNames[id] ?? write?.newStreamNames[id] {
-            if streamNames[id] != nil { streamNameSlots[slot] = (id, name) }
+            if streamNames[id] != nil { streamNameSlots.keep(name, for: id) }
             return name
         }
         guard let text = try storedStreamText(id: id), let name = try? StreamName(text) else {
             throw EventStoreError(code: .integrity, message: "stream #\(id) is missing or has an invalid name")
         }
         rememberStream(name, id: id)
-        if streamNames[id] != nil { streamNameSlots[slot] = (id, name) }
+        if streamNames[id] != nil { streamNameSlots.keep(name, for: id) }
         return name
     }
 
@@ -389,10 +385,9 @@ final class SQLiteJournal {
 
     /// The name of an event type id.
     func typeName(of id: Int64) throws(EventStoreError) -> String {
-        let slot = Int(truncatingIfNeeded: id) & (SQLiteJournal.nameSlotCount - 1)
-        if let entry = typeNameSlots[slot], entry.id == id { return entry.name }
+        if let name = typeNameSlots.name(of: id) { return name }
         if let name = typeNames[id] {
-            typeNameSlots[slot] = (id, name)
+            typeNameSlots.keep(name, for: id)
             return name
         }
         if let name = write?.newTypeNames[id] { return name }
