@@ -151,47 +151,35 @@ enum ReplayCommand {
         store: any EventStore, until: Int64, arguments: ParsedArguments,
         context: CommandContext
     ) throws {
-        let digest = SHA256Digest()
-        var streams = 0
-        var events = 0
-        var failures: [(stream: StreamName, failure: StreamReplay.Failure)] = []
         let head = try store.headPosition()
         let progress = ProgressReporter.make(
             arguments, context, verb: "replaying", unit: .events,
             total: min(head, until))
-        defer { progress?.finish(done: Int64(events), events: Int64(events)) }
+        var parts: [ReplayDigestPart] = []
+        defer {
+            let done = Int64(parts.reduce(0) { $0 + $1.events })
+            progress?.finish(done: done, events: done)
+        }
         // One pass over the log when the store can lend it (both backends can); else stream by stream.
-        var folded: [String: LogReplay.Entry]?
         if let scanning = store as? any EventScanning {
             var replay = LogReplay(store: scanning)
-            folded = try replay.run(untilPosition: until) { position in
+            let folded = try replay.run(untilPosition: until) { position in
                 progress?.update(done: position, events: position)
             }
-        }
-        for stream in try store.streams(category: nil) {
-            let outcome: StreamReplay.Outcome
-            if let entry = folded?[stream.rawValue] {
-                outcome = StreamReplay.Outcome(fold: entry.fold, events: entry.events, failure: entry.failure)
-            } else if folded != nil {
-                // No event up to P: the fold of no events, which fails only for a stream no fold takes.
-                outcome = try StreamReplay.fold(stream, pages: { _, _ in [] })
-            } else {
-                outcome = try StreamReplay.fold(stream, in: store, untilPosition: until)
+            parts = try ReplayDigestPart.render(inTwo: try store.streams(category: nil), from: folded)
+        } else {
+            var part = ReplayDigestPart()
+            for stream in try store.streams(category: nil) {
+                part.add(stream, try StreamReplay.fold(stream, in: store, untilPosition: until))
+                progress?.update(done: Int64(part.events), events: Int64(part.events))
             }
-            guard outcome.events > 0 || outcome.failure != nil else { continue } // begins after P
-            streams += 1
-            events += outcome.events
-            if folded == nil { progress?.update(done: Int64(events), events: Int64(events)) }
-            // The digest input, per stream: `<stream>\n<final state as compact JSON>\n`, or the
-            // failure, so a changed rule changes the digest too.
-            digest.update(stream.rawValue + "\n")
-            if let failure = outcome.failure {
-                failures.append((stream, failure))
-                digest.update("FAILS at version \(failure.version): \(failure.reason)\n")
-            } else {
-                digest.update(JSONWriter.string(.object(outcome.summary)) + "\n")
-            }
+            parts = [part]
         }
+        let digest = SHA256Digest()
+        for part in parts { digest.update(part.bytes) }
+        let streams = parts.reduce(0) { $0 + $1.streams }
+        let events = parts.reduce(0) { $0 + $1.events }
+        let failures = parts.flatMap(\.failures)
         let hex = digest.finish()
         switch arguments.format {
         case .json:

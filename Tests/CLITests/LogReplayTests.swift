@@ -91,6 +91,29 @@ struct LogReplayTests {
         }
     }
 
+    @Test("the report rendered in two halves on two threads is the report rendered in one run")
+    func twoHalvesRenderAsOne() throws {
+        let (_, store) = try journal()
+        var replay = LogReplay(store: store, scanPage: 16)
+        let folds = try replay.run(untilPosition: 60, progress: { _ in })
+        let names = try store.streams(category: nil)
+        // Streams that begin after position 60 have no fold and no part in the report.
+        #expect(names.count > folds.count)
+        for count in [0, 1, 2, 3, names.count - 1, names.count] {
+            let some = Array(names.prefix(count))
+            let whole = try ReplayDigestPart.render(some[...], from: folds)
+            let halves = try ReplayDigestPart.render(inTwo: some, from: folds)
+            #expect(halves.count == 2)
+            #expect(halves.flatMap(\.bytes) == whole.bytes, "\(count) streams")
+            #expect(halves.reduce(0) { $0 + $1.streams } == whole.streams)
+            #expect(halves.reduce(0) { $0 + $1.events } == whole.events)
+            #expect(halves.flatMap(\.failures).map(\.stream) == whole.failures.map(\.stream))
+        }
+        let all = try ReplayDigestPart.render(names[...], from: folds)
+        #expect(all.failures.map(\.stream.rawValue).contains(Self.other))
+        #expect(all.events == 60)
+    }
+
     @Test("progress reports the events folded, page by page, in increasing order up to the head")
     func progressIncreases() throws {
         let (_, store) = try journal()
