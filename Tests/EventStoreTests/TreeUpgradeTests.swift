@@ -182,6 +182,33 @@ struct TreeUpgradeTests {
         #expect(try TreeConformanceTests.tiles(loaded) == TreeConformanceTests.tiles(pair.usual))
     }
 
+    @Test("a load batch of more leaves than a tree flush takes, made on another thread, stores the usual tree")
+    func journalLoadFlushAfterLeavesMadeElsewhere() throws {
+        // The leaf hashes of events hashed ahead are made on another thread and put in place
+        // before the commit moves them into the tree: here more than one flush's worth, then an
+        // append left to the writer (no recordedAt), whose leaf the writer makes itself.
+        let pair = try PreparedLoadTests.Pair()
+        let preparer = try pair.load.makePreparer()
+        let streams = SQLiteJournal.treeFlushLeaves / 8 + 1
+        var batch = (0..<streams).map { s in
+            StreamAppend(
+                stream: Fixture.stream(s), expectedVersion: .noStream,
+                events: (0..<8).map { k in
+                    Fixture.event(8 * s + k, recordedAt: Fixture.time.adding(milliseconds: Int64(8 * s + k)))
+                })
+        }
+        batch.append(
+            StreamAppend(
+                stream: Fixture.stream(streams), expectedVersion: .noStream, events: [Fixture.event(9 * streams)]))
+        try pair.usual.append(batch)
+        #expect(try pair.load.append(preparer.prepare(batch)) == 8 * streams + 1)
+        #expect(pair.load.hashesTakenAhead == 8 * streams)
+        try pair.load.finish()
+        let loaded = try pair.loaded()
+        try TreeConformanceTests.expectTreeMatchesLog(loaded)
+        #expect(try TreeConformanceTests.tiles(loaded) == TreeConformanceTests.tiles(pair.usual))
+    }
+
     @Test("a journal load of mixed batches (some appends left to its writer) stores the usual tree")
     func journalLoadMixed() throws {
         let pair = try PreparedLoadTests.Pair()

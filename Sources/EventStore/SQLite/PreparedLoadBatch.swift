@@ -73,8 +73,9 @@ struct PreparedAppend: Sendable {
 /// One event of a `PreparedLoadBatch`: offsets into its `bytes`.
 struct PreparedLoadEvent: Sendable {
     var key: EventIDKey
-    /// The version the preparer assumed, and where the chain hash it computed with it is in
-    /// `bytes`, followed by the event's leaf hash (-1: none).
+    /// The position and version the preparer assumed, and where the chain hash it computed with
+    /// them is in `bytes` (-1: none).
+    var assumedPosition: Int64 = 0
     var assumedVersion: Int64
     var hashOffset: Int
     var type: Int
@@ -263,16 +264,16 @@ package final class LoadPreparer: @unchecked Sendable {
         }
     }
 
-    /// The event's chain hash where the preparer expects it to land, then its leaf hash in the
-    /// journal's tree (`LeafLine`), in `batch.bytes`; when that cannot be known, no more hashes
-    /// ahead from here on.
+    /// The event's chain hash where the preparer expects it to land, in `batch.bytes`; when that
+    /// cannot be known, no more hashes ahead from here on. Its leaf hash is made from it while the
+    /// writer writes the batch (`PreparedLeafHashes`), on a thread of its own: this thread sets
+    /// the pace of a simulation.
     private func hashAhead(_ event: inout PreparedLoadEvent) {
         guard let position = chainPosition, let version = nextVersion else {
             chainPosition = nil
             return
         }
         let offset = batch.bytes.count
-        batch.bytes.append(contentsOf: ChainHasher.zeroHash)
         batch.bytes.append(contentsOf: ChainHasher.zeroHash)
         batch.bytes.withUnsafeMutableBytes { bytes in
             let hash = UnsafeMutableRawBufferPointer(rebasing: bytes[offset..<(offset + 32)])
@@ -283,10 +284,8 @@ package final class LoadPreparer: @unchecked Sendable {
                     body: body, into: hash)
                 previous.copyMemory(from: UnsafeRawBufferPointer(hash))
             }
-            hasher.leafHash(
-                body: body, position: position + 1, version: version, hash: UnsafeRawBufferPointer(hash),
-                into: UnsafeMutableRawBufferPointer(rebasing: bytes[(offset + 32)..<(offset + 64)]))
         }
+        event.assumedPosition = position + 1
         event.assumedVersion = version
         event.hashOffset = offset
         chainPosition = position + 1

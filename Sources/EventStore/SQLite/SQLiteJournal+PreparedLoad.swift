@@ -22,6 +22,9 @@ extension SQLiteJournal {
             var typeIDs = [Int64?](repeating: nil, count: batch.typeNames.count)
             // The preparer's hashes hold when it assumed this very head (see `writeEvents`).
             var ahead = batch.assumedStart.map { $0.position == start && $0.hash == write?.headHash } ?? false
+            // The leaf hashes of the events hashed ahead, made on another thread meanwhile.
+            var leaves = PendingLeaves(making: ahead ? batch : nil)
+            defer { leaves.finish() }
             var written = 0
             // Rows wait in `pendingRows` with pointers into the batch's bytes: all are written
             // before those bytes are let go, and before anything else writes a row.
@@ -31,7 +34,7 @@ extension SQLiteJournal {
                     case let .prepared(first):
                         written += try appendPrepared(
                             batch, index: index, first: first, bytes: bytes, typeIDs: &typeIDs,
-                            ahead: &ahead)
+                            ahead: &ahead, leaves: &leaves)
                     case let .usual(request):
                         try run("appending a batch to \(path)") { () throws(SQLiteError) in try writePendingRows() }
                         written += try append(request).written
@@ -41,6 +44,8 @@ extension SQLiteJournal {
                     spillStreamBookkeepingIfDue()
                 }
                 try run("appending a batch to \(path)") { () throws(SQLiteError) in try writePendingRows() }
+                // Only the commit moves leaf hashes into the tree (`flushTree`): all are in place first.
+                fill(&leaves, of: batch, bytes: bytes)
             }
             let trained = write?.trainedDictionary == true ? write?.dictionaryID : nil
             try commitWrite()
@@ -60,7 +65,7 @@ extension SQLiteJournal {
 
     private func appendPrepared(
         _ batch: PreparedLoadBatch, index: Int, first: Int, bytes: UnsafeRawBufferPointer,
-        typeIDs: inout [Int64?], ahead: inout Bool
+        typeIDs: inout [Int64?], ahead: inout Bool, leaves: inout PendingLeaves
     )
         throws(EventStoreError) -> Int
     {
@@ -92,7 +97,8 @@ extension SQLiteJournal {
         chainHash.withUnsafeMutableBytes { chain in head.withUnsafeBytes { chain.copyMemory(from: $0) } }
         try writeEvents(
             of: batch, from: first, count: count, bytes: bytes, stream: stream,
-            streamID: sid, position: &position, version: &version, typeIDs: &typeIDs, ahead: &ahead)
+            streamID: sid, position: &position, version: &version, typeIDs: &typeIDs, ahead: &ahead,
+            leaves: &leaves)
         chainHash.withUnsafeBytes { chain in
             write?.headHash.withUnsafeMutableBytes {
                 $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: chain[..<32]))
@@ -107,7 +113,7 @@ extension SQLiteJournal {
     private func writeEvents(
         of batch: PreparedLoadBatch, from first: Int, count: Int, bytes: UnsafeRawBufferPointer,
         stream: StreamName, streamID sid: Int64, position: inout Int64, version: inout Int64,
-        typeIDs: inout [Int64?], ahead: inout Bool
+        typeIDs: inout [Int64?], ahead: inout Bool, leaves: inout PendingLeaves
     ) throws(EventStoreError) {
         for offset in 0..<count {
             let event = batch.events[first + offset]
@@ -124,30 +130,28 @@ extension SQLiteJournal {
             // preparer assumed (`ahead`: the batch's start, and each event so far, which keeps
             // the positions in step) and so is its version: same inputs, same hash. Otherwise it
             // is computed here, and no hash computed ahead is used for the rest of the batch.
-            // The preparer put the event's leaf hash right after its chain hash.
-            let prepared =
-                event.hashOffset < 0
-                ? nil : UnsafeRawBufferPointer(rebasing: bytes[event.hashOffset..<(event.hashOffset + 64)])
+            // The leaf hash of an event hashed ahead is being made on another thread: its place
+            // is kept (`leaves`) and filled before the tree takes it.
             let leafStart = write!.leafHashes.count
             write!.leafHashes.append(contentsOf: ChainHasher.zeroHash)
             chainHash.withUnsafeMutableBytes { chain in
                 let next = UnsafeMutableRawBufferPointer(rebasing: chain[32..<64])
-                write!.leafHashes.withUnsafeMutableBytes { leaves in
-                    let leaf = UnsafeMutableRawBufferPointer(rebasing: leaves[leafStart..<(leafStart + 32)])
-                    if ahead, let prepared, event.assumedVersion == version {
-                        next.copyMemory(from: UnsafeRawBufferPointer(rebasing: prepared[..<32]))
-                        leaf.copyMemory(from: UnsafeRawBufferPointer(rebasing: prepared[32...]))
-                        hashesTakenAhead += 1
-                    } else {
-                        let body = UnsafeRawBufferPointer(rebasing: bytes[event.body])
-                        hasher.hash(
-                            previous: UnsafeRawBufferPointer(rebasing: chain[..<32]), position: position,
-                            version: version, body: body, into: next)
+                if ahead, event.hashOffset >= 0, event.assumedVersion == version {
+                    next.copyMemory(
+                        from: UnsafeRawBufferPointer(rebasing: bytes[event.hashOffset..<(event.hashOffset + 32)]))
+                    leaves.fills.append((slot: leafStart, event: first + offset))
+                    hashesTakenAhead += 1
+                } else {
+                    let body = UnsafeRawBufferPointer(rebasing: bytes[event.body])
+                    hasher.hash(
+                        previous: UnsafeRawBufferPointer(rebasing: chain[..<32]), position: position,
+                        version: version, body: body, into: next)
+                    write!.leafHashes.withUnsafeMutableBytes { all in
                         hasher.leafHash(
-                            body: body, position: position, version: version,
-                            hash: UnsafeRawBufferPointer(next), into: leaf)
-                        ahead = false
+                            body: body, position: position, version: version, hash: UnsafeRawBufferPointer(next),
+                            into: UnsafeMutableRawBufferPointer(rebasing: all[leafStart..<(leafStart + 32)]))
                     }
+                    ahead = false
                 }
             }
             do throws(SQLiteError) {
@@ -236,5 +240,31 @@ extension SQLiteJournal {
                     rows[index].row, codec: rows[index].codec, payload: rows[index].payload,
                     hash: pendingRows.hash(index), to: statement, after: at)
             })
+    }
+
+    /// Puts the leaf hashes made on the other thread in the places kept for them.
+    private func fill(_ leaves: inout PendingLeaves, of batch: PreparedLoadBatch, bytes: UnsafeRawBufferPointer) {
+        guard !leaves.fills.isEmpty else { return }
+        let made = leaves.made()
+        write!.leafHashes.withUnsafeMutableBytes { all in
+            for fill in leaves.fills {
+                let slot = UnsafeMutableRawBufferPointer(rebasing: all[fill.slot..<(fill.slot + 32)])
+                if let made {
+                    made.hashes.withUnsafeBytes {
+                        slot.copyMemory(
+                            from: UnsafeRawBufferPointer(rebasing: $0[(32 * fill.event)..<(32 * fill.event + 32)]))
+                    }
+                } else {
+                    // No SHA-256 on the other thread: made here, from the same inputs.
+                    let event = batch.events[fill.event]
+                    hasher.leafHash(
+                        body: UnsafeRawBufferPointer(rebasing: bytes[event.body]), position: event.assumedPosition,
+                        version: event.assumedVersion,
+                        hash: UnsafeRawBufferPointer(rebasing: bytes[event.hashOffset..<(event.hashOffset + 32)]),
+                        into: slot)
+                }
+            }
+        }
+        leaves.fills.removeAll()
     }
 }
