@@ -1,3 +1,5 @@
+import JournalCore
+
 /// One stored event lent to the body of ``EventScanning/scanAll(from:limit:_:)``: the cheap read
 /// path for consumers that fold the whole log (projections). Nothing is copied or allocated per
 /// event; `data` points into the store's buffers and is valid **only during the call**.
@@ -14,10 +16,23 @@ public struct ScannedEvent {
     public let data: UnsafeRawBufferPointer
     /// The `meta` JSON object as stored, nil when the event has none; valid only inside the body.
     public let meta: UnsafeRawBufferPointer?
+    /// The event's version in its stream.
+    public let version: Int64
+    /// recordedAt, in milliseconds since the epoch.
+    public let recordedAt: Int64
+    /// The event id as stored: a lowercase canonical UUID packed into 16 bytes when
+    /// `idIsPacked`, else its UTF-8 text (``withIDText(_:)`` gives the text either way); valid
+    /// only inside the body.
+    public let storedID: UnsafeRawBufferPointer
+    public let idIsPacked: Bool
+    /// The event's stored chain hash (32 bytes); valid only inside the body.
+    public let hash: UnsafeRawBufferPointer
 
     public init(
         position: Int64, streamID: Int64, typeID: Int64, occurredAt: Int64, data: UnsafeRawBufferPointer,
-        meta: UnsafeRawBufferPointer? = nil
+        meta: UnsafeRawBufferPointer? = nil, version: Int64 = 0, recordedAt: Int64 = 0,
+        storedID: UnsafeRawBufferPointer = UnsafeRawBufferPointer(start: nil, count: 0), idIsPacked: Bool = false,
+        hash: UnsafeRawBufferPointer = UnsafeRawBufferPointer(start: nil, count: 0)
     ) {
         self.position = position
         self.streamID = streamID
@@ -25,6 +40,23 @@ public struct ScannedEvent {
         self.occurredAt = occurredAt
         self.data = data
         self.meta = meta
+        self.version = version
+        self.recordedAt = recordedAt
+        self.storedID = storedID
+        self.idIsPacked = idIsPacked
+        self.hash = hash
+    }
+
+    /// Lends the id's UTF-8 text: a packed UUID written out in lowercase, any other id as stored.
+    public func withIDText<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        guard idIsPacked, storedID.count == 16 else { return body(storedID.bindMemory(to: UInt8.self)) }
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 36) { text in
+            UUIDText.write(
+                high: UInt64(bigEndian: storedID.loadUnaligned(as: UInt64.self)),
+                low: UInt64(bigEndian: storedID.loadUnaligned(fromByteOffset: 8, as: UInt64.self)), uppercase: false,
+                to: UnsafeMutableRawPointer(text.baseAddress!))
+            return body(UnsafeBufferPointer(text))
+        }
     }
 }
 

@@ -51,6 +51,9 @@ enum ExportCommand {
                 guard page.count == pageSize, let last = page.last else { break }
                 version = last.version + 1
             }
+        } else if let scanning = store as? any EventScanning {
+            var export = LogExport(store: scanning, pageSize: pageSize)
+            try export.run(from: from) { page in context.stdout.write(bytes: page) }
         } else {
             var position = from
             while true {

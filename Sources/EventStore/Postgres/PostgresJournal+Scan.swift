@@ -81,10 +81,16 @@ extension PostgresJournal {
                             return false
                         }
                     }
-                    return body(
-                        ScannedEvent(
-                            position: at, streamID: result.int64(row, 1), typeID: result.int64(row, 2),
-                            occurredAt: result.int64(row, 3), data: data, meta: meta))
+                    return result.withBytes(row, 9) { id in
+                        result.withBytes(row, 11) { hash in
+                            body(
+                                ScannedEvent(
+                                    position: at, streamID: result.int64(row, 1), typeID: result.int64(row, 2),
+                                    occurredAt: result.int64(row, 3), data: data, meta: meta,
+                                    version: result.int64(row, 8), recordedAt: result.int64(row, 10), storedID: id,
+                                    idIsPacked: id.count == 16, hash: hash))
+                        }
+                    }
                 })
             if let failure { throw failure }
             count += 1

@@ -46,7 +46,9 @@ extension SQLiteJournal {
                     { data, meta in
                         let event = ScannedEvent(
                             position: at, streamID: statement.int64(at: 1), typeID: statement.int64(at: 2),
-                            occurredAt: statement.int64(at: 3), data: data, meta: meta)
+                            occurredAt: statement.int64(at: 3), data: data, meta: meta, version: statement.int64(at: 8),
+                            recordedAt: statement.int64(at: 10), storedID: statement.blobBytes(at: 9),
+                            idIsPacked: statement.isBlob(at: 9), hash: statement.blobBytes(at: 11))
                         if chain != nil {
                             do throws(EventStoreError) {
                                 try checkLink(statement, event, chain: &chain!, streams: streams, types: types)
@@ -80,15 +82,14 @@ extension SQLiteJournal {
             try self.streamNameLoadingNext(id, into: names)
         }
         let type = try types.name(of: event.typeID) { id, _ throws(EventStoreError) in try self.typeName(of: id) }
-        let packedID = statement.isBlob(at: 9)
-        let id = statement.blobBytes(at: 9)
+        let (packedID, id) = (event.idIsPacked, event.storedID)
         guard !packedID || id.count == 16 else {
             throw .integrity(at: event.position, "the stored event id is damaged")
         }
         try chain.check(
-            position: event.position, version: statement.int64(at: 8), stream: stream,
+            position: event.position, version: event.version, stream: stream,
             id: packedID ? .packed(id) : .text(id), type: type, occurredAt: event.occurredAt,
-            recordedAt: statement.int64(at: 10), data: event.data, meta: event.meta, hash: statement.blobBytes(at: 11))
+            recordedAt: event.recordedAt, data: event.data, meta: event.meta, hash: event.hash)
     }
 
     /// The name of stream `id`, the names of the streams after it kept in `names` on the way (a

@@ -166,3 +166,19 @@ extension RecordedEvent {
         }
     }
 }
+
+extension ScannedEvent {
+    /// Appends the event's export line (its leaf line, `LeafLine`), without a line feed: the bytes
+    /// ``RecordedEvent/exportLine(into:)`` appends for the same stored event. `stream` and
+    /// `type` are the UTF-8 names of its stream and type ids.
+    public func exportLine(
+        stream: UnsafeBufferPointer<UInt8>, type: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]
+    ) {
+        withIDText { id in
+            let fields = LeafLine.Fields(
+                id: id, stream: stream, type: type, occurredAt: Timestamp(millisecondsSinceEpoch: occurredAt),
+                recordedAt: Timestamp(millisecondsSinceEpoch: recordedAt), data: data, meta: meta)
+            LeafLine.render(fields, position: position, version: version, hash: hash, into: &out)
+        }
+    }
+}
