@@ -7,14 +7,14 @@ import JournalCore
 /// chain link in it (contract §4): no line of an event whose hash does not check is printed, and
 /// the pages before the failing one are printed as `readAll` pages would be.
 ///
-/// Stream and type names are kept by id in direct-mapped slots, filled a page of streams at a
-/// time as the scan meets ids it does not know (stream ids grow as streams are created, so a
-/// stretch of the log uses ids close to each other); memory stays bounded on any log.
+/// Stream names are read a page at a time as the scan meets ids past those it knows, and kept
+/// (`StreamNameTable`); the scan then stops only to read a page of names, a few hundred times on a
+/// log of millions of streams.
 struct LogExport {
     private let store: any EventScanning
     private let pageSize: Int
     private let namePage: Int
-    private var streams = Slots()
+    private var streams = StreamNameTable()
     private var types = Slots()
 
     /// Stream names read at a time.
@@ -69,17 +69,50 @@ struct LogExport {
         }
     }
 
-    /// Reads the name of stream `id` with the page of streams after it, and of type `typeID`.
+    /// Reads the name of stream `id` (with the page of streams after the last one read: new
+    /// streams appear in id order) and of type `typeID`.
     private mutating func learnNames(stream id: Int64, type typeID: Int64) throws {
-        if streams.name(of: id) == nil {
-            let names = try store.streamNames(fromID: id, limit: namePage)
-            for (other, name) in names { streams.keep(Array(name.utf8), for: other) }
-            if streams.name(of: id) == nil { streams.keep(Array(try store.streamName(id: id).utf8), for: id) }
+        while streams.name(of: id) == nil && id > streams.through {
+            let page = try store.streamNames(fromID: streams.through + 1, limit: namePage)
+            for (other, name) in page { streams.keep(name, for: other) }
+            guard let last = page.last?.id else { break }
+            streams.through = max(streams.through, last)
         }
+        if streams.name(of: id) == nil { streams.keep(try store.streamName(id: id), for: id) }
         if types.name(of: typeID) == nil { types.keep(Array(try store.typeName(id: typeID).utf8), for: typeID) }
     }
 
-    /// Names by id in 65,536 direct-mapped slots (an id's low bits choose its slot).
+    /// Every stream name read so far, by id: the names one after the other in one buffer and,
+    /// per id, where its name starts and ends (stream ids are handed out in order, from 1), about
+    /// 44 bytes a stream. Each scan meets the log's streams from anywhere in its history: a
+    /// bounded cache would read old names again and again.
+    private struct StreamNameTable {
+        private var bytes: [UInt8] = []
+        /// Per id: the start of its name in `bytes`, -1 when not read.
+        private var starts: [Int32] = []
+        private var ends: [Int32] = []
+        /// The highest id of the pages of names read.
+        var through: Int64 = 0
+
+        func name(of id: Int64) -> ArraySlice<UInt8>? {
+            guard id >= 0, id < starts.count, starts[Int(id)] >= 0 else { return nil }
+            return bytes[Int(starts[Int(id)])..<Int(ends[Int(id)])]
+        }
+
+        mutating func keep(_ name: String, for id: Int64) {
+            guard id >= 0, id < Int64(Int32.max) else { return }
+            if Int(id) >= starts.count {
+                let count = max(Int(id) + 1, 2 * starts.count)
+                starts.append(contentsOf: repeatElement(-1, count: count - starts.count))
+                ends.append(contentsOf: repeatElement(-1, count: count - ends.count))
+            }
+            starts[Int(id)] = Int32(clamping: bytes.count)
+            bytes.append(contentsOf: name.utf8)
+            ends[Int(id)] = Int32(clamping: bytes.count)
+        }
+    }
+
+    /// Type names by id in direct-mapped slots (an id's low bits choose its slot).
     private struct Slots {
         private var slots: [(id: Int64, name: [UInt8])?] = []
 
@@ -89,10 +122,12 @@ struct LogExport {
         }
 
         mutating func keep(_ name: [UInt8], for id: Int64) {
-            if slots.isEmpty { slots = Array(repeating: nil, count: 1 << 16) }
+            if slots.isEmpty { slots = Array(repeating: nil, count: Self.count) }
             slots[Self.slot(id)] = (id, name)
         }
 
-        private static func slot(_ id: Int64) -> Int { Int(truncatingIfNeeded: id) & (1 << 16 - 1) }
+        private static let count = 1 << 10
+
+        private static func slot(_ id: Int64) -> Int { Int(truncatingIfNeeded: id) & (count - 1) }
     }
 }

@@ -23,6 +23,10 @@ final class LinkNames {
     private var slots: UnsafeMutablePointer<Slot>?
     private var bytes: UnsafeMutableRawPointer?
     private var used = 0
+    /// The highest id of the pages of names a scan read ahead (`SQLiteJournal.scanAll`): an id
+    /// at or below it that the table does not hold was read before and lost its slot, and is
+    /// read again alone.
+    var pagedThrough: Int64 = 0
     /// A name too long for the table, lent from here.
     private var oversized: UnsafeMutableRawBufferPointer?
 
@@ -85,5 +89,6 @@ final class LinkNames {
     func removeAll() {
         slots?.update(repeating: Slot(id: -1, start: 0, count: 0), count: slotCount)
         used = 0
+        pagedThrough = 0
     }
 }

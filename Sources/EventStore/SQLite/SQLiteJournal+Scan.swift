@@ -95,6 +95,9 @@ extension SQLiteJournal {
     /// The name of stream `id`, the names of the streams after it kept in `names` on the way (a
     /// scan meets streams in about the order they were created): one query for many streams.
     private func streamNameLoadingNext(_ id: Int64, into names: LinkNames) throws(EventStoreError) -> String {
+        // A stream read with an earlier page whose slot another took since (a log whose active
+        // streams span more ids than the table holds): read alone, not with a page after it.
+        if id <= names.pagedThrough { return try streamName(of: id).rawValue }
         let found = try run("listing streams by id") { () throws(SQLiteError) -> String? in
             let statement = try sql.cached("SELECT id, name FROM journal_streams WHERE id >= ? ORDER BY id LIMIT ?")
             statement.bind(id, at: 1)
@@ -110,6 +113,7 @@ extension SQLiteJournal {
                 } else {
                     names.remember(other, statement.blobBytes(at: 1))
                 }
+                names.pagedThrough = max(names.pagedThrough, other)
             }
             return found
         }
