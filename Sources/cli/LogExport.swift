@@ -15,7 +15,7 @@ struct LogExport {
     private let pageSize: Int
     private let namePage: Int
     private var streams = StreamNameTable()
-    private var types = Slots()
+    private var types = NameSlots<[UInt8]>()
 
     /// Stream names read at a time.
     static let namePage = 4_096
@@ -110,24 +110,5 @@ struct LogExport {
             bytes.append(contentsOf: name.utf8)
             ends[Int(id)] = Int32(clamping: bytes.count)
         }
-    }
-
-    /// Type names by id in direct-mapped slots (an id's low bits choose its slot).
-    private struct Slots {
-        private var slots: [(id: Int64, name: [UInt8])?] = []
-
-        func name(of id: Int64) -> [UInt8]? {
-            guard !slots.isEmpty, let entry = slots[Self.slot(id)], entry.id == id else { return nil }
-            return entry.name
-        }
-
-        mutating func keep(_ name: [UInt8], for id: Int64) {
-            if slots.isEmpty { slots = Array(repeating: nil, count: Self.count) }
-            slots[Self.slot(id)] = (id, name)
-        }
-
-        private static let count = 1 << 10
-
-        private static func slot(_ id: Int64) -> Int { Int(truncatingIfNeeded: id) & (count - 1) }
     }
 }

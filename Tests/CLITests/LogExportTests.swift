@@ -57,10 +57,7 @@ struct LogExportTests {
     @Test("a tampered event prints the pages before its own and nothing of its page, naming its position")
     func tamperedEventStopsAtItsPage() throws {
         let (_, store) = try journal()
-        try store.withConnection { db in
-            try db.execute("DROP TRIGGER journal_events_no_update")
-            try db.execute("UPDATE journal_events SET occurred_at = occurred_at + 1 WHERE position = 40")
-        }
+        try LogReplayTests.shiftOccurredAt(of: 40, in: store)
         for page in [1, 7, 16] {
             var pages: [[UInt8]] = []
             var export = LogExport(store: store, pageSize: page, namePage: 5)

@@ -76,6 +76,15 @@ struct LogReplayTests {
         return outcomes
     }
 
+    /// Changes the stored occurredAt of the event at `position` behind the store's back: its chain
+    /// link no longer holds.
+    static func shiftOccurredAt(of position: Int64, in store: SQLiteEventStore) throws {
+        try store.withConnection { db in
+            try db.execute("DROP TRIGGER journal_events_no_update")
+            try db.execute("UPDATE journal_events SET occurred_at = occurred_at + 1 WHERE position = \(position)")
+        }
+    }
+
     @Test("every page size gives each stream the outcome of replaying it alone")
     func pageSizesChangeNothing() throws {
         let (_, store) = try journal()
@@ -139,10 +148,7 @@ struct LogReplayTests {
     @Test("a tampered event in a later page stops the replay naming its position")
     func integrityFailureInALaterPage() throws {
         let (_, store) = try journal()
-        try store.withConnection { db in
-            try db.execute("DROP TRIGGER journal_events_no_update")
-            try db.execute("UPDATE journal_events SET occurred_at = occurred_at + 1 WHERE position = 40")
-        }
+        try LogReplayTests.shiftOccurredAt(of: 40, in: store)
         for page in [1, 7, 16] {
             var reported: [Int64] = []
             do {

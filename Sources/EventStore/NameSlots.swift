@@ -5,23 +5,25 @@
 ///
 /// The slots are allocated when the first name is kept, so a command that reads one event
 /// (`journal prove`) does not zero a table it will not use.
-struct NameSlots<Name> {
+package struct NameSlots<Name> {
     private var slots: [(id: Int64, name: Name)?] = []
 
     /// Slots of a table (a power of two).
-    static var slotCount: Int { 4096 }
+    package static var slotCount: Int { 4096 }
 
-    func name(of id: Int64) -> Name? {
+    package init() {}
+
+    package func name(of id: Int64) -> Name? {
         guard !slots.isEmpty, let entry = slots[Self.slot(of: id)], entry.id == id else { return nil }
         return entry.name
     }
 
-    mutating func keep(_ name: Name, for id: Int64) {
+    package mutating func keep(_ name: Name, for id: Int64) {
         if slots.isEmpty { slots = [(id: Int64, name: Name)?](repeating: nil, count: Self.slotCount) }
         slots[Self.slot(of: id)] = (id, name)
     }
 
-    mutating func removeAll() { slots = [] }
+    package mutating func removeAll() { slots = [] }
 
     private static func slot(of id: Int64) -> Int { Int(truncatingIfNeeded: id) & (slotCount - 1) }
 }
