@@ -1,5 +1,3 @@
-import JournalCore
-
 /// One stored event lent to the body of ``EventScanning/scanAll(from:limit:_:)``: the cheap read
 /// path for consumers that fold the whole log (projections). Nothing is copied or allocated per
 /// event; `data` points into the store's buffers and is valid **only during the call**.
@@ -51,10 +49,7 @@ public struct ScannedEvent {
     public func withIDText<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
         guard idIsPacked, storedID.count == 16 else { return body(storedID.bindMemory(to: UInt8.self)) }
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 36) { text in
-            UUIDText.write(
-                high: UInt64(bigEndian: storedID.loadUnaligned(as: UInt64.self)),
-                low: UInt64(bigEndian: storedID.loadUnaligned(fromByteOffset: 8, as: UInt64.self)), uppercase: false,
-                to: UnsafeMutableRawPointer(text.baseAddress!))
+            EventIDCoding.writeText(packed: storedID, to: UnsafeMutableRawPointer(text.baseAddress!))
             return body(UnsafeBufferPointer(text))
         }
     }

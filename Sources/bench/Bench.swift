@@ -377,9 +377,6 @@ final class Bench {
         return System.fileExists(path) ? path : nil
     }
 
-    /// Runs a baseline script (a Python peer) whose standard output is one JSON object of
-    /// metrics, with its output in `directory`. Nil when it fails: the reason (its standard
-    /// error, or its exit status) goes to `statusKey` and the log.
     /// The repository's baseline script at `path`, or nil (its status set to skipped and a log
     /// line written) when the bench does not run from the repository.
     func baselineScript(_ path: String, name: String, statusKey: String) -> String? {
@@ -389,6 +386,9 @@ final class Bench {
         return nil
     }
 
+    /// Runs a baseline script (a Python peer) whose standard output is one JSON object of
+    /// metrics, with its output in `directory`. Nil when it fails: the reason (its standard
+    /// error, or its exit status) goes to `statusKey` and the log.
     func runBaselineScript(_ command: [String], name: String, statusKey: String, directory: String) throws
         -> (object: JSONObject, seconds: Double)?
     {

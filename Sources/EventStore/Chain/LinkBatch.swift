@@ -101,10 +101,7 @@ final class LinkBatch: @unchecked Sendable {
         switch id {
         case let .packed(raw):
             store(UInt32(36), at: &at)
-            UUIDText.write(
-                high: UInt64(bigEndian: raw.loadUnaligned(as: UInt64.self)),
-                low: UInt64(bigEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self)), uppercase: false,
-                to: at)
+            EventIDCoding.writeText(packed: raw, to: at)
             at += 36
         case let .text(text): copyPrefixed(text, at: &at)
         }

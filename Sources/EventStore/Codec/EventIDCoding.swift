@@ -22,12 +22,21 @@ enum EventIDCoding {
 
     /// The lowercase text of a UUID stored as 16 bytes.
     static func text(packed bytes: UnsafeRawBufferPointer) -> String {
-        var high: UInt64 = 0
-        var low: UInt64 = 0
-        for index in 0..<8 {
-            high = high << 8 | UInt64(bytes[index])
-            low = low << 8 | UInt64(bytes[8 + index])
-        }
+        let (high, low) = words(packed: bytes)
         return UUIDText.lowercaseText(high: high, low: low)
+    }
+
+    /// Writes the lowercase text (36 bytes) of a UUID stored as 16 bytes at `start`.
+    static func writeText(packed bytes: UnsafeRawBufferPointer, to start: UnsafeMutableRawPointer) {
+        let (high, low) = words(packed: bytes)
+        UUIDText.write(high: high, low: low, uppercase: false, to: start)
+    }
+
+    /// The two big-endian words of a UUID stored as 16 bytes.
+    private static func words(packed bytes: UnsafeRawBufferPointer) -> (high: UInt64, low: UInt64) {
+        (
+            UInt64(bigEndian: bytes.loadUnaligned(as: UInt64.self)),
+            UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+        )
     }
 }

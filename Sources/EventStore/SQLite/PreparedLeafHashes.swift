@@ -11,9 +11,15 @@ struct PreparedLeafHashes: Sendable {
     /// 32 bytes per event of the batch, in order; zeros for an event without a chain hash ahead.
     let hashes: [UInt8]
 
-    /// Computes them; nil when OpenSSL gives no SHA-256 (the writer then makes each itself).
+    /// Computes them with a hasher of their own; nil when OpenSSL gives no SHA-256 (the writer
+    /// then computes them with its hasher).
     static func compute(_ batch: PreparedLoadBatch) -> PreparedLeafHashes? {
         guard let hasher = try? ChainHasher() else { return nil }
+        return compute(batch, with: hasher)
+    }
+
+    /// Computes them with `hasher`, which no other thread uses meanwhile.
+    static func compute(_ batch: PreparedLoadBatch, with hasher: ChainHasher) -> PreparedLeafHashes {
         var hashes = [UInt8](repeating: 0, count: 32 * batch.events.count)
         batch.bytes.withUnsafeBytes { bytes in
             hashes.withUnsafeMutableBytes { out in

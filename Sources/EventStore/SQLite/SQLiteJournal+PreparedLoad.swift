@@ -45,7 +45,7 @@ extension SQLiteJournal {
                 }
                 try run("appending a batch to \(path)") { () throws(SQLiteError) in try writePendingRows() }
                 // Only the commit moves leaf hashes into the tree (`flushTree`): all are in place first.
-                fill(&leaves, of: batch, bytes: bytes)
+                fill(&leaves, of: batch)
             }
             let trained = write?.trainedDictionary == true ? write?.dictionaryID : nil
             try commitWrite()
@@ -243,25 +243,15 @@ extension SQLiteJournal {
     }
 
     /// Puts the leaf hashes made on the other thread in the places kept for them.
-    private func fill(_ leaves: inout PendingLeaves, of batch: PreparedLoadBatch, bytes: UnsafeRawBufferPointer) {
+    private func fill(_ leaves: inout PendingLeaves, of batch: PreparedLoadBatch) {
         guard !leaves.fills.isEmpty else { return }
-        let made = leaves.made()
+        // No SHA-256 on the other thread: made here, from the same inputs.
+        let made = leaves.made() ?? PreparedLeafHashes.compute(batch, with: hasher)
         write!.leafHashes.withUnsafeMutableBytes { all in
-            for fill in leaves.fills {
-                let slot = UnsafeMutableRawBufferPointer(rebasing: all[fill.slot..<(fill.slot + 32)])
-                if let made {
-                    made.hashes.withUnsafeBytes {
-                        slot.copyMemory(
-                            from: UnsafeRawBufferPointer(rebasing: $0[(32 * fill.event)..<(32 * fill.event + 32)]))
-                    }
-                } else {
-                    // No SHA-256 on the other thread: made here, from the same inputs.
-                    let event = batch.events[fill.event]
-                    hasher.leafHash(
-                        body: UnsafeRawBufferPointer(rebasing: bytes[event.body]), position: event.assumedPosition,
-                        version: event.assumedVersion,
-                        hash: UnsafeRawBufferPointer(rebasing: bytes[event.hashOffset..<(event.hashOffset + 32)]),
-                        into: slot)
+            made.hashes.withUnsafeBytes { hashes in
+                for fill in leaves.fills {
+                    UnsafeMutableRawBufferPointer(rebasing: all[fill.slot..<(fill.slot + 32)]).copyMemory(
+                        from: UnsafeRawBufferPointer(rebasing: hashes[(32 * fill.event)..<(32 * fill.event + 32)]))
                 }
             }
         }
