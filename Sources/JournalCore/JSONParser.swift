@@ -60,6 +60,9 @@ private struct Reader {
     let bytes: UnsafeBufferPointer<UInt8>
     let maxDepth: Int
     var index = 0
+    /// Members of the open objects and arrays (see ``JSONScratch``).
+    let members = JSONScratch<(key: String, value: JSONValue)>()
+    let elements = JSONScratch<JSONValue>()
 
     init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
         self.bytes = bytes
@@ -117,12 +120,12 @@ private struct Reader {
     mutating func parseObject(depth: Int) throws(JSONParseError) -> JSONValue {
         if depth > maxDepth { throw error("nesting deeper than \(maxDepth) levels") }
         index += 1 // {
-        var object = JSONObject()
         skipWhitespace()
         if index < bytes.count && bytes[index] == UInt8(ascii: "}") {
             index += 1
-            return .object(object)
+            return .object(JSONObject())
         }
+        let first = members.count
         while true {
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
@@ -130,7 +133,7 @@ private struct Reader {
             }
             let keyOffset = index
             let key = try parseString()
-            if object[key] != nil {
+            for member in first..<members.count where members[member].key == key {
                 throw JSONParseError(offset: keyOffset, reason: "duplicate key \"\(key.prefix(64))\"")
             }
             skipWhitespace()
@@ -140,7 +143,7 @@ private struct Reader {
             index += 1
             skipWhitespace()
             let value = try parseValue(depth: depth)
-            object.appendUnchecked(key: key, value: value)
+            members.push((key, value))
             skipWhitespace()
             guard index < bytes.count else { throw error("unexpected end of input in object") }
             if bytes[index] == UInt8(ascii: ",") {
@@ -149,7 +152,7 @@ private struct Reader {
             }
             if bytes[index] == UInt8(ascii: "}") {
                 index += 1
-                return .object(object)
+                return .object(JSONObject(members.pop(from: first)))
             }
             throw error("unexpected \(describeCurrent()), expected ',' or '}'")
         }
@@ -158,15 +161,15 @@ private struct Reader {
     mutating func parseArray(depth: Int) throws(JSONParseError) -> JSONValue {
         if depth > maxDepth { throw error("nesting deeper than \(maxDepth) levels") }
         index += 1 // [
-        var array: [JSONValue] = []
         skipWhitespace()
         if index < bytes.count && bytes[index] == UInt8(ascii: "]") {
             index += 1
-            return .array(array)
+            return .array([])
         }
+        let first = elements.count
         while true {
             skipWhitespace()
-            array.append(try parseValue(depth: depth))
+            elements.push(try parseValue(depth: depth))
             skipWhitespace()
             guard index < bytes.count else { throw error("unexpected end of input in array") }
             if bytes[index] == UInt8(ascii: ",") {
@@ -175,7 +178,7 @@ private struct Reader {
             }
             if bytes[index] == UInt8(ascii: "]") {
                 index += 1
-                return .array(array)
+                return .array(elements.pop(from: first))
             }
             throw error("unexpected \(describeCurrent()), expected ',' or ']'")
         }

@@ -69,6 +69,30 @@ struct JSONParserTests {
         }
     }
 
+    @Test func nestedContainersKeepTheirOwnMembersInOrder() throws {
+        // Objects and arrays open inside one another share the parser's scratch: each must end up
+        // with exactly its own members, in order, and a key may repeat across levels.
+        let text =
+            #"{"a":[1,{"a":2,"b":[3,[],{}],"c":{"a":[4,5]}},6],"b":{"b":{"b":[]}},"c":[[[7]],[8,9]],"d":{}}"#
+        let value = try parser.parse(text)
+        #expect(JSONWriter.string(value) == text)
+        guard case let .object(top) = value, case let .array(first)? = top["a"], case let .object(inner) = first[1]
+        else {
+            Issue.record("unexpected shape")
+            return
+        }
+        #expect(top.keys == ["a", "b", "c", "d"])
+        #expect(first.count == 3)
+        #expect(inner.keys == ["a", "b", "c"])
+    }
+
+    @Test func anErrorDeepInsideOpenContainersIsReportedAndTheNextParseIsClean() throws {
+        #expect(throws: JSONParseError.self) { _ = try parser.parse(#"{"a":[1,{"b":[2,{"c":"x","c":1}]}]}"#) }
+        #expect(throws: JSONParseError.self) { _ = try parser.parse(#"{"a":[1,{"b":[2,{"c":"#) }
+        let value = try parser.parse(#"{"x":[1,2],"y":{"z":3}}"#)
+        #expect(JSONWriter.string(value) == #"{"x":[1,2],"y":{"z":3}}"#)
+    }
+
     @Test func rejectsInvalidUTF8InStrings() {
         let bytes: [UInt8] = Array(#"{"a":""#.utf8) + [0xC3, 0x28] + Array(#""}"#.utf8)
         #expect(throws: JSONParseError.self) { _ = try parser.parse(bytes) }
