@@ -12,7 +12,8 @@ import JournalCore
 /// connection's single-thread rule hold.
 ///
 /// `@unchecked Sendable`: `queue`, `writerBusy`, `owner`, `commitCount` and each request's
-/// `result` are guarded by `condition`; `writer` is used only by the thread that set `writerBusy`.
+/// `result` are guarded by `condition` (the leader hands out results under it); `writer` is used
+/// only by the thread that set `writerBusy`.
 final class GroupCommit<Writer: JournalWriter>: @unchecked Sendable {
     final class Request {
         let batch: [StreamAppend]
@@ -68,16 +69,17 @@ final class GroupCommit<Writer: JournalWriter>: @unchecked Sendable {
             let group = queue
             queue.removeAll(keepingCapacity: true)
             condition.unlock()
-            let head = run(group)
+            let (head, outcomes) = run(group)
             condition.lock()
+            for (member, outcome) in zip(group, outcomes) { member.result = outcome }
             if head != nil { commitCount += 1 }
-            for member in group where member !== request { condition.signal(member.slot) }
+            // The next group's leader first, so that its commit starts while this group's members
+            // are being woken; they are woken outside the lock, which each of them takes on waking.
             releaseWriter()
-            if let head {
-                condition.unlock()
-                didCommit(head)
-                condition.lock()
-            }
+            condition.unlock()
+            for member in group where member !== request { condition.signal(member.slot) }
+            if let head { didCommit(head) }
+            condition.lock()
         }
         condition.unlock()
         return try request.result!.get()
@@ -121,46 +123,43 @@ final class GroupCommit<Writer: JournalWriter>: @unchecked Sendable {
     /// True when the calling thread is inside `write { }` on this store.
     var isHeldByCurrentThread: Bool { condition.withLock { heldByCurrentThread } }
 
-    /// The leader's work: one transaction for the whole group. Returns the new head when a commit
-    /// happened.
-    private func run(_ group: [Request]) -> Int64? {
+    /// The leader's work: one transaction for the whole group. Returns each request's outcome,
+    /// in the group's order, and the new head when a commit happened. The results are handed to
+    /// the requests by the caller, under the lock their owners read them with.
+    private func run(_ group: [Request]) -> (head: Int64?, outcomes: [Result<[AppendResult], EventStoreError>]) {
         do {
             try writer.beginGroup(group.map(\.batch))
         } catch {
-            for request in group { request.result = .failure(error) }
-            return nil
+            return (nil, Array(repeating: .failure(error), count: group.count))
         }
-        var succeeded: [(Request, [AppendResult])] = []
-        for (index, request) in group.enumerated() {
+        var outcomes: [Result<[AppendResult], EventStoreError>] = []
+        outcomes.reserveCapacity(group.count)
+        for request in group {
             let alone = group.count == 1 && request.batch.count == 1
             do {
-                let results = try writer.appendGroupRequest(request.batch, alone: alone)
-                succeeded.append((request, results))
+                outcomes.append(.success(try writer.appendGroupRequest(request.batch, alone: alone)))
             } catch {
-                request.result = .failure(error)
                 if !writer.isWriting {
                     // The backend aborted the whole transaction (disk full, I/O error, server
                     // abort): everything in this group fails with the same cause; nothing of it
                     // was committed.
-                    for (other, _) in succeeded { other.result = .failure(error) }
-                    for other in group[(index + 1)...] { other.result = .failure(error) }
-                    return nil
+                    return (nil, Array(repeating: .failure(error), count: group.count))
                 }
+                outcomes.append(.failure(error))
             }
         }
         if writer.writeProgress?.written == 0 {
             writer.rollbackWrite()
-            for (request, results) in succeeded { request.result = .success(results) }
-            return nil
+            return (nil, outcomes)
         }
         do {
             let head = writer.writeProgress?.headPosition ?? 0
             try writer.commitWrite()
-            for (request, results) in succeeded { request.result = .success(results) }
-            return head
+            return (head, outcomes)
         } catch {
-            for (request, _) in succeeded { request.result = .failure(error) }
-            return nil
+            // Nothing of the group was committed; requests that failed by themselves keep their
+            // own error.
+            return (nil, outcomes.map { $0.flatMap { _ in .failure(error) } })
         }
     }
 }
