@@ -40,12 +40,16 @@ let package = Package(
         .systemLibrary(
             name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", providers: [.apt(["libmicrohttpd-dev"])]),
 
+        // Our one C target: the SQLite VFS shim that writes a WAL commit's frames in one write
+        // (docs/decisions/wal-write-coalescing.md).
+        .target(name: "CJournalVFS", dependencies: ["CSQLite"], path: "Sources/CJournalVFS"),
+
         // Shared value types: JSON that keeps what it was given, timestamps, identifiers.
         .target(name: "JournalCore", swiftSettings: upcoming),
         // The append-only store (SQLite by default, PostgreSQL for scale-out).
         .target(
             name: "EventStore",
-            dependencies: ["JournalCore", "CSQLite", "CLZ4", "COpenSSL", "CLibPQ"],
+            dependencies: ["JournalCore", "CSQLite", "CJournalVFS", "CLZ4", "COpenSSL", "CLibPQ"],
             swiftSettings: upcoming),
         // Test support, not API: a private PostgreSQL server in a temporary folder, for the
         // tests and the PostgreSQL benchmark.
