@@ -3,7 +3,7 @@ import JournalCore
 /// What a command may touch outside its arguments: the environment, the standard streams and
 /// the clock. `main` builds the real one; nothing else reads globals.
 final class CommandContext {
-    let environment: [String: String]
+    let environment: ProcessEnvironment
     let stdout: OutputSink
     let stderr: OutputSink
     /// True when stderr is a terminal (progress is shown without `--progress` only then).
@@ -15,7 +15,7 @@ final class CommandContext {
     let monotonicNanoseconds: @Sendable () -> Int64
 
     init(
-        environment: [String: String], stdout: OutputSink, stderr: OutputSink, stderrIsTerminal: Bool,
+        environment: ProcessEnvironment, stdout: OutputSink, stderr: OutputSink, stderrIsTerminal: Bool,
         now: @escaping @Sendable () -> Timestamp,
         monotonicNanoseconds: @escaping @Sendable () -> Int64 = SystemClock.monotonicNanoseconds
     ) {
@@ -37,7 +37,7 @@ final class CommandContext {
     /// The real process context.
     static func process() -> CommandContext {
         CommandContext(
-            environment: CurrentProcess.environment(), stdout: OutputSink(descriptor: 1),
+            environment: .process, stdout: OutputSink(descriptor: 1),
             stderr: OutputSink(descriptor: 2, capacity: 1 << 12),
             stderrIsTerminal: FileDescriptor.standardError.isTerminal, now: SystemClock.now)
     }

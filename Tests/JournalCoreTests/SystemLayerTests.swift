@@ -70,8 +70,9 @@ struct SystemLayerTests {
         }
     }
 
-    @Test("the environment holds the variables of the process")
+    @Test("an environment variable is read by name, and one that is not set is nil")
     func environment() {
-        #expect(CurrentProcess.environment()["PATH"] != nil)
+        #expect(CurrentProcess.variable("PATH") != nil)
+        #expect(CurrentProcess.variable("JOURNAL_TEST_VARIABLE_NEVER_SET_7F3A") == nil)
     }
 }

@@ -6,18 +6,10 @@
 
 /// This process: its environment, temporary folders, its end.
 package enum CurrentProcess {
-    /// The environment variables (`environ`), read once by whoever builds a command's context.
-    package static func environment() -> [String: String] {
-        var environment: [String: String] = [:]
-        var pointer = environ
-        while let entry = pointer.pointee {
-            let text = String(cString: entry)
-            if let equals = text.firstIndex(of: "=") {
-                environment[String(text[..<equals])] = String(text[text.index(after: equals)...])
-            }
-            pointer += 1
-        }
-        return environment
+    /// The value of the environment variable `name`, or nil when it is not set (`getenv`; the
+    /// journal never changes its own environment).
+    package static func variable(_ name: String) -> String? {
+        getenv(name).map { String(cString: $0) }
     }
 
     /// Creates a new folder `prefix` + six random characters (`mkdtemp`, mode 0700) and returns
