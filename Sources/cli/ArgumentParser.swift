@@ -79,9 +79,15 @@ enum Invocation: Sendable, Equatable {
 /// `--name value` or `--name=value`, `--` ends the options, `-` is a positional (stdin). Every
 /// failure is a usage error (exit 2) with a hint, found before any journal is opened.
 struct ArgumentParser: Sendable {
-    var commands: [CommandSpec]
+    /// The commands' names, in the overview's order.
+    let names: [String]
+    /// The command of a name (nil for an unknown one); only the one asked for is built.
+    let spec: @Sendable (String) -> CommandSpec?
 
-    func command(named name: String) -> CommandSpec? { commands.first { $0.name == name } }
+    /// Every command, in the overview's order.
+    var commands: [CommandSpec] { names.compactMap(spec) }
+
+    func command(named name: String) -> CommandSpec? { names.contains(name) ? spec(name) : nil }
 
     func parse(_ arguments: [String]) throws(CLIError) -> Invocation {
         guard !arguments.isEmpty else {
@@ -133,7 +139,7 @@ struct ArgumentParser: Sendable {
     }
 
     private func unknownCommand(_ name: String) -> CLIError {
-        let known = commands.map(\.name)
+        let known = names
         var hint = "the commands are: \(known.joined(separator: ", ")); run 'journal --help'"
         if let close = known.first(where: { Self.isClose($0, name) }) { hint = "did you mean '\(close)'? " + hint }
         return CLIError.usage("unknown command '\(Help.printable(name))'", hint: hint)

@@ -90,6 +90,13 @@ struct ArgumentParserTests {
         #expect(try parser.parse(["help", "export"]) == .help(command: "export"))
     }
 
+    @Test func everyListedNameLeadsToTheCommandOfThatNameAndNoOtherNameDoes() {
+        #expect(JournalCLI.commands.map(\.name) == JournalCLI.names)
+        #expect(Set(JournalCLI.names).count == JournalCLI.names.count)
+        #expect(JournalCLI.spec(named: "imports") == nil)
+        #expect(parser.command(named: "Import") == nil)
+    }
+
     @Test func everyCommandHasHelpWithAnExample() {
         for command in JournalCLI.commands {
             let text = Help.command(command)
