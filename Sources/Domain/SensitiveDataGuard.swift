@@ -26,7 +26,13 @@ public enum SensitiveDataGuard {
 
     /// The first violation in `data`, then in `meta`, or nil when the event may be stored.
     public static func check(data: JSONValue, meta: JSONValue?) -> SensitiveDataViolation? {
-        var path: [PathComponent] = []
+        // A first walk keeps no path (nearly every event passes, and keeping one allocates); a
+        // violation is walked to again, keeping the path that names it.
+        var noPath: [PathComponent]?
+        var clean = scan(data, root: "data", path: &noPath) == nil
+        if clean, let meta { clean = scan(meta, root: "meta", path: &noPath) == nil }
+        if clean { return nil }
+        var path: [PathComponent]? = []
         if let violation = scan(data, root: "data", path: &path) { return violation }
         if let meta { return scan(meta, root: "meta", path: &path) }
         return nil
@@ -44,29 +50,30 @@ public enum SensitiveDataGuard {
         case index(Int)
     }
 
-    private static func scan(_ value: JSONValue, root: String, path: inout [PathComponent])
+    /// The first violation in `value`, its path recorded in `path` when `path` is not nil.
+    private static func scan(_ value: JSONValue, root: String, path: inout [PathComponent]?)
         -> SensitiveDataViolation?
     {
         switch value {
         case .null, .bool:
             return nil
         case let .number(number):
-            return isCardNumberInteger(number.text) ? violation(.cardNumber, root, path) : nil
+            return isCardNumberInteger(number.text) ? violation(.cardNumber, root, path ?? []) : nil
         case let .string(string):
-            return containsCardNumber(string) ? violation(.cardNumber, root, path) : nil
+            return containsCardNumber(string) ? violation(.cardNumber, root, path ?? []) : nil
         case let .array(array):
             for (index, element) in array.enumerated() {
-                path.append(.index(index))
+                path?.append(.index(index))
                 if let found = scan(element, root: root, path: &path) { return found }
-                path.removeLast()
+                path?.removeLast()
             }
             return nil
         case let .object(object):
             for entry in object.entries {
-                path.append(.key(entry.key))
-                if isForbiddenKey(entry.key) { return violation(.forbiddenKey, root, path) }
+                path?.append(.key(entry.key))
+                if isForbiddenKey(entry.key) { return violation(.forbiddenKey, root, path ?? []) }
                 if let found = scan(entry.value, root: root, path: &path) { return found }
-                path.removeLast()
+                path?.removeLast()
             }
             return nil
         }

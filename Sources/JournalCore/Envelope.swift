@@ -56,7 +56,7 @@ public struct Envelope: Sendable, Equatable {
             EnvelopeError(field: field, reason: reason, stream: readableStream, type: readableType, kind: kind)
         }
 
-        for key in object.keys
+        for (key, _) in object
         where !Envelope.importedKeys.contains(key) && !Envelope.journalAssignedKeys.contains(key) {
             throw fail(
                 key, "unknown top-level key (expected id, stream, type, occurredAt, data, meta)", kind: .unknownKey)
@@ -137,19 +137,10 @@ public struct Envelope: Sendable, Equatable {
     public var category: Substring { stream.prefix(while: { $0 != "-" }) }
 
     /// `data` as compact JSON text, exactly as received (key order and number spelling kept).
-    public var dataBytes: [UInt8] {
-        var out: [UInt8] = []
-        JSONWriter.write(.object(data), into: &out)
-        return out
-    }
+    public var dataBytes: [UInt8] { JSONWriter.bytes(.object(data)) }
 
     /// `meta` as compact JSON text, or nil when absent.
-    public var metaBytes: [UInt8]? {
-        guard let meta else { return nil }
-        var out: [UInt8] = []
-        JSONWriter.write(.object(meta), into: &out)
-        return out
-    }
+    public var metaBytes: [UInt8]? { meta.map { JSONWriter.bytes(.object($0)) } }
 
     /// True when both envelopes carry the same event in the sense of contract §2's idempotency
     /// rule: the same id, stream, type and occurredAt, and `data` and `meta` equal as JSON values

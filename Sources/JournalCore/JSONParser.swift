@@ -32,17 +32,25 @@ public struct JSONParser {
     }
 
     private func parseBuffer(_ buffer: UnsafeBufferPointer<UInt8>) -> Result<JSONValue, JSONParseError> {
-        var reader = Reader(bytes: buffer, maxDepth: maxDepth)
-        do throws(JSONParseError) {
-            reader.skipWhitespace()
-            let value = try reader.parseValue(depth: 0)
-            reader.skipWhitespace()
-            if reader.index != buffer.count {
-                throw reader.error("unexpected \(reader.describeCurrent()) after the JSON value")
+        // The scratch starts on the stack: 16 members of open objects and 16 elements of open
+        // arrays cover an event, and a larger document moves them to the heap.
+        withUnsafeTemporaryAllocation(of: (key: String, value: JSONValue).self, capacity: 16) { members in
+            withUnsafeTemporaryAllocation(of: JSONValue.self, capacity: 16) { elements in
+                var reader = Reader(
+                    bytes: buffer, maxDepth: maxDepth, members: JSONScratch(in: members),
+                    elements: JSONScratch(in: elements))
+                do throws(JSONParseError) {
+                    reader.skipWhitespace()
+                    let value = try reader.parseValue(depth: 0)
+                    reader.skipWhitespace()
+                    if reader.index != buffer.count {
+                        throw reader.error("unexpected \(reader.describeCurrent()) after the JSON value")
+                    }
+                    return .success(value)
+                } catch {
+                    return .failure(error)
+                }
             }
-            return .success(value)
-        } catch {
-            return .failure(error)
         }
     }
 }
@@ -56,17 +64,23 @@ public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertibl
     public var description: String { "invalid JSON at byte \(offset + 1): \(reason)" }
 }
 
-private struct Reader {
+private struct Reader: ~Copyable {
     let bytes: UnsafeBufferPointer<UInt8>
     let maxDepth: Int
     var index = 0
     /// Members of the open objects and arrays (see ``JSONScratch``).
-    let members = JSONScratch<(key: String, value: JSONValue)>()
-    let elements = JSONScratch<JSONValue>()
+    var members: JSONScratch<(key: String, value: JSONValue)>
+    var elements: JSONScratch<JSONValue>
 
-    init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
+    init(
+        bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int,
+        members: consuming JSONScratch<(key: String, value: JSONValue)>,
+        elements: consuming JSONScratch<JSONValue>
+    ) {
         self.bytes = bytes
         self.maxDepth = maxDepth
+        self.members = members
+        self.elements = elements
     }
 
     func error(_ reason: String) -> JSONParseError { JSONParseError(offset: index, reason: reason) }
@@ -133,7 +147,7 @@ private struct Reader {
             }
             let keyOffset = index
             let key = try parseString()
-            for member in first..<members.count where members[member].key == key {
+            if members.containsKey(key, from: first) {
                 throw JSONParseError(offset: keyOffset, reason: "duplicate key \"\(key.prefix(64))\"")
             }
             skipWhitespace()

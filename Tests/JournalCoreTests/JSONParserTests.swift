@@ -69,6 +69,19 @@ struct JSONParserTests {
         }
     }
 
+    @Test func bytesGivesTheTextWriteAppendsWithAndWithoutEscapes() throws {
+        for text in [
+            #"{}"#, #"[]"#, #"{"a":[1,2.50,-3e2,true,false,null,{}]}"#,
+            #"{"q":"say \"hi\"\n","k\\ey":"\u0001","é":"ünïcödé"}"#, #""just a string""#, "12345678901234567890"
+        ] {
+            let value = try parser.parse(text)
+            var appended: [UInt8] = []
+            JSONWriter.write(value, into: &appended)
+            #expect(JSONWriter.bytes(value) == appended)
+            #expect(String(decoding: appended, as: UTF8.self) == text)
+        }
+    }
+
     @Test func nestedContainersKeepTheirOwnMembersInOrder() throws {
         // Objects and arrays open inside one another share the parser's scratch: each must end up
         // with exactly its own members, in order, and a key may repeat across levels.
