@@ -15,5 +15,20 @@ static inline int journal_sha256(const void *bytes, size_t count, void *out) {
     if (SHA256_Init(&context) != 1 || SHA256_Update(&context, bytes, count) != 1) return 0;
     return SHA256_Final((unsigned char *)out, &context);
 }
+
+// SHA-256 of up to three buffers one after the other (a NULL buffer is skipped): a chain link
+// (its fixed prefix, then its body) and a Merkle leaf or node (the prefix byte, then one or two
+// hashes). On a context on the stack: OpenSSL 3.0's EVP_DigestInit_ex2 allocates and frees the
+// digest's state on every call, even on a reused EVP_MD_CTX.
+static inline int journal_sha256_parts(
+    const void *first, size_t firstCount, const void *second, size_t secondCount, const void *third,
+    size_t thirdCount, void *out) {
+    SHA256_CTX context;
+    if (SHA256_Init(&context) != 1) return 0;
+    if (first != NULL && SHA256_Update(&context, first, firstCount) != 1) return 0;
+    if (second != NULL && SHA256_Update(&context, second, secondCount) != 1) return 0;
+    if (third != NULL && SHA256_Update(&context, third, thirdCount) != 1) return 0;
+    return SHA256_Final((unsigned char *)out, &context);
+}
 #pragma GCC diagnostic pop
 #endif

@@ -123,16 +123,10 @@ final class ChainHasher {
             (bytes.baseAddress! + 8).copyMemory(from: previous.baseAddress!, byteCount: 32)
             bytes.storeBytes(of: UInt64(bitPattern: position).bigEndian, toByteOffset: 40, as: UInt64.self)
             bytes.storeBytes(of: UInt64(bitPattern: version).bigEndian, toByteOffset: 48, as: UInt64.self)
-            var length: UInt32 = 0
             // As in `digest`: a failure leaves zeros, which never verify.
-            if EVP_DigestInit_ex2(context, md, nil) == 1,
-                EVP_DigestUpdate(context, bytes.baseAddress, 56) == 1,
-                EVP_DigestUpdate(context, body.baseAddress, body.count) == 1,
-                EVP_DigestFinal_ex(context, out.baseAddress!.assumingMemoryBound(to: UInt8.self), &length) == 1
-            {
-                return
+            if journal_sha256_parts(bytes.baseAddress, 56, body.baseAddress, body.count, nil, 0, out.baseAddress) != 1 {
+                out.initializeMemory(as: UInt8.self, repeating: 0)
             }
-            out.initializeMemory(as: UInt8.self, repeating: 0)
         }
     }
 
@@ -143,17 +137,10 @@ final class ChainHasher {
         into out: UnsafeMutableRawBufferPointer
     ) {
         var prefix = prefix
-        var length: UInt32 = 0
         // As in `digest`: a failure leaves zeros, which never verify.
-        if EVP_DigestInit_ex2(context, md, nil) == 1,
-            EVP_DigestUpdate(context, &prefix, 1) == 1,
-            EVP_DigestUpdate(context, first.baseAddress, first.count) == 1,
-            second.map({ EVP_DigestUpdate(context, $0.baseAddress, $0.count) }) ?? 1 == 1,
-            EVP_DigestFinal_ex(context, out.baseAddress!.assumingMemoryBound(to: UInt8.self), &length) == 1
-        {
-            return
-        }
-        out.initializeMemory(as: UInt8.self, repeating: 0)
+        let done = journal_sha256_parts(
+            &prefix, 1, first.baseAddress, first.count, second?.baseAddress, second?.count ?? 0, out.baseAddress)
+        if done != 1 { out.initializeMemory(as: UInt8.self, repeating: 0) }
     }
 
     /// SHA-256 of `bytes` (also used for dictionary checksums).
