@@ -105,9 +105,7 @@ extension SQLiteJournal {
         {
             guard tree != nil else { return }
             chain.takeLeafHashes(into: &leaves)
-            for start in stride(from: 0, to: leaves.count, by: 32) {
-                try tree?.add(leafHash: Array(leaves[start..<(start + 32)]), storedTile: storedTile)
-            }
+            try tree?.add(leafHashes: leaves, storedTile: storedTile)
             leaves.removeAll(keepingCapacity: true)
         }
 

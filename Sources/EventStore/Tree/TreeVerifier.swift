@@ -20,12 +20,24 @@ struct TreeVerifier {
         try push(hasher.leafHash(of: event), level: 0, storedTile: storedTile)
     }
 
-    /// Adds the next event's leaf hash (32 bytes), made elsewhere (`ScanChainCheck`).
+    /// Adds the leaf hashes of the next events (32 bytes each, in position order), made elsewhere
+    /// (`ScanChainCheck`): copied into the level-0 tile a tile's worth at a time.
     mutating func add(
-        leafHash: [UInt8],
+        leafHashes: [UInt8],
         storedTile: (Int, Int64) throws(EventStoreError) -> [UInt8]
     ) throws(EventStoreError) {
-        try push(leafHash, level: 0, storedTile: storedTile)
+        precondition(leafHashes.count % 32 == 0, "leaf hashes are 32 bytes each")
+        var start = 0
+        while start < leafHashes.count {
+            if tiles.isEmpty {
+                tiles.append([])
+                indexes.append(0)
+            }
+            let end = min(leafHashes.count, start + TreeTiles.tileBytes - tiles[0].count)
+            tiles[0].append(contentsOf: leafHashes[start..<end])
+            start = end
+            try completeIfFull(level: 0, storedTile: storedTile)
+        }
     }
 
     private mutating func push(
@@ -37,6 +49,13 @@ struct TreeVerifier {
             indexes.append(0)
         }
         tiles[level].append(contentsOf: node)
+        try completeIfFull(level: level, storedTile: storedTile)
+    }
+
+    /// A full tile at `level`: compared with the stored one, then its root pushed one level up.
+    private mutating func completeIfFull(
+        level: Int, storedTile: (Int, Int64) throws(EventStoreError) -> [UInt8]
+    ) throws(EventStoreError) {
         guard tiles[level].count == TreeTiles.tileBytes else { return }
         try compare(level: level, storedTile: storedTile)
         let parent = TreeTiles.root(of: tiles[level], hasher: hasher)
