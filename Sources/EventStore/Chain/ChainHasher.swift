@@ -64,21 +64,47 @@ final class ChainHasher {
         occurredAt: Timestamp, recordedAt: Timestamp, data: UnsafeRawBufferPointer,
         meta: UnsafeRawBufferPointer?
     ) -> [UInt8] {
+        var out = [UInt8](repeating: 0, count: 32)
+        out.withUnsafeMutableBytes {
+            hash(
+                previous: previous, position: position, version: version, stream: stream, id: id, type: type,
+                occurredAt: occurredAt, recordedAt: recordedAt, data: data, meta: meta, into: $0)
+        }
+        return out
+    }
+
+    /// True when the link of one event hashes to `expected`: a read's check, which needs no
+    /// array for the hash it recomputes.
+    func link(
+        previous: [UInt8], position: Int64, version: Int64, stream: String, id: String, type: String,
+        occurredAt: Timestamp, recordedAt: Timestamp, data: UnsafeRawBufferPointer,
+        meta: UnsafeRawBufferPointer?, matches expected: [UInt8]
+    ) -> Bool {
+        var out: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+        return withUnsafeMutableBytes(of: &out) { out in
+            hash(
+                previous: previous, position: position, version: version, stream: stream, id: id, type: type,
+                occurredAt: occurredAt, recordedAt: recordedAt, data: data, meta: meta, into: out)
+            return expected.elementsEqual(out)
+        }
+    }
+
+    private func hash(
+        previous: [UInt8], position: Int64, version: Int64, stream: String, id: String, type: String,
+        occurredAt: Timestamp, recordedAt: Timestamp, data: UnsafeRawBufferPointer,
+        meta: UnsafeRawBufferPointer?, into out: UnsafeMutableRawBufferPointer
+    ) {
         scratch.removeAll(keepingCapacity: true)
         _ = UTF8Bytes.with(id) { id in
             Self.appendBody(
                 stream: stream, id: id, type: type, occurredAt: occurredAt, recordedAt: recordedAt,
                 data: data, meta: meta, to: &scratch)
         }
-        var out = [UInt8](repeating: 0, count: 32)
         previous.withUnsafeBytes { previous in
             scratch.withUnsafeBytes { body in
-                out.withUnsafeMutableBytes {
-                    hash(previous: previous, position: position, version: version, body: body, into: $0)
-                }
+                hash(previous: previous, position: position, version: version, body: body, into: out)
             }
         }
-        return out
     }
 
     /// The part of an event's link after its version (stream name to meta), which does not

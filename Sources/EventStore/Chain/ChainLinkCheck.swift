@@ -44,9 +44,9 @@ enum ChainLinkCheck {
             }
             before = previous
         }
-        let link = hasher.hash(
+        let matches = hasher.link(
             previous: before, position: position, version: version, stream: stream, id: id,
-            type: type, occurredAt: occurredAt, recordedAt: recordedAt, data: data, meta: meta)
-        return link == hash ? nil : .integrity(at: position, "the event's content does not match its stored hash")
+            type: type, occurredAt: occurredAt, recordedAt: recordedAt, data: data, meta: meta, matches: hash)
+        return matches ? nil : .integrity(at: position, "the event's content does not match its stored hash")
     }
 }
