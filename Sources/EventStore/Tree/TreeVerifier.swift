@@ -29,10 +29,7 @@ struct TreeVerifier {
         precondition(leafHashes.count % 32 == 0, "leaf hashes are 32 bytes each")
         var start = 0
         while start < leafHashes.count {
-            if tiles.isEmpty {
-                tiles.append([])
-                indexes.append(0)
-            }
+            openLevel(0)
             let end = min(leafHashes.count, start + TreeTiles.tileBytes - tiles[0].count)
             tiles[0].append(contentsOf: leafHashes[start..<end])
             start = end
@@ -44,12 +41,17 @@ struct TreeVerifier {
         _ node: [UInt8], level: Int,
         storedTile: (Int, Int64) throws(EventStoreError) -> [UInt8]
     ) throws(EventStoreError) {
+        openLevel(level)
+        tiles[level].append(contentsOf: node)
+        try completeIfFull(level: level, storedTile: storedTile)
+    }
+
+    /// Starts `level`'s first tile when the tree reaches it.
+    private mutating func openLevel(_ level: Int) {
         if tiles.count == level {
             tiles.append([])
             indexes.append(0)
         }
-        tiles[level].append(contentsOf: node)
-        try completeIfFull(level: level, storedTile: storedTile)
     }
 
     /// A full tile at `level`: compared with the stored one, then its root pushed one level up.
