@@ -105,7 +105,7 @@ struct LeafLineTests {
 
     @Test("the leaf hash from a link body is SHA-256 of 0x00 and the contract's line")
     func leafHashFromBodyHashesTheContractLine() throws {
-        let hasher = try ChainHasher()
+        let hasher = ChainHasher()
         // One hasher for every case, large and small alternating: its scratch line is reused.
         for c in Self.cases + Self.cases.reversed() {
             var body: [UInt8] = []

@@ -28,34 +28,19 @@ import JournalCore
 // stream's versions are 0, 1, 2, … without gaps in position order, every stored hash equals the
 // recomputed one, and the journal's recorded head (position, hash) equals the last event's.
 
-/// SHA-256 over the canonical link encoding, with a fetched `EVP_MD` and a reused `EVP_MD_CTX`.
-/// Not thread-safe: each writer or verifier owns one.
+/// SHA-256 over the canonical link encoding, and the tree's leaf and node hashes, through the
+/// COpenSSL shim (`journal_sha256_parts`: a context on the stack; EVP allocated on every call).
+/// Not thread-safe (its scratch buffers): each writer or verifier owns one.
 final class ChainHasher {
     static let magic: [UInt8] = Array("JRNLEV01".utf8)
     static let zeroHash = [UInt8](repeating: 0, count: 32)
 
-    private let md: OpaquePointer
-    private let context: OpaquePointer
     private var scratch: [UInt8] = []
     /// A leaf line being rendered (`ChainHasher+Tree.swift`).
     var lineScratch: [UInt8] = []
 
-    init() throws(EventStoreError) {
-        guard let md = EVP_MD_fetch(nil, "SHA256", nil) else {
-            throw EventStoreError(code: .io, message: "OpenSSL could not fetch SHA256")
-        }
-        guard let context = EVP_MD_CTX_new() else {
-            EVP_MD_free(md)
-            throw EventStoreError(code: .io, message: "OpenSSL could not allocate a digest context")
-        }
-        self.md = md
-        self.context = context
+    init() {
         scratch.reserveCapacity(1024)
-    }
-
-    deinit {
-        EVP_MD_CTX_free(context)
-        EVP_MD_free(md)
     }
 
     /// The hash of one event, given the previous event's hash.
@@ -149,7 +134,7 @@ final class ChainHasher {
             (bytes.baseAddress! + 8).copyMemory(from: previous.baseAddress!, byteCount: 32)
             bytes.storeBytes(of: UInt64(bitPattern: position).bigEndian, toByteOffset: 40, as: UInt64.self)
             bytes.storeBytes(of: UInt64(bitPattern: version).bigEndian, toByteOffset: 48, as: UInt64.self)
-            // As in `digest`: a failure leaves zeros, which never verify.
+            // A failure leaves zeros, which never verify.
             if journal_sha256_parts(bytes.baseAddress, 56, body.baseAddress, body.count, nil, 0, out.baseAddress) != 1 {
                 out.initializeMemory(as: UInt8.self, repeating: 0)
             }
@@ -163,7 +148,7 @@ final class ChainHasher {
         into out: UnsafeMutableRawBufferPointer
     ) {
         var prefix = prefix
-        // As in `digest`: a failure leaves zeros, which never verify.
+        // A failure leaves zeros, which never verify.
         let done = journal_sha256_parts(
             &prefix, 1, first.baseAddress, first.count, second?.baseAddress, second?.count ?? 0, out.baseAddress)
         if done != 1 { out.initializeMemory(as: UInt8.self, repeating: 0) }
@@ -172,14 +157,11 @@ final class ChainHasher {
     /// SHA-256 of `bytes` (also used for dictionary checksums).
     func digest(_ bytes: [UInt8]) -> [UInt8] {
         var out = [UInt8](repeating: 0, count: 32)
-        var length: UInt32 = 0
-        // With a fetched md and a reused context these calls only fail on allocation failure,
-        // which OpenSSL reports by leaving `length` at 0; the result is then all zeros, which
-        // can never verify, so a failure is loud rather than silent.
-        if EVP_DigestInit_ex2(context, md, nil) == 1 {
-            bytes.withUnsafeBytes { _ = EVP_DigestUpdate(context, $0.baseAddress, $0.count) }
-            _ = EVP_DigestFinal_ex(context, &out, &length)
+        // A failure leaves all zeros, which can never verify, so it is loud rather than silent.
+        let done = bytes.withUnsafeBytes { bytes in
+            out.withUnsafeMutableBytes { journal_sha256(bytes.baseAddress, bytes.count, $0.baseAddress) }
         }
+        if done != 1 { out = ChainHasher.zeroHash }
         return out
     }
 

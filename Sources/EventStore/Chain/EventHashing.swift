@@ -6,7 +6,7 @@ public enum EventHashing {
     /// The hash `event` must carry when the event before it has hash `previous` (pass
     /// `zeroHash` for position 1).
     public static func linkHash(previous: [UInt8], event: RecordedEvent) throws(EventStoreError) -> [UInt8] {
-        let hasher = try ChainHasher()
+        let hasher = ChainHasher()
         return event.data.withUnsafeBytes { data in
             OptionalBytes.with(event.meta) { meta in
                 hasher.hash(
@@ -19,7 +19,7 @@ public enum EventHashing {
 
     /// SHA-256 of `bytes` (OpenSSL).
     public static func sha256(_ bytes: [UInt8]) throws(EventStoreError) -> [UInt8] {
-        try ChainHasher().digest(bytes)
+        ChainHasher().digest(bytes)
     }
 
     /// The 32 zero bytes position 1 links to.

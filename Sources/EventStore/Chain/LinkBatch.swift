@@ -164,7 +164,7 @@ final class LinkBatch: @unchecked Sendable {
         if let leafHasher {
             hasher = leafHasher
         } else {
-            hasher = try ChainHasher()
+            hasher = ChainHasher()
             leafHasher = hasher
         }
         leafHashes.removeAll(keepingCapacity: true)

@@ -89,7 +89,7 @@ final class PostgresJournal {
 
     init(url: String, configuration: PostgresEventStore.Configuration, writer: Bool) throws(EventStoreError) {
         self.configuration = configuration
-        hasher = try ChainHasher()
+        hasher = ChainHasher()
         do {
             pg = try PostgresConnection(url)
             if configuration.readOnly { try pg.execute("SET default_transaction_read_only = on") }

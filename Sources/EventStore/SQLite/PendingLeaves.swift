@@ -3,7 +3,7 @@ import JournalCore
 /// The leaf hashes of a prepared batch being made on another thread (`PreparedLeafHashes`), and
 /// the places kept for them in the write's leaf hashes: (offset in `leafHashes`, event index).
 struct PendingLeaves {
-    private var task: BackgroundTask<PreparedLeafHashes?>?
+    private var task: BackgroundTask<PreparedLeafHashes>?
     private var result: PreparedLeafHashes?
     var fills: [(slot: Int, event: Int)] = []
 
@@ -12,7 +12,7 @@ struct PendingLeaves {
         if let batch { task = BackgroundTask { PreparedLeafHashes.compute(batch) } }
     }
 
-    /// The hashes, once made (waits for them); nil when the other thread could not make them.
+    /// The hashes, once made (waits for them); nil when none are being made (no batch).
     mutating func made() -> PreparedLeafHashes? {
         if let task {
             result = task.wait()

@@ -11,15 +11,9 @@ struct PreparedLeafHashes: Sendable {
     /// 32 bytes per event of the batch, in order; zeros for an event without a chain hash ahead.
     let hashes: [UInt8]
 
-    /// Computes them with a hasher of their own; nil when OpenSSL gives no SHA-256 (the writer
-    /// then computes them with its hasher).
-    static func compute(_ batch: PreparedLoadBatch) -> PreparedLeafHashes? {
-        guard let hasher = try? ChainHasher() else { return nil }
-        return compute(batch, with: hasher)
-    }
-
-    /// Computes them with `hasher`, which no other thread uses meanwhile.
-    static func compute(_ batch: PreparedLoadBatch, with hasher: ChainHasher) -> PreparedLeafHashes {
+    /// Computes them, with a hasher of their own.
+    static func compute(_ batch: PreparedLoadBatch) -> PreparedLeafHashes {
+        let hasher = ChainHasher()
         var hashes = [UInt8](repeating: 0, count: 32 * batch.events.count)
         batch.bytes.withUnsafeBytes { bytes in
             hashes.withUnsafeMutableBytes { out in

@@ -144,7 +144,7 @@ package final class LoadPreparer: @unchecked Sendable {
         self.published = published
         chainPosition = head.position
         chainHash = head.hash
-        hasher = try ChainHasher()
+        hasher = ChainHasher()
     }
 
     /// The batch, ready for `SQLiteJournalLoad.append(_:)` (drops a batch begun event by event).

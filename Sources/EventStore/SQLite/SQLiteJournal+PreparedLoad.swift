@@ -45,7 +45,7 @@ extension SQLiteJournal {
                 }
                 try run("appending a batch to \(path)") { () throws(SQLiteError) in try writePendingRows() }
                 // Only the commit moves leaf hashes into the tree (`flushTree`): all are in place first.
-                fill(&leaves, of: batch)
+                fill(&leaves)
             }
             let trained = write?.trainedDictionary == true ? write?.dictionaryID : nil
             try commitWrite()
@@ -243,10 +243,12 @@ extension SQLiteJournal {
     }
 
     /// Puts the leaf hashes made on the other thread in the places kept for them.
-    private func fill(_ leaves: inout PendingLeaves, of batch: PreparedLoadBatch) {
+    private func fill(_ leaves: inout PendingLeaves) {
         guard !leaves.fills.isEmpty else { return }
-        // No SHA-256 on the other thread: made here, from the same inputs.
-        let made = leaves.made() ?? PreparedLeafHashes.compute(batch, with: hasher)
+        guard let made = leaves.made() else {
+            // Places are kept only for the events of a batch whose hashes are being made.
+            preconditionFailure("leaf hashes awaited from a batch whose hashes are not being made")
+        }
         write!.leafHashes.withUnsafeMutableBytes { all in
             made.hashes.withUnsafeBytes { hashes in
                 for fill in leaves.fills {

@@ -218,7 +218,7 @@ final class SQLiteJournal {
     init(path: String, configuration: SQLiteEventStore.Configuration, writer: Bool) throws(EventStoreError) {
         self.path = path
         self.configuration = configuration
-        hasher = try ChainHasher()
+        hasher = ChainHasher()
         let options = SQLiteConnection.Options(
             readOnly: configuration.readOnly || !writer,
             create: configuration.createIfMissing && !configuration.readOnly,

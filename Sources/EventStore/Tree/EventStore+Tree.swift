@@ -185,7 +185,7 @@ struct TreeTileReader<Store: EventStore> {
         if let known = self.hasher {
             hasher = known
         } else {
-            hasher = try ChainHasher()
+            hasher = ChainHasher()
             self.hasher = hasher
         }
         return TreeTiles.root(of: Array(tile[start..<end]), hasher: hasher)
