@@ -2,8 +2,8 @@ import JournalCore
 
 /// The environment variables a command reads (`JOURNAL_DB`, `JOURNAL_SIGNING_KEY`, …), looked up
 /// by name when asked for: a command does not copy the whole environment into a dictionary at
-/// start, which cost about half a millisecond of every run (BENCHMARKS.md, "Process start").
-/// A fixed set of values can stand in for it.
+/// start to read one or two variables of it (BENCHMARKS.md, "Evidence, checked reads and the
+/// streams read model", process start). A fixed set of values can stand in for it.
 struct ProcessEnvironment: Sendable, ExpressibleByDictionaryLiteral {
     /// Nil: the process's own environment.
     private let values: [String: String]?
