@@ -35,14 +35,18 @@ public enum CardEvent: Sendable, Equatable {
     /// - Throws: ``EventDecodingError`` naming the type, the field and the rule; kind
     ///   `.unknownType` when `type` is not a `card` event type.
     public static func decode(type: String, data: JSONObject) throws(EventDecodingError) -> CardEvent {
+        try decode(type: type, FieldReader(type, data))
+    }
+
+    /// Decodes the fields `r` reads (a parsed object, or stored bytes read in place).
+    static func decode(type: String, _ r: FieldReader) throws(EventDecodingError) -> CardEvent {
         guard let known = EventType(name: type) else { throw EventDecodingError.unknownType(type) }
-        let r = FieldReader(type, data)
         switch known {
         case .eligibilityChecked: return .eligibilityChecked(try .init(decoding: r))
         case .termsAccepted: return .termsAccepted(try .init(decoding: r))
         case .digitizationRequested: return .digitizationRequested(try .init(decoding: r))
         case .digitizationApproved: return .digitizationApproved(try .init(decoding: r))
-        case .digitizationDeclined: return .digitizationDeclined(NoFields(data: data))
+        case .digitizationDeclined: return .digitizationDeclined(NoFields(data: r.data))
         case .digitizationApprovedWithIDV: return .digitizationApprovedWithIDV(try .init(decoding: r))
         case .idvMethodSelected: return .idvMethodSelected(try .init(decoding: r))
         case .activationRequired: return .activationRequired(try .init(decoding: r))
@@ -50,11 +54,11 @@ public enum CardEvent: Sendable, Equatable {
         case .otpRejected: return .otpRejected(try .init(decoding: r))
         case .appToAppResumed: return .appToAppResumed(try .init(decoding: r))
         case .cpsNotificationReceived: return .cpsNotificationReceived(try .init(decoding: r))
-        case .activatedByIDV: return .activatedByIDV(NoFields(data: data))
+        case .activatedByIDV: return .activatedByIDV(NoFields(data: r.data))
         case .activationInterrupted: return .activationInterrupted(try .init(decoding: r))
-        case .activationResumed: return .activationResumed(NoFields(data: data))
-        case .activationCancelled: return .activationCancelled(NoFields(data: data))
-        case .activationExpired: return .activationExpired(NoFields(data: data))
+        case .activationResumed: return .activationResumed(NoFields(data: r.data))
+        case .activationCancelled: return .activationCancelled(NoFields(data: r.data))
+        case .activationExpired: return .activationExpired(NoFields(data: r.data))
         case .activationFailed: return .activationFailed(try .init(decoding: r))
         case .transactionCreated, .authRequestParametersCreated, .authResponseReceived, .transactionClosed,
             .challengeStarted, .challengeRequestSent, .challengeResponseReceived, .challengeCompleted,

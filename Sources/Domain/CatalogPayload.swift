@@ -6,7 +6,9 @@ import JournalCore
 protocol CatalogPayload: Sendable, Equatable {
     /// The payload's fields (see ``PayloadTable``).
     static var table: PayloadTable<Self> { get }
-    /// `data` as received when decoded; nil when built by a command.
+    /// `data` as received when decoded; nil when built by a command, or decoded in place from
+    /// stored bytes for a fold, whose `data` is then the canonical one (see
+    /// ``JourneyState/apply(type:flatData:occurredAt:)``).
     var received: JSONObject? { get set }
 }
 
@@ -18,7 +20,7 @@ extension CatalogPayload {
     /// Reads the fields of the reader's object, then checks the catalog's rules on their values.
     init(decoding r: FieldReader) throws(EventDecodingError) {
         self = try Self.table.read(r)
-        received = r.data
+        received = r.keptData
         try checkRules(r)
     }
 

@@ -3,16 +3,46 @@ import JournalCore
 /// Reads the fields of one event's `data` object with the catalog's rules: `null` means absent,
 /// integers are JSON integers (no fraction, no exponent), and every failure names the field.
 struct FieldReader {
+    /// Where the fields are read from.
+    enum Source {
+        /// A parsed `data` object.
+        case object(JSONObject)
+        /// `data` read in place from its stored bytes, for a fold (see ``JSONFlatObject``).
+        case flat(JSONFlatObject)
+    }
+
     let eventType: String
-    let data: JSONObject
+    let source: Source
     /// For an object inside an array field (`methods[1]`): the array's key and the index. The
     /// path text is built only when an error is reported.
     var element: (key: String, index: Int)?
 
     init(_ eventType: String, _ data: JSONObject, element: (key: String, index: Int)? = nil) {
         self.eventType = eventType
-        self.data = data
+        self.source = .object(data)
         self.element = element
+    }
+
+    init(_ eventType: String, flat: JSONFlatObject) {
+        self.eventType = eventType
+        self.source = .flat(flat)
+    }
+
+    /// The whole `data` object (made from the bytes when read flat).
+    var data: JSONObject {
+        switch source {
+        case let .object(data): return data
+        case let .flat(flat): return flat.object
+        }
+    }
+
+    /// `data` as a decoded payload keeps it: nil when read flat, where the event lives only
+    /// for one fold step and its `data` is never asked for (see ``CatalogPayload/received``).
+    var keptData: JSONObject? {
+        switch source {
+        case let .object(data): return data
+        case .flat: return nil
+        }
     }
 
     func fail(_ kind: EventDecodingError.Kind, _ key: String, _ rule: String) -> EventDecodingError {
@@ -25,13 +55,20 @@ struct FieldReader {
     /// The value of `key`, or nil when absent or `null`.
     @inline(__always)
     func value(_ key: String) -> JSONValue? {
-        // Comparing lengths first skips most of the string comparisons with the other keys.
-        let length = key.utf8.count
-        for entry in data.entries where entry.key.utf8.count == length && entry.key == key {
-            if case .null = entry.value { return nil }
-            return entry.value
+        switch source {
+        case let .object(data):
+            // Comparing lengths first skips most of the string comparisons with the other keys.
+            let length = key.utf8.count
+            for entry in data.entries where entry.key.utf8.count == length && entry.key == key {
+                if case .null = entry.value { return nil }
+                return entry.value
+            }
+            return nil
+        case let .flat(flat):
+            guard let value = flat.value(forKey: key) else { return nil }
+            if case .null = value { return nil }
+            return value
         }
-        return nil
     }
 
     func wrongType(_ key: String, _ expected: String, _ value: JSONValue) -> EventDecodingError {

@@ -47,10 +47,23 @@ public enum JourneyState: Sendable, Equatable {
     /// - Throws: ``DomainRejection``: `.invalidData` when the type or data breaks the catalog,
     ///   `.ruleBroken` when the event is not allowed in the current state. The state is unchanged.
     public mutating func apply(type: String, data: JSONObject, occurredAt: Timestamp) throws(DomainRejection) {
+        try apply(type: type, FieldReader(type, data), occurredAt: occurredAt)
+    }
+
+    /// ``apply(type:data:occurredAt:)`` of a `data` object read in place from its stored bytes:
+    /// the same decoding, rules and outcome as for the object ``JSONParser`` makes of the bytes,
+    /// without the tree. The event is folded and dropped: nothing keeps its `data`.
+    public mutating func apply(type: String, flatData: JSONFlatObject, occurredAt: Timestamp)
+        throws(DomainRejection)
+    {
+        try apply(type: type, FieldReader(type, flat: flatData), occurredAt: occurredAt)
+    }
+
+    private mutating func apply(type: String, _ r: FieldReader, occurredAt: Timestamp) throws(DomainRejection) {
         switch self {
         case let .threeDS(state):
             let event: ThreeDSEvent
-            do { event = try ThreeDSEvent.decode(type: type, data: data) } catch {
+            do { event = try ThreeDSEvent.decode(type: type, r) } catch {
                 throw .invalidData(DomainEvent.categoryAware(error, type: type, category: .threeDS))
             }
             switch ThreeDSTransaction.apply(state, event, occurredAt: occurredAt) {
@@ -59,7 +72,7 @@ public enum JourneyState: Sendable, Equatable {
             }
         case let .card(state):
             let event: CardEvent
-            do { event = try CardEvent.decode(type: type, data: data) } catch {
+            do { event = try CardEvent.decode(type: type, r) } catch {
                 throw .invalidData(DomainEvent.categoryAware(error, type: type, category: .card))
             }
             switch CardDigitization.apply(state, event, occurredAt: occurredAt) {

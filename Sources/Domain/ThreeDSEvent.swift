@@ -30,19 +30,23 @@ public enum ThreeDSEvent: Sendable, Equatable {
     /// - Throws: ``EventDecodingError`` naming the type, the field and the rule; kind
     ///   `.unknownType` when `type` is not a `3ds` event type.
     public static func decode(type: String, data: JSONObject) throws(EventDecodingError) -> ThreeDSEvent {
+        try decode(type: type, FieldReader(type, data))
+    }
+
+    /// Decodes the fields `r` reads (a parsed object, or stored bytes read in place).
+    static func decode(type: String, _ r: FieldReader) throws(EventDecodingError) -> ThreeDSEvent {
         guard let known = EventType(name: type) else { throw EventDecodingError.unknownType(type) }
-        let r = FieldReader(type, data)
         switch known {
         case .transactionCreated: return .transactionCreated(try .init(decoding: r))
         case .authRequestParametersCreated: return .authRequestParametersCreated(try .init(decoding: r))
         case .authResponseReceived: return .authResponseReceived(try .init(decoding: r))
-        case .transactionClosed: return .transactionClosed(NoFields(data: data))
+        case .transactionClosed: return .transactionClosed(NoFields(data: r.data))
         case .challengeStarted: return .challengeStarted(try .init(decoding: r))
         case .challengeRequestSent: return .challengeRequestSent(try .init(decoding: r))
         case .challengeResponseReceived: return .challengeResponseReceived(try .init(decoding: r))
         case .challengeCompleted: return .challengeCompleted(try .init(decoding: r))
-        case .challengeCancelled: return .challengeCancelled(NoFields(data: data))
-        case .challengeTimedOut: return .challengeTimedOut(NoFields(data: data))
+        case .challengeCancelled: return .challengeCancelled(NoFields(data: r.data))
+        case .challengeTimedOut: return .challengeTimedOut(NoFields(data: r.data))
         case .protocolErrorOccurred: return .protocolErrorOccurred(try .init(decoding: r))
         case .runtimeErrorOccurred: return .runtimeErrorOccurred(try .init(decoding: r))
         case .eligibilityChecked, .termsAccepted, .digitizationRequested, .digitizationApproved,

@@ -24,14 +24,39 @@ struct StreamFold {
         do {
             try state.apply(type: type, data: data, occurredAt: occurredAt)
         } catch {
-            var reason = error.reason
-            if case let .invalidData(decoding) = error, decoding.kind == .unknownType,
-                DomainEvent.category(ofType: type) == nil
-            {
-                reason += NameSuggestion.hint(for: type, among: Self.catalogTypeNames)
-            }
-            throw RuleViolation(reason: reason, rule: error.rule.rawValue)
+            throw Self.violation(error, type: type)
         }
+    }
+
+    /// Applies one stored event from its `data` bytes: read in place when every member is a
+    /// plain scalar (``JSONFlatObject``), else parsed; the outcome is the same either way.
+    /// - Throws: `RuleViolation` as `apply(type:data:occurredAt:)` does, and "the stored data is
+    ///   not a JSON object" when the bytes are not one.
+    mutating func apply(type: String, dataBytes: UnsafeRawBufferPointer, occurredAt: Timestamp, parser: JSONParser)
+        throws(RuleViolation)
+    {
+        do {
+            let folded: Void? = try JSONFlatObject.withMembers(of: dataBytes) { flat throws(DomainRejection) in
+                try state.apply(type: type, flatData: flat, occurredAt: occurredAt)
+            }
+            if folded != nil { return }
+        } catch {
+            throw Self.violation(error, type: type)
+        }
+        guard let data = try? parser.parse(dataBytes).objectValue else {
+            throw RuleViolation(reason: "the stored data is not a JSON object")
+        }
+        try apply(type: type, data: data, occurredAt: occurredAt)
+    }
+
+    private static func violation(_ error: DomainRejection, type: String) -> RuleViolation {
+        var reason = error.reason
+        if case let .invalidData(decoding) = error, decoding.kind == .unknownType,
+            DomainEvent.category(ofType: type) == nil
+        {
+            reason += NameSuggestion.hint(for: type, among: catalogTypeNames)
+        }
+        return RuleViolation(reason: reason, rule: error.rule.rawValue)
     }
 
     /// Every event type of the domain's catalog, both categories.

@@ -41,17 +41,11 @@ final class LogReplayFold: @unchecked Sendable {
         guard entries[index].failure == nil else { return }
         let version = entries[index].nextVersion
         entries[index].nextVersion += 1
-        guard let data = try? parser.parse(bytes).objectValue else {
-            entries[index].failure = StreamReplay.Failure(
-                version: version, position: event.position,
-                reason: "the stored data is not a JSON object")
-            return
-        }
         guard let type = types[event.typeID] else { preconditionFailure("an event folded before its type is named") }
         do {
             try entries[index].fold?.apply(
-                type: type, data: data,
-                occurredAt: Timestamp(millisecondsSinceEpoch: event.occurredAt))
+                type: type, dataBytes: bytes,
+                occurredAt: Timestamp(millisecondsSinceEpoch: event.occurredAt), parser: parser)
         } catch {
             entries[index].failure = StreamReplay.Failure(
                 version: version, position: event.position, reason: error.reason)

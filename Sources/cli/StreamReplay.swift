@@ -56,15 +56,13 @@ enum StreamReplay {
             let page = try pages(version, pageSize)
             for event in page {
                 guard event.version <= lastVersion, event.position <= untilPosition else { return outcome }
-                guard let data = try? parser.parse(event.data).objectValue else {
-                    outcome.failure = Failure(
-                        version: event.version, position: event.position,
-                        reason: "the stored data is not a JSON object")
-                    return outcome
+                let applied = event.data.withUnsafeBytes { bytes in
+                    Result { () throws(RuleViolation) in
+                        try outcome.fold?.apply(
+                            type: event.type, dataBytes: bytes, occurredAt: event.occurredAt, parser: parser)
+                    }
                 }
-                do {
-                    try outcome.fold?.apply(type: event.type, data: data, occurredAt: event.occurredAt)
-                } catch {
+                if case let .failure(error) = applied {
                     outcome.failure = Failure(version: event.version, position: event.position, reason: error.reason)
                     return outcome
                 }
