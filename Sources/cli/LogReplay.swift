@@ -10,11 +10,12 @@ import JournalCore
 /// the number of its events before it (versions are gapless from 0, and each is inside the
 /// event's hash, which the scan checks).
 ///
-/// The scan and the fold run on two threads, one page apart: this thread scans page k+1 (and
-/// reads the names it needs from the store) into a ``LogReplayBatch`` while a `BackgroundTask`
-/// folds page k (``LogReplayFold``, which never calls the store). The scan, with its check of
-/// every link, and the fold are each a large share of the work: this way they overlap instead of
-/// adding up.
+/// The scan and the folds run on three threads, one page apart: this thread scans page k+1 (and
+/// reads the names it needs from the store) into a ``LogReplayBatch`` while two
+/// `BackgroundTask`s fold page k, each the streams of its lane (``LogReplayFold``, which never
+/// calls the store). The scan, with its check of every link, is the smaller share of the work
+/// and the folds the larger: this way the scan overlaps the folds, and the folds share the
+/// cores instead of one of them setting the pace.
 struct LogReplay {
     /// One stream's fold so far.
     struct Entry {
@@ -40,6 +41,9 @@ struct LogReplay {
 
     static let namePage = 65_536
     static let scanPage = 16_384
+    /// Fold lanes: two, so that on two cores the folds take both while the lighter scan fits
+    /// between them.
+    static let lanes = 2
 
     /// - Parameters:
     ///   - scanPage: events per batch (tests use small pages to cross many).
@@ -51,21 +55,51 @@ struct LogReplay {
         self.namePage = namePage
     }
 
+    /// The entries of a run by stream name, read in place from the lanes' arrays (not copied
+    /// into a map: a large log has millions). Read-only once the run is over, by any thread.
+    struct Folds: @unchecked Sendable {
+        private let lanes: [LogReplayFold]
+        /// The ids of the streams that have an entry.
+        private let ids: [String: Int64]
+
+        fileprivate init(lanes: [LogReplayFold], ids: [String: Int64]) {
+            self.lanes = lanes
+            self.ids = ids
+        }
+
+        /// The number of streams with an entry.
+        var count: Int { ids.count }
+
+        /// The entry of the stream `name`; nil when it has no event up to the run's position.
+        subscript(name: String) -> Entry? {
+            guard let id = ids[name] else { return nil }
+            let lane = lanes[Int(id % Int64(lanes.count))]
+            return lane.entries[Int(id / Int64(lanes.count))]
+        }
+
+        /// Every entry, by stream name (for tests).
+        func mapValues<T>(_ transform: (Entry) -> T) -> [String: T] {
+            var values: [String: T] = [:]
+            for name in ids.keys { values[name] = self[name].map(transform) }
+            return values
+        }
+    }
+
     /// Folds every event up to `untilPosition` (included); `progress` gets the events folded, in
     /// increasing order. Returns the entries by stream name: a stream with no event up to there
     /// has none.
     /// - Throws: the store's errors (an event whose chain link does not hold: `.integrity`),
     ///   once the fold of the batches before it is over.
-    mutating func run(untilPosition: Int64, progress: (Int64) -> Void) throws -> [String: Entry] {
-        let fold = LogReplayFold()
+    mutating func run(untilPosition: Int64, progress: (Int64) -> Void) throws -> Folds {
+        let folds = (0..<Self.lanes).map { LogReplayFold(lane: $0, of: Self.lanes) }
         var filling = LogReplayBatch()
         var spare = LogReplayBatch()
-        var folding: (task: BackgroundTask<Void>, last: Int64)?
+        var folding: (tasks: [BackgroundTask<Void>], last: Int64)?
         // However this ends, the fold state is back in this thread's hands.
-        defer { folding?.task.finish() }
+        defer { for task in folding?.tasks ?? [] { task.finish() } }
         func settle() {
-            guard let (task, last) = folding else { return }
-            task.finish()
+            guard let (tasks, last) = folding else { return }
+            for task in tasks { task.finish() }
             folding = nil
             progress(last)
         }
@@ -82,17 +116,20 @@ struct LogReplay {
             settle()
             guard let last = filling.lastPosition else { break }
             let batch = filling
-            folding = (BackgroundTask { fold.fold(batch) }, last)
+            folding = (folds.map { fold in BackgroundTask { fold.fold(batch) } }, last)
             swap(&filling, &spare)
         }
         settle()
-        var byName: [String: Entry] = [:]
-        byName.reserveCapacity(fold.entries.count)
-        for (id, entry) in fold.entries.enumerated() where entry.started {
-            guard let name = names[Int64(id)] else { continue }
-            byName[name] = entry
+        var ids: [String: Int64] = [:]
+        ids.reserveCapacity(folds.reduce(0) { $0 + $1.entries.count })
+        for fold in folds {
+            for (index, entry) in fold.entries.enumerated() where entry.started {
+                let id = fold.streamID(ofEntry: index)
+                guard let name = names[id] else { continue }
+                ids[name] = id
+            }
         }
-        return byName
+        return Folds(lanes: folds, ids: ids)
     }
 
     /// Fills `batch` with up to `scanPage` events from position `start` on, up to `untilPosition`.

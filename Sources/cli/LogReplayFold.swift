@@ -1,29 +1,46 @@
 import JournalCore
 
-/// The fold side of ``LogReplay``: every stream's fold so far, fed one scanned batch at a time.
-/// It never calls the store; the names it needs come with the batches.
+/// The fold side of ``LogReplay``: the folds so far of the streams of one lane (the stream ids
+/// equal to `lane` modulo `lanes`), fed one scanned batch at a time. Streams are independent, so
+/// the lanes fold the same batch at once, each skipping the others' events. It never calls the
+/// store; the names it needs come with the batches.
 ///
 /// `@unchecked Sendable`: used by one thread at a time. Each batch's fold runs in a
 /// `BackgroundTask` that is waited for before the next one starts, and before the scanning
-/// thread reads `entries`.
+/// thread reads `entries`; the batch itself is only read while the lanes fold it.
 final class LogReplayFold: @unchecked Sendable {
-    /// Entries by the store's stream id, which are dense from 1 (a stream gets the next id when
-    /// it is created): an array, changed in place, not a map whose entries are copied out and in.
+    /// Entries by the store's stream id divided by `lanes` (ids are dense from 1: a stream gets
+    /// the next id when it is created): an array, changed in place, not a map whose entries are
+    /// copied out and in.
     private(set) var entries: [LogReplay.Entry] = []
+    let lane: Int64
+    let lanes: Int64
     private var names: [Int64: String] = [:]
     private var types: [Int64: String] = [:]
     private let parser = JSONParser()
 
-    /// Folds the batch's events into their streams, in position order.
+    init(lane: Int, of lanes: Int) {
+        precondition(lanes > 0 && (0..<lanes).contains(lane), "a lane of at least one")
+        self.lane = Int64(lane)
+        self.lanes = Int64(lanes)
+    }
+
+    /// The store's stream id of `entries[index]`.
+    func streamID(ofEntry index: Int) -> Int64 { Int64(index) * lanes + lane }
+
+    /// Folds the batch's events of this lane's streams into them, in position order.
     func fold(_ batch: LogReplayBatch) {
-        for (id, name) in batch.streamNames { names[id] = name }
+        for (id, name) in batch.streamNames where id % lanes == lane { names[id] = name }
         for (id, name) in batch.typeNames { types[id] = name }
-        batch.withEachEvent { event, data in fold(event, data: data) }
+        batch.withEachEvent { event, data in
+            guard event.streamID % lanes == lane else { return }
+            fold(event, data: data)
+        }
     }
 
     /// The stream id is in range: the scanning side checks it before it adds the event.
     private func fold(_ event: LogReplayBatch.Event, data bytes: UnsafeRawBufferPointer) {
-        let index = Int(event.streamID)
+        let index = Int(event.streamID / lanes)
         if index >= entries.count {
             entries.append(
                 contentsOf: repeatElement(LogReplay.Entry(), count: max(index + 1 - entries.count, entries.count / 2)))

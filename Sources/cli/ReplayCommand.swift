@@ -155,9 +155,9 @@ enum ReplayCommand {
         let progress = ProgressReporter.make(
             arguments, context, verb: "replaying", unit: .events,
             total: min(head, until))
-        var parts: [ReplayDigestPart] = []
+        var report = ReplayReport()
         defer {
-            let done = Int64(parts.reduce(0) { $0 + $1.events })
+            let done = Int64(report.events)
             progress?.finish(done: done, events: done)
         }
         // One pass over the log when the store can lend it (both backends can); else stream by stream.
@@ -166,21 +166,24 @@ enum ReplayCommand {
             let folded = try replay.run(untilPosition: until) { position in
                 progress?.update(done: position, events: position)
             }
-            parts = try ReplayDigestPart.render(inTwo: try store.streams(category: nil), from: folded)
+            report = try ReplayDigestPart.report(try store.streams(category: nil), from: folded)
         } else {
             var part = ReplayDigestPart()
             for stream in try store.streams(category: nil) {
                 part.add(stream, try StreamReplay.fold(stream, in: store, untilPosition: until))
-                progress?.update(done: Int64(part.events), events: Int64(part.events))
+                progress?.update(done: Int64(report.events + part.events), events: Int64(report.events + part.events))
+                // Hashed a chunk at a time, so the memory does not grow with the streams.
+                if part.bytes.count >= 1 << 20 {
+                    report.absorb(part)
+                    part = ReplayDigestPart()
+                }
             }
-            parts = [part]
+            report.absorb(part)
         }
-        let digest = SHA256Digest()
-        for part in parts { digest.update(part.bytes) }
-        let streams = parts.reduce(0) { $0 + $1.streams }
-        let events = parts.reduce(0) { $0 + $1.events }
-        let failures = parts.flatMap(\.failures)
-        let hex = digest.finish()
+        let streams = report.streams
+        let events = report.events
+        let failures = report.failures
+        let hex = report.finish()
         switch arguments.format {
         case .json:
             var object = JSONObject()

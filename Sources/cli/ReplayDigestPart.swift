@@ -4,11 +4,14 @@ import JournalCore
 /// Part of what `replay --all` reports for a run of streams in name order: their count, their
 /// events, their failures, and the bytes of the digest of all final states, per stream
 /// `<stream>\n<final state as compact JSON>\n`, or `<stream>\nFAILS at version V: reason\n`
-/// (so a changed rule changes the digest too). The digest hashes the parts' bytes in order.
+/// (so a changed rule changes the digest too). The digest hashes the parts' bytes in order
+/// (``ReplayReport``).
 ///
 /// Rendering the final states of a whole log is a large share of `replay --all` after the scan
-/// (tens of thousands of summaries), so the streams are split into two runs, rendered on two
-/// threads (`render(inTwo:from:)`).
+/// (one summary per stream, millions in a large log), so the streams are rendered in chunks, two
+/// at a time on two threads, and each chunk is hashed and dropped once rendered
+/// (`report(_:from:chunk:)`): the work is shared by the cores and the memory stays that of two
+/// chunks, whatever the number of streams.
 struct ReplayDigestPart {
     var bytes: [UInt8] = []
     var streams = 0
@@ -34,7 +37,7 @@ struct ReplayDigestPart {
 
     /// The part of `names` from the log's folds. A name without a fold had no event up to the
     /// replay's position.
-    static func render(_ names: ArraySlice<StreamName>, from folds: [String: LogReplay.Entry]) throws
+    static func render(_ names: ArraySlice<StreamName>, from folds: LogReplay.Folds) throws
         -> ReplayDigestPart
     {
         var part = ReplayDigestPart()
@@ -50,14 +53,47 @@ struct ReplayDigestPart {
         return part
     }
 
-    /// The parts of `names` from the log's folds, rendered on two threads (both read the same
-    /// folds, which nobody changes any more), in name order.
-    static func render(inTwo names: [StreamName], from folds: [String: LogReplay.Entry]) throws
-        -> [ReplayDigestPart]
+    /// Streams per chunk of ``report(_:from:chunk:)``.
+    static let chunk = 4096
+
+    /// The report of `names` from the log's folds: chunks of `chunk` names rendered two at a
+    /// time, on this thread and another (both read the same folds, which nobody changes any
+    /// more), and hashed in name order.
+    static func report(_ names: [StreamName], from folds: LogReplay.Folds, chunk: Int = chunk) throws
+        -> ReplayReport
     {
-        let half = names.count / 2
-        let first = BackgroundTask { Result { try render(names[..<half], from: folds) } }
-        let second = Result { try render(names[half...], from: folds) }
-        return [try first.wait().get(), try second.get()]
+        precondition(chunk > 0, "a chunk holds at least one stream")
+        var report = ReplayReport()
+        var start = names.startIndex
+        while start < names.endIndex {
+            let middle = min(start + chunk, names.endIndex)
+            let end = min(middle + chunk, names.endIndex)
+            let second = BackgroundTask { Result { try render(names[middle..<end], from: folds) } }
+            let first = Result { try render(names[start..<middle], from: folds) }
+            let rendered = second.wait()
+            report.absorb(try first.get())
+            report.absorb(try rendered.get())
+            start = end
+        }
+        return report
     }
+}
+
+/// What `replay --all` reports: the streams and events folded, the streams that no longer fold,
+/// and the digest of all final states, fed ``ReplayDigestPart``s in stream-name order.
+struct ReplayReport {
+    private(set) var streams = 0
+    private(set) var events = 0
+    private(set) var failures: [(stream: StreamName, failure: StreamReplay.Failure)] = []
+    private let digest = SHA256Digest()
+
+    mutating func absorb(_ part: ReplayDigestPart) {
+        streams += part.streams
+        events += part.events
+        failures += part.failures
+        digest.update(part.bytes)
+    }
+
+    /// The digest as 64 hex digits; call once, after the last part.
+    func finish() -> String { digest.finish() }
 }
