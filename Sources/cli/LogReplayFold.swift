@@ -47,7 +47,10 @@ final class LogReplayFold: @unchecked Sendable {
         }
         if !entries[index].started {
             entries[index].started = true
-            guard let name = names[event.streamID] else { preconditionFailure("a stream folded before it is named") }
+            // The name is needed only to start the stream's fold (its category).
+            guard let name = names.removeValue(forKey: event.streamID) else {
+                preconditionFailure("a stream folded before it is named")
+            }
             do {
                 entries[index].fold = try StreamFold(stream: name)
             } catch {
