@@ -8,7 +8,7 @@
 // SHA-256 through the digest's own functions rather than EVP: the chain and the tree hash a short
 // input or two per event, and EVP's dispatch (and, in OpenSSL 3.0, an allocation) per call is a
 // large share of that. Deprecated since OpenSSL 3.0, not removed; the warnings are silenced for
-// these two functions.
+// these functions.
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
 // SHA-256 of up to three buffers one after the other (a NULL buffer is skipped): a chain link
@@ -29,6 +29,17 @@ static inline int journal_sha256_parts(
 // SHA-256 of one buffer.
 static inline int journal_sha256(const void *bytes, size_t count, void *out) {
     return journal_sha256_parts(bytes, count, NULL, 0, NULL, 0, out);
+}
+
+// SHA-256 fed piece by piece, on a context the caller keeps (on its stack).
+static inline int journal_sha256_begin(SHA256_CTX *context) { return SHA256_Init(context); }
+
+static inline int journal_sha256_update(SHA256_CTX *context, const void *bytes, size_t count) {
+    return SHA256_Update(context, bytes, count);
+}
+
+static inline int journal_sha256_end(SHA256_CTX *context, void *out) {
+    return SHA256_Final((unsigned char *)out, context);
 }
 #pragma GCC diagnostic pop
 #endif

@@ -3,22 +3,19 @@ import COpenSSL
 /// The evidence code's only calls into OpenSSL's libcrypto: SHA-256 (the Merkle tree, key ids),
 /// Ed25519 (note signatures) and the system's random bytes (key generation).
 ///
-/// SHA-256 traps when OpenSSL cannot allocate a digest context: a tree hash or a signature over
-/// a made-up value must never be produced, and there is nothing sensible to return instead.
+/// SHA-256 runs on a context on the stack through the digest's own functions (the COpenSSL
+/// shim), not EVP: in OpenSSL 3.0 each EVP digest allocates its state and checks the error
+/// queue, a large share of a proof that hashes a few dozen nodes. It traps when OpenSSL fails:
+/// a tree hash or a signature over a made-up value must never be produced, and there is nothing
+/// sensible to return instead.
 package enum LibCrypto {
-    /// OpenSSL's SHA-256, fetched once; a fetched `EVP_MD` may be shared by every thread.
-    nonisolated(unsafe) private static let sha256Digest: OpaquePointer = {
-        guard let md = EVP_MD_fetch(nil, "SHA256", nil) else { fatalError("OpenSSL could not fetch SHA256") }
-        return md
-    }()
-
     /// Feeds bytes to one SHA-256 computation (see ``sha256(_:)``).
     package struct SHA256Input: ~Copyable {
-        fileprivate let context: OpaquePointer
+        fileprivate let context: UnsafeMutablePointer<SHA256_CTX>
 
         package func update(_ bytes: UnsafeRawBufferPointer) {
             guard bytes.count > 0 else { return }
-            guard EVP_DigestUpdate(context, bytes.baseAddress, bytes.count) == 1 else {
+            guard journal_sha256_update(context, bytes.baseAddress, bytes.count) == 1 else {
                 fatalError("OpenSSL SHA-256 update failed")
             }
         }
@@ -36,16 +33,17 @@ package enum LibCrypto {
 
     /// SHA-256 of everything `body` feeds in, in order.
     package static func sha256(_ body: (borrowing SHA256Input) -> Void) -> [UInt8] {
-        guard let context = EVP_MD_CTX_new() else { fatalError("OpenSSL could not allocate a digest context") }
-        defer { EVP_MD_CTX_free(context) }
-        guard EVP_DigestInit_ex2(context, sha256Digest, nil) == 1 else { fatalError("OpenSSL SHA-256 init failed") }
-        body(SHA256Input(context: context))
-        var out = [UInt8](repeating: 0, count: 32)
-        var length: UInt32 = 0
-        guard EVP_DigestFinal_ex(context, &out, &length) == 1, length == 32 else {
-            fatalError("OpenSSL SHA-256 final failed")
+        withUnsafeTemporaryAllocation(of: SHA256_CTX.self, capacity: 1) { scratch in
+            // The context lives only for this call: its pointer does not escape `body`.
+            let context = scratch.baseAddress!
+            guard journal_sha256_begin(context) == 1 else { fatalError("OpenSSL SHA-256 init failed") }
+            body(SHA256Input(context: context))
+            var out = [UInt8](repeating: 0, count: 32)
+            guard out.withUnsafeMutableBytes({ journal_sha256_end(context, $0.baseAddress) }) == 1 else {
+                fatalError("OpenSSL SHA-256 final failed")
+            }
+            return out
         }
-        return out
     }
 
     /// SHA-256 of `bytes`.
