@@ -3,27 +3,43 @@
 /// streams over and over, and an array index is cheaper than a hash lookup. A slot taken by
 /// another id is overwritten.
 ///
-/// The slots are allocated when the first name is kept, so a command that reads one event
-/// (`journal prove`) does not zero a table it will not use.
+/// The slots are allocated when the first name is kept, a few at first, and grow (up to
+/// `slotCount`) when a name would overwrite another: a command that reads one event (`journal
+/// prove`) neither zeroes nor touches a table it will not use.
 package struct NameSlots<Name> {
     private var slots: [(id: Int64, name: Name)?] = []
 
-    /// Slots of a table (a power of two).
+    /// Slots of a full table (a power of two).
     package static var slotCount: Int { 4096 }
+
+    /// Slots of a new table (a power of two).
+    static var firstSlotCount: Int { 64 }
 
     package init() {}
 
     package func name(of id: Int64) -> Name? {
-        guard !slots.isEmpty, let entry = slots[Self.slot(of: id)], entry.id == id else { return nil }
+        guard !slots.isEmpty, let entry = slots[Self.slot(of: id, in: slots.count)], entry.id == id else { return nil }
         return entry.name
     }
 
     package mutating func keep(_ name: Name, for id: Int64) {
-        if slots.isEmpty { slots = [(id: Int64, name: Name)?](repeating: nil, count: Self.slotCount) }
-        slots[Self.slot(of: id)] = (id, name)
+        if slots.isEmpty { slots = Array(repeating: nil, count: Self.firstSlotCount) }
+        var slot = Self.slot(of: id, in: slots.count)
+        if let taken = slots[slot], taken.id != id, slots.count < Self.slotCount {
+            grow()
+            slot = Self.slot(of: id, in: slots.count)
+        }
+        slots[slot] = (id, name)
     }
 
     package mutating func removeAll() { slots = [] }
 
-    private static func slot(of id: Int64) -> Int { Int(truncatingIfNeeded: id) & (slotCount - 1) }
+    /// Four times the slots, the names kept moved to theirs.
+    private mutating func grow() {
+        var grown = [(id: Int64, name: Name)?](repeating: nil, count: min(slots.count * 4, Self.slotCount))
+        for case let entry? in slots { grown[Self.slot(of: entry.id, in: grown.count)] = entry }
+        slots = grown
+    }
+
+    private static func slot(of id: Int64, in count: Int) -> Int { Int(truncatingIfNeeded: id) & (count - 1) }
 }

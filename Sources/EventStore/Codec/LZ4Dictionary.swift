@@ -7,13 +7,16 @@ import CLZ4
 /// matches. The dictionary is preloaded once into an `LZ4_stream_t`; each compression resets a
 /// working stream and attaches the preloaded one (`LZ4_attach_dictionary`, O(1)), instead of
 /// copying its 16 KiB state, which cost more than compressing a 70-byte event. That function is
-/// in the static liblz4 only, which `CLZ4` links. Not thread-safe: one per writer or reader.
+/// in the static liblz4 only, which `CLZ4` links. The two streams are made on the first
+/// compression: a reader only decompresses, from the bytes alone, and a command that reads one
+/// event (`journal prove`) should not zero and fill 32 KiB for nothing. Not thread-safe: one per
+/// writer or reader.
 final class LZ4Dictionary {
     let id: Int64
     /// The dictionary bytes; LZ4 refers to them in place, so they live in a stable allocation.
     private let bytes: UnsafeMutableRawBufferPointer
-    private let preloaded: UnsafeMutablePointer<LZ4_stream_t>
-    private let work: UnsafeMutablePointer<LZ4_stream_t>
+    /// The preloaded dictionary and the working stream of compression, made on first use.
+    private var streams: (preloaded: UnsafeMutablePointer<LZ4_stream_t>, work: UnsafeMutablePointer<LZ4_stream_t>)?
 
     init(id: Int64, content: [UInt8]) {
         self.id = id
@@ -22,13 +25,6 @@ final class LZ4Dictionary {
             if !source.isEmpty { storage.copyMemory(from: source) }
         }
         bytes = storage
-        preloaded = .allocate(capacity: 1)
-        work = .allocate(capacity: 1)
-        LZ4_initStream(preloaded, MemoryLayout<LZ4_stream_t>.size)
-        LZ4_initStream(work, MemoryLayout<LZ4_stream_t>.size)
-        _ = LZ4_loadDict(
-            preloaded, bytes.baseAddress?.assumingMemoryBound(to: CChar.self),
-            Int32(content.count))
         count = content.count
     }
 
@@ -39,9 +35,25 @@ final class LZ4Dictionary {
     var content: [UInt8] { Array(UnsafeRawBufferPointer(rebasing: bytes[..<count])) }
 
     deinit {
-        preloaded.deallocate()
-        work.deallocate()
+        if let streams {
+            streams.preloaded.deallocate()
+            streams.work.deallocate()
+        }
         bytes.deallocate()
+    }
+
+    /// The compression streams, the dictionary loaded into the first.
+    private func compressionStreams()
+        -> (preloaded: UnsafeMutablePointer<LZ4_stream_t>, work: UnsafeMutablePointer<LZ4_stream_t>)
+    {
+        if let streams { return streams }
+        let preloaded = UnsafeMutablePointer<LZ4_stream_t>.allocate(capacity: 1)
+        let work = UnsafeMutablePointer<LZ4_stream_t>.allocate(capacity: 1)
+        LZ4_initStream(preloaded, MemoryLayout<LZ4_stream_t>.size)
+        LZ4_initStream(work, MemoryLayout<LZ4_stream_t>.size)
+        _ = LZ4_loadDict(preloaded, bytes.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(count))
+        streams = (preloaded, work)
+        return (preloaded, work)
     }
 
     /// The worst-case compressed size of `count` bytes.
@@ -51,6 +63,7 @@ final class LZ4Dictionary {
     /// compressed size, or nil when LZ4 fails.
     func compress(_ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer) -> Int? {
         guard !input.isEmpty else { return nil }
+        let (preloaded, work) = compressionStreams()
         LZ4_resetStream_fast(work)
         LZ4_attach_dictionary(work, preloaded)
         let written = LZ4_compress_fast_continue(
