@@ -1,6 +1,7 @@
 import CSQLite
 import EventStore
 import JournalCore
+import Simulator
 
 /// One benchmark run: the journal, the raw SQLite baseline and the Python peer on the same
 /// simulator events, then the big log (import, read, replay, rebuild, audit, size).
@@ -110,8 +111,83 @@ final class Bench {
             \(Metrics.decimal(Statistics.percentile(latencies, 0.99), places: 3)) ms
             """
         )
+        // Positions up to the latest kept checkpoint's size, which `prove` proves against.
+        if let journal = Bench.findJournalExecutable(), let size = try store.checkpoints().map(\.size).max() {
+            let directory = try System.temporaryDirectory(prefix: "journal-bench-")
+            defer { System.removeTree(directory) }
+            try measureEvidence(path: path, journal: journal, directory: directory, size: size) { position in
+                try store.readAll(from: position, limit: 1).first?.stream.rawValue
+            }
+        } else {
+            log("prove and bundle: skipped (no kept checkpoint in \(path), or no release journal executable)")
+        }
         try writeJSONIfAsked()
     }
+
+    /// Signs a checkpoint of the big log with a new key, so that `prove` and `bundle` have one.
+    private func signCheckpoint(path: String, journal: String, directory: String) throws {
+        let key = directory + "/bench.key"
+        System.remove(key)
+        _ = try runJournal(journal, ["keygen", "bench.example/journal", "--out", key], directory: directory)
+        _ = try runJournal(journal, ["checkpoint", "--key", key, "--db", path], directory: directory)
+    }
+
+    /// `journal ARGUMENTS` as a child process, its output dropped; a failure throws with its stderr.
+    private func runJournal(_ journal: String, _ arguments: [String], directory: String) throws
+        -> System.ChildResult
+    {
+        let stderrPath = directory + "/journal-command.err"
+        let result = try System.run([journal] + arguments, stdoutPath: "/dev/null", stderrPath: stderrPath)
+        guard result.status == 0 else {
+            throw BenchError(
+                "journal \(arguments.joined(separator: " "))",
+                "exit \(result.status): \(System.readText(stderrPath) ?? "")")
+        }
+        return result
+    }
+
+    /// `journal prove` and `journal bundle` as a user runs them, process start included:
+    /// `evidenceSamples` random positions of the journal's latest kept checkpoint and the streams of
+    /// their events, each command run once untimed first.
+    private func measureEvidence(
+        path: String, journal: String, directory: String, size: Int64, streamAt: (Int64) throws -> String?
+    ) throws {
+        var random = SeededRandom(seed: 11)
+        var proofs: [Double] = []
+        var bundles: [Double] = []
+        func timed(_ arguments: [String]) throws -> Double {
+            try runJournal(journal, arguments, directory: directory).seconds * 1_000
+        }
+        for sample in 0...Self.evidenceSamples {
+            let position = Int64(random.int(below: Int(size))) + 1
+            guard let stream = try streamAt(position) else { continue }
+            let proof = try timed(["prove", String(position), "--db", path])
+            let bundle = try timed(["bundle", stream, "--out", directory + "/bench-bundle.json", "--db", path])
+            // The first sample warms the page cache and the executable's pages.
+            if sample > 0 {
+                proofs.append(proof)
+                bundles.append(bundle)
+            }
+        }
+        guard !proofs.isEmpty else { return }
+        metrics["evidence_log_events"] = Double(size)
+        metrics["prove_p50_ms"] = Statistics.percentile(proofs, 0.5)
+        metrics["prove_p95_ms"] = Statistics.percentile(proofs, 0.95)
+        metrics["bundle_p50_ms"] = Statistics.percentile(bundles, 0.5)
+        metrics["bundle_p95_ms"] = Statistics.percentile(bundles, 0.95)
+        log(
+            """
+            prove and bundle over a \(size)-event log, \(proofs.count) random positions, process start \
+            included: prove p50 \(Metrics.decimal(Statistics.percentile(proofs, 0.5), places: 2)) ms, p95 \
+            \(Metrics.decimal(Statistics.percentile(proofs, 0.95), places: 2)) ms; bundle p50 \
+            \(Metrics.decimal(Statistics.percentile(bundles, 0.5), places: 2)) ms, p95 \
+            \(Metrics.decimal(Statistics.percentile(bundles, 0.95), places: 2)) ms
+            """
+        )
+    }
+
+    /// Timed runs of `prove` and of `bundle` (after one untimed run of each).
+    static let evidenceSamples = 30
 
     /// `--json FILE`: the metrics as one JSON object.
     private func writeJSONIfAsked() throws {
@@ -255,13 +331,7 @@ final class Bench {
     private func runOverBigLog(journal: String, _ arguments: [String], events: Int, directory: String) throws
         -> Timing
     {
-        let result = try System.run(
-            [journal] + arguments, stdoutPath: "/dev/null", stderrPath: directory + "/big-command.err")
-        guard result.status == 0 else {
-            throw BenchError(
-                "journal \(arguments.joined(separator: " "))",
-                "exit \(result.status): \(System.readText(directory + "/big-command.err") ?? "")")
-        }
+        let result = try runJournal(journal, arguments, directory: directory)
         return Timing(events: events, wall: result.seconds, cpu: result.cpuSeconds)
     }
 
@@ -345,6 +415,10 @@ final class Bench {
             \(Metrics.decimal(Statistics.percentile(latencies, 0.99), places: 3)) ms
             """
         )
+        try signCheckpoint(path: path, journal: journal, directory: directory)
+        try measureEvidence(path: path, journal: journal, directory: directory, size: Int64(events)) { position in
+            try store.readAll(from: position, limit: 1).first?.stream.rawValue
+        }
         for _ in 0..<options.bigRuns {
             let rebuild = try JournalBench.rebuild(path: path, store: store)
             rebuilds.append(rebuild)

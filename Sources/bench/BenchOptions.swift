@@ -45,7 +45,8 @@ struct BenchOptions {
           --keep           keep the work directory
           --appends-only   only the append measurements (journal and raw), for profiling
           --batch N        with --appends-only: only N events per commit, no concurrent writers
-          --audit JOURNAL  only the audit latency (audit_p99_ms) over an existing journal file
+          --audit JOURNAL  only the audit latency (audit_p99_ms) over an existing journal file, and
+                           prove and bundle latency when it keeps a checkpoint (read only)
           --generator N    only the simulator's generator: the store batches of N transactions and
                            N/5 digitizations (seed 1) built and dropped; events per CPU-second
         """

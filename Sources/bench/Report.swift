@@ -58,6 +58,12 @@ enum Report {
             label: "audit one stream, p99 (ms)", key: "audit_p99_ms", goal: "≤1 at 10M",
             met: { m in m["audit_p99_ms"].map { $0 <= 1 } }),
         Row(
+            label: "journal prove, p50 (ms)", key: "prove_p50_ms", goal: "<5 at 10M",
+            met: { m in m["prove_p50_ms"].map { $0 < 5 } }),
+        Row(
+            label: "journal bundle, p50 (ms)", key: "bundle_p50_ms", goal: "<20 at 10M",
+            met: { m in m["bundle_p50_ms"].map { $0 < 20 } }),
+        Row(
             label: "bytes per event", key: "bytes_per_event", goal: "≤0.6× NDJSON",
             met: { m in m["bytes_per_event_ratio_ndjson"].map { $0 <= 0.6 } })
     ]
