@@ -111,8 +111,7 @@ static int shim_write(sqlite3_file *file, const void *data, int amount, sqlite3_
         /* A frame header: bytes 4-7 hold the database size in pages for a commit frame, else 0. */
         p->commitFramePending = (bytes[4] | bytes[5] | bytes[6] | bytes[7]) != 0;
     } else if (p->commitFramePending) {
-        p->commitFramePending = 0;
-        return flush(p);
+        return flush(p); /* clears commitFramePending */
     }
     return SQLITE_OK;
 }

@@ -6,8 +6,8 @@ enum JournalCLI {
         "simulate", "demo", "copy", "keygen", "checkpoint", "prove", "bundle", "check", "serve", "token"
     ]
 
-    /// The command `name`. Only the command that runs is described: every command's table of
-    /// options and help was built at each start, for one command to run (BENCHMARKS.md,
+    /// The command `name`. Only the command that runs is described: building every command's
+    /// table of options and help would cost each start, for one command to run (BENCHMARKS.md,
     /// "Evidence, checked reads and the streams read model", process start).
     static func spec(named name: String) -> CommandSpec? {
         switch name {
