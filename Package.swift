@@ -22,14 +22,13 @@ let package = Package(
     ],
     targets: [
         // System libraries (Debian packages; `make deps` installs them).
-        .systemLibrary(
-            name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
-            providers: [.apt(["libsqlite3-dev"])]),
+        // SQLite and libcrypto are linked statically from the -dev packages' archives (their
+        // module maps; docs/decisions/static-sqlite-and-libcrypto.md), so no pkgConfig: it
+        // would add the shared libraries' -l flags.
+        .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         // Linked statically (module.modulemap): LZ4_attach_dictionary is not in the shared library.
         .systemLibrary(name: "CLZ4", path: "Sources/CLZ4", providers: [.apt(["liblz4-dev"])]),
-        .systemLibrary(
-            name: "COpenSSL", path: "Sources/COpenSSL", pkgConfig: "libcrypto",
-            providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "COpenSSL", path: "Sources/COpenSSL", providers: [.apt(["libssl-dev"])]),
         // Headers only: libpq is opened with dlopen on first use (EventStore/Postgres/LibPQ.swift,
         // docs/decisions/lazy-system-libraries.md), so no pkgConfig (it would add -lpq).
         .systemLibrary(name: "CLibPQ", path: "Sources/CLibPQ", providers: [.apt(["libpq-dev"])]),

@@ -10,12 +10,26 @@ struct LazySystemLibrariesTests {
     @Test("the journal executable does not link libpq or libmicrohttpd")
     func theExecutableDoesNotLinkTheLazyLibraries() throws {
         let needed = try ELFDependencies.needed(JournalRunner.executable.path)
-        // The reader works: the C library and SQLite are linked as before.
+        // The reader works: the C library is linked as before.
         #expect(needed.contains("libc.so.6"))
-        #expect(needed.contains { $0.hasPrefix("libsqlite3.so") })
         for library in ["libpq", "libmicrohttpd", "libkrb5", "libldap", "libgnutls"] {
             #expect(!needed.contains { $0.hasPrefix(library + ".so") }, "\(library) is linked: \(needed)")
         }
+    }
+
+    @Test("SQLite and libcrypto are inside the executable, not shared libraries it loads")
+    func sqliteAndLibcryptoAreLinkedStatically() throws {
+        // docs/decisions/static-sqlite-and-libcrypto.md
+        let needed = try ELFDependencies.needed(JournalRunner.executable.path)
+        #expect(!needed.isEmpty)
+        for library in ["libsqlite3", "libcrypto", "libssl", "liblz4"] {
+            #expect(!needed.contains { $0.hasPrefix(library + ".so") }, "\(library) is a shared library: \(needed)")
+        }
+        // The copies inside still answer: --version asks each library for its own version.
+        let run = try JournalRunner().run(["--version"], db: false)
+        #expect(run.status == 0)
+        #expect(run.stdout.contains("SQLite          3."))
+        #expect(run.stdout.contains("OpenSSL         OpenSSL 3."))
     }
 
     @Test("a libmicrohttpd that cannot be loaded is an exit-1 error naming the library and the package")
