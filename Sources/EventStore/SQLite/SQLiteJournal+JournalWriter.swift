@@ -5,24 +5,25 @@ extension SQLiteJournal: JournalWriter {
     func beginGroup(_ batches: [[StreamAppend]]) throws(EventStoreError) { try beginWrite() }
 
     /// Each request runs under its own savepoint, so one request's conflict does not fail the
-    /// others; a lone single append needs none (its failure rolls the transaction back).
+    /// others. A request alone in its group needs none: its failure rolls the transaction back.
+    /// (A savepoint makes SQLite copy each page the request changes into a statement journal
+    /// first, a file once past 64 KiB.)
     // Not inlined: Swift 6.3.1's optimizer (CopyPropagation) crashed on `GroupCommit.run` with this
     // body and its savepoint closure inlined into it.
     @inline(never)
     func appendGroupRequest(_ batch: [StreamAppend], alone: Bool) throws(EventStoreError) -> [AppendResult] {
-        if alone {
-            do {
-                return [try append(batch[0])]
-            } catch {
-                rollbackWrite()
-                throw error
-            }
-        }
-        return try withSavepoint { () throws(EventStoreError) in
+        func appendParts() throws(EventStoreError) -> [AppendResult] {
             var results: [AppendResult] = []
             results.reserveCapacity(batch.count)
             for part in batch { results.append(try append(part)) }
             return results
+        }
+        guard alone else { return try withSavepoint(appendParts) }
+        do {
+            return try appendParts()
+        } catch {
+            rollbackWrite()
+            throw error
         }
     }
 

@@ -135,7 +135,7 @@ final class GroupCommit<Writer: JournalWriter>: @unchecked Sendable {
         var outcomes: [Result<[AppendResult], EventStoreError>] = []
         outcomes.reserveCapacity(group.count)
         for request in group {
-            let alone = group.count == 1 && request.batch.count == 1
+            let alone = group.count == 1
             do {
                 outcomes.append(.success(try writer.appendGroupRequest(request.batch, alone: alone)))
             } catch {

@@ -12,7 +12,8 @@ protocol JournalWriter: AnyObject {
     func beginGroup(_ batches: [[StreamAppend]]) throws(EventStoreError)
     /// Appends one request of a group commit, all-or-nothing: a failure leaves the transaction
     /// as it was before this request (or aborted, `isWriting` false). `alone` when the request
-    /// is the group's only one and has a single part.
+    /// is the group's only one: a backend may then abort the whole transaction on failure
+    /// instead of undoing the request inside it.
     func appendGroupRequest(_ batch: [StreamAppend], alone: Bool) throws(EventStoreError) -> [AppendResult]
 
     /// Opens the transaction of `write { }`.
