@@ -78,18 +78,43 @@ extension SQLiteJournal {
         _ statement: SQLiteStatement, _ event: ScannedEvent, chain: inout ScanChainCheck, streams: LinkNames,
         types: LinkNames
     ) throws(EventStoreError) {
-        let stream = try streams.name(of: event.streamID) { id, names throws(EventStoreError) in
-            try self.streamNameLoadingNext(id, into: names)
+        try withLinkNames(
+            position: event.position, streamID: event.streamID, typeID: event.typeID, storedID: event.storedID,
+            idIsPacked: event.idIsPacked, streams: streams, types: types
+        ) { stream, type, id throws(EventStoreError) in
+            try chain.check(
+                position: event.position, version: event.version, stream: stream, id: id, type: type,
+                occurredAt: event.occurredAt, recordedAt: event.recordedAt, data: event.data, meta: event.meta,
+                hash: event.hash)
         }
-        let type = try types.name(of: event.typeID) { id, _ throws(EventStoreError) in try self.typeName(of: id) }
-        let (packedID, id) = (event.idIsPacked, event.storedID)
-        guard !packedID || id.count == 16 else {
-            throw .integrity(at: event.position, "the stored event id is damaged")
+    }
+
+    /// Lends `body` what a row's chain link spells besides its columns: the UTF-8 names of its
+    /// stream and type, from `streams` and `types` (stream names read a page at a time), and
+    /// its stored id (16 packed bytes, or text).
+    /// - Throws: `.integrity` at `position` for a stream or type without a name, or a damaged
+    ///   id; `body`'s errors.
+    func withLinkNames<R>(
+        position: Int64, streamID: Int64, typeID: Int64, storedID: UnsafeRawBufferPointer, idIsPacked: Bool,
+        streams: LinkNames, types: LinkNames,
+        _ body: (_ stream: UnsafeRawBufferPointer, _ type: UnsafeRawBufferPointer, _ id: LinkBatch.ID)
+            throws(EventStoreError) -> R
+    ) throws(EventStoreError) -> R {
+        let stream: UnsafeRawBufferPointer
+        let type: UnsafeRawBufferPointer
+        do {
+            stream = try streams.name(of: streamID) { id, names throws(EventStoreError) in
+                try self.streamNameLoadingNext(id, into: names)
+            }
+            // Another table: the stream's bytes stay valid.
+            type = try types.name(of: typeID) { id, _ throws(EventStoreError) in try self.typeName(of: id) }
+        } catch {
+            throw error.located(at: position)
         }
-        try chain.check(
-            position: event.position, version: event.version, stream: stream,
-            id: packedID ? .packed(id) : .text(id), type: type, occurredAt: event.occurredAt,
-            recordedAt: event.recordedAt, data: event.data, meta: event.meta, hash: event.hash)
+        guard !idIsPacked || storedID.count == 16 else {
+            throw .integrity(at: position, "the stored event id is damaged")
+        }
+        return try body(stream, type, idIsPacked ? .packed(storedID) : .text(storedID))
     }
 
     /// The name of stream `id`, the names of the streams after it kept in `names` on the way (a

@@ -80,6 +80,7 @@ extension SQLiteJournal {
                 // the links themselves: this thread only reads rows and copies them.
                 var chain = ScanChainCheck(from: 1, previousHash: nil, limit: Int(clamping: head))
                 chain.keepsLeafHashes = true
+                let names = (streams: Self.newLinkStreamNames(), types: Self.newLinkTypeNames())
                 func flush() throws(EventStoreError) {
                     chain.takeLeafHashes(into: &leaves)
                     guard !leaves.isEmpty else { return }
@@ -88,7 +89,9 @@ extension SQLiteJournal {
                     leaves.removeAll(keepingCapacity: true)
                 }
                 while read < head {
-                    let count = try checkLog(from: read + 1, limit: Self.treeFlushLeaves, chain: &chain)
+                    let count = try checkLog(
+                        from: read + 1, limit: Self.treeFlushLeaves, chain: &chain, streams: names.streams,
+                        types: names.types)
                     guard count > 0 else {
                         throw EventStoreError(
                             code: .integrity, message: "\(path): the log has a gap after position \(read)",
@@ -117,9 +120,9 @@ extension SQLiteJournal {
     /// as the projections' scan does, lending each decoded payload instead of building a
     /// `RecordedEvent`: the upgrade of a big journal is mostly this loop. Returns the number of
     /// events read.
-    private func checkLog(from position: Int64, limit: Int, chain: inout ScanChainCheck) throws(EventStoreError)
-        -> Int
-    {
+    private func checkLog(
+        from position: Int64, limit: Int, chain: inout ScanChainCheck, streams: LinkNames, types: LinkNames
+    ) throws(EventStoreError) -> Int {
         let statement = try run("reading the log") { () throws(SQLiteError) in
             try sql.cached("SELECT \(Self.columns) FROM journal_events WHERE position >= ? ORDER BY position LIMIT ?")
         }
@@ -131,54 +134,49 @@ extension SQLiteJournal {
         defer { swap(&scratch, &payloadScratch) }
         var count = 0
         while try run("reading the log", { () throws(SQLiteError) in try statement.step() }) {
-            try addLink(of: statement, to: &chain, scratch: &scratch)
+            try addLink(of: statement, to: &chain, streams: streams, types: types, scratch: &scratch)
             count += 1
         }
         return count
     }
 
     /// Hands the chain link of the row `statement` is on (the `columns` of `journal_events`) to
-    /// `chain`, its payload decoded into `scratch`; with `checked` false, only decodes it (a row
-    /// that fails another check first). Returns the row's stream.
+    /// `chain`, its payload decoded into `scratch` and its names lent from `streams` and `types`
+    /// (fresh tables for each walk: a name is read from the file once per walk); with `checked`
+    /// false, only decodes it (a row that fails another check first).
     /// - Throws: `.integrity` at the row's position for a stream, type, id or payload that does
     ///   not decode; `chain`'s errors.
-    @discardableResult
     func addLink(
-        of statement: SQLiteStatement, to chain: inout ScanChainCheck, scratch: inout [UInt8], checked: Bool = true
-    ) throws(EventStoreError) -> StreamName {
+        of statement: SQLiteStatement, to chain: inout ScanChainCheck, streams: LinkNames, types: LinkNames,
+        scratch: inout [UInt8], checked: Bool = true
+    ) throws(EventStoreError) {
         let at = statement.int64(at: 0)
         let version = statement.int64(at: 2)
         let occurredAt = statement.int64(at: 5)
         let recordedAt = statement.int64(at: 6)
-        let stream: StreamName
-        let type: String
-        let id: String
-        do {
-            stream = try streamName(of: statement.int64(at: 1))
-            type = try typeName(of: statement.int64(at: 4))
-            id = try storedID(statement, column: 3, position: at)
-        } catch {
-            throw error.located(at: at)
+        try withLinkNames(
+            position: at, streamID: statement.int64(at: 1), typeID: statement.int64(at: 4),
+            storedID: statement.blobBytes(at: 3), idIsPacked: statement.isBlob(at: 3), streams: streams, types: types
+        ) { stream, type, id throws(EventStoreError) in
+            var failure: EventStoreError?
+            try StoredPayload.withDecoded(
+                codec: statement.int64(at: 7), dataLength: statement.int(at: 8),
+                metaLength: statement.isNull(at: 9) ? nil : statement.int(at: 9), position: at, scratch: &scratch,
+                dictionary: { id throws(EventStoreError) in try self.dictionary(id) },
+                bytes: { lend in statement.withBlob(at: 10, lend) },
+                { data, meta in
+                    guard checked else { return }
+                    do throws(EventStoreError) {
+                        try chain.check(
+                            position: at, version: version, stream: stream, id: id, type: type,
+                            occurredAt: occurredAt, recordedAt: recordedAt, data: data, meta: meta,
+                            hash: statement.blobBytes(at: 11))
+                    } catch {
+                        failure = error
+                    }
+                })
+            if let failure { throw failure }
         }
-        let hash = statement.blob(at: 11)
-        var failure: EventStoreError?
-        try StoredPayload.withDecoded(
-            codec: statement.int64(at: 7), dataLength: statement.int(at: 8),
-            metaLength: statement.isNull(at: 9) ? nil : statement.int(at: 9), position: at, scratch: &scratch,
-            dictionary: { id throws(EventStoreError) in try self.dictionary(id) },
-            bytes: { lend in statement.withBlob(at: 10, lend) },
-            { data, meta in
-                guard checked else { return }
-                do throws(EventStoreError) {
-                    try chain.check(
-                        position: at, version: version, stream: stream.rawValue, id: id, type: type,
-                        occurredAt: occurredAt, recordedAt: recordedAt, data: data, meta: meta, hash: hash)
-                } catch {
-                    failure = error
-                }
-            })
-        if let failure { throw failure }
-        return stream
     }
 
     // MARK: - Checkpoints

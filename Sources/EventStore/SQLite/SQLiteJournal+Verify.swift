@@ -70,6 +70,10 @@ extension SQLiteJournal {
         /// The stored hash of the last row (the chain's start before the first).
         private var lastHash = ChainHasher.zeroHash
         private var leaves: [UInt8] = []
+        /// Names read from the file for this walk only (a name changed behind the journal's back
+        /// fails its events' links, whatever an earlier read of this connection saw).
+        private let streamNames = SQLiteJournal.newLinkStreamNames()
+        private let typeNames = SQLiteJournal.newLinkTypeNames()
 
         init(chain: ScanChainCheck, tree: TreeVerifier?) {
             self.chain = chain
@@ -89,8 +93,11 @@ extension SQLiteJournal {
             // version, then a wrong hash (a row with a wrong version is not hashed).
             let expectedVersion = nextVersion(of: streamID)
             let versionHolds = version == expectedVersion
-            let stream = try journal.addLink(of: statement, to: &chain, scratch: &scratch, checked: versionHolds)
+            try journal.addLink(
+                of: statement, to: &chain, streams: streamNames, types: typeNames, scratch: &scratch,
+                checked: versionHolds)
             guard versionHolds else {
+                let stream = try journal.streamName(of: streamID)
                 throw .integrity(
                     at: position, "stream \(stream) has version \(version) here, expected \(expectedVersion)")
             }
