@@ -36,6 +36,40 @@ struct ReadConformanceTests {
         #expect(try store.readAll(from: 26, limit: 100).isEmpty)
     }
 
+    @Test(
+        "the whole log names each event's stream when it uses more streams than the name caches hold",
+        arguments: Backend.all)
+    func readingTheLogNamesEveryStreamOfAWideLog(backend: Backend) throws {
+        let store = try backend.open(StoreOptions()).store
+        // 6,000 streams (more than the 4,096 name slots), then a second event for each in reverse
+        // order: the log meets old stream ids after newer ones, whose names pushed theirs out.
+        let streams = 6_000
+        var expected: [String: StreamName] = [:]
+        for (round, order) in [Array(0..<streams), Array((0..<streams).reversed())].enumerated() {
+            for chunk in stride(from: 0, to: streams, by: 500) {
+                let parts = order[chunk..<min(chunk + 500, streams)].map { n in
+                    let event = Fixture.event(round * streams + n)
+                    expected[event.id] = Fixture.stream(n)
+                    return StreamAppend(stream: Fixture.stream(n), expectedVersion: .any, events: [event])
+                }
+                try store.append(parts)
+            }
+        }
+        var next: Int64 = 1
+        var read = 0
+        while true {
+            let page = try store.readAll(from: next, limit: 1_000)
+            guard let last = page.last else { break }
+            for event in page where event.stream != expected[event.id] {
+                Issue.record(
+                    "position \(event.position): \(event.stream), expected \(String(describing: expected[event.id]))")
+            }
+            read += page.count
+            next = last.position + 1
+        }
+        #expect(read == 2 * streams)
+    }
+
     @Test(arguments: Backend.all)
     func headAndLastVersionFollowAppends(backend: Backend) throws {
         let store = try backend.open(StoreOptions()).store

@@ -36,6 +36,9 @@ final class SQLiteJournal {
     var dictionaryTrainingSkipped = false
 
     var streamNameSlots = NameSlots<StreamName>()
+    /// The highest stream id `streamName(of:)` has read with a page of names after it: an id at
+    /// or below it that the slots lost is read alone.
+    var streamNamesPagedThrough: Int64 = 0
     var typeNameSlots = NameSlots<String>()
     /// Stream and type names as scans' chain checks spell them, kept from scan to scan (a log
     /// read in pages meets the same streams in every page); only committed names.
@@ -301,6 +304,7 @@ final class SQLiteJournal {
         typeNames.removeAll()
         dictionaries.removeAll()
         streamNameSlots.removeAll()
+        streamNamesPagedThrough = 0
         typeNameSlots.removeAll()
         linkStreamNames.removeAll()
         linkTypeNames.removeAll()
@@ -364,6 +368,7 @@ final class SQLiteJournal {
             if streamNames[id] != nil { streamNameSlots.keep(name, for: id) }
             return name
         }
+        if write == nil, id > streamNamesPagedThrough, let name = try streamNamesPaged(from: id) { return name }
         guard let text = try storedStreamText(id: id), let name = try? StreamName(text) else {
             throw EventStoreError(code: .integrity, message: "stream #\(id) is missing or has an invalid name")
         }
@@ -371,6 +376,33 @@ final class SQLiteJournal {
         if streamNames[id] != nil { streamNameSlots.keep(name, for: id) }
         return name
     }
+
+    /// Reads the names of stream `id` and of the streams after it into the slots, and returns
+    /// the name of `id` (nil when it has no valid one: the caller's lookup says what is wrong).
+    /// A log read in position order meets streams in about the order they were created, so one
+    /// query serves the next streams too. Only outside a write transaction: every row it sees is
+    /// committed, and a committed stream's name never changes.
+    private func streamNamesPaged(from id: Int64) throws(EventStoreError) -> StreamName? {
+        try run("listing streams by id") { () throws(SQLiteError) -> StreamName? in
+            let statement = try sql.cached("SELECT id, name FROM journal_streams WHERE id >= ? ORDER BY id LIMIT ?")
+            statement.bind(id, at: 1)
+            statement.bind(Int64(Self.streamNamesPage), at: 2)
+            defer { statement.reset() }
+            var found: StreamName?
+            while try statement.step() {
+                let other = statement.int64(at: 0)
+                streamNamesPagedThrough = max(streamNamesPagedThrough, other)
+                guard let name = try? StreamName(statement.text(at: 1)) else { continue }
+                streamNameSlots.keep(name, for: other)
+                if other == id { found = name }
+            }
+            return found
+        }
+    }
+
+    /// Stream names `streamName(of:)` reads at a time: a fraction of the slots, so that a page
+    /// does not push out the names of the streams still in use.
+    static let streamNamesPage = 256
 
     /// The stored name of stream `id` as this connection sees it (the open transaction's rows
     /// included), read by id; nil when there is no such row.
