@@ -24,7 +24,9 @@ extension PostgresJournal: JournalWriter {
     /// A single append is failure-atomic by itself. For several parts, nothing is sent to the
     /// server until the commit (every lookup was done at `BEGIN`), so restoring this copy undoes
     /// a request that failed halfway through its parts.
-    func appendGroupRequest(_ batch: [StreamAppend], alone: Bool) throws(EventStoreError) -> [AppendResult] {
+    func appendGroupRequest(_ batch: [StreamAppend], abortsOnFailure: Bool) throws(EventStoreError)
+        -> [AppendResult]
+    {
         let snapshot = batch.count > 1 ? write : nil
         do {
             var results: [AppendResult] = []
@@ -37,6 +39,9 @@ extension PostgresJournal: JournalWriter {
             throw error
         }
     }
+
+    /// A request's undo is a copy of `write` taken only for requests of several parts.
+    var requestUndoCostsEveryRequest: Bool { false }
 
     func beginTransaction() throws(EventStoreError) { try beginWrite() }
 

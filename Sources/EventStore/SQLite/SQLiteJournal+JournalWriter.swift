@@ -5,20 +5,22 @@ extension SQLiteJournal: JournalWriter {
     func beginGroup(_ batches: [[StreamAppend]]) throws(EventStoreError) { try beginWrite() }
 
     /// Each request runs under its own savepoint, so one request's conflict does not fail the
-    /// others. A request alone in its group needs none: its failure rolls the transaction back.
-    /// (A savepoint makes SQLite copy each page the request changes into a statement journal
-    /// first, a file once past 64 KiB.)
+    /// others, unless its failure may roll the transaction back (`abortsOnFailure`). A savepoint
+    /// makes SQLite copy each page the request changes into a statement journal first (a file
+    /// once past 64 KiB), and costs two statements.
     // Not inlined: Swift 6.3.1's optimizer (CopyPropagation) crashed on `GroupCommit.run` with this
     // body and its savepoint closure inlined into it.
     @inline(never)
-    func appendGroupRequest(_ batch: [StreamAppend], alone: Bool) throws(EventStoreError) -> [AppendResult] {
+    func appendGroupRequest(_ batch: [StreamAppend], abortsOnFailure: Bool) throws(EventStoreError)
+        -> [AppendResult]
+    {
         func appendParts() throws(EventStoreError) -> [AppendResult] {
             var results: [AppendResult] = []
             results.reserveCapacity(batch.count)
             for part in batch { results.append(try append(part)) }
             return results
         }
-        guard alone else { return try withSavepoint(appendParts) }
+        guard abortsOnFailure else { return try withSavepoint(appendParts) }
         do {
             return try appendParts()
         } catch {
@@ -26,6 +28,8 @@ extension SQLiteJournal: JournalWriter {
             throw error
         }
     }
+
+    var requestUndoCostsEveryRequest: Bool { true }
 
     func beginTransaction() throws(EventStoreError) { try beginWrite() }
 

@@ -11,9 +11,14 @@ import JournalCore
 /// Only the leader (or the `write` owner) touches the writer connection, which is what makes the
 /// connection's single-thread rule hold.
 ///
+/// Where that undo costs on every request (SQLite), a group first runs without it; only when
+/// one of its requests fails is the transaction rolled back and the group run again with it
+/// (and so are the next few groups). The outcome is the same either way: nothing of a run
+/// that is rolled back was seen or committed.
+///
 /// `@unchecked Sendable`: `queue`, `writerBusy`, `owner`, `commitCount` and each request's
-/// `result` are guarded by `condition` (the leader hands out results under it); `writer` is used
-/// only by the thread that set `writerBusy`.
+/// `result` are guarded by `condition` (the leader hands out results under it); `writer` and
+/// `groupsWithUndo` are used only by the thread that set `writerBusy`.
 final class GroupCommit<Writer: JournalWriter>: @unchecked Sendable {
     final class Request {
         let batch: [StreamAppend]
@@ -127,6 +132,17 @@ final class GroupCommit<Writer: JournalWriter>: @unchecked Sendable {
     /// in the group's order, and the new head when a commit happened. The results are handed to
     /// the requests by the caller, under the lock their owners read them with.
     private func run(_ group: [Request]) -> (head: Int64?, outcomes: [Result<[AppendResult], EventStoreError>]) {
+        if group.count > 1 && writer.requestUndoCostsEveryRequest {
+            if groupsWithUndo > 0 {
+                groupsWithUndo -= 1
+            } else if let done = runWithoutUndo(group) {
+                return done
+            } else {
+                // Conflicts tend to come in runs (writers racing for the same streams): the next
+                // groups are undone request by request at once instead of run twice.
+                groupsWithUndo = Self.groupsWithUndoAfterAFailure
+            }
+        }
         do {
             try writer.beginGroup(group.map(\.batch))
         } catch {
@@ -135,9 +151,9 @@ final class GroupCommit<Writer: JournalWriter>: @unchecked Sendable {
         var outcomes: [Result<[AppendResult], EventStoreError>] = []
         outcomes.reserveCapacity(group.count)
         for request in group {
-            let alone = group.count == 1
             do {
-                outcomes.append(.success(try writer.appendGroupRequest(request.batch, alone: alone)))
+                outcomes.append(
+                    .success(try writer.appendGroupRequest(request.batch, abortsOnFailure: group.count == 1)))
             } catch {
                 if !writer.isWriting {
                     // The backend aborted the whole transaction (disk full, I/O error, server
@@ -148,6 +164,42 @@ final class GroupCommit<Writer: JournalWriter>: @unchecked Sendable {
                 outcomes.append(.failure(error))
             }
         }
+        return commit(group, outcomes)
+    }
+
+    /// Groups still to run with a request's undo after a group without it had a failure.
+    /// Only the leader uses it (the thread that set `writerBusy`).
+    private var groupsWithUndo = 0
+    static var groupsWithUndoAfterAFailure: Int { 16 }
+
+    /// The group in one transaction without undoing requests one by one: nil when a request
+    /// failed, after rolling the whole transaction back (nothing of the group happened, and the
+    /// caller runs it again with each request's undo).
+    private func runWithoutUndo(_ group: [Request]) -> (
+        head: Int64?, outcomes: [Result<[AppendResult], EventStoreError>]
+    )? {
+        do {
+            try writer.beginGroup(group.map(\.batch))
+        } catch {
+            return nil
+        }
+        var outcomes: [Result<[AppendResult], EventStoreError>] = []
+        outcomes.reserveCapacity(group.count)
+        for request in group {
+            do {
+                outcomes.append(.success(try writer.appendGroupRequest(request.batch, abortsOnFailure: true)))
+            } catch {
+                if writer.isWriting { writer.rollbackWrite() }
+                return nil
+            }
+        }
+        return commit(group, outcomes)
+    }
+
+    /// Commits the group's transaction (or rolls it back when it wrote nothing).
+    private func commit(_ group: [Request], _ outcomes: [Result<[AppendResult], EventStoreError>]) -> (
+        head: Int64?, outcomes: [Result<[AppendResult], EventStoreError>]
+    ) {
         if writer.writeProgress?.written == 0 {
             writer.rollbackWrite()
             return (nil, outcomes)

@@ -11,10 +11,15 @@ protocol JournalWriter: AnyObject {
     /// left open).
     func beginGroup(_ batches: [[StreamAppend]]) throws(EventStoreError)
     /// Appends one request of a group commit, all-or-nothing: a failure leaves the transaction
-    /// as it was before this request (or aborted, `isWriting` false). `alone` when the request
-    /// is the group's only one: a backend may then abort the whole transaction on failure
-    /// instead of undoing the request inside it.
-    func appendGroupRequest(_ batch: [StreamAppend], alone: Bool) throws(EventStoreError) -> [AppendResult]
+    /// as it was before this request (or aborted, `isWriting` false). With `abortsOnFailure` (the
+    /// request is the group's only one, or the group runs without undo) the backend may abort
+    /// the whole transaction on failure instead of undoing the request inside it.
+    func appendGroupRequest(_ batch: [StreamAppend], abortsOnFailure: Bool) throws(EventStoreError)
+        -> [AppendResult]
+    /// Whether undoing a failed request inside a group's transaction costs on every request,
+    /// failed or not (SQLite's savepoints): `GroupCommit` then first runs a group without it,
+    /// and runs it again with it only when a request failed.
+    var requestUndoCostsEveryRequest: Bool { get }
 
     /// Opens the transaction of `write { }`.
     func beginTransaction() throws(EventStoreError)
