@@ -123,24 +123,16 @@ extension SQLiteJournal {
         // A stream read with an earlier page whose slot another took since (a log whose active
         // streams span more ids than the table holds): read alone, not with a page after it.
         if id <= names.pagedThrough { return try streamName(of: id).rawValue }
-        let found = try run("listing streams by id") { () throws(SQLiteError) -> String? in
-            let statement = try sql.cached("SELECT id, name FROM journal_streams WHERE id >= ? ORDER BY id LIMIT ?")
-            statement.bind(id, at: 1)
-            statement.bind(Int64(Self.linkNamesPage), at: 2)
-            defer { statement.reset() }
-            var found: String?
-            while try statement.step() {
-                let other = statement.int64(at: 0)
-                // The names are kept as stored: a name changed behind the journal's back fails its
-                // events' links.
-                if other == id {
-                    found = statement.text(at: 1)
-                } else {
-                    names.remember(other, statement.blobBytes(at: 1))
-                }
-                names.pagedThrough = max(names.pagedThrough, other)
+        var found: String?
+        try forEachStream(from: id, limit: Self.linkNamesPage) { other, statement in
+            // The names are kept as stored: a name changed behind the journal's back fails its
+            // events' links.
+            if other == id {
+                found = statement.text(at: 1)
+            } else {
+                names.remember(other, statement.blobBytes(at: 1))
             }
-            return found
+            names.pagedThrough = max(names.pagedThrough, other)
         }
         // A stream with no row: the usual lookup says what is wrong.
         if let found { return found }

@@ -383,20 +383,27 @@ final class SQLiteJournal {
     /// query serves the next streams too. Only outside a write transaction: every row it sees is
     /// committed, and a committed stream's name never changes.
     private func streamNamesPaged(from id: Int64) throws(EventStoreError) -> StreamName? {
-        try run("listing streams by id") { () throws(SQLiteError) -> StreamName? in
+        var found: StreamName?
+        try forEachStream(from: id, limit: Self.streamNamesPage) { other, statement in
+            streamNamesPagedThrough = max(streamNamesPagedThrough, other)
+            guard let name = try? StreamName(statement.text(at: 1)) else { return }
+            streamNameSlots.keep(name, for: other)
+            if other == id { found = name }
+        }
+        return found
+    }
+
+    /// Calls `body` with each stream row from `id` on, in id order, `limit` at most: its id, and
+    /// the statement on its row (the name in column 1).
+    func forEachStream(from id: Int64, limit: Int, _ body: (Int64, SQLiteStatement) -> Void)
+        throws(EventStoreError)
+    {
+        try run("listing streams by id") { () throws(SQLiteError) in
             let statement = try sql.cached("SELECT id, name FROM journal_streams WHERE id >= ? ORDER BY id LIMIT ?")
             statement.bind(id, at: 1)
-            statement.bind(Int64(Self.streamNamesPage), at: 2)
+            statement.bind(Int64(limit), at: 2)
             defer { statement.reset() }
-            var found: StreamName?
-            while try statement.step() {
-                let other = statement.int64(at: 0)
-                streamNamesPagedThrough = max(streamNamesPagedThrough, other)
-                guard let name = try? StreamName(statement.text(at: 1)) else { continue }
-                streamNameSlots.keep(name, for: other)
-                if other == id { found = name }
-            }
-            return found
+            while try statement.step() { body(statement.int64(at: 0), statement) }
         }
     }
 
