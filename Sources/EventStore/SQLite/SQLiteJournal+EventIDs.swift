@@ -66,11 +66,12 @@ extension SQLiteJournal {
 
     /// The position of the event stored with this id, as the open write transaction sees it.
     func positionInWrite(of key: EventIDKey, id: String) throws(EventStoreError) -> Int64? {
-        guard let write else { preconditionFailure("positionInWrite outside a write transaction") }
+        // Reads `write` through its optional: binding it would copy the whole state per event.
+        guard write != nil else { preconditionFailure("positionInWrite outside a write transaction") }
         // A new journal under construction checks its ids once, when its index is built.
         if configuration.buildsNewJournal { return nil }
         if let position = recentIDs.position(of: key) { return position }
-        guard recentIDs.through > 0, write.absentFromIndex != key, recentIDs.indexMayContain(key) else { return nil }
+        guard recentIDs.through > 0, write?.absentFromIndex != key, recentIDs.indexMayContain(key) else { return nil }
         let position: Int64? = try run("looking up event \(id.prefix(60))") { () throws(SQLiteError) in
             let statement = try statement(.indexedID)
             bindEventID(key, to: statement, at: 1)
