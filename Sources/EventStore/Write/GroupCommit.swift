@@ -131,11 +131,11 @@ final class GroupCommit<Writer: JournalWriter>: @unchecked Sendable {
     /// The leader's work: one transaction for the whole group. Returns each request's outcome,
     /// in the group's order, and the new head when a commit happened. The results are handed to
     /// the requests by the caller, under the lock their owners read them with.
-    private func run(_ group: [Request]) -> (head: Int64?, outcomes: [Result<[AppendResult], EventStoreError>]) {
+    private func run(_ group: [Request]) -> GroupOutcome {
         if group.count > 1 && writer.requestUndoCostsEveryRequest {
             if groupsWithUndo > 0 {
                 groupsWithUndo -= 1
-            } else if let done = runWithoutUndo(group) {
+            } else if let done = run(group, undoingEachRequest: false) {
                 return done
             } else {
                 // Conflicts tend to come in runs (writers racing for the same streams): the next
@@ -143,18 +143,40 @@ final class GroupCommit<Writer: JournalWriter>: @unchecked Sendable {
                 groupsWithUndo = Self.groupsWithUndoAfterAFailure
             }
         }
+        // Never nil when each request is undone by itself.
+        return run(group, undoingEachRequest: true)!
+    }
+
+    typealias GroupOutcome = (head: Int64?, outcomes: [Result<[AppendResult], EventStoreError>])
+
+    /// Groups still to run with a request's undo after a group without it had a failure.
+    /// Only the leader uses it (the thread that set `writerBusy`).
+    private var groupsWithUndo = 0
+    static var groupsWithUndoAfterAFailure: Int { 16 }
+
+    /// The group in one transaction. Undoing each request by itself (a lone request needs no
+    /// undo: its failure rolls the transaction back), a failed request gets its error and the
+    /// others go on. Without it, the first failure rolls the whole transaction back and the
+    /// result is nil: nothing of the group happened, and the caller runs it again with undo.
+    private func run(_ group: [Request], undoingEachRequest: Bool) -> GroupOutcome? {
         do {
             try writer.beginGroup(group.map(\.batch))
         } catch {
-            return (nil, Array(repeating: .failure(error), count: group.count))
+            return undoingEachRequest ? (nil, Array(repeating: .failure(error), count: group.count)) : nil
         }
         var outcomes: [Result<[AppendResult], EventStoreError>] = []
         outcomes.reserveCapacity(group.count)
         for request in group {
             do {
                 outcomes.append(
-                    .success(try writer.appendGroupRequest(request.batch, abortsOnFailure: group.count == 1)))
+                    .success(
+                        try writer.appendGroupRequest(
+                            request.batch, abortsOnFailure: !undoingEachRequest || group.count == 1)))
             } catch {
+                guard undoingEachRequest else {
+                    if writer.isWriting { writer.rollbackWrite() }
+                    return nil
+                }
                 if !writer.isWriting {
                     // The backend aborted the whole transaction (disk full, I/O error, server
                     // abort): everything in this group fails with the same cause; nothing of it
@@ -164,42 +186,11 @@ final class GroupCommit<Writer: JournalWriter>: @unchecked Sendable {
                 outcomes.append(.failure(error))
             }
         }
-        return commit(group, outcomes)
-    }
-
-    /// Groups still to run with a request's undo after a group without it had a failure.
-    /// Only the leader uses it (the thread that set `writerBusy`).
-    private var groupsWithUndo = 0
-    static var groupsWithUndoAfterAFailure: Int { 16 }
-
-    /// The group in one transaction without undoing requests one by one: nil when a request
-    /// failed, after rolling the whole transaction back (nothing of the group happened, and the
-    /// caller runs it again with each request's undo).
-    private func runWithoutUndo(_ group: [Request]) -> (
-        head: Int64?, outcomes: [Result<[AppendResult], EventStoreError>]
-    )? {
-        do {
-            try writer.beginGroup(group.map(\.batch))
-        } catch {
-            return nil
-        }
-        var outcomes: [Result<[AppendResult], EventStoreError>] = []
-        outcomes.reserveCapacity(group.count)
-        for request in group {
-            do {
-                outcomes.append(.success(try writer.appendGroupRequest(request.batch, abortsOnFailure: true)))
-            } catch {
-                if writer.isWriting { writer.rollbackWrite() }
-                return nil
-            }
-        }
-        return commit(group, outcomes)
+        return commit(outcomes)
     }
 
     /// Commits the group's transaction (or rolls it back when it wrote nothing).
-    private func commit(_ group: [Request], _ outcomes: [Result<[AppendResult], EventStoreError>]) -> (
-        head: Int64?, outcomes: [Result<[AppendResult], EventStoreError>]
-    ) {
+    private func commit(_ outcomes: [Result<[AppendResult], EventStoreError>]) -> GroupOutcome {
         if writer.writeProgress?.written == 0 {
             writer.rollbackWrite()
             return (nil, outcomes)
