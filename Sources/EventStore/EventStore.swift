@@ -339,6 +339,10 @@ extension EventStore {
 /// becomes visible atomically when the body returns, and nothing does when it throws. Reads
 /// inside the transaction see its own uncommitted appends. Never escapes its closure.
 public protocol EventStoreTransaction: AnyObject {
+    /// Appends like `EventStore.append`. An append the store refuses (a conflict, a duplicate
+    /// id with other content, an invalid event) leaves the transaction as it was, and the body
+    /// may go on. A failure of the storage itself (a full disk, an I/O error) may end the whole
+    /// transaction: every later call then throws, and so does `write`, which commits nothing.
     @discardableResult
     func append(_ events: [ProposedEvent], to stream: StreamName, expectedVersion: ExpectedVersion)
         throws(EventStoreError) -> AppendResult

@@ -132,6 +132,74 @@ struct SQLiteFaultTests {
         #expect(try reopened.verify().events == Int64(appended))
     }
 
+    @Test func aFullDiskInsideAWriteTransactionEndsItAndLeavesTheJournalAsBefore() throws {
+        let path = TemporaryDirectory.make().file("journal.db")
+        var configuration = SQLiteEventStore.Configuration()
+        configuration.maxPageCount = 40
+        configuration.dictionaryTrainingEvents = 0
+        let store = try SQLiteEventStore(path: path, configuration: configuration)
+        try store.append([Fixture.event(0)], to: Fixture.stream(0), expectedVersion: .noStream)
+        var failure: EventStoreError?
+        var afterFailure: EventStoreError?
+        let outcome = #expect(throws: EventStoreError.self) {
+            try store.write { tx in
+                for n in 1..<2_000 {
+                    let event = ProposedEvent(
+                        id: Fixture.uuid(n), type: "Filler", occurredAt: Fixture.time,
+                        data: [UInt8](repeating: UInt8(ascii: "x"), count: 400))
+                    do {
+                        try tx.append([event], to: Fixture.stream(n % 5 + 1), expectedVersion: .any)
+                    } catch {
+                        failure = error as? EventStoreError
+                        break
+                    }
+                }
+                // The body carries on as if the failure did not matter: the commit must not
+                // keep the appends before it, nor any part of the failed one.
+                do {
+                    try tx.append([Fixture.event(5_000)], to: Fixture.stream(9), expectedVersion: .any)
+                } catch {
+                    afterFailure = error as? EventStoreError
+                }
+            }
+        }
+        #expect(afterFailure != nil)
+        #expect(outcome?.message.contains("aborted") == true)
+        #expect(failure?.code == .full)
+        #expect(try store.headPosition() == 1)
+        #expect(try store.verify().events == 1)
+        try store.append([Fixture.event(5_001)], to: Fixture.stream(0), expectedVersion: .exact(0))
+        #expect(try store.verify().events == 2)
+    }
+
+    @Test func anAppendThatFailsAfterCreatingItsStreamEndsTheTransaction() throws {
+        let store = try SQLiteEventStore(path: TemporaryDirectory.make().file("journal.db"))
+        // A statement-level failure that SQLite survives: the stream row is written, the event
+        // row refused, and the transaction stays open.
+        try store.withConnection { db in
+            try db.execute(
+                """
+                CREATE TEMP TRIGGER refuse_second BEFORE INSERT ON journal_events WHEN NEW.position = 2
+                BEGIN SELECT RAISE(ABORT, 'refused by the test'); END
+                """)
+        }
+        var failure: EventStoreError?
+        let outcome = #expect(throws: EventStoreError.self) {
+            try store.write { tx in
+                try tx.append([Fixture.event(0)], to: Fixture.stream(1), expectedVersion: .noStream)
+                do {
+                    try tx.append([Fixture.event(1)], to: Fixture.stream(2), expectedVersion: .noStream)
+                } catch {
+                    failure = error as? EventStoreError
+                }
+            }
+        }
+        #expect(failure != nil)
+        #expect(outcome?.message.contains("aborted") == true)
+        #expect(try store.headPosition() == 0)
+        #expect(try StreamCreationTests.streamRows(store, Fixture.stream(2)) == 0)
+    }
+
     @Test func aSecondWriterWaitingBeyondTheBusyTimeoutGetsBusy() throws {
         let path = TemporaryDirectory.make().file("journal.db")
         let store = try SQLiteEventStore(path: path)

@@ -61,6 +61,25 @@ struct TransactionConformanceTests {
     }
 
     @Test(arguments: Backend.all)
+    func anAppendThatRepeatsAnIDWithOtherContentIsRefusedWholeAndTheTransactionGoesOn(backend: Backend) throws {
+        let store = try backend.open(StoreOptions()).store
+        try store.write { tx in
+            var clash = Fixture.event(1)
+            clash.type = "Changed"
+            let error = #expect(throws: EventStoreError.self) {
+                try tx.append([Fixture.event(1), Fixture.event(2), clash], to: Fixture.stream(1), expectedVersion: .any)
+            }
+            #expect(error?.code == .duplicateIDConflict)
+            #expect(try tx.event(withID: Fixture.uuid(1)) == nil)
+            #expect(try tx.lastVersion(of: Fixture.stream(1)) == nil)
+            try tx.append([Fixture.event(3)], to: Fixture.stream(1), expectedVersion: .noStream)
+        }
+        let events = try store.readAll(from: 1, limit: 10)
+        #expect(events.map(\.id) == [Fixture.uuid(3)])
+        #expect(try store.verify().events == 1)
+    }
+
+    @Test(arguments: Backend.all)
     func aTransactionUsedAfterItsClosureThrows(backend: Backend) throws {
         let store = try backend.open(StoreOptions()).store
         let escaped = try store.write { tx in tx }

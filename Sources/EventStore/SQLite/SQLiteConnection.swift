@@ -243,6 +243,9 @@ package final class SQLiteConnection {
     /// Rows changed by the last INSERT/UPDATE/DELETE.
     package var changes: Int { Int(sqlite3_changes64(handle)) }
 
+    /// Rows changed since the connection opened (every INSERT/UPDATE/DELETE, triggers excluded).
+    package var totalChanges: Int { Int(sqlite3_total_changes64(handle)) }
+
     package var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
 
     /// How many writes SQLite made to this connection's WAL file, and how many reached the file

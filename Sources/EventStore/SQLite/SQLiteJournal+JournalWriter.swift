@@ -33,7 +33,35 @@ extension SQLiteJournal: JournalWriter {
 
     func beginTransaction() throws(EventStoreError) { try beginWrite() }
 
+    /// Under a savepoint only when an event's id is stored already (an idempotent retry, or a
+    /// conflict that may be found after earlier events of the request were written). An append
+    /// of new events fails before its first write (a rule of `EventRules`, an expected-version
+    /// conflict), leaving the transaction as it was, or while writing, by SQLite's own failure (a
+    /// full disk, an I/O error), which ends the whole transaction.
     func appendInTransaction(_ request: StreamAppend) throws(EventStoreError) -> AppendResult {
-        try withSavepoint { () throws(EventStoreError) in try append(request) }
+        guard write?.savepoints == 0, try hasOnlyNewEvents(request) else {
+            return try withSavepoint { () throws(EventStoreError) in try append(request) }
+        }
+        let changes = sql.totalChanges
+        do {
+            let result = try append(request, eventsAreNew: true)
+            try maintainBetweenAppends()
+            return result
+        } catch {
+            if write != nil && sql.totalChanges != changes { rollbackWrite() }
+            throw error
+        }
+    }
+
+    /// Whether no event of `request` is stored (in the journal or this transaction) and no id
+    /// appears twice in it.
+    private func hasOnlyNewEvents(_ request: StreamAppend) throws(EventStoreError) -> Bool {
+        if request.events.count > 1 && Set(request.events.lazy.map(\.id)).count != request.events.count {
+            return false
+        }
+        for event in request.events where try positionInWrite(of: EventIDKey(event.id), id: event.id) != nil {
+            return false
+        }
+        return true
     }
 }

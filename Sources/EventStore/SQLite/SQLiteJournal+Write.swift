@@ -98,11 +98,7 @@ extension SQLiteJournal {
             let result = try body()
             write?.releaseSavepoint()
             try run("releasing a savepoint") { () throws(SQLiteError) in try statement(.release).run() }
-            if write?.savepoints == 0 {
-                try copyIDsIfDue()
-                try flushTreeIfDue()
-                spillStreamBookkeepingIfDue()
-            }
+            if write?.savepoints == 0 { try maintainBetweenAppends() }
             return result
         } catch {
             if sql.isAutocommit || write == nil {
@@ -122,11 +118,21 @@ extension SQLiteJournal {
         }
     }
 
+    /// What a long transaction does between appends, outside savepoints: copies the tail's ids
+    /// into the index, writes full tiles of the tree, and bounds the per-stream maps.
+    func maintainBetweenAppends() throws(EventStoreError) {
+        try copyIDsIfDue()
+        try flushTreeIfDue()
+        spillStreamBookkeepingIfDue()
+    }
+
     // MARK: - Append
 
     /// Appends one stream's events inside the open write transaction. See `SQLiteEventStore` for
     /// the idempotency rules this implements.
-    func append(_ request: StreamAppend) throws(EventStoreError) -> AppendResult {
+    /// `eventsAreNew`: the caller found no event's id stored and none repeated in the request,
+    /// so the append looks none up.
+    func append(_ request: StreamAppend, eventsAreNew: Bool = false) throws(EventStoreError) -> AppendResult {
         guard write != nil else { preconditionFailure("append outside a write transaction") }
         let stream = request.stream
         try EventRules.validate(request.events, stream: stream, maxPayloadBytes: configuration.maxPayloadBytes)
@@ -134,7 +140,9 @@ extension SQLiteJournal {
         let current: Int64? = try streamID.map { id throws(EventStoreError) in try lastVersion(streamID: id) } ?? nil
 
         if !Self.satisfies(request.expectedVersion, current) {
-            if !request.events.isEmpty, let positions = try duplicatePositions(request.events, stream: stream) {
+            if !eventsAreNew, !request.events.isEmpty,
+                let positions = try duplicatePositions(request.events, stream: stream)
+            {
                 return AppendResult(stream: stream, positions: positions, lastVersion: current, written: 0)
             }
             throw .conflict(stream: stream, expected: request.expectedVersion, actual: current)
@@ -147,7 +155,7 @@ extension SQLiteJournal {
         let now = configuration.clock()
         for event in request.events {
             let key = EventIDKey(event.id)
-            if let stored = try positionInWrite(of: key, id: event.id) {
+            if !eventsAreNew, let stored = try positionInWrite(of: key, id: event.id) {
                 // An idempotent duplicate (or, with other content, a conflict that throws; the
                 // savepoint or transaction rollback then removes what this append wrote).
                 positions.append(try duplicatePosition(try self.event(at: stored, id: event.id), event, stream: stream))
