@@ -34,17 +34,18 @@ struct StreamStateCache {
 
     var count: Int { entries.count }
 
+    // One hash of the name per call: a name is hashed whole, and an import asks twice a line.
     mutating func get(_ stream: String) -> (fold: StreamFold, lastVersion: Int64?)? {
         tick += 1
-        guard entries[stream] != nil else { return nil }
-        entries[stream]!.lastUse = tick
-        let entry = entries[stream]!
+        guard let index = entries.index(forKey: stream) else { return nil }
+        entries.values[index].lastUse = tick
+        let entry = entries.values[index]
         return (entry.fold, entry.lastVersion)
     }
 
     mutating func set(_ stream: String, fold: StreamFold, lastVersion: Int64?) {
         tick += 1
-        if entries[stream] == nil && entries.count >= capacity { evictOldestHalf() }
+        if entries.count >= capacity && entries.index(forKey: stream) == nil { evictOldestHalf() }
         entries[stream] = Entry(fold: fold, lastVersion: lastVersion, lastUse: tick)
     }
 
