@@ -26,7 +26,20 @@ build: deps
 # before `main`, which is most of a one-shot command such as `journal prove` (BENCHMARKS.md).
 RELEASE_FLAGS := -c release --static-swift-stdlib
 
+# libstdc++, the static Swift runtime's C++ library, goes into the executable too: a linker script
+# named libstdc++.so in the products folder, which the linker searches before the compiler's,
+# stands for the archive (docs/decisions/static-libstdcxx.md). Without the archive, there is no
+# script and libstdc++ stays a shared library. The build does not see the script as an input, so
+# the executable is removed when the script changes, to be linked again.
+STATIC_CXX := $(shell cc -print-file-name=libstdc++.a 2>/dev/null)
+
 release: deps
+	@bin=$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path) && mkdir -p "$$bin" && \
+	script=$$( [ -f "$(STATIC_CXX)" ] && printf 'INPUT(%s)' "$(STATIC_CXX)" ); \
+	if [ "$$script" != "$$(cat "$$bin/libstdc++.so" 2>/dev/null)" ]; then \
+	  rm -f "$$bin/journal" "$$bin/libstdc++.so"; \
+	  if [ -n "$$script" ]; then echo "$$script" > "$$bin/libstdc++.so"; fi; \
+	fi
 	$(SWIFT) build $(RELEASE_FLAGS) --product journal
 
 # The main job: a realistic workload into a fresh journal, verified, audited, replayed, analysed.
@@ -49,14 +62,12 @@ lint:
 # Release-mode benchmarks (issue 7): the journal, a raw SQLite baseline and the Python
 # eventsourcing peer on the same simulator events. Not part of `make test`. BENCHMARKS.md.
 BENCH_JSON ?= bench/out/bench.json
-bench: deps
-	$(SWIFT) build $(RELEASE_FLAGS) --product journal
+bench: release
 	$(SWIFT) build -c release --product bench
 	@mkdir -p $(dir $(BENCH_JSON))
 	.build/release/bench --json $(BENCH_JSON) $(BENCH_ARGS)
 
-bench-quick: deps
-	$(SWIFT) build $(RELEASE_FLAGS) --product journal
+bench-quick: release
 	$(SWIFT) build -c release --product bench
 	@mkdir -p $(dir $(BENCH_JSON))
 	.build/release/bench --quick --json $(BENCH_JSON:.json=-quick.json) $(BENCH_ARGS)
