@@ -203,6 +203,36 @@ struct CheckedReadsConformanceTests {
         }
     }
 
+    @Test("a stored hash shorter or longer than 32 bytes fails a checked read at its position", arguments: Backend.all)
+    func aStoredHashOfAnotherLengthFailsAtItsPosition(backend: Backend) throws {
+        let harness = try backend.open(StoreOptions(dictionaryTrainingEvents: 0))
+        for n in 0..<8 {
+            try harness.store.append([Fixture.event(n)], to: Fixture.stream(n % 2), expectedVersion: .any)
+        }
+        let stored = try harness.store.readAll(from: 5, limit: 1)[0]
+        let scanning = try #require(harness.store as? any EventScanning)
+        try harness.tamper.dropImmutabilityTriggers()
+        for hash in [Array(stored.hash.dropLast()), stored.hash + [0]] {
+            try harness.tamper.overwrite(at: 5, data: stored.data, hash: hash)
+            for (name, read) in [
+                ("readAll", { () throws(EventStoreError) in _ = try harness.store.readAll(from: 1, limit: 10) }),
+                (
+                    "scanAll",
+                    { () throws(EventStoreError) in _ = try scanning.scanAll(from: 1, limit: .max) { _ in true } }
+                )
+            ] {
+                do {
+                    try read()
+                    Issue.record("\(name) passed a hash of \(hash.count) bytes")
+                } catch {
+                    #expect(error.code == .integrity && error.position == 5, "\(name), \(hash.count) bytes: \(error)")
+                }
+            }
+        }
+        try harness.tamper.overwrite(at: 5, data: stored.data, hash: stored.hash)
+        #expect(try harness.store.readAll(from: 1, limit: 10).count == 8)
+    }
+
     @Test(
         "a scan that meets a damaged row after a bad link names the bad link, even in the batch being hashed",
         arguments: Backend.all)
