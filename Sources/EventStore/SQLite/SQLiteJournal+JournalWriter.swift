@@ -4,10 +4,11 @@ extension SQLiteJournal: JournalWriter {
 
     func beginGroup(_ batches: [[StreamAppend]]) throws(EventStoreError) { try beginWrite() }
 
-    /// Each request runs under its own savepoint, so one request's conflict does not fail the
-    /// others, unless its failure may roll the transaction back (`abortsOnFailure`). A savepoint
-    /// makes SQLite copy each page the request changes into a statement journal first (a file
-    /// once past 64 KiB), and costs two statements.
+    /// Each request is undone by itself when it fails, so one request's conflict does not fail
+    /// the others, unless its failure may roll the transaction back (`abortsOnFailure`). A
+    /// request of one stream's new events needs no undo (`appendInTransaction`); others run
+    /// under a savepoint, which makes SQLite copy each page the request changes into a
+    /// statement journal first (a file once past 64 KiB), and costs two statements.
     // Not inlined: Swift 6.3.1's optimizer (CopyPropagation) crashed on `GroupCommit.run` with this
     // body and its savepoint closure inlined into it.
     @inline(never)
@@ -20,7 +21,10 @@ extension SQLiteJournal: JournalWriter {
             for part in batch { results.append(try append(part)) }
             return results
         }
-        guard abortsOnFailure else { return try withSavepoint(appendParts) }
+        guard abortsOnFailure else {
+            if batch.count == 1 { return [try appendInTransaction(batch[0])] }
+            return try withSavepoint(appendParts)
+        }
         do {
             return try appendParts()
         } catch {
