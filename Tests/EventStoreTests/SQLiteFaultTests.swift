@@ -99,20 +99,50 @@ struct SQLiteFaultTests {
         #expect(inTransaction?.code == .readOnly)
     }
 
-    @Test func aFullDiskThrowsFullAndNoPartialAppendIsVisible() throws {
+    /// A journal of at most 40 pages, which a few hundred `filler` events fill.
+    private static func smallJournal() throws -> (path: String, store: SQLiteEventStore) {
         let path = TemporaryDirectory.make().file("journal.db")
         var configuration = SQLiteEventStore.Configuration()
         configuration.maxPageCount = 40
         configuration.dictionaryTrainingEvents = 0
-        let store = try SQLiteEventStore(path: path, configuration: configuration)
+        return (path, try SQLiteEventStore(path: path, configuration: configuration))
+    }
+
+    private static func filler(_ n: Int) -> ProposedEvent {
+        ProposedEvent(
+            id: Fixture.uuid(n), type: "Filler", occurredAt: Fixture.time,
+            data: [UInt8](repeating: UInt8(ascii: "x"), count: 400))
+    }
+
+    /// `write { }` whose body runs `appends` until one throws, then carries on as a careless
+    /// caller would: one more append, and a normal return. What the failed append threw, whether
+    /// the later append threw too, and what `write` threw (nil when it committed).
+    private static func writeIgnoringAFailedAppend(
+        _ store: SQLiteEventStore, _ appends: (any EventStoreTransaction) throws -> Void
+    ) -> (append: EventStoreError?, laterAppendThrew: Bool, write: EventStoreError?) {
+        var failed: EventStoreError?
+        var laterAppendThrew = false
+        do {
+            try store.write { tx in
+                do { try appends(tx) } catch { failed = error as? EventStoreError }
+                do {
+                    try tx.append([Fixture.event(9_999)], to: Fixture.stream(99), expectedVersion: .any)
+                } catch {
+                    laterAppendThrew = true
+                }
+            }
+            return (failed, laterAppendThrew, nil)
+        } catch {
+            return (failed, laterAppendThrew, error as? EventStoreError)
+        }
+    }
+
+    @Test func aFullDiskThrowsFullAndNoPartialAppendIsVisible() throws {
+        let (path, store) = try Self.smallJournal()
         var appended = 0
         var failure: EventStoreError?
         for batch in 0..<200 {
-            let events = (0..<10).map { n in
-                ProposedEvent(
-                    id: Fixture.uuid(batch * 10 + n), type: "Filler", occurredAt: Fixture.time,
-                    data: [UInt8](repeating: UInt8(ascii: "x"), count: 400))
-            }
+            let events = (0..<10).map { n in Self.filler(batch * 10 + n) }
             do {
                 try store.append(events, to: Fixture.stream(batch % 5), expectedVersion: .any)
                 appended += 10
@@ -133,39 +163,14 @@ struct SQLiteFaultTests {
     }
 
     @Test func aFullDiskInsideAWriteTransactionEndsItAndLeavesTheJournalAsBefore() throws {
-        let path = TemporaryDirectory.make().file("journal.db")
-        var configuration = SQLiteEventStore.Configuration()
-        configuration.maxPageCount = 40
-        configuration.dictionaryTrainingEvents = 0
-        let store = try SQLiteEventStore(path: path, configuration: configuration)
+        let (_, store) = try Self.smallJournal()
         try store.append([Fixture.event(0)], to: Fixture.stream(0), expectedVersion: .noStream)
-        var failure: EventStoreError?
-        var afterFailure: EventStoreError?
-        let outcome = #expect(throws: EventStoreError.self) {
-            try store.write { tx in
-                for n in 1..<2_000 {
-                    let event = ProposedEvent(
-                        id: Fixture.uuid(n), type: "Filler", occurredAt: Fixture.time,
-                        data: [UInt8](repeating: UInt8(ascii: "x"), count: 400))
-                    do {
-                        try tx.append([event], to: Fixture.stream(n % 5 + 1), expectedVersion: .any)
-                    } catch {
-                        failure = error as? EventStoreError
-                        break
-                    }
-                }
-                // The body carries on as if the failure did not matter: the commit must not
-                // keep the appends before it, nor any part of the failed one.
-                do {
-                    try tx.append([Fixture.event(5_000)], to: Fixture.stream(9), expectedVersion: .any)
-                } catch {
-                    afterFailure = error as? EventStoreError
-                }
-            }
+        let outcome = Self.writeIgnoringAFailedAppend(store) { tx in
+            for n in 1..<2_000 { try tx.append([Self.filler(n)], to: Fixture.stream(n % 5 + 1), expectedVersion: .any) }
         }
-        #expect(afterFailure != nil)
-        #expect(outcome?.message.contains("aborted") == true)
-        #expect(failure?.code == .full)
+        #expect(outcome.append?.code == .full)
+        #expect(outcome.laterAppendThrew)
+        #expect(outcome.write?.message.contains("aborted") == true)
         #expect(try store.headPosition() == 1)
         #expect(try store.verify().events == 1)
         try store.append([Fixture.event(5_001)], to: Fixture.stream(0), expectedVersion: .exact(0))
@@ -183,19 +188,13 @@ struct SQLiteFaultTests {
                 BEGIN SELECT RAISE(ABORT, 'refused by the test'); END
                 """)
         }
-        var failure: EventStoreError?
-        let outcome = #expect(throws: EventStoreError.self) {
-            try store.write { tx in
-                try tx.append([Fixture.event(0)], to: Fixture.stream(1), expectedVersion: .noStream)
-                do {
-                    try tx.append([Fixture.event(1)], to: Fixture.stream(2), expectedVersion: .noStream)
-                } catch {
-                    failure = error as? EventStoreError
-                }
-            }
+        let outcome = Self.writeIgnoringAFailedAppend(store) { tx in
+            try tx.append([Fixture.event(0)], to: Fixture.stream(1), expectedVersion: .noStream)
+            try tx.append([Fixture.event(1)], to: Fixture.stream(2), expectedVersion: .noStream)
         }
-        #expect(failure != nil)
-        #expect(outcome?.message.contains("aborted") == true)
+        #expect(outcome.append != nil)
+        #expect(outcome.laterAppendThrew)
+        #expect(outcome.write?.message.contains("aborted") == true)
         #expect(try store.headPosition() == 0)
         #expect(try StreamCreationTests.streamRows(store, Fixture.stream(2)) == 0)
     }
