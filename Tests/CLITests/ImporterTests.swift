@@ -48,6 +48,38 @@ struct ImporterTests {
         #expect(try store.headPosition() == Int64(input.count - 1))
     }
 
+    @Test func aStreamTheCacheLacksIsJudgedAsWhenItIsCachedWhateverItsNextEvent() throws {
+        var events = LegalEvents()
+        let first = LegalEvents.threeDSStream(1)
+        var input = events.challenged(1) + events.frictionless(2) + events.frictionless(3)
+        // Stream 1 again, after the others pushed it out of a small cache: an event that may only
+        // begin a stream, one that may not come now, a valid one; then a new stream whose first
+        // event lacks a field.
+        input.append(
+            events.line(first, "TransactionCreated", #"{"directoryServerID":"A000000003","messageVersion":"2.2.0"}"#))
+        input.append(events.line(first, "ChallengeStarted", #"{"timeoutSeconds":600,"acsReferenceNumber":"R"}"#))
+        input.append(events.line(first, "TransactionClosed", #"{"reason":"completed"}"#))
+        input.append(events.line(LegalEvents.threeDSStream(4), "TransactionCreated", #"{"directoryServerID":"A1"}"#))
+        func outcomes(cacheCapacity: Int) throws -> (outcomes: [Importer.Outcome], head: Int64, evictions: Int) {
+            let store = try SQLiteEventStore(path: ":memory:")
+            var outcomes: [Importer.Outcome] = []
+            var evictions = 0
+            try store.write { transaction in
+                var importer = Importer(transaction: transaction, cacheCapacity: cacheCapacity)
+                for line in lines(input) { outcomes.append(try importer.importLine(line)) }
+                evictions = importer.cacheEvictions
+            }
+            return (outcomes, try store.headPosition(), evictions)
+        }
+        let cached = try outcomes(cacheCapacity: 100)
+        let evicted = try outcomes(cacheCapacity: 2)
+        #expect(cached.evictions == 0)
+        #expect(evicted.evictions > 0)
+        #expect(evicted.outcomes == cached.outcomes)
+        #expect(evicted.head == cached.head)
+        #expect(cached.outcomes.filter { if case .rejected = $0 { true } else { false } }.count >= 2)
+    }
+
     @Test func cacheDropsTheLeastRecentlyUsedHalfWhenFull() throws {
         var cache = StreamStateCache(capacity: 4)
         let fold = try StreamFold(stream: LegalEvents.threeDSStream(1))
