@@ -1,7 +1,7 @@
 /// Names of stream or type ids in direct-mapped slots (an id's low bits choose its slot), in
-/// front of the journal's dictionaries: log-wide reads ask for the same few hundred active
-/// streams over and over, and an array index is cheaper than a hash lookup. A slot taken by
-/// another id is overwritten.
+/// front of the journal's dictionaries: log-wide reads ask for the same active streams over and
+/// over, and an array index is cheaper than a hash lookup. A slot taken by another id is
+/// overwritten.
 ///
 /// The slots are allocated when the first name is kept, a few at first, and grow (up to
 /// `slotCount`) when a name would overwrite another: a command that reads one event (`journal
@@ -9,8 +9,11 @@
 package struct NameSlots<Name> {
     private var slots: [(id: Int64, name: Name)?] = []
 
-    /// Slots of a full table (a power of two).
-    package static var slotCount: Int { 4096 }
+    /// Slots of a full table (a power of two). Streams are created about in id order and live
+    /// for a while: with thousands of journeys in flight (5,000 in the simulator's default
+    /// profile) the active ids span more than 4,096 slots, and a smaller table overwrote names
+    /// that were about to be read again.
+    package static var slotCount: Int { 16_384 }
 
     /// Slots of a new table (a power of two).
     static var firstSlotCount: Int { 64 }
