@@ -70,20 +70,22 @@ final class ChainHasher {
             hash(
                 previous: previous, position: position, version: version, stream: stream, id: id, type: type,
                 occurredAt: occurredAt, recordedAt: recordedAt, data: data, meta: meta, into: out)
-            return Self.isSameHash(expected, out)
+            // A stored hash of another length (a damaged row) matches nothing.
+            return expected.count == 32
+                && expected.withUnsafeBytes { Self.isSameHash($0.baseAddress!, UnsafeRawPointer(out.baseAddress!)) }
         }
     }
 
-    /// `stored` (any length: a damaged row's) against a hash just made, as four words: the generic
-    /// `elementsEqual` walked the two byte by byte through iterators.
-    private static func isSameHash(_ stored: [UInt8], _ made: UnsafeMutableRawBufferPointer) -> Bool {
-        guard stored.count == 32, made.count == 32 else { return false }
-        return stored.withUnsafeBytes { stored in
-            (0..<4).allSatisfy { word in
-                stored.loadUnaligned(fromByteOffset: word * 8, as: UInt64.self)
-                    == made.loadUnaligned(fromByteOffset: word * 8, as: UInt64.self)
-            }
+    /// Whether the 32 bytes at `first` and at `second` are the same, compared as four words.
+    @inline(__always)
+    static func isSameHash(_ first: UnsafeRawPointer, _ second: UnsafeRawPointer) -> Bool {
+        var difference: UInt64 = 0
+        for offset in stride(from: 0, to: 32, by: 8) {
+            difference |=
+                first.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                ^ second.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
         }
+        return difference == 0
     }
 
     private func hash(

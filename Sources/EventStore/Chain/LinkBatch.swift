@@ -142,7 +142,7 @@ final class LinkBatch: @unchecked Sendable {
                 let end = ends[index]
                 // A failed digest (an allocation failure) never verifies.
                 let hashed = journal_sha256(bytes + start, end - start, link.baseAddress) == 1
-                if !hashed || !Self.equal(link.baseAddress!, bytes + end + 8)
+                if !hashed || !ChainHasher.isSameHash(link.baseAddress!, bytes + end + 8)
                     || (!damaged.isEmpty && damaged.contains(index))
                 {
                     return .integrity(at: firstPosition + Int64(index), mismatch)
@@ -183,18 +183,6 @@ final class LinkBatch: @unchecked Sendable {
                 start = end
             }
         }
-    }
-
-    /// Whether the 32 bytes at `first` and at `second` are the same.
-    @inline(__always)
-    private static func equal(_ first: UnsafeRawPointer, _ second: UnsafeRawPointer) -> Bool {
-        var difference: UInt64 = 0
-        for offset in stride(from: 0, to: 32, by: 8) {
-            difference |=
-                first.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-                ^ second.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-        }
-        return difference == 0
     }
 
     /// Starts the next link: the magic, then `hash` (32 zero bytes when nil).
