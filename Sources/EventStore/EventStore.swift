@@ -308,6 +308,10 @@ public protocol EventStore: BatchAppending, Sendable {
 
     /// Every checkpoint the journal kept, oldest first.
     func checkpoints() throws(EventStoreError) -> [StoredCheckpoint]
+
+    /// The last checkpoint the journal kept, if any: one row, however many were kept (every
+    /// proof and bundle asks for it, and a journal signed at every import keeps thousands).
+    func latestCheckpoint() throws(EventStoreError) -> StoredCheckpoint?
 }
 
 extension EventStore {

@@ -334,4 +334,19 @@ struct TreeConformanceTests {
         #expect(try store.checkpoints() == [first, second])
         #expect(try store.latestCheckpoint() == second)
     }
+
+    @Test("the latest checkpoint is the last one kept, not the one of the largest tree", arguments: Backend.all)
+    func latestCheckpointIsTheLastKept(backend: Backend) throws {
+        let store = try backend.open(StoreOptions()).store
+        try store.append(Fixture.events(0..<5), to: Fixture.stream(1), expectedVersion: .noStream)
+        var kept: [StoredCheckpoint] = []
+        for size in [5, 2, 4, 1, 3] as [Int64] {
+            let checkpoint = try store.storeCheckpoint(
+                note: "journal.test\n\(size)\nroot\n\n— sig\n", size: size,
+                root: try store.treeRoot(size: size))
+            kept.append(checkpoint)
+            #expect(try store.latestCheckpoint() == checkpoint)
+        }
+        #expect(try store.checkpoints() == kept)
+    }
 }

@@ -34,4 +34,9 @@ extension PostgresEventStore {
         try requireTree()
         return try reading { journal throws(EventStoreError) in try journal.checkpoints() }
     }
+
+    public func latestCheckpoint() throws(EventStoreError) -> StoredCheckpoint? {
+        try requireTree()
+        return try reading { journal throws(EventStoreError) in try journal.latestCheckpoint() }
+    }
 }

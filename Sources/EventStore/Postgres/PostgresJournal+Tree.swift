@@ -128,10 +128,21 @@ extension PostgresJournal {
         let rows = try run("listing the checkpoints of \(pg.location)") { () throws(PostgresError) in
             try pg.query("SELECT size, root, note, signed_at FROM journal_checkpoints ORDER BY id")
         }
-        return (0..<rows.rowCount).map { row in
-            StoredCheckpoint(
-                size: rows.int64(row, 0), root: rows.bytes(row, 1), note: rows.text(row, 2),
-                signedAt: Timestamp(millisecondsSinceEpoch: rows.int64(row, 3)))
+        return (0..<rows.rowCount).map { row in Self.checkpoint(rows, row) }
+    }
+
+    /// The last kept checkpoint (the highest id), nil when none was kept.
+    func latestCheckpoint() throws(EventStoreError) -> StoredCheckpoint? {
+        let rows = try run("reading the latest checkpoint of \(pg.location)") { () throws(PostgresError) in
+            try pg.query("SELECT size, root, note, signed_at FROM journal_checkpoints ORDER BY id DESC LIMIT 1")
         }
+        return rows.rowCount == 0 ? nil : Self.checkpoint(rows, 0)
+    }
+
+    /// The checkpoint of one result row (columns size, root, note, signed_at).
+    private static func checkpoint(_ rows: PostgresResult, _ row: Int) -> StoredCheckpoint {
+        StoredCheckpoint(
+            size: rows.int64(row, 0), root: rows.bytes(row, 1), note: rows.text(row, 2),
+            signedAt: Timestamp(millisecondsSinceEpoch: rows.int64(row, 3)))
     }
 }

@@ -38,4 +38,9 @@ extension SQLiteEventStore {
         try requireTree()
         return try reading { connection throws(EventStoreError) in try connection.checkpoints() }
     }
+
+    public func latestCheckpoint() throws(EventStoreError) -> StoredCheckpoint? {
+        try requireTree()
+        return try reading { connection throws(EventStoreError) in try connection.latestCheckpoint() }
+    }
 }

@@ -210,15 +210,26 @@ extension SQLiteJournal {
             let statement = try sql.cached("SELECT size, root, note, signed_at FROM journal_checkpoints ORDER BY id")
             defer { statement.reset() }
             var kept: [StoredCheckpoint] = []
-            while try statement.step() {
-                kept.append(
-                    StoredCheckpoint(
-                        size: statement.int64(at: 0), root: statement.blob(at: 1),
-                        note: statement.text(at: 2),
-                        signedAt: Timestamp(millisecondsSinceEpoch: statement.int64(at: 3))))
-            }
+            while try statement.step() { kept.append(Self.checkpoint(statement)) }
             return kept
         }
+    }
+
+    /// The last kept checkpoint (the highest id), nil when none was kept.
+    func latestCheckpoint() throws(EventStoreError) -> StoredCheckpoint? {
+        try run("reading the latest checkpoint of \(path)") { () throws(SQLiteError) in
+            let statement = try sql.cached(
+                "SELECT size, root, note, signed_at FROM journal_checkpoints ORDER BY id DESC LIMIT 1")
+            defer { statement.reset() }
+            return try statement.step() ? Self.checkpoint(statement) : nil
+        }
+    }
+
+    /// The checkpoint of the row `statement` stands on (columns size, root, note, signed_at).
+    private static func checkpoint(_ statement: SQLiteStatement) -> StoredCheckpoint {
+        StoredCheckpoint(
+            size: statement.int64(at: 0), root: statement.blob(at: 1), note: statement.text(at: 2),
+            signedAt: Timestamp(millisecondsSinceEpoch: statement.int64(at: 3)))
     }
 }
 

@@ -114,11 +114,6 @@ extension EventStore {
         event.exportLine(into: &line)
         return line
     }
-
-    /// The last checkpoint the journal kept, if any.
-    public func latestCheckpoint() throws(EventStoreError) -> StoredCheckpoint? {
-        try checkpoints().last
-    }
 }
 
 /// Reads complete subtree hashes from a store's tiles, each tile once per reader (a proof asks
