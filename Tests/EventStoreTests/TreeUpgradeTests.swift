@@ -238,4 +238,76 @@ struct TreeUpgradeTests {
         let loaded = try SQLiteEventStore(path: directory.file("j.db"), configuration: Self.configuration)
         try TreeConformanceTests.expectTreeMatchesLog(loaded, sizes: [255, 256, 300])
     }
+
+    /// A journal whose tiles are in a `WITHOUT ROWID` table, as earlier builds made them: the
+    /// same rows and triggers. Returns the tiles and the tree head it has.
+    static func makeWithoutRowidTree(at path: String, events: Int) throws -> (tiles: [String], head: TreeHead) {
+        let store = try SQLiteEventStore(path: path, configuration: configuration)
+        for n in stride(from: 0, to: events, by: 50) {
+            try store.append(
+                Fixture.events(n..<min(n + 50, events)), to: Fixture.stream(n / 50 % 3), expectedVersion: .any)
+        }
+        let made = (tiles: try TreeConformanceTests.tiles(store), head: try store.treeHead())
+        try store.withConnection { db in
+            try db.execute(
+                """
+                DROP TRIGGER journal_tree_no_delete; DROP TRIGGER journal_tree_append_only;
+                ALTER TABLE journal_tree RENAME TO journal_tree_rows;
+                CREATE TABLE journal_tree(
+                    level INTEGER NOT NULL,
+                    idx INTEGER NOT NULL,
+                    hashes BLOB NOT NULL CHECK (length(hashes) BETWEEN 32 AND 8192 AND length(hashes) % 32 = 0),
+                    PRIMARY KEY (level, idx)
+                ) WITHOUT ROWID;
+                INSERT INTO journal_tree SELECT level, idx, hashes FROM journal_tree_rows;
+                DROP TABLE journal_tree_rows;
+                \(SQLiteEventStore.treeTriggersSchema)
+                """)
+        }
+        #expect(try store.withConnection { db in try SQLiteEventStore.treeIsWithoutRowid(db) })
+        return made
+    }
+
+    @Test("a new SQLite journal keeps its tiles in a rowid table")
+    func newJournalTreeLayout() throws {
+        let store = try SQLiteEventStore(
+            path: TemporaryDirectory.make().file("j.db"), configuration: Self.configuration)
+        #expect(try store.withConnection { db in try SQLiteEventStore.treeIsWithoutRowid(db) } == false)
+    }
+
+    @Test("tiles in a WITHOUT ROWID table are read as they are, and move to a rowid table when a writer opens the file")
+    func withoutRowidTreeMoves() throws {
+        let path = TemporaryDirectory.make().file("j.db")
+        let made = try Self.makeWithoutRowidTree(at: path, events: 700)
+        var readOnly = Self.configuration
+        readOnly.readOnly = true
+        do {
+            let reader = try SQLiteEventStore(path: path, configuration: readOnly)
+            #expect(try reader.treeHead() == made.head)
+            #expect(try TreeConformanceTests.tiles(reader) == made.tiles)
+            #expect(try reader.withConnection { db in try SQLiteEventStore.treeIsWithoutRowid(db) })
+        }
+        let store = try SQLiteEventStore(path: path, configuration: Self.configuration)
+        let schema = try store.withConnection { db in
+            (
+                withoutRowid: try SQLiteEventStore.treeIsWithoutRowid(db),
+                version: try db.scalarInt("PRAGMA user_version"),
+                treeTriggers: try db.scalarInt(
+                    "SELECT count(*) FROM sqlite_schema WHERE type = 'trigger' AND name LIKE 'journal_tree%'"),
+                leftovers: try db.scalarInt("SELECT count(*) FROM sqlite_schema WHERE name LIKE 'journal_tree_%'")
+            )
+        }
+        #expect(!schema.withoutRowid)
+        #expect(schema.version == 3)
+        #expect(schema.treeTriggers == 2)
+        #expect(schema.leftovers == 2) // the two triggers, no other table
+        #expect(try store.treeHead() == made.head)
+        #expect(try TreeConformanceTests.tiles(store) == made.tiles)
+        let tamper = SQLiteTampering(store: store)
+        #expect(tamper.sqlIsRefused("DELETE FROM journal_tree"))
+        #expect(tamper.sqlIsRefused("UPDATE journal_tree SET hashes = substr(hashes, 33) WHERE level = 0 AND idx = 0"))
+        try store.append(Fixture.events(1_000..<1_100), to: Fixture.stream(1), expectedVersion: .any)
+        try TreeConformanceTests.expectTreeMatchesLog(store, sizes: [1, 256, 700, 800])
+        #expect(try store.verify().headPosition == 800)
+    }
 }

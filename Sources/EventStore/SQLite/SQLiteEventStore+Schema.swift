@@ -31,10 +31,12 @@
 //                                          a position ≤ journal_id_index.through, by its event_id
 //   journal_id_index(singleton = 1, through)      how far the id index covers the log
 //   journal_head(singleton = 1, position, hash)   the last committed position and its hash
-//   journal_tree(level, idx, hashes BLOB, PRIMARY KEY (level, idx)) WITHOUT ROWID
+//   journal_tree(level, idx, hashes BLOB, PRIMARY KEY (level, idx))
 //                                          the Merkle tree over the log (contract section 6) in
 //                                          tiles of up to 256 hashes (TreeTiles.swift), appended
-//                                          in the transaction that moves the head
+//                                          in the transaction that moves the head (files of
+//                                          earlier builds declare it WITHOUT ROWID; a writer
+//                                          moves their tiles to a rowid table when it opens them)
 //   journal_checkpoints(id INTEGER PRIMARY KEY, size, root BLOB, note TEXT, signed_at)
 //                                          the signed checkpoints the journal kept, in order
 //
@@ -158,12 +160,8 @@ extension SQLiteEventStore {
     /// The Merkle tree's tiles and the kept checkpoints (new in version 3), created with the
     /// schema or by the upgrade.
     static let treeSchema = """
-        CREATE TABLE journal_tree(
-            level INTEGER NOT NULL,
-            idx INTEGER NOT NULL,
-            hashes BLOB NOT NULL CHECK (length(hashes) BETWEEN 32 AND 8192 AND length(hashes) % 32 = 0),
-            PRIMARY KEY (level, idx)
-        ) WITHOUT ROWID;
+        \(treeTableSchema)
+        \(treeTriggersSchema)
         CREATE TABLE journal_checkpoints(
             id INTEGER PRIMARY KEY,
             size INTEGER NOT NULL,
@@ -171,16 +169,43 @@ extension SQLiteEventStore {
             note TEXT NOT NULL,
             signed_at INTEGER NOT NULL
         );
+        CREATE TRIGGER journal_checkpoints_no_update BEFORE UPDATE ON journal_checkpoints
+            BEGIN SELECT RAISE(ABORT, 'journal checkpoints are immutable'); END;
+        CREATE TRIGGER journal_checkpoints_no_delete BEFORE DELETE ON journal_checkpoints
+            BEGIN SELECT RAISE(ABORT, 'journal checkpoints are immutable'); END;
+        """
+
+    /// The tiles, in a rowid table: a tile is up to 8 KiB, and in a `WITHOUT ROWID` table every
+    /// interior cell of the key's B-tree carries up to a kilobyte of a row and its overflow
+    /// chain, which a lookup reads at each level (BENCHMARKS.md, History).
+    static let treeTableSchema = """
+        CREATE TABLE journal_tree(
+            level INTEGER NOT NULL,
+            idx INTEGER NOT NULL,
+            hashes BLOB NOT NULL CHECK (length(hashes) BETWEEN 32 AND 8192 AND length(hashes) % 32 = 0),
+            PRIMARY KEY (level, idx)
+        );
+        """
+
+    static let treeTriggersSchema = """
         CREATE TRIGGER journal_tree_no_delete BEFORE DELETE ON journal_tree
             BEGIN SELECT RAISE(ABORT, 'the journal tree only grows'); END;
         CREATE TRIGGER journal_tree_append_only BEFORE UPDATE ON journal_tree
             WHEN NEW.level != OLD.level OR NEW.idx != OLD.idx OR length(NEW.hashes) < length(OLD.hashes)
                 OR substr(NEW.hashes, 1, length(OLD.hashes)) != OLD.hashes
             BEGIN SELECT RAISE(ABORT, 'the journal tree only grows'); END;
-        CREATE TRIGGER journal_checkpoints_no_update BEFORE UPDATE ON journal_checkpoints
-            BEGIN SELECT RAISE(ABORT, 'journal checkpoints are immutable'); END;
-        CREATE TRIGGER journal_checkpoints_no_delete BEFORE DELETE ON journal_checkpoints
-            BEGIN SELECT RAISE(ABORT, 'journal checkpoints are immutable'); END;
+        """
+
+    /// The tiles of a file made before they moved to a rowid table, copied into one (the same
+    /// rows, the same triggers; readers use the same statements on either). The old table is
+    /// renamed first, which takes its triggers along and drops them with it.
+    static let treeRelayoutSQL = """
+        ALTER TABLE journal_tree RENAME TO journal_tree_without_rowid;
+        \(treeTableSchema)
+        INSERT INTO journal_tree(level, idx, hashes)
+            SELECT level, idx, hashes FROM journal_tree_without_rowid ORDER BY level, idx;
+        DROP TABLE journal_tree_without_rowid;
+        \(treeTriggersSchema)
         """
 
     /// Version 1 → 2: the id index moves from a unique index on `journal_events(event_id)` to
@@ -232,6 +257,7 @@ extension SQLiteEventStore {
                             + "(expected \(Self.schemaVersion))"
                     )
                 }
+                if !readOnly { try relayoutTree(connection, path: path) }
                 return version
             }
             guard applicationID == 0, tables == 0 else {
@@ -264,6 +290,37 @@ extension SQLiteEventStore {
         } catch {
             throw EventStoreError(code: .io, message: "opening \(path): \(error)")
         }
+    }
+
+    /// Moves the tiles of a file whose `journal_tree` is still `WITHOUT ROWID` into a rowid table
+    /// (`treeRelayoutSQL`), in one write transaction, re-checked under the lock; says so on a
+    /// terminal (seconds at 10 M events). Nothing to do, and no lock taken, for any other file.
+    private static func relayoutTree(_ connection: SQLiteConnection, path: String) throws {
+        guard try treeIsWithoutRowid(connection) else { return }
+        try connection.begin(.immediate)
+        do {
+            if try treeIsWithoutRowid(connection) {
+                let tiles = try connection.scalarInt("SELECT count(*) FROM journal_tree") ?? 0
+                let progress = UpgradeProgress(
+                    total: tiles, what: "moving the Merkle tree of \(path) to a rowid table", unit: "tiles")
+                progress.report(0)
+                try connection.execute(Self.treeRelayoutSQL)
+                progress.report(tiles)
+                progress.finish()
+            }
+            try connection.commit()
+        } catch {
+            connection.rollback()
+            throw error
+        }
+    }
+
+    /// True when `journal_tree` is declared `WITHOUT ROWID` (files made before the rowid layout).
+    static func treeIsWithoutRowid(_ connection: SQLiteConnection) throws -> Bool {
+        let statement = try connection.prepare(
+            "SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = 'journal_tree'")
+        guard try statement.step() else { return false }
+        return statement.text(at: 0).uppercased().contains("WITHOUT ROWID")
     }
 
     /// Upgrades a version 1 journal in one write transaction (re-checked under the lock: another

@@ -238,12 +238,14 @@ extension SQLiteJournal {
 final class UpgradeProgress {
     private let total: Int64
     private let what: String
+    private let unit: String
     private let enabled: Bool
     private var shown: Int64 = -1
 
-    init(total: Int64, what: String) {
+    init(total: Int64, what: String, unit: String = "events") {
         self.total = total
         self.what = what
+        self.unit = unit
         enabled = FileDescriptor.standardError.isTerminal && total > 0
     }
 
@@ -252,7 +254,7 @@ final class UpgradeProgress {
         let percent = total == 0 ? 100 : done * 100 / total
         guard percent != shown else { return }
         shown = percent
-        show("\r\(what): \(done) of \(total) events (\(percent) %)")
+        show("\r\(what): \(done) of \(total) \(unit) (\(percent) %)")
     }
 
     func finish() {
