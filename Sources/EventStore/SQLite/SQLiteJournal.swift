@@ -39,6 +39,10 @@ final class SQLiteJournal {
     /// The highest stream id `streamName(of:)` has read with a page of names after it: an id at
     /// or below it that the slots lost is read alone.
     var streamNamesPagedThrough: Int64 = 0
+    /// Stream names `streamName(of:)` has read alone because the slots lacked them: the first few
+    /// misses read one name each (a command that reads one event, such as `prove`, wants one), and
+    /// paging starts once a reader keeps missing (a log read in position order).
+    var streamNamesReadAlone = 0
     var typeNameSlots = NameSlots<String>()
     /// Stream and type names as scans' chain checks spell them, kept from scan to scan (a log
     /// read in pages meets the same streams in every page); only committed names.
@@ -368,7 +372,12 @@ final class SQLiteJournal {
             if streamNames[id] != nil { streamNameSlots.keep(name, for: id) }
             return name
         }
-        if write == nil, id > streamNamesPagedThrough, let name = try streamNamesPaged(from: id) { return name }
+        if write == nil, id > streamNamesPagedThrough, streamNamesReadAlone >= Self.streamNamesReadAloneFirst,
+            let name = try streamNamesPaged(from: id)
+        {
+            return name
+        }
+        streamNamesReadAlone += 1
         guard let text = try storedStreamText(id: id), let name = try? StreamName(text) else {
             throw EventStoreError(code: .integrity, message: "stream #\(id) is missing or has an invalid name")
         }
@@ -410,6 +419,8 @@ final class SQLiteJournal {
     /// Stream names `streamName(of:)` reads at a time: a fraction of the slots, so that a page
     /// does not push out the names of the streams still in use.
     static let streamNamesPage = 256
+    /// Misses read one name each before `streamName(of:)` reads pages of names.
+    static let streamNamesReadAloneFirst = 4
 
     /// The stored name of stream `id` as this connection sees it (the open transaction's rows
     /// included), read by id; nil when there is no such row.
