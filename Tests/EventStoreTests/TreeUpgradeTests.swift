@@ -310,4 +310,25 @@ struct TreeUpgradeTests {
         try TreeConformanceTests.expectTreeMatchesLog(store, sizes: [1, 256, 700, 800])
         #expect(try store.verify().headPosition == 800)
     }
+
+    @Test("a writer that cannot lock the file to move WITHOUT ROWID tiles opens all the same; a later one moves them")
+    func withoutRowidTreeMoveWaitsForTheLock() throws {
+        let path = TemporaryDirectory.make().file("j.db")
+        let made = try Self.makeWithoutRowidTree(at: path, events: 300)
+        let other = try SQLiteConnection(path: path)
+        try other.begin(.immediate)
+        var impatient = Self.configuration
+        impatient.busyTimeoutMilliseconds = 50
+        do {
+            let store = try SQLiteEventStore(path: path, configuration: impatient)
+            #expect(try store.withConnection { db in try SQLiteEventStore.treeIsWithoutRowid(db) })
+            #expect(try store.treeHead() == made.head)
+            other.rollback()
+            try store.append(Fixture.events(1_000..<1_010), to: Fixture.stream(1), expectedVersion: .any)
+            try TreeConformanceTests.expectTreeMatchesLog(store, sizes: [300, 310])
+        }
+        let store = try SQLiteEventStore(path: path, configuration: Self.configuration)
+        #expect(try store.withConnection { db in try SQLiteEventStore.treeIsWithoutRowid(db) } == false)
+        try TreeConformanceTests.expectTreeMatchesLog(store, sizes: [1, 256, 310])
+    }
 }

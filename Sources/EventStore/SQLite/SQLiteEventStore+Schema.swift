@@ -257,7 +257,7 @@ extension SQLiteEventStore {
                             + "(expected \(Self.schemaVersion))"
                     )
                 }
-                if !readOnly { try relayoutTree(connection, path: path) }
+                if !readOnly { relayoutTree(connection, path: path) }
                 return version
             }
             guard applicationID == 0, tables == 0 else {
@@ -295,23 +295,26 @@ extension SQLiteEventStore {
     /// Moves the tiles of a file whose `journal_tree` is still `WITHOUT ROWID` into a rowid table
     /// (`treeRelayoutSQL`), in one write transaction, re-checked under the lock; says so on a
     /// terminal (seconds at 10 M events). Nothing to do, and no lock taken, for any other file.
-    private static func relayoutTree(_ connection: SQLiteConnection, path: String) throws {
-        guard try treeIsWithoutRowid(connection) else { return }
-        try connection.begin(.immediate)
+    /// Only an optimization: when the move fails (another writer keeps the lock past the busy
+    /// timeout, a full disk), it is rolled back and the file keeps the layout it had, which
+    /// reads and writes the same; the next writer tries again.
+    private static func relayoutTree(_ connection: SQLiteConnection, path: String) {
+        guard (try? treeIsWithoutRowid(connection)) == true, (try? connection.begin(.immediate)) != nil else {
+            return
+        }
         do {
             if try treeIsWithoutRowid(connection) {
                 let tiles = try connection.scalarInt("SELECT count(*) FROM journal_tree") ?? 0
                 let progress = UpgradeProgress(
                     total: tiles, what: "moving the Merkle tree of \(path) to a rowid table", unit: "tiles")
                 progress.report(0)
+                defer { progress.finish() }
                 try connection.execute(Self.treeRelayoutSQL)
                 progress.report(tiles)
-                progress.finish()
             }
             try connection.commit()
         } catch {
             connection.rollback()
-            throw error
         }
     }
 
