@@ -13,15 +13,21 @@ struct TreeUpgradeTests {
         return configuration
     }()
 
-    /// A version 2 file: a version 3 journal with the tree's tables taken out. Returns the root
-    /// its tree had.
-    @discardableResult
-    static func makeVersion2(at path: String, events: Int) throws -> TreeHead {
+    /// A journal of `events` events in batches of 50 over three streams.
+    static func makeJournal(at path: String, events: Int) throws -> SQLiteEventStore {
         let store = try SQLiteEventStore(path: path, configuration: configuration)
         for n in stride(from: 0, to: events, by: 50) {
             try store.append(
                 Fixture.events(n..<min(n + 50, events)), to: Fixture.stream(n / 50 % 3), expectedVersion: .any)
         }
+        return store
+    }
+
+    /// A version 2 file: a version 3 journal with the tree's tables taken out. Returns the root
+    /// its tree had.
+    @discardableResult
+    static func makeVersion2(at path: String, events: Int) throws -> TreeHead {
+        let store = try makeJournal(at: path, events: events)
         let head = try store.treeHead()
         try store.withConnection { db in
             try db.execute(
@@ -242,11 +248,7 @@ struct TreeUpgradeTests {
     /// A journal whose tiles are in a `WITHOUT ROWID` table, as earlier builds made them: the
     /// same rows and triggers. Returns the tiles and the tree head it has.
     static func makeWithoutRowidTree(at path: String, events: Int) throws -> (tiles: [String], head: TreeHead) {
-        let store = try SQLiteEventStore(path: path, configuration: configuration)
-        for n in stride(from: 0, to: events, by: 50) {
-            try store.append(
-                Fixture.events(n..<min(n + 50, events)), to: Fixture.stream(n / 50 % 3), expectedVersion: .any)
-        }
+        let store = try makeJournal(at: path, events: events)
         let made = (tiles: try TreeConformanceTests.tiles(store), head: try store.treeHead())
         try store.withConnection { db in
             try db.execute(
