@@ -57,12 +57,12 @@ enum AsOfLines {
     static func banner(_ asOf: JournalAsOf) -> String {
         let text: String
         switch (asOf.firstSimulated, asOf.headSimulated) {
-        case (true, true): text = "these numbers describe simulated traffic, not real transactions."
-        case (true, false), (false, true): text = "these numbers mix simulated and other events."
+        case (true, true): text = "these numbers describe simulated traffic, not real transactions"
+        case (true, false), (false, true): text = "these numbers mix simulated and other events"
         case (false, false): return ""
         }
         return "<p class=\"simulated-banner\" role=\"note\"><strong>Simulated data:</strong> \(text) "
-            + "journal simulate marks every event it writes with meta.simulated.</p>\n"
+            + "(journal simulate marks every event it writes with meta.simulated).</p>\n"
     }
 
     /// `all`, `first`, `head` or `none`: which ends of the log are marked.
