@@ -103,13 +103,7 @@ enum ReplayCommand {
         let outcome = try StreamReplay.fold(stream, pages: pages, untilPosition: until) { event, fold in
             switch arguments.format {
             case .json:
-                var step = JSONObject()
-                step["version"] = .number(JSONNumber(event.version))
-                step["position"] = .number(JSONNumber(event.position))
-                step["occurredAt"] = .string(event.occurredAt.description)
-                step["type"] = .string(event.type)
-                step["state"] = .object(fold.summary)
-                steps.append(.object(step))
+                steps.append(StreamReplay.stepJSON(event, fold))
             case .text:
                 rows.append([
                     String(event.version), String(event.position), event.occurredAt.description, event.type,
@@ -119,18 +113,7 @@ enum ReplayCommand {
         }
         switch arguments.format {
         case .json:
-            var object = JSONObject()
-            object["stream"] = .string(stream.rawValue)
-            object["ok"] = .bool(outcome.failure == nil)
-            object["events"] = .number(JSONNumber(outcome.events))
-            object["steps"] = .array(steps)
-            if let failure = outcome.failure {
-                object["failedAtVersion"] = .number(JSONNumber(failure.version))
-                object["failedAtPosition"] = .number(JSONNumber(failure.position))
-                object["reason"] = .string(failure.reason)
-            }
-            object["state"] = .object(outcome.summary)
-            context.stdout.line(JSONWriter.string(.object(object)))
+            context.stdout.line(JSONWriter.string(StreamReplay.json(stream, outcome, steps: steps)))
         case .text:
             context.stdout.line("replay of \(stream): \(outcome.events) events")
             for line in TextRendering.table(rows, rightAligned: [0, 1]) { context.stdout.line("  " + line) }

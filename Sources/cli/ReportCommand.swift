@@ -32,6 +32,12 @@ enum ReportCommand {
             rates.threeDS.authenticationRate; ratesOverTime is 'query rates --every W' with W
             in the page's data-every) and data-value (its JSON text).
 
+            The header says as of which log: the head position and the time the journal
+            recorded it, the latest checkpoint and its signer (its signature is not checked:
+            the journal holds no verifier key), what was checked (the head event's chain link,
+            the checkpoint's root in the log; exit 4 when one fails), and whether the first and
+            last events are marked simulated (meta.simulated).
+
             The same journal and window give the same bytes: the page holds no time of its
             own. The file is created readable by its owner only (0600).
             """,
@@ -52,8 +58,9 @@ enum ReportCommand {
         let store = try JournalAccess.openForReading(context, arguments)
         let engine = try ProjectCommand.openEngine(context, arguments, store: store)
         defer { engine.close() }
+        let asOf = try JournalAsOf.read(from: store)
         let data = try ProjectCommand.reporting { () throws(ProjectionError) in
-            try ReportData.load(engine, window: window)
+            try ReportData.load(engine, window: window, asOf: asOf)
         }
         let path = arguments.string("out") ?? ""
         let sink = try OutputSink.create(path: path)

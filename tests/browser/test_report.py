@@ -16,6 +16,7 @@ import os
 import re
 import shutil
 import socket
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -218,10 +219,29 @@ class DashboardInBrowser(PageChecks, unittest.TestCase):
         cls.db = os.path.join(cls.folder, "journal.db")
         journal("simulate", "--seed", "7", "--transactions", "120", "--digitizations", "60", db=cls.db)
         key = os.path.join(cls.folder, "signing.key")
-        journal("keygen", "dashboard.example/journal", "--out", key, db=cls.db)
+        cls.verifier_key = journal("keygen", "dashboard.example/journal", "--out", key,
+                                   db=cls.db).strip().splitlines()[-1]
+        cls.other_key = journal("keygen", "dashboard.example/journal", "--out", os.path.join(cls.folder, "other.key"),
+                                db=cls.db).strip().splitlines()[-1]
         journal("checkpoint", "--key", key, db=cls.db)
         cls.tokens = os.path.join(cls.folder, "tokens")
         cls.token = journal("token", "read", "viewer", "--tokens", cls.tokens).strip().split()[-1]
+        # A copy whose kept checkpoint has one character of its signature changed.
+        cls.altered_db = os.path.join(cls.folder, "altered.db")
+        with sqlite3.connect(cls.db) as source, sqlite3.connect(cls.altered_db) as copy:
+            source.backup(copy)
+            (note,) = copy.execute("SELECT note FROM journal_checkpoints ORDER BY id DESC LIMIT 1").fetchone()
+            signature_at = note.rindex(" ") + 30
+            changed = "A" if note[signature_at] != "A" else "B"
+            # The journal's triggers refuse the change; an attacker with the file drops them.
+            triggers = copy.execute("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' "
+                                    "AND tbl_name = 'journal_checkpoints'").fetchall()
+            for name, _ in triggers:
+                copy.execute(f'DROP TRIGGER "{name}"')
+            copy.execute("UPDATE journal_checkpoints SET note = ? WHERE note = ?",
+                         (note[:signature_at] + changed + note[signature_at + 1:], note))
+            for _, sql in triggers:
+                copy.execute(sql)
         cls.server = Server(cls.db)
         cls.driver = make_driver()
 
@@ -230,6 +250,29 @@ class DashboardInBrowser(PageChecks, unittest.TestCase):
         cls.driver.quit()
         cls.server.stop()
         shutil.rmtree(cls.folder, ignore_errors=True)
+
+    def give_key(self, driver, key):
+        """Types the verifier key into the page's key form (kept in the browser's localStorage)."""
+        field = driver.find_element("id", "verifier-key")
+        field.clear()
+        field.send_keys(key)
+        driver.find_element("css selector", "#key-form button").click()
+
+    def audit_first(self, driver, server, outcome="completedY"):
+        """Finds the 3DS streams of an outcome and audits the first; returns it as /v1/find gives it."""
+        driver.find_element("css selector", "#find-form select[name=category]").send_keys("3ds")
+        driver.find_element("css selector", "#find-form input[name=outcome]").send_keys(outcome)
+        driver.find_element("css selector", "#find-form button[type=submit]").click()
+        wait_for(driver, "document.querySelectorAll('#find-results tbody tr').length")
+        first = server.get_json(f"/v1/find?category=3ds&outcome={outcome}&limit=20")["streams"][0]
+        driver.find_element("css selector", "#find-results .audit-button").click()
+        wait_for(driver, "document.getElementById('proof-status').dataset.signature")
+        return first
+
+    def proof_verdict(self, driver):
+        return driver.execute_script("""
+            const status = document.getElementById('proof-status');
+            return [status.dataset.proof, status.dataset.signature, status.textContent];""")
 
     def test_dashboard_search_audit_and_proof(self):
         driver = self.driver
@@ -253,16 +296,112 @@ class DashboardInBrowser(PageChecks, unittest.TestCase):
         self.assertEqual(driver.execute_script("return document.querySelector('#find-results tbody th').textContent"),
                          first["stream"])
 
-        # Its audit: every chain link recomputed in the page, the last event's proof verified.
+        # The journal's verifier key, given in the page: the header's checkpoint line checks it.
+        self.give_key(driver, self.verifier_key)
+        self.assertEqual(wait_for(driver, "document.getElementById('checkpoint-signature').dataset.signature "
+                                          "!== 'unchecked' && document.getElementById('checkpoint-signature')"
+                                          ".dataset.signature"), "verified")
+
+        # Its audit: every chain link recomputed in the page, the last event's proof and the
+        # checkpoint's signature verified, each event's data and the state after it shown.
         driver.find_element("css selector", "#find-results .audit-button").click()
-        proof = wait_for(driver, "document.getElementById('proof-status').dataset.proof")
-        self.assertEqual(proof, "verified", driver.find_element("id", "proof-status").text)
+        wait_for(driver, "document.getElementById('proof-status').dataset.signature")
+        proof, signature, text = self.proof_verdict(driver)
+        self.assertEqual((proof, signature), ("verified", "verified"), text)
+        self.assertTrue(text.startswith("verified: event "), text)
+        self.assertIn("signed by dashboard.example/journal", text)
+        self.assertIn("Ed25519 signature of dashboard.example/journal+", text)
         checks = driver.execute_script(
             "return Array.from(document.querySelectorAll('#audit-events [data-check]')).map(e => e.dataset.check)")
         self.assertEqual(checks, ["ok"] * first["events"])
         self.assertIn("every chain link checks", driver.find_element("id", "audit-status").text)
+        rows = driver.execute_script("""
+            return Array.from(document.querySelectorAll('#audit-events tbody tr')).map(row => ({
+              data: row.cells[5].textContent, state: row.cells[6].dataset.state, stateText: row.cells[6].textContent,
+              changed: Array.from(row.cells[6].querySelectorAll('[data-changed]')).map(e => e.dataset.changed),
+              simulated: row.cells[3].dataset.simulated === 'true'}));""")
+        events = [json.loads(line) for line in journal("export", "--stream", first["stream"], db=self.db).splitlines()]
+        replay = self.server.get_json("/v1/replay/" + first["stream"])
+        self.assertEqual(len(rows), len(events))
+        for row, event, step in zip(rows, events, replay["steps"]):
+            with self.subTest(version=event["version"]):
+                for key, value in event["data"].items():
+                    shown = value if isinstance(value, str) else json.dumps(value, separators=(",", ":"))
+                    self.assertIn(f"{key}: {shown}", row["data"])
+                self.assertEqual(row["state"], "folded")
+                for key, value in step["state"].items():
+                    shown = value if isinstance(value, str) else json.dumps(value, separators=(",", ":"))
+                    self.assertIn(f"{key}: {shown}", row["stateText"])
+                self.assertTrue(row["simulated"], "a simulated event is tagged")
+        # The fields a step changed are marked: the last step's outcome, for one.
+        self.assertTrue(any(row["changed"] for row in rows[1:]))
+        self.assertEqual(driver.find_element("id", "replay-status").get_attribute("data-replay"), "ok")
+        self.assertIn("simulated", driver.find_element("id", "simulated").text)
         self.check_console(driver)
         self.screenshot(driver, "dashboard.png")
+
+    def test_without_a_key_the_page_says_the_signature_was_not_checked(self):
+        driver = self.driver
+        driver.get(self.server.url + "/")
+        self.give_key(driver, "")
+        self.audit_first(driver, self.server)
+        proof, signature, text = self.proof_verdict(driver)
+        self.assertEqual((proof, signature), ("verified", "unchecked"), text)
+        self.assertTrue(text.startswith("partly checked: event "), text)
+        self.assertIn("signature not checked: no verifier key given", text)
+        self.assertNotIn("verified", text)
+        line = driver.find_element("id", "checkpoint-signature")
+        self.assertEqual(line.get_attribute("data-signature"), "unchecked")
+
+    def test_another_key_does_not_verify_the_checkpoint(self):
+        driver = self.driver
+        driver.get(self.server.url + "/")
+        self.give_key(driver, self.other_key)
+        self.audit_first(driver, self.server)
+        proof, signature, text = self.proof_verdict(driver)
+        self.assertEqual((proof, signature), ("verified", "failed"), text)
+        self.assertTrue(text.startswith("NOT verified: "), text)
+        self.assertIn("has no signature by the key", text)
+        self.give_key(driver, "")
+
+    def test_a_checkpoint_whose_signature_was_altered_is_not_verified(self):
+        server = Server(self.altered_db)
+        try:
+            driver = self.driver
+            driver.get(server.url + "/")
+            self.give_key(driver, self.verifier_key)
+            self.assertEqual(wait_for(driver, "document.getElementById('checkpoint-signature').dataset.signature "
+                                              "!== 'unchecked' && document.getElementById('checkpoint-signature')"
+                                              ".dataset.signature"), "failed")
+            self.audit_first(driver, server)
+            proof, signature, text = self.proof_verdict(driver)
+            self.assertEqual((proof, signature), ("verified", "failed"), text)
+            self.assertTrue(text.startswith("NOT verified: "), text)
+            self.assertIn("does not verify", text)
+        finally:
+            server.stop()
+
+    def test_a_browser_without_webcrypto_ed25519_says_the_signature_was_not_checked(self):
+        server = Server(self.db)
+        driver = make_driver()
+        try:
+            # Chromium has had Ed25519 since version 137: take it away, as an older browser lacks it.
+            driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": """
+                const importKey = crypto.subtle.importKey.bind(crypto.subtle);
+                crypto.subtle.importKey = (format, key, algorithm, ...rest) =>
+                  (algorithm && algorithm.name === 'Ed25519')
+                    ? Promise.reject(new DOMException('Algorithm: Unrecognized name', 'NotSupportedError'))
+                    : importKey(format, key, algorithm, ...rest);"""})
+            driver.get(server.url + "/")
+            self.give_key(driver, self.verifier_key)
+            self.audit_first(driver, server)
+            proof, signature, text = self.proof_verdict(driver)
+            self.assertEqual((proof, signature), ("verified", "unchecked"), text)
+            self.assertIn("inclusion proof checked in this page", text)
+            self.assertIn("signature not checked in this browser: its WebCrypto has no Ed25519", text)
+        finally:
+            driver.quit()
+            server.stop()
 
     def test_a_server_with_tokens_asks_for_one(self):
         server = Server(self.db, "--tokens", self.tokens)

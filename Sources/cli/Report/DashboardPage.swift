@@ -4,13 +4,14 @@ import Projections
 
 /// The page `journal serve` answers at `GET /`: the report of ``ReportPage`` rendered from the
 /// read models at request time, a form to choose its window, and a stream browser (search as
-/// `journal find`, a stream's events with their chain links recomputed in the page, and the
-/// inclusion proof of its last event checked against the latest checkpoint with WebCrypto).
-/// Everything is inline; the script talks to this server's JSON routes only.
+/// `journal find`, a stream's events with their data, their chain links recomputed in the page
+/// and the state after each (`GET /v1/replay/{stream}`), and the inclusion proof of its last
+/// event and the checkpoint's Ed25519 signature checked with WebCrypto). Everything is inline;
+/// the script talks to this server's JSON routes only.
 enum DashboardPage {
     static func page(_ data: ReportData) -> String {
         var page = ReportPage(data: data)
-        page.preface = windowForm(data.window) + tokenForm(hidden: true)
+        page.preface = windowForm(data.window) + tokenForm(hidden: true) + keyForm
         page.appendix = streamBrowser + apiList
         page.script = DashboardScript.source
         page.head = icon
@@ -23,6 +24,7 @@ enum DashboardPage {
         ReportPage.top(title: "journal analytics: a token is needed", head: icon) + """
             <dl class="scope" id="scope"><dt>access</dt><dd>this server needs a read token</dd></dl>
             \(tokenForm(hidden: false))
+            \(keyForm)
             </header>
             <main id="report" data-locked="true"></main>
             \(streamBrowser)
@@ -69,6 +71,18 @@ enum DashboardPage {
         """
     }
 
+    /// The verifier key the page checks the checkpoint's signature with. It is public; the page
+    /// keeps it in localStorage. The journal holds no verifier key, and one the server handed out
+    /// would prove nothing about the server.
+    static let keyForm = """
+        <form id="key-form" class="live-only">
+        <label>verifier key of the checkpoint's signer (public: name+id+key)<input id="verifier-key" size="58" \
+        autocomplete="off" spellcheck="false" placeholder="payments.example/journal+20fed972+AVBD…"></label>
+        <button type="submit">check the signature with this key</button>
+        <span id="key-status" role="status"></span>
+        </form>
+        """
+
     static let apiList = """
         <section id="api" class="live-only" aria-labelledby="api-heading">
         <h2 id="api-heading">The API behind this page</h2>
@@ -84,6 +98,8 @@ enum DashboardPage {
         journal find</li>
         <li><code>GET /v1/checkpoint</code>, <code>GET /v1/proof/{position}</code>, <code>GET \
         /v1/bundle/{stream}</code>: evidence</li>
+        <li><code>GET /v1/replay/{stream}</code>: the stream folded event by event, as journal replay STREAM \
+        --format json</li>
         <li><a href="/metrics"><code>GET /metrics</code></a>: Prometheus metrics; <a href="/healthz"><code>GET \
         /healthz</code></a>: liveness</li>
         </ul>
@@ -95,8 +111,10 @@ enum DashboardPage {
         <h2 id="streams-heading">Stream browser</h2>
         <p class="intro">Search the streams by start time, outcome and IDs (as journal find), \
         then open one: its events with
-        each chain link recomputed here (SHA-256 of the previous hash and the event's fields), and the inclusion proof
-        of its last event checked against the latest signed checkpoint (RFC 6962), in this page.</p>
+        their data, each chain link recomputed here (SHA-256 of the previous hash and the event's fields), the state
+        after each event (journal replay), and the inclusion proof of its last event checked against the latest
+        checkpoint (RFC 6962) and the checkpoint's signature checked with the verifier key above (Ed25519), in this
+        page.</p>
         <form id="find-form">
         <label>category<select name="category"><option \
         value="">any</option><option>3ds</option><option>card</option></select></label>
@@ -119,11 +137,14 @@ enum DashboardPage {
         <div id="audit" hidden>
         <h3 id="audit-heading">Audit</h3>
         <p id="audit-status" role="status"></p>
-        <div class="data alone"><table id="audit-events"><caption>Events and their chain links</caption>
+        <p id="replay-status" role="status"></p>
+        <div class="data alone"><table id="audit-events"><caption>Events, their chain links and the state after \
+        each (changed fields marked)</caption>
         <thead><tr><th scope="col">version</th><th scope="col">position</th><th scope="col">occurredAt</th><th \
-        scope="col">type</th><th scope="col">hash</th><th scope="col">link</th></tr></thead>
+        scope="col">type</th><th scope="col">link</th><th scope="col">data</th><th scope="col">state after</th><th \
+        scope="col">hash</th></tr></thead>
         <tbody></tbody></table></div>
-        <h3>Inclusion proof of the last event</h3>
+        <h3>Inclusion proof of the last event and the checkpoint's signature</h3>
         <p id="proof-status" role="status"></p>
         </div>
         </section>

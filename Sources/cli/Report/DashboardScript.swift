@@ -1,11 +1,14 @@
 /// The served dashboard's one inline script. It only calls this server's routes, sends the read
 /// token the user typed (kept in sessionStorage, so it ends with the tab) as `Authorization:
-/// Bearer`, writes text with textContent (never as HTML), and checks hashes with WebCrypto.
+/// Bearer`, writes text with textContent (never as HTML), and checks hashes (SHA-256) and the
+/// checkpoint's signature (Ed25519, with the verifier key the user gave) with WebCrypto.
 enum DashboardScript {
     static let source = #"""
         'use strict';
         (function () {
           const TOKEN = 'journal.readToken';
+          // The verifier key the checkpoint's signature is checked with: public, kept in this browser.
+          const KEY = 'journal.verifierKey';
           const $ = (id) => document.getElementById(id);
           function headers() {
             const token = sessionStorage.getItem(TOKEN);
@@ -39,13 +42,17 @@ enum DashboardScript {
               // The window, the event count and the bucket width replace the shell's note.
               const scope = $('scope');
               scope.textContent = '';
-              for (const node of page.querySelector('.scope').children) \#
-        scope.appendChild(document.importNode(node, true));
+              for (const node of page.querySelector('.scope').children) scope.appendChild(document.importNode(node, \#
+        true));
               const form = page.getElementById('window-form');
               if (form && !$('window-form')) $('token-form').before(document.importNode(form, true));
               document.title = page.title;
+              const banner = page.querySelector('.simulated-banner');
+              if (banner && !document.querySelector('.simulated-banner')) scope.after(document.importNode(banner, \#
+        true));
               status.textContent = 'signed in';
               $('token-form').hidden = true;
+              showCheckpointSignature();
             } catch (error) {
               status.textContent = 'the server refused the token (' + error.message + ')';
               status.className = 'bad';
@@ -62,8 +69,8 @@ enum DashboardScript {
           $('find-form').addEventListener('submit', async (event) => {
             event.preventDefault();
             const query = new URLSearchParams();
-            for (const [name, value] of new FormData(event.target)) if (String(value).trim()) \#
-        query.append(name, String(value).trim());
+            for (const [name, value] of new FormData(event.target)) if (String(value).trim()) query.append(name, \#
+        String(value).trim());
             const status = $('find-status'), table = $('find-results'), body = table.querySelector('tbody');
             status.textContent = 'searching…';
             status.className = '';
@@ -138,8 +145,8 @@ enum DashboardScript {
             for (const part of parts) { out.set(part, offset); offset += part.length; }
             return out;
           }
-          const int64 = (value) => { const b = new Uint8Array(8); new \#
-        DataView(b.buffer).setBigInt64(0, BigInt(value)); return b; };
+          const int64 = (value) => { const b = new Uint8Array(8); new DataView(b.buffer).setBigInt64(0, \#
+        BigInt(value)); return b; };
           const sized = (bytes) => { const b = new Uint8Array(4); new DataView(b.buffer).setUint32(0, \#
         bytes.length); return concat([b, bytes]); };
           const sha256 = async (bytes) => new Uint8Array(await crypto.subtle.digest('SHA-256', bytes));
@@ -156,6 +163,130 @@ enum DashboardScript {
               sized(utf8.encode(rawValue(line, 'data'))),
               meta === null ? new Uint8Array([0]) : concat([new Uint8Array([1]), sized(utf8.encode(meta))]),
             ])));
+          }
+
+          // C2SP signed-note, as Go's note.Open with one key: the key's id must be SHA-256(name, 0x0A,
+          // 0x01, key)'s first 4 bytes, the checkpoint's origin the key's name, and a signature line of
+          // that name and id must hold an Ed25519 signature of the note's text (the lines before the
+          // blank line). Signature lines of other names (witnesses' cosignatures) are not checked here.
+          const failed = (text) => ({ state: 'failed', text });
+          async function checkSignature(note, keyText) {
+            if (!keyText) {
+              return { state: 'unchecked', text: 'signature not checked: no verifier key given (the field at the \#
+        top)' };
+            }
+            if (!crypto.subtle) {
+              return { state: 'unchecked', text: 'signature not checked: WebCrypto needs https or a loopback address' };
+            }
+            // name+id+key: the name has no '+', the base64 key may.
+            const first = keyText.indexOf('+'), second = keyText.indexOf('+', first + 1);
+            const name = keyText.slice(0, first), id = keyText.slice(first + 1, second).toLowerCase();
+            let key;
+            try {
+              key = first > 0 && second > first && /^[0-9a-f]{8}$/.test(id) ? fromBase64(keyText.slice(second + 1)) \#
+        : null;
+            } catch (error) { key = null; }
+            if (!key) return failed('signature not checked: the verifier key is not name+id+key');
+            if (key.length !== 33 || key[0] !== 1) return failed('the verifier key is not an Ed25519 key');
+            const computed = hex((await sha256(concat([utf8.encode(name), new Uint8Array([10]), key]))).slice(0, 4));
+            if (computed !== id) return failed('the verifier key is damaged: its id does not match its name and key');
+            const end = note.indexOf('\n\n');
+            if (end < 0) return failed('the checkpoint is not a signed note');
+            const text = note.slice(0, end + 1);
+            const origin = text.split('\n')[0];
+            if (origin !== name) {
+              return failed('the checkpoint is the log ' + origin + '\'s, the verifier key is ' + name + '\'s');
+            }
+            let signature = null;
+            for (const line of note.slice(end + 2).split('\n')) {
+              if (!line.startsWith('\u2014 ' + name + ' ')) continue;
+              let bytes;
+              try { bytes = fromBase64(line.slice(name.length + 3)); } catch (error) { continue; }
+              if (bytes.length === 68 && hex(bytes.slice(0, 4)) === id) signature = bytes.slice(4);
+            }
+            if (!signature) return failed('the checkpoint has no signature by the key ' + name + '+' + id);
+            let publicKey;
+            try {
+              publicKey = await crypto.subtle.importKey('raw', key.slice(1), { name: 'Ed25519' }, false, ['verify']);
+            } catch (error) {
+              return {
+                state: 'unchecked',
+                text: 'signature not checked in this browser: its WebCrypto has no Ed25519 (' + error.name
+                  + '); journal verify --checkpoint FILE --key VKEY checks it',
+              };
+            }
+            const good = await crypto.subtle.verify({ name: 'Ed25519' }, publicKey, signature, utf8.encode(text));
+            return good ? { state: 'verified', text: 'Ed25519 signature of ' + name + '+' + id + ' checked in this \#
+        page' }
+              : failed('the signature of ' + name + '+' + id + ' does not verify: the checkpoint is not the one '
+                + 'that key signed');
+          }
+          const stateClass = (state) => (state === 'verified' ? 'ok' : state === 'failed' ? 'bad' : 'partial');
+
+          // The header's checkpoint line: its signature, checked with the key given here.
+          async function showCheckpointSignature() {
+            const span = $('checkpoint-signature'), line = $('checkpoint');
+            if (!span || !line) return;
+            let note;
+            try {
+              note = await (await get('/v1/checkpoint')).text();
+            } catch (error) {
+              span.textContent = 'Signature not checked: the checkpoint cannot be read (' + error.message + ').';
+              return;
+            }
+            const size = note.split('\n')[1];
+            let result;
+            if (size !== line.dataset.size) {
+              result = { state: 'unchecked', text: 'signature not checked: the journal kept a newer checkpoint ('
+                + size + ' events) since this page was made; reload it' };
+            } else {
+              result = await checkSignature(note, localStorage.getItem(KEY) || '');
+            }
+            span.textContent = result.text.charAt(0).toUpperCase() + result.text.slice(1) + '.';
+            span.dataset.signature = result.state;
+            span.className = stateClass(result.state);
+          }
+          let audited = null;
+          $('verifier-key').value = localStorage.getItem(KEY) || '';
+          $('key-form').addEventListener('submit', (event) => {
+            event.preventDefault();
+            const key = $('verifier-key').value.trim();
+            if (key) localStorage.setItem(KEY, key); else localStorage.removeItem(KEY);
+            $('key-status').textContent = key ? 'kept in this browser' : 'no key: signatures are not checked';
+            showCheckpointSignature();
+            if (audited) audit(audited);
+          });
+          if ($('report').dataset.locked !== 'true') showCheckpointSignature();
+
+          // An object's fields, one "key: value" line each (`keys`: those only, in that order).
+          const shown = (value) => (value === undefined ? '(gone)' : typeof value === 'string' ? value : \#
+        JSON.stringify(value));
+          function fields(element, object, keys) {
+            element.className = 'fields';
+            keys = keys || Object.keys(object);
+            keys.forEach((key, index) => {
+              const line = element.appendChild(document.createElement('span'));
+              line.textContent = key + ': ' + shown(object[key]) + (index < keys.length - 1 ? '\n' : '');
+            });
+            return element;
+          }
+          // The state after an event: the fields it changed (the first event: those it set), marked,
+          // then the whole state, folded.
+          function stateCell(td, state, previous) {
+            td.className = 'fields';
+            const keys = Object.keys(state);
+            if (previous) for (const key of Object.keys(previous)) if (!(key in state)) keys.push(key);
+            const changed = keys.filter((key) => (previous ? JSON.stringify(previous[key]) !== \#
+        JSON.stringify(state[key])
+              : state[key] !== null));
+            const list = fields(td.appendChild(document.createElement('div')), state, changed);
+            if (previous) for (const line of list.children) line.className = 'changed';
+            changed.forEach((key, index) => { if (previous) list.children[index].dataset.changed = key; });
+            if (changed.length === 0) list.textContent = previous ? '(no field changed)' : '(every field null)';
+            const whole = td.appendChild(document.createElement('details'));
+            whole.appendChild(document.createElement('summary')).textContent = 'whole state ('
+              + Object.keys(state).length + ' fields)';
+            fields(whole.appendChild(document.createElement('div')), state);
           }
 
           // RFC 9162 section 2.1.3.2: the root an inclusion proof leads to.
@@ -176,14 +307,20 @@ enum DashboardScript {
           }
 
           async function audit(name) {
+            audited = name;
             const box = $('audit'), status = $('audit-status'), body = $('audit-events').querySelector('tbody');
-            const proofStatus = $('proof-status');
+            const proofStatus = $('proof-status'), replayStatus = $('replay-status');
             box.hidden = false;
             $('audit-heading').textContent = 'Audit of ' + name;
             status.textContent = 'checking…';
             status.className = '';
-            proofStatus.textContent = '';
-            proofStatus.className = '';
+            for (const line of [proofStatus, replayStatus]) {
+              line.textContent = '';
+              line.className = '';
+              delete line.dataset.proof;
+              delete line.dataset.signature;
+              delete line.dataset.replay;
+            }
             body.textContent = '';
             if (!crypto.subtle) {
               status.textContent = 'this page cannot check hashes: WebCrypto needs https or a loopback address';
@@ -192,14 +329,22 @@ enum DashboardScript {
             }
             try {
               const text = await (await get('/v1/streams/' + encodeURIComponent(name))).text();
+              // The state after each event, as journal replay STREAM --format json gives it.
+              let replay = null, replayError = '';
+              try {
+                replay = await (await get('/v1/replay/' + encodeURIComponent(name))).json();
+              } catch (error) {
+                replayError = error.message;
+              }
+              const states = new Map((replay ? replay.steps : []).map((step) => [step.version, step.state]));
               const lines = text.split('\n').filter((line) => line.length > 0);
-              let good = 0, last = null, lastLine = null;
+              let good = 0, last = null, lastLine = null, previousState = null;
               for (const line of lines) {
                 const event = JSON.parse(line);
                 let previous = new Uint8Array(32);
                 if (event.position > 1) {
-                  const before = (await (await get('/v1/events?from=' + (event.position - 1) + \#
-        '&limit=1')).text()).split('\n')[0];
+                  const from = '/v1/events?from=' + (event.position - 1) + '&limit=1';
+                  const before = (await (await get(from)).text()).split('\n')[0];
                   previous = fromHex(JSON.parse(before).hash);
                 }
                 const ok = (await linkHash(previous, event, line)) === event.hash;
@@ -210,11 +355,33 @@ enum DashboardScript {
                 head.textContent = String(event.version);
                 row.appendChild(head);
                 cell(row, String(event.position), 'num');
-                cell(row, event.occurredAt);
-                cell(row, event.type);
-                cell(row, event.hash.slice(0, 16) + '…').title = event.hash;
-                const check = cell(row, ok ? '✓ checks' : '✗ does not check', ok ? 'ok link' : 'bad link');
+                cell(row, event.occurredAt, 'nowrap');
+                const type = cell(row, event.type);
+                if (event.meta && event.meta.simulated === true) {
+                  const tag = type.appendChild(document.createElement('span'));
+                  tag.className = 'tag';
+                  tag.textContent = 'simulated';
+                  type.dataset.simulated = 'true';
+                }
+                const check = cell(row, ok ? '✓ checks' : '✗ does not check', ok ? 'ok link nowrap' : 'bad link \#
+        nowrap');
                 check.dataset.check = ok ? 'ok' : 'bad';
+                const data = fields(cell(row, ''), event.data || {});
+                if (!data.textContent) data.textContent = '(none)';
+                const state = cell(row, '');
+                state.dataset.state = 'none';
+                if (states.has(event.version)) {
+                  stateCell(state, states.get(event.version), previousState);
+                  state.dataset.state = 'folded';
+                  previousState = states.get(event.version);
+                } else if (replay && !replay.ok && replay.failedAtVersion === event.version) {
+                  state.textContent = '✗ does not fold: ' + replay.reason;
+                  state.className = 'bad';
+                  state.dataset.state = 'fails';
+                } else {
+                  state.textContent = replay ? '–' : 'not available';
+                }
+                cell(row, event.hash.slice(0, 16) + '…').title = event.hash;
                 body.appendChild(row);
                 last = event;
                 lastLine = line;
@@ -222,6 +389,20 @@ enum DashboardScript {
               status.textContent = good === lines.length ? lines.length + ' events: every chain link checks'
                 : (lines.length - good) + ' of ' + lines.length + ' chain links do not check';
               status.className = good === lines.length ? 'ok' : 'bad';
+              if (!replay) {
+                replayStatus.textContent = 'the state after each event is not available: ' + replayError;
+                replayStatus.className = 'bad';
+              } else if (replay.ok) {
+                replayStatus.textContent = 'replay: the ' + replay.events + ' events fold under the current rules; '
+                  + 'the state after each is in the table (changed fields marked)';
+                replayStatus.className = 'ok';
+                replayStatus.dataset.replay = 'ok';
+              } else {
+                replayStatus.textContent = 'replay: the stream no longer folds at version ' + replay.failedAtVersion
+                  + ' (position ' + replay.failedAtPosition + '): ' + replay.reason;
+                replayStatus.className = 'bad';
+                replayStatus.dataset.replay = 'fails';
+              }
               if (last) await proveLast(last, lastLine);
             } catch (error) {
               status.textContent = 'audit failed: ' + error.message;
@@ -235,16 +416,16 @@ enum DashboardScript {
             try {
               note = await (await get('/v1/checkpoint')).text();
             } catch (error) {
-              status.textContent = error.message.startsWith('404') ? 'no checkpoint yet: sign one with \#
-        journal checkpoint --key FILE'
+              status.textContent = error.message.startsWith('404') ? 'no checkpoint yet: sign one with journal \#
+        checkpoint --key FILE'
                 : 'cannot read the checkpoint: ' + error.message;
               return;
             }
             const [origin, sizeText, rootText] = note.split('\n');
             const size = Number(sizeText);
             if (event.position > size) {
-              status.textContent = 'the last event (position ' + event.position + ') is after the latest \#
-        checkpoint (' + size + ' events)';
+              status.textContent = 'the last event (position ' + event.position + ') is after the latest checkpoint \#
+        (' + size + ' events)';
               return;
             }
             try {
@@ -252,24 +433,42 @@ enum DashboardScript {
               const extra = proof.find((l) => l.startsWith('extra ')).slice(6);
               const index = Number(proof.find((l) => l.startsWith('index ')).slice(6));
               const hashes = [];
-              for (let i = proof.findIndex((l) => l.startsWith('index ')) + 1; i < \#
-        proof.length && proof[i] !== ''; i++) {
+              for (let i = proof.findIndex((l) => l.startsWith('index ')) + 1; i < proof.length && proof[i] !== ''; \#
+        i++) {
                 hashes.push(fromBase64(proof[i]));
               }
               const leaf = fromBase64(extra);
               const sameLine = new TextDecoder().decode(leaf) === line;
               const leafHash = await sha256(concat([new Uint8Array([0]), leaf]));
               const root = await rootFromProof(leafHash, index, size, hashes);
-              const verified = sameLine && index === event.position - 1 && root !== null && hex(root) \#
-        === hex(fromBase64(rootText));
-              status.textContent = verified
-                ? 'verified: event ' + event.position + ' is in the tree of ' + size + ' events signed by ' + origin
-                  + ' (root ' + rootText + ', ' + hashes.length + ' proof hashes)'
-                : 'failed: the proof of event ' + event.position + ' does not lead to the checkpoint\'s root';
-              status.className = verified ? 'ok' : 'bad';
-              status.dataset.proof = verified ? 'verified' : 'failed';
+              const proven = sameLine && index === event.position - 1 && root !== null
+                && hex(root) === hex(fromBase64(rootText));
+              status.dataset.proof = proven ? 'verified' : 'failed';
+              if (!proven) {
+                status.textContent = 'NOT verified: the proof of event ' + event.position
+                  + ' does not lead to the checkpoint\'s root';
+                status.className = 'bad';
+                status.dataset.signature = 'unchecked';
+                return;
+              }
+              const signature = await checkSignature(note, localStorage.getItem(KEY) || '');
+              status.dataset.signature = signature.state;
+              status.className = stateClass(signature.state);
+              const tree = 'event ' + event.position + ' is in the tree of ' + size + ' events';
+              const proofText = 'inclusion proof checked in this page (root ' + rootText + ', ' + hashes.length
+                + ' proof hashes)';
+              if (signature.state === 'verified') {
+                status.textContent = 'verified: ' + tree + ' signed by ' + origin + ': ' + proofText + ', '
+                  + signature.text;
+              } else if (signature.state === 'failed') {
+                status.textContent = 'NOT verified: ' + tree + ' of the checkpoint of ' + origin + ' (' + proofText
+                  + '), but ' + signature.text;
+              } else {
+                status.textContent = 'partly checked: ' + tree + ' of the checkpoint of ' + origin + ' (' + proofText
+                  + '); ' + signature.text;
+              }
             } catch (error) {
-              status.textContent = 'failed: ' + error.message;
+              status.textContent = 'NOT verified: ' + error.message;
               status.className = 'bad';
               status.dataset.proof = 'failed';
             }

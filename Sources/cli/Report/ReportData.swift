@@ -1,3 +1,4 @@
+import EventStore
 import JournalCore
 import Projections
 
@@ -14,6 +15,9 @@ struct ReportData {
     /// `idv`, `otp`; each the JSON of `journal query <source> --format json` (`ratesOverTime`
     /// with `--every`).
     var sources: [String: JSONValue]
+    /// The point of the log the page describes: head, its time, the latest checkpoint, what was
+    /// checked, whether the events are marked simulated.
+    var asOf: JournalAsOf
 
     /// The queries behind the report, by source name.
     static let queries: [(source: String, query: QueryName)] = [
@@ -21,8 +25,10 @@ struct ReportData {
         ("latency", .latency), ("idv", .idv), ("otp", .otp)
     ]
 
-    /// Runs the report's queries over `window`.
-    static func load(_ engine: ProjectionEngine, window: QueryWindow) throws(ProjectionError) -> ReportData {
+    /// Runs the report's queries over `window`; `asOf` is read from the store beside them.
+    static func load(_ engine: ProjectionEngine, window: QueryWindow, asOf: JournalAsOf) throws(ProjectionError)
+        -> ReportData
+    {
         var sources: [String: JSONValue] = [:]
         var events: Int64 = 0
         for (source, query) in queries {
@@ -40,7 +46,7 @@ struct ReportData {
             if every != .day { overTime = try engine.run(.rates, window: window, every: every) }
         }
         sources["ratesOverTime"] = overTime.report.json
-        return ReportData(window: window, events: events, every: every, sources: sources)
+        return ReportData(window: window, events: events, every: every, sources: sources, asOf: asOf)
     }
 
     /// A minute up to 40 minutes, 5 minutes up to 3 hours, 15 minutes up to 12 hours, an hour

@@ -51,8 +51,8 @@ struct ReportPage {
             <dt>events</dt><dd id="events"\(HTML.attribute("data-value", String(data.events)))>\(data.events)</dd>
             <dt>rates over time</dt><dd id="every"\(HTML.attribute("data-every", data.every.rawValue))>one point per \
             \(HTML.escape(Self.widthName(data.every))) (UTC)</dd>
-            </dl>
-            \(preface)
+            \(AsOfLines.lines(data.asOf))</dl>
+            \(AsOfLines.banner(data.asOf))\(preface)
             <nav aria-label="sections"><ul>
             <li><a href="#headline">Headline rates</a></li>
             <li><a href="#funnel">3DS funnel</a></li>

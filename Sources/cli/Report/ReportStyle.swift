@@ -49,6 +49,18 @@ enum ReportStyle {
         label { display: flex; flex-direction: column; font-size: .85rem; color: var(--muted); }
         input, select, button { font: inherit; padding: .2rem .4rem; }
         .ok { color: #1d7a4f; font-weight: 600; } .bad { color: #b3261e; font-weight: 600; }
+        .partial { color: #8a5a00; font-weight: 600; }
+        .scope dd code { font-size: .85em; word-break: break-all; }
+        .simulated-banner { margin: .3rem 0 .6rem; padding: .4rem .7rem; border-left: 4px solid #e0822a;
+                            background: #fdf3e7; max-width: 75ch; }
+        td.fields { font: .8rem/1.35 ui-monospace, "DejaVu Sans Mono", monospace; white-space: pre-wrap;
+                    min-width: 14rem; max-width: 28rem; overflow-wrap: anywhere; }
+        td.fields .changed { background: #fdf3e7; font-weight: 600; }
+        td.fields details { margin-top: .2rem; } td.fields summary { color: var(--muted); cursor: pointer; }
+        td.nowrap { white-space: nowrap; }
+        [hidden] { display: none !important; }
+        .tag { font-size: .75rem; color: var(--muted); border: 1px solid var(--line); border-radius: 3px;
+               padding: 0 .25rem; margin-left: .3rem; }
         @media (max-width: 900px) { figure.pair { grid-template-columns: 1fr; } }
         @media print {
           body { max-width: none; padding: 0; font-size: 11pt; }

@@ -11,6 +11,8 @@ enum APIRoute: String, Sendable, CaseIterable {
     case bundle = "/v1/bundle/{stream}"
     /// An extension of contract §8: `journal find` over HTTP, for the dashboard's stream browser.
     case find = "/v1/find"
+    /// `journal replay STREAM --format json` over HTTP, for the dashboard's audit view.
+    case replay = "/v1/replay/{stream}"
     /// Any other path.
     case unmatched = "unmatched"
 
@@ -27,7 +29,7 @@ enum APIRoute: String, Sendable, CaseIterable {
         }
         for (prefix, route) in [
             ("/v1/streams/", APIRoute.stream), ("/v1/query/", .query), ("/v1/proof/", .proof),
-            ("/v1/bundle/", .bundle)
+            ("/v1/bundle/", .bundle), ("/v1/replay/", .replay)
         ] where path.hasPrefix(prefix) {
             let parameter = String(path.dropFirst(prefix.count))
             if !parameter.isEmpty && !parameter.contains("/") { return (route, parameter) }
@@ -39,7 +41,8 @@ enum APIRoute: String, Sendable, CaseIterable {
     var methods: [String] {
         switch self {
         case .events: return ["GET", "POST"]
-        case .index, .healthz, .metrics, .stream, .query, .checkpoint, .proof, .bundle, .find: return ["GET"]
+        case .index, .healthz, .metrics, .stream, .query, .checkpoint, .proof, .bundle, .find, .replay:
+            return ["GET"]
         case .unmatched: return []
         }
     }

@@ -130,6 +130,7 @@ final class JournalAPI: HTTPHandler, @unchecked Sendable {
             case .stream: return try stream(parameter ?? "")
             case .query: return try query(parameter ?? "", request)
             case .checkpoint, .proof, .bundle: return try evidence(route, parameter)
+            case .replay: return try replay(parameter ?? "", request)
             case .unmatched: return Self.error(404, "no such route")
             }
         } catch {
@@ -288,6 +289,20 @@ final class JournalAPI: HTTPHandler, @unchecked Sendable {
         return Self.exportLines(events)
     }
 
+    /// `GET /v1/replay/{stream}`: what `journal replay STREAM --format json` prints (200 also
+    /// when the stream no longer folds: the answer says where and why, as the command's does).
+    private func replay(_ name: String, _ request: HTTPRequest) throws -> HTTPResponse {
+        if case let .failure(refusal) = Self.parameters(request, allowed: []) { return refusal.response }
+        if let problem = Envelope.streamNameProblem(name) {
+            return Self.error(400, "'\(Self.shown(name))' is not a stream name: \(problem)")
+        }
+        let stream = try StreamName(name)
+        guard try store.lastVersion(of: stream) != nil else {
+            return Self.error(404, "no stream \(Self.shown(name)) in the journal")
+        }
+        return Self.json(200, try StreamReplay.json(stream, in: store).json)
+    }
+
     /// `GET /v1/query/{name}?since=T&until=T&every=D`
     private func query(_ text: String, _ request: HTTPRequest) throws -> HTTPResponse {
         guard let name = QueryName(rawValue: text) else {
@@ -367,7 +382,7 @@ final class JournalAPI: HTTPHandler, @unchecked Sendable {
         case .checkpoint:
             return HTTPResponse(
                 status: 200, contentType: "text/plain; charset=utf-8", body: Array(signed.noteText.utf8))
-        case .index, .healthz, .metrics, .events, .stream, .query, .find, .unmatched:
+        case .index, .healthz, .metrics, .events, .stream, .query, .find, .replay, .unmatched:
             return Self.error(404, "no such route")
         }
     }
@@ -488,7 +503,8 @@ final class JournalAPI: HTTPHandler, @unchecked Sendable {
         case let .success(value): window = value
         case let .failure(refusal): return refusal.response
         }
-        let data = try projections.with { engine in try ReportData.load(engine, window: window) }
+        let asOf = try JournalAsOf.read(from: store)
+        let data = try projections.with { engine in try ReportData.load(engine, window: window, asOf: asOf) }
         return HTTPResponse(
             status: 200, contentType: "text/html; charset=utf-8",
             body: Array(DashboardPage.page(data).utf8),
