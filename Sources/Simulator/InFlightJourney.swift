@@ -34,7 +34,7 @@ final class InFlightJourney {
     }
 
     // Used by the generating thread only. The mutable properties keep their run-time
-    // exclusivity checks: skipping them saved nothing measurable (BENCHMARKS.md,
+    // exclusivity checks: skipping them saved nothing measurable (docs/benchmarks-history.md,
     // "Exclusivity checks").
     let stream: String
     /// The stream's name checked by the store's rules, once per journey (the append path).

@@ -177,7 +177,7 @@ extension SQLiteEventStore {
 
     /// The tiles, in a rowid table: a tile is up to 8 KiB, and in a `WITHOUT ROWID` table every
     /// interior cell of the key's B-tree carries up to a kilobyte of a row and its overflow
-    /// chain, which a lookup reads at each level (BENCHMARKS.md, History).
+    /// chain, which a lookup reads at each level (docs/benchmarks-history.md, History).
     static let treeTableSchema = """
         CREATE TABLE journal_tree(
             level INTEGER NOT NULL,
