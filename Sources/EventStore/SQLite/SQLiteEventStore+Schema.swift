@@ -32,7 +32,7 @@
 //   journal_id_index(singleton = 1, through)      how far the id index covers the log
 //   journal_head(singleton = 1, position, hash)   the last committed position and its hash
 //   journal_tree(level, idx, hashes BLOB, PRIMARY KEY (level, idx))
-//                                          the Merkle tree over the log (contract section 6) in
+//                                          the Merkle tree over the log (spec §6) in
 //                                          tiles of up to 256 hashes (TreeTiles.swift), appended
 //                                          in the transaction that moves the head (files of
 //                                          earlier builds declare it WITHOUT ROWID; a writer
