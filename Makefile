@@ -6,18 +6,41 @@ SWIFT ?= swift
 SWIFTC ?= swiftc
 FUZZ_SECONDS ?= 60
 
-.PHONY: all deps build release demo test lint soak fuzz bench bench-quick bench-pg clean
+.PHONY: all deps test-deps build release demo test lint soak fuzz bench bench-quick bench-pg clean
 
 all: build
 
-# Installs the Debian packages the system-library targets need, only when one is missing.
-deps:
-	@missing=$$(for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
+# Installs the Debian packages in $(1) that are not installed yet; nothing when all are.
+apt_install_missing = missing=$$(for p in $(1); do \
+	  dpkg-query -W -f='$${db:Status-Status}' $$p 2>/dev/null | grep -qx installed || echo $$p; done); \
 	if [ -n "$$missing" ]; then \
-	  echo "installing: $$missing"; \
+	  echo "installing:" $$missing; \
 	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing; \
 	fi
+
+# The Debian packages the system-library targets need.
+deps:
+	@$(call apt_install_missing,$(APT_PACKAGES))
+
+# What the tests need beyond the build: PostgreSQL 15's server programs (the PostgreSQL tests
+# start a private server in a temporary folder; no default cluster is created or started), and
+# headless Chromium, its driver and Python's selenium for the browser tests (tests/browser).
+# Selenium comes from Debian (python3-selenium) for Debian's own python3; a python3 of another
+# origin (pyenv, a virtual environment) that lacks it gets it from PyPI through its pip.
+TEST_APT_PACKAGES := postgresql-15 chromium chromium-driver
+test-deps: deps
+	@if ! dpkg-query -W -f='$${db:Status-Status}' postgresql-15 2>/dev/null | grep -qx installed \
+	    && [ ! -f /etc/postgresql-common/createcluster.conf ]; then \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO mkdir -p /etc/postgresql-common && \
+	  echo "create_main_cluster = false" | $$SUDO tee /etc/postgresql-common/createcluster.conf >/dev/null; \
+	fi
+	@$(call apt_install_missing,$(TEST_APT_PACKAGES) $$(python3 -c 'import selenium' 2>/dev/null \
+	  || [ "$$(command -v python3)" != /usr/bin/python3 ] || echo python3-selenium))
+	@python3 -c 'import selenium' 2>/dev/null || { \
+	  echo "installing selenium for $$(command -v python3) with pip"; \
+	  python3 -m pip install --quiet selenium || python3 -m pip install --quiet --break-system-packages selenium; }
 
 build: deps
 	$(SWIFT) build
@@ -46,8 +69,8 @@ release: deps
 demo: release
 	@db=$$(mktemp -d)/demo.db; .build/release/journal demo --db "$$db"
 
-# Every test (Swift Testing), on a fresh machine included.
-test: deps
+# Every test (Swift Testing), on a fresh machine included: the PostgreSQL and browser suites too.
+test: test-deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 
@@ -82,7 +105,7 @@ bench-pg: deps
 # imports and 60 of library appenders, 10,250 hostile import cases through the CLI and 20,000 in
 # process, bigger concurrent writers. Each test's figures go to .build/soak-stats.txt.
 # JOURNAL_SOAK_SEED=N changes every seeded choice.
-soak: deps
+soak: test-deps
 	$(SWIFT) build --build-tests
 	@rm -f .build/soak-stats.txt
 	JOURNAL_SOAK=1 JOURNAL_SOAK_STATS=$(CURDIR)/.build/soak-stats.txt $(SWIFT) test --skip-build --filter ReliabilityTests

@@ -92,7 +92,7 @@ let package = Package(
         .testTarget(
             name: "EventStoreTests",
             dependencies: ["EventStore", "JournalCore", "JournalTestSupport", "CSQLite", "store-stress"],
-            swiftSettings: upcoming),
+            exclude: ["Fixtures"], swiftSettings: upcoming),
         .testTarget(name: "DomainTests", dependencies: ["Domain", "Simulator", "JournalCore"], swiftSettings: upcoming),
         .testTarget(
             name: "SimulatorTests", dependencies: ["Simulator", "Domain", "EventStore", "JournalCore"],

@@ -1,7 +1,7 @@
 import JournalCore
 
 extension CardDigitization {
-    /// Transitions of the pending activation (yellow flow), contract §3.2 step by step.
+    /// Transitions of the pending activation (yellow flow), spec §3.2 step by step.
     static func applyInActivation(_ journey: Journey, _ activation: Activation, _ event: CardEvent)
         -> Result<State, Rejection>
     {

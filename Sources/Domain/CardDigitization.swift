@@ -1,7 +1,7 @@
 import JournalCore
 
 /// The card digitization journey and its pending activation, rebuilt from a `card` stream
-/// (contract §3.2).
+/// (spec §3.2).
 ///
 /// Pure functions only: ``initial``, ``validate(_:_:occurredAt:)``, ``evolve(_:_:occurredAt:)``
 /// and ``apply(_:_:occurredAt:)``. Commands are in `CardDigitization+Commands`.

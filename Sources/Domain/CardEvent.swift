@@ -1,6 +1,6 @@
 import JournalCore
 
-/// The events of a `card` stream (contract §3.2): the digitization journey and its pending
+/// The events of a `card` stream (spec §3.2): the digitization journey and its pending
 /// activation.
 ///
 /// NOTE: the type names and field names are the journal's storage format; change them never.

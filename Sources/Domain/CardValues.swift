@@ -1,6 +1,6 @@
 import JournalCore
 
-// The value sets of contract §3.2. Raw values are the storage format: change them never.
+// The value sets of spec §3.2. Raw values are the storage format: change them never.
 
 /// How the card entered the digitization journey.
 public enum InputMethod: String, Sendable, Hashable, CaseIterable {

@@ -1,6 +1,6 @@
 import JournalCore
 
-/// Why an event's `data` object does not fit the catalog of contract §3.
+/// Why an event's `data` object does not fit the catalog of spec §3.
 ///
 /// The message names the event type, the field and the rule, for example
 /// `ChallengeStarted.timeoutSeconds must be >= 300, got 299`. Values are echoed only when short

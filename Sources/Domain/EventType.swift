@@ -1,14 +1,14 @@
-/// The catalog's event types, both categories (contract §3): the one list of their names that
+/// The catalog's event types, both categories (spec §3): the one list of their names that
 /// the aggregates, the projections, the simulator and the command line share.
 ///
 /// NOTE: the names are the journal's storage format; change them never. The raw values are the
 /// catalog order (the `3ds` types, then the `card` types) and are not stored anywhere.
 public enum EventType: UInt8, Sendable, Hashable, CaseIterable {
-    // 3ds (contract §3.1)
+    // 3ds (spec §3.1)
     case transactionCreated, authRequestParametersCreated, authResponseReceived, transactionClosed,
         challengeStarted, challengeRequestSent, challengeResponseReceived, challengeCompleted,
         challengeCancelled, challengeTimedOut, protocolErrorOccurred, runtimeErrorOccurred
-    // card (contract §3.2)
+    // card (spec §3.2)
     case eligibilityChecked, termsAccepted, digitizationRequested, digitizationApproved, digitizationDeclined,
         digitizationApprovedWithIDV, idvMethodSelected, activationRequired, otpSubmitted, otpRejected,
         appToAppResumed, cpsNotificationReceived, activatedByIDV, activationInterrupted, activationResumed,

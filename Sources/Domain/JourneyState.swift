@@ -11,7 +11,7 @@ import JournalCore
 /// print(state.textSummary)
 /// ```
 ///
-/// `apply` decodes the `data` (catalog rules, contract §3), checks the state rules (first
+/// `apply` decodes the `data` (catalog rules, spec §3), checks the state rules (first
 /// event, order, counters, terminal states…) and evolves; on failure the state is unchanged.
 /// The sensitive-data guard is separate (``SensitiveDataGuard``) because it also reads `meta`.
 public enum JourneyState: Sendable, Equatable {
@@ -20,7 +20,7 @@ public enum JourneyState: Sendable, Equatable {
 
     /// The empty state of the stream's category.
     ///
-    /// - Throws: ``StreamCategoryError`` when the name breaks contract §1 (`3ds-<lowercase UUID>`,
+    /// - Throws: ``StreamCategoryError`` when the name breaks spec §1 (`3ds-<lowercase UUID>`,
     ///   `card-<UUID>`).
     public static func initial(for stream: String) throws(StreamCategoryError) -> JourneyState {
         initial(for: try StreamCategory.of(stream: stream))

@@ -24,7 +24,7 @@ extension Rejection.Rule {
     // Contract §1 and §2.
     /// The event's type is not in the catalog of the stream's category, or a field breaks its rule.
     public static let catalog = Self(rawValue: "catalog")
-    /// The stream name breaks the naming rule of contract §1.
+    /// The stream name breaks the naming rule of spec §1.
     public static let streamName = Self(rawValue: "stream.name")
 
     // Contract §3.1.

@@ -1,12 +1,12 @@
 import JournalCore
 
 /// Masking with the guard's own detection, for everything that echoes a refused input: the
-/// rejects file of `journal import`, its error lines and its JSON report (contract §4).
+/// rejects file of `journal import`, its error lines and its JSON report (spec §4).
 extension SensitiveDataGuard {
     /// What a masked value or digit run becomes.
     public static let redacted = "[redacted]"
 
-    /// `value` with what contract §3.3 forbids replaced by `"[redacted]"`: each value under a
+    /// `value` with what spec §3.3 forbids replaced by `"[redacted]"`: each value under a
     /// forbidden key (whatever it holds), each integer of 13 to 19 digits and each string that
     /// holds a card number, as ``check(data:meta:)`` judges them. Applied to the whole value,
     /// top-level keys included, so nothing the guard refuses survives anywhere in a line. Key
@@ -44,7 +44,7 @@ extension SensitiveDataGuard {
 
     /// `text` (a line that is not JSON, or a message built from one) with every run of 13 to 19
     /// ASCII digits, single spaces or dashes between them included, replaced by `[redacted]`
-    /// (contract §4). A run of 20 or more digits is not a card number and is kept; so are the
+    /// (spec §4). A run of 20 or more digits is not a card number and is kept; so are the
     /// digits of a whole UUID (8-4-4-4-12 hex digits), which only look like a run because of
     /// their dashes.
     public static func maskedText(_ text: String) -> String {

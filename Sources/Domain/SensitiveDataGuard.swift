@@ -1,6 +1,6 @@
 import JournalCore
 
-/// The sensitive-data rule of contract §3.3, applied to every event before it can be stored.
+/// The sensitive-data rule of spec §3.3, applied to every event before it can be stored.
 ///
 /// An event is refused when its `data` or `meta`
 /// - holds a key named `otp`, `otpValue`, `challengeDataEntry`, `challengeHTMLDataEntry`, `tav`,
@@ -15,7 +15,7 @@ import JournalCore
 ///     side, whose digits pass the Luhn check. A run of 20 or more digits is not a card number,
 ///     and a string that is a whole UUID is exempt.
 ///
-/// Keys are not searched for card numbers (contract §2 fine print). The violation names the path
+/// Keys are not searched for card numbers (spec §3.3). The violation names the path
 /// of the key or value (`data.challenge.OTP`, `meta.items[2]`) and never the value.
 public enum SensitiveDataGuard {
     /// The forbidden keys, lowercased.

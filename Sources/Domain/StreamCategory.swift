@@ -1,6 +1,6 @@
 import JournalCore
 
-/// The two stream categories of contract §1 and the naming rule of each.
+/// The two stream categories of spec §1 and the naming rule of each.
 ///
 /// - `3ds-<sdkTransID>`: the id is a lowercase UUID.
 /// - `card-<digitizationID>`: the id is a UUID in either letter case.
@@ -62,7 +62,7 @@ public enum StreamCategory: String, Sendable, Hashable, CaseIterable {
     }
 }
 
-/// A stream name that does not follow contract §1.
+/// A stream name that does not follow spec §1.
 public struct StreamCategoryError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The stream name as received.
     public let stream: String

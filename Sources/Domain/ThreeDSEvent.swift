@@ -1,6 +1,6 @@
 import JournalCore
 
-/// The events of a `3ds` stream (contract §3.1).
+/// The events of a `3ds` stream (spec §3.1).
 ///
 /// NOTE: the type names and field names are the journal's storage format; change them never.
 ///

@@ -1,7 +1,7 @@
 import JournalCore
 
 extension ThreeDSTransaction {
-    /// The outcome names of contract §5 (`journal query otp`), plus `closed` for `TransactionClosed`.
+    /// The outcome names of spec §5 (`journal query otp`), plus `closed` for `TransactionClosed`.
     public enum OutcomeKey: String, Sendable, Hashable, CaseIterable {
         case completedY, completedN, cancelled, timedOut, protocolError, runtimeError, closed, open
     }
@@ -14,7 +14,7 @@ extension ThreeDSTransaction {
 }
 
 extension ThreeDSTransaction.Outcome {
-    /// The contract's name for this outcome.
+    /// The name spec §5 gives this outcome.
     public var key: ThreeDSTransaction.OutcomeKey {
         switch self {
         case .closed: return .closed
@@ -44,7 +44,7 @@ extension ThreeDSTransaction.State {
         return nil
     }
 
-    /// The contract's outcome name (`open` while not terminal).
+    /// The outcome name of spec §5 (`open` while not terminal).
     public var outcomeKey: ThreeDSTransaction.OutcomeKey { outcome?.key ?? .open }
 
     /// What the first events said, nil before `TransactionCreated`.

@@ -1,6 +1,6 @@
 import JournalCore
 
-/// The 3-D Secure transaction aggregate, rebuilt from a `3ds` stream (contract §3.1).
+/// The 3-D Secure transaction aggregate, rebuilt from a `3ds` stream (spec §3.1).
 ///
 /// Pure functions only: ``initial``, ``validate(_:_:occurredAt:)``, ``evolve(_:_:occurredAt:)``
 /// and ``apply(_:_:occurredAt:)`` (both at once). Commands are in `ThreeDSTransaction+Commands`.

@@ -1,9 +1,9 @@
 import JournalCore
 
-// The value sets of contract §3.1. Raw values are the storage format: change them never.
+// The value sets of spec §3.1. Raw values are the storage format: change them never.
 
 // swift-format-ignore: AlwaysUseLowerCamelCase
-// The case names spell the EMV wire values (contract §3.1), as the specification and logs do.
+// The case names spell the EMV wire values (spec §3.1), as the specification and logs do.
 /// The 3DS protocol versions the journal accepts.
 public enum MessageVersion: String, Sendable, Hashable, CaseIterable {
     case v2_1_0 = "2.1.0"
@@ -14,7 +14,7 @@ public enum MessageVersion: String, Sendable, Hashable, CaseIterable {
 
 /// The directory servers the SDK knows; any other ID needs `customCertificate: true`.
 public enum DirectoryServer {
-    /// Known IDs and their networks, in the contract's order.
+    /// Known IDs and their networks, in the order of spec §3.1.
     public static let known: [(id: String, name: String)] = [
         ("A000000003", "Visa"), ("A000000004", "Mastercard"), ("A000000025", "American Express"),
         ("A000000324", "Discover"), ("A000000042", "Cartes Bancaires"), ("F055545342", "Test RSA"),
@@ -42,7 +42,7 @@ public enum DirectoryServer {
 }
 
 // swift-format-ignore: AlwaysUseLowerCamelCase
-// The case names spell the EMV wire values (contract §3.1), as the specification and logs do.
+// The case names spell the EMV wire values (spec §3.1), as the specification and logs do.
 /// `transStatus` of an ARes (all eight values) or of a final CRes (Y or N only).
 public enum TransStatus: String, Sendable, Hashable, CaseIterable {
     case Y, N, U, A, C, D, R, I
@@ -52,14 +52,14 @@ public enum TransStatus: String, Sendable, Hashable, CaseIterable {
 }
 
 // swift-format-ignore: AlwaysUseLowerCamelCase
-// The case names spell the EMV wire values (contract §3.1), as the specification and logs do.
+// The case names spell the EMV wire values (spec §3.1), as the specification and logs do.
 /// The final result of a challenge: `transStatus` Y or N.
 public enum ChallengeTransStatus: String, Sendable, Hashable, CaseIterable {
     case Y, N
 }
 
 // swift-format-ignore: AlwaysUseLowerCamelCase
-// The case names spell the EMV wire values (contract §3.1), as the specification and logs do.
+// The case names spell the EMV wire values (spec §3.1), as the specification and logs do.
 /// `challengeCompletionInd` of a CRes.
 public enum ChallengeCompletion: String, Sendable, Hashable, CaseIterable {
     /// Final response: the challenge is over.
@@ -80,7 +80,7 @@ public enum ACSUIType: String, Sendable, Hashable, CaseIterable, Comparable {
 
     public static func < (lhs: ACSUIType, rhs: ACSUIType) -> Bool { lhs.rawValue < rhs.rawValue }
 
-    /// The name the contract gives the UI type (`text`, `single_select`, …).
+    /// The name spec §3.1 gives the UI type (`text`, `single_select`, …).
     public var label: String {
         switch self {
         case .text: return "text"
@@ -117,7 +117,7 @@ public enum ChallengeAction: String, Sendable, Hashable, CaseIterable {
     case `continue`
     case cancel
 
-    /// True when this action may answer a screen of `uiType` (contract §3.1). `initial` fits none:
+    /// True when this action may answer a screen of `uiType` (spec §3.1). `initial` fits none:
     /// it is only the first request of a challenge.
     public func fits(_ uiType: ACSUIType) -> Bool {
         switch self {
@@ -138,7 +138,7 @@ public enum ChallengeAction: String, Sendable, Hashable, CaseIterable {
 }
 
 // swift-format-ignore: AlwaysUseLowerCamelCase
-// The case names spell the EMV wire values (contract §3.1), as the specification and logs do.
+// The case names spell the EMV wire values (spec §3.1), as the specification and logs do.
 /// `errorComponent` of a protocol error.
 public enum ErrorComponent: String, Sendable, Hashable, CaseIterable {
     case C, S, D, A

@@ -205,7 +205,7 @@ public struct VerifyReport: Sendable, Equatable {
     }
 }
 
-/// The Merkle tree's size and root at one moment (contract section 6).
+/// The Merkle tree's size and root at one moment (spec §6).
 public struct TreeHead: Sendable, Equatable {
     public var size: Int64
     /// SHA-256 root (32 bytes); SHA-256 of nothing for the empty tree.
@@ -289,7 +289,7 @@ public protocol EventStore: BatchAppending, Sendable {
     /// task is cancelled. Used by `EventSubscription`.
     func waitForCommit(after position: Int64, timeout: Duration) async
 
-    // MARK: Verifiable evidence (contract section 6; roots and proofs: `EventStore+Tree.swift`)
+    // MARK: Verifiable evidence (spec §6; roots and proofs: `EventStore+Tree.swift`)
 
     /// The size of the journal's Merkle tree: its head position (every committed event is in it).
     /// - Throws: `.needsUpgrade` for a journal of an older schema opened read-only.

@@ -1,4 +1,4 @@
-/// The interchange envelope of contract §2: one JSON object per NDJSON line.
+/// The interchange envelope of spec §2: one JSON object per NDJSON line.
 ///
 /// ```
 /// {"id":"<uuid>","stream":"3ds-<uuid>","type":"TransactionCreated",
@@ -121,7 +121,7 @@ public struct Envelope: Sendable, Equatable {
         try self.init(parsing: value)
     }
 
-    /// Why `name` is not a stream name of contract §1, or nil when it is one.
+    /// Why `name` is not a stream name of spec §1, or nil when it is one.
     public static func streamNameProblem(_ name: String) -> String? {
         if name.hasPrefix("3ds-") {
             return UUIDText.isLowercaseUUID(name.dropFirst(4))
@@ -142,7 +142,7 @@ public struct Envelope: Sendable, Equatable {
     /// `meta` as compact JSON text, or nil when absent.
     public var metaBytes: [UInt8]? { meta.map { JSONWriter.bytes(.object($0)) } }
 
-    /// True when both envelopes carry the same event in the sense of contract §2's idempotency
+    /// True when both envelopes carry the same event in the sense of spec §2's idempotency
     /// rule: the same id, stream, type and occurredAt, and `data` and `meta` equal as JSON values
     /// (key order and number spelling do not matter; absent, null and empty meta are equal).
     public func isSameContent(as other: Envelope) -> Bool {

@@ -3,7 +3,7 @@
 /// An audit journal must export what it received: object keys keep their order and numbers keep
 /// their spelling (`1.0` stays `1.0`, a 25-digit integer stays exact). Two values can still be
 /// compared as JSON values, ignoring key order and number spelling, with ``isEquivalent(to:)``;
-/// that is the comparison the contract uses for idempotent imports.
+/// that is the comparison spec §2 uses for idempotent imports.
 ///
 /// `==` is structural and exact (same keys in the same order, same number text).
 public enum JSONValue: Sendable, Equatable {

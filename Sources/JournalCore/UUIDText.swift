@@ -1,4 +1,4 @@
-/// Checks on UUID text as the contract writes it: 8-4-4-4-12 hexadecimal digits.
+/// Checks on UUID text as spec §1 writes it: 8-4-4-4-12 hexadecimal digits.
 public enum UUIDText {
     /// True when `text` is a UUID in either letter case (`0b9e…-…`).
     public static func isUUID<S: StringProtocol>(_ text: S) -> Bool {

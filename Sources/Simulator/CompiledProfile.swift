@@ -272,7 +272,7 @@ final class CompiledProfile: Sendable {
         guard !bytes.isEmpty, bytes.count <= 64,
             bytes.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != 0x22 && $0 != 0x5C })
         else { return false }
-        // Nothing that looks like a card number (contract §3.3) may reach an event.
+        // Nothing that looks like a card number (spec §3.3) may reach an event.
         return SensitiveDataGuard.check(data: .object(JSONObject([(key: "value", value: .string(text))])), meta: nil)
             == nil
     }

@@ -34,7 +34,7 @@ final class InFlightJourney {
     }
 
     // Used by the generating thread only. The mutable properties keep their run-time
-    // exclusivity checks: skipping them saved nothing measurable (BENCHMARKS.md,
+    // exclusivity checks: skipping them saved nothing measurable (docs/benchmarks-history.md,
     // "Exclusivity checks").
     let stream: String
     /// The stream's name checked by the store's rules, once per journey (the append path).
@@ -80,7 +80,7 @@ final class InFlightJourney {
     }
 
     /// The `meta` of every simulated event but a journey's first (whose meta also names the SDK):
-    /// simulated events must stay recognisable once they sit in a journal (contract §4).
+    /// simulated events must stay recognisable once they sit in a journal (spec §4).
     static let simulatedMeta: [UInt8] = Array(#"{"simulated":true}"#.utf8)
 
     /// An event of the journey, valid only inside `withNext`'s body.

@@ -264,7 +264,7 @@ struct ThreeDSRun {
         return finish("runtimeError")
     }
 
-    /// The description, detail and component the SDK reports for a code (domain-3ds.md §3, §4).
+    /// The description, detail and component the SDK reports for a code (its documented error codes).
     static func protocolErrorDetails(_ code: String, random: inout SeededRandom)
         -> (description: String, detail: String?, component: ErrorComponent)
     {

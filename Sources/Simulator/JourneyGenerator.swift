@@ -23,7 +23,7 @@ public final class JourneyGenerator {
     // One thread uses a generator at a time, and no two accesses overlap (the journey code
     // passes `random` inout one call at a time): the run-time exclusivity checks on these
     // per-draw properties are skipped. They pay: simulate into a new journal, 285k events,
-    // 47.7 s → 49.4 s CPU over 16 alternating runs with the checks (BENCHMARKS.md,
+    // 47.7 s → 49.4 s CPU over 16 alternating runs with the checks (docs/benchmarks-history.md,
     // "Exclusivity checks").
     @exclusivity(unchecked) public internal(set) var random: SeededRandom
     /// When the next journey starts (when used without a ``Simulation``).

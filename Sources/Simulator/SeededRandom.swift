@@ -155,7 +155,7 @@ public struct SeededRandom: Sendable {
     }
 
     /// `count` random lowercase hexadecimal digits, never more than 12 decimal digits in a row:
-    /// a longer run could look like a card number to the sensitive-data guard (contract §3.3).
+    /// a longer run could look like a card number to the sensitive-data guard (spec §3.3).
     public mutating func hex(_ count: Int) -> String {
         String(unsafeUninitializedCapacity: count) { text in
             var digitsInARow = 0

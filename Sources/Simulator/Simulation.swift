@@ -29,7 +29,7 @@ public final class Simulation {
     private let generator: JourneyGenerator
     // Used by one thread at a time, one access at a time: no run-time exclusivity checks on
     // the per-event state. They pay: simulate into a new journal, 285k events, 44.9 s → 46.5 s
-    // CPU over 16 alternating runs with the checks (BENCHMARKS.md, "Exclusivity checks").
+    // CPU over 16 alternating runs with the checks (docs/benchmarks-history.md, "Exclusivity checks").
     @exclusivity(unchecked) private var random: SeededRandom
     @exclusivity(unchecked) private var queue: JourneyQueue
     @exclusivity(unchecked) private var slots: [InFlightJourney?] = []

@@ -1,7 +1,7 @@
 /// The built-in profiles. `default` is the realistic mix; the others change a few figures of it.
 ///
 /// Sources: `domain-3ds.md` §7 and `domain-tokenization.md` §7 (the team's collection of public
-/// figures, quoted below with their original publication), the contract (hard limits), and our
+/// figures, quoted below with their original publication), docs/spec.md (hard limits), and our
 /// assumptions, labelled `[A]`: no public figure exists for them, they are placeholders until
 /// production telemetry replaces them.
 extension WorkloadProfile {
@@ -125,7 +125,7 @@ extension WorkloadProfile {
                 source: "[A] AReq to ARes through 3DS server, DS and ACS"),
             ProfileFigure(
                 "threeDS.timeoutSeconds", weights(["300": 70, "600": 20, "900": 10]),
-                source: "contract: at least 300 s (the SDK minimum); shares [A]"),
+                source: "spec §3.1: at least 300 s (the SDK minimum); shares [A]"),
             ProfileFigure(
                 "threeDS.challengeOutcome",
                 weights([

@@ -32,7 +32,7 @@ final class Workload {
         var result: [BenchEvent] = []
         result.reserveCapacity(count)
         while result.count < count, let event = simulation.next() {
-            // Generated stream names follow the contract; a failure here is a simulator bug.
+            // Generated stream names follow spec §1; a failure here is a simulator bug.
             let stream = try! StreamName(event.stream)
             result.append(
                 BenchEvent(
@@ -45,7 +45,7 @@ final class Workload {
     }
 }
 
-/// Writes events as NDJSON envelopes (contract §2), the format of `journal import` and the peer.
+/// Writes events as NDJSON envelopes (spec §2), the format of `journal import` and the peer.
 struct NDJSONWriter {
     private let file: OutputFile
     private var buffer: [UInt8] = []

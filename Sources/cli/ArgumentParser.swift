@@ -217,7 +217,7 @@ struct ArgumentParser: Sendable {
         return parsed
     }
 
-    /// A window must not be empty or inverted (contract §4): `--since` must come before `--until`,
+    /// A window must not be empty or inverted (spec §4): `--since` must come before `--until`,
     /// for every command that takes both. Silently counting nothing would look like a quiet day.
     static func checkWindow(_ parsed: ParsedArguments) throws(CLIError) {
         guard let sinceText = parsed.string("since"), let untilText = parsed.string("until"),

@@ -2,7 +2,7 @@ import EventStore
 import JournalCore
 
 /// `journal bundle STREAM [--checkpoint FILE] [--out FILE]`: one JSON document that lets anyone
-/// check and replay a stream without the journal (contract §6).
+/// check and replay a stream without the journal (spec §6).
 enum BundleCommand {
     static let spec = CommandSpec(
         name: "bundle",

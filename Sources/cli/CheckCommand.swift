@@ -1,7 +1,7 @@
 import EventStore
 import JournalCore
 
-/// `journal check FILE --key VKEY`: verifies a bundle with no journal (contract §6).
+/// `journal check FILE --key VKEY`: verifies a bundle with no journal (spec §6).
 enum CheckCommand {
     static let spec = CommandSpec(
         name: "check",

@@ -2,7 +2,7 @@ import EventStore
 import JournalCore
 
 /// `journal checkpoint --key FILE | --list`: sign the journal's tree head as a C2SP
-/// tlog-checkpoint and keep it, or list the kept ones (contract §6).
+/// tlog-checkpoint and keep it, or list the kept ones (spec §6).
 enum CheckpointCommand {
     static let spec = CommandSpec(
         name: "checkpoint",

@@ -105,7 +105,7 @@ enum CopyCommand {
                     + "vs \(sourceReport.events) events, head hash \(sourceReport.headHash.prefix(16))")
         }
         // The same leaf lines make the same Merkle tree: checkpoints signed on the source hold on
-        // the copy (contract §6). A source opened read-only before its upgrade has no tree to compare.
+        // the copy (spec §6). A source opened read-only before its upgrade has no tree to compare.
         let tree = try destination.treeHead()
         if let sourceTree = try sourceTreeHead(source), sourceTree != tree {
             throw CLIError(

@@ -1,6 +1,6 @@
 /// A small hand-written NDJSON file for `journal demo`: a challenged 3-D Secure transaction
 /// (OTP entered after a resend), a yellow-flow digitization activated by OTP after one wrong
-/// code, and a frictionless transaction. Every line is legal under contract §3.
+/// code, and a frictionless transaction. Every line is legal under spec §3.
 enum DemoSample {
     static let challengedStream = "3ds-7f3a9c1e-2b4d-4e8f-9a6b-1c2d3e4f5a6b"
     static let yellowStream = "card-5E1B0C2A-77D4-4F0E-9C11-2B6A0F3D9E84"

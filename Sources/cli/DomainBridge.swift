@@ -2,7 +2,7 @@ import Domain
 import JournalCore
 
 /// One stream's aggregate as the cli folds it: the domain's `JourneyState` (catalog decoding and
-/// every state rule of contract §3). The only cli file, with the sensitive-data check below, that
+/// every state rule of spec §3). The only cli file, with the sensitive-data check below, that
 /// names Domain types.
 struct StreamFold {
     private(set) var state: JourneyState
@@ -95,7 +95,7 @@ enum SensitiveData {
     /// The rule identifier of a sensitive-data rejection.
     static let rule = "sensitive-data"
 
-    /// `line` as the rejects file shows it (contract §4): a JSON line with each flagged value
+    /// `line` as the rejects file shows it (spec §4): a JSON line with each flagged value
     /// and each value under a forbidden key replaced by "[redacted]" (the line unchanged when
     /// nothing is), any other text with every run of 13 to 19 digits replaced by [redacted]
     /// and the value after a forbidden key (`"otp": "123456"`) by "[redacted]".

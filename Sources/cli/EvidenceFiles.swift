@@ -1,7 +1,7 @@
 import EventStore
 import JournalCore
 
-/// The files of the evidence commands (contract §6): signing keys, verifier keys, checkpoints and
+/// The files of the evidence commands (spec §6): signing keys, verifier keys, checkpoints and
 /// bundles. A signing key must be private (mode 0600 or stricter) and is never echoed.
 enum EvidenceFiles {
     /// `--key FILE` for the commands that sign, else `$JOURNAL_SIGNING_KEY`.

@@ -1,4 +1,4 @@
-/// The process exit codes of contract §4, plus the one this implementation adds for `replay`.
+/// The process exit codes of spec §4, plus the one this implementation adds for `replay`.
 enum ExitStatus: Int32, Sendable {
     case success = 0
     /// Any other failure: a missing journal, an I/O error, a database that is not a journal.

@@ -287,7 +287,7 @@ enum ImportCommand {
     }
 
     /// `{"line":N,"reason":"…","input":"<the line as text>"}` and a line feed. The input is
-    /// masked as contract §4 says (``SensitiveData/maskedLine(_:isJSON:)``); the reason is
+    /// masked as spec §4 says (``SensitiveData/maskedLine(_:isJSON:)``); the reason is
     /// masked already.
     static func writeReject(_ line: InputLine, reason: String, parser: JSONParser, into out: inout [UInt8]) {
         out.append(contentsOf: #"{"line":"#.utf8)

@@ -1,7 +1,7 @@
 import EventStore
 import JournalCore
 
-/// Validates and appends one line at a time inside one write transaction. Every rule of contract
+/// Validates and appends one line at a time inside one write transaction. Every rule of spec
 /// §2–§3 is checked against what the journal holds and what earlier lines of the same input
 /// appended (they are in the same transaction, so the store sees them).
 struct Importer {
@@ -336,7 +336,7 @@ struct Importer {
 }
 
 extension Importer.Rejection {
-    /// A stream name that breaks contract §1 (the domain's identifier).
+    /// A stream name that breaks spec §1 (the domain's identifier).
     static let streamNameRule = "stream.name"
 }
 

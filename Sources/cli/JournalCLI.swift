@@ -7,7 +7,7 @@ enum JournalCLI {
     ]
 
     /// The command `name`. Only the command that runs is described: building every command's
-    /// table of options and help would cost each start, for one command to run (BENCHMARKS.md,
+    /// table of options and help would cost each start, for one command to run (docs/benchmarks-history.md,
     /// "Evidence, checked reads and the streams read model", process start).
     static func spec(named name: String) -> CommandSpec? {
         switch name {

@@ -1,7 +1,7 @@
 import EventStore
 import JournalCore
 
-/// `journal keygen NAME --out FILE`: a new Ed25519 signing key (contract §6). The private key goes
+/// `journal keygen NAME --out FILE`: a new Ed25519 signing key (spec §6). The private key goes
 /// to FILE (mode 0600, never replaced), the verifier key to stdout.
 enum KeygenCommand {
     static let spec = CommandSpec(

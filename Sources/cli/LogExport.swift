@@ -4,7 +4,7 @@ import JournalCore
 /// `journal export` of the log from a position on, over the store's borrowing scan: each line is
 /// rendered from the fields the scan lends (no `RecordedEvent`, no string per event), a page at
 /// a time. A page is written only once the scan returned, that is once it checked every event's
-/// chain link in it (contract §4): no line of an event whose hash does not check is printed, and
+/// chain link in it (spec §4): no line of an event whose hash does not check is printed, and
 /// the pages before the failing one are printed as `readAll` pages would be.
 ///
 /// Stream names are read a page at a time as the scan meets ids past those it knows, and kept

@@ -2,7 +2,7 @@ import EventStore
 import JournalCore
 
 /// `replay --all` in one pass over the log: the store's borrowing scan (which checks every
-/// event's chain link as it goes, contract §4) feeds each event to its stream's fold, kept in
+/// event's chain link as it goes, spec §4) feeds each event to its stream's fold, kept in
 /// memory until the scan ends. The outcome of every stream is the one `StreamReplay.fold` gives
 /// reading that stream alone: the same events, in the same (version) order, the same failures.
 ///

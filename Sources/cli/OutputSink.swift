@@ -18,7 +18,7 @@ final class OutputSink {
     }
 
     /// Opens (creating or truncating) a file for writing, readable and writable by its owner
-    /// only (mode 0600, contract §4), whatever the umask, and also when the file existed with a
+    /// only (mode 0600, spec §4), whatever the umask, and also when the file existed with a
     /// wider mode: what it receives (rejected input, say) is nobody else's business.
     static func create(path: String) throws(CLIError) -> OutputSink {
         let file: FileDescriptor

@@ -2,7 +2,7 @@ import JournalCore
 
 /// The environment variables a command reads (`JOURNAL_DB`, `JOURNAL_SIGNING_KEY`, …), looked up
 /// by name when asked for: a command does not copy the whole environment into a dictionary at
-/// start to read one or two variables of it (BENCHMARKS.md, "Evidence, checked reads and the
+/// start to read one or two variables of it (docs/benchmarks-history.md, "Evidence, checked reads and the
 /// streams read model", process start). A fixed set of values can stand in for it.
 struct ProcessEnvironment: Sendable, ExpressibleByDictionaryLiteral {
     /// Nil: the process's own environment.

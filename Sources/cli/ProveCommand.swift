@@ -2,7 +2,7 @@ import EventStore
 import JournalCore
 
 /// `journal prove POSITION [--checkpoint FILE]` and `journal prove --consistency OLD [--checkpoint
-/// NEW]`: RFC 6962 proofs in the C2SP formats (contract §6).
+/// NEW]`: RFC 6962 proofs in the C2SP formats (spec §6).
 enum ProveCommand {
     static let spec = CommandSpec(
         name: "prove",

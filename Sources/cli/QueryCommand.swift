@@ -8,7 +8,7 @@ import Projections
 enum QueryCommand {
     static let formatOption = OptionSpec(
         name: "format", value: .choice(["text", "json", "csv"]),
-        help: "text, for a person (default), json (contract §5, §7), or csv (one row per record)")
+        help: "text, for a person (default), json (docs/spec.md §5, §7), or csv (one row per record)")
 
     static let spec = CommandSpec(
         name: "query",

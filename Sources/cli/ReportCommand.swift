@@ -19,7 +19,7 @@ enum ReportCommand {
         details: """
             Writes one HTML file that needs nothing else: no script, no font, no style sheet
             or image is fetched; the charts are SVG drawn by the journal, inline. It shows the
-            headline rates (contract §7), the 3-D Secure funnel, the rates over time (one point
+            headline rates (docs/spec.md §7), the 3-D Secure funnel, the rates over time (one point
             per minute, 5 minutes, 15 minutes, hour or day, whichever draws the window in a few dozen
             points), challenge rounds and UI types, challenge duration percentiles, errors by
             code and by directory server, and card digitization (decisions, ID&V method

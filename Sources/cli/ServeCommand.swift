@@ -6,7 +6,7 @@ import Synchronization
 
 /// `journal serve [--listen HOST:PORT] [--tokens FILE] [--max-body BYTES] [--request-timeout SECONDS]`:
 /// the HTTP API of
-/// contract §8 over the journal.
+/// spec §8 over the journal.
 enum ServeCommand {
     static let defaultListen = "127.0.0.1:8080"
     static let defaultMaxBody = 16 << 20

@@ -49,7 +49,7 @@ enum SimulateCommand {
         details: """
             Generates --transactions 3-D Secure transactions and --digitizations card
             digitization journeys through the domain's commands, so every event obeys the
-            contract's rules, and appends them in store transactions of --batch-size events.
+            catalog's rules, and appends them in store transactions of --batch-size events.
             A SQLite journal that does not exist yet is loaded in one go: written beside its
             path (PATH.loading-XXXXXX), its id index built at the end, and renamed into place
             only when complete, so a failed or interrupted run leaves no journal at PATH.

@@ -3,7 +3,7 @@ import JournalCore
 
 /// The `STREAM` argument of export, audit, state and replay.
 enum StreamArgument {
-    /// A usage error (exit 2) when `name` is not a stream name of contract §1.
+    /// A usage error (exit 2) when `name` is not a stream name of spec §1.
     static func check(_ name: String) throws(CLIError) {
         if let problem = Envelope.streamNameProblem(name) {
             throw CLIError.usage(

@@ -3,7 +3,7 @@ import JournalCore
 
 /// `journal --version`: what a bug report needs to name the build and the libraries it runs on.
 enum VersionCommand {
-    /// The journal's release version (semantic versioning; the contract it implements beside it).
+    /// The journal's release version (semantic versioning); `contract`: the interface version of docs/spec.md.
     static let version = "1.2.0"
     static let contract = "1.2"
 

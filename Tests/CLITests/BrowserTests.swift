@@ -4,14 +4,14 @@ import Testing
 /// The report and the served dashboard in a real browser: `tests/browser/test_report.py` drives
 /// headless Chromium (Debian's `chromium`, `chromium-driver`) with Python's `selenium` against
 /// the built `journal`. Skipped where those are missing, except in CI (`CI=true`), where that
-/// fails: `.ci/run` installs them.
+/// fails: `make test` installs them (`make test-deps`).
 @Suite(
     "Report and dashboard in headless Chromium",
     .enabled(
         if: BrowserEnvironment.available || BrowserEnvironment.required,
         """
-        chromium, chromedriver or Python's selenium is not installed (apt-get install chromium chromium-driver; pip \
-        install selenium)
+        chromium, chromedriver or Python's selenium is not installed (make test-deps, or apt-get install chromium \
+        chromium-driver python3-selenium)
         """
     ))
 struct BrowserTests {

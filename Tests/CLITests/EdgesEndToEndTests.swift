@@ -2,7 +2,7 @@ import EventStore
 import Foundation
 import Testing
 
-/// The edges a new user meets first (contract §4): versions, windows, file modes, simulated
+/// The edges a new user meets first (spec §4): versions, windows, file modes, simulated
 /// events kept apart from real ones, and errors about the journal's location that say what to do.
 @Suite("journal edges (end to end)")
 struct EdgesEndToEndTests {

@@ -83,7 +83,7 @@ struct ImportErrorsEndToEndTests {
         }
         let rejects = try runner.read("rejects.ndjson").split(separator: "\n").map(String.init)
         #expect(rejects.count == 9, "\(rejects)")
-        // Each reject is {"line", "reason", "input"}, its input masked as contract §4 says.
+        // Each reject is {"line", "reason", "input"}, its input masked as spec §4 says.
         let objects = try rejects.map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] ?? [:] }
         #expect(objects.map { $0["line"] as? Int } == [1, 2, 3, 4, 5, 6, 7, 9, 10])
         let inputs = objects.map { $0["input"] as? String ?? "" }

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// `journal query rates` through the built executable (contract §7): the JSON's shape and
+/// `journal query rates` through the built executable (spec §7): the JSON's shape and
 /// exact decimals, `--every` buckets, and the text and CSV shapes.
 @Suite("journal query rates end to end")
 struct RatesEndToEndTests {
@@ -32,7 +32,7 @@ struct RatesEndToEndTests {
         "byMethod":{}}
         """#
 
-    @Test("rates print the contract's JSON with four-decimal rates")
+    @Test("rates print the spec's JSON with four-decimal rates")
     func ratesPrintTheContractsJSON() throws {
         let runner = try knownJournal()
         let result = try runner.run(["query", "rates", "--format", "json"])

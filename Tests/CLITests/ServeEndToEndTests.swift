@@ -2,7 +2,7 @@ import Foundation
 import JournalTestSupport
 import Testing
 
-/// `journal serve` (contract §8) through the built executable on a free loopback port.
+/// `journal serve` (spec §8) through the built executable on a free loopback port.
 @Suite("journal serve (end to end)", .serialized)
 struct ServeEndToEndTests {
     /// A `3ds` transaction's first two events as NDJSON lines, with ids and stream from `n`.

@@ -2,7 +2,7 @@ import Domain
 import JournalCore
 import Testing
 
-/// Every rule of contract §3.2: the legal case is accepted, the illegal one refused with its reason.
+/// Every rule of spec §3.2: the legal case is accepted, the illegal one refused with its reason.
 @Suite("Card digitization rules")
 struct CardDigitizationTests {
     private func expectAccepted(_ prefix: [Step], _ last: Step, sourceLocation: SourceLocation = #_sourceLocation) {

@@ -2,7 +2,7 @@ import Domain
 import JournalCore
 import Testing
 
-/// Masking for the rejects file and error reports, with the guard's own detection (contract §4).
+/// Masking for the rejects file and error reports, with the guard's own detection (spec §4).
 @Suite("Sensitive data masking")
 struct SensitiveDataMaskingTests {
     private func masked(_ json: String) -> String {

@@ -2,7 +2,7 @@ import Domain
 import JournalCore
 import Testing
 
-/// Every rule of contract §3.1: the legal case is accepted, the illegal one refused with its reason.
+/// Every rule of spec §3.1: the legal case is accepted, the illegal one refused with its reason.
 @Suite("3DS transaction rules")
 struct ThreeDSTransactionTests {
     private func expectAccepted(_ prefix: [Step], _ last: Step, sourceLocation: SourceLocation = #_sourceLocation) {

@@ -79,7 +79,7 @@ struct BundleVerifierTests {
         #expect(try log.verifier.verify(older).events.map(\.position) == [1, 2, 4, 5, 7])
     }
 
-    @Test("the JSON document has the contract's keys in order and decodes to the same bundle")
+    @Test("the JSON document has the spec's keys in order and decodes to the same bundle")
     func jsonRoundTrip() throws {
         let log = try Log()
         let bundle = try log.bundle("card-b")

@@ -3,8 +3,8 @@ import Testing
 
 @testable import EventStore
 
-/// The leaf line (contract section 6) is written into memory sized beforehand; these tests hold
-/// it to a rendering built here from the contract's wording with Swift strings, over texts that
+/// The leaf line (spec §6) is written into memory sized beforehand; these tests hold
+/// it to a rendering built here from the spec's wording with Swift strings, over texts that
 /// need escaping, numbers at their extremes and payloads that make the scratch memory grow.
 @Suite("The leaf line")
 struct LeafLineTests {
@@ -21,7 +21,7 @@ struct LeafLineTests {
         var hash: [UInt8]
     }
 
-    /// The contract's JSON string escaping: quote, backslash, \n \r \t, other controls as \u00XX.
+    /// The spec's JSON string escaping: quote, backslash, \n \r \t, other controls as \u00XX.
     static func quoted(_ text: String) -> String {
         var out = "\""
         for scalar in text.unicodeScalars {
@@ -95,7 +95,7 @@ struct LeafLineTests {
         return cases
     }()
 
-    @Test("an event's export line is the contract's rendering, byte for byte", arguments: 0..<cases.count)
+    @Test("an event's export line is the spec's rendering, byte for byte", arguments: 0..<cases.count)
     func exportLineMatchesTheContract(index: Int) throws {
         let c = Self.cases[index]
         var line: [UInt8] = [1, 2, 3] // appended after what the array holds
@@ -103,7 +103,7 @@ struct LeafLineTests {
         #expect(line == [1, 2, 3] + Array(Self.expectedLine(c).utf8))
     }
 
-    @Test("the leaf hash from a link body is SHA-256 of 0x00 and the contract's line")
+    @Test("the leaf hash from a link body is SHA-256 of 0x00 and the spec's line")
     func leafHashFromBodyHashesTheContractLine() throws {
         let hasher = ChainHasher()
         // One hasher for every case, large and small alternating: its scratch line is reused.

@@ -3,7 +3,7 @@ import Testing
 
 @testable import EventStore
 
-/// The journal's Merkle tree (contract section 6), kept by every write path of every backend in
+/// The journal's Merkle tree (spec §6), kept by every write path of every backend in
 /// the transaction of its events: after any sequence of commits, the stored tree is the RFC 6962
 /// tree over the export lines of the log.
 @Suite("Merkle tree conformance")

@@ -4,7 +4,7 @@ import Testing
 @testable import EventStore
 
 /// The store's proofs, read from its tiles, are accepted by Go's `sumdb/tlog` (`CheckRecord`,
-/// `CheckTree`), the reference verifier the contract names.
+/// `CheckTree`), the reference verifier spec §6 names.
 @Suite(
     "Merkle tree: the store's proofs checked by Go's sumdb/tlog",
     .enabled(if: GoReference.available || GoReference.required, "Go and golang.org/x/mod are not installed"))

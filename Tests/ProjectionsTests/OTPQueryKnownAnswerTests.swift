@@ -2,7 +2,7 @@ import JournalCore
 import Projections
 import Testing
 
-/// `journal query otp` on hand-built logs: one test per clause of contract §5.
+/// `journal query otp` on hand-built logs: one test per clause of spec §5.
 @Suite("otp query, clause by clause")
 struct OTPQueryKnownAnswerTests {
     private func otp(_ backend: DatabaseBackend, _ log: LogBuilder, since: String? = nil, until: String? = nil)

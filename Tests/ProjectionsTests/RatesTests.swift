@@ -4,7 +4,7 @@ import Testing
 
 @testable import Projections
 
-/// `journal query rates` (contract §7) against a naive recomputation from `readAll`, the rate
+/// `journal query rates` (spec §7) against a naive recomputation from `readAll`, the rate
 /// rounding, and the `--every` buckets.
 @Suite("Rates: cohorts by start, exact rounding, buckets")
 struct RatesTests {

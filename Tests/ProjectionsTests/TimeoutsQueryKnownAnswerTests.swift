@@ -2,7 +2,7 @@ import JournalCore
 import Projections
 import Testing
 
-/// `journal query timeouts` on hand-built logs: one test per clause of contract §5.
+/// `journal query timeouts` on hand-built logs: one test per clause of spec §5.
 @Suite("timeouts query, clause by clause")
 struct TimeoutsQueryKnownAnswerTests {
     private func timeouts(_ backend: DatabaseBackend, _ log: LogBuilder, since: String? = nil, until: String? = nil)

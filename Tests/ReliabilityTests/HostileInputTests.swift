@@ -115,7 +115,7 @@ struct HostileInputTests {
             var bytes = lines[number - 1].bytes
             if bytes.last == 0x0D { bytes.removeLast() }
             if bytes.count <= NDJSONLineReader.defaultMaxLineLength, String(validating: bytes, as: UTF8.self) != nil {
-                // The line as it was, but for what the sensitive-data guard masks (contract §4).
+                // The line as it was, but for what the sensitive-data guard masks (spec §4).
                 let parsed = NDJSONLineReader.problem(in: bytes) == nil ? try? JSONParser().parse(bytes) : nil
                 let masked = SensitiveData.maskedLine(bytes, isJSON: parsed)
                 #expect(

@@ -1,6 +1,6 @@
 import JournalCore
 
-/// The check every read of both backends makes of each event it returns (contract §4): its stored
+/// The check every read of both backends makes of each event it returns (spec §4): its stored
 /// hash must equal the chain link recomputed from the stored hash before it and its content.
 enum ChainLinkCheck {
     /// `previous`: the stored hash at `event.position − 1` (nil when there is no such row).

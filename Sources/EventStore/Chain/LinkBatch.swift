@@ -153,7 +153,7 @@ final class LinkBatch: @unchecked Sendable {
         }
     }
 
-    /// Computes every event's leaf hash (contract section 6) into `leafHashes`, from its link:
+    /// Computes every event's leaf hash (spec §6) into `leafHashes`, from its link:
     /// the position and version, the body after them (the layout `LeafLine.Fields(body:)`
     /// reads), and the stored hash, which starts the next link. For a scan that builds the tree
     /// (the schema upgrade), on the thread that checks the batch. Call it after `failure()`

@@ -1,7 +1,7 @@
 /// The RFC 6962 Merkle tree (RFC 9162 §2.1) over the journal's log: hashes, proof generation
 /// and proof verification.
 ///
-/// Entry `i` of a tree is the leaf line of the event at position `i + 1` (contract section 6).
+/// Entry `i` of a tree is the leaf line of the event at position `i + 1` (spec §6).
 /// Leaf hash = SHA-256(0x00 ‖ leaf line), interior node = SHA-256(0x01 ‖ left ‖ right), and
 /// the empty tree's root is SHA-256 of nothing. Hashes are 32-byte arrays.
 ///

@@ -6,7 +6,7 @@ import JournalCore
 /// ## Why positions are gapless and commit-ordered
 /// PostgreSQL sequences are not transactional: two writers can take positions 7 and 8, 8 commits
 /// first, and a reader that saw 8 moves its checkpoint past 7, which commits a moment later and is
-/// never read (eventstore-anchors §F). This store has no sequence. Every write transaction starts
+/// never read (a known trap of event stores on sequences). This store has no sequence. Every write transaction starts
 /// with `SELECT … FROM journal_head FOR UPDATE`: the single head row is the journal's append lock.
 /// Holding it, the writer reads the last committed position and hash (READ COMMITTED re-reads the
 /// newest row version after waiting), assigns `head + 1, head + 2, …` itself, moves the head and

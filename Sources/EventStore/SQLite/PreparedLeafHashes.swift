@@ -1,4 +1,4 @@
-/// The leaf hashes (contract section 6) of a prepared load batch's events whose chain hash the
+/// The leaf hashes (spec §6) of a prepared load batch's events whose chain hash the
 /// preparer computed ahead, made on a thread of their own while the writer writes the batch's
 /// rows: the leaf line is rendered and hashed from what the batch already holds (the link body,
 /// the assumed position and version, the chain hash), so the writer only copies each one where

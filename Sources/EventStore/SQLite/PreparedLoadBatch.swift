@@ -114,7 +114,7 @@ struct PreparedLoadEvent: Sendable {
 package final class LoadPreparer: @unchecked Sendable {
     // `@unchecked Sendable`: one thread uses a preparer at a time (the producer's tasks are
     // waited for in turn). The properties keep their run-time exclusivity checks: skipping
-    // them saved nothing measurable (BENCHMARKS.md, "Exclusivity checks").
+    // them saved nothing measurable (docs/benchmarks-history.md, "Exclusivity checks").
     private let maxPayloadBytes: Int
     private let published: PublishedDictionary
     private var dictionary: LZ4Dictionary?

@@ -98,7 +98,7 @@ package final class SQLiteConnection {
 
     /// Creates a missing database file with mode 0600 before SQLite opens it: SQLite would create
     /// it 0644 (less the umask), and gives its `-wal`, `-shm` and `-journal` files the database
-    /// file's mode, so the whole journal stays readable by its owner only (contract §4). An
+    /// file's mode, so the whole journal stays readable by its owner only (spec §4). An
     /// existing file is left as it is; a failure here is left for `sqlite3_open_v2` to report.
     private static func createOwnerOnly(_ path: String) {
         guard path != ":memory:", !path.isEmpty, !path.hasPrefix("file:") else { return }

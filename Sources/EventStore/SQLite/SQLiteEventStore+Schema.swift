@@ -32,7 +32,7 @@
 //   journal_id_index(singleton = 1, through)      how far the id index covers the log
 //   journal_head(singleton = 1, position, hash)   the last committed position and its hash
 //   journal_tree(level, idx, hashes BLOB, PRIMARY KEY (level, idx))
-//                                          the Merkle tree over the log (contract section 6) in
+//                                          the Merkle tree over the log (spec §6) in
 //                                          tiles of up to 256 hashes (TreeTiles.swift), appended
 //                                          in the transaction that moves the head (files of
 //                                          earlier builds declare it WITHOUT ROWID; a writer
@@ -177,7 +177,7 @@ extension SQLiteEventStore {
 
     /// The tiles, in a rowid table: a tile is up to 8 KiB, and in a `WITHOUT ROWID` table every
     /// interior cell of the key's B-tree carries up to a kilobyte of a row and its overflow
-    /// chain, which a lookup reads at each level (BENCHMARKS.md, History).
+    /// chain, which a lookup reads at each level (docs/benchmarks-history.md, History).
     static let treeTableSchema = """
         CREATE TABLE journal_tree(
             level INTEGER NOT NULL,

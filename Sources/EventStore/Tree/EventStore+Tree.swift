@@ -1,4 +1,4 @@
-// The journal's Merkle tree and signed checkpoints (contract section 6), for every backend: the
+// The journal's Merkle tree and signed checkpoints (spec §6), for every backend: the
 // backends store tiles and checkpoints (`treeTile`, `storeCheckpoint`), and everything here is
 // computed from them.
 extension EventStore {

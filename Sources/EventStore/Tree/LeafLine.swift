@@ -1,7 +1,7 @@
 import JournalCore
 
 /// The line `journal export` prints for an event (without its line feed), which is also the
-/// event's entry in the journal's Merkle tree (its *leaf line*, contract section 6): the import
+/// event's entry in the journal's Merkle tree (its *leaf line*, spec §6): the import
 /// envelope, then the four keys the journal assigned. `data` and `meta` are written byte for
 /// byte as stored.
 ///

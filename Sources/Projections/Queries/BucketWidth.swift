@@ -1,4 +1,4 @@
-/// The bucket lengths of `--every` (contract §7): UTC-aligned, so an hour bucket starts on the
+/// The bucket lengths of `--every` (spec §7): UTC-aligned, so an hour bucket starts on the
 /// hour and a day bucket at midnight UTC.
 public enum BucketWidth: String, Sendable, CaseIterable {
     case minute = "1m"

@@ -18,7 +18,7 @@ public struct StreamFilter: Sendable, Equatable {
     /// Matches a stream when any of its events carries it as `meta.correlationId`.
     public var correlationID: String?
 
-    /// The stream categories (contract §1).
+    /// The stream categories (spec §1).
     public static let categoryNames = StreamCategory.allCases.map(\.rawValue)
 
     public init(

@@ -1,6 +1,6 @@
 import Domain
 
-/// `rates` (contract §7) from the read models: 3DS transactions from the `funnel` counters
+/// `rates` (spec §7) from the read models: 3DS transactions from the `funnel` counters
 /// (kept at each stream's `TransactionCreated`), journeys from the card model's `cohort`
 /// counters (kept at each stream's `EligibilityChecked`); both are moved when the stream's
 /// outcome changes, so a bucket always describes its streams by their whole history.

@@ -14,7 +14,7 @@ public enum QueryName: String, Sendable, CaseIterable {
         case .errors: return "protocol errors by code and component, runtime errors by code"
         case .idv: return "per ID&V method: offered, selected, re-selected, activated, failed; time to activation"
         case .latency: return "challenge and activation durations, p50/p95/p99, by directory server and method"
-        case .rates: return "3DS and digitization rates of the streams started in the window (contract §7)"
+        case .rates: return "3DS and digitization rates of the streams started in the window (docs/spec.md §7)"
         }
     }
 
@@ -52,7 +52,7 @@ extension ProjectionEngine {
         }
     }
 
-    /// The query answered once per `every` bucket of the window (contract §7). An open bound is
+    /// The query answered once per `every` bucket of the window (spec §7). An open bound is
     /// closed on the data: for `rates` the earliest cohort start and just after the latest; for
     /// the others the first and last minute holding an event.
     public func run(_ name: QueryName, window: QueryWindow, every: BucketWidth) throws(ProjectionError) -> QueryOutput {

@@ -1,6 +1,6 @@
 import JournalCore
 
-/// A rate of `rates` (contract §7): numerator / denominator rounded to 4 decimal places, half to
+/// A rate of `rates` (spec §7): numerator / denominator rounded to 4 decimal places, half to
 /// even, from the exact quotient. Integer arithmetic only, so 1/160 is 0.0062 and 7/160 is
 /// 0.0438 (a binary floating-point quotient would give 0.00625 → 0.0063 on some inputs and
 /// print as `6.25e-03`); `null` when the denominator is 0.

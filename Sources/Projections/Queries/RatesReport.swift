@@ -1,7 +1,7 @@
 import Domain
 import JournalCore
 
-/// `journal query rates` (contract §7): the streams that **started** in the window (a `3ds`
+/// `journal query rates` (spec §7): the streams that **started** in the window (a `3ds`
 /// stream's `TransactionCreated`, a `card` stream's `EligibilityChecked`), each described by
 /// its whole history, and the rates between those counts.
 public struct RatesReport: QueryReport, Equatable {

@@ -5,7 +5,7 @@ public protocol QueryReport: Sendable {
     var json: JSONValue { get }
 }
 
-/// `journal query otp` (contract §5).
+/// `journal query otp` (spec §5).
 public struct OTPReport: QueryReport, Equatable {
     public var threeDSSubmissions: Int64 = 0
     public var resends: Int64 = 0
@@ -42,7 +42,7 @@ public struct OTPReport: QueryReport, Equatable {
     }
 }
 
-/// `journal query timeouts` (contract §5).
+/// `journal query timeouts` (spec §5).
 public struct TimeoutsReport: QueryReport, Equatable {
     public var challengeTimeouts: Int64 = 0
     public var byDirectoryServer: [String: Int64] = [:]

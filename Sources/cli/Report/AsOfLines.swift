@@ -30,7 +30,7 @@ enum AsOfLines {
                 + ". <span id=\"checkpoint-signature\" data-signature=\"unchecked\">Signature not checked by this "
                 + "page: the journal holds no verifier key (journal verify --checkpoint FILE --key VKEY "
                 + "checks it).</span></dd>\n"
-            // The place of the witnesses' cosignatures (contract §11): signature lines by other
+            // The place of the witnesses' cosignatures (spec §11): signature lines by other
             // names than the origin, counted here, neither named nor checked yet.
             if checkpoint.otherSignatures > 0 {
                 out +=

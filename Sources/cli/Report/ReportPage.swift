@@ -152,7 +152,7 @@ struct ReportPage {
             columns: ["rate", "value", "numerator", "denominator"], rows: rows)
         return section(
             "headline", "Headline rates",
-            "Streams that started in the window (contract section 7): a 3DS transaction by its "
+            "Streams that started in the window (docs/spec.md, section 7): a 3DS transaction by its "
                 + "TransactionCreated, a digitization by its EligibilityChecked, each described by its whole history.",
             cards + figure(chart.title, chart.svg, table))
     }
@@ -321,7 +321,7 @@ struct ReportPage {
             figure(chart.title, chart.svg, table) + alone(outcomes))
     }
 
-    /// `01 text`; a type the contract does not name stays as it is (`none`: no screen).
+    /// `01 text`; a type spec §3.1 does not name stays as it is (`none`: no screen).
     static func uiTypeName(_ type: String) -> String {
         guard let known = ACSUIType(rawValue: type) else { return type }
         return "\(type) \(known.label)"

@@ -1,4 +1,4 @@
-/// The routes of contract §8, named by their pattern (the access log's and the metrics' `route`).
+/// The routes of spec §8, named by their pattern (the access log's and the metrics' `route`).
 enum APIRoute: String, Sendable, CaseIterable {
     case index = "/"
     case healthz = "/healthz"
@@ -9,7 +9,7 @@ enum APIRoute: String, Sendable, CaseIterable {
     case checkpoint = "/v1/checkpoint"
     case proof = "/v1/proof/{position}"
     case bundle = "/v1/bundle/{stream}"
-    /// An extension of contract §8: `journal find` over HTTP, for the dashboard's stream browser.
+    /// An extension of spec §8: `journal find` over HTTP, for the dashboard's stream browser.
     case find = "/v1/find"
     /// `journal replay STREAM --format json` over HTTP, for the dashboard's audit view.
     case replay = "/v1/replay/{stream}"

@@ -3,7 +3,7 @@ import JournalCore
 import Projections
 import Synchronization
 
-/// The HTTP API of contract §8 over one store opened for writing. Called on the server's event
+/// The HTTP API of spec §8 over one store opened for writing. Called on the server's event
 /// loops, which must not wait: appends go to the writer thread, which shares transactions among
 /// concurrent requests (`AppendBatcher`); reads go to a few worker threads (`readers`), queries
 /// to one read-model engine behind a lock; long-polls that find nothing wait in `LongPolls`.
@@ -512,7 +512,7 @@ final class JournalAPI: HTTPHandler, @unchecked Sendable {
     }
 
     /// `GET /v1/find?since=T&until=T&category=C&outcome=O&ds=RID&…&limit=N`: `journal find
-    /// --format json` (an extension of contract §8), its parameters checked as the command's.
+    /// --format json` (an extension of spec §8), its parameters checked as the command's.
     private func find(_ request: HTTPRequest) throws -> HTTPResponse {
         let names = [
             "since", "until", "category", "outcome", "ds", "server-trans-id", "acs-trans-id", "digital-card-id",

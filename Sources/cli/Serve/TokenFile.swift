@@ -2,7 +2,7 @@ import EventStore
 import Glibc
 import JournalCore
 
-/// What a bearer token may do (contract §8): `read` every GET, `append` `POST /v1/events`,
+/// What a bearer token may do (spec §8): `read` every GET, `append` `POST /v1/events`,
 /// `admin` everything.
 enum TokenRole: String, Sendable, CaseIterable {
     case read

@@ -8,8 +8,8 @@ enum EvidenceFixture {
     static let packageRoot: URL = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    /// The shared Merkle test vectors (`../shared/testdata/merkle` beside the package).
-    static let merkleData = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/testdata/merkle")
+    /// The RFC 6962 Merkle test vectors of transparency-dev/merkle (`Fixtures/merkle`, its NOTICE).
+    static let merkleData = packageRoot.appendingPathComponent("Tests/EventStoreTests/Fixtures/merkle")
 
     /// Every `.json` file below `folder`, sorted by path.
     static func jsonFiles(under folder: URL) throws -> [URL] {

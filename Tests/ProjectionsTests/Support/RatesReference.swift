@@ -2,7 +2,7 @@ import EventStore
 import JournalCore
 import Projections
 
-/// A second, deliberately naive `rates` (contract §7): read the whole log with `readAll`, group
+/// A second, deliberately naive `rates` (spec §7): read the whole log with `readAll`, group
 /// it by stream, fold each stream's events in version order into a few facts, then count the
 /// streams whose first event lies in the window. Shares no code with the read models (only the
 /// report type, whose counting helpers it does not use).
