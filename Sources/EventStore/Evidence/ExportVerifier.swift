@@ -101,44 +101,54 @@ public struct ExportVerifier: Sendable {
             checkpoint: checkpoint, linesAfter: check.linesAfter, skippedByteOrderMark: skippedByteOrderMark)
     }
 
-    /// A file read in chunks of 1 MiB into one growing buffer, handing out whole lines.
+    /// A file read in chunks of 1 MiB into one buffer, handing out whole lines. The buffer
+    /// grows only while a line is longer than what it holds.
     private struct ChunkReader {
         let file: FileDescriptor
-        var buffer: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 2 * ChunkReader.chunkSize)
         var start = 0
+        var end = 0
         static let chunkSize = 1 << 20
 
-        var pending: Int { buffer.count - start }
-        var pendingBytes: ArraySlice<UInt8> { buffer[start...] }
+        init(file: FileDescriptor) { self.file = file }
+
+        var pending: Int { end - start }
+        var pendingBytes: ArraySlice<UInt8> { buffer[start..<end] }
 
         /// Reads one more chunk; false at the end of the file.
         mutating func fill() throws(ExportVerificationError) -> Bool {
             if start > 0 {
-                buffer.removeFirst(start)
-                start = 0
+                let remaining = end - start
+                if remaining > 0 {
+                    buffer.withUnsafeMutableBytes { raw in
+                        // The regions may overlap: `copyMemory` moves as `memmove` does.
+                        raw.baseAddress!.copyMemory(from: raw.baseAddress! + start, byteCount: remaining)
+                    }
+                }
+                (start, end) = (0, remaining)
             }
-            let old = buffer.count
-            buffer.append(contentsOf: repeatElement(0, count: Self.chunkSize))
+            if buffer.count - end < Self.chunkSize {
+                buffer.append(contentsOf: repeatElement(0, count: Self.chunkSize))
+            }
             let read: Result<Int, Errno> = buffer.withUnsafeMutableBytes { raw in
                 Result { () throws(Errno) in
-                    try file.read(into: UnsafeMutableRawBufferPointer(rebasing: raw[old...]))
+                    try file.read(into: UnsafeMutableRawBufferPointer(rebasing: raw[end...]))
                 }
             }
             switch read {
             case let .success(count):
-                buffer.removeLast(Self.chunkSize - count)
+                end += count
                 return count > 0
             case let .failure(error):
-                buffer.removeLast(Self.chunkSize)
                 throw .unreadable("cannot read the export: \(error)")
             }
         }
 
         /// The next whole line in the buffer (without its line feed), or nil.
         mutating func nextLine() -> ArraySlice<UInt8>? {
+            guard start < end else { return nil }
             let found = buffer.withUnsafeBufferPointer { raw -> Int? in
-                guard start < raw.count else { return nil }
-                return Memory.firstIndex(of: 0x0A, in: raw.baseAddress! + start, count: raw.count - start)
+                Memory.firstIndex(of: 0x0A, in: raw.baseAddress! + start, count: end - start)
             }
             guard let offset = found else { return nil }
             let line = buffer[start..<(start + offset)]
@@ -148,14 +158,11 @@ public struct ExportVerifier: Sendable {
 
         mutating func skip(_ count: Int) { start += count }
 
-        mutating func dropPending() {
-            buffer.removeAll(keepingCapacity: true)
-            start = 0
-        }
+        mutating func dropPending() { (start, end) = (0, 0) }
 
         mutating func takePending() -> ArraySlice<UInt8> {
             defer { dropPending() }
-            return buffer[start...]
+            return buffer[start..<end]
         }
     }
 }
