@@ -58,7 +58,7 @@ package enum FileSystem {
     }
 
     /// Removes a file; a missing file is not an error.
-    static func remove(_ path: String) {
+    package static func remove(_ path: String) {
         unlink(path)
     }
 

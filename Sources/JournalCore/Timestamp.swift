@@ -25,15 +25,44 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
         self = value
     }
 
-    /// Parses a `--since`/`--until` argument: the envelope format, or a date `YYYY-MM-DD`
-    /// meaning midnight UTC.
+    /// Parses a `--since`/`--until` argument (and any option or parameter taking a time): an
+    /// RFC 3339 UTC timestamp `YYYY-MM-DDTHH:MM:SS[.f…]Z` with 0 to 9 fraction digits (`T`/`Z`
+    /// in either case, `+00:00` for `Z`), or a date `YYYY-MM-DD` meaning midnight UTC. A
+    /// fraction finer than a millisecond is rounded up to the next one: events have millisecond
+    /// times, so `occurredAt ≥ T` and `occurredAt < T` keep the same events. The envelope's
+    /// `occurredAt` stays strict (``init(_:)``).
     public init?(queryBound text: String) {
         if let exact = Timestamp(text) {
             self = exact
             return
         }
-        guard let midnight = Timestamp(text + "T00:00:00.000Z"), text.utf8.count == 10 else { return nil }
-        self = midnight
+        if text.utf8.count == 10 {
+            guard let midnight = Timestamp(text + "T00:00:00.000Z") else { return nil }
+            self = midnight
+            return
+        }
+        var bytes = Array(text.utf8)
+        if bytes.count > 6, bytes.suffix(6).elementsEqual("+00:00".utf8) {
+            bytes.removeLast(6)
+            bytes.append(UInt8(ascii: "Z"))
+        }
+        guard bytes.count >= 20, bytes[10] | 0x20 == UInt8(ascii: "t"),
+            bytes.last.map({ $0 | 0x20 }) == UInt8(ascii: "z")
+        else { return nil }
+        let seconds = bytes[0..<19]
+        var fraction = bytes[19..<(bytes.count - 1)]
+        if !fraction.isEmpty {
+            guard fraction.first == UInt8(ascii: "."), (2...10).contains(fraction.count) else { return nil }
+            fraction = fraction.dropFirst()
+        }
+        guard fraction.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
+        let digits = Array(fraction) + Array(repeating: UInt8(ascii: "0"), count: 9 - fraction.count)
+        let millis = String(decoding: digits[0..<3], as: UTF8.self)
+        let finer = digits[3...].contains { $0 != UInt8(ascii: "0") }
+        var canonical = Array(seconds)
+        canonical[10] = UInt8(ascii: "T")
+        guard let whole = Timestamp(String(decoding: canonical, as: UTF8.self) + ".\(millis)Z") else { return nil }
+        self = finer ? whole.adding(milliseconds: 1) : whole
     }
 
     private static func parse(_ b: UnsafeBufferPointer<UInt8>) -> Timestamp? {

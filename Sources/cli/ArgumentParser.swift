@@ -17,6 +17,19 @@ struct OptionSpec: Sendable {
     var name: String
     var value: Value
     var help: String
+    /// Shown without brackets in the usage line; the command's `validate` enforces it.
+    var isRequired = false
+
+    init(name: String, value: Value, help: String, isRequired: Bool = false) {
+        (self.name, self.value, self.help, self.isRequired) = (name, value, help, isRequired)
+    }
+
+    /// The same option, shown as required.
+    func required() -> OptionSpec {
+        var option = self
+        option.isRequired = true
+        return option
+    }
 
     /// `--db PATH`, `--format text|json`, `--all`.
     var synopsis: String {
@@ -256,8 +269,8 @@ struct ArgumentParser: Sendable {
         case .timeBound:
             guard Timestamp(queryBound: value) != nil else {
                 throw CLIError.usage(
-                    "option '--\(option.name)' takes a timestamp YYYY-MM-DDTHH:MM:SS.sssZ or a "
-                        + "date YYYY-MM-DD, not '\(Help.printable(value))'", hint: hint)
+                    "option '--\(option.name)' takes a UTC timestamp YYYY-MM-DDTHH:MM:SS[.fraction]Z "
+                        + "(RFC 3339) or a date YYYY-MM-DD, not '\(Help.printable(value))'", hint: hint)
             }
         }
     }

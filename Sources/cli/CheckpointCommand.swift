@@ -9,7 +9,12 @@ enum CheckpointCommand {
         summary: "sign the journal's Merkle tree head (C2SP tlog-checkpoint) and keep it; --list shows them",
         options: [
             EvidenceFiles.signingKeyOption,
-            OptionSpec(name: "list", value: .flag, help: "list the checkpoints the journal keeps (size, root, when)")
+            OptionSpec(name: "list", value: .flag, help: "list the checkpoints the journal keeps (size, root, when)"),
+            OptionSpec(
+                name: "latest", value: .flag,
+                help: "print the latest kept checkpoint exactly as signed (a file for --checkpoint)"),
+            OptionSpec(
+                name: "out", value: .text(placeholder: "FILE"), help: "with --latest: write it to FILE (mode 0600)")
         ],
         details: """
             Signs the journal's current head, the root of the RFC 6962 Merkle tree over every
@@ -20,15 +25,23 @@ enum CheckpointCommand {
             --checkpoint' later proves the journal is that log or an append-only extension of
             it, and 'journal prove' and 'journal bundle' prove events against it.
 
-            --list prints the kept checkpoints, oldest first.
+            --list prints the kept checkpoints, oldest first. --latest prints the latest kept
+            checkpoint exactly as it was signed (the note, its signature lines, one final line
+            feed), or writes it to --out FILE: what 'verify --checkpoint', 'prove --checkpoint'
+            and 'check --checkpoint' take. With no checkpoint kept it exits 1.
             """,
         examples: [
             "journal checkpoint --key journal.key > checkpoint-2026-12-01.txt",
-            "journal checkpoint --list --format json"
+            "journal checkpoint --list --format json",
+            "journal checkpoint --latest --out checkpoint.txt"
         ],
         validate: { arguments throws(CLIError) in
-            if arguments.flag("list") && arguments.string("key") != nil {
-                throw CLIError.usage("give --key FILE to sign, or --list, not both")
+            let modes = [arguments.string("key") != nil, arguments.flag("list"), arguments.flag("latest")]
+            if modes.filter({ $0 }).count > 1 {
+                throw CLIError.usage("give one of --key FILE (sign), --list or --latest")
+            }
+            if arguments.string("out") != nil && !arguments.flag("latest") {
+                throw CLIError.usage("--out FILE goes with --latest", hint: "journal checkpoint --latest --out FILE")
             }
         },
         run: run)
@@ -36,6 +49,10 @@ enum CheckpointCommand {
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws {
         if arguments.flag("list") {
             try list(arguments, context)
+            return
+        }
+        if arguments.flag("latest") {
+            try latest(arguments, context)
             return
         }
         guard let signer = try EvidenceFiles.signer(arguments, context) else {
@@ -86,6 +103,30 @@ enum CheckpointCommand {
         object["root"] = .string(Base64.encode(kept.root))
         object["note"] = .string(kept.note)
         return object
+    }
+
+    /// `--latest [--out FILE]`: the latest kept checkpoint as signed, ending in one line feed.
+    private static func latest(_ arguments: ParsedArguments, _ context: CommandContext) throws {
+        let store = try JournalAccess.openForReading(context, arguments)
+        guard let kept = try store.checkpoints().last else {
+            throw CLIError(
+                .failure, "the journal keeps no checkpoint",
+                hint: "sign one with 'journal checkpoint --key FILE'")
+        }
+        var note = kept.note
+        while note.hasSuffix("\n\n") { note.removeLast() }
+        if !note.hasSuffix("\n") { note += "\n" }
+        if let path = arguments.string("out") {
+            let sink = try OutputSink.create(path: path)
+            sink.write(note)
+            try sink.close()
+        } else if arguments.format == .text {
+            context.stdout.write(note)
+        }
+        if arguments.format == .json {
+            let origin = (try? SignedCheckpoint(parsing: kept.note).checkpoint.origin) ?? "?"
+            context.stdout.line(JSONWriter.string(.object(json(kept, origin: origin))))
+        }
     }
 
     private static func list(_ arguments: ParsedArguments, _ context: CommandContext) throws {

@@ -8,6 +8,12 @@ struct CommandSpec: Sendable {
     var options: [OptionSpec] = []
     /// True when the command prints results, so it takes `--format text|json`.
     var printsResults = true
+    /// False for a command that opens no journal by `--db` (keygen, check, token, copy): it
+    /// still accepts `--db` (every command does, spec §4), but its help does not list it.
+    var usesDB = true
+    /// Usage lines that replace the one made from the table, for a command with two forms
+    /// (`journal keygen NAME --out FILE`, `journal keygen --public FILE`).
+    var usages: [String]?
     /// Paragraphs for `--help`.
     var details: String
     /// Example command lines for `--help`.
@@ -19,13 +25,17 @@ struct CommandSpec: Sendable {
 
     var allOptions: [OptionSpec] { options + [.db] + (printsResults ? [.format] : []) }
 
+    /// The options `--help` shows: all but an unused `--db`.
+    var listedOptions: [OptionSpec] { options + (usesDB ? [.db] : []) + (printsResults ? [.format] : []) }
+
     /// `journal import FILE|- [--rejects FILE] [--db PATH] [--format text|json]`
     var synopsis: String {
+        if let usages { return usages.joined(separator: "\n       ") }
         var parts = ["journal", name]
         for positional in positionals {
             parts.append(positional.isRequired ? positional.name : "[\(positional.name)]")
         }
-        for option in allOptions { parts.append("[\(option.synopsis)]") }
+        for option in listedOptions { parts.append(option.isRequired ? option.synopsis : "[\(option.synopsis)]") }
         return parts.joined(separator: " ")
     }
 }

@@ -19,12 +19,14 @@ enum CopyCommand {
         options: [
             OptionSpec(
                 name: "from", value: .text(placeholder: "A"),
-                help: "the source journal: a file path or a postgres:// URL"),
+                help: "the source journal: a file path or a postgres:// URL", isRequired: true),
             OptionSpec(
                 name: "to", value: .text(placeholder: "B"),
-                help: "the destination: a new or empty journal (created when missing), or a partial copy to resume"),
+                help: "the destination: a new or empty journal (created when missing), or a partial copy to resume",
+                isRequired: true),
             ProgressReporter.option
         ],
+        usesDB: false,
         details: """
             Copies every event in position order, keeping ids, streams, versions, occurredAt,
             recordedAt and the data and meta bytes, so both journals hold the same hash chain.

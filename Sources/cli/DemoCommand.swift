@@ -87,20 +87,12 @@ enum DemoCommand {
     private static func evidence(path: String, context: CommandContext) throws {
         let out = context.stdout
         let keyPath = path + ".key"
-        let verifierPath = path + ".vkey"
+        let verifierPath = keyPath + ".pub"
         let bundlePath = path + ".evidence.json"
 
         step(10, "evidence: a signing key, and a signed checkpoint of the journal's Merkle tree", out)
-        out.line("$ journal keygen demo.example/journal --out \(keyPath) > \(verifierPath)")
-        let verifierFile = try OutputSink.create(path: verifierPath)
-        let keygen = CommandContext(
-            environment: context.environment, stdout: verifierFile, stderr: context.stderr,
-            stderrIsTerminal: context.stderrIsTerminal, now: context.now)
-        try KeygenCommand.spec.run(
-            try JournalCLI.parser.parse(
-                ["demo.example/journal", "--out", keyPath],
-                for: KeygenCommand.spec), keygen)
-        try verifierFile.close()
+        try runStep(KeygenCommand.spec, ["demo.example/journal", "--out", keyPath], path: nil, context: context)
+        out.line("  (the verifier key is also in \(verifierPath); the private key only in \(keyPath))")
         try runStep(CheckpointCommand.spec, ["--key", keyPath], path: path, context: context)
 
         let store = try JournalAccess.open(.sqlite(path: path), reading: true, context).get()

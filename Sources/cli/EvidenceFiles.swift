@@ -97,15 +97,27 @@ enum EvidenceFiles {
         }
     }
 
-    /// Writes `text` to a new file (mode 0600), refusing to replace one.
-    static func createNew(_ path: String, _ text: String, what: String) throws(CLIError) {
+    /// Writes `text` to a new file (mode 0600, or `permissions` whatever the umask), refusing to
+    /// replace one.
+    static func createNew(_ path: String, _ text: String, what: String, permissions: UInt32 = 0o600)
+        throws(CLIError)
+    {
         let shown = Help.printable(path)
         let file: FileDescriptor
         do {
-            file = try FileDescriptor.open(path, .writeOnly, options: [.create, .exclusive], permissions: 0o600)
+            file = try FileDescriptor.open(
+                path, .writeOnly, options: [.create, .exclusive], permissions: permissions)
         } catch {
             let reason = error == .fileExists ? "it already exists (a key is never overwritten)" : "\(error)"
             throw CLIError(.failure, "cannot create the \(what) \(shown): \(reason)")
+        }
+        if permissions != 0o600 {
+            do {
+                try file.setPermissions(permissions)
+            } catch {
+                file.close()
+                throw CLIError(.failure, "cannot set the mode of the \(what) \(shown): \(error)")
+            }
         }
         let sink = OutputSink(descriptor: file.rawValue, ownsDescriptor: true)
         sink.write(text)

@@ -31,7 +31,7 @@ enum Help {
     static func command(_ spec: CommandSpec) -> String {
         var text = "usage: \(spec.synopsis)\n\n\(spec.details)\n"
         var rows: [(String, String)] = spec.positionals.map { ($0.name, $0.help) }
-        rows += spec.allOptions.map { ($0.synopsis, $0.help) }
+        rows += spec.listedOptions.map { ($0.synopsis, $0.help) }
         rows.append(("-h, --help", "show this help"))
         let width = (rows.map(\.0.count).max() ?? 0) + 2
         text += "\narguments and options:\n"

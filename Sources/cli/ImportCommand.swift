@@ -273,12 +273,16 @@ enum ImportCommand {
                 throw CLIError(
                     .inputRejected,
                     more + [
-                        "\(summary.rejected) of \(summary.lines) lines rejected, written to "
+                        "\(summary.rejected) of \(TextRendering.counted(summary.lines, "line")) rejected, written to "
                             + "\(Help.printable(rejectsPath)); \(valid) appended"
                     ])
             }
             throw CLIError(
-                .inputRejected, more + ["\(summary.rejected) of \(summary.lines) lines rejected; nothing was written"],
+                .inputRejected,
+                more + [
+                    "\(summary.rejected) of \(TextRendering.counted(summary.lines, "line")) rejected; "
+                        + "nothing was written"
+                ],
                 hints: [
                     "fix those lines and import again, or pass --rejects FILE to append the valid "
                         + "events and set the invalid lines aside"
@@ -330,16 +334,16 @@ enum ImportCommand {
                 context.stdout.line("nothing written: the input is not NDJSON (see line \(summary.notNDJSONLine))")
             } else if rolledBack {
                 context.stdout.line(
-                    "nothing written: \(summary.rejected) of \(summary.lines) lines rejected "
-                        + "(\(summary.appended) valid, \(summary.duplicates) duplicates)")
+                    "nothing written: \(summary.rejected) of \(TextRendering.counted(summary.lines, "line")) rejected "
+                        + "(\(summary.appended) valid, \(TextRendering.counted(summary.duplicates, "duplicate")))")
             } else if summary.appended == 0 && summary.rejected == 0 {
                 context.stdout.line(
-                    "nothing new: \(summary.lines) lines read, \(summary.duplicates) duplicates "
-                        + "already in the journal")
+                    "nothing new: \(TextRendering.counted(summary.lines, "line")) read, "
+                        + "\(TextRendering.counted(summary.duplicates, "duplicate")) already in the journal")
             } else {
                 context.stdout.line(
-                    "imported \(summary.lines) lines: \(summary.appended) appended, "
-                        + "\(summary.duplicates) duplicates, \(summary.rejected) rejected")
+                    "imported \(TextRendering.counted(summary.lines, "line")): \(summary.appended) appended, "
+                        + "\(TextRendering.counted(summary.duplicates, "duplicate")), \(summary.rejected) rejected")
             }
             if let checkpoint { CheckpointCommand.printSigned(checkpoint.kept, context) }
         }

@@ -348,6 +348,7 @@ extension InputLineProblem {
         case .byteOrderMark: return "line.byte-order-mark"
         case .nulByte: return "line.nul-byte"
         case .invalidUTF8: return "line.invalid-utf8"
+        case .encoding: return "input.utf-16"
         }
     }
 }

@@ -21,9 +21,12 @@ enum InputLineProblem: Sendable, Equatable, CustomStringConvertible {
     case byteOrderMark
     case nulByte(offset: Int)
     case invalidUTF8(offset: Int)
+    /// The whole input is not UTF-8 (UTF-16): the reason names the command that converts it.
+    case encoding(String)
 
     var description: String {
         switch self {
+        case let .encoding(reason): return reason
         case let .tooLong(limit): return "line longer than \(limit) bytes"
         case .byteOrderMark: return "starts with a UTF-8 byte order mark (save the file as UTF-8 without BOM)"
         case let .nulByte(offset): return "NUL byte at byte \(offset + 1)"
@@ -49,6 +52,8 @@ struct NDJSONLineReader {
     private let chunkSize: Int
     /// Bytes read from the descriptor so far.
     private var bytesRead: Int64 = 0
+    /// The input's name (`-`) when its encoding is checked at the first `next()`.
+    private var encodingToCheck: String?
 
     /// Bytes of the input consumed by the lines returned so far (line feeds included).
     var bytesConsumed: Int64 { bytesRead - Int64(end - start) }
@@ -80,7 +85,13 @@ struct NDJSONLineReader {
     static func open(path: String, maxLineLength: Int = NDJSONLineReader.defaultMaxLineLength)
         throws(CLIError) -> NDJSONLineReader
     {
-        if path == "-" { return NDJSONLineReader(descriptor: 0, maxLineLength: maxLineLength) }
+        if path == "-" {
+            // Stdin is judged at its first read, not here: an import from a pipe opens the
+            // journal (and waits for its lock) before its input arrives.
+            var reader = NDJSONLineReader(descriptor: 0, maxLineLength: maxLineLength)
+            reader.encodingToCheck = path
+            return reader
+        }
         let file: FileDescriptor
         do {
             file = try FileDescriptor.open(path, .readOnly)
@@ -91,7 +102,26 @@ struct NDJSONLineReader {
             file.close()
             throw CLIError(.failure, "cannot read \(Help.printable(path)): it is a directory")
         }
-        return NDJSONLineReader(descriptor: file.rawValue, maxLineLength: maxLineLength, ownsDescriptor: true)
+        var reader = NDJSONLineReader(descriptor: file.rawValue, maxLineLength: maxLineLength, ownsDescriptor: true)
+        try reader.checkEncoding(input: path)
+        return reader
+    }
+
+    /// Reads the input's first bytes: a UTF-8 byte order mark there is skipped, and a UTF-16
+    /// input is refused as a whole (exit 3), before any journal is opened, rather than line by
+    /// line. `input` names it in the hint (`-`: stdin).
+    mutating func checkEncoding(input: String) throws(CLIError) {
+        encodingToCheck = nil
+        while end - start < InputEncoding.sniffedByteCount && !atEOF { try fill() }
+        let encoding = InputEncoding.sniff(buffer[start..<end])
+        if let problem = encoding.problem(what: input == "-" ? "input" : "file") {
+            let file = input == "-" ? "FILE" : Help.printable(input)
+            let from = encoding.iconvName ?? "UTF-16"
+            throw CLIError(
+                .inputRejected, [problem + "; nothing was written"],
+                hints: ["iconv -f \(from) -t UTF-8 \(file) > \(file).utf8; then import \(file).utf8"])
+        }
+        start += encoding.skippedByteCount
     }
 
     func close() {
@@ -101,6 +131,7 @@ struct NDJSONLineReader {
     /// The next line, or nil at the end of the input.
     /// - Throws: `CLIError` (exit 1) when reading fails.
     mutating func next() throws(CLIError) -> InputLine? {
+        if let input = encodingToCheck { try checkEncoding(input: input) }
         while true {
             if let newline = findNewline() {
                 let line = makeLine(from: start, to: newline)
@@ -191,7 +222,12 @@ struct NDJSONLineReader {
     /// line without its LF kept, a line over `maxLineLength` bytes reported as `.tooLong`.
     static func lines(of input: [UInt8], maxLineLength: Int = defaultMaxLineLength) -> [InputLine] {
         var lines: [InputLine] = []
-        var start = 0
+        // A UTF-8 byte order mark at the start is skipped; a UTF-16 body is one bad line.
+        let encoding = InputEncoding.sniff(input.prefix(InputEncoding.sniffedByteCount))
+        if let problem = encoding.problem(what: "body") {
+            return [InputLine(number: 1, bytes: [], problem: .encoding(problem))]
+        }
+        var start = encoding.skippedByteCount
         while start < input.count {
             let newline = input[start...].firstIndex(of: 0x0A) ?? input.count
             var stop = newline

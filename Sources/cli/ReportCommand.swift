@@ -10,7 +10,8 @@ enum ReportCommand {
         summary: "the analytics of a window as one self-contained HTML page with charts and tables",
         options: [
             OptionSpec(
-                name: "out", value: .text(placeholder: "FILE"), help: "the HTML file to write (required; mode 0600)"),
+                name: "out", value: .text(placeholder: "FILE"), help: "the HTML file to write (mode 0600)",
+                isRequired: true),
             OptionSpec(name: "since", value: .timeBound, help: "count events with occurredAt ≥ T (T included)"),
             OptionSpec(name: "until", value: .timeBound, help: "count events with occurredAt < T (T excluded)"),
             ProjectCommand.modelsOption

@@ -231,10 +231,11 @@ enum SimulateCommand {
             let out = context.stdout
             let duplicates = report.events - report.written
             out.line(
-                "simulated \(statistics.transactions) 3DS transactions and "
-                    + "\(statistics.digitizations) card digitizations "
-                    + "(seed \(simulation.seed), profile \(simulation.profile.name)): \(report.written) events appended"
-                    + " in \(report.transactions) store transactions"
+                "simulated \(TextRendering.counted(statistics.transactions, "3DS transaction")) and "
+                    + "\(TextRendering.counted(statistics.digitizations, "card digitization")) "
+                    + "(seed \(simulation.seed), profile \(simulation.profile.name)): "
+                    + "\(TextRendering.counted(report.written, "event")) appended"
+                    + " in \(TextRendering.counted(report.transactions, "store transaction"))"
                     + (duplicates > 0 ? " (\(duplicates) were already in the journal)" : ""))
             if let first = statistics.firstRecordedAt, let last = statistics.lastRecordedAt {
                 out.line("  simulated time  \(first) … \(last)")

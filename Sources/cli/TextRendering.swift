@@ -2,6 +2,11 @@ import JournalCore
 
 /// Renders JSON for people: `key  value` lines, aligned, nested objects indented.
 enum TextRendering {
+    /// `1 line`, `2 lines`: a count with its noun in the right number (`plural` when not an -s).
+    static func counted(_ count: some BinaryInteger, _ singular: String, plural: String? = nil) -> String {
+        "\(count) " + (count == 1 ? singular : plural ?? singular + "s")
+    }
+
     static func keyValueLines(_ object: JSONObject, indent: String = "  ") -> [String] {
         let width = (object.keys.map(\.count).max() ?? 0) + 2
         var lines: [String] = []

@@ -15,13 +15,16 @@ enum TokenCommand {
         options: [
             OptionSpec(
                 name: "tokens", value: .text(placeholder: "FILE"),
-                help: "the tokens file 'journal serve --tokens FILE' reads (created with mode 0600)")
+                help: "the tokens file 'journal serve --tokens FILE' reads (created with mode 0600)",
+                isRequired: true)
         ],
         printsResults: false,
+        usesDB: false,
         details: """
             Makes a random 32-byte token, appends "<role> <name> sha256:<hex SHA-256 of the
             token>" to FILE and prints the token (64 hex digits) on stdout. Only its hash is
-            stored: the token cannot be shown again, so keep it now. A running server reads FILE
+            stored: the token cannot be shown again, so keep it now. A NAME already in FILE is
+            refused (exit 1, nothing written). A running server reads FILE
             when it starts. To revoke a token, delete its line and restart the server.
             """,
         examples: [

@@ -93,11 +93,18 @@ enum VerifyCommand {
             line["streams"] = .number(JSONNumber(report.streams))
             line["headPosition"] = .number(JSONNumber(report.headPosition))
             line["headHash"] = .string(report.headHash)
+            // The head that was verified, as a checkpoint would sign it (a journal of an older
+            // version opened read-only has no tree yet).
+            if let root = try? store.treeRoot(size: report.headPosition) {
+                line["treeSize"] = .number(JSONNumber(report.headPosition))
+                line["root"] = .string(Base64.encode(root))
+            }
             context.stdout.line(JSONWriter.string(.object(line)))
         case .text:
             let head = report.headHash.isEmpty ? "" : ", head hash \(report.headHash.prefix(16))…"
             context.stdout.line(
-                "ok: \(report.events) events in \(report.streams) streams intact "
+                "ok: \(TextRendering.counted(report.events, "event")) in "
+                    + "\(TextRendering.counted(report.streams, "stream")) intact "
                     + "(hash chain, positions, versions); head position \(report.headPosition)\(head)")
             if let held {
                 context.stdout.line(

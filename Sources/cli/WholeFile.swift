@@ -35,4 +35,17 @@ enum WholeFile {
             }
         }
     }
+
+    /// At most the first `count` bytes of the file at `path`; empty when it cannot be read (the
+    /// caller reads it again and reports why).
+    static func prefix(_ path: String, count: Int) -> [UInt8] {
+        guard let file = try? FileDescriptor.open(path, .readOnly) else { return [] }
+        defer { file.close() }
+        var bytes = [UInt8](repeating: 0, count: count)
+        let read: Result<Int, Errno> = bytes.withUnsafeMutableBytes { raw in
+            Result { () throws(Errno) in try file.read(into: raw) }
+        }
+        guard case let .success(got) = read else { return [] }
+        return Array(bytes.prefix(got))
+    }
 }

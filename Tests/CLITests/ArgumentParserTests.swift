@@ -101,7 +101,8 @@ struct ArgumentParserTests {
         for command in JournalCLI.commands {
             let text = Help.command(command)
             #expect(text.hasPrefix("usage: journal \(command.name)"))
-            #expect(text.contains("--db PATH"))
+            // Listed where the command opens a journal by it (every command accepts it).
+            #expect(text.contains("--db PATH") == command.usesDB, "\(command.name)")
             #expect(text.contains("-h, --help"))
             #expect(!command.examples.isEmpty, "\(command.name) has no example")
             for example in command.examples { #expect(example.hasPrefix("journal \(command.name)")) }

@@ -97,8 +97,9 @@ struct ImportEndToEndTests {
 
     @Test func unreadableBytesAreRejectedLineByLine() throws {
         let runner = try JournalRunner()
-        var bytes: [UInt8] = [0xEF, 0xBB, 0xBF] + Array("{}\n".utf8)
-        bytes += Array("{\"a\":\"".utf8) + [0xC3, 0x28] + Array("\"}\n".utf8)
+        // A byte order mark that starts the file is skipped; one that starts another line is not.
+        var bytes: [UInt8] = Array("{\"a\":\"".utf8) + [0xC3, 0x28] + Array("\"}\n".utf8)
+        bytes += [0xEF, 0xBB, 0xBF] + Array("{}\n".utf8)
         bytes += Array("{\"a\":1}".utf8) + [0x00] + Array("\n".utf8)
         bytes += Array("{\"a\":\"".utf8) + Array(repeating: UInt8(ascii: "x"), count: 2000) + Array("\"}\r\n".utf8)
         let path = try runner.write("in.ndjson", bytes: bytes)
@@ -106,14 +107,14 @@ struct ImportEndToEndTests {
         #expect(result.status == 3)
         #expect(
             Array(result.stderrLines.prefix(4)) == [
-                "error: line 1: - -: starts with a UTF-8 byte order mark (save the file as UTF-8 without BOM)",
-                "error: line 2: - -: invalid UTF-8 at byte 7",
+                "error: line 1: - -: invalid UTF-8 at byte 7",
+                "error: line 2: - -: starts with a UTF-8 byte order mark (save the file as UTF-8 without BOM)",
                 "error: line 3: - -: NUL byte at byte 8",
                 "error: line 4: - -: line longer than 1024 bytes"
             ])
         let rejects = try runner.read("r.ndjson").split(separator: "\n").map(String.init)
         #expect(rejects.count == 4)
-        #expect(rejects[1] == #"{"line":2,"reason":"invalid UTF-8 at byte 7","input":"{\"a\":\"\#u{FFFD}(\"}"}"#)
+        #expect(rejects[0] == #"{"line":1,"reason":"invalid UTF-8 at byte 7","input":"{\"a\":\"\#u{FFFD}(\"}"}"#)
         #expect(rejects[2] == #"{"line":3,"reason":"NUL byte at byte 8","input":"{\"a\":1}\u0000"}"#)
         #expect(rejects[3] == #"{"line":4,"reason":"line longer than 1024 bytes","input":null}"#)
     }

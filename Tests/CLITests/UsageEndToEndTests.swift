@@ -33,7 +33,7 @@ struct UsageEndToEndTests {
         (["audit", "3ds-NOT-A-UUID"], "error: '3ds-NOT-A-UUID' is not a stream name"),
         (["export", "--from-position", "soon"], "error: option '--from-position' takes an integer P ≥ 0, not 'soon'"),
         (["query", "otps"], "error: unknown query 'otps'"),
-        (["query", "otp", "--since", "yesterday"], "error: option '--since' takes a timestamp"),
+        (["query", "otp", "--since", "yesterday"], "error: option '--since' takes a UTC timestamp"),
         (["project"], "error: give exactly one of --status and --rebuild")
     ])
     func usageErrorsExit2WithAHintAndOpenNoJournal(arguments: [String], firstLine: String) throws {

@@ -83,7 +83,12 @@ final class JournalAPI: HTTPHandler, @unchecked Sendable {
                     response.headers.append(("Content-Security-Policy", DashboardPage.contentSecurityPolicy))
                     return .response(response)
                 }
-                var response = Self.error(401, "a bearer token is needed: Authorization: Bearer <token>")
+                let presented = request.headers["authorization"].map { $0.prefix(7).lowercased() == "bearer " } ?? false
+                var response = Self.error(
+                    401,
+                    presented
+                        ? "the bearer token is not known: it is not in the server's tokens file (or was revoked)"
+                        : "a bearer token is needed: Authorization: Bearer <token>")
                 response.headers.append(("WWW-Authenticate", "Bearer"))
                 return .response(response)
             }

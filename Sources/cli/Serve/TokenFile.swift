@@ -121,8 +121,21 @@ struct TokenFile: Sendable {
         return Hex.string(bytes)
     }
 
+    /// The names of the file's token lines (second field; blank and `#` lines skipped). A line
+    /// that is not a token line is left to `load` to report.
+    private static func names(path: String) throws(CLIError) -> Set<String> {
+        let bytes = try WholeFile.read(path, what: "tokens file", maxBytes: 1 << 24)
+        var names: Set<String> = []
+        for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") {
+            let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" })
+            if fields.count >= 2, !fields[0].hasPrefix("#") { names.insert(String(fields[1])) }
+        }
+        return names
+    }
+
     /// Appends `<role> <name> sha256:<hex>` to the file, creating it with mode 0600 (and
-    /// making an existing file 0600: it says who may write the journal).
+    /// making an existing file 0600: it says who may write the journal). A name already in the
+    /// file is refused (exit 1) and nothing is written.
     static func append(role: TokenRole, name: String, digest: String, path: String) throws(CLIError) {
         let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
         guard fd >= 0 else {
@@ -130,6 +143,17 @@ struct TokenFile: Sendable {
                 .failure, "cannot open the tokens file \(Help.printable(path)): \(String(cString: strerror(errno)))")
         }
         defer { _ = close(fd) }
+        // One writer at a time, so that two runs cannot both add the same name.
+        guard flock(fd, LOCK_EX) == 0 else {
+            throw CLIError(
+                .failure, "cannot lock the tokens file \(Help.printable(path)): \(String(cString: strerror(errno)))")
+        }
+        if try names(path: path).contains(name) {
+            throw CLIError(
+                .failure,
+                "the tokens file \(Help.printable(path)) already has a token named '\(name)'; nothing was written",
+                hint: "choose another name, or delete that line first to replace the token")
+        }
         guard fchmod(fd, 0o600) == 0 else {
             throw CLIError(
                 .failure, "cannot make \(Help.printable(path)) private (mode 0600): \(String(cString: strerror(errno)))"

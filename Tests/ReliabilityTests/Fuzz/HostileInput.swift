@@ -31,7 +31,8 @@ enum HostileMutation: String, CaseIterable {
     /// An invalid UTF-8 sequence inserted (lone continuation, overlong, surrogate, > U+10FFFF,
     /// truncated sequence, 0xFF). Reject.
     case invalidUTF8
-    /// A UTF-8 byte order mark before the line. Reject.
+    /// A UTF-8 byte order mark before the line. Reject (but at the start of the file it is
+    /// skipped: accept).
     case byteOrderMark
     /// A carriage return before the line feed (CRLF): dropped, the line stays valid. Accept.
     case crlf
