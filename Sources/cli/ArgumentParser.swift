@@ -17,6 +17,8 @@ struct OptionSpec: Sendable {
     var name: String
     var value: Value
     var help: String
+    /// May be given more than once (`ParsedArguments.strings`), e.g. `--witness URL`.
+    var repeatable = false
 
     /// `--db PATH`, `--format text|json`, `--all`.
     var synopsis: String {
@@ -50,8 +52,12 @@ struct ParsedArguments: Sendable, Equatable {
     var positionals: [String] = []
     /// Option values by name (without dashes); flags map to "".
     var options: [String: String] = [:]
+    /// Every value of a repeatable option, in order (`options` holds the last).
+    var repeated: [String: [String]] = [:]
 
     func string(_ name: String) -> String? { options[name] }
+    /// Every value given for a repeatable option, in order.
+    func strings(_ name: String) -> [String] { repeated[name] ?? options[name].map { [$0] } ?? [] }
     func flag(_ name: String) -> Bool { options[name] != nil }
     /// The value of an `.integer` option (already checked by the parser).
     func integer(_ name: String) -> Int64? { options[name].flatMap { Int64($0) } }
@@ -179,7 +185,7 @@ struct ArgumentParser: Sendable {
                     "unknown option '--\(Help.printable(name))' for 'journal \(spec.name)'",
                     hint: hint)
             }
-            guard parsed.options[name] == nil else {
+            guard parsed.options[name] == nil || option.repeatable else {
                 throw CLIError.usage("option '--\(name)' given twice", hint: helpHint)
             }
             if option.value == .flag {
@@ -201,6 +207,7 @@ struct ArgumentParser: Sendable {
             }
             try check(value, of: option, hint: helpHint)
             parsed.options[name] = value
+            if option.repeatable { parsed.repeated[name, default: []].append(value) }
         }
         if parsed.positionals.count > spec.positionals.count {
             let extra = parsed.positionals[spec.positionals.count]

@@ -16,7 +16,10 @@ enum KeygenCommand {
         options: [
             OptionSpec(
                 name: "out", value: .text(placeholder: "FILE"),
-                help: "the new private key file (required; created 0600, never overwritten)")
+                help: "the new private key file (required; created 0600, never overwritten)"),
+            OptionSpec(
+                name: "witness", value: .flag,
+                help: "a witness's cosigning key (cosignature/v1, key type 0x04) for 'journal witness'")
         ],
         details: """
             Creates an Ed25519 key pair in the format of C2SP signed-note (Go's
@@ -25,8 +28,16 @@ enum KeygenCommand {
             NAME+ID+KEY, which anyone may hold to check what the key signs. ID is 8 hex digits
             derived from NAME and the public key. Keys made by Go's note.GenerateKey work here,
             and keys made here work there. No journal is opened.
+
+            --witness makes a witness's cosigning key instead (C2SP tlog-cosignature,
+            cosignature/v1: key type 0x04, which goes into the ID): 'journal witness --key FILE'
+            cosigns with it, and the verifier key is the --witness-key of 'journal cosign',
+            'check', 'verify' and 'replay --bundle' (docs/witnesses.md).
             """,
-        examples: ["journal keygen payments.example/journal --out journal.key > journal.vkey"],
+        examples: [
+            "journal keygen payments.example/journal --out journal.key > journal.vkey",
+            "journal keygen witness.example/w1 --out w1.key --witness > w1.vkey"
+        ],
         validate: { arguments throws(CLIError) in
             guard arguments.string("out") != nil else {
                 throw CLIError.usage(
@@ -41,7 +52,7 @@ enum KeygenCommand {
         let path = arguments.string("out") ?? ""
         let signer: NoteSigner
         do {
-            signer = try NoteSigner.generate(name: name)
+            signer = try NoteSigner.generate(name: name, type: arguments.flag("witness") ? .cosignatureV1 : .ed25519)
         } catch {
             throw CLIError.usage(
                 "cannot make a key named '\(Help.printable(name))': \(error)",

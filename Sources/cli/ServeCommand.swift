@@ -1,5 +1,4 @@
 import EventStore
-import Glibc
 import JournalCore
 import Projections
 import Synchronization
@@ -10,8 +9,7 @@ import Synchronization
 enum ServeCommand {
     static let defaultListen = "127.0.0.1:8080"
     static let defaultMaxBody = 16 << 20
-    /// How long a stop waits for the requests in flight before closing their connections.
-    static let drainSeconds = 30
+    static var drainSeconds: Int { HTTPServing.drainSeconds }
 
     static let spec = CommandSpec(
         name: "serve",
@@ -92,56 +90,19 @@ enum ServeCommand {
         let projections = ProjectionAccess(engine: try ProjectCommand.openEngine(context, arguments, store: store))
         defer { projections.close() }
 
-        // SIGTERM and SIGINT are taken by `sigwait` below, blocked before any server thread
-        // starts so that every thread inherits the mask; a client hanging up never kills us.
-        var stopSignals = sigset_t()
-        sigemptyset(&stopSignals)
-        sigaddset(&stopSignals, SIGTERM)
-        sigaddset(&stopSignals, SIGINT)
-        pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
-        signal(SIGPIPE, SIG_IGN)
-
-        // One descriptor per connection: let the process open as many as its hard limit allows.
-        var files = rlimit()
-        if getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &files) == 0 && files.rlim_cur < files.rlim_max {
-            files.rlim_cur = files.rlim_max
-            _ = setrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &files)
-        }
-
-        let (socket, bound) = try address.listen()
+        // Before any server thread starts, so that every thread inherits the signal mask.
+        let serving = HTTPServing()
         let api = JournalAPI(
             store: store, projections: projections, tokens: tokens, maxBodyBytes: maxBody,
             accessLog: AccessLog(descriptor: 2, now: context.now))
-        let server = HTTPServer(listenSocket: socket, handler: api, library: library)
-        do {
-            var limits = HTTPServer.Limits()
-            if let seconds = arguments.integer("request-timeout") { limits.uploadSeconds = Int(clamping: seconds) }
-            try server.start(limits: limits)
-        } catch {
-            _ = close(socket)
-            throw error
-        }
-        context.stdout.line("listening on \(bound.url)")
-        try context.stdout.flush()
-
-        var received: Int32 = 0
-        while sigwait(&stopSignals, &received) != 0 {}
-        server.quiesce()
-        api.beginStopping()
-        let deadline = SystemClock.monotonicNanoseconds() + Int64(drainSeconds) * 1_000_000_000
-        while api.inFlight.load(ordering: .relaxed) > 0 && SystemClock.monotonicNanoseconds() < deadline {
-            var pause = timespec(tv_sec: 0, tv_nsec: 10_000_000)
-            _ = nanosleep(&pause, nil)
-        }
-        let drained = api.inFlight.load(ordering: .relaxed) == 0
-        server.stop(
-            answering: JournalAPI.error(
+        var limits = HTTPServer.Limits()
+        if let seconds = arguments.integer("request-timeout") { limits.uploadSeconds = Int(clamping: seconds) }
+        try serving.run(
+            address, handler: api, library: library, limits: limits,
+            stoppedAnswer: JournalAPI.error(
                 503,
                 "the server stopped before this request was answered; it may have "
-                    + "been applied: a retry with the same event ids is safe"))
-        _ = close(socket)
-        // A commit still running after the drain (a stalled disk) is not waited for: its
-        // requests got no 200, and the process ends.
-        if drained { api.finish() }
+                    + "been applied: a retry with the same event ids is safe"),
+            context)
     }
 }

@@ -32,11 +32,17 @@ extension PostgresEventStore {
 
     public func checkpoints() throws(EventStoreError) -> [StoredCheckpoint] {
         try requireTree()
-        return try reading { journal throws(EventStoreError) in try journal.checkpoints() }
+        return try reading { journal throws(EventStoreError) in
+            let cosignatures = try journal.cosignatures(size: nil)
+            return try journal.checkpoints().map { $0.attaching(cosignatures) }
+        }
     }
 
     public func latestCheckpoint() throws(EventStoreError) -> StoredCheckpoint? {
         try requireTree()
-        return try reading { journal throws(EventStoreError) in try journal.latestCheckpoint() }
+        return try reading { journal throws(EventStoreError) in
+            guard let latest = try journal.latestCheckpoint() else { return nil }
+            return latest.attaching(try journal.cosignatures(size: latest.size))
+        }
     }
 }

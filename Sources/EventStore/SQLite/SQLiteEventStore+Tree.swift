@@ -36,11 +36,17 @@ extension SQLiteEventStore {
 
     public func checkpoints() throws(EventStoreError) -> [StoredCheckpoint] {
         try requireTree()
-        return try reading { connection throws(EventStoreError) in try connection.checkpoints() }
+        return try reading { connection throws(EventStoreError) in
+            let cosignatures = try connection.cosignatures(size: nil)
+            return try connection.checkpoints().map { $0.attaching(cosignatures) }
+        }
     }
 
     public func latestCheckpoint() throws(EventStoreError) -> StoredCheckpoint? {
         try requireTree()
-        return try reading { connection throws(EventStoreError) in try connection.latestCheckpoint() }
+        return try reading { connection throws(EventStoreError) in
+            guard let latest = try connection.latestCheckpoint() else { return nil }
+            return latest.attaching(try connection.cosignatures(size: latest.size))
+        }
     }
 }
