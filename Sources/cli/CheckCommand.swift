@@ -7,18 +7,24 @@ enum CheckCommand {
         name: "check",
         summary: "verify a bundle offline: signature, every inclusion proof, versions without a gap",
         positionals: [PositionalSpec(name: "FILE", help: "the bundle ('journal bundle' wrote it)", isRequired: true)],
-        options: [EvidenceFiles.verifierKeyOption],
+        options: [EvidenceFiles.verifierKeyOption, WitnessKeys.keyOption, WitnessKeys.quorumOption],
         details: """
             Opens no journal. Checks that the bundle's checkpoint is signed by a key of --key
             (a verifier key NAME+ID+KEY, or a file holding one per line), that every event's
             leaf line is in the checkpoint's tree by its inclusion proof, and that the events
             are one stream's versions 0, 1, 2, … without a gap, at the positions they claim.
             Exit 0 when all of this holds, 4 naming the first thing that does not.
+
+            --witness-key VKEY (repeatable, or a file of keys) with --quorum N also requires
+            valid cosignatures of at least N of those witnesses on the checkpoint ('journal
+            cosign'), else exit 4 saying how many held (docs/witnesses.md).
             """,
         examples: [
             "journal check evidence.json --key 'payments.example/journal+1a2b3c4d+AUm…'",
-            "journal check evidence.json --key trusted.vkeys --format json"
+            "journal check evidence.json --key trusted.vkeys --format json",
+            "journal check evidence.json --key journal.vkey --witness-key witnesses.vkeys --quorum 2"
         ],
+        validate: { arguments throws(CLIError) in try WitnessKeys.validate(arguments) },
         run: run)
 
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws {
@@ -63,6 +69,7 @@ enum CheckCommand {
         guard !verified.events.isEmpty else {
             throw CLIError(.integrity, "the bundle \(Help.printable(path)) holds no events")
         }
+        try WitnessKeys.requireQuorum(arguments, on: verified.checkpoint)
         return verified
     }
 }

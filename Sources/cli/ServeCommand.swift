@@ -9,6 +9,7 @@ import Synchronization
 enum ServeCommand {
     static let defaultListen = "127.0.0.1:8080"
     static let defaultMaxBody = 16 << 20
+    static let defaultCheckpointEvery: Int64 = 60
     static var drainSeconds: Int { HTTPServing.drainSeconds }
 
     static let spec = CommandSpec(
@@ -26,7 +27,17 @@ enum ServeCommand {
                 help: "largest POST /v1/events body (default: \(defaultMaxBody), 16 MiB)"),
             OptionSpec(
                 name: "request-timeout", value: .integer(placeholder: "SECONDS", minimum: 1),
-                help: "longest time from a request's headers to the end of its body (default: 60)")
+                help: "longest time from a request's headers to the end of its body (default: 60)"),
+            OptionSpec(
+                name: "key", value: .text(placeholder: "FILE"),
+                help: "sign and keep checkpoints while events arrive (default: $JOURNAL_SIGNING_KEY with "
+                    + "--cosign-with)"),
+            OptionSpec(
+                name: "cosign-with", value: .text(placeholder: "FILE"),
+                help: "a policy of witnesses ('URL VKEY' per line) to cosign each checkpoint signed"),
+            OptionSpec(
+                name: "checkpoint-every", value: .integer(placeholder: "SECONDS", minimum: 1),
+                help: "sign at most once per SECONDS while events arrive (default: \(defaultCheckpointEvery))")
         ],
         printsResults: false,
         details: """
@@ -63,10 +74,16 @@ enum ServeCommand {
             Every error is JSON {"error": "..."}. One JSON line per request goes to stderr
             (time, method, route, status, bytes, durationMs, token name; never a token or a
             body). Details, limits and a curl session: docs/serve.md.
+
+            With --key FILE (or --cosign-with FILE and $JOURNAL_SIGNING_KEY) the server signs
+            and keeps a checkpoint of the head at most every --checkpoint-every seconds while
+            events arrive, and has the witnesses of --cosign-with cosign it as 'journal cosign'
+            does; each round is a JSON line on stderr (docs/witnesses.md).
             """,
         examples: [
             "journal serve --db journal.db",
-            "journal serve --listen 0.0.0.0:8080 --tokens tokens.txt --max-body 1048576"
+            "journal serve --listen 0.0.0.0:8080 --tokens tokens.txt --max-body 1048576",
+            "journal serve --key journal.key --cosign-with witnesses.txt --checkpoint-every 300"
         ],
         validate: { arguments throws(CLIError) in
             let address = try ListenAddress(parsing: arguments.string("listen") ?? defaultListen)
@@ -86,15 +103,31 @@ enum ServeCommand {
         let maxBody = arguments.integer("max-body").map { Int(clamping: $0) } ?? defaultMaxBody
         // Before the journal is opened: a missing libmicrohttpd is reported without touching it.
         let library = try LibMicroHTTPD.shared()
+        let witnesses = try arguments.string("cosign-with").map { path throws(CLIError) in
+            try witnessPolicy(path: path)
+        }
+        let signer = try EvidenceFiles.signer(arguments, context, environment: witnesses != nil)
+        if signer == nil && (witnesses != nil || arguments.integer("checkpoint-every") != nil) {
+            throw CLIError.usage(
+                "--cosign-with and --checkpoint-every need the signing key: --key FILE or $JOURNAL_SIGNING_KEY")
+        }
         let store = try JournalAccess.openForWriting(context, arguments)
         let projections = ProjectionAccess(engine: try ProjectCommand.openEngine(context, arguments, store: store))
         defer { projections.close() }
 
         // Before any server thread starts, so that every thread inherits the signal mask.
         let serving = HTTPServing()
+        let accessLog = AccessLog(descriptor: 2, now: context.now)
         let api = JournalAPI(
-            store: store, projections: projections, tokens: tokens, maxBodyBytes: maxBody,
-            accessLog: AccessLog(descriptor: 2, now: context.now))
+            store: store, projections: projections, tokens: tokens, maxBodyBytes: maxBody, accessLog: accessLog)
+        let scheduler = signer.map { signer in
+            CheckpointScheduler(
+                store: store, signer: signer, witnesses: witnesses ?? [],
+                periodSeconds: arguments.integer("checkpoint-every") ?? defaultCheckpointEvery, log: accessLog,
+                now: context.now)
+        }
+        scheduler?.start()
+        defer { scheduler?.stop() }
         var limits = HTTPServer.Limits()
         if let seconds = arguments.integer("request-timeout") { limits.uploadSeconds = Int(clamping: seconds) }
         try serving.run(
@@ -104,5 +137,17 @@ enum ServeCommand {
                 "the server stopped before this request was answered; it may have "
                     + "been applied: a retry with the same event ids is safe"),
             context)
+    }
+
+    /// The witnesses of `--cosign-with FILE`: `<URL> <witness verifier key>` per line.
+    static func witnessPolicy(path: String) throws(CLIError) -> [WitnessEndpoint] {
+        let text = String(decoding: try WholeFile.read(path, what: "witness policy", maxBytes: 1 << 20), as: UTF8.self)
+        do {
+            return try WitnessEndpoint.policy(parsing: text)
+        } catch {
+            throw CLIError(
+                .failure, "the witness policy \(Help.printable(path)) is not valid: \(error)",
+                hint: "one witness per line: http://HOST:PORT NAME+ID+KEY (its 'journal keygen --witness' key)")
+        }
     }
 }

@@ -70,8 +70,8 @@ extension PostgresJournal {
 
     /// True once `journal cosign` made the witness tables.
     private func hasWitnessTables() throws(PostgresError) -> Bool {
-        let result = try pg.query("SELECT to_regclass('journal_witness_sizes') IS NOT NULL")
-        return result.rowCount == 1 && result.text(0, 0) == "t"
+        let result = try pg.query("SELECT count(*) FROM pg_class WHERE oid = to_regclass('journal_witness_sizes')")
+        return result.rowCount == 1 && result.int64(0, 0) == 1
     }
 
     func cosignatures(size: Int64?) throws(EventStoreError) -> [StoredCosignature] {
