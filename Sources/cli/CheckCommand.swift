@@ -38,12 +38,20 @@ enum CheckCommand {
             object["events"] = .number(JSONNumber(verified.events.count))
             object["treeSize"] = .number(JSONNumber(checkpoint.size))
             object["origin"] = .string(checkpoint.origin)
+            if let held = try WitnessKeys.cosigners(arguments, on: verified.checkpoint) {
+                object["cosignedBy"] = .array(held.map { .string($0.name) })
+            }
             context.stdout.line(JSONWriter.string(.object(object)))
         case .text:
             let count = verified.events.count
             context.stdout.line(
                 "ok: \(verified.stream): \(count) event\(count == 1 ? "" : "s") (versions 0…\(count - 1)), "
                     + "each proven in the tree of \(checkpoint.size) events signed by \(checkpoint.origin)")
+            if let held = try WitnessKeys.cosigners(arguments, on: verified.checkpoint) {
+                context.stdout.line(
+                    "ok: cosigned by \(held.count) of the \(try WitnessKeys.keys(arguments).count) witnesses given "
+                        + "(\(held.map(\.name).joined(separator: ", "))), quorum \(arguments.integer("quorum") ?? 0)")
+            }
         }
     }
 

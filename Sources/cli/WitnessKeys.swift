@@ -38,6 +38,14 @@ enum WitnessKeys {
         return keys
     }
 
+    /// The witnesses of `--witness-key` that cosigned `checkpoint`; nil without `--quorum`.
+    static func cosigners(_ arguments: ParsedArguments, on checkpoint: SignedCheckpoint) throws(CLIError)
+        -> [NoteVerifier]?
+    {
+        guard arguments.integer("quorum") != nil else { return nil }
+        return checkpoint.note.cosigners(among: try keys(arguments))
+    }
+
     /// Checks the quorum of `--witness-key`/`--quorum` on `checkpoint` (nothing without them).
     /// - Throws: exit 4 saying how many of the witnesses' cosignatures held, and whose.
     static func requireQuorum(_ arguments: ParsedArguments, on checkpoint: SignedCheckpoint) throws(CLIError) {

@@ -85,6 +85,20 @@ struct CosignatureTests {
         }
     }
 
+    @Test("the session of docs/witnesses.md: its cosignatures verify with the witness keys it shows")
+    func documentedSession() throws {
+        let doc = try String(
+            contentsOf: EvidenceFixture.packageRoot.appendingPathComponent("docs/witnesses.md"), encoding: .utf8)
+        let keys = try doc.split(separator: "\n").filter { $0.hasPrefix("witness-") && $0.contains("+B") }
+            .map { try NoteVerifier(parsing: String($0)) }
+        #expect(keys.count == 2 && keys.allSatisfy { $0.type == .cosignatureV1 })
+        let start = try #require(doc.range(of: "--witness http://127.0.0.1:8082 --witness-key w2.vkey\n"))
+        let end = try #require(doc.range(of: "$ journal checkpoint --list", range: start.upperBound..<doc.endIndex))
+        let note = try SignedCheckpoint(parsing: String(doc[start.upperBound..<end.lowerBound]))
+        #expect(note.note.cosigners(among: keys) == keys)
+        #expect(note.checkpoint.size == 2496)
+    }
+
     @Test("a note's cosigners are the given witnesses whose cosignature verifies, each once")
     func cosigners() throws {
         let logKey = try NoteSigner(
