@@ -172,14 +172,14 @@ class ReportInBrowser(PageChecks, unittest.TestCase):
 class Server:
     """`journal serve` on a free loopback port, stopped with SIGTERM."""
 
-    def __init__(self, db, *extra):
-        self.process = subprocess.Popen([JOURNAL, "serve", "--db", db, "--listen", "127.0.0.1:0", *extra],
+    def __init__(self, db, *extra, command="serve"):
+        self.process = subprocess.Popen([JOURNAL, command, "--db", db, "--listen", "127.0.0.1:0", *extra],
                                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
         line = self.process.stdout.readline().strip()
         match = re.fullmatch(r"listening on (http://127\.0\.0\.1:\d+)", line)
         if not match:
             self.stop()
-            raise AssertionError(f"journal serve printed {line!r}")
+            raise AssertionError(f"journal {command} printed {line!r}")
         self.url = match.group(1)
 
     def get_json(self, path, token=None):
@@ -218,8 +218,15 @@ class DashboardInBrowser(PageChecks, unittest.TestCase):
         cls.db = os.path.join(cls.folder, "journal.db")
         journal("simulate", "--seed", "7", "--transactions", "120", "--digitizations", "60", db=cls.db)
         key = os.path.join(cls.folder, "signing.key")
-        journal("keygen", "dashboard.example/journal", "--out", key, db=cls.db)
-        journal("checkpoint", "--key", key, db=cls.db)
+        log_vkey = journal("keygen", "dashboard.example/journal", "--out", key, db=cls.db).strip()
+        # A witness cosigns the checkpoint: the page names it next to the proof.
+        witness_key = os.path.join(cls.folder, "witness.key")
+        witness_vkey = journal("keygen", "dashboard.example/w1", "--out", witness_key, "--witness").strip()
+        logs = os.path.join(cls.folder, "logs.txt")
+        Path(logs).write_text(log_vkey + "\n")
+        cls.witness = Server(cls.db, "--key", witness_key, "--logs", logs, "--state",
+                             os.path.join(cls.folder, "witness.db"), command="witness")
+        journal("cosign", "--key", key, "--witness", cls.witness.url, "--witness-key", witness_vkey, db=cls.db)
         cls.tokens = os.path.join(cls.folder, "tokens")
         cls.token = journal("token", "read", "viewer", "--tokens", cls.tokens).strip().split()[-1]
         cls.server = Server(cls.db)
@@ -229,6 +236,7 @@ class DashboardInBrowser(PageChecks, unittest.TestCase):
     def tearDownClass(cls):
         cls.driver.quit()
         cls.server.stop()
+        cls.witness.stop()
         shutil.rmtree(cls.folder, ignore_errors=True)
 
     def test_dashboard_search_audit_and_proof(self):
@@ -257,6 +265,7 @@ class DashboardInBrowser(PageChecks, unittest.TestCase):
         driver.find_element("css selector", "#find-results .audit-button").click()
         proof = wait_for(driver, "document.getElementById('proof-status').dataset.proof")
         self.assertEqual(proof, "verified", driver.find_element("id", "proof-status").text)
+        self.assertIn("cosigned by dashboard.example/w1", driver.find_element("id", "proof-status").text)
         checks = driver.execute_script(
             "return Array.from(document.querySelectorAll('#audit-events [data-check]')).map(e => e.dataset.check)")
         self.assertEqual(checks, ["ok"] * first["events"])

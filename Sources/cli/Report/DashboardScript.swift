@@ -242,6 +242,10 @@ enum DashboardScript {
             }
             const [origin, sizeText, rootText] = note.split('\n');
             const size = Number(sizeText);
+            // The witnesses' names on the checkpoint (journal cosign); like the log's signature,
+            // the page does not check their cosignatures ('journal check --quorum' does).
+            const cosigners = note.split('\n').filter((l) => l.startsWith('\u2014 '))
+              .map((l) => l.split(' ')[1]).filter((name) => name !== origin);
             if (event.position > size) {
               status.textContent = 'the last event (position ' + event.position + ') is after the latest \#
         checkpoint (' + size + ' events)';
@@ -264,6 +268,7 @@ enum DashboardScript {
         === hex(fromBase64(rootText));
               status.textContent = verified
                 ? 'verified: event ' + event.position + ' is in the tree of ' + size + ' events signed by ' + origin
+                  + (cosigners.length ? ', cosigned by ' + cosigners.join(', ') : '')
                   + ' (root ' + rootText + ', ' + hashes.length + ' proof hashes)'
                 : 'failed: the proof of event ' + event.position + ' does not lead to the checkpoint\'s root';
               status.className = verified ? 'ok' : 'bad';
