@@ -33,8 +33,9 @@ extension PostgresEventStore {
     public func checkpoints() throws(EventStoreError) -> [StoredCheckpoint] {
         try requireTree()
         return try reading { journal throws(EventStoreError) in
-            let cosignatures = try journal.cosignatures(size: nil)
-            return try journal.checkpoints().map { $0.attaching(cosignatures) }
+            // Grouped by size: a journal signed every minute keeps many checkpoints.
+            let cosignatures = Dictionary(grouping: try journal.cosignatures(size: nil), by: \.size)
+            return try journal.checkpoints().map { $0.attaching(cosignatures[$0.size] ?? []) }
         }
     }
 

@@ -37,8 +37,9 @@ extension SQLiteEventStore {
     public func checkpoints() throws(EventStoreError) -> [StoredCheckpoint] {
         try requireTree()
         return try reading { connection throws(EventStoreError) in
-            let cosignatures = try connection.cosignatures(size: nil)
-            return try connection.checkpoints().map { $0.attaching(cosignatures) }
+            // Grouped by size: a journal signed every minute keeps many checkpoints.
+            let cosignatures = Dictionary(grouping: try connection.cosignatures(size: nil), by: \.size)
+            return try connection.checkpoints().map { $0.attaching(cosignatures[$0.size] ?? []) }
         }
     }
 
