@@ -1,5 +1,6 @@
 import EventStore
 import Foundation
+import Synchronization
 import Testing
 
 /// Contract §11 through the built executable: `journal witness` over HTTP, `journal cosign`,
@@ -125,6 +126,44 @@ struct WitnessEndToEndTests {
             try second.request(
                 "POST", "/add-checkpoint", body: try Self.body(tree, old: 17, size: 40, signer: signer)
             ).status == 200)
+    }
+
+    @Test("two submitters of the same origin at once over HTTP: one 200, one 409 naming the winner's size")
+    func concurrentSubmitters() throws {
+        let runner = try JournalRunner()
+        let keys = try Keys(runner)
+        let witness = try keys.witness(0)
+        let signer = try keys.logSigner
+        let tree = Self.tree(64)
+        #expect(
+            try witness.request("POST", "/add-checkpoint", body: try Self.body(tree, old: 0, size: 8, signer: signer))
+                .status == 200)
+        for round in 0..<5 {
+            let old = Int64(8 + round * 10)
+            let bodies = [
+                try Self.body(tree, old: old, size: old + 5, signer: signer),
+                try Self.body(tree, old: old, size: old + 10, signer: signer)
+            ]
+            let replies = Mutex<[RawHTTP.Reply?]>([nil, nil])
+            let port = witness.port
+            DispatchQueue.concurrentPerform(iterations: 2) { n in
+                let reply = try? RawHTTP.request(port: port, "POST", "/add-checkpoint", body: Array(bodies[n].utf8))
+                replies.withLock { $0[n] = reply }
+            }
+            let statuses = replies.withLock { $0.map { $0?.status ?? 0 } }
+            #expect(statuses.sorted() == [200, 409], "round \(round)")
+            let loser = replies.withLock { $0.first { $0?.status == 409 } }
+            let held = Int64(loser??.body.trimmingCharacters(in: .newlines) ?? "") ?? -1
+            #expect(held == old + 5 || held == old + 10)
+            // Whatever won, the state now holds its size; bring it to old + 10 for the next round.
+            if held == old + 5 {
+                #expect(
+                    try witness.request(
+                        "POST", "/add-checkpoint", body: try Self.body(tree, old: held, size: old + 10, signer: signer)
+                    )
+                    .status == 200)
+            }
+        }
     }
 
     @Test("with --tokens a witness needs an append or admin token; beyond loopback it needs --tokens")
