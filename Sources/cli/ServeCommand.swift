@@ -111,6 +111,11 @@ enum ServeCommand {
             throw CLIError.usage(
                 "--cosign-with and --checkpoint-every need the signing key: --key FILE or $JOURNAL_SIGNING_KEY")
         }
+        if let signer, signer.type != .ed25519 {
+            throw CLIError(
+                .failure, "--key is \(signer.type.summary): checkpoints are signed with the journal's own key",
+                hint: "a witness key ('keygen --witness') is for 'journal witness'")
+        }
         let store = try JournalAccess.openForWriting(context, arguments)
         let projections = ProjectionAccess(engine: try ProjectCommand.openEngine(context, arguments, store: store))
         defer { projections.close() }

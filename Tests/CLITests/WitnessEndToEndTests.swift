@@ -321,6 +321,13 @@ struct WitnessEndToEndTests {
         #expect(partial.stdout.contains("— witness.example/w1 "))
         let list = try runner.run(["checkpoint", "--list"])
         #expect(list.stdoutLines.last?.hasSuffix("witness.example/w1") == true)
+        // A witness key does not sign the journal's checkpoints, nor a log key cosign.
+        let asLog = try runner.run(["checkpoint", "--key", keys.witnessKeyFiles[0]])
+        #expect(asLog.status == 1 && asLog.stderr.contains("cosigns but does not sign a log"))
+        #expect(try runner.run(["serve", "--key", keys.witnessKeyFiles[0], "--checkpoint-every", "5"]).status == 1)
+        let asWitness = try runner.run(
+            ["witness", "--key", keys.logKeyFile, "--logs", keys.logsFile, "--state", runner.path("s.db")], db: false)
+        #expect(asWitness.status == 1 && asWitness.stderr.contains("not a witness key"))
         // Usage: a URL without its key.
         #expect(try runner.run(["cosign", "--witness", witness.url]).status == 2)
         #expect(try runner.run(["check", "x.json", "--key", keys.logVerifier, "--quorum", "1"], db: false).status == 2)
