@@ -222,15 +222,22 @@ public struct TreeHead: Sendable, Equatable {
 public struct StoredCheckpoint: Sendable, Equatable {
     public var size: Int64
     public var root: [UInt8]
-    /// The whole signed note (C2SP signed-note: the text, a blank line, the signature lines).
+    /// The whole signed note (C2SP signed-note: the text, a blank line, the signature lines),
+    /// with the witnesses' cosignatures the journal kept for it after the log's signature lines
+    /// (spec §11): what `checkpoint --latest`, `prove`, `bundle` and `publish` hand out.
     public var note: String
     public var signedAt: Timestamp
+    /// The cosignatures in `note`, one per witness key (the latest kept), oldest first.
+    public var cosignatures: [StoredCosignature]
 
-    public init(size: Int64, root: [UInt8], note: String, signedAt: Timestamp) {
+    public init(
+        size: Int64, root: [UInt8], note: String, signedAt: Timestamp, cosignatures: [StoredCosignature] = []
+    ) {
         self.size = size
         self.root = root
         self.note = note
         self.signedAt = signedAt
+        self.cosignatures = cosignatures
     }
 }
 
@@ -312,6 +319,19 @@ public protocol EventStore: BatchAppending, Sendable {
     /// The last checkpoint the journal kept, if any: one row, however many were kept (every
     /// proof and bundle asks for it, and a journal signed at every import keeps thousands).
     func latestCheckpoint() throws(EventStoreError) -> StoredCheckpoint?
+
+    // MARK: Witnesses (contract section 11: `EventStore+Witnesses.swift`)
+
+    /// Keeps witnesses' cosignatures (append-only) and the tree sizes the journal now knows
+    /// witnesses to hold, in one transaction. The tables are made on first use.
+    func storeCosignatures(_ cosignatures: [StoredCosignature], witnessSizes: [WitnessSize])
+        throws(EventStoreError)
+
+    /// The kept cosignatures of checkpoints of `size` events (every size: nil), oldest first.
+    func cosignatures(size: Int64?) throws(EventStoreError) -> [StoredCosignature]
+
+    /// The tree size the journal last knew each witness (by verifier key) to hold for `origin`.
+    func witnessSizes(origin: String) throws(EventStoreError) -> [String: Int64]
 }
 
 extension EventStore {

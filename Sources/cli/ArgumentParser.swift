@@ -19,9 +19,12 @@ struct OptionSpec: Sendable {
     var help: String
     /// Shown without brackets in the usage line; the command's `validate` enforces it.
     var isRequired = false
+    /// May be given more than once (`ParsedArguments.strings`), e.g. `--witness URL`.
+    var repeatable = false
 
-    init(name: String, value: Value, help: String, isRequired: Bool = false) {
-        (self.name, self.value, self.help, self.isRequired) = (name, value, help, isRequired)
+    init(name: String, value: Value, help: String, isRequired: Bool = false, repeatable: Bool = false) {
+        (self.name, self.value, self.help) = (name, value, help)
+        (self.isRequired, self.repeatable) = (isRequired, repeatable)
     }
 
     /// The same option, shown as required.
@@ -63,8 +66,12 @@ struct ParsedArguments: Sendable, Equatable {
     var positionals: [String] = []
     /// Option values by name (without dashes); flags map to "".
     var options: [String: String] = [:]
+    /// Every value of a repeatable option, in order (`options` holds the last).
+    var repeated: [String: [String]] = [:]
 
     func string(_ name: String) -> String? { options[name] }
+    /// Every value given for a repeatable option, in order.
+    func strings(_ name: String) -> [String] { repeated[name] ?? options[name].map { [$0] } ?? [] }
     func flag(_ name: String) -> Bool { options[name] != nil }
     /// The value of an `.integer` option (already checked by the parser).
     func integer(_ name: String) -> Int64? { options[name].flatMap { Int64($0) } }
@@ -192,7 +199,7 @@ struct ArgumentParser: Sendable {
                     "unknown option '--\(Help.printable(name))' for 'journal \(spec.name)'",
                     hint: hint)
             }
-            guard parsed.options[name] == nil else {
+            guard parsed.options[name] == nil || option.repeatable else {
                 throw CLIError.usage("option '--\(name)' given twice", hint: helpHint)
             }
             if option.value == .flag {
@@ -214,6 +221,7 @@ struct ArgumentParser: Sendable {
             }
             try check(value, of: option, hint: helpHint)
             parsed.options[name] = value
+            if option.repeatable { parsed.repeated[name, default: []].append(value) }
         }
         if parsed.positionals.count > spec.positionals.count {
             let extra = parsed.positionals[spec.positionals.count]

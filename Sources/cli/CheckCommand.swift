@@ -13,7 +13,7 @@ enum CheckCommand {
                 isRequired: true)
         ],
         options: [
-            EvidenceFiles.verifierKeyOption.required(),
+            EvidenceFiles.verifierKeyOption.required(), WitnessKeys.keyOption, WitnessKeys.quorumOption,
             OptionSpec(
                 name: "checkpoint", value: .text(placeholder: "CHECKPOINT"),
                 help: "FILE is an export ('journal export'): check it against this signed checkpoint")
@@ -34,12 +34,18 @@ enum CheckCommand {
             line (or holds another position than its line number), or a root that differs.
             Lines after SIZE are counted, not checked. The file is streamed: any size, in
             bounded memory.
+
+            --witness-key VKEY (repeatable, or a file of keys) with --quorum N also requires
+            valid cosignatures of at least N of those witnesses on the checkpoint ('journal
+            cosign'), else exit 4 saying how many held (docs/witnesses.md).
             """,
         examples: [
             "journal check evidence.json --key 'payments.example/journal+1a2b3c4d+AUm…'",
             "journal check evidence.json --key trusted.vkeys --format json",
-            "journal check journal-export.ndjson --checkpoint checkpoint.txt --key journal.key.pub"
+            "journal check journal-export.ndjson --checkpoint checkpoint.txt --key journal.key.pub",
+            "journal check evidence.json --key journal.vkey --witness-key witnesses.vkeys --quorum 2"
         ],
+        validate: { arguments throws(CLIError) in try WitnessKeys.validate(arguments) },
         run: run)
 
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws {
@@ -57,12 +63,20 @@ enum CheckCommand {
             object["events"] = .number(JSONNumber(verified.events.count))
             object["treeSize"] = .number(JSONNumber(checkpoint.size))
             object["origin"] = .string(checkpoint.origin)
+            if let held = try WitnessKeys.cosigners(arguments, on: verified.checkpoint) {
+                object["cosignedBy"] = .array(held.map { .string($0.name) })
+            }
             context.stdout.line(JSONWriter.string(.object(object)))
         case .text:
             let count = verified.events.count
             context.stdout.line(
                 "ok: \(verified.stream): \(count) event\(count == 1 ? "" : "s") (versions 0…\(count - 1)), "
                     + "each proven in the tree of \(checkpoint.size) events signed by \(checkpoint.origin)")
+            if let held = try WitnessKeys.cosigners(arguments, on: verified.checkpoint) {
+                context.stdout.line(
+                    "ok: cosigned by \(held.count) of the \(try WitnessKeys.keys(arguments).count) witnesses given "
+                        + "(\(held.map(\.name).joined(separator: ", "))), quorum \(arguments.integer("quorum") ?? 0)")
+            }
         }
     }
 
@@ -94,6 +108,7 @@ enum CheckCommand {
         guard !verified.events.isEmpty else {
             throw CLIError(.integrity, "the bundle \(Help.printable(path)) holds no events")
         }
+        try WitnessKeys.requireQuorum(arguments, on: verified.checkpoint)
         return verified
     }
 
@@ -122,6 +137,7 @@ enum CheckCommand {
                     "\(shown) is not the log signed in \(Help.printable(checkpointPath)): \(error)")
             }
         }
+        try WitnessKeys.requireQuorum(arguments, on: verified.checkpoint)
         let checkpoint = verified.checkpoint.checkpoint
         switch arguments.format {
         case .json:

@@ -25,10 +25,11 @@ enum CheckpointCommand {
             --checkpoint' later proves the journal is that log or an append-only extension of
             it, and 'journal prove' and 'journal bundle' prove events against it.
 
-            --list prints the kept checkpoints, oldest first. --latest prints the latest kept
-            checkpoint exactly as it was signed (the note, its signature lines, one final line
-            feed), or writes it to --out FILE: what 'verify --checkpoint', 'prove --checkpoint'
-            and 'check --checkpoint' take. With no checkpoint kept it exits 1.
+            --list prints the kept checkpoints, oldest first, with the witnesses that cosigned
+            each ('journal cosign'). --latest prints the latest kept checkpoint exactly as it was
+            signed (the note, its signature lines and cosignatures, one final line feed), or
+            writes it to --out FILE: what 'verify --checkpoint', 'prove --checkpoint' and
+            'check --checkpoint' take. With no checkpoint kept it exits 1.
             """,
         examples: [
             "journal checkpoint --key journal.key > checkpoint-2026-12-01.txt",
@@ -142,6 +143,7 @@ enum CheckpointCommand {
                 kept.map { checkpoint in
                     var entry = json(checkpoint, origin: origin(checkpoint))
                     entry["signedAt"] = .string(checkpoint.signedAt.description)
+                    entry["cosignedBy"] = .array(checkpoint.cosignatures.map { .string($0.witnessName) })
                     return .object(entry)
                 })
             context.stdout.line(JSONWriter.string(.object(object)))
@@ -150,11 +152,12 @@ enum CheckpointCommand {
                 context.stdout.line("no checkpoints kept; sign one with 'journal checkpoint --key FILE'")
                 return
             }
-            var rows = [["size", "root", "signedAt", "origin"]]
+            var rows = [["size", "root", "signedAt", "origin", "cosignedBy"]]
             for checkpoint in kept {
+                let cosigners = checkpoint.cosignatures.map(\.witnessName).joined(separator: ", ")
                 rows.append([
                     "\(checkpoint.size)", Base64.encode(checkpoint.root), checkpoint.signedAt.description,
-                    origin(checkpoint)
+                    origin(checkpoint), cosigners.isEmpty ? "-" : cosigners
                 ])
             }
             for line in TextRendering.table(rows, rightAligned: [0]) { context.stdout.line(line) }

@@ -16,8 +16,9 @@ enum DemoCommand {
             a frictionless transaction), then
             shows verify, an audit of the challenged transaction and of the yellow-flow journey,
             a replay, a replay of every stream with its digest, the analytics queries, and the
-            evidence: a signing key, a signed checkpoint, an inclusion proof, and a bundle checked
-            with no journal, and last the analytics report, one HTML page next to the journal
+            evidence: a signing key, a signed checkpoint cosigned by a witness (run in this
+            process on a loopback port), an inclusion proof, and a bundle checked with no
+            journal, and last the analytics report, one HTML page next to the journal
             ('journal report'). Each step prints the command that produced it, so you can run it
             again yourself.
             """,
@@ -90,10 +91,11 @@ enum DemoCommand {
         let verifierPath = keyPath + ".pub"
         let bundlePath = path + ".evidence.json"
 
-        step(10, "evidence: a signing key, and a signed checkpoint of the journal's Merkle tree", out)
+        step(10, "evidence: a signing key, a signed checkpoint of the journal's Merkle tree, a witness", out)
         try runStep(KeygenCommand.spec, ["demo.example/journal", "--out", keyPath], path: nil, context: context)
         out.line("  (the verifier key is also in \(verifierPath); the private key only in \(keyPath))")
         try runStep(CheckpointCommand.spec, ["--key", keyPath], path: path, context: context)
+        let witnessKey = try cosign(path: path, verifierPath: verifierPath, context: context)
 
         let store = try JournalAccess.open(.sqlite(path: path), reading: true, context).get()
         let stream = try StreamName(DemoSample.challengedStream)
@@ -104,8 +106,42 @@ enum DemoCommand {
         step(12, "a bundle of that transaction, checked where there is no journal", out)
         try runStep(
             BundleCommand.spec, [DemoSample.challengedStream, "--out", bundlePath], path: path, context: context)
-        try runStep(CheckCommand.spec, [bundlePath, "--key", verifierPath], path: nil, context: context)
+        try runStep(
+            CheckCommand.spec,
+            [bundlePath, "--key", verifierPath] + (witnessKey.map { ["--witness-key", $0, "--quorum", "1"] } ?? []),
+            path: nil, context: context)
         out.line("  ('journal replay --bundle \(bundlePath) --key \(verifierPath)' replays it, as step 6 did)")
+    }
+
+    /// Step 10, continued: a witness key, a witness in this process, and `journal cosign`. The
+    /// witness's verifier key file, nil when libmicrohttpd is missing (the step is skipped).
+    private static func cosign(path: String, verifierPath: String, context: CommandContext) throws -> String? {
+        let out = context.stdout
+        let keyPath = path + ".witness.key"
+        let witnessVerifierPath = path + ".witness.vkey"
+        let signer = try NoteSigner.generate(name: "witness.demo.example/w1", type: .cosignatureV1)
+        let logs = try EvidenceFiles.verifiers(value: verifierPath, option: "logs")
+        guard
+            let witness = try DemoWitness(
+                signer: signer, logs: logs, statePath: path + ".witness.db", now: context.now)
+        else {
+            out.line("  (no witness step: libmicrohttpd is not installed)")
+            return nil
+        }
+        defer { witness.stop() }
+        out.line("$ journal keygen \(signer.name) --out \(keyPath) --witness > \(witnessVerifierPath)")
+        try EvidenceFiles.createNew(keyPath, signer.privateKeyText + "\n", what: "key file")
+        let verifierFile = try OutputSink.create(path: witnessVerifierPath)
+        verifierFile.line(signer.verifier.keyText)
+        try verifierFile.close()
+        out.line(
+            "$ journal witness --key \(keyPath) --logs \(verifierPath) --state \(path).witness.db "
+                + "--listen \(witness.url.dropFirst("http://".count)) &   # here: in this process")
+        out.line("  a witness cosigns a checkpoint only if it extends the last one it cosigned for that log")
+        try runStep(
+            CosignCommand.spec, ["--witness", witness.url, "--witness-key", witnessVerifierPath], path: path,
+            context: context)
+        return witnessVerifierPath
     }
 
     /// `--db PATH` when given (it must not exist), else a new temporary folder's `demo.db`.

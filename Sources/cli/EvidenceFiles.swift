@@ -64,6 +64,11 @@ enum EvidenceFiles {
                 "give the verifier key with --key VKEY",
                 hint: "the signer's 'journal keygen' printed it: NAME+ID+KEY")
         }
+        return try verifiers(value: value, option: "key")
+    }
+
+    /// The verifier keys of `--OPTION VALUE`: a key, or a file holding one per line.
+    static func verifiers(value: String, option: String) throws(CLIError) -> [NoteVerifier] {
         let isFile = FileSystem.entry(at: value) == .file
         let text =
             isFile
@@ -72,7 +77,7 @@ enum EvidenceFiles {
         // A private key where a verifier key belongs: refused, never echoed.
         guard !text.contains("PRIVATE+KEY+") else {
             throw CLIError.usage(
-                "--key takes a verifier key, not a private key",
+                "--\(option) takes a verifier key, not a private key",
                 hint: "the verifier key is the line 'journal keygen' printed on stdout")
         }
         let keys: [NoteVerifier]
@@ -80,7 +85,7 @@ enum EvidenceFiles {
             keys = try NoteVerifier.list(parsing: text)
         } catch {
             throw CLIError(
-                .failure, "\(isFile ? Help.printable(value) : "--key") is not a verifier key: \(error)",
+                .failure, "\(isFile ? Help.printable(value) : "--\(option)") is not a verifier key: \(error)",
                 hint: "a verifier key is NAME+ID+KEY, as 'journal keygen' prints it")
         }
         guard !keys.isEmpty else { throw CLIError(.failure, "no verifier key in \(Help.printable(value))") }

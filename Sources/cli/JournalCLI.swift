@@ -3,7 +3,8 @@ enum JournalCLI {
     /// Every command's name, in the order the overview lists them.
     static let names = [
         "import", "export", "audit", "state", "replay", "verify", "query", "report", "find", "project",
-        "simulate", "demo", "copy", "keygen", "checkpoint", "prove", "bundle", "check", "serve", "token"
+        "simulate", "demo", "copy", "keygen", "checkpoint", "prove", "bundle", "check", "serve", "token",
+        "witness", "cosign"
     ]
 
     /// The command `name`. Only the command that runs is described: building every command's
@@ -31,6 +32,8 @@ enum JournalCLI {
         case "check": return CheckCommand.spec
         case "serve": return ServeCommand.spec
         case "token": return TokenCommand.spec
+        case "witness": return WitnessCommand.spec
+        case "cosign": return CosignCommand.spec
         default: return nil
         }
     }

@@ -21,7 +21,10 @@ enum KeygenCommand {
                 isRequired: true),
             OptionSpec(
                 name: "public", value: .text(placeholder: "FILE"),
-                help: "print the verifier key of the private key FILE instead")
+                help: "print the verifier key of the private key FILE instead"),
+            OptionSpec(
+                name: "witness", value: .flag,
+                help: "a witness's cosigning key (cosignature/v1, key type 0x04) for 'journal witness'")
         ],
         usesDB: false,
         usages: [
@@ -39,10 +42,16 @@ enum KeygenCommand {
 
             --public FILE prints the verifier key of the private key in FILE (which must be
             readable by its owner only), to make FILE.pub again.
+
+            --witness makes a witness's cosigning key instead (C2SP tlog-cosignature,
+            cosignature/v1: key type 0x04, which goes into the ID): 'journal witness --key FILE'
+            cosigns with it, and the verifier key is the --witness-key of 'journal cosign',
+            'check', 'verify' and 'replay --bundle' (docs/witnesses.md).
             """,
         examples: [
             "journal keygen payments.example/journal --out journal.key   # and journal.key.pub",
-            "journal keygen --public journal.key > journal.key.pub"
+            "journal keygen --public journal.key > journal.key.pub",
+            "journal keygen witness.example/w1 --out w1.key --witness   # and w1.key.pub"
         ],
         validate: { arguments throws(CLIError) in
             if arguments.string("public") != nil {
@@ -87,7 +96,7 @@ enum KeygenCommand {
         }
         let signer: NoteSigner
         do {
-            signer = try NoteSigner.generate(name: name)
+            signer = try NoteSigner.generate(name: name, type: arguments.flag("witness") ? .cosignatureV1 : .ed25519)
         } catch {
             throw CLIError.usage(
                 "cannot make a key named '\(Help.printable(name))': \(error)",

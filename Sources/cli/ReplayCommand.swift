@@ -16,7 +16,9 @@ enum ReplayCommand {
             OptionSpec(
                 name: "bundle", value: .text(placeholder: "FILE"),
                 help: "replay the stream of a bundle, checked with --key first; no journal is opened"),
-            EvidenceFiles.verifierKeyOption
+            EvidenceFiles.verifierKeyOption,
+            WitnessKeys.keyOption,
+            WitnessKeys.quorumOption
         ],
         details: """
             Folds the stored events through the current domain rules, one by one. For a STREAM it
@@ -32,7 +34,8 @@ enum ReplayCommand {
             --bundle FILE --key VKEY replays a bundle ('journal bundle') without the journal:
             the bundle is checked as 'journal check' does (exit 4 on any failure), then its
             stream is replayed with exactly the output 'journal replay STREAM' gives on the
-            journal it came from.
+            journal it came from. --witness-key VKEY and --quorum N also require the
+            bundle's checkpoint to carry valid cosignatures of N of those witnesses.
 
             With --all, progress (events replayed of the journal's events, events/s, time left)
             is shown on stderr when it is a terminal; --progress prints it as a plain line every
@@ -45,6 +48,10 @@ enum ReplayCommand {
         ],
         validate: { arguments throws(CLIError) in
             let hint = "run 'journal replay --help'"
+            try WitnessKeys.validate(arguments)
+            if arguments.integer("quorum") != nil && arguments.string("bundle") == nil {
+                throw CLIError.usage("--witness-key and --quorum go with --bundle", hint: hint)
+            }
             if arguments.string("bundle") != nil {
                 guard arguments.positionals.isEmpty, !arguments.flag("all") else {
                     throw CLIError.usage(

@@ -1,5 +1,4 @@
 import EventStore
-import Glibc
 import JournalCore
 import Projections
 import Synchronization
@@ -10,8 +9,8 @@ import Synchronization
 enum ServeCommand {
     static let defaultListen = "127.0.0.1:8080"
     static let defaultMaxBody = 16 << 20
-    /// How long a stop waits for the requests in flight before closing their connections.
-    static let drainSeconds = 30
+    static let defaultCheckpointEvery: Int64 = 60
+    static var drainSeconds: Int { HTTPServing.drainSeconds }
 
     static let spec = CommandSpec(
         name: "serve",
@@ -28,7 +27,17 @@ enum ServeCommand {
                 help: "largest POST /v1/events body (default: \(defaultMaxBody), 16 MiB)"),
             OptionSpec(
                 name: "request-timeout", value: .integer(placeholder: "SECONDS", minimum: 1),
-                help: "longest time from a request's headers to the end of its body (default: 60)")
+                help: "longest time from a request's headers to the end of its body (default: 60)"),
+            OptionSpec(
+                name: "key", value: .text(placeholder: "FILE"),
+                help: "sign and keep checkpoints while events arrive (default: $JOURNAL_SIGNING_KEY with "
+                    + "--cosign-with)"),
+            OptionSpec(
+                name: "cosign-with", value: .text(placeholder: "FILE"),
+                help: "a policy of witnesses ('URL VKEY' per line) to cosign each checkpoint signed"),
+            OptionSpec(
+                name: "checkpoint-every", value: .integer(placeholder: "SECONDS", minimum: 1),
+                help: "sign at most once per SECONDS while events arrive (default: \(defaultCheckpointEvery))")
         ],
         printsResults: false,
         details: """
@@ -65,10 +74,16 @@ enum ServeCommand {
             Every error is JSON {"error": "..."}. One JSON line per request goes to stderr
             (time, method, route, status, bytes, durationMs, token name; never a token or a
             body). Details, limits and a curl session: docs/serve.md.
+
+            With --key FILE (or --cosign-with FILE and $JOURNAL_SIGNING_KEY) the server signs
+            and keeps a checkpoint of the head at most every --checkpoint-every seconds while
+            events arrive, and has the witnesses of --cosign-with cosign it as 'journal cosign'
+            does; each round is a JSON line on stderr (docs/witnesses.md).
             """,
         examples: [
             "journal serve --db journal.db",
-            "journal serve --listen 0.0.0.0:8080 --tokens tokens.txt --max-body 1048576"
+            "journal serve --listen 0.0.0.0:8080 --tokens tokens.txt --max-body 1048576",
+            "journal serve --key journal.key --cosign-with witnesses.txt --checkpoint-every 300"
         ],
         validate: { arguments throws(CLIError) in
             let address = try ListenAddress(parsing: arguments.string("listen") ?? defaultListen)
@@ -88,60 +103,56 @@ enum ServeCommand {
         let maxBody = arguments.integer("max-body").map { Int(clamping: $0) } ?? defaultMaxBody
         // Before the journal is opened: a missing libmicrohttpd is reported without touching it.
         let library = try LibMicroHTTPD.shared()
+        let witnesses = try arguments.string("cosign-with").map { path throws(CLIError) in
+            try witnessPolicy(path: path)
+        }
+        let signer = try EvidenceFiles.signer(arguments, context, environment: witnesses != nil)
+        if signer == nil && (witnesses != nil || arguments.integer("checkpoint-every") != nil) {
+            throw CLIError.usage(
+                "--cosign-with and --checkpoint-every need the signing key: --key FILE or $JOURNAL_SIGNING_KEY")
+        }
+        if let signer, signer.type != .ed25519 {
+            throw CLIError(
+                .failure, "--key is \(signer.type.summary): checkpoints are signed with the journal's own key",
+                hint: "a witness key ('keygen --witness') is for 'journal witness'")
+        }
         let store = try JournalAccess.openForWriting(context, arguments)
         let projections = ProjectionAccess(engine: try ProjectCommand.openEngine(context, arguments, store: store))
         defer { projections.close() }
 
-        // SIGTERM and SIGINT are taken by `sigwait` below, blocked before any server thread
-        // starts so that every thread inherits the mask; a client hanging up never kills us.
-        var stopSignals = sigset_t()
-        sigemptyset(&stopSignals)
-        sigaddset(&stopSignals, SIGTERM)
-        sigaddset(&stopSignals, SIGINT)
-        pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
-        signal(SIGPIPE, SIG_IGN)
-
-        // One descriptor per connection: let the process open as many as its hard limit allows.
-        var files = rlimit()
-        if getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &files) == 0 && files.rlim_cur < files.rlim_max {
-            files.rlim_cur = files.rlim_max
-            _ = setrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &files)
-        }
-
-        let (socket, bound) = try address.listen()
+        // Before any server thread starts, so that every thread inherits the signal mask.
+        let serving = HTTPServing()
+        let accessLog = AccessLog(descriptor: 2, now: context.now)
         let api = JournalAPI(
-            store: store, projections: projections, tokens: tokens, maxBodyBytes: maxBody,
-            accessLog: AccessLog(descriptor: 2, now: context.now))
-        let server = HTTPServer(listenSocket: socket, handler: api, library: library)
-        do {
-            var limits = HTTPServer.Limits()
-            if let seconds = arguments.integer("request-timeout") { limits.uploadSeconds = Int(clamping: seconds) }
-            try server.start(limits: limits)
-        } catch {
-            _ = close(socket)
-            throw error
+            store: store, projections: projections, tokens: tokens, maxBodyBytes: maxBody, accessLog: accessLog)
+        let scheduler = signer.map { signer in
+            CheckpointScheduler(
+                store: store, signer: signer, witnesses: witnesses ?? [],
+                periodSeconds: arguments.integer("checkpoint-every") ?? defaultCheckpointEvery, log: accessLog,
+                now: context.now)
         }
-        context.stdout.line("listening on \(bound.url)")
-        try context.stdout.flush()
-
-        var received: Int32 = 0
-        while sigwait(&stopSignals, &received) != 0 {}
-        server.quiesce()
-        api.beginStopping()
-        let deadline = SystemClock.monotonicNanoseconds() + Int64(drainSeconds) * 1_000_000_000
-        while api.inFlight.load(ordering: .relaxed) > 0 && SystemClock.monotonicNanoseconds() < deadline {
-            var pause = timespec(tv_sec: 0, tv_nsec: 10_000_000)
-            _ = nanosleep(&pause, nil)
-        }
-        let drained = api.inFlight.load(ordering: .relaxed) == 0
-        server.stop(
-            answering: JournalAPI.error(
+        scheduler?.start()
+        defer { scheduler?.stop() }
+        var limits = HTTPServer.Limits()
+        if let seconds = arguments.integer("request-timeout") { limits.uploadSeconds = Int(clamping: seconds) }
+        try serving.run(
+            address, handler: api, library: library, limits: limits,
+            stoppedAnswer: JournalAPI.error(
                 503,
                 "the server stopped before this request was answered; it may have "
-                    + "been applied: a retry with the same event ids is safe"))
-        _ = close(socket)
-        // A commit still running after the drain (a stalled disk) is not waited for: its
-        // requests got no 200, and the process ends.
-        if drained { api.finish() }
+                    + "been applied: a retry with the same event ids is safe"),
+            context)
+    }
+
+    /// The witnesses of `--cosign-with FILE`: `<URL> <witness verifier key>` per line.
+    static func witnessPolicy(path: String) throws(CLIError) -> [WitnessEndpoint] {
+        let text = String(decoding: try WholeFile.read(path, what: "witness policy", maxBytes: 1 << 20), as: UTF8.self)
+        do {
+            return try WitnessEndpoint.policy(parsing: text)
+        } catch {
+            throw CLIError(
+                .failure, "the witness policy \(Help.printable(path)) is not valid: \(error)",
+                hint: "one witness per line: http://HOST:PORT NAME+ID+KEY (its 'journal keygen --witness' key)")
+        }
     }
 }

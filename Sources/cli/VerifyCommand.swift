@@ -11,7 +11,9 @@ enum VerifyCommand {
             OptionSpec(
                 name: "checkpoint", value: .text(placeholder: "FILE"),
                 help: "also hold the journal to this signed checkpoint (with --key VKEY)"),
-            EvidenceFiles.verifierKeyOption
+            EvidenceFiles.verifierKeyOption,
+            WitnessKeys.keyOption,
+            WitnessKeys.quorumOption
         ],
         details: """
             Walks every event in position order and recomputes the hash chain; checks that
@@ -24,6 +26,8 @@ enum VerifyCommand {
             that the journal's Merkle tree at the checkpoint's size has the checkpoint's root: the
             journal is the signed log or an append-only extension of it. A journal rebuilt from
             an edited export, or cut back below the checkpoint's size, fails with exit 4.
+            With --witness-key VKEY (repeatable, or a file of keys) and --quorum N, the
+            checkpoint must also carry valid cosignatures of at least N of those witnesses.
 
             Progress (events checked of the journal's events, events/s, time left) is shown on
             stderr when it is a terminal; --progress prints it as a plain line every few seconds
@@ -39,6 +43,10 @@ enum VerifyCommand {
                 throw CLIError.usage(
                     "--checkpoint FILE and --key VKEY go together",
                     hint: "the key checks the checkpoint's signature")
+            }
+            try WitnessKeys.validate(arguments)
+            if arguments.integer("quorum") != nil && arguments.string("checkpoint") == nil {
+                throw CLIError.usage("--witness-key and --quorum check a --checkpoint FILE")
             }
         },
         run: run)
@@ -126,6 +134,7 @@ enum VerifyCommand {
             throw CLIError(
                 .integrity, "the checkpoint \(Help.printable(path)) is not signed by the given key: \(error)")
         }
+        try WitnessKeys.requireQuorum(arguments, on: signed)
         try EvidenceCheckpoint.requireMatch(signed, store, named: Help.printable(path))
         return signed.checkpoint
     }

@@ -109,6 +109,18 @@ struct ArgumentParserTests {
         }
     }
 
+    @Test func aRepeatableOptionKeepsEveryValueInOrderAndOthersStillRefuseASecond() throws {
+        let arguments = try parsed([
+            "cosign", "--witness", "http://a", "--witness-key", "ka", "--witness=http://b", "--witness-key", "kb"
+        ])
+        #expect(arguments.strings("witness") == ["http://a", "http://b"])
+        #expect(arguments.strings("witness-key") == ["ka", "kb"])
+        #expect(arguments.strings("key").isEmpty)
+        #expect(
+            usageError(["cosign", "--witness", "http://a", "--key", "a", "--key", "b"])?.messages
+                == ["option '--key' given twice"])
+    }
+
     @Test func misspeltOptionsGetASuggestion() {
         let error = usageError(["import", "x", "--reject", "r"])
         #expect(error?.hints.first?.hasPrefix("did you mean '--rejects'?") == true)

@@ -9,17 +9,17 @@ final class ServeProcess {
     let url: String
     let logPath: String
 
-    /// Starts `journal serve --listen 127.0.0.1:0 ARGS --db <db>` and waits for its
-    /// `listening on` line.
-    init(_ runner: JournalRunner, _ arguments: [String] = [], db: String? = nil) throws {
+    /// Starts `journal serve --listen 127.0.0.1:0 ARGS --db <db>` (or another server command,
+    /// `journal witness`) and waits for its `listening on` line.
+    init(_ runner: JournalRunner, _ arguments: [String] = [], db: String? = nil, command: String = "serve") throws {
         process = Process()
         process.executableURL = JournalRunner.executable
-        process.arguments = ["serve", "--listen", "127.0.0.1:0"] + arguments + ["--db", db ?? runner.database]
+        process.arguments = [command, "--listen", "127.0.0.1:0"] + arguments + ["--db", db ?? runner.database]
         process.currentDirectoryURL = runner.folder
         var environment = ProcessInfo.processInfo.environment
         environment.removeValue(forKey: "JOURNAL_DB")
         process.environment = environment
-        logPath = runner.path("serve-\(UUID().uuidString.prefix(8)).log")
+        logPath = runner.path("\(command)-\(UUID().uuidString.prefix(8)).log")
         _ = FileManager.default.createFile(atPath: logPath, contents: nil)
         process.standardError = FileHandle(forWritingAtPath: logPath)
         process.standardInput = FileHandle.nullDevice

@@ -173,14 +173,14 @@ class ReportInBrowser(PageChecks, unittest.TestCase):
 class Server:
     """`journal serve` on a free loopback port, stopped with SIGTERM."""
 
-    def __init__(self, db, *extra):
-        self.process = subprocess.Popen([JOURNAL, "serve", "--db", db, "--listen", "127.0.0.1:0", *extra],
+    def __init__(self, db, *extra, command="serve"):
+        self.process = subprocess.Popen([JOURNAL, command, "--db", db, "--listen", "127.0.0.1:0", *extra],
                                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
         line = self.process.stdout.readline().strip()
         match = re.fullmatch(r"listening on (http://127\.0\.0\.1:\d+)", line)
         if not match:
             self.stop()
-            raise AssertionError(f"journal serve printed {line!r}")
+            raise AssertionError(f"journal {command} printed {line!r}")
         self.url = match.group(1)
 
     def get_json(self, path, token=None):
@@ -224,6 +224,14 @@ class DashboardInBrowser(PageChecks, unittest.TestCase):
         cls.other_key = journal("keygen", "dashboard.example/journal", "--out", os.path.join(cls.folder, "other.key"),
                                 db=cls.db).strip().splitlines()[-1]
         journal("checkpoint", "--key", key, db=cls.db)
+        # A witness cosigns the checkpoint: the page names it next to the proof.
+        witness_key = os.path.join(cls.folder, "witness.key")
+        witness_vkey = journal("keygen", "dashboard.example/w1", "--out", witness_key, "--witness").strip()
+        logs = os.path.join(cls.folder, "logs.txt")
+        Path(logs).write_text(cls.verifier_key + "\n")
+        cls.witness = Server(cls.db, "--key", witness_key, "--logs", logs, "--state",
+                             os.path.join(cls.folder, "witness.db"), command="witness")
+        journal("cosign", "--witness", cls.witness.url, "--witness-key", witness_vkey, db=cls.db)
         cls.tokens = os.path.join(cls.folder, "tokens")
         cls.token = journal("token", "read", "viewer", "--tokens", cls.tokens).strip().split()[-1]
         # A copy whose kept checkpoint has one character of its signature changed.
@@ -249,6 +257,7 @@ class DashboardInBrowser(PageChecks, unittest.TestCase):
     def tearDownClass(cls):
         cls.driver.quit()
         cls.server.stop()
+        cls.witness.stop()
         shutil.rmtree(cls.folder, ignore_errors=True)
 
     def give_key(self, driver, key):
@@ -311,6 +320,7 @@ class DashboardInBrowser(PageChecks, unittest.TestCase):
         self.assertTrue(text.startswith("verified: event "), text)
         self.assertIn("signed by dashboard.example/journal", text)
         self.assertIn("Ed25519 signature of dashboard.example/journal+", text)
+        self.assertIn("cosigned by dashboard.example/w1", text)
         checks = driver.execute_script(
             "return Array.from(document.querySelectorAll('#audit-events [data-check]')).map(e => e.dataset.check)")
         self.assertEqual(checks, ["ok"] * first["events"])

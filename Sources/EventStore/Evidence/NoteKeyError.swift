@@ -8,7 +8,7 @@ public enum NoteKeyError: Error, Sendable, Equatable, CustomStringConvertible {
     case malformedKeyID
     /// The key bytes are not standard base64.
     case malformedBase64
-    /// The key's algorithm byte is not 1 (Ed25519).
+    /// The key's algorithm byte is neither 1 (Ed25519) nor 4 (cosignature/v1).
     case unknownAlgorithm(UInt8)
     /// The key has the wrong number of bytes after the algorithm byte.
     case wrongKeySize(Int)
@@ -31,7 +31,8 @@ public enum NoteKeyError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .malformed(reason): "not a key: \(reason)"
         case .malformedKeyID: "the key id is not 8 hexadecimal digits"
         case .malformedBase64: "the key is not standard base64"
-        case let .unknownAlgorithm(byte): "unknown key algorithm \(byte) (1 is Ed25519)"
+        case let .unknownAlgorithm(byte):
+            "unknown key algorithm \(byte) (1 is Ed25519, 4 an Ed25519 cosignature/v1 key)"
         case let .wrongKeySize(count): "an Ed25519 key has 32 bytes, not \(count)"
         case let .keyIDMismatch(stated, computed):
             "the key id \(NoteKeyID.text(stated)) does not match the name and key (\(NoteKeyID.text(computed)))"

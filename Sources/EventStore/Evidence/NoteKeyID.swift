@@ -1,13 +1,15 @@
-/// The id of a note key: the first 4 bytes (big-endian) of SHA-256(name ‖ 0x0A ‖ 0x01 ‖ public key).
+/// The id of a note key: the first 4 bytes (big-endian) of SHA-256(name ‖ 0x0A ‖ type ‖ public
+/// key), where type is the key's ``NoteKeyType`` byte (0x01 for a log's Ed25519 key, 0x04 for a
+/// witness's cosignature/v1 key).
 package enum NoteKeyID {
     /// The algorithm byte of Ed25519 keys.
-    package static let ed25519: UInt8 = 0x01
+    package static let ed25519: UInt8 = NoteKeyType.ed25519.rawValue
 
-    package static func compute(name: String, publicKey: [UInt8]) -> UInt32 {
+    package static func compute(name: String, type: NoteKeyType = .ed25519, publicKey: [UInt8]) -> UInt32 {
         let hash = LibCrypto.sha256 { input in
             input.update(Array(name.utf8))
             input.update(byte: 0x0A)
-            input.update(byte: ed25519)
+            input.update(byte: type.rawValue)
             input.update(publicKey)
         }
         return hash.prefix(4).reduce(0) { $0 << 8 | UInt32($1) }

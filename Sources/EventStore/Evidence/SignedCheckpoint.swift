@@ -23,6 +23,9 @@ public struct SignedCheckpoint: Sendable, Equatable {
         guard signer.name == checkpoint.origin else {
             throw .originNotSigned(origin: checkpoint.origin)
         }
+        guard signer.type == .ed25519 else {
+            throw .note(.signing("\(signer.name) is \(signer.type.summary), which cosigns but does not sign a log"))
+        }
         if let bad = checkpoint.extensions.firstIndex(where: { $0.isEmpty || $0.utf8.contains(UInt8(ascii: "\n")) }) {
             throw .invalidExtensionLine(line: bad + 1)
         }
@@ -41,6 +44,19 @@ public struct SignedCheckpoint: Sendable, Equatable {
         self.noteText = note.rendered
     }
 
+    /// The checkpoint with `cosignatures` added after its signature lines (those already there
+    /// are not repeated).
+    public func adding(cosignatures: [NoteSignature]) -> SignedCheckpoint {
+        let note = note.adding(cosignatures)
+        return SignedCheckpoint(checkpoint: checkpoint, noteText: note.rendered, note: note)
+    }
+
+    private init(checkpoint: Checkpoint, noteText: String, note: SignedNote) {
+        self.checkpoint = checkpoint
+        self.noteText = noteText
+        self.note = note
+    }
+
     /// Checks the note's signatures with `verifiers` (``SignedNote/verify(with:)``), and that a
     /// key named as the checkpoint's origin is among those that signed it. Returns the keys whose
     /// signatures verified.
@@ -52,7 +68,7 @@ public struct SignedCheckpoint: Sendable, Equatable {
         } catch {
             throw .note(error)
         }
-        guard verified.contains(where: { $0.name == checkpoint.origin }) else {
+        guard verified.contains(where: { $0.name == checkpoint.origin && $0.type == .ed25519 }) else {
             throw .originNotSigned(origin: checkpoint.origin)
         }
         return verified

@@ -17,6 +17,12 @@ public struct SignedNote: Sendable, Equatable {
         self.signatures = signatures
     }
 
+    /// A note whose text was already checked (one that was parsed or signed).
+    init(checkedText text: String, signatures: [NoteSignature]) {
+        self.text = text
+        self.signatures = signatures
+    }
+
     /// Signs `text` (non-empty, ending in a line feed, no control characters but line feeds).
     public init(signing text: String, with signers: [NoteSigner]) throws(NoteError) {
         let bytes = Array(text.utf8)
@@ -77,7 +83,7 @@ public struct SignedNote: Sendable, Equatable {
                 throw .ambiguousKey(name: signature.name, keyID: signature.keyID)
             }
             if verified.contains(verifier) { continue }
-            guard verifier.isValidSignature(signature.signature, of: textBytes) else {
+            guard verifier.isValidNoteSignature(signature.signature, text: textBytes) else {
                 throw .invalidSignature(name: signature.name, keyID: signature.keyID)
             }
             verified.append(verifier)
@@ -123,7 +129,7 @@ public struct SignedNote: Sendable, Equatable {
         return nil
     }
 
-    private static func parseSignature(_ line: [UInt8], line number: Int) throws(NoteError) -> NoteSignature {
+    static func parseSignature(_ line: [UInt8], line number: Int) throws(NoteError) -> NoteSignature {
         guard line.starts(with: signaturePrefix) else {
             throw .malformedSignatureLine(line: number, reason: "a signature line starts with '— ' (U+2014, space)")
         }
@@ -141,5 +147,12 @@ public struct SignedNote: Sendable, Equatable {
         }
         let keyID = bytes.prefix(4).reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
         return NoteSignature(name: name, keyID: keyID, signature: Array(bytes.dropFirst(4)))
+    }
+}
+
+extension NoteSignature {
+    /// Parses one signature line (`— <name> <base64>`, without its line feed).
+    public init(parsingLine line: String) throws(NoteError) {
+        self = try SignedNote.parseSignature(Array(line.utf8), line: 1)
     }
 }

@@ -32,11 +32,18 @@ extension PostgresEventStore {
 
     public func checkpoints() throws(EventStoreError) -> [StoredCheckpoint] {
         try requireTree()
-        return try reading { journal throws(EventStoreError) in try journal.checkpoints() }
+        return try reading { journal throws(EventStoreError) in
+            // Grouped by size: a journal signed every minute keeps many checkpoints.
+            let cosignatures = Dictionary(grouping: try journal.cosignatures(size: nil), by: \.size)
+            return try journal.checkpoints().map { $0.attaching(cosignatures[$0.size] ?? []) }
+        }
     }
 
     public func latestCheckpoint() throws(EventStoreError) -> StoredCheckpoint? {
         try requireTree()
-        return try reading { journal throws(EventStoreError) in try journal.latestCheckpoint() }
+        return try reading { journal throws(EventStoreError) in
+            guard let latest = try journal.latestCheckpoint() else { return nil }
+            return latest.attaching(try journal.cosignatures(size: latest.size))
+        }
     }
 }

@@ -36,11 +36,18 @@ extension SQLiteEventStore {
 
     public func checkpoints() throws(EventStoreError) -> [StoredCheckpoint] {
         try requireTree()
-        return try reading { connection throws(EventStoreError) in try connection.checkpoints() }
+        return try reading { connection throws(EventStoreError) in
+            // Grouped by size: a journal signed every minute keeps many checkpoints.
+            let cosignatures = Dictionary(grouping: try connection.cosignatures(size: nil), by: \.size)
+            return try connection.checkpoints().map { $0.attaching(cosignatures[$0.size] ?? []) }
+        }
     }
 
     public func latestCheckpoint() throws(EventStoreError) -> StoredCheckpoint? {
         try requireTree()
-        return try reading { connection throws(EventStoreError) in try connection.latestCheckpoint() }
+        return try reading { connection throws(EventStoreError) in
+            guard let latest = try connection.latestCheckpoint() else { return nil }
+            return latest.attaching(try connection.cosignatures(size: latest.size))
+        }
     }
 }

@@ -423,6 +423,10 @@ enum DashboardScript {
             }
             const [origin, sizeText, rootText] = note.split('\n');
             const size = Number(sizeText);
+            // The witnesses' names on the checkpoint (journal cosign); like the log's signature,
+            // the page does not check their cosignatures ('journal check --quorum' does).
+            const cosigners = note.split('\n').filter((l) => l.startsWith('\u2014 '))
+              .map((l) => l.split(' ')[1]).filter((name) => name !== origin);
             if (event.position > size) {
               status.textContent = 'the last event (position ' + event.position + ') is after the latest checkpoint \#
         (' + size + ' events)';
@@ -455,17 +459,19 @@ enum DashboardScript {
               status.dataset.signature = signature.state;
               status.className = stateClass(signature.state);
               const tree = 'event ' + event.position + ' is in the tree of ' + size + ' events';
+              const cosigned = cosigners.length
+                ? ' (cosigned by ' + cosigners.join(', ') + '; cosignatures not checked in this page)' : '';
               const proofText = 'inclusion proof checked in this page (root ' + rootText + ', ' + hashes.length
                 + ' proof hashes)';
               if (signature.state === 'verified') {
                 status.textContent = 'verified: ' + tree + ' signed by ' + origin + ': ' + proofText + ', '
-                  + signature.text;
+                  + signature.text + cosigned;
               } else if (signature.state === 'failed') {
                 status.textContent = 'NOT verified: ' + tree + ' of the checkpoint of ' + origin + ' (' + proofText
-                  + '), but ' + signature.text;
+                  + '), but ' + signature.text + cosigned;
               } else {
                 status.textContent = 'partly checked: ' + tree + ' of the checkpoint of ' + origin + ' (' + proofText
-                  + '); ' + signature.text;
+                  + '); ' + signature.text + cosigned;
               }
             } catch (error) {
               status.textContent = 'NOT verified: ' + error.message;

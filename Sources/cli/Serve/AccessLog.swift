@@ -29,6 +29,11 @@ final class AccessLog: Sendable {
         object["durationMs"] = .number(JSONNumber(uncheckedText: "\(tenths / 10).\(tenths % 10)"))
         object["token"] = token.map { .string($0) } ?? .null
         if !completed { object["completed"] = .bool(false) }
+        write(object)
+    }
+
+    /// One JSON line of the server's own (a checkpoint round of `--cosign-with`).
+    func write(_ object: JSONObject) {
         var line = Array(JSONWriter.string(.object(object)).utf8)
         line.append(0x0A)
         descriptor.withLock { descriptor in

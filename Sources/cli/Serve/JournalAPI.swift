@@ -7,7 +7,7 @@ import Synchronization
 /// loops, which must not wait: appends go to the writer thread, which shares transactions among
 /// concurrent requests (`AppendBatcher`); reads go to a few worker threads (`readers`), queries
 /// to one read-model engine behind a lock; long-polls that find nothing wait in `LongPolls`.
-final class JournalAPI: HTTPHandler, @unchecked Sendable {
+final class JournalAPI: StoppableHTTPHandler, @unchecked Sendable {
     let store: any TransactionalEventStore
     let tokens: TokenFile?
     let maxBodyBytes: Int
@@ -21,6 +21,7 @@ final class JournalAPI: HTTPHandler, @unchecked Sendable {
     let stopping = Atomic<Bool>(false)
     /// Requests between their headers and the end of their exchange.
     let inFlight = Atomic<Int>(0)
+    var requestsInFlight: Int { inFlight.load(ordering: .relaxed) }
 
     /// The longest `wait` of `GET /v1/events`, in seconds.
     static let maxWaitSeconds = 60.0

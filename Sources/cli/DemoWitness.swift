@@ -1,0 +1,47 @@
+import EventStore
+import Glibc
+import JournalCore
+
+/// The demo's witness: `journal witness` run in this process on a free loopback port, so that
+/// the tour shows a checkpoint cosigned without a second terminal.
+final class DemoWitness {
+    let url: String
+    private let server: HTTPServer
+    private let api: WitnessAPI
+    private let socket: Int32
+
+    /// Starts a witness of `logs` cosigning with `signer`, its state in `statePath`; nil when
+    /// libmicrohttpd cannot be loaded.
+    init?(signer: NoteSigner, logs: [NoteVerifier], statePath: String, now: @escaping @Sendable () -> Timestamp)
+        throws
+    {
+        guard let library = try? LibMicroHTTPD.shared() else { return nil }
+        let witness: Witness
+        do {
+            witness = try Witness(
+                signer: signer, logs: logs, statePath: statePath,
+                clock: { UInt64(max(1, now().millisecondsSinceEpoch / 1000)) })
+        } catch {
+            throw CLIError(.failure, "\(error)")
+        }
+        signal(SIGPIPE, SIG_IGN)
+        let (socket, bound) = try ListenAddress(host: "127.0.0.1", port: 0).listen()
+        api = WitnessAPI(witness: witness, tokens: nil, accessLog: AccessLog(descriptor: -1, now: now))
+        server = HTTPServer(listenSocket: socket, handler: api, library: library)
+        do {
+            try server.start(limits: HTTPServer.Limits(connections: 16, eventThreads: 1))
+        } catch {
+            _ = close(socket)
+            throw error
+        }
+        self.socket = socket
+        url = bound.url
+    }
+
+    func stop() {
+        server.quiesce()
+        server.stop(answering: WitnessAPI.text(503, "the demo's witness stopped\n"))
+        _ = close(socket)
+        api.finish()
+    }
+}
