@@ -37,7 +37,7 @@ enum RestoreCommand {
             journal.
             """,
         examples: [
-            "journal export --db journal.db > backup.ndjson",
+            "journal restore backup.ndjson --db restored.db",
             "journal restore backup.ndjson --db restored.db --checkpoint latest.checkpoint --key journal.vkey",
             "journal restore /srv/www/journal --key journal.vkey --db restored.db"
         ],
