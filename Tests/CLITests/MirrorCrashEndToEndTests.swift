@@ -52,12 +52,13 @@ struct MirrorCrashEndToEndTests {
         var random = SystemRandomNumberGenerator()
         var killed = 0
         var completed = 0
-        // How long a whole run takes here (the first round is not killed): the kills land
-        // anywhere from the start of a run to past its end.
+        // How long a whole run takes here (every other round runs to its end): the kills of the
+        // rounds between land anywhere from the start of a run to a little past its end.
         var runMicroseconds: UInt32 = 0
-        for round in 0..<8 {
+        for round in 0..<16 {
             let more = try runner.run([
-                "simulate", "--seed", "\(100 + round)", "--transactions", "80", "--into-existing"
+                "simulate", "--seed", "\(100 + round)", "--transactions", "300", "--digitizations", "50",
+                "--into-existing"
             ])
             #expect(more.status == 0, "\(more.stderr)")
             #expect(try runner.run(["checkpoint", "--key", signed.keyFile]).status == 0)
@@ -69,11 +70,11 @@ struct MirrorCrashEndToEndTests {
             let before = try? String(contentsOfFile: mirror + "/checkpoint", encoding: .utf8)
             let start = DispatchTime.now().uptimeNanoseconds
             try publish.run()
-            if round == 0 {
+            if round.isMultiple(of: 2) {
                 publish.waitUntilExit()
                 runMicroseconds = UInt32((DispatchTime.now().uptimeNanoseconds - start) / 1_000)
             } else {
-                usleep(UInt32.random(in: 0...(2 * runMicroseconds), using: &random))
+                usleep(UInt32.random(in: 0...(runMicroseconds + runMicroseconds / 5), using: &random))
                 if publish.isRunning {
                     kill(publish.processIdentifier, SIGKILL)
                     killed += 1
@@ -99,7 +100,7 @@ struct MirrorCrashEndToEndTests {
         #expect(!(try FileManager.default.contentsOfDirectory(atPath: mirror)).contains { $0.hasPrefix(".publish-") })
         #expect(killed > 0)
         print(
-            "publish killed in \(killed) of 7 rounds, checkpoint replaced in \(completed) of 8 (a run takes "
-                + "\(runMicroseconds / 1_000) ms); \(verifications.load(ordering: .relaxed)) verifications")
+            "publish killed in \(killed) of 8 rounds, checkpoint replaced in \(completed) of 16 (the last whole run "
+                + "took \(runMicroseconds / 1_000) ms); \(verifications.load(ordering: .relaxed)) verifications")
     }
 }
