@@ -169,4 +169,31 @@ struct MirrorTests {
         }
         #expect(MirrorFixture.files(under: folder) == before)
     }
+
+    @Test("after every change a publish makes, the folder verifies: a run killed at any point leaves it consistent")
+    func everyIntermediateStateVerifies() throws {
+        let store = try Backend.sqliteOnDisk.open(StoreOptions()).store
+        try MirrorFixture.fill(store, 0..<300)
+        try MirrorFixture.sign(store)
+        let folder = TemporaryDirectory.make().file("mirror")
+        _ = try MirrorPublisher(store: store, directory: folder, entries: true).publish()
+        try MirrorFixture.fill(store, 300..<1_100)
+        let signed = try MirrorFixture.sign(store)
+        var publisher = MirrorPublisher(store: store, directory: folder, entries: true)
+        let reader = MirrorReader(directory: folder)
+        var states = 0
+        var failures: [String] = []
+        publisher.afterEachChange = {
+            states += 1
+            do {
+                _ = try MirrorVerifier.verify(reader, verifiers: [MirrorFixture.verifier])
+            } catch {
+                failures.append("after change \(states): \(error)")
+            }
+        }
+        let report = try publisher.publish()
+        #expect(failures == [])
+        #expect(states == report.tilesWritten + report.bundlesWritten + 1)
+        #expect(try reader.checkpoint(verifiers: [MirrorFixture.verifier]) == signed)
+    }
 }

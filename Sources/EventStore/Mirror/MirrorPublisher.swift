@@ -27,6 +27,9 @@ package struct MirrorPublisher {
     package let store: any EventStore
     package let directory: String
     package let entries: Bool
+    /// Called after each change a reader can see (a file renamed into place, the checkpoint
+    /// replaced): the state a run killed right there leaves. For tests.
+    package var afterEachChange: () -> Void = {}
 
     /// What a run wrote.
     package struct Report: Sendable, Equatable {
@@ -82,7 +85,7 @@ package struct MirrorPublisher {
             let from = previous != nil && hasEntries ? previousSize : 0
             report.bundlesWritten = try stageBundles(size: size, after: from, into: &staged)
         }
-        try staged.moveIntoPlace(directory: directory)
+        try staged.moveIntoPlace(directory: directory, afterEach: afterEachChange)
         if previous?.noteText != signed.noteText {
             try replaceCheckpoint(signed, staging: staging)
             report.checkpointReplaced = true
@@ -256,6 +259,7 @@ package struct MirrorPublisher {
         } catch {
             throw MirrorError(.io, "cannot write \(directory)/checkpoint: \(error)")
         }
+        afterEachChange()
     }
 
     private func makeDirectory(_ path: String) throws(MirrorError) {
@@ -297,7 +301,7 @@ package struct MirrorPublisher {
 
         /// Renames every staged file to its place (creating folders as needed), then syncs the
         /// file system, so that they are on the disk before the checkpoint that needs them.
-        func moveIntoPlace(directory: String) throws(MirrorError) {
+        func moveIntoPlace(directory: String, afterEach: () -> Void) throws(MirrorError) {
             var folders: Set<String> = []
             do {
                 for (staged, path) in files {
@@ -305,6 +309,7 @@ package struct MirrorPublisher {
                     let folder = FileSystem.directory(of: final)
                     if folders.insert(folder).inserted { try FileSystem.makeDirectories(folder) }
                     try FileSystem.renameReplacing(staged, to: final)
+                    afterEach()
                 }
                 try FileSystem.syncFileSystem(of: directory)
             } catch {
