@@ -427,6 +427,7 @@ final class Bench {
         metrics["rebuild_eps"] = Statistics.median(rebuilds.map(\.eps))
         metrics["rebuild_cpu_eps"] = Statistics.median(rebuilds.map(\.cpuEPS))
         try measureImportIntoExisting(bigJournal: path, journal: journal, directory: directory)
+        try measureMirror(path: path, journal: journal, directory: directory, events: events)
     }
 
     private func computeRatios() {

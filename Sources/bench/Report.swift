@@ -64,6 +64,16 @@ enum Report {
             label: "journal bundle, p50 (ms)", key: "bundle_p50_ms", goal: "<20 at 10M",
             met: { m in m["bundle_p50_ms"].map { $0 < 20 } }),
         Row(
+            label: "journal publish, full (ms)", key: "publish_full_ms", goal: "<30,000 at 10M",
+            met: { m in m["publish_full_ms"].map { $0 < 30_000 } }),
+        Row(
+            label: "journal publish, 10k new events (ms)", key: "publish_incremental_ms", goal: "<1,000 at 10M",
+            met: { m in m["publish_incremental_ms"].map { $0 < 1_000 } }),
+        Row(label: "journal restore, new journal (ev/s)", key: "restore", goal: "(extra)", met: nil),
+        Row(
+            label: "restore ÷ import into a new journal", key: "restore_ratio_import", goal: "≥0.8×",
+            met: { m in m["restore_ratio_import"].map { $0 >= 0.8 } }),
+        Row(
             label: "bytes per event", key: "bytes_per_event", goal: "≤0.6× NDJSON",
             met: { m in m["bytes_per_event_ratio_ndjson"].map { $0 <= 0.6 } })
     ]

@@ -71,6 +71,28 @@ enum JournalBackend {
             store: { .store($0) })
     }
 
+    /// Where `journal restore` writes: a load of a new SQLite journal (refused when something is
+    /// at the path), or a PostgreSQL journal that holds nothing yet (created when missing).
+    func openForRestore(
+        clock: @escaping @Sendable () -> Timestamp, busyTimeoutMilliseconds: Int32,
+        isSameContent: @escaping @Sendable (RecordedEvent, ProposedEvent) -> Bool
+    ) throws(EventStoreError) -> ImportTarget {
+        switch self {
+        case let .sqlite(path):
+            return try SQLiteEventStore.openForRestore(
+                path: path,
+                configuration: Self.bulkSQLiteConfiguration(
+                    clock: clock, busyTimeoutMilliseconds: busyTimeoutMilliseconds, isSameContent: isSameContent,
+                    maxPageCount: nil))
+        case let .postgres(url):
+            return try PostgresEventStore.openForRestore(
+                url: url,
+                configuration: PostgresEventStore.Configuration(
+                    clock: clock, createIfMissing: true, readOnly: false, isSameContent: isSameContent,
+                    lockTimeoutMilliseconds: Int(busyTimeoutMilliseconds)))
+        }
+    }
+
     /// Where `journal simulate` appends, as the store chooses for what it finds at the location:
     /// a load of a new SQLite journal when no file is there yet, else the store (PostgreSQL
     /// always, `:memory:`, an existing file).

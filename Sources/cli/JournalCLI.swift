@@ -3,8 +3,8 @@ enum JournalCLI {
     /// Every command's name, in the order the overview lists them.
     static let names = [
         "import", "export", "audit", "state", "replay", "verify", "query", "report", "find", "project",
-        "simulate", "demo", "copy", "keygen", "checkpoint", "prove", "bundle", "check", "serve", "token",
-        "witness", "cosign"
+        "simulate", "demo", "copy", "restore", "keygen", "checkpoint", "prove", "bundle", "check", "publish",
+        "serve", "token", "witness", "cosign"
     ]
 
     /// The command `name`. Only the command that runs is described: building every command's
@@ -25,11 +25,13 @@ enum JournalCLI {
         case "simulate": return SimulateCommand.spec
         case "demo": return DemoCommand.spec
         case "copy": return CopyCommand.spec
+        case "restore": return RestoreCommand.spec
         case "keygen": return KeygenCommand.spec
         case "checkpoint": return CheckpointCommand.spec
         case "prove": return ProveCommand.spec
         case "bundle": return BundleCommand.spec
         case "check": return CheckCommand.spec
+        case "publish": return PublishCommand.spec
         case "serve": return ServeCommand.spec
         case "token": return TokenCommand.spec
         case "witness": return WitnessCommand.spec

@@ -13,7 +13,10 @@ enum VerifyCommand {
                 help: "also hold the journal to this signed checkpoint (with --key VKEY)"),
             EvidenceFiles.verifierKeyOption,
             WitnessKeys.keyOption,
-            WitnessKeys.quorumOption
+            WitnessKeys.quorumOption,
+            OptionSpec(
+                name: "mirror", value: .text(placeholder: "DIR"),
+                help: "check a mirror folder 'journal publish' wrote instead (with --key VKEY)")
         ],
         details: """
             Walks every event in position order and recomputes the hash chain; checks that
@@ -29,6 +32,13 @@ enum VerifyCommand {
             With --witness-key VKEY (repeatable, or a file of keys) and --quorum N, the
             checkpoint must also carry valid cosignatures of at least N of those witnesses.
 
+            --mirror DIR --key VKEY checks a mirror (C2SP tlog-tiles files) against itself instead:
+            the checkpoint's signature, every full tile against its hash in the tile above, the
+            tiles against the checkpoint's root, and every entry of the entry bundles against its
+            leaf hash in the level-0 tiles. With --db given, also that the journal extends the
+            mirror (its tree at the mirror's size has the mirror's root). Exit 4 naming the first
+            file that does not check.
+
             Progress (events checked of the journal's events, events/s, time left) is shown on
             stderr when it is a terminal; --progress prints it as a plain line every few seconds
             and a final line.
@@ -36,10 +46,17 @@ enum VerifyCommand {
         examples: [
             "journal verify --db journal.db", "journal verify --format json",
             "journal verify --progress 2> verify.log",
-            "journal verify --checkpoint checkpoint-2026-12-01.txt --key journal.vkey"
+            "journal verify --checkpoint checkpoint-2026-12-01.txt --key journal.vkey",
+            "journal verify --mirror /srv/www/journal --key journal.vkey"
         ],
         validate: { arguments throws(CLIError) in
-            if (arguments.string("checkpoint") == nil) != (arguments.string("key") == nil) {
+            if arguments.string("mirror") != nil {
+                guard arguments.string("key") != nil, arguments.string("checkpoint") == nil else {
+                    throw CLIError.usage(
+                        "--mirror DIR takes --key VKEY (and no --checkpoint: the mirror holds its own)",
+                        hint: "journal verify --mirror DIR --key VKEY")
+                }
+            } else if (arguments.string("checkpoint") == nil) != (arguments.string("key") == nil) {
                 throw CLIError.usage(
                     "--checkpoint FILE and --key VKEY go together",
                     hint: "the key checks the checkpoint's signature")
@@ -52,6 +69,7 @@ enum VerifyCommand {
         run: run)
 
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws {
+        if let mirror = arguments.string("mirror") { return try verifyMirror(mirror, arguments, context) }
         let store = try JournalAccess.openForReading(context, arguments)
         let progress = ProgressReporter.make(
             arguments, context, verb: "verifying", unit: .events,
@@ -146,6 +164,59 @@ enum VerifyCommand {
             return .success(try store.verify(progress: progress))
         } catch {
             return .failure(error)
+        }
+    }
+
+    /// `--mirror DIR --key VKEY [--db PATH]`: the mirror against itself, and the journal (when
+    /// `--db` is given) against the mirror.
+    private static func verifyMirror(_ directory: String, _ arguments: ParsedArguments, _ context: CommandContext)
+        throws
+    {
+        let verified = try MirrorVerifier.verify(
+            MirrorReader(directory: directory), verifiers: try EvidenceFiles.verifiers(arguments))
+        let checkpoint = verified.checkpoint.checkpoint
+        var journalSize: Int64?
+        if arguments.string("db") != nil {
+            let store = try JournalAccess.openForReading(context, arguments)
+            let size = try store.treeSize()
+            guard size >= checkpoint.size, try store.treeRoot(size: checkpoint.size) == checkpoint.root else {
+                throw CLIError(
+                    .integrity,
+                    "the journal does not extend the mirror \(Help.printable(directory)): "
+                        + (size < checkpoint.size
+                            ? "it has \(size) events, the mirror \(checkpoint.size)"
+                            : "its tree at \(checkpoint.size) events has another root"),
+                    hint: "'journal verify' checks the journal itself")
+            }
+            journalSize = size
+        }
+        switch arguments.format {
+        case .json:
+            var mirror = JSONObject()
+            mirror["origin"] = .string(checkpoint.origin)
+            mirror["size"] = .number(JSONNumber(checkpoint.size))
+            mirror["root"] = .string(Base64.encode(checkpoint.root))
+            mirror["tiles"] = .number(JSONNumber(verified.tiles))
+            if let entries = verified.entries { mirror["entries"] = .number(JSONNumber(entries)) }
+            var line = JSONObject()
+            line["ok"] = .bool(true)
+            line["mirror"] = .object(mirror)
+            if let journalSize {
+                var journal = JSONObject()
+                journal["extendsMirror"] = .bool(true)
+                journal["treeSize"] = .number(JSONNumber(journalSize))
+                line["journal"] = .object(journal)
+            }
+            context.stdout.line(JSONWriter.string(.object(line)))
+        case .text:
+            let entries = verified.entries.map { "; \($0) entries hash to the level-0 tiles" } ?? "; no entry bundles"
+            context.stdout.line(
+                "ok: the mirror \(Help.printable(directory)) holds the tree of \(checkpoint.size) events signed by "
+                    + "\(checkpoint.origin): \(verified.tiles) tiles hash to the checkpoint's root\(entries)")
+            if let journalSize {
+                context.stdout.line(
+                    "ok: the journal (\(journalSize) events) is the mirror's log or an append-only extension of it")
+            }
         }
     }
 }

@@ -30,6 +30,12 @@ func reportable(_ error: any Error) -> CLIError {
         return error
     case let error as EventStoreError:
         return reportable(error)
+    case let error as MirrorError:
+        return CLIError(error.kind == .integrity ? .integrity : .failure, error.message)
+    case let error as RestoreError:
+        return CLIError(
+            error.kind == .integrity ? .integrity : .failure, error.message,
+            hint: "nothing was kept")
     default:
         return CLIError(.failure, "\(error)")
     }

@@ -13,14 +13,14 @@ struct EvidenceEndToEndTests {
         let checkpointFile: String
         let stream: String
 
-        init(seed: Int = 3) throws {
+        init(seed: Int = 3, transactions: Int = 30) throws {
             runner = try JournalRunner()
             keyFile = runner.path("journal.key")
             let keygen = try runner.run(["keygen", "payments.example/journal", "--out", keyFile], db: false)
             guard keygen.status == 0 else { throw FixtureError(message: keygen.stderr) }
             verifierKey = keygen.stdout.trimmingCharacters(in: .newlines)
             let simulated = try runner.run([
-                "simulate", "--seed", "\(seed)", "--transactions", "30", "--digitizations", "15"
+                "simulate", "--seed", "\(seed)", "--transactions", "\(transactions)", "--digitizations", "15"
             ])
             guard simulated.status == 0 else { throw FixtureError(message: simulated.stderr) }
             let checkpoint = try runner.run(["checkpoint", "--key", keyFile])

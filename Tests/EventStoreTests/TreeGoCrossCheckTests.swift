@@ -1,3 +1,4 @@
+import Foundation
 import JournalCore
 import Testing
 
@@ -39,5 +40,38 @@ struct TreeGoCrossCheckTests {
         for (request, answer) in zip(requests, answers) {
             #expect(answer.hasPrefix("ok"), "\(request.prefix(40)): \(answer)")
         }
+    }
+
+    @Test("a published mirror read by Go through tlog.TileHashReader: the root, CheckRecord and CheckTree hold")
+    func mirrorPassesGo() throws {
+        let store = try Backend.sqliteOnDisk.open(StoreOptions()).store
+        try MirrorFixture.fill(store, 0..<1_000)
+        try MirrorFixture.sign(store)
+        let folder = TemporaryDirectory.make()
+        let mirror = folder.file("mirror")
+        _ = try MirrorPublisher(store: store, directory: mirror, entries: true).publish()
+        let old = folder.file("old-checkpoint")
+        try FileManager.default.copyItem(atPath: mirror + "/checkpoint", toPath: old)
+        try MirrorFixture.fill(store, 1_000..<7_050)
+        let signed = try MirrorFixture.sign(store)
+        _ = try MirrorPublisher(store: store, directory: mirror, entries: true).publish()
+        var random = SystemRandomNumberGenerator()
+        let indexes = [0, 255, 256, 6_999, 7_049] + (0..<20).map { _ in Int.random(in: 0..<7_050, using: &random) }
+        let key = MirrorFixture.verifier.description
+        let requests = [
+            "mirror \(key) \(mirror) \(indexes.map(String.init).joined(separator: ",")) \(old)",
+            "mirror \(key) \(mirror) - -"
+        ]
+        let answers = try GoReference.run(requests)
+        let expected = "ok 7050 \(Base64.encode(signed.checkpoint.root))"
+        #expect(answers == [expected, expected], "indexes \(indexes)")
+
+        // A changed tile is caught by Go's tile hash reader.
+        let level0 = mirror + "/tile/0/010"
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: level0))
+        bytes[0] ^= 1
+        try bytes.write(to: URL(fileURLWithPath: level0))
+        let tampered = try GoReference.run(["mirror \(key) \(mirror) 2600 -"])
+        #expect(tampered.first?.hasPrefix("error") == true, "\(tampered)")
     }
 }

@@ -15,4 +15,10 @@ const char *journal_vfs_register(void);
    Returns 0, or -1 when the connection has no WAL file open through the VFS. */
 int journal_vfs_wal_writes(sqlite3 *db, sqlite3_int64 *received, sqlite3_int64 *issued);
 
+/* glibc's syncfs: flushes every file of the file system that holds `fd` (a mirror's thousands
+   of tiles in one call, before the checkpoint that points to them). unistd.h declares it only
+   under _GNU_SOURCE, which must not be defined in a header Swift imports; this is glibc's own
+   declaration. */
+extern int syncfs(int fd);
+
 #endif
