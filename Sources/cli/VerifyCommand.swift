@@ -44,7 +44,7 @@ enum VerifyCommand {
         run: run)
 
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws {
-        let store = try JournalAccess.openForReading(context, arguments)
+        let store = try JournalAccess.openForReading(context, arguments, checksCuts: false)
         let progress = ProgressReporter.make(
             arguments, context, verb: "verifying", unit: .events,
             total: try? store.headPosition())
