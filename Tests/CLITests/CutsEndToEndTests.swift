@@ -27,7 +27,11 @@ enum CutScenarios {
     static func rowsDeletedAtTheEnd(postgres: Bool) throws {
         let journal = try CutJournal(postgres: postgres)
         try journal.delete(58...62)
-        try expectEachExits4(journal, journal.readers(stream: CutJournal.stream(10)) + [["verify"]], naming: 58)
+        try expectEachExits4(
+            journal,
+            journal.readers(stream: CutJournal.stream(10)) + [
+                ["verify"], ["checkpoint", "--key", journal.runner.path("j.key")]
+            ], naming: 58)
     }
 
     static func rowsDeletedInTheMiddle(postgres: Bool) throws {
