@@ -21,13 +21,13 @@ public struct Rejection: Error, Sendable, Equatable, CustomStringConvertible {
 }
 
 extension Rejection.Rule {
-    // Contract §1 and §2.
+    // Spec §1 and §2.
     /// The event's type is not in the catalog of the stream's category, or a field breaks its rule.
     public static let catalog = Self(rawValue: "catalog")
     /// The stream name breaks the naming rule of spec §1.
     public static let streamName = Self(rawValue: "stream.name")
 
-    // Contract §3.1.
+    // Spec §3.1.
     public static let threeDSFirstEvent = Self(rawValue: "3ds.first-event")
     public static let threeDSTerminal = Self(rawValue: "3ds.terminal")
     public static let threeDSCreatedOnce = Self(rawValue: "3ds.created-once")
@@ -47,7 +47,7 @@ extension Rejection.Rule {
     public static let threeDSCancelled = Self(rawValue: "3ds.cancelled")
     public static let threeDSTimeout = Self(rawValue: "3ds.timeout")
 
-    // Contract §3.2.
+    // Spec §3.2.
     public static let cardFirstEvent = Self(rawValue: "card.first-event")
     public static let cardTerminal = Self(rawValue: "card.terminal")
     public static let cardEligibilityOnce = Self(rawValue: "card.eligibility-once")

@@ -205,6 +205,24 @@ public struct VerifyReport: Sendable, Equatable {
     }
 }
 
+/// The journal's head row and its last stored event, read in one snapshot. In an intact journal
+/// they are the same position and hash.
+public struct LogEnd: Sendable, Equatable {
+    /// The head row's position and hash (nil when the row is missing).
+    public var headPosition: Int64?
+    public var headHash: [UInt8]?
+    /// The last stored event's position and stored hash (nil when no event is stored).
+    public var lastPosition: Int64?
+    public var lastHash: [UInt8]?
+
+    public init(headPosition: Int64?, headHash: [UInt8]?, lastPosition: Int64?, lastHash: [UInt8]?) {
+        self.headPosition = headPosition
+        self.headHash = headHash
+        self.lastPosition = lastPosition
+        self.lastHash = lastHash
+    }
+}
+
 /// The Merkle tree's size and root at one moment (spec §6).
 public struct TreeHead: Sendable, Equatable {
     public var size: Int64
@@ -272,6 +290,10 @@ public protocol EventStore: BatchAppending, Sendable {
 
     /// The last committed position (0 for an empty journal).
     func headPosition() throws(EventStoreError) -> Int64
+
+    /// The head row and the last stored event, read together (one snapshot): what
+    /// ``checkForCuts()`` holds to each other.
+    func logEnd() throws(EventStoreError) -> LogEnd
 
     /// The stored event with this id, if any.
     func event(withID id: String) throws(EventStoreError) -> RecordedEvent?

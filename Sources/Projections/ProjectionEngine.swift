@@ -88,8 +88,10 @@ public final class ProjectionEngine {
                 CREATE TABLE IF NOT EXISTS \(ProjectionDatabase.lockTable)(\
                 name TEXT PRIMARY KEY, version INTEGER NOT NULL,
                   generation INTEGER NOT NULL, checkpoint INTEGER NOT NULL, build_version INTEGER,
-                  build_generation INTEGER, build_checkpoint INTEGER)
+                  build_generation INTEGER, build_checkpoint INTEGER, checkpoint_hash TEXT,
+                  build_checkpoint_hash TEXT)
                 """)
+            try addFoldedHashColumns()
         } catch {
             db.close()
             throw error
@@ -129,12 +131,42 @@ public final class ProjectionEngine {
         var buildVersion: Int64?
         var buildGeneration: Int64?
         var buildCheckpoint: Int64?
+        /// The stored hash (hex) of the event at `checkpoint` when it was folded; nil for read
+        /// models kept by a build before the columns existed, until their next batch.
+        var checkpointHash: String?
+    }
+
+    /// Read models kept by an earlier build have no columns for the folded hashes: they are
+    /// added (another process may add them at the same time: then they are there).
+    private func addFoldedHashColumns() throws(ProjectionError) {
+        func present() throws(ProjectionError) -> Bool {
+            let st = try db.statement(
+                db.isPostgres
+                    ? """
+                    SELECT count(*) FROM information_schema.columns WHERE table_schema = current_schema() \
+                    AND table_name = 'pj_meta' AND column_name = 'checkpoint_hash'
+                    """
+                    : "SELECT count(*) FROM pragma_table_info('pj_meta') WHERE name = 'checkpoint_hash'")
+            defer { st.reset() }
+            return try st.step() && st.int(0) > 0
+        }
+        guard try !present() else { return }
+        do {
+            try db.execute(
+                """
+                ALTER TABLE pj_meta ADD COLUMN checkpoint_hash TEXT;
+                ALTER TABLE pj_meta ADD COLUMN build_checkpoint_hash TEXT
+                """)
+        } catch {
+            guard try present() else { throw error }
+        }
     }
 
     func meta(_ name: ProjectionName) throws(ProjectionError) -> Meta? {
         let st = try db.statement(
             """
-            SELECT version, generation, checkpoint, build_version, build_generation, build_checkpoint
+            SELECT version, generation, checkpoint, build_version, build_generation, build_checkpoint,
+              checkpoint_hash
             FROM pj_meta WHERE name = ?
             """)
         st.bind(1, name.rawValue)
@@ -143,7 +175,7 @@ public final class ProjectionEngine {
         return Meta(
             version: st.int(0), generation: st.int(1), checkpoint: st.int(2),
             buildVersion: st.optionalInt(3), buildGeneration: st.optionalInt(4),
-            buildCheckpoint: st.optionalInt(5))
+            buildCheckpoint: st.optionalInt(5), checkpointHash: st.optionalText(6))
     }
 
     private func head() throws(ProjectionError) -> Int64 {
@@ -157,6 +189,13 @@ public final class ProjectionEngine {
     // MARK: - Status
 
     public func status() throws(ProjectionError) -> [ProjectionStatus] {
+        var folded: [(position: Int64, hash: String?)] = []
+        for name in ProjectionName.allCases {
+            if let stored = try meta(name), stored.generation > 0 {
+                folded.append((stored.checkpoint, stored.checkpointHash))
+            }
+        }
+        try checkFoldedLog(folded)
         let head = try head()
         var result: [ProjectionStatus] = []
         for name in ProjectionName.allCases {
@@ -206,6 +245,7 @@ public final class ProjectionEngine {
             needRebuild = unfinished // the log grew during the rebuild: finish it
         }
         var targets: [Target] = []
+        var folded: [(position: Int64, hash: String?)] = []
         for name in names {
             guard let stored = try meta(name) else { continue }
             try model(name).open(in: db, generation: stored.generation)
@@ -213,7 +253,9 @@ public final class ProjectionEngine {
                 Target(
                     name: name, generation: stored.generation, checkpoint: stored.checkpoint,
                     building: false))
+            folded.append((stored.checkpoint, stored.checkpointHash))
         }
+        try checkFoldedLog(folded)
         applied += try run(&targets, maxBatches: maxBatches)
         if applied > 0 { settleLog() }
         return applied
@@ -274,7 +316,8 @@ public final class ProjectionEngine {
                 if !db.isPostgres { try model.createIndexes(in: db, generation: generation) }
                 let st = try db.statement(
                     """
-                    UPDATE pj_meta SET build_version = ?, build_generation = ?, build_checkpoint = 0 WHERE name = ?
+                    UPDATE pj_meta SET build_version = ?, build_generation = ?, build_checkpoint = 0,
+                      build_checkpoint_hash = NULL WHERE name = ?
                     """)
                 st.bind(1, model.version)
                 st.bind(2, generation)
@@ -304,8 +347,9 @@ public final class ProjectionEngine {
                 let st = try db.statement(
                     """
                     UPDATE pj_meta SET version = build_version, generation = build_generation,
-                      checkpoint = build_checkpoint, build_version = NULL, build_generation = NULL,
-                      build_checkpoint = NULL WHERE name = ?
+                      checkpoint = build_checkpoint, checkpoint_hash = build_checkpoint_hash,
+                      build_version = NULL, build_generation = NULL, build_checkpoint = NULL,
+                      build_checkpoint_hash = NULL WHERE name = ?
                     """)
                 st.bind(1, target.name.rawValue)
                 try st.run()
@@ -423,6 +467,7 @@ public final class ProjectionEngine {
             }
             let batch = folded.batch
             guard let last = batch.last?.position else { break }
+            let lastHash = try loggedHash(at: last)
             let views = batch.views
             let names = StreamNaming(reader: reader, batch: batch)
             let current = targets
@@ -466,10 +511,11 @@ public final class ProjectionEngine {
                         try write.write(db)
                         let st = try db.statement(
                             target.building
-                                ? "UPDATE pj_meta SET build_checkpoint = ? WHERE name = ?"
-                                : "UPDATE pj_meta SET checkpoint = ? WHERE name = ?")
+                                ? "UPDATE pj_meta SET build_checkpoint = ?, build_checkpoint_hash = ? WHERE name = ?"
+                                : "UPDATE pj_meta SET checkpoint = ?, checkpoint_hash = ? WHERE name = ?")
                         st.bind(1, last)
-                        st.bind(2, target.name.rawValue)
+                        st.bind(2, lastHash)
+                        st.bind(3, target.name.rawValue)
                         try st.run()
                     }
                 }
@@ -522,6 +568,55 @@ public final class ProjectionEngine {
     private func batchLimit(_ index: Int) -> Int {
         guard batchSize >= rampsFromBatchSize else { return batchSize }
         return min(batchSize, (batchSize / 8) << min(index, 3))
+    }
+
+    // MARK: - The log the read models folded
+
+    /// Spec §9: read models answer only for the log they folded. Each live model's
+    /// checkpoint must still be in the log (the head did not go back below it), and the event
+    /// stored there must be the one folded (its stored hash, which links it to every event
+    /// before it, as recorded then; unknown for models kept by an earlier build, until their next
+    /// batch). One event read per distinct checkpoint.
+    /// - Throws: `.integrity` naming the position.
+    func checkFoldedLog(_ folded: [(position: Int64, hash: String?)]) throws(ProjectionError) {
+        guard let highest = folded.map(\.position).max(), highest > 0 else { return }
+        let head = try head()
+        guard highest <= head else {
+            throw ProjectionError(
+                .integrity,
+                "integrity check failed at position \(head + 1): the read models folded the log up to position "
+                    + "\(highest), but the journal's head is position \(head): the log was cut back, or the "
+                    + "read models were built from another log", position: head + 1)
+        }
+        var checked: Set<Int64> = []
+        for (position, hash) in folded where position > 0 && checked.insert(position).inserted {
+            let logged = try loggedHash(at: position)
+            guard hash == nil || hash == logged else {
+                throw ProjectionError(
+                    .integrity,
+                    "integrity check failed at position \(position): the event stored there is not the one the "
+                        + "read models folded (its stored hash differs): the log was rewritten, or the read "
+                        + "models were built from another log", position: position)
+            }
+        }
+    }
+
+    /// The stored hash (hex) of the event at `position`, read from the log and checked against
+    /// its chain link.
+    private func loggedHash(at position: Int64) throws(ProjectionError) -> String {
+        let event: RecordedEvent?
+        do {
+            event = try source.readAll(from: position, limit: 1).first
+        } catch {
+            throw ProjectionError.reading(error, from: position)
+        }
+        guard let event, event.position == position else {
+            throw ProjectionError(
+                .integrity,
+                "integrity check failed at position \(position): the event the read models folded there is gone",
+                position: position)
+        }
+        return Hex.string(event.hash)
     }
 
     private static let staleMessage = "projection checkpoint moved by another process"

@@ -1,5 +1,5 @@
 extension Bench {
-    /// Contract §10 over the big log (which keeps a checkpoint by now), as child processes:
+    /// Spec §10 over the big log (which keeps a checkpoint by now), as child processes:
     /// `journal publish --out DIR` into an empty folder (`publish_full_ms`, goal < 30 s at
     /// 10 M events), then again after 10,000 new events and a new checkpoint
     /// (`publish_incremental_ms`, goal < 1 s); `journal restore` of the big log's export into a

@@ -89,6 +89,33 @@ final class Bench {
         log("done")
     }
 
+    /// What a reader pays before it answers (spec §9, docs/decisions/cut-checks.md): the cut
+    /// check every reading command makes once (`checkForCuts()`), and the read models' check of
+    /// the event at their checkpoint (one checked event read at the head, and the head), which
+    /// `query`, `find` and `report` add. Warm cache, after a warm-up.
+    private func measureCutChecks(_ store: SQLiteEventStore) throws {
+        func latencies(_ body: () throws -> Void) throws -> [Double] {
+            for _ in 0..<100 { try body() }
+            var result: [Double] = []
+            result.reserveCapacity(options.auditSamples)
+            for _ in 0..<options.auditSamples {
+                let start = System.now()
+                try body()
+                result.append((System.now() - start) * 1_000)
+            }
+            return result
+        }
+        let cuts = try latencies { try store.checkForCuts() }
+        let folded = try latencies { _ = try store.readAll(from: try store.headPosition(), limit: 1) }
+        for (name, values) in [("cut_check", cuts), ("folded_check", folded)] {
+            metrics["\(name)_p50_ms"] = Statistics.percentile(values, 0.5)
+            metrics["\(name)_p99_ms"] = Statistics.percentile(values, 0.99)
+            let p50 = Metrics.decimal(Statistics.percentile(values, 0.5), places: 3)
+            let p99 = Metrics.decimal(Statistics.percentile(values, 0.99), places: 3)
+            log("\(name): \(values.count) runs, p50 \(p50) ms, p99 \(p99) ms")
+        }
+    }
+
     /// `--audit JOURNAL`: the audit latency over an existing journal, after one warm-up pass over
     /// the same seeded streams (the full run measures it on a warm cache too, after the reads).
     private func measureAuditOnly(_ path: String) throws {
@@ -111,6 +138,7 @@ final class Bench {
             \(Metrics.decimal(Statistics.percentile(latencies, 0.99), places: 3)) ms
             """
         )
+        try measureCutChecks(store)
         // Positions up to the latest kept checkpoint's size, which `prove` proves against.
         if let journal = Bench.findJournalExecutable(), let size = try store.checkpoints().map(\.size).max() {
             let directory = try System.temporaryDirectory(prefix: "journal-bench-")

@@ -69,6 +69,7 @@ enum CheckpointCommand {
     /// Signs the head of `store` with `signer` and keeps the checkpoint (also after `import
     /// --sign` and `simulate --sign`).
     static func sign(_ store: any EventStore, with signer: NoteSigner) throws -> StoredCheckpoint {
+        try store.checkForCuts() // never vouch for a log cut behind the journal's back (exit 4)
         let head = try store.treeHead()
         guard head.size > 0 else {
             throw CLIError(

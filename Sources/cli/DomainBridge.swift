@@ -85,7 +85,7 @@ struct RuleViolation: Error, Sendable, CustomStringConvertible {
     var description: String { reason }
 }
 
-/// Contract §3.3: what the journal never stores.
+/// Spec §3.3: what the journal never stores.
 enum SensitiveData {
     /// The reason an event must be rejected (naming the field, never the value), or nil.
     static func problem(data: JSONObject, meta: JSONObject?) -> String? {

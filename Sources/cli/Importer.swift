@@ -270,7 +270,7 @@ struct Importer {
         return .success((fold, lastVersion))
     }
 
-    /// Contract §2: the same content is the same stream, type, occurredAt, and data and meta
+    /// Spec §2: the same content is the same stream, type, occurredAt, and data and meta
     /// equal as JSON values. Returns nil for the same content, else the first field that
     /// differs (`type`, `stream`, `occurredAt`, `data.<key>`, `meta.<key>`), never a value.
     private func firstDifference(_ stored: RecordedEvent, _ envelope: Envelope) -> String? {

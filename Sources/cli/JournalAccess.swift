@@ -8,13 +8,16 @@ enum JournalAccess {
     /// created.
     /// `verifiesReads: false` only for `audit`, which checks and marks each event itself instead
     /// of stopping at the first that does not check.
-    static func openForReading(_ context: CommandContext, _ arguments: ParsedArguments, verifiesReads: Bool = true)
-        throws
-        -> any TransactionalEventStore
-    {
+    /// Every reader first checks that no events are gone from the log's end (exit 4,
+    /// `EventStore.checkForCuts()`), except `verify` (`checksCuts: false`), which checks all of it.
+    static func openForReading(
+        _ context: CommandContext, _ arguments: ParsedArguments, verifiesReads: Bool = true, checksCuts: Bool = true
+    ) throws -> any TransactionalEventStore {
         let backend = JournalBackend(location: context.journalPath(arguments))
         try checkLocation(backend, writing: false)
-        return try existing(backend, open(backend, reading: true, verifiesReads: verifiesReads, context))
+        let store = try existing(backend, open(backend, reading: true, verifiesReads: verifiesReads, context))
+        if checksCuts { try store.checkForCuts() }
+        return store
     }
 
     /// The store, or exit 1 naming the location when there is no journal there.
@@ -168,7 +171,7 @@ enum JournalAccess {
         context.environment["JOURNAL_MAX_PAGE_COUNT"].flatMap { Int($0) }.flatMap { $0 > 0 ? $0 : nil }
     }
 
-    /// Contract §2's duplicate rule: same stream, type and occurredAt, and data and meta equal
+    /// Spec §2's duplicate rule: same stream, type and occurredAt, and data and meta equal
     /// as JSON values (key order and number spelling do not matter; no meta equals `{}`).
     static let sameContent: @Sendable (RecordedEvent, ProposedEvent) -> Bool = { stored, proposed in
         guard stored.type == proposed.type, stored.occurredAt == proposed.occurredAt else { return false }

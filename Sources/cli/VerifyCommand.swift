@@ -70,7 +70,7 @@ enum VerifyCommand {
 
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws {
         if let mirror = arguments.string("mirror") { return try verifyMirror(mirror, arguments, context) }
-        let store = try JournalAccess.openForReading(context, arguments)
+        let store = try JournalAccess.openForReading(context, arguments, checksCuts: false)
         let progress = ProgressReporter.make(
             arguments, context, verb: "verifying", unit: .events,
             total: try? store.headPosition())

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Contract §6 through the built executable: keys, checkpoints, proofs, bundles checked and
+/// Spec §6 through the built executable: keys, checkpoints, proofs, bundles checked and
 /// replayed where there is no journal, a journal held to its checkpoint, and each bad input.
 @Suite("journal evidence (end to end)")
 struct EvidenceEndToEndTests {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Contract §9 "Exports checked against a signed head" through the built executable:
+/// Spec §9 "Exports checked against a signed head" through the built executable:
 /// `journal check EXPORT --checkpoint FILE --key VKEY`, on exports of SQLite and PostgreSQL
 /// journals, and each way an export can fail to be the signed log.
 @Suite("journal check EXPORT --checkpoint (end to end)")

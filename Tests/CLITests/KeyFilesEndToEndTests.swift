@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Contract §9 "Keys and checkpoints as files" through the built executable: `keygen` writes
+/// Spec §9 "Keys and checkpoints as files" through the built executable: `keygen` writes
 /// FILE.pub and refuses before writing anything, `keygen --public`, `checkpoint --latest`.
 @Suite("journal keygen and checkpoint --latest files (end to end)")
 struct KeyFilesEndToEndTests {

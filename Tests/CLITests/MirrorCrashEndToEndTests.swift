@@ -6,7 +6,7 @@ import Testing
     import Glibc
 #endif
 
-/// Contract §10: a crash of `journal publish` at any moment leaves the mirror consistent for
+/// Spec §10: a crash of `journal publish` at any moment leaves the mirror consistent for
 /// its readers.
 @Suite("journal publish killed at random moments (end to end)")
 struct MirrorCrashEndToEndTests {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Contract §10 through the built executable: `publish`, `verify --mirror`, `restore` from an
+/// Spec §10 through the built executable: `publish`, `verify --mirror`, `restore` from an
 /// export and from a mirror, on SQLite and PostgreSQL.
 @Suite("journal publish, verify --mirror and restore (end to end)")
 struct MirrorEndToEndTests {

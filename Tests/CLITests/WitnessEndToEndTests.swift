@@ -3,7 +3,7 @@ import Foundation
 import Synchronization
 import Testing
 
-/// Contract §11 through the built executable: `journal witness` over HTTP, `journal cosign`,
+/// Spec §11 through the built executable: `journal witness` over HTTP, `journal cosign`,
 /// cosignatures carried by checkpoints, proofs and bundles, quorum checks offline, a fork
 /// refused, and `serve --cosign-with`.
 @Suite("journal witness and cosign (end to end)")

@@ -5,7 +5,7 @@ import Testing
 
 @testable import EventStore
 
-/// Contract §10 in the store library: `MirrorPublisher` writes the stored tree as C2SP
+/// Spec §10 in the store library: `MirrorPublisher` writes the stored tree as C2SP
 /// tlog-tiles, `MirrorVerifier` holds the files to their checkpoint, and the mirror grows by
 /// new files only.
 @Suite("Mirrors: publish the stored tiles, verify them, grow by new files only")

@@ -6,7 +6,7 @@ import Testing
 
 @testable import EventStore
 
-/// Contract §10's restore in the store library: the signed log back from its export or a
+/// Spec §10's restore in the store library: the signed log back from its export or a
 /// mirror's entries, every line checked, nothing kept when one fails.
 @Suite("Restore: the signed log back, byte for byte, or nothing")
 struct RestoreTests {

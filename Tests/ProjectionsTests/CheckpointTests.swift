@@ -123,6 +123,41 @@ struct CheckpointTests {
         }
     }
 
+    @Test(
+        "read models answer only for the log they folded; older ones record its hash at their next batch",
+        arguments: DatabaseBackend.all)
+    func readModelsAnswerOnlyForTheLogTheyFolded(backend: DatabaseBackend) throws {
+        let log = Self.workload(52)
+        let db = try TemporaryDatabase(backend)
+        defer { db.remove() }
+        let source = ArrayEventSource(Array(log.prefix(30)))
+        let engine = try ProjectionEngine(journal: db.location, source: source)
+        try engine.catchUp()
+        // The event the models folded last is stored with another hash: a rewritten or another log.
+        source.events[29].hash = [UInt8](repeating: 7, count: 32)
+        let rewritten = try #require(throws: ProjectionError.self) { try engine.catchUp() }
+        #expect(rewritten.code == .integrity && rewritten.position == 30, "\(rewritten)")
+        // A log that ends before the models' checkpoint: cut back.
+        source.events = Array(log.prefix(20))
+        let cut = try #require(throws: ProjectionError.self) { try engine.status() }
+        #expect(cut.code == .integrity && cut.position == 21, "\(cut)")
+        // Read models of an earlier build, without the columns: the hash is not known, so only
+        // the head is checked, until the next batch records it.
+        try engine.db.execute(
+            "ALTER TABLE pj_meta DROP COLUMN checkpoint_hash; ALTER TABLE pj_meta DROP COLUMN build_checkpoint_hash")
+        engine.close()
+        source.events = Array(log.prefix(30))
+        source.events[29].hash = [UInt8](repeating: 7, count: 32)
+        let reopened = try ProjectionEngine(journal: db.location, source: source)
+        defer { reopened.close() }
+        #expect(try reopened.catchUp() == 0)
+        source.events = log
+        try reopened.catchUp()
+        source.events[log.count - 1].hash = [UInt8](repeating: 9, count: 32)
+        let changed = try #require(throws: ProjectionError.self) { try reopened.catchUp() }
+        #expect(changed.code == .integrity && changed.position == Int64(log.count), "\(changed)")
+    }
+
     @Test("a failed read leaves the checkpoint at the last committed batch", arguments: DatabaseBackend.all)
     func failedReadLeavesCheckpointAtLastCommittedBatch(backend: DatabaseBackend) throws {
         let log = Self.workload(51)
@@ -134,7 +169,9 @@ struct CheckpointTests {
         try engine.catchUp()
         source.events = log
         engine.batchSize = 25
-        source.failOnRead = source.reads + 4
+        // The catch-up reads the event its models folded last (the log still holds it), then each
+        // batch and the event that batch ends at: the 10th read is the 5th batch.
+        source.failOnRead = source.reads + 9
         #expect(throws: ProjectionError.self) { try engine.catchUp() }
         #expect(try engine.status().allSatisfy { $0.checkpoint == 10 + 4 * 25 })
         source.failOnRead = nil

@@ -97,7 +97,9 @@ struct RatesTests {
         _ = try engine.rates()
         _ = try engine.rates(QueryWindow(since: since))
         _ = try engine.run(.rates, window: QueryWindow(since: since), every: .hour)
-        #expect(source.delivered == delivered) // the catch-ups found nothing new
+        // The catch-ups found nothing new: each read only the event its models folded last (the
+        // log still holds it).
+        #expect(source.delivered == delivered + 3)
     }
 
     /// Counts the events a source hands out.

@@ -103,6 +103,10 @@ public final class PostgresEventStore: TransactionalEventStore, @unchecked Senda
         try reading { journal throws(EventStoreError) in try journal.headPosition() }
     }
 
+    public func logEnd() throws(EventStoreError) -> LogEnd {
+        try reading { journal throws(EventStoreError) in try journal.logEnd() }
+    }
+
     public func event(withID id: String) throws(EventStoreError) -> RecordedEvent? {
         try reading { journal throws(EventStoreError) in try journal.storedEvent(id: id) }
     }
@@ -112,11 +116,15 @@ public final class PostgresEventStore: TransactionalEventStore, @unchecked Senda
     }
 
     public func verify() throws(EventStoreError) -> VerifyReport {
-        try reading { journal throws(EventStoreError) in try journal.verify() }
+        let report = try reading { journal throws(EventStoreError) in try journal.verify() }
+        try checkKeptCheckpoints()
+        return report
     }
 
     public func verify(progress: (_ checked: Int64) -> Void) throws(EventStoreError) -> VerifyReport {
-        try reading { journal throws(EventStoreError) in try journal.verify(progress: progress) }
+        let report = try reading { journal throws(EventStoreError) in try journal.verify(progress: progress) }
+        try checkKeptCheckpoints()
+        return report
     }
 
     /// Waits for a commit of this process (at once) or of any other (LISTEN/NOTIFY).

@@ -40,13 +40,14 @@ extension PostgresJournal {
     /// against its chain link when the configuration says so.
     private func collect(
         _ what: @autoclosure () -> String, _ sql: String, _ parameters: [PostgresValue],
-        checked: Bool = false
+        checked: Bool = false, each: (RecordedEvent) throws(EventStoreError) -> Void = { _ in }
     ) throws(EventStoreError) -> [RecordedEvent] {
         let result = try run(what()) { () throws(PostgresError) in try pg.query(sql, parameters) }
         var events: [RecordedEvent] = []
         events.reserveCapacity(result.rowCount)
         for row in 0..<result.rowCount {
             let event = try decode(result, row)
+            try each(event)
             if checked && configuration.verifiesReads {
                 try ChainLinkCheck.check(
                     event, previous: result.isNull(row, 13) ? nil : result.bytes(row, 13),
@@ -79,9 +80,13 @@ extension PostgresJournal {
                 AND version <= $2 ORDER BY version DESC LIMIT $3
                 """, order: "e.version DESC", checked: true)
         }
-        return try collect(
+        var versions = StreamVersionCheck(stream: stream, from: version, direction: direction)
+        let events = try collect(
             "reading stream \(stream)", sql,
-            [.text(stream.rawValue), .int64(version), .int64(Int64(clamping: limit))], checked: true)
+            [.text(stream.rawValue), .int64(version), .int64(Int64(clamping: limit))], checked: true,
+            each: { event throws(EventStoreError) in try versions.check(event) })
+        try versions.finish(limit: limit)
+        return events
     }
 
     func readAll(from position: Int64, limit: Int) throws(EventStoreError) -> [RecordedEvent] {
@@ -123,6 +128,25 @@ extension PostgresJournal {
             try pg.query("SELECT position FROM journal_head WHERE singleton = 1")
         }
         return result.rowCount == 1 ? result.int64(0, 0) : 0
+    }
+
+    /// The head row and the last stored event, in one statement (one snapshot).
+    func logEnd() throws(EventStoreError) -> LogEnd {
+        let result = try run("reading the end of the log") { () throws(PostgresError) in
+            try pg.query(
+                """
+                SELECT (SELECT position FROM journal_head WHERE singleton = 1), \
+                (SELECT hash FROM journal_head WHERE singleton = 1), \
+                (SELECT max(position) FROM journal_events), \
+                (SELECT hash FROM journal_events ORDER BY position DESC LIMIT 1)
+                """)
+        }
+        guard result.rowCount == 1 else {
+            return LogEnd(headPosition: nil, headHash: nil, lastPosition: nil, lastHash: nil)
+        }
+        return LogEnd(
+            headPosition: result.optionalInt64(0, 0), headHash: result.isNull(0, 1) ? nil : result.bytes(0, 1),
+            lastPosition: result.optionalInt64(0, 2), lastHash: result.isNull(0, 3) ? nil : result.bytes(0, 3))
     }
 
     func streams(category: String?) throws(EventStoreError) -> [StreamName] {

@@ -140,6 +140,10 @@ public final class SQLiteEventStore: TransactionalEventStore, @unchecked Sendabl
         try reading { connection throws(EventStoreError) in try connection.head().position }
     }
 
+    public func logEnd() throws(EventStoreError) -> LogEnd {
+        try reading { connection throws(EventStoreError) in try connection.logEnd() }
+    }
+
     public func event(withID id: String) throws(EventStoreError) -> RecordedEvent? {
         try reading { connection throws(EventStoreError) in try connection.storedEvent(id: id) }
     }
@@ -149,11 +153,15 @@ public final class SQLiteEventStore: TransactionalEventStore, @unchecked Sendabl
     }
 
     public func verify() throws(EventStoreError) -> VerifyReport {
-        try reading { connection throws(EventStoreError) in try connection.verify() }
+        let report = try reading { connection throws(EventStoreError) in try connection.verify() }
+        try checkKeptCheckpoints()
+        return report
     }
 
     public func verify(progress: (_ checked: Int64) -> Void) throws(EventStoreError) -> VerifyReport {
-        try reading { connection throws(EventStoreError) in try connection.verify(progress: progress) }
+        let report = try reading { connection throws(EventStoreError) in try connection.verify(progress: progress) }
+        try checkKeptCheckpoints()
+        return report
     }
 
     public func waitForCommit(after position: Int64, timeout: Duration) {

@@ -66,14 +66,18 @@ extension SQLiteJournal {
         throws(EventStoreError) -> [RecordedEvent]
     {
         guard limit > 0, let id = try streamID(of: stream) else { return [] }
-        return try collect(
+        var versions = StreamVersionCheck(stream: stream, from: version, direction: direction)
+        let events = try collect(
             "reading stream \(stream)", direction == .forward ? .readForward : .readBackward,
-            stream: stream, check: .previousColumn
-        ) { statement in
-            statement.bind(id, at: 1)
-            statement.bind(version, at: 2)
-            statement.bind(Int64(clamping: limit), at: 3)
-        }
+            stream: stream, check: .previousColumn,
+            each: { event throws(EventStoreError) in try versions.check(event) },
+            bind: { statement in
+                statement.bind(id, at: 1)
+                statement.bind(version, at: 2)
+                statement.bind(Int64(clamping: limit), at: 3)
+            })
+        try versions.finish(limit: limit)
+        return events
     }
 
     func readAll(from position: Int64, limit: Int) throws(EventStoreError) -> [RecordedEvent] {
@@ -86,6 +90,28 @@ extension SQLiteJournal {
         return try collect("reading the log", .readAll, stream: nil, check: check) { statement in
             statement.bind(position, at: 1)
             statement.bind(Int64(clamping: limit), at: 2)
+        }
+    }
+
+    /// The head row and the last stored event, in one statement (one snapshot).
+    func logEnd() throws(EventStoreError) -> LogEnd {
+        try run("reading the end of the log") { () throws(SQLiteError) in
+            let statement = try sql.cached(
+                """
+                SELECT (SELECT position FROM journal_head WHERE singleton = 1), \
+                (SELECT hash FROM journal_head WHERE singleton = 1), \
+                (SELECT max(position) FROM journal_events), \
+                (SELECT hash FROM journal_events ORDER BY position DESC LIMIT 1)
+                """)
+            defer { statement.reset() }
+            guard try statement.step() else {
+                return LogEnd(headPosition: nil, headHash: nil, lastPosition: nil, lastHash: nil)
+            }
+            return LogEnd(
+                headPosition: statement.isNull(at: 0) ? nil : statement.int64(at: 0),
+                headHash: statement.isNull(at: 1) ? nil : statement.blob(at: 1),
+                lastPosition: statement.isNull(at: 2) ? nil : statement.int64(at: 2),
+                lastHash: statement.isNull(at: 3) ? nil : statement.blob(at: 3))
         }
     }
 
@@ -126,7 +152,7 @@ extension SQLiteJournal {
 
     func collect(
         _ what: @autoclosure () -> String, _ hot: Hot, stream: StreamName?, check: LinkCheck = .none,
-        bind: (SQLiteStatement) -> Void
+        each: (RecordedEvent) throws(EventStoreError) -> Void = { _ in }, bind: (SQLiteStatement) -> Void
     ) throws(EventStoreError) -> [RecordedEvent] {
         let statement = try run(what()) { () throws(SQLiteError) in try self.statement(hot) }
         bind(statement)
@@ -136,6 +162,7 @@ extension SQLiteJournal {
         if case let .inOrder(from, previous) = check { inOrder = (max(from, 1), previous) }
         while try run(what(), { () throws(SQLiteError) in try statement.step() }) {
             let event = try decodeRow(statement, stream: stream)
+            try each(event)
             switch check {
             case .none:
                 break

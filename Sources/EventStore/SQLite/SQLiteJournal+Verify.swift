@@ -158,7 +158,13 @@ extension SQLiteJournal {
                 try sql.scalarInt("SELECT count(*) FROM journal_event_ids") ?? -1
             )
         }
-        guard through >= 0, through <= headPosition, rows == through else {
+        if through > headPosition {
+            throw .integrity(
+                at: headPosition + 1,
+                "the event id index covers the events up to position \(through), but the log ends at position "
+                    + "\(headPosition): events after position \(headPosition) are gone")
+        }
+        guard through >= 0, rows == through else {
             throw EventStoreError(
                 code: .integrity,
                 message:

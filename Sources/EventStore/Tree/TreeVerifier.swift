@@ -84,19 +84,26 @@ struct TreeVerifier {
         throws(EventStoreError)
     {
         let stored = try storedTile(level, indexes[level])
-        guard stored == tiles[level] else {
+        let rebuilt = tiles[level]
+        guard stored == rebuilt else {
+            // A tile that holds the rebuilt one and more (a log cut back under its tree), or less,
+            // fails at the first hash one of them lacks; any other at the tile's first position.
+            let common = min(stored.count, rebuilt.count)
+            let prefix = stored[..<common] == rebuilt[..<common]
             throw mismatch(
-                level: level, index: indexes[level],
+                level: level, index: indexes[level], hash: prefix ? common / 32 : 0,
                 "holds \(stored.count / 32) hashes that are not the tree of the events it covers")
         }
     }
 
-    /// `.integrity` at the first position the tile covers.
-    private func mismatch(level: Int, index: Int64, _ what: String) -> EventStoreError {
+    /// `.integrity` at the first position the tile's hash number `hash` covers (0: the tile's).
+    private func mismatch(level: Int, index: Int64, hash: Int = 0, _ what: String) -> EventStoreError {
         let first = index << (8 * (level + 1)) + 1
+        let bad = (index << 8 + Int64(hash)) << (8 * level) + 1
         return .integrity(
-            at: first,
+            at: bad,
             "the journal's Merkle tree tile (\(level), \(index)) \(what) "
-                + "(from position \(first)): the tree was changed behind the store's back")
+                + "(from position \(first)): the tree was changed behind the store's back, or the log cut back "
+                + "under it")
     }
 }

@@ -126,6 +126,11 @@ final class JournalAPI: StoppableHTTPHandler, @unchecked Sendable {
         -> HTTPResponse?
     {
         do {
+            // Every answer drawn from the log first checks that no events are gone from its end.
+            switch route {
+            case .healthz, .metrics, .unmatched: break
+            case .index, .find, .events, .stream, .query, .checkpoint, .proof, .bundle: try store.checkForCuts()
+            }
             switch route {
             case .index: return try dashboard(request)
             case .find: return try find(request)
