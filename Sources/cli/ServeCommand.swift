@@ -88,7 +88,7 @@ enum ServeCommand {
         let maxBody = arguments.integer("max-body").map { Int(clamping: $0) } ?? defaultMaxBody
         // Before the journal is opened: a missing libmicrohttpd is reported without touching it.
         let library = try LibMicroHTTPD.shared()
-        let store = try JournalAccess.openForWriting(context, arguments)
+        let store = try JournalAccess.openForServing(context, arguments)
         let projections = ProjectionAccess(engine: try ProjectCommand.openEngine(context, arguments, store: store))
         defer { projections.close() }
 
