@@ -165,6 +165,17 @@ enum JournalAccess {
             maxPageCount: maxPageCount(context))
     }
 
+    /// For `journal import` through a store: a new SQLite journal that appears at the location
+    /// only when kept (`NewJournalStore`) when none is there yet, else nil (open the journal
+    /// with `openForWriting`).
+    static func openNewForWriting(_ context: CommandContext, _ arguments: ParsedArguments) throws -> NewJournalStore? {
+        let backend = JournalBackend(location: context.journalPath(arguments))
+        try checkLocation(backend, writing: true)
+        return try backend.openNewStore(
+            clock: context.now, busyTimeoutMilliseconds: busyTimeout(context), isSameContent: sameContent,
+            maxPageCount: maxPageCount(context))
+    }
+
     /// For `journal simulate`: a load of a new journal when the store finds none at the location
     /// (`BulkAppendTarget.load`), else the store opened for writing, created when missing.
     static func openForBulkAppend(_ context: CommandContext, _ arguments: ParsedArguments) throws
