@@ -206,6 +206,8 @@ enum ImportCommand {
             }
         }
 
+        /// Set when the import made no journal at a path where none was (nothing to sign).
+        var keptNoJournal = false
         /// The import in one write transaction of a store: for a SQLite path where no journal is
         /// yet, of a new journal that gets the path only if the import keeps something (else
         /// nothing is left there: contract §9). Returns the store to sign in (nil: the journal
@@ -228,6 +230,7 @@ enum ImportCommand {
                 try new.keep()
             } else {
                 new.abandon()
+                keptNoJournal = true
             }
             return nil
         }
@@ -273,7 +276,7 @@ enum ImportCommand {
         try rejects?.close()
         let rolledBack = summary.notNDJSON != nil || (summary.rejected > 0 && rejects == nil)
         let checkpoint = try signer.flatMap { signer in
-            rolledBack
+            rolledBack || keptNoJournal
                 ? nil
                 : (
                     try CheckpointCommand.sign(

@@ -69,7 +69,7 @@ struct InterruptedLoadTests {
 
     /// How an import fails: all or nothing from a file or stdin, or every line set aside.
     enum FailedImport: String, CaseIterable {
-        case fromFile, fromStdin, everyLineRejected
+        case fromFile, fromStdin, everyLineRejected, everyLineRejectedWithSign
     }
 
     @Test(arguments: FailedImport.allCases)
@@ -78,7 +78,7 @@ struct InterruptedLoadTests {
         var legal = LegalEvents()
         let valid = legal.events(atLeast: 20, firstStream: 1).lines
         let bad = #"{"id":"not-a-uuid","stream":"3ds-x","type":"TransactionCreated"}"#
-        let lines = failure == .everyLineRejected ? [bad, bad] : valid + [bad]
+        let lines = failure == .everyLineRejected || failure == .everyLineRejectedWithSign ? [bad, bad] : valid + [bad]
         let input = try runner.ndjson("input.ndjson", lines)
         let result: (ending: ChildProcess.Ending, stdout: String, stderr: String)
         switch failure {
@@ -89,6 +89,12 @@ struct InterruptedLoadTests {
             result = (child.wait(timeout: 120), child.stdout, child.stderr)
         case .everyLineRejected:
             result = try runner.run(["import", input, "--rejects", runner.path("rejects.ndjson")], timeout: 300)
+        case .everyLineRejectedWithSign:
+            let key = runner.path("signer.key")
+            let keygen = try runner.run(["keygen", "signer", "--out", key], timeout: 300, db: false)
+            try #require(keygen.ending == .exited(0), "\(keygen.stderr)")
+            result = try runner.run(
+                ["import", input, "--rejects", runner.path("rejects.ndjson"), "--sign", key], timeout: 300)
         }
         #expect(result.ending == .exited(3), "\(result.stderr)")
         #expect(Self.journalFiles(runner) == [], "left: \(Self.journalFiles(runner))")
