@@ -52,7 +52,9 @@ enum ImportCommand {
             (written beside its path, PATH.loading-XXXXXX, its indexes built at the end, and
             renamed into place): the same checks and the same journal. At the first invalid
             line, or an id used twice in FILE, the load is dropped and the import starts again
-            in one transaction, which reports every line as above.
+            in one transaction, which reports every line as above. Into a path where no journal
+            was, an import that keeps nothing (exit 3), or one interrupted by SIGINT or SIGTERM
+            (exit 130, 143), leaves no file there.
 
             Progress (bytes read of the file's size, events/s, time left) is shown on stderr
             when it is a terminal; --progress prints it as a plain line every few seconds and a
