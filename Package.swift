@@ -39,12 +39,14 @@ let package = Package(
         .systemLibrary(
             name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", providers: [.apt(["libmicrohttpd-dev"])]),
 
-        // Our one C target: the SQLite VFS shim that writes a WAL commit's frames in one write
-        // (docs/decisions/wal-write-coalescing.md).
+        // Our C targets: the SQLite VFS shim that writes a WAL commit's frames in one write
+        // (docs/decisions/wal-write-coalescing.md), and the signal handler that removes a new
+        // journal's files when SIGINT or SIGTERM ends a load (docs/decisions/interrupted-loads.md).
         .target(name: "CJournalVFS", dependencies: ["CSQLite"], path: "Sources/CJournalVFS"),
+        .target(name: "CInterruptCleanup", path: "Sources/CInterruptCleanup"),
 
         // Shared value types: JSON that keeps what it was given, timestamps, identifiers.
-        .target(name: "JournalCore", swiftSettings: upcoming),
+        .target(name: "JournalCore", dependencies: ["CInterruptCleanup"], swiftSettings: upcoming),
         // The append-only store (SQLite by default, PostgreSQL for scale-out).
         .target(
             name: "EventStore",

@@ -4,8 +4,8 @@
     import Darwin
 #endif
 
-/// The file operations of `SQLiteJournalLoad`: the only place the store calls the C library on
-/// files (SQLite does everything else). Each failure carries `errno`'s text and the path.
+/// The file operations of `SQLiteJournalLoad` and `NewJournalFile`: the only place the store
+/// calls the C library on files (SQLite does everything else). Each failure carries `errno`'s text and the path.
 package enum FileSystem {
     struct Failure: Error, CustomStringConvertible {
         var operation: String
@@ -27,6 +27,72 @@ package enum FileSystem {
         guard descriptor >= 0 else { throw Failure(operation: "creating", path: prefix + "XXXXXX", errorNumber: errno) }
         close(descriptor)
         return template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+    }
+
+    /// Creates a new empty file named `prefix` + six random characters (`mkstemp`, mode 0600)
+    /// and holds an exclusive `flock` on it, which tells `lockIfAbandoned` that its maker is
+    /// alive. Returns its path and the descriptor that holds the lock (closing it releases it).
+    static func makeLockedUniqueFile(prefix: String) throws(Failure) -> (path: String, lock: Int32) {
+        while true {
+            var template = Array((prefix + "XXXXXX").utf8CString)
+            let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+            guard descriptor >= 0 else {
+                throw Failure(operation: "creating", path: prefix + "XXXXXX", errorNumber: errno)
+            }
+            let path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+            while flock(descriptor, LOCK_EX) != 0 {
+                guard errno == EINTR else {
+                    let failure = errno
+                    close(descriptor)
+                    unlink(path)
+                    throw Failure(operation: "locking", path: path, errorNumber: failure)
+                }
+            }
+            // Another process's `lockIfAbandoned` may have removed the file between its creation
+            // and the lock: then make another.
+            if names(descriptor, path) { return (path, descriptor) }
+            close(descriptor)
+        }
+    }
+
+    /// Opens the file at `path` and takes its exclusive `flock` without waiting: the
+    /// descriptor that holds it, or nil when another process holds it (the file's maker is
+    /// alive), or the file cannot be opened.
+    static func lockIfAbandoned(_ path: String) -> Int32? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0, names(descriptor, path) else {
+            close(descriptor)
+            return nil
+        }
+        return descriptor
+    }
+
+    /// Releases a lock from `makeLockedUniqueFile` or `lockIfAbandoned`.
+    static func unlock(_ descriptor: Int32) {
+        close(descriptor)
+    }
+
+    /// True when `path` names the file open as `descriptor` (same device and inode).
+    private static func names(_ descriptor: Int32, _ path: String) -> Bool {
+        var open = stat()
+        var named = stat()
+        guard fstat(descriptor, &open) == 0, stat(path, &named) == 0 else { return false }
+        return open.st_dev == named.st_dev && open.st_ino == named.st_ino
+    }
+
+    /// The names in `folder` (without `.` and `..`); empty when it cannot be read.
+    static func names(in folder: String) -> [String] {
+        guard let directory = opendir(folder) else { return [] }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
+                String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names
     }
 
     /// Flushes a file (or, given a directory, its entries) to the disk.

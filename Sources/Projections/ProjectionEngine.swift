@@ -67,6 +67,15 @@ public final class ProjectionEngine {
         try self.init(database: ProjectionDatabase(path: databasePath, create: true), source: source)
     }
 
+    /// Read models in a private temporary SQLite database that lasts as long as the engine: for
+    /// a journal that cannot hold them (a read-only copy). SQLite makes the file in its
+    /// temporary folder (`$SQLITE_TMPDIR`, `$TMPDIR`, else `/var/tmp` or `/tmp`) and removes its
+    /// name at once, so nothing is left, even by a killed process; pages beyond the page cache
+    /// go to that file instead of memory. Every use starts from position 1.
+    public convenience init(temporaryFor source: any ProjectionEventSource) throws(ProjectionError) {
+        try self.init(database: ProjectionDatabase(path: "", create: true), source: source)
+    }
+
     /// Opens the read models beside the journal at `location`: a `postgres://` or
     /// `postgresql://` URL keeps them in PostgreSQL tables of the journal's schema, anything
     /// else is the journal's SQLite file. Same tables, folds, checkpoints and answers on both.

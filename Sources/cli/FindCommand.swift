@@ -37,7 +37,8 @@ enum FindCommand {
                 help: "print at most N streams (default \(defaultLimit))"),
             OptionSpec(
                 name: "format", value: .choice(["text", "json", "csv"]),
-                help: "text, aligned for a person (default), json, or csv")
+                help: "text, aligned for a person (default), json, or csv"),
+            ProjectCommand.modelsOption
         ],
         printsResults: false, // takes its own --format, with csv
         details: """
@@ -54,7 +55,9 @@ enum FindCommand {
             The answer comes from a read model kept in the journal's database (the 'streams'
             projection, tables pj_streams_*): the events appended since the last run are
             applied first, then the directory is searched through its indexes. No match is not
-            an error: exit 0, and the text format says 'no streams match'.
+            an error: exit 0, and the text format says 'no streams match'. On a read-only
+            journal the directory is built in a temporary database for the run, unless
+            --models FILE keeps it.
             """,
         examples: [
             "journal find --outcome timedOut --since 2026-11-29 --until 2026-11-30",

@@ -52,7 +52,9 @@ enum ImportCommand {
             (written beside its path, PATH.loading-XXXXXX, its indexes built at the end, and
             renamed into place): the same checks and the same journal. At the first invalid
             line, or an id used twice in FILE, the load is dropped and the import starts again
-            in one transaction, which reports every line as above.
+            in one transaction, which reports every line as above. Into a path where no journal
+            was, an import that keeps nothing (exit 3), or one interrupted by SIGINT or SIGTERM
+            (exit 130, 143), leaves no file there.
 
             Progress (bytes read of the file's size, events/s, time left) is shown on stderr
             when it is a terminal; --progress prints it as a plain line every few seconds and a
@@ -112,11 +114,9 @@ enum ImportCommand {
         let signer = try EvidenceFiles.signer(arguments, context, option: "sign", environment: false)
         var rejects = try rejectsPath.map { path throws(CLIError) in try OutputSink.create(path: path) }
         // A load of a new journal may have to read the input again (an id it holds twice): only
-        // a regular file can be.
+        // a regular file can be. Other input goes through a store (`importThroughStore`).
         let target =
-            FileSystem.entry(at: inputPath) == .file
-            ? try JournalAccess.openForImport(context, arguments)
-            : .store(try JournalAccess.openForWriting(context, arguments, bulk: true))
+            FileSystem.entry(at: inputPath) == .file ? try JournalAccess.openForImport(context, arguments) : nil
 
         var summary = Summary()
         var errors = ImportErrorReport()
@@ -208,21 +208,51 @@ enum ImportCommand {
             }
         }
 
+        /// Set when the import made no journal at a path where none was (nothing to sign).
+        var keptNoJournal = false
+        /// The import in one write transaction of a store: for a SQLite path where no journal is
+        /// yet, of a new journal that gets the path only if the import keeps something (else
+        /// nothing is left there: spec §9). Returns the store to sign in (nil: the journal
+        /// at its path).
+        func importThroughStore() throws -> (any TransactionalEventStore)? {
+            guard let new = try JournalAccess.openNewForWriting(context, arguments) else {
+                let opened = try JournalAccess.openForWriting(context, arguments, bulk: true)
+                try importThrough(opened)
+                return opened
+            }
+            do {
+                guard let store = new.store else { throw NewJournalFile.over(new.path) }
+                try importThrough(store)
+            } catch {
+                new.abandon()
+                throw error
+            }
+            let rolledBack = summary.notNDJSON != nil || (summary.rejected > 0 && rejects == nil)
+            if !rolledBack && (summary.appended > 0 || summary.rejected == 0) {
+                try new.keep()
+            } else {
+                new.abandon()
+                keptNoJournal = true
+            }
+            return nil
+        }
+
         // The store the checkpoint is signed in (opened after a load, when asked for).
         var store: (any TransactionalEventStore)?
         switch target {
-        case let .store(opened):
+        case nil:
+            store = try importThroughStore()
+        case let .store(opened)?:
             store = opened
             try importThrough(opened)
-        case let .load(load):
+        case let .load(load)?:
             do {
                 var importer = Importer(load: load)
                 try importLines(&importer)
                 try load.finish()
             } catch is RollBack {
+                // Nothing was written: no journal is left at the path.
                 load.abandon()
-                // What the store leaves after an import that wrote nothing: an empty journal.
-                store = try JournalAccess.openForWriting(context, arguments, bulk: true)
             } catch let error where error is LeaveLoad || (error as? EventStoreError)?.code == .duplicateIDConflict {
                 // An invalid line, or an id that occurs twice in the input: the load wrote
                 // nothing, said nothing, and the import starts again in the store's write
@@ -238,9 +268,7 @@ enum ImportCommand {
                     try rejects?.close()
                     rejects = try OutputSink.create(path: rejectsPath)
                 }
-                let opened = try JournalAccess.openForWriting(context, arguments, bulk: true)
-                store = opened
-                try importThrough(opened)
+                store = try importThroughStore()
             } catch {
                 load.abandon()
                 throw error
@@ -250,7 +278,7 @@ enum ImportCommand {
         try rejects?.close()
         let rolledBack = summary.notNDJSON != nil || (summary.rejected > 0 && rejects == nil)
         let checkpoint = try signer.flatMap { signer in
-            rolledBack
+            rolledBack || keptNoJournal
                 ? nil
                 : (
                     try CheckpointCommand.sign(

@@ -68,6 +68,20 @@ enum JournalAccess {
         return try open(backend, reading: false, bulk: bulk, context).get()
     }
 
+    /// For `journal serve`: for writing (a missing file is created), except an existing SQLite
+    /// journal that is read-only (`isReadOnly`: an auditor's copy), which is served for
+    /// reading: its read routes answer, appends are refused.
+    static func openForServing(_ context: CommandContext, _ arguments: ParsedArguments) throws
+        -> any TransactionalEventStore
+    {
+        if case let .sqlite(path) = JournalBackend(location: context.journalPath(arguments)),
+            FileSystem.entry(at: path) == .file, isReadOnly(path)
+        {
+            return try openForReading(context, arguments)
+        }
+        return try openForWriting(context, arguments)
+    }
+
     /// For commands that add to an existing journal without appending events (a checkpoint): a
     /// missing journal is an error, as for readers.
     static func openExistingForWriting(_ context: CommandContext, _ arguments: ParsedArguments) throws
@@ -76,6 +90,15 @@ enum JournalAccess {
         let backend = JournalBackend(location: context.journalPath(arguments))
         try checkLocation(backend, writing: true)
         return try existing(backend, open(backend, reading: false, create: false, context))
+    }
+
+    /// True when the SQLite journal at `path` is read-only: this user may not write the file or
+    /// its folder (permissions, a read-only mount), or the file has no write permission bit at
+    /// all (a copy made read-only, which even root's commands then leave as it is).
+    static func isReadOnly(_ path: String) -> Bool {
+        guard FileSystem.isWritable(path) && FileSystem.isWritable(FileSystem.directory(of: path)) else { return true }
+        guard let status = try? FileStatus.of(path) else { return false }
+        return status.permissions & 0o222 == 0
     }
 
     /// Says what is wrong with a SQLite `--db` path in the user's terms before SQLite reports
@@ -141,6 +164,17 @@ enum JournalAccess {
         let backend = JournalBackend(location: context.journalPath(arguments))
         try checkLocation(backend, writing: true)
         return try backend.openForImport(
+            clock: context.now, busyTimeoutMilliseconds: busyTimeout(context), isSameContent: sameContent,
+            maxPageCount: maxPageCount(context))
+    }
+
+    /// For `journal import` through a store: a new SQLite journal that appears at the location
+    /// only when kept (`NewJournalStore`) when none is there yet, else nil (open the journal
+    /// with `openForWriting`).
+    static func openNewForWriting(_ context: CommandContext, _ arguments: ParsedArguments) throws -> NewJournalStore? {
+        let backend = JournalBackend(location: context.journalPath(arguments))
+        try checkLocation(backend, writing: true)
+        return try backend.openNewStore(
             clock: context.now, busyTimeoutMilliseconds: busyTimeout(context), isSameContent: sameContent,
             maxPageCount: maxPageCount(context))
     }

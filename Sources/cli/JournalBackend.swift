@@ -93,6 +93,21 @@ enum JournalBackend {
         }
     }
 
+    /// A new SQLite journal written through a store, given its path only when kept
+    /// (`NewJournalStore`), when no file is at the location yet; nil for PostgreSQL, `:memory:`
+    /// or an existing file (the caller opens the store there).
+    func openNewStore(
+        clock: @escaping @Sendable () -> Timestamp, busyTimeoutMilliseconds: Int32,
+        isSameContent: @escaping @Sendable (RecordedEvent, ProposedEvent) -> Bool, maxPageCount: Int? = nil
+    ) throws(EventStoreError) -> NewJournalStore? {
+        guard case let .sqlite(path) = self else { return nil }
+        return try NewJournalStore.ofNewJournal(
+            at: path,
+            configuration: Self.bulkSQLiteConfiguration(
+                clock: clock, busyTimeoutMilliseconds: busyTimeoutMilliseconds, isSameContent: isSameContent,
+                maxPageCount: maxPageCount))
+    }
+
     /// Where `journal simulate` appends, as the store chooses for what it finds at the location:
     /// a load of a new SQLite journal when no file is there yet, else the store (PostgreSQL
     /// always, `:memory:`, an existing file).

@@ -1,3 +1,5 @@
+import JournalCore
+
 /// The progress of a long command on stderr: how much is done of how much, the rate in events
 /// per second and an estimate of the time left, e.g.
 ///
@@ -69,6 +71,8 @@ final class ProgressReporter {
             style = .lines
         } else if context.stderrIsTerminal {
             style = .redrawn
+            // The line an interrupted load writes (SIGINT, SIGTERM) replaces the progress line.
+            InterruptCleanup.setLineStart("\r\u{1B}[K")
         } else {
             return nil
         }

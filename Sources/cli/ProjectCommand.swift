@@ -43,7 +43,8 @@ enum ProjectCommand {
 
             --models FILE keeps the read models in a SQLite file of your own instead of the
             journal (created 0600 when missing): the way to keep them for a journal you may only
-            read.
+            read. Without it, the read models of a read-only journal are built in a temporary
+            database that lasts for the run (--status then shows them never built).
             """,
         examples: [
             "journal project --status", "journal project --rebuild", "journal project --rebuild 3ds --format json"
@@ -80,9 +81,10 @@ enum ProjectCommand {
         let store = try JournalAccess.openForReading(context, arguments)
         let engine = try openEngine(context, arguments, store: store)
         defer { engine.close() }
+        let temporary = keepsNoReadModels(context, arguments)
         if arguments.flag("status") {
             let status = try reporting { () throws(ProjectionError) in try engine.status() }
-            printStatus(status, format: arguments.format, context)
+            printStatus(status, format: arguments.format, temporary: temporary, context)
             return
         }
         let targets = try projections(arguments)
@@ -107,17 +109,21 @@ enum ProjectCommand {
             object["events"] = .number(JSONNumber(events))
             object["milliseconds"] = .number(JSONNumber(milliseconds))
             object["head"] = .number(JSONNumber(status.first?.head ?? 0))
+            if temporary { object["temporary"] = .bool(true) }
             context.stdout.line(JSONWriter.string(.object(object)))
         case .text:
             let rate = milliseconds > 0 ? " (\(events * 1000 / milliseconds) events/s)" : ""
             context.stdout.line(
                 "rebuilt \(targets.map(\.rawValue).joined(separator: ", ")): "
                     + "\(events) events in \(milliseconds) ms\(rate)")
-            printStatus(status, format: .text, context)
+            printStatus(status, format: .text, temporary: temporary, context)
         }
     }
 
-    static func printStatus(_ status: [ProjectionStatus], format: OutputFormat, _ context: CommandContext) {
+    /// `temporary`: the read models of a read-only journal, built for this run only.
+    static func printStatus(
+        _ status: [ProjectionStatus], format: OutputFormat, temporary: Bool, _ context: CommandContext
+    ) {
         switch format {
         case .json:
             var object = JSONObject()
@@ -134,6 +140,7 @@ enum ProjectCommand {
                     entry["rebuildCheckpoint"] = projection.rebuildCheckpoint.map { .number(JSONNumber($0)) } ?? .null
                     return .object(entry)
                 })
+            if temporary { object["temporary"] = .bool(true) }
             context.stdout.line(JSONWriter.string(.object(object)))
         case .text:
             var rows = [["projection", "version", "generation", "checkpoint", "head", "lag", "state"]]
@@ -154,15 +161,20 @@ enum ProjectCommand {
                 ])
             }
             for line in TextRendering.table(rows, rightAligned: [1, 2, 3, 4, 5]) { context.stdout.line(line) }
+            if temporary {
+                context.stdout.line("the journal is read-only: its read models are built from the log in a temporary")
+                context.stdout.line("database for each run (query, find, report, project); --models FILE keeps them")
+            }
         }
     }
 
     /// The projection engine over the journal's own database: its SQLite file, or its
     /// PostgreSQL schema (the read models' own session; the store stays read-only).
     ///
-    /// `--models FILE` keeps them in a SQLite file of the user's instead. A SQLite journal this
-    /// user may not write (an auditor's copy) cannot hold them: `query` then builds them in memory
-    /// for this run, and `project`, whose work would be lost, asks for `--models`.
+    /// `--models FILE` keeps them in a SQLite file of the user's instead. A SQLite journal that
+    /// is read-only (`JournalAccess.isReadOnly`: an auditor's copy) cannot hold them: they are
+    /// then built from the log in a temporary database that lasts for this run
+    /// (docs/decisions/read-models-of-a-read-only-journal.md).
     static func openEngine(
         _ context: CommandContext, _ arguments: ParsedArguments,
         store: any EventStore
@@ -175,21 +187,19 @@ enum ProjectCommand {
                 try ProjectionEngine(databasePath: models, source: source)
             }
         }
-        guard case let .sqlite(path) = JournalBackend(location: journal), path != ":memory:",
-            !(FileSystem.isWritable(path) && FileSystem.isWritable(FileSystem.directory(of: path)))
-        else {
-            return try reporting { () throws(ProjectionError) in try ProjectionEngine(journal: journal, source: source)
-            }
+        if keepsNoReadModels(context, arguments) {
+            return try reporting { () throws(ProjectionError) in try ProjectionEngine(temporaryFor: source) }
         }
-        guard arguments.command == QueryCommand.spec.name || arguments.command == ReportCommand.spec.name else {
-            throw CLIError(
-                .failure,
-                "the journal \(Help.printable(path)) is read-only for this user: its read models "
-                    + "cannot be kept in it", hint: "pass --models FILE to keep them in a file of yours")
-        }
-        return try reporting { () throws(ProjectionError) in
-            try ProjectionEngine(databasePath: ":memory:", source: source)
-        }
+        return try reporting { () throws(ProjectionError) in try ProjectionEngine(journal: journal, source: source) }
+    }
+
+    /// True when the read models of this run live in a temporary database: no `--models`, and a
+    /// SQLite journal file that is read-only.
+    static func keepsNoReadModels(_ context: CommandContext, _ arguments: ParsedArguments) -> Bool {
+        guard arguments.string("models") == nil,
+            case let .sqlite(path) = JournalBackend(location: context.journalPath(arguments)), path != ":memory:"
+        else { return false }
+        return JournalAccess.isReadOnly(path)
     }
 
     /// `--models FILE`, for `query` and `project`.

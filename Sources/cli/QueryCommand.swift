@@ -49,10 +49,11 @@ enum QueryCommand {
 
             The read models live in the journal's database (tables pj_*). The query first
             applies the events appended since the last run (cheap when nothing is new), then
-            answers from the read model, never by scanning the log. A journal this user may
-            not write (an auditor's read-only copy) cannot hold them: the query then builds
-            them in memory for this run (a full pass over the log each time), or keeps them in
-            the SQLite file --models FILE names, where the next query finds them.
+            answers from the read model, never by scanning the log. A read-only journal (an
+            auditor's copy: a file or folder this user may not write, a read-only mount, a
+            file without write permission) cannot hold them: the query then builds them in a
+            temporary database for this run (a full pass over the log each time), or keeps
+            them in the SQLite file --models FILE names, where the next query finds them.
 
             Queries:
             \(QueryName.allCases.map { "  \($0.rawValue.padding(11))\($0.summary)" }.joined(separator: "\n"))

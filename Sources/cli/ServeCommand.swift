@@ -116,7 +116,7 @@ enum ServeCommand {
                 .failure, "--key is \(signer.type.summary): checkpoints are signed with the journal's own key",
                 hint: "a witness key ('keygen --witness') is for 'journal witness'")
         }
-        let store = try JournalAccess.openForWriting(context, arguments)
+        let store = try JournalAccess.openForServing(context, arguments)
         let projections = ProjectionAccess(engine: try ProjectCommand.openEngine(context, arguments, store: store))
         defer { projections.close() }
 

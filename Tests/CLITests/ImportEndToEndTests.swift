@@ -92,7 +92,7 @@ struct ImportEndToEndTests {
                     + "and set the invalid lines aside"
             ], "\(result.stderr)")
         #expect(result.stdout == "nothing written: 3 of 8 lines rejected (4 valid, 0 duplicates)\n")
-        #expect(try runner.exportedObjects().isEmpty)
+        #expect(!runner.exists("journal.db"), "nothing kept into a new path leaves no file (spec §9)")
     }
 
     @Test func unreadableBytesAreRejectedLineByLine() throws {
@@ -137,9 +137,9 @@ struct ImportEndToEndTests {
         )
         #expect(
             result.stderrLines.dropFirst().first == "error: 1 of \(lines.count) lines rejected; nothing was written")
-        let verify = try runner.run(["verify", "--format", "json"])
-        #expect(verify.status == 0)
-        #expect(verify.stdout.hasPrefix(#"{"ok":true,"events":0,"#))
+        // Nothing kept, into a path where no journal was: no file there (spec §9).
+        #expect(!runner.exists("journal.db"))
+        #expect(try runner.run(["verify"]).status == 1)
     }
 
     @Test func aHundredThousandEventsWithRejectsWriteAllButTheBadLine() throws {
@@ -209,6 +209,8 @@ struct ImportEndToEndTests {
         let runner = try JournalRunner()
         var events = LegalEvents()
         let path = try runner.ndjson("in.ndjson", events.frictionless(6))
+        // The journal exists (into a new path, stdin would go to a file of its own).
+        #expect(try runner.run(["import", "/dev/null"]).status == 0)
         // A first import reads stdin inside its write transaction: it holds the lock until its
         // input ends.
         let holder = Process()

@@ -196,7 +196,7 @@ struct ImportErrorsEndToEndTests {
                     + "\(input).ndjson; then import \(input).ndjson"
             ], "\(result.stderr)")
         #expect(result.stdout == "nothing written: the input is not NDJSON (see line 2)\n")
-        #expect(try runner.exportedObjects().isEmpty)
+        #expect(!runner.exists("journal.db"), "nothing kept into a new path leaves no file (spec §9)")
         // On one line, too.
         let oneLine = try runner.write("one.json", "[" + lines.joined(separator: ",") + "]\n")
         let again = try runner.run(["import", oneLine, "--format", "json"])
@@ -241,7 +241,7 @@ struct ImportErrorsEndToEndTests {
                 == #"{"line":1,"reason":"the input is pretty-printed JSON (an object over several lines), not NDJSON "#
                 + #"(one JSON object per line)","input":"{"}"#
                 + "\n")
-        #expect(try runner.exportedObjects().isEmpty)
+        #expect(!runner.exists("journal.db"), "nothing kept into a new path leaves no file (spec §9)")
         // An object whose first key shares the opening line: the same.
         let partial = try runner.write(
             "partial.json", "{\"id\": \"\(LegalEvents.uuid(1))\",\n  \"type\": \"EligibilityChecked\"\n}\n")

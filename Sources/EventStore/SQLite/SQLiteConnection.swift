@@ -72,15 +72,8 @@ package final class SQLiteConnection {
             }
         }
         var db = try Self.open(path, flags: flags)
-        if options.readOnly && path != ":memory:" && Self.isReadOnlyDirectory(db) && !Self.hasContent(path + "-wal") {
-            // A WAL-mode database in a folder we may not write, with no -wal beside it (a journal
-            // archived on read-only media): SQLite cannot create the -shm index, so it refuses
-            // even to read (SQLITE_READONLY_DIRECTORY). Without a WAL file the database file
-            // holds every commit, and no writer can be at work (it would need -wal and -shm
-            // there), so the file is opened as immutable.
-            // Related SQLite documentation: <https://www.sqlite.org/wal.html#readonly>
-            sqlite3_close_v2(db)
-            db = try Self.open("file:" + Self.uriPath(path) + "?immutable=1", flags: flags | SQLITE_OPEN_URI)
+        if options.readOnly && path != ":memory:" && !path.isEmpty {
+            db = try Self.readableOnReadOnlyMedia(db, path: path, flags: flags)
         }
         self.path = path
         self.handle = db
@@ -127,10 +120,50 @@ package final class SQLiteConnection {
         return db
     }
 
-    /// True when reading fails with `SQLITE_READONLY_DIRECTORY`.
-    private static func isReadOnlyDirectory(_ db: OpaquePointer) -> Bool {
+    /// `db`, opened read-only, if it can read; else, when the reason is that no `-shm` is there
+    /// and none can be made beside it (a read-only file system, a folder this user may not
+    /// write), the same file opened without the shared-memory index:
+    /// - no `-wal`, or an empty one: the database file holds every commit, opened `immutable=1`;
+    /// - a `-wal` with frames (a copy of a journal that was open when it was copied): opened with
+    ///   the `unix-none` VFS in `EXCLUSIVE` locking mode, so SQLite reads the WAL into an index
+    ///   in its own memory instead of the `-shm` file, and the commits in the WAL are read.
+    ///
+    /// Neither takes a lock, so each is right only when nobody writes the file. Here nobody
+    /// can: every connection to a WAL-mode database keeps its `-shm` file, so none is open, and
+    /// a writer would need to create one where this process cannot. An existing `-shm` is read
+    /// by SQLite itself (read-only, its `readonly_shm` path), which does see a live writer.
+    /// Nothing is written or created beside the file either way.
+    /// Related SQLite documentation: <https://www.sqlite.org/wal.html#readonly>,
+    /// <https://www.sqlite.org/uri.html#uriimmutable>, <https://www.sqlite.org/pragma.html#pragma_locking_mode>
+    private static func readableOnReadOnlyMedia(_ db: OpaquePointer, path: String, flags: Int32)
+        throws(SQLiteError) -> OpaquePointer
+    {
+        guard cannotMakeSharedMemory(db), !FileSystem.exists(path + "-shm") else { return db }
+        sqlite3_close_v2(db)
+        let uri = "file:" + Self.uriPath(path)
+        guard hasContent(path + "-wal") else {
+            return try Self.open(uri + "?immutable=1", flags: flags | SQLITE_OPEN_URI)
+        }
+        let lockless = try Self.open(uri + "?vfs=unix-none", flags: flags | SQLITE_OPEN_URI)
+        // Before the first read: the WAL index then lives in this connection's memory.
+        let rc = sqlite3_exec(lockless, "PRAGMA locking_mode = EXCLUSIVE", nil, nil, nil)
+        guard rc == SQLITE_OK else {
+            let failure = SQLiteError(
+                extendedCode: sqlite3_extended_errcode(lockless), operation: "open",
+                message: String(cString: sqlite3_errmsg(lockless)))
+            sqlite3_close_v2(lockless)
+            throw failure
+        }
+        return lockless
+    }
+
+    /// True when reading fails because the `-shm` file cannot be made: `SQLITE_READONLY_DIRECTORY`
+    /// (a folder this user may not write) or `SQLITE_CANTOPEN` (a read-only file system).
+    private static func cannotMakeSharedMemory(_ db: OpaquePointer) -> Bool {
         let rc = sqlite3_exec(db, "SELECT count(*) FROM sqlite_schema", nil, nil, nil)
-        return rc != SQLITE_OK && sqlite3_extended_errcode(db) == SQLITE_READONLY | (6 << 8)
+        guard rc != SQLITE_OK else { return false }
+        let code = sqlite3_extended_errcode(db)
+        return code == SQLITE_READONLY | (6 << 8) || code & 0xFF == SQLITE_CANTOPEN
     }
 
     private static func hasContent(_ path: String) -> Bool {

@@ -53,8 +53,10 @@ public final class SQLiteEventStore: TransactionalEventStore, @unchecked Sendabl
         self.path = path
         self.configuration = configuration
         let inMemory = path == ":memory:" || path.isEmpty
-        if !inMemory && !configuration.readOnly && configuration.createIfMissing && !FileSystem.exists(path) {
-            try Self.refuseLeftovers(of: path)
+        if !inMemory && !FileSystem.exists(path) {
+            // What a load of this journal killed before it finished left beside it.
+            NewJournalFile.removeLeftovers(of: path)
+            if !configuration.readOnly && configuration.createIfMissing { try Self.refuseLeftovers(of: path) }
         }
         let writer = try SQLiteJournal(path: path, configuration: configuration, writer: true)
         var version = try SQLiteEventStore.prepareSchema(

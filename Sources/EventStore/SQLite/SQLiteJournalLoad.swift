@@ -34,13 +34,16 @@ import JournalCore
 /// `finish()` then puts the file in WAL mode, syncs it, and gives it the destination's name
 /// only if nothing has that name yet (another process may have created a journal there
 /// meanwhile). When anything fails, or the load is dropped without `finish()`, the loading file
-/// is removed and the destination is untouched. A killed process leaves its `.loading-` file,
-/// which nothing reads.
+/// is removed and the destination is untouched; SIGINT or SIGTERM remove it too (exit 130 or
+/// 143), and after a SIGKILL the next opener of the destination does (`NewJournalFile`).
 package final class SQLiteJournalLoad: BatchLoadWriting {
     /// Where the journal appears when the load finishes.
-    package let path: String
+    package var path: String { file.path }
     /// The file being written.
-    package let loadingPath: String
+    package var loadingPath: String { file.loadingPath }
+    /// The loading file: removed when the load fails, is dropped or is interrupted (SIGINT,
+    /// SIGTERM), and after a SIGKILL by the next opener of `path` (`NewJournalFile`).
+    private let file: NewJournalFile
     private var store: SQLiteEventStore?
 
     /// Starts a load for a journal at `path`, which must not exist.
@@ -51,20 +54,7 @@ package final class SQLiteJournalLoad: BatchLoadWriting {
     ///   earlier database of that name does, `.io` when the loading file cannot be
     ///   created, the store's errors when it cannot be opened.
     package init(path: String, configuration: SQLiteEventStore.Configuration = .init()) throws(EventStoreError) {
-        guard Self.canStart(at: path) else {
-            throw EventStoreError(
-                code: .invalidInput,
-                message: path.isEmpty || path == ":memory:"
-                    ? "a journal load needs a file path, not \"\(path)\""
-                    : "\(path) exists: a journal load only creates a new journal")
-        }
-        try SQLiteEventStore.refuseLeftovers(of: path)
-        self.path = path
-        do {
-            loadingPath = try FileSystem.makeUniqueFile(prefix: path + ".loading-")
-        } catch {
-            throw EventStoreError(code: .io, message: "cannot create the journal \(path): \(error)")
-        }
+        file = try NewJournalFile(path: path)
         var loading = configuration
         loading.buildsNewJournal = true
         loading.synchronous = .off
@@ -78,9 +68,9 @@ package final class SQLiteJournalLoad: BatchLoadWriting {
         // writes touch few pages: a small page cache is enough, and the load's memory stays bounded.
         loading.cacheSizeKiB = min(loading.cacheSizeKiB, Self.loadCacheKiB)
         do {
-            store = try SQLiteEventStore(path: loadingPath, configuration: loading)
+            store = try SQLiteEventStore(path: file.loadingPath, configuration: loading)
         } catch {
-            removeLoadingFiles()
+            file.abandon()
             throw error
         }
     }
@@ -88,9 +78,7 @@ package final class SQLiteJournalLoad: BatchLoadWriting {
     deinit { abandon() }
 
     /// Whether `path` names a file that does not exist yet (not `:memory:`), where a load can start.
-    package static func canStart(at path: String) -> Bool {
-        !path.isEmpty && path != ":memory:" && !FileSystem.exists(path)
-    }
+    package static func canStart(at path: String) -> Bool { NewJournalFile.canStart(at: path) }
 
     /// Appends to several streams in one transaction of the loading file: all or nothing (a
     /// refused batch writes nothing, and the load goes on). The same checks as
@@ -142,40 +130,14 @@ package final class SQLiteJournalLoad: BatchLoadWriting {
         let head = try store.headPosition()
         try buildIndexes(store)
         self.store = nil // closes its connections: the last one removes the (empty) WAL
-        do {
-            guard !FileSystem.exists(loadingPath + "-wal") else {
-                throw EventStoreError(code: .io, message: "\(loadingPath): the WAL was not removed at close")
-            }
-            try FileSystem.sync(loadingPath)
-            try SQLiteEventStore.refuseLeftovers(of: path)
-            try FileSystem.moveWithoutReplacing(loadingPath, to: path)
-        } catch let failure as FileSystem.Failure {
-            if failure.alreadyExists {
-                throw EventStoreError(
-                    code: .conflict,
-                    message: "a file appeared at \(path) while the journal was loading: nothing was written there")
-            }
-            throw EventStoreError(code: .io, message: "finishing the journal load: \(failure)")
-        } catch let error as EventStoreError {
-            throw error
-        } catch {
-            throw EventStoreError(code: .io, message: "finishing the journal load: \(error)")
-        }
-        do {
-            try FileSystem.sync(FileSystem.directory(of: path), directory: true)
-        } catch {
-            throw EventStoreError(
-                code: .io,
-                message: "the journal is at \(path), but its folder could not be synced "
-                    + "(\(error)): a power cut could lose its name")
-        }
+        try file.keep()
         return head
     }
 
     /// Ends the load without a journal: closes and removes the loading file. Idempotent.
     package func abandon() {
         store = nil
-        removeLoadingFiles()
+        file.abandon()
     }
 
     /// One sorted pass over the streams builds their name index, one over the log the stream
@@ -285,10 +247,6 @@ package final class SQLiteJournalLoad: BatchLoadWriting {
             if count == idRowsPerInsert { try write() }
         }
         try write()
-    }
-
-    private func removeLoadingFiles() {
-        for suffix in ["", "-journal", "-wal", "-shm"] { FileSystem.remove(loadingPath + suffix) }
     }
 
     /// The page cache while the load writes its rows, in KiB.

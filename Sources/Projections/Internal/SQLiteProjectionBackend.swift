@@ -27,7 +27,8 @@ final class SQLiteProjectionBackend: ProjectionBackend {
                 "PRAGMA temp_store=MEMORY; PRAGMA cache_size=-65536; PRAGMA wal_autocheckpoint=100000")
         } catch {
             connection?.close()
-            throw ProjectionError(error, "cannot open the read models in \(path)")
+            let place = path.isEmpty ? "a temporary database" : path
+            throw ProjectionError(error, "cannot open the read models in \(place)")
         }
     }
 
@@ -65,7 +66,8 @@ final class SQLiteProjectionBackend: ProjectionBackend {
     /// path"). Best effort, as that final one: a failure leaves the work to it.
     func checkpointAside() -> BackgroundTask<Void>? {
         let path = self.path
-        guard path != ":memory:" else { return nil }
+        // `:memory:` and "" (a temporary database) are private to this connection.
+        guard path != ":memory:", !path.isEmpty else { return nil }
         return BackgroundTask {
             let options = SQLiteConnection.Options(
                 create: false, busyTimeoutMilliseconds: 0, walMode: false, synchronous: 1)

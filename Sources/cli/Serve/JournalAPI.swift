@@ -447,6 +447,7 @@ final class JournalAPI: StoppableHTTPHandler, @unchecked Sendable {
             case .busy: return Self.error(503, "the journal is locked by another process: \(error.message)")
             case .conflict: return Self.error(409, "concurrency conflict: \(error.message)")
             case .integrity: return Self.error(500, "integrity violation: \(error.message)")
+            case .readOnly: return Self.error(403, error.message)
             default: return Self.error(500, error.message)
             }
         case let error as ProjectionError:
