@@ -13,10 +13,11 @@ enum CheckCommand {
                 isRequired: true)
         ],
         options: [
-            EvidenceFiles.verifierKeyOption.required(), WitnessKeys.keyOption, WitnessKeys.quorumOption,
+            EvidenceFiles.verifierKeyOption.required(),
             OptionSpec(
                 name: "checkpoint", value: .text(placeholder: "CHECKPOINT"),
-                help: "FILE is an export ('journal export'): check it against this signed checkpoint")
+                help: "FILE is an export ('journal export'): check it against this signed checkpoint"),
+            WitnessKeys.keyOption, WitnessKeys.quorumOption
         ],
         usesDB: false,
         details: """

@@ -28,7 +28,7 @@ enum KeygenCommand {
         ],
         usesDB: false,
         usages: [
-            "journal keygen NAME --out FILE [--format text|json]",
+            "journal keygen NAME --out FILE [--witness] [--format text|json]",
             "journal keygen --public FILE [--format text|json]"
         ],
         details: """

@@ -199,8 +199,10 @@ struct InputFrictionEndToEndTests {
         }
         #expect(try usage("report").hasPrefix("usage: journal report --out FILE [--since T]"))
         #expect(
-            try usage("check") == "usage: journal check FILE --key VKEY [--checkpoint CHECKPOINT] [--format text|json]")
-        #expect(try usage("keygen") == "usage: journal keygen NAME --out FILE [--format text|json]")
+            try usage("check")
+                == "usage: journal check FILE --key VKEY [--checkpoint CHECKPOINT] [--witness-key VKEY] [--quorum N] "
+                + "[--format text|json]")
+        #expect(try usage("keygen") == "usage: journal keygen NAME --out FILE [--witness] [--format text|json]")
         #expect(try usage("token") == "usage: journal token ROLE NAME --tokens FILE")
         for command in ["keygen", "check", "token", "copy"] {
             let help = try runner.run([command, "--help"], db: false).stdout

@@ -193,7 +193,7 @@ struct ReportEndToEndTests {
                 ["report", "--out", "r.html", "--since", "2026-12-02", "--until", "2026-12-01"],
                 "error: --since 2026-12-02 is not before --until 2026-12-01: the window is inverted"
             ),
-            (["report", "--out", "r.html", "--since", "soon"], "error: option '--since' takes a timestamp"),
+            (["report", "--out", "r.html", "--since", "soon"], "error: option '--since' takes a UTC timestamp"),
             (["report", "--out", "r.html", "extra"], "error: unexpected argument 'extra' for 'journal report'")
         ])
     func usageErrors(arguments: [String], firstLine: String) throws {
