@@ -81,20 +81,6 @@ package enum FileSystem {
         return open.st_dev == named.st_dev && open.st_ino == named.st_ino
     }
 
-    /// The names in `folder` (without `.` and `..`); empty when it cannot be read.
-    static func names(in folder: String) -> [String] {
-        guard let directory = opendir(folder) else { return [] }
-        defer { closedir(directory) }
-        var names: [String] = []
-        while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
-                String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            if name != "." && name != ".." { names.append(name) }
-        }
-        return names
-    }
-
     /// Flushes a file (or, given a directory, its entries) to the disk.
     static func sync(_ path: String, directory: Bool = false) throws(Failure) {
         let descriptor = open(path, directory ? O_RDONLY | O_DIRECTORY : O_RDONLY)

@@ -135,7 +135,7 @@ package final class NewJournalFile {
         guard !path.isEmpty, path != ":memory:" else { return }
         let folder = FileSystem.directory(of: path)
         let prefix = String(path.split(separator: "/", omittingEmptySubsequences: false).last ?? "") + infix
-        let names = FileSystem.names(in: folder).filter { $0.hasPrefix(prefix) }
+        let names = ((try? FileSystem.names(in: folder)) ?? []).filter { $0.hasPrefix(prefix) }
         guard !names.isEmpty else { return }
         let files = Set(names.filter { $0.utf8.count == prefix.utf8.count + 6 })
         let inFolder = { (name: String) in folder + "/" + name }

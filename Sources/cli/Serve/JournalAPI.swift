@@ -129,7 +129,8 @@ final class JournalAPI: StoppableHTTPHandler, @unchecked Sendable {
             // Every answer drawn from the log first checks that no events are gone from its end.
             switch route {
             case .healthz, .metrics, .unmatched: break
-            case .index, .find, .events, .stream, .query, .checkpoint, .proof, .bundle: try store.checkForCuts()
+            case .index, .find, .events, .stream, .query, .checkpoint, .proof, .bundle, .replay:
+                try store.checkForCuts()
             }
             switch route {
             case .index: return try dashboard(request)
