@@ -20,9 +20,15 @@ public enum DomainRules {
     /// The canonical description, as UTF-8 text: the revision, the catalog, then the
     /// transition transcript, one line each. Deterministic: the same rules give the same bytes.
     public static func description() -> String {
+        description(applying: { $0.applying(type: $1, data: $2, occurredAt: $3) })
+    }
+
+    /// The description of rules that apply events with `applying` instead of the domain's
+    /// (the tests' variants: a changed rule must change the description).
+    package static func description(applying: RulesProbe.Apply) -> String {
         var lines: [String] = ["journal rules revision \(revision)"]
         for type in EventType.allCases { lines.append("type \(type.category.rawValue) \(type.name)") }
-        lines += RulesProbe.transcript()
+        lines += RulesProbe.transcript(applying: applying)
         return lines.joined(separator: "\n") + "\n"
     }
 }

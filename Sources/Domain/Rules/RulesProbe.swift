@@ -5,7 +5,9 @@ import JournalCore
 /// events, each state once), and for each state and probe the outcome: the state it leads to,
 /// or the rule it breaks and the reason. The probes are events of every catalog type with the
 /// values the rules look at (counters, actions, UI types, statuses, bounds on both sides).
-enum RulesProbe {
+package enum RulesProbe {
+    package typealias Apply = (JourneyState, String, JSONObject, Timestamp) -> Result<JourneyState, DomainRejection>
+
     /// Events per explored sequence.
     static let depth = 7
     /// States explored per category, at most (the exploration is breadth first: the nearest).
@@ -20,15 +22,15 @@ enum RulesProbe {
 
     static let start: Int64 = 1_796_292_000_000
 
-    static func transcript() -> [String] {
+    static func transcript(applying: Apply) -> [String] {
         var lines: [String] = []
         for category in StreamCategory.allCases {
-            lines += explore(category, probes: probes(category))
+            lines += explore(category, probes: probes(category), applying: applying)
         }
         return lines
     }
 
-    private static func explore(_ category: StreamCategory, probes: [Probe]) -> [String] {
+    private static func explore(_ category: StreamCategory, probes: [Probe], applying: Apply) -> [String] {
         var lines = probes.enumerated().map { index, probe in
             "probe \(category.rawValue) \(index) \(probe.type) +\(probe.after) "
                 + JSONWriter.string(.object(probe.data))
@@ -42,7 +44,7 @@ enum RulesProbe {
             lines.append("state \(category.rawValue) \(next) \(state.textSummary)")
             for (probeIndex, probe) in probes.enumerated() {
                 let at = Timestamp(millisecondsSinceEpoch: start + probe.after)
-                switch state.applying(type: probe.type, data: probe.data, occurredAt: at) {
+                switch applying(state, probe.type, probe.data, at) {
                 case let .success(after):
                     let key = String(describing: after)
                     var target = index[key]

@@ -15,6 +15,12 @@ public struct ReplayComparison: Sendable {
         public let path: String
         public let before: JSONValue
         public let after: JSONValue
+
+        public init(path: String, before: JSONValue, after: JSONValue) {
+            self.path = path
+            self.before = before
+            self.after = after
+        }
     }
 
     public struct Difference: Sendable {
