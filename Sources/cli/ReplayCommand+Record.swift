@@ -76,7 +76,7 @@ extension ReplayCommand {
         bundle events: [RecordedEvent], stream: StreamName, record: String, arguments: ParsedArguments,
         context: CommandContext
     ) throws {
-        let run = try makeRun(arguments)
+        let run = try makeRun(arguments, only: stream.rawValue)
         for event in events {
             let fed = event.data.withUnsafeBytes { data in
                 Result { () throws(ReplayRecordError) in
@@ -90,12 +90,15 @@ extension ReplayCommand {
         try printComparison(run, arguments: arguments, context: context)
     }
 
-    private static func makeRun(_ arguments: ParsedArguments) throws(CLIError) -> ReplayRun<StreamFold> {
+    private static func makeRun(_ arguments: ParsedArguments, only: String? = nil) throws(CLIError)
+        -> ReplayRun<StreamFold>
+    {
         do {
             if let path = arguments.string("record") {
                 return try ReplayRun(.record(path: path), rules: RulesIdentifier.current)
             }
-            return try ReplayRun(.compare(path: arguments.string("against") ?? ""), rules: RulesIdentifier.current)
+            return try ReplayRun(
+                .compare(path: arguments.string("against") ?? ""), rules: RulesIdentifier.current, only: only)
         } catch {
             throw CLIError(.failure, error.description)
         }

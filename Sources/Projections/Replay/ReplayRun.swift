@@ -95,10 +95,15 @@ public final class ReplayRun<Fold: ReplayFold> {
     private let parser = JSONParser()
     private(set) public var events: Int64 = 0
 
+    /// Comparing one stream (a bundle's): the record's other streams are left out.
+    private let only: String?
+
     /// - Parameters:
     ///   - rules: the identifier of `Fold`'s rules, written into a record, compared with a record's.
-    public init(_ mode: Mode, rules: String) throws(ReplayRecordError) {
+    ///   - only: compare this stream alone (a bundle's), leaving the record's others out.
+    public init(_ mode: Mode, rules: String, only: String? = nil) throws(ReplayRecordError) {
         self.rules = rules
+        self.only = only
         switch mode {
         case let .record(path): writer = try ReplayRecordWriter(path: path, rules: rules)
         case let .compare(path): reader = try ReplayRecordReader(path: path)
@@ -213,6 +218,10 @@ public final class ReplayRun<Fold: ReplayFold> {
         while count.map({ read < $0 }) ?? true, let item = try reader.next() {
             switch item {
             case let .stream(name):
+                guard only == nil || only == name else {
+                    thenEntries.append(-1)
+                    continue
+                }
                 let index = entry(named: name)
                 entries[index].inThen = true
                 thenEntries.append(index)
@@ -236,6 +245,7 @@ public final class ReplayRun<Fold: ReplayFold> {
     }
 
     private func thenSide(_ side: ThenSide, of index: Int) throws(ReplayRecordError) {
+        guard index >= 0 else { return }
         entries[index].versionsThen += 1
         if case let .fails(reason) = side, entries[index].thenFailure == nil { entries[index].thenFailure = reason }
         entries[index].thenQueue.append(side)
