@@ -1,3 +1,4 @@
+import Domain
 import JournalCore
 import Projections
 
@@ -23,4 +24,5 @@ extension StreamFold: ReplayFold {
     }
 
     var replaySummary: JSONObject { summary }
+    var replayEnded: Bool { state.isTerminal }
 }

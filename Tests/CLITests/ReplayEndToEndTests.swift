@@ -120,6 +120,8 @@ struct ReplayEndToEndTests {
         }
         #expect(result.stdout.contains("every hash checks"))
         #expect(result.stdout.contains("every stream folds"))
+        #expect(result.stdout.contains("$ journal replay --all --against \(runner.path("demo.db")).replay.rec\n"))
+        #expect(result.stdout.contains(" streams: 0 changed, 0 only now, 0 only then (rules r"))
         #expect(result.stdout.contains("c2sp.org/tlog-proof@v1"))
         #expect(result.stdout.contains("ok: 3ds-7f3a9c1e-2b4d-4e8f-9a6b-1c2d3e4f5a6b: "))
         #expect(result.stdout.contains("$ journal report --out \(runner.path("demo.db")).report.html"))

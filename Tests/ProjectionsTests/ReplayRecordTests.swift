@@ -58,6 +58,25 @@ struct ReplayRecordTests {
         var replaySummary: JSONObject { domain.replaySummary }
     }
 
+    /// The domain's rules, claiming every state ended: the run keeps no copy of any state and
+    /// makes it again from the fold at each next event; nothing it writes or finds may change.
+    struct AlwaysEnded: ReplayFold {
+        var domain: DomainReplayFold
+
+        static func start(stream: String) throws(ReplayRuleError) -> Self {
+            Self(domain: try DomainReplayFold.start(stream: stream))
+        }
+
+        mutating func replay(type: String, data: UnsafeRawBufferPointer, occurredAt: Timestamp, parser: JSONParser)
+            throws(ReplayRuleError)
+        {
+            try domain.replay(type: type, data: data, occurredAt: occurredAt, parser: parser)
+        }
+
+        var replaySummary: JSONObject { domain.replaySummary }
+        var replayEnded: Bool { true }
+    }
+
     /// What the variants must find, computed from the events themselves.
     struct Expected {
         /// Per stream with a resend: the version of its first resend, the submissions before it.
@@ -203,6 +222,21 @@ struct ReplayRecordTests {
         #expect(!first.differences.isEmpty)
         #expect(JSONWriter.string(.object(first.json())) == JSONWriter.string(.object(second.json())))
         #expect(first.textLines() == second.textLines())
+    }
+
+    @Test("states dropped for ended streams and made again give the same records and reports")
+    func droppedStatesAreMadeAgain() throws {
+        let (store, db) = try Self.simulated(.sqlite, transactions: 300, digitizations: 200)
+        defer { db.remove() }
+        let base = FileManager.default.temporaryDirectory.path + "/replay-ended-\(UUID().uuidString)"
+        defer { for name in ["a", "b"] { try? FileManager.default.removeItem(atPath: base + name) } }
+        try Self.record(store, as: DomainReplayFold.self, rules: "real", to: base + "a")
+        try Self.record(store, as: AlwaysEnded.self, rules: "real", to: base + "b")
+        #expect(FileManager.default.contents(atPath: base + "a") == FileManager.default.contents(atPath: base + "b"))
+        #expect(try Self.compare(store, as: AlwaysEnded.self, rules: "real", with: base + "a").isSame)
+        let kept = try Self.compare(store, as: ResendCountsAsSubmission.self, rules: "resend", with: base + "a")
+        let remade = try Self.compare(store, as: AlwaysEnded.self, rules: "real", with: base + "a")
+        #expect(!kept.differences.isEmpty && remade.differences.isEmpty)
     }
 
     @Test("a record cut short or edited is refused, naming what is wrong")

@@ -19,6 +19,13 @@ public protocol ReplayFold {
     /// The state as a JSON object whose keys are the same, in the same order, for every state of
     /// a category (the record keeps the state field by field).
     var replaySummary: JSONObject { get }
+    /// True when nothing may follow (a terminal state): the run then drops the copy of the state
+    /// it keeps for the stream's next version, and makes it again from the fold if one comes.
+    var replayEnded: Bool { get }
+}
+
+extension ReplayFold {
+    public var replayEnded: Bool { false }
 }
 
 /// The domain's rules: ``JourneyState``, its data read in place when flat (``JSONFlatObject``),
@@ -58,4 +65,5 @@ public struct DomainReplayFold: ReplayFold {
     }
 
     public var replaySummary: JSONObject { state.summary() }
+    public var replayEnded: Bool { state.isTerminal }
 }

@@ -45,7 +45,8 @@ public final class ReplayRun<Fold: ReplayFold> {
         let name: String
         let prefix: String
         var fold: Fold?
-        /// The state after the last recorded version, or the last version compared equal.
+        /// The state after the last recorded version, or the last version compared equal; nil
+        /// for an ended stream whose fold is at that version (made again from it when needed).
         var previous: StateFields?
         var versions: Int64 = 0
         var folded = 0
@@ -166,6 +167,13 @@ public final class ReplayRun<Fold: ReplayFold> {
                 return .fails(error.reason)
             }
         }
+        if version > 0, entries[index].previous == nil, let fold = entries[index].fold,
+            let schema = nowSchemas[entries[index].prefix],
+            writer != nil || (entries[index].compared == version && entries[index].difference == nil)
+        {
+            // An ended stream with another event: its state before it, dropped, made again.
+            entries[index].previous = StateFields(fold.replaySummary, keys: schema.keys)
+        }
         do {
             try entries[index].fold?.replay(type: type, data: data, occurredAt: occurredAt, parser: parser)
         } catch {
@@ -203,7 +211,7 @@ public final class ReplayRun<Fold: ReplayFold> {
                 try writer.initial(prefix: prefix, summary: initial)
             }
             try writer.step(index, before: entries[index].previous ?? schema.initial, after: fields)
-            entries[index].previous = fields
+            entries[index].previous = entries[index].fold?.replayEnded == true ? nil : fields
         case let .fails(reason): try writer.fails(index, reason: reason)
         case .skipped: try writer.skipped(index)
         }
@@ -264,7 +272,8 @@ public final class ReplayRun<Fold: ReplayFold> {
             switch (then, now) {
             case let (.state(changes), .state(fields)):
                 guard let found = try stateDifference(index, version: version, changes: changes, now: fields) else {
-                    entries[index].previous = fields
+                    let caughtUp = entries[index].compared == entries[index].versions
+                    entries[index].previous = caughtUp && entries[index].fold?.replayEnded == true ? nil : fields
                     continue
                 }
                 entries[index].difference = PendingDifference(
