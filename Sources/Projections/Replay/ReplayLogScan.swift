@@ -11,6 +11,9 @@ public struct ReplayLogScan {
     private var names: [Int64: String] = [:]
     private var namesThrough: Int64 = 0
     private var types: [Int64: String] = [:]
+    /// `types` and the ids of `names` as arrays by id, for the ids below 2^20.
+    private var typeNames: [String?] = []
+    private var named: [Bool] = []
 
     public static let namePage = 65_536
 
@@ -32,10 +35,17 @@ public struct ReplayLogScan {
             var unnamed: (position: Int64, streamID: Int64, typeID: Int64)?
             var failure: ReplayRecordError?
             var last: Int64?
-            let (names, types) = (self.names, self.types)
+            let (names, types, typeNames, named) = (self.names, self.types, self.typeNames, self.named)
             let scanned = try store.scanAll(from: next, limit: page) { event in
                 guard event.position <= untilPosition else { return false }
-                guard let type = types[event.typeID], names[event.streamID] != nil else {
+                // Arrays by id for the ids seen so far (store ids are small and dense), else the maps.
+                let type: String? =
+                    event.typeID >= 0 && event.typeID < Int64(typeNames.count)
+                    ? typeNames[Int(event.typeID)] : types[event.typeID]
+                let isNamed =
+                    event.streamID >= 0 && event.streamID < Int64(named.count)
+                    ? named[Int(event.streamID)] : names[event.streamID] != nil
+                guard let type, isNamed else {
                     unnamed = (event.position, event.streamID, event.typeID)
                     return false
                 }
@@ -71,11 +81,27 @@ public struct ReplayLogScan {
     private mutating func readNames(streamID: Int64, typeID: Int64) throws {
         while names[streamID] == nil && streamID > namesThrough {
             let page = try store.streamNames(fromID: namesThrough + 1, limit: Self.namePage)
-            for (id, name) in page where names[id] == nil { names[id] = name }
+            for (id, name) in page where names[id] == nil {
+                names[id] = name
+                markNamed(id)
+            }
             guard let last = page.last?.id else { break }
             namesThrough = last
         }
-        if names[streamID] == nil { names[streamID] = try store.streamName(id: streamID) }
+        if names[streamID] == nil {
+            names[streamID] = try store.streamName(id: streamID)
+            markNamed(streamID)
+        }
         if types[typeID] == nil { types[typeID] = try store.typeName(id: typeID) }
+        if typeID >= 0, typeID < 1 << 16 {
+            if typeID >= typeNames.count { typeNames += repeatElement(nil, count: Int(typeID) + 1 - typeNames.count) }
+            typeNames[Int(typeID)] = types[typeID]
+        }
+    }
+
+    private mutating func markNamed(_ id: Int64) {
+        guard id >= 0, id < 1 << 24 else { return }
+        if id >= named.count { named += repeatElement(false, count: max(Int(id) + 1 - named.count, named.count)) }
+        named[Int(id)] = true
     }
 }

@@ -124,10 +124,16 @@ final class ReplayRecordWriter {
     }
 
     private func value(_ bytes: ArraySlice<UInt8>) {
-        if let index = table[Array(bytes)] {
+        guard bytes.count <= ReplayRecordFormat.internLimit else {
+            varint(0)
+            string(bytes)
+            return
+        }
+        let key = Array(bytes)
+        if let index = table[key] {
             varint(UInt64(index) + 2)
-        } else if bytes.count <= ReplayRecordFormat.internLimit, table.count < ReplayRecordFormat.tableLimit {
-            table[Array(bytes)] = table.count
+        } else if table.count < ReplayRecordFormat.tableLimit {
+            table[key] = table.count
             varint(1)
             string(bytes)
         } else {

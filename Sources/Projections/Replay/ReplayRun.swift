@@ -29,52 +29,6 @@ public final class ReplayRun<Fold: ReplayFold> {
         public let failure: (version: Int64, position: Int64, reason: String)?
     }
 
-    private enum Side {
-        case state(StateFields)
-        case fails(String)
-        case skipped
-    }
-
-    private enum ThenSide {
-        case state([(index: Int, value: [UInt8])])
-        case fails(String)
-        case skipped
-    }
-
-    private struct Entry {
-        let name: String
-        let prefix: String
-        var fold: Fold?
-        /// The state after the last recorded version, or the last version compared equal; nil
-        /// for an ended stream whose fold is at that version (made again from it when needed).
-        var previous: StateFields?
-        var versions: Int64 = 0
-        var folded = 0
-        var failure: (version: Int64, position: Int64, reason: String)?
-        var recorded = false
-        // Comparing.
-        var inNow = false
-        var inThen = false
-        var versionsThen: Int64 = 0
-        var thenFailure: String?
-        var compared: Int64 = 0
-        var thenQueue: [ThenSide] = []
-        var nowQueue: [Side] = []
-        var difference: PendingDifference?
-
-        init(name: String) {
-            self.name = name
-            prefix = ReplayRecordFormat.prefix(of: name)
-        }
-    }
-
-    private struct PendingDifference {
-        var version: Int64
-        var then: (ReplayComparison.Outcome, String?)
-        var now: (ReplayComparison.Outcome, String?)
-        var fields: [ReplayComparison.Field]
-    }
-
     /// The keys and initial state of a prefix's streams, under each side's rules.
     private struct Schema {
         var keys: [String]
@@ -84,7 +38,11 @@ public final class ReplayRun<Fold: ReplayFold> {
     public let rules: String
     private var writer: ReplayRecordWriter?
     private var reader: ReplayRecordReader?
-    private var entries: [Entry] = []
+    private var entries: [ReplayEntry] = []
+    /// The streams' folds, by entry (apart: the entries are not generic).
+    private var folds: [Fold?] = []
+    /// Entries by the log's stream key, when keys are small (store ids are dense from 1).
+    private var byDenseKey: [Int32] = []
     private var byName: [String: Int] = [:]
     private var byKey: [Int64: Int] = [:]
     /// Record stream numbers to entries (comparing).
@@ -122,11 +80,21 @@ public final class ReplayRun<Fold: ReplayFold> {
     ) throws(ReplayRecordError) {
         if reader != nil { try readThen(events: 1) }
         let index: Int
-        if let known = byKey[key] {
+        if key >= 0, key < Int64(byDenseKey.count), byDenseKey[Int(key)] >= 0 {
+            index = Int(byDenseKey[Int(key)])
+        } else if let known = byKey[key] {
             index = known
         } else {
             index = entry(named: name())
-            byKey[key] = index
+            if key >= 0, key < 1 << 28, entries.count < Int(Int32.max) {
+                if key >= Int64(byDenseKey.count) {
+                    byDenseKey.append(
+                        contentsOf: repeatElement(-1, count: max(Int(key) + 1 - byDenseKey.count, byDenseKey.count)))
+                }
+                byDenseKey[Int(key)] = Int32(index)
+            } else {
+                byKey[key] = index
+            }
         }
         events += 1
         let version = entries[index].versions
@@ -143,7 +111,8 @@ public final class ReplayRun<Fold: ReplayFold> {
 
     private func entry(named name: String) -> Int {
         if let index = byName[name] { return index }
-        entries.append(Entry(name: name))
+        entries.append(ReplayEntry(name: name))
+        folds.append(nil)
         byName[name] = entries.count - 1
         return entries.count - 1
     }
@@ -151,7 +120,7 @@ public final class ReplayRun<Fold: ReplayFold> {
     private func fold(
         _ index: Int, version: Int64, position: Int64, type: String, data: UnsafeRawBufferPointer,
         occurredAt: Timestamp
-    ) -> Side {
+    ) -> ReplaySide {
         if entries[index].failure != nil { return .skipped }
         if version == 0 {
             do {
@@ -161,13 +130,13 @@ public final class ReplayRun<Fold: ReplayFold> {
                     nowSchemas[entries[index].prefix] = Schema(
                         keys: initial.keys, initial: StateFields(initial, keys: initial.keys))
                 }
-                entries[index].fold = fold
+                folds[index] = fold
             } catch {
                 entries[index].failure = (0, 0, error.reason)
                 return .fails(error.reason)
             }
         }
-        if version > 0, entries[index].previous == nil, let fold = entries[index].fold,
+        if version > 0, entries[index].previous == nil, let fold = folds[index],
             let schema = nowSchemas[entries[index].prefix],
             writer != nil || (entries[index].compared == version && entries[index].difference == nil)
         {
@@ -175,20 +144,20 @@ public final class ReplayRun<Fold: ReplayFold> {
             entries[index].previous = StateFields(fold.replaySummary, keys: schema.keys)
         }
         do {
-            try entries[index].fold?.replay(type: type, data: data, occurredAt: occurredAt, parser: parser)
+            try folds[index]?.replay(type: type, data: data, occurredAt: occurredAt, parser: parser)
         } catch {
             entries[index].failure = (version, position, error.reason)
             entries[index].previous = nil
             return .fails(error.reason)
         }
         entries[index].folded += 1
-        guard let fold = entries[index].fold, let schema = nowSchemas[entries[index].prefix] else { return .skipped }
+        guard let fold = folds[index], let schema = nowSchemas[entries[index].prefix] else { return .skipped }
         return .state(StateFields(fold.replaySummary, keys: schema.keys))
     }
 
     // MARK: - Recording
 
-    private func record(_ side: Side, of index: Int, _ writer: ReplayRecordWriter) throws(ReplayRecordError) {
+    private func record(_ side: ReplaySide, of index: Int, _ writer: ReplayRecordWriter) throws(ReplayRecordError) {
         if !entries[index].recorded {
             entries[index].recorded = true
             try writer.stream(name: entries[index].name)
@@ -211,7 +180,7 @@ public final class ReplayRun<Fold: ReplayFold> {
                 try writer.initial(prefix: prefix, summary: initial)
             }
             try writer.step(index, before: entries[index].previous ?? schema.initial, after: fields)
-            entries[index].previous = entries[index].fold?.replayEnded == true ? nil : fields
+            entries[index].previous = folds[index]?.replayEnded == true ? nil : fields
         case let .fails(reason): try writer.fails(index, reason: reason)
         case .skipped: try writer.skipped(index)
         }
@@ -252,7 +221,7 @@ public final class ReplayRun<Fold: ReplayFold> {
         }
     }
 
-    private func thenSide(_ side: ThenSide, of index: Int) throws(ReplayRecordError) {
+    private func thenSide(_ side: ReplayThenSide, of index: Int) throws(ReplayRecordError) {
         guard index >= 0 else { return }
         entries[index].versionsThen += 1
         if case let .fails(reason) = side, entries[index].thenFailure == nil { entries[index].thenFailure = reason }
@@ -273,25 +242,25 @@ public final class ReplayRun<Fold: ReplayFold> {
             case let (.state(changes), .state(fields)):
                 guard let found = try stateDifference(index, version: version, changes: changes, now: fields) else {
                     let caughtUp = entries[index].compared == entries[index].versions
-                    entries[index].previous = caughtUp && entries[index].fold?.replayEnded == true ? nil : fields
+                    entries[index].previous = caughtUp && folds[index]?.replayEnded == true ? nil : fields
                     continue
                 }
-                entries[index].difference = PendingDifference(
+                entries[index].difference = ReplayPendingDifference(
                     version: version, then: (.folds, nil), now: (.folds, nil), fields: found)
             case let (.fails(thenReason), .fails(nowReason)):
                 if thenReason == nowReason { continue }
-                entries[index].difference = PendingDifference(
+                entries[index].difference = ReplayPendingDifference(
                     version: version, then: (.fails, thenReason), now: (.fails, nowReason), fields: [])
             case (.skipped, .skipped):
                 continue
             case let (.fails(reason), .state), let (.fails(reason), .skipped):
-                entries[index].difference = PendingDifference(
+                entries[index].difference = ReplayPendingDifference(
                     version: version, then: (.fails, reason), now: (.folds, nil), fields: [])
             case let (.state, .fails(reason)), let (.skipped, .fails(reason)):
-                entries[index].difference = PendingDifference(
+                entries[index].difference = ReplayPendingDifference(
                     version: version, then: (.folds, nil), now: (.fails, reason), fields: [])
             case (.state, .skipped), (.skipped, .state):
-                entries[index].difference = PendingDifference(
+                entries[index].difference = ReplayPendingDifference(
                     version: version, then: (.folds, nil), now: (.folds, nil), fields: [])
             }
         }
@@ -415,7 +384,7 @@ public final class ReplayRun<Fold: ReplayFold> {
                 compared += 1
                 var found = entry.difference
                 if found == nil, entry.versionsThen != entry.versions {
-                    found = PendingDifference(
+                    found = ReplayPendingDifference(
                         version: min(entry.versionsThen, entry.versions),
                         then: entry.thenFailure.map { (.fails, $0) } ?? (.folds, nil),
                         now: entry.failure.map { (.fails, $0.reason) } ?? (.folds, nil), fields: [])
@@ -436,10 +405,55 @@ public final class ReplayRun<Fold: ReplayFold> {
 
     /// Every stream's outcome on this side, in name order (for `replay --all`'s own report).
     public func outcomes(_ body: (Outcome) throws -> Void) rethrows {
-        let order = entries.indices.filter { entries[$0].inNow }.sorted { entries[$0].name < entries[$1].name }
-        for index in order {
+        let order = entries.indices.filter { entries[$0].inNow }.map { (entries[$0].name, $0) }.sorted { $0.0 < $1.0 }
+        for (_, index) in order {
             let entry = entries[index]
-            try body(Outcome(stream: entry.name, fold: entry.fold, events: entry.folded, failure: entry.failure))
+            try body(Outcome(stream: entry.name, fold: folds[index], events: entry.folded, failure: entry.failure))
         }
     }
+}
+
+enum ReplaySide {
+    case state(StateFields)
+    case fails(String)
+    case skipped
+}
+
+enum ReplayThenSide {
+    case state([(index: Int, value: [UInt8])])
+    case fails(String)
+    case skipped
+}
+
+struct ReplayEntry {
+    let name: String
+    let prefix: String
+    /// The state after the last recorded version, or the last version compared equal; nil
+    /// for an ended stream whose fold is at that version (made again from it when needed).
+    var previous: StateFields?
+    var versions: Int64 = 0
+    var folded = 0
+    var failure: (version: Int64, position: Int64, reason: String)?
+    var recorded = false
+    // Comparing.
+    var inNow = false
+    var inThen = false
+    var versionsThen: Int64 = 0
+    var thenFailure: String?
+    var compared: Int64 = 0
+    var thenQueue: [ReplayThenSide] = []
+    var nowQueue: [ReplaySide] = []
+    var difference: ReplayPendingDifference?
+
+    init(name: String) {
+        self.name = name
+        prefix = ReplayRecordFormat.prefix(of: name)
+    }
+}
+
+struct ReplayPendingDifference {
+    var version: Int64
+    var then: (ReplayComparison.Outcome, String?)
+    var now: (ReplayComparison.Outcome, String?)
+    var fields: [ReplayComparison.Field]
 }
