@@ -363,6 +363,38 @@ final class Bench {
         return Timing(events: events, wall: result.seconds, cpu: result.cpuSeconds)
     }
 
+    /// `replay --all --record FILE` and `--against FILE` over the big log (spec §12): each
+    /// timed against `replay --all` (goal: within 1.5× its time), with the record's bytes per
+    /// event and each command's peak RSS.
+    private func measureReplayRecord(path: String, events: Int, journal: String, directory: String) throws {
+        let record = directory + "/big.rec"
+        var records: [System.ChildResult] = []
+        var againsts: [System.ChildResult] = []
+        for _ in 0..<options.bigRuns {
+            System.remove(record)
+            records.append(
+                try runJournal(journal, ["replay", "--all", "--record", record, "--db", path], directory: directory))
+            againsts.append(
+                try runJournal(journal, ["replay", "--all", "--against", record, "--db", path], directory: directory))
+        }
+        let count = Double(events)
+        let recordEPS = Statistics.median(records.map { count / $0.seconds })
+        let againstEPS = Statistics.median(againsts.map { count / $0.seconds })
+        metrics["replay_record_eps"] = recordEPS
+        metrics["replay_against_eps"] = againstEPS
+        if let replay = metrics["replay_all_eps"] {
+            metrics["replay_record_ratio_replay"] = replay / recordEPS
+            metrics["replay_against_ratio_replay"] = replay / againstEPS
+        }
+        metrics["replay_record_bytes_per_event"] = Double(System.fileSize(record)) / count
+        metrics["replay_record_peak_rss_mb"] = Double(records.map(\.maxRSSBytes).max() ?? 0) / 1_048_576
+        metrics["replay_against_peak_rss_mb"] = Double(againsts.map(\.maxRSSBytes).max() ?? 0) / 1_048_576
+        log(
+            "replay --record \(Int(recordEPS))/s, --against \(Int(againstEPS))/s, record "
+                + "\(System.fileSize(record) / 1_000_000) MB")
+        System.remove(record)
+    }
+
     // MARK: - The big log
 
     private func measureBigLog(_ file: String, events: Int, ndjsonBytes: Int64, journal: String, directory: String)
@@ -426,6 +458,7 @@ final class Bench {
         )
         metrics["replay_all_eps"] = Statistics.median(replays.map(\.eps))
         metrics["replay_all_cpu_eps"] = Statistics.median(replays.map(\.cpuEPS))
+        try measureReplayRecord(path: path, events: events, journal: journal, directory: directory)
         metrics["verify_eps"] = Statistics.median(verifies.map(\.eps))
         metrics["verify_cpu_eps"] = Statistics.median(verifies.map(\.cpuEPS))
         log(

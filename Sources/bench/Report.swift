@@ -37,6 +37,15 @@ enum Report {
             label: "journal replay --all (ev/s)", key: "replay_all", goal: "≥1M",
             met: { m in m["replay_all_eps"].map { $0 >= 1_000_000 } }),
         Row(
+            label: "replay --all --record, time ÷ replay --all", key: "replay_record_ratio_replay", goal: "≤1.5×",
+            met: { m in m["replay_record_ratio_replay"].map { $0 <= 1.5 } }),
+        Row(
+            label: "replay --all --against, time ÷ replay --all", key: "replay_against_ratio_replay", goal: "≤1.5×",
+            met: { m in m["replay_against_ratio_replay"].map { $0 <= 1.5 } }),
+        Row(
+            label: "replay record (bytes/event)", key: "replay_record_bytes_per_event", goal: "≤16 + states",
+            met: nil),
+        Row(
             label: "journal verify (ev/s)", key: "verify", goal: "≥1.5M",
             met: { m in m["verify_eps"].map { $0 >= 1_500_000 } }),
         Row(
@@ -89,7 +98,7 @@ enum Report {
         ]
         var lines: [[String]] = [header]
         for row in rows {
-            let isPlain = row.key.hasSuffix("_ms") || row.key == "bytes_per_event" || isRatio(row.key)
+            let isPlain = row.key.hasSuffix("_ms") || row.key.hasSuffix("bytes_per_event") || isRatio(row.key)
             let ours = m[isPlain ? row.key : row.key + "_eps"]
             let raw = m[isPlain ? "raw_" + row.key : "raw_" + row.key + "_eps"]
             let peer = m[isPlain ? "peer_" + row.key : "peer_" + row.key + "_eps"]
@@ -164,7 +173,7 @@ enum Report {
         guard let value else { return "—" }
         if isRatio(key) { return Metrics.decimal(value, places: 2) + "×" }
         if key.hasSuffix("_ms") { return Metrics.decimal(value, places: 3) }
-        if key == "bytes_per_event" { return Metrics.decimal(value, places: 1) }
+        if key.hasSuffix("bytes_per_event") { return Metrics.decimal(value, places: 1) }
         return grouped(Int64(value.rounded()))
     }
 

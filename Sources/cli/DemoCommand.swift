@@ -62,7 +62,9 @@ enum DemoCommand {
         try runStep(ReplayCommand.spec, [DemoSample.challengedStream], path: path, context: context)
 
         step(7, "replay every stream: the digest is the same on every run and machine", out)
-        try runStep(ReplayCommand.spec, ["--all"], path: path, context: context)
+        try runStep(ReplayCommand.spec, ["--all", "--record", path + ".replay.rec"], path: path, context: context)
+        out.line("  (a record of each stream's states; after a rule change, '--against' names what changed:)")
+        try runStep(ReplayCommand.spec, ["--all", "--against", path + ".replay.rec"], path: path, context: context)
 
         step(8, "analytics: OTP entries and their outcomes, from read models kept in the journal", out)
         try runStep(QueryCommand.spec, ["otp"], path: path, context: context)

@@ -18,7 +18,13 @@ enum ReplayCommand {
                 help: "replay the stream of a bundle, checked with --key first; no journal is opened"),
             EvidenceFiles.verifierKeyOption,
             WitnessKeys.keyOption,
-            WitnessKeys.quorumOption
+            WitnessKeys.quorumOption,
+            OptionSpec(
+                name: "record", value: .text(placeholder: "FILE"),
+                help: "with --all: also write a record of every stream's states to FILE (mode 0600)"),
+            OptionSpec(
+                name: "against", value: .text(placeholder: "FILE"),
+                help: "with --all or --bundle: compare with a record; exit 6 when anything differs")
         ],
         details: """
             Folds the stored events through the current domain rules, one by one. For a STREAM it
@@ -37,6 +43,14 @@ enum ReplayCommand {
             journal it came from. --witness-key VKEY and --quorum N also require the
             bundle's checkpoint to carry valid cosignatures of N of those witnesses.
 
+            --record FILE (with --all) also writes a record of the replay: each stream's state
+            after each version, and the rules identifier ('journal --version'). --against FILE
+            replays and compares with such a record, stream by stream and version by version:
+            it prints 'compared S streams: C changed, A only now, R only then (rules THEN →
+            NOW)', then each changed stream at its first differing version with each field that
+            differs (before → after), or how a side fails there; exit 0 when nothing differs, 6
+            when something does. See docs/replay.md.
+
             With --all, progress (events replayed of the journal's events, events/s, time left)
             is shown on stderr when it is a terminal; --progress prints it as a plain line every
             few seconds and a final line.
@@ -44,7 +58,9 @@ enum ReplayCommand {
         examples: [
             "journal replay 3ds-0b9e2f3c-4d5e-4a41-9a41-6f1c1f433a7b",
             "journal replay --all --until-position 5000 --format json",
-            "journal replay --bundle evidence.json --key journal.vkey"
+            "journal replay --bundle evidence.json --key journal.vkey",
+            "journal replay --all --record before.rec",
+            "journal replay --all --against before.rec"
         ],
         validate: { arguments throws(CLIError) in
             let hint = "run 'journal replay --help'"
@@ -52,6 +68,7 @@ enum ReplayCommand {
             if arguments.integer("quorum") != nil && arguments.string("bundle") == nil {
                 throw CLIError.usage("--witness-key and --quorum go with --bundle", hint: hint)
             }
+            try validateRecord(arguments, hint: hint)
             if arguments.string("bundle") != nil {
                 guard arguments.positionals.isEmpty, !arguments.flag("all") else {
                     throw CLIError.usage(
@@ -78,6 +95,10 @@ enum ReplayCommand {
             let verified = try CheckCommand.verified(arguments, file: path)
             let events = try verified.events.map { event throws(CLIError) in try RecordedEvent(leaf: event.object) }
             let stream = try StreamName(verified.stream)
+            if let record = arguments.string("against") {
+                try compare(bundle: events, stream: stream, record: record, arguments: arguments, context: context)
+                return
+            }
             try replayOne(
                 stream,
                 pages: { version, limit in
@@ -94,6 +115,8 @@ enum ReplayCommand {
                 pages: { version, limit in
                     try store.read(stream: stream, from: version, direction: .forward, limit: limit)
                 }, until: until, arguments: arguments, context: context)
+        } else if arguments.string("record") != nil || arguments.string("against") != nil {
+            try replayAgainstRecord(store: store, until: until, arguments: arguments, context: context)
         } else {
             try replayAll(store: store, until: until, arguments: arguments, context: context)
         }
@@ -170,6 +193,13 @@ enum ReplayCommand {
             }
             report.absorb(part)
         }
+        try printReport(report, until: until, arguments: arguments, context: context)
+    }
+
+    /// Prints what `replay --all` found (exit 6 when a stream no longer folds).
+    static func printReport(
+        _ report: ReplayReport, until: Int64, arguments: ParsedArguments, context: CommandContext
+    ) throws {
         let streams = report.streams
         let events = report.events
         let failures = report.failures

@@ -1,5 +1,6 @@
 import EventStore
 import JournalCore
+import Projections
 
 /// `journal --version`: what a bug report needs to name the build and the libraries it runs on.
 enum VersionCommand {
@@ -9,6 +10,7 @@ enum VersionCommand {
 
     static func run(_ context: CommandContext) {
         context.stdout.line("journal \(version) (contract v\(contract))")
+        context.stdout.line("rules           \(RulesIdentifier.current)")
         context.stdout.line(
             "journal format  SQLite \(LinkedLibraries.sqliteJournalFormat), "
                 + "PostgreSQL \(LinkedLibraries.postgresJournalFormat)")

@@ -19,6 +19,7 @@ struct EdgesEndToEndTests {
             lines.first?.range(of: #"^journal \d+\.\d+\.\d+ \(contract v1\.2\)$"#, options: .regularExpression) != nil,
             "\(lines)")
         #expect(lines.contains { $0.hasPrefix("journal format  SQLite 3, PostgreSQL 2") })
+        #expect(lines.contains { $0.range(of: #"^rules +r\d+-[0-9a-f]{16}$"#, options: .regularExpression) != nil })
         #expect(lines.contains { $0.range(of: #"^SQLite +3\.\d+\.\d+$"#, options: .regularExpression) != nil })
         #expect(lines.contains { $0.range(of: #"^OpenSSL +OpenSSL \d"#, options: .regularExpression) != nil })
         #expect(lines.contains { $0.range(of: #"^LZ4 +\d+\.\d+\.\d+$"#, options: .regularExpression) != nil })

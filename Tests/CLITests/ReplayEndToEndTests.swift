@@ -120,6 +120,8 @@ struct ReplayEndToEndTests {
         }
         #expect(result.stdout.contains("every hash checks"))
         #expect(result.stdout.contains("every stream folds"))
+        #expect(result.stdout.contains("$ journal replay --all --against \(runner.path("demo.db")).replay.rec\n"))
+        #expect(result.stdout.contains(" streams: 0 changed, 0 only now, 0 only then (rules r"))
         #expect(result.stdout.contains("c2sp.org/tlog-proof@v1"))
         // A witness in the demo's process cosigns the checkpoint; the bundle is checked with it.
         #expect(result.stdout.contains("$ journal cosign --witness http://127.0.0.1:"))

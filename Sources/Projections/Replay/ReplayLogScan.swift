@@ -1,0 +1,107 @@
+import EventStore
+import JournalCore
+
+/// Feeds a ``ReplayRun`` the log in position order through the store's borrowing scan, which
+/// checks every event's chain link as it goes (spec §4, §9): one pass over the log. Stream
+/// and type names are read from the store as their ids first appear (between scans: the store
+/// is not asked anything while it lends an event).
+public struct ReplayLogScan {
+    private let store: any EventScanning
+    private let page: Int
+    private var names: [Int64: String] = [:]
+    private var namesThrough: Int64 = 0
+    private var types: [Int64: String] = [:]
+    /// `types` and the ids of `names` as arrays by id, for the ids below 2^20.
+    private var typeNames: [String?] = []
+    private var named: [Bool] = []
+
+    public static let namePage = 65_536
+
+    public init(store: any EventScanning, page: Int = 16_384) {
+        precondition(page > 0, "a page holds at least one event")
+        self.store = store
+        self.page = page
+    }
+
+    /// Feeds every event up to `untilPosition` (included) to `run`; `progress` gets the position
+    /// reached after each page.
+    /// - Throws: the store's errors (`.integrity` for an event whose link does not hold), and
+    ///   the run's (``ReplayRecordError``).
+    public mutating func feed<Fold>(
+        _ run: ReplayRun<Fold>, untilPosition: Int64 = .max, progress: (Int64) -> Void = { _ in }
+    ) throws {
+        var next: Int64 = 1
+        while next <= untilPosition {
+            var unnamed: (position: Int64, streamID: Int64, typeID: Int64)?
+            var failure: ReplayRecordError?
+            var last: Int64?
+            let (names, types, typeNames, named) = (self.names, self.types, self.typeNames, self.named)
+            let scanned = try store.scanAll(from: next, limit: page) { event in
+                guard event.position <= untilPosition else { return false }
+                // Arrays by id for the ids seen so far (store ids are small and dense), else the maps.
+                let type: String? =
+                    event.typeID >= 0 && event.typeID < Int64(typeNames.count)
+                    ? typeNames[Int(event.typeID)] : types[event.typeID]
+                let isNamed =
+                    event.streamID >= 0 && event.streamID < Int64(named.count)
+                    ? named[Int(event.streamID)] : names[event.streamID] != nil
+                guard let type, isNamed else {
+                    unnamed = (event.position, event.streamID, event.typeID)
+                    return false
+                }
+                let fed = Result { () throws(ReplayRecordError) in
+                    try run.feed(
+                        key: event.streamID, name: { names[event.streamID] ?? "" }, position: event.position,
+                        type: type, data: event.data,
+                        occurredAt: Timestamp(millisecondsSinceEpoch: event.occurredAt))
+                }
+                if case let .failure(error) = fed {
+                    failure = error
+                    return false
+                }
+                last = event.position
+                return true
+            }
+            if let failure { throw failure }
+            if let last {
+                progress(last)
+                next = last + 1
+            }
+            if let unnamed {
+                try readNames(streamID: unnamed.streamID, typeID: unnamed.typeID)
+                next = unnamed.position
+                continue
+            }
+            if scanned < page { return }
+        }
+    }
+
+    /// Reads the name of `streamID` (with the page of streams after the last one read: ids grow
+    /// as streams are created) and of `typeID`.
+    private mutating func readNames(streamID: Int64, typeID: Int64) throws {
+        while names[streamID] == nil && streamID > namesThrough {
+            let page = try store.streamNames(fromID: namesThrough + 1, limit: Self.namePage)
+            for (id, name) in page where names[id] == nil {
+                names[id] = name
+                markNamed(id)
+            }
+            guard let last = page.last?.id else { break }
+            namesThrough = last
+        }
+        if names[streamID] == nil {
+            names[streamID] = try store.streamName(id: streamID)
+            markNamed(streamID)
+        }
+        if types[typeID] == nil { types[typeID] = try store.typeName(id: typeID) }
+        if typeID >= 0, typeID < 1 << 16 {
+            if typeID >= typeNames.count { typeNames += repeatElement(nil, count: Int(typeID) + 1 - typeNames.count) }
+            typeNames[Int(typeID)] = types[typeID]
+        }
+    }
+
+    private mutating func markNamed(_ id: Int64) {
+        guard id >= 0, id < 1 << 24 else { return }
+        if id >= named.count { named += repeatElement(false, count: max(Int(id) + 1 - named.count, named.count)) }
+        named[Int(id)] = true
+    }
+}

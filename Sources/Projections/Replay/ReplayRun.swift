@@ -1,0 +1,459 @@
+import JournalCore
+
+/// A replay of a log that writes a record of it, or compares it with one (spec §12), fed the
+/// log's events in position order (``ReplayLogScan``, or a bundle's stream).
+///
+/// Each event is folded into its stream's aggregate, and the state after it is taken field by
+/// field (``StateFields``). Recording writes the fields that changed since the stream's version
+/// before. Comparing reads the record in step with the log, one record entry per event, and
+/// compares each stream version by version, wherever each side's entries come: a version of one
+/// side waits in its stream's queue for the same version of the other. Logs in the same order
+/// (the recorded journal, a copy with later events, a restore) keep the queues empty; the first
+/// differing version ends a stream's comparison, so what waits is bounded by what differs.
+///
+/// Kept per stream: the aggregate, the state after its last compared (or recorded) version, and
+/// counters. See docs/decisions/replay-records.md.
+public final class ReplayRun<Fold: ReplayFold> {
+    public enum Mode {
+        case record(path: String)
+        case compare(path: String)
+    }
+
+    /// One stream's outcome at the end of a run.
+    public struct Outcome {
+        public let stream: String
+        /// Nil when the stream's name has no category the fold knows.
+        public let fold: Fold?
+        /// The events folded (before a failure).
+        public let events: Int
+        public let failure: (version: Int64, position: Int64, reason: String)?
+    }
+
+    /// The keys and initial state of a prefix's streams, under each side's rules.
+    private struct Schema {
+        var keys: [String]
+        var initial: StateFields
+    }
+
+    public let rules: String
+    private var writer: ReplayRecordWriter?
+    private var reader: ReplayRecordReader?
+    private var entries: [ReplayEntry] = []
+    /// The streams' folds, by entry (apart: the entries are not generic).
+    private var folds: [Fold?] = []
+    /// Entries by the log's stream key, when keys are small (store ids are dense from 1).
+    private var byDenseKey: [Int32] = []
+    private var byName: [String: Int] = [:]
+    private var byKey: [Int64: Int] = [:]
+    /// Record stream numbers to entries (comparing).
+    private var thenEntries: [Int] = []
+    private var nowSchemas: [String: Schema] = [:]
+    private var thenSchemas: [String: (keys: [String], initial: JSONObject)] = [:]
+    /// The record's initial state of a prefix in the now keys' order, per prefix.
+    private var thenInitial: [String: (fields: StateFields, extra: [(key: String, value: JSONValue)])] = [:]
+    private let parser = JSONParser()
+    private(set) public var events: Int64 = 0
+
+    /// Comparing one stream (a bundle's): the record's other streams are left out.
+    private let only: String?
+
+    /// - Parameters:
+    ///   - rules: the identifier of `Fold`'s rules, written into a record, compared with a record's.
+    ///   - only: compare this stream alone (a bundle's), leaving the record's others out.
+    public init(_ mode: Mode, rules: String, only: String? = nil) throws(ReplayRecordError) {
+        self.rules = rules
+        self.only = only
+        switch mode {
+        case let .record(path): writer = try ReplayRecordWriter(path: path, rules: rules)
+        case let .compare(path): reader = try ReplayRecordReader(path: path)
+        }
+    }
+
+    /// The rules identifier of the record compared with.
+    public var recordRules: String? { reader?.rules }
+
+    /// Folds the next event of the log. `key` identifies its stream within the log (the store's
+    /// stream id); `name` is asked for the first event of a key.
+    public func feed(
+        key: Int64, name: () -> String, position: Int64, type: String, data: UnsafeRawBufferPointer,
+        occurredAt: Timestamp
+    ) throws(ReplayRecordError) {
+        if reader != nil { try readThen(events: 1) }
+        let index: Int
+        if key >= 0, key < Int64(byDenseKey.count), byDenseKey[Int(key)] >= 0 {
+            index = Int(byDenseKey[Int(key)])
+        } else if let known = byKey[key] {
+            index = known
+        } else {
+            index = entry(named: name())
+            if key >= 0, key < 1 << 28, entries.count < Int(Int32.max) {
+                if key >= Int64(byDenseKey.count) {
+                    byDenseKey.append(
+                        contentsOf: repeatElement(-1, count: max(Int(key) + 1 - byDenseKey.count, byDenseKey.count)))
+                }
+                byDenseKey[Int(key)] = Int32(index)
+            } else {
+                byKey[key] = index
+            }
+        }
+        events += 1
+        let version = entries[index].versions
+        entries[index].versions += 1
+        entries[index].inNow = true
+        let side = fold(index, version: version, position: position, type: type, data: data, occurredAt: occurredAt)
+        if let writer {
+            try record(side, of: index, writer)
+        } else {
+            entries[index].nowQueue.append(side)
+            try compareQueued(index)
+        }
+    }
+
+    private func entry(named name: String) -> Int {
+        if let index = byName[name] { return index }
+        entries.append(ReplayEntry(name: name))
+        folds.append(nil)
+        byName[name] = entries.count - 1
+        return entries.count - 1
+    }
+
+    private func fold(
+        _ index: Int, version: Int64, position: Int64, type: String, data: UnsafeRawBufferPointer,
+        occurredAt: Timestamp
+    ) -> ReplaySide {
+        if entries[index].failure != nil { return .skipped }
+        if version == 0 {
+            do {
+                let fold = try Fold.start(stream: entries[index].name)
+                if nowSchemas[entries[index].prefix] == nil {
+                    let initial = fold.replaySummary
+                    nowSchemas[entries[index].prefix] = Schema(
+                        keys: initial.keys, initial: StateFields(initial, keys: initial.keys))
+                }
+                folds[index] = fold
+            } catch {
+                entries[index].failure = (0, 0, error.reason)
+                return .fails(error.reason)
+            }
+        }
+        if version > 0, entries[index].previous == nil, let fold = folds[index],
+            let schema = nowSchemas[entries[index].prefix],
+            writer != nil || (entries[index].compared == version && entries[index].difference == nil)
+        {
+            // An ended stream with another event: its state before it, dropped, made again.
+            entries[index].previous = StateFields(fold.replaySummary, keys: schema.keys)
+        }
+        do {
+            try folds[index]?.replay(type: type, data: data, occurredAt: occurredAt, parser: parser)
+        } catch {
+            entries[index].failure = (version, position, error.reason)
+            entries[index].previous = nil
+            return .fails(error.reason)
+        }
+        entries[index].folded += 1
+        guard let fold = folds[index], let schema = nowSchemas[entries[index].prefix] else { return .skipped }
+        return .state(StateFields(fold.replaySummary, keys: schema.keys))
+    }
+
+    // MARK: - Recording
+
+    private func record(_ side: ReplaySide, of index: Int, _ writer: ReplayRecordWriter) throws(ReplayRecordError) {
+        if !entries[index].recorded {
+            entries[index].recorded = true
+            try writer.stream(name: entries[index].name)
+        }
+        switch side {
+        case let .state(fields):
+            let prefix = entries[index].prefix
+            guard let schema = nowSchemas[prefix] else { return }
+            if thenSchemas[prefix] == nil {
+                thenSchemas[prefix] = (schema.keys, JSONObject())
+                var initial: [UInt8] = []
+                initial.append(UInt8(ascii: "{"))
+                for (position, key) in schema.keys.enumerated() {
+                    if position > 0 { initial.append(UInt8(ascii: ",")) }
+                    JSONWriter.writeString(key, into: &initial)
+                    initial.append(UInt8(ascii: ":"))
+                    initial.append(contentsOf: schema.initial[position])
+                }
+                initial.append(UInt8(ascii: "}"))
+                try writer.initial(prefix: prefix, summary: initial)
+            }
+            try writer.step(index, before: entries[index].previous ?? schema.initial, after: fields)
+            entries[index].previous = folds[index]?.replayEnded == true ? nil : fields
+        case let .fails(reason): try writer.fails(index, reason: reason)
+        case .skipped: try writer.skipped(index)
+        }
+    }
+
+    // MARK: - Comparing
+
+    /// Reads record entries up to `events` event entries (all that remain when nil).
+    private func readThen(events count: Int?) throws(ReplayRecordError) {
+        guard let reader else { return }
+        var read = 0
+        while count.map({ read < $0 }) ?? true, let item = try reader.next() {
+            switch item {
+            case let .stream(name):
+                guard only == nil || only == name else {
+                    thenEntries.append(-1)
+                    continue
+                }
+                let index = entry(named: name)
+                entries[index].inThen = true
+                thenEntries.append(index)
+            case let .initial(prefix, summary):
+                guard let object = try? parser.parse(summary).objectValue else {
+                    throw ReplayRecordError("the record \(reader.path) is damaged: an initial state is not an object")
+                }
+                thenSchemas[prefix] = (object.keys, object)
+                thenInitial[prefix] = nil
+            case let .step(number, changes):
+                read += 1
+                try thenSide(.state(changes), of: thenEntries[number])
+            case let .fails(number, reason):
+                read += 1
+                try thenSide(.fails(reason), of: thenEntries[number])
+            case let .skipped(number):
+                read += 1
+                try thenSide(.skipped, of: thenEntries[number])
+            }
+        }
+    }
+
+    private func thenSide(_ side: ReplayThenSide, of index: Int) throws(ReplayRecordError) {
+        guard index >= 0 else { return }
+        entries[index].versionsThen += 1
+        if case let .fails(reason) = side, entries[index].thenFailure == nil { entries[index].thenFailure = reason }
+        entries[index].thenQueue.append(side)
+        try compareQueued(index)
+    }
+
+    /// Compares the versions both sides have queued for the stream, oldest first.
+    private func compareQueued(_ index: Int) throws(ReplayRecordError) {
+        while entries[index].difference == nil, !entries[index].thenQueue.isEmpty,
+            !entries[index].nowQueue.isEmpty
+        {
+            let then = entries[index].thenQueue.removeFirst()
+            let now = entries[index].nowQueue.removeFirst()
+            let version = entries[index].compared
+            entries[index].compared += 1
+            switch (then, now) {
+            case let (.state(changes), .state(fields)):
+                guard let found = try stateDifference(index, version: version, changes: changes, now: fields) else {
+                    let caughtUp = entries[index].compared == entries[index].versions
+                    entries[index].previous = caughtUp && folds[index]?.replayEnded == true ? nil : fields
+                    continue
+                }
+                entries[index].difference = ReplayPendingDifference(
+                    version: version, then: (.folds, nil), now: (.folds, nil), fields: found)
+            case let (.fails(thenReason), .fails(nowReason)):
+                if thenReason == nowReason { continue }
+                entries[index].difference = ReplayPendingDifference(
+                    version: version, then: (.fails, thenReason), now: (.fails, nowReason), fields: [])
+            case (.skipped, .skipped):
+                continue
+            case let (.fails(reason), .state), let (.fails(reason), .skipped):
+                entries[index].difference = ReplayPendingDifference(
+                    version: version, then: (.fails, reason), now: (.folds, nil), fields: [])
+            case let (.state, .fails(reason)), let (.skipped, .fails(reason)):
+                entries[index].difference = ReplayPendingDifference(
+                    version: version, then: (.folds, nil), now: (.fails, reason), fields: [])
+            case (.state, .skipped), (.skipped, .state):
+                entries[index].difference = ReplayPendingDifference(
+                    version: version, then: (.folds, nil), now: (.folds, nil), fields: [])
+            }
+        }
+        if entries[index].difference != nil {
+            entries[index].thenQueue.removeAll()
+            entries[index].nowQueue.removeAll()
+            entries[index].previous = nil
+        }
+    }
+
+    /// The fields in which the then state (the state both sides had before `version`, with the
+    /// record's changes) differs from `now`; nil when none does.
+    private func stateDifference(
+        _ index: Int, version: Int64, changes: [(index: Int, value: [UInt8])], now: StateFields
+    ) throws(ReplayRecordError) -> [ReplayComparison.Field]? {
+        let prefix = entries[index].prefix
+        guard let schema = nowSchemas[prefix] else { return nil }
+        let base = try thenBase(prefix, schema: schema)
+        let mapping = try thenToNow(prefix, schema: schema)
+        var mapped: [(index: Int, value: [UInt8])] = []
+        var extra = version == 0 ? base.extra : []
+        for change in changes {
+            guard change.index < mapping.keys.count else {
+                throw ReplayRecordError("the record \(reader?.path ?? "") is damaged: a field beyond its state's")
+            }
+            if let nowIndex = mapping.indices[change.index] {
+                mapped.append((nowIndex, change.value))
+            } else {
+                extra.removeAll { $0.key == mapping.keys[change.index] }
+                let value = (try? parser.parse(change.value)) ?? .null
+                extra.append((mapping.keys[change.index], value))
+            }
+        }
+        mapped.sort { $0.index < $1.index }
+        let before = (version == 0 ? base.fields : entries[index].previous ?? base.fields).replacing(mapped)
+        let extraDiffers = extra.contains { $0.value != .null }
+        guard before != now || extraDiffers else { return nil }
+        var fields: [ReplayComparison.Field] = []
+        for field in 0..<now.count where before[field] != now[field] {
+            let then = (try? parser.parse(Array(before[field]))) ?? .null
+            let after = (try? parser.parse(Array(now[field]))) ?? .null
+            Self.differences(path: schema.keys[field], then, after, into: &fields)
+        }
+        for (key, value) in extra where value != .null {
+            fields.append(ReplayComparison.Field(path: key, before: value, after: .null))
+        }
+        return fields
+    }
+
+    private static func differences(
+        path: String, _ before: JSONValue, _ after: JSONValue, into fields: inout [ReplayComparison.Field]
+    ) {
+        guard before != after else { return }
+        if case let .object(then) = before, case let .object(now) = after {
+            for (key, value) in then { differences(path: path + "." + key, value, now[key] ?? .null, into: &fields) }
+            for (key, value) in now where then[key] == nil {
+                differences(path: path + "." + key, .null, value, into: &fields)
+            }
+            return
+        }
+        fields.append(ReplayComparison.Field(path: path, before: before, after: after))
+    }
+
+    private var mappings: [String: (keys: [String], indices: [Int?])] = [:]
+
+    private func thenToNow(_ prefix: String, schema: Schema) throws(ReplayRecordError) -> (
+        keys: [String], indices: [Int?]
+    ) {
+        if let known = mappings[prefix] { return known }
+        guard let then = thenSchemas[prefix] else {
+            throw ReplayRecordError("the record \(reader?.path ?? "") is damaged: a step before its initial state")
+        }
+        var position: [String: Int] = [:]
+        for (index, key) in schema.keys.enumerated() { position[key] = index }
+        let mapping = (then.keys, then.keys.map { position[$0] })
+        mappings[prefix] = mapping
+        return mapping
+    }
+
+    private func thenBase(_ prefix: String, schema: Schema) throws(ReplayRecordError) -> (
+        fields: StateFields, extra: [(key: String, value: JSONValue)]
+    ) {
+        if let known = thenInitial[prefix] { return known }
+        guard let then = thenSchemas[prefix] else {
+            throw ReplayRecordError("the record \(reader?.path ?? "") is damaged: a step before its initial state")
+        }
+        let fields = StateFields(then.initial, keys: schema.keys)
+        let extra = then.initial.entries.filter { !schema.keys.contains($0.key) }
+        thenInitial[prefix] = (fields, extra)
+        return (fields, extra)
+    }
+
+    // MARK: - Ending
+
+    /// Ends a recording: the record is written whole and named.
+    public func finishRecord() throws(ReplayRecordError) {
+        try writer?.finish(events: events, streams: entries.count)
+        writer = nil
+    }
+
+    /// Removes a partial record (a replay that stopped).
+    public func abandon() {
+        writer?.abandon()
+        writer = nil
+    }
+
+    /// Ends a comparison: the rest of the record is read (and checked), then every stream is
+    /// judged.
+    public func finishComparison() throws(ReplayRecordError) -> ReplayComparison {
+        try readThen(events: nil)
+        var compared = 0
+        var differences: [ReplayComparison.Difference] = []
+        var onlyNow: [String] = []
+        var onlyThen: [String] = []
+        for entry in entries {
+            switch (entry.inThen, entry.inNow) {
+            case (true, false): onlyThen.append(entry.name)
+            case (false, true): onlyNow.append(entry.name)
+            case (false, false): break
+            case (true, true):
+                compared += 1
+                var found = entry.difference
+                if found == nil, entry.versionsThen != entry.versions {
+                    found = ReplayPendingDifference(
+                        version: min(entry.versionsThen, entry.versions),
+                        then: entry.thenFailure.map { (.fails, $0) } ?? (.folds, nil),
+                        now: entry.failure.map { (.fails, $0.reason) } ?? (.folds, nil), fields: [])
+                }
+                guard let found else { continue }
+                differences.append(
+                    ReplayComparison.Difference(
+                        stream: entry.name, version: found.version, then: found.then.0, now: found.now.0,
+                        thenReason: found.then.1, nowReason: found.now.1, versionsThen: entry.versionsThen,
+                        versionsNow: entry.versions, fields: found.fields))
+            }
+        }
+        differences.sort { $0.stream < $1.stream }
+        return ReplayComparison(
+            streams: compared, differences: differences, onlyNow: onlyNow.sorted(), onlyThen: onlyThen.sorted(),
+            rulesThen: reader?.rules ?? "", rulesNow: rules)
+    }
+
+    /// Every stream's outcome on this side, in name order (for `replay --all`'s own report).
+    public func outcomes(_ body: (Outcome) throws -> Void) rethrows {
+        let order = entries.indices.filter { entries[$0].inNow }.map { (entries[$0].name, $0) }.sorted { $0.0 < $1.0 }
+        for (_, index) in order {
+            let entry = entries[index]
+            try body(Outcome(stream: entry.name, fold: folds[index], events: entry.folded, failure: entry.failure))
+        }
+    }
+}
+
+enum ReplaySide {
+    case state(StateFields)
+    case fails(String)
+    case skipped
+}
+
+enum ReplayThenSide {
+    case state([(index: Int, value: [UInt8])])
+    case fails(String)
+    case skipped
+}
+
+struct ReplayEntry {
+    let name: String
+    let prefix: String
+    /// The state after the last recorded version, or the last version compared equal; nil
+    /// for an ended stream whose fold is at that version (made again from it when needed).
+    var previous: StateFields?
+    var versions: Int64 = 0
+    var folded = 0
+    var failure: (version: Int64, position: Int64, reason: String)?
+    var recorded = false
+    // Comparing.
+    var inNow = false
+    var inThen = false
+    var versionsThen: Int64 = 0
+    var thenFailure: String?
+    var compared: Int64 = 0
+    var thenQueue: [ReplayThenSide] = []
+    var nowQueue: [ReplaySide] = []
+    var difference: ReplayPendingDifference?
+
+    init(name: String) {
+        self.name = name
+        prefix = ReplayRecordFormat.prefix(of: name)
+    }
+}
+
+struct ReplayPendingDifference {
+    var version: Int64
+    var then: (ReplayComparison.Outcome, String?)
+    var now: (ReplayComparison.Outcome, String?)
+    var fields: [ReplayComparison.Field]
+}

@@ -1,0 +1,67 @@
+import JournalCore
+
+/// A state summary field by field: each top-level value as compact JSON, in the order of the
+/// category's keys (the keys of its initial state), in one byte array. Equal bytes, equal value:
+/// the summaries are written by one writer, keys in a fixed order.
+struct StateFields: Equatable {
+    private(set) var bytes: [UInt8] = []
+    /// Where each field's value ends in `bytes`; it begins where the previous one ends.
+    private(set) var ends: [Int] = []
+
+    var count: Int { ends.count }
+
+    init() {}
+
+    /// The fields of `summary` in the order of `keys`: when the summary has those keys in that
+    /// order (always, for the domain's states), without a look-up; otherwise each key is looked
+    /// up, `null` when absent, and keys outside `keys` are left out.
+    init(_ summary: JSONObject, keys: [String]) {
+        bytes.reserveCapacity(512)
+        ends.reserveCapacity(keys.count)
+        let entries = summary.entries
+        var inOrder = entries.count == keys.count
+        if inOrder {
+            for (index, entry) in entries.enumerated() where entry.key != keys[index] {
+                inOrder = false
+                break
+            }
+        }
+        if inOrder {
+            for entry in entries {
+                JSONWriter.write(entry.value, into: &bytes)
+                ends.append(bytes.count)
+            }
+        } else {
+            for key in keys {
+                JSONWriter.write(summary[key] ?? .null, into: &bytes)
+                ends.append(bytes.count)
+            }
+        }
+    }
+
+    /// The value of field `index`.
+    subscript(index: Int) -> ArraySlice<UInt8> {
+        bytes[(index == 0 ? 0 : ends[index - 1])..<ends[index]]
+    }
+
+    mutating func append<C: Collection<UInt8>>(_ value: C) {
+        bytes.append(contentsOf: value)
+        ends.append(bytes.count)
+    }
+
+    /// These fields with the values of `changes` (field index, value) in place of theirs.
+    func replacing(_ changes: [(index: Int, value: [UInt8])]) -> StateFields {
+        var out = StateFields()
+        out.bytes.reserveCapacity(bytes.count + 64)
+        var next = 0
+        for index in 0..<count {
+            if next < changes.count, changes[next].index == index {
+                out.append(changes[next].value)
+                next += 1
+            } else {
+                out.append(self[index])
+            }
+        }
+        return out
+    }
+}
