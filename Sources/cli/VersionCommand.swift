@@ -5,8 +5,8 @@ import Projections
 /// `journal --version`: what a bug report needs to name the build and the libraries it runs on.
 enum VersionCommand {
     /// The journal's release version (semantic versioning); `contract`: the interface version of docs/spec.md.
-    static let version = "1.2.0"
-    static let contract = "1.2"
+    static let version = "1.3.0"
+    static let contract = "1.3"
 
     static func run(_ context: CommandContext) {
         context.stdout.line("journal \(version) (contract v\(contract))")

@@ -16,7 +16,7 @@ struct EdgesEndToEndTests {
         #expect(result.stderr.isEmpty)
         let lines = result.stdoutLines
         #expect(
-            lines.first?.range(of: #"^journal \d+\.\d+\.\d+ \(contract v1\.2\)$"#, options: .regularExpression) != nil,
+            lines.first?.range(of: #"^journal \d+\.\d+\.\d+ \(contract v1\.3\)$"#, options: .regularExpression) != nil,
             "\(lines)")
         #expect(lines.contains { $0.hasPrefix("journal format  SQLite 3, PostgreSQL 2") })
         #expect(lines.contains { $0.range(of: #"^rules +r\d+-[0-9a-f]{16}$"#, options: .regularExpression) != nil })
