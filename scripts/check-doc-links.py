@@ -1,0 +1,164 @@
+#!/usr/bin/env python3
+"""Fails, naming file:line, when a relative link of the docs leads nowhere.
+
+    scripts/check-doc-links.py [FILE.md ...]   (default: README.md, BENCHMARKS.md, RELIABILITY.md,
+                                                docs/**/*.md)
+
+Checks every inline link and image (`[text](target)`, `![alt](target)`) and every reference
+definition (`[name]: target`) outside code: the file or folder must exist, relative to the page,
+and a `#anchor` must be a heading of the target page (or of the page itself), by GitHub's rule:
+the heading's text, lower-cased, without punctuation other than `-` and `_`, spaces made `-`, and
+`-1`, `-2`, … added to repeats. Web addresses (`http:`, `https:`, `mailto:`) are not checked.
+
+Also checks the comments of the Swift sources (Sources, Tests, tools, bench) that cite
+`docs/PAGE.md#anchor`: the page must exist and hold the anchor.
+Exit status: 0 when every link resolves, 1 otherwise, 2 on bad usage.
+"""
+
+import pathlib
+import re
+import sys
+import unicodedata
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+DEFAULT_PAGES = ["README.md", "BENCHMARKS.md", "RELIABILITY.md"]
+SOURCE_FOLDERS = ["Sources", "Tests", "tools", "bench"]
+
+FENCE = re.compile(r"^ {0,3}(```+|~~~+)")
+HEADING = re.compile(r"^ {0,3}(#{1,6})\s+(.*?)\s*#*\s*$")
+INLINE_LINK = re.compile(r"!?\[(?:[^\[\]]|\[[^\[\]]*\])*\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
+REFERENCE = re.compile(r"^ {0,3}\[[^\]]+\]:\s*<?(\S+?)>?(?:\s.*)?$")
+CODE_SPAN = re.compile(r"(`+)(.+?)\1")
+HTML_ANCHOR = re.compile(r"<a\s+(?:name|id)=\"([^\"]+)\"")
+CITED_PAGE = re.compile(r"(docs/[\w./-]+\.md)(#[\w-]+)?")
+
+
+def plain_text(heading):
+    """The heading as GitHub renders it to text: code, links and emphasis reduced to their text."""
+    text = CODE_SPAN.sub(lambda m: m.group(2).strip(), heading)
+    text = re.sub(r"!?\[([^\]]*)\]\([^)]*\)", r"\1", text)
+    text = re.sub(r"<[^>]+>", "", text)
+    return re.sub(r"(\*\*|__|\*)", "", text)
+
+
+def slug(heading):
+    kept = []
+    for char in plain_text(heading).lower():
+        if char in " -_" or unicodedata.category(char)[0] in "LNM":
+            kept.append("-" if char == " " else char)
+    return "".join(kept)
+
+
+def lines_outside_code(path):
+    """(line number, text) of each line that is not inside a fenced code block."""
+    fence = None
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        match = FENCE.match(line)
+        if match:
+            marker = match.group(1)
+            if fence is None:
+                fence = marker
+            elif marker[0] == fence[0] and len(marker) >= len(fence):
+                fence = None
+            continue
+        if fence is None:
+            yield number, line
+
+
+_anchors = {}
+
+
+def anchors(path):
+    if path not in _anchors:
+        found, seen = set(), {}
+        for _, line in lines_outside_code(path):
+            found.update(HTML_ANCHOR.findall(line))
+            match = HEADING.match(line)
+            if not match:
+                continue
+            base = slug(match.group(2))
+            count = seen.get(base, 0)
+            seen[base] = count + 1
+            found.add(base if count == 0 else f"{base}-{count}")
+        _anchors[path] = found
+    return _anchors[path]
+
+
+def check_target(page, target):
+    """None when the target resolves from the page, else the reason."""
+    if re.match(r"^[a-z][a-z0-9+.-]*:", target, re.IGNORECASE):
+        return None
+    file_part, _, anchor = target.partition("#")
+    destination = (page.parent / file_part).resolve() if file_part else page
+    if not destination.exists():
+        return "no such file or folder"
+    if anchor and destination.is_file() and destination.suffix == ".md":
+        if anchor not in anchors(destination):
+            return f"no heading #{anchor} in {destination.relative_to(ROOT)}"
+    return None
+
+
+def check_page(page):
+    problems = []
+    for number, line in lines_outside_code(page):
+        text = CODE_SPAN.sub("", line)
+        targets = INLINE_LINK.findall(text)
+        reference = REFERENCE.match(text)
+        if reference:
+            targets.append(reference.group(1))
+        for target in targets:
+            reason = check_target(page, target)
+            if reason:
+                problems.append(f"{page.relative_to(ROOT)}:{number}: {target}: {reason}")
+    return problems
+
+
+def check_source(path):
+    problems = []
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if "//" not in line:
+            continue
+        for page_name, anchor in CITED_PAGE.findall(line[line.index("//"):]):
+            page = ROOT / page_name
+            reason = check_target(ROOT / "x", page_name + anchor)
+            if reason:
+                problems.append(f"{path.relative_to(ROOT)}:{number}: {page_name}{anchor}: {reason}")
+    return problems
+
+
+def main(argv):
+    if any(arg.startswith("-") for arg in argv):
+        print("usage: scripts/check-doc-links.py [FILE.md ...]", file=sys.stderr)
+        return 2
+    if argv:
+        pages = [pathlib.Path(name).resolve() for name in argv]
+        sources = []
+    else:
+        pages = [ROOT / name for name in DEFAULT_PAGES]
+        pages += sorted((ROOT / "docs").rglob("*.md"))
+        sources = [
+            path
+            for folder in SOURCE_FOLDERS
+            for path in sorted((ROOT / folder).rglob("*.swift"))
+            if ".build" not in path.parts
+        ]
+    problems = []
+    for page in pages:
+        if not page.is_file():
+            print(f"check-doc-links: {page}: no such file", file=sys.stderr)
+            return 2
+        problems += check_page(page)
+    for path in sources:
+        problems += check_source(path)
+    for problem in problems:
+        print(problem)
+    checked = f"{len(pages)} pages" + (f" and {len(sources)} Swift files" if sources else "")
+    if problems:
+        print(f"check-doc-links: {len(problems)} broken links in {checked}", file=sys.stderr)
+        return 1
+    print(f"check-doc-links: every link resolves in {checked}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
