@@ -26,9 +26,12 @@ SOURCE_FOLDERS = ["Sources", "Tests", "tools", "bench"]
 
 FENCE = re.compile(r"^ {0,3}(```+|~~~+)")
 HEADING = re.compile(r"^ {0,3}(#{1,6})\s+(.*?)\s*#*\s*$")
-INLINE_LINK = re.compile(r"!?\[(?:[^\[\]]|\[[^\[\]]*\])*\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
-REFERENCE = re.compile(r"^ {0,3}\[[^\]]+\]:\s*<?(\S+?)>?(?:\s.*)?$")
-CODE_SPAN = re.compile(r"(`+)(.+?)\1")
+INLINE_LINK = re.compile(
+    r"!?\[(?:[^\[\]]|\[[^\[\]]*\])*\]"  # the text, one level of brackets inside
+    r"\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)"  # (target "title")
+)
+REFERENCE = re.compile(r"^ {0,3}\[[^\]]+\]:[ \t]*<?([^\s>]+)>?", re.MULTILINE)
+CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`)((?:(?!\n[ \t]*\n).)+?)(?<!`)\1(?!`)", re.DOTALL)
 HTML_ANCHOR = re.compile(r"<a\s+(?:name|id)=\"([^\"]+)\"")
 CITED_PAGE = re.compile(r"(docs/[\w./-]+\.md)(#[\w-]+)?")
 
@@ -42,6 +45,7 @@ def plain_text(heading):
 
 
 def slug(heading):
+    """GitHub's anchor of a heading (without the -1, -2 of repeats)."""
     kept = []
     for char in plain_text(heading).lower():
         if char in " -_" or unicodedata.category(char)[0] in "LNM":
@@ -85,7 +89,8 @@ def anchors(path):
 
 
 def check_target(page, target):
-    """None when the target resolves from the page, else the reason."""
+    """None when the target resolves from the page (a path relative to its folder, or `#anchor` of
+    the page itself), else the reason."""
     if re.match(r"^[a-z][a-z0-9+.-]*:", target, re.IGNORECASE):
         return None
     file_part, _, anchor = target.partition("#")
@@ -98,18 +103,24 @@ def check_target(page, target):
     return None
 
 
+def text_outside_code(path):
+    """The page with its fenced blocks and code spans blanked out, line breaks kept."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    kept = dict(lines_outside_code(path))
+    text = "\n".join(kept.get(number, "") for number in range(1, len(lines) + 1))
+    return CODE_SPAN.sub(lambda m: "\n" * m.group(0).count("\n"), text)
+
+
 def check_page(page):
     problems = []
-    for number, line in lines_outside_code(page):
-        text = CODE_SPAN.sub("", line)
-        targets = INLINE_LINK.findall(text)
-        reference = REFERENCE.match(text)
-        if reference:
-            targets.append(reference.group(1))
-        for target in targets:
-            reason = check_target(page, target)
-            if reason:
-                problems.append(f"{page.relative_to(ROOT)}:{number}: {target}: {reason}")
+    text = text_outside_code(page)
+    found = [(m.start(1), m.group(1)) for m in INLINE_LINK.finditer(text)]
+    found += [(m.start(1), m.group(1)) for m in REFERENCE.finditer(text)]
+    for offset, target in sorted(found):
+        reason = check_target(page, target)
+        if reason:
+            number = text.count("\n", 0, offset) + 1
+            problems.append(f"{page.relative_to(ROOT)}:{number}: {target}: {reason}")
     return problems
 
 
@@ -119,8 +130,7 @@ def check_source(path):
         if "//" not in line:
             continue
         for page_name, anchor in CITED_PAGE.findall(line[line.index("//"):]):
-            page = ROOT / page_name
-            reason = check_target(ROOT / "x", page_name + anchor)
+            reason = check_target(ROOT / page_name, anchor)
             if reason:
                 problems.append(f"{path.relative_to(ROOT)}:{number}: {page_name}{anchor}: {reason}")
     return problems
