@@ -10,8 +10,9 @@ and a `#anchor` must be a heading of the target page (or of the page itself), by
 the heading's text, lower-cased, without punctuation other than `-` and `_`, spaces made `-`, and
 `-1`, `-2`, … added to repeats. Web addresses (`http:`, `https:`, `mailto:`) are not checked.
 
-Also checks the comments of the Swift sources (Sources, Tests, tools, bench) that cite
-`docs/PAGE.md#anchor`: the page must exist and hold the anchor.
+Also checks every `docs/PAGE.md` and `docs/PAGE.md#anchor` cited in the sources (Sources, Tests,
+tools, bench, tests, scripts: Swift, C, Python and shell files; the Makefile): the page must exist
+and hold the anchor.
 Exit status: 0 when every link resolves, 1 otherwise, 2 on bad usage.
 """
 
@@ -22,7 +23,8 @@ import unicodedata
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 DEFAULT_PAGES = ["README.md", "BENCHMARKS.md", "RELIABILITY.md"]
-SOURCE_FOLDERS = ["Sources", "Tests", "tools", "bench"]
+SOURCE_FOLDERS = ["Sources", "Tests", "tools", "bench", "tests", "scripts"]
+SOURCE_SUFFIXES = {".swift", ".c", ".h", ".py", ".sh"}
 
 FENCE = re.compile(r"^ {0,3}(```+|~~~+)")
 HEADING = re.compile(r"^ {0,3}(#{1,6})\s+(.*?)\s*#*\s*$")
@@ -127,9 +129,7 @@ def check_page(page):
 def check_source(path):
     problems = []
     for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-        if "//" not in line:
-            continue
-        for page_name, anchor in CITED_PAGE.findall(line[line.index("//"):]):
+        for page_name, anchor in CITED_PAGE.findall(line):
             reason = check_target(ROOT / page_name, anchor)
             if reason:
                 problems.append(f"{path.relative_to(ROOT)}:{number}: {page_name}{anchor}: {reason}")
@@ -146,12 +146,13 @@ def main(argv):
     else:
         pages = [ROOT / name for name in DEFAULT_PAGES]
         pages += sorted((ROOT / "docs").rglob("*.md"))
-        sources = [
+        sources = [ROOT / "Makefile"] + [
             path
             for folder in SOURCE_FOLDERS
-            for path in sorted((ROOT / folder).rglob("*.swift"))
-            if ".build" not in path.parts
+            for path in sorted((ROOT / folder).rglob("*"))
+            if path.suffix in SOURCE_SUFFIXES and path.is_file() and ".build" not in path.parts
         ]
+        sources.remove(pathlib.Path(__file__).resolve())  # its docstring names docs/PAGE.md
     problems = []
     for page in pages:
         if not page.is_file():
@@ -162,7 +163,7 @@ def main(argv):
         problems += check_source(path)
     for problem in problems:
         print(problem)
-    checked = f"{len(pages)} pages" + (f" and {len(sources)} Swift files" if sources else "")
+    checked = f"{len(pages)} pages" + (f" and {len(sources)} source files" if sources else "")
     if problems:
         print(f"check-doc-links: {len(problems)} broken links in {checked}", file=sys.stderr)
         return 1
