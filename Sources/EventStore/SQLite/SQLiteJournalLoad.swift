@@ -62,7 +62,7 @@ package final class SQLiteJournalLoad: BatchLoadWriting {
         loading.readOnly = false
         // A load writes the file front to back and reads it once, in `finish()`, to sort the
         // indexes: mapped pages would only add the file's size (up to the map's) to the resident
-        // memory a load is bounded by (docs/eventstore.md, "Loading a new journal").
+        // memory a load is bounded by (docs/new-journal-load.md).
         loading.mmapSizeBytes = 0
         // Rows go to the ends of their tables (no index is kept while loading), so a load's
         // writes touch few pages: a small page cache is enough, and the load's memory stays bounded.
