@@ -47,7 +47,8 @@ struct InputFrictionEndToEndTests {
         let errors = result.stderrLines.filter { $0.hasPrefix("error:") }
         #expect(errors.count == 1, "\(result.stderr)")
         #expect(errors.first?.contains("convert it with iconv -f UTF-16LE -t UTF-8") == true, "\(result.stderr)")
-        #expect(try runner.exportedObjects().isEmpty)
+        // A failed import into a path that did not exist leaves no file there (spec §9).
+        #expect(!runner.exists("journal.db"))
     }
 
     @Test("a UTF-8 byte order mark at the start of the file is skipped; elsewhere it is still refused")
