@@ -120,7 +120,7 @@ enum DemoCommand {
     private static func cosign(path: String, verifierPath: String, context: CommandContext) throws -> String? {
         let out = context.stdout
         let keyPath = path + ".witness.key"
-        let witnessVerifierPath = path + ".witness.vkey"
+        let witnessVerifierPath = keyPath + ".pub"
         let signer = try NoteSigner.generate(name: "witness.demo.example/w1", type: .cosignatureV1)
         let logs = try EvidenceFiles.verifiers(value: verifierPath, option: "logs")
         guard
@@ -131,11 +131,10 @@ enum DemoCommand {
             return nil
         }
         defer { witness.stop() }
-        out.line("$ journal keygen \(signer.name) --out \(keyPath) --witness > \(witnessVerifierPath)")
+        out.line("$ journal keygen \(signer.name) --out \(keyPath) --witness   # and \(witnessVerifierPath)")
         try EvidenceFiles.createNew(keyPath, signer.privateKeyText + "\n", what: "key file")
-        let verifierFile = try OutputSink.create(path: witnessVerifierPath)
-        verifierFile.line(signer.verifier.keyText)
-        try verifierFile.close()
+        try EvidenceFiles.createNew(
+            witnessVerifierPath, signer.verifier.keyText + "\n", what: "verifier key file", permissions: 0o644)
         out.line(
             "$ journal witness --key \(keyPath) --logs \(verifierPath) --state \(path).witness.db "
                 + "--listen \(witness.url.dropFirst("http://".count)) &   # here: in this process")

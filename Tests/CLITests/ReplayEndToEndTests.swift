@@ -126,7 +126,7 @@ struct ReplayEndToEndTests {
         // A witness in the demo's process cosigns the checkpoint; the bundle is checked with it.
         #expect(result.stdout.contains("$ journal cosign --witness http://127.0.0.1:"))
         #expect(result.stdout.contains("— witness.demo.example/w1 "))
-        #expect(result.stdout.contains("--witness-key \(runner.path("demo.db")).witness.vkey --quorum 1"))
+        #expect(result.stdout.contains("--witness-key \(runner.path("demo.db")).witness.key.pub --quorum 1"))
         #expect(result.stdout.contains("ok: 3ds-7f3a9c1e-2b4d-4e8f-9a6b-1c2d3e4f5a6b: "))
         #expect(result.stdout.contains("$ journal report --out \(runner.path("demo.db")).report.html"))
         #expect(runner.exists("demo.db.report.html"))
