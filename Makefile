@@ -25,7 +25,8 @@ deps:
 
 # What the tests need beyond the build: PostgreSQL 15's server programs (the PostgreSQL tests
 # start a private server in a temporary folder; no default cluster is created or started), and
-# headless Chromium, its driver and Python's selenium for the browser tests (tests/browser).
+# headless Chromium, its driver and Python's selenium for the browser tests (tests/browser), and
+# Python's cryptography, the independent Ed25519 of the cosignature/v1 tests.
 # Selenium comes from Debian (python3-selenium) for Debian's own python3; a python3 of another
 # origin (pyenv, a virtual environment) that lacks it gets it from PyPI through its pip.
 TEST_APT_PACKAGES := postgresql-15 chromium chromium-driver
@@ -36,11 +37,12 @@ test-deps: deps
 	  $$SUDO mkdir -p /etc/postgresql-common && \
 	  echo "create_main_cluster = false" | $$SUDO tee /etc/postgresql-common/createcluster.conf >/dev/null; \
 	fi
-	@$(call apt_install_missing,$(TEST_APT_PACKAGES) $$(python3 -c 'import selenium' 2>/dev/null \
-	  || [ "$$(command -v python3)" != /usr/bin/python3 ] || echo python3-selenium))
-	@python3 -c 'import selenium' 2>/dev/null || { \
-	  echo "installing selenium for $$(command -v python3) with pip"; \
-	  python3 -m pip install --quiet selenium || python3 -m pip install --quiet --break-system-packages selenium; }
+	@$(call apt_install_missing,$(TEST_APT_PACKAGES) $$(for m in selenium cryptography; do \
+	  python3 -c "import $$m" 2>/dev/null || [ "$$(command -v python3)" != /usr/bin/python3 ] || echo python3-$$m; \
+	  done))
+	@for m in selenium cryptography; do python3 -c "import $$m" 2>/dev/null || { \
+	  echo "installing $$m for $$(command -v python3) with pip"; \
+	  python3 -m pip install --quiet $$m || python3 -m pip install --quiet --break-system-packages $$m; }; done
 
 build: deps
 	$(SWIFT) build
