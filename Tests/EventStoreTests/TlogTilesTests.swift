@@ -62,16 +62,4 @@ struct TlogTilesTests {
             try TlogTiles.bundle([[], [UInt8](repeating: 1, count: 65_536)])
         }
     }
-
-    @Test("the root accumulated leaf by leaf is the tree's root at every size")
-    func accumulatedRoot() throws {
-        let tree = MerkleTree(leafLines: (0..<600).map(EvidenceFixture.leafLine))
-        var accumulator = MerkleRootAccumulator()
-        #expect(accumulator.root == Merkle.emptyRoot)
-        for size in 1...600 {
-            accumulator.append(leafHash: Merkle.leafHash(EvidenceFixture.leafLine(size - 1)))
-            #expect(accumulator.root == (try tree.root(size: Int64(size))), "size \(size)")
-        }
-        #expect(accumulator.size == 600)
-    }
 }

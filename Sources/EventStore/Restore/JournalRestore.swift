@@ -128,7 +128,7 @@ struct RestoreCheck {
     let itemName: String
     private var previous = EventHashing.zeroHash
     private var versions: [StreamName: Int64] = [:]
-    private var tree = MerkleRootAccumulator()
+    private var tree = IncrementalMerkleRoot()
 
     init(checkpoint: Checkpoint?, itemName: String) {
         self.checkpoint = checkpoint
@@ -174,7 +174,7 @@ struct RestoreCheck {
                 "\(label): the hash of position \(position) is not the chain's (the chain gives "
                     + "\(Hex.string(hash).prefix(16))…): the line or one before it was changed")
         }
-        tree.append(leafHash: Merkle.leafHash(line))
+        tree.append(leafLine: line)
         if let checkpoint, checkpoint.size == tree.size {
             try checkRoot(checkpoint, label: label)
         }

@@ -76,20 +76,8 @@ extension EventStore {
     /// head is read again.
     private func checkLatestCheckpoint(head: Int64) throws(EventStoreError) {
         guard let kept = try latestCheckpoint() else { return }
-        if kept.size > head, try headPosition() < kept.size {
-            throw .integrity(
-                at: head + 1,
-                "the journal kept a checkpoint of \(kept.size) events, but its log ends at position \(head): "
-                    + "events \(head + 1) … \(kept.size) are gone")
-        }
-        guard try treeRoot(size: kept.size) == kept.root else {
-            throw EventStoreError(
-                code: .integrity,
-                message:
-                    "integrity check failed at or before position \(kept.size): the journal's tree of its first "
-                    + "\(kept.size) events no longer has the root of the checkpoint it kept at that size",
-                position: kept.size)
-        }
+        if kept.size > head, try headPosition() < kept.size { throw .keptCheckpointBeyondLog(kept, head: head) }
+        guard try treeRoot(size: kept.size) == kept.root else { throw .keptCheckpointRootDiffers(kept) }
     }
 
     /// `verify`'s part: every checkpoint the journal kept is no larger than the log and has the
@@ -106,20 +94,28 @@ extension EventStore {
             return
         }
         for kept in kept {
-            guard kept.size <= head else {
-                throw .integrity(
-                    at: head + 1,
-                    "the journal kept a checkpoint of \(kept.size) events, but its log ends at position "
-                        + "\(head): events \(head + 1) … \(kept.size) are gone")
-            }
-            guard try treeRoot(size: kept.size) == kept.root else {
-                throw EventStoreError(
-                    code: .integrity,
-                    message:
-                        "integrity check failed at or before position \(kept.size): the journal's tree of its "
-                        + "first \(kept.size) events does not have the root of the checkpoint it kept at that size",
-                    position: kept.size)
-            }
+            guard kept.size <= head else { throw .keptCheckpointBeyondLog(kept, head: head) }
+            guard try treeRoot(size: kept.size) == kept.root else { throw .keptCheckpointRootDiffers(kept) }
         }
+    }
+}
+
+extension EventStoreError {
+    /// A checkpoint the journal kept covers events its log no longer has.
+    fileprivate static func keptCheckpointBeyondLog(_ kept: StoredCheckpoint, head: Int64) -> EventStoreError {
+        .integrity(
+            at: head + 1,
+            "the journal kept a checkpoint of \(kept.size) events, but its log ends at position \(head): "
+                + "events \(head + 1) … \(kept.size) are gone")
+    }
+
+    /// The tree at a kept checkpoint's size no longer has the root that checkpoint signed.
+    fileprivate static func keptCheckpointRootDiffers(_ kept: StoredCheckpoint) -> EventStoreError {
+        EventStoreError(
+            code: .integrity,
+            message:
+                "integrity check failed at or before position \(kept.size): the journal's tree of its first "
+                + "\(kept.size) events no longer has the root of the checkpoint it kept at that size",
+            position: kept.size)
     }
 }
