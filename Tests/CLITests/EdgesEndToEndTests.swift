@@ -249,32 +249,10 @@ private final class ReadOnlyArchive {
     }
 
     func run(_ arguments: [String]) throws -> JournalRunner.Result {
-        let process = Process()
-        if getuid() == 0 {
-            // Run as `nobody`: setpriv (util-linux) drops root for the one command.
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-            process.arguments =
-                ["--reuid=65534", "--regid=65534", "--clear-groups", executable]
-                + arguments + ["--db", journal]
-        } else {
-            process.executableURL = URL(fileURLWithPath: executable)
-            process.arguments = arguments + ["--db", journal]
-        }
-        process.currentDirectoryURL = modelsFolder
-        var environment = ProcessInfo.processInfo.environment
-        environment.removeValue(forKey: "JOURNAL_DB")
-        process.environment = environment
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return JournalRunner.Result(
-            status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-            stderr: String(decoding: errData, as: UTF8.self))
+        let command = [executable] + arguments + ["--db", journal]
+        guard getuid() == 0 else { return try JournalRunner.runCommand(command, in: modelsFolder) }
+        // Run as `nobody`: setpriv (util-linux) drops root for the one command.
+        return try JournalRunner.runCommand(
+            ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] + command, in: modelsFolder)
     }
 }

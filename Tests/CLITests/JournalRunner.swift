@@ -87,7 +87,31 @@ final class JournalRunner {
                 try? handle.close()
             }
         }
-        // Read both pipes concurrently so a full pipe never blocks the child.
+        return Self.outcome(of: process, out: out, err: err)
+    }
+
+    /// Runs `command` (an absolute path, then its arguments) in `directory` without `JOURNAL_DB`
+    /// and with nothing on stdin: for tests that run `journal` under another user or namespace.
+    static func runCommand(_ command: [String], in directory: URL? = nil) throws -> Result {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: command[0])
+        process.arguments = Array(command.dropFirst())
+        if let directory { process.currentDirectoryURL = directory }
+        var environment = ProcessInfo.processInfo.environment
+        environment.removeValue(forKey: "JOURNAL_DB")
+        process.environment = environment
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        return outcome(of: process, out: out, err: err)
+    }
+
+    /// Both pipes read to their ends at the same time, so a full pipe never blocks the child,
+    /// then its exit status.
+    private static func outcome(of process: Process, out: Pipe, err: Pipe) -> Result {
         let group = DispatchGroup()
         nonisolated(unsafe) var errData = Data()
         group.enter()

@@ -91,7 +91,8 @@ struct HiddenLibrary {
 
     static let available: Bool = {
         guard getuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare") else { return false }
-        guard let probe = try? run(["/usr/bin/unshare", "-m", "--propagation", "private", "true"]) else { return false }
+        let probe = try? JournalRunner.runCommand(["/usr/bin/unshare", "-m", "--propagation", "private", "true"])
+        guard let probe else { return false }
         return probe.status == 0
     }()
 
@@ -105,29 +106,10 @@ struct HiddenLibrary {
 
     func run(_ arguments: [String]) throws -> JournalRunner.Result {
         let script = #"library="$1"; shift; mount --bind /dev/null "$library" && exec "$@""#
-        return try Self.run(
+        return try JournalRunner.runCommand(
             [
                 "/usr/bin/unshare", "-m", "--propagation", "private", "/bin/sh", "-c", script, "sh", file,
                 JournalRunner.executable.path
             ] + arguments)
-    }
-
-    private static func run(_ command: [String]) throws -> JournalRunner.Result {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: command[0])
-        process.arguments = Array(command.dropFirst())
-        process.standardInput = FileHandle.nullDevice
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        // The outputs are a few lines: one pipe cannot fill while the other is read.
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return JournalRunner.Result(
-            status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-            stderr: String(decoding: errData, as: UTF8.self))
     }
 }

@@ -234,38 +234,12 @@ private final class ReadOnlyCopy {
 
     /// `journal ARGS --db <the copy>`, as `nobody` for `.notWritableForUser` when root.
     func run(_ arguments: [String]) throws -> JournalRunner.Result {
-        let process = Process()
+        let command = [executable] + arguments + ["--db", journal]
         if medium == .notWritableForUser && getuid() == 0 {
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-            process.arguments =
-                ["--reuid=65534", "--regid=65534", "--clear-groups", executable] + arguments + ["--db", journal]
-        } else {
-            process.executableURL = URL(fileURLWithPath: executable)
-            process.arguments = arguments + ["--db", journal]
+            return try JournalRunner.runCommand(
+                ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] + command, in: outputs)
         }
-        process.currentDirectoryURL = outputs
-        var environment = ProcessInfo.processInfo.environment
-        environment.removeValue(forKey: "JOURNAL_DB")
-        process.environment = environment
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        nonisolated(unsafe) var errData = Data()
-        let group = DispatchGroup()
-        group.enter()
-        DispatchQueue.global().async {
-            errData = err.fileHandleForReading.readDataToEndOfFile()
-            group.leave()
-        }
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        group.wait()
-        process.waitUntilExit()
-        return JournalRunner.Result(
-            status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-            stderr: String(decoding: errData, as: UTF8.self))
+        return try JournalRunner.runCommand(command, in: outputs)
     }
 
     /// Runs `mount` (or `program`) with `arguments`; true when it exits 0.
