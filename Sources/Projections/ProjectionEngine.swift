@@ -47,7 +47,8 @@ public struct ProjectionStatus: Sendable, Equatable {
 /// an interruption) and swaps it in, in one transaction, only when it has reached the head.
 ///
 /// Not thread-safe: one engine per thread. Several processes may share the database: every
-/// batch re-checks the stored checkpoint inside its transaction.
+/// batch re-checks the stored checkpoints inside its transaction, and moves only those below its
+/// last position (the projections' checkpoints differ when a query caught up only some of them).
 public final class ProjectionEngine {
     let db: ProjectionDatabase
     let source: any ProjectionEventSource
@@ -489,7 +490,7 @@ public final class ProjectionEngine {
             if !foldNext && batches > 0 && checkpoint == nil { checkpoint = db.checkpointAside() }
             do {
                 try db.transaction { () throws(ProjectionError) in
-                    var writes: [PendingWrite] = []
+                    var writes: [(target: Target, write: PendingWrite)] = []
                     for target in current {
                         guard let stored = try meta(target.name) else { throw staleBatch() }
                         let storedCheckpoint = target.building ? stored.buildCheckpoint : stored.checkpoint
@@ -497,8 +498,12 @@ public final class ProjectionEngine {
                         guard storedCheckpoint == target.checkpoint, storedGeneration == target.generation else {
                             throw staleBatch()
                         }
+                        // A model already at or past the batch's end (caught up alone by a
+                        // query, or a resumed rebuild) keeps its rows and checkpoint: writing it
+                        // `last` would set it back, and the events after it would be applied twice.
+                        guard target.checkpoint < last else { continue }
                         if let write = folded.writes[target.name] {
-                            writes.append(write)
+                            writes.append((target, write))
                             foldsAhead += 1
                             continue
                         }
@@ -508,15 +513,18 @@ public final class ProjectionEngine {
                             throw ProjectionError(
                                 .database, "read models: \(target.name.rawValue) did not fold a batch")
                         }
-                        writes.append(write)
+                        writes.append((target, write))
                     }
                     if foldNext {
+                        // Only the models this batch leaves at `last`: the others fold in the
+                        // transaction of the batch that reaches them, from their own checkpoint.
                         ahead = foldAhead(
-                            from: last + 1, limit: batchLimit(batches + 1), names: current.map(\.name),
+                            from: last + 1, limit: batchLimit(batches + 1),
+                            names: current.filter { $0.checkpoint <= last }.map(\.name),
                             prefetchLimit: maxBatches.map { batches + 2 < $0 } ?? true
                                 ? batchLimit(batches + 2) : nil)
                     }
-                    for (target, write) in zip(current, writes) {
+                    for (target, write) in writes {
                         try write.write(db)
                         let st = try db.statement(
                             target.building
@@ -561,7 +569,7 @@ public final class ProjectionEngine {
             }
             let lowest = targets.map(\.checkpoint).min()!
             applied += Int64(views.count(where: { $0.position > lowest }))
-            for index in targets.indices { targets[index].checkpoint = last }
+            for index in targets.indices { targets[index].checkpoint = max(targets[index].checkpoint, last) }
             batches += 1
             onBatch?(last)
             withExtendedLifetime(batch) {} // the views' data points into the batch
