@@ -87,6 +87,22 @@ enum CutScenarios {
         try expectEachExits4(journal, [["verify"]], naming: 12)
     }
 
+    /// The log's last events deleted with the head, the tree and the kept checkpoints cut to
+    /// match: only the streams' recorded ends still show it (card-10 recorded 7 at 62).
+    static func theLogCutAtItsEndWithEverythingButTheStreamsToMatch(postgres: Bool) throws {
+        let journal = try CutJournal(postgres: postgres)
+        try journal.delete(58...62)
+        try journal.lowerHead(to: 57)
+        try journal.cutTree(to: 57)
+        try journal.sql(["DELETE FROM journal_checkpoints"])
+        let stream = CutJournal.stream(10)
+        try expectEachExits4(journal, [["audit", stream], ["state", stream], ["replay", stream]], naming: 62)
+        try expectEachExits4(journal, [["verify"]], naming: 58)
+        // Streams the cut did not reach read as they are.
+        let untouched = try journal.run(["audit", CutJournal.stream(9)])
+        #expect(untouched.status == 0, "\(untouched.stderr)")
+    }
+
     static func headRowLowered(postgres: Bool) throws {
         let journal = try CutJournal(postgres: postgres)
         try journal.lowerHead(to: 57)
@@ -176,6 +192,10 @@ struct CutsEndToEndTests {
         try CutScenarios.aStreamsBookkeepingEdited(postgres: false)
     }
 
+    @Test func theStreamsRecordedEndsShowALogCutAtItsEndWithItsHeadTreeAndCheckpointsToMatch() throws {
+        try CutScenarios.theLogCutAtItsEndWithEverythingButTheStreamsToMatch(postgres: false)
+    }
+
     @Test func everyReaderExits4WhenTheHeadRowIsLowered() throws {
         try CutScenarios.headRowLowered(postgres: false)
     }
@@ -240,6 +260,10 @@ struct PostgresCutsEndToEndTests {
 
     @Test func verifyExits4WhenAStreamsBookkeepingIsEdited() throws {
         try CutScenarios.aStreamsBookkeepingEdited(postgres: true)
+    }
+
+    @Test func theStreamsRecordedEndsShowALogCutAtItsEndWithItsHeadTreeAndCheckpointsToMatch() throws {
+        try CutScenarios.theLogCutAtItsEndWithEverythingButTheStreamsToMatch(postgres: true)
     }
 
     @Test func everyReaderExits4WhenTheHeadRowIsLowered() throws {
