@@ -173,4 +173,41 @@ struct StreamEndConformanceTests {
             _ = try store.readStream(Fixture.stream(0))
         }
     }
+
+    @Test("reads of a stream while it grows never mistake a concurrent append for a cut", arguments: Backend.all)
+    func readsDuringAppendsSeeNoCut(backend: Backend) throws {
+        let store = try backend.open(StoreOptions()).store
+        final class Failures: @unchecked Sendable {
+            private let lock = ConditionLock()
+            private var messages: [String] = []
+            func add(_ message: String) { lock.withLock { messages.append(message) } }
+            var all: [String] { lock.withLock { messages } }
+        }
+        let failures = Failures()
+        let appends = 150
+        runThreads(3) { thread in
+            if thread == 0 {
+                for n in 0..<appends {
+                    do {
+                        try store.append([Fixture.event(n)], to: Fixture.stream(n % 2), expectedVersion: .any)
+                    } catch {
+                        failures.add("append \(n): \(error)")
+                    }
+                }
+                return
+            }
+            // Forward whole and backward from the end, until the writer is done.
+            for _ in 0..<appends {
+                do {
+                    _ = try store.readStream(Fixture.stream(0))
+                    _ = try store.read(stream: Fixture.stream(0), from: .max, direction: .backward, limit: 5)
+                } catch {
+                    failures.add("read: \(error)")
+                }
+            }
+        }
+        #expect(failures.all.isEmpty, "\(failures.all.prefix(3))")
+        #expect(try store.readStream(Fixture.stream(0)).count == appends / 2)
+        #expect(try store.verify().events == Int64(appends))
+    }
 }
