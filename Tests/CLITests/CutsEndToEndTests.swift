@@ -52,6 +52,55 @@ enum CutScenarios {
         try journal.delete(10...12)
         try expectEachExits4(
             journal, [["export"], ["replay", "--all"], ["query", "funnel"], ["verify"]], naming: 10)
+        // A reader of the stream stops short of the last event the journal recorded for it
+        // (version 7, at 12): the position of the first one gone is not known.
+        let stream = CutJournal.stream(2)
+        try expectEachExits4(
+            journal, [["audit", stream], ["state", stream], ["replay", stream], ["bundle", stream]], naming: 12)
+        let audit = try journal.run(["audit", stream])
+        #expect(audit.stderr.contains("versions 5 … 7 are gone"), "\(audit.stderr)")
+    }
+
+    static func aStreamsTailDeletedWithItsBookkeepingEditedToMatch(postgres: Bool) throws {
+        let journal = try CutJournal(postgres: postgres)
+        let stream = CutJournal.stream(2)
+        try journal.delete(10...12)
+        try journal.sql([
+            "UPDATE journal_streams SET last_version = 4, last_position = 9 WHERE name = '\(stream)'"
+        ])
+        // The stream now reads as whole: only the walk of the log sees the gap.
+        for command in [["audit", stream], ["state", stream], ["replay", stream], ["bundle", stream]] {
+            let result = try journal.run(command)
+            #expect(result.status == 0, "\(command): \(result.status) \(result.stderr)")
+        }
+        try expectEachExits4(journal, [["verify"]], naming: 10)
+    }
+
+    static func aStreamsBookkeepingEdited(postgres: Bool) throws {
+        let journal = try CutJournal(postgres: postgres)
+        let stream = CutJournal.stream(2)
+        try journal.sql([
+            "UPDATE journal_streams SET last_version = 6, last_position = 11 WHERE name = '\(stream)'"
+        ])
+        // Every event is there: readers are right to show them, verify names the stream's last.
+        #expect(try journal.run(["audit", stream]).status == 0)
+        try expectEachExits4(journal, [["verify"]], naming: 12)
+    }
+
+    /// The log's last events deleted with the head, the tree and the kept checkpoints cut to
+    /// match: only the streams' recorded ends still show it (card-10 recorded 7 at 62).
+    static func theLogCutAtItsEndWithEverythingButTheStreamsToMatch(postgres: Bool) throws {
+        let journal = try CutJournal(postgres: postgres)
+        try journal.delete(58...62)
+        try journal.lowerHead(to: 57)
+        try journal.cutTree(to: 57)
+        try journal.sql(["DELETE FROM journal_checkpoints"])
+        let stream = CutJournal.stream(10)
+        try expectEachExits4(journal, [["audit", stream], ["state", stream], ["replay", stream]], naming: 62)
+        try expectEachExits4(journal, [["verify"]], naming: 58)
+        // Streams the cut did not reach read as they are.
+        let untouched = try journal.run(["audit", CutJournal.stream(9)])
+        #expect(untouched.status == 0, "\(untouched.stderr)")
     }
 
     static func headRowLowered(postgres: Bool) throws {
@@ -131,8 +180,20 @@ struct CutsEndToEndTests {
         try CutScenarios.rowsDeletedInTheMiddle(postgres: false)
     }
 
-    @Test func scansAndVerifyExit4WhenAStreamsLastEventsAreDeletedFromTheMiddle() throws {
+    @Test func everyReaderOfTheStreamExits4WhenItsLastEventsAreDeletedFromTheMiddle() throws {
         try CutScenarios.aStreamsTailDeleted(postgres: false)
+    }
+
+    @Test func verifyExits4WhenAStreamIsCutBackWithItsBookkeepingEditedToMatch() throws {
+        try CutScenarios.aStreamsTailDeletedWithItsBookkeepingEditedToMatch(postgres: false)
+    }
+
+    @Test func verifyExits4WhenAStreamsBookkeepingIsEdited() throws {
+        try CutScenarios.aStreamsBookkeepingEdited(postgres: false)
+    }
+
+    @Test func theStreamsRecordedEndsShowALogCutAtItsEndWithItsHeadTreeAndCheckpointsToMatch() throws {
+        try CutScenarios.theLogCutAtItsEndWithEverythingButTheStreamsToMatch(postgres: false)
     }
 
     @Test func everyReaderExits4WhenTheHeadRowIsLowered() throws {
@@ -189,8 +250,20 @@ struct PostgresCutsEndToEndTests {
         try CutScenarios.rowsDeletedInTheMiddle(postgres: true)
     }
 
-    @Test func scansAndVerifyExit4WhenAStreamsLastEventsAreDeletedFromTheMiddle() throws {
+    @Test func everyReaderOfTheStreamExits4WhenItsLastEventsAreDeletedFromTheMiddle() throws {
         try CutScenarios.aStreamsTailDeleted(postgres: true)
+    }
+
+    @Test func verifyExits4WhenAStreamIsCutBackWithItsBookkeepingEditedToMatch() throws {
+        try CutScenarios.aStreamsTailDeletedWithItsBookkeepingEditedToMatch(postgres: true)
+    }
+
+    @Test func verifyExits4WhenAStreamsBookkeepingIsEdited() throws {
+        try CutScenarios.aStreamsBookkeepingEdited(postgres: true)
+    }
+
+    @Test func theStreamsRecordedEndsShowALogCutAtItsEndWithItsHeadTreeAndCheckpointsToMatch() throws {
+        try CutScenarios.theLogCutAtItsEndWithEverythingButTheStreamsToMatch(postgres: true)
     }
 
     @Test func everyReaderExits4WhenTheHeadRowIsLowered() throws {

@@ -18,7 +18,7 @@ struct EdgesEndToEndTests {
         #expect(
             lines.first?.range(of: #"^journal \d+\.\d+\.\d+ \(contract v1\.3\)$"#, options: .regularExpression) != nil,
             "\(lines)")
-        #expect(lines.contains { $0.hasPrefix("journal format  SQLite 3, PostgreSQL 2") })
+        #expect(lines.contains { $0.hasPrefix("journal format  SQLite 4, PostgreSQL 3") })
         #expect(lines.contains { $0.range(of: #"^rules +r\d+-[0-9a-f]{16}$"#, options: .regularExpression) != nil })
         #expect(lines.contains { $0.range(of: #"^SQLite +3\.\d+\.\d+$"#, options: .regularExpression) != nil })
         #expect(lines.contains { $0.range(of: #"^OpenSSL +OpenSSL \d"#, options: .regularExpression) != nil })

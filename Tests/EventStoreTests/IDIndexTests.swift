@@ -150,7 +150,7 @@ struct IDIndexTests {
             #expect(try reader.withConnection { db in try db.scalarInt("PRAGMA user_version") } == 1)
         }
         let store = try SQLiteEventStore(path: path, configuration: Self.configuration(every: 1_000))
-        #expect(try store.withConnection { db in try db.scalarInt("PRAGMA user_version") } == 3)
+        #expect(try store.withConnection { db in try db.scalarInt("PRAGMA user_version") } == 4)
         #expect(try Self.through(store) == 5)
         #expect(try Self.indexedCount(store) == 5)
         #expect(try store.append([Fixture.event(2)], to: Fixture.stream(1), expectedVersion: .any).positions == [3])

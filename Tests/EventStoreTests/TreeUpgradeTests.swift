@@ -66,7 +66,7 @@ struct TreeUpgradeTests {
         let path = TemporaryDirectory.make().file("j.db")
         let before = try Self.makeVersion2(at: path, events: 700)
         let store = try SQLiteEventStore(path: path, configuration: Self.configuration)
-        #expect(try store.withConnection { db in try db.scalarInt("PRAGMA user_version") } == 3)
+        #expect(try store.withConnection { db in try db.scalarInt("PRAGMA user_version") } == 4)
         #expect(try store.treeHead() == before)
         try TreeConformanceTests.expectTreeMatchesLog(store, sizes: [1, 256, 699, 700])
         try store.append(Fixture.events(1_000..<1_010), to: Fixture.stream(1), expectedVersion: .any)
@@ -96,7 +96,7 @@ struct TreeUpgradeTests {
             ].map(Int64.init))
     }
 
-    @Test("a version 1 SQLite journal is upgraded through version 2 to 3")
+    @Test("a version 1 SQLite journal is upgraded through version 2 to 4")
     func version1Upgrade() throws {
         let path = TemporaryDirectory.make().file("j.db")
         try Self.makeVersion2(at: path, events: 30)
@@ -117,7 +117,7 @@ struct TreeUpgradeTests {
             }
         }
         let store = try SQLiteEventStore(path: path, configuration: Self.configuration)
-        #expect(try store.withConnection { db in try db.scalarInt("PRAGMA user_version") } == 3)
+        #expect(try store.withConnection { db in try db.scalarInt("PRAGMA user_version") } == 4)
         try TreeConformanceTests.expectTreeMatchesLog(store)
         _ = try store.verify()
     }
@@ -157,7 +157,7 @@ struct TreeUpgradeTests {
         let version = try store.withConnection { pg in
             try pg.query("SELECT value FROM journal_meta WHERE key = 'schema_version'").text(0, 0)
         }
-        #expect(version == "2")
+        #expect(version == "3")
         try store.append(Fixture.events(1_000..<1_010), to: Fixture.stream(1), expectedVersion: .any)
         try TreeConformanceTests.expectTreeMatchesLog(store)
         #expect(PostgresTampering(store: store).sqlIsRefused("DELETE FROM journal_tree"))
@@ -300,7 +300,7 @@ struct TreeUpgradeTests {
             )
         }
         #expect(!schema.withoutRowid)
-        #expect(schema.version == 3)
+        #expect(schema.version == 4)
         #expect(schema.treeTriggers == 2)
         #expect(schema.leftovers == 2) // the two triggers, no other table
         #expect(try store.treeHead() == made.head)

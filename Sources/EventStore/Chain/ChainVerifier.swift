@@ -7,7 +7,8 @@ struct ChainVerifier {
     private let hasher: ChainHasher
     private var expectedPosition: Int64 = 1
     private var previous = ChainHasher.zeroHash
-    private var versions: [Int64: Int64] = [:]
+    /// Each stream's last event so far, by stream id.
+    private var ends: [Int64: StreamEnd] = [:]
 
     init(hasher: ChainHasher) { self.hasher = hasher }
 
@@ -18,7 +19,7 @@ struct ChainVerifier {
         decode: () throws(EventStoreError) -> RecordedEvent
     ) throws(EventStoreError) {
         try Self.checkPosition(position, expected: expectedPosition)
-        let expectedVersion = versions[streamID].map { $0 + 1 } ?? 0
+        let expectedVersion = ends[streamID].map { $0.version + 1 } ?? 0
         let event: RecordedEvent
         do {
             event = try decode()
@@ -41,17 +42,20 @@ struct ChainVerifier {
         guard hash == event.hash else {
             throw .integrity(at: position, "the stored hash does not match the event's content and the previous hash")
         }
-        versions[streamID] = version
+        ends[streamID] = StreamEnd(version: version, position: position)
         self.previous = hash
         expectedPosition += 1
     }
+
+    /// The last event of stream `streamID` the walk has met (nil: none).
+    func end(of streamID: Int64) -> StreamEnd? { ends[streamID] }
 
     /// After the last row: checks the journal head against the end of the log.
     func finish(headPosition: Int64, headHash: [UInt8]) throws(EventStoreError) -> VerifyReport {
         let last = expectedPosition - 1
         try Self.checkHead(headPosition: headPosition, headHash: headHash, last: last, lastHash: previous)
         return VerifyReport(
-            events: last, streams: Int64(versions.count), headPosition: last,
+            events: last, streams: Int64(ends.count), headPosition: last,
             headHash: last == 0 ? "" : previous.hexString)
     }
 

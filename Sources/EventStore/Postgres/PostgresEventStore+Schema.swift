@@ -1,9 +1,11 @@
-// The PostgreSQL journal's tables (schema version 2), created in the first schema of the
+// The PostgreSQL journal's tables (schema version 3), created in the first schema of the
 // session's `search_path` (`public` unless the connection string sets `options=-csearch_path=…`).
 // They mirror the SQLite journal column for column, so both store the same bytes:
 //
-//   journal_meta(key text PRIMARY KEY, value text)        application = 'journal', schema_version = '2'
-//   journal_streams(id bigint PRIMARY KEY, name text COLLATE "C" UNIQUE)   stream names, interned
+//   journal_meta(key text PRIMARY KEY, value text)        application = 'journal', schema_version = '3'
+//   journal_streams(id bigint PRIMARY KEY, name text COLLATE "C" UNIQUE,   stream names, interned,
+//                   last_version bigint, last_position bigint)   and each one's last event, set by
+//                                                                every commit that appends to it
 //   journal_types(id bigint PRIMARY KEY, name text COLLATE "C" UNIQUE)     event types, interned
 //   journal_dictionaries(id bigint PRIMARY KEY, codec text, content bytea, sha256 bytea,
 //                        trained_through bigint)          LZ4 dictionaries (same format as SQLite)
@@ -30,16 +32,62 @@
 // No sequences: ids and positions are assigned by the writer holding the append lock (the
 // journal_head row, see PostgresJournal.swift), so nothing is consumed by a rolled-back append.
 //
-// Triggers refuse UPDATE, DELETE and TRUNCATE on events, streams, types, dictionaries, meta and
-// checkpoints, any change of journal_head other than moving it forward, and on journal_tree any
-// DELETE or TRUNCATE and any UPDATE that does not keep a tile's old hashes as a prefix.
+// Triggers refuse UPDATE, DELETE and TRUNCATE on events, types, dictionaries, meta and
+// checkpoints, DELETE, TRUNCATE and any UPDATE of a stream but moving its last event forward,
+// any change of journal_head other than moving it forward, and on journal_tree any DELETE or
+// TRUNCATE and any UPDATE that does not keep a tile's old hashes as a prefix.
 //
 // Version 2 adds the tree and the checkpoints. A version 1 journal is upgraded when a writer
 // opens it: the tree is built from the whole log in one transaction holding the append lock
 // (PostgresJournal+Tree.swift). Opened read-only, it is read as it is, without a tree.
+//
+// Version 3 adds each stream's last version and position, which stream reads hold their events
+// to (`StreamVersionCheck`). A version 2 journal is upgraded when a writer opens it: the columns
+// are filled from the events in one transaction holding the append lock (`streamEndsUpgradeSQL`).
+// Opened read-only, it is read as it is, without them.
 
 extension PostgresEventStore {
-    static let schemaVersion = "2"
+    static let schemaVersion = "3"
+
+    /// A stream row changes only to move its last event forward, and is never deleted (new in
+    /// version 3; before, `journal_streams_immutable` refused every UPDATE). The condition is the
+    /// trigger's, so an allowed update calls no function.
+    static let streamTriggersSchema = """
+        CREATE TRIGGER journal_streams_forward_only BEFORE UPDATE ON journal_streams FOR EACH ROW
+            WHEN (NEW.id IS DISTINCT FROM OLD.id OR NEW.name IS DISTINCT FROM OLD.name
+                  OR NEW.last_version IS NULL OR NEW.last_position IS NULL
+                  OR NEW.last_version < OLD.last_version OR NEW.last_position < OLD.last_position)
+            EXECUTE FUNCTION journal_refuse_change();
+        CREATE TRIGGER journal_streams_no_delete BEFORE DELETE ON journal_streams
+            FOR EACH ROW EXECUTE FUNCTION journal_refuse_change();
+        """
+
+    /// Records the new ends of a commit's streams, one statement for all of them ($1 ids, $2
+    /// versions, $3 positions).
+    static let recordStreamEndsSQL = """
+        UPDATE journal_streams s SET last_version = e.version, last_position = e.position
+        FROM unnest($1::bigint[], $2::bigint[], $3::bigint[]) AS e(id, version, position) WHERE s.id = e.id
+        """
+
+    /// Version 2 → 3 (inside the upgrade's transaction, holding the append lock): the columns,
+    /// each filled with its stream's last event, then the triggers that let them move forward
+    /// only; the schema version changes with `journal_meta`'s trigger lifted.
+    static let streamEndsUpgradeSQL = """
+        ALTER TABLE journal_streams ADD COLUMN IF NOT EXISTS last_version bigint,
+            ADD COLUMN IF NOT EXISTS last_position bigint;
+        DROP TRIGGER IF EXISTS journal_streams_immutable ON journal_streams;
+        DROP TRIGGER IF EXISTS journal_streams_forward_only ON journal_streams;
+        DROP TRIGGER IF EXISTS journal_streams_no_delete ON journal_streams;
+        UPDATE journal_streams s SET last_version = e.version, last_position = e.position
+        FROM (SELECT DISTINCT ON (stream_id) stream_id, version, position FROM journal_events
+              ORDER BY stream_id, version DESC) e
+        WHERE s.id = e.stream_id;
+        \(streamTriggersSchema)
+        DROP TRIGGER journal_meta_immutable ON journal_meta;
+        UPDATE journal_meta SET value = '3' WHERE key = 'schema_version';
+        CREATE TRIGGER journal_meta_immutable BEFORE UPDATE OR DELETE ON journal_meta
+            FOR EACH ROW EXECUTE FUNCTION journal_refuse_change();
+        """
 
     /// The Merkle tree's tiles and the kept checkpoints (new in version 2), created with the
     /// schema or by the upgrade (after `journal_refuse_change` exists).
@@ -78,7 +126,12 @@ extension PostgresEventStore {
 
     static let schema = """
         CREATE TABLE journal_meta(key text PRIMARY KEY, value text NOT NULL);
-        CREATE TABLE journal_streams(id bigint PRIMARY KEY, name text COLLATE "C" NOT NULL UNIQUE);
+        CREATE TABLE journal_streams(
+            id bigint PRIMARY KEY,
+            name text COLLATE "C" NOT NULL UNIQUE,
+            last_version bigint,
+            last_position bigint
+        );
         CREATE TABLE journal_types(id bigint PRIMARY KEY, name text COLLATE "C" NOT NULL UNIQUE);
         CREATE TABLE journal_dictionaries(
             id bigint PRIMARY KEY,
@@ -125,8 +178,7 @@ extension PostgresEventStore {
             FOR EACH ROW EXECUTE FUNCTION journal_refuse_change();
         CREATE TRIGGER journal_events_no_truncate BEFORE TRUNCATE ON journal_events
             FOR EACH STATEMENT EXECUTE FUNCTION journal_refuse_change();
-        CREATE TRIGGER journal_streams_immutable BEFORE UPDATE OR DELETE ON journal_streams
-            FOR EACH ROW EXECUTE FUNCTION journal_refuse_change();
+        \(streamTriggersSchema)
         CREATE TRIGGER journal_streams_no_truncate BEFORE TRUNCATE ON journal_streams
             FOR EACH STATEMENT EXECUTE FUNCTION journal_refuse_change();
         CREATE TRIGGER journal_types_immutable BEFORE UPDATE OR DELETE ON journal_types
@@ -144,13 +196,14 @@ extension PostgresEventStore {
         CREATE TRIGGER journal_head_no_truncate BEFORE TRUNCATE ON journal_head
             FOR EACH STATEMENT EXECUTE FUNCTION journal_refuse_change();
         \(treeSchema)
-        INSERT INTO journal_meta VALUES ('application', 'journal'), ('schema_version', '2');
+        INSERT INTO journal_meta VALUES ('application', 'journal'), ('schema_version', '3');
         """
 
     /// Every trigger, as (name, table), for tests that tamper through raw SQL.
     public static let immutabilityTriggers: [(name: String, table: String)] = [
         ("journal_events_immutable", "journal_events"), ("journal_events_no_truncate", "journal_events"),
-        ("journal_streams_immutable", "journal_streams"), ("journal_streams_no_truncate", "journal_streams"),
+        ("journal_streams_forward_only", "journal_streams"), ("journal_streams_no_delete", "journal_streams"),
+        ("journal_streams_no_truncate", "journal_streams"),
         ("journal_types_immutable", "journal_types"), ("journal_types_no_truncate", "journal_types"),
         ("journal_dictionaries_immutable", "journal_dictionaries"),
         ("journal_dictionaries_no_truncate", "journal_dictionaries"),
@@ -172,8 +225,9 @@ extension PostgresEventStore {
         """
 
     /// Checks that the session's schema holds a journal, creating it when allowed. Returns the
-    /// schema version found: "1" for a journal the store upgrades when it writes
-    /// (`PostgresJournal.upgradeToTree()`), or reads as it is when read-only.
+    /// schema version found: "1" or "2" for a journal the store upgrades when it writes
+    /// (`PostgresJournal.upgradeToTree()`, `upgradeToStreamEnds()`), or reads as it is when
+    /// read-only.
     @discardableResult
     static func prepareSchema(_ connection: PostgresConnection, configuration: Configuration)
         throws(EventStoreError) -> String
@@ -215,7 +269,7 @@ extension PostgresEventStore {
             guard values["application"] == "journal" else {
                 throw EventStoreError(code: .notAJournal, message: "\(location) is not a journal")
             }
-            guard let version = values["schema_version"], version == schemaVersion || version == "1" else {
+            guard let version = values["schema_version"], [schemaVersion, "2", "1"].contains(version) else {
                 throw EventStoreError(
                     code: .notAJournal,
                     message:

@@ -1,8 +1,8 @@
 extension PostgresEventStore {
-    /// The tree's storage exists: the journal is of schema version 2 (an older one opened
-    /// read-only is read as it is).
+    /// The tree's storage exists: the journal is of schema version 2 or later (an older one
+    /// opened read-only is read as it is).
     func requireTree() throws(EventStoreError) {
-        guard fileSchemaVersion == Self.schemaVersion else {
+        guard fileSchemaVersion != "1" else {
             throw EventStoreError(
                 code: .needsUpgrade,
                 message: "\(location) has journal schema version \(fileSchemaVersion), without the Merkle tree: "

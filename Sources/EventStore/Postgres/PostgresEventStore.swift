@@ -33,7 +33,8 @@ public final class PostgresEventStore: TransactionalEventStore, @unchecked Senda
     private let readerLock = ConditionLock()
     private let signal = CommitSignal()
     private let listener: PostgresCommitListener
-    /// The journal's schema version: "1" only for an older journal opened read-only (no tree).
+    /// The journal's schema version: below "3" only for an older journal opened read-only (no
+    /// stream ends; "1": no tree either).
     let fileSchemaVersion: String
 
     /// Connects to the journal at `url` (a `postgres://` URL or libpq key=value string),
@@ -50,11 +51,18 @@ public final class PostgresEventStore: TransactionalEventStore, @unchecked Senda
         var version = try PostgresEventStore.prepareSchema(writer.pg, configuration: configuration)
         if version == "1" && !configuration.readOnly {
             try writer.upgradeToTree()
+            version = "2"
+        }
+        if version == "2" && !configuration.readOnly {
+            try writer.upgradeToStreamEnds()
             version = Self.schemaVersion
         }
         fileSchemaVersion = version
         reader = try PostgresJournal(url: url, configuration: configuration, writer: false)
-        reader.hasTree = version == Self.schemaVersion
+        reader.hasTree = version != "1"
+        reader.hasStreamEnds = version == Self.schemaVersion
+        writer.hasTree = reader.hasTree
+        writer.hasStreamEnds = reader.hasStreamEnds
         let signal = self.signal
         commits = GroupCommit(writer: writer, didCommit: { signal.publish($0) })
         listener = PostgresCommitListener(url: url, schema: writer.schema, signal: signal)

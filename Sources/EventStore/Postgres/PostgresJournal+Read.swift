@@ -43,6 +43,13 @@ extension PostgresJournal {
         checked: Bool = false, each: (RecordedEvent) throws(EventStoreError) -> Void = { _ in }
     ) throws(EventStoreError) -> [RecordedEvent] {
         let result = try run(what()) { () throws(PostgresError) in try pg.query(sql, parameters) }
+        return try events(of: result, checked: checked, each: each)
+    }
+
+    /// The events of a result selecting `columns` (see `collect`).
+    private func events(
+        of result: PostgresResult, checked: Bool, each: (RecordedEvent) throws(EventStoreError) -> Void
+    ) throws(EventStoreError) -> [RecordedEvent] {
         var events: [RecordedEvent] = []
         events.reserveCapacity(result.rowCount)
         for row in 0..<result.rowCount {
@@ -80,11 +87,36 @@ extension PostgresJournal {
                 AND version <= $2 ORDER BY version DESC LIMIT $3
                 """, order: "e.version DESC", checked: true)
         }
-        var versions = StreamVersionCheck(stream: stream, from: version, direction: direction)
-        let events = try collect(
-            "reading stream \(stream)", sql,
-            [.text(stream.rawValue), .int64(version), .int64(Int64(clamping: limit))], checked: true,
-            each: { event throws(EventStoreError) in try versions.check(event) })
+        let parameters: [PostgresValue] = [.text(stream.rawValue), .int64(version), .int64(Int64(clamping: limit))]
+        guard hasStreamEnds else {
+            var versions = StreamVersionCheck(stream: stream, from: version, direction: direction)
+            let events = try collect(
+                "reading stream \(stream)", sql, parameters, checked: true,
+                each: { event throws(EventStoreError) in try versions.check(event) })
+            try versions.finish(limit: limit)
+            return events
+        }
+        // The stream's recorded end first, then its events, in one round trip: each statement
+        // sees what was committed when it ran (READ COMMITTED), so the events are at least as
+        // recent as the end, and a read that stops short of it has found events gone.
+        let results = try run("reading stream \(stream)") { () throws(PostgresError) in
+            try pg.pipeline([
+                PostgresStatement(
+                    "SELECT last_version, last_position FROM journal_streams WHERE name = $1",
+                    [.text(stream.rawValue)]),
+                PostgresStatement(sql, parameters)
+            ])
+        }
+        guard results.count == 2 else {
+            throw EventStoreError(code: .io, message: "reading stream \(stream): the server answered no rows")
+        }
+        let ends = results[0]
+        let recorded =
+            ends.rowCount == 1 && !ends.isNull(0, 0) && !ends.isNull(0, 1)
+            ? StreamEnd(version: ends.int64(0, 0), position: ends.int64(0, 1)) : nil
+        var versions = StreamVersionCheck(stream: stream, from: version, direction: direction, recorded: recorded)
+        let events = try events(
+            of: results[1], checked: true, each: { event throws(EventStoreError) in try versions.check(event) })
         try versions.finish(limit: limit)
         return events
     }
@@ -211,6 +243,24 @@ extension PostgresJournal {
         }
         let report = try verifier.finish(headPosition: head.0, headHash: head.1)
         if hasTree { try tree.finish(storedTile: storedTile) }
+        if hasStreamEnds { try verifyStreamEnds(verifier, headPosition: report.headPosition) }
         return report
+    }
+
+    /// Every stream's recorded end must be its last event as the walk found it (in the walk's
+    /// snapshot), as on SQLite.
+    private func verifyStreamEnds(_ verifier: ChainVerifier, headPosition: Int64) throws(EventStoreError) {
+        let rows = try run("reading the streams' last events") { () throws(PostgresError) in
+            try pg.query("SELECT id, name, last_version, last_position FROM journal_streams ORDER BY id")
+        }
+        var check = StreamEnd.Check(head: headPosition)
+        for row in 0..<rows.rowCount {
+            let recorded =
+                rows.isNull(row, 2) || rows.isNull(row, 3)
+                ? nil : StreamEnd(version: rows.int64(row, 2), position: rows.int64(row, 3))
+            let stored = verifier.end(of: rows.int64(row, 0))
+            if recorded != stored { check.add(stream: rows.text(row, 1), recorded: recorded, stored: stored) }
+        }
+        try check.finish()
     }
 }

@@ -65,6 +65,34 @@ extension PostgresJournal {
         }
     }
 
+    /// Version 2 → 3: records each stream's last event (`streamEndsUpgradeSQL`), in one
+    /// transaction holding the append lock (re-checked under it: another process may have just
+    /// done it). Says so on a terminal.
+    func upgradeToStreamEnds() throws(EventStoreError) {
+        do throws(PostgresError) {
+            try pg.execute("BEGIN")
+            _ = try pg.query("SELECT pg_advisory_xact_lock(1246973516)")
+            _ = try pg.query("SELECT position FROM journal_head WHERE singleton = 1 FOR UPDATE")
+            let version = try pg.query("SELECT value FROM journal_meta WHERE key = 'schema_version'")
+            if version.rowCount == 1 && version.text(0, 0) == "2" {
+                let streams = try pg.query("SELECT count(*) FROM journal_streams").int64(0, 0)
+                let progress = UpgradeProgress(
+                    total: streams, what: "recording the last event of each stream of \(pg.location)",
+                    unit: "streams")
+                progress.report(0)
+                defer { progress.finish() }
+                try pg.execute(PostgresEventStore.streamEndsUpgradeSQL)
+                progress.report(streams)
+            }
+            try pg.execute("COMMIT")
+        } catch {
+            pg.rollback()
+            throw EventStoreError(
+                postgres: error,
+                doing: "upgrading \(pg.location) to journal schema version \(PostgresEventStore.schemaVersion)")
+        }
+    }
+
     /// Fills the empty tree with the log's first `head` events (inside the upgrade's transaction).
     private func buildTree(size head: Int64) throws {
         let progress = UpgradeProgress(total: head, what: "building the Merkle tree of \(pg.location)")

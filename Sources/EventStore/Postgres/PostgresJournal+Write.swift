@@ -91,6 +91,9 @@ extension PostgresJournal {
             positions.append(position)
         }
         state.streams[stream.rawValue] = (streamID, version)
+        if written > 0, let streamID, let version {
+            state.ends[streamID] = StreamEnd(version: version, position: state.headPosition)
+        }
         write = state
         return AppendResult(stream: stream, positions: positions, lastVersion: version, written: written)
     }

@@ -33,6 +33,9 @@ final class PostgresJournal {
 
     /// False for a journal of schema version 1 opened read-only: it has no Merkle tree to verify.
     var hasTree = true
+    /// False for a journal of schema version 2 or older opened read-only: it records no stream
+    /// ends (`StreamEnd`) for reads and `verify` to hold the events to.
+    var hasStreamEnds = true
 
     /// Present while this session holds the append lock.
     var write: WriteState?
@@ -53,6 +56,9 @@ final class PostgresJournal {
         var trainedDictionary = false
         /// Streams known in this transaction (looked up or created): id, and last version.
         var streams: [String: (id: Int64?, version: Int64?)] = [:]
+        /// The new ends of the streams this transaction appended to, by stream id, which its
+        /// commit records in `journal_streams`.
+        var ends: [Int64: StreamEnd] = [:]
         var newStreams: [String: Int64] = [:]
         var newTypes: [String: Int64] = [:]
         /// Events known to be stored (looked up, or appended in this transaction), by id.
@@ -235,6 +241,16 @@ final class PostgresJournal {
         } catch {
             rollbackWrite()
             throw error
+        }
+        if !state.ends.isEmpty {
+            let ids = state.ends.keys.sorted()
+            statements.append(
+                PostgresStatement(
+                    PostgresEventStore.recordStreamEndsSQL,
+                    [
+                        .int64Array(ids), .int64Array(ids.map { state.ends[$0]?.version }),
+                        .int64Array(ids.map { state.ends[$0]?.position })
+                    ]))
         }
         statements.append(
             PostgresStatement(

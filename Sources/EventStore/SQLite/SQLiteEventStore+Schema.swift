@@ -1,11 +1,13 @@
-// The on-disk format of the SQLite journal (schema version 3).
+// The on-disk format of the SQLite journal (schema version 4).
 //
 // The file is a SQLite 3 database in WAL mode whose header carries `PRAGMA application_id =
-// 0x4A524E4C` ("JRNL") and `PRAGMA user_version = 3`. A file with another application id, or with
+// 0x4A524E4C` ("JRNL") and `PRAGMA user_version = 4`. A file with another application id, or with
 // tables but not ours, is refused as `.notAJournal`. Every journal table is prefixed `journal_`,
 // so other modules (the projections) may keep their own tables in the same file.
 //
-//   journal_streams(id INTEGER PRIMARY KEY, name TEXT)             stream names, interned
+//   journal_streams(id INTEGER PRIMARY KEY, name TEXT,             stream names, interned, and
+//                   last_version INTEGER, last_position INTEGER)   each one's last event (version,
+//                                          position), set by every commit that appends to it
 //   UNIQUE INDEX journal_streams_name (name)                          (files created before
 //                                          2026-11-30 have the same as an inline UNIQUE)
 //   journal_types(id INTEGER PRIMARY KEY, name TEXT UNIQUE)        event types, interned
@@ -52,13 +54,19 @@
 // writing: the tree is built from the whole log in one transaction (SQLiteJournal+Tree.swift).
 // Opened read-only, it is read as it is, without a tree.
 //
-// Triggers refuse UPDATE and DELETE on events, streams, types, dictionaries and checkpoints, any
-// change of journal_head other than moving it forward, any DELETE on journal_tree and any UPDATE
-// of a tile that does not keep its old hashes as a prefix.
+// Version 4 adds each stream's last version and position (`journal_streams.last_version`,
+// `last_position`), which stream reads hold their events to (`StreamVersionCheck`). A version 3
+// file is upgraded when first opened for writing: the columns are filled from the events in one
+// transaction (`addStreamEnds`). Opened read-only, it is read as it is, without them.
+//
+// Triggers refuse UPDATE and DELETE on events, types, dictionaries and checkpoints, DELETE on
+// streams and any UPDATE of a stream but moving its last event forward, any change of
+// journal_head other than moving it forward, any DELETE on journal_tree and any UPDATE of a tile
+// that does not keep its old hashes as a prefix.
 
 extension SQLiteEventStore {
     static let applicationID: Int64 = 0x4A52_4E4C
-    static let schemaVersion: Int64 = 3
+    static let schemaVersion: Int64 = 4
 
     /// The unique index on stream names.
     static let streamNameIndexSchema = "CREATE UNIQUE INDEX journal_streams_name ON journal_streams(name);"
@@ -74,7 +82,9 @@ extension SQLiteEventStore {
         """
         CREATE TABLE journal_streams(
             id INTEGER PRIMARY KEY,
-            name TEXT NOT NULL
+            name TEXT NOT NULL,
+            last_version INTEGER,
+            last_position INTEGER
         );
         \(loadIndexes ? streamNameIndexSchema : "")
         CREATE TABLE journal_types(
@@ -115,8 +125,7 @@ extension SQLiteEventStore {
             BEGIN SELECT RAISE(ABORT, 'journal events are immutable'); END;
         CREATE TRIGGER journal_events_no_delete BEFORE DELETE ON journal_events
             BEGIN SELECT RAISE(ABORT, 'journal events are immutable'); END;
-        CREATE TRIGGER journal_streams_no_update BEFORE UPDATE ON journal_streams
-            BEGIN SELECT RAISE(ABORT, 'journal streams are immutable'); END;
+        \(streamEndsTriggerSchema)
         CREATE TRIGGER journal_streams_no_delete BEFORE DELETE ON journal_streams
             BEGIN SELECT RAISE(ABORT, 'journal streams are immutable'); END;
         CREATE TRIGGER journal_types_no_update BEFORE UPDATE ON journal_types
@@ -133,6 +142,43 @@ extension SQLiteEventStore {
             WHEN NEW.position <= OLD.position OR NEW.singleton != OLD.singleton
             BEGIN SELECT RAISE(ABORT, 'the journal head only moves forward'); END;
         """
+    }
+
+    /// A stream row changes only to move its last event forward (new in version 4; before, no
+    /// update at all).
+    static let streamEndsTriggerSchema = """
+        CREATE TRIGGER journal_streams_forward_only BEFORE UPDATE ON journal_streams
+            WHEN NEW.id IS NOT OLD.id OR NEW.name IS NOT OLD.name OR NEW.last_version IS NULL
+                OR NEW.last_position IS NULL OR NEW.last_version < OLD.last_version
+                OR NEW.last_position < OLD.last_position
+            BEGIN SELECT RAISE(ABORT, 'a journal stream only moves forward'); END;
+        """
+
+    /// Records `last_version` and `last_position` of one stream (a commit's, for each stream it
+    /// appended to).
+    static let recordStreamEndSQL = "UPDATE journal_streams SET last_version = ?, last_position = ? WHERE id = ?"
+
+    /// Version 3 → 4 (and the end of 2 → 4): the columns (unless the file has them), each filled
+    /// with its stream's last event, found through the `(stream_id, version)` index, then the
+    /// trigger that lets them move forward only. Inside the caller's write transaction.
+    static func addStreamEnds(_ connection: SQLiteConnection) throws(SQLiteError) {
+        let hasColumns =
+            try connection.scalarInt(
+                "SELECT count(*) FROM pragma_table_info('journal_streams') WHERE name = 'last_version'") == 1
+        try connection.execute(
+            """
+            DROP TRIGGER IF EXISTS journal_streams_no_update;
+            DROP TRIGGER IF EXISTS journal_streams_forward_only;
+            \(hasColumns ? "" : """
+                ALTER TABLE journal_streams ADD COLUMN last_version INTEGER;
+                ALTER TABLE journal_streams ADD COLUMN last_position INTEGER;
+                """)
+            UPDATE journal_streams SET (last_version, last_position) = (
+                SELECT version, position FROM journal_events
+                WHERE stream_id = journal_streams.id ORDER BY version DESC LIMIT 1);
+            \(streamEndsTriggerSchema)
+            PRAGMA user_version = \(schemaVersion);
+            """)
     }
 
     /// The batched id index (new in version 2), created with the schema or by the upgrade.
@@ -219,7 +265,7 @@ extension SQLiteEventStore {
 
     /// Every trigger name, for tests that tamper through raw SQL.
     public static let immutabilityTriggers = [
-        "journal_events_no_update", "journal_events_no_delete", "journal_streams_no_update",
+        "journal_events_no_update", "journal_events_no_delete", "journal_streams_forward_only",
         "journal_streams_no_delete", "journal_types_no_update", "journal_types_no_delete",
         "journal_dictionaries_no_update", "journal_dictionaries_no_delete", "journal_head_no_delete",
         "journal_head_forward_only", "journal_event_ids_no_update", "journal_event_ids_no_delete",
@@ -227,11 +273,12 @@ extension SQLiteEventStore {
         "journal_tree_append_only", "journal_checkpoints_no_update", "journal_checkpoints_no_delete"
     ]
 
-    /// Checks that the file is a journal, creating the schema in an empty, writable file and
-    /// upgrading a version 1 file opened for writing to version 2. Returns the schema version in
-    /// effect: 1 only for a version 1 file opened read-only (read as it is, nothing written); 2
-    /// for a version 2 file, which the store upgrades to 3 when it writes
-    /// (`SQLiteJournal.upgradeToTree()`, which needs the journal's decoding of events).
+    /// Checks that the file is a journal, creating the schema in an empty, writable file,
+    /// upgrading a version 1 file opened for writing to version 2 and a version 3 one to 4.
+    /// Returns the schema version in effect: 1 or 3 only for a file of that version opened
+    /// read-only (read as it is, nothing written); 2 for a version 2 file, which the store
+    /// upgrades to 4 when it writes (`SQLiteJournal.upgradeToTree()`, which needs the journal's
+    /// decoding of events).
     /// `loadIndexes: false` creates a new journal without the indexes of `loadIndexSchemas` (a
     /// journal load, which creates them when it finishes).
     @discardableResult
@@ -249,6 +296,12 @@ extension SQLiteEventStore {
                     return 2
                 }
                 if version == 2 { return 2 }
+                if version == 3 {
+                    if readOnly || connection.isReadOnly { return 3 }
+                    try upgradeToStreamEnds(connection, path: path)
+                    relayoutTree(connection, path: path)
+                    return Self.schemaVersion
+                }
                 guard version == Self.schemaVersion else {
                     throw EventStoreError(
                         code: .notAJournal,
@@ -324,6 +377,27 @@ extension SQLiteEventStore {
             "SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = 'journal_tree'")
         guard try statement.step() else { return false }
         return statement.text(at: 0).uppercased().contains("WITHOUT ROWID")
+    }
+
+    /// Upgrades a version 3 journal to 4 in one write transaction (re-checked under the lock:
+    /// another process may have just done it); says so on a terminal.
+    private static func upgradeToStreamEnds(_ connection: SQLiteConnection, path: String) throws {
+        try connection.begin(.immediate)
+        do {
+            if try connection.scalarInt("PRAGMA user_version") == 3 {
+                let streams = try connection.scalarInt("SELECT count(*) FROM journal_streams") ?? 0
+                let progress = UpgradeProgress(
+                    total: streams, what: "recording the last event of each stream of \(path)", unit: "streams")
+                progress.report(0)
+                defer { progress.finish() }
+                try addStreamEnds(connection)
+                progress.report(streams)
+            }
+            try connection.commit()
+        } catch {
+            connection.rollback()
+            throw error
+        }
     }
 
     /// Upgrades a version 1 journal in one write transaction (re-checked under the lock: another

@@ -40,7 +40,8 @@ public final class SQLiteEventStore: TransactionalEventStore, @unchecked Sendabl
     private let reader: SQLiteJournal?
     private let readerLock = ConditionLock()
     private let signal = CommitSignal()
-    /// The file's schema version: below 3 only for an older file opened read-only, which has no tree.
+    /// The file's schema version: below 4 only for an older file opened read-only, which has no
+    /// stream ends (below 3: no tree either).
     let fileSchemaVersion: Int64
 
     /// Opens the journal at `path` (`:memory:` for a private in-memory journal), creating it when
@@ -69,10 +70,13 @@ public final class SQLiteEventStore: TransactionalEventStore, @unchecked Sendabl
             version = Self.schemaVersion
         }
         writer.hasTree = version >= 3
+        writer.hasStreamEnds = version >= 4
         fileSchemaVersion = version
         reader =
             inMemory || configuration.readOnly
             ? nil : try SQLiteJournal(path: path, configuration: configuration, writer: false)
+        reader?.hasTree = writer.hasTree
+        reader?.hasStreamEnds = writer.hasStreamEnds
         let signal = self.signal
         commits = GroupCommit(writer: writer, didCommit: { signal.publish($0) })
     }

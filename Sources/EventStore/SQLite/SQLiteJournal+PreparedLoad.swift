@@ -41,6 +41,7 @@ extension SQLiteJournal {
                     case let .refused(error):
                         throw error
                     }
+                    try writeStreamEndsIfDue()
                     spillStreamBookkeepingIfDue()
                 }
                 try run("appending a batch to \(path)") { () throws(SQLiteError) in try writePendingRows() }
@@ -105,6 +106,7 @@ extension SQLiteJournal {
             }
         }
         write?.setVersion(version, of: sid)
+        write?.setEnd(StreamEnd(version: version, position: position), of: sid)
         return count
     }
 

@@ -66,7 +66,10 @@ extension SQLiteJournal {
         throws(EventStoreError) -> [RecordedEvent]
     {
         guard limit > 0, let id = try streamID(of: stream) else { return [] }
-        var versions = StreamVersionCheck(stream: stream, from: version, direction: direction)
+        // Read before the events: they are then at least as recent as the end (WAL snapshots
+        // per statement), so a read that stops short of it has found events gone.
+        let recorded = hasStreamEnds ? try recordedEnd(streamID: id, stream: stream) : nil
+        var versions = StreamVersionCheck(stream: stream, from: version, direction: direction, recorded: recorded)
         let events = try collect(
             "reading stream \(stream)", direction == .forward ? .readForward : .readBackward,
             stream: stream, check: .previousColumn,
@@ -78,6 +81,17 @@ extension SQLiteJournal {
             })
         try versions.finish(limit: limit)
         return events
+    }
+
+    /// The end the journal records for stream `id` (nil: none, for a stream without events).
+    func recordedEnd(streamID id: Int64, stream: StreamName) throws(EventStoreError) -> StreamEnd? {
+        try run("reading the last event of stream \(stream)") { () throws(SQLiteError) in
+            let statement = try statement(.streamEnd)
+            statement.bind(id, at: 1)
+            defer { statement.reset() }
+            guard try statement.step(), !statement.isNull(at: 0), !statement.isNull(at: 1) else { return nil }
+            return StreamEnd(version: statement.int64(at: 0), position: statement.int64(at: 1))
+        }
     }
 
     func readAll(from position: Int64, limit: Int) throws(EventStoreError) -> [RecordedEvent] {

@@ -4,7 +4,7 @@ extension SQLiteJournal {
     enum Hot: Int, CaseIterable {
         case insertEvent, savepoint, release, rollbackTo, streamByName, streamByID, typeByName, typeByID, lastVersion,
             readAll, readForward, readBackward, insertStream, insertType, head, idIndexThrough, indexedID, tailIDs,
-            eventByID, copyIDs, moveIDIndex, insertStreamIfAbsent, insertEventRows
+            eventByID, copyIDs, moveIDIndex, insertStreamIfAbsent, insertEventRows, recordStreamEnd, streamEnd
 
         var sql: String {
             switch self {
@@ -73,6 +73,8 @@ extension SQLiteJournal {
                 return "INSERT INTO journal_streams(name) VALUES (?) ON CONFLICT(name) DO NOTHING"
             case .insertType: return "INSERT INTO journal_types(name) VALUES (?)"
             case .head: return "SELECT position, hash FROM journal_head WHERE singleton = 1"
+            case .recordStreamEnd: return SQLiteEventStore.recordStreamEndSQL
+            case .streamEnd: return "SELECT last_version, last_position FROM journal_streams WHERE id = ?"
             }
         }
     }

@@ -58,11 +58,14 @@ extension SQLiteJournal {
         }
     }
 
-    /// Version 2 → 3: creates the tree and checkpoint tables and fills the tree from the whole
-    /// log, in one write transaction (re-checked under the lock: another process may have just
-    /// done it). Prints its progress on stderr when stderr is a terminal.
+    /// Version 2 → 4: creates the tree and checkpoint tables and fills the tree from the whole
+    /// log, then records each stream's last event (`addStreamEnds`), in one write transaction
+    /// (re-checked under the lock: another process may have just done it). Prints its progress
+    /// on stderr when stderr is a terminal.
     func upgradeToTree() throws(EventStoreError) {
-        try run("upgrading \(path) to journal schema version 3") { () throws(SQLiteError) in try sql.begin(.immediate) }
+        try run("upgrading \(path) to journal schema version \(SQLiteEventStore.schemaVersion)") {
+            () throws(SQLiteError) in try sql.begin(.immediate)
+        }
         do throws(EventStoreError) {
             let version = try run("reading the schema version") { () throws(SQLiteError) in
                 try sql.scalarInt("PRAGMA user_version")
@@ -104,8 +107,9 @@ extension SQLiteJournal {
                 try chain.finish()
                 try flush()
                 progress.finish()
-                try run("upgrading \(path) to journal schema version 3") { () throws(SQLiteError) in
-                    try sql.execute("PRAGMA user_version = 3")
+                // Then each stream's last event (version 4), in the same transaction.
+                try run("upgrading \(path) to journal schema version \(SQLiteEventStore.schemaVersion)") {
+                    () throws(SQLiteError) in try SQLiteEventStore.addStreamEnds(sql)
                 }
             }
             try run("committing the upgrade of \(path)") { () throws(SQLiteError) in try sql.commit() }

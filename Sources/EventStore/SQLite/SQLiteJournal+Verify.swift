@@ -17,6 +17,11 @@ extension SQLiteJournal {
         if let state = write, !state.leafHashes.isEmpty {
             if state.savepoints == 0 { try flushTree() } else { checkTree = false }
         }
+        // Likewise the ends of the streams it appended to.
+        var checkEnds = hasStreamEnds
+        if let state = write, !state.ends.isEmpty {
+            if state.savepoints == 0 { try writeStreamEnds() } else { checkEnds = false }
+        }
         let head = try self.head()
         var walk = LogWalk(
             chain: ScanChainCheck(
@@ -51,6 +56,7 @@ extension SQLiteJournal {
         let report = try walk.finish(headPosition: head.position, headHash: head.hash)
         try walk.tree?.finish(storedTile: storedTile)
         if !legacyIDIndex { try verifyIDIndex(headPosition: head.position) }
+        if checkEnds { try verifyStreamEnds(walk, headPosition: report.headPosition) }
         return report
     }
 
@@ -64,8 +70,10 @@ extension SQLiteJournal {
         private(set) var checked: Int64 = 0
         /// The next version of each stream, by stream id (ids are dense from 1); −1: none yet.
         private var versions: [Int64] = []
-        /// Next versions of ids too large for the array (only a damaged row has one).
-        private var otherVersions: [Int64: Int64] = [:]
+        /// The position of each stream's last event so far, beside `versions`.
+        private var lastPositions: [Int64] = []
+        /// Ends of ids too large for the arrays (only a damaged row has one).
+        private var otherEnds: [Int64: StreamEnd] = [:]
         private var streams: Int64 = 0
         /// The stored hash of the last row (the chain's start before the first).
         private var lastHash = ChainHasher.zeroHash
@@ -101,7 +109,7 @@ extension SQLiteJournal {
                 throw .integrity(
                     at: position, "stream \(stream) has version \(version) here, expected \(expectedVersion)")
             }
-            setNextVersion(version + 1, of: streamID)
+            setEnd(StreamEnd(version: version, position: position), of: streamID)
             lastHash = statement.blob(at: 11)
             checked = position
         }
@@ -130,23 +138,54 @@ extension SQLiteJournal {
                 let next = versions[Int(streamID)]
                 return next < 0 ? 0 : next
             }
-            return otherVersions[streamID] ?? 0
+            return otherEnds[streamID].map { $0.version + 1 } ?? 0
         }
 
-        private mutating func setNextVersion(_ next: Int64, of streamID: Int64) {
+        /// The last event of stream `streamID` the walk has met (nil: none).
+        func end(of streamID: Int64) -> StreamEnd? {
+            if streamID >= 0 && streamID < Int64(versions.count) {
+                let next = versions[Int(streamID)]
+                return next < 0 ? nil : StreamEnd(version: next - 1, position: lastPositions[Int(streamID)])
+            }
+            return otherEnds[streamID]
+        }
+
+        private mutating func setEnd(_ end: StreamEnd, of streamID: Int64) {
             if streamID >= 0 && streamID < Int64(versions.count) + 65_536 {
                 if streamID >= Int64(versions.count) {
-                    versions.append(
-                        contentsOf: repeatElement(
-                            -1, count: max(Int(streamID) + 1 - versions.count, versions.count / 2)))
+                    let grow = max(Int(streamID) + 1 - versions.count, versions.count / 2)
+                    versions.append(contentsOf: repeatElement(-1, count: grow))
+                    lastPositions.append(contentsOf: repeatElement(0, count: grow))
                 }
                 if versions[Int(streamID)] < 0 { streams += 1 }
-                versions[Int(streamID)] = next
+                versions[Int(streamID)] = end.version + 1
+                lastPositions[Int(streamID)] = end.position
             } else {
-                if otherVersions[streamID] == nil { streams += 1 }
-                otherVersions[streamID] = next
+                if otherEnds[streamID] == nil { streams += 1 }
+                otherEnds[streamID] = end
             }
         }
+    }
+
+    /// Every stream's recorded end (`journal_streams.last_version`, `last_position`) must be its
+    /// last event as the walk found it: bookkeeping changed behind the store's back would make
+    /// readers hold a stream to an end it does not have, or miss events cut from its end.
+    private func verifyStreamEnds(_ walk: LogWalk, headPosition: Int64) throws(EventStoreError) {
+        let check = try run("reading the streams' last events") { () throws(SQLiteError) in
+            let statement = try sql.cached(
+                "SELECT id, name, last_version, last_position FROM journal_streams ORDER BY id")
+            defer { statement.reset() }
+            var check = StreamEnd.Check(head: headPosition)
+            while try statement.step() {
+                let recorded =
+                    statement.isNull(at: 2) || statement.isNull(at: 3)
+                    ? nil : StreamEnd(version: statement.int64(at: 2), position: statement.int64(at: 3))
+                let stored = walk.end(of: statement.int64(at: 0))
+                if recorded != stored { check.add(stream: statement.text(at: 1), recorded: recorded, stored: stored) }
+            }
+            return check
+        }
+        try check.finish()
     }
 
     /// The id index must cover exactly positions 1…through, one row each (rows removed or added

@@ -32,6 +32,7 @@ extension SQLiteJournal {
         guard write != nil else { return }
         do {
             try flushTree()
+            try writeStreamEnds()
         } catch {
             rollbackWrite()
             throw error
@@ -123,7 +124,34 @@ extension SQLiteJournal {
     func maintainBetweenAppends() throws(EventStoreError) {
         try copyIDsIfDue()
         try flushTreeIfDue()
+        try writeStreamEndsIfDue()
         spillStreamBookkeepingIfDue()
+    }
+
+    /// Records the new end of each stream the open transaction appended to in `journal_streams`:
+    /// one UPDATE per stream, in id order, whatever the number of its events.
+    func writeStreamEnds() throws(EventStoreError) {
+        guard let state = write, !state.ends.isEmpty, state.savepoints == 0, let ends = write?.takeEnds() else {
+            return
+        }
+        try run("recording the streams' last events") { () throws(SQLiteError) in
+            let statement = try statement(.recordStreamEnd)
+            for id in ends.keys.sorted() {
+                guard let end = ends[id] else { continue }
+                statement.bind(end.version, at: 1)
+                statement.bind(end.position, at: 2)
+                statement.bind(id, at: 3)
+                try statement.run()
+            }
+        }
+    }
+
+    /// `writeStreamEnds()` once a long transaction (a 10-million-line import) has appended to
+    /// `transactionStreamMemory` streams, which bounds its memory (outside savepoints).
+    func writeStreamEndsIfDue() throws(EventStoreError) {
+        guard let state = write, state.savepoints == 0, state.ends.count >= configuration.transactionStreamMemory
+        else { return }
+        try writeStreamEnds()
     }
 
     // MARK: - Append
@@ -152,6 +180,7 @@ extension SQLiteJournal {
         positions.reserveCapacity(request.events.count)
         var version = current
         var written = 0
+        var lastPosition: Int64 = 0
         let now = configuration.clock()
         for event in request.events {
             let key = EventIDKey(event.id)
@@ -194,10 +223,14 @@ extension SQLiteJournal {
             write?.written += 1
             version = nextVersion
             written += 1
+            lastPosition = position
             positions.append(position)
             try trainDictionaryIfDue()
         }
         if let streamID { write?.setVersion(version, of: streamID) }
+        if written > 0, let streamID, let version {
+            write?.setEnd(StreamEnd(version: version, position: lastPosition), of: streamID)
+        }
         return AppendResult(stream: stream, positions: positions, lastVersion: version, written: written)
     }
 

@@ -66,6 +66,9 @@ final class SQLiteJournal {
     /// False for a journal of schema version 1 or 2 opened read-only: it has no Merkle tree to
     /// verify.
     var hasTree = true
+    /// False for a journal of schema version 3 or older opened read-only: it records no stream
+    /// ends (`StreamEnd`) for reads and `verify` to hold the events to.
+    var hasStreamEnds = true
 
     // Scratch buffers reused by encode/decode.
     var payloadScratch: [UInt8] = []
@@ -87,6 +90,9 @@ final class SQLiteJournal {
         private(set) var newTypeNames: [Int64: String] = [:]
         /// Last versions of streams touched in this transaction (nil: the stream has no events).
         private(set) var versions: [Int64: Int64?] = [:]
+        /// The new ends of the streams this transaction appended to, by stream id, for
+        /// `journal_streams` (`writeStreamEnds()`: at the commit, or sooner in a long one).
+        private(set) var ends: [Int64: StreamEnd] = [:]
         /// The ids this transaction added to `recentIDs` since its last copy into the index, in
         /// order, so that a rollback can take them out again.
         private(set) var addedIDs: [EventIDKey] = []
@@ -120,6 +126,7 @@ final class SQLiteJournal {
             case stream(StreamName, Int64)
             case type(String, Int64)
             case version(Int64, Int64??)
+            case end(Int64, StreamEnd?)
         }
 
         struct Mark {
@@ -152,6 +159,8 @@ final class SQLiteJournal {
                     newTypeNames[id] = nil
                 case let .version(id, previous):
                     versions[id] = previous
+                case let .end(id, previous):
+                    ends[id] = previous
                 }
             }
             if addedIDs.count > mark.addedIDCount { addedIDs.removeSubrange(mark.addedIDCount...) }
@@ -182,6 +191,18 @@ final class SQLiteJournal {
         mutating func setVersion(_ version: Int64?, of streamID: Int64) {
             if savepoints > 0 { undo.append(.version(streamID, versions[streamID])) }
             versions[streamID] = .some(version)
+        }
+
+        mutating func setEnd(_ end: StreamEnd, of streamID: Int64) {
+            if savepoints > 0 { undo.append(.end(streamID, ends[streamID])) }
+            ends[streamID] = end
+        }
+
+        /// Empties `ends` (outside savepoints), returning what it held.
+        mutating func takeEnds() -> [Int64: StreamEnd] {
+            precondition(savepoints == 0, "stream ends are written outside savepoints")
+            defer { ends.removeAll() }
+            return ends
         }
 
         mutating func addStream(_ stream: StreamName, id: Int64) {
