@@ -73,7 +73,9 @@ package struct SummaryBytesBuilder: SummaryBuilder {
         first = false
         bytes.append(UInt8(ascii: "\""))
         key.withUTF8Buffer { bytes.append(contentsOf: $0) }
-        bytes.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":")])
+        // Byte by byte: an array literal here would be an allocation per key.
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(UInt8(ascii: ":"))
     }
 
     private mutating func null() { bytes.append(contentsOf: "null".utf8) }
