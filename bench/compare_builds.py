@@ -2,6 +2,7 @@
 """Two builds of `journal` on the same workload, in one run, alternating (BENCHMARKS.md).
 
     python3 bench/compare_builds.py BASE_JOURNAL NEW_JOURNAL [--events N] [--runs R] [--big N]
+    python3 bench/compare_builds.py BASE NEW --journal PATH --steps "replay --all,verify" --runs 5
 
 Each step runs R times per build, base and new alternating, on the same input; the table gives
 the median wall time, the median CPU time (user + system of the child: what the code costs
@@ -9,6 +10,10 @@ whatever else the machine does) and new/base ratios. Steps: import of an NDJSON 
 journal, replay --all, project --rebuild and verify of the imported journal, and simulate of
 --big events into a new journal (the load path). Everything runs in a temporary folder that is
 removed at the end.
+
+With --journal, the read steps (replay --all, project --rebuild, verify; --steps picks some) run
+on that journal instead (rebuild on a copy per run), with no import or simulate, and the table
+says whether both builds printed the same bytes (`project --rebuild` prints its own timing: "n/a").
 """
 import argparse
 import os
@@ -47,8 +52,13 @@ def main():
     parser.add_argument("--events", type=int, default=500_000, help="events of the import workload")
     parser.add_argument("--big", type=int, default=2_000_000, help="events of the simulate step")
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--journal", help="an existing journal for the read steps only")
+    parser.add_argument("--steps", default="replay --all,project --rebuild,verify",
+                        help="with --journal: the read steps, comma-separated")
     args = parser.parse_args()
     builds = {"base": os.path.abspath(args.base), "new": os.path.abspath(args.new)}
+    if args.journal:
+        return compare_reads(builds, os.path.abspath(args.journal), args.steps.split(","), args.runs)
     folder = tempfile.mkdtemp(prefix="journal-compare-")
     try:
         workload = os.path.join(folder, "workload.ndjson")
@@ -93,6 +103,49 @@ def main():
             new_cpu = statistics.median(s[1] for s in by_build["new"])
             print(f"{step:<20}{base_wall:>12.2f}{new_wall:>12.2f}{new_wall / base_wall:>10.3f}"
                   f"{base_cpu:>12.2f}{new_cpu:>12.2f}{new_cpu / base_cpu:>10.3f}")
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def compare_reads(builds, journal, steps, runs):
+    """The read steps on an existing journal, alternating, with their outputs compared."""
+    folder = tempfile.mkdtemp(prefix="journal-compare-")
+    try:
+        print(f"journal: {journal}; {runs} runs, alternating")
+        print(f"{'step':<20}{'base wall s':>12}{'new wall s':>12}{'new/base':>10}{'base cpu s':>12}{'new cpu s':>12}"
+              f"{'new/base':>10}  same output")
+        for step in steps:
+            samples = {"base": [], "new": []}
+            outputs = {}
+            for run in range(runs):
+                for build, binary in builds.items():
+                    db = journal
+                    if step.startswith("project"):
+                        db = os.path.join(folder, "copy.db")
+                        shutil.copyfile(journal, db)
+                    output = os.path.join(folder, f"{build}.out")
+                    with open(output, "wb") as out:
+                        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+                        start = time.perf_counter()
+                        result = subprocess.run([binary] + step.split() + ["--db", db], stdout=out,
+                                                stderr=subprocess.PIPE)
+                        wall = time.perf_counter() - start
+                        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+                    if result.returncode != 0:
+                        sys.exit(f"failed ({result.returncode}): {step}\n{result.stderr.decode()}")
+                    samples[build].append((wall, (after.ru_utime - before.ru_utime)
+                                           + (after.ru_stime - before.ru_stime)))
+                    with open(output, "rb") as f:
+                        outputs[build] = f.read()
+                    if step.startswith("project"):
+                        remove_journal(db)
+            same = "n/a" if step.startswith("project") else outputs["base"] == outputs["new"]
+            base_wall = statistics.median(s[0] for s in samples["base"])
+            new_wall = statistics.median(s[0] for s in samples["new"])
+            base_cpu = statistics.median(s[1] for s in samples["base"])
+            new_cpu = statistics.median(s[1] for s in samples["new"])
+            print(f"{step:<20}{base_wall:>12.2f}{new_wall:>12.2f}{new_wall / base_wall:>10.3f}"
+                  f"{base_cpu:>12.2f}{new_cpu:>12.2f}{new_cpu / base_cpu:>10.3f}  {same}")
     finally:
         shutil.rmtree(folder, ignore_errors=True)
 

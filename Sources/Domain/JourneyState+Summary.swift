@@ -14,9 +14,24 @@ extension JourneyState {
     /// `selectedMethod`, `resumed`, `selections`, `attempts`, `otpRejections`, `interruptions`,
     /// `appToAppResumedWithTAV`, `activatedBy`, `failureReason`.
     public func summary() -> JSONObject {
+        var builder = SummaryObjectBuilder()
+        describe(into: &builder)
+        return builder.object
+    }
+
+    /// Appends the compact JSON text of ``summary()`` to `bytes` (what `JSONWriter` writes for it),
+    /// without building the object.
+    public func writeSummary(into bytes: inout [UInt8]) {
+        var builder = SummaryBytesBuilder(appendingTo: &bytes)
+        describe(into: &builder)
+        builder.close(into: &bytes)
+    }
+
+    /// The summary's keys and values, in order, for either builder.
+    package func describe<Builder: SummaryBuilder>(into builder: inout Builder) {
         switch self {
-        case let .threeDS(state): return state.summary()
-        case let .card(state): return state.summary()
+        case let .threeDS(state): state.describe(into: &builder)
+        case let .card(state): state.describe(into: &builder)
         }
     }
 
@@ -49,45 +64,42 @@ extension JourneyState {
     }
 }
 
-private func string(_ value: String?) -> JSONValue { value.map { .string($0) } ?? .null }
-private func int(_ value: Int) -> JSONValue { .number(JSONNumber(value)) }
-
 extension ThreeDSTransaction.State {
     /// See ``JourneyState/summary()``.
     public func summary() -> JSONObject {
-        var object = JSONObject()
+        var builder = SummaryObjectBuilder()
+        describe(into: &builder)
+        return builder.object
+    }
+
+    package func describe<Builder: SummaryBuilder>(into builder: inout Builder) {
         let challenge = self.challenge
-        object.appendUnchecked(key: "category", value: .string("3ds"))
-        object.appendUnchecked(key: "status", value: .string(statusName))
+        builder.string("category", "3ds")
+        builder.string("status", statusName)
         var step: String?
         if case let .challenge(_, running) = self { step = running.step.name }
-        object.appendUnchecked(key: "step", value: string(step))
-        object.appendUnchecked(key: "terminal", value: .bool(isTerminal))
-        object.appendUnchecked(key: "outcome", value: .string(outcomeKey.rawValue))
-        object.appendUnchecked(key: "directoryServerID", value: string(info?.directoryServerID))
-        object.appendUnchecked(key: "messageVersion", value: string(info?.messageVersion.rawValue))
-        object.appendUnchecked(key: "authResponseTransStatus", value: string(info?.authResponseStatus?.rawValue))
-        object.appendUnchecked(key: "challengeStartedAt", value: string(challenge.map { $0.startedAt.description }))
-        object.appendUnchecked(
-            key: "timeoutSeconds", value: challenge.map { .number(JSONNumber($0.timeoutSeconds)) } ?? .null)
-        object.appendUnchecked(key: "deadline", value: string(challenge.map { $0.deadline.description }))
-        object.appendUnchecked(key: "lastCounter", value: string(challenge?.lastCounter?.text))
-        if let (counter, action) = requestInFlight {
-            object.appendUnchecked(
-                key: "requestInFlight",
-                value: .object(
-                    JSONObject([
-                        ("counter", .string(counter.text)), ("action", .string(action.rawValue))
-                    ])))
-        } else {
-            object.appendUnchecked(key: "requestInFlight", value: .null)
+        builder.string("step", step)
+        builder.bool("terminal", isTerminal)
+        builder.string("outcome", outcomeKey.rawValue)
+        builder.string("directoryServerID", info?.directoryServerID)
+        builder.string("messageVersion", info?.messageVersion.rawValue)
+        builder.string("authResponseTransStatus", info?.authResponseStatus?.rawValue)
+        builder.string("challengeStartedAt", challenge.map { $0.startedAt.description })
+        builder.integer("timeoutSeconds", challenge.map { $0.timeoutSeconds })
+        builder.string("deadline", challenge.map { $0.deadline.description })
+        builder.string("lastCounter", challenge?.lastCounter?.text)
+        let inFlight = requestInFlight
+        builder.object("requestInFlight", present: inFlight != nil) { nested in
+            guard let (counter, action) = inFlight else { return }
+            nested.string("counter", counter.text)
+            nested.string("action", action.rawValue)
         }
-        object.appendUnchecked(key: "lastUiType", value: string(lastUIType?.rawValue))
-        object.appendUnchecked(key: "uiTypesSeen", value: .array(uiTypesSeen.map { .string($0.rawValue) }))
-        object.appendUnchecked(key: "requests", value: int(challenge?.requests ?? 0))
-        object.appendUnchecked(key: "otpSubmissions", value: int(otpSubmissions))
-        object.appendUnchecked(key: "resends", value: int(resends))
-        object.appendUnchecked(key: "cancelRequested", value: .bool(challenge?.cancelRequested ?? false))
+        builder.string("lastUiType", lastUIType?.rawValue)
+        builder.strings("uiTypesSeen", uiTypesSeen.lazy.map { $0.rawValue })
+        builder.integer("requests", Int64(challenge?.requests ?? 0))
+        builder.integer("otpSubmissions", Int64(otpSubmissions))
+        builder.integer("resends", Int64(resends))
+        builder.bool("cancelRequested", challenge?.cancelRequested ?? false)
         var finalStatus: String?
         var errorCode: String?
         switch self {
@@ -101,47 +113,48 @@ extension ThreeDSTransaction.State {
             }
         case .empty, .created, .authParametersIssued, .authResponseReceived: break
         }
-        object.appendUnchecked(key: "finalTransStatus", value: string(finalStatus))
-        object.appendUnchecked(key: "errorCode", value: string(errorCode))
-        return object
+        builder.string("finalTransStatus", finalStatus)
+        builder.string("errorCode", errorCode)
     }
 }
 
 extension CardDigitization.State {
     /// See ``JourneyState/summary()``.
     public func summary() -> JSONObject {
-        var object = JSONObject()
+        var builder = SummaryObjectBuilder()
+        describe(into: &builder)
+        return builder.object
+    }
+
+    package func describe<Builder: SummaryBuilder>(into builder: inout Builder) {
         let journey = self.journey
         let activation = self.activation
-        object.appendUnchecked(key: "category", value: .string("card"))
-        object.appendUnchecked(key: "status", value: .string(statusName))
+        builder.string("category", "card")
+        builder.string("status", statusName)
         var step: String?
         if case let .pendingActivation(_, running) = self { step = running.step.label }
-        object.appendUnchecked(key: "step", value: string(step))
-        object.appendUnchecked(key: "terminal", value: .bool(isTerminal))
-        object.appendUnchecked(key: "outcome", value: .string(outcomeKey.rawValue))
-        object.appendUnchecked(key: "inputMethod", value: string(journey?.inputMethod.rawValue))
-        object.appendUnchecked(key: "eligibilityErrorCode", value: string(journey?.eligibilityErrorCode))
-        object.appendUnchecked(key: "termsAccepted", value: .bool(journey?.termsAccepted ?? false))
-        object.appendUnchecked(key: "language", value: string(journey?.language))
-        object.appendUnchecked(key: "digitalCardID", value: string(digitalCardID))
-        object.appendUnchecked(key: "offeredMethods", value: .array((activation?.methods ?? []).map { .string($0.id) }))
-        if let method = selectedMethod {
-            var selected = JSONObject([("id", .string(method.id)), ("type", .string(method.type.rawValue))])
-            if let withCryptogram = method.withCryptogram {
-                selected.appendUnchecked(key: "withCryptogram", value: .bool(withCryptogram))
-            }
-            object.appendUnchecked(key: "selectedMethod", value: .object(selected))
-        } else {
-            object.appendUnchecked(key: "selectedMethod", value: .null)
+        builder.string("step", step)
+        builder.bool("terminal", isTerminal)
+        builder.string("outcome", outcomeKey.rawValue)
+        builder.string("inputMethod", journey?.inputMethod.rawValue)
+        builder.string("eligibilityErrorCode", journey?.eligibilityErrorCode)
+        builder.bool("termsAccepted", journey?.termsAccepted ?? false)
+        builder.string("language", journey?.language)
+        builder.string("digitalCardID", digitalCardID)
+        builder.strings("offeredMethods", (activation?.methods ?? []).lazy.map { $0.id })
+        let method = selectedMethod
+        builder.object("selectedMethod", present: method != nil) { nested in
+            guard let method else { return }
+            nested.string("id", method.id)
+            nested.string("type", method.type.rawValue)
+            if let withCryptogram = method.withCryptogram { nested.bool("withCryptogram", withCryptogram) }
         }
-        object.appendUnchecked(key: "resumed", value: .bool(resumed))
-        object.appendUnchecked(key: "selections", value: int(activation?.selections ?? 0))
-        object.appendUnchecked(key: "attempts", value: int(attempts))
-        object.appendUnchecked(key: "otpRejections", value: int(activation?.otpRejections ?? 0))
-        object.appendUnchecked(key: "interruptions", value: int(activation?.interruptions ?? 0))
-        object.appendUnchecked(
-            key: "appToAppResumedWithTAV", value: activation?.appToAppResumedWithTAV.map { .bool($0) } ?? .null)
+        builder.bool("resumed", resumed)
+        builder.integer("selections", Int64(activation?.selections ?? 0))
+        builder.integer("attempts", Int64(attempts))
+        builder.integer("otpRejections", Int64(activation?.otpRejections ?? 0))
+        builder.integer("interruptions", Int64(activation?.interruptions ?? 0))
+        builder.bool("appToAppResumedWithTAV", activation?.appToAppResumedWithTAV)
         var activatedBy: String?
         var failureReason: String?
         if let outcome = activationOutcome {
@@ -152,8 +165,7 @@ extension CardDigitization.State {
             case .cancelled, .expired: break
             }
         }
-        object.appendUnchecked(key: "activatedBy", value: string(activatedBy))
-        object.appendUnchecked(key: "failureReason", value: string(failureReason))
-        return object
+        builder.string("activatedBy", activatedBy)
+        builder.string("failureReason", failureReason)
     }
 }

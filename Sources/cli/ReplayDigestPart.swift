@@ -30,7 +30,7 @@ struct ReplayDigestPart {
             failures.append((stream, failure))
             bytes.append(contentsOf: "FAILS at version \(failure.version): \(failure.reason)\n".utf8)
         } else {
-            JSONWriter.write(outcome.summary, into: &bytes)
+            outcome.writeSummary(into: &bytes)
             bytes.append(0x0A)
         }
     }

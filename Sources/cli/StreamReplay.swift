@@ -1,3 +1,4 @@
+import Domain
 import EventStore
 import JournalCore
 
@@ -18,6 +19,12 @@ enum StreamReplay {
 
         /// The aggregate's summary (empty when the stream has no known category).
         var summary: JSONObject { fold?.summary ?? JSONObject() }
+
+        /// Appends the compact JSON text of ``summary`` to `bytes`, without building it.
+        func writeSummary(into bytes: inout [UInt8]) {
+            guard let fold else { return bytes.append(contentsOf: "{}".utf8) }
+            fold.state.writeSummary(into: &bytes)
+        }
     }
 
     static let pageSize = 512

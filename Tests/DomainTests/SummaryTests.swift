@@ -109,4 +109,42 @@ struct SummaryTests {
             }
         }
     }
+
+    @Test func summaryBytesAreTheTextOfTheSummaryObjectForEveryStateOfManyJourneys() throws {
+        var compared = 0
+        for seed: UInt64 in 1...20 {
+            let generator = JourneyGenerator(seed: seed)
+            for index in 0..<100 {
+                let journey = generator.journey(index % 2 == 0 ? .threeDS : .card)
+                var state = try JourneyState.initial(for: journey.stream)
+                var states = [state]
+                for event in journey.events {
+                    try state.apply(type: event.type, data: event.data, occurredAt: event.occurredAt)
+                    states.append(state)
+                }
+                for state in states {
+                    // Appended after other bytes, as `replay --all` writes one summary after another.
+                    var bytes = Array("prefix\n".utf8)
+                    state.writeSummary(into: &bytes)
+                    #expect(bytes == Array("prefix\n".utf8) + JSONWriter.bytes(.object(state.summary())))
+                    compared += 1
+                }
+            }
+        }
+        #expect(compared > 10_000)
+    }
+
+    @Test func summaryBytesEscapeStringsAsTheJSONWriterDoes() throws {
+        // A digital card id is free text from the event: quotes, backslashes and control
+        // characters are escaped the same way on both paths.
+        let approved = Step(
+            "DigitizationApprovedWithIDV",
+            #"{"digitalCardID":"DC-\"1\"\\\u0001é","methods":[{"id":"s\tms","type":"otpBySMS"}]}"#)
+        let state = try fold(
+            cardStream, [Card.eligible, Card.terms, Card.requested, approved, Card.select("s\\tms")])
+        #expect(JSONWriter.string(.object(state.summary())).contains(#""digitalCardID":"DC-\"1\"\\\u0001é""#))
+        var bytes: [UInt8] = []
+        state.writeSummary(into: &bytes)
+        #expect(bytes == JSONWriter.bytes(.object(state.summary())))
+    }
 }
