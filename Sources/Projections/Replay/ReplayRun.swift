@@ -143,10 +143,12 @@ public final class ReplayRun<Fold: ReplayFold> {
         if filling.count >= page { try dispatch() }
     }
 
+    /// The entry of the stream `name`, made when it has none. Recording, the log's keys alone
+    /// find a stream (the store names each stream id once): no map by name is kept.
     private func entry(named name: String) -> Int {
-        if let index = byName[name] { return index }
+        if writer == nil, let index = byName[name] { return index }
         entries.append(ReplayEntry(name: name))
-        byName[name] = entries.count - 1
+        if writer == nil { byName[name] = entries.count - 1 }
         return entries.count - 1
     }
 
@@ -356,9 +358,14 @@ public final class ReplayRun<Fold: ReplayFold> {
             }
         }
         if entries[index].difference != nil {
-            entries[index].thenQueue.removeAll()
-            entries[index].nowQueue.removeAll()
+            entries[index].thenQueue = []
+            entries[index].nowQueue = []
             entries[index].previous = nil
+        } else if entries[index].ended, entries[index].thenQueue.isEmpty, entries[index].nowQueue.isEmpty {
+            // An ended stream rarely has another version: its queues' storage is let go (a
+            // large log has millions of ended streams).
+            entries[index].thenQueue = []
+            entries[index].nowQueue = []
         }
     }
 
