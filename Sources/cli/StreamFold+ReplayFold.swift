@@ -25,4 +25,9 @@ extension StreamFold: ReplayFold {
 
     var replaySummary: JSONObject { summary }
     var replayEnded: Bool { state.isTerminal }
+
+    func writeReplayFields(into out: inout SummaryFieldsWriter) -> Bool {
+        state.writeSummaryFields(into: &out)
+        return true
+    }
 }

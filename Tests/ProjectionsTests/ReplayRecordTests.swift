@@ -115,18 +115,20 @@ struct ReplayRecordTests {
     }
 
     static func record<Fold: ReplayFold>(
-        _ store: any EventStore, as _: Fold.Type, rules: String, to path: String
+        _ store: any EventStore, as _: Fold.Type, rules: String, to path: String, lanes: Int = 2,
+        page: Int = ReplayRun<Fold>.defaultPage
     ) throws {
-        let run = try ReplayRun<Fold>(.record(path: path), rules: rules)
+        let run = try ReplayRun<Fold>(.record(path: path), rules: rules, lanes: lanes, page: page)
         var scan = ReplayLogScan(store: try #require(store as? any EventScanning), page: 1000)
         try scan.feed(run)
         try run.finishRecord()
     }
 
     static func compare<Fold: ReplayFold>(
-        _ store: any EventStore, as _: Fold.Type, rules: String, with path: String
+        _ store: any EventStore, as _: Fold.Type, rules: String, with path: String, lanes: Int = 2,
+        page: Int = ReplayRun<Fold>.defaultPage
     ) throws -> ReplayComparison {
-        let run = try ReplayRun<Fold>(.compare(path: path), rules: rules)
+        let run = try ReplayRun<Fold>(.compare(path: path), rules: rules, lanes: lanes, page: page)
         var scan = ReplayLogScan(store: try #require(store as? any EventScanning), page: 1000)
         try scan.feed(run)
         return try run.finishComparison()
@@ -237,6 +239,72 @@ struct ReplayRecordTests {
         let kept = try Self.compare(store, as: ResendCountsAsSubmission.self, rules: "resend", with: base + "a")
         let remade = try Self.compare(store, as: AlwaysEnded.self, rules: "real", with: base + "a")
         #expect(!kept.differences.isEmpty && remade.differences.isEmpty)
+    }
+
+    @Test("records and reports do not depend on the number of fold lanes or the page size")
+    func lanesAndPagesDoNotChangeTheResults() throws {
+        let (store, db) = try Self.simulated(.sqlite, transactions: 300, digitizations: 200)
+        defer { db.remove() }
+        let base = FileManager.default.temporaryDirectory.path + "/replay-lanes-\(UUID().uuidString)"
+        let page = ReplayRun<DomainReplayFold>.defaultPage
+        let shapes: [(lanes: Int, page: Int)] = [(2, page), (1, 1), (2, 7), (3, 1000)]
+        defer { for index in shapes.indices { try? FileManager.default.removeItem(atPath: base + "\(index)") } }
+        var reports: [String] = []
+        for (index, shape) in shapes.enumerated() {
+            try Self.record(
+                store, as: DomainReplayFold.self, rules: "real", to: base + "\(index)", lanes: shape.lanes,
+                page: shape.page)
+            let report = try Self.compare(
+                store, as: ResendCountsAsSubmission.self, rules: "resend", with: base + "0", lanes: shape.lanes,
+                page: shape.page)
+            #expect(!report.differences.isEmpty)
+            reports.append(JSONWriter.string(.object(report.json())))
+        }
+        let first = FileManager.default.contents(atPath: base + "0")
+        for index in shapes.indices.dropFirst() {
+            #expect(FileManager.default.contents(atPath: base + "\(index)") == first, "\(shapes[index])")
+            #expect(reports[index] == reports[0], "\(shapes[index])")
+        }
+    }
+
+    @Test("the state's fields written from the aggregate are the summary's values, on every state")
+    func fieldsWrittenFromTheAggregateAreTheSummarys() throws {
+        let (store, db) = try Self.simulated(.sqlite, transactions: 2_000, digitizations: 1_000)
+        defer { db.remove() }
+        var folds: [String: DomainReplayFold] = [:]
+        let parser = JSONParser()
+        var position: Int64 = 1
+        var checked = 0
+        var categories = Set<String>()
+        while true {
+            let page = try store.readAll(from: position, limit: 4096)
+            guard let last = page.last else { break }
+            for event in page {
+                let name = event.stream.rawValue
+                var fold = try folds[name] ?? DomainReplayFold.start(stream: name)
+                let folded = event.data.withUnsafeBytes { data in
+                    Result { () throws(ReplayRuleError) in
+                        try fold.replay(type: event.type, data: data, occurredAt: event.occurredAt, parser: parser)
+                    }
+                }
+                guard case .success = folded else { continue }
+                folds[name] = fold
+                var written = SummaryFieldsWriter()
+                #expect(fold.writeReplayFields(into: &written))
+                let summary = fold.replaySummary
+                #expect(written.ends.count == summary.count)
+                var start = 0
+                for (index, entry) in summary.entries.enumerated() where index < written.ends.count {
+                    let value = Array(written.bytes[start..<written.ends[index]])
+                    #expect(value == JSONWriter.bytes(entry.value), "\(name) \(entry.key)")
+                    start = written.ends[index]
+                }
+                categories.insert(JSONWriter.string(summary["category"] ?? .null))
+                checked += 1
+            }
+            position = last.position + 1
+        }
+        #expect(checked > 10_000 && categories.count == 2)
     }
 
     @Test("a record cut short or edited is refused, naming what is wrong")

@@ -10,7 +10,7 @@ public struct ReplayRuleError: Error, Sendable, Equatable {
 /// One stream's aggregate as a replay against a record folds it: the rules under test. The
 /// journal's own rules are ``DomainReplayFold`` (the command line folds through its own wrapper of
 /// the same domain, for the same reasons); a test may fold through a variant of them.
-public protocol ReplayFold {
+public protocol ReplayFold: SendableMetatype {
     /// The empty aggregate of `stream`'s category.
     static func start(stream: String) throws(ReplayRuleError) -> Self
     /// Applies one stored event (its `data` as stored).
@@ -19,6 +19,10 @@ public protocol ReplayFold {
     /// The state as a JSON object whose keys are the same, in the same order, for every state of
     /// a category (the record keeps the state field by field).
     var replaySummary: JSONObject { get }
+    /// Appends the values of ``replaySummary`` to `out` as `JSONWriter` writes them, in its
+    /// keys' order, without building the object; false (the default) when the fold cannot, and
+    /// the run then takes ``replaySummary``.
+    func writeReplayFields(into out: inout SummaryFieldsWriter) -> Bool
     /// True when nothing may follow (a terminal state): the run then drops the copy of the state
     /// it keeps for the stream's next version, and makes it again from the fold if one comes.
     var replayEnded: Bool { get }
@@ -26,6 +30,7 @@ public protocol ReplayFold {
 
 extension ReplayFold {
     public var replayEnded: Bool { false }
+    public func writeReplayFields(into _: inout SummaryFieldsWriter) -> Bool { false }
 }
 
 /// The domain's rules: ``JourneyState``, its data read in place when flat (``JSONFlatObject``),
@@ -66,4 +71,9 @@ public struct DomainReplayFold: ReplayFold {
 
     public var replaySummary: JSONObject { state.summary() }
     public var replayEnded: Bool { state.isTerminal }
+
+    public func writeReplayFields(into out: inout SummaryFieldsWriter) -> Bool {
+        state.writeSummaryFields(into: &out)
+        return true
+    }
 }

@@ -15,7 +15,7 @@ final class ReplayRecordWriter {
     private let file: FileDescriptor
     private var buffer: [UInt8] = []
     private var check = FNV1a64()
-    private var table: [[UInt8]: Int] = [:]
+    private var table = ReplayValueTable()
     private var finished = false
 
     init(path: String, rules: String) throws(ReplayRecordError) {
@@ -124,21 +124,18 @@ final class ReplayRecordWriter {
     }
 
     private func value(_ bytes: ArraySlice<UInt8>) {
-        guard bytes.count <= ReplayRecordFormat.internLimit else {
+        guard bytes.count <= ReplayRecordFormat.internLimit,
+            let (number, added) = table.number(of: bytes, limit: ReplayRecordFormat.tableLimit)
+        else {
             varint(0)
             string(bytes)
             return
         }
-        let key = Array(bytes)
-        if let index = table[key] {
-            varint(UInt64(index) + 2)
-        } else if table.count < ReplayRecordFormat.tableLimit {
-            table[key] = table.count
+        if added {
             varint(1)
             string(bytes)
         } else {
-            varint(0)
-            string(bytes)
+            varint(UInt64(number) + 2)
         }
     }
 

@@ -1,3 +1,4 @@
+import Domain
 import JournalCore
 
 /// A replay of a log that writes a record of it, or compares it with one (spec §12), fed the
@@ -11,8 +12,13 @@ import JournalCore
 /// (the recorded journal, a copy with later events, a restore) keep the queues empty; the first
 /// differing version ends a stream's comparison, so what waits is bounded by what differs.
 ///
-/// Kept per stream: the aggregate, the state after its last compared (or recorded) version, and
-/// counters. See docs/decisions/replay-records.md.
+/// Threads: the events fed are gathered into pages (``ReplayBatch``); two lanes
+/// (``ReplayLane``) fold a page on two threads, each the streams of its half, and render each
+/// state, while the feeding thread goes on reading the log and writes (or compares) the previous
+/// page's states in position order. What is written and found does not depend on the threads.
+///
+/// Kept per stream: the aggregate (in its lane), the state after its last compared (or recorded)
+/// version, and counters. See docs/decisions/replay-records.md.
 public final class ReplayRun<Fold: ReplayFold> {
     public enum Mode {
         case record(path: String)
@@ -39,8 +45,6 @@ public final class ReplayRun<Fold: ReplayFold> {
     private var writer: ReplayRecordWriter?
     private var reader: ReplayRecordReader?
     private var entries: [ReplayEntry] = []
-    /// The streams' folds, by entry (apart: the entries are not generic).
-    private var folds: [Fold?] = []
     /// Entries by the log's stream key, when keys are small (store ids are dense from 1).
     private var byDenseKey: [Int32] = []
     private var byName: [String: Int] = [:]
@@ -52,33 +56,57 @@ public final class ReplayRun<Fold: ReplayFold> {
     /// The record's initial state of a prefix in the now keys' order, per prefix.
     private var thenInitial: [String: (fields: StateFields, extra: [(key: String, value: JSONValue)])] = [:]
     private let parser = JSONParser()
+    /// The events fed.
     private(set) public var events: Int64 = 0
+
+    private let lanes: [ReplayLane<Fold>]
+    /// The page being filled, and the other one (folded by the lanes, or spare).
+    private var filling = ReplayBatch()
+    private var folded = ReplayBatch()
+    /// The lanes' tasks folding `folded` into their `outputs[foldingOutput]`, if running.
+    private var folding: [BackgroundTask<Void>]?
+    private var foldingOutput = 0
+    private var types: [String] = []
+    private var typeIndex: [String: Int] = [:]
+    private let page: Int
 
     /// Comparing one stream (a bundle's): the record's other streams are left out.
     private let only: String?
 
+    /// Events per page: one page is folded while the next is read.
+    public static var defaultPage: Int { 8192 }
+
     /// - Parameters:
     ///   - rules: the identifier of `Fold`'s rules, written into a record, compared with a record's.
     ///   - only: compare this stream alone (a bundle's), leaving the record's others out.
-    public init(_ mode: Mode, rules: String, only: String? = nil) throws(ReplayRecordError) {
+    ///   - lanes: fold threads (tests vary it: the results do not depend on it).
+    ///   - page: events per page.
+    public init(
+        _ mode: Mode, rules: String, only: String? = nil, lanes: Int = 2, page: Int = ReplayRun.defaultPage
+    ) throws(ReplayRecordError) {
+        precondition(lanes > 0 && page > 0, "a lane and a page of at least one")
         self.rules = rules
         self.only = only
+        self.page = page
+        self.lanes = (0..<lanes).map { ReplayLane(lane: $0, of: lanes) }
         switch mode {
         case let .record(path): writer = try ReplayRecordWriter(path: path, rules: rules)
         case let .compare(path): reader = try ReplayRecordReader(path: path)
         }
     }
 
+    deinit { for task in folding ?? [] { task.finish() } }
+
     /// The rules identifier of the record compared with.
     public var recordRules: String? { reader?.rules }
 
     /// Folds the next event of the log. `key` identifies its stream within the log (the store's
-    /// stream id); `name` is asked for the first event of a key.
+    /// stream id); `name` is asked for the first event of a key. The event is folded with its
+    /// page; a record's error may come from a later call, or from the run's end.
     public func feed(
         key: Int64, name: () -> String, position: Int64, type: String, data: UnsafeRawBufferPointer,
         occurredAt: Timestamp
     ) throws(ReplayRecordError) {
-        if reader != nil { try readThen(events: 1) }
         let index: Int
         if key >= 0, key < Int64(byDenseKey.count), byDenseKey[Int(key)] >= 0 {
             index = Int(byDenseKey[Int(key)])
@@ -96,63 +124,128 @@ public final class ReplayRun<Fold: ReplayFold> {
                 byKey[key] = index
             }
         }
-        events += 1
-        let version = entries[index].versions
-        entries[index].versions += 1
-        entries[index].inNow = true
-        let side = fold(index, version: version, position: position, type: type, data: data, occurredAt: occurredAt)
-        if let writer {
-            try record(side, of: index, writer)
-        } else {
-            entries[index].nowQueue.append(side)
-            try compareQueued(index)
+        if !entries[index].fed {
+            entries[index].fed = true
+            filling.starts.append((Int32(index), entries[index].name))
         }
+        let typeNumber: Int
+        if let known = typeIndex[type] {
+            typeNumber = known
+        } else {
+            typeNumber = types.count
+            types.append(type)
+            typeIndex[type] = typeNumber
+        }
+        events += 1
+        filling.append(
+            entry: index, type: typeNumber, occurredAt: occurredAt.millisecondsSinceEpoch, position: position,
+            data: data)
+        if filling.count >= page { try dispatch() }
     }
 
+    /// The entry of the stream `name`, made when it has none. Recording, the log's keys alone
+    /// find a stream (the store names each stream id once): no map by name is kept.
     private func entry(named name: String) -> Int {
-        if let index = byName[name] { return index }
+        if writer == nil, let index = byName[name] { return index }
         entries.append(ReplayEntry(name: name))
-        folds.append(nil)
-        byName[name] = entries.count - 1
+        if writer == nil { byName[name] = entries.count - 1 }
         return entries.count - 1
     }
 
-    private func fold(
-        _ index: Int, version: Int64, position: Int64, type: String, data: UnsafeRawBufferPointer,
-        occurredAt: Timestamp
-    ) -> ReplaySide {
-        if entries[index].failure != nil { return .skipped }
-        if version == 0 {
-            do {
-                let fold = try Fold.start(stream: entries[index].name)
-                if nowSchemas[entries[index].prefix] == nil {
-                    let initial = fold.replaySummary
-                    nowSchemas[entries[index].prefix] = Schema(
-                        keys: initial.keys, initial: StateFields(initial, keys: initial.keys))
-                }
-                folds[index] = fold
-            } catch {
-                entries[index].failure = (0, 0, error.reason)
-                return .fails(error.reason)
+    /// Hands the filled page to the lanes, then takes the results of the page before it.
+    private func dispatch() throws(ReplayRecordError) {
+        let previous = settle()
+        swap(&filling, &folded)
+        if folded.count > 0 {
+            folded.types = types
+            let batch = folded
+            let output = 1 - foldingOutput
+            if lanes.count == 1 {
+                lanes[0].fold(batch, into: output)
+                folding = []
+            } else {
+                folding = lanes.map { lane in BackgroundTask { lane.fold(batch, into: output) } }
+            }
+            foldingOutput = output
+        }
+        if let previous {
+            defer { filling.removeAll() }
+            try take(filling, output: previous)
+        } else {
+            filling.removeAll()
+        }
+    }
+
+    /// Waits for the lanes; returns the output their results are in, nil when none ran.
+    private func settle() -> Int? {
+        guard let tasks = folding else { return nil }
+        for task in tasks { task.finish() }
+        folding = nil
+        return foldingOutput
+    }
+
+    /// Folds what is fed and not folded yet, and takes every result.
+    private func drain() throws(ReplayRecordError) {
+        try dispatch()
+        try dispatch()
+    }
+
+    /// Takes the lanes' results for `batch`, in its (position) order.
+    private func take(_ batch: ReplayBatch, output: Int) throws(ReplayRecordError) {
+        var cursors = [Int](repeating: 0, count: lanes.count)
+        let outputs = lanes.map { $0.outputs[output] }
+        for event in batch.events {
+            if reader != nil { try readThen(events: 1) }
+            let lane = Int(event.entry) % lanes.count
+            let result = outputs[lane].results[cursors[lane]]
+            cursors[lane] += 1
+            let side = now(Int(event.entry), result, position: event.position, output: outputs[lane])
+            let index = Int(event.entry)
+            if let writer {
+                try record(side, of: index, writer)
+            } else {
+                entries[index].nowQueue.append(side)
+                try compareQueued(index)
             }
         }
-        if version > 0, entries[index].previous == nil, let fold = folds[index],
-            let schema = nowSchemas[entries[index].prefix],
-            writer != nil || (entries[index].compared == version && entries[index].difference == nil)
-        {
-            // An ended stream with another event: its state before it, dropped, made again.
-            entries[index].previous = StateFields(fold.replaySummary, keys: schema.keys)
-        }
-        do {
-            try folds[index]?.replay(type: type, data: data, occurredAt: occurredAt, parser: parser)
-        } catch {
-            entries[index].failure = (version, position, error.reason)
+    }
+
+    /// The next version of the stream `index`, from its lane's result.
+    private func now(
+        _ index: Int, _ result: ReplayLaneResult, position: Int64, output: ReplayLaneOutput
+    ) -> ReplaySide {
+        let version = entries[index].versions
+        entries[index].versions += 1
+        entries[index].inNow = true
+        switch result.kind {
+        case .skipped:
+            return .skipped
+        case .startFails:
+            let reason = output.reasons[Int(result.first)]
+            entries[index].failure = (0, 0, reason)
+            return .fails(reason)
+        case .fails:
+            let reason = output.reasons[Int(result.first)]
+            entries[index].failure = (version, position, reason)
             entries[index].previous = nil
-            return .fails(error.reason)
+            return .fails(reason)
+        case .state:
+            let prefix = entries[index].prefix
+            if version == 0, nowSchemas[prefix] == nil, let fold = try? Fold.start(stream: entries[index].name) {
+                let initial = fold.replaySummary
+                nowSchemas[prefix] = Schema(keys: initial.keys, initial: StateFields(initial, keys: initial.keys))
+            }
+            if version > 0, entries[index].previous == nil, result.before >= 0, nowSchemas[prefix] != nil,
+                writer != nil || (entries[index].compared == version && entries[index].difference == nil)
+            {
+                // An ended stream with another event: its state before it, dropped, made again.
+                entries[index].previous = output.state(at: result.before)
+            }
+            entries[index].folded += 1
+            entries[index].ended = result.ended
+            guard nowSchemas[prefix] != nil else { return .skipped }
+            return .state(output.state(at: result.first))
         }
-        entries[index].folded += 1
-        guard let fold = folds[index], let schema = nowSchemas[entries[index].prefix] else { return .skipped }
-        return .state(StateFields(fold.replaySummary, keys: schema.keys))
     }
 
     // MARK: - Recording
@@ -180,7 +273,7 @@ public final class ReplayRun<Fold: ReplayFold> {
                 try writer.initial(prefix: prefix, summary: initial)
             }
             try writer.step(index, before: entries[index].previous ?? schema.initial, after: fields)
-            entries[index].previous = folds[index]?.replayEnded == true ? nil : fields
+            entries[index].previous = entries[index].ended ? nil : fields
         case let .fails(reason): try writer.fails(index, reason: reason)
         case .skipped: try writer.skipped(index)
         }
@@ -242,7 +335,7 @@ public final class ReplayRun<Fold: ReplayFold> {
             case let (.state(changes), .state(fields)):
                 guard let found = try stateDifference(index, version: version, changes: changes, now: fields) else {
                     let caughtUp = entries[index].compared == entries[index].versions
-                    entries[index].previous = caughtUp && folds[index]?.replayEnded == true ? nil : fields
+                    entries[index].previous = caughtUp && entries[index].ended ? nil : fields
                     continue
                 }
                 entries[index].difference = ReplayPendingDifference(
@@ -265,9 +358,14 @@ public final class ReplayRun<Fold: ReplayFold> {
             }
         }
         if entries[index].difference != nil {
-            entries[index].thenQueue.removeAll()
-            entries[index].nowQueue.removeAll()
+            entries[index].thenQueue = []
+            entries[index].nowQueue = []
             entries[index].previous = nil
+        } else if entries[index].ended, entries[index].thenQueue.isEmpty, entries[index].nowQueue.isEmpty {
+            // An ended stream rarely has another version: its queues' storage is let go (a
+            // large log has millions of ended streams).
+            entries[index].thenQueue = []
+            entries[index].nowQueue = []
         }
     }
 
@@ -357,6 +455,7 @@ public final class ReplayRun<Fold: ReplayFold> {
 
     /// Ends a recording: the record is written whole and named.
     public func finishRecord() throws(ReplayRecordError) {
+        try drain()
         try writer?.finish(events: events, streams: entries.count)
         writer = nil
     }
@@ -370,6 +469,7 @@ public final class ReplayRun<Fold: ReplayFold> {
     /// Ends a comparison: the rest of the record is read (and checked), then every stream is
     /// judged.
     public func finishComparison() throws(ReplayRecordError) -> ReplayComparison {
+        try drain()
         try readThen(events: nil)
         var compared = 0
         var differences: [ReplayComparison.Difference] = []
@@ -403,12 +503,14 @@ public final class ReplayRun<Fold: ReplayFold> {
             rulesThen: reader?.rules ?? "", rulesNow: rules)
     }
 
-    /// Every stream's outcome on this side, in name order (for `replay --all`'s own report).
+    /// Every stream's outcome on this side, in name order (for `replay --all`'s own report),
+    /// once the run is finished (``finishRecord()``, ``finishComparison()``).
     public func outcomes(_ body: (Outcome) throws -> Void) rethrows {
         let order = entries.indices.filter { entries[$0].inNow }.map { (entries[$0].name, $0) }.sorted { $0.0 < $1.0 }
         for (_, index) in order {
             let entry = entries[index]
-            try body(Outcome(stream: entry.name, fold: folds[index], events: entry.folded, failure: entry.failure))
+            let fold = lanes[index % lanes.count].fold(ofEntry: index)
+            try body(Outcome(stream: entry.name, fold: fold, events: entry.folded, failure: entry.failure))
         }
     }
 }
@@ -435,6 +537,10 @@ struct ReplayEntry {
     var folded = 0
     var failure: (version: Int64, position: Int64, reason: String)?
     var recorded = false
+    /// The stream's first event was fed (its name went to its lane).
+    var fed = false
+    /// The state after the last version taken is ended (``ReplayFold/replayEnded``).
+    var ended = false
     // Comparing.
     var inNow = false
     var inThen = false

@@ -12,6 +12,12 @@ struct StateFields: Equatable {
 
     init() {}
 
+    /// Values already laid out: `ends[i]` where value `i` ends in `bytes`.
+    init(bytes: [UInt8], ends: [Int]) {
+        self.bytes = bytes
+        self.ends = ends
+    }
+
     /// The fields of `summary` in the order of `keys`: when the summary has those keys in that
     /// order (always, for the domain's states), without a look-up; otherwise each key is looked
     /// up, `null` when absent, and keys outside `keys` are left out.

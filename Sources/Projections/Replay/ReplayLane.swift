@@ -1,0 +1,196 @@
+import Domain
+import JournalCore
+
+/// The fold side of a ``ReplayRun``: the folds of the streams of one lane (the run's entries
+/// equal to `lane` modulo `lanes`), fed a ``ReplayBatch`` at a time. Streams are independent, so
+/// the lanes fold the same batch at once, each its own streams' events, and leave for each one
+/// what the run needs, in the batch's order: the state after it field by field (rendered here,
+/// the larger share of the work), or its failure. The run then takes the lanes' results in
+/// position order on its own thread, to write or compare the record.
+///
+/// `@unchecked Sendable`: used by one thread at a time; the run waits for a lane's task before
+/// it reads the lane's results or gives it the next batch.
+final class ReplayLane<Fold: ReplayFold>: @unchecked Sendable {
+    let lane: Int
+    let lanes: Int
+    /// Folds by entry divided by `lanes`; nil before the stream's first event, or when its name
+    /// has no fold.
+    private(set) var folds: [Fold?] = []
+    /// Per stream: ``ReplayLaneFlags`` bits.
+    private var flags: [UInt8] = []
+    /// Per stream: its category's index in `keyTable`.
+    private var categories: [UInt16] = []
+    /// The summary keys of each category (prefix), from its initial state.
+    private var keyTable: [[String]] = []
+    private var categoryOf: [String: UInt16] = [:]
+    private var names: [Int32: String] = [:]
+    private let parser = JSONParser()
+    /// Two outputs: the run reads one batch's results while the lane fills the next one's.
+    let outputs = [ReplayLaneOutput(), ReplayLaneOutput()]
+
+    init(lane: Int, of lanes: Int) {
+        precondition(lanes > 0 && (0..<lanes).contains(lane), "a lane of at least one")
+        self.lane = lane
+        self.lanes = lanes
+    }
+
+    func owns(entry: Int32) -> Bool { Int(entry) % lanes == lane }
+
+    /// The fold of `entry` (one of this lane's), as it is after the batches folded so far.
+    func fold(ofEntry entry: Int) -> Fold? {
+        let slot = entry / lanes
+        return slot < folds.count ? folds[slot] : nil
+    }
+
+    /// Folds this lane's events of `batch` into their streams, leaving the results in
+    /// `outputs[output]`.
+    func fold(_ batch: ReplayBatch, into output: Int) {
+        for (entry, name) in batch.starts where owns(entry: entry) { names[entry] = name }
+        let out = outputs[output]
+        out.removeAll()
+        let types = batch.types
+        batch.withEachEvent { event, data in
+            guard owns(entry: event.entry) else { return }
+            out.results.append(
+                fold(
+                    event.entry, type: types[Int(event.type)], data: data,
+                    occurredAt: Timestamp(millisecondsSinceEpoch: event.occurredAt), into: out))
+        }
+    }
+
+    private func fold(
+        _ entry: Int32, type: String, data: UnsafeRawBufferPointer, occurredAt: Timestamp, into out: ReplayLaneOutput
+    ) -> ReplayLaneResult {
+        let slot = Int(entry) / lanes
+        if slot >= folds.count {
+            let grow = max(slot + 1 - folds.count, folds.count / 2)
+            folds.append(contentsOf: repeatElement(nil, count: grow))
+            flags.append(contentsOf: repeatElement(0, count: grow))
+            categories.append(contentsOf: repeatElement(0, count: grow))
+        }
+        if flags[slot] & ReplayLaneFlags.failed != 0 { return ReplayLaneResult(kind: .skipped) }
+        if flags[slot] & ReplayLaneFlags.started == 0 {
+            flags[slot] |= ReplayLaneFlags.started
+            guard let name = names.removeValue(forKey: entry) else {
+                preconditionFailure("a stream folded before it is named")
+            }
+            do {
+                let fold = try Fold.start(stream: name)
+                let prefix = ReplayRecordFormat.prefix(of: name)
+                if let known = categoryOf[prefix] {
+                    categories[slot] = known
+                } else {
+                    keyTable.append(fold.replaySummary.keys)
+                    categories[slot] = UInt16(truncatingIfNeeded: keyTable.count - 1)
+                    categoryOf[prefix] = categories[slot]
+                }
+                folds[slot] = fold
+            } catch {
+                flags[slot] |= ReplayLaneFlags.failed
+                out.reasons.append(error.reason)
+                return ReplayLaneResult(kind: .startFails, first: Int32(out.reasons.count - 1))
+            }
+        }
+        guard folds[slot] != nil else { return ReplayLaneResult(kind: .skipped) }
+        let keys = keyTable[Int(categories[slot])]
+        var result = ReplayLaneResult(kind: .state)
+        if flags[slot] & ReplayLaneFlags.ended != 0, let fold = folds[slot] {
+            result.before = write(fold, keys: keys, into: out)
+        }
+        do {
+            try folds[slot]?.replay(type: type, data: data, occurredAt: occurredAt, parser: parser)
+        } catch {
+            flags[slot] |= ReplayLaneFlags.failed
+            out.reasons.append(error.reason)
+            return ReplayLaneResult(kind: .fails, first: Int32(out.reasons.count - 1))
+        }
+        guard let fold = folds[slot] else { return ReplayLaneResult(kind: .skipped) }
+        result.ended = fold.replayEnded
+        if result.ended { flags[slot] |= ReplayLaneFlags.ended } else { flags[slot] &= ~ReplayLaneFlags.ended }
+        result.first = write(fold, keys: keys, into: out)
+        return result
+    }
+
+    /// Writes the fold's state field by field; returns its first field's index.
+    private func write(_ fold: Fold, keys: [String], into out: ReplayLaneOutput) -> Int32 {
+        let first = out.fields.ends.count
+        if !fold.writeReplayFields(into: &out.fields) || out.fields.ends.count - first != keys.count {
+            // The fold cannot write its fields (or wrote others): from its summary.
+            let start = first == 0 ? 0 : out.fields.ends[first - 1]
+            out.fields.bytes.removeSubrange(start...)
+            out.fields.ends.removeSubrange(first...)
+            let fields = StateFields(fold.replaySummary, keys: keys)
+            for index in 0..<fields.count {
+                out.fields.bytes.append(contentsOf: fields[index])
+                out.fields.ends.append(out.fields.bytes.count)
+            }
+        }
+        out.counts.append(contentsOf: repeatElement(0, count: out.fields.ends.count - out.counts.count))
+        out.counts[first] = Int32(out.fields.ends.count - first)
+        return Int32(first)
+    }
+}
+
+/// A lane's bits per stream.
+enum ReplayLaneFlags {
+    /// Its first event was folded (its fold started, or its name refused).
+    static let started: UInt8 = 1
+    /// It does not fold (from some version on).
+    static let failed: UInt8 = 2
+    /// Its state after the last event is ended (``ReplayFold/replayEnded``).
+    static let ended: UInt8 = 4
+}
+
+/// What one event gave, in its lane's ``ReplayLaneOutput``.
+struct ReplayLaneResult {
+    enum Kind: UInt8 {
+        /// The stream's name has no fold (its first event): the reason.
+        case startFails
+        /// The event breaks a rule: the reason.
+        case fails
+        /// A version after the stream's failure.
+        case skipped
+        /// The state after the event: its fields.
+        case state
+    }
+
+    var kind: Kind
+    /// The state after the event is ended (``ReplayFold/replayEnded``).
+    var ended = false
+    /// The state's first field in the output's `fields.ends`, or the reason's index.
+    var first: Int32 = -1
+    /// The state before the event (its first field), when the one before it had ended: the run
+    /// dropped its copy then and may need it again; -1 otherwise.
+    var before: Int32 = -1
+}
+
+/// A lane's results for one batch: for each of its events, in order.
+///
+/// `@unchecked Sendable`: filled by the lane's task, read by the run's thread after it.
+final class ReplayLaneOutput: @unchecked Sendable {
+    var results: [ReplayLaneResult] = []
+    var fields = SummaryFieldsWriter()
+    var reasons: [String] = []
+    /// At each state's first field: its number of fields.
+    var counts: [Int32] = []
+
+    func removeAll() {
+        results.removeAll(keepingCapacity: true)
+        fields.bytes.removeAll(keepingCapacity: true)
+        fields.ends.removeAll(keepingCapacity: true)
+        reasons.removeAll(keepingCapacity: true)
+        counts.removeAll(keepingCapacity: true)
+    }
+
+    /// The fields that begin at `first`: a copy the run keeps.
+    func state(at first: Int32) -> StateFields {
+        let first = Int(first)
+        let count = Int(counts[first])
+        let start = first == 0 ? 0 : fields.ends[first - 1]
+        let end = fields.ends[first + count - 1]
+        var ends = [Int]()
+        ends.reserveCapacity(count)
+        for index in first..<(first + count) { ends.append(fields.ends[index] - start) }
+        return StateFields(bytes: Array(fields.bytes[start..<end]), ends: ends)
+    }
+}
