@@ -35,7 +35,7 @@ let package = Package(
         // glibc's posix_spawn_file_actions_addclosefrom_np (header only, part of libc).
         .systemLibrary(name: "CSpawn", path: "Sources/CSpawn"),
         // The HTTP/1.1 server of `journal serve`. Headers only, like CLibPQ: opened with dlopen
-        // when serve starts (cli/Serve/LibMicroHTTPD.swift).
+        // when serve starts (JournalHTTP/LibMicroHTTPD.swift).
         .systemLibrary(
             name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", providers: [.apt(["libmicrohttpd-dev"])]),
 

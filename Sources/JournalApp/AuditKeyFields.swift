@@ -3,8 +3,8 @@ import JournalCore
 /// The fields of an event an auditor reads first (counters, UI type, action, transStatus,
 /// method, reason, …): the domain's choice per event type; for an event the catalog cannot
 /// decode (an unknown type, a damaged payload), its first three scalar fields as stored.
-enum AuditKeyFields {
-    static func fields(type: String, data: JSONObject) -> JSONObject {
+package enum AuditKeyFields {
+    package static func fields(type: String, data: JSONObject) -> JSONObject {
         if let decoded = DomainKeyFields.fields(type: type, data: data) {
             return JSONObject(decoded.map { (key: $0.name, value: JSONValue.string($0.value)) })
         }
@@ -20,7 +20,7 @@ enum AuditKeyFields {
     }
 
     /// `name=value name=value`, values shortened to 40 characters, for the text table.
-    static func text(_ fields: JSONObject) -> String {
+    package static func text(_ fields: JSONObject) -> String {
         fields.map { key, value in
             var shown = TextRendering.scalar(value)
             if shown.count > 40 { shown = String(shown.prefix(39)) + "…" }

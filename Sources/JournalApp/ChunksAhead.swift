@@ -7,21 +7,21 @@ import JournalCore
 ///
 /// `@unchecked Sendable`: `produce` and `retired` are used by one thread at a time; each chunk's
 /// `BackgroundTask` is waited for before the next one starts, and by `finish()`.
-final class ChunksAhead<Chunk: Sendable, Failure: Error>: @unchecked Sendable {
+package final class ChunksAhead<Chunk: Sendable, Failure: Error>: @unchecked Sendable {
     private let produce: () -> Result<Chunk?, Failure>
     private var ahead: BackgroundTask<Result<Chunk?, Failure>>?
     /// A chunk the caller is done with, freed by the next chunk's thread.
     private var retired: Chunk?
 
     /// `produce` gives the next chunk, nil after the last, or the failure that ends the chunks.
-    init(_ produce: @escaping () -> Result<Chunk?, Failure>) {
+    package init(_ produce: @escaping () -> Result<Chunk?, Failure>) {
         self.produce = produce
     }
 
     /// The next chunk (nil after the last); starts making the one after it. `previous`, the
     /// chunk the caller is done with, is handed over to be freed on the other thread: dropping
     /// a chunk of parsed events takes time from the caller, which sets the pace.
-    func next(after previous: Chunk? = nil) throws(Failure) -> Chunk? {
+    package func next(after previous: Chunk? = nil) throws(Failure) -> Chunk? {
         let result = ahead?.wait() ?? produce()
         ahead = nil
         retired = previous
@@ -38,7 +38,7 @@ final class ChunksAhead<Chunk: Sendable, Failure: Error>: @unchecked Sendable {
     }
 
     /// Waits for the chunk being made, if any (the caller stops early or is done).
-    func finish() {
+    package func finish() {
         _ = ahead?.wait()
         ahead = nil
     }

@@ -2,17 +2,17 @@ import JournalCore
 
 /// What a command may touch outside its arguments: the environment, the standard streams and
 /// the clock. `main` builds the real one; nothing else reads globals.
-final class CommandContext {
-    let environment: ProcessEnvironment
-    let stdout: OutputSink
-    let stderr: OutputSink
+package final class CommandContext {
+    package let environment: ProcessEnvironment
+    package let stdout: OutputSink
+    package let stderr: OutputSink
     /// True when stderr is a terminal (progress is shown without `--progress` only then).
-    let stderrIsTerminal: Bool
+    package let stderrIsTerminal: Bool
     /// The wall clock, for `recordedAt`.
-    let now: @Sendable () -> Timestamp
+    package let now: @Sendable () -> Timestamp
     /// A monotonic clock in nanoseconds, for progress rates and estimates (never in output that
     /// tests compare).
-    let monotonicNanoseconds: @Sendable () -> Int64
+    package let monotonicNanoseconds: @Sendable () -> Int64
 
     init(
         environment: ProcessEnvironment, stdout: OutputSink, stderr: OutputSink, stderrIsTerminal: Bool,
@@ -28,14 +28,14 @@ final class CommandContext {
     }
 
     /// `--db PATH`, else `$JOURNAL_DB`, else `journal.db` in the current folder.
-    func journalPath(_ arguments: ParsedArguments) -> String {
+    package func journalPath(_ arguments: ParsedArguments) -> String {
         if let path = arguments.string("db") { return path }
         if let path = environment["JOURNAL_DB"], !path.isEmpty { return path }
         return "journal.db"
     }
 
     /// The real process context.
-    static func process() -> CommandContext {
+    package static func process() -> CommandContext {
         CommandContext(
             environment: .process, stdout: OutputSink(descriptor: 1),
             stderr: OutputSink(descriptor: 2, capacity: 1 << 12),

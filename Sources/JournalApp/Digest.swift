@@ -2,10 +2,10 @@ import COpenSSL
 import EventStore
 
 /// An incremental SHA-256, for replay digests (the one place the cli calls OpenSSL).
-final class SHA256Digest {
+package final class SHA256Digest {
     private let context: OpaquePointer
 
-    init() {
+    package init() {
         guard let context = EVP_MD_CTX_new() else {
             // Allocating a few bytes failed: the process is out of memory; nothing sensible remains.
             fatalError("EVP_MD_CTX_new failed")
@@ -20,10 +20,10 @@ final class SHA256Digest {
         bytes.withUnsafeBytes { raw in _ = EVP_DigestUpdate(context, raw.baseAddress, raw.count) }
     }
 
-    func update(_ text: String) { update(Array(text.utf8)) }
+    package func update(_ text: String) { update(Array(text.utf8)) }
 
     /// The digest as 64 hex digits; call once.
-    func finish() -> String {
+    package func finish() -> String {
         var out = [UInt8](repeating: 0, count: 32)
         var length: UInt32 = 0
         EVP_DigestFinal_ex(context, &out, &length)

@@ -4,7 +4,7 @@ import JournalCore
 /// One stream's aggregate as the cli folds it: the domain's `JourneyState` (catalog decoding and
 /// every state rule of spec §3). The only cli file, with the sensitive-data check below, that
 /// names Domain types.
-struct StreamFold {
+package struct StreamFold {
     private(set) var state: JourneyState
 
     /// The empty aggregate of `stream`'s category.
@@ -66,7 +66,7 @@ struct StreamFold {
     var summary: JSONObject { state.summary() }
 
     /// A few words for a replay step: the status, and the step within it when there is one.
-    var stepDescription: String {
+    package var stepDescription: String {
         let summary = self.summary
         let status = summary["status"]?.stringValue ?? "?"
         if let step = summary["step"]?.stringValue { return "\(status) (\(step))" }
@@ -78,15 +78,15 @@ struct StreamFold {
 }
 
 /// Why an event is not allowed.
-struct RuleViolation: Error, Sendable, CustomStringConvertible {
+package struct RuleViolation: Error, Sendable, CustomStringConvertible {
     var reason: String
     /// The broken rule's identifier (`3ds.request-counter`, `catalog`), for grouping errors.
     var rule = "stored-stream"
-    var description: String { reason }
+    package var description: String { reason }
 }
 
 /// Spec §3.3: what the journal never stores.
-enum SensitiveData {
+package enum SensitiveData {
     /// The reason an event must be rejected (naming the field, never the value), or nil.
     static func problem(data: JSONObject, meta: JSONObject?) -> String? {
         SensitiveDataGuard.check(data: data, meta: meta)?.description
@@ -99,7 +99,7 @@ enum SensitiveData {
     /// and each value under a forbidden key replaced by "[redacted]" (the line unchanged when
     /// nothing is), any other text with every run of 13 to 19 digits replaced by [redacted]
     /// and the value after a forbidden key (`"otp": "123456"`) by "[redacted]".
-    static func maskedLine(_ bytes: [UInt8], isJSON parsed: JSONValue?) -> String {
+    package static func maskedLine(_ bytes: [UInt8], isJSON parsed: JSONValue?) -> String {
         guard let parsed else { return SensitiveDataGuard.maskedNonJSONLine(String(decoding: bytes, as: UTF8.self)) }
         let masked = SensitiveDataGuard.masked(parsed)
         guard masked.changed else { return String(decoding: bytes, as: UTF8.self) }
@@ -108,11 +108,11 @@ enum SensitiveData {
 
     /// A message that may quote input (a stream name, a type, a key) with every run of 13 to 19
     /// digits masked, so no card number reaches stderr or a report.
-    static func maskedText(_ text: String) -> String { SensitiveDataGuard.maskedText(text) }
+    package static func maskedText(_ text: String) -> String { SensitiveDataGuard.maskedText(text) }
 }
 
 /// The domain's key fields of an event, for `audit`.
-enum DomainKeyFields {
+package enum DomainKeyFields {
     /// nil when the catalog cannot decode the event.
     static func fields(type: String, data: JSONObject) -> [(name: String, value: String)]? {
         (try? DomainEvent.decode(type: type, data: data))?.keyFields

@@ -1,5 +1,5 @@
 /// The process exit codes of spec §4, plus the one this implementation adds for `replay`.
-enum ExitStatus: Int32, Sendable {
+package enum ExitStatus: Int32, Sendable {
     case success = 0
     /// Any other failure: a missing journal, an I/O error, a database that is not a journal.
     case failure = 1

@@ -4,24 +4,26 @@ import JournalCore
 /// ``shownOnStderr`` as `error:` lines while the import runs, then how many more there were and
 /// a count per rule; the first ``keptForJSON`` in the `--format json` report, with the rest
 /// counted. Every text in it is already masked (``Importer/Rejection``).
-struct ImportErrorReport {
+package struct ImportErrorReport {
     /// Invalid lines printed on stderr, as they are found.
     static let shownOnStderr = 100
     /// Invalid lines listed in the JSON report's `errors`.
     static let keptForJSON = 1_000
 
-    struct Entry {
+    package init() {}
+
+    package struct Entry {
         var line: Int
         var rejection: Importer.Rejection
     }
 
-    private(set) var count = 0
+    package private(set) var count = 0
     private(set) var byRule: [String: Int] = [:]
     private(set) var kept: [Entry] = []
 
     /// Records an invalid line; returns the text of its `error:` line while fewer than
     /// ``shownOnStderr`` were shown, nil after.
-    mutating func record(line: Int, _ rejection: Importer.Rejection) -> String? {
+    package mutating func record(line: Int, _ rejection: Importer.Rejection) -> String? {
         count += 1
         byRule[rejection.rule, default: 0] += 1
         if kept.count < Self.keptForJSON { kept.append(Entry(line: line, rejection: rejection)) }
@@ -39,7 +41,7 @@ struct ImportErrorReport {
 
     /// The `error:` lines after the shown ones: how many were not shown, then one per rule.
     /// Empty when every invalid line was shown.
-    var summaryLines: [String] {
+    package var summaryLines: [String] {
         guard notShown > 0 else { return [] }
         var lines = [
             "\(notShown) more invalid \(notShown == 1 ? "line" : "lines") not shown "
@@ -52,7 +54,7 @@ struct ImportErrorReport {
     }
 
     /// Adds `errors`, `moreErrors` and `byRule` to the JSON report.
-    func addJSON(to object: inout JSONObject) {
+    package func addJSON(to object: inout JSONObject) {
         object["errors"] = .array(
             kept.map { entry in
                 var error = JSONObject()
@@ -76,28 +78,28 @@ struct ImportErrorReport {
 /// lines. Reported once, with the command that fixes it, instead of one parse error per line.
 /// Judged on the first non-blank line only (a stray `{` deep in a file is one invalid line):
 /// it opens an array, or it opens an object the next non-blank line goes on with.
-enum NotNDJSON: Equatable {
+package enum NotNDJSON: Equatable {
     case jsonArray
     case prettyPrinted
 
     /// The rule identifier.
-    static let rule = "not-ndjson"
+    package static let rule = "not-ndjson"
 
     /// Detects a JSON array from the first non-blank line and how it failed as an envelope:
     /// a line that is only `[`, a whole array, or an array cut at the end of the line.
-    static func isArrayStart(_ line: InputLine, rule: String, reason: String) -> Bool {
+    package static func isArrayStart(_ line: InputLine, rule: String, reason: String) -> Bool {
         let text = trimmed(line.bytes)
         guard text.first == UInt8(ascii: "[") else { return false }
         return text.count == 1 || rule == "envelope.not-object" || reason.contains("end of input")
     }
 
     /// True for a line that opens an object and stops before its end (`{`, `{"id": "…",`).
-    static func isPartialObject(_ line: InputLine, reason: String) -> Bool {
+    package static func isPartialObject(_ line: InputLine, reason: String) -> Bool {
         trimmed(line.bytes).first == UInt8(ascii: "{") && reason.contains("end of input")
     }
 
     /// True for a line that goes on a pretty-printed object: a key (`"type": …`) or its end.
-    static func continuesObject(_ line: InputLine) -> Bool {
+    package static func continuesObject(_ line: InputLine) -> Bool {
         let text = trimmed(line.bytes)
         return text.first == UInt8(ascii: "\"") || text.first == UInt8(ascii: "}")
     }
@@ -110,7 +112,7 @@ enum NotNDJSON: Equatable {
         return slice
     }
 
-    var reason: String {
+    package var reason: String {
         switch self {
         case .jsonArray:
             return "the input is a JSON array, not NDJSON (one JSON object per line)"
@@ -121,10 +123,10 @@ enum NotNDJSON: Equatable {
     }
 
     /// The command that turns the input into NDJSON.
-    func hint(input path: String) -> String {
+    package func hint(input path: String) -> String {
         let filter = self == .jsonArray ? "'.[]'" : "."
         if path == "-" { return "make it one object per line first, e.g. pipe it through: jq -c \(filter)" }
-        let file = Help.printable(path)
+        let file = TextRendering.printable(path)
         let quoted = file.contains(where: { $0 == " " || $0 == "'" || $0 == "\"" }) ? "'\(file)'" : file
         return "make it one object per line first: jq -c \(filter) \(quoted) > \(quoted).ndjson; "
             + "then import \(quoted).ndjson"

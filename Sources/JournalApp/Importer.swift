@@ -4,9 +4,9 @@ import JournalCore
 /// Validates and appends one line at a time inside one write transaction. Every rule of spec
 /// §2–§3 is checked against what the journal holds and what earlier lines of the same input
 /// appended (they are in the same transaction, so the store sees them).
-struct Importer {
+package struct Importer {
     /// What happened to a line.
-    enum Outcome: Equatable {
+    package enum Outcome: Equatable {
         case appended
         /// The same id with the same content is already in the journal or earlier in the input.
         case duplicate
@@ -18,13 +18,13 @@ struct Importer {
     /// `sensitive-data`, `3ds.request-counter`, …). Stream, type and reason are masked when
     /// made (every run of 13 to 19 digits becomes `[redacted]`), so no report can echo a card
     /// number, whatever the line held.
-    struct Rejection: Equatable {
-        private(set) var stream: String?
-        private(set) var type: String?
-        private(set) var reason: String
-        private(set) var rule: String
+    package struct Rejection: Equatable {
+        package private(set) var stream: String?
+        package private(set) var type: String?
+        package private(set) var reason: String
+        package private(set) var rule: String
 
-        init(stream: String? = nil, type: String? = nil, reason: String, rule: String) {
+        package init(stream: String? = nil, type: String? = nil, reason: String, rule: String) {
             self.stream = stream.map(SensitiveData.maskedText)
             self.type = type.map(SensitiveData.maskedText)
             self.reason = SensitiveData.maskedText(reason)
@@ -33,7 +33,7 @@ struct Importer {
 
         /// `<stream> <type>: <reason>`
         var report: String {
-            "\(stream.map(Help.printable) ?? "-") \(type.map(Help.printable) ?? "-"): \(reason)"
+            "\(stream.map(TextRendering.printable) ?? "-") \(type.map(TextRendering.printable) ?? "-"): \(reason)"
         }
     }
 
@@ -51,7 +51,7 @@ struct Importer {
     /// `recordedAt` for appended events; nil lets the store's clock decide.
     let recordedAt: Timestamp?
 
-    init(transaction: any EventStoreTransaction, cacheCapacity: Int = 4096, recordedAt: Timestamp? = nil) {
+    package init(transaction: any EventStoreTransaction, cacheCapacity: Int = 4096, recordedAt: Timestamp? = nil) {
         self.target = .transaction(transaction)
         self.cache = StreamStateCache(capacity: cacheCapacity)
         self.recordedAt = recordedAt
@@ -62,14 +62,14 @@ struct Importer {
     /// is refused with `Importer.droppedStreamRule`, and the caller imports again through the
     /// store. The cache holds more streams than the store's importer, since a load is dropped
     /// for a stream that comes back after it left the cache.
-    init(load: any EventLoadWriting, cacheCapacity: Int = 16_384, recordedAt: Timestamp? = nil) {
+    package init(load: any EventLoadWriting, cacheCapacity: Int = 16_384, recordedAt: Timestamp? = nil) {
         self.target = .load(load)
         self.cache = StreamStateCache(capacity: cacheCapacity, remembersDropped: true)
         self.recordedAt = recordedAt
     }
 
     /// Whether this importer writes a new journal's load.
-    var isLoad: Bool {
+    package var isLoad: Bool {
         switch target {
         case .transaction: return false
         case .load: return true
@@ -77,7 +77,7 @@ struct Importer {
     }
 
     /// The write transaction (nil for a load).
-    var transaction: (any EventStoreTransaction)? {
+    package var transaction: (any EventStoreTransaction)? {
         switch target {
         case let .transaction(transaction): return transaction
         case .load: return nil
@@ -87,13 +87,13 @@ struct Importer {
     var cacheEvictions: Int { cache.evictions }
 
     /// The position of the last event this importer appended (nil before the first).
-    private(set) var lastAppendedPosition: Int64?
+    package private(set) var lastAppendedPosition: Int64?
 
     /// A line with the checks that need nothing but the line done: read as JSON, as an envelope,
     /// through the sensitive-data guard, its stream name checked. Made on any thread
     /// (`PreparedLines` makes them ahead of the writer); `importPrepared` does the rest.
-    struct PreparedLine: Sendable {
-        enum Content: Sendable {
+    package struct PreparedLine: Sendable {
+        package enum Content: Sendable {
             /// An empty or whitespace-only line: skipped, but counted.
             case blank
             /// Refused by the line alone.
@@ -104,12 +104,12 @@ struct Importer {
             case envelope(Envelope, stream: Result<StreamName, EventStoreError>, payload: Payload)
         }
 
-        var line: InputLine
-        var content: Content
+        package var line: InputLine
+        package var content: Content
     }
 
     /// An envelope's data and meta encoded for the store (`Envelope.dataBytes`, `metaBytes`).
-    struct Payload: Sendable {
+    package struct Payload: Sendable {
         var data: [UInt8]
         var meta: [UInt8]?
     }
@@ -121,7 +121,7 @@ struct Importer {
     }
 
     /// The checks of `line` that need neither the journal nor the lines before it.
-    static func prepare(_ line: InputLine, parser: JSONParser) -> PreparedLine {
+    package static func prepare(_ line: InputLine, parser: JSONParser) -> PreparedLine {
         if let problem = line.problem {
             return PreparedLine(
                 line: line, content: .rejected(Rejection(reason: problem.description, rule: problem.rule)))
@@ -159,7 +159,7 @@ struct Importer {
     /// Validates a prepared line against the journal and the lines before it and, when it is
     /// valid and new, appends it.
     /// - Throws: only failures of the store itself (I/O, a full disk), which end the import.
-    mutating func importPrepared(_ prepared: PreparedLine) throws(EventStoreError) -> Outcome {
+    package mutating func importPrepared(_ prepared: PreparedLine) throws(EventStoreError) -> Outcome {
         let envelope: Envelope
         let checkedStream: Result<StreamName, EventStoreError>
         let payload: Payload

@@ -8,12 +8,12 @@ import JournalCore
 ///  ‖ version (Int64 BE) ‖ stream ‖ id ‖ type (each UInt32 BE length + UTF-8) ‖ occurredAt ms
 ///  (Int64 BE) ‖ recordedAt ms (Int64 BE) ‖ data (UInt32 BE length + bytes) ‖ meta flag (1 byte)
 ///  [‖ meta (UInt32 BE length + bytes)])`
-enum IntegrityCheck {
+package enum IntegrityCheck {
     static let zeroHash = [UInt8](repeating: 0, count: 32)
 
     /// True when the event's stored hash equals the link recomputed from its content and the
     /// stored hash of the event at the previous position.
-    static func hashChecks(_ event: RecordedEvent, in store: any EventStore) throws -> Bool {
+    package static func hashChecks(_ event: RecordedEvent, in store: any EventStore) throws -> Bool {
         var previous = zeroHash
         if event.position > 1 {
             guard let before = try store.readAll(from: event.position - 1, limit: 1).first,

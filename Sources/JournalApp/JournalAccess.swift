@@ -3,14 +3,14 @@ import JournalCore
 
 /// Opens the journal the way each kind of command needs it (`JournalBackend` picks SQLite or
 /// PostgreSQL from the location).
-enum JournalAccess {
+package enum JournalAccess {
     /// For commands that only read: read-only, and a missing file is an error (exit 1), never
     /// created.
     /// `verifiesReads: false` only for `audit`, which checks and marks each event itself instead
     /// of stopping at the first that does not check.
     /// Every reader first checks that no events are gone from the log's end (exit 4,
     /// `EventStore.checkForCuts()`), except `verify` (`checksCuts: false`), which checks all of it.
-    static func openForReading(
+    package static func openForReading(
         _ context: CommandContext, _ arguments: ParsedArguments, verifiesReads: Bool = true, checksCuts: Bool = true
     ) throws -> any TransactionalEventStore {
         let backend = JournalBackend(location: context.journalPath(arguments))
@@ -40,7 +40,7 @@ enum JournalAccess {
     }
 
     /// `create`: whether a missing journal is created (default: when writing).
-    static func open(
+    package static func open(
         _ backend: JournalBackend, reading: Bool, create: Bool? = nil, bulk: Bool = false,
         verifiesReads: Bool = true, _ context: CommandContext
     )
@@ -60,7 +60,8 @@ enum JournalAccess {
 
     /// For commands that write: a missing file is created.
     /// `bulk`: `journal import` and `journal simulate`, which write many events and close.
-    static func openForWriting(_ context: CommandContext, _ arguments: ParsedArguments, bulk: Bool = false) throws
+    package static func openForWriting(_ context: CommandContext, _ arguments: ParsedArguments, bulk: Bool = false)
+        throws
         -> any TransactionalEventStore
     {
         let backend = JournalBackend(location: context.journalPath(arguments))
@@ -71,7 +72,7 @@ enum JournalAccess {
     /// For `journal serve`: for writing (a missing file is created), except an existing SQLite
     /// journal that is read-only (`isReadOnly`: an auditor's copy), which is served for
     /// reading: its read routes answer, appends are refused.
-    static func openForServing(_ context: CommandContext, _ arguments: ParsedArguments) throws
+    package static func openForServing(_ context: CommandContext, _ arguments: ParsedArguments) throws
         -> any TransactionalEventStore
     {
         if case let .sqlite(path) = JournalBackend(location: context.journalPath(arguments)),
@@ -84,7 +85,7 @@ enum JournalAccess {
 
     /// For commands that add to an existing journal without appending events (a checkpoint): a
     /// missing journal is an error, as for readers.
-    static func openExistingForWriting(_ context: CommandContext, _ arguments: ParsedArguments) throws
+    package static func openExistingForWriting(_ context: CommandContext, _ arguments: ParsedArguments) throws
         -> any TransactionalEventStore
     {
         let backend = JournalBackend(location: context.journalPath(arguments))
@@ -95,7 +96,7 @@ enum JournalAccess {
     /// True when the SQLite journal at `path` is read-only: this user may not write the file or
     /// its folder (permissions, a read-only mount), or the file has no write permission bit at
     /// all (a copy made read-only, which even root's commands then leave as it is).
-    static func isReadOnly(_ path: String) -> Bool {
+    package static func isReadOnly(_ path: String) -> Bool {
         guard FileSystem.isWritable(path) && FileSystem.isWritable(FileSystem.directory(of: path)) else { return true }
         guard let status = try? FileStatus.of(path) else { return false }
         return status.permissions & 0o222 == 0
@@ -104,7 +105,7 @@ enum JournalAccess {
     /// Says what is wrong with a SQLite `--db` path in the user's terms before SQLite reports
     /// "unable to open database file" or "disk I/O error": a folder given as the journal, a
     /// folder that does not exist, a folder this user may not write.
-    static func checkLocation(_ backend: JournalBackend, writing: Bool) throws(CLIError) {
+    package static func checkLocation(_ backend: JournalBackend, writing: Bool) throws(CLIError) {
         guard case let .sqlite(path) = backend, path != ":memory:", !path.isEmpty else { return }
         let shown = backend.display
         let folder = FileSystem.directory(of: path)
@@ -115,7 +116,7 @@ enum JournalAccess {
                 throw CLIError(
                     .failure,
                     "cannot write the journal \(shown): it is read-only for this user "
-                        + "(the file or its folder \(Help.printable(folder)))",
+                        + "(the file or its folder \(TextRendering.printable(folder)))",
                     hint: "commands that only read (verify, audit, export, query) work on it; "
                         + "to write, copy it somewhere writable")
             }
@@ -123,7 +124,7 @@ enum JournalAccess {
         case .folder:
             throw CLIError(
                 .failure, "\(shown) is a folder, not a journal file",
-                hint: "pass a file inside it, e.g. --db \(Help.printable(path + "/journal.db"))")
+                hint: "pass a file inside it, e.g. --db \(TextRendering.printable(path + "/journal.db"))")
         case .other:
             throw CLIError(.failure, "\(shown) is not a regular file", hint: dbHint)
         case let .unreachable(errorNumber):
@@ -136,23 +137,24 @@ enum JournalAccess {
                 guard writing, !FileSystem.isWritable(folder) else { return }
                 throw CLIError(
                     .failure,
-                    "cannot create a journal in \(Help.printable(folder)): "
+                    "cannot create a journal in \(TextRendering.printable(folder)): "
                         + "the folder is not writable for this user",
                     hint: "choose a folder you may write, with --db PATH")
             case .missing:
                 throw CLIError(
                     .failure,
                     "cannot \(writing ? "create" : "find") the journal \(shown): "
-                        + "the folder \(Help.printable(folder)) does not exist",
+                        + "the folder \(TextRendering.printable(folder)) does not exist",
                     hint: writing
-                        ? "create the folder first (mkdir -p \(Help.printable(folder))) "
+                        ? "create the folder first (mkdir -p \(TextRendering.printable(folder))) "
                             + "or choose another --db PATH" : "check the path; " + dbHint)
             case .file, .other:
-                throw CLIError(.failure, "cannot use \(shown): \(Help.printable(folder)) is not a folder", hint: dbHint)
+                throw CLIError(
+                    .failure, "cannot use \(shown): \(TextRendering.printable(folder)) is not a folder", hint: dbHint)
             case let .unreachable(errorNumber):
                 throw CLIError(
                     .failure,
-                    "cannot reach the folder \(Help.printable(folder)) of \(shown): "
+                    "cannot reach the folder \(TextRendering.printable(folder)) of \(shown): "
                         + FileSystem.describe(errorNumber: errorNumber), hint: dbHint)
             }
         }
@@ -160,7 +162,7 @@ enum JournalAccess {
 
     /// For `journal import`: a load of a new journal when the store finds none at the location
     /// (`ImportTarget.load`), else the store opened for writing, created when missing.
-    static func openForImport(_ context: CommandContext, _ arguments: ParsedArguments) throws -> ImportTarget {
+    package static func openForImport(_ context: CommandContext, _ arguments: ParsedArguments) throws -> ImportTarget {
         let backend = JournalBackend(location: context.journalPath(arguments))
         try checkLocation(backend, writing: true)
         return try backend.openForImport(
@@ -171,7 +173,9 @@ enum JournalAccess {
     /// For `journal import` through a store: a new SQLite journal that appears at the location
     /// only when kept (`NewJournalStore`) when none is there yet, else nil (open the journal
     /// with `openForWriting`).
-    static func openNewForWriting(_ context: CommandContext, _ arguments: ParsedArguments) throws -> NewJournalStore? {
+    package static func openNewForWriting(_ context: CommandContext, _ arguments: ParsedArguments) throws
+        -> NewJournalStore?
+    {
         let backend = JournalBackend(location: context.journalPath(arguments))
         try checkLocation(backend, writing: true)
         return try backend.openNewStore(
@@ -181,7 +185,7 @@ enum JournalAccess {
 
     /// For `journal simulate`: a load of a new journal when the store finds none at the location
     /// (`BulkAppendTarget.load`), else the store opened for writing, created when missing.
-    static func openForBulkAppend(_ context: CommandContext, _ arguments: ParsedArguments) throws
+    package static func openForBulkAppend(_ context: CommandContext, _ arguments: ParsedArguments) throws
         -> BulkAppendTarget
     {
         let backend = JournalBackend(location: context.journalPath(arguments))
@@ -193,7 +197,7 @@ enum JournalAccess {
 
     /// How long a writer waits for another process's lock before failing with exit 5:
     /// `$JOURNAL_BUSY_TIMEOUT_MS`, else 10 seconds.
-    static func busyTimeout(_ context: CommandContext) -> Int32 {
+    package static func busyTimeout(_ context: CommandContext) -> Int32 {
         context.environment["JOURNAL_BUSY_TIMEOUT_MS"].flatMap { Int32($0) }.map { max(0, $0) } ?? 10_000
     }
 
@@ -207,7 +211,7 @@ enum JournalAccess {
 
     /// Spec §2's duplicate rule: same stream, type and occurredAt, and data and meta equal
     /// as JSON values (key order and number spelling do not matter; no meta equals `{}`).
-    static let sameContent: @Sendable (RecordedEvent, ProposedEvent) -> Bool = { stored, proposed in
+    package static let sameContent: @Sendable (RecordedEvent, ProposedEvent) -> Bool = { stored, proposed in
         guard stored.type == proposed.type, stored.occurredAt == proposed.occurredAt else { return false }
         if stored.data == proposed.data && stored.meta == proposed.meta { return true }
         let parser = JSONParser()

@@ -3,23 +3,23 @@ import JournalCore
 
 /// Where a journal lives, from `--db` / `$JOURNAL_DB`: a `postgres://` or `postgresql://` URL
 /// selects PostgreSQL, anything else is a SQLite file path. The only place that decides it.
-enum JournalBackend {
+package enum JournalBackend {
     case sqlite(path: String)
     case postgres(url: String)
 
-    init(location: String) {
+    package init(location: String) {
         self = PostgresURL.isPostgres(location) ? .postgres(url: location) : .sqlite(path: location)
     }
 
     /// How messages name the journal: a printable path, or the URL with its password redacted.
-    var display: String {
+    package var display: String {
         switch self {
-        case let .sqlite(path): return Help.printable(path)
+        case let .sqlite(path): return TextRendering.printable(path)
         case let .postgres(url): return PostgresURL.redacted(url)
         }
     }
 
-    var isPostgres: Bool {
+    package var isPostgres: Bool {
         switch self {
         case .sqlite: return false
         case .postgres: return true
@@ -73,7 +73,7 @@ enum JournalBackend {
 
     /// Where `journal restore` writes: a load of a new SQLite journal (refused when something is
     /// at the path), or a PostgreSQL journal that holds nothing yet (created when missing).
-    func openForRestore(
+    package func openForRestore(
         clock: @escaping @Sendable () -> Timestamp, busyTimeoutMilliseconds: Int32,
         isSameContent: @escaping @Sendable (RecordedEvent, ProposedEvent) -> Bool
     ) throws(EventStoreError) -> ImportTarget {

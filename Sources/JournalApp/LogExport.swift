@@ -10,7 +10,7 @@ import JournalCore
 /// Stream names are read a page at a time as the scan meets ids past those it knows, and kept
 /// (`StreamNameTable`); the scan then stops only to read a page of names, a few hundred times on a
 /// log of millions of streams.
-struct LogExport {
+package struct LogExport {
     private let store: any EventScanning
     private let pageSize: Int
     private let namePage: Int
@@ -23,14 +23,14 @@ struct LogExport {
     /// - Parameters:
     ///   - pageSize: events per page written (the page size of `readAll` it stands for).
     ///   - namePage: stream names read at once (tests read a few at a time to meet many ids).
-    init(store: any EventScanning, pageSize: Int, namePage: Int = LogExport.namePage) {
+    package init(store: any EventScanning, pageSize: Int, namePage: Int = LogExport.namePage) {
         self.store = store
         self.pageSize = max(1, pageSize)
         self.namePage = max(1, namePage)
     }
 
     /// Writes the line of every event from `position` on, one page of lines at a time.
-    mutating func run(from position: Int64, write: ([UInt8]) throws -> Void) throws {
+    package mutating func run(from position: Int64, write: ([UInt8]) throws -> Void) throws {
         var next = position
         var page: [UInt8] = []
         var atEnd = false

@@ -16,9 +16,9 @@ import JournalCore
 /// calls the store). The scan, with its check of every link, is the smaller share of the work
 /// and the folds the larger: this way the scan overlaps the folds, and the folds share the
 /// cores instead of one of them setting the pace.
-struct LogReplay {
+package struct LogReplay {
     /// One stream's fold so far.
-    struct Entry {
+    package struct Entry {
         /// False until the stream's first event (ids with no event yet hold an empty entry).
         var started = false
         var fold: StreamFold?
@@ -48,7 +48,7 @@ struct LogReplay {
     /// - Parameters:
     ///   - scanPage: events per batch (tests use small pages to cross many).
     ///   - namePage: stream names read at once (tests use small pages to read names mid-scan).
-    init(store: any EventScanning, scanPage: Int = LogReplay.scanPage, namePage: Int = LogReplay.namePage) {
+    package init(store: any EventScanning, scanPage: Int = LogReplay.scanPage, namePage: Int = LogReplay.namePage) {
         precondition(scanPage > 0 && namePage > 0, "a page holds at least one event or name")
         self.store = store
         self.scanPage = scanPage
@@ -57,7 +57,7 @@ struct LogReplay {
 
     /// The entries of a run by stream name, read in place from the lanes' arrays (not copied
     /// into a map: a large log has millions). Read-only once the run is over, by any thread.
-    struct Folds: @unchecked Sendable {
+    package struct Folds: @unchecked Sendable {
         private let lanes: [LogReplayFold]
         /// The ids of the streams that have an entry.
         private let ids: [String: Int64]
@@ -90,7 +90,7 @@ struct LogReplay {
     /// has none.
     /// - Throws: the store's errors (an event whose chain link does not hold: `.integrity`),
     ///   once the fold of the batches before it is over.
-    mutating func run(untilPosition: Int64, progress: (Int64) -> Void) throws -> Folds {
+    package mutating func run(untilPosition: Int64, progress: (Int64) -> Void) throws -> Folds {
         let folds = (0..<Self.lanes).map { LogReplayFold(lane: $0, of: Self.lanes) }
         var filling = LogReplayBatch()
         var spare = LogReplayBatch()

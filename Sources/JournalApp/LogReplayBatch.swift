@@ -8,8 +8,8 @@ import EventStore
 /// `@unchecked Sendable`: a batch is filled by the scanning thread, then read by one fold task,
 /// and filled again only after that task has been waited for; two batches take turns, so their
 /// buffers are reused.
-final class LogReplayBatch: @unchecked Sendable {
-    struct Event {
+package final class LogReplayBatch: @unchecked Sendable {
+    package struct Event {
         var position: Int64
         var streamID: Int64
         var typeID: Int64

@@ -8,7 +8,7 @@ import JournalCore
 /// `@unchecked Sendable`: used by one thread at a time. Each batch's fold runs in a
 /// `BackgroundTask` that is waited for before the next one starts, and before the scanning
 /// thread reads `entries`; the batch itself is only read while the lanes fold it.
-final class LogReplayFold: @unchecked Sendable {
+package final class LogReplayFold: @unchecked Sendable {
     /// Entries by the store's stream id divided by `lanes` (ids are dense from 1: a stream gets
     /// the next id when it is created): an array, changed in place, not a map whose entries are
     /// copied out and in.

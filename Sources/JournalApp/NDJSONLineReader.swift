@@ -2,21 +2,21 @@ import JournalCore
 
 /// One line of an NDJSON input, numbered from 1 (blank lines count), without its line feed and
 /// without a carriage return before it.
-struct InputLine: Sendable {
-    var number: Int
-    var bytes: [UInt8]
+package struct InputLine: Sendable {
+    package var number: Int
+    package var bytes: [UInt8]
     /// Set when the line cannot be parsed as JSON at all; `bytes` is then empty for a line that
     /// was too long (it was never kept in memory).
-    var problem: InputLineProblem?
+    package var problem: InputLineProblem?
 
     /// An empty or whitespace-only line: skipped, but counted.
-    var isBlank: Bool {
+    package var isBlank: Bool {
         problem == nil && bytes.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
     }
 }
 
 /// Why a line is unreadable before JSON parsing; each reads as a clear sentence.
-enum InputLineProblem: Sendable, Equatable, CustomStringConvertible {
+package enum InputLineProblem: Sendable, Equatable, CustomStringConvertible {
     case tooLong(limit: Int)
     case byteOrderMark
     case nulByte(offset: Int)
@@ -24,7 +24,7 @@ enum InputLineProblem: Sendable, Equatable, CustomStringConvertible {
     /// The whole input is not UTF-8 (UTF-16): the reason names the command that converts it.
     case encoding(String)
 
-    var description: String {
+    package var description: String {
         switch self {
         case let .encoding(reason): return reason
         case let .tooLong(limit): return "line longer than \(limit) bytes"
@@ -38,8 +38,8 @@ enum InputLineProblem: Sendable, Equatable, CustomStringConvertible {
 /// Reads NDJSON lines from a file or stdin in bounded memory: one read buffer plus the current
 /// line, never the whole input. A line over `maxLineLength` bytes is skipped (not kept) and
 /// reported as `.tooLong`.
-struct NDJSONLineReader {
-    static let defaultMaxLineLength = 1 << 20
+package struct NDJSONLineReader {
+    package static let defaultMaxLineLength = 1 << 20
 
     let descriptor: Int32
     let maxLineLength: Int
@@ -60,7 +60,7 @@ struct NDJSONLineReader {
 
     /// The input's size in bytes from where reading started, when it is a regular file (a file
     /// path, or stdin redirected from a file); nil for a pipe or a terminal.
-    var size: Int64? {
+    package var size: Int64? {
         guard let status = try? FileDescriptor(rawValue: descriptor).status(), status.kind == .regular else {
             return nil
         }
@@ -82,7 +82,7 @@ struct NDJSONLineReader {
     }
 
     /// Opens `path` for reading; `-` is stdin.
-    static func open(path: String, maxLineLength: Int = NDJSONLineReader.defaultMaxLineLength)
+    package static func open(path: String, maxLineLength: Int = NDJSONLineReader.defaultMaxLineLength)
         throws(CLIError) -> NDJSONLineReader
     {
         if path == "-" {
@@ -96,11 +96,11 @@ struct NDJSONLineReader {
         do {
             file = try FileDescriptor.open(path, .readOnly)
         } catch {
-            throw CLIError(.failure, "cannot open \(Help.printable(path)): \(error)")
+            throw CLIError(.failure, "cannot open \(TextRendering.printable(path)): \(error)")
         }
         if (try? file.status())?.kind == .directory {
             file.close()
-            throw CLIError(.failure, "cannot read \(Help.printable(path)): it is a directory")
+            throw CLIError(.failure, "cannot read \(TextRendering.printable(path)): it is a directory")
         }
         var reader = NDJSONLineReader(descriptor: file.rawValue, maxLineLength: maxLineLength, ownsDescriptor: true)
         try reader.checkEncoding(input: path)
@@ -115,7 +115,7 @@ struct NDJSONLineReader {
         while end - start < InputEncoding.sniffedByteCount && !atEOF { try fill() }
         let encoding = InputEncoding.sniff(buffer[start..<end])
         if let problem = encoding.problem(what: input == "-" ? "input" : "file") {
-            let file = input == "-" ? "FILE" : Help.printable(input)
+            let file = input == "-" ? "FILE" : TextRendering.printable(input)
             let from = encoding.iconvName ?? "UTF-16"
             throw CLIError(
                 .inputRejected, [problem + "; nothing was written"],
@@ -220,7 +220,7 @@ struct NDJSONLineReader {
     /// The lines of an input already in memory (an HTTP request's body), by the same rules as
     /// ``next()``: numbered from 1, blank lines counted, a CR before the LF dropped, the last
     /// line without its LF kept, a line over `maxLineLength` bytes reported as `.tooLong`.
-    static func lines(of input: [UInt8], maxLineLength: Int = defaultMaxLineLength) -> [InputLine] {
+    package static func lines(of input: [UInt8], maxLineLength: Int = defaultMaxLineLength) -> [InputLine] {
         var lines: [InputLine] = []
         // A UTF-8 byte order mark at the start is skipped; a UTF-16 body is one bad line.
         let encoding = InputEncoding.sniff(input.prefix(InputEncoding.sniffedByteCount))

@@ -1,7 +1,7 @@
 /// "did you mean …?" for a misspelt name: the one known name nearest to what was typed, within a
 /// Damerau–Levenshtein distance (optimal string alignment: insert, delete, substitute, swap two
 /// neighbours) of 2, ignoring letter case.
-enum NameSuggestion {
+package enum NameSuggestion {
     static let maximumDistance = 2
 
     /// The known name nearest to `typed`, or nil when none is within the distance (and fewer

@@ -1,7 +1,7 @@
 /// Which of the store's ids (streams or event types) have a name already: a flag per id, for the
 /// check the scan makes on every event, where a dictionary lookup would hash each id. Ids are
 /// dense from 1; an id beyond ``limit`` is never flagged, so its check falls back to the names.
-struct NamedIDs {
+package struct NamedIDs {
     /// Keeps a journal with an id far beyond its others from making the flags that long.
     static let limit: Int64 = 1 << 26
 

@@ -2,7 +2,7 @@ import JournalCore
 
 /// A buffered writer to a file descriptor (stdout, stderr, a rejects file). Not thread-safe: a
 /// command owns its sinks. Write errors are remembered and reported by ``flush()``.
-final class OutputSink {
+package final class OutputSink {
     let descriptor: Int32
     private var buffer: [UInt8] = []
     private let capacity: Int
@@ -10,7 +10,7 @@ final class OutputSink {
     /// True for a file this sink opened (and closes).
     private let ownsDescriptor: Bool
 
-    init(descriptor: Int32, capacity: Int = 1 << 16, ownsDescriptor: Bool = false) {
+    package init(descriptor: Int32, capacity: Int = 1 << 16, ownsDescriptor: Bool = false) {
         self.descriptor = descriptor
         self.capacity = capacity
         self.ownsDescriptor = ownsDescriptor
@@ -20,42 +20,42 @@ final class OutputSink {
     /// Opens (creating or truncating) a file for writing, readable and writable by its owner
     /// only (mode 0600, spec §4), whatever the umask, and also when the file existed with a
     /// wider mode: what it receives (rejected input, say) is nobody else's business.
-    static func create(path: String) throws(CLIError) -> OutputSink {
+    package static func create(path: String) throws(CLIError) -> OutputSink {
         let file: FileDescriptor
         do {
             file = try FileDescriptor.open(path, .writeOnly, options: [.create, .truncate], permissions: 0o600)
         } catch {
-            throw CLIError(.failure, "cannot create \(Help.printable(path)): \(error)")
+            throw CLIError(.failure, "cannot create \(TextRendering.printable(path)): \(error)")
         }
         if let status = try? file.status(), status.kind == .regular, status.permissions != 0o600 {
             do {
                 try file.setPermissions(0o600)
             } catch {
                 file.close()
-                throw CLIError(.failure, "cannot make \(Help.printable(path)) private (mode 0600): \(error)")
+                throw CLIError(.failure, "cannot make \(TextRendering.printable(path)) private (mode 0600): \(error)")
             }
         }
         return OutputSink(descriptor: file.rawValue, ownsDescriptor: true)
     }
 
-    func write(_ text: String) {
+    package func write(_ text: String) {
         buffer.append(contentsOf: text.utf8)
         if buffer.count >= capacity { flushBuffer() }
     }
 
-    func write(bytes: some Sequence<UInt8>) {
+    package func write(bytes: some Sequence<UInt8>) {
         buffer.append(contentsOf: bytes)
         if buffer.count >= capacity { flushBuffer() }
     }
 
     /// Writes `text` and a line feed.
-    func line(_ text: String = "") {
+    package func line(_ text: String = "") {
         write(text)
         write("\n")
     }
 
     /// Writes everything buffered; throws when any write failed.
-    func flush() throws(CLIError) {
+    package func flush() throws(CLIError) {
         flushBuffer()
         if let failure {
             throw CLIError(.failure, "cannot write output: \(failure)")
@@ -63,7 +63,7 @@ final class OutputSink {
     }
 
     /// Flushes and closes a descriptor this sink opened.
-    func close() throws(CLIError) {
+    package func close() throws(CLIError) {
         try flush()
         if ownsDescriptor { FileDescriptor(rawValue: descriptor).close() }
     }

@@ -4,39 +4,39 @@ import JournalCore
 /// sensitive-data guard, the stream name) a chunk ahead on another thread, while the writer
 /// validates the chunk before against the journal and appends it. The lines come out in input
 /// order, each prepared exactly as the writer would have prepared it: only the thread differs.
-final class PreparedLines {
+package final class PreparedLines {
     /// A chunk of prepared lines, with where the reader was after it (for progress).
-    struct Chunk: Sendable {
-        var lines: [Importer.PreparedLine]
-        var bytesConsumed: Int64
+    package struct Chunk: Sendable {
+        package var lines: [Importer.PreparedLine]
+        package var bytesConsumed: Int64
     }
 
     /// Lines per chunk: enough to keep the writer busy while the next chunk is read, few enough
     /// that a chunk's envelopes stay small next to the journal's page cache.
-    static let chunkLines = 1_024
+    package static let chunkLines = 1_024
 
     private let source: Source
     private let chunks: ChunksAhead<Chunk, CLIError>
 
-    init(reader: NDJSONLineReader) {
+    package init(reader: NDJSONLineReader) {
         let source = Source(reader: reader)
         self.source = source
         chunks = ChunksAhead { source.read() }
     }
 
     /// The next chunk (nil at the end of the input); starts reading the one after it.
-    func next() throws(CLIError) -> Chunk? {
+    package func next() throws(CLIError) -> Chunk? {
         try chunks.next()
     }
 
     /// The next chunk, `previous` (the chunk the caller is done with) handed over to be freed
     /// on the reading thread.
-    func next(after previous: Chunk?) throws(CLIError) -> Chunk? {
+    package func next(after previous: Chunk?) throws(CLIError) -> Chunk? {
         try chunks.next(after: previous)
     }
 
     /// Waits for the read ahead (if any) and closes the input.
-    func close() {
+    package func close() {
         chunks.finish()
         source.reader.close()
     }

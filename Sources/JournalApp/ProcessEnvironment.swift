@@ -4,7 +4,7 @@ import JournalCore
 /// by name when asked for: a command does not copy the whole environment into a dictionary at
 /// start to read one or two variables of it (docs/benchmarks-history.md, "Evidence, checked reads and the
 /// streams read model", process start). A fixed set of values can stand in for it.
-struct ProcessEnvironment: Sendable, ExpressibleByDictionaryLiteral {
+package struct ProcessEnvironment: Sendable, ExpressibleByDictionaryLiteral {
     /// Nil: the process's own environment.
     private let values: [String: String]?
 
@@ -15,11 +15,11 @@ struct ProcessEnvironment: Sendable, ExpressibleByDictionaryLiteral {
 
     init(_ values: [String: String]) { self.values = values }
 
-    init(dictionaryLiteral elements: (String, String)...) {
+    package init(dictionaryLiteral elements: (String, String)...) {
         self.values = Dictionary(elements, uniquingKeysWith: { _, last in last })
     }
 
-    subscript(name: String) -> String? {
+    package subscript(name: String) -> String? {
         guard let values else { return CurrentProcess.variable(name) }
         return values[name]
     }

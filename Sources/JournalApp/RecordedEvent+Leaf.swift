@@ -3,7 +3,7 @@ import JournalCore
 
 extension RecordedEvent {
     /// The event a checked leaf line (an export line) describes: what `replay --bundle` folds.
-    init(leaf object: JSONObject) throws(CLIError) {
+    package init(leaf object: JSONObject) throws(CLIError) {
         func text(_ key: String) throws(CLIError) -> String {
             guard let value = object[key]?.stringValue else {
                 throw CLIError(.integrity, "a bundle event has no \(key)")

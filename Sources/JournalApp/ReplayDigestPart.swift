@@ -12,15 +12,17 @@ import JournalCore
 /// at a time on two threads, and each chunk is hashed and dropped once rendered
 /// (`report(_:from:chunk:)`): the work is shared by the cores and the memory stays that of two
 /// chunks, whatever the number of streams.
-struct ReplayDigestPart {
-    var bytes: [UInt8] = []
+package struct ReplayDigestPart {
+    package var bytes: [UInt8] = []
     var streams = 0
-    var events = 0
+    package var events = 0
     var failures: [(stream: StreamName, failure: StreamReplay.Failure)] = []
+
+    package init() {}
 
     /// Adds one stream's outcome; a stream with no event up to the replay's position (it begins
     /// after it) has no part in the report.
-    mutating func add(_ stream: StreamName, _ outcome: StreamReplay.Outcome) {
+    package mutating func add(_ stream: StreamName, _ outcome: StreamReplay.Outcome) {
         guard outcome.events > 0 || outcome.failure != nil else { return }
         streams += 1
         events += outcome.events
@@ -59,7 +61,7 @@ struct ReplayDigestPart {
     /// The report of `names` from the log's folds: chunks of `chunk` names rendered two at a
     /// time, on this thread and another (both read the same folds, which nobody changes any
     /// more), and hashed in name order.
-    static func report(_ names: [StreamName], from folds: LogReplay.Folds, chunk: Int = chunk) throws
+    package static func report(_ names: [StreamName], from folds: LogReplay.Folds, chunk: Int = chunk) throws
         -> ReplayReport
     {
         precondition(chunk > 0, "a chunk holds at least one stream")
@@ -81,13 +83,15 @@ struct ReplayDigestPart {
 
 /// What `replay --all` reports: the streams and events folded, the streams that no longer fold,
 /// and the digest of all final states, fed ``ReplayDigestPart``s in stream-name order.
-struct ReplayReport {
-    private(set) var streams = 0
-    private(set) var events = 0
-    private(set) var failures: [(stream: StreamName, failure: StreamReplay.Failure)] = []
+package struct ReplayReport {
+    package private(set) var streams = 0
+    package private(set) var events = 0
+    package private(set) var failures: [(stream: StreamName, failure: StreamReplay.Failure)] = []
     private let digest = SHA256Digest()
 
-    mutating func absorb(_ part: ReplayDigestPart) {
+    package init() {}
+
+    package mutating func absorb(_ part: ReplayDigestPart) {
         streams += part.streams
         events += part.events
         failures += part.failures
@@ -95,5 +99,5 @@ struct ReplayReport {
     }
 
     /// The digest as 64 hex digits; call once, after the last part.
-    func finish() -> String { digest.finish() }
+    package func finish() -> String { digest.finish() }
 }

@@ -5,7 +5,7 @@ import Projections
 /// The cli's fold is the one a replay against a record uses: the same reasons as `replay --all`
 /// (a type outside the catalog gets the nearest name suggested).
 extension StreamFold: ReplayFold {
-    static func start(stream: String) throws(ReplayRuleError) -> StreamFold {
+    package static func start(stream: String) throws(ReplayRuleError) -> StreamFold {
         do {
             return try StreamFold(stream: stream)
         } catch {
@@ -13,7 +13,7 @@ extension StreamFold: ReplayFold {
         }
     }
 
-    mutating func replay(type: String, data: UnsafeRawBufferPointer, occurredAt: Timestamp, parser: JSONParser)
+    package mutating func replay(type: String, data: UnsafeRawBufferPointer, occurredAt: Timestamp, parser: JSONParser)
         throws(ReplayRuleError)
     {
         do {
@@ -23,6 +23,6 @@ extension StreamFold: ReplayFold {
         }
     }
 
-    var replaySummary: JSONObject { summary }
-    var replayEnded: Bool { state.isTerminal }
+    package var replaySummary: JSONObject { summary }
+    package var replayEnded: Bool { state.isTerminal }
 }

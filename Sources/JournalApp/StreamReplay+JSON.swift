@@ -3,7 +3,7 @@ import JournalCore
 
 extension StreamReplay {
     /// One step of `journal replay STREAM --format json`: the event and the state after it.
-    static func stepJSON(_ event: RecordedEvent, _ fold: StreamFold) -> JSONValue {
+    package static func stepJSON(_ event: RecordedEvent, _ fold: StreamFold) -> JSONValue {
         var step = JSONObject()
         step["version"] = .number(JSONNumber(event.version))
         step["position"] = .number(JSONNumber(event.position))
@@ -15,7 +15,7 @@ extension StreamReplay {
 
     /// The object `journal replay STREAM --format json` prints: the steps, the failure if the
     /// stream no longer folds, and the final state (or the state before the failure).
-    static func json(_ stream: StreamName, _ outcome: Outcome, steps: [JSONValue]) -> JSONValue {
+    package static func json(_ stream: StreamName, _ outcome: Outcome, steps: [JSONValue]) -> JSONValue {
         var object = JSONObject()
         object["stream"] = .string(stream.rawValue)
         object["ok"] = .bool(outcome.failure == nil)
@@ -32,7 +32,9 @@ extension StreamReplay {
 
     /// Folds `stream` from the journal and gives the object `journal replay STREAM --format json`
     /// prints (`GET /v1/replay/{stream}`) and the failure, if the stream no longer folds.
-    static func json(_ stream: StreamName, in store: any EventStore) throws -> (json: JSONValue, failure: Failure?) {
+    package static func json(_ stream: StreamName, in store: any EventStore) throws -> (
+        json: JSONValue, failure: Failure?
+    ) {
         var steps: [JSONValue] = []
         let outcome = try fold(stream, in: store) { event, fold in steps.append(stepJSON(event, fold)) }
         return (json(stream, outcome, steps: steps), outcome.failure)

@@ -2,29 +2,41 @@ import EventStore
 import JournalCore
 
 /// Folds stored events through the domain, page by page: shared by state, replay and audit.
-enum StreamReplay {
-    struct Failure: Equatable {
-        var version: Int64
-        var position: Int64
-        var reason: String
+package enum StreamReplay {
+    package struct Failure: Equatable {
+        package var version: Int64
+        package var position: Int64
+        package var reason: String
+
+        package init(version: Int64, position: Int64, reason: String) {
+            self.version = version
+            self.position = position
+            self.reason = reason
+        }
     }
 
-    struct Outcome {
+    package struct Outcome {
         /// nil only when the stream's name has no known category.
         var fold: StreamFold?
         /// The events folded (before a failure).
-        var events: Int
-        var failure: Failure?
+        package var events: Int
+        package var failure: Failure?
+
+        package init(fold: StreamFold?, events: Int, failure: Failure? = nil) {
+            self.fold = fold
+            self.events = events
+            self.failure = failure
+        }
 
         /// The aggregate's summary (empty when the stream has no known category).
-        var summary: JSONObject { fold?.summary ?? JSONObject() }
+        package var summary: JSONObject { fold?.summary ?? JSONObject() }
     }
 
     static let pageSize = 512
 
     /// Folds `stream` through version `lastVersion` (included) and position `untilPosition`
     /// (included), calling `step` after each event folds.
-    static func fold(
+    package static func fold(
         _ stream: StreamName, in store: any EventStore, through lastVersion: Int64 = .max,
         untilPosition: Int64 = .max,
         step: (RecordedEvent, StreamFold) -> Void = { _, _ in }
@@ -38,7 +50,7 @@ enum StreamReplay {
 
     /// Folds the events `pages` gives (the stream's events from a version on, at most `limit`, in
     /// version order): the journal's, or a bundle's checked events.
-    static func fold(
+    package static func fold(
         _ stream: StreamName, pages: (_ fromVersion: Int64, _ limit: Int) throws -> [RecordedEvent],
         through lastVersion: Int64 = .max, untilPosition: Int64 = .max,
         step: (RecordedEvent, StreamFold) -> Void = { _, _ in }

@@ -4,8 +4,8 @@ import Domain
 /// size keeps memory bounded. When full, the least recently used half is dropped; a dropped
 /// stream is folded again from the store when it comes back. A cache that remembers what it
 /// drops (for a load, which cannot fold a stream again) drops the ended journeys first.
-struct StreamStateCache {
-    struct Entry {
+package struct StreamStateCache {
+    package struct Entry {
         var fold: StreamFold
         /// The stream's last version (nil while the stream is empty).
         var lastVersion: Int64?

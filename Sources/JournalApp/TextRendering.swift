@@ -1,13 +1,13 @@
 import JournalCore
 
 /// Renders JSON for people: `key  value` lines, aligned, nested objects indented.
-enum TextRendering {
+package enum TextRendering {
     /// `1 line`, `2 lines`: a count with its noun in the right number (`plural` when not an -s).
-    static func counted(_ count: some BinaryInteger, _ singular: String, plural: String? = nil) -> String {
+    package static func counted(_ count: some BinaryInteger, _ singular: String, plural: String? = nil) -> String {
         "\(count) " + (count == 1 ? singular : plural ?? singular + "s")
     }
 
-    static func keyValueLines(_ object: JSONObject, indent: String = "  ") -> [String] {
+    package static func keyValueLines(_ object: JSONObject, indent: String = "  ") -> [String] {
         let width = (object.keys.map(\.count).max() ?? 0) + 2
         var lines: [String] = []
         for (key, value) in object {
@@ -26,17 +26,18 @@ enum TextRendering {
     /// comma-separated list, the rest as compact JSON.
     static func scalar(_ value: JSONValue) -> String {
         switch value {
-        case let .string(text): return Help.printable(text)
+        case let .string(text): return TextRendering.printable(text)
         case .null: return "-"
         case let .array(items) where items.allSatisfy({ $0.stringValue != nil }):
-            return items.isEmpty ? "-" : items.compactMap { $0.stringValue.map(Help.printable) }.joined(separator: ", ")
+            return items.isEmpty
+                ? "-" : items.compactMap { $0.stringValue.map(TextRendering.printable) }.joined(separator: ", ")
         case .bool, .number, .array, .object: return JSONWriter.string(value)
         }
     }
 
     /// Rows as aligned columns, separated by two spaces; the columns in `rightAligned` are
     /// aligned right (numbers). Trailing spaces are trimmed.
-    static func table(_ rows: [[String]], rightAligned: Set<Int> = []) -> [String] {
+    package static func table(_ rows: [[String]], rightAligned: Set<Int> = []) -> [String] {
         let columns = rows.map(\.count).max() ?? 0
         var widths = [Int](repeating: 0, count: columns)
         for row in rows { for (index, cell) in row.enumerated() { widths[index] = max(widths[index], cell.count) } }
@@ -49,5 +50,18 @@ enum TextRendering {
             while line.hasSuffix(" ") { line.removeLast() }
             return line
         }
+    }
+
+    /// A user-typed value made safe to echo: control characters escaped, at most 80 characters.
+    package static func printable(_ text: String) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars.prefix(80) {
+            if scalar.value < 0x20 || scalar.value == 0x7F {
+                out += "\\u{\(String(scalar.value, radix: 16))}"
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return text.unicodeScalars.count > 80 ? out + "…" : out
     }
 }

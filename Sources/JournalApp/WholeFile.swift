@@ -1,15 +1,15 @@
 import JournalCore
 
 /// Small input files read whole: profiles, key and token files, checkpoints, bundles.
-enum WholeFile {
+package enum WholeFile {
     /// The bytes of the file at `path`; `what` names it in errors ("key file"). A file over
     /// `maxBytes` is refused rather than read on. Failures exit with `status` (1 unless the file
     /// is part of the command line's usage) and carry `hint`.
-    static func read(
+    package static func read(
         _ path: String, what: String, maxBytes: Int, status: ExitStatus = .failure,
         hint: String? = nil
     ) throws(CLIError) -> [UInt8] {
-        let shown = Help.printable(path)
+        let shown = TextRendering.printable(path)
         let file: FileDescriptor
         do {
             file = try FileDescriptor.open(path, .readOnly)
@@ -38,7 +38,7 @@ enum WholeFile {
 
     /// At most the first `count` bytes of the file at `path`; empty when it cannot be read (the
     /// caller reads it again and reports why).
-    static func prefix(_ path: String, count: Int) -> [UInt8] {
+    package static func prefix(_ path: String, count: Int) -> [UInt8] {
         guard let file = try? FileDescriptor.open(path, .readOnly) else { return [] }
         defer { file.close() }
         var bytes = [UInt8](repeating: 0, count: count)

@@ -1,5 +1,7 @@
+import JournalApp
+
 /// The routes of spec §8, named by their pattern (the access log's and the metrics' `route`).
-enum APIRoute: String, Sendable, CaseIterable {
+package enum APIRoute: String, Sendable, CaseIterable {
     case index = "/"
     case healthz = "/healthz"
     case metrics = "/metrics"

@@ -1,15 +1,16 @@
+import JournalApp
 import JournalCore
 import Synchronization
 
 /// One JSON object per request on a descriptor (stderr): time, method, route pattern, status,
 /// body bytes, duration, token name. Never the token, a header or a body: the path itself is
 /// not logged either (a stream name is a transaction id), only the route it matched.
-final class AccessLog: Sendable {
+package final class AccessLog: Sendable {
     /// The descriptor, held while a line is written so that lines never interleave.
     private let descriptor: Mutex<Int32>
     private let now: @Sendable () -> Timestamp
 
-    init(descriptor: Int32, now: @escaping @Sendable () -> Timestamp) {
+    package init(descriptor: Int32, now: @escaping @Sendable () -> Timestamp) {
         self.descriptor = Mutex(descriptor)
         self.now = now
     }
@@ -21,7 +22,7 @@ final class AccessLog: Sendable {
     ) {
         var object = JSONObject()
         object["time"] = .string(now().description)
-        object["method"] = .string(Help.printable(method))
+        object["method"] = .string(TextRendering.printable(method))
         object["route"] = .string(route)
         object["status"] = .number(JSONNumber(status))
         object["bytes"] = .number(JSONNumber(bytes))

@@ -1,4 +1,5 @@
 import EventStore
+import JournalApp
 import JournalCore
 
 /// Group commit for `POST /v1/events`: one writer thread takes every request that arrived while
@@ -14,7 +15,7 @@ import JournalCore
 /// against exactly the state it would have been appended to. A request with a line refused by
 /// the checks made before the writer (`EventsAppend.prepare`: JSON, envelope, sensitive data)
 /// cannot commit, so it never costs the others a rollback: it is judged after them, alone.
-final class AppendBatcher: @unchecked Sendable {
+package final class AppendBatcher: @unchecked Sendable {
     /// The most requests one transaction takes (a bound on the rework when one is refused).
     static let maxGroup = 64
 

@@ -1,4 +1,5 @@
 import EventStore
+import JournalApp
 import JournalCore
 import Synchronization
 
@@ -6,7 +7,7 @@ import Synchronization
 /// arrive, signs and keeps a checkpoint of the head at most once per period, and has the
 /// witnesses of the policy cosign it (spec §11), so that a live journal is witnessed without
 /// a cron job. One thread; each round is one JSON line on stderr, next to the access log.
-final class CheckpointScheduler: @unchecked Sendable {
+package final class CheckpointScheduler: @unchecked Sendable {
     private let store: any TransactionalEventStore
     private let signer: NoteSigner
     private let cosigner: Cosigner?
@@ -16,7 +17,7 @@ final class CheckpointScheduler: @unchecked Sendable {
     private let stopping = Atomic<Bool>(false)
     private var thread: SystemThread?
 
-    init(
+    package init(
         store: any TransactionalEventStore, signer: NoteSigner, witnesses: [WitnessEndpoint], periodSeconds: Int64,
         log: AccessLog, now: @escaping @Sendable () -> Timestamp
     ) {
@@ -29,12 +30,12 @@ final class CheckpointScheduler: @unchecked Sendable {
     }
 
     /// Starts the thread (after the server's signal mask is in place).
-    func start() {
+    package func start() {
         thread = SystemThread { [self] in loop() }
     }
 
     /// Ends the thread after the round in progress.
-    func stop() {
+    package func stop() {
         stopping.store(true, ordering: .relaxed)
         thread?.join()
         thread = nil
@@ -71,7 +72,7 @@ final class CheckpointScheduler: @unchecked Sendable {
         let kept: StoredCheckpoint
         let signed: SignedCheckpoint
         do {
-            kept = try CheckpointCommand.sign(store, with: signer)
+            kept = try JournalEvidence.sign(store, with: signer)
             signed = try SignedCheckpoint(parsing: kept.note)
         } catch {
             line["error"] = .string("cannot sign a checkpoint: \(error)")

@@ -1,11 +1,12 @@
 import EventStore
+import JournalApp
 import JournalCore
 
 /// `POST /v1/events`: the body is validated and appended exactly as `journal import` does it
 /// (the same `Importer`, line by line, inside a write transaction), all or nothing. The answer
 /// is made only after the transaction's commit returned, so after the events are durable.
-enum EventsAppend {
-    enum Outcome {
+package enum EventsAppend {
+    package enum Outcome {
         /// 200: positions nil when nothing was appended.
         case committed(appended: Int, duplicates: Int, firstPosition: Int64?, lastPosition: Int64?)
         /// 422: nothing was written.
@@ -24,7 +25,7 @@ enum EventsAppend {
     }
 
     /// One request's events, split into lines, with its version check.
-    struct Request {
+    package struct Request {
         /// The non-blank lines: checked already (`Importer.prepare`) for a small body, as read
         /// for a large one (checked a chunk at a time by `PreparedChunks` during the
         /// transaction, which keeps the parsed events of two chunks in memory rather than of
@@ -33,7 +34,7 @@ enum EventsAppend {
         /// The stream `Journal-Expected-Version` applies to, and the version (−1: must not exist).
         var check: (stream: StreamName, version: Int64)?
 
-        enum Lines {
+        package enum Lines {
             case checked([(number: Int, line: Importer.PreparedLine)])
             case read([InputLine])
         }
@@ -70,7 +71,7 @@ enum EventsAppend {
                 check: check))
     }
 
-    struct Refusal: Error {
+    package struct Refusal: Error {
         var reason: String
     }
 
@@ -135,7 +136,7 @@ enum EventsAppend {
     /// A large body's lines, prepared (`Importer.prepare`) a chunk at a time: each chunk is
     /// prepared on another thread while the writer applies the one before, so that at most two
     /// chunks of parsed events are in memory, whatever the body's size.
-    struct PreparedChunks {
+    package struct PreparedChunks {
         private let chunks: ChunksAhead<[Importer.PreparedLine], Never>
 
         init(_ lines: [InputLine]) {

@@ -1,5 +1,6 @@
 import CMicroHTTPD
 import Glibc
+import JournalApp
 import JournalCore
 
 // The one place the cli calls libmicrohttpd (through `LibMicroHTTPD`, the library opened when
@@ -15,7 +16,7 @@ import JournalCore
 // little memory, never a thread.
 
 /// A request whose headers have arrived; the body follows in `body` before `respond` is called.
-final class HTTPRequest: @unchecked Sendable {
+package final class HTTPRequest: @unchecked Sendable {
     let method: String
     /// The path, percent-decoded by the library, without the query.
     let path: String
@@ -44,7 +45,7 @@ final class HTTPRequest: @unchecked Sendable {
     var annotations: [String: String] = [:]
 }
 
-struct HTTPResponse: Sendable {
+package struct HTTPResponse: Sendable {
     var status: Int
     var contentType: String
     var body: [UInt8]
@@ -52,7 +53,7 @@ struct HTTPResponse: Sendable {
 }
 
 /// What a handler does with a request.
-enum HTTPAnswer: Sendable {
+package enum HTTPAnswer: Sendable {
     /// Answer with this response now.
     case response(HTTPResponse)
     /// The handler keeps the request's `HTTPReply` and calls `send` once, later, on any thread.
@@ -62,7 +63,7 @@ enum HTTPAnswer: Sendable {
 
 /// The answer to one request, sent once from any thread (`HTTPAnswer.later`). Sends after the
 /// first, and sends after the server stopped, are ignored.
-final class HTTPReply: @unchecked Sendable {
+package final class HTTPReply: @unchecked Sendable {
     fileprivate enum Phase {
         /// The handler is being called on the event-loop thread.
         case handling
@@ -93,7 +94,7 @@ final class HTTPReply: @unchecked Sendable {
 
 /// The application behind the server. Called on the event-loop threads, concurrently; no call
 /// may block (hand the `HTTPReply` to a thread of your own and answer `.later`).
-protocol HTTPHandler: AnyObject, Sendable {
+package protocol HTTPHandler: AnyObject, Sendable {
     /// The headers are in: answer (an error, a GET), or nil to receive the body and then be
     /// asked `respond`.
     func head(_ request: HTTPRequest, reply: HTTPReply) -> HTTPAnswer?
@@ -108,14 +109,14 @@ protocol HTTPHandler: AnyObject, Sendable {
     var maxBodyBytes: Int { get }
 }
 
-enum UploadRefusal: Sendable {
+package enum UploadRefusal: Sendable {
     case tooLarge
     case tooSlow
 }
 
 /// A libmicrohttpd daemon on a listening socket the caller made.
-final class HTTPServer: @unchecked Sendable {
-    struct Limits: Sendable {
+package final class HTTPServer: @unchecked Sendable {
+    package struct Limits: Sendable {
         /// Open connections at once; more are refused at accept.
         var connections = 2_000
         /// Seconds a connection may stay silent (idle keep-alive, a stalled upload) before it
@@ -126,9 +127,14 @@ final class HTTPServer: @unchecked Sendable {
         var headerMemoryBytes = 32 * 1024
         /// Seconds from a request's headers to the end of its body: a client that keeps sending
         /// a byte at a time (never silent long enough for `idleTimeoutSeconds`) is cut off.
-        var uploadSeconds = 60
+        package var uploadSeconds = 60
         /// Event-loop threads, each serving its share of the connections.
         var eventThreads = HTTPServer.defaultEventThreads
+
+        package init(connections: Int = 2_000, eventThreads: Int = HTTPServer.defaultEventThreads) {
+            self.connections = connections
+            self.eventThreads = eventThreads
+        }
     }
 
     /// One per online core, at most 4: the loops only parse HTTP and copy bytes.
@@ -162,14 +168,14 @@ final class HTTPServer: @unchecked Sendable {
     private var stopAnswer: HTTPResponse?
 
     /// - Parameter library: the loaded libmicrohttpd (`LibMicroHTTPD.shared()`).
-    init(listenSocket: Int32, handler: any HTTPHandler, library: LibMicroHTTPD) {
+    package init(listenSocket: Int32, handler: any HTTPHandler, library: LibMicroHTTPD) {
         self.listenSocket = listenSocket
         self.handler = handler
         mhd = library
     }
 
     /// Starts the daemon's threads.
-    func start(limits: Limits) throws(CLIError) {
+    package func start(limits: Limits) throws(CLIError) {
         uploadNanoseconds = Int64(limits.uploadSeconds) * 1_000_000_000
         let flags = UInt32(
             MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue
@@ -197,14 +203,14 @@ final class HTTPServer: @unchecked Sendable {
     }
 
     /// Stops accepting connections; those already open go on.
-    func quiesce() {
+    package func quiesce() {
         guard let daemon else { return }
         _ = mhd.quiesceDaemon(daemon)
     }
 
     /// Stops the daemon: gives `answer` to the requests still waiting for theirs (the library
     /// cannot close a suspended connection), closes every connection and joins its threads.
-    func stop(answering answer: HTTPResponse) {
+    package func stop(answering answer: HTTPResponse) {
         guard let daemon else { return }
         suspensions.withLock {
             stopAnswer = answer
@@ -395,15 +401,15 @@ final class HTTPServer: @unchecked Sendable {
 
 /// The listening socket `journal serve` hands to the daemon, made here so that `--listen` with
 /// port 0 can report the port the kernel chose.
-struct ListenAddress: Sendable, Equatable {
+package struct ListenAddress: Sendable, Equatable {
     var host: String
     var port: UInt16
 
     /// `HOST:PORT` or `[IPv6]:PORT`; HOST is an IP address or `localhost`.
-    init(parsing text: String) throws(CLIError) {
+    package init(parsing text: String) throws(CLIError) {
         let usage = CLIError.usage(
             "--listen takes HOST:PORT (an IP address or localhost, and a port 0-65535), "
-                + "got '\(Help.printable(text))'", hint: "e.g. --listen 127.0.0.1:8080")
+                + "got '\(TextRendering.printable(text))'", hint: "e.g. --listen 127.0.0.1:8080")
         guard let colon = text.lastIndex(of: ":") else { throw usage }
         var host = String(text[..<colon])
         if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
@@ -414,13 +420,13 @@ struct ListenAddress: Sendable, Equatable {
         self.port = port
     }
 
-    init(host: String, port: UInt16) {
+    package init(host: String, port: UInt16) {
         self.host = host
         self.port = port
     }
 
     /// 127.0.0.0/8 or ::1.
-    var isLoopback: Bool {
+    package var isLoopback: Bool {
         switch Self.family(of: host) {
         case AF_INET: return host.hasPrefix("127.")
         case AF_INET6:
@@ -432,7 +438,7 @@ struct ListenAddress: Sendable, Equatable {
     }
 
     /// `http://HOST:PORT` (brackets around an IPv6 address).
-    var url: String { "http://" + (host.contains(":") ? "[\(host)]" : host) + ":\(port)" }
+    package var url: String { "http://" + (host.contains(":") ? "[\(host)]" : host) + ":\(port)" }
 
     private static func family(of host: String) -> Int32? {
         var v4 = in_addr()
@@ -443,7 +449,7 @@ struct ListenAddress: Sendable, Equatable {
     }
 
     /// Binds and listens; returns the socket and the address with the port actually bound.
-    func listen() throws(CLIError) -> (socket: Int32, bound: ListenAddress) {
+    package func listen() throws(CLIError) -> (socket: Int32, bound: ListenAddress) {
         func failure(_ what: String) -> CLIError {
             CLIError(
                 .failure, "cannot listen on \(url): \(what): \(String(cString: strerror(errno)))",

@@ -1,8 +1,9 @@
 import Glibc
+import JournalApp
 import JournalCore
 
 /// What `HTTPServing` needs of the application behind a server that stops gracefully.
-protocol StoppableHTTPHandler: HTTPHandler {
+package protocol StoppableHTTPHandler: HTTPHandler {
     /// Requests between their headers and the end of their exchange.
     var requestsInFlight: Int { get }
     /// SIGTERM/SIGINT arrived: the server no longer accepts; waiting work should answer soon.
@@ -15,14 +16,14 @@ protocol StoppableHTTPHandler: HTTPHandler {
 /// SIGINT blocked before any thread starts (every thread inherits the mask; `run` takes them
 /// with `sigwait`), SIGPIPE ignored, the descriptor limit raised, then listen, serve, and on a
 /// signal stop accepting, drain the requests in flight, stop.
-struct HTTPServing {
+package struct HTTPServing {
     /// How long a stop waits for the requests in flight before closing their connections.
-    static let drainSeconds = 30
+    package static let drainSeconds = 30
 
     private var stopSignals = sigset_t()
 
     /// Call before any thread of the server or its handler starts.
-    init() {
+    package init() {
         sigemptyset(&stopSignals)
         sigaddset(&stopSignals, SIGTERM)
         sigaddset(&stopSignals, SIGINT)
@@ -38,7 +39,7 @@ struct HTTPServing {
 
     /// Listens on `address`, prints `listening on http://HOST:PORT`, serves until SIGTERM or
     /// SIGINT, then drains and stops; requests still waiting get `stoppedAnswer`.
-    func run(
+    package func run(
         _ address: ListenAddress, handler: any StoppableHTTPHandler, library: LibMicroHTTPD,
         limits: HTTPServer.Limits, stoppedAnswer: HTTPResponse, _ context: CommandContext
     ) throws {

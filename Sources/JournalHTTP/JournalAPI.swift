@@ -1,5 +1,7 @@
 import EventStore
+import JournalApp
 import JournalCore
+import JournalReport
 import Projections
 import Synchronization
 
@@ -7,21 +9,24 @@ import Synchronization
 /// loops, which must not wait: appends go to the writer thread, which shares transactions among
 /// concurrent requests (`AppendBatcher`); reads go to a few worker threads (`readers`), queries
 /// to one read-model engine behind a lock; long-polls that find nothing wait in `LongPolls`.
-final class JournalAPI: StoppableHTTPHandler, @unchecked Sendable {
+package final class JournalAPI: StoppableHTTPHandler, @unchecked Sendable {
     let store: any TransactionalEventStore
     let tokens: TokenFile?
-    let maxBodyBytes: Int
+    package let maxBodyBytes: Int
     let metrics = ServeMetrics()
     private let batcher: AppendBatcher
     private let readers: WorkQueue
     private let longPolls: LongPolls
     private let projections: ProjectionAccess
     private let accessLog: AccessLog
+    /// `GET /v1/find`'s parameters as `--name value` arguments to the filter and limit they ask
+    /// for, checked as `journal find` checks its options (the command line gives it).
+    private let findRequest: FindRequest
     /// Set on SIGTERM/SIGINT: long-polls answer at once.
     let stopping = Atomic<Bool>(false)
     /// Requests between their headers and the end of their exchange.
     let inFlight = Atomic<Int>(0)
-    var requestsInFlight: Int { inFlight.load(ordering: .relaxed) }
+    package var requestsInFlight: Int { inFlight.load(ordering: .relaxed) }
 
     /// The longest `wait` of `GET /v1/events`, in seconds.
     static let maxWaitSeconds = 60.0
@@ -31,9 +36,12 @@ final class JournalAPI: StoppableHTTPHandler, @unchecked Sendable {
     /// time, so a slow query leaves a thread for the log and the streams.
     static let readerThreads = 2
 
-    init(
+    /// What `findRequest` makes of the parameters of `GET /v1/find`.
+    package typealias FindRequest = @Sendable ([String]) throws(CLIError) -> (filter: StreamFilter, limit: Int)
+
+    package init(
         store: any TransactionalEventStore, projections: ProjectionAccess, tokens: TokenFile?, maxBodyBytes: Int,
-        accessLog: AccessLog
+        accessLog: AccessLog, findRequest: @escaping FindRequest
     ) {
         self.store = store
         self.batcher = AppendBatcher(store: store)
@@ -43,24 +51,25 @@ final class JournalAPI: StoppableHTTPHandler, @unchecked Sendable {
         self.tokens = tokens
         self.maxBodyBytes = maxBodyBytes
         self.accessLog = accessLog
+        self.findRequest = findRequest
     }
 
     /// SIGTERM/SIGINT: waiting long-polls answer now, new ones at once; appends and reads go on
     /// while the requests in flight drain.
-    func beginStopping() {
+    package func beginStopping() {
         stopping.store(true, ordering: .relaxed)
         longPolls.stop()
     }
 
     /// After the server stopped: the writer finishes what is queued, the threads end.
-    func finish() {
+    package func finish() {
         batcher.stop()
         readers.stop()
     }
 
     // MARK: - HTTPHandler
 
-    func head(_ request: HTTPRequest, reply: HTTPReply) -> HTTPAnswer? {
+    package func head(_ request: HTTPRequest, reply: HTTPReply) -> HTTPAnswer? {
         inFlight.add(1, ordering: .relaxed)
         let (route, parameter) = APIRoute.match(request.path)
         request.annotations["route"] = route.rawValue
@@ -150,7 +159,7 @@ final class JournalAPI: StoppableHTTPHandler, @unchecked Sendable {
         }
     }
 
-    func respond(_ request: HTTPRequest, reply: HTTPReply) -> HTTPAnswer {
+    package func respond(_ request: HTTPRequest, reply: HTTPReply) -> HTTPAnswer {
         let expected = request.annotations["expectedVersion"].flatMap { Int64($0) }
         let prepared: EventsAppend.Request
         switch EventsAppend.prepare(body: request.body, expectedVersion: expected) {
@@ -199,7 +208,7 @@ final class JournalAPI: StoppableHTTPHandler, @unchecked Sendable {
         error(503, "the server is stopping; nothing was done")
     }
 
-    func uploadRefused(_ request: HTTPRequest, _ reason: UploadRefusal) -> HTTPResponse {
+    package func uploadRefused(_ request: HTTPRequest, _ reason: UploadRefusal) -> HTTPResponse {
         switch reason {
         case .tooLarge:
             return Self.error(
@@ -209,7 +218,7 @@ final class JournalAPI: StoppableHTTPHandler, @unchecked Sendable {
         }
     }
 
-    func finished(_ request: HTTPRequest, response: HTTPResponse?, completedNormally: Bool) {
+    package func finished(_ request: HTTPRequest, response: HTTPResponse?, completedNormally: Bool) {
         inFlight.subtract(1, ordering: .relaxed)
         let route = request.annotations["route"] ?? APIRoute.unmatched.rawValue
         let status = response?.status ?? 0
@@ -361,7 +370,7 @@ final class JournalAPI: StoppableHTTPHandler, @unchecked Sendable {
     /// `GET /v1/checkpoint`, `/v1/proof/{position}`, `/v1/bundle/{stream}`: what `checkpoint
     /// --list`, `prove` and `bundle` give, against the latest checkpoint the journal keeps.
     private func evidence(_ route: APIRoute, _ parameter: String?) throws -> HTTPResponse {
-        guard let signed = try EvidenceCheckpoint.latest(store) else {
+        guard let signed = try JournalEvidence.latestCheckpoint(store) else {
             return Self.error(404, "no checkpoint: the journal keeps none yet ('journal checkpoint --key FILE')")
         }
         switch route {
@@ -375,7 +384,7 @@ final class JournalAPI: StoppableHTTPHandler, @unchecked Sendable {
                     "position \(position) is not in the latest checkpoint's tree of "
                         + "\(signed.checkpoint.size) events")
             }
-            let proof = try ProveCommand.inclusion(of: position, against: signed, in: store)
+            let proof = try JournalEvidence.inclusion(of: position, against: signed, in: store)
             return HTTPResponse(status: 200, contentType: "text/plain; charset=utf-8", body: Array(proof.text.utf8))
         case .bundle:
             let name = parameter ?? ""
@@ -388,7 +397,7 @@ final class JournalAPI: StoppableHTTPHandler, @unchecked Sendable {
             else {
                 return Self.error(404, "no stream \(Self.shown(name)) in the latest checkpoint's tree")
             }
-            let bundle = try BundleCommand.make(stream, against: signed, in: store)
+            let bundle = try JournalEvidence.bundle(stream, against: signed, in: store)
             return HTTPResponse(
                 status: 200, contentType: "application/json", body: Array((bundle.jsonText + "\n").utf8))
         case .checkpoint:
@@ -433,7 +442,7 @@ final class JournalAPI: StoppableHTTPHandler, @unchecked Sendable {
     }
 
     /// `{"error": "<reason>"}`
-    static func error(_ status: Int, _ reason: String) -> HTTPResponse {
+    package static func error(_ status: Int, _ reason: String) -> HTTPResponse {
         var object = JSONObject()
         object["error"] = .string(reason)
         return json(status, .object(object))
@@ -460,7 +469,7 @@ final class JournalAPI: StoppableHTTPHandler, @unchecked Sendable {
 
     /// A user-typed value fit for an error message: what §3.3 forbids masked, control
     /// characters escaped, at most 80 characters.
-    static func shown(_ text: String) -> String { Help.printable(SensitiveData.maskedText(text)) }
+    static func shown(_ text: String) -> String { TextRendering.printable(SensitiveData.maskedText(text)) }
 
     private struct Refusal: Error { var response: HTTPResponse }
 
@@ -538,16 +547,13 @@ final class JournalAPI: StoppableHTTPHandler, @unchecked Sendable {
         }
         var arguments: [String] = []
         for name in names { if let value = parameters[name] { arguments += ["--\(name)", value] } }
-        let parsed: ParsedArguments
-        let filter: StreamFilter
+        let request: (filter: StreamFilter, limit: Int)
         do {
-            parsed = try JournalCLI.parser.parse(arguments, for: FindCommand.spec)
-            filter = try FindCommand.filter(parsed)
+            request = try findRequest(arguments)
         } catch {
             return Self.error(400, error.messages.first ?? "bad parameter")
         }
-        let limit = Int(parsed.integer("limit") ?? FindCommand.defaultLimit)
-        let result = try projections.with { engine in try engine.find(filter, limit: limit) }
-        return Self.json(200, FindCommand.json(result))
+        let result = try projections.with { engine in try engine.find(request.filter, limit: request.limit) }
+        return Self.json(200, result.json)
     }
 }

@@ -1,4 +1,5 @@
 import CMicroHTTPD
+import JournalApp
 import JournalCore
 
 /// libmicrohttpd's functions, resolved at run time: the `journal` executable does not link
@@ -9,7 +10,7 @@ import JournalCore
 /// `MHD_queue_response`), with its exact pointer type (`cmhd_*_fn` in `CMicroHTTPD/shim.h`, taken
 /// with `__typeof__` from microhttpd.h). `MHD_start_daemon` is variadic (Swift sees its pointer as
 /// an `OpaquePointer`): it is called through `cmhd_start_daemon`, which takes this pointer.
-struct LibMicroHTTPD: @unchecked Sendable {
+package struct LibMicroHTTPD: @unchecked Sendable {
     // @unchecked: Swift imports the variadic MHD_start_daemon's pointer as an OpaquePointer,
     // which is not Sendable; like every other property it is an immutable function address.
 
@@ -29,7 +30,7 @@ struct LibMicroHTTPD: @unchecked Sendable {
 
     /// The process's libmicrohttpd, opened on the first call; a failure is kept and thrown to
     /// every caller (a `static let` is initialized once, thread-safely).
-    static func shared() throws(CLIError) -> LibMicroHTTPD { try loaded.get() }
+    package static func shared() throws(CLIError) -> LibMicroHTTPD { try loaded.get() }
 
     private static let loaded = Result { () throws(CLIError) -> LibMicroHTTPD in
         try LibMicroHTTPD(libraryName: libraryName)

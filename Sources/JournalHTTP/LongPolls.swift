@@ -1,11 +1,12 @@
 import EventStore
+import JournalApp
 import JournalCore
 
 /// The long-polls of `GET /v1/events?wait=S` that found nothing: one thread waits for the
 /// store's next commit on behalf of all of them and answers each when events from its position
 /// exist, when its wait ends, or at once when the server stops. The connections wait suspended,
 /// holding no thread.
-final class LongPolls: @unchecked Sendable {
+package final class LongPolls: @unchecked Sendable {
     /// How often, at most, the head is read again without a wake-up: it bounds how late another
     /// process's commit (which does not wake this one) or a new, shorter wait is noticed.
     static let sliceNanoseconds: Int64 = 100_000_000

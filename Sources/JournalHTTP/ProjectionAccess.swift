@@ -1,3 +1,4 @@
+import JournalApp
 import JournalCore
 import Projections
 
@@ -6,11 +7,11 @@ import Projections
 /// `@unchecked Sendable`: the engine is reached only through `with` and `close`, under `lock`.
 /// (A `Mutex` would need the engine sent into it, and the engine shares the store with the
 /// server, so the compiler cannot prove the hand-over.)
-final class ProjectionAccess: @unchecked Sendable {
+package final class ProjectionAccess: @unchecked Sendable {
     private let lock = ConditionLock()
     private let engine: ProjectionEngine
 
-    init(engine: ProjectionEngine) {
+    package init(engine: ProjectionEngine) {
         self.engine = engine
     }
 
@@ -19,7 +20,7 @@ final class ProjectionAccess: @unchecked Sendable {
     }
 
     /// Closes the engine's read models (the server has stopped: no request is in flight).
-    func close() {
+    package func close() {
         lock.withLock { engine.close() }
     }
 }

@@ -1,8 +1,9 @@
+import JournalApp
 import Synchronization
 
 /// The server's own counters for `GET /metrics`, shared by every connection thread. The
 /// journal's figures (events, head, domain counters) are read when scraped.
-final class ServeMetrics: Sendable {
+package final class ServeMetrics: Sendable {
     /// Upper bounds, in seconds, of the append latency histogram's buckets.
     static let latencyBuckets: [Double] = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
 
@@ -37,7 +38,7 @@ final class ServeMetrics: Sendable {
     }
 
     /// What the journal holds, read at scrape time.
-    struct JournalFigures {
+    package struct JournalFigures {
         var events: Int64
         var head: Int64
         /// `3ds` transactions by outcome (completedY, closed, timedOut, …).

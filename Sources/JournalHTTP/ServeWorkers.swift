@@ -1,10 +1,11 @@
+import JournalApp
 import JournalCore
 
 /// The threads of a serve worker (`AppendBatcher`, `LongPolls`, `WorkQueue`) and the stop rule
 /// they share: the owner's queue is guarded by ``lock``; work is accepted until ``stop()``,
 /// which sets ``stopping``, wakes every thread and joins them. Each thread's loop ends once it
 /// sees `stopping` with nothing left to do, so what was accepted is still done.
-final class ServeWorkers {
+package final class ServeWorkers {
     /// Guards ``stopping``, ``threads`` and the owner's queue.
     let lock = ConditionLock()
     /// Guarded by `lock`.

@@ -1,10 +1,11 @@
 import EventStore
 import Glibc
+import JournalApp
 import JournalCore
 
 /// What a bearer token may do (spec §8): `read` every GET, `append` `POST /v1/events`,
 /// `admin` everything.
-enum TokenRole: String, Sendable, CaseIterable {
+package enum TokenRole: String, Sendable, CaseIterable {
     case read
     case append
     case admin
@@ -21,8 +22,8 @@ enum TokenRole: String, Sendable, CaseIterable {
 /// The tokens file of `journal serve --tokens FILE`: one line per token,
 /// `<role> <name> sha256:<hex SHA-256 of the token>`. Only hashes are kept, on disk and in
 /// memory; a presented token is hashed and compared with every entry in constant time.
-struct TokenFile: Sendable {
-    struct Entry: Sendable {
+package struct TokenFile: Sendable {
+    package struct Entry: Sendable {
         var role: TokenRole
         var name: String
         /// 64 lowercase hex digits.
@@ -34,10 +35,10 @@ struct TokenFile: Sendable {
     /// Reads and checks the file: a line that is not `<role> <name> sha256:<64 hex>` is an
     /// error naming its line number (blank lines and lines starting with `#` are skipped), and
     /// so is a file without any token.
-    static func load(path: String) throws(CLIError) -> TokenFile {
+    package static func load(path: String) throws(CLIError) -> TokenFile {
         let bytes = try WholeFile.read(
             path, what: "tokens file", maxBytes: 1 << 24,
-            hint: "create it with 'journal token ROLE NAME --tokens \(Help.printable(path))'")
+            hint: "create it with 'journal token ROLE NAME --tokens \(TextRendering.printable(path))'")
         var entries: [Entry] = []
         for (index, line) in String(decoding: bytes, as: UTF8.self).split(
             separator: "\n", omittingEmptySubsequences: false
@@ -50,7 +51,7 @@ struct TokenFile: Sendable {
             else {
                 throw CLIError(
                     .failure,
-                    "tokens file \(Help.printable(path)), line \(index + 1): expected "
+                    "tokens file \(TextRendering.printable(path)), line \(index + 1): expected "
                         + "'<read|append|admin> <name> sha256:<64 hex digits>'",
                     hint: "lines are written by 'journal token ROLE NAME --tokens FILE'")
             }
@@ -58,8 +59,9 @@ struct TokenFile: Sendable {
         }
         guard !entries.isEmpty else {
             throw CLIError(
-                .failure, "the tokens file \(Help.printable(path)) holds no token: every request would be refused",
-                hint: "add one with 'journal token ROLE NAME --tokens \(Help.printable(path))'")
+                .failure,
+                "the tokens file \(TextRendering.printable(path)) holds no token: every request would be refused",
+                hint: "add one with 'journal token ROLE NAME --tokens \(TextRendering.printable(path))'")
         }
         return TokenFile(entries: entries)
     }
@@ -75,7 +77,7 @@ struct TokenFile: Sendable {
         return found
     }
 
-    static func digest(of token: String) -> String {
+    package static func digest(of token: String) -> String {
         let digest = SHA256Digest()
         digest.update(token)
         return digest.finish()
@@ -90,7 +92,7 @@ struct TokenFile: Sendable {
     }
 
     /// A token name: 1 to 64 of `A-Z a-z 0-9 . _ -`.
-    static func isName(_ name: String) -> Bool {
+    package static func isName(_ name: String) -> Bool {
         (1...64).contains(name.utf8.count)
             && name.utf8.allSatisfy { byte in
                 (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A)
@@ -103,7 +105,7 @@ struct TokenFile: Sendable {
     }
 
     /// A new random token: 32 bytes from the kernel's random source, as 64 hex digits.
-    static func newToken() throws(CLIError) -> String {
+    package static func newToken() throws(CLIError) -> String {
         var bytes = [UInt8](repeating: 0, count: 32)
         let random: FileDescriptor
         do {
@@ -136,34 +138,39 @@ struct TokenFile: Sendable {
     /// Appends `<role> <name> sha256:<hex>` to the file, creating it with mode 0600 (and
     /// making an existing file 0600: it says who may write the journal). A name already in the
     /// file is refused (exit 1) and nothing is written.
-    static func append(role: TokenRole, name: String, digest: String, path: String) throws(CLIError) {
+    package static func append(role: TokenRole, name: String, digest: String, path: String) throws(CLIError) {
         let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
         guard fd >= 0 else {
             throw CLIError(
-                .failure, "cannot open the tokens file \(Help.printable(path)): \(String(cString: strerror(errno)))")
+                .failure,
+                "cannot open the tokens file \(TextRendering.printable(path)): \(String(cString: strerror(errno)))")
         }
         defer { _ = close(fd) }
         // One writer at a time, so that two runs cannot both add the same name.
         guard flock(fd, LOCK_EX) == 0 else {
             throw CLIError(
-                .failure, "cannot lock the tokens file \(Help.printable(path)): \(String(cString: strerror(errno)))")
+                .failure,
+                "cannot lock the tokens file \(TextRendering.printable(path)): \(String(cString: strerror(errno)))")
         }
         if try names(path: path).contains(name) {
             throw CLIError(
                 .failure,
-                "the tokens file \(Help.printable(path)) already has a token named '\(name)'; nothing was written",
+                "the tokens file \(TextRendering.printable(path)) already has a token named '\(name)'; "
+                    + "nothing was written",
                 hint: "choose another name, or delete that line first to replace the token")
         }
         guard fchmod(fd, 0o600) == 0 else {
             throw CLIError(
-                .failure, "cannot make \(Help.printable(path)) private (mode 0600): \(String(cString: strerror(errno)))"
+                .failure,
+                "cannot make \(TextRendering.printable(path)) private (mode 0600): \(String(cString: strerror(errno)))"
             )
         }
         let line = Array("\(role.rawValue) \(name) sha256:\(digest)\n".utf8)
         let written = line.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
         guard written == line.count, fsync(fd) == 0 else {
             throw CLIError(
-                .failure, "cannot write the tokens file \(Help.printable(path)): \(String(cString: strerror(errno)))")
+                .failure,
+                "cannot write the tokens file \(TextRendering.printable(path)): \(String(cString: strerror(errno)))")
         }
     }
 }

@@ -1,32 +1,33 @@
 import EventStore
+import JournalApp
 import JournalCore
 import Synchronization
 
 /// The HTTP face of a ``Witness`` (C2SP tlog-witness): `POST /add-checkpoint`, and `GET /healthz`.
 /// The event loops never wait: each checkpoint is checked, recorded and cosigned on the
 /// witness's own thread, one at a time.
-final class WitnessAPI: StoppableHTTPHandler, @unchecked Sendable {
+package final class WitnessAPI: StoppableHTTPHandler, @unchecked Sendable {
     let witness: Witness
     let tokens: TokenFile?
     /// The largest body: 63 proof lines and a checkpoint with its signatures fit many times over.
-    let maxBodyBytes = 64 * 1024
+    package let maxBodyBytes = 64 * 1024
     private let worker = WorkQueue(threads: 1)
     private let accessLog: AccessLog
     private let inFlight = Atomic<Int>(0)
-    var requestsInFlight: Int { inFlight.load(ordering: .relaxed) }
+    package var requestsInFlight: Int { inFlight.load(ordering: .relaxed) }
 
     static let addCheckpointPath = "/add-checkpoint"
 
-    init(witness: Witness, tokens: TokenFile?, accessLog: AccessLog) {
+    package init(witness: Witness, tokens: TokenFile?, accessLog: AccessLog) {
         self.witness = witness
         self.tokens = tokens
         self.accessLog = accessLog
     }
 
-    func beginStopping() {}
-    func finish() { worker.stop() }
+    package func beginStopping() {}
+    package func finish() { worker.stop() }
 
-    func head(_ request: HTTPRequest, reply: HTTPReply) -> HTTPAnswer? {
+    package func head(_ request: HTTPRequest, reply: HTTPReply) -> HTTPAnswer? {
         inFlight.add(1, ordering: .relaxed)
         let isAdd = request.path == Self.addCheckpointPath
         request.annotations["route"] = isAdd ? Self.addCheckpointPath : request.path == "/healthz" ? "/healthz" : "-"
@@ -59,7 +60,7 @@ final class WitnessAPI: StoppableHTTPHandler, @unchecked Sendable {
         return nil
     }
 
-    func respond(_ request: HTTPRequest, reply: HTTPReply) -> HTTPAnswer {
+    package func respond(_ request: HTTPRequest, reply: HTTPReply) -> HTTPAnswer {
         let body = request.body
         let queued = worker.run { [witness] in
             switch witness.addCheckpoint(body: body) {
@@ -82,14 +83,14 @@ final class WitnessAPI: StoppableHTTPHandler, @unchecked Sendable {
         }
     }
 
-    func uploadRefused(_ request: HTTPRequest, _ reason: UploadRefusal) -> HTTPResponse {
+    package func uploadRefused(_ request: HTTPRequest, _ reason: UploadRefusal) -> HTTPResponse {
         switch reason {
         case .tooLarge: Self.text(413, "the body is over the limit of \(maxBodyBytes) bytes\n")
         case .tooSlow: Self.text(408, "the body took too long to arrive\n")
         }
     }
 
-    func finished(_ request: HTTPRequest, response: HTTPResponse?, completedNormally: Bool) {
+    package func finished(_ request: HTTPRequest, response: HTTPResponse?, completedNormally: Bool) {
         inFlight.subtract(1, ordering: .relaxed)
         accessLog.record(
             method: request.method, route: request.annotations["route"] ?? "-", status: response?.status ?? 0,
@@ -98,7 +99,7 @@ final class WitnessAPI: StoppableHTTPHandler, @unchecked Sendable {
             token: request.annotations["token"], completed: completedNormally)
     }
 
-    static func text(_ status: Int, _ body: String) -> HTTPResponse {
+    package static func text(_ status: Int, _ body: String) -> HTTPResponse {
         HTTPResponse(status: status, contentType: "text/plain; charset=utf-8", body: Array(body.utf8))
     }
 }

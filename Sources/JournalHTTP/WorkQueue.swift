@@ -1,8 +1,9 @@
+import JournalApp
 import JournalCore
 
 /// A few threads taking work in arrival order: the reads of `journal serve` (a stream, a page of
 /// the log, a query, the dashboard) run here, off the event loop, which must never wait.
-final class WorkQueue: @unchecked Sendable {
+package final class WorkQueue: @unchecked Sendable {
     private let workers = ServeWorkers()
     private var lock: ConditionLock { workers.lock }
     /// Guarded by `lock`.

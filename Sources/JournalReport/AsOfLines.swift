@@ -5,7 +5,7 @@ import JournalCore
 /// the latest kept checkpoint and its signer, what was checked to state them, and whether the
 /// events are marked simulated. Each `<dd>` has an id and data attributes for programs (and the
 /// dashboard's script, which checks the checkpoint's signature and fills `checkpoint-signature`).
-enum AsOfLines {
+package enum AsOfLines {
     /// `<dt>`/`<dd>` pairs for the header's `<dl class="scope">`.
     static func lines(_ asOf: JournalAsOf) -> String {
         var out = "<dt>as of</dt><dd id=\"as-of\"" + HTML.attribute("data-head", String(asOf.headPosition))

@@ -1,13 +1,13 @@
 /// A horizontal bar chart as inline SVG: one group of bars per label, one bar per series (a
 /// legend names the series when there are several). Sizes come from the values only, so the
 /// same numbers always draw the same picture.
-struct BarChart {
-    struct Bar {
+package struct BarChart {
+    package struct Bar {
         var value: Double
         var text: String
     }
 
-    struct Group {
+    package struct Group {
         var label: String
         var bars: [Bar]
     }

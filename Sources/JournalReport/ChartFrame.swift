@@ -1,6 +1,6 @@
 /// The accessible frame every chart shares: `role="img"`, a `<title>` and a `<desc>` the SVG
 /// is labelled by, and a viewBox so it scales to the page's width.
-enum ChartFrame {
+package enum ChartFrame {
     static func svg(id: String, title: String, summary: String, width: Double, height: Double, body: String) -> String {
         let titleID = "\(id)-title"
         let descID = "\(id)-desc"

@@ -8,8 +8,8 @@ import Projections
 /// and the state after each (`GET /v1/replay/{stream}`), and the inclusion proof of its last
 /// event and the checkpoint's Ed25519 signature checked with WebCrypto). Everything is inline;
 /// the script talks to this server's JSON routes only.
-enum DashboardPage {
-    static func page(_ data: ReportData) -> String {
+package enum DashboardPage {
+    package static func page(_ data: ReportData) -> String {
         var page = ReportPage(data: data)
         page.preface = windowForm(data.window) + tokenForm(hidden: true) + keyForm
         page.appendix = streamBrowser + apiList
@@ -20,7 +20,7 @@ enum DashboardPage {
 
     /// Served with 401 when the server wants a token and the browser sent none: the same shell
     /// with the token form; the script fetches the page with the token and shows it.
-    static let locked: String =
+    package static let locked: String =
         ReportPage.top(title: "journal analytics: a token is needed", head: icon) + """
             <dl class="scope" id="scope"><dt>access</dt><dd>this server needs a read token</dd></dl>
             \(tokenForm(hidden: false))
@@ -40,7 +40,7 @@ enum DashboardPage {
     /// The dashboard's `Content-Security-Policy`: its one script by SHA-256 (the text between
     /// its `<script>` tags), inline styles, the inline icon, requests to this server only; no
     /// plug-in, frame, base or form target elsewhere. A script injected into the page would not run.
-    static let contentSecurityPolicy: String = {
+    package static let contentSecurityPolicy: String = {
         let digest = (try? EventHashing.sha256(Array(("\n" + DashboardScript.source + "\n").utf8))) ?? []
         return "default-src 'none'; script-src 'sha256-\(Base64.encode(digest))'; style-src 'unsafe-inline'; "
             + "img-src data:; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"

@@ -2,7 +2,7 @@
 /// token the user typed (kept in sessionStorage, so it ends with the tab) as `Authorization:
 /// Bearer`, writes text with textContent (never as HTML), and checks hashes (SHA-256) and the
 /// checkpoint's signature (Ed25519, with the verifier key the user gave) with WebCrypto.
-enum DashboardScript {
+package enum DashboardScript {
     static let source = #"""
         'use strict';
         (function () {

@@ -1,6 +1,6 @@
 /// Escaping for the report's HTML: every string that reaches the page (keys and values from the
 /// journal, the window, titles) goes through ``escape(_:)``, in text and in attribute values.
-enum HTML {
+package enum HTML {
     /// `&`, `<`, `>`, `"` and `'` as character references; control characters other than tab
     /// and line feed dropped (they have no place in a page and would make it invalid).
     static func escape(_ text: String) -> String {

@@ -1,8 +1,8 @@
 /// Rates over time as inline SVG: one line per series on a 0–100 % scale, over light bars of a
 /// volume (the streams started per bucket, on their own scale). A bucket whose rate is
 /// undefined (nothing to divide by) breaks its line instead of drawing a zero.
-struct LineChart {
-    struct Series {
+package struct LineChart {
+    package struct Series {
         var name: String
         /// One per bucket, 0...1; nil where undefined.
         var values: [Double?]

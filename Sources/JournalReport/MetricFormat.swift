@@ -2,7 +2,7 @@ import JournalCore
 import Projections
 
 /// How a number of the report reads for people; the raw JSON value stays in `data-value`.
-enum MetricFormat {
+package enum MetricFormat {
     /// An integer count.
     case count
     /// A rate of `rates` (`0.9057`) as `90.57 %`; `–` when null.

@@ -4,7 +4,7 @@ import JournalCore
 /// shows (`rates.threeDS.authenticationRate`: query, then keys) and that value's JSON text, as
 /// `data-metric` and `data-value` attributes, so a program can compare the page with
 /// `journal query NAME --format json`.
-struct ReportCell {
+package struct ReportCell {
     var text: String
     var metric: String?
     var value: JSONValue?

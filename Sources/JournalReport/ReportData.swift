@@ -5,12 +5,12 @@ import Projections
 /// What the report shows: the JSON answers of `journal query` over one window, taken from one
 /// `ProjectionEngine` (the same values `--format json` prints; nothing is computed again), and
 /// the window, its event count, and the `--every` width of the rates over time.
-struct ReportData {
-    var window: QueryWindow
+package struct ReportData {
+    package var window: QueryWindow
     /// Events in the log whose occurredAt lies in the window.
-    var events: Int64
+    package var events: Int64
     /// The bucket width of `ratesOverTime` (`journal query rates --every W`).
-    var every: BucketWidth
+    package var every: BucketWidth
     /// By source name: `rates`, `ratesOverTime`, `funnel`, `challenges`, `errors`, `latency`,
     /// `idv`, `otp`; each the JSON of `journal query <source> --format json` (`ratesOverTime`
     /// with `--every`).
@@ -26,7 +26,7 @@ struct ReportData {
     ]
 
     /// Runs the report's queries over `window`; `asOf` is read from the store beside them.
-    static func load(_ engine: ProjectionEngine, window: QueryWindow, asOf: JournalAsOf) throws(ProjectionError)
+    package static func load(_ engine: ProjectionEngine, window: QueryWindow, asOf: JournalAsOf) throws(ProjectionError)
         -> ReportData
     {
         var sources: [String: JSONValue] = [:]

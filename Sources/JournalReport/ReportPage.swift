@@ -7,7 +7,7 @@ import Projections
 /// adds its stream browser and a small inline script). Every number is read from ``ReportData``
 /// (the queries' JSON) and marked with `data-metric` and `data-value`; every string is escaped;
 /// nothing depends on the clock, so the same journal and window give the same bytes.
-struct ReportPage {
+package struct ReportPage {
     var data: ReportData
     /// HTML placed after the report's sections (the served page's stream browser).
     var appendix = ""
@@ -17,6 +17,10 @@ struct ReportPage {
     var preface = ""
     /// Extra elements of `<head>` (the served page's empty icon, so the browser asks for none).
     var head = ""
+
+    package init(data: ReportData) {
+        self.data = data
+    }
 
     /// The start of a page, the report's or the served one's, up to its heading: `<head>` with
     /// `title` (escaped already), the extra elements `head` and the style sheet.
@@ -40,7 +44,7 @@ struct ReportPage {
         """
     }
 
-    var html: String {
+    package var html: String {
         var out = Self.top(title: "journal analytics: \(HTML.escape(data.window.description))", head: head)
         out += """
             <dl class="scope" id="scope">
@@ -98,7 +102,7 @@ struct ReportPage {
 
     private func alone(_ table: ReportTable) -> String { "<div class=\"data alone\">\(table.html)</div>\n" }
 
-    static func widthName(_ width: BucketWidth) -> String {
+    package static func widthName(_ width: BucketWidth) -> String {
         switch width {
         case .minute: return "minute"
         case .fiveMinutes: return "5 minutes"

@@ -1,6 +1,6 @@
 /// The report's one style sheet, inline: system fonts only, colours that print, tables beside
 /// charts on a wide screen and under them on paper.
-enum ReportStyle {
+package enum ReportStyle {
     static let css = """
         :root { --ink: #1d2330; --muted: #5b6475; --line: #d5d9e0; --s0: #2f6fd0; --s1: #e0822a; \
         --s2: #2a9d6f; --s3: #b8456a; }

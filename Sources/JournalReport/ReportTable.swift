@@ -1,6 +1,6 @@
 /// The data table behind a chart (or standing alone): a caption, column headings, rows; the
 /// first column heads its row.
-struct ReportTable {
+package struct ReportTable {
     var caption: String
     var columns: [String]
     var rows: [[ReportCell]]

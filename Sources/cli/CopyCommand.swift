@@ -1,4 +1,5 @@
 import EventStore
+import JournalApp
 import JournalCore
 
 /// `journal copy --from A --to B`: moves a whole journal between backends (SQLite file ⇄

@@ -1,4 +1,5 @@
 import EventStore
+import JournalApp
 import JournalCore
 
 /// `journal import FILE|- [--rejects FILE]`: validate every line, then append, in one
@@ -281,7 +282,7 @@ enum ImportCommand {
             rolledBack || keptNoJournal
                 ? nil
                 : (
-                    try CheckpointCommand.sign(
+                    try JournalEvidence.sign(
                         store ?? JournalAccess.openExistingForWriting(context, arguments), with: signer),
                     signer.name
                 )
@@ -302,7 +303,7 @@ enum ImportCommand {
                     .inputRejected,
                     more + [
                         "\(summary.rejected) of \(TextRendering.counted(summary.lines, "line")) rejected, written to "
-                            + "\(Help.printable(rejectsPath)); \(valid) appended"
+                            + "\(TextRendering.printable(rejectsPath)); \(valid) appended"
                     ])
             }
             throw CLIError(
@@ -354,7 +355,8 @@ enum ImportCommand {
             if summary.notNDJSON != nil { object["notNDJSON"] = .bool(true) }
             if summary.rejected > 0 { errors.addJSON(to: &object) }
             if let checkpoint {
-                object["checkpoint"] = .object(CheckpointCommand.json(checkpoint.kept, origin: checkpoint.origin))
+                object["checkpoint"] = .object(
+                    JournalEvidence.checkpointJSON(checkpoint.kept, origin: checkpoint.origin))
             }
             context.stdout.line(JSONWriter.string(.object(object)))
         case .text:

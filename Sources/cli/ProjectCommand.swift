@@ -1,4 +1,5 @@
 import EventStore
+import JournalApp
 import JournalCore
 import Projections
 
@@ -55,7 +56,7 @@ enum ProjectCommand {
             }
             if arguments.flag("status"), let name = arguments.positionals.first {
                 throw CLIError.usage(
-                    "unexpected argument '\(Help.printable(name))' with --status",
+                    "unexpected argument '\(TextRendering.printable(name))' with --status",
                     hint: "NAME goes with --rebuild")
             }
             _ = try projections(arguments)
@@ -73,7 +74,7 @@ enum ProjectCommand {
             }
         }
         throw CLIError.usage(
-            "unknown projection '\(Help.printable(text))'",
+            "unknown projection '\(TextRendering.printable(text))'",
             hint: "the projections are: \(names.joined(separator: ", ")); a query name also works")
     }
 

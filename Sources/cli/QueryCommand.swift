@@ -1,4 +1,5 @@
 import EventStore
+import JournalApp
 import JournalCore
 import Projections
 
@@ -75,7 +76,7 @@ enum QueryCommand {
             if let close = names.first(where: { ArgumentParser.isClose($0, text) }) {
                 hint = "did you mean '\(close)'? " + hint
             }
-            throw CLIError.usage("unknown query '\(Help.printable(text))'", hint: hint)
+            throw CLIError.usage("unknown query '\(TextRendering.printable(text))'", hint: hint)
         }
         return name
     }

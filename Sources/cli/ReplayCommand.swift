@@ -1,4 +1,5 @@
 import EventStore
+import JournalApp
 import JournalCore
 
 /// `journal replay STREAM | --all [--until-position P]`: rebuild aggregates event by event.

@@ -1,5 +1,7 @@
 import EventStore
+import JournalApp
 import JournalCore
+import JournalReport
 import Projections
 
 /// `journal report --out FILE.html [--since T] [--until T]`: the analytics of a window as one
@@ -68,7 +70,7 @@ enum ReportCommand {
         sink.write(ReportPage(data: data).html)
         try sink.close()
         context.stdout.line(
-            "wrote \(Help.printable(path)): \(data.events) events, \(data.window), "
+            "wrote \(TextRendering.printable(path)): \(data.events) events, \(data.window), "
                 + "rates over time per \(ReportPage.widthName(data.every))")
     }
 }

@@ -1,5 +1,7 @@
 import EventStore
+import JournalApp
 import JournalCore
+import JournalHTTP
 import Projections
 import Synchronization
 
@@ -124,7 +126,8 @@ enum ServeCommand {
         let serving = HTTPServing()
         let accessLog = AccessLog(descriptor: 2, now: context.now)
         let api = JournalAPI(
-            store: store, projections: projections, tokens: tokens, maxBodyBytes: maxBody, accessLog: accessLog)
+            store: store, projections: projections, tokens: tokens, maxBodyBytes: maxBody, accessLog: accessLog,
+            findRequest: FindCommand.request)
         let scheduler = signer.map { signer in
             CheckpointScheduler(
                 store: store, signer: signer, witnesses: witnesses ?? [],
@@ -151,7 +154,7 @@ enum ServeCommand {
             return try WitnessEndpoint.policy(parsing: text)
         } catch {
             throw CLIError(
-                .failure, "the witness policy \(Help.printable(path)) is not valid: \(error)",
+                .failure, "the witness policy \(TextRendering.printable(path)) is not valid: \(error)",
                 hint: "one witness per line: http://HOST:PORT NAME+ID+KEY (its 'journal keygen --witness' key)")
         }
     }

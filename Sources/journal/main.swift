@@ -1,4 +1,6 @@
 import EventStore
+import JournalApp
+import JournalCommandLine
 import JournalCore
 
 // The thin entry point: run the command line, then map whatever was thrown to `error:`/`hint:`

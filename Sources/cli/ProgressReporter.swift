@@ -1,3 +1,4 @@
+import JournalApp
 import JournalCore
 
 /// The progress of a long command on stderr: how much is done of how much, the rate in events
