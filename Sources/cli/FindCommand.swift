@@ -124,9 +124,9 @@ enum FindCommand {
         let filter = try filter(arguments)
         let limit = Int(arguments.integer("limit") ?? defaultLimit)
         let store = try JournalAccess.openForReading(context, arguments)
-        let engine = try ProjectCommand.openEngine(context, arguments, store: store)
+        let engine = try ReadModels.openEngine(context, arguments, store: store)
         defer { engine.close() }
-        let result = try ProjectCommand.reporting { () throws(ProjectionError) in try engine.find(filter, limit: limit)
+        let result = try ReadModels.reporting { () throws(ProjectionError) in try engine.find(filter, limit: limit)
         }
         switch arguments.string("format") ?? "text" {
         case "json":

@@ -201,3 +201,5 @@ final class ProgressReporter {
         return "\(whole / 3600) h \(minutes < 10 ? "0" : "")\(minutes) min"
     }
 }
+
+extension ProgressReporter: ImportProgress {}

@@ -59,10 +59,10 @@ enum ReportCommand {
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws {
         let window = QueryWindow(since: arguments.timeBound("since"), until: arguments.timeBound("until"))
         let store = try JournalAccess.openForReading(context, arguments)
-        let engine = try ProjectCommand.openEngine(context, arguments, store: store)
+        let engine = try ReadModels.openEngine(context, arguments, store: store)
         defer { engine.close() }
         let asOf = try JournalAsOf.read(from: store)
-        let data = try ProjectCommand.reporting { () throws(ProjectionError) in
+        let data = try ReadModels.reporting { () throws(ProjectionError) in
             try ReportData.load(engine, window: window, asOf: asOf)
         }
         let path = arguments.string("out") ?? ""

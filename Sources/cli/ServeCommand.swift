@@ -119,7 +119,7 @@ enum ServeCommand {
                 hint: "a witness key ('keygen --witness') is for 'journal witness'")
         }
         let store = try JournalAccess.openForServing(context, arguments)
-        let projections = ProjectionAccess(engine: try ProjectCommand.openEngine(context, arguments, store: store))
+        let projections = ProjectionAccess(engine: try ReadModels.openEngine(context, arguments, store: store))
         defer { projections.close() }
 
         // Before any server thread starts, so that every thread inherits the signal mask.
