@@ -50,7 +50,7 @@ package enum ImportRun {
     /// are in the outcome.
     package static func perform(
         reader: NDJSONLineReader, inputPath: String, maxLine: Int, rejectsPath: String?,
-        progress: (any ImportProgress)?, arguments: ParsedArguments, context: CommandContext
+        progress: (any ProgressReporting)?, arguments: ParsedArguments, context: CommandContext
     ) throws -> Outcome {
         var input = PreparedLines(reader: reader)
         defer { input.close() }
@@ -241,11 +241,4 @@ package enum ImportRun {
         }
         out.append(contentsOf: "}\n".utf8)
     }
-}
-
-/// The progress line of an import (the command line's progress reporter).
-package protocol ImportProgress: AnyObject {
-    func update(done: Int64, events: Int64)
-    func clear()
-    func finish(done: Int64, events: Int64)
 }

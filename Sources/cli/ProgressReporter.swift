@@ -202,4 +202,4 @@ final class ProgressReporter {
     }
 }
 
-extension ProgressReporter: ImportProgress {}
+extension ProgressReporter: ProgressReporting {}
