@@ -1,4 +1,3 @@
-import JournalApp
 import JournalCore
 
 /// The progress of a long command on stderr: how much is done of how much, the rate in events
@@ -13,8 +12,8 @@ import JournalCore
 /// `--progress` (logs, CI) a plain line is written every few seconds, plus a final line with the
 /// totals and the overall rate. It writes to stderr only, so stdout stays the command's result.
 /// The clock is injected (monotonic nanoseconds), so tests control time.
-final class ProgressReporter {
-    enum Style: Equatable {
+package final class ProgressReporter {
+    package enum Style: Equatable {
         /// One line rewritten with `\r` and erased at the end (stderr is a terminal).
         case redrawn
         /// A plain line every `interval`, and a final line (`--progress`).
@@ -22,7 +21,7 @@ final class ProgressReporter {
     }
 
     /// What `done` and `total` count.
-    enum Unit: Equatable {
+    package enum Unit: Equatable {
         /// Bytes of the input file (the events are counted beside them).
         case bytes
         case events
@@ -37,7 +36,7 @@ final class ProgressReporter {
     let unit: Unit
     /// nil when unknown (stdin, a simulation whose event count is not known in advance).
     var total: Int64?
-    let style: Style
+    package let style: Style
     private let interval: Int64
     private let clock: () -> Int64
     private let write: (String) -> Void
@@ -46,7 +45,7 @@ final class ProgressReporter {
     private var drawn = false
     private var finished = false
 
-    init(
+    package init(
         verb: String, unit: Unit, total: Int64?, style: Style, clock: @escaping () -> Int64,
         write: @escaping (String) -> Void, interval: Int64? = nil
     ) {
@@ -61,40 +60,10 @@ final class ProgressReporter {
         nextReport = started + self.interval
     }
 
-    /// The reporter a command should use: redrawn on a terminal, plain lines with `--progress`,
-    /// nil (no progress) otherwise.
-    static func make(
-        _ arguments: ParsedArguments, _ context: CommandContext, verb: String, unit: Unit,
-        total: Int64?
-    ) -> ProgressReporter? {
-        let style: Style
-        if arguments.flag("progress") {
-            style = .lines
-        } else if context.stderrIsTerminal {
-            style = .redrawn
-            // The line an interrupted load writes (SIGINT, SIGTERM) replaces the progress line.
-            InterruptCleanup.setLineStart("\r\u{1B}[K")
-        } else {
-            return nil
-        }
-        let stderr = context.stderr
-        return ProgressReporter(
-            verb: verb, unit: unit, total: total, style: style, clock: context.monotonicNanoseconds,
-            write: { text in
-                stderr.write(text)
-                try? stderr.flush()
-            })
-    }
-
-    /// The `--progress` option, for the option tables of the commands that report progress.
-    static let option = OptionSpec(
-        name: "progress", value: .flag,
-        help: "progress on stderr every few seconds, even when it is not a terminal")
-
     /// Reports `done` (bytes or events, as `unit` says) and `events` so far, when the interval
     /// has passed. Cheap otherwise (one clock read), but callers still call it every few hundred
     /// events rather than every event.
-    func update(done: Int64, events: Int64) {
+    package func update(done: Int64, events: Int64) {
         let now = clock()
         guard !finished, now >= nextReport else { return }
         nextReport = now + interval
@@ -109,7 +78,7 @@ final class ProgressReporter {
     }
 
     /// Ends the report: erases a redrawn line, or writes the final plain line.
-    func finish(done: Int64, events: Int64) {
+    package func finish(done: Int64, events: Int64) {
         guard !finished else { return }
         finished = true
         switch style {
@@ -122,7 +91,7 @@ final class ProgressReporter {
 
     /// Erases a redrawn line before other output (an error line) is written; the next update
     /// draws it again.
-    func clear() {
+    package func clear() {
         guard style == .redrawn, drawn else { return }
         write("\r\u{1B}[K")
         drawn = false
