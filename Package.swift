@@ -35,7 +35,7 @@ let package = Package(
         // glibc's posix_spawn_file_actions_addclosefrom_np (header only, part of libc).
         .systemLibrary(name: "CSpawn", path: "Sources/CSpawn"),
         // The HTTP/1.1 server of `journal serve`. Headers only, like CLibPQ: opened with dlopen
-        // when serve starts (cli/Serve/LibMicroHTTPD.swift).
+        // when serve starts (JournalHTTP/LibMicroHTTPD.swift).
         .systemLibrary(
             name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", providers: [.apt(["libmicrohttpd-dev"])]),
 
@@ -65,13 +65,37 @@ let package = Package(
         .target(
             name: "Projections", dependencies: ["EventStore", "Domain", "JournalCore"],
             swiftSettings: upcoming),
-        .executableTarget(
-            name: "journal",
+        // The application layer: the validated append and import (domain rules, sensitive-data
+        // guard), replay and record/against, export, find, restore, publish, and what commands
+        // share (errors with exit statuses, journal access, output). No HTTP, no HTML, no parser.
+        .target(
+            name: "JournalApp",
+            dependencies: ["EventStore", "Domain", "Projections", "JournalCore", "COpenSSL"],
+            swiftSettings: upcoming),
+        // The HTML report and dashboard pages.
+        .target(
+            name: "JournalReport",
+            dependencies: ["JournalApp", "EventStore", "Domain", "Projections", "JournalCore"],
+            swiftSettings: upcoming),
+        // The HTTP layer: `journal serve`'s API and the witness server, over libmicrohttpd.
+        .target(
+            name: "JournalHTTP",
             dependencies: [
-                "EventStore", "Domain", "Simulator", "Projections", "JournalCore",
-                "CMicroHTTPD", "COpenSSL"
+                "JournalApp", "JournalReport", "EventStore", "Projections", "JournalCore", "CMicroHTTPD"
+            ],
+            swiftSettings: upcoming),
+        // The command line: the argument parser, the command table and one file per command.
+        .target(
+            name: "JournalCommandLine",
+            dependencies: [
+                "JournalApp", "JournalHTTP", "JournalReport", "EventStore", "Domain", "Simulator",
+                "Projections", "JournalCore"
             ],
             path: "Sources/cli", swiftSettings: upcoming),
+        // The `journal` executable: `main` only.
+        .executableTarget(
+            name: "journal", dependencies: ["JournalCommandLine", "JournalApp", "EventStore", "JournalCore"],
+            path: "Sources/journal", swiftSettings: upcoming),
         .executableTarget(
             name: "bench",
             dependencies: ["EventStore", "Domain", "Simulator", "Projections", "JournalCore", "CSQLite"],
@@ -105,12 +129,17 @@ let package = Package(
             swiftSettings: upcoming),
         .testTarget(
             name: "CLITests",
-            dependencies: ["journal", "EventStore", "Projections", "JournalCore", "JournalTestSupport"],
+            dependencies: [
+                "journal", "JournalCommandLine", "JournalApp", "JournalHTTP", "JournalReport", "EventStore",
+                "Projections", "JournalCore", "JournalTestSupport"
+            ],
             swiftSettings: upcoming),
         // Crashes, concurrent writers, hostile input, faults, tampering (`make soak`: long form).
         .testTarget(
             name: "ReliabilityTests",
-            dependencies: ["journal", "reliability-harness", "EventStore", "JournalCore", "Simulator"],
+            dependencies: [
+                "journal", "JournalApp", "reliability-harness", "EventStore", "JournalCore", "Simulator"
+            ],
             swiftSettings: upcoming)
     ],
     swiftLanguageModes: [.v6]

@@ -6,7 +6,7 @@
 #include <sys/socket.h>
 #include <microhttpd.h>
 
-/* libmicrohttpd is not linked: cli/Serve/LibMicroHTTPD.swift opens it with dlopen on first use
+/* libmicrohttpd is not linked: JournalHTTP/LibMicroHTTPD.swift opens it with dlopen on first use
    (docs/decisions/lazy-system-libraries.md). Each function serve calls has its pointer type here,
    taken from its declaration, so a signature is never copied by hand. */
 typedef __typeof__(&MHD_start_daemon) cmhd_MHD_start_daemon_fn;

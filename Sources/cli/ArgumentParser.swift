@@ -1,3 +1,4 @@
+import JournalApp
 import JournalCore
 
 /// One option of a command, as the parser and the help text see it.
@@ -58,31 +59,6 @@ struct PositionalSpec: Sendable {
     var name: String
     var help: String
     var isRequired: Bool
-}
-
-/// What the parser made of a command line: the command and its checked arguments.
-struct ParsedArguments: Sendable, Equatable {
-    var command: String
-    var positionals: [String] = []
-    /// Option values by name (without dashes); flags map to "".
-    var options: [String: String] = [:]
-    /// Every value of a repeatable option, in order (`options` holds the last).
-    var repeated: [String: [String]] = [:]
-
-    func string(_ name: String) -> String? { options[name] }
-    /// Every value given for a repeatable option, in order.
-    func strings(_ name: String) -> [String] { repeated[name] ?? options[name].map { [$0] } ?? [] }
-    func flag(_ name: String) -> Bool { options[name] != nil }
-    /// The value of an `.integer` option (already checked by the parser).
-    func integer(_ name: String) -> Int64? { options[name].flatMap { Int64($0) } }
-    /// The value of a `.timeBound` option (already checked by the parser).
-    func timeBound(_ name: String) -> Timestamp? { options[name].flatMap { Timestamp(queryBound: $0) } }
-    var format: OutputFormat { options["format"] == "json" ? .json : .text }
-}
-
-enum OutputFormat: Sendable, Equatable {
-    case text
-    case json
 }
 
 /// What the command line asks for.
@@ -162,7 +138,7 @@ struct ArgumentParser: Sendable {
         let known = names
         var hint = "the commands are: \(known.joined(separator: ", ")); run 'journal --help'"
         if let close = known.first(where: { Self.isClose($0, name) }) { hint = "did you mean '\(close)'? " + hint }
-        return CLIError.usage("unknown command '\(Help.printable(name))'", hint: hint)
+        return CLIError.usage("unknown command '\(TextRendering.printable(name))'", hint: hint)
     }
 
     /// Parses the arguments after the command name.
@@ -184,7 +160,7 @@ struct ArgumentParser: Sendable {
             }
             guard argument.hasPrefix("--") else {
                 throw CLIError.usage(
-                    "unknown option '\(Help.printable(argument))' for 'journal \(spec.name)'",
+                    "unknown option '\(TextRendering.printable(argument))' for 'journal \(spec.name)'",
                     hint: helpHint)
             }
             let body = argument.dropFirst(2)
@@ -196,7 +172,7 @@ struct ArgumentParser: Sendable {
                     hint = "did you mean '--\(close.name)'? " + hint
                 }
                 throw CLIError.usage(
-                    "unknown option '--\(Help.printable(name))' for 'journal \(spec.name)'",
+                    "unknown option '--\(TextRendering.printable(name))' for 'journal \(spec.name)'",
                     hint: hint)
             }
             guard parsed.options[name] == nil || option.repeatable else {
@@ -226,7 +202,7 @@ struct ArgumentParser: Sendable {
         if parsed.positionals.count > spec.positionals.count {
             let extra = parsed.positionals[spec.positionals.count]
             throw CLIError.usage(
-                "unexpected argument '\(Help.printable(extra))' for 'journal \(spec.name)'",
+                "unexpected argument '\(TextRendering.printable(extra))' for 'journal \(spec.name)'",
                 hint: helpHint)
         }
         for (position, positional) in spec.positionals.enumerated()
@@ -244,12 +220,13 @@ struct ArgumentParser: Sendable {
         guard let sinceText = parsed.string("since"), let untilText = parsed.string("until"),
             let since = parsed.timeBound("since"), let until = parsed.timeBound("until"), since >= until
         else { return }
-        let message = "--since \(Help.printable(sinceText)) is not before --until \(Help.printable(untilText))"
+        let message =
+            "--since \(TextRendering.printable(sinceText)) is not before --until \(TextRendering.printable(untilText))"
         guard since == until else {
             throw CLIError.usage(
                 message + ": the window is inverted",
                 hint: "--since is included and --until excluded; did you mean "
-                    + "--since \(Help.printable(untilText)) --until \(Help.printable(sinceText))?")
+                    + "--since \(TextRendering.printable(untilText)) --until \(TextRendering.printable(sinceText))?")
         }
         throw CLIError.usage(
             message + ": the window is empty",
@@ -266,19 +243,19 @@ struct ArgumentParser: Sendable {
             guard let number = Int64(value), number >= minimum else {
                 throw CLIError.usage(
                     "option '--\(option.name)' takes an integer \(placeholder) ≥ \(minimum), "
-                        + "not '\(Help.printable(value))'", hint: hint)
+                        + "not '\(TextRendering.printable(value))'", hint: hint)
             }
         case let .choice(choices):
             guard choices.contains(value) else {
                 throw CLIError.usage(
                     "option '--\(option.name)' takes \(choices.joined(separator: " or ")), "
-                        + "not '\(Help.printable(value))'", hint: hint)
+                        + "not '\(TextRendering.printable(value))'", hint: hint)
             }
         case .timeBound:
             guard Timestamp(queryBound: value) != nil else {
                 throw CLIError.usage(
                     "option '--\(option.name)' takes a UTC timestamp YYYY-MM-DDTHH:MM:SS[.fraction]Z "
-                        + "(RFC 3339) or a date YYYY-MM-DD, not '\(Help.printable(value))'", hint: hint)
+                        + "(RFC 3339) or a date YYYY-MM-DD, not '\(TextRendering.printable(value))'", hint: hint)
             }
         }
     }

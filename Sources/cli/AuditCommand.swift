@@ -1,4 +1,5 @@
 import EventStore
+import JournalApp
 import JournalCore
 
 /// `journal audit STREAM`: a stream's history for a person, with a per-event integrity mark.

@@ -1,4 +1,5 @@
 import EventStore
+import JournalApp
 import JournalCore
 
 /// `journal bundle STREAM [--checkpoint FILE] [--out FILE]`: one JSON document that lets anyone
@@ -32,42 +33,11 @@ enum BundleCommand {
         validate: { arguments throws(CLIError) in try StreamArgument.check(arguments.positionals[0]) },
         run: run)
 
-    /// The bundle of `stream`'s events in the tree of `signed` (also `GET /v1/bundle/{stream}`).
-    /// - Throws: exit 1 when the stream has no event in that tree.
-    static func make(_ stream: StreamName, against signed: SignedCheckpoint, in store: any EventStore) throws
-        -> EvidenceBundle
-    {
-        let size = signed.checkpoint.size
-        var events: [EvidenceBundle.Event] = []
-        var version: Int64 = 0
-        var line: [UInt8] = []
-        paging: while true {
-            let page = try store.read(stream: stream, from: version, direction: .forward, limit: 512)
-            for event in page {
-                guard event.position <= size else { break paging }
-                line.removeAll(keepingCapacity: true)
-                event.exportLine(into: &line)
-                events.append(
-                    EvidenceBundle.Event(
-                        position: event.position, leaf: String(decoding: line, as: UTF8.self),
-                        proof: try store.inclusionProof(index: event.position - 1, size: size)))
-            }
-            guard page.count == 512, let last = page.last else { break }
-            version = last.version + 1
-        }
-        guard !events.isEmpty else {
-            throw CLIError(
-                .failure, "\(stream) has no events in the checkpoint's tree of \(size) events",
-                hint: "sign a newer checkpoint with 'journal checkpoint --key FILE'")
-        }
-        return EvidenceBundle(stream: stream.rawValue, checkpoint: signed.noteText, events: events)
-    }
-
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws {
         let store = try JournalAccess.openForReading(context, arguments)
         let stream = try StreamArgument.existing(arguments.positionals[0], in: store)
         let signed = try EvidenceCheckpoint.chosen(arguments, store)
-        let bundle = try make(stream, against: signed, in: store)
+        let bundle = try JournalEvidence.bundle(stream, against: signed, in: store)
         let text = bundle.jsonText + "\n"
         if let path = arguments.string("out") {
             let sink = try OutputSink.create(path: path)

@@ -1,4 +1,5 @@
 import EventStore
+import JournalApp
 import JournalCore
 
 /// `journal check FILE --key VKEY`: verifies a bundle with no journal (spec §6);
@@ -88,8 +89,8 @@ enum CheckCommand {
         let verifiers = try EvidenceFiles.verifiers(arguments)
         if path != "-", ExportVerifier.looksLikeExport(WholeFile.prefix(path, count: 64)) {
             throw CLIError.usage(
-                "\(Help.printable(path)) is an export, not a bundle",
-                hint: "check it against a signed checkpoint: journal check \(Help.printable(path)) "
+                "\(TextRendering.printable(path)) is an export, not a bundle",
+                hint: "check it against a signed checkpoint: journal check \(TextRendering.printable(path)) "
                     + "--checkpoint CHECKPOINT --key VKEY")
         }
         let bytes = try WholeFile.read(path, what: "bundle", maxBytes: 1 << 30)
@@ -97,17 +98,17 @@ enum CheckCommand {
         do {
             bundle = try EvidenceBundle(decoding: bytes)
         } catch {
-            throw CLIError(.integrity, "\(Help.printable(path)) is not a bundle: \(error)")
+            throw CLIError(.integrity, "\(TextRendering.printable(path)) is not a bundle: \(error)")
         }
         let verified: VerifiedBundle
         do {
             verified = try BundleVerifier(verifiers: verifiers).verify(bundle)
         } catch {
-            throw CLIError(.integrity, "the bundle \(Help.printable(path)) does not check: \(error)")
+            throw CLIError(.integrity, "the bundle \(TextRendering.printable(path)) does not check: \(error)")
         }
         // A bundle proves what it holds; one that holds nothing proves nothing about its stream.
         guard !verified.events.isEmpty else {
-            throw CLIError(.integrity, "the bundle \(Help.printable(path)) holds no events")
+            throw CLIError(.integrity, "the bundle \(TextRendering.printable(path)) holds no events")
         }
         try WitnessKeys.requireQuorum(arguments, on: verified.checkpoint)
         return verified
@@ -120,7 +121,7 @@ enum CheckCommand {
     ) throws {
         let verifiers = try EvidenceFiles.verifiers(arguments)
         let signed = try EvidenceFiles.checkpoint(path: checkpointPath)
-        let shown = path == "-" ? "stdin" : Help.printable(path)
+        let shown = path == "-" ? "stdin" : TextRendering.printable(path)
         let verified: VerifiedExport
         do {
             verified = try ExportVerifier(verifiers: verifiers).verify(path: path, against: signed)
@@ -131,11 +132,12 @@ enum CheckCommand {
             case .checkpoint:
                 throw CLIError(
                     .integrity,
-                    "the checkpoint \(Help.printable(checkpointPath)) is not signed by the given key: \(error)")
+                    "the checkpoint \(TextRendering.printable(checkpointPath)) is not signed by the given key: \(error)"
+                )
             case .encoding, .tooFewLines, .notAnExportLine, .rootMismatch:
                 throw CLIError(
                     .integrity,
-                    "\(shown) is not the log signed in \(Help.printable(checkpointPath)): \(error)")
+                    "\(shown) is not the log signed in \(TextRendering.printable(checkpointPath)): \(error)")
             }
         }
         try WitnessKeys.requireQuorum(arguments, on: verified.checkpoint)

@@ -1,4 +1,5 @@
 import EventStore
+import JournalApp
 import JournalCore
 
 /// `journal checkpoint --key FILE | --list`: sign the journal's tree head as a C2SP
@@ -62,30 +63,14 @@ enum CheckpointCommand {
                 hint: "create one with 'journal keygen NAME --out FILE'")
         }
         let store = try JournalAccess.openExistingForWriting(context, arguments)
-        let kept = try sign(store, with: signer)
+        let kept = try JournalEvidence.sign(store, with: signer)
         print(kept, origin: signer.name, format: arguments.format, context)
-    }
-
-    /// Signs the head of `store` with `signer` and keeps the checkpoint (also after `import
-    /// --sign` and `simulate --sign`).
-    static func sign(_ store: any EventStore, with signer: NoteSigner) throws -> StoredCheckpoint {
-        try store.checkForCuts() // never vouch for a log cut behind the journal's back (exit 4)
-        let head = try store.treeHead()
-        guard head.size > 0 else {
-            throw CLIError(
-                .failure, "the journal is empty: there is no tree head to sign",
-                hint: "append events first ('journal import FILE')")
-        }
-        let signed = try SignedCheckpoint(
-            signing: Checkpoint(origin: signer.name, size: head.size, root: head.root),
-            with: signer)
-        return try store.keepCheckpoint(note: signed.noteText, size: head.size, root: head.root)
     }
 
     static func print(_ kept: StoredCheckpoint, origin: String, format: OutputFormat, _ context: CommandContext) {
         switch format {
         case .json:
-            context.stdout.line(JSONWriter.string(.object(json(kept, origin: origin))))
+            context.stdout.line(JSONWriter.string(.object(JournalEvidence.checkpointJSON(kept, origin: origin))))
         case .text:
             context.stdout.write(kept.note)
         }
@@ -96,15 +81,6 @@ enum CheckpointCommand {
         context.stdout.line(
             "signed checkpoint: \(kept.size) events, root \(Base64.encode(kept.root)) "
                 + "('journal checkpoint --list' shows it)")
-    }
-
-    static func json(_ kept: StoredCheckpoint, origin: String) -> JSONObject {
-        var object = JSONObject()
-        object["origin"] = .string(origin)
-        object["size"] = .number(JSONNumber(kept.size))
-        object["root"] = .string(Base64.encode(kept.root))
-        object["note"] = .string(kept.note)
-        return object
     }
 
     /// `--latest [--out FILE]`: the latest kept checkpoint as signed, ending in one line feed.
@@ -127,7 +103,7 @@ enum CheckpointCommand {
         }
         if arguments.format == .json {
             let origin = (try? SignedCheckpoint(parsing: kept.note).checkpoint.origin) ?? "?"
-            context.stdout.line(JSONWriter.string(.object(json(kept, origin: origin))))
+            context.stdout.line(JSONWriter.string(.object(JournalEvidence.checkpointJSON(kept, origin: origin))))
         }
     }
 
@@ -142,7 +118,7 @@ enum CheckpointCommand {
             var object = JSONObject()
             object["checkpoints"] = .array(
                 kept.map { checkpoint in
-                    var entry = json(checkpoint, origin: origin(checkpoint))
+                    var entry = JournalEvidence.checkpointJSON(checkpoint, origin: origin(checkpoint))
                     entry["signedAt"] = .string(checkpoint.signedAt.description)
                     entry["cosignedBy"] = .array(checkpoint.cosignatures.map { .string($0.witnessName) })
                     return .object(entry)

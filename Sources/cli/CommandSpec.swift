@@ -1,3 +1,5 @@
+import JournalApp
+
 /// One command of the table: what the parser accepts, what `--help` prints, and what runs.
 struct CommandSpec: Sendable {
     var name: String

@@ -1,4 +1,5 @@
 import EventStore
+import JournalApp
 import JournalCore
 
 /// `journal cosign --witness URL --witness-key VKEY [...] [--key SKEY]`: collect witnesses'
@@ -55,20 +56,21 @@ enum CosignCommand {
             let keys = try EvidenceFiles.verifiers(value: value, option: "witness-key")
             guard keys.count == 1, let key = keys.first, key.type == .cosignatureV1 else {
                 throw CLIError(
-                    .failure, "--witness-key for \(Help.printable(url)) must be one witness key (cosignature/v1)",
+                    .failure,
+                    "--witness-key for \(TextRendering.printable(url)) must be one witness key (cosignature/v1)",
                     hint: "'journal keygen NAME --out FILE --witness' prints it")
             }
             do {
                 _ = try HTTPClient.Endpoint(parsing: url)
             } catch {
-                throw CLIError.usage("--witness \(Help.printable(url)): \(error)")
+                throw CLIError.usage("--witness \(TextRendering.printable(url)): \(error)")
             }
             witnesses.append(WitnessEndpoint(url: url, key: key))
         }
         let signer = try EvidenceFiles.signer(arguments, context, environment: false)
         let store = try JournalAccess.openExistingForWriting(context, arguments)
-        if let signer { _ = try CheckpointCommand.sign(store, with: signer) }
-        guard let latest = try EvidenceCheckpoint.latest(store) else {
+        if let signer { _ = try JournalEvidence.sign(store, with: signer) }
+        guard let latest = try JournalEvidence.latestCheckpoint(store) else {
             throw CLIError(
                 .failure, "the journal keeps no checkpoint to have cosigned",
                 hint: "sign one with 'journal checkpoint --key FILE', or pass --key FILE")
@@ -77,7 +79,8 @@ enum CosignCommand {
         print(outcome, arguments.format, context)
         guard outcome.failures.isEmpty else {
             let lines = outcome.failures.map { failure in
-                "witness \(failure.witness.key.name) (\(Help.printable(failure.witness.url))): \(failure.reason)"
+                "witness \(failure.witness.key.name) (\(TextRendering.printable(failure.witness.url))): "
+                    + failure.reason
             }
             throw CLIError(
                 .failure,

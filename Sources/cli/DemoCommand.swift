@@ -1,5 +1,7 @@
 import EventStore
+import JournalApp
 import JournalCore
+import JournalHTTP
 
 /// `journal demo`: the newcomer's tour, on a fresh journal. Each step prints the command a user
 /// would type, then runs that very command.
@@ -155,7 +157,7 @@ enum DemoCommand {
             }
             if (try? FileStatus.of(path)) != nil {
                 throw CLIError(
-                    .failure, "\(Help.printable(path)) already exists; the demo needs a fresh journal",
+                    .failure, "\(TextRendering.printable(path)) already exists; the demo needs a fresh journal",
                     hint: "pass a path that does not exist yet, or leave out --db for a temporary one")
             }
             return path

@@ -1,3 +1,5 @@
+import JournalApp
+
 /// A small hand-written NDJSON file for `journal demo`: a challenged 3-D Secure transaction
 /// (OTP entered after a resend), a yellow-flow digitization activated by OTP after one wrong
 /// code, and a frictionless transaction. Every line is legal under spec §3.

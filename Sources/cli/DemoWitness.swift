@@ -1,6 +1,8 @@
 import EventStore
 import Glibc
+import JournalApp
 import JournalCore
+import JournalHTTP
 
 /// The demo's witness: `journal witness` run in this process on a free loopback port, so that
 /// the tour shows a checkpoint cosigned without a second terminal.

@@ -1,4 +1,5 @@
 import EventStore
+import JournalApp
 import JournalCore
 
 /// The checkpoint a proof or bundle is made against: the one `--checkpoint FILE` names (which
@@ -11,25 +12,15 @@ enum EvidenceCheckpoint {
     static func chosen(_ arguments: ParsedArguments, _ store: any EventStore) throws -> SignedCheckpoint {
         if let path = arguments.string("checkpoint") {
             let signed = try EvidenceFiles.checkpoint(path: path)
-            try requireMatch(signed, store, named: Help.printable(path))
+            try requireMatch(signed, store, named: TextRendering.printable(path))
             return signed
         }
-        guard let latest = try latest(store) else {
+        guard let latest = try JournalEvidence.latestCheckpoint(store) else {
             throw CLIError(
                 .failure, "the journal keeps no checkpoint to prove against",
                 hint: "sign one with 'journal checkpoint --key FILE', or pass --checkpoint FILE")
         }
         return latest
-    }
-
-    /// The latest checkpoint the journal keeps, nil when it keeps none.
-    static func latest(_ store: any EventStore) throws -> SignedCheckpoint? {
-        guard let kept = try store.latestCheckpoint() else { return nil }
-        do {
-            return try SignedCheckpoint(parsing: kept.note)
-        } catch {
-            throw CLIError(.integrity, "the journal's latest checkpoint (size \(kept.size)) is damaged: \(error)")
-        }
     }
 
     /// The journal's tree at the checkpoint's size must have the checkpoint's root (exit 4).

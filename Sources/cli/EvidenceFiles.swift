@@ -1,4 +1,5 @@
 import EventStore
+import JournalApp
 import JournalCore
 
 /// The files of the evidence commands (spec §6): signing keys, verifier keys, checkpoints and
@@ -30,7 +31,7 @@ enum EvidenceFiles {
     }
 
     static func signer(path: String) throws(CLIError) -> NoteSigner {
-        let shown = Help.printable(path)
+        let shown = TextRendering.printable(path)
         let status: FileStatus
         do {
             status = try FileStatus.of(path)
@@ -85,10 +86,10 @@ enum EvidenceFiles {
             keys = try NoteVerifier.list(parsing: text)
         } catch {
             throw CLIError(
-                .failure, "\(isFile ? Help.printable(value) : "--\(option)") is not a verifier key: \(error)",
+                .failure, "\(isFile ? TextRendering.printable(value) : "--\(option)") is not a verifier key: \(error)",
                 hint: "a verifier key is NAME+ID+KEY, as 'journal keygen' prints it")
         }
-        guard !keys.isEmpty else { throw CLIError(.failure, "no verifier key in \(Help.printable(value))") }
+        guard !keys.isEmpty else { throw CLIError(.failure, "no verifier key in \(TextRendering.printable(value))") }
         return keys
     }
 
@@ -98,7 +99,7 @@ enum EvidenceFiles {
         do {
             return try SignedCheckpoint(parsing: text)
         } catch {
-            throw CLIError(.integrity, "\(Help.printable(path)) is not a signed checkpoint: \(error)")
+            throw CLIError(.integrity, "\(TextRendering.printable(path)) is not a signed checkpoint: \(error)")
         }
     }
 
@@ -107,7 +108,7 @@ enum EvidenceFiles {
     static func createNew(_ path: String, _ text: String, what: String, permissions: UInt32 = 0o600)
         throws(CLIError)
     {
-        let shown = Help.printable(path)
+        let shown = TextRendering.printable(path)
         let file: FileDescriptor
         do {
             file = try FileDescriptor.open(

@@ -1,4 +1,5 @@
 import EventStore
+import JournalApp
 import JournalCore
 
 /// `journal export [--stream S] [--from-position P]`: NDJSON in position order.

@@ -1,4 +1,5 @@
 import EventStore
+import JournalApp
 import JournalCore
 import Projections
 
@@ -102,7 +103,7 @@ enum FindCommand {
             if let close = StreamOutcome.names.first(where: { ArgumentParser.isClose($0, outcome) }) {
                 hint = "did you mean '\(close)'? " + hint
             }
-            throw CLIError.usage("unknown outcome '\(Help.printable(outcome))'", hint: hint)
+            throw CLIError.usage("unknown outcome '\(TextRendering.printable(outcome))'", hint: hint)
         }
         return StreamFilter(
             window: window, category: arguments.string("category"),
@@ -113,34 +114,23 @@ enum FindCommand {
             correlationID: arguments.string("correlation-id"))
     }
 
-    /// `{"streams": [{"stream", "startedAt", "outcome", "events"}, …], "truncated": B}` (also
-    /// `GET /v1/find`).
-    static func json(_ result: FindResult) -> JSONValue {
-        var object = JSONObject()
-        object["streams"] = .array(
-            result.streams.map { found in
-                var entry = JSONObject()
-                entry["stream"] = .string(found.stream)
-                entry["startedAt"] = .string(found.startedAt.description)
-                entry["outcome"] = .string(found.outcome)
-                entry["events"] = .number(JSONNumber(found.events))
-                return .object(entry)
-            })
-        object["truncated"] = .bool(result.truncated)
-        return .object(object)
+    /// The filter and limit of `journal find`'s options given as `arguments` (`GET /v1/find`).
+    static func request(_ arguments: [String]) throws(CLIError) -> (filter: StreamFilter, limit: Int) {
+        let parsed = try JournalCLI.parser.parse(arguments, for: spec)
+        return (try filter(parsed), Int(parsed.integer("limit") ?? defaultLimit))
     }
 
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws {
         let filter = try filter(arguments)
         let limit = Int(arguments.integer("limit") ?? defaultLimit)
         let store = try JournalAccess.openForReading(context, arguments)
-        let engine = try ProjectCommand.openEngine(context, arguments, store: store)
+        let engine = try ReadModels.openEngine(context, arguments, store: store)
         defer { engine.close() }
-        let result = try ProjectCommand.reporting { () throws(ProjectionError) in try engine.find(filter, limit: limit)
+        let result = try ReadModels.reporting { () throws(ProjectionError) in try engine.find(filter, limit: limit)
         }
         switch arguments.string("format") ?? "text" {
         case "json":
-            context.stdout.line(JSONWriter.string(json(result)))
+            context.stdout.line(JSONWriter.string(result.json))
         case "csv":
             context.stdout.line("stream,startedAt,outcome,events")
             for found in result.streams {
@@ -158,7 +148,7 @@ enum FindCommand {
             var rows = [["stream", "started", "outcome", "events"]]
             for found in result.streams {
                 rows.append([
-                    Help.printable(found.stream), found.startedAt.description, found.outcome,
+                    TextRendering.printable(found.stream), found.startedAt.description, found.outcome,
                     String(found.events)
                 ])
             }

@@ -1,3 +1,5 @@
+import JournalApp
+
 /// The texts of `journal --help` and `journal COMMAND --help`.
 enum Help {
     static func overview(_ commands: [CommandSpec]) -> String {
@@ -39,32 +41,5 @@ enum Help {
         text += "\nexample\(spec.examples.count > 1 ? "s" : ""):\n"
         for example in spec.examples { text += "  " + example + "\n" }
         return text
-    }
-
-    /// A user-typed value made safe to echo: control characters escaped, at most 80 characters.
-    static func printable(_ text: String) -> String {
-        var out = ""
-        for scalar in text.unicodeScalars.prefix(80) {
-            if scalar.value < 0x20 || scalar.value == 0x7F {
-                out += "\\u{\(String(scalar.value, radix: 16))}"
-            } else {
-                out.unicodeScalars.append(scalar)
-            }
-        }
-        return text.unicodeScalars.count > 80 ? out + "…" : out
-    }
-}
-
-extension String {
-    /// Pads with spaces to `width` characters (never truncates).
-    func padding(_ width: Int) -> String {
-        let count = self.count
-        return count >= width ? self : self + String(repeating: " ", count: width - count)
-    }
-
-    /// Pads on the left with spaces to `width` characters (never truncates).
-    func leftPadding(_ width: Int) -> String {
-        let count = self.count
-        return count >= width ? self : String(repeating: " ", count: width - count) + self
     }
 }

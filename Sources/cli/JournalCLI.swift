@@ -1,5 +1,7 @@
+import JournalApp
+
 /// The command table and the dispatcher `main` calls.
-enum JournalCLI {
+package enum JournalCLI {
     /// Every command's name, in the order the overview lists them.
     static let names = [
         "import", "export", "audit", "state", "replay", "verify", "query", "report", "find", "project",
@@ -48,7 +50,7 @@ enum JournalCLI {
     /// Parses `arguments` (without the program name) and runs the command.
     /// - Throws: `CLIError` for usage errors (before any journal is opened) and whatever the
     ///   command throws; `main` maps both to exit codes.
-    static func run(_ arguments: [String], context: CommandContext) throws {
+    package static func run(_ arguments: [String], context: CommandContext) throws {
         switch try parser.parse(arguments) {
         case let .help(name):
             if let name, let spec = parser.command(named: name) {

@@ -1,4 +1,5 @@
 import EventStore
+import JournalApp
 import JournalCore
 
 /// `journal keygen NAME --out FILE`: a new Ed25519 signing key (spec §6, §9). The private key
@@ -89,17 +90,17 @@ enum KeygenCommand {
         where FileSystem.entry(at: file) != .missing {
             throw CLIError(
                 .failure,
-                "cannot create the \(what) \(Help.printable(file)): it already exists "
+                "cannot create the \(what) \(TextRendering.printable(file)): it already exists "
                     + "(a key is never overwritten); nothing was written",
                 hint: "choose another --out, or print the existing key's verifier key with "
-                    + "'journal keygen --public \(Help.printable(path))'")
+                    + "'journal keygen --public \(TextRendering.printable(path))'")
         }
         let signer: NoteSigner
         do {
             signer = try NoteSigner.generate(name: name, type: arguments.flag("witness") ? .cosignatureV1 : .ed25519)
         } catch {
             throw CLIError.usage(
-                "cannot make a key named '\(Help.printable(name))': \(error)",
+                "cannot make a key named '\(TextRendering.printable(name))': \(error)",
                 hint: "a key name is non-empty text without spaces or '+', e.g. payments.example/journal")
         }
         try EvidenceFiles.createNew(path, signer.privateKeyText + "\n", what: "key file")

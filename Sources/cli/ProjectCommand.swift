@@ -1,4 +1,5 @@
 import EventStore
+import JournalApp
 import JournalCore
 import Projections
 
@@ -55,7 +56,7 @@ enum ProjectCommand {
             }
             if arguments.flag("status"), let name = arguments.positionals.first {
                 throw CLIError.usage(
-                    "unexpected argument '\(Help.printable(name))' with --status",
+                    "unexpected argument '\(TextRendering.printable(name))' with --status",
                     hint: "NAME goes with --rebuild")
             }
             _ = try projections(arguments)
@@ -73,17 +74,17 @@ enum ProjectCommand {
             }
         }
         throw CLIError.usage(
-            "unknown projection '\(Help.printable(text))'",
+            "unknown projection '\(TextRendering.printable(text))'",
             hint: "the projections are: \(names.joined(separator: ", ")); a query name also works")
     }
 
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws {
         let store = try JournalAccess.openForReading(context, arguments)
-        let engine = try openEngine(context, arguments, store: store)
+        let engine = try ReadModels.openEngine(context, arguments, store: store)
         defer { engine.close() }
-        let temporary = keepsNoReadModels(context, arguments)
+        let temporary = ReadModels.keepsNoReadModels(context, arguments)
         if arguments.flag("status") {
-            let status = try reporting { () throws(ProjectionError) in try engine.status() }
+            let status = try ReadModels.reporting { () throws(ProjectionError) in try engine.status() }
             printStatus(status, format: arguments.format, temporary: temporary, context)
             return
         }
@@ -97,11 +98,11 @@ enum ProjectCommand {
             progress?.update(done: position, events: position)
         }
         let started = context.now()
-        let events = try reporting { () throws(ProjectionError) in try engine.rebuild(targets) }
+        let events = try ReadModels.reporting { () throws(ProjectionError) in try engine.rebuild(targets) }
         engine.onBatch = nil
         progress?.finish(done: max(reached, events), events: events)
         let milliseconds = max(0, context.now().millisecondsSinceEpoch - started.millisecondsSinceEpoch)
-        let status = try reporting { () throws(ProjectionError) in try engine.status() }
+        let status = try ReadModels.reporting { () throws(ProjectionError) in try engine.status() }
         switch arguments.format {
         case .json:
             var object = JSONObject()
@@ -168,68 +169,8 @@ enum ProjectCommand {
         }
     }
 
-    /// The projection engine over the journal's own database: its SQLite file, or its
-    /// PostgreSQL schema (the read models' own session; the store stays read-only).
-    ///
-    /// `--models FILE` keeps them in a SQLite file of the user's instead. A SQLite journal that
-    /// is read-only (`JournalAccess.isReadOnly`: an auditor's copy) cannot hold them: they are
-    /// then built from the log in a temporary database that lasts for this run
-    /// (docs/decisions/read-models-of-a-read-only-journal.md).
-    static func openEngine(
-        _ context: CommandContext, _ arguments: ParsedArguments,
-        store: any EventStore
-    ) throws -> ProjectionEngine {
-        let journal = context.journalPath(arguments)
-        let source = StoreEventSource(store: store)
-        if let models = arguments.string("models") {
-            try JournalAccess.checkLocation(.sqlite(path: models), writing: true)
-            return try reporting { () throws(ProjectionError) in
-                try ProjectionEngine(databasePath: models, source: source)
-            }
-        }
-        if keepsNoReadModels(context, arguments) {
-            return try reporting { () throws(ProjectionError) in try ProjectionEngine(temporaryFor: source) }
-        }
-        return try reporting { () throws(ProjectionError) in try ProjectionEngine(journal: journal, source: source) }
-    }
-
-    /// True when the read models of this run live in a temporary database: no `--models`, and a
-    /// SQLite journal file that is read-only.
-    static func keepsNoReadModels(_ context: CommandContext, _ arguments: ParsedArguments) -> Bool {
-        guard arguments.string("models") == nil,
-            case let .sqlite(path) = JournalBackend(location: context.journalPath(arguments)), path != ":memory:"
-        else { return false }
-        return JournalAccess.isReadOnly(path)
-    }
-
     /// `--models FILE`, for `query` and `project`.
     static let modelsOption = OptionSpec(
         name: "models", value: .text(placeholder: "FILE"),
         help: "keep the read models in this SQLite file instead of the journal (for a read-only journal)")
-
-    /// Runs `body`, turning a `ProjectionError` into the cli's error (exit 1, or 5 when locked).
-    static func reporting<R>(_ body: () throws(ProjectionError) -> R) throws(CLIError) -> R {
-        do {
-            return try body()
-        } catch {
-            switch error.code {
-            case .busy:
-                throw CLIError(
-                    .conflict, "the read models are locked by another process: \(error.message)",
-                    hint: "wait for the other process to finish, then run the command again")
-            case .database:
-                throw CLIError(
-                    .failure, error.message,
-                    hint: "the read models can be rebuilt from the log: 'journal project --rebuild'")
-            case .integrity:
-                throw CLIError(.integrity, error.message, hint: "run 'journal verify' to check the whole journal")
-            case .tooLarge:
-                throw CLIError(
-                    .failure, error.message,
-                    hint: "narrow the window with --since and --until, or choose a longer --every")
-            case .eventStore, .unknownName, .badEvent:
-                throw CLIError(.failure, error.message)
-            }
-        }
-    }
 }

@@ -1,4 +1,5 @@
 import EventStore
+import JournalApp
 import JournalCore
 
 /// `journal prove POSITION [--checkpoint FILE]` and `journal prove --consistency OLD [--checkpoint
@@ -45,7 +46,7 @@ enum ProveCommand {
             case (.some, .some): throw CLIError.usage("give a POSITION or --consistency OLD, not both")
             case let (.some(text), nil):
                 guard let value = Int64(text), value >= 1 else {
-                    throw CLIError.usage("POSITION is a position ≥ 1, not '\(Help.printable(text))'")
+                    throw CLIError.usage("POSITION is a position ≥ 1, not '\(TextRendering.printable(text))'")
                 }
             case (nil, .some): break
             }
@@ -60,7 +61,7 @@ enum ProveCommand {
         }
         let position = Int64(arguments.positionals[0]) ?? 0
         let signed = try EvidenceCheckpoint.chosen(arguments, store)
-        let proof = try inclusion(of: position, against: signed, in: store)
+        let proof = try JournalEvidence.inclusion(of: position, against: signed, in: store)
         switch arguments.format {
         case .json:
             var object = JSONObject()
@@ -75,28 +76,12 @@ enum ProveCommand {
         }
     }
 
-    /// The tlog-proof of the event at `position` in the tree of `signed` (also `GET /v1/proof/{p}`).
-    /// - Throws: exit 1 when the position is not in that tree.
-    static func inclusion(of position: Int64, against signed: SignedCheckpoint, in store: any EventStore) throws
-        -> TlogProof
-    {
-        let size = signed.checkpoint.size
-        guard position >= 1 && position <= size else {
-            throw CLIError(
-                .failure, "position \(position) is not in the checkpoint's tree of \(size) events",
-                hint: "sign a newer checkpoint with 'journal checkpoint --key FILE'")
-        }
-        return TlogProof(
-            extra: try store.leafLine(position: position), index: position - 1,
-            proof: try store.inclusionProof(index: position - 1, size: size), checkpoint: signed)
-    }
-
     private static func consistency(
         from oldPath: String, _ arguments: ParsedArguments, _ store: any EventStore,
         _ context: CommandContext
     ) throws {
         let old = try EvidenceFiles.checkpoint(path: oldPath)
-        try EvidenceCheckpoint.requireMatch(old, store, named: Help.printable(oldPath))
+        try EvidenceCheckpoint.requireMatch(old, store, named: TextRendering.printable(oldPath))
         let new = try EvidenceCheckpoint.chosen(arguments, store)
         let (from, to) = (old.checkpoint.size, new.checkpoint.size)
         guard from <= to else {

@@ -1,4 +1,5 @@
 import EventStore
+import JournalApp
 import JournalCore
 
 /// `journal publish --out DIR [--entries]`: the latest kept checkpoint and its tree as static
@@ -71,7 +72,7 @@ enum PublishCommand {
             let previous = report.previousSize > 0 ? " (it held \(report.previousSize) before)" : ""
             context.stdout.line(
                 "published the tree of \(checkpoint.size) events signed by \(checkpoint.origin) to "
-                    + "\(Help.printable(out))\(previous): \(report.tilesWritten) tiles\(bundles) written"
+                    + "\(TextRendering.printable(out))\(previous): \(report.tilesWritten) tiles\(bundles) written"
                     + (report.checkpointReplaced ? ", checkpoint replaced" : ", checkpoint unchanged"))
         }
     }

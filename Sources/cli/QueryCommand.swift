@@ -1,4 +1,5 @@
 import EventStore
+import JournalApp
 import JournalCore
 import Projections
 
@@ -75,7 +76,7 @@ enum QueryCommand {
             if let close = names.first(where: { ArgumentParser.isClose($0, text) }) {
                 hint = "did you mean '\(close)'? " + hint
             }
-            throw CLIError.usage("unknown query '\(Help.printable(text))'", hint: hint)
+            throw CLIError.usage("unknown query '\(TextRendering.printable(text))'", hint: hint)
         }
         return name
     }
@@ -84,10 +85,10 @@ enum QueryCommand {
         let name = try name(arguments)
         let window = QueryWindow(since: arguments.timeBound("since"), until: arguments.timeBound("until"))
         let store = try JournalAccess.openForReading(context, arguments)
-        let engine = try ProjectCommand.openEngine(context, arguments, store: store)
+        let engine = try ReadModels.openEngine(context, arguments, store: store)
         defer { engine.close() }
         let every = arguments.string("every").flatMap(BucketWidth.init(rawValue:))
-        let output = try ProjectCommand.reporting { () throws(ProjectionError) in
+        let output = try ReadModels.reporting { () throws(ProjectionError) in
             if let every { return try engine.run(name, window: window, every: every) }
             return try engine.run(name, window: window)
         }

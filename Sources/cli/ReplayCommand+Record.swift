@@ -1,4 +1,5 @@
 import EventStore
+import JournalApp
 import JournalCore
 import Projections
 

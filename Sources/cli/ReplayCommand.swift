@@ -1,4 +1,5 @@
 import EventStore
+import JournalApp
 import JournalCore
 
 /// `journal replay STREAM | --all [--until-position P]`: rebuild aggregates event by event.
@@ -173,26 +174,7 @@ enum ReplayCommand {
             let done = Int64(report.events)
             progress?.finish(done: done, events: done)
         }
-        // One pass over the log when the store can lend it (both backends can); else stream by stream.
-        if let scanning = store as? any EventScanning {
-            var replay = LogReplay(store: scanning)
-            let folded = try replay.run(untilPosition: until) { position in
-                progress?.update(done: position, events: position)
-            }
-            report = try ReplayDigestPart.report(try store.streams(category: nil), from: folded)
-        } else {
-            var part = ReplayDigestPart()
-            for stream in try store.streams(category: nil) {
-                part.add(stream, try StreamReplay.fold(stream, in: store, untilPosition: until))
-                progress?.update(done: Int64(report.events + part.events), events: Int64(report.events + part.events))
-                // Hashed a chunk at a time, so the memory does not grow with the streams.
-                if part.bytes.count >= 1 << 20 {
-                    report.absorb(part)
-                    part = ReplayDigestPart()
-                }
-            }
-            report.absorb(part)
-        }
+        try report.replay(store, untilPosition: until) { done in progress?.update(done: done, events: done) }
         try printReport(report, until: until, arguments: arguments, context: context)
     }
 

@@ -1,5 +1,7 @@
 import EventStore
+import JournalApp
 import JournalCore
+import JournalReport
 import Projections
 
 /// `journal report --out FILE.html [--since T] [--until T]`: the analytics of a window as one
@@ -57,10 +59,10 @@ enum ReportCommand {
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws {
         let window = QueryWindow(since: arguments.timeBound("since"), until: arguments.timeBound("until"))
         let store = try JournalAccess.openForReading(context, arguments)
-        let engine = try ProjectCommand.openEngine(context, arguments, store: store)
+        let engine = try ReadModels.openEngine(context, arguments, store: store)
         defer { engine.close() }
         let asOf = try JournalAsOf.read(from: store)
-        let data = try ProjectCommand.reporting { () throws(ProjectionError) in
+        let data = try ReadModels.reporting { () throws(ProjectionError) in
             try ReportData.load(engine, window: window, asOf: asOf)
         }
         let path = arguments.string("out") ?? ""
@@ -68,7 +70,7 @@ enum ReportCommand {
         sink.write(ReportPage(data: data).html)
         try sink.close()
         context.stdout.line(
-            "wrote \(Help.printable(path)): \(data.events) events, \(data.window), "
+            "wrote \(TextRendering.printable(path)): \(data.events) events, \(data.window), "
                 + "rates over time per \(ReportPage.widthName(data.every))")
     }
 }

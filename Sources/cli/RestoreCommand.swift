@@ -1,4 +1,5 @@
 import EventStore
+import JournalApp
 import JournalCore
 
 /// `journal restore EXPORT.ndjson --db NEW [--checkpoint FILE --key VKEY]` and `journal restore
@@ -54,7 +55,7 @@ enum RestoreCommand {
 
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws {
         let source = arguments.positionals[0]
-        let shown = Help.printable(source)
+        let shown = TextRendering.printable(source)
         let backend = JournalBackend(location: context.journalPath(arguments))
         try JournalAccess.checkLocation(backend, writing: true)
         if case let .sqlite(path) = backend, FileSystem.entry(at: path) != .missing {
@@ -90,7 +91,8 @@ enum RestoreCommand {
                     try signed.verify(with: try EvidenceFiles.verifiers(arguments))
                 } catch {
                     throw CLIError(
-                        .integrity, "the checkpoint \(Help.printable(path)) is not signed by the given key: \(error)")
+                        .integrity,
+                        "the checkpoint \(TextRendering.printable(path)) is not signed by the given key: \(error)")
                 }
                 return signed
             }

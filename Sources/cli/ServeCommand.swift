@@ -1,5 +1,7 @@
 import EventStore
+import JournalApp
 import JournalCore
+import JournalHTTP
 import Projections
 import Synchronization
 
@@ -117,14 +119,15 @@ enum ServeCommand {
                 hint: "a witness key ('keygen --witness') is for 'journal witness'")
         }
         let store = try JournalAccess.openForServing(context, arguments)
-        let projections = ProjectionAccess(engine: try ProjectCommand.openEngine(context, arguments, store: store))
+        let projections = ProjectionAccess(engine: try ReadModels.openEngine(context, arguments, store: store))
         defer { projections.close() }
 
         // Before any server thread starts, so that every thread inherits the signal mask.
         let serving = HTTPServing()
         let accessLog = AccessLog(descriptor: 2, now: context.now)
         let api = JournalAPI(
-            store: store, projections: projections, tokens: tokens, maxBodyBytes: maxBody, accessLog: accessLog)
+            store: store, projections: projections, tokens: tokens, maxBodyBytes: maxBody, accessLog: accessLog,
+            findRequest: FindCommand.request)
         let scheduler = signer.map { signer in
             CheckpointScheduler(
                 store: store, signer: signer, witnesses: witnesses ?? [],
@@ -151,7 +154,7 @@ enum ServeCommand {
             return try WitnessEndpoint.policy(parsing: text)
         } catch {
             throw CLIError(
-                .failure, "the witness policy \(Help.printable(path)) is not valid: \(error)",
+                .failure, "the witness policy \(TextRendering.printable(path)) is not valid: \(error)",
                 hint: "one witness per line: http://HOST:PORT NAME+ID+KEY (its 'journal keygen --witness' key)")
         }
     }

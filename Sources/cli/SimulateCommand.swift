@@ -1,4 +1,5 @@
 import EventStore
+import JournalApp
 import JournalCore
 import Simulator
 
@@ -161,7 +162,7 @@ enum SimulateCommand {
         progress?.finish(done: Int64(report.events), events: Int64(report.events))
         // Signed once the events are committed (a new journal is in place only after `finish`).
         let checkpoint = try signer.map { signer in
-            (try CheckpointCommand.sign(JournalAccess.openForWriting(context, arguments), with: signer), signer.name)
+            (try JournalEvidence.sign(JournalAccess.openForWriting(context, arguments), with: signer), signer.name)
         }
         summarize(simulation, report, arguments: arguments, context: context, checkpoint: checkpoint)
     }
@@ -196,7 +197,7 @@ enum SimulateCommand {
             return try WorkloadProfile.load(file: bytes, sourceLabel: "profile file \(path)", base: name)
         } catch {
             throw CLIError(
-                .usage, "profile file \(Help.printable(path)): \(error)",
+                .usage, "profile file \(TextRendering.printable(path)): \(error)",
                 hint: "'journal simulate --print-profile' prints a complete profile to start from")
         }
     }
@@ -224,7 +225,8 @@ enum SimulateCommand {
             object["outcomes"] = .object(sortedCounts(statistics.outcomes))
             object["eventTypes"] = .object(sortedCounts(statistics.eventTypes))
             if let checkpoint {
-                object["checkpoint"] = .object(CheckpointCommand.json(checkpoint.kept, origin: checkpoint.origin))
+                object["checkpoint"] = .object(
+                    JournalEvidence.checkpointJSON(checkpoint.kept, origin: checkpoint.origin))
             }
             context.stdout.line(JSONWriter.string(.object(object)))
         case .text:

@@ -1,4 +1,5 @@
 import EventStore
+import JournalApp
 import JournalCore
 
 /// `journal state STREAM [--at-version V]`: the aggregate rebuilt from the log.

@@ -1,4 +1,5 @@
 import EventStore
+import JournalApp
 import JournalCore
 
 /// The `STREAM` argument of export, audit, state and replay.
@@ -7,7 +8,7 @@ enum StreamArgument {
     static func check(_ name: String) throws(CLIError) {
         if let problem = Envelope.streamNameProblem(name) {
             throw CLIError.usage(
-                "'\(Help.printable(name))' is not a stream name: \(problem)",
+                "'\(TextRendering.printable(name))' is not a stream name: \(problem)",
                 hint: "stream names look like 3ds-<uuid> or card-<uuid>; "
                     + "'journal export' lists the events of every stream")
         }

@@ -1,3 +1,6 @@
+import JournalApp
+import JournalHTTP
+
 /// `journal token ROLE NAME --tokens FILE`: adds a bearer token for `journal serve` and prints
 /// it once.
 enum TokenCommand {
@@ -34,12 +37,12 @@ enum TokenCommand {
         validate: { arguments throws(CLIError) in
             guard TokenRole(rawValue: arguments.positionals[0]) != nil else {
                 throw CLIError.usage(
-                    "unknown role '\(Help.printable(arguments.positionals[0]))'",
+                    "unknown role '\(TextRendering.printable(arguments.positionals[0]))'",
                     hint: "the roles are read, append and admin")
             }
             guard TokenFile.isName(arguments.positionals[1]) else {
                 throw CLIError.usage(
-                    "'\(Help.printable(arguments.positionals[1]))' is not a token name",
+                    "'\(TextRendering.printable(arguments.positionals[1]))' is not a token name",
                     hint: "use 1 to 64 of A-Z a-z 0-9 . _ -")
             }
             guard arguments.string("tokens") != nil else {

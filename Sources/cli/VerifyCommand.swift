@@ -1,4 +1,5 @@
 import EventStore
+import JournalApp
 import JournalCore
 
 /// `journal verify`: the whole journal's integrity (hash chain, versions, positions).
@@ -150,10 +151,10 @@ enum VerifyCommand {
             try signed.verify(with: verifiers)
         } catch {
             throw CLIError(
-                .integrity, "the checkpoint \(Help.printable(path)) is not signed by the given key: \(error)")
+                .integrity, "the checkpoint \(TextRendering.printable(path)) is not signed by the given key: \(error)")
         }
         try WitnessKeys.requireQuorum(arguments, on: signed)
-        try EvidenceCheckpoint.requireMatch(signed, store, named: Help.printable(path))
+        try EvidenceCheckpoint.requireMatch(signed, store, named: TextRendering.printable(path))
         return signed.checkpoint
     }
 
@@ -182,7 +183,7 @@ enum VerifyCommand {
             guard size >= checkpoint.size, try store.treeRoot(size: checkpoint.size) == checkpoint.root else {
                 throw CLIError(
                     .integrity,
-                    "the journal does not extend the mirror \(Help.printable(directory)): "
+                    "the journal does not extend the mirror \(TextRendering.printable(directory)): "
                         + (size < checkpoint.size
                             ? "it has \(size) events, the mirror \(checkpoint.size)"
                             : "its tree at \(checkpoint.size) events has another root"),
@@ -211,8 +212,8 @@ enum VerifyCommand {
         case .text:
             let entries = verified.entries.map { "; \($0) entries hash to the level-0 tiles" } ?? "; no entry bundles"
             context.stdout.line(
-                "ok: the mirror \(Help.printable(directory)) holds the tree of \(checkpoint.size) events signed by "
-                    + "\(checkpoint.origin): \(verified.tiles) tiles hash to the checkpoint's root\(entries)")
+                "ok: the mirror \(TextRendering.printable(directory)) holds the tree of \(checkpoint.size) events "
+                    + "signed by \(checkpoint.origin): \(verified.tiles) tiles hash to the checkpoint's root\(entries)")
             if let journalSize {
                 context.stdout.line(
                     "ok: the journal (\(journalSize) events) is the mirror's log or an append-only extension of it")

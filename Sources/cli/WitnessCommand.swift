@@ -1,5 +1,7 @@
 import EventStore
+import JournalApp
 import JournalCore
+import JournalHTTP
 
 /// `journal witness --key FILE --logs FILE --state PATH [--listen HOST:PORT] [--tokens FILE]`: a
 /// witness server (spec §11, C2SP tlog-witness).

@@ -1,4 +1,5 @@
 import EventStore
+import JournalApp
 import JournalCore
 
 /// `--witness-key VKEY` (repeatable, or a file of keys) and `--quorum N` of the commands that

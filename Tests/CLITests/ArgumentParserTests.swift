@@ -1,6 +1,7 @@
 import Testing
 
-@testable import journal
+@testable import JournalApp
+@testable import JournalCommandLine
 
 @Suite("Argument parser")
 struct ArgumentParserTests {
@@ -127,7 +128,7 @@ struct ArgumentParserTests {
     }
 
     @Test func userTextIsEchoedSafely() {
-        #expect(Help.printable("a\u{1B}[31mb") == "a\\u{1b}[31mb")
-        #expect(Help.printable(String(repeating: "x", count: 100)).count == 81)
+        #expect(TextRendering.printable("a\u{1B}[31mb") == "a\\u{1b}[31mb")
+        #expect(TextRendering.printable(String(repeating: "x", count: 100)).count == 81)
     }
 }

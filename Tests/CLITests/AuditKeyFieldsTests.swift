@@ -1,7 +1,7 @@
 import JournalCore
 import Testing
 
-@testable import journal
+@testable import JournalApp
 
 @Suite("Audit key fields")
 struct AuditKeyFieldsTests {

@@ -1,7 +1,8 @@
 import EventStore
 import Testing
 
-@testable import journal
+@testable import JournalApp
+@testable import JournalHTTP
 
 /// `POST /v1/events` bodies applied in process: a large body is prepared a chunk ahead of the
 /// writer, and must come out the same as a small one checked line by line.

@@ -3,7 +3,7 @@ import Foundation
 import JournalCore
 import Testing
 
-@testable import journal
+@testable import JournalApp
 
 /// `journal import` into a journal that does not exist yet goes through a load of the new
 /// journal (`ImportTarget.load`); it must leave the same journal, and say the same things, as

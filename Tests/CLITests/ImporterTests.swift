@@ -2,7 +2,7 @@ import EventStore
 import JournalCore
 import Testing
 
-@testable import journal
+@testable import JournalApp
 
 /// The importer in process, over an in-memory store: the bounded per-stream cache.
 @Suite("Importer")

@@ -3,7 +3,7 @@ import Foundation
 import JournalCore
 import Testing
 
-@testable import journal
+@testable import JournalApp
 
 /// How commands open a SQLite journal: bulk writers keep a longer WAL between checkpoints, and
 /// `journal simulate` loads a new journal in one go.

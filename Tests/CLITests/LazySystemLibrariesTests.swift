@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@testable import journal
+@testable import JournalApp
+@testable import JournalHTTP
 
 /// libpq and libmicrohttpd are opened on first use, not linked
 /// (docs/decisions/lazy-system-libraries.md): a command on a SQLite journal never maps them.

@@ -2,7 +2,7 @@ import EventStore
 import JournalCore
 import Testing
 
-@testable import journal
+@testable import JournalApp
 
 /// `journal export` of the log over the borrowing scan: the lines `readAll` pages give, page for
 /// page, whatever the page size and however the stream names are read, and nothing of a page

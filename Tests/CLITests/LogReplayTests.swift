@@ -2,7 +2,7 @@ import EventStore
 import JournalCore
 import Testing
 
-@testable import journal
+@testable import JournalApp
 
 /// `replay --all` scans the log a page at a time on one thread and folds each page on another;
 /// where the pages are cut must change nothing: every stream's outcome is the one a page of one

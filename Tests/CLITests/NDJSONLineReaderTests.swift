@@ -1,7 +1,7 @@
 import Glibc
 import Testing
 
-@testable import journal
+@testable import JournalApp
 
 @Suite("NDJSON line reader")
 struct NDJSONLineReaderTests {

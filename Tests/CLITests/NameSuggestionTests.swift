@@ -1,6 +1,6 @@
 import Testing
 
-@testable import journal
+@testable import JournalApp
 
 @Suite("Name suggestion")
 struct NameSuggestionTests {

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import journal
+@testable import JournalApp
 
 @Suite("the flags replay --all keeps of the ids it has names for")
 struct NamedIDsTests {

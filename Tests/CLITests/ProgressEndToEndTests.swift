@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@testable import journal
+@testable import JournalApp
+@testable import JournalCommandLine
 
 /// `--progress`: progress lines on stderr for logs and CI, stdout unchanged.
 @Suite("progress (end to end)")

@@ -1,6 +1,7 @@
 import Testing
 
-@testable import journal
+@testable import JournalApp
+@testable import JournalCommandLine
 
 /// The progress line, under a clock the test moves.
 @Suite("ProgressReporter")

@@ -3,7 +3,8 @@ import JournalCore
 import Projections
 import Testing
 
-@testable import journal
+@testable import JournalApp
+@testable import JournalReport
 
 /// The report's pieces in process: escaping, number text, bucket widths, and the SVG charts.
 @Suite("Report rendering")

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@testable import journal
+@testable import JournalApp
+@testable import JournalHTTP
 
 /// The pieces of `journal serve` in process: tokens, routes, addresses, body lines, metrics.
 @Suite("journal serve components")

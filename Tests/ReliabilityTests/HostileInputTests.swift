@@ -4,7 +4,7 @@ import JournalCore
 import Simulator
 import Testing
 
-@testable import journal
+@testable import JournalApp
 
 /// A seeded fuzzer against `journal import`: no crash, no hang, every bad line reported with its
 /// line number and exit 3, nothing written without `--rejects`, exactly the good lines with it.

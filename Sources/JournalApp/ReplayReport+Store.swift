@@ -1,0 +1,31 @@
+import EventStore
+import JournalCore
+
+extension ReplayReport {
+    /// Folds every stream of `store` through position `until` (included) into this report:
+    /// `replay --all`. `progress` is called with the events (or positions) done so far.
+    package mutating func replay(
+        _ store: any EventStore, untilPosition until: Int64, progress: (Int64) -> Void
+    ) throws {
+        // One pass over the log when the store can lend it (both backends can); else stream by stream.
+        if let scanning = store as? any EventScanning {
+            var replay = LogReplay(store: scanning)
+            let folded = try replay.run(untilPosition: until) { position in
+                progress(position)
+            }
+            self = try ReplayDigestPart.report(try store.streams(category: nil), from: folded)
+        } else {
+            var part = ReplayDigestPart()
+            for stream in try store.streams(category: nil) {
+                part.add(stream, try StreamReplay.fold(stream, in: store, untilPosition: until))
+                progress(Int64(events + part.events))
+                // Hashed a chunk at a time, so the memory does not grow with the streams.
+                if part.bytes.count >= 1 << 20 {
+                    absorb(part)
+                    part = ReplayDigestPart()
+                }
+            }
+            absorb(part)
+        }
+    }
+}

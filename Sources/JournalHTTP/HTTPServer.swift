@@ -1,0 +1,506 @@
+import CMicroHTTPD
+import Glibc
+import JournalApp
+import JournalCore
+
+// The one place the cli calls libmicrohttpd (through `LibMicroHTTPD`, the library opened when
+// serve starts). Everything else of `journal serve` sees `HTTPRequest`, `HTTPResponse`,
+// `HTTPReply` and `HTTPHandler`, plain Swift values.
+//
+// Threading (docs/decisions/serve-threading.md): a few event-loop threads (epoll, one per
+// core) read requests and write answers for every connection; they never wait. A handler that
+// cannot answer at once (an append waiting for its group's commit, a long-poll, a read of the
+// store) answers `.later` and sends its `HTTPReply` from another thread: meanwhile the
+// connection is suspended (MHD_suspend_connection), so it holds no thread, and the reply resumes
+// it. A client sending a byte a second or holding an idle connection costs a socket and a
+// little memory, never a thread.
+
+/// A request whose headers have arrived; the body follows in `body` before `respond` is called.
+package final class HTTPRequest: @unchecked Sendable {
+    let method: String
+    /// The path, percent-decoded by the library, without the query.
+    let path: String
+    /// Header names lowercased; for a repeated header, the last value.
+    let headers: [String: String]
+    /// Query arguments in the order given, percent-decoded; `nil` for `?flag` without `=`.
+    let arguments: [(name: String, value: String?)]
+    /// CLOCK_MONOTONIC when the headers arrived, in nanoseconds.
+    let startedNanoseconds: Int64
+    /// The body received so far (only for handlers that asked for it).
+    fileprivate(set) var body: [UInt8] = []
+
+    init(
+        method: String, path: String, headers: [String: String], arguments: [(name: String, value: String?)],
+        startedNanoseconds: Int64
+    ) {
+        self.method = method
+        self.path = path
+        self.headers = headers
+        self.arguments = arguments
+        self.startedNanoseconds = startedNanoseconds
+    }
+
+    /// What the application decided to remember about the request for its access log (the
+    /// route pattern, the token's name).
+    var annotations: [String: String] = [:]
+}
+
+package struct HTTPResponse: Sendable {
+    var status: Int
+    var contentType: String
+    var body: [UInt8]
+    var headers: [(String, String)] = []
+}
+
+/// What a handler does with a request.
+package enum HTTPAnswer: Sendable {
+    /// Answer with this response now.
+    case response(HTTPResponse)
+    /// The handler keeps the request's `HTTPReply` and calls `send` once, later, on any thread.
+    /// The connection waits without holding a server thread.
+    case later
+}
+
+/// The answer to one request, sent once from any thread (`HTTPAnswer.later`). Sends after the
+/// first, and sends after the server stopped, are ignored.
+package final class HTTPReply: @unchecked Sendable {
+    fileprivate enum Phase {
+        /// The handler is being called on the event-loop thread.
+        case handling
+        /// The connection is suspended until `send`.
+        case suspended
+        /// `send` resumed the connection; the event loop queues `pending` next.
+        case resumed
+        /// The response is queued (or the server gave up on the request).
+        case done
+    }
+
+    /// Everything below is read and written under the server's `suspensions` lock.
+    fileprivate var phase = Phase.handling
+    fileprivate var pending: HTTPResponse?
+    fileprivate let connection: OpaquePointer
+    /// Strong: a reply may be sent by a thread that outlives the request, even the server.
+    fileprivate let server: HTTPServer
+
+    fileprivate init(connection: OpaquePointer, server: HTTPServer) {
+        self.connection = connection
+        self.server = server
+    }
+
+    func send(_ response: HTTPResponse) {
+        server.deliver(response, to: self)
+    }
+}
+
+/// The application behind the server. Called on the event-loop threads, concurrently; no call
+/// may block (hand the `HTTPReply` to a thread of your own and answer `.later`).
+package protocol HTTPHandler: AnyObject, Sendable {
+    /// The headers are in: answer (an error, a GET), or nil to receive the body and then be
+    /// asked `respond`.
+    func head(_ request: HTTPRequest, reply: HTTPReply) -> HTTPAnswer?
+    /// The whole body has arrived.
+    func respond(_ request: HTTPRequest, reply: HTTPReply) -> HTTPAnswer
+    /// The answer to an upload stopped while it arrives: its body grew over `maxBodyBytes`, or
+    /// it took longer than `Limits.uploadSeconds`.
+    func uploadRefused(_ request: HTTPRequest, _ reason: UploadRefusal) -> HTTPResponse
+    /// The exchange is over: `response` is what was queued (nil when the connection ended
+    /// first), `sentBytes` its body's size.
+    func finished(_ request: HTTPRequest, response: HTTPResponse?, completedNormally: Bool)
+    var maxBodyBytes: Int { get }
+}
+
+package enum UploadRefusal: Sendable {
+    case tooLarge
+    case tooSlow
+}
+
+/// A libmicrohttpd daemon on a listening socket the caller made.
+package final class HTTPServer: @unchecked Sendable {
+    package struct Limits: Sendable {
+        /// Open connections at once; more are refused at accept.
+        var connections = 2_000
+        /// Seconds a connection may stay silent (idle keep-alive, a stalled upload) before it
+        /// is closed.
+        var idleTimeoutSeconds = 30
+        /// Per-connection memory for the request line and headers (a larger header block is
+        /// refused by the library with 431 or 413).
+        var headerMemoryBytes = 32 * 1024
+        /// Seconds from a request's headers to the end of its body: a client that keeps sending
+        /// a byte at a time (never silent long enough for `idleTimeoutSeconds`) is cut off.
+        package var uploadSeconds = 60
+        /// Event-loop threads, each serving its share of the connections.
+        var eventThreads = HTTPServer.defaultEventThreads
+
+        package init(connections: Int = 2_000, eventThreads: Int = HTTPServer.defaultEventThreads) {
+            self.connections = connections
+            self.eventThreads = eventThreads
+        }
+    }
+
+    /// One per online core, at most 4: the loops only parse HTTP and copy bytes.
+    static var defaultEventThreads: Int { max(1, min(4, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))) }
+
+    /// One request from its headers to the end of its exchange: the `con_cls` of the library.
+    private final class Exchange {
+        let request: HTTPRequest
+        let reply: HTTPReply
+        /// What was queued: the answer the access log and metrics report.
+        var response: HTTPResponse?
+        var overLimit = false
+        /// `respond` was called (the body is complete).
+        var responding = false
+        init(request: HTTPRequest, reply: HTTPReply) {
+            self.request = request
+            self.reply = reply
+        }
+    }
+
+    private let handler: any HTTPHandler
+    private let listenSocket: Int32
+    private let mhd: LibMicroHTTPD
+    private var daemon: OpaquePointer?
+    private var uploadNanoseconds: Int64 = 60_000_000_000
+    /// Guards every reply's phase and answer, `suspended` and `stopAnswer`; the library's suspend
+    /// and resume are called under it, so that `stop` never finds a connection half resumed.
+    private let suspensions = ConditionLock()
+    private var suspended: [ObjectIdentifier: HTTPReply] = [:]
+    /// Set by `stop`: the answer to every request still waiting, and to any that would wait.
+    private var stopAnswer: HTTPResponse?
+
+    /// - Parameter library: the loaded libmicrohttpd (`LibMicroHTTPD.shared()`).
+    package init(listenSocket: Int32, handler: any HTTPHandler, library: LibMicroHTTPD) {
+        self.listenSocket = listenSocket
+        self.handler = handler
+        mhd = library
+    }
+
+    /// Starts the daemon's threads.
+    package func start(limits: Limits) throws(CLIError) {
+        uploadNanoseconds = Int64(limits.uploadSeconds) * 1_000_000_000
+        let flags = UInt32(
+            MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue
+                | MHD_ALLOW_SUSPEND_RESUME.rawValue)
+        var options: [MHD_OptionItem] = [
+            MHD_OptionItem(option: .LISTEN_SOCKET, value: Int(listenSocket), ptr_value: nil),
+            MHD_OptionItem(option: .CONNECTION_LIMIT, value: limits.connections, ptr_value: nil),
+            MHD_OptionItem(option: .CONNECTION_TIMEOUT, value: limits.idleTimeoutSeconds, ptr_value: nil),
+            MHD_OptionItem(option: .CONNECTION_MEMORY_LIMIT, value: limits.headerMemoryBytes, ptr_value: nil),
+            MHD_OptionItem(option: .END, value: 0, ptr_value: nil)
+        ]
+        if limits.eventThreads > 1 {
+            options.insert(MHD_OptionItem(option: .THREAD_POOL_SIZE, value: limits.eventThreads, ptr_value: nil), at: 0)
+        }
+        // unsafe: the context pointer is this server, unretained; the daemon stops (`stop()`)
+        // before the server can go away, so the callbacks never see a dangling pointer.
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        daemon = options.withUnsafeMutableBufferPointer { items in
+            cmhd_start_daemon(
+                mhd.startDaemon, flags, HTTPServer.access, context, HTTPServer.completed, items.baseAddress)
+        }
+        guard daemon != nil else {
+            throw CLIError(.failure, "cannot start the HTTP server (libmicrohttpd refused its options)")
+        }
+    }
+
+    /// Stops accepting connections; those already open go on.
+    package func quiesce() {
+        guard let daemon else { return }
+        _ = mhd.quiesceDaemon(daemon)
+    }
+
+    /// Stops the daemon: gives `answer` to the requests still waiting for theirs (the library
+    /// cannot close a suspended connection), closes every connection and joins its threads.
+    package func stop(answering answer: HTTPResponse) {
+        guard let daemon else { return }
+        suspensions.withLock {
+            stopAnswer = answer
+            for reply in suspended.values {
+                reply.pending = answer
+                reply.phase = .resumed
+                mhd.resumeConnection(reply.connection)
+            }
+            suspended.removeAll()
+        }
+        mhd.stopDaemon(daemon)
+        self.daemon = nil
+    }
+
+    /// `HTTPReply.send`: resumes the connection if it is suspended, or leaves the answer for
+    /// the handler's caller on the event loop to queue.
+    fileprivate func deliver(_ response: HTTPResponse, to reply: HTTPReply) {
+        suspensions.withLock {
+            switch reply.phase {
+            case .handling:
+                reply.pending = response
+            case .suspended:
+                reply.pending = response
+                reply.phase = .resumed
+                suspended[ObjectIdentifier(reply)] = nil
+                mhd.resumeConnection(reply.connection)
+            case .resumed, .done:
+                break
+            }
+        }
+    }
+
+    /// After a handler answered `.later` on the event loop: the answer if it came already (or
+    /// 503 once the server stops), else the connection is suspended until it comes.
+    private func wait(for exchange: Exchange, on connection: OpaquePointer) -> MHD_Result {
+        let reply = exchange.reply
+        let ready: HTTPResponse? = suspensions.withLock {
+            if let response = reply.pending {
+                reply.phase = .done
+                return response
+            }
+            if let stopAnswer {
+                reply.phase = .done
+                return stopAnswer
+            }
+            mhd.suspendConnection(connection)
+            reply.phase = .suspended
+            suspended[ObjectIdentifier(reply)] = reply
+            return nil
+        }
+        guard let ready else { return .YES }
+        return queue(ready, on: connection, for: exchange)
+    }
+
+    /// Called again by the library for a resumed connection: the answer `deliver` left.
+    private func resumedAnswer(_ exchange: Exchange) -> HTTPResponse? {
+        suspensions.withLock {
+            guard exchange.reply.phase == .resumed, let response = exchange.reply.pending else { return nil }
+            exchange.reply.phase = .done
+            return response
+        }
+    }
+
+    private func answer(_ answer: HTTPAnswer, on connection: OpaquePointer, for exchange: Exchange) -> MHD_Result {
+        switch answer {
+        case let .response(response):
+            suspensions.withLock { exchange.reply.phase = .done }
+            return queue(response, on: connection, for: exchange)
+        case .later:
+            return wait(for: exchange, on: connection)
+        }
+    }
+
+    // MARK: - Callbacks (C function pointers: no captures, the server comes back as `context`)
+
+    private static let access: MHD_AccessHandlerCallback = {
+        context, connection, url, method, _, uploadData, uploadSize, connectionContext in
+        // unsafe: every pointer comes from the library and is valid for this call only; the
+        // Exchange behind `connectionContext` is retained until `completed` releases it.
+        guard let context, let connection, let uploadSize, let connectionContext else { return .NO }
+        let server = Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue()
+        guard let stored = connectionContext.pointee else {
+            let request = HTTPRequest(
+                method: method.map { String(cString: $0) } ?? "", path: url.map { String(cString: $0) } ?? "",
+                headers: values(server.mhd, connection, kind: .HEADER_KIND, lowercased: true)
+                    .reduce(into: [:]) { $0[$1.name] = $1.value ?? "" },
+                arguments: values(server.mhd, connection, kind: .GET_ARGUMENT_KIND, lowercased: false),
+                startedNanoseconds: SystemClock.monotonicNanoseconds())
+            let exchange = Exchange(request: request, reply: HTTPReply(connection: connection, server: server))
+            connectionContext.pointee = Unmanaged.passRetained(exchange).toOpaque()
+            guard let answer = server.handler.head(request, reply: exchange.reply) else { return .YES }
+            exchange.responding = true
+            return server.answer(answer, on: connection, for: exchange)
+        }
+        let exchange = Unmanaged<Exchange>.fromOpaque(stored).takeUnretainedValue()
+        if uploadSize.pointee > 0 {
+            let count = uploadSize.pointee
+            uploadSize.pointee = 0 // consumed (or discarded)
+            if exchange.overLimit || exchange.response != nil || exchange.responding { return .YES }
+            let tooLarge = exchange.request.body.count + count > server.handler.maxBodyBytes
+            if tooLarge
+                || SystemClock.monotonicNanoseconds() - exchange.request.startedNanoseconds > server.uploadNanoseconds
+            {
+                exchange.overLimit = true
+                exchange.request.body = []
+                // The library refuses a response in the middle of an upload; closing the
+                // connection stops the upload at once instead of reading the rest.
+                let response = server.handler.uploadRefused(exchange.request, tooLarge ? .tooLarge : .tooSlow)
+                if server.queue(response, on: connection, for: exchange) == .YES { return .YES }
+                exchange.response = response
+                return .NO
+            }
+            if let uploadData {
+                UnsafeRawBufferPointer(start: uploadData, count: count).withMemoryRebound(to: UInt8.self) {
+                    exchange.request.body.append(contentsOf: $0)
+                }
+            }
+            return .YES
+        }
+        if exchange.response != nil { return .YES }
+        if exchange.responding {
+            // Resumed: the answer is in. (Called without one only if the library asks again
+            // before the resume, which it does not for a suspended connection.)
+            guard let response = server.resumedAnswer(exchange) else { return .YES }
+            return server.queue(response, on: connection, for: exchange)
+        }
+        exchange.responding = true
+        return server.answer(
+            server.handler.respond(exchange.request, reply: exchange.reply), on: connection, for: exchange)
+    }
+
+    private static let completed: MHD_RequestCompletedCallback = { context, _, connectionContext, termination in
+        // unsafe: releases the Exchange retained in `access`; the library calls this once per
+        // request, after which `connectionContext` is not used again.
+        guard let context, let connectionContext, let stored = connectionContext.pointee else { return }
+        connectionContext.pointee = nil
+        let server = Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue()
+        let exchange = Unmanaged<Exchange>.fromOpaque(stored).takeRetainedValue()
+        // A reply sent after this (the connection closed first) finds it done and is dropped.
+        server.suspensions.withLock { exchange.reply.phase = .done }
+        server.handler.finished(
+            exchange.request, response: exchange.response,
+            completedNormally: termination == .REQUEST_TERMINATED_COMPLETED_OK)
+    }
+
+    private func queue(_ response: HTTPResponse, on connection: OpaquePointer, for exchange: Exchange) -> MHD_Result {
+        // unsafe: .RESPMEM_MUST_COPY makes the library copy the body before this returns.
+        let made = response.body.withUnsafeBytes { raw in
+            mhd.createResponseFromBuffer(
+                raw.count, UnsafeMutableRawPointer(mutating: raw.baseAddress),
+                .RESPMEM_MUST_COPY)
+        }
+        guard let made else { return .NO }
+        defer { mhd.destroyResponse(made) }
+        _ = mhd.addResponseHeader(made, "Content-Type", response.contentType)
+        for (name, value) in response.headers { _ = mhd.addResponseHeader(made, name, value) }
+        let result = mhd.queueResponse(connection, UInt32(response.status), made)
+        if result == .YES { exchange.response = response }
+        return result
+    }
+
+    /// Every header or query argument of the request, in order.
+    private static func values(_ mhd: LibMicroHTTPD, _ connection: OpaquePointer, kind: MHD_ValueKind, lowercased: Bool)
+        -> [(name: String, value: String?)]
+    {
+        final class Collected {
+            var items: [(name: String, value: String?)] = []
+            var lowercased = false
+        }
+        let collected = Collected()
+        collected.lowercased = lowercased
+        // unsafe: `collected` outlives the call, which invokes the iterator synchronously.
+        withExtendedLifetime(collected) {
+            _ = mhd.getConnectionValues(
+                connection, kind,
+                { context, _, key, value in
+                    guard let context, let key else { return .YES }
+                    let collected = Unmanaged<Collected>.fromOpaque(context).takeUnretainedValue()
+                    let name = String(cString: key)
+                    collected.items.append(
+                        (collected.lowercased ? name.lowercased() : name, value.map { String(cString: $0) }))
+                    return .YES
+                }, Unmanaged.passUnretained(collected).toOpaque())
+        }
+        return collected.items
+    }
+}
+
+/// The listening socket `journal serve` hands to the daemon, made here so that `--listen` with
+/// port 0 can report the port the kernel chose.
+package struct ListenAddress: Sendable, Equatable {
+    var host: String
+    var port: UInt16
+
+    /// `HOST:PORT` or `[IPv6]:PORT`; HOST is an IP address or `localhost`.
+    package init(parsing text: String) throws(CLIError) {
+        let usage = CLIError.usage(
+            "--listen takes HOST:PORT (an IP address or localhost, and a port 0-65535), "
+                + "got '\(TextRendering.printable(text))'", hint: "e.g. --listen 127.0.0.1:8080")
+        guard let colon = text.lastIndex(of: ":") else { throw usage }
+        var host = String(text[..<colon])
+        if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        guard let port = UInt16(text[text.index(after: colon)...]), !host.isEmpty else { throw usage }
+        if host == "localhost" { host = "127.0.0.1" }
+        guard Self.family(of: host) != nil else { throw usage }
+        self.host = host
+        self.port = port
+    }
+
+    package init(host: String, port: UInt16) {
+        self.host = host
+        self.port = port
+    }
+
+    /// 127.0.0.0/8 or ::1.
+    package var isLoopback: Bool {
+        switch Self.family(of: host) {
+        case AF_INET: return host.hasPrefix("127.")
+        case AF_INET6:
+            var address = in6_addr()
+            guard inet_pton(AF_INET6, host, &address) == 1 else { return false }
+            return withUnsafeBytes(of: &address) { raw in raw.prefix(15).allSatisfy { $0 == 0 } && raw[15] == 1 }
+        default: return false
+        }
+    }
+
+    /// `http://HOST:PORT` (brackets around an IPv6 address).
+    package var url: String { "http://" + (host.contains(":") ? "[\(host)]" : host) + ":\(port)" }
+
+    private static func family(of host: String) -> Int32? {
+        var v4 = in_addr()
+        if inet_pton(AF_INET, host, &v4) == 1 { return AF_INET }
+        var v6 = in6_addr()
+        if inet_pton(AF_INET6, host, &v6) == 1 { return AF_INET6 }
+        return nil
+    }
+
+    /// Binds and listens; returns the socket and the address with the port actually bound.
+    package func listen() throws(CLIError) -> (socket: Int32, bound: ListenAddress) {
+        func failure(_ what: String) -> CLIError {
+            CLIError(
+                .failure, "cannot listen on \(url): \(what): \(String(cString: strerror(errno)))",
+                hint: "choose another --listen address or port (port 0 picks a free one)")
+        }
+        let family = Self.family(of: host) ?? AF_INET
+        let fd = socket(family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw failure("socket") }
+        var yes: Int32 = 1
+        _ = setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+        var storage = sockaddr_storage()
+        var length: socklen_t
+        // unsafe: sockaddr_in / sockaddr_in6 laid over a sockaddr_storage, which is large enough for both.
+        if family == AF_INET {
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = port.bigEndian
+            _ = inet_pton(AF_INET, host, &address.sin_addr)
+            length = socklen_t(MemoryLayout<sockaddr_in>.size)
+            withUnsafeMutableBytes(of: &storage) { raw in raw.storeBytes(of: address, as: sockaddr_in.self) }
+        } else {
+            var address = sockaddr_in6()
+            address.sin6_family = sa_family_t(AF_INET6)
+            address.sin6_port = port.bigEndian
+            _ = inet_pton(AF_INET6, host, &address.sin6_addr)
+            length = socklen_t(MemoryLayout<sockaddr_in6>.size)
+            withUnsafeMutableBytes(of: &storage) { raw in raw.storeBytes(of: address, as: sockaddr_in6.self) }
+        }
+        let bound = withUnsafePointer(to: &storage) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
+        }
+        guard bound == 0 else {
+            let error = failure("bind")
+            _ = close(fd)
+            throw error
+        }
+        guard Glibc.listen(fd, 1024) == 0 else {
+            let error = failure("listen")
+            _ = close(fd)
+            throw error
+        }
+        var actual = sockaddr_storage()
+        var actualLength = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        _ = withUnsafeMutablePointer(to: &actual) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &actualLength) }
+        }
+        let actualPort = withUnsafeBytes(of: &actual) { raw in
+            family == AF_INET
+                ? UInt16(bigEndian: raw.load(as: sockaddr_in.self).sin_port)
+                : UInt16(bigEndian: raw.load(as: sockaddr_in6.self).sin6_port)
+        }
+        return (fd, ListenAddress(host: host, port: actualPort))
+    }
+}

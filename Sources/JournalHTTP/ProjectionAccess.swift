@@ -1,0 +1,26 @@
+import JournalApp
+import JournalCore
+import Projections
+
+/// The read-model engine, one request at a time (it is not thread-safe).
+///
+/// `@unchecked Sendable`: the engine is reached only through `with` and `close`, under `lock`.
+/// (A `Mutex` would need the engine sent into it, and the engine shares the store with the
+/// server, so the compiler cannot prove the hand-over.)
+package final class ProjectionAccess: @unchecked Sendable {
+    private let lock = ConditionLock()
+    private let engine: ProjectionEngine
+
+    package init(engine: ProjectionEngine) {
+        self.engine = engine
+    }
+
+    func with<R>(_ body: (ProjectionEngine) throws -> R) throws -> R {
+        try lock.withLock { try body(engine) }
+    }
+
+    /// Closes the engine's read models (the server has stopped: no request is in flight).
+    package func close() {
+        lock.withLock { engine.close() }
+    }
+}
