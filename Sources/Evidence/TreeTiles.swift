@@ -9,24 +9,17 @@
 /// of level h / 8 (2^(h mod 8) entries folded), and a proof over a tree of 10 M events reads a
 /// few rows.
 ///
-/// Every commit appends its events' leaf hashes here (`append`), in the same transaction as the
-/// events: a rolled-back append leaves the tiles as they were.
+/// Every commit appends its events' leaf hashes here (`append`, `EventStore/Tree/TreeTiles+Append.swift`),
+/// in the same transaction as the events: a rolled-back append leaves the tiles as they were.
 package enum TreeTiles {
     /// Hashes per tile, and the tree heights a level spans.
-    static let width = 256
-    static let heightPerLevel = 8
-    static let tileBytes = width * 32
-
-    /// A tile to write: its level, index and all its hashes.
-    struct Tile: Equatable {
-        var level: Int
-        var index: Int64
-        var hashes: [UInt8]
-    }
+    package static let width = 256
+    package static let heightPerLevel = 8
+    package static let tileBytes = width * 32
 
     /// The partial tiles at the right edge of a tree of `size` leaves, the ones a commit appends
     /// to: for each level with one, its index and how many hashes it holds.
-    static func edge(size: Int64) -> [(level: Int, index: Int64, count: Int)] {
+    package static func edge(size: Int64) -> [(level: Int, index: Int64, count: Int)] {
         var edge: [(level: Int, index: Int64, count: Int)] = []
         var nodes = size
         var level = 0
@@ -38,60 +31,12 @@ package enum TreeTiles {
         return edge
     }
 
-    /// The tiles that change when `leaves` (32-byte leaf hashes, concatenated) are appended to a
-    /// tree of `size` leaves: the partial tiles grown, the new ones, and above every tile that
-    /// fills up, its root appended one level higher. `edgeTile(level, index)` gives the stored
-    /// bytes of an edge tile (nil when there is no such row).
-    /// - Throws: `.integrity` when a stored edge tile does not hold what a tree of `size` has.
-    static func append(
-        _ leaves: [UInt8], to size: Int64, hasher: ChainHasher,
-        edgeTile: (Int, Int64) throws(EventStoreError) -> [UInt8]?
-    ) throws(EventStoreError) -> [Tile] {
-        precondition(leaves.count % 32 == 0, "leaf hashes are 32 bytes each")
-        var written: [Tile] = []
-        var nodes = leaves
-        var before = size // complete nodes at this level's height before the append
-        var level = 0
-        while !nodes.isEmpty {
-            var index = before >> 8
-            let held = Int(before & 255)
-            var tile: [UInt8] = []
-            if held > 0 {
-                let stored = try edgeTile(level, index) ?? []
-                guard stored.count == held * 32 else {
-                    throw EventStoreError(
-                        code: .integrity,
-                        message: "the journal's tree tile (\(level), \(index)) holds "
-                            + "\(stored.count / 32) hashes where a tree of \(size) events has \(held)")
-                }
-                tile = stored
-            }
-            tile.reserveCapacity(tileBytes)
-            var parents: [UInt8] = []
-            var offset = 0
-            while offset < nodes.count {
-                let take = min(tileBytes - tile.count, nodes.count - offset)
-                tile.append(contentsOf: nodes[offset..<(offset + take)])
-                offset += take
-                if tile.count == tileBytes {
-                    parents.append(contentsOf: root(of: tile, hasher: hasher))
-                    written.append(Tile(level: level, index: index, hashes: tile))
-                    index += 1
-                    tile.removeAll(keepingCapacity: true)
-                }
-            }
-            if !tile.isEmpty { written.append(Tile(level: level, index: index, hashes: tile)) }
-            nodes = parents
-            before >>= 8
-            level += 1
-        }
-        return written
-    }
-
     /// Where the hash of the complete subtree at height `level` with index `index` (over leaves
     /// index·2^level ..< (index + 1)·2^level) is: tile (tileLevel, tileIndex), `count` entries
     /// from `first`, to fold into one.
-    static func location(level: Int, index: Int64) -> (tileLevel: Int, tileIndex: Int64, first: Int, count: Int) {
+    package static func location(
+        level: Int, index: Int64
+    ) -> (tileLevel: Int, tileIndex: Int64, first: Int, count: Int) {
         let tileLevel = level / heightPerLevel
         let rest = level % heightPerLevel
         let firstNode = index << rest
@@ -99,7 +44,7 @@ package enum TreeTiles {
     }
 
     /// The root of the perfect tree over `hashes` (a power of two of them).
-    static func root(of hashes: [UInt8], hasher: ChainHasher) -> [UInt8] {
+    package static func root(of hashes: [UInt8], hasher: ChainHasher) -> [UInt8] {
         var level = hashes
         var count = level.count / 32
         precondition(count > 0 && count & (count - 1) == 0, "a perfect subtree has a power of two of leaves")
