@@ -79,12 +79,14 @@ test: test-deps
 # The house format (.swift-format, docs/decisions/formatting.md): `swift format lint` in strict mode
 # (a warning fails), then the 120-column limit on the lines swift format cannot break (string
 # literals, comments). `swift format format --in-place FILES` fixes most of what this reports.
-# Then every relative link and #anchor of the docs (scripts/check-doc-links.py).
+# Then every relative link and #anchor of the docs (scripts/check-doc-links.py), and that the
+# Evidence library links neither SQLite, libpq nor LZ4 (scripts/check-evidence-deps.py).
 LINT_PATHS := Sources Tests bench tools Package.swift
 lint:
 	$(SWIFT) format lint --strict --recursive --parallel $(LINT_PATHS)
 	python3 scripts/check-line-length.py $(LINT_PATHS)
 	python3 scripts/check-doc-links.py
+	python3 scripts/check-evidence-deps.py
 
 # Release-mode benchmarks (issue 7): the journal, a raw SQLite baseline and the Python
 # eventsourcing peer on the same simulator events. Not part of `make test`. BENCHMARKS.md.

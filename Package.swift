@@ -17,6 +17,7 @@ let package = Package(
     products: [
         .executable(name: "journal", targets: ["journal"]),
         .library(name: "EventStore", targets: ["EventStore"]),
+        .library(name: "Evidence", targets: ["Evidence"]),
         .library(name: "Domain", targets: ["Domain"]),
         .library(name: "Projections", targets: ["Projections"])
     ],
@@ -47,10 +48,13 @@ let package = Package(
 
         // Shared value types: JSON that keeps what it was given, timestamps, identifiers.
         .target(name: "JournalCore", dependencies: ["CInterruptCleanup"], swiftSettings: upcoming),
+        // The evidence formats and their verifiers (Merkle proofs, signed notes and checkpoints,
+        // bundles, exports, tlog tiles): no SQLite, libpq or LZ4 (scripts/check-evidence-deps.py).
+        .target(name: "Evidence", dependencies: ["JournalCore", "COpenSSL"], swiftSettings: upcoming),
         // The append-only store (SQLite by default, PostgreSQL for scale-out).
         .target(
             name: "EventStore",
-            dependencies: ["JournalCore", "CSQLite", "CJournalVFS", "CLZ4", "COpenSSL", "CLibPQ"],
+            dependencies: ["Evidence", "JournalCore", "CSQLite", "CJournalVFS", "CLZ4", "COpenSSL", "CLibPQ"],
             swiftSettings: upcoming),
         // Test support, not API: a private PostgreSQL server in a temporary folder, for the
         // tests and the PostgreSQL benchmark.
@@ -115,6 +119,8 @@ let package = Package(
             path: "Sources/store-stress", swiftSettings: optimized),
 
         .testTarget(name: "JournalCoreTests", dependencies: ["JournalCore"], swiftSettings: upcoming),
+        // The Evidence library alone: a bundle the journal wrote, checked with `import Evidence` only.
+        .testTarget(name: "EvidenceTests", dependencies: ["Evidence"], exclude: ["Fixtures"], swiftSettings: upcoming),
         .testTarget(
             name: "EventStoreTests",
             dependencies: ["EventStore", "JournalCore", "JournalTestSupport", "CSQLite", "store-stress"],

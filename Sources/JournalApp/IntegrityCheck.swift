@@ -2,7 +2,7 @@ import EventStore
 import JournalCore
 
 /// Per-event hash checks for `audit`, recomputed independently of the store from the chain
-/// layout it documents (`Sources/EventStore/Chain/ChainHasher.swift`):
+/// layout it documents (`Sources/Evidence/ChainHasher.swift`):
 ///
 /// `hash = SHA-256("JRNLEV01" ‖ previous hash (32 bytes, zeros at position 1) ‖ position (Int64 BE)
 ///  ‖ version (Int64 BE) ‖ stream ‖ id ‖ type (each UInt32 BE length + UTF-8) ‖ occurredAt ms

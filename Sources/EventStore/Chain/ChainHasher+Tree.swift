@@ -1,3 +1,4 @@
+import Evidence
 import JournalCore
 
 // The hashes of the journal's Merkle tree (RFC 6962 §2.1): leaf = SHA-256(0x00 ‖ leaf line),
@@ -79,12 +80,5 @@ extension ChainHasher {
         var out = Self.zeroHash
         line.withUnsafeBytes { line in out.withUnsafeMutableBytes { hash(prefix: 0, line, nil, into: $0) } }
         return out
-    }
-
-    /// SHA-256(0x01 ‖ left ‖ right).
-    func nodeHash(
-        _ left: UnsafeRawBufferPointer, _ right: UnsafeRawBufferPointer, into out: UnsafeMutableRawBufferPointer
-    ) {
-        hash(prefix: 1, left, right, into: out)
     }
 }

@@ -17,6 +17,7 @@ package struct Errno: Error, Sendable, Hashable, CustomStringConvertible {
     package static let ioError = Errno(rawValue: EIO)
     package static let fileExists = Errno(rawValue: EEXIST)
     package static let noSuchFile = Errno(rawValue: ENOENT)
+    package static let fileTooLarge = Errno(rawValue: EFBIG)
     /// Not a C error number: a file that ended before the bytes a caller needed.
     package static let endOfFile = Errno(rawValue: -1)
 

@@ -28,7 +28,7 @@ public struct MirrorReader: Sendable {
 
     /// The checkpoint as it is, its signatures unchecked; nil when the folder has none.
     public func checkpointIfAny() throws(MirrorError) -> SignedCheckpoint? {
-        guard FileSystem.exists(directory + "/checkpoint") else { return nil }
+        guard MirrorFile.exists(directory + "/checkpoint") else { return nil }
         return try checkpoint()
     }
 
@@ -42,7 +42,7 @@ public struct MirrorReader: Sendable {
     }
 
     /// Whether the folder holds entry bundles (`tile/entries`).
-    public var hasEntries: Bool { FileSystem.entry(at: directory + "/tile/entries") == .folder }
+    public var hasEntries: Bool { MirrorFile.isFolder(directory + "/tile/entries") }
 
     /// The hashes of tile (level, index) of `width` hashes, concatenated.
     /// - Throws: `.integrity` for a missing file or one of another length; `.io`.
@@ -76,7 +76,7 @@ public struct MirrorReader: Sendable {
     /// The bytes of the file at `relative` in the folder.
     func file(_ relative: String, maxBytes: Int) throws(MirrorError) -> [UInt8] {
         do {
-            return try FileSystem.readFile(directory + "/" + relative, maxBytes: maxBytes)
+            return try MirrorFile.read(directory + "/" + relative, maxBytes: maxBytes)
         } catch let failure where failure.isMissing {
             throw MirrorError(.integrity, "\(directory)/\(relative) is missing")
         } catch {

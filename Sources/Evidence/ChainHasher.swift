@@ -31,20 +31,20 @@ import JournalCore
 /// SHA-256 over the canonical link encoding, and the tree's leaf and node hashes, through the
 /// COpenSSL shim (`journal_sha256_parts`: a context on the stack; EVP allocated on every call).
 /// Not thread-safe (its scratch buffers): each writer or verifier owns one.
-final class ChainHasher {
-    static let magic: [UInt8] = Array("JRNLEV01".utf8)
-    static let zeroHash = [UInt8](repeating: 0, count: 32)
+package final class ChainHasher {
+    package static let magic: [UInt8] = Array("JRNLEV01".utf8)
+    package static let zeroHash = [UInt8](repeating: 0, count: 32)
 
     private var scratch: [UInt8] = []
     /// A leaf line being rendered (`ChainHasher+Tree.swift`).
-    var lineScratch: [UInt8] = []
+    package var lineScratch: [UInt8] = []
 
-    init() {
+    package init() {
         scratch.reserveCapacity(1024)
     }
 
     /// The hash of one event, given the previous event's hash.
-    func hash(
+    package func hash(
         previous: [UInt8], position: Int64, version: Int64, stream: String, id: String, type: String,
         occurredAt: Timestamp, recordedAt: Timestamp, data: UnsafeRawBufferPointer,
         meta: UnsafeRawBufferPointer?
@@ -60,7 +60,7 @@ final class ChainHasher {
 
     /// True when the link of one event hashes to `expected`: a read's check, which needs no
     /// array for the hash it recomputes.
-    func link(
+    package func link(
         previous: [UInt8], position: Int64, version: Int64, stream: String, id: String, type: String,
         occurredAt: Timestamp, recordedAt: Timestamp, data: UnsafeRawBufferPointer,
         meta: UnsafeRawBufferPointer?, matches expected: [UInt8]
@@ -78,7 +78,7 @@ final class ChainHasher {
 
     /// Whether the 32 bytes at `first` and at `second` are the same, compared as four words.
     @inline(__always)
-    static func isSameHash(_ first: UnsafeRawPointer, _ second: UnsafeRawPointer) -> Bool {
+    package static func isSameHash(_ first: UnsafeRawPointer, _ second: UnsafeRawPointer) -> Bool {
         var difference: UInt64 = 0
         for offset in stride(from: 0, to: 32, by: 8) {
             difference |=
@@ -111,7 +111,7 @@ final class ChainHasher {
     /// (`LoadPreparer`). `id` is the id's UTF-8 text. Returns where the data and meta bytes are
     /// in `out`.
     @discardableResult
-    static func appendBody(
+    package static func appendBody(
         stream: String, id: UnsafeBufferPointer<UInt8>, type: String, occurredAt: Timestamp,
         recordedAt: Timestamp, data: UnsafeRawBufferPointer, meta: UnsafeRawBufferPointer?,
         to out: inout [UInt8]
@@ -138,7 +138,7 @@ final class ChainHasher {
 
     /// The hash of one event from its encoded body (`appendBody`), written into `out` (32 bytes):
     /// the link's first 56 bytes (magic, previous hash, position, version) then the body.
-    func hash(
+    package func hash(
         previous: UnsafeRawBufferPointer, position: Int64, version: Int64, body: UnsafeRawBufferPointer,
         into out: UnsafeMutableRawBufferPointer
     ) {
@@ -157,7 +157,7 @@ final class ChainHasher {
 
     /// SHA-256(`prefix` ‖ `first` ‖ `second`) into `out` (32 bytes): the Merkle tree's leaf
     /// (prefix 0) and node (prefix 1) hashes.
-    func hash(
+    package func hash(
         prefix: UInt8, _ first: UnsafeRawBufferPointer, _ second: UnsafeRawBufferPointer?,
         into out: UnsafeMutableRawBufferPointer
     ) {
@@ -168,8 +168,15 @@ final class ChainHasher {
         if done != 1 { out.initializeMemory(as: UInt8.self, repeating: 0) }
     }
 
+    /// SHA-256(0x01 ‖ left ‖ right).
+    package func nodeHash(
+        _ left: UnsafeRawBufferPointer, _ right: UnsafeRawBufferPointer, into out: UnsafeMutableRawBufferPointer
+    ) {
+        hash(prefix: 1, left, right, into: out)
+    }
+
     /// SHA-256 of `bytes` (also used for dictionary checksums).
-    func digest(_ bytes: [UInt8]) -> [UInt8] {
+    package func digest(_ bytes: [UInt8]) -> [UInt8] {
         var out = [UInt8](repeating: 0, count: 32)
         // A failure leaves all zeros, which can never verify, so it is loud rather than silent.
         let done = bytes.withUnsafeBytes { bytes in
@@ -202,7 +209,7 @@ final class ChainHasher {
 
 extension Array where Element == UInt8 {
     /// Lowercase hexadecimal.
-    var hexString: String {
+    package var hexString: String {
         let digits = Array("0123456789abcdef".utf8)
         var out = [UInt8]()
         out.reserveCapacity(count * 2)
