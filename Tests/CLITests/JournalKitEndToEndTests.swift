@@ -139,4 +139,22 @@ struct JournalKitEndToEndTests {
         #expect(try journal.append([closed], expectedVersion: (stream, .exact(0))).appended == 1)
         #expect(try journal.events().count == 2)
     }
+
+    @Test(.timeLimit(.minutes(1)), arguments: Backend.allCases)
+    func followGivesTheStoredEventsThenEachNewCommit(_ backend: Backend) async throws {
+        let runner = try JournalRunner()
+        guard let location = try Self.location(backend, runner) else { return }
+        let journal = try Journal(opening: location, clock: Self.clock)
+        var legal = LegalEvents()
+        let lines = legal.frictionless(1)
+        try journal.append(ndjson: lines[0] + "\n" + lines[1])
+        var positions: [Int64] = []
+        for try await event in journal.follow(from: 1, pollInterval: .milliseconds(10)) {
+            positions.append(event.position)
+            // Committed after the follower reached the end of the log.
+            if positions.count == 2 { try journal.append(ndjson: lines[2]) }
+            if positions.count == 3 { break }
+        }
+        #expect(positions == [1, 2, 3])
+    }
 }
