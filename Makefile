@@ -6,7 +6,7 @@ SWIFT ?= swift
 SWIFTC ?= swiftc
 FUZZ_SECONDS ?= 60
 
-.PHONY: all deps test-deps build release demo test lint soak fuzz bench bench-quick bench-pg clean
+.PHONY: all deps test-deps build release demo test examples lint soak fuzz bench bench-quick bench-pg clean
 
 all: build
 
@@ -76,12 +76,19 @@ test: test-deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 
+# The example packages (Examples/, docs/embedding.md): each depends on this one by path, builds
+# in its own .build and runs; a failure of the example is a failure of the target.
+examples: deps
+	$(SWIFT) build --package-path Examples/ThreeDSService
+	Examples/ThreeDSService/.build/debug/ThreeDSService
+
 # The house format (.swift-format, docs/decisions/formatting.md): `swift format lint` in strict mode
 # (a warning fails), then the 120-column limit on the lines swift format cannot break (string
 # literals, comments). `swift format format --in-place FILES` fixes most of what this reports.
 # Then every relative link and #anchor of the docs (scripts/check-doc-links.py), and that the
 # Evidence library links neither SQLite, libpq nor LZ4 (scripts/check-evidence-deps.py).
-LINT_PATHS := Sources Tests bench tools Package.swift
+LINT_PATHS := Sources Tests bench tools Examples/ThreeDSService/Sources Examples/ThreeDSService/Package.swift \
+              Package.swift
 lint:
 	$(SWIFT) format lint --strict --recursive --parallel $(LINT_PATHS)
 	python3 scripts/check-line-length.py $(LINT_PATHS)

@@ -19,7 +19,8 @@ let package = Package(
         .library(name: "EventStore", targets: ["EventStore"]),
         .library(name: "Evidence", targets: ["Evidence"]),
         .library(name: "Domain", targets: ["Domain"]),
-        .library(name: "Projections", targets: ["Projections"])
+        .library(name: "Projections", targets: ["Projections"]),
+        .library(name: "JournalKit", targets: ["JournalKit"])
     ],
     targets: [
         // System libraries (Debian packages; `make deps` installs them).
@@ -75,6 +76,10 @@ let package = Package(
         .target(
             name: "JournalApp",
             dependencies: ["EventStore", "Domain", "Projections", "JournalCore", "COpenSSL"],
+            swiftSettings: upcoming),
+        // The front door for embedders: `Journal`, a public façade over the application layer.
+        .target(
+            name: "JournalKit", dependencies: ["JournalApp", "EventStore", "Domain", "Projections", "JournalCore"],
             swiftSettings: upcoming),
         // The HTML report and dashboard pages.
         .target(
@@ -137,7 +142,7 @@ let package = Package(
             name: "CLITests",
             dependencies: [
                 "journal", "JournalCommandLine", "JournalApp", "JournalHTTP", "JournalReport", "EventStore",
-                "Projections", "JournalCore", "JournalTestSupport"
+                "Projections", "JournalCore", "JournalTestSupport", "JournalKit", "Domain"
             ],
             swiftSettings: upcoming),
         // Crashes, concurrent writers, hostile input, faults, tampering (`make soak`: long form).

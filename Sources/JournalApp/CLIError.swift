@@ -5,7 +5,7 @@ package struct CLIError: Error, Sendable {
     /// Each becomes one `error: …` line on stderr.
     package var messages: [String]
     /// Each becomes one `hint: …` line on stderr, after the errors.
-    var hints: [String]
+    package var hints: [String]
     /// When set, printed to stderr before the error lines (the usage of `journal` alone).
     var preamble: String?
 

@@ -14,7 +14,7 @@ package final class CommandContext {
     /// tests compare).
     package let monotonicNanoseconds: @Sendable () -> Int64
 
-    init(
+    package init(
         environment: ProcessEnvironment, stdout: OutputSink, stderr: OutputSink, stderrIsTerminal: Bool,
         now: @escaping @Sendable () -> Timestamp,
         monotonicNanoseconds: @escaping @Sendable () -> Int64 = SystemClock.monotonicNanoseconds

@@ -31,31 +31,7 @@ enum EvidenceFiles {
     }
 
     static func signer(path: String) throws(CLIError) -> NoteSigner {
-        let shown = TextRendering.printable(path)
-        let status: FileStatus
-        do {
-            status = try FileStatus.of(path)
-        } catch {
-            throw CLIError(
-                .failure, "cannot read the key file \(shown): \(error)",
-                hint: "create one with 'journal keygen NAME --out \(shown)'")
-        }
-        guard status.permissions & 0o077 == 0 else {
-            throw CLIError(
-                .failure,
-                "the key file \(shown) can be read by others (mode "
-                    + "\(String(status.permissions & 0o777, radix: 8))): a private key must be the owner's only",
-                hint: "chmod 600 \(shown), and consider the key exposed")
-        }
-        let text = String(decoding: try WholeFile.read(path, what: "key file", maxBytes: 4096), as: UTF8.self)
-        do {
-            return try NoteSigner(parsing: text.trimmingWhitespace())
-        } catch {
-            // The error names what is wrong with the text, never the key itself.
-            throw CLIError(
-                .failure, "the key file \(shown) is not a signing key: \(error)",
-                hint: "a signing key file holds one line PRIVATE+KEY+NAME+ID+KEY, as 'journal keygen' writes")
-        }
+        try SigningKeyFile.signer(path: path)
     }
 
     /// The verifier keys of `--key VKEY`: the key itself, or a file holding one per line.
