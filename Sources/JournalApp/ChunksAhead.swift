@@ -5,7 +5,7 @@ import JournalCore
 /// Used for the lines of `journal import` (read and prepared from a file, `PreparedLines`) and of
 /// a large `POST /v1/events` body (prepared from memory, `EventsAppend.PreparedChunks`).
 ///
-/// `@unchecked Sendable`: `produce` and `retired` are used by one thread at a time; each chunk's
+/// Unchecked `Sendable`: `produce` and `retired` are used by one thread at a time; each chunk's
 /// `BackgroundTask` is waited for before the next one starts, and by `finish()`.
 package final class ChunksAhead<Chunk: Sendable, Failure: Error>: @unchecked Sendable {
     private let produce: () -> Result<Chunk?, Failure>

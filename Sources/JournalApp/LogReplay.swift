@@ -57,7 +57,7 @@ package struct LogReplay {
 
     /// The entries of a run by stream name, read in place from the lanes' arrays (not copied
     /// into a map: a large log has millions). Read-only once the run is over, by any thread.
-    package struct Folds: @unchecked Sendable {
+    package struct Folds: Sendable {
         private let lanes: [LogReplayFold]
         /// The ids of the streams that have an entry.
         private let ids: [String: Int64]

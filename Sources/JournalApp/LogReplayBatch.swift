@@ -5,7 +5,7 @@ import EventStore
 /// scanned: the fields the fold reads, with every event's `data` in one byte arena (an array per
 /// event would be an allocation per event), and the names the fold side has not been given yet.
 ///
-/// `@unchecked Sendable`: a batch is filled by the scanning thread, then read by one fold task,
+/// Unchecked `Sendable`: a batch is filled by the scanning thread, then read by one fold task,
 /// and filled again only after that task has been waited for; two batches take turns, so their
 /// buffers are reused.
 package final class LogReplayBatch: @unchecked Sendable {

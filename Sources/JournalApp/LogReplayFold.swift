@@ -5,7 +5,7 @@ import JournalCore
 /// the lanes fold the same batch at once, each skipping the others' events. It never calls the
 /// store; the names it needs come with the batches.
 ///
-/// `@unchecked Sendable`: used by one thread at a time. Each batch's fold runs in a
+/// Unchecked `Sendable`: used by one thread at a time. Each batch's fold runs in a
 /// `BackgroundTask` that is waited for before the next one starts, and before the scanning
 /// thread reads `entries`; the batch itself is only read while the lanes fold it.
 package final class LogReplayFold: @unchecked Sendable {

@@ -43,7 +43,7 @@ package final class PreparedLines {
 
     /// The input and its parser, used by one thread at a time (`ChunksAhead` waits for each
     /// chunk before it starts the next, and `close()` waits before it closes the input): hence
-    /// `@unchecked Sendable`.
+    /// an unchecked `Sendable`.
     private final class Source: @unchecked Sendable {
         var reader: NDJSONLineReader
         let parser = JSONParser()

@@ -15,7 +15,7 @@ import JournalCore
 /// against exactly the state it would have been appended to. A request with a line refused by
 /// the checks made before the writer (`EventsAppend.prepare`: JSON, envelope, sensitive data)
 /// cannot commit, so it never costs the others a rollback: it is judged after them, alone.
-package final class AppendBatcher: @unchecked Sendable {
+package final class AppendBatcher: Sendable {
     /// The most requests one transaction takes (a bound on the rework when one is refused).
     static let maxGroup = 64
 
@@ -29,12 +29,7 @@ package final class AppendBatcher: @unchecked Sendable {
     private struct RollBack: Error {}
 
     private let store: any TransactionalEventStore
-    private let workers = ServeWorkers()
-    private var lock: ConditionLock { workers.lock }
-    /// Guarded by `lock`.
-    private var queue: [Job] = []
-    /// The writer waits for work (a submit must wake it).
-    private var idle = false
+    private let workers = ServeWorkers<[Job]>([])
     private let completer = WorkQueue(threads: 1)
 
     init(store: any TransactionalEventStore) {
@@ -45,10 +40,7 @@ package final class AppendBatcher: @unchecked Sendable {
     /// Queues `request`; `completion` gets its outcome once its group's commit returned (or it
     /// was refused). False when the batcher is stopping: `completion` is not called.
     func submit(_ request: EventsAppend.Request, then completion: @escaping Completion) -> Bool {
-        workers.accept {
-            queue.append(Job(request: request, completion: completion))
-            if idle { lock.broadcast() }
-        }
+        workers.accept { $0.append(Job(request: request, completion: completion)) }
     }
 
     /// Writes what is queued, then ends the writer thread.
@@ -58,18 +50,7 @@ package final class AppendBatcher: @unchecked Sendable {
     }
 
     private func loop() {
-        lock.lock()
-        while true {
-            if queue.isEmpty {
-                if workers.stopping { break }
-                idle = true
-                lock.wait()
-                idle = false
-                continue
-            }
-            let group = Array(queue.prefix(Self.maxGroup))
-            queue.removeFirst(group.count)
-            lock.unlock()
+        while let group = workers.next({ Self.group(from: &$0) }) {
             let results = write(group)
             let completed = completer.run {
                 for (job, result) in zip(group, results) { job.completion(result) }
@@ -77,9 +58,15 @@ package final class AppendBatcher: @unchecked Sendable {
             if !completed {
                 for (job, result) in zip(group, results) { job.completion(result) }
             }
-            lock.lock()
         }
-        lock.unlock()
+    }
+
+    /// The next group: up to `maxGroup` requests in arrival order; nil when none is queued.
+    private static func group(from queue: inout [Job]) -> [Job]? {
+        guard !queue.isEmpty else { return nil }
+        let group = Array(queue.prefix(maxGroup))
+        queue.removeFirst(group.count)
+        return group
     }
 
     /// Writes the group in one transaction, setting aside each refused request until the rest

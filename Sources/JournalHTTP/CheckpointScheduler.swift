@@ -7,7 +7,7 @@ import Synchronization
 /// arrive, signs and keeps a checkpoint of the head at most once per period, and has the
 /// witnesses of the policy cosign it (spec §11), so that a live journal is witnessed without
 /// a cron job. One thread; each round is one JSON line on stderr, next to the access log.
-package final class CheckpointScheduler: @unchecked Sendable {
+package final class CheckpointScheduler: Sendable {
     private let store: any TransactionalEventStore
     private let signer: NoteSigner
     private let cosigner: Cosigner?
@@ -15,7 +15,7 @@ package final class CheckpointScheduler: @unchecked Sendable {
     private let log: AccessLog
     private let now: @Sendable () -> Timestamp
     private let stopping = Atomic<Bool>(false)
-    private var thread: SystemThread?
+    private let thread = Mutex<SystemThread?>(nil)
 
     package init(
         store: any TransactionalEventStore, signer: NoteSigner, witnesses: [WitnessEndpoint], periodSeconds: Int64,
@@ -31,14 +31,18 @@ package final class CheckpointScheduler: @unchecked Sendable {
 
     /// Starts the thread (after the server's signal mask is in place).
     package func start() {
-        thread = SystemThread { [self] in loop() }
+        let started = SystemThread { [self] in loop() }
+        thread.withLock { $0 = started }
     }
 
     /// Ends the thread after the round in progress.
     package func stop() {
         stopping.store(true, ordering: .relaxed)
-        thread?.join()
-        thread = nil
+        let running = thread.withLock { running -> SystemThread? in
+            defer { running = nil }
+            return running
+        }
+        running?.join()
     }
 
     private func loop() {

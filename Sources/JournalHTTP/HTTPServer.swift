@@ -1,5 +1,4 @@
 import CMicroHTTPD
-import Glibc
 import JournalApp
 import JournalCore
 
@@ -16,6 +15,7 @@ import JournalCore
 // little memory, never a thread.
 
 /// A request whose headers have arrived; the body follows in `body` before `respond` is called.
+// Unchecked `Sendable`: `body` and `annotations` change only on the thread handling it.
 package final class HTTPRequest: @unchecked Sendable {
     let method: String
     /// The path, percent-decoded by the library, without the query.
@@ -63,6 +63,7 @@ package enum HTTPAnswer: Sendable {
 
 /// The answer to one request, sent once from any thread (`HTTPAnswer.later`). Sends after the
 /// first, and sends after the server stopped, are ignored.
+// Unchecked `Sendable`: its phase and pending response change only under the server's lock.
 package final class HTTPReply: @unchecked Sendable {
     fileprivate enum Phase {
         /// The handler is being called on the event-loop thread.
@@ -115,6 +116,7 @@ package enum UploadRefusal: Sendable {
 }
 
 /// A libmicrohttpd daemon on a listening socket the caller made.
+// Unchecked `Sendable`: owns the C daemon; set up by `start`, then changed only under `suspensions`.
 package final class HTTPServer: @unchecked Sendable {
     package struct Limits: Sendable {
         /// Open connections at once; more are refused at accept.
@@ -156,7 +158,7 @@ package final class HTTPServer: @unchecked Sendable {
     }
 
     private let handler: any HTTPHandler
-    private let listenSocket: Int32
+    private let listenSocket: FileDescriptor
     private let mhd: LibMicroHTTPD
     private var daemon: OpaquePointer?
     private var uploadNanoseconds: Int64 = 60_000_000_000
@@ -168,7 +170,7 @@ package final class HTTPServer: @unchecked Sendable {
     private var stopAnswer: HTTPResponse?
 
     /// - Parameter library: the loaded libmicrohttpd (`LibMicroHTTPD.shared()`).
-    package init(listenSocket: Int32, handler: any HTTPHandler, library: LibMicroHTTPD) {
+    package init(listenSocket: FileDescriptor, handler: any HTTPHandler, library: LibMicroHTTPD) {
         self.listenSocket = listenSocket
         self.handler = handler
         mhd = library
@@ -181,7 +183,7 @@ package final class HTTPServer: @unchecked Sendable {
             MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue
                 | MHD_ALLOW_SUSPEND_RESUME.rawValue)
         var options: [MHD_OptionItem] = [
-            MHD_OptionItem(option: .LISTEN_SOCKET, value: Int(listenSocket), ptr_value: nil),
+            MHD_OptionItem(option: .LISTEN_SOCKET, value: Int(listenSocket.rawValue), ptr_value: nil),
             MHD_OptionItem(option: .CONNECTION_LIMIT, value: limits.connections, ptr_value: nil),
             MHD_OptionItem(option: .CONNECTION_TIMEOUT, value: limits.idleTimeoutSeconds, ptr_value: nil),
             MHD_OptionItem(option: .CONNECTION_MEMORY_LIMIT, value: limits.headerMemoryBytes, ptr_value: nil),
@@ -415,7 +417,7 @@ package struct ListenAddress: Sendable, Equatable {
         if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
         guard let port = UInt16(text[text.index(after: colon)...]), !host.isEmpty else { throw usage }
         if host == "localhost" { host = "127.0.0.1" }
-        guard Self.family(of: host) != nil else { throw usage }
+        guard ListeningSocket.family(of: host) != nil else { throw usage }
         self.host = host
         self.port = port
     }
@@ -426,81 +428,20 @@ package struct ListenAddress: Sendable, Equatable {
     }
 
     /// 127.0.0.0/8 or ::1.
-    package var isLoopback: Bool {
-        switch Self.family(of: host) {
-        case AF_INET: return host.hasPrefix("127.")
-        case AF_INET6:
-            var address = in6_addr()
-            guard inet_pton(AF_INET6, host, &address) == 1 else { return false }
-            return withUnsafeBytes(of: &address) { raw in raw.prefix(15).allSatisfy { $0 == 0 } && raw[15] == 1 }
-        default: return false
-        }
-    }
+    package var isLoopback: Bool { ListeningSocket.isLoopback(host) }
 
     /// `http://HOST:PORT` (brackets around an IPv6 address).
     package var url: String { "http://" + (host.contains(":") ? "[\(host)]" : host) + ":\(port)" }
 
-    private static func family(of host: String) -> Int32? {
-        var v4 = in_addr()
-        if inet_pton(AF_INET, host, &v4) == 1 { return AF_INET }
-        var v6 = in6_addr()
-        if inet_pton(AF_INET6, host, &v6) == 1 { return AF_INET6 }
-        return nil
-    }
-
     /// Binds and listens; returns the socket and the address with the port actually bound.
-    package func listen() throws(CLIError) -> (socket: Int32, bound: ListenAddress) {
-        func failure(_ what: String) -> CLIError {
-            CLIError(
-                .failure, "cannot listen on \(url): \(what): \(String(cString: strerror(errno)))",
+    package func listen() throws(CLIError) -> (socket: FileDescriptor, bound: ListenAddress) {
+        do {
+            let (socket, port) = try ListeningSocket.open(host: host, port: port)
+            return (socket, ListenAddress(host: host, port: port))
+        } catch {
+            throw CLIError(
+                .failure, "cannot listen on \(url): \(error.call): \(error.errno)",
                 hint: "choose another --listen address or port (port 0 picks a free one)")
         }
-        let family = Self.family(of: host) ?? AF_INET
-        let fd = socket(family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw failure("socket") }
-        var yes: Int32 = 1
-        _ = setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
-        var storage = sockaddr_storage()
-        var length: socklen_t
-        // unsafe: sockaddr_in / sockaddr_in6 laid over a sockaddr_storage, which is large enough for both.
-        if family == AF_INET {
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_port = port.bigEndian
-            _ = inet_pton(AF_INET, host, &address.sin_addr)
-            length = socklen_t(MemoryLayout<sockaddr_in>.size)
-            withUnsafeMutableBytes(of: &storage) { raw in raw.storeBytes(of: address, as: sockaddr_in.self) }
-        } else {
-            var address = sockaddr_in6()
-            address.sin6_family = sa_family_t(AF_INET6)
-            address.sin6_port = port.bigEndian
-            _ = inet_pton(AF_INET6, host, &address.sin6_addr)
-            length = socklen_t(MemoryLayout<sockaddr_in6>.size)
-            withUnsafeMutableBytes(of: &storage) { raw in raw.storeBytes(of: address, as: sockaddr_in6.self) }
-        }
-        let bound = withUnsafePointer(to: &storage) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
-        }
-        guard bound == 0 else {
-            let error = failure("bind")
-            _ = close(fd)
-            throw error
-        }
-        guard Glibc.listen(fd, 1024) == 0 else {
-            let error = failure("listen")
-            _ = close(fd)
-            throw error
-        }
-        var actual = sockaddr_storage()
-        var actualLength = socklen_t(MemoryLayout<sockaddr_storage>.size)
-        _ = withUnsafeMutablePointer(to: &actual) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &actualLength) }
-        }
-        let actualPort = withUnsafeBytes(of: &actual) { raw in
-            family == AF_INET
-                ? UInt16(bigEndian: raw.load(as: sockaddr_in.self).sin_port)
-                : UInt16(bigEndian: raw.load(as: sockaddr_in6.self).sin6_port)
-        }
-        return (fd, ListenAddress(host: host, port: actualPort))
     }
 }

@@ -1,4 +1,3 @@
-import Glibc
 import JournalApp
 import JournalCore
 
@@ -20,21 +19,14 @@ package struct HTTPServing {
     /// How long a stop waits for the requests in flight before closing their connections.
     package static let drainSeconds = 30
 
-    private var stopSignals = sigset_t()
+    private let stopSignals: ProcessSignals.StopSignals
 
     /// Call before any thread of the server or its handler starts.
     package init() {
-        sigemptyset(&stopSignals)
-        sigaddset(&stopSignals, SIGTERM)
-        sigaddset(&stopSignals, SIGINT)
-        pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
-        signal(SIGPIPE, SIG_IGN)
+        stopSignals = ProcessSignals.StopSignals()
+        ProcessSignals.ignoreBrokenPipes()
         // One descriptor per connection: let the process open as many as its hard limit allows.
-        var files = rlimit()
-        if getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &files) == 0 && files.rlim_cur < files.rlim_max {
-            files.rlim_cur = files.rlim_max
-            _ = setrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &files)
-        }
+        ProcessSignals.raiseDescriptorLimit()
     }
 
     /// Listens on `address`, prints `listening on http://HOST:PORT`, serves until SIGTERM or
@@ -48,25 +40,22 @@ package struct HTTPServing {
         do {
             try server.start(limits: limits)
         } catch {
-            _ = close(socket)
+            socket.close()
             throw error
         }
         context.stdout.line("listening on \(bound.url)")
         try context.stdout.flush()
 
-        var signals = stopSignals
-        var received: Int32 = 0
-        while sigwait(&signals, &received) != 0 {}
+        stopSignals.wait()
         server.quiesce()
         handler.beginStopping()
         let deadline = SystemClock.monotonicNanoseconds() + Int64(Self.drainSeconds) * 1_000_000_000
         while handler.requestsInFlight > 0 && SystemClock.monotonicNanoseconds() < deadline {
-            var pause = timespec(tv_sec: 0, tv_nsec: 10_000_000)
-            _ = nanosleep(&pause, nil)
+            SystemClock.sleep(nanoseconds: 10_000_000)
         }
         let drained = handler.requestsInFlight == 0
         server.stop(answering: stoppedAnswer)
-        _ = close(socket)
+        socket.close()
         // Work still running after the drain (a stalled disk) is not waited for: its requests
         // got no 200, and the process ends.
         if drained { handler.finish() }

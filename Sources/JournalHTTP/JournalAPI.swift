@@ -9,7 +9,7 @@ import Synchronization
 /// loops, which must not wait: appends go to the writer thread, which shares transactions among
 /// concurrent requests (`AppendBatcher`); reads go to a few worker threads (`readers`), queries
 /// to one read-model engine behind a lock; long-polls that find nothing wait in `LongPolls`.
-package final class JournalAPI: StoppableHTTPHandler, @unchecked Sendable {
+package final class JournalAPI: StoppableHTTPHandler, Sendable {
     let store: any TransactionalEventStore
     let tokens: TokenFile?
     package let maxBodyBytes: Int

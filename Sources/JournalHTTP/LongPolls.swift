@@ -6,12 +6,12 @@ import JournalCore
 /// store's next commit on behalf of all of them and answers each when events from its position
 /// exist, when its wait ends, or at once when the server stops. The connections wait suspended,
 /// holding no thread.
-package final class LongPolls: @unchecked Sendable {
+package final class LongPolls: Sendable {
     /// How often, at most, the head is read again without a wake-up: it bounds how late another
     /// process's commit (which does not wake this one) or a new, shorter wait is noticed.
     static let sliceNanoseconds: Int64 = 100_000_000
 
-    private struct Waiter {
+    private struct Waiter: Sendable {
         var from: Int64
         var limit: Int
         var deadline: Int64
@@ -21,10 +21,7 @@ package final class LongPolls: @unchecked Sendable {
     private let store: any TransactionalEventStore
     private let answer: @Sendable ([RecordedEvent]) -> HTTPResponse
     private let failure: @Sendable (any Error) -> HTTPResponse
-    private let workers = ServeWorkers()
-    private var lock: ConditionLock { workers.lock }
-    /// Guarded by `lock`.
-    private var waiters: [Waiter] = []
+    private let workers = ServeWorkers<[Waiter]>([])
 
     /// `answer` makes the response from the events found (none when the wait ended).
     init(
@@ -40,10 +37,7 @@ package final class LongPolls: @unchecked Sendable {
     /// Answers `reply` with the events from `from` once there are some, or with none at
     /// `deadline` (CLOCK_MONOTONIC nanoseconds). False once stopping: the caller answers.
     func add(from: Int64, limit: Int, deadline: Int64, reply: HTTPReply) -> Bool {
-        workers.accept {
-            waiters.append(Waiter(from: from, limit: limit, deadline: deadline, reply: reply))
-            lock.broadcast()
-        }
+        workers.accept { $0.append(Waiter(from: from, limit: limit, deadline: deadline, reply: reply)) }
     }
 
     /// Answers every waiting long-poll now (with what there is) and ends the thread.
@@ -51,16 +45,12 @@ package final class LongPolls: @unchecked Sendable {
 
     private func loop() {
         var head = (try? store.headPosition()) ?? 0
-        lock.lock()
         while true {
-            if waiters.isEmpty && !workers.stopping {
-                lock.wait()
-                continue
+            let (now, nearest, done) = workers.wait { waiters, stopping -> (Int64, Int64, Bool)? in
+                if waiters.isEmpty && !stopping { return nil }
+                let now = SystemClock.monotonicNanoseconds()
+                return (now, waiters.map(\.deadline).min() ?? now, stopping)
             }
-            let now = SystemClock.monotonicNanoseconds()
-            let nearest = waiters.map(\.deadline).min() ?? now
-            let done = workers.stopping
-            lock.unlock()
             if !done {
                 // Woken at once by this server's commits (after `head`): any commit may answer
                 // someone, so the thread looks at every one.
@@ -68,16 +58,16 @@ package final class LongPolls: @unchecked Sendable {
                 store.waitForCommit(after: head, timeout: .nanoseconds(slice))
                 head = (try? store.headPosition()) ?? head
             }
-            lock.lock()
-            let now2 = SystemClock.monotonicNanoseconds()
-            var due: [Waiter] = []
-            waiters.removeAll { waiter in
-                guard workers.stopping || waiter.from <= head || waiter.deadline <= now2 else { return false }
-                due.append(waiter)
-                return true
+            let (due, finished) = workers.wait { [head] waiters, stopping -> ([Waiter], Bool)? in
+                let now = SystemClock.monotonicNanoseconds()
+                var due: [Waiter] = []
+                waiters.removeAll { waiter in
+                    guard stopping || waiter.from <= head || waiter.deadline <= now else { return false }
+                    due.append(waiter)
+                    return true
+                }
+                return (due, stopping)
             }
-            let finished = workers.stopping
-            lock.unlock()
             for waiter in due {
                 do {
                     waiter.reply.send(answer(try store.readAll(from: waiter.from, limit: waiter.limit)))
@@ -86,7 +76,6 @@ package final class LongPolls: @unchecked Sendable {
                 }
             }
             if finished { return }
-            lock.lock()
         }
     }
 }

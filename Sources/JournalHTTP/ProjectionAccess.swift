@@ -4,7 +4,7 @@ import Projections
 
 /// The read-model engine, one request at a time (it is not thread-safe).
 ///
-/// `@unchecked Sendable`: the engine is reached only through `with` and `close`, under `lock`.
+/// Unchecked `Sendable`: the engine is reached only through `with` and `close`, under `lock`.
 /// (A `Mutex` would need the engine sent into it, and the engine shares the store with the
 /// server, so the compiler cannot prove the hand-over.)
 package final class ProjectionAccess: @unchecked Sendable {

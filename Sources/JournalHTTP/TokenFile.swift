@@ -1,5 +1,4 @@
 import EventStore
-import Glibc
 import JournalApp
 import JournalCore
 
@@ -139,18 +138,18 @@ package struct TokenFile: Sendable {
     /// making an existing file 0600: it says who may write the journal). A name already in the
     /// file is refused (exit 1) and nothing is written.
     package static func append(role: TokenRole, name: String, digest: String, path: String) throws(CLIError) {
-        let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
-        guard fd >= 0 else {
-            throw CLIError(
-                .failure,
-                "cannot open the tokens file \(TextRendering.printable(path)): \(String(cString: strerror(errno)))")
+        let file: FileDescriptor
+        do {
+            file = try FileDescriptor.open(path, .writeOnly, options: [.append, .create], permissions: 0o600)
+        } catch {
+            throw CLIError(.failure, "cannot open the tokens file \(TextRendering.printable(path)): \(error)")
         }
-        defer { _ = close(fd) }
+        defer { file.close() }
         // One writer at a time, so that two runs cannot both add the same name.
-        guard flock(fd, LOCK_EX) == 0 else {
-            throw CLIError(
-                .failure,
-                "cannot lock the tokens file \(TextRendering.printable(path)): \(String(cString: strerror(errno)))")
+        do {
+            try file.lockExclusively()
+        } catch {
+            throw CLIError(.failure, "cannot lock the tokens file \(TextRendering.printable(path)): \(error)")
         }
         if try names(path: path).contains(name) {
             throw CLIError(
@@ -159,18 +158,18 @@ package struct TokenFile: Sendable {
                     + "nothing was written",
                 hint: "choose another name, or delete that line first to replace the token")
         }
-        guard fchmod(fd, 0o600) == 0 else {
+        do {
+            try file.setPermissions(0o600)
+        } catch {
             throw CLIError(
-                .failure,
-                "cannot make \(TextRendering.printable(path)) private (mode 0600): \(String(cString: strerror(errno)))"
-            )
+                .failure, "cannot make \(TextRendering.printable(path)) private (mode 0600): \(error)")
         }
         let line = Array("\(role.rawValue) \(name) sha256:\(digest)\n".utf8)
-        let written = line.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        guard written == line.count, fsync(fd) == 0 else {
-            throw CLIError(
-                .failure,
-                "cannot write the tokens file \(TextRendering.printable(path)): \(String(cString: strerror(errno)))")
+        do {
+            try file.writeAll(line)
+            try file.sync()
+        } catch {
+            throw CLIError(.failure, "cannot write the tokens file \(TextRendering.printable(path)): \(error)")
         }
     }
 }

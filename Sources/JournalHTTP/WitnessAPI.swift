@@ -6,7 +6,7 @@ import Synchronization
 /// The HTTP face of a ``Witness`` (C2SP tlog-witness): `POST /add-checkpoint`, and `GET /healthz`.
 /// The event loops never wait: each checkpoint is checked, recorded and cosigned on the
 /// witness's own thread, one at a time.
-package final class WitnessAPI: StoppableHTTPHandler, @unchecked Sendable {
+package final class WitnessAPI: StoppableHTTPHandler, Sendable {
     let witness: Witness
     let tokens: TokenFile?
     /// The largest body: 63 proof lines and a checkpoint with its signatures fit many times over.

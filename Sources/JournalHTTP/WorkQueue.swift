@@ -3,12 +3,13 @@ import JournalCore
 
 /// A few threads taking work in arrival order: the reads of `journal serve` (a stream, a page of
 /// the log, a query, the dashboard) run here, off the event loop, which must never wait.
-package final class WorkQueue: @unchecked Sendable {
-    private let workers = ServeWorkers()
-    private var lock: ConditionLock { workers.lock }
-    /// Guarded by `lock`.
-    private var queue: [@Sendable () -> Void] = []
-    private var head = 0
+package final class WorkQueue: Sendable {
+    private struct Pending: Sendable {
+        var work: [@Sendable () -> Void] = []
+        var head = 0
+    }
+
+    private let workers = ServeWorkers(Pending())
 
     init(threads count: Int) {
         workers.start(count) { self.loop() }
@@ -16,34 +17,26 @@ package final class WorkQueue: @unchecked Sendable {
 
     /// Queues `work`; false once `stop` was called (or no thread could be started).
     func run(_ work: @escaping @Sendable () -> Void) -> Bool {
-        workers.accept {
-            queue.append(work)
-            lock.broadcast()
-        }
+        workers.accept { $0.work.append(work) }
     }
 
     /// Lets the threads finish what is queued, then joins them.
     func stop() { workers.stop() }
 
     private func loop() {
-        lock.lock()
-        while true {
-            if head < queue.count {
-                let work = queue[head]
-                head += 1
-                if head == queue.count {
-                    queue.removeAll(keepingCapacity: true)
-                    head = 0
-                }
-                lock.unlock()
-                work()
-                lock.lock()
-            } else if workers.stopping {
-                break
-            } else {
-                lock.wait()
-            }
+        while let work = workers.next({ Self.take(from: &$0) }) {
+            work()
         }
-        lock.unlock()
+    }
+
+    private static func take(from pending: inout Pending) -> (@Sendable () -> Void)? {
+        guard pending.head < pending.work.count else { return nil }
+        let work = pending.work[pending.head]
+        pending.head += 1
+        if pending.head == pending.work.count {
+            pending.work.removeAll(keepingCapacity: true)
+            pending.head = 0
+        }
+        return work
     }
 }

@@ -1,6 +1,7 @@
 import CSpawn
 import EventStore
 import JournalCore
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -22,8 +23,7 @@ import JournalCore
 /// let store = try PostgresEventStore(url: server.url())
 /// ```
 ///
-/// `@unchecked Sendable`: `stopped` is read and written only under `lock`; the rest is immutable.
-public final class PostgresScratchServer: @unchecked Sendable {
+public final class PostgresScratchServer: Sendable {
     public struct StartError: Error, CustomStringConvertible, Sendable {
         public var message: String
         public var description: String { message }
@@ -34,8 +34,8 @@ public final class PostgresScratchServer: @unchecked Sendable {
     public let directory: String
     public let binDirectory: String
     private let runAsPostgres: Bool
-    private let lock = ConditionLock()
-    private var stopped = false
+    /// Whether `stop` has run (the first call stops the server, later ones do nothing).
+    private let stopped = Mutex(false)
 
     private init(port: Int, directory: String, binDirectory: String, runAsPostgres: Bool) {
         self.port = port
@@ -118,7 +118,7 @@ public final class PostgresScratchServer: @unchecked Sendable {
 
     /// Stops the server (fast shutdown) and removes its folder. Idempotent.
     public func stop() {
-        let first = lock.withLock { () -> Bool in
+        let first = stopped.withLock { stopped -> Bool in
             defer { stopped = true }
             return !stopped
         }

@@ -5,7 +5,7 @@ import JournalCore
 /// append, each event read in place in its journey's bytes (`Simulation.withNext`), without a
 /// `SimulatedEvent` or, for a load, even a `ProposedEvent`.
 ///
-/// `@unchecked Sendable`: the pipeline uses the source from one thread at a time and waits for
+/// Unchecked `Sendable`: the pipeline uses the source from one thread at a time and waits for
 /// each batch before the next one starts.
 final class SimulationSource: EventBatchSource, @unchecked Sendable {
     private let simulation: Simulation

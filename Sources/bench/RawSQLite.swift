@@ -9,7 +9,7 @@ import Synchronization
 /// CREATE TABLE events(position INTEGER PRIMARY KEY, stream TEXT NOT NULL,
 ///                     version INTEGER NOT NULL, payload BLOB NOT NULL)
 /// ```
-/// Not thread-safe by itself: `@unchecked Sendable` because the group-commit writers share one
+/// Not thread-safe by itself: an unchecked `Sendable` because the group-commit writers share one
 /// connection and call it only inside `lock`.
 final class RawSQLite: @unchecked Sendable {
     private let db: OpaquePointer

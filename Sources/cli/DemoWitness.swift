@@ -1,5 +1,4 @@
 import EventStore
-import Glibc
 import JournalApp
 import JournalCore
 import JournalHTTP
@@ -10,7 +9,7 @@ final class DemoWitness {
     let url: String
     private let server: HTTPServer
     private let api: WitnessAPI
-    private let socket: Int32
+    private let socket: FileDescriptor
 
     /// Starts a witness of `logs` cosigning with `signer`, its state in `statePath`; nil when
     /// libmicrohttpd cannot be loaded.
@@ -26,14 +25,14 @@ final class DemoWitness {
         } catch {
             throw CLIError(.failure, "\(error)")
         }
-        signal(SIGPIPE, SIG_IGN)
+        ProcessSignals.ignoreBrokenPipes()
         let (socket, bound) = try ListenAddress(host: "127.0.0.1", port: 0).listen()
         api = WitnessAPI(witness: witness, tokens: nil, accessLog: AccessLog(descriptor: -1, now: now))
         server = HTTPServer(listenSocket: socket, handler: api, library: library)
         do {
             try server.start(limits: HTTPServer.Limits(connections: 16, eventThreads: 1))
         } catch {
-            _ = close(socket)
+            socket.close()
             throw error
         }
         self.socket = socket
@@ -43,7 +42,7 @@ final class DemoWitness {
     func stop() {
         server.quiesce()
         server.stop(answering: WitnessAPI.text(503, "the demo's witness stopped\n"))
-        _ = close(socket)
+        socket.close()
         api.finish()
     }
 }

@@ -1,7 +1,8 @@
 import JournalCore
+import Synchronization
 
-// The C library directly: the listening thread (`pthread_create`, joined by `stop`) and `poll`
-// on libpq's socket belong with this part of the PostgreSQL wrapper.
+// The C library directly: `poll` on libpq's socket belongs with this part of the PostgreSQL
+// wrapper.
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -16,10 +17,7 @@ import JournalCore
 /// The thread waits in `poll` on the session's socket (a quarter second at a time, to notice
 /// `stop`), reconnects after a lost connection, and is joined by `stop()`. When it cannot listen,
 /// followers still poll at their `pollInterval`, so a missing notification only delays them.
-///
-/// `@unchecked Sendable`: `stopping` and `thread` are guarded by `lock`; the rest is immutable
-/// (`CommitSignal` is thread-safe).
-final class PostgresCommitListener: @unchecked Sendable {
+final class PostgresCommitListener: Sendable {
     /// The channel of the journal in `schema`: commits of journals in other schemas of the same
     /// database must not wake this one's followers.
     static func channel(schema: String) -> String {
@@ -29,9 +27,13 @@ final class PostgresCommitListener: @unchecked Sendable {
     private let url: String
     private let channel: String
     private let signal: CommitSignal
-    private let lock = ConditionLock()
-    private var stopping = false
-    private var thread: pthread_t?
+    private let state = Mutex(Running())
+
+    /// Whether `stop` was called, and the listening thread while it runs.
+    private struct Running {
+        var stopping = false
+        var thread: SystemThread?
+    }
 
     init(url: String, schema: String, signal: CommitSignal) {
         self.url = url
@@ -41,36 +43,23 @@ final class PostgresCommitListener: @unchecked Sendable {
 
     /// Starts the thread (once).
     func start() {
-        lock.lock()
-        defer { lock.unlock() }
-        guard thread == nil, !stopping else { return }
-        let context = Unmanaged.passRetained(self).toOpaque()
-        var created = pthread_t()
-        let rc = pthread_create(
-            &created, nil,
-            { context in
-                let listener = Unmanaged<PostgresCommitListener>.fromOpaque(context!).takeRetainedValue()
-                listener.loop()
-                return nil
-            }, context)
-        if rc == 0 {
-            thread = created
-        } else {
-            Unmanaged<PostgresCommitListener>.fromOpaque(context).release()
+        state.withLock { running in
+            guard running.thread == nil, !running.stopping else { return }
+            running.thread = SystemThread { self.loop() }
         }
     }
 
     /// Stops the thread and waits for it to end.
     func stop() {
-        lock.lock()
-        stopping = true
-        let running = thread
-        thread = nil
-        lock.unlock()
-        if let running { pthread_join(running, nil) }
+        let thread = state.withLock { running -> SystemThread? in
+            running.stopping = true
+            defer { running.thread = nil }
+            return running.thread
+        }
+        thread?.join()
     }
 
-    private var isStopping: Bool { lock.withLock { stopping } }
+    private var isStopping: Bool { state.withLock { $0.stopping } }
 
     private func loop() {
         while !isStopping {

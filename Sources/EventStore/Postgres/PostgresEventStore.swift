@@ -18,7 +18,7 @@ import JournalCore
 /// - Immutability is enforced by triggers (UPDATE, DELETE, TRUNCATE refused); `verify()` walks
 ///   the chain in one REPEATABLE READ snapshot.
 ///
-/// ## Thread safety (`@unchecked Sendable`)
+/// ## Thread safety (unchecked `Sendable`)
 /// Three sessions, each used by one thread at a time: the **writer** belongs to
 /// `GroupCommit` (its leader, or the thread inside `write { }`); the **reader** is guarded
 /// by a mutex; the **listener** session belongs to `PostgresCommitListener`'s thread, started by

@@ -112,7 +112,7 @@ struct PreparedLoadEvent: Sendable {
 /// which `malloc` would map fresh from the kernel each time, with page faults and the copies of
 /// a growing array on the preparing thread (BENCHMARKS.md, "Load path").
 package final class LoadPreparer: @unchecked Sendable {
-    // `@unchecked Sendable`: one thread uses a preparer at a time (the producer's tasks are
+    // Unchecked `Sendable`: one thread uses a preparer at a time (the producer's tasks are
     // waited for in turn). The properties keep their run-time exclusivity checks: skipping
     // them saved nothing measurable (docs/benchmarks-history.md, "Exclusivity checks").
     private let maxPayloadBytes: Int

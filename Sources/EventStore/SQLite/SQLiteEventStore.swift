@@ -25,7 +25,7 @@ import JournalCore
 ///   retried `append(sameEvents, expectedVersion: .exact(v))` succeeds even though the stream has
 ///   moved on. Otherwise it throws `.conflict` with the stream, the expected and the actual version.
 ///
-/// ## Thread safety (`@unchecked Sendable`)
+/// ## Thread safety (unchecked `Sendable`)
 /// The store owns two SQLite connections, each opened `SQLITE_OPEN_NOMUTEX` and each used by one
 /// thread at a time:
 /// - the **writer** belongs to `GroupCommit`: only the current group-commit leader, or the thread

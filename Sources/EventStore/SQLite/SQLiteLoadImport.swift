@@ -6,7 +6,7 @@ import JournalCore
 /// compression) and has the load (`SQLiteJournalLoad`) write it, while the importer checks the
 /// next batch's events.
 ///
-/// `@unchecked Sendable`: the importer's thread owns the queue and the counters; the writing
+/// Unchecked `Sendable`: the importer's thread owns the queue and the counters; the writing
 /// thread owns the preparer and the load while a batch is in its hands, and each batch is
 /// waited for before the next one is handed over and before `finish()` or `abandon()` touch
 /// the load.

@@ -10,7 +10,7 @@ public final class Witness: Sendable {
     /// The logs' verifier keys by origin (a log's origin is its key's name).
     private let logs: [String: [NoteVerifier]]
     private let clock: @Sendable () -> UInt64
-    private let state: Mutex<WitnessStateBox>
+    private let state: Mutex<WitnessState>
 
     /// The witness's verifier key (cosignature/v1).
     public var verifier: NoteVerifier { signer.verifier }
@@ -33,7 +33,7 @@ public final class Witness: Sendable {
         self.signer = signer
         self.logs = Dictionary(grouping: logs, by: \.name)
         self.clock = clock
-        self.state = Mutex(WitnessStateBox(try WitnessState(path: statePath)))
+        self.state = Mutex(try WitnessState(path: statePath))
     }
 
     /// Answers an `add-checkpoint` body: the cosignature line on success (with its line feed).
@@ -58,9 +58,9 @@ public final class Witness: Sendable {
         guard request.oldSize <= checkpoint.size else {
             throw .oldSizeTooLarge(old: request.oldSize, size: checkpoint.size)
         }
-        return try state.withLock { box throws(WitnessRefusal) -> String in
-            try box.state.transaction { () throws(WitnessRefusal) -> String in
-                let known = try box.state.entry(origin: checkpoint.origin)
+        return try state.withLock { db throws(WitnessRefusal) -> String in
+            try db.transaction { () throws(WitnessRefusal) -> String in
+                let known = try db.entry(origin: checkpoint.origin)
                 let cosigned = known?.size ?? 0
                 guard request.oldSize == cosigned else {
                     throw .staleOldSize(old: request.oldSize, cosigned: cosigned)
@@ -73,7 +73,7 @@ public final class Witness: Sendable {
                 } catch {
                     throw .stateFailure("cannot cosign: \(error)")
                 }
-                try box.state.record(signed, at: time)
+                try db.record(signed, at: time)
                 return line.line + "\n"
             }
         }
@@ -110,11 +110,4 @@ public final class Witness: Sendable {
             throw .notConsistent("the consistency proof from size \(request.oldSize) does not verify: \(error)")
         }
     }
-}
-
-/// The state behind the witness's lock (the connection is not `Sendable`; the lock makes its
-/// use one thread at a time).
-private struct WitnessStateBox: @unchecked Sendable {
-    let state: WitnessState
-    init(_ state: WitnessState) { self.state = state }
 }

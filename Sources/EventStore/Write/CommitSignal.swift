@@ -2,7 +2,7 @@ import JournalCore
 
 /// Wakes followers when this process commits. Other processes' commits are seen by polling.
 ///
-/// `@unchecked Sendable`: every property is guarded by `condition`.
+/// Unchecked `Sendable`: every property is guarded by `condition`.
 final class CommitSignal: @unchecked Sendable {
     private let condition = ConditionLock()
     private var head: Int64 = 0

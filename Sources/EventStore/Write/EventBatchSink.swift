@@ -11,7 +11,7 @@ import JournalCore
 /// sink.add(id: id, type: "TransactionCreated", occurredAt: t, recordedAt: t, data: data, meta: nil)
 /// ```
 ///
-/// `@unchecked Sendable`: used by one thread at a time; the pipeline waits for each batch before
+/// Unchecked `Sendable`: used by one thread at a time; the pipeline waits for each batch before
 /// it starts the next, and hands a written batch back only between two batches.
 package final class EventBatchSink: @unchecked Sendable {
     /// A filled batch in the store's form.

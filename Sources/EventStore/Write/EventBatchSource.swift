@@ -4,7 +4,7 @@
 ///
 /// `Sendable` because the pipeline fills each batch on a thread of its own while the store
 /// writes the batch before. It fills one batch at a time and waits for each before it starts the
-/// next, so a source nothing else uses may be `@unchecked Sendable` on that ground.
+/// next, so a source nothing else uses may be declared unchecked `Sendable` on that ground.
 package protocol EventBatchSource: AnyObject, Sendable {
     /// Gives the next batch's events to `sink`, in order, at most `limit` of them:
     /// `sink.beginAppend(to:expectedVersion:)` before each run of consecutive events of one

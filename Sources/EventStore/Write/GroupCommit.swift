@@ -16,7 +16,7 @@ import JournalCore
 /// (and so are the next few groups). The outcome is the same either way: nothing of a run
 /// that is rolled back was seen or committed.
 ///
-/// `@unchecked Sendable`: `queue`, `writerBusy`, `owner`, `commitCount` and each request's
+/// Unchecked `Sendable`: `queue`, `writerBusy`, `owner`, `commitCount` and each request's
 /// `result` are guarded by `condition` (the leader hands out results under it); `writer` and
 /// `groupsWithUndo` are used only by the thread that set `writerBusy`.
 final class GroupCommit<Writer: JournalWriter>: @unchecked Sendable {

@@ -7,7 +7,7 @@
 /// A thread of the package's own, started with a body and joined once it returns: the server's
 /// writer, long-poll follower and read workers, and each `BackgroundTask`.
 ///
-/// `@unchecked Sendable`: `thread` is set before the object is shared and cleared only by
+/// Unchecked `Sendable`: `thread` is set before the object is shared and cleared only by
 /// `join()`, which one owner calls.
 package final class SystemThread: @unchecked Sendable {
     private let body: @Sendable () -> Void

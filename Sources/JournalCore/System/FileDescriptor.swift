@@ -147,6 +147,14 @@ package struct FileDescriptor: Sendable, Hashable {
         guard fchmod(rawValue, permissions) == 0 else { throw Errno.current }
     }
 
+    /// Waits for an exclusive `flock` on the file, held until the descriptor is closed.
+    package func lockExclusively() throws(Errno) {
+        while flock(rawValue, LOCK_EX) != 0 {
+            let failure = Errno.current
+            if failure != .interrupted { throw failure }
+        }
+    }
+
     /// The current read/write offset (`lseek(fd, 0, SEEK_CUR)`); nil for a pipe or a terminal.
     package func currentOffset() -> Int64? {
         let offset = lseek(rawValue, 0, SEEK_CUR)

@@ -8,7 +8,7 @@ import JournalCore
 /// the larger share of the work), or its failure. The run then takes the lanes' results in
 /// position order on its own thread, to write or compare the record.
 ///
-/// `@unchecked Sendable`: used by one thread at a time; the run waits for a lane's task before
+/// Unchecked `Sendable`: used by one thread at a time; the run waits for a lane's task before
 /// it reads the lane's results or gives it the next batch.
 final class ReplayLane<Fold: ReplayFold>: @unchecked Sendable {
     let lane: Int
@@ -166,7 +166,7 @@ struct ReplayLaneResult {
 
 /// A lane's results for one batch: for each of its events, in order.
 ///
-/// `@unchecked Sendable`: filled by the lane's task, read by the run's thread after it.
+/// Unchecked `Sendable`: filled by the lane's task, read by the run's thread after it.
 final class ReplayLaneOutput: @unchecked Sendable {
     var results: [ReplayLaneResult] = []
     var fields = SummaryFieldsWriter()

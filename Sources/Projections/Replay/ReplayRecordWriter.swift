@@ -1,11 +1,5 @@
 import JournalCore
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// Writes a replay record (``ReplayRecordFormat``) as the log is replayed: to `<path>.partial`
 /// (mode 0600), renamed to `path` by ``finish(events:streams:)``, so that a replay that fails
 /// leaves no record behind, and a record that exists is whole.
@@ -92,10 +86,11 @@ final class ReplayRecordWriter {
         }
         file.close()
         finished = true
-        guard rename(partialPath, path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            unlink(partialPath)
-            throw ReplayRecordError("cannot rename \(partialPath) to \(path): \(reason)")
+        do {
+            try FileNames.rename(partialPath, to: path)
+        } catch {
+            FileNames.remove(partialPath)
+            throw ReplayRecordError("cannot rename \(partialPath) to \(path): \(error)")
         }
     }
 
@@ -104,7 +99,7 @@ final class ReplayRecordWriter {
         guard !finished else { return }
         finished = true
         file.close()
-        unlink(partialPath)
+        FileNames.remove(partialPath)
     }
 
     private func tag(_ tag: ReplayRecordFormat.Tag) { buffer.append(tag.rawValue) }
