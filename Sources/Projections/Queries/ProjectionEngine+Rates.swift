@@ -54,7 +54,8 @@ extension ProjectionEngine {
         let s = ThreeDSProjection.streamTable(try generation(.threeDS))
         let transactions = try db.statement(
             """
-            SELECT coalesce(ares, ''), started_t IS NOT NULL, outcome FROM \(s) WHERE created_t >= ? AND created_t < ?
+            SELECT coalesce(ares, ''), started_t IS NOT NULL, outcome FROM \(s)
+            WHERE created_t >= \(spanLo) AND created_t < \(spanHi)
             """)
         transactions.bind(1, span.lo)
         transactions.bind(2, span.hi)
@@ -66,7 +67,8 @@ extension ProjectionEngine {
         let cs = CardProjection.streamTable(try generation(.card))
         let journeys = try db.statement(
             """
-            SELECT eligible, outcome, decision_t, sel_types, selected FROM \(cs) WHERE start_t >= ? AND start_t < ?
+            SELECT eligible, outcome, decision_t, sel_types, selected FROM \(cs)
+            WHERE start_t >= \(spanLo) AND start_t < \(spanHi)
             """)
         journeys.bind(1, span.lo)
         journeys.bind(2, span.hi)
