@@ -76,12 +76,24 @@ extension ProjectionEngine {
         case text(String)
     }
 
+    /// A matching row of the streams table: the columns it is read from, and its decoding.
     private struct Found {
+        static let columns = "sid, name, start_t, outcome, events"
+
         var sid: Int64
         var name: String
         var startedAt: Int64
         var outcome: String
         var events: Int64
+
+        /// The current row of a statement that selects ``columns``.
+        init(_ st: Statement) {
+            sid = st.int(0)
+            name = st.text(1)
+            startedAt = st.int(2)
+            outcome = st.text(3)
+            events = st.int(4)
+        }
     }
 
     private func findInSnapshot(_ filter: StreamFilter, limit: Int, generation g: Int64) throws(ProjectionError)
@@ -124,7 +136,7 @@ extension ProjectionEngine {
             conditions.append("sid IN (SELECT sid FROM \(StreamsProjection.correlationTable(g)) WHERE cid = \(cid))")
             binds.append(.text(correlation))
         }
-        let base = "SELECT sid, name, start_t, outcome, events FROM \(table)"
+        let base = "SELECT \(Found.columns) FROM \(table)"
         // Parameters are numbered in the order they are bound: the filter's, the tie's, the limit.
         func rows(_ extra: String?, order: String, limit: Int?, extraBind: Int64? = nil) throws(ProjectionError)
             -> [Found]
@@ -148,12 +160,7 @@ extension ProjectionEngine {
             if let limit { st.bind(index, Int64(limit)) }
             defer { st.reset() }
             var found: [Found] = []
-            while try st.step() {
-                found.append(
-                    Found(
-                        sid: st.int(0), name: st.text(1), startedAt: st.int(2), outcome: st.text(3),
-                        events: st.int(4)))
-            }
+            while try st.step() { found.append(Found(st)) }
             return found
         }
         // The index order is (start, sid); names order the streams that start in the same
