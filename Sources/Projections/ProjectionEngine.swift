@@ -93,13 +93,14 @@ public final class ProjectionEngine {
             .streams: StreamsProjection()
         ]
         do {
+            let (int, text) = (db.sql.integer, db.sql.text)
             try db.execute(
                 """
                 CREATE TABLE IF NOT EXISTS \(ProjectionDatabase.lockTable)(\
-                name TEXT PRIMARY KEY, version INTEGER NOT NULL,
-                  generation INTEGER NOT NULL, checkpoint INTEGER NOT NULL, build_version INTEGER,
-                  build_generation INTEGER, build_checkpoint INTEGER, checkpoint_hash TEXT,
-                  build_checkpoint_hash TEXT)
+                name \(text) PRIMARY KEY, version \(int) NOT NULL,
+                  generation \(int) NOT NULL, checkpoint \(int) NOT NULL, build_version \(int),
+                  build_generation \(int), build_checkpoint \(int), checkpoint_hash \(text),
+                  build_checkpoint_hash \(text))
                 """)
             try addFoldedHashColumns()
         } catch {
@@ -164,8 +165,8 @@ public final class ProjectionEngine {
         do {
             try db.execute(
                 """
-                ALTER TABLE pj_meta ADD COLUMN checkpoint_hash TEXT;
-                ALTER TABLE pj_meta ADD COLUMN build_checkpoint_hash TEXT
+                ALTER TABLE pj_meta ADD COLUMN checkpoint_hash \(db.sql.text);
+                ALTER TABLE pj_meta ADD COLUMN build_checkpoint_hash \(db.sql.text)
                 """)
         } catch {
             guard try present() else { throw error }
@@ -177,7 +178,7 @@ public final class ProjectionEngine {
             """
             SELECT version, generation, checkpoint, build_version, build_generation, build_checkpoint,
               checkpoint_hash
-            FROM pj_meta WHERE name = ?
+            FROM pj_meta WHERE name = \(db.sql.p(1))
             """)
         st.bind(1, name.rawValue)
         defer { st.reset() } // a statement left on a row would lock its table
@@ -305,7 +306,8 @@ public final class ProjectionEngine {
                 if onlyStale && stored.generation > 0 && stored.version == model.version { return nil }
                 if stored.generation == 0 && stored.buildGeneration == nil {
                     try db.statement(
-                        "INSERT OR IGNORE INTO pj_meta(name, version, generation, checkpoint) VALUES(?,?,0,0)"
+                        db.sql.insertIgnoringConflicts(
+                            "pj_meta", "name, version, generation, checkpoint", values: "\(db.sql.parameters(2)),0,0")
                     )
                     .bindAndRun(name.rawValue, model.version)
                 }
@@ -326,8 +328,8 @@ public final class ProjectionEngine {
                 if !db.isPostgres { try model.createIndexes(in: db, generation: generation) }
                 let st = try db.statement(
                     """
-                    UPDATE pj_meta SET build_version = ?, build_generation = ?, build_checkpoint = 0,
-                      build_checkpoint_hash = NULL WHERE name = ?
+                    UPDATE pj_meta SET build_version = \(db.sql.p(1)), build_generation = \(db.sql.p(2)),
+                      build_checkpoint = 0, build_checkpoint_hash = NULL WHERE name = \(db.sql.p(3))
                     """)
                 st.bind(1, model.version)
                 st.bind(2, generation)
@@ -359,7 +361,7 @@ public final class ProjectionEngine {
                     UPDATE pj_meta SET version = build_version, generation = build_generation,
                       checkpoint = build_checkpoint, checkpoint_hash = build_checkpoint_hash,
                       build_version = NULL, build_generation = NULL, build_checkpoint = NULL,
-                      build_checkpoint_hash = NULL WHERE name = ?
+                      build_checkpoint_hash = NULL WHERE name = \(db.sql.p(1))
                     """)
                 st.bind(1, target.name.rawValue)
                 try st.run()
@@ -526,10 +528,12 @@ public final class ProjectionEngine {
                     }
                     for (target, write) in writes {
                         try write.write(db)
+                        let prefix = target.building ? "build_" : ""
                         let st = try db.statement(
-                            target.building
-                                ? "UPDATE pj_meta SET build_checkpoint = ?, build_checkpoint_hash = ? WHERE name = ?"
-                                : "UPDATE pj_meta SET checkpoint = ?, checkpoint_hash = ? WHERE name = ?")
+                            """
+                            UPDATE pj_meta SET \(prefix)checkpoint = \(db.sql.p(1)), \
+                            \(prefix)checkpoint_hash = \(db.sql.p(2)) WHERE name = \(db.sql.p(3))
+                            """)
                         st.bind(1, last)
                         st.bind(2, lastHash)
                         st.bind(3, target.name.rawValue)

@@ -6,51 +6,52 @@ import Testing
 
 @testable import Projections
 
-/// What is particular to PostgreSQL: the SQL translation, where the tables go, the lock modes
+/// What is particular to PostgreSQL: the read models' column types, where the tables go, the lock modes
 /// that let queries read while a batch is being written, and messages without passwords.
 @Suite(
     "PostgreSQL read models",
     .enabled(if: !PostgresProjectionsServer.skipped, Comment(rawValue: PostgresProjectionsServer.skipReason)))
 struct PostgresReadModelTests {
-    @Test func placeholdersBecomeNumberedParametersOutsideQuotes() {
-        #expect(
-            PostgresDialect.statements("SELECT a FROM t WHERE x = ? AND y = '?' AND z = ?") == [
-                "SELECT a FROM t WHERE x = $1 AND y = '?' AND z = $2"
-            ])
-        #expect(
-            PostgresDialect.statements("SELECT a FROM t WHERE t >= ?1 AND t < ?2 OR u = ?1") == [
-                "SELECT a FROM t WHERE t >= $1 AND t < $2 OR u = $1"
-            ])
-        #expect(
-            PostgresDialect.statements("SELECT 'it''s ?;' FROM \"we?ird\" WHERE k = ?") == [
-                "SELECT 'it''s ?;' FROM \"we?ird\" WHERE k = $1"
-            ])
-    }
-
-    @Test func createTableTakesPostgreSQLTypesAndByteOrderText() {
-        #expect(
-            PostgresDialect.statements(
-                """
-                CREATE TABLE IF NOT EXISTS t(key TEXT PRIMARY KEY, n INTEGER NOT NULL, b BLOB, integer_ish TEXT \
-                DEFAULT 'TEXT') WITHOUT ROWID;
-                CREATE INDEX IF NOT EXISTS t_n ON t(n); PRAGMA cache_size=-65536;
-                """) == [
-                    #"CREATE TABLE IF NOT EXISTS t(key TEXT COLLATE "C" PRIMARY KEY, n BIGINT NOT NULL, b BYTEA, "#
-                        + #"integer_ish TEXT COLLATE "C" DEFAULT 'TEXT')"#,
-                    "CREATE INDEX IF NOT EXISTS t_n ON t(n)"
-                ])
-    }
-
-    @Test func insertOrIgnoreAndOrReplaceBecomeOnConflictClauses() {
-        #expect(
-            PostgresDialect.statements("INSERT OR IGNORE INTO pj_meta(name, version) VALUES(?,?)") == [
-                "INSERT INTO pj_meta(name, version) VALUES($1,$2) ON CONFLICT DO NOTHING"
-            ])
-        #expect(
-            PostgresDialect.statements("INSERT OR REPLACE INTO s(sid, name, n) VALUES(?,?,?)") == [
-                "INSERT INTO s(sid, name, n) VALUES($1,$2,$3) ON CONFLICT (sid) "
-                    + "DO UPDATE SET name = excluded.name, n = excluded.n"
-            ])
+    @Test("every read-model column on PostgreSQL has its SQLite twin's type, texts compared as bytes")
+    func everyColumnHasItsSQLiteTwinsType() throws {
+        var generator = LegalLogGenerator(seed: 9)
+        let log = generator.log(transactions: 20, digitizations: 20)
+        let url = try PostgresProjectionsServer.freshURL()
+        let sqlite = try TemporaryDatabase()
+        defer { sqlite.remove() }
+        for location in [url, sqlite.location] {
+            let engine = try ProjectionEngine(journal: location, source: ArrayEventSource(log))
+            try engine.catchUp()
+            engine.close()
+        }
+        /// (table, column, type) of every read-model column, sorted.
+        func columns(_ location: String, _ sql: String) throws -> [[String]] {
+            let db = try ProjectionDatabase(location: location)
+            defer { db.close() }
+            let st = try db.statement(sql)
+            var rows: [[String]] = []
+            while try st.step() { rows.append((0..<3).map { st.optionalText($0) ?? "" }) }
+            return rows.sorted { $0.lexicographicallyPrecedes($1) }
+        }
+        let onSQLite = try columns(
+            sqlite.location,
+            """
+            SELECT m.name, c.name, c.type FROM sqlite_master m JOIN pragma_table_info(m.name) c
+            WHERE m.type = 'table' AND m.name LIKE 'pj%'
+            """)
+        let onPostgres = try columns(
+            url,
+            """
+            SELECT table_name, column_name, data_type || coalesce(' COLLATE ' || collation_name, '')
+            FROM information_schema.columns WHERE table_schema = current_schema() AND table_name LIKE 'pj%'
+            """)
+        let twins = ["INTEGER": "bigint", "TEXT": "text COLLATE C"]
+        #expect(onSQLite.count > 100)
+        let models: [any ProjectionModel] = [
+            EventClockProjection(), ThreeDSProjection(), CardProjection(), StreamsProjection()
+        ]
+        #expect(Set(onSQLite.map { $0[0] }).count == 1 + models.flatMap { $0.tableNames(generation: 1) }.count)
+        #expect(onPostgres == onSQLite.map { [$0[0], $0[1], twins[$0[2]] ?? "no twin for \($0[2])"] })
     }
 
     @Test func runsOfOneInsertBecomeMultiRowInsertsThatNeverUpdateARowTwice() throws {

@@ -21,7 +21,8 @@ struct RowInserterTests {
         defer { db.close() }
         // `pj_meta`: the table a write transaction locks on PostgreSQL.
         try db.execute("CREATE TABLE IF NOT EXISTS pj_meta(name TEXT PRIMARY KEY)")
-        try db.execute("CREATE TABLE t(k TEXT NOT NULL PRIMARY KEY, n INTEGER NOT NULL) WITHOUT ROWID")
+        try db.execute(
+            "CREATE TABLE t(k \(db.sql.text) NOT NULL PRIMARY KEY, n \(db.sql.integer) NOT NULL)\(db.sql.clustered)")
         let inserter = RowInserter(
             db, "INSERT INTO t(k, n)", columns: 2,
             tail: "ON CONFLICT(k) DO UPDATE SET n = t.n + excluded.n")
@@ -41,14 +42,14 @@ struct RowInserterTests {
         #expect(stored == expected)
     }
 
-    @Test("the statement text holds one tuple per row, the tail once")
+    @Test("the statement text holds one tuple of numbered parameters per row, the tail once")
     func statementTextHasOneTuplePerRow() throws {
         let file = try TemporaryDatabase(.sqlite)
         defer { file.remove() }
         let db = try ProjectionDatabase(location: file.location)
         defer { db.close() }
         let inserter = RowInserter(db, "INSERT INTO t(a, b)", columns: 2, tail: "ON CONFLICT(a) DO NOTHING")
-        #expect(inserter.sql(rows: 1) == "INSERT INTO t(a, b) VALUES(?,?) ON CONFLICT(a) DO NOTHING")
-        #expect(inserter.sql(rows: 3) == "INSERT INTO t(a, b) VALUES(?,?),(?,?),(?,?) ON CONFLICT(a) DO NOTHING")
+        #expect(inserter.sql(rows: 1) == "INSERT INTO t(a, b) VALUES(?1,?2) ON CONFLICT(a) DO NOTHING")
+        #expect(inserter.sql(rows: 3) == "INSERT INTO t(a, b) VALUES(?1,?2),(?3,?4),(?5,?6) ON CONFLICT(a) DO NOTHING")
     }
 }

@@ -87,8 +87,8 @@ extension ProjectionDatabase {
     func indexExists(_ name: String) throws(ProjectionError) -> Bool {
         let sql =
             isPostgres
-            ? "SELECT 1 FROM pg_indexes WHERE schemaname = current_schema() AND indexname = ?"
-            : "SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = ?"
+            ? "SELECT 1 FROM pg_indexes WHERE schemaname = current_schema() AND indexname = $1"
+            : "SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = ?1"
         let st = try statement(sql)
         st.bind(1, name)
         defer { st.reset() }

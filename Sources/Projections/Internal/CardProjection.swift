@@ -34,12 +34,15 @@ final class CardProjection: CategoryModel {
     static let tablePrefix = "pj_card"
     static let factsHaveValues = true
 
-    static let streamColumnDefinitions = """
-        decision_t INTEGER,
-          methods TEXT NOT NULL, selected TEXT, selections INTEGER NOT NULL, otps INTEGER NOT NULL,
-          outcome INTEGER NOT NULL, ended_t INTEGER, otp_first_t INTEGER, otp_last_t INTEGER, otp_times TEXT,
-          start_t INTEGER, eligible INTEGER NOT NULL, sel_types TEXT
-        """
+    static func streamColumnDefinitions(_ sql: ReadModelSQL) -> String {
+        let (int, text) = (sql.integer, sql.text)
+        return """
+            decision_t \(int),
+              methods \(text) NOT NULL, selected \(text), selections \(int) NOT NULL, otps \(int) NOT NULL,
+              outcome \(int) NOT NULL, ended_t \(int), otp_first_t \(int), otp_last_t \(int), otp_times \(text),
+              start_t \(int), eligible \(int) NOT NULL, sel_types \(text)
+            """
+    }
 
     func createIndexes(in db: ProjectionDatabase, generation g: Int64) throws(ProjectionError) {
         let s = Self.streamTable(g)

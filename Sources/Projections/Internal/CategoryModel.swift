@@ -17,7 +17,7 @@ protocol CategoryModel: StreamDirectoryModel where Row == Fold.Row {
     /// The tables' prefix (`pj_3ds`, `pj_card`).
     static var tablePrefix: String { get }
     /// The stream table's column definitions after `sid, name, nh`.
-    static var streamColumnDefinitions: String { get }
+    static func streamColumnDefinitions(_ sql: ReadModelSQL) -> String
     /// The fact table has the value column `v`.
     static var factsHaveValues: Bool { get }
     /// The stream table's columns after `sid, name, nh`, in the order ``bind(_:_:texts:to:after:)``
@@ -51,14 +51,16 @@ extension CategoryModel {
     }
 
     func createTables(in db: ProjectionDatabase, generation g: Int64) throws(ProjectionError) {
+        let sql = db.sql
+        let (int, text) = (sql.integer, sql.text)
         try db.execute(
             """
-            CREATE TABLE IF NOT EXISTS \(Self.streamTable(g))(sid INTEGER PRIMARY KEY, name TEXT NOT NULL, \
-            nh INTEGER NOT NULL, \(Self.streamColumnDefinitions));
-            CREATE TABLE IF NOT EXISTS \(Self.factTable(g))(kind INTEGER NOT NULL, t INTEGER NOT NULL, \
-            sid INTEGER NOT NULL,
-              a TEXT NOT NULL, b TEXT NOT NULL, \(Self.factsHaveValues ? "v INTEGER, " : "")seq INTEGER NOT NULL,
-              PRIMARY KEY(kind, t, a, b, sid, seq)) WITHOUT ROWID;
+            CREATE TABLE IF NOT EXISTS \(Self.streamTable(g))(sid \(int) PRIMARY KEY, name \(text) NOT NULL, \
+            nh \(int) NOT NULL, \(Self.streamColumnDefinitions(sql)));
+            CREATE TABLE IF NOT EXISTS \(Self.factTable(g))(kind \(int) NOT NULL, t \(int) NOT NULL, \
+            sid \(int) NOT NULL,
+              a \(text) NOT NULL, b \(text) NOT NULL, \(Self.factsHaveValues ? "v \(int), " : "")seq \(int) NOT NULL,
+              PRIMARY KEY(kind, t, a, b, sid, seq))\(sql.clustered);
             """)
         try Self.totals.create(in: db, generation: g)
         try Self.longSpans.create(in: db, generation: g)

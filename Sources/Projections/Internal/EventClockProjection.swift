@@ -24,10 +24,11 @@ final class EventClockProjection: ProjectionModel {
 
     func createTables(in db: ProjectionDatabase, generation g: Int64) throws(ProjectionError) {
         let m = Self.minuteTable(g)
+        let (int, text) = (db.sql.integer, db.sql.text)
         try db.execute(
             """
-            CREATE TABLE IF NOT EXISTS \(m)(m INTEGER NOT NULL, n INTEGER NOT NULL, ms TEXT NOT NULL);
-            CREATE TABLE IF NOT EXISTS \(Self.hourTable(g))(h INTEGER PRIMARY KEY, n INTEGER NOT NULL);
+            CREATE TABLE IF NOT EXISTS \(m)(m \(int) NOT NULL, n \(int) NOT NULL, ms \(text) NOT NULL);
+            CREATE TABLE IF NOT EXISTS \(Self.hourTable(g))(h \(int) PRIMARY KEY, n \(int) NOT NULL);
             """)
     }
 
@@ -85,7 +86,7 @@ final class EventClockProjection: ProjectionModel {
 
         func write(in db: ProjectionDatabase) throws(ProjectionError) {
             let rows = try db.statement(
-                "INSERT INTO \(EventClockProjection.minuteTable(generation))(m, n, ms) VALUES(?, ?, ?)")
+                "INSERT INTO \(EventClockProjection.minuteTable(generation))(m, n, ms) VALUES(\(db.sql.parameters(3)))")
             for minute in minutes {
                 rows.reset()
                 rows.bind(1, minute.m)
@@ -95,7 +96,10 @@ final class EventClockProjection: ProjectionModel {
             }
             let table = EventClockProjection.hourTable(generation)
             let hourRows = try db.statement(
-                "INSERT INTO \(table)(h, n) VALUES(?, ?) ON CONFLICT(h) DO UPDATE SET n = \(table).n + excluded.n")
+                """
+                INSERT INTO \(table)(h, n) VALUES(\(db.sql.parameters(2))) \
+                ON CONFLICT(h) DO UPDATE SET n = \(table).n + excluded.n
+                """)
             for (h, n) in hours {
                 hourRows.reset()
                 hourRows.bind(1, h)
@@ -196,7 +200,7 @@ final class EventClockProjection: ProjectionModel {
         }
         var total =
             try db.scalarInt(
-                "SELECT coalesce(sum(n), 0) FROM \(hourTable(g)) WHERE h >= ? AND h < ?",
+                "SELECT coalesce(sum(n), 0) FROM \(hourTable(g)) WHERE h >= \(db.sql.p(1)) AND h < \(db.sql.p(2))",
                 [firstHour, endHour]) ?? 0
         if firstHour != Int64.min {
             total += try minuteSum(from: first, to: firstHour * perHour, db: db, generation: g)
@@ -211,7 +215,7 @@ final class EventClockProjection: ProjectionModel {
     ) throws(ProjectionError) -> Int64 {
         guard first < end else { return 0 }
         return try db.scalarInt(
-            "SELECT coalesce(sum(n), 0) FROM \(minuteTable(g)) WHERE m >= ? AND m < ?",
+            "SELECT coalesce(sum(n), 0) FROM \(minuteTable(g)) WHERE m >= \(db.sql.p(1)) AND m < \(db.sql.p(2))",
             [first, end]) ?? 0
     }
 
@@ -220,7 +224,7 @@ final class EventClockProjection: ProjectionModel {
         _ m: Int64, from lo: Int64, to hi: Int64, db: ProjectionDatabase,
         generation g: Int64
     ) throws(ProjectionError) -> Int64 {
-        let st = try db.statement("SELECT ms FROM \(minuteTable(g)) WHERE m = ?")
+        let st = try db.statement("SELECT ms FROM \(minuteTable(g)) WHERE m = \(db.sql.p(1))")
         st.bind(1, m)
         defer { st.reset() }
         var total: Int64 = 0

@@ -15,10 +15,12 @@ struct LongSpanTable {
     func name(_ g: Int64) -> String { "\(prefix)_long_g\(g)" }
 
     func create(in db: ProjectionDatabase, generation g: Int64) throws(ProjectionError) {
+        let sql = db.sql
+        let (int, text) = (sql.integer, sql.text)
         try db.execute(
             """
-            CREATE TABLE IF NOT EXISTS \(name(g))(sid INTEGER PRIMARY KEY, first_t INTEGER NOT NULL,
-              last_t INTEGER NOT NULL, times TEXT NOT NULL)
+            CREATE TABLE IF NOT EXISTS \(name(g))(sid \(int) PRIMARY KEY, first_t \(int) NOT NULL,
+              last_t \(int) NOT NULL, times \(text) NOT NULL)
             """)
     }
 
@@ -42,7 +44,7 @@ struct LongSpanTable {
         guard !rows.isEmpty else { return }
         let write = try db.statement(
             """
-            INSERT INTO \(name(g))(sid, first_t, last_t, times) VALUES(?, ?, ?, ?)
+            INSERT INTO \(name(g))(sid, first_t, last_t, times) VALUES(\(db.sql.parameters(4)))
             ON CONFLICT(sid) DO UPDATE SET first_t = excluded.first_t, last_t = excluded.last_t,
               times = excluded.times
             """)
@@ -65,7 +67,7 @@ struct LongSpanTable {
         let st = try db.statement(
             """
             SELECT l.times, s.outcome FROM \(name(g)) l JOIN \(streamTable) s ON s.sid = l.sid
-            WHERE l.first_t < ? AND l.last_t >= ?
+            WHERE l.first_t < \(db.sql.p(1)) AND l.last_t >= \(db.sql.p(2))
             """)
         st.bind(1, lo)
         st.bind(2, lo)

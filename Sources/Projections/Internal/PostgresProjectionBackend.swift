@@ -37,8 +37,6 @@ import JournalCore
 /// with another checkpoint: the rows and their checkpoint commit together).
 final class PostgresProjectionBackend: ProjectionBackend {
     private var connection: PostgresConnection?
-    /// SQLite-spelled SQL → PostgreSQL statements.
-    private var translations: [String: String] = [:]
     private var pending: [PostgresStatement] = []
     /// Single-row inserts parsed for coalescing (nil: not coalescible), and their multi-row texts.
     private var multiRowInserts: [String: PostgresMultiRowInsert?] = [:]
@@ -77,15 +75,11 @@ final class PostgresProjectionBackend: ProjectionBackend {
 
     func execute(_ sql: String) throws(ProjectionError) {
         try flush()
-        var statements = PostgresDialect.statements(sql)
-        guard !statements.isEmpty else { return }
-        if transaction == .write, !exclusive,
-            statements.contains(where: { $0.uppercased().hasPrefix("DROP TABLE") })
-        {
-            statements.insert("LOCK TABLE \(ProjectionDatabase.lockTable) IN EXCLUSIVE MODE", at: 0)
+        var text = sql
+        if transaction == .write, !exclusive, sql.uppercased().contains("DROP TABLE") {
+            text = "LOCK TABLE \(ProjectionDatabase.lockTable) IN EXCLUSIVE MODE;\n" + sql
             exclusive = true
         }
-        let text = statements.joined(separator: ";\n")
         do {
             try pg.execute(text)
         } catch {
@@ -102,8 +96,7 @@ final class PostgresProjectionBackend: ProjectionBackend {
     }
 
     func statement(_ sql: String) throws(ProjectionError) -> Statement {
-        let translated = translations.memo(sql) { PostgresDialect.statements(sql).joined(separator: ";\n") }
-        return Statement(PostgresProjectionStatement(sql: translated, backend: self))
+        Statement(PostgresProjectionStatement(sql: sql, backend: self))
     }
 
     /// Runs a statement with rows, after the queued ones.

@@ -2,24 +2,21 @@ import EventStore
 import JournalCore
 
 // The seam between the projections and the database that holds their read models: the
-// journal's own SQLite file, or the journal's PostgreSQL database. Everything above this file
-// (the engine, the models, the queries) writes one SQL text with SQLite's spelling and `?`
-// placeholders, and calls the few operations below; everything that differs between the two
-// engines is decided here and in `PostgresDialect`:
+// journal's own SQLite file, or the journal's PostgreSQL database. The code above this file
+// (the engine, the models, the queries) writes each statement for the engine it runs on, with
+// the spellings of ``ReadModelSQL`` (`db.sql`, chosen once when the database opens), and calls
+// the few operations below; the backends run the text they are given, unchanged:
 //
 // | | SQLite (`SQLiteProjectionBackend`) | PostgreSQL (`PostgresProjectionBackend`) |
 // |---|---|---|
-// | placeholders | `?`, `?N` | `$n` (translated) |
-// | types | INTEGER, TEXT, BLOB | BIGINT, TEXT COLLATE "C" (byte order, as SQLite), BYTEA |
-// | `INSERT OR IGNORE` / `OR REPLACE` | native | `ON CONFLICT DO NOTHING` / `DO UPDATE` on the first column |
+// | SQL spellings | `ReadModelSQL.sqlite` | `ReadModelSQL.postgres` |
 // | write transaction | `BEGIN IMMEDIATE` (one writer) | `BEGIN` + `LOCK TABLE pj_meta IN SHARE ROW EXCLUSIVE MODE` |
 // | read transaction | `BEGIN DEFERRED` (WAL snapshot) | `REPEATABLE READ READ ONLY` + `ROW SHARE` lock on `pj_meta` |
 // | table existence | `sqlite_master` | `pg_tables` in `current_schema()` |
 // | durability of commits | `synchronous=NORMAL` | `synchronous_commit=off` |
 //
-// Portable SQL is the rule for the code above: write what both engines accept
-// (`ON CONFLICT(k) DO UPDATE SET n = t.n + excluded.n` with the target table named, `coalesce`,
-// `CASE`), and let this seam translate only the spellings listed above.
+// What both engines spell alike is written once (`ON CONFLICT(k) DO UPDATE SET n = t.n +
+// excluded.n` with the target table named, `coalesce`, `CASE`, `count(*)`, joins).
 //
 // One connection, used from one thread at a time (an engine is not shared across threads).
 
@@ -28,7 +25,7 @@ protocol ProjectionBackend: AnyObject {
     func close()
     /// Runs one or more statements without results.
     func execute(_ sql: String) throws(ProjectionError)
-    /// A statement for `sql` (SQLite spelling), ready to bind and run.
+    /// A statement for `sql` (written for this engine), ready to bind and run.
     func statement(_ sql: String) throws(ProjectionError) -> Statement
     /// Starts a transaction that writes: one writer at a time per journal.
     func beginWrite() throws(ProjectionError)
@@ -51,13 +48,15 @@ final class ProjectionDatabase {
     static let lockTable = "pj_meta"
 
     private var backend: (any ProjectionBackend)?
+    /// The spellings of this engine's SQL.
+    let sql: ReadModelSQL
     /// True for PostgreSQL, false for SQLite.
-    let isPostgres: Bool
+    var isPostgres: Bool { sql.isPostgres }
 
     /// Opens (and, when `create`, creates) the SQLite database at `path`.
     init(path: String, create: Bool) throws(ProjectionError) {
         backend = try SQLiteProjectionBackend(path: path, create: create)
-        isPostgres = false
+        sql = .sqlite
     }
 
     /// Opens the read models of the journal at `location`: a `postgres://` or `postgresql://`
@@ -66,10 +65,10 @@ final class ProjectionDatabase {
     init(location: String) throws(ProjectionError) {
         if PostgresURL.isPostgres(location) {
             backend = try PostgresProjectionBackend(url: location)
-            isPostgres = true
+            sql = .postgres
         } else {
             backend = try SQLiteProjectionBackend(path: location, create: true)
-            isPostgres = false
+            sql = .sqlite
         }
     }
 

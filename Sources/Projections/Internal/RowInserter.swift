@@ -29,8 +29,8 @@ struct RowInserter {
 
     /// The statement text for `rows` rows.
     func sql(rows: Int) -> String {
-        let tuple = "(" + Array(repeating: "?", count: columns).joined(separator: ",") + ")"
-        let values = Array(repeating: tuple, count: rows).joined(separator: ",")
+        let values = (0..<rows).map { "(" + db.sql.parameters(columns, from: $0 * columns + 1) + ")" }
+            .joined(separator: ",")
         return tail.isEmpty ? "\(head) VALUES\(values)" : "\(head) VALUES\(values) \(tail)"
     }
 

@@ -45,12 +45,12 @@ extension StreamDirectoryModel {
 
     /// The stored row of the stream `name` (nil when there is none).
     func load(_ name: String, db: ProjectionDatabase) throws(ProjectionError) -> Row? {
-        try load(StreamNameHash.lookup, db: db) { StreamNameHash.bindLookup(name, to: $0) }
+        try load(StreamNameHash.lookup(db.sql), db: db) { StreamNameHash.bindLookup(name, to: $0) }
     }
 
     /// The stored row `sid` (nil when there is none).
     func load(sid: Int64, db: ProjectionDatabase) throws(ProjectionError) -> Row? {
-        try load("sid = ?", db: db) { $0.bind(1, sid) }
+        try load("sid = \(db.sql.p(1))", db: db) { $0.bind(1, sid) }
     }
 
     private func load(

@@ -302,7 +302,7 @@ enum StreamNameHash {
 
     /// The condition that finds a stream row by name (its hash first, for the index), bound
     /// by ``bindLookup(_:to:)``.
-    static let lookup = "nh = ? AND name = ?"
+    static func lookup(_ sql: ReadModelSQL) -> String { "nh = \(sql.p(1)) AND name = \(sql.p(2))" }
 
     static func bindLookup(_ name: String, to statement: Statement) {
         statement.bind(1, of(name))

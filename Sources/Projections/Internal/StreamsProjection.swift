@@ -33,14 +33,16 @@ final class StreamsProjection: StreamDirectoryModel {
     func tableNames(generation g: Int64) -> [String] { [Self.streamTable(g), Self.correlationTable(g)] }
 
     func createTables(in db: ProjectionDatabase, generation g: Int64) throws(ProjectionError) {
+        let sql = db.sql
+        let (int, text) = (sql.integer, sql.text)
         try db.execute(
             """
-            CREATE TABLE IF NOT EXISTS \(Self.streamTable(g))(sid INTEGER PRIMARY KEY, name TEXT NOT NULL,
-              nh INTEGER NOT NULL, category TEXT NOT NULL, start_t INTEGER NOT NULL, last_t INTEGER NOT NULL,
-              events INTEGER NOT NULL, outcome TEXT NOT NULL, terminal INTEGER NOT NULL, ds TEXT, sti TEXT,
-              ati TEXT, dci TEXT);
-            CREATE TABLE IF NOT EXISTS \(Self.correlationTable(g))(cid TEXT NOT NULL, sid INTEGER NOT NULL,
-              PRIMARY KEY(cid, sid)) WITHOUT ROWID;
+            CREATE TABLE IF NOT EXISTS \(Self.streamTable(g))(sid \(int) PRIMARY KEY, name \(text) NOT NULL,
+              nh \(int) NOT NULL, category \(text) NOT NULL, start_t \(int) NOT NULL, last_t \(int) NOT NULL,
+              events \(int) NOT NULL, outcome \(text) NOT NULL, terminal \(int) NOT NULL, ds \(text), sti \(text),
+              ati \(text), dci \(text));
+            CREATE TABLE IF NOT EXISTS \(Self.correlationTable(g))(cid \(text) NOT NULL, sid \(int) NOT NULL,
+              PRIMARY KEY(cid, sid))\(sql.clustered);
             """)
     }
 

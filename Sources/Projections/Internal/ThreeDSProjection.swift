@@ -32,12 +32,15 @@ final class ThreeDSProjection: CategoryModel {
     static let tablePrefix = "pj_3ds"
     static let factsHaveValues = false
 
-    static let streamColumnDefinitions = """
-        created_t INTEGER,
-          ds TEXT, mv TEXT, ares TEXT, started_t INTEGER, outcome INTEGER NOT NULL, ended_t INTEGER,
-          requests INTEGER NOT NULL, submits INTEGER NOT NULL, last_ui TEXT, sub_first_t INTEGER, \
-        sub_last_t INTEGER, sub_times TEXT
-        """
+    static func streamColumnDefinitions(_ sql: ReadModelSQL) -> String {
+        let (int, text) = (sql.integer, sql.text)
+        return """
+            created_t \(int),
+              ds \(text), mv \(text), ares \(text), started_t \(int), outcome \(int) NOT NULL, ended_t \(int),
+              requests \(int) NOT NULL, submits \(int) NOT NULL, last_ui \(text), sub_first_t \(int), \
+            sub_last_t \(int), sub_times \(text)
+            """
+    }
 
     func createIndexes(in db: ProjectionDatabase, generation g: Int64) throws(ProjectionError) {
         let s = Self.streamTable(g)

@@ -34,13 +34,14 @@ extension TotalsTables {
     ) throws(ProjectionError) {
         guard !changes.isEmpty else { return }
         let t = bucketedValues(g)
-        let read = try db.statement("SELECT vals FROM \(t) WHERE w = ? AND b = ? AND metric = ?")
+        let p = db.sql.p
+        let read = try db.statement("SELECT vals FROM \(t) WHERE w = \(p(1)) AND b = \(p(2)) AND metric = \(p(3))")
         let write = try db.statement(
             """
-            INSERT INTO \(t)(w, b, metric, vals) VALUES(?, ?, ?, ?)
+            INSERT INTO \(t)(w, b, metric, vals) VALUES(\(db.sql.parameters(4)))
             ON CONFLICT(w, b, metric) DO UPDATE SET vals = excluded.vals
             """)
-        let delete = try db.statement("DELETE FROM \(t) WHERE w = ? AND b = ? AND metric = ?")
+        let delete = try db.statement("DELETE FROM \(t) WHERE w = \(p(1)) AND b = \(p(2)) AND metric = \(p(3))")
         for bucket in changes {
             read.reset()
             read.bind(1, bucket.width)
@@ -71,8 +72,12 @@ extension TotalsTables {
         _ metrics: [String], runs: [TimeBuckets.Run], in db: ProjectionDatabase,
         generation g: Int64
     ) throws(ProjectionError) -> [String: Int64] {
+        let p = db.sql.p
         let st = try db.statement(
-            "SELECT key, n FROM \(bucketed(g)) WHERE m = ? AND w = ? AND b >= ? AND b < ? AND n != 0")
+            """
+            SELECT key, n FROM \(bucketed(g))
+            WHERE m = \(p(1)) AND w = \(p(2)) AND b >= \(p(3)) AND b < \(p(4)) AND n != 0
+            """)
         var result: [String: Int64] = [:]
         for metric in metrics {
             for run in runs {
@@ -93,9 +98,11 @@ extension TotalsTables {
         _ name: String, runs: [TimeBuckets.Run], in db: ProjectionDatabase,
         generation g: Int64
     ) throws(ProjectionError) -> [String: [[Int64]]] {
+        let p = db.sql.p
         let st = try db.statement(
             """
-            SELECT metric, vals FROM \(bucketedValues(g)) WHERE w = ? AND b >= ? AND b < ? AND metric > ? AND metric < ?
+            SELECT metric, vals FROM \(bucketedValues(g))
+            WHERE w = \(p(1)) AND b >= \(p(2)) AND b < \(p(3)) AND metric > \(p(4)) AND metric < \(p(5))
             """)
         var result: [String: [[Int64]]] = [:]
         for run in runs {

@@ -18,17 +18,19 @@ struct TotalsTables {
     func names(_ g: Int64) -> [String] { [total(g), hist(g), coarse(g), bucketed(g), bucketedValues(g)] }
 
     func create(in db: ProjectionDatabase, generation g: Int64) throws(ProjectionError) {
+        let sql = db.sql
+        let (int, text) = (sql.integer, sql.text)
         try db.execute(
             """
-            CREATE TABLE IF NOT EXISTS \(total(g))(key TEXT PRIMARY KEY, n INTEGER NOT NULL) WITHOUT ROWID;
-            CREATE TABLE IF NOT EXISTS \(hist(g))(metric TEXT NOT NULL, v INTEGER NOT NULL, n INTEGER NOT NULL,
-              PRIMARY KEY(metric, v)) WITHOUT ROWID;
-            CREATE TABLE IF NOT EXISTS \(coarse(g))(metric TEXT NOT NULL, b INTEGER NOT NULL, n INTEGER NOT NULL,
-              PRIMARY KEY(metric, b)) WITHOUT ROWID;
-            CREATE TABLE IF NOT EXISTS \(bucketed(g))(m TEXT NOT NULL, w INTEGER NOT NULL, b INTEGER NOT NULL,
-              key TEXT NOT NULL, n INTEGER NOT NULL, PRIMARY KEY(m, w, b, key)) WITHOUT ROWID;
-            CREATE TABLE IF NOT EXISTS \(bucketedValues(g))(w INTEGER NOT NULL, b INTEGER NOT NULL,
-              metric TEXT NOT NULL, vals TEXT NOT NULL, PRIMARY KEY(w, b, metric)) WITHOUT ROWID;
+            CREATE TABLE IF NOT EXISTS \(total(g))(key \(text) PRIMARY KEY, n \(int) NOT NULL)\(sql.clustered);
+            CREATE TABLE IF NOT EXISTS \(hist(g))(metric \(text) NOT NULL, v \(int) NOT NULL, n \(int) NOT NULL,
+              PRIMARY KEY(metric, v))\(sql.clustered);
+            CREATE TABLE IF NOT EXISTS \(coarse(g))(metric \(text) NOT NULL, b \(int) NOT NULL, n \(int) NOT NULL,
+              PRIMARY KEY(metric, b))\(sql.clustered);
+            CREATE TABLE IF NOT EXISTS \(bucketed(g))(m \(text) NOT NULL, w \(int) NOT NULL, b \(int) NOT NULL,
+              key \(text) NOT NULL, n \(int) NOT NULL, PRIMARY KEY(m, w, b, key))\(sql.clustered);
+            CREATE TABLE IF NOT EXISTS \(bucketedValues(g))(w \(int) NOT NULL, b \(int) NOT NULL,
+              metric \(text) NOT NULL, vals \(text) NOT NULL, PRIMARY KEY(w, b, metric))\(sql.clustered);
             """)
     }
 
@@ -236,7 +238,8 @@ struct TotalsTables {
     func counts(_ metrics: [String], in db: ProjectionDatabase, generation g: Int64) throws(ProjectionError)
         -> [String: Int64]
     {
-        let st = try db.statement("SELECT key, n FROM \(total(g)) WHERE key >= ? AND key < ? AND n != 0")
+        let p = db.sql.p
+        let st = try db.statement("SELECT key, n FROM \(total(g)) WHERE key >= \(p(1)) AND key < \(p(2)) AND n != 0")
         var result: [String: Int64] = [:]
         for metric in metrics {
             st.reset()
@@ -252,7 +255,9 @@ struct TotalsTables {
 
     /// The histogram metrics holding at least one value.
     func metrics(prefix: String, in db: ProjectionDatabase, generation g: Int64) throws(ProjectionError) -> [String] {
-        let st = try db.statement("SELECT DISTINCT metric FROM \(coarse(g)) WHERE metric > ? AND metric < ? AND n != 0")
+        let p = db.sql.p
+        let st = try db.statement(
+            "SELECT DISTINCT metric FROM \(coarse(g)) WHERE metric > \(p(1)) AND metric < \(p(2)) AND n != 0")
         st.bind(1, prefix + "|")
         st.bind(2, prefix + "}")
         var result: [String] = []
@@ -265,7 +270,8 @@ struct TotalsTables {
     func distribution(_ metric: String, in db: ProjectionDatabase, generation g: Int64) throws(ProjectionError)
         -> Distribution
     {
-        let st = try db.statement("SELECT b, n FROM \(coarse(g)) WHERE metric = ? AND n != 0 ORDER BY b")
+        let p = db.sql.p
+        let st = try db.statement("SELECT b, n FROM \(coarse(g)) WHERE metric = \(p(1)) AND n != 0 ORDER BY b")
         st.bind(1, metric)
         var buckets: [(Int64, Int64)] = []
         while try st.step() { buckets.append((st.int(0), st.int(1))) }
@@ -279,7 +285,8 @@ struct TotalsTables {
                 if seen + n >= rank {
                     let fine = try db.statement(
                         """
-                        SELECT v, n FROM \(hist(g)) WHERE metric = ? AND v >= ? AND v < ? AND n != 0 ORDER BY v
+                        SELECT v, n FROM \(hist(g))
+                        WHERE metric = \(p(1)) AND v >= \(p(2)) AND v < \(p(3)) AND n != 0 ORDER BY v
                         """)
                     fine.bind(1, metric)
                     fine.bind(2, bucket << Self.coarseShift)

@@ -76,12 +76,24 @@ extension ProjectionEngine {
         case text(String)
     }
 
+    /// A matching row of the streams table: the columns it is read from, and its decoding.
     private struct Found {
+        static let columns = "sid, name, start_t, outcome, events"
+
         var sid: Int64
         var name: String
         var startedAt: Int64
         var outcome: String
         var events: Int64
+
+        /// The current row of a statement that selects ``columns``.
+        init(_ st: Statement) {
+            sid = st.int(0)
+            name = st.text(1)
+            startedAt = st.int(2)
+            outcome = st.text(3)
+            events = st.int(4)
+        }
     }
 
     private func findInSnapshot(_ filter: StreamFilter, limit: Int, generation g: Int64) throws(ProjectionError)
@@ -92,15 +104,15 @@ extension ProjectionEngine {
         var binds: [Bound] = []
         func equal(_ column: String, _ value: String?) {
             guard let value else { return }
-            conditions.append("\(column) = ?")
+            conditions.append("\(column) = \(db.sql.p(binds.count + 1))")
             binds.append(.text(value))
         }
         if let since = filter.window.since {
-            conditions.append("start_t >= ?")
+            conditions.append("start_t >= \(db.sql.p(binds.count + 1))")
             binds.append(.int(since.millisecondsSinceEpoch))
         }
         if let until = filter.window.until {
-            conditions.append("start_t < ?")
+            conditions.append("start_t < \(db.sql.p(binds.count + 1))")
             binds.append(.int(until.millisecondsSinceEpoch))
         }
         equal("category", filter.category)
@@ -120,16 +132,18 @@ extension ProjectionEngine {
         equal("ati", filter.acsTransID)
         equal("dci", filter.digitalCardID)
         if let correlation = filter.correlationID {
-            conditions.append("sid IN (SELECT sid FROM \(StreamsProjection.correlationTable(g)) WHERE cid = ?)")
+            let cid = db.sql.p(binds.count + 1)
+            conditions.append("sid IN (SELECT sid FROM \(StreamsProjection.correlationTable(g)) WHERE cid = \(cid))")
             binds.append(.text(correlation))
         }
-        let base = "SELECT sid, name, start_t, outcome, events FROM \(table)"
+        let base = "SELECT \(Found.columns) FROM \(table)"
+        // Parameters are numbered in the order they are bound: the filter's, the tie's, the limit.
         func rows(_ extra: String?, order: String, limit: Int?, extraBind: Int64? = nil) throws(ProjectionError)
             -> [Found]
         {
             let all = conditions + (extra.map { [$0] } ?? [])
             var sql = base + (all.isEmpty ? "" : " WHERE " + all.joined(separator: " AND ")) + " ORDER BY " + order
-            if limit != nil { sql += " LIMIT ?" }
+            if limit != nil { sql += " LIMIT \(db.sql.p(binds.count + (extraBind == nil ? 1 : 2)))" }
             let st = try db.statement(sql)
             var index: Int32 = 1
             for bind in binds {
@@ -146,12 +160,7 @@ extension ProjectionEngine {
             if let limit { st.bind(index, Int64(limit)) }
             defer { st.reset() }
             var found: [Found] = []
-            while try st.step() {
-                found.append(
-                    Found(
-                        sid: st.int(0), name: st.text(1), startedAt: st.int(2), outcome: st.text(3),
-                        events: st.int(4)))
-            }
+            while try st.step() { found.append(Found(st)) }
             return found
         }
         // The index order is (start, sid); names order the streams that start in the same
@@ -162,7 +171,8 @@ extension ProjectionEngine {
         if truncated {
             let boundary = found[limit].startedAt
             found.removeAll { $0.startedAt >= boundary }
-            var ties = try rows("start_t = ?", order: "sid", limit: nil, extraBind: boundary)
+            let tie = "start_t = \(db.sql.p(binds.count + 1))"
+            var ties = try rows(tie, order: "sid", limit: nil, extraBind: boundary)
             try name(&ties)
             ties.sort { $0.name < $1.name }
             found += ties.prefix(limit - found.count)

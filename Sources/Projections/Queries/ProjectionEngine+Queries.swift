@@ -64,6 +64,11 @@ extension ProjectionEngine {
     /// A millisecond range `[lo, hi)`.
     typealias Span = (lo: Int64, hi: Int64)
 
+    /// The parameters a span's bounds are bound to, in this engine's spelling: every query of
+    /// a span binds its `lo` first, then its `hi`.
+    var spanLo: String { db.sql.p(1) }
+    var spanHi: String { db.sql.p(2) }
+
     private struct GroupKey: Hashable {
         var a = "", b = "", c = "", d = "", e = ""
         var i = 0 as Int64, j = 0 as Int64
@@ -75,7 +80,7 @@ extension ProjectionEngine {
     /// decimal) and the sums. The grouping is done here, in a hash table: SQLite's `GROUP BY`
     /// sorts every row through a temporary B-tree, several times slower over tens of thousands
     /// of rows; integer columns are read as integers (reading them as text costs an allocation
-    /// per row). `?1` and `?2` are bound to the span's bounds.
+    /// per row). ``spanLo`` and ``spanHi`` are bound to the span's bounds.
     private func summed(
         _ sql: String, _ span: Span, texts: Int32, ints: Int32 = 0, values: Int32 = 1,
         _ group: ([String], Int64, Int64) -> Void
@@ -166,20 +171,20 @@ extension ProjectionEngine {
         let cf = CardProjection.factTable(try generation(.card))
         try summed(
             """
-            SELECT a, 1 FROM \(f) WHERE kind = 1 AND t >= ?1 AND t < ?2 AND a IN ('submitText', 'resend')
+            SELECT a, 1 FROM \(f) WHERE kind = 1 AND t >= \(spanLo) AND t < \(spanHi) AND a IN ('submitText', 'resend')
             """, span, texts: 1
         ) { columns, n in
             if columns[0] == "submitText" { report.threeDSSubmissions += n } else { report.resends += n }
         }
         try summed(
-            "SELECT a, 1 FROM \(cf) WHERE kind = 1 AND t >= ?1 AND t < ?2",
+            "SELECT a, 1 FROM \(cf) WHERE kind = 1 AND t >= \(spanLo) AND t < \(spanHi)",
             span, texts: 1
         ) { columns, n in
             report.tokenizationSubmissions += n
             report.byMethod[columns[0], default: 0] += n
         }
         try summed(
-            "SELECT a, 1 FROM \(cf) WHERE kind = 2 AND t >= ?1 AND t < ?2",
+            "SELECT a, 1 FROM \(cf) WHERE kind = 2 AND t >= \(spanLo) AND t < \(spanHi)",
             span, texts: 1
         ) { columns, n in report.rejected[columns[0], default: 0] += n }
     }
@@ -197,8 +202,8 @@ extension ProjectionEngine {
         let cf = CardProjection.factTable(try generation(.card))
         try summed(
             """
-            SELECT outcome, 1 FROM \(s) WHERE sub_first_t >= ?1 AND sid IN
-              (SELECT sid FROM \(f) WHERE kind = 1 AND t >= ?1 AND t < ?2 AND a = 'submitText')
+            SELECT outcome, 1 FROM \(s) WHERE sub_first_t >= \(spanLo) AND sid IN
+              (SELECT sid FROM \(f) WHERE kind = 1 AND t >= \(spanLo) AND t < \(spanHi) AND a = 'submitText')
             """, span, texts: 0, ints: 1
         ) { columns, n in
             report.transactions += n
@@ -206,8 +211,8 @@ extension ProjectionEngine {
         }
         try summed(
             """
-            SELECT outcome = 1, 1 FROM \(cs) WHERE otp_first_t >= ?1 AND sid IN
-              (SELECT sid FROM \(cf) WHERE kind = 1 AND t >= ?1 AND t < ?2)
+            SELECT outcome = 1, 1 FROM \(cs) WHERE otp_first_t >= \(spanLo) AND sid IN
+              (SELECT sid FROM \(cf) WHERE kind = 1 AND t >= \(spanLo) AND t < \(spanHi))
             """, span, texts: 0, ints: 1
         ) { columns, n in
             report.journeys += n
@@ -240,8 +245,9 @@ extension ProjectionEngine {
         }
         try summed(
             """
-            SELECT outcome, 1 FROM \(s) WHERE sub_first_t < ?1 AND sub_last_t - sub_first_t <= \(LongSpanTable.limit)
-              AND sid IN (SELECT sid FROM \(f) WHERE kind = 1 AND t >= ?1 AND t < ?2 AND a = 'submitText')
+            SELECT outcome, 1 FROM \(s) WHERE sub_first_t < \(spanLo)
+              AND sub_last_t - sub_first_t <= \(LongSpanTable.limit)
+              AND sid IN (SELECT sid FROM \(f) WHERE kind = 1 AND t >= \(spanLo) AND t < \(spanHi) AND a = 'submitText')
             """, span, texts: 0, ints: 1
         ) { columns, n in transaction(Int64(columns[0]) ?? -1, n) }
         try ThreeDSProjection.longSpans.straddlers(lo, hi, streamTable: s, in: db, generation: g3) {
@@ -249,8 +255,9 @@ extension ProjectionEngine {
         }
         try summed(
             """
-            SELECT outcome, 1 FROM \(cs) WHERE otp_first_t < ?1 AND otp_last_t - otp_first_t <= \(LongSpanTable.limit)
-              AND sid IN (SELECT sid FROM \(cf) WHERE kind = 1 AND t >= ?1 AND t < ?2)
+            SELECT outcome, 1 FROM \(cs) WHERE otp_first_t < \(spanLo)
+              AND otp_last_t - otp_first_t <= \(LongSpanTable.limit)
+              AND sid IN (SELECT sid FROM \(cf) WHERE kind = 1 AND t >= \(spanLo) AND t < \(spanHi))
             """, span, texts: 0, ints: 1
         ) { columns, n in journey(Int64(columns[0]) ?? -1, n) }
         try CardProjection.longSpans.straddlers(lo, hi, streamTable: cs, in: db, generation: gc) { journey($0, 1) }
@@ -271,7 +278,7 @@ extension ProjectionEngine {
         try summed(
             """
             SELECT s.ds, f.a, 1 FROM \(f) f JOIN \(s) s ON s.sid = f.sid
-            WHERE f.kind = 3 AND f.t >= ?1 AND f.t < ?2
+            WHERE f.kind = 3 AND f.t >= \(spanLo) AND f.t < \(spanHi)
             """, span, texts: 2
         ) { columns, n in
             report.challengeTimeouts += n
@@ -281,7 +288,7 @@ extension ProjectionEngine {
         try summed(
             """
             SELECT kind, 1 FROM \(cf) WHERE ((kind = 2 AND a = 'expired') OR kind = 3)
-              AND t >= ?1 AND t < ?2
+              AND t >= \(spanLo) AND t < \(spanHi)
             """, span, texts: 0, ints: 1
         ) { columns, n in
             if columns[0] == "2" { report.otpExpired += n } else { report.activationsExpired += n }
@@ -297,7 +304,7 @@ extension ProjectionEngine {
             try summed(
                 """
                 SELECT ds, mv, coalesce(ares, ''), started_t IS NOT NULL, outcome, 1 FROM \(s)
-                WHERE created_t >= ?1 AND created_t < ?2
+                WHERE created_t >= \(spanLo) AND created_t < \(spanHi)
                 """, span, texts: 3, ints: 2
             ) { columns, n in
                 report.count(
@@ -316,14 +323,14 @@ extension ProjectionEngine {
         let f = ThreeDSProjection.factTable(try generation(.threeDS))
         for span in cover.partial {
             try summed(
-                "SELECT a, 1 FROM \(f) WHERE kind = 2 AND t >= ?1 AND t < ?2",
+                "SELECT a, 1 FROM \(f) WHERE kind = 2 AND t >= \(spanLo) AND t < \(spanHi)",
                 span, texts: 1
             ) { columns, n in
                 report.screens += n
                 report.byUiType[columns[0], default: ChallengesReport.Slice()].screens += n
             }
             try summed(
-                "SELECT b, a, 1 FROM \(f) WHERE kind = 1 AND t >= ?1 AND t < ?2",
+                "SELECT b, a, 1 FROM \(f) WHERE kind = 1 AND t >= \(spanLo) AND t < \(spanHi)",
                 span, texts: 2
             ) { columns, n in
                 report.requests += n
@@ -332,7 +339,7 @@ extension ProjectionEngine {
             try summed(
                 """
                 SELECT coalesce(last_ui, 'none'), outcome, 1, requests FROM \(s)
-                WHERE ended_t >= ?1 AND ended_t < ?2 AND started_t IS NOT NULL
+                WHERE ended_t >= \(spanLo) AND ended_t < \(spanHi) AND started_t IS NOT NULL
                 """, span, texts: 1, ints: 1, values: 2
             ) { columns, n, rounds in
                 let ui = columns[0]
@@ -354,7 +361,7 @@ extension ProjectionEngine {
         let f = ThreeDSProjection.factTable(try generation(.threeDS))
         for span in cover.partial {
             try summed(
-                "SELECT a, b, 1 FROM \(f) WHERE kind = 4 AND t >= ?1 AND t < ?2",
+                "SELECT a, b, 1 FROM \(f) WHERE kind = 4 AND t >= \(spanLo) AND t < \(spanHi)",
                 span, texts: 2
             ) { columns, n in
                 report.protocolErrors += n
@@ -362,7 +369,7 @@ extension ProjectionEngine {
                 report.protocolByComponent[columns[1], default: 0] += n
             }
             try summed(
-                "SELECT a, 1 FROM \(f) WHERE kind = 5 AND t >= ?1 AND t < ?2",
+                "SELECT a, 1 FROM \(f) WHERE kind = 5 AND t >= \(spanLo) AND t < \(spanHi)",
                 span, texts: 1
             ) { columns, n in
                 report.runtimeErrors += n
@@ -381,11 +388,11 @@ extension ProjectionEngine {
         for span in cover.partial {
             report.decisions +=
                 try db.scalarInt(
-                    "SELECT count(*) FROM \(cs) WHERE decision_t >= ? AND decision_t < ?",
+                    "SELECT count(*) FROM \(cs) WHERE decision_t >= \(spanLo) AND decision_t < \(spanHi)",
                     [span.lo, span.hi]) ?? 0
             try summed(
                 """
-                SELECT a, b, kind, 1 FROM \(cf) WHERE kind IN (3, 4, 5, 6, 7, 8) AND t >= ?1 AND t < ?2
+                SELECT a, b, kind, 1 FROM \(cf) WHERE kind IN (3, 4, 5, 6, 7, 8) AND t >= \(spanLo) AND t < \(spanHi)
                 """, span, texts: 2, ints: 1
             ) { columns, n in
                 let method = columns[0]
@@ -428,7 +435,7 @@ extension ProjectionEngine {
                 try values(
                     """
                     SELECT ds, ended_t - started_t AS d FROM \(s)
-                    WHERE started_t IS NOT NULL AND ended_t >= ?1 AND ended_t < ?2
+                    WHERE started_t IS NOT NULL AND ended_t >= \(spanLo) AND ended_t < \(spanHi)
                     """, span))
             {
                 lists[ds, default: []].append(values)
@@ -457,7 +464,7 @@ extension ProjectionEngine {
             for (method, values) in Self.grouped(
                 try values(
                     """
-                    SELECT a, v FROM \(cf) WHERE kind = 6 AND v IS NOT NULL AND t >= ?1 AND t < ?2
+                    SELECT a, v FROM \(cf) WHERE kind = 6 AND v IS NOT NULL AND t >= \(spanLo) AND t < \(spanHi)
                     """, span))
             {
                 lists[method, default: []].append(values)

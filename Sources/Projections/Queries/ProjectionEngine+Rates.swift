@@ -54,30 +54,23 @@ extension ProjectionEngine {
         let s = ThreeDSProjection.streamTable(try generation(.threeDS))
         let transactions = try db.statement(
             """
-            SELECT coalesce(ares, ''), started_t IS NOT NULL, outcome FROM \(s) WHERE created_t >= ? AND created_t < ?
+            SELECT \(TransactionRateRow.columns) FROM \(s) WHERE created_t >= \(spanLo) AND created_t < \(spanHi)
             """)
         transactions.bind(1, span.lo)
         transactions.bind(2, span.hi)
         while try transactions.step() {
-            report.countTransactions(
-                1, ares: transactions.text(0), challenged: transactions.int(1) != 0,
-                outcome: ThreeDSTransaction.OutcomeKey(code: transactions.int(2)) ?? .open)
+            let row = TransactionRateRow(transactions)
+            report.countTransactions(1, ares: row.ares, challenged: row.challenged, outcome: row.outcome)
         }
         let cs = CardProjection.streamTable(try generation(.card))
         let journeys = try db.statement(
             """
-            SELECT eligible, outcome, decision_t, sel_types, selected FROM \(cs) WHERE start_t >= ? AND start_t < ?
+            SELECT \(CardStreamRow.cohortColumns) FROM \(cs) WHERE start_t >= \(spanLo) AND start_t < \(spanHi)
             """)
         journeys.bind(1, span.lo)
         journeys.bind(2, span.hi)
         while try journeys.step() {
-            var row = CardStreamRow(sid: 0, name: "")
-            row.eligible = journeys.int(0) != 0
-            row.outcome = CardDigitization.OutcomeKey(code: journeys.int(1)) ?? .open
-            row.decisionAt = journeys.optionalInt(2)
-            row.selectedTypes = journeys.optionalText(3).map { $0.split(separator: ",").map(String.init) } ?? []
-            row.selectedKind = journeys.optionalText(4)
-            let key = CardFold.cohortKey(row)
+            let key = CardFold.cohortKey(CardStreamRow(cohortColumnsOf: journeys))
             report.countJourneys(
                 1, eligible: key.eligible == "1", decision: key.decision, activated: key.activated == "1",
                 selectedTypes: key.selectedTypes.split(separator: ","), lastType: key.lastType)
@@ -101,5 +94,36 @@ extension ProjectionEngine {
 
     private static func outcome(key: String) -> ThreeDSTransaction.OutcomeKey {
         ThreeDSTransaction.OutcomeKey(rawValue: key) ?? .open
+    }
+}
+
+/// A 3DS stream's columns a rate counts: the columns it is read from, and its decoding.
+private struct TransactionRateRow {
+    static let columns = "coalesce(ares, ''), started_t IS NOT NULL, outcome"
+
+    var ares: String
+    var challenged: Bool
+    var outcome: ThreeDSTransaction.OutcomeKey
+
+    /// The current row of a statement that selects ``columns``.
+    init(_ st: Statement) {
+        ares = st.text(0)
+        challenged = st.int(1) != 0
+        outcome = ThreeDSTransaction.OutcomeKey(code: st.int(2)) ?? .open
+    }
+}
+
+extension CardStreamRow {
+    /// The columns of a card stream row its cohort key needs (``CardFold/cohortKey(_:)``).
+    fileprivate static let cohortColumns = "eligible, outcome, decision_t, sel_types, selected"
+
+    /// A row holding the cohort columns of a statement's current row (``cohortColumns``).
+    fileprivate init(cohortColumnsOf st: Statement) {
+        self.init(sid: 0, name: "")
+        eligible = st.int(0) != 0
+        outcome = CardDigitization.OutcomeKey(code: st.int(1)) ?? .open
+        decisionAt = st.optionalInt(2)
+        selectedTypes = st.optionalText(3).map { $0.split(separator: ",").map(String.init) } ?? []
+        selectedKind = st.optionalText(4)
     }
 }
