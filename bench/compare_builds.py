@@ -3,13 +3,14 @@
 
     python3 bench/compare_builds.py BASE_JOURNAL NEW_JOURNAL [--events N] [--runs R] [--big N]
     python3 bench/compare_builds.py BASE NEW --journal PATH --steps "replay --all,verify" --runs 5
+    python3 bench/compare_builds.py BASE NEW --import-only --events 500000 --runs 5
 
 Each step runs R times per build, base and new alternating, on the same input; the table gives
 the median wall time, the median CPU time (user + system of the child: what the code costs
 whatever else the machine does) and new/base ratios. Steps: import of an NDJSON file into a new
 journal, replay --all, project --rebuild and verify of the imported journal, and simulate of
 --big events into a new journal (the load path). Everything runs in a temporary folder that is
-removed at the end.
+removed at the end. --import-only runs the import step alone.
 
 With --journal, the read steps (replay --all, project --rebuild, verify; --steps picks some) run
 on that journal instead (rebuild on a copy per run), with no import or simulate, and the table
@@ -53,6 +54,7 @@ def main():
     parser.add_argument("--big", type=int, default=2_000_000, help="events of the simulate step")
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--journal", help="an existing journal for the read steps only")
+    parser.add_argument("--import-only", action="store_true", help="only the import into a new journal")
     parser.add_argument("--steps", default="replay --all,project --rebuild,verify",
                         help="with --journal: the read steps, comma-separated")
     args = parser.parse_args()
@@ -78,14 +80,15 @@ def main():
                 db = os.path.join(folder, f"{build}.db")
                 remove_journal(db)
                 record("import", build, timed([journal, "import", workload, "--db", db], folder))
-        for step, command in [("replay --all", ["replay", "--all"]), ("project --rebuild", ["project", "--rebuild"]),
-                              ("verify", ["verify"])]:
+        read_steps = [("replay --all", ["replay", "--all"]), ("project --rebuild", ["project", "--rebuild"]),
+                      ("verify", ["verify"])]
+        for step, command in [] if args.import_only else read_steps:
             for run in range(args.runs):
                 for build, journal in builds.items():
                     db = os.path.join(folder, f"{build}.db")
                     record(step, build, timed([journal] + command + ["--db", db], folder))
         big_transactions = args.big // 8
-        for run in range(args.runs):
+        for run in range(0 if args.import_only else args.runs):
             for build, journal in builds.items():
                 db = os.path.join(folder, f"{build}-big.db")
                 remove_journal(db)

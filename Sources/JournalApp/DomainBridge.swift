@@ -92,6 +92,20 @@ package enum SensitiveData {
         SensitiveDataGuard.check(data: data, meta: meta)?.description
     }
 
+    /// Whether a flat object's members pass the guard: no forbidden key, no integer or string
+    /// that looks like a card number (what `problem(data:meta:)` finds in the same members).
+    static func passes(_ flat: JSONFlatObject) -> Bool {
+        for index in 0..<flat.count {
+            if SensitiveDataGuard.isForbiddenKey(flat.key(at: index)) { return false }
+            switch flat.value(at: index) {
+            case let .number(number): if SensitiveDataGuard.isCardNumberInteger(number.text) { return false }
+            case let .string(string): if SensitiveDataGuard.containsCardNumber(string) { return false }
+            case .null, .bool, .array, .object: continue
+            }
+        }
+        return true
+    }
+
     /// The rule identifier of a sensitive-data rejection.
     static let rule = "sensitive-data"
 

@@ -101,17 +101,27 @@ package struct Importer {
             /// A valid envelope, with its data and meta as the compact JSON text the store
             /// keeps; the stream name's check is kept for its turn (a duplicate id is reported
             /// before a bad stream name).
-            case envelope(Envelope, stream: Result<StreamName, EventStoreError>, payload: Payload)
+            case envelope(CheckedEnvelope, stream: Result<StreamName, EventStoreError>, payload: Payload)
         }
 
         package var line: InputLine
         package var content: Content
     }
 
-    /// An envelope's data and meta encoded for the store (`Envelope.dataBytes`, `metaBytes`).
+    /// A valid envelope's fields other than its data and meta (which are in its `Payload`).
+    package struct CheckedEnvelope: Sendable {
+        var id: String
+        var stream: String
+        var type: String
+        var occurredAt: Timestamp
+    }
+
+    /// An envelope's data and meta encoded for the store (`Envelope.dataBytes`, `metaBytes`),
+    /// and the parsed data when the line was read as a tree (so the fold does not parse it again).
     package struct Payload: Sendable {
         var data: [UInt8]
         var meta: [UInt8]?
+        var parsedData: JSONObject?
     }
 
     /// Validates `line` and, when it is valid and new, appends it.
@@ -125,6 +135,12 @@ package struct Importer {
         if let problem = line.problem {
             return PreparedLine(
                 line: line, content: .rejected(Rejection(reason: problem.description, rule: problem.rule)))
+        }
+        // The common line is read field by field; any other goes through the JSON tree, which
+        // gives every error.
+        if let (checked, payload) = EnvelopeFieldReader.read(line.bytes) {
+            let stream = Result { () throws(EventStoreError) in try StreamName(checked.stream) }
+            return PreparedLine(line: line, content: .envelope(checked, stream: stream, payload: payload))
         }
         let envelope: Envelope
         do {
@@ -152,15 +168,17 @@ package struct Importer {
                         reason: problem, rule: SensitiveData.rule)))
         }
         let stream = Result { () throws(EventStoreError) in try StreamName(envelope.stream) }
-        let payload = Payload(data: envelope.dataBytes, meta: envelope.metaBytes)
-        return PreparedLine(line: line, content: .envelope(envelope, stream: stream, payload: payload))
+        let payload = Payload(data: envelope.dataBytes, meta: envelope.metaBytes, parsedData: envelope.data)
+        let checked = CheckedEnvelope(
+            id: envelope.id, stream: envelope.stream, type: envelope.type, occurredAt: envelope.occurredAt)
+        return PreparedLine(line: line, content: .envelope(checked, stream: stream, payload: payload))
     }
 
     /// Validates a prepared line against the journal and the lines before it and, when it is
     /// valid and new, appends it.
     /// - Throws: only failures of the store itself (I/O, a full disk), which end the import.
     package mutating func importPrepared(_ prepared: PreparedLine) throws(EventStoreError) -> Outcome {
-        let envelope: Envelope
+        let envelope: CheckedEnvelope
         let checkedStream: Result<StreamName, EventStoreError>
         let payload: Payload
         switch prepared.content {
@@ -175,7 +193,7 @@ package struct Importer {
             .rejected(Rejection(stream: envelope.stream, type: envelope.type, reason: reason, rule: rule))
         }
         if case let .transaction(transaction) = target, let stored = try transaction.event(withID: envelope.id) {
-            guard let difference = firstDifference(stored, envelope) else { return .duplicate }
+            guard let difference = firstDifference(stored, envelope, payload) else { return .duplicate }
             return reject(
                 "id \(envelope.id) is already used by another event (position \(stored.position), "
                     + "\(stored.stream) \(stored.type)): \(difference) differs", rule: Self.duplicateIDRule)
@@ -194,11 +212,21 @@ package struct Importer {
             case let .failure(violation): return reject(violation.reason, rule: violation.rule)
             }
         }
-        do {
-            try state.fold.apply(type: envelope.type, data: envelope.data, occurredAt: envelope.occurredAt)
-        } catch {
-            return reject(error.reason, rule: error.rule)
+        // A line read as a tree folds from its tree, any other from its data's bytes in place.
+        let violation: RuleViolation? = payload.data.withUnsafeBytes { bytes in
+            do throws(RuleViolation) {
+                if let data = payload.parsedData {
+                    try state.fold.apply(type: envelope.type, data: data, occurredAt: envelope.occurredAt)
+                } else {
+                    try state.fold.apply(
+                        type: envelope.type, dataBytes: bytes, occurredAt: envelope.occurredAt, parser: parser)
+                }
+                return nil
+            } catch {
+                return error
+            }
         }
+        if let violation { return reject(violation.reason, rule: violation.rule) }
         let event = ProposedEvent(
             id: envelope.id, type: envelope.type, occurredAt: envelope.occurredAt,
             data: payload.data, meta: payload.meta, recordedAt: recordedAt)
@@ -273,18 +301,23 @@ package struct Importer {
     /// Spec §2: the same content is the same stream, type, occurredAt, and data and meta
     /// equal as JSON values. Returns nil for the same content, else the first field that
     /// differs (`type`, `stream`, `occurredAt`, `data.<key>`, `meta.<key>`), never a value.
-    private func firstDifference(_ stored: RecordedEvent, _ envelope: Envelope) -> String? {
+    private func firstDifference(_ stored: RecordedEvent, _ envelope: CheckedEnvelope, _ payload: Payload)
+        -> String?
+    {
         if stored.type != envelope.type { return "type" }
         if stored.stream.rawValue != envelope.stream { return "stream" }
         if stored.occurredAt != envelope.occurredAt { return "occurredAt" }
         guard let data = try? parser.parse(stored.data).objectValue else { return "data" }
-        if let key = Self.firstDifferentKey(data, envelope.data) { return "data" + key }
+        // The new event's data and meta are compact JSON of objects the line held.
+        let newData = payload.parsedData ?? (try? parser.parse(payload.data).objectValue) ?? JSONObject()
+        if let key = Self.firstDifferentKey(data, newData) { return "data" + key }
         var meta = JSONObject()
         if let bytes = stored.meta {
             guard let parsed = try? parser.parse(bytes).objectValue else { return "meta" }
             meta = parsed
         }
-        if let key = Self.firstDifferentKey(meta, envelope.meta ?? JSONObject()) { return "meta" + key }
+        let newMeta = payload.meta.flatMap { try? parser.parse($0).objectValue } ?? JSONObject()
+        if let key = Self.firstDifferentKey(meta, newMeta) { return "meta" + key }
         return nil
     }
 
