@@ -124,6 +124,8 @@ extension PostgresJournal {
         -> [(id: Int64, name: String, lastPosition: Int64?)]
     {
         guard limit > 0 else { return [] }
+        // A journal of an older schema, opened read-only, records no ends.
+        guard hasStreamEnds else { return try streamNames(fromID: fromID, limit: limit).map { ($0.id, $0.name, nil) } }
         let result = try run("listing streams and their ends by id") { () throws(PostgresError) in
             try pg.query(
                 "SELECT id, name, last_position FROM journal_streams WHERE id >= $1 ORDER BY id LIMIT $2",

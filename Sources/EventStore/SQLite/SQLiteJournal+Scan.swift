@@ -173,6 +173,8 @@ extension SQLiteJournal {
         -> [(id: Int64, name: String, lastPosition: Int64?)]
     {
         guard limit > 0 else { return [] }
+        // A journal of an older schema, opened without upgrading, records no ends.
+        guard hasStreamEnds else { return try streamNames(fromID: fromID, limit: limit).map { ($0.id, $0.name, nil) } }
         return try run("listing streams and their ends by id") { () throws(SQLiteError) in
             let statement = try sql.cached(
                 "SELECT id, name, last_position FROM journal_streams WHERE id >= ? ORDER BY id LIMIT ?")
