@@ -65,8 +65,21 @@ public protocol EventScanning: AnyObject {
     func scanAll(from position: Int64, limit: Int, _ body: (ScannedEvent) -> Bool) throws(EventStoreError) -> Int
     /// Up to `limit` streams with id ≥ `fromID`, in id order.
     func streamNames(fromID: Int64, limit: Int) throws(EventStoreError) -> [(id: Int64, name: String)]
+    /// Up to `limit` streams with id ≥ `fromID`, in id order, each with the position of its last
+    /// event as recorded with it (`journal_streams.last_position`; nil when none is recorded).
+    func streamEnds(fromID: Int64, limit: Int) throws(EventStoreError)
+        -> [(id: Int64, name: String, lastPosition: Int64?)]
     /// The name of one stream id.
     func streamName(id: Int64) throws(EventStoreError) -> String
     /// The name of an event type id.
     func typeName(id: Int64) throws(EventStoreError) -> String
+}
+
+extension EventScanning {
+    /// A store that records no stream ends: every end unknown.
+    public func streamEnds(fromID: Int64, limit: Int) throws(EventStoreError)
+        -> [(id: Int64, name: String, lastPosition: Int64?)]
+    {
+        try streamNames(fromID: fromID, limit: limit).map { ($0.id, $0.name, nil) }
+    }
 }

@@ -36,7 +36,9 @@ extension ReplayCommand {
             arguments, context, verb: "replaying", unit: .events, total: min(head, until))
         var scan = ReplayLogScan(store: scanning)
         do {
-            try scan.feed(run, untilPosition: until) { position in
+            // Up to the head as it is now: a stream's recorded end, read later, is then its last
+            // event within the scan, whatever is appended meanwhile.
+            try scan.feed(run, untilPosition: min(until, head)) { position in
                 progress?.update(done: position, events: position)
             }
         } catch {

@@ -10,6 +10,12 @@ extension PostgresEventStore: EventScanning {
         try reading { journal throws(EventStoreError) in try journal.streamNames(fromID: fromID, limit: limit) }
     }
 
+    public func streamEnds(fromID: Int64, limit: Int) throws(EventStoreError)
+        -> [(id: Int64, name: String, lastPosition: Int64?)]
+    {
+        try reading { journal throws(EventStoreError) in try journal.streamEnds(fromID: fromID, limit: limit) }
+    }
+
     public func streamName(id: Int64) throws(EventStoreError) -> String {
         try reading { journal throws(EventStoreError) in try journal.name(id: id, in: "journal_streams", what: "stream")
         }

@@ -119,6 +119,21 @@ extension PostgresJournal {
         return (0..<result.rowCount).map { (result.int64($0, 0), result.text($0, 1)) }
     }
 
+    /// Stream names and recorded last positions by id, from `fromID` on.
+    func streamEnds(fromID: Int64, limit: Int) throws(EventStoreError)
+        -> [(id: Int64, name: String, lastPosition: Int64?)]
+    {
+        guard limit > 0 else { return [] }
+        // A journal of an older schema, opened read-only, records no ends.
+        guard hasStreamEnds else { return try streamNames(fromID: fromID, limit: limit).map { ($0.id, $0.name, nil) } }
+        let result = try run("listing streams and their ends by id") { () throws(PostgresError) in
+            try pg.query(
+                "SELECT id, name, last_position FROM journal_streams WHERE id >= $1 ORDER BY id LIMIT $2",
+                [.int64(fromID), .int64(Int64(clamping: limit))])
+        }
+        return (0..<result.rowCount).map { (result.int64($0, 0), result.text($0, 1), result.optionalInt64($0, 2)) }
+    }
+
     /// The name of a stream or event type id (`table` is `journal_streams` or `journal_types`).
     func name(id: Int64, in table: String, what: String) throws(EventStoreError) -> String {
         let result = try run("looking up \(what) #\(id)") { () throws(PostgresError) in

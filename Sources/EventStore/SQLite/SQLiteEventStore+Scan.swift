@@ -9,6 +9,12 @@ extension SQLiteEventStore: EventScanning {
         try reading { connection throws(EventStoreError) in try connection.streamNames(fromID: fromID, limit: limit) }
     }
 
+    public func streamEnds(fromID: Int64, limit: Int) throws(EventStoreError)
+        -> [(id: Int64, name: String, lastPosition: Int64?)]
+    {
+        try reading { connection throws(EventStoreError) in try connection.streamEnds(fromID: fromID, limit: limit) }
+    }
+
     public func streamName(id: Int64) throws(EventStoreError) -> String {
         try reading { connection throws(EventStoreError) in try connection.streamName(of: id).rawValue }
     }

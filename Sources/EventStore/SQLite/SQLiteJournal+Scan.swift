@@ -167,4 +167,27 @@ extension SQLiteJournal {
             return result
         }
     }
+
+    /// Stream names and recorded last positions by id, from `fromID` on.
+    func streamEnds(fromID: Int64, limit: Int) throws(EventStoreError)
+        -> [(id: Int64, name: String, lastPosition: Int64?)]
+    {
+        guard limit > 0 else { return [] }
+        // A journal of an older schema, opened without upgrading, records no ends.
+        guard hasStreamEnds else { return try streamNames(fromID: fromID, limit: limit).map { ($0.id, $0.name, nil) } }
+        return try run("listing streams and their ends by id") { () throws(SQLiteError) in
+            let statement = try sql.cached(
+                "SELECT id, name, last_position FROM journal_streams WHERE id >= ? ORDER BY id LIMIT ?")
+            statement.bind(fromID, at: 1)
+            statement.bind(Int64(clamping: limit), at: 2)
+            defer { statement.reset() }
+            var result: [(id: Int64, name: String, lastPosition: Int64?)] = []
+            result.reserveCapacity(min(limit, 65_536))
+            while try statement.step() {
+                let end = statement.isNull(at: 2) ? nil : statement.int64(at: 2)
+                result.append((statement.int64(at: 0), statement.text(at: 1), end))
+            }
+            return result
+        }
+    }
 }

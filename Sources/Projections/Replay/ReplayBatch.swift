@@ -19,9 +19,10 @@ final class ReplayBatch: @unchecked Sendable {
 
     private(set) var events: [Event] = []
     private(set) var arena: [UInt8] = []
-    /// The streams whose first event is in this batch: entry and name (a lane starts the
-    /// stream's fold from its name).
-    var starts: [(entry: Int32, name: String)] = []
+    /// The streams whose first event is in this batch: entry, name (a lane starts the stream's
+    /// fold from its name) and the position of its last event, when the store records it
+    /// (`Int64.max` otherwise).
+    var starts: [(entry: Int32, name: String, end: Int64)] = []
     /// Type names by index, as of this batch.
     var types: [String] = []
 

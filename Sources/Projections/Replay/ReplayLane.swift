@@ -24,14 +24,22 @@ final class ReplayLane<Fold: ReplayFold>: @unchecked Sendable {
     private var keyTable: [[String]] = []
     private var categoryOf: [String: UInt16] = [:]
     private var names: [Int32: String] = [:]
+    /// The recorded last position of this lane's streams whose fold is live and whose end is known.
+    private var ends: [Int32: Int64] = [:]
+    /// Let a stream's fold go at its last event (or its failure): a comparison needs no final
+    /// fold; a recording keeps them for `replay --all`'s report.
+    let dropsEnded: Bool
+    /// The folds held now.
+    private(set) var live = 0
     private let parser = JSONParser()
     /// Two outputs: the run reads one batch's results while the lane fills the next one's.
     let outputs = [ReplayLaneOutput(), ReplayLaneOutput()]
 
-    init(lane: Int, of lanes: Int) {
+    init(lane: Int, of lanes: Int, dropsEnded: Bool) {
         precondition(lanes > 0 && (0..<lanes).contains(lane), "a lane of at least one")
         self.lane = lane
         self.lanes = lanes
+        self.dropsEnded = dropsEnded
     }
 
     func owns(entry: Int32) -> Bool { Int(entry) % lanes == lane }
@@ -45,16 +53,34 @@ final class ReplayLane<Fold: ReplayFold>: @unchecked Sendable {
     /// Folds this lane's events of `batch` into their streams, leaving the results in
     /// `outputs[output]`.
     func fold(_ batch: ReplayBatch, into output: Int) {
-        for (entry, name) in batch.starts where owns(entry: entry) { names[entry] = name }
+        for (entry, name, end) in batch.starts where owns(entry: entry) {
+            names[entry] = name
+            if end != .max { ends[entry] = end }
+        }
         let out = outputs[output]
         out.removeAll()
         let types = batch.types
         batch.withEachEvent { event, data in
             guard owns(entry: event.entry) else { return }
-            out.results.append(
-                fold(
-                    event.entry, type: types[Int(event.type)], data: data,
-                    occurredAt: Timestamp(millisecondsSinceEpoch: event.occurredAt), into: out))
+            var result = fold(
+                event.entry, type: types[Int(event.type)], data: data,
+                occurredAt: Timestamp(millisecondsSinceEpoch: event.occurredAt), into: out)
+            if result.kind == .fails || (result.kind == .state && ends[event.entry] == event.position) {
+                end(event.entry, result: &result)
+            }
+            out.results.append(result)
+        }
+    }
+
+    /// The stream's last event (its recorded end) or its failure: its state is its last one.
+    private func end(_ entry: Int32, result: inout ReplayLaneResult) {
+        ends.removeValue(forKey: entry)
+        if result.kind == .state { result.ended = true }
+        guard dropsEnded else { return }
+        let slot = Int(entry) / lanes
+        if folds[slot] != nil {
+            folds[slot] = nil
+            live -= 1
         }
     }
 
@@ -85,6 +111,7 @@ final class ReplayLane<Fold: ReplayFold>: @unchecked Sendable {
                     categoryOf[prefix] = categories[slot]
                 }
                 folds[slot] = fold
+                live += 1
             } catch {
                 flags[slot] |= ReplayLaneFlags.failed
                 out.reasons.append(error.reason)

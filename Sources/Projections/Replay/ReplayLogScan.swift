@@ -9,6 +9,9 @@ public struct ReplayLogScan {
     private let store: any EventScanning
     private let page: Int
     private var names: [Int64: String] = [:]
+    /// Each named stream's recorded last position (``EventScanning/streamEnds(fromID:limit:)``),
+    /// when the store records one: the run lets the stream's fold go once it is passed.
+    private var ends: [Int64: Int64] = [:]
     private var namesThrough: Int64 = 0
     private var types: [Int64: String] = [:]
     /// `types` and the ids of `names` as arrays by id, for the ids below 2^20.
@@ -35,7 +38,7 @@ public struct ReplayLogScan {
             var unnamed: (position: Int64, streamID: Int64, typeID: Int64)?
             var failure: ReplayRecordError?
             var last: Int64?
-            let (names, types, typeNames, named) = (self.names, self.types, self.typeNames, self.named)
+            let (names, ends, types, typeNames, named) = (self.names, self.ends, self.types, self.typeNames, self.named)
             let scanned = try store.scanAll(from: next, limit: page) { event in
                 guard event.position <= untilPosition else { return false }
                 // Arrays by id for the ids seen so far (store ids are small and dense), else the maps.
@@ -51,7 +54,8 @@ public struct ReplayLogScan {
                 }
                 let fed = Result { () throws(ReplayRecordError) in
                     try run.feed(
-                        key: event.streamID, name: { names[event.streamID] ?? "" }, position: event.position,
+                        key: event.streamID, name: { names[event.streamID] ?? "" }, end: { ends[event.streamID] },
+                        position: event.position,
                         type: type, data: event.data,
                         occurredAt: Timestamp(millisecondsSinceEpoch: event.occurredAt))
                 }
@@ -80,9 +84,10 @@ public struct ReplayLogScan {
     /// as streams are created) and of `typeID`.
     private mutating func readNames(streamID: Int64, typeID: Int64) throws {
         while names[streamID] == nil && streamID > namesThrough {
-            let page = try store.streamNames(fromID: namesThrough + 1, limit: Self.namePage)
-            for (id, name) in page where names[id] == nil {
+            let page = try store.streamEnds(fromID: namesThrough + 1, limit: Self.namePage)
+            for (id, name, end) in page where names[id] == nil {
                 names[id] = name
+                ends[id] = end
                 markNamed(id)
             }
             guard let last = page.last?.id else { break }

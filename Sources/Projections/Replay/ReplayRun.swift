@@ -58,6 +58,10 @@ public final class ReplayRun<Fold: ReplayFold> {
     private let parser = JSONParser()
     /// The events fed.
     private(set) public var events: Int64 = 0
+    /// The most folds held at once, counted after each page is folded: comparing, a stream's
+    /// fold is let go at its recorded last position, so this stays within the streams open
+    /// across a page's end (recording keeps every final fold for `replay --all`'s report).
+    private(set) public var peakLiveFolds = 0
 
     private let lanes: [ReplayLane<Fold>]
     /// The page being filled, and the other one (folded by the lanes, or spare).
@@ -88,7 +92,8 @@ public final class ReplayRun<Fold: ReplayFold> {
         self.rules = rules
         self.only = only
         self.page = page
-        self.lanes = (0..<lanes).map { ReplayLane(lane: $0, of: lanes) }
+        let compares = if case .compare = mode { true } else { false }
+        self.lanes = (0..<lanes).map { ReplayLane(lane: $0, of: lanes, dropsEnded: compares) }
         switch mode {
         case let .record(path): writer = try ReplayRecordWriter(path: path, rules: rules)
         case let .compare(path): reader = try ReplayRecordReader(path: path)
@@ -101,11 +106,14 @@ public final class ReplayRun<Fold: ReplayFold> {
     public var recordRules: String? { reader?.rules }
 
     /// Folds the next event of the log. `key` identifies its stream within the log (the store's
-    /// stream id); `name` is asked for the first event of a key. The event is folded with its
-    /// page; a record's error may come from a later call, or from the run's end.
+    /// stream id); `name` and `end` (the position of the stream's last event, when the store
+    /// records it) are asked for the first event of a key. The event is folded with its page; a
+    /// record's error may come from a later call, or from the run's end.
+    /// - Throws: for an event after its stream's recorded end (the store's record of the stream
+    ///   does not hold: `journal verify` says so), and the record's errors.
     public func feed(
-        key: Int64, name: () -> String, position: Int64, type: String, data: UnsafeRawBufferPointer,
-        occurredAt: Timestamp
+        key: Int64, name: () -> String, end: () -> Int64? = { nil }, position: Int64, type: String,
+        data: UnsafeRawBufferPointer, occurredAt: Timestamp
     ) throws(ReplayRecordError) {
         let index: Int
         if key >= 0, key < Int64(byDenseKey.count), byDenseKey[Int(key)] >= 0 {
@@ -126,7 +134,13 @@ public final class ReplayRun<Fold: ReplayFold> {
         }
         if !entries[index].fed {
             entries[index].fed = true
-            filling.starts.append((Int32(index), entries[index].name))
+            entries[index].end = end() ?? .max
+            filling.starts.append((Int32(index), entries[index].name, entries[index].end))
+        }
+        guard position <= entries[index].end else {
+            throw ReplayRecordError(
+                "position \(position): the stream \(entries[index].name) has an event after its recorded last "
+                    + "position \(entries[index].end); 'journal verify' checks the journal")
         }
         let typeNumber: Int
         if let known = typeIndex[type] {
@@ -181,6 +195,7 @@ public final class ReplayRun<Fold: ReplayFold> {
         guard let tasks = folding else { return nil }
         for task in tasks { task.finish() }
         folding = nil
+        peakLiveFolds = max(peakLiveFolds, lanes.reduce(0) { $0 + $1.live })
         return foldingOutput
     }
 
@@ -539,6 +554,8 @@ struct ReplayEntry {
     var recorded = false
     /// The stream's first event was fed (its name went to its lane).
     var fed = false
+    /// The position of its last event as the store records it; `Int64.max` when unknown.
+    var end = Int64.max
     /// The state after the last version taken is ended (``ReplayFold/replayEnded``).
     var ended = false
     // Comparing.
