@@ -140,102 +140,69 @@ enum EnvelopeFieldReader {
         ]
     }
 
-    /// A cursor over the line; every read stops at its end.
-    private struct Scanner {
-        let bytes: UnsafeRawBufferPointer
-        var index = 0
+    private typealias Scanner = JSONByteCursor
+}
 
-        mutating func skipWhitespace() {
-            while index < bytes.count {
+extension JSONByteCursor {
+    fileprivate mutating func plainStringValue() -> Range<Int>? { plainString() }
+
+    fileprivate mutating func literalNull() -> Bool {
+        guard bytes.count - index >= 4, bytes[index] == UInt8(ascii: "n"), bytes[index + 1] == UInt8(ascii: "u"),
+            bytes[index + 2] == UInt8(ascii: "l"), bytes[index + 3] == UInt8(ascii: "l")
+        else { return false }
+        index += 4
+        return true
+    }
+
+    /// A plain string, an integer the flat reading takes, or `null`.
+    fileprivate mutating func skipScalar() -> Bool {
+        guard index < bytes.count else { return false }
+        switch bytes[index] {
+        case UInt8(ascii: "\""): return plainString() != nil
+        case UInt8(ascii: "n"): return literalNull()
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            _ = take(UInt8(ascii: "-"))
+            let digits = index
+            while index < bytes.count, bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "9") {
+                index += 1
+            }
+            let length = index - digits
+            guard length > 0, length <= 40, bytes[digits] != UInt8(ascii: "0") || length == 1 else { return false }
+            if index < bytes.count {
                 switch bytes[index] {
-                case 0x20, 0x09, 0x0A, 0x0D: index += 1
-                default: return
+                case UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"): return false
+                default: break
                 }
             }
+            return true
+        default:
+            return false
         }
+    }
 
-        mutating func take(_ byte: UInt8) -> Bool {
-            guard index < bytes.count, bytes[index] == byte else { return false }
+    /// An object written compactly (no whitespace outside its strings), with no nested object
+    /// or array and no escape: its range, braces included. Whether its members are well
+    /// formed is ``JSONFlatObject``'s to judge; being compact, its bytes are what
+    /// ``JSONWriter`` writes for it.
+    fileprivate mutating func flatObject() -> Range<Int>? {
+        let start = index
+        guard take(UInt8(ascii: "{")) else { return nil }
+        var inString = false
+        while index < bytes.count {
+            let byte = bytes[index]
             index += 1
-            return true
-        }
-
-        /// A string of printable ASCII without escapes: its contents' range, after the quotes.
-        mutating func plainString() -> Range<Int>? {
-            guard take(UInt8(ascii: "\"")) else { return nil }
-            let start = index
-            while index < bytes.count {
-                let byte = bytes[index]
-                if byte == UInt8(ascii: "\"") {
-                    index += 1
-                    return start..<(index - 1)
-                }
-                guard byte >= 0x20, byte < 0x80, byte != UInt8(ascii: "\\") else { return nil }
-                index += 1
+            if inString {
+                if byte == UInt8(ascii: "\"") { inString = false }
+                if byte == UInt8(ascii: "\\") { return nil }
+                continue
             }
-            return nil
-        }
-
-        mutating func plainStringValue() -> Range<Int>? { plainString() }
-
-        mutating func literalNull() -> Bool {
-            guard bytes.count - index >= 4, bytes[index] == UInt8(ascii: "n"), bytes[index + 1] == UInt8(ascii: "u"),
-                bytes[index + 2] == UInt8(ascii: "l"), bytes[index + 3] == UInt8(ascii: "l")
-            else { return false }
-            index += 4
-            return true
-        }
-
-        /// A plain string, an integer the flat reading takes, or `null`.
-        mutating func skipScalar() -> Bool {
-            guard index < bytes.count else { return false }
-            switch bytes[index] {
-            case UInt8(ascii: "\""): return plainString() != nil
-            case UInt8(ascii: "n"): return literalNull()
-            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-                _ = take(UInt8(ascii: "-"))
-                let digits = index
-                while index < bytes.count, bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "9") {
-                    index += 1
-                }
-                let length = index - digits
-                guard length > 0, length <= 40, bytes[digits] != UInt8(ascii: "0") || length == 1 else { return false }
-                if index < bytes.count {
-                    switch bytes[index] {
-                    case UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"): return false
-                    default: break
-                    }
-                }
-                return true
-            default:
-                return false
+            switch byte {
+            case UInt8(ascii: "\""): inString = true
+            case UInt8(ascii: "}"): return start..<index
+            case UInt8(ascii: "{"), UInt8(ascii: "["), 0x20, 0x09, 0x0A, 0x0D: return nil
+            default: continue
             }
         }
-
-        /// An object written compactly (no whitespace outside its strings), with no nested object
-        /// or array and no escape: its range, braces included. Whether its members are well
-        /// formed is ``JSONFlatObject``'s to judge; being compact, its bytes are what
-        /// ``JSONWriter`` writes for it.
-        mutating func flatObject() -> Range<Int>? {
-            let start = index
-            guard take(UInt8(ascii: "{")) else { return nil }
-            var inString = false
-            while index < bytes.count {
-                let byte = bytes[index]
-                index += 1
-                if inString {
-                    if byte == UInt8(ascii: "\"") { inString = false }
-                    if byte == UInt8(ascii: "\\") { return nil }
-                    continue
-                }
-                switch byte {
-                case UInt8(ascii: "\""): inString = true
-                case UInt8(ascii: "}"): return start..<index
-                case UInt8(ascii: "{"), UInt8(ascii: "["), 0x20, 0x09, 0x0A, 0x0D: return nil
-                default: continue
-                }
-            }
-            return nil
-        }
+        return nil
     }
 }

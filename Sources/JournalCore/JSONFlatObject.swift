@@ -152,90 +152,59 @@ public struct JSONFlatObject {
     }
 
     /// Whether `bytes` holds `other` from `start` on (the caller checks there is room).
-    private static func equal(_ bytes: UnsafeRawBufferPointer, from start: Int, _ other: UnsafeRawBufferPointer)
+    fileprivate static func equal(_ bytes: UnsafeRawBufferPointer, from start: Int, _ other: UnsafeRawBufferPointer)
         -> Bool
     {
         for offset in 0..<other.count where bytes[start + offset] != other[offset] { return false }
         return true
     }
 
-    /// A cursor over the document; every read stops at its end.
-    private struct Scanner {
-        let bytes: UnsafeRawBufferPointer
-        var index = 0
+    /// The flat object's own reads over the shared cursor.
+    private typealias Scanner = JSONByteCursor
+}
 
-        mutating func skipWhitespace() {
-            while index < bytes.count {
-                switch bytes[index] {
-                case 0x20, 0x09, 0x0A, 0x0D: index += 1
-                default: return
-                }
-            }
-        }
-
-        mutating func take(_ byte: UInt8) -> Bool {
-            guard index < bytes.count, bytes[index] == byte else { return false }
-            index += 1
-            return true
-        }
-
-        /// The contents of a string of printable ASCII without escapes, after its quotes.
-        mutating func plainString() -> Range<Int>? {
-            guard take(UInt8(ascii: "\"")) else { return nil }
-            let start = index
-            while index < bytes.count {
-                let byte = bytes[index]
-                if byte == UInt8(ascii: "\"") {
-                    index += 1
-                    return start..<(index - 1)
-                }
-                // Escapes, control characters and non-ASCII bytes are the parser's to judge.
-                guard byte >= 0x20, byte < 0x80, byte != UInt8(ascii: "\\") else { return nil }
+extension JSONByteCursor {
+    fileprivate mutating func scalar() -> (range: Range<Int>, kind: JSONFlatObject.Kind)? {
+        guard index < bytes.count else { return nil }
+        let start = index
+        switch bytes[index] {
+        case UInt8(ascii: "\""):
+            guard let contents = plainString() else { return nil }
+            return (contents, .string)
+        case UInt8(ascii: "t"): return literal("true", .true)
+        case UInt8(ascii: "f"): return literal("false", .false)
+        case UInt8(ascii: "n"): return literal("null", .null)
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            _ = take(UInt8(ascii: "-"))
+            let digits = index
+            while index < bytes.count, bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "9") {
                 index += 1
             }
+            let length = index - digits
+            // At least one digit, no leading zero, and an integer the parser would take as
+            // is: a fraction, an exponent or a very long number is its to judge.
+            guard length > 0, length <= 40, bytes[digits] != UInt8(ascii: "0") || length == 1 else { return nil }
+            if index < bytes.count {
+                switch bytes[index] {
+                case UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"): return nil
+                default: break
+                }
+            }
+            return (start..<index, .integer)
+        default:
             return nil
         }
+    }
 
-        mutating func scalar() -> (range: Range<Int>, kind: Kind)? {
-            guard index < bytes.count else { return nil }
-            let start = index
-            switch bytes[index] {
-            case UInt8(ascii: "\""):
-                guard let contents = plainString() else { return nil }
-                return (contents, .string)
-            case UInt8(ascii: "t"): return literal("true", .true)
-            case UInt8(ascii: "f"): return literal("false", .false)
-            case UInt8(ascii: "n"): return literal("null", .null)
-            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-                _ = take(UInt8(ascii: "-"))
-                let digits = index
-                while index < bytes.count, bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "9") {
-                    index += 1
-                }
-                let length = index - digits
-                // At least one digit, no leading zero, and an integer the parser would take as
-                // is: a fraction, an exponent or a very long number is its to judge.
-                guard length > 0, length <= 40, bytes[digits] != UInt8(ascii: "0") || length == 1 else { return nil }
-                if index < bytes.count {
-                    switch bytes[index] {
-                    case UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"): return nil
-                    default: break
-                    }
-                }
-                return (start..<index, .integer)
-            default:
-                return nil
-            }
-        }
-
-        mutating func literal(_ word: StaticString, _ kind: Kind) -> (range: Range<Int>, kind: Kind)? {
-            let start = index
-            let length = word.utf8CodeUnitCount
-            guard bytes.count - index >= length,
-                JSONFlatObject.equal(bytes, from: index, UnsafeRawBufferPointer(start: word.utf8Start, count: length))
-            else { return nil }
-            index += length
-            return (start..<index, kind)
-        }
+    fileprivate mutating func literal(_ word: StaticString, _ kind: JSONFlatObject.Kind)
+        -> (range: Range<Int>, kind: JSONFlatObject.Kind)?
+    {
+        let start = index
+        let length = word.utf8CodeUnitCount
+        guard bytes.count - index >= length,
+            JSONFlatObject.equal(bytes, from: index, UnsafeRawBufferPointer(start: word.utf8Start, count: length))
+        else { return nil }
+        index += length
+        return (start..<index, kind)
     }
 }
