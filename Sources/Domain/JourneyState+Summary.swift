@@ -100,6 +100,14 @@ extension ThreeDSTransaction.State {
         builder.integer("otpSubmissions", Int64(otpSubmissions))
         builder.integer("resends", Int64(resends))
         builder.bool("cancelRequested", challenge?.cancelRequested ?? false)
+        let (finalStatus, errorCode) = finalStatusAndErrorCode
+        builder.string("finalTransStatus", finalStatus)
+        builder.string("errorCode", errorCode)
+    }
+
+    /// The final response's `transStatus`, or the error code the transaction ended with: the
+    /// summary's `finalTransStatus` and `errorCode`, whichever writer builds it.
+    var finalStatusAndErrorCode: (finalStatus: String?, errorCode: String?) {
         var finalStatus: String?
         var errorCode: String?
         switch self {
@@ -113,8 +121,7 @@ extension ThreeDSTransaction.State {
             }
         case .empty, .created, .authParametersIssued, .authResponseReceived: break
         }
-        builder.string("finalTransStatus", finalStatus)
-        builder.string("errorCode", errorCode)
+        return (finalStatus, errorCode)
     }
 }
 

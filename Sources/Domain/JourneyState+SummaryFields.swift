@@ -130,19 +130,7 @@ extension ThreeDSTransaction.State {
         out.int(otpSubmissions)
         out.int(resends)
         out.bool(challenge?.cancelRequested ?? false)
-        var finalStatus: String?
-        var errorCode: String?
-        switch self {
-        case let .challenge(_, running):
-            if case let .finalResponseReceived(transStatus, _) = running.step { finalStatus = transStatus.rawValue }
-        case let .ended(_, _, outcome):
-            switch outcome {
-            case let .completed(transStatus): finalStatus = transStatus.rawValue
-            case let .protocolError(code), let .runtimeError(code): errorCode = code
-            case .closed, .cancelled, .timedOut: break
-            }
-        case .empty, .created, .authParametersIssued, .authResponseReceived: break
-        }
+        let (finalStatus, errorCode) = finalStatusAndErrorCode
         out.string(finalStatus)
         out.string(errorCode)
     }
