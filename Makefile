@@ -96,7 +96,8 @@ lint:
 	python3 scripts/check-evidence-deps.py
 
 # Release-mode benchmarks (issue 7): the journal, a raw SQLite baseline and the Python
-# eventsourcing peer on the same simulator events. Not part of `make test`. BENCHMARKS.md.
+# eventsourcing peer on the same simulator events, and `journal serve` under the C load
+# generator (bench/serve/loadgen.c, built with cc). Not part of `make test`. BENCHMARKS.md.
 BENCH_JSON ?= bench/out/bench.json
 bench: release
 	$(SWIFT) build -c release --product bench

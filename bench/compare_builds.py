@@ -4,6 +4,7 @@
     python3 bench/compare_builds.py BASE_JOURNAL NEW_JOURNAL [--events N] [--runs R] [--big N]
     python3 bench/compare_builds.py BASE NEW --journal PATH --steps "replay --all,verify" --runs 5
     python3 bench/compare_builds.py BASE NEW --import-only --events 500000 --runs 5
+    python3 bench/compare_builds.py BASE NEW --serve 10 --runs 3
 
 Each step runs R times per build, base and new alternating, on the same input; the table gives
 the median wall time, the median CPU time (user + system of the child: what the code costs
@@ -15,8 +16,13 @@ removed at the end. --import-only runs the import step alone.
 With --journal, the read steps (replay --all, project --rebuild, verify; --steps picks some) run
 on that journal instead (rebuild on a copy per run), with no import or simulate, and the table
 says whether both builds printed the same bytes (`project --rebuild` prints its own timing: "n/a").
+
+With --serve SECONDS, only `journal serve` on a fresh journal under bench/serve/loadgen.c (64
+clients, one event per request, SECONDS each run): the server's CPU time over the load (from
+/proc/PID/stat) per acknowledged event, the bench's serve row, base and new alternating.
 """
 import argparse
+import json
 import os
 import resource
 import shutil
@@ -55,10 +61,13 @@ def main():
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--journal", help="an existing journal for the read steps only")
     parser.add_argument("--import-only", action="store_true", help="only the import into a new journal")
+    parser.add_argument("--serve", type=int, metavar="SECONDS", help="only journal serve under the load generator")
     parser.add_argument("--steps", default="replay --all,project --rebuild,verify",
                         help="with --journal: the read steps, comma-separated")
     args = parser.parse_args()
     builds = {"base": os.path.abspath(args.base), "new": os.path.abspath(args.new)}
+    if args.serve:
+        return compare_serve(builds, args.serve, args.runs)
     if args.journal:
         return compare_reads(builds, os.path.abspath(args.journal), args.steps.split(","), args.runs)
     folder = tempfile.mkdtemp(prefix="journal-compare-")
@@ -149,6 +158,59 @@ def compare_reads(builds, journal, steps, runs):
             new_cpu = statistics.median(s[1] for s in samples["new"])
             print(f"{step:<20}{base_wall:>12.2f}{new_wall:>12.2f}{new_wall / base_wall:>10.3f}"
                   f"{base_cpu:>12.2f}{new_cpu:>12.2f}{new_cpu / base_cpu:>10.3f}  {same}")
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def serve_once(journal, loadgen, seconds, folder):
+    """One server on a fresh journal under the load generator: (events/s, µs server CPU per event)."""
+    db = os.path.join(folder, "serve.db")
+    remove_journal(db)
+    with open(os.path.join(folder, "serve.err"), "wb") as log:
+        server = subprocess.Popen([journal, "serve", "--db", db, "--listen", "127.0.0.1:0"], stdout=subprocess.PIPE,
+                                  stderr=log)
+    try:
+        line = server.stdout.readline().decode()
+        if not line.startswith("listening on http://127.0.0.1:"):
+            sys.exit(f"journal serve did not start: {line!r}")
+        port = line.strip().rsplit(":", 1)[1]
+        ticks = os.sysconf("SC_CLK_TCK")
+
+        def cpu():
+            with open(f"/proc/{server.pid}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            return (int(fields[11]) + int(fields[12])) / ticks
+
+        before = cpu()
+        result = subprocess.run([loadgen, port, "64", str(seconds)], stdout=subprocess.PIPE, check=True)
+        after = cpu()
+    finally:
+        server.terminate()
+        server.wait()
+    report = json.loads(result.stdout)
+    return report["eventsPerSecond"], (after - before) * 1e6 / report["acknowledged"]
+
+
+def compare_serve(builds, seconds, runs):
+    """The bench's serve row, base and new alternating."""
+    folder = tempfile.mkdtemp(prefix="journal-compare-")
+    try:
+        loadgen = os.path.join(folder, "serve-loadgen")
+        source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "serve", "loadgen.c")
+        subprocess.run(["cc", "-O2", "-pthread", "-o", loadgen, source], check=True)
+        samples = {"base": [], "new": []}
+        for run in range(runs):
+            for build, journal in builds.items():
+                rate, micros = serve_once(journal, loadgen, seconds, folder)
+                samples[build].append((rate, micros))
+                print(f"run {run + 1} {build}: {rate:.0f} ev/s, {micros:.1f} µs server CPU per event", flush=True)
+        print(f"serve, 64 clients × 1 event, {seconds} s; {runs} runs, alternating")
+        print(f"{'build':<8}{'ev/s':>10}{'µs CPU/event':>14}  runs (µs)")
+        for build, values in samples.items():
+            print(f"{build:<8}{statistics.median(v[0] for v in values):>10.0f}"
+                  f"{statistics.median(v[1] for v in values):>14.1f}  {[round(v[1], 1) for v in values]}")
+        base = statistics.median(v[1] for v in samples["base"])
+        print(f"new/base µs CPU per event: {statistics.median(v[1] for v in samples['new']) / base:.3f}")
     finally:
         shutil.rmtree(folder, ignore_errors=True)
 

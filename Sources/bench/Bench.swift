@@ -39,6 +39,12 @@ final class Bench {
             "bench \(options.quick ? "--quick" : "(full)"): work directory \(directory), load average "
                 + "\(metrics.text("load_average_at_start") ?? "?"), SQLite \(String(cString: sqlite3_libversion()))"
         )
+        if options.serveOnly {
+            try measureServe(journal: journal, directory: directory)
+            print(Report.table(metrics, options: options))
+            try writeJSONIfAsked()
+            return
+        }
 
         // The append workload, in memory, and its NDJSON for the peer and the import runs.
         var start = System.now()
@@ -62,6 +68,11 @@ final class Bench {
         try measureImport(appendFile, events: events.count, journal: journal, directory: directory)
         try measureNaiveLoader(appendFile, directory: directory)
         try measureSimulate(journal: journal, directory: directory)
+        if options.skipServe {
+            metrics.setText("serve_status", "skipped: --no-serve")
+        } else {
+            try measureServe(journal: journal, directory: directory)
+        }
 
         // The big log.
         start = System.now()

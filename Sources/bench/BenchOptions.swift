@@ -29,10 +29,16 @@ struct BenchOptions {
     /// Repetitions of the steps over the whole big log (read, replay, rebuild).
     var bigRuns = 3
     var auditSamples = 2_000
+    /// Seconds of each serve run (64 clients × 1 event per request).
+    var serveSeconds = 10
+    var skipServe = false
+    /// Only the serve row (a fresh journal, no append workload or big log).
+    var serveOnly = false
 
     static let usage = """
         usage: bench [--quick] [--json FILE] [--dir DIR] [--runs N] [--big-events N] [--append-events N] [--no-peer] \
-        [--keep] [--appends-only [--batch N]] [--audit JOURNAL] [--generator N]
+        [--keep] [--appends-only [--batch N]] [--audit JOURNAL] [--generator N] [--no-serve | --serve-only] \
+        [--serve-seconds N]
 
           --quick          small sizes (under 2 minutes); the audit log is smaller than 10 M events
           --json FILE      also write one JSON object with the metric keys of issue 7
@@ -49,6 +55,9 @@ struct BenchOptions {
                            prove and bundle latency when it keeps a checkpoint (read only)
           --generator N    only the simulator's generator: the store batches of N transactions and
                            N/5 digitizations (seed 1) built and dropped; events per CPU-second
+          --no-serve       skip `journal serve` under the load generator (bench/serve/loadgen.c)
+          --serve-only     only `journal serve` under the load generator
+          --serve-seconds N  seconds of each serve run (default 10; --quick: 3)
         """
 
     static func parse(_ arguments: [String]) throws(BenchError) -> BenchOptions {
@@ -56,6 +65,7 @@ struct BenchOptions {
         var bigEvents: Int?
         var runs: Int?
         var appendEvents: Int?
+        var serveSeconds: Int?
         var index = 0
         func value(_ name: String) throws(BenchError) -> String {
             index += 1
@@ -83,6 +93,9 @@ struct BenchOptions {
             case "--batch": options.onlyBatch = try number("--batch")
             case "--audit": options.auditJournal = try value("--audit")
             case "--generator": options.generatorTransactions = try number("--generator")
+            case "--no-serve": options.skipServe = true
+            case "--serve-only": options.serveOnly = true
+            case "--serve-seconds": serveSeconds = try number("--serve-seconds")
             case "-h", "--help": throw BenchError("usage", "help")
             case let other: throw BenchError("usage", "unknown option \(other)")
             }
@@ -95,7 +108,9 @@ struct BenchOptions {
             options.groupEvents = 3_000
             options.bigEvents = 200_000
             options.auditSamples = 500
+            options.serveSeconds = 3
         }
+        if let serveSeconds { options.serveSeconds = serveSeconds }
         if let runs { options.runs = runs }
         if let appendEvents {
             options.appendEvents = appendEvents

@@ -61,6 +61,9 @@ enum Report {
             label: "journal simulate (ev/s)", key: "simulate", goal: "≥200k",
             met: { m in m["simulate_eps"].map { $0 >= 200_000 } }),
         Row(
+            label: "serve, 64 clients × 1 event (ev/s)", key: "serve", goal: "≤35 µs server CPU/event",
+            met: { m in m["serve_server_cpu_us_per_event"].map { $0 <= 35 } }),
+        Row(
             label: "rebuild projections (ev/s)", key: "rebuild", goal: "≥500k",
             met: { m in m["rebuild_eps"].map { $0 >= 500_000 } }),
         Row(
@@ -145,6 +148,15 @@ enum Report {
                 "simulate: the generator alone (--ndjson) \(grouped(Int64(generated))) events/s, "
                     + "\(grouped(Int64(cpu))) per CPU-s; the raw column is raw SQLite's 1000-per-commit append"
             )
+        }
+        if let rate = m["serve_eps"], let cpu = m["serve_server_cpu_us_per_event"] {
+            footer.append(
+                "serve, 64 clients × 1 event: \(grouped(Int64(rate.rounded()))) ev/s, "
+                    + "\(Metrics.decimal(cpu, places: 1)) µs server CPU per event (the server's user + system time "
+                    + "over the load ÷ acknowledged events; bench/serve/loadgen.c on the same cores), p99 "
+                    + "\(Metrics.decimal(m["serve_p99_ms"] ?? 0, places: 2)) ms")
+        } else if let status = m.text("serve_status") {
+            footer.append("serve: \(status)")
         }
         if let naive = m["naive_loader_eps"] {
             footer.append(

@@ -139,6 +139,16 @@ enum System {
         _ arguments: [String], stdoutPath: String? = nil,
         stderrPath: String? = nil
     ) throws(BenchError) -> ChildResult {
+        let start = now()
+        let pid = try spawn(arguments, stdoutPath: stdoutPath, stderrPath: stderrPath)
+        return try wait(for: pid, name: arguments[0], since: start)
+    }
+
+    /// Starts `arguments` (argv[0] is a path) without waiting for it; `wait(for:)` or
+    /// `terminate` reaps it.
+    static func spawn(_ arguments: [String], stdoutPath: String? = nil, stderrPath: String? = nil)
+        throws(BenchError) -> pid_t
+    {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -151,13 +161,17 @@ enum System {
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
         var pid: pid_t = 0
-        let start = now()
         let rc = posix_spawn(&pid, arguments[0], &actions, nil, &argv, environ)
         guard rc == 0 else { throw BenchError("spawn \(arguments[0])", String(cString: strerror(rc))) }
+        return pid
+    }
+
+    /// Waits for the child `pid` (started at `start`) with `wait4`.
+    static func wait(for pid: pid_t, name: String, since start: Double) throws(BenchError) -> ChildResult {
         var status: Int32 = 0
         var usage = rusage()
         while wait4(pid, &status, 0, &usage) < 0 {
-            guard errno == EINTR else { throw BenchError("wait \(arguments[0])", String(cString: strerror(errno))) }
+            guard errno == EINTR else { throw BenchError("wait \(name)", String(cString: strerror(errno))) }
         }
         let elapsed = now() - start
         let exit = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
@@ -165,6 +179,26 @@ enum System {
             status: exit, seconds: elapsed,
             cpuSeconds: seconds(usage.ru_utime) + seconds(usage.ru_stime), maxRSSBytes: Int64(usage.ru_maxrss) * 1024)
     }
+
+    /// Sends SIGTERM to the child `pid` and waits for it.
+    static func terminate(_ pid: pid_t, name: String) throws(BenchError) -> ChildResult {
+        let start = now()
+        _ = kill(pid, SIGTERM)
+        return try wait(for: pid, name: name, since: start)
+    }
+
+    /// CPU seconds (user + system, every thread) a running process has used so far, from
+    /// `/proc/PID/stat` (clock ticks); nil when it cannot be read.
+    static func processCPUSeconds(_ pid: pid_t) -> Double? {
+        guard let text = readText("/proc/\(pid)/stat"), let close = text.lastIndex(of: ")") else { return nil }
+        // After the command name (which may hold spaces, so it ends at the last ')'): state is
+        // field 3, utime and stime fields 14 and 15.
+        let fields = text[text.index(after: close)...].split(separator: " ")
+        guard fields.count > 13, let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }
+        return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+    }
+
+    static func sleep(seconds: Double) { _ = usleep(UInt32(seconds * 1e6)) }
 
     @discardableResult
     static func runQuietly(_ arguments: [String]) -> Int32 {
