@@ -139,8 +139,9 @@ package final class HTTPServer: @unchecked Sendable {
         }
     }
 
-    /// One per online core, at most 4: the loops only parse HTTP and copy bytes.
-    static var defaultEventThreads: Int { max(1, min(4, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))) }
+    /// One per online core but one (the writer's), at most 4: the loops only parse HTTP and copy
+    /// bytes, and fewer loops each find more ready connections per wake-up.
+    static var defaultEventThreads: Int { max(1, min(4, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))) - 1)) }
 
     /// One request from its headers to the end of its exchange: the `con_cls` of the library.
     private final class Exchange {
