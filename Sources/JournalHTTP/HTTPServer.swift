@@ -181,7 +181,7 @@ package final class HTTPServer: @unchecked Sendable {
         uploadNanoseconds = Int64(limits.uploadSeconds) * 1_000_000_000
         let flags = UInt32(
             MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue
-                | MHD_ALLOW_SUSPEND_RESUME.rawValue)
+                | MHD_ALLOW_SUSPEND_RESUME.rawValue | MHD_USE_TURBO.rawValue)
         var options: [MHD_OptionItem] = [
             MHD_OptionItem(option: .LISTEN_SOCKET, value: Int(listenSocket.rawValue), ptr_value: nil),
             MHD_OptionItem(option: .CONNECTION_LIMIT, value: limits.connections, ptr_value: nil),
