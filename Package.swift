@@ -71,11 +71,12 @@ let package = Package(
             name: "Projections", dependencies: ["EventStore", "Domain", "JournalCore"],
             swiftSettings: upcoming),
         // The application layer: the validated append and import (domain rules, sensitive-data
-        // guard), replay and record/against, export, find, restore, publish, and what commands
-        // share (errors with exit statuses, journal access, output). No HTTP, no HTML, no parser.
+        // guard), replay and record/against, export, find, restore, publish, simulate, verify,
+        // the demo's tour, and what commands share (errors with exit statuses, journal access,
+        // output). No HTTP, no HTML, no parser.
         .target(
             name: "JournalApp",
-            dependencies: ["EventStore", "Domain", "Projections", "JournalCore", "COpenSSL"],
+            dependencies: ["EventStore", "Domain", "Projections", "Simulator", "JournalCore", "COpenSSL"],
             swiftSettings: upcoming),
         // The front door for embedders: `Journal`, a public façade over the application layer.
         .target(

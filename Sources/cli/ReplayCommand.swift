@@ -1,4 +1,3 @@
-import EventStore
 import JournalApp
 import JournalCore
 
@@ -92,140 +91,49 @@ enum ReplayCommand {
 
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws {
         let until = arguments.integer("until-position") ?? .max
+        let format = arguments.format
+        let mode =
+            arguments.string("record").map(ReplayRecording.Mode.record)
+            ?? arguments.string("against").map(ReplayRecording.Mode.against)
         if let path = arguments.string("bundle") {
-            let verified = try CheckCommand.verified(arguments, file: path)
-            let events = try verified.events.map { event throws(CLIError) in try RecordedEvent(leaf: event.object) }
-            let stream = try StreamName(verified.stream)
-            if let record = arguments.string("against") {
-                try compare(bundle: events, stream: stream, record: record, arguments: arguments, context: context)
-                return
+            let bundle = try BundleStream(CheckCommand.verified(arguments, file: path))
+            if case let .against(record) = mode {
+                return try ReplayRecording.compare(bundle, against: record).print(format, context)
             }
-            try replayOne(
-                stream,
-                pages: { version, limit in
-                    let start = Int(clamping: max(0, version))
-                    return start < events.count ? Array(events[start..<min(events.count, start + limit)]) : []
-                }, until: until, arguments: arguments, context: context)
-            return
+            return try StreamReplayListing(bundle.stream, pages: bundle.page, untilPosition: until, format: format)
+                .print(format, context)
         }
         let store = try JournalAccess.openForReading(context, arguments)
+        let progress = { (total: Int64?) in
+            ProgressReporter.make(arguments, context, verb: "replaying", unit: .events, total: total)
+        }
+        let report: any CommandReport
         if let name = arguments.positionals.first {
             let stream = try StreamArgument.existing(name, in: store)
-            try replayOne(
-                stream,
-                pages: { version, limit in
-                    try store.read(stream: stream, from: version, direction: .forward, limit: limit)
-                }, until: until, arguments: arguments, context: context)
-        } else if arguments.string("record") != nil || arguments.string("against") != nil {
-            try replayAgainstRecord(store: store, until: until, arguments: arguments, context: context)
+            report = try StreamReplayListing(stream, in: store, untilPosition: until, format: format)
+        } else if let mode {
+            report = try ReplayRecording.replayAll(store, untilPosition: until, mode, progress: progress)
         } else {
-            try replayAll(store: store, until: until, arguments: arguments, context: context)
+            report = try ReplaySummary.replayAll(store, untilPosition: until, progress: progress)
         }
+        try report.print(format, context)
     }
 
-    /// Prints every step of one stream's fold: the events come from the journal, or from a
-    /// checked bundle (`replay --bundle`), with the same output.
-    static func replayOne(
-        _ stream: StreamName, pages: (_ fromVersion: Int64, _ limit: Int) throws -> [RecordedEvent],
-        until: Int64, arguments: ParsedArguments, context: CommandContext
-    ) throws {
-        var steps: [JSONValue] = []
-        var rows: [[String]] = [["version", "position", "occurredAt", "type", "state after"]]
-        let outcome = try StreamReplay.fold(stream, pages: pages, untilPosition: until) { event, fold in
-            switch arguments.format {
-            case .json:
-                steps.append(StreamReplay.stepJSON(event, fold))
-            case .text:
-                rows.append([
-                    String(event.version), String(event.position), event.occurredAt.description, event.type,
-                    fold.stepDescription
-                ])
-            }
+    /// `--record FILE` (with `--all`) and `--against FILE` (with `--all` or `--bundle`).
+    private static func validateRecord(_ arguments: ParsedArguments, hint: String) throws(CLIError) {
+        let record = arguments.string("record")
+        let against = arguments.string("against")
+        if record != nil, against != nil {
+            throw CLIError.usage("give --record or --against, not both", hint: hint)
         }
-        switch arguments.format {
-        case .json:
-            context.stdout.line(JSONWriter.string(StreamReplay.json(stream, outcome, steps: steps)))
-        case .text:
-            context.stdout.line("replay of \(stream): \(outcome.events) events")
-            for line in TextRendering.table(rows, rightAligned: [0, 1]) { context.stdout.line("  " + line) }
-            if let failure = outcome.failure {
-                context.stdout.line(
-                    "  FAILS at version \(failure.version) (position \(failure.position)): "
-                        + failure.reason)
-            }
-            context.stdout.line(outcome.failure == nil ? "final state:" : "state before the failure:")
-            for line in TextRendering.keyValueLines(outcome.summary) { context.stdout.line(line) }
+        if record != nil, !arguments.flag("all") || arguments.string("bundle") != nil {
+            throw CLIError.usage("--record goes with --all", hint: hint)
         }
-        if let failure = outcome.failure {
-            throw CLIError(.replayFailed, "\(stream) no longer folds at version \(failure.version): \(failure.reason)")
+        if against != nil, !arguments.flag("all"), arguments.string("bundle") == nil {
+            throw CLIError.usage("--against goes with --all or --bundle", hint: hint)
         }
-    }
-
-    private static func replayAll(
-        store: any EventStore, until: Int64, arguments: ParsedArguments,
-        context: CommandContext
-    ) throws {
-        let head = try store.headPosition()
-        let progress = ProgressReporter.make(
-            arguments, context, verb: "replaying", unit: .events,
-            total: min(head, until))
-        var report = ReplayReport()
-        defer {
-            let done = Int64(report.events)
-            progress?.finish(done: done, events: done)
-        }
-        try report.replay(store, untilPosition: until) { done in progress?.update(done: done, events: done) }
-        try printReport(report, until: until, arguments: arguments, context: context)
-    }
-
-    /// Prints what `replay --all` found (exit 6 when a stream no longer folds).
-    static func printReport(
-        _ report: ReplayReport, until: Int64, arguments: ParsedArguments, context: CommandContext
-    ) throws {
-        let streams = report.streams
-        let events = report.events
-        let failures = report.failures
-        let hex = report.finish()
-        switch arguments.format {
-        case .json:
-            var object = JSONObject()
-            object["ok"] = .bool(failures.isEmpty)
-            object["streams"] = .number(JSONNumber(streams))
-            object["events"] = .number(JSONNumber(events))
-            if until != .max { object["untilPosition"] = .number(JSONNumber(until)) }
-            object["failures"] = .array(
-                failures.map { item in
-                    var failure = JSONObject()
-                    failure["stream"] = .string(item.stream.rawValue)
-                    failure["version"] = .number(JSONNumber(item.failure.version))
-                    failure["position"] = .number(JSONNumber(item.failure.position))
-                    failure["reason"] = .string(item.failure.reason)
-                    return .object(failure)
-                })
-            object["digest"] = .string("sha256:" + hex)
-            context.stdout.line(JSONWriter.string(.object(object)))
-        case .text:
-            let scope = until == .max ? "" : " up to position \(until)"
-            let streamCount = streams == 1 ? "1 stream" : "\(streams) streams"
-            let failed = failures.count == 1 ? "1 no longer folds" : "\(failures.count) no longer fold"
-            context.stdout.line(
-                "replayed \(streamCount), \(events) events\(scope): "
-                    + (failures.isEmpty ? "every stream folds" : failed))
-            for item in failures {
-                context.stdout.line(
-                    "  FAILS \(item.stream) at version \(item.failure.version) "
-                        + "(position \(item.failure.position)): \(item.failure.reason)")
-            }
-            context.stdout.line("digest of all final states: sha256:\(hex)")
-        }
-        if !failures.isEmpty {
-            throw CLIError(
-                .replayFailed,
-                failures.map {
-                    "\($0.stream) no longer folds at version \($0.failure.version): "
-                        + $0.failure.reason
-                },
-                hints: ["'journal replay STREAM' shows every step up to the failure"])
+        for path in [record, against].compactMap({ $0 }) where path.isEmpty {
+            throw CLIError.usage("the record's FILE is empty", hint: hint)
         }
     }
 }

@@ -1,9 +1,6 @@
-import EventStore
 import JournalApp
 import JournalCore
 import JournalHTTP
-import Projections
-import Synchronization
 
 /// `journal serve [--listen HOST:PORT] [--tokens FILE] [--max-body BYTES] [--request-timeout SECONDS]`:
 /// the HTTP API of
@@ -102,60 +99,21 @@ enum ServeCommand {
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws {
         let address = try ListenAddress(parsing: arguments.string("listen") ?? defaultListen)
         let tokens = try arguments.string("tokens").map { path throws(CLIError) in try TokenFile.load(path: path) }
-        let maxBody = arguments.integer("max-body").map { Int(clamping: $0) } ?? defaultMaxBody
         // Before the journal is opened: a missing libmicrohttpd is reported without touching it.
         let library = try LibMicroHTTPD.shared()
-        let witnesses = try arguments.string("cosign-with").map { path throws(CLIError) in
-            try witnessPolicy(path: path)
-        }
+        let witnesses = try arguments.string("cosign-with").map(ServeRun.witnessPolicy(path:))
         let signer = try EvidenceFiles.signer(arguments, context, environment: witnesses != nil)
         if signer == nil && (witnesses != nil || arguments.integer("checkpoint-every") != nil) {
             throw CLIError.usage(
                 "--cosign-with and --checkpoint-every need the signing key: --key FILE or $JOURNAL_SIGNING_KEY")
         }
-        if let signer, signer.type != .ed25519 {
-            throw CLIError(
-                .failure, "--key is \(signer.type.summary): checkpoints are signed with the journal's own key",
-                hint: "a witness key ('keygen --witness') is for 'journal witness'")
-        }
-        let store = try JournalAccess.openForServing(context, arguments)
-        let projections = ProjectionAccess(engine: try ReadModels.openEngine(context, arguments, store: store))
-        defer { projections.close() }
-
-        // Before any server thread starts, so that every thread inherits the signal mask.
-        let serving = HTTPServing()
-        let accessLog = AccessLog(descriptor: 2, now: context.now)
-        let api = JournalAPI(
-            store: store, projections: projections, tokens: tokens, maxBodyBytes: maxBody, accessLog: accessLog,
-            findRequest: FindCommand.request)
-        let scheduler = signer.map { signer in
-            CheckpointScheduler(
-                store: store, signer: signer, witnesses: witnesses ?? [],
-                periodSeconds: arguments.integer("checkpoint-every") ?? defaultCheckpointEvery, log: accessLog,
-                now: context.now)
-        }
-        scheduler?.start()
-        defer { scheduler?.stop() }
-        var limits = HTTPServer.Limits()
-        if let seconds = arguments.integer("request-timeout") { limits.uploadSeconds = Int(clamping: seconds) }
-        try serving.run(
-            address, handler: api, library: library, limits: limits,
-            stoppedAnswer: JournalAPI.error(
-                503,
-                "the server stopped before this request was answered; it may have "
-                    + "been applied: a retry with the same event ids is safe"),
-            context)
-    }
-
-    /// The witnesses of `--cosign-with FILE`: `<URL> <witness verifier key>` per line.
-    static func witnessPolicy(path: String) throws(CLIError) -> [WitnessEndpoint] {
-        let text = String(decoding: try WholeFile.read(path, what: "witness policy", maxBytes: 1 << 20), as: UTF8.self)
-        do {
-            return try WitnessEndpoint.policy(parsing: text)
-        } catch {
-            throw CLIError(
-                .failure, "the witness policy \(TextRendering.printable(path)) is not valid: \(error)",
-                hint: "one witness per line: http://HOST:PORT NAME+ID+KEY (its 'journal keygen --witness' key)")
-        }
+        let options = ServeRun.Options(
+            address: address, tokens: tokens,
+            maxBodyBytes: arguments.integer("max-body").map { Int(clamping: $0) } ?? defaultMaxBody,
+            uploadSeconds: arguments.integer("request-timeout").map { Int(clamping: $0) }, signer: signer,
+            witnesses: witnesses ?? [],
+            checkpointSeconds: arguments.integer("checkpoint-every") ?? defaultCheckpointEvery)
+        try ServeRun.run(
+            options, library: library, findRequest: FindCommand.request, arguments: arguments, context: context)
     }
 }

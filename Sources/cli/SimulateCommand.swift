@@ -1,4 +1,3 @@
-import EventStore
 import JournalApp
 import JournalCore
 import Simulator
@@ -94,175 +93,28 @@ enum SimulateCommand {
         run: run)
 
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws {
-        let profile = try loadProfile(arguments)
+        let profile = try SimulateRun.profile(
+            named: arguments.string("profile"), file: arguments.string("profile-file"))
         let signer = try EvidenceFiles.signer(arguments, context, option: "sign", environment: false)
         if arguments.flag("print-profile") {
             context.stdout.line(JSONWriter.string(profile.jsonValue))
             return
         }
-        let seed = UInt64(arguments.integer("seed") ?? 0)
-        let transactions = Int(arguments.integer("transactions") ?? defaultTransactions)
-        let digitizations = Int(arguments.integer("digitizations") ?? defaultDigitizations)
-        let start = arguments.timeBound("start") ?? JourneyGenerator.defaultStart
-        let simulation: Simulation
-        do {
-            simulation = try Simulation(
-                seed: seed, transactions: transactions, digitizations: digitizations,
-                profile: profile, start: start)
-        } catch {
-            throw CLIError(.failure, "profile \(profile.name): \(error)")
-        }
-
-        if arguments.flag("ndjson") {
-            var line: [UInt8] = []
-            line.reserveCapacity(1 << 10)
-            var writer = EnvelopeWriter()
-            while let event = simulation.next() {
-                line.removeAll(keepingCapacity: true)
-                writer.write(event, into: &line)
-                line.append(UInt8(ascii: "\n"))
-                context.stdout.write(bytes: line)
-            }
-            try context.stdout.flush()
-            return
-        }
-
-        // The store chooses: a new SQLite journal is loaded in one go (it appears complete or
-        // not at all); an existing one, or PostgreSQL, gets ordinary appends.
-        let store: any BatchAppending
-        let load: (any BatchLoadWriting)?
-        switch try JournalAccess.openForBulkAppend(context, arguments) {
-        case let .load(newJournal):
-            (store, load) = (newJournal, newJournal)
-        case let .store(existing):
-            try refuseRealJournal(existing, arguments, context)
-            (store, load) = (existing, nil)
-        }
-        let batchSize =
-            arguments.integer("batch-size").map { Int($0) }
-            ?? (load == nil ? SimulationAppender.defaultBatchSize : SimulationAppender.defaultLoadBatchSize)
-        let appender = SimulationAppender(batchSize: batchSize)
+        let simulation = try SimulateRun.simulation(
+            seed: UInt64(arguments.integer("seed") ?? 0),
+            transactions: Int(arguments.integer("transactions") ?? defaultTransactions),
+            digitizations: Int(arguments.integer("digitizations") ?? defaultDigitizations), profile: profile,
+            start: arguments.timeBound("start") ?? JourneyGenerator.defaultStart)
+        if arguments.flag("ndjson") { return try SimulateRun.writeNDJSON(simulation, to: context.stdout) }
         // How many events the streams make is known only at the end: done and rate, no total.
-        let progress = ProgressReporter.make(arguments, context, verb: "simulating", unit: .events, total: nil)
-        let report = try appender.append(simulation, to: store) { events in
-            progress?.update(done: Int64(events), events: Int64(events))
+        let summary = try SimulateRun.append(
+            simulation, batchSize: arguments.integer("batch-size").map { Int($0) },
+            intoExisting: arguments.flag("into-existing"), signer: signer,
+            progress: ProgressReporter.make(arguments, context, verb: "simulating", unit: .events, total: nil),
+            arguments: arguments, context: context)
+        try summary.print(arguments.format, context)
+        if let checkpoint = summary.checkpoint, arguments.format == .text {
+            CheckpointCommand.printSigned(checkpoint.kept, context)
         }
-        if let load {
-            if progress?.style == .redrawn && report.events >= 200_000 {
-                progress?.clear()
-                context.stderr.write("\rbuilding the indexes of \(report.events) events…")
-                try? context.stderr.flush()
-            }
-            try load.finish()
-            if progress?.style == .redrawn && report.events >= 200_000 {
-                context.stderr.write("\r\u{1B}[K")
-                try? context.stderr.flush()
-            }
-        }
-        progress?.finish(done: Int64(report.events), events: Int64(report.events))
-        // Signed once the events are committed (a new journal is in place only after `finish`).
-        let checkpoint = try signer.map { signer in
-            (try JournalEvidence.sign(JournalAccess.openForWriting(context, arguments), with: signer), signer.name)
-        }
-        summarize(simulation, report, arguments: arguments, context: context, checkpoint: checkpoint)
-    }
-
-    /// Fake events must not mix into a real journal by accident (`$JOURNAL_DB` or `./journal.db`
-    /// is the default, and nothing can be removed from a journal): one that already holds events
-    /// is refused unless the user says `--into-existing`.
-    private static func refuseRealJournal(
-        _ store: any EventStore, _ arguments: ParsedArguments,
-        _ context: CommandContext
-    ) throws {
-        guard !arguments.flag("into-existing") else { return }
-        let head = try store.headPosition()
-        guard head > 0 else { return }
-        let location = JournalBackend(location: context.journalPath(arguments)).display
-        throw CLIError(
-            .failure,
-            "\(location) already holds \(head) events; simulated events would mix into it "
-                + "for good (a journal cannot be cleaned). Nothing was written",
-            hint: "simulate into a new journal with --db PATH, or pass --into-existing to append anyway")
-    }
-
-    /// `--profile NAME` (or the file's `base`, or `default`), with `--profile-file`'s figures.
-    private static func loadProfile(_ arguments: ParsedArguments) throws(CLIError) -> WorkloadProfile {
-        let name = arguments.string("profile")
-        guard let path = arguments.string("profile-file") else {
-            // The parser only accepts built-in names.
-            return WorkloadProfile.builtIn(named: name ?? "default") ?? .realistic
-        }
-        let bytes = try WholeFile.read(path, what: "profile file", maxBytes: 1 << 20, status: .usage)
-        do {
-            return try WorkloadProfile.load(file: bytes, sourceLabel: "profile file \(path)", base: name)
-        } catch {
-            throw CLIError(
-                .usage, "profile file \(TextRendering.printable(path)): \(error)",
-                hint: "'journal simulate --print-profile' prints a complete profile to start from")
-        }
-    }
-
-    private static func summarize(
-        _ simulation: Simulation, _ report: SimulationAppender.Report,
-        arguments: ParsedArguments, context: CommandContext,
-        checkpoint: (kept: StoredCheckpoint, origin: String)?
-    ) {
-        let statistics = simulation.statistics
-        switch arguments.format {
-        case .json:
-            var object = JSONObject()
-            object["seed"] = .number(JSONNumber(Int64(bitPattern: simulation.seed)))
-            object["profile"] = .string(simulation.profile.name)
-            object["transactions"] = .number(JSONNumber(statistics.transactions))
-            object["digitizations"] = .number(JSONNumber(statistics.digitizations))
-            object["events"] = .number(JSONNumber(report.events))
-            object["written"] = .number(JSONNumber(report.written))
-            object["storeTransactions"] = .number(JSONNumber(report.transactions))
-            object["peakInFlight"] = .number(JSONNumber(statistics.peakInFlight))
-            object["deferredArrivals"] = .number(JSONNumber(statistics.deferredArrivals))
-            object["firstRecordedAt"] = statistics.firstRecordedAt.map { .string($0.description) } ?? .null
-            object["lastRecordedAt"] = statistics.lastRecordedAt.map { .string($0.description) } ?? .null
-            object["outcomes"] = .object(sortedCounts(statistics.outcomes))
-            object["eventTypes"] = .object(sortedCounts(statistics.eventTypes))
-            if let checkpoint {
-                object["checkpoint"] = .object(
-                    JournalEvidence.checkpointJSON(checkpoint.kept, origin: checkpoint.origin))
-            }
-            context.stdout.line(JSONWriter.string(.object(object)))
-        case .text:
-            let out = context.stdout
-            let duplicates = report.events - report.written
-            out.line(
-                "simulated \(TextRendering.counted(statistics.transactions, "3DS transaction")) and "
-                    + "\(TextRendering.counted(statistics.digitizations, "card digitization")) "
-                    + "(seed \(simulation.seed), profile \(simulation.profile.name)): "
-                    + "\(TextRendering.counted(report.written, "event")) appended"
-                    + " in \(TextRendering.counted(report.transactions, "store transaction"))"
-                    + (duplicates > 0 ? " (\(duplicates) were already in the journal)" : ""))
-            if let first = statistics.firstRecordedAt, let last = statistics.lastRecordedAt {
-                out.line("  simulated time  \(first) … \(last)")
-            }
-            out.line(
-                "  concurrency     at most \(statistics.peakInFlight) journeys in flight"
-                    + (statistics.deferredArrivals > 0
-                        ? ", \(statistics.deferredArrivals) arrivals waited for a slot" : ""))
-            for category in ["3ds", "card"] {
-                let entries = sortedCounts(statistics.outcomes).entries.filter { $0.key.hasPrefix(category + ".") }
-                guard !entries.isEmpty else { continue }
-                let text = entries.map { entry in
-                    "\(entry.key.dropFirst(category.count + 1)) \(statistics.outcomes[entry.key] ?? 0)"
-                }.joined(separator: ", ")
-                out.line("  \(category == "3ds" ? "3DS outcomes " : "card outcomes")   \(text)")
-            }
-            if let checkpoint { CheckpointCommand.printSigned(checkpoint.kept, context) }
-        }
-    }
-
-    private static func sortedCounts(_ counts: [String: Int]) -> JSONObject {
-        var object = JSONObject()
-        for key in counts.keys.sorted() {
-            object.appendUnchecked(key: key, value: .number(JSONNumber(counts[key] ?? 0)))
-        }
-        return object
     }
 }

@@ -70,75 +70,19 @@ enum VerifyCommand {
         run: run)
 
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws {
-        if let mirror = arguments.string("mirror") { return try verifyMirror(mirror, arguments, context) }
+        if let directory = arguments.string("mirror") {
+            var mirror = try MirrorVerification(directory: directory, verifiers: EvidenceFiles.verifiers(arguments))
+            if arguments.string("db") != nil {
+                try mirror.requireExtension(by: JournalAccess.openForReading(context, arguments))
+            }
+            return try mirror.print(arguments.format, context)
+        }
         let store = try JournalAccess.openForReading(context, arguments, checksCuts: false)
-        let progress = ProgressReporter.make(
-            arguments, context, verb: "verifying", unit: .events,
-            total: try? store.headPosition())
-        var checked: Int64 = 0
-        let result = verify(store) { count in
-            checked = count
-            progress?.update(done: count, events: count)
+        var verification = try JournalVerification(store) { total in
+            ProgressReporter.make(arguments, context, verb: "verifying", unit: .events, total: total)
         }
-        if case let .success(report) = result { checked = report.events }
-        progress?.finish(done: checked, events: checked)
-        let report: VerifyReport
-        switch result {
-        case let .success(value):
-            report = value
-        case let .failure(error) where error.code == .integrity:
-            let position = error.position ?? 0
-            if arguments.format == .json {
-                var line = JSONObject()
-                line["ok"] = .bool(false)
-                line["firstBadPosition"] = .number(JSONNumber(position))
-                line["reason"] = .string(error.message)
-                context.stdout.line(JSONWriter.string(.object(line)))
-            }
-            let message =
-                error.message.contains("position \(position)")
-                ? error.message : "first bad position \(position): \(error.message)"
-            throw CLIError(
-                .integrity, message,
-                hint: "'journal audit STREAM' marks each event whose hash does not check")
-        case let .failure(error):
-            throw error
-        }
-        let held = try heldToCheckpoint(arguments, store)
-        switch arguments.format {
-        case .json:
-            var line = JSONObject()
-            line["ok"] = .bool(true)
-            if let held {
-                var checkpoint = JSONObject()
-                checkpoint["origin"] = .string(held.origin)
-                checkpoint["size"] = .number(JSONNumber(held.size))
-                checkpoint["root"] = .string(Base64.encode(held.root))
-                line["checkpoint"] = .object(checkpoint)
-            }
-            line["events"] = .number(JSONNumber(report.events))
-            line["streams"] = .number(JSONNumber(report.streams))
-            line["headPosition"] = .number(JSONNumber(report.headPosition))
-            line["headHash"] = .string(report.headHash)
-            // The head that was verified, as a checkpoint would sign it (a journal of an older
-            // version opened read-only has no tree yet).
-            if let root = try? store.treeRoot(size: report.headPosition) {
-                line["treeSize"] = .number(JSONNumber(report.headPosition))
-                line["root"] = .string(Base64.encode(root))
-            }
-            context.stdout.line(JSONWriter.string(.object(line)))
-        case .text:
-            let head = report.headHash.isEmpty ? "" : ", head hash \(report.headHash.prefix(16))…"
-            context.stdout.line(
-                "ok: \(TextRendering.counted(report.events, "event")) in "
-                    + "\(TextRendering.counted(report.streams, "stream")) intact "
-                    + "(hash chain, positions, versions); head position \(report.headPosition)\(head)")
-            if let held {
-                context.stdout.line(
-                    "ok: the journal is the log \(held.origin) signed at \(held.size) events, "
-                        + "or an append-only extension of it")
-            }
-        }
+        if verification.failure == nil { verification.heldTo = try heldToCheckpoint(arguments, store) }
+        try verification.print(arguments.format, context)
     }
 
     /// `--checkpoint FILE --key VKEY`: the checkpoint must be signed by the key (exit 4) and the
@@ -156,68 +100,5 @@ enum VerifyCommand {
         try WitnessKeys.requireQuorum(arguments, on: signed)
         try EvidenceCheckpoint.requireMatch(signed, store, named: TextRendering.printable(path))
         return signed.checkpoint
-    }
-
-    private static func verify(_ store: any EventStore, progress: (Int64) -> Void) -> Result<
-        VerifyReport, EventStoreError
-    > {
-        do {
-            return .success(try store.verify(progress: progress))
-        } catch {
-            return .failure(error)
-        }
-    }
-
-    /// `--mirror DIR --key VKEY [--db PATH]`: the mirror against itself, and the journal (when
-    /// `--db` is given) against the mirror.
-    private static func verifyMirror(_ directory: String, _ arguments: ParsedArguments, _ context: CommandContext)
-        throws
-    {
-        let verified = try MirrorVerifier.verify(
-            MirrorReader(directory: directory), verifiers: try EvidenceFiles.verifiers(arguments))
-        let checkpoint = verified.checkpoint.checkpoint
-        var journalSize: Int64?
-        if arguments.string("db") != nil {
-            let store = try JournalAccess.openForReading(context, arguments)
-            let size = try store.treeSize()
-            guard size >= checkpoint.size, try store.treeRoot(size: checkpoint.size) == checkpoint.root else {
-                throw CLIError(
-                    .integrity,
-                    "the journal does not extend the mirror \(TextRendering.printable(directory)): "
-                        + (size < checkpoint.size
-                            ? "it has \(size) events, the mirror \(checkpoint.size)"
-                            : "its tree at \(checkpoint.size) events has another root"),
-                    hint: "'journal verify' checks the journal itself")
-            }
-            journalSize = size
-        }
-        switch arguments.format {
-        case .json:
-            var mirror = JSONObject()
-            mirror["origin"] = .string(checkpoint.origin)
-            mirror["size"] = .number(JSONNumber(checkpoint.size))
-            mirror["root"] = .string(Base64.encode(checkpoint.root))
-            mirror["tiles"] = .number(JSONNumber(verified.tiles))
-            if let entries = verified.entries { mirror["entries"] = .number(JSONNumber(entries)) }
-            var line = JSONObject()
-            line["ok"] = .bool(true)
-            line["mirror"] = .object(mirror)
-            if let journalSize {
-                var journal = JSONObject()
-                journal["extendsMirror"] = .bool(true)
-                journal["treeSize"] = .number(JSONNumber(journalSize))
-                line["journal"] = .object(journal)
-            }
-            context.stdout.line(JSONWriter.string(.object(line)))
-        case .text:
-            let entries = verified.entries.map { "; \($0) entries hash to the level-0 tiles" } ?? "; no entry bundles"
-            context.stdout.line(
-                "ok: the mirror \(TextRendering.printable(directory)) holds the tree of \(checkpoint.size) events "
-                    + "signed by \(checkpoint.origin): \(verified.tiles) tiles hash to the checkpoint's root\(entries)")
-            if let journalSize {
-                context.stdout.line(
-                    "ok: the journal (\(journalSize) events) is the mirror's log or an append-only extension of it")
-            }
-        }
     }
 }

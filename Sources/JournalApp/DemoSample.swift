@@ -1,14 +1,12 @@
-import JournalApp
-
 /// A small hand-written NDJSON file for `journal demo`: a challenged 3-D Secure transaction
 /// (OTP entered after a resend), a yellow-flow digitization activated by OTP after one wrong
 /// code, and a frictionless transaction. Every line is legal under spec §3.
-enum DemoSample {
-    static let challengedStream = "3ds-7f3a9c1e-2b4d-4e8f-9a6b-1c2d3e4f5a6b"
-    static let yellowStream = "card-5E1B0C2A-77D4-4F0E-9C11-2B6A0F3D9E84"
-    static let frictionlessStream = "3ds-0b9e2f3c-4d5e-4a41-9a41-6f1c1f433a7b"
+package enum DemoSample {
+    package static let challengedStream = "3ds-7f3a9c1e-2b4d-4e8f-9a6b-1c2d3e4f5a6b"
+    package static let yellowStream = "card-5E1B0C2A-77D4-4F0E-9C11-2B6A0F3D9E84"
+    package static let frictionlessStream = "3ds-0b9e2f3c-4d5e-4a41-9a41-6f1c1f433a7b"
 
-    static let lines: [String] = [
+    package static let lines: [String] = [
         #"""
         {"id":"a1b2c3d4-0001-4000-8000-000000000001","stream":"3ds-7f3a9c1e-2b4d-4e8f-9a6b-1c2d3e4f5a6b",\#
         "type":"TransactionCreated","occurredAt":"2026-11-29T10:15:02.125Z","data":{"directoryServerID":"A000000004",\#
@@ -114,5 +112,5 @@ enum DemoSample {
     ]
 
     /// The sample as NDJSON text.
-    static var text: String { lines.joined(separator: "\n") + "\n" }
+    package static var text: String { lines.joined(separator: "\n") + "\n" }
 }

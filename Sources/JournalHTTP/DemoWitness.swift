@@ -1,19 +1,18 @@
 import EventStore
 import JournalApp
 import JournalCore
-import JournalHTTP
 
 /// The demo's witness: `journal witness` run in this process on a free loopback port, so that
 /// the tour shows a checkpoint cosigned without a second terminal.
-final class DemoWitness {
-    let url: String
+package final class DemoWitness {
+    package let url: String
     private let server: HTTPServer
     private let api: WitnessAPI
     private let socket: FileDescriptor
 
     /// Starts a witness of `logs` cosigning with `signer`, its state in `statePath`; nil when
     /// libmicrohttpd cannot be loaded.
-    init?(signer: NoteSigner, logs: [NoteVerifier], statePath: String, now: @escaping @Sendable () -> Timestamp)
+    package init?(signer: NoteSigner, logs: [NoteVerifier], statePath: String, now: @escaping @Sendable () -> Timestamp)
         throws
     {
         guard let library = try? LibMicroHTTPD.shared() else { return nil }
@@ -39,7 +38,7 @@ final class DemoWitness {
         url = bound.url
     }
 
-    func stop() {
+    package func stop() {
         server.quiesce()
         server.stop(answering: WitnessAPI.text(503, "the demo's witness stopped\n"))
         socket.close()
