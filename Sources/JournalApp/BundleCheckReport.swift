@@ -32,23 +32,33 @@ package struct BundleCheckReport: CommandReport {
                     + "--checkpoint CHECKPOINT --key VKEY")
         }
         let bytes = try WholeFile.read(path, what: "bundle", maxBytes: 1 << 30)
+        let verified = try check(bytes, with: verifiers, named: TextRendering.printable(path))
+        try WitnessKeys.requireQuorum(arguments, on: verified.checkpoint)
+        return verified
+    }
+
+    /// The bundle `bytes` checked with `verifiers`: its checkpoint signed by one of them, every
+    /// event proven in its tree, one stream's versions without a gap, and at least one event.
+    /// `name` (a file's, made printable) goes into the errors when given.
+    /// - Throws: exit 4 naming the first failure.
+    package static func check(_ bytes: some Collection<UInt8>, with verifiers: [NoteVerifier], named name: String?)
+        throws(CLIError) -> VerifiedBundle
+    {
+        let named = name.map { " " + $0 } ?? ""
         let bundle: EvidenceBundle
         do {
             bundle = try EvidenceBundle(decoding: bytes)
         } catch {
-            throw CLIError(.integrity, "\(TextRendering.printable(path)) is not a bundle: \(error)")
+            throw CLIError(.integrity, (name.map { "\($0) is not a bundle" } ?? "not a bundle") + ": \(error)")
         }
         let verified: VerifiedBundle
         do {
             verified = try BundleVerifier(verifiers: verifiers).verify(bundle)
         } catch {
-            throw CLIError(.integrity, "the bundle \(TextRendering.printable(path)) does not check: \(error)")
+            throw CLIError(.integrity, "the bundle\(named) does not check: \(error)")
         }
         // A bundle proves what it holds; one that holds nothing proves nothing about its stream.
-        guard !verified.events.isEmpty else {
-            throw CLIError(.integrity, "the bundle \(TextRendering.printable(path)) holds no events")
-        }
-        try WitnessKeys.requireQuorum(arguments, on: verified.checkpoint)
+        guard !verified.events.isEmpty else { throw CLIError(.integrity, "the bundle\(named) holds no events") }
         return verified
     }
 
