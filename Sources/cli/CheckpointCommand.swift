@@ -65,8 +65,8 @@ enum CheckpointCommand {
                 hint: "create one with 'journal keygen NAME --out FILE'")
         }
         let store = try JournalAccess.openExistingForWriting(context, arguments)
-        try KeptCheckpoint(try JournalEvidence.sign(store, with: signer), origin: signer.name).print(
-            arguments.format, context)
+        let kept = try JournalEvidence.sign(store, with: signer)
+        try KeptCheckpoint(kept, origin: signer.name).print(arguments.format, context)
     }
 
     /// The line `import --sign` and `simulate --sign` print after their summary.

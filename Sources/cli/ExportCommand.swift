@@ -1,4 +1,3 @@
-import EventStore
 import JournalApp
 
 /// `journal export [--stream S] [--from-position P]`: NDJSON in position order.
