@@ -38,6 +38,13 @@ package final class OutputSink {
         return OutputSink(descriptor: file.rawValue, ownsDescriptor: true)
     }
 
+    /// Writes `text` to the file at `path`, created or truncated as by `create(path:)`.
+    package static func writeFile(_ path: String, _ text: String) throws(CLIError) {
+        let sink = try create(path: path)
+        sink.write(text)
+        try sink.close()
+    }
+
     package func write(_ text: String) {
         buffer.append(contentsOf: text.utf8)
         if buffer.count >= capacity { flushBuffer() }

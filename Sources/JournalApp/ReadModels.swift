@@ -65,3 +65,17 @@ package enum ReadModels {
         }
     }
 }
+
+extension ReadModels {
+    /// Runs `body` with the journal `arguments` name opened for reading and its projection
+    /// engine (`openEngine`), closed after: what `query`, `find`, `report` and `project` share.
+    package static func withEngine<R>(
+        _ context: CommandContext, _ arguments: ParsedArguments,
+        _ body: (any TransactionalEventStore, ProjectionEngine) throws -> R
+    ) throws -> R {
+        let store = try JournalAccess.openForReading(context, arguments)
+        let engine = try openEngine(context, arguments, store: store)
+        defer { engine.close() }
+        return try body(store, engine)
+    }
+}

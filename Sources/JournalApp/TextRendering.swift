@@ -64,4 +64,22 @@ package enum TextRendering {
         }
         return text.unicodeScalars.count > 80 ? out + "…" : out
     }
+
+    /// `items` joined by ", ", a new line begun before an item that would take the line past
+    /// `width` characters; each line but the last ends in a comma (a help text's list).
+    package static func wrapped(_ items: [String], width: Int) -> String {
+        var lines: [String] = []
+        var line = ""
+        for item in items {
+            let next = line.isEmpty ? item : line + ", " + item
+            if next.count > width {
+                lines.append(line + ",")
+                line = item
+            } else {
+                line = next
+            }
+        }
+        lines.append(line)
+        return lines.joined(separator: "\n")
+    }
 }

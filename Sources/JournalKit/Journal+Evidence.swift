@@ -64,20 +64,7 @@ extension Journal {
                 throw CLIError(.failure, "not a verifier key: \(error)")
             }
             guard !verifiers.isEmpty else { throw CLIError(.failure, "no verifier key given") }
-            let decoded: EvidenceBundle
-            do {
-                decoded = try EvidenceBundle(decoding: bundle)
-            } catch {
-                throw CLIError(.integrity, "not a bundle: \(error)")
-            }
-            let verified: VerifiedBundle
-            do {
-                verified = try BundleVerifier(verifiers: verifiers).verify(decoded)
-            } catch {
-                throw CLIError(.integrity, "the bundle does not check: \(error)")
-            }
-            guard !verified.events.isEmpty else { throw CLIError(.integrity, "the bundle holds no events") }
-            return verified
+            return try BundleCheckReport.check(bundle, with: verifiers, named: nil)
         }
     }
 

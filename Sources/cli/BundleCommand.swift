@@ -1,6 +1,5 @@
 import EventStore
 import JournalApp
-import JournalCore
 
 /// `journal bundle STREAM [--checkpoint FILE] [--out FILE]`: one JSON document that lets anyone
 /// check and replay a stream without the journal (spec §6).
@@ -38,13 +37,6 @@ enum BundleCommand {
         let stream = try StreamArgument.existing(arguments.positionals[0], in: store)
         let signed = try EvidenceCheckpoint.chosen(arguments, store)
         let bundle = try JournalEvidence.bundle(stream, against: signed, in: store)
-        let text = bundle.jsonText + "\n"
-        if let path = arguments.string("out") {
-            let sink = try OutputSink.create(path: path)
-            sink.write(text)
-            try sink.flush()
-        } else {
-            context.stdout.write(text)
-        }
+        try context.write(bundle.jsonText + "\n", toFile: arguments.string("out"))
     }
 }

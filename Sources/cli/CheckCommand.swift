@@ -1,6 +1,5 @@
 import EventStore
 import JournalApp
-import JournalCore
 
 /// `journal check FILE --key VKEY`: verifies a bundle with no journal (spec §6);
 /// `journal check EXPORT --checkpoint FILE --key VKEY`: an export against a signed checkpoint (§9).
@@ -52,114 +51,16 @@ enum CheckCommand {
 
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws {
         if let checkpoint = arguments.string("checkpoint") {
-            try checkExport(arguments.positionals[0], against: checkpoint, arguments, context)
-            return
-        }
-        let verified = try verified(arguments)
-        let checkpoint = verified.checkpoint.checkpoint
-        switch arguments.format {
-        case .json:
-            var object = JSONObject()
-            object["ok"] = .bool(true)
-            object["stream"] = .string(verified.stream)
-            object["events"] = .number(JSONNumber(verified.events.count))
-            object["treeSize"] = .number(JSONNumber(checkpoint.size))
-            object["origin"] = .string(checkpoint.origin)
-            if let held = try WitnessKeys.cosigners(arguments, on: verified.checkpoint) {
-                object["cosignedBy"] = .array(held.map { .string($0.name) })
-            }
-            context.stdout.line(JSONWriter.string(.object(object)))
-        case .text:
-            let count = verified.events.count
-            context.stdout.line(
-                "ok: \(verified.stream): \(count) event\(count == 1 ? "" : "s") (versions 0…\(count - 1)), "
-                    + "each proven in the tree of \(checkpoint.size) events signed by \(checkpoint.origin)")
-            if let held = try WitnessKeys.cosigners(arguments, on: verified.checkpoint) {
-                context.stdout.line(
-                    "ok: cosigned by \(held.count) of the \(try WitnessKeys.keys(arguments).count) witnesses given "
-                        + "(\(held.map(\.name).joined(separator: ", "))), quorum \(arguments.integer("quorum") ?? 0)")
-            }
+            try ExportCheckReport(arguments.positionals[0], against: checkpoint, arguments).print(
+                arguments.format, context)
+        } else {
+            try BundleCheckReport(arguments).print(arguments.format, context)
         }
     }
 
-    /// The bundle of `FILE` (the first positional), checked with the keys of `--key`: exit 4
+    /// The bundle of `file` (default: FILE), checked with `--key` (and `--quorum`): exit 4
     /// naming the first failure.
     static func verified(_ arguments: ParsedArguments, file: String? = nil) throws -> VerifiedBundle {
-        let path = file ?? arguments.positionals[0]
-        let verifiers = try EvidenceFiles.verifiers(arguments)
-        if path != "-", ExportVerifier.looksLikeExport(WholeFile.prefix(path, count: 64)) {
-            throw CLIError.usage(
-                "\(TextRendering.printable(path)) is an export, not a bundle",
-                hint: "check it against a signed checkpoint: journal check \(TextRendering.printable(path)) "
-                    + "--checkpoint CHECKPOINT --key VKEY")
-        }
-        let bytes = try WholeFile.read(path, what: "bundle", maxBytes: 1 << 30)
-        let bundle: EvidenceBundle
-        do {
-            bundle = try EvidenceBundle(decoding: bytes)
-        } catch {
-            throw CLIError(.integrity, "\(TextRendering.printable(path)) is not a bundle: \(error)")
-        }
-        let verified: VerifiedBundle
-        do {
-            verified = try BundleVerifier(verifiers: verifiers).verify(bundle)
-        } catch {
-            throw CLIError(.integrity, "the bundle \(TextRendering.printable(path)) does not check: \(error)")
-        }
-        // A bundle proves what it holds; one that holds nothing proves nothing about its stream.
-        guard !verified.events.isEmpty else {
-            throw CLIError(.integrity, "the bundle \(TextRendering.printable(path)) holds no events")
-        }
-        try WitnessKeys.requireQuorum(arguments, on: verified.checkpoint)
-        return verified
-    }
-
-    /// `check EXPORT --checkpoint FILE --key VKEY` (spec §9): exit 4 naming the first line
-    /// where the export cannot be the signed log.
-    private static func checkExport(
-        _ path: String, against checkpointPath: String, _ arguments: ParsedArguments, _ context: CommandContext
-    ) throws {
-        let verifiers = try EvidenceFiles.verifiers(arguments)
-        let signed = try EvidenceFiles.checkpoint(path: checkpointPath)
-        let shown = path == "-" ? "stdin" : TextRendering.printable(path)
-        let verified: VerifiedExport
-        do {
-            verified = try ExportVerifier(verifiers: verifiers).verify(path: path, against: signed)
-        } catch {
-            switch error {
-            case let .unreadable(reason):
-                throw CLIError(.failure, reason)
-            case .checkpoint:
-                throw CLIError(
-                    .integrity,
-                    "the checkpoint \(TextRendering.printable(checkpointPath)) is not signed by the given key: \(error)"
-                )
-            case .encoding, .tooFewLines, .notAnExportLine, .rootMismatch:
-                throw CLIError(
-                    .integrity,
-                    "\(shown) is not the log signed in \(TextRendering.printable(checkpointPath)): \(error)")
-            }
-        }
-        try WitnessKeys.requireQuorum(arguments, on: verified.checkpoint)
-        let checkpoint = verified.checkpoint.checkpoint
-        switch arguments.format {
-        case .json:
-            var object = JSONObject()
-            object["ok"] = .bool(true)
-            object["lines"] = .number(JSONNumber(checkpoint.size))
-            object["linesAfter"] = .number(JSONNumber(verified.linesAfter))
-            object["treeSize"] = .number(JSONNumber(checkpoint.size))
-            object["root"] = .string(Base64.encode(checkpoint.root))
-            object["origin"] = .string(checkpoint.origin)
-            context.stdout.line(JSONWriter.string(.object(object)))
-        case .text:
-            let after =
-                verified.linesAfter == 0
-                ? "" : "; \(TextRendering.counted(verified.linesAfter, "more line")) after them, not covered"
-            context.stdout.line(
-                "ok: the first \(TextRendering.counted(checkpoint.size, "line")) of \(shown) are the log "
-                    + "\(checkpoint.origin) signed at \(checkpoint.size) events (root "
-                    + "\(Base64.encode(checkpoint.root)))\(after)")
-        }
+        try BundleCheckReport.verified(arguments, file: file)
     }
 }

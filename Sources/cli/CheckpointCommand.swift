@@ -1,6 +1,5 @@
 import EventStore
 import JournalApp
-import JournalCore
 
 /// `journal checkpoint --key FILE | --list`: sign the journal's tree head as a C2SP
 /// tlog-checkpoint and keep it, or list the kept ones (spec §6).
@@ -50,11 +49,14 @@ enum CheckpointCommand {
 
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws {
         if arguments.flag("list") {
-            try list(arguments, context)
+            try KeptCheckpointList(JournalAccess.openForReading(context, arguments)).print(arguments.format, context)
             return
         }
         if arguments.flag("latest") {
-            try latest(arguments, context)
+            let latest = try KeptCheckpoint.latest(in: JournalAccess.openForReading(context, arguments))
+            let out = arguments.string("out")
+            if out != nil || arguments.format == .text { try context.write(latest.noteFile, toFile: out) }
+            if arguments.format == .json { try latest.print(.json, context) }
             return
         }
         guard let signer = try EvidenceFiles.signer(arguments, context) else {
@@ -64,80 +66,11 @@ enum CheckpointCommand {
         }
         let store = try JournalAccess.openExistingForWriting(context, arguments)
         let kept = try JournalEvidence.sign(store, with: signer)
-        print(kept, origin: signer.name, format: arguments.format, context)
-    }
-
-    static func print(_ kept: StoredCheckpoint, origin: String, format: OutputFormat, _ context: CommandContext) {
-        switch format {
-        case .json:
-            context.stdout.line(JSONWriter.string(.object(JournalEvidence.checkpointJSON(kept, origin: origin))))
-        case .text:
-            context.stdout.write(kept.note)
-        }
+        try KeptCheckpoint(kept, origin: signer.name).print(arguments.format, context)
     }
 
     /// The line `import --sign` and `simulate --sign` print after their summary.
     static func printSigned(_ kept: StoredCheckpoint, _ context: CommandContext) {
-        context.stdout.line(
-            "signed checkpoint: \(kept.size) events, root \(Base64.encode(kept.root)) "
-                + "('journal checkpoint --list' shows it)")
-    }
-
-    /// `--latest [--out FILE]`: the latest kept checkpoint as signed, ending in one line feed.
-    private static func latest(_ arguments: ParsedArguments, _ context: CommandContext) throws {
-        let store = try JournalAccess.openForReading(context, arguments)
-        guard let kept = try store.checkpoints().last else {
-            throw CLIError(
-                .failure, "the journal keeps no checkpoint",
-                hint: "sign one with 'journal checkpoint --key FILE'")
-        }
-        var note = kept.note
-        while note.hasSuffix("\n\n") { note.removeLast() }
-        if !note.hasSuffix("\n") { note += "\n" }
-        if let path = arguments.string("out") {
-            let sink = try OutputSink.create(path: path)
-            sink.write(note)
-            try sink.close()
-        } else if arguments.format == .text {
-            context.stdout.write(note)
-        }
-        if arguments.format == .json {
-            let origin = (try? SignedCheckpoint(parsing: kept.note).checkpoint.origin) ?? "?"
-            context.stdout.line(JSONWriter.string(.object(JournalEvidence.checkpointJSON(kept, origin: origin))))
-        }
-    }
-
-    private static func list(_ arguments: ParsedArguments, _ context: CommandContext) throws {
-        let store = try JournalAccess.openForReading(context, arguments)
-        let kept = try store.checkpoints()
-        let origin: (StoredCheckpoint) -> String = { checkpoint in
-            (try? SignedCheckpoint(parsing: checkpoint.note).checkpoint.origin) ?? "?"
-        }
-        switch arguments.format {
-        case .json:
-            var object = JSONObject()
-            object["checkpoints"] = .array(
-                kept.map { checkpoint in
-                    var entry = JournalEvidence.checkpointJSON(checkpoint, origin: origin(checkpoint))
-                    entry["signedAt"] = .string(checkpoint.signedAt.description)
-                    entry["cosignedBy"] = .array(checkpoint.cosignatures.map { .string($0.witnessName) })
-                    return .object(entry)
-                })
-            context.stdout.line(JSONWriter.string(.object(object)))
-        case .text:
-            guard !kept.isEmpty else {
-                context.stdout.line("no checkpoints kept; sign one with 'journal checkpoint --key FILE'")
-                return
-            }
-            var rows = [["size", "root", "signedAt", "origin", "cosignedBy"]]
-            for checkpoint in kept {
-                let cosigners = checkpoint.cosignatures.map(\.witnessName).joined(separator: ", ")
-                rows.append([
-                    "\(checkpoint.size)", Base64.encode(checkpoint.root), checkpoint.signedAt.description,
-                    origin(checkpoint), cosigners.isEmpty ? "-" : cosigners
-                ])
-            }
-            for line in TextRendering.table(rows, rightAligned: [0]) { context.stdout.line(line) }
-        }
+        context.stdout.line(KeptCheckpoint.signedLine(kept))
     }
 }

@@ -1,6 +1,4 @@
-import EventStore
 import JournalApp
-import JournalCore
 
 /// `journal copy --from A --to B`: moves a whole journal between backends (SQLite file ⇄
 /// PostgreSQL URL, or file to file), event for event.
@@ -57,38 +55,12 @@ enum CopyCommand {
         },
         run: run)
 
-    static let pageSize = 1_000
-
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws {
         let from = JournalBackend(location: arguments.string("from") ?? "")
         let to = JournalBackend(location: arguments.string("to") ?? "")
-        let copy = try JournalCopy.copy(from: from, to: to, pageSize: pageSize, context: context) { total in
+        let copy = try JournalCopy.copy(from: from, to: to, pageSize: 1_000, context: context) { total in
             ProgressReporter.make(arguments, context, verb: "copying", unit: .events, total: total)
         }
-        let (start, copied, destinationReport, tree) = (copy.start, copy.copied, copy.report, copy.tree)
-        switch arguments.format {
-        case .json:
-            var line = JSONObject()
-            line["ok"] = .bool(true)
-            line["from"] = .string(from.display)
-            line["to"] = .string(to.display)
-            line["copied"] = .number(JSONNumber(copied))
-            line["events"] = .number(JSONNumber(destinationReport.events))
-            line["streams"] = .number(JSONNumber(destinationReport.streams))
-            line["headPosition"] = .number(JSONNumber(destinationReport.headPosition))
-            line["headHash"] = .string(destinationReport.headHash)
-            line["treeRoot"] = .string(Base64.encode(tree.root))
-            context.stdout.line(JSONWriter.string(.object(line)))
-        case .text:
-            let resumed = start > 0 ? " (resumed after position \(start))" : ""
-            context.stdout.line("copied \(copied) events from \(from.display) to \(to.display)\(resumed)")
-            let head = destinationReport.headHash.isEmpty ? "" : ", head hash \(destinationReport.headHash.prefix(16))…"
-            context.stdout.line(
-                "ok: both journals verify: \(destinationReport.events) events in \(destinationReport.streams) "
-                    + "streams, head position \(destinationReport.headPosition)\(head)")
-            context.stdout.line(
-                "ok: same Merkle root \(Base64.encode(tree.root)): checkpoints of "
-                    + "\(from.display) hold on the copy")
-        }
+        try JournalCopy.Report(from: from, to: to, copy).print(arguments.format, context)
     }
 }

@@ -1,6 +1,4 @@
-import EventStore
 import JournalApp
-import JournalCore
 
 /// `journal cosign --witness URL --witness-key VKEY [...] [--key SKEY]`: collect witnesses'
 /// cosignatures of the latest kept checkpoint (spec §11).
@@ -51,62 +49,11 @@ enum CosignCommand {
         run: run)
 
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws {
-        var witnesses: [WitnessEndpoint] = []
-        for (url, value) in zip(arguments.strings("witness"), arguments.strings("witness-key")) {
-            let keys = try EvidenceFiles.verifiers(value: value, option: "witness-key")
-            guard keys.count == 1, let key = keys.first, key.type == .cosignatureV1 else {
-                throw CLIError(
-                    .failure,
-                    "--witness-key for \(TextRendering.printable(url)) must be one witness key (cosignature/v1)",
-                    hint: "'journal keygen NAME --out FILE --witness' prints it")
-            }
-            do {
-                _ = try HTTPClient.Endpoint(parsing: url)
-            } catch {
-                throw CLIError.usage("--witness \(TextRendering.printable(url)): \(error)")
-            }
-            witnesses.append(WitnessEndpoint(url: url, key: key))
-        }
+        let witnesses = try CosignRun.witnesses(
+            urls: arguments.strings("witness"), keys: arguments.strings("witness-key"))
         let signer = try EvidenceFiles.signer(arguments, context, environment: false)
         let store = try JournalAccess.openExistingForWriting(context, arguments)
-        if let signer { _ = try JournalEvidence.sign(store, with: signer) }
-        guard let latest = try JournalEvidence.latestCheckpoint(store) else {
-            throw CLIError(
-                .failure, "the journal keeps no checkpoint to have cosigned",
-                hint: "sign one with 'journal checkpoint --key FILE', or pass --key FILE")
-        }
-        let outcome = try Cosigner(witnesses: witnesses).collect(latest, store: store, now: context.now)
-        print(outcome, arguments.format, context)
-        guard outcome.failures.isEmpty else {
-            let lines = outcome.failures.map { failure in
-                "witness \(failure.witness.key.name) (\(TextRendering.printable(failure.witness.url))): "
-                    + failure.reason
-            }
-            throw CLIError(
-                .failure,
-                lines + [
-                    "\(outcome.failures.count) of \(witnesses.count) witnesses did not cosign; "
-                        + "the others' cosignatures are kept"
-                ])
-        }
-    }
-
-    private static func print(_ outcome: Cosigner.Outcome, _ format: OutputFormat, _ context: CommandContext) {
-        switch format {
-        case .json:
-            var object = outcome.checkpoint.json.objectValue ?? JSONObject()
-            object["cosigned"] = .array(outcome.cosigned.map { .string($0.key.name) })
-            object["failed"] = .array(
-                outcome.failures.map { failure in
-                    var entry = JSONObject()
-                    entry["witness"] = .string(failure.witness.key.name)
-                    entry["url"] = .string(failure.witness.url)
-                    entry["reason"] = .string(failure.reason)
-                    return .object(entry)
-                })
-            context.stdout.line(JSONWriter.string(.object(object)))
-        case .text:
-            context.stdout.write(outcome.checkpoint.noteText)
-        }
+        let run = try CosignRun(witnesses, signer: signer, store: store, now: context.now)
+        try run.print(arguments.format, context)
     }
 }

@@ -1,6 +1,4 @@
-import EventStore
 import JournalApp
-import JournalCore
 
 /// `journal export [--stream S] [--from-position P]`: NDJSON in position order.
 enum ExportCommand {
@@ -30,40 +28,9 @@ enum ExportCommand {
         },
         run: run)
 
-    static let pageSize = 1000
-
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws {
         let store = try JournalAccess.openForReading(context, arguments)
-        let from = arguments.integer("from-position") ?? 0
-        var line: [UInt8] = []
-        line.reserveCapacity(4096)
-        func emit(_ event: RecordedEvent) {
-            line.removeAll(keepingCapacity: true)
-            event.exportLine(into: &line)
-            line.append(0x0A)
-            context.stdout.write(bytes: line)
-        }
-        if let name = arguments.string("stream") {
-            let stream = try StreamArgument.existing(name, in: store)
-            var version: Int64 = 0
-            while true {
-                let page = try store.read(stream: stream, from: version, direction: .forward, limit: pageSize)
-                for event in page where event.position >= from { emit(event) }
-                guard page.count == pageSize, let last = page.last else { break }
-                version = last.version + 1
-            }
-        } else if let scanning = store as? any EventScanning {
-            var export = LogExport(store: scanning, pageSize: pageSize)
-            try export.run(from: from) { page in context.stdout.write(bytes: page) }
-        } else {
-            var position = from
-            while true {
-                let page = try store.readAll(from: position, limit: pageSize)
-                page.forEach(emit)
-                guard page.count == pageSize, let last = page.last else { break }
-                position = last.position + 1
-            }
-        }
-        try context.stdout.flush()
+        let stream = try arguments.string("stream").map { name in try StreamArgument.existing(name, in: store) }
+        try ExportWriter.write(store, stream: stream, from: arguments.integer("from-position") ?? 0, to: context.stdout)
     }
 }

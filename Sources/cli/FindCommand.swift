@@ -1,4 +1,3 @@
-import EventStore
 import JournalApp
 import JournalCore
 import Projections
@@ -39,7 +38,7 @@ enum FindCommand {
             OptionSpec(
                 name: "format", value: .choice(["text", "json", "csv"]),
                 help: "text, aligned for a person (default), json, or csv"),
-            ProjectCommand.modelsOption
+            ReadModels.modelsOption
         ],
         printsResults: false, // takes its own --format, with csv
         details: """
@@ -72,21 +71,7 @@ enum FindCommand {
         run: run)
 
     /// The outcome names, wrapped for the help text.
-    static var outcomeNamesText: String {
-        var lines: [String] = []
-        var line = ""
-        for name in StreamOutcome.names {
-            let next = line.isEmpty ? name : line + ", " + name
-            if next.count > 80 {
-                lines.append(line + ",")
-                line = name
-            } else {
-                line = next
-            }
-        }
-        lines.append(line)
-        return lines.joined(separator: "\n")
-    }
+    static var outcomeNamesText: String { TextRendering.wrapped(StreamOutcome.names, width: 80) }
 
     /// The filter the arguments ask for; an unknown outcome name or an empty window is a usage
     /// error.
@@ -123,46 +108,13 @@ enum FindCommand {
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws {
         let filter = try filter(arguments)
         let limit = Int(arguments.integer("limit") ?? defaultLimit)
-        let store = try JournalAccess.openForReading(context, arguments)
-        let engine = try ReadModels.openEngine(context, arguments, store: store)
-        defer { engine.close() }
-        let result = try ReadModels.reporting { () throws(ProjectionError) in try engine.find(filter, limit: limit)
+        let result = try ReadModels.withEngine(context, arguments) { _, engine in
+            try ReadModels.reporting { () throws(ProjectionError) in try engine.find(filter, limit: limit) }
         }
         switch arguments.string("format") ?? "text" {
-        case "json":
-            context.stdout.line(JSONWriter.string(result.json))
-        case "csv":
-            context.stdout.line("stream,startedAt,outcome,events")
-            for found in result.streams {
-                context.stdout.line(
-                    [
-                        csvField(found.stream), found.startedAt.description, csvField(found.outcome),
-                        String(found.events)
-                    ].joined(separator: ","))
-            }
-        default:
-            guard !result.streams.isEmpty else {
-                context.stdout.line("no streams match")
-                return
-            }
-            var rows = [["stream", "started", "outcome", "events"]]
-            for found in result.streams {
-                rows.append([
-                    TextRendering.printable(found.stream), found.startedAt.description, found.outcome,
-                    String(found.events)
-                ])
-            }
-            for line in TextRendering.table(rows, rightAligned: [3]) { context.stdout.line(line) }
-            if result.truncated {
-                context.stdout.line(
-                    "(the first \(limit) shown; more streams match: narrow the filters or raise --limit)")
-            }
+        case "json": context.stdout.line(JSONWriter.string(result.json))
+        case "csv": result.csvLines.forEach(context.stdout.line)
+        default: result.textLines(limit: limit).forEach(context.stdout.line)
         }
-    }
-
-    /// RFC 4180 quoting, for a field that needs it.
-    static func csvField(_ text: String) -> String {
-        guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
-        return "\"" + text.split(separator: "\"", omittingEmptySubsequences: false).joined(separator: "\"\"") + "\""
     }
 }

@@ -1,6 +1,4 @@
-import EventStore
 import JournalApp
-import JournalCore
 
 /// `journal import FILE|- [--rejects FILE]`: validate every line, then append, in one
 /// transaction.
@@ -84,97 +82,15 @@ enum ImportCommand {
         let maxLine = arguments.integer("max-line-bytes").map(Int.init) ?? NDJSONLineReader.defaultMaxLineLength
         // Open the input before the journal: a missing input creates no journal.
         let reader = try NDJSONLineReader.open(path: inputPath, maxLineLength: maxLine)
-        let size = reader.size
         let rejectsPath = arguments.string("rejects")
         // A bad signing key fails before anything is written.
         let signer = try EvidenceFiles.signer(arguments, context, option: "sign", environment: false)
-        let progress = ProgressReporter.make(arguments, context, verb: "importing", unit: .bytes, total: size)
+        let progress = ProgressReporter.make(arguments, context, verb: "importing", unit: .bytes, total: reader.size)
         let outcome = try ImportRun.perform(
             reader: reader, inputPath: inputPath, maxLine: maxLine, rejectsPath: rejectsPath, progress: progress,
             arguments: arguments, context: context)
-        let (summary, errors, keptNoJournal, store) = (
-            outcome.summary, outcome.errors, outcome.keptNoJournal, outcome.store
-        )
-        let rolledBack = outcome.rolledBack
-        let checkpoint = try signer.flatMap { signer in
-            rolledBack || keptNoJournal
-                ? nil
-                : (
-                    try JournalEvidence.sign(
-                        store ?? JournalAccess.openExistingForWriting(context, arguments), with: signer),
-                    signer.name
-                )
-        }
-        report(
-            summary, errors: errors, rolledBack: rolledBack, rejectsPath: rejectsPath,
-            arguments: arguments, context: context, checkpoint: checkpoint)
-        if let kind = summary.notNDJSON {
-            throw CLIError(
-                .inputRejected, ["line \(summary.notNDJSONLine): - -: \(kind.reason); nothing was written"],
-                hints: [kind.hint(input: inputPath)])
-        }
-        if summary.rejected > 0 {
-            let more = errors.summaryLines
-            if let rejectsPath {
-                let valid = summary.appended == 1 ? "1 valid event" : "\(summary.appended) valid events"
-                throw CLIError(
-                    .inputRejected,
-                    more + [
-                        "\(summary.rejected) of \(TextRendering.counted(summary.lines, "line")) rejected, written to "
-                            + "\(TextRendering.printable(rejectsPath)); \(valid) appended"
-                    ])
-            }
-            throw CLIError(
-                .inputRejected,
-                more + [
-                    "\(summary.rejected) of \(TextRendering.counted(summary.lines, "line")) rejected; "
-                        + "nothing was written"
-                ],
-                hints: [
-                    "fix those lines and import again, or pass --rejects FILE to append the valid "
-                        + "events and set the invalid lines aside"
-                ])
-        }
-    }
-
-    private static func report(
-        _ summary: ImportRun.Summary, errors: ImportErrorReport, rolledBack: Bool, rejectsPath: String?,
-        arguments: ParsedArguments, context: CommandContext,
-        checkpoint: (kept: StoredCheckpoint, origin: String)?
-    ) {
-        switch arguments.format {
-        case .json:
-            var object = JSONObject()
-            object["lines"] = .number(JSONNumber(summary.lines))
-            object["appended"] = .number(JSONNumber(rolledBack ? 0 : summary.appended))
-            object["duplicates"] = .number(JSONNumber(summary.duplicates))
-            object["rejected"] = .number(JSONNumber(summary.rejected))
-            object["written"] = .bool(!rolledBack)
-            if let rejectsPath { object["rejectsFile"] = .string(rejectsPath) }
-            if summary.notNDJSON != nil { object["notNDJSON"] = .bool(true) }
-            if summary.rejected > 0 { errors.addJSON(to: &object) }
-            if let checkpoint {
-                object["checkpoint"] = .object(
-                    JournalEvidence.checkpointJSON(checkpoint.kept, origin: checkpoint.origin))
-            }
-            context.stdout.line(JSONWriter.string(.object(object)))
-        case .text:
-            if summary.notNDJSON != nil {
-                context.stdout.line("nothing written: the input is not NDJSON (see line \(summary.notNDJSONLine))")
-            } else if rolledBack {
-                context.stdout.line(
-                    "nothing written: \(summary.rejected) of \(TextRendering.counted(summary.lines, "line")) rejected "
-                        + "(\(summary.appended) valid, \(TextRendering.counted(summary.duplicates, "duplicate")))")
-            } else if summary.appended == 0 && summary.rejected == 0 {
-                context.stdout.line(
-                    "nothing new: \(TextRendering.counted(summary.lines, "line")) read, "
-                        + "\(TextRendering.counted(summary.duplicates, "duplicate")) already in the journal")
-            } else {
-                context.stdout.line(
-                    "imported \(TextRendering.counted(summary.lines, "line")): \(summary.appended) appended, "
-                        + "\(TextRendering.counted(summary.duplicates, "duplicate")), \(summary.rejected) rejected")
-            }
-            if let checkpoint { CheckpointCommand.printSigned(checkpoint.kept, context) }
-        }
+        let report = try ImportReport(
+            outcome, inputPath: inputPath, rejectsPath: rejectsPath, signer: signer, context, arguments)
+        try report.print(arguments.format, context)
     }
 }

@@ -1,6 +1,4 @@
-import EventStore
 import JournalApp
-import JournalCore
 
 /// `journal keygen NAME --out FILE`: a new Ed25519 signing key (spec §6, §9). The private key
 /// goes to FILE (mode 0600), the verifier key to FILE.pub (mode 0644) and stdout; neither file is
@@ -78,56 +76,11 @@ enum KeygenCommand {
 
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws {
         if let path = arguments.string("public") {
-            let signer = try EvidenceFiles.signer(path: path)
-            print(signer, keyFile: path, publicFile: nil, arguments.format, context)
+            try KeyPairFiles(reading: path).print(arguments.format, context)
             return
         }
         let name = arguments.positionals[0]
         let path = arguments.string("out") ?? ""
-        let publicPath = path + ".pub"
-        // Both names must be free before anything is written: a key pair is made whole or not.
-        for (file, what) in [(path, "key file"), (publicPath, "verifier key file")]
-        where FileSystem.entry(at: file) != .missing {
-            throw CLIError(
-                .failure,
-                "cannot create the \(what) \(TextRendering.printable(file)): it already exists "
-                    + "(a key is never overwritten); nothing was written",
-                hint: "choose another --out, or print the existing key's verifier key with "
-                    + "'journal keygen --public \(TextRendering.printable(path))'")
-        }
-        let signer: NoteSigner
-        do {
-            signer = try NoteSigner.generate(name: name, type: arguments.flag("witness") ? .cosignatureV1 : .ed25519)
-        } catch {
-            throw CLIError.usage(
-                "cannot make a key named '\(TextRendering.printable(name))': \(error)",
-                hint: "a key name is non-empty text without spaces or '+', e.g. payments.example/journal")
-        }
-        try EvidenceFiles.createNew(path, signer.privateKeyText + "\n", what: "key file")
-        do {
-            try EvidenceFiles.createNew(
-                publicPath, signer.verifier.keyText + "\n", what: "verifier key file", permissions: 0o644)
-        } catch {
-            FileSystem.remove(path)
-            throw error
-        }
-        print(signer, keyFile: path, publicFile: publicPath, arguments.format, context)
-    }
-
-    private static func print(
-        _ signer: NoteSigner, keyFile: String, publicFile: String?, _ format: OutputFormat, _ context: CommandContext
-    ) {
-        switch format {
-        case .json:
-            var object = JSONObject()
-            object["name"] = .string(signer.name)
-            object["keyID"] = .string(String(signer.verifier.keyText.split(separator: "+")[1]))
-            object["verifierKey"] = .string(signer.verifier.keyText)
-            object["keyFile"] = .string(keyFile)
-            if let publicFile { object["verifierKeyFile"] = .string(publicFile) }
-            context.stdout.line(JSONWriter.string(.object(object)))
-        case .text:
-            context.stdout.line(signer.verifier.keyText)
-        }
+        try KeyPairFiles(creating: name, at: path, witness: arguments.flag("witness")).print(arguments.format, context)
     }
 }

@@ -1,6 +1,5 @@
 import EventStore
 import JournalApp
-import JournalCore
 import Projections
 
 /// `journal project --status | --rebuild [NAME]`: the read models behind `journal query`.
@@ -21,7 +20,7 @@ enum ProjectCommand {
             OptionSpec(
                 name: "rebuild", value: .flag,
                 help: "rebuild from position 1 into fresh tables, swapped in when complete"),
-            modelsOption,
+            ReadModels.modelsOption,
             ProgressReporter.option
         ],
         details: """
@@ -79,98 +78,18 @@ enum ProjectCommand {
     }
 
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws {
-        let store = try JournalAccess.openForReading(context, arguments)
-        let engine = try ReadModels.openEngine(context, arguments, store: store)
-        defer { engine.close() }
         let temporary = ReadModels.keepsNoReadModels(context, arguments)
-        if arguments.flag("status") {
-            let status = try ReadModels.reporting { () throws(ProjectionError) in try engine.status() }
-            printStatus(status, format: arguments.format, temporary: temporary, context)
-            return
-        }
-        let targets = try projections(arguments)
-        let progress = ProgressReporter.make(
-            arguments, context, verb: "rebuilding", unit: .events,
-            total: try? store.headPosition())
-        var reached: Int64 = 0
-        engine.onBatch = { position in
-            reached = position
-            progress?.update(done: position, events: position)
-        }
-        let started = context.now()
-        let events = try ReadModels.reporting { () throws(ProjectionError) in try engine.rebuild(targets) }
-        engine.onBatch = nil
-        progress?.finish(done: max(reached, events), events: events)
-        let milliseconds = max(0, context.now().millisecondsSinceEpoch - started.millisecondsSinceEpoch)
-        let status = try ReadModels.reporting { () throws(ProjectionError) in try engine.status() }
-        switch arguments.format {
-        case .json:
-            var object = JSONObject()
-            object["rebuilt"] = .array(targets.map { .string($0.rawValue) })
-            object["events"] = .number(JSONNumber(events))
-            object["milliseconds"] = .number(JSONNumber(milliseconds))
-            object["head"] = .number(JSONNumber(status.first?.head ?? 0))
-            if temporary { object["temporary"] = .bool(true) }
-            context.stdout.line(JSONWriter.string(.object(object)))
-        case .text:
-            let rate = milliseconds > 0 ? " (\(events * 1000 / milliseconds) events/s)" : ""
-            context.stdout.line(
-                "rebuilt \(targets.map(\.rawValue).joined(separator: ", ")): "
-                    + "\(events) events in \(milliseconds) ms\(rate)")
-            printStatus(status, format: .text, temporary: temporary, context)
+        try ReadModels.withEngine(context, arguments) { store, engine in
+            if arguments.flag("status") {
+                try ProjectionStatusReport(engine, temporary: temporary).print(arguments.format, context)
+                return
+            }
+            let targets = try projections(arguments)
+            let progress = ProgressReporter.make(
+                arguments, context, verb: "rebuilding", unit: .events, total: try? store.headPosition())
+            let rebuild = try ProjectionRebuild(
+                targets, engine, temporary: temporary, progress: progress, now: context.now)
+            try rebuild.print(arguments.format, context)
         }
     }
-
-    /// `temporary`: the read models of a read-only journal, built for this run only.
-    static func printStatus(
-        _ status: [ProjectionStatus], format: OutputFormat, temporary: Bool, _ context: CommandContext
-    ) {
-        switch format {
-        case .json:
-            var object = JSONObject()
-            object["head"] = .number(JSONNumber(status.first?.head ?? 0))
-            object["projections"] = .array(
-                status.map { projection in
-                    var entry = JSONObject()
-                    entry["name"] = .string(projection.name.rawValue)
-                    entry["codeVersion"] = .number(JSONNumber(projection.codeVersion))
-                    entry["builtVersion"] = projection.builtVersion.map { .number(JSONNumber($0)) } ?? .null
-                    entry["generation"] = .number(JSONNumber(projection.generation))
-                    entry["checkpoint"] = .number(JSONNumber(projection.checkpoint))
-                    entry["lag"] = .number(JSONNumber(projection.lag))
-                    entry["rebuildCheckpoint"] = projection.rebuildCheckpoint.map { .number(JSONNumber($0)) } ?? .null
-                    return .object(entry)
-                })
-            if temporary { object["temporary"] = .bool(true) }
-            context.stdout.line(JSONWriter.string(.object(object)))
-        case .text:
-            var rows = [["projection", "version", "generation", "checkpoint", "head", "lag", "state"]]
-            for p in status {
-                let state: String
-                if p.builtVersion == nil {
-                    state = p.rebuildCheckpoint.map { "building (at \($0))" } ?? "never built"
-                } else if p.stale {
-                    state = "built by version \(p.builtVersion ?? 0): rebuilds on next use"
-                } else if let rebuilding = p.rebuildCheckpoint {
-                    state = "rebuilding (at \(rebuilding))"
-                } else {
-                    state = p.lag == 0 ? "up to date" : "behind"
-                }
-                rows.append([
-                    p.name.rawValue, "\(p.codeVersion)", "\(p.generation)", "\(p.checkpoint)", "\(p.head)",
-                    "\(p.lag)", state
-                ])
-            }
-            for line in TextRendering.table(rows, rightAligned: [1, 2, 3, 4, 5]) { context.stdout.line(line) }
-            if temporary {
-                context.stdout.line("the journal is read-only: its read models are built from the log in a temporary")
-                context.stdout.line("database for each run (query, find, report, project); --models FILE keeps them")
-            }
-        }
-    }
-
-    /// `--models FILE`, for `query` and `project`.
-    static let modelsOption = OptionSpec(
-        name: "models", value: .text(placeholder: "FILE"),
-        help: "keep the read models in this SQLite file instead of the journal (for a read-only journal)")
 }

@@ -1,6 +1,4 @@
-import EventStore
 import JournalApp
-import JournalCore
 
 /// `journal prove POSITION [--checkpoint FILE]` and `journal prove --consistency OLD [--checkpoint
 /// NEW]`: RFC 6962 proofs in the C2SP formats (spec §6).
@@ -56,49 +54,10 @@ enum ProveCommand {
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws {
         let store = try JournalAccess.openForReading(context, arguments)
         if let old = arguments.string("consistency") {
-            try consistency(from: old, arguments, store, context)
-            return
-        }
-        let position = Int64(arguments.positionals[0]) ?? 0
-        let signed = try EvidenceCheckpoint.chosen(arguments, store)
-        let proof = try JournalEvidence.inclusion(of: position, against: signed, in: store)
-        switch arguments.format {
-        case .json:
-            var object = JSONObject()
-            object["position"] = .number(JSONNumber(position))
-            object["index"] = .number(JSONNumber(position - 1))
-            object["leaf"] = .string(String(decoding: proof.extra ?? [], as: UTF8.self))
-            object["proof"] = .array(proof.proof.map { .string(Base64.encode($0)) })
-            object["checkpoint"] = .string(signed.noteText)
-            context.stdout.line(JSONWriter.string(.object(object)))
-        case .text:
-            context.stdout.write(proof.text)
-        }
-    }
-
-    private static func consistency(
-        from oldPath: String, _ arguments: ParsedArguments, _ store: any EventStore,
-        _ context: CommandContext
-    ) throws {
-        let old = try EvidenceFiles.checkpoint(path: oldPath)
-        try EvidenceCheckpoint.requireMatch(old, store, named: TextRendering.printable(oldPath))
-        let new = try EvidenceCheckpoint.chosen(arguments, store)
-        let (from, to) = (old.checkpoint.size, new.checkpoint.size)
-        guard from <= to else {
-            throw CLIError(
-                .failure, "the old checkpoint (size \(from)) is newer than the new one (size \(to))",
-                hint: "give the older checkpoint as --consistency OLD and the newer as --checkpoint NEW")
-        }
-        let proof = try store.consistencyProof(from: from, to: to)
-        switch arguments.format {
-        case .json:
-            var object = JSONObject()
-            object["fromSize"] = .number(JSONNumber(from))
-            object["toSize"] = .number(JSONNumber(to))
-            object["proof"] = .array(proof.map { .string(Base64.encode($0)) })
-            context.stdout.line(JSONWriter.string(.object(object)))
-        case .text:
-            for hash in proof { context.stdout.line(Base64.encode(hash)) }
+            try ConsistencyProofReport(from: old, arguments, store).print(arguments.format, context)
+        } else {
+            let position = Int64(arguments.positionals[0]) ?? 0
+            try InclusionProofReport(position: position, arguments, store).print(arguments.format, context)
         }
     }
 }

@@ -1,6 +1,4 @@
-import EventStore
 import JournalApp
-import JournalCore
 
 /// `journal publish --out DIR [--entries]`: the latest kept checkpoint and its tree as static
 /// files in the layout of C2SP tlog-tiles (spec §10; `MirrorPublisher` does the work).
@@ -45,35 +43,8 @@ enum PublishCommand {
         run: run)
 
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws {
-        let out = arguments.string("out") ?? ""
         let store = try JournalAccess.openForReading(context, arguments)
-        guard try store.latestCheckpoint() != nil else {
-            throw CLIError(
-                .failure, "the journal has kept no checkpoint to publish",
-                hint: "sign one first: journal checkpoint --key FILE")
-        }
-        let report = try MirrorPublisher(store: store, directory: out, entries: arguments.flag("entries")).publish()
-        let checkpoint = report.checkpoint.checkpoint
-        switch arguments.format {
-        case .json:
-            var object = JSONObject()
-            object["ok"] = .bool(true)
-            object["out"] = .string(out)
-            object["origin"] = .string(checkpoint.origin)
-            object["size"] = .number(JSONNumber(checkpoint.size))
-            object["root"] = .string(Base64.encode(checkpoint.root))
-            object["previousSize"] = .number(JSONNumber(report.previousSize))
-            object["tilesWritten"] = .number(JSONNumber(report.tilesWritten))
-            object["bundlesWritten"] = .number(JSONNumber(report.bundlesWritten))
-            object["checkpointReplaced"] = .bool(report.checkpointReplaced)
-            context.stdout.line(JSONWriter.string(.object(object)))
-        case .text:
-            let bundles = arguments.flag("entries") ? ", \(report.bundlesWritten) entry bundles" : ""
-            let previous = report.previousSize > 0 ? " (it held \(report.previousSize) before)" : ""
-            context.stdout.line(
-                "published the tree of \(checkpoint.size) events signed by \(checkpoint.origin) to "
-                    + "\(TextRendering.printable(out))\(previous): \(report.tilesWritten) tiles\(bundles) written"
-                    + (report.checkpointReplaced ? ", checkpoint replaced" : ", checkpoint unchanged"))
-        }
+        let out = arguments.string("out") ?? ""
+        try MirrorPublication(store, to: out, entries: arguments.flag("entries")).print(arguments.format, context)
     }
 }

@@ -1,6 +1,4 @@
-import EventStore
 import JournalApp
-import JournalCore
 import Projections
 
 /// `journal query NAME [--since T] [--until T] [--every 1m|5m|15m|1h|1d] [--format text|json|csv]`:
@@ -26,7 +24,7 @@ enum QueryCommand {
                 name: "every", value: .choice(BucketWidth.allCases.map(\.rawValue)),
                 help: "one answer per UTC-aligned bucket of 1m, 5m, 15m, 1h or 1d"),
             formatOption,
-            ProjectCommand.modelsOption
+            ReadModels.modelsOption
         ],
         printsResults: false, // takes its own --format, with csv
         details: """
@@ -84,13 +82,12 @@ enum QueryCommand {
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws {
         let name = try name(arguments)
         let window = QueryWindow(since: arguments.timeBound("since"), until: arguments.timeBound("until"))
-        let store = try JournalAccess.openForReading(context, arguments)
-        let engine = try ReadModels.openEngine(context, arguments, store: store)
-        defer { engine.close() }
         let every = arguments.string("every").flatMap(BucketWidth.init(rawValue:))
-        let output = try ReadModels.reporting { () throws(ProjectionError) in
-            if let every { return try engine.run(name, window: window, every: every) }
-            return try engine.run(name, window: window)
+        let output = try ReadModels.withEngine(context, arguments) { _, engine in
+            try ReadModels.reporting { () throws(ProjectionError) in
+                if let every { return try engine.run(name, window: window, every: every) }
+                return try engine.run(name, window: window)
+            }
         }
         switch arguments.string("format") ?? "text" {
         case "json": context.stdout.line(output.json)

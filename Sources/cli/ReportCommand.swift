@@ -1,6 +1,4 @@
-import EventStore
 import JournalApp
-import JournalCore
 import JournalReport
 import Projections
 
@@ -16,7 +14,7 @@ enum ReportCommand {
                 isRequired: true),
             OptionSpec(name: "since", value: .timeBound, help: "count events with occurredAt ≥ T (T included)"),
             OptionSpec(name: "until", value: .timeBound, help: "count events with occurredAt < T (T excluded)"),
-            ProjectCommand.modelsOption
+            ReadModels.modelsOption
         ],
         printsResults: false,
         details: """
@@ -58,19 +56,9 @@ enum ReportCommand {
 
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws {
         let window = QueryWindow(since: arguments.timeBound("since"), until: arguments.timeBound("until"))
-        let store = try JournalAccess.openForReading(context, arguments)
-        let engine = try ReadModels.openEngine(context, arguments, store: store)
-        defer { engine.close() }
-        let asOf = try JournalAsOf.read(from: store)
-        let data = try ReadModels.reporting { () throws(ProjectionError) in
-            try ReportData.load(engine, window: window, asOf: asOf)
+        let line = try ReadModels.withEngine(context, arguments) { store, engine in
+            try ReportFile.write(to: arguments.string("out") ?? "", window: window, engine: engine, store: store)
         }
-        let path = arguments.string("out") ?? ""
-        let sink = try OutputSink.create(path: path)
-        sink.write(ReportPage(data: data).html)
-        try sink.close()
-        context.stdout.line(
-            "wrote \(TextRendering.printable(path)): \(data.events) events, \(data.window), "
-                + "rates over time per \(ReportPage.widthName(data.every))")
+        context.stdout.line(line)
     }
 }

@@ -1,6 +1,5 @@
 import EventStore
 import JournalApp
-import JournalCore
 
 /// `journal restore EXPORT.ndjson --db NEW [--checkpoint FILE --key VKEY]` and `journal restore
 /// DIR --key VKEY --db NEW`: the signed log back from an export or a mirror (spec §10;
@@ -54,97 +53,6 @@ enum RestoreCommand {
         run: run)
 
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws {
-        let source = arguments.positionals[0]
-        let shown = TextRendering.printable(source)
-        let backend = JournalBackend(location: context.journalPath(arguments))
-        try JournalAccess.checkLocation(backend, writing: true)
-        if case let .sqlite(path) = backend, FileSystem.entry(at: path) != .missing {
-            throw CLIError(
-                .failure, "\(backend.display) exists: a restore only creates a new journal",
-                hint: "choose a new --db path; a restore never writes into an existing journal")
-        }
-        let checkpoint: SignedCheckpoint?
-        let report: JournalRestore.Report
-        if FileSystem.entry(at: source) == .folder {
-            guard arguments.string("key") != nil else {
-                throw CLIError.usage(
-                    "a restore from a mirror needs --key VKEY", hint: "the key checks the mirror's checkpoint")
-            }
-            guard arguments.string("checkpoint") == nil else {
-                throw CLIError.usage("a restore from a mirror checks the mirror's own checkpoint: drop --checkpoint")
-            }
-            let reader = MirrorReader(directory: source)
-            let signed = try reader.checkpoint(verifiers: try EvidenceFiles.verifiers(arguments))
-            guard reader.hasEntries || signed.checkpoint.size == 0 else {
-                throw CLIError(
-                    .failure, "the mirror \(shown) has no entry bundles",
-                    hint: "a mirror to restore from is written with 'journal publish --entries'")
-            }
-            checkpoint = signed
-            var input = MirrorInput(MirrorEntries(reader: reader, size: signed.checkpoint.size))
-            report = try JournalRestore.run(
-                &input, checkpoint: signed.checkpoint, into: try openTarget(backend, context))
-        } else {
-            checkpoint = try arguments.string("checkpoint").map { path throws in
-                let signed = try EvidenceFiles.checkpoint(path: path)
-                do {
-                    try signed.verify(with: try EvidenceFiles.verifiers(arguments))
-                } catch {
-                    throw CLIError(
-                        .integrity,
-                        "the checkpoint \(TextRendering.printable(path)) is not signed by the given key: \(error)")
-                }
-                return signed
-            }
-            var input = try ExportFileInput(path: source)
-            defer { input.close() }
-            report = try JournalRestore.run(
-                &input, checkpoint: checkpoint?.checkpoint, into: try openTarget(backend, context))
-        }
-        if let checkpoint {
-            let store = try JournalAccess.open(backend, reading: false, create: false, context).get()
-            try store.keepCheckpoint(
-                note: checkpoint.noteText, size: checkpoint.checkpoint.size, root: checkpoint.checkpoint.root)
-        }
-        print(report, checkpoint: checkpoint?.checkpoint, into: backend, arguments, context)
-    }
-
-    private static func openTarget(_ backend: JournalBackend, _ context: CommandContext) throws -> ImportTarget {
-        try backend.openForRestore(
-            clock: context.now, busyTimeoutMilliseconds: JournalAccess.busyTimeout(context),
-            isSameContent: JournalAccess.sameContent)
-    }
-
-    private static func print(
-        _ report: JournalRestore.Report, checkpoint: Checkpoint?, into backend: JournalBackend,
-        _ arguments: ParsedArguments, _ context: CommandContext
-    ) {
-        switch arguments.format {
-        case .json:
-            var object = JSONObject()
-            object["ok"] = .bool(true)
-            object["events"] = .number(JSONNumber(report.events))
-            object["streams"] = .number(JSONNumber(report.streams))
-            object["headHash"] = .string(report.headHash)
-            object["root"] = .string(Base64.encode(report.root))
-            if let checkpoint {
-                var held = JSONObject()
-                held["origin"] = .string(checkpoint.origin)
-                held["size"] = .number(JSONNumber(checkpoint.size))
-                held["root"] = .string(Base64.encode(checkpoint.root))
-                object["checkpoint"] = .object(held)
-            }
-            context.stdout.line(JSONWriter.string(.object(object)))
-        case .text:
-            let head = report.headHash.isEmpty ? "" : ", head hash \(report.headHash.prefix(16))…"
-            context.stdout.line(
-                "restored \(report.events) events in \(report.streams) streams into \(backend.display) with "
-                    + "their positions, recordedAt and hashes\(head)")
-            if let checkpoint {
-                context.stdout.line(
-                    "ok: the tree has the root of the checkpoint of \(checkpoint.origin) at \(checkpoint.size) "
-                        + "events, kept in the new journal")
-            }
-        }
+        try RestoreRun(source: arguments.positionals[0], arguments, context).print(arguments.format, context)
     }
 }

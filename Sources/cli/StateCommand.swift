@@ -1,6 +1,4 @@
-import EventStore
 import JournalApp
-import JournalCore
 
 /// `journal state STREAM [--at-version V]`: the aggregate rebuilt from the log.
 enum StateCommand {
@@ -31,29 +29,6 @@ enum StateCommand {
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws {
         let store = try JournalAccess.openForReading(context, arguments)
         let stream = try StreamArgument.existing(arguments.positionals[0], in: store)
-        let lastVersion = try store.lastVersion(of: stream) ?? 0
-        let atVersion = arguments.integer("at-version") ?? lastVersion
-        guard atVersion <= lastVersion else {
-            throw CLIError(.failure, "\(stream) has versions 0…\(lastVersion); there is no version \(atVersion)")
-        }
-        let outcome = try StreamReplay.fold(stream, in: store, through: atVersion)
-        if let failure = outcome.failure {
-            throw CLIError(
-                .replayFailed, "\(stream) no longer folds at version \(failure.version): \(failure.reason)",
-                hint: "'journal replay \(stream)' shows every step up to the failure")
-        }
-        switch arguments.format {
-        case .json:
-            var object = JSONObject()
-            object["stream"] = .string(stream.rawValue)
-            object["version"] = .number(JSONNumber(atVersion))
-            object["lastVersion"] = .number(JSONNumber(lastVersion))
-            object["state"] = .object(outcome.summary)
-            context.stdout.line(JSONWriter.string(.object(object)))
-        case .text:
-            let of = atVersion == lastVersion ? "the last" : "of 0…\(lastVersion)"
-            context.stdout.line("\(stream) at version \(atVersion) (\(of))")
-            for line in TextRendering.keyValueLines(outcome.summary) { context.stdout.line(line) }
-        }
+        try StreamStateReport(stream, at: arguments.integer("at-version"), in: store).print(arguments.format, context)
     }
 }

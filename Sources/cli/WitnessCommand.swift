@@ -1,6 +1,4 @@
-import EventStore
 import JournalApp
-import JournalCore
 import JournalHTTP
 
 /// `journal witness --key FILE --logs FILE --state PATH [--listen HOST:PORT] [--tokens FILE]`: a
@@ -69,32 +67,9 @@ enum WitnessCommand {
 
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws {
         let address = try ListenAddress(parsing: arguments.string("listen") ?? defaultListen)
-        let tokens = try arguments.string("tokens").map { path throws(CLIError) in try TokenFile.load(path: path) }
-        let signer = try EvidenceFiles.signer(path: arguments.string("key") ?? "")
-        guard signer.type == .cosignatureV1 else {
-            throw CLIError(
-                .failure, "--key is \(signer.type.summary), not a witness key",
-                hint: "make one with 'journal keygen NAME --out FILE --witness'")
-        }
-        let logs = try EvidenceFiles.verifiers(value: arguments.string("logs") ?? "", option: "logs")
-        if let key = logs.first(where: { $0.type != .ed25519 }) {
-            throw CLIError(.failure, "--logs holds \(key.name), \(key.type.summary): a log's key is needed")
-        }
-        let library = try LibMicroHTTPD.shared()
-        let serving = HTTPServing()
-        let now = context.now
-        let witness: Witness
-        do {
-            witness = try Witness(
-                signer: signer, logs: logs, statePath: arguments.string("state") ?? "",
-                clock: { UInt64(max(1, now().millisecondsSinceEpoch / 1000)) })
-        } catch {
-            throw CLIError(.failure, "\(error)")
-        }
-        let api = WitnessAPI(witness: witness, tokens: tokens, accessLog: AccessLog(descriptor: 2, now: context.now))
-        try serving.run(
-            address, handler: api, library: library, limits: HTTPServer.Limits(eventThreads: 1),
-            stoppedAnswer: WitnessAPI.text(503, "the witness stopped before it answered; nothing was cosigned\n"),
-            context)
+        let files = WitnessServer.Files(
+            key: arguments.string("key") ?? "", logs: arguments.string("logs") ?? "",
+            state: arguments.string("state") ?? "", tokens: arguments.string("tokens"))
+        try WitnessServer.run(files, listening: address, context)
     }
 }

@@ -1,20 +1,13 @@
 import EventStore
-import JournalApp
 import JournalCore
 
 /// `--witness-key VKEY` (repeatable, or a file of keys) and `--quorum N` of the commands that
 /// check a checkpoint (spec §11): the checkpoint must carry valid cosignatures of at least N
-/// of those witnesses, else exit 4 saying how many held.
-enum WitnessKeys {
-    static let keyOption = OptionSpec(
-        name: "witness-key", value: .text(placeholder: "VKEY"),
-        help: "a witness's verifier key, or a file of them (repeatable); with --quorum", repeatable: true)
-    static let quorumOption = OptionSpec(
-        name: "quorum", value: .integer(placeholder: "N", minimum: 1),
-        help: "require valid cosignatures of at least N of the --witness-key witnesses")
-
+/// of those witnesses, else exit 4 saying how many held. The options are the command line's
+/// (`WitnessKeys+Options.swift` there).
+package enum WitnessKeys {
     /// Usage errors before any file is read: --quorum needs keys, and keys need a quorum.
-    static func validate(_ arguments: ParsedArguments) throws(CLIError) {
+    package static func validate(_ arguments: ParsedArguments) throws(CLIError) {
         let keys = !arguments.strings("witness-key").isEmpty
         if keys != (arguments.integer("quorum") != nil) {
             throw CLIError.usage(
@@ -24,7 +17,7 @@ enum WitnessKeys {
     }
 
     /// The witnesses' keys given, each once; empty when none.
-    static func keys(_ arguments: ParsedArguments) throws(CLIError) -> [NoteVerifier] {
+    package static func keys(_ arguments: ParsedArguments) throws(CLIError) -> [NoteVerifier] {
         var keys: [NoteVerifier] = []
         for value in arguments.strings("witness-key") {
             for key in try EvidenceFiles.verifiers(value: value, option: "witness-key") where !keys.contains(key) {
@@ -40,7 +33,7 @@ enum WitnessKeys {
     }
 
     /// The witnesses of `--witness-key` that cosigned `checkpoint`; nil without `--quorum`.
-    static func cosigners(_ arguments: ParsedArguments, on checkpoint: SignedCheckpoint) throws(CLIError)
+    package static func cosigners(_ arguments: ParsedArguments, on checkpoint: SignedCheckpoint) throws(CLIError)
         -> [NoteVerifier]?
     {
         guard arguments.integer("quorum") != nil else { return nil }
@@ -49,7 +42,7 @@ enum WitnessKeys {
 
     /// Checks the quorum of `--witness-key`/`--quorum` on `checkpoint` (nothing without them).
     /// - Throws: exit 4 saying how many of the witnesses' cosignatures held, and whose.
-    static func requireQuorum(_ arguments: ParsedArguments, on checkpoint: SignedCheckpoint) throws(CLIError) {
+    package static func requireQuorum(_ arguments: ParsedArguments, on checkpoint: SignedCheckpoint) throws(CLIError) {
         guard let quorum = arguments.integer("quorum") else { return }
         let keys = try keys(arguments)
         guard quorum <= keys.count else {

@@ -1,26 +1,13 @@
 import EventStore
-import JournalApp
 import JournalCore
 
 /// The files of the evidence commands (spec §6): signing keys, verifier keys, checkpoints and
-/// bundles. A signing key must be private (mode 0600 or stricter) and is never echoed.
-enum EvidenceFiles {
-    /// `--key FILE` for the commands that sign, else `$JOURNAL_SIGNING_KEY`.
-    static let signingKeyOption = OptionSpec(
-        name: "key", value: .text(placeholder: "FILE"),
-        help: "the private key file to sign with (default: $JOURNAL_SIGNING_KEY)")
-    /// `--sign FILE` for `import` and `simulate`: sign a checkpoint after the commit.
-    static let signOption = OptionSpec(
-        name: "sign", value: .text(placeholder: "FILE"),
-        help: "after the commit, sign and keep a checkpoint with this private key file")
-    /// `--key VKEY` for the commands that check.
-    static let verifierKeyOption = OptionSpec(
-        name: "key", value: .text(placeholder: "VKEY"),
-        help: "the verifier key (NAME+ID+KEY), or a file holding one per line")
-
+/// bundles. A signing key must be private (mode 0600 or stricter) and is never echoed. The
+/// options that name them are the command line's (`EvidenceFiles+Options.swift` there).
+package enum EvidenceFiles {
     /// The signer of `--OPTION FILE`, else (with `environment`) of `$JOURNAL_SIGNING_KEY`; nil when
     /// neither is given.
-    static func signer(
+    package static func signer(
         _ arguments: ParsedArguments, _ context: CommandContext, option: String = "key",
         environment: Bool = true
     ) throws(CLIError) -> NoteSigner? {
@@ -30,12 +17,12 @@ enum EvidenceFiles {
         return try signer(path: path)
     }
 
-    static func signer(path: String) throws(CLIError) -> NoteSigner {
+    package static func signer(path: String) throws(CLIError) -> NoteSigner {
         try SigningKeyFile.signer(path: path)
     }
 
     /// The verifier keys of `--key VKEY`: the key itself, or a file holding one per line.
-    static func verifiers(_ arguments: ParsedArguments) throws(CLIError) -> [NoteVerifier] {
+    package static func verifiers(_ arguments: ParsedArguments) throws(CLIError) -> [NoteVerifier] {
         guard let value = arguments.string("key") else {
             throw CLIError.usage(
                 "give the verifier key with --key VKEY",
@@ -45,7 +32,7 @@ enum EvidenceFiles {
     }
 
     /// The verifier keys of `--OPTION VALUE`: a key, or a file holding one per line.
-    static func verifiers(value: String, option: String) throws(CLIError) -> [NoteVerifier] {
+    package static func verifiers(value: String, option: String) throws(CLIError) -> [NoteVerifier] {
         let isFile = FileSystem.entry(at: value) == .file
         let text =
             isFile
@@ -70,7 +57,7 @@ enum EvidenceFiles {
     }
 
     /// A signed checkpoint read from a file. A file that is not one fails the check (exit 4).
-    static func checkpoint(path: String) throws(CLIError) -> SignedCheckpoint {
+    package static func checkpoint(path: String) throws(CLIError) -> SignedCheckpoint {
         let text = String(decoding: try WholeFile.read(path, what: "checkpoint file", maxBytes: 1 << 16), as: UTF8.self)
         do {
             return try SignedCheckpoint(parsing: text)
@@ -81,9 +68,9 @@ enum EvidenceFiles {
 
     /// Writes `text` to a new file (mode 0600, or `permissions` whatever the umask), refusing to
     /// replace one.
-    static func createNew(_ path: String, _ text: String, what: String, permissions: UInt32 = 0o600)
-        throws(CLIError)
-    {
+    package static func createNew(
+        _ path: String, _ text: String, what: String, permissions: UInt32 = 0o600
+    ) throws(CLIError) {
         let shown = TextRendering.printable(path)
         let file: FileDescriptor
         do {

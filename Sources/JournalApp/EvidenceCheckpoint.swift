@@ -1,15 +1,11 @@
 import EventStore
-import JournalApp
 import JournalCore
 
 /// The checkpoint a proof or bundle is made against: the one `--checkpoint FILE` names (which
-/// the journal must match) or the latest the journal keeps.
-enum EvidenceCheckpoint {
-    static let option = OptionSpec(
-        name: "checkpoint", value: .text(placeholder: "FILE"),
-        help: "prove against this signed checkpoint (default: the latest the journal keeps)")
-
-    static func chosen(_ arguments: ParsedArguments, _ store: any EventStore) throws -> SignedCheckpoint {
+/// the journal must match) or the latest the journal keeps. The option is the command line's
+/// (`EvidenceCheckpoint+Options.swift` there).
+package enum EvidenceCheckpoint {
+    package static func chosen(_ arguments: ParsedArguments, _ store: any EventStore) throws -> SignedCheckpoint {
         if let path = arguments.string("checkpoint") {
             let signed = try EvidenceFiles.checkpoint(path: path)
             try requireMatch(signed, store, named: TextRendering.printable(path))
@@ -24,7 +20,7 @@ enum EvidenceCheckpoint {
     }
 
     /// The journal's tree at the checkpoint's size must have the checkpoint's root (exit 4).
-    static func requireMatch(_ signed: SignedCheckpoint, _ store: any EventStore, named name: String) throws {
+    package static func requireMatch(_ signed: SignedCheckpoint, _ store: any EventStore, named name: String) throws {
         let checkpoint = signed.checkpoint
         let size = try store.treeSize()
         guard checkpoint.size <= size else {
