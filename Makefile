@@ -86,7 +86,9 @@ examples: deps
 # (a warning fails), then the 120-column limit on the lines swift format cannot break (string
 # literals, comments). `swift format format --in-place FILES` fixes most of what this reports.
 # Then every relative link and #anchor of the docs (scripts/check-doc-links.py), and that the
-# Evidence library links neither SQLite, libpq nor LZ4 (scripts/check-evidence-deps.py).
+# Evidence library links neither SQLite, libpq nor LZ4 (scripts/check-evidence-deps.py); and that
+# unsafety stays contained: at most ten `@unchecked Sendable`, each with its reason, and the C
+# library imported only in JournalCore's system layers (scripts/check-unsafety.py).
 LINT_PATHS := Sources Tests bench tools Examples/ThreeDSService/Sources Examples/ThreeDSService/Package.swift \
               Package.swift
 lint:
@@ -94,6 +96,7 @@ lint:
 	python3 scripts/check-line-length.py $(LINT_PATHS)
 	python3 scripts/check-doc-links.py
 	python3 scripts/check-evidence-deps.py
+	python3 scripts/check-unsafety.py
 
 # Release-mode benchmarks (issue 7): the journal, a raw SQLite baseline and the Python
 # eventsourcing peer on the same simulator events, and `journal serve` under the C load

@@ -265,6 +265,11 @@ public protocol BatchAppending: AnyObject {
     /// Appends to several streams in one transaction: all or nothing.
     @discardableResult
     func append(_ batch: [StreamAppend]) throws(EventStoreError) -> [AppendResult]
+
+    /// The store's own bulk writer, which takes batches prepared on the producing thread (a new
+    /// journal's load); nil when batches go to `append(_:)` as they are.
+    /// - Throws: the store's errors (a load that is over).
+    func preparedLoadWriter() throws(EventStoreError) -> PreparedLoadWriter?
 }
 
 /// An append-only event store. Every backend passes the same conformance suite.

@@ -5,9 +5,10 @@ import JournalCore
 /// Used for the lines of `journal import` (read and prepared from a file, `PreparedLines`) and of
 /// a large `POST /v1/events` body (prepared from memory, `EventsAppend.PreparedChunks`).
 ///
-/// Unchecked `Sendable`: `produce` and `retired` are used by one thread at a time; each chunk's
-/// `BackgroundTask` is waited for before the next one starts, and by `finish()`.
-package final class ChunksAhead<Chunk: Sendable, Failure: Error>: @unchecked Sendable {
+/// `produce` and `retired` are used by one thread at a time: each chunk's `BackgroundTask` (to
+/// which the object is handed over, `HandOver`) is waited for before the next one starts, and
+/// by `finish()`.
+package final class ChunksAhead<Chunk: Sendable, Failure: Error> {
     private let produce: () -> Result<Chunk?, Failure>
     private var ahead: BackgroundTask<Result<Chunk?, Failure>>?
     /// A chunk the caller is done with, freed by the next chunk's thread.
@@ -27,10 +28,11 @@ package final class ChunksAhead<Chunk: Sendable, Failure: Error>: @unchecked Sen
         retired = previous
         let chunk = try result.get()
         if chunk != nil {
-            ahead = BackgroundTask { [self] in
-                let next = produce()
+            let chunks = HandOver(self)
+            ahead = BackgroundTask {
+                let next = chunks.value.produce()
                 // After the chunk is made: by then the caller has let go of its reference too.
-                retired = nil
+                chunks.value.retired = nil
                 return next
             }
         }

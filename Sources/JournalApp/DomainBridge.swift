@@ -4,7 +4,7 @@ import JournalCore
 /// One stream's aggregate as the cli folds it: the domain's `JourneyState` (catalog decoding and
 /// every state rule of spec §3). The only cli file, with the sensitive-data check below, that
 /// names Domain types.
-package struct StreamFold {
+package struct StreamFold: Sendable {
     private(set) var state: JourneyState
 
     /// The empty aggregate of `stream`'s category.

@@ -18,7 +18,7 @@ import JournalCore
 /// cores instead of one of them setting the pace.
 package struct LogReplay {
     /// One stream's fold so far.
-    package struct Entry {
+    package struct Entry: Sendable {
         /// False until the stream's first event (ids with no event yet hold an empty entry).
         var started = false
         var fold: StreamFold?
@@ -58,11 +58,12 @@ package struct LogReplay {
     /// The entries of a run by stream name, read in place from the lanes' arrays (not copied
     /// into a map: a large log has millions). Read-only once the run is over, by any thread.
     package struct Folds: Sendable {
-        private let lanes: [LogReplayFold]
+        /// Each lane's entries (``LogReplayFold``'s, moved out once the run is over).
+        private let lanes: [[Entry]]
         /// The ids of the streams that have an entry.
         private let ids: [String: Int64]
 
-        fileprivate init(lanes: [LogReplayFold], ids: [String: Int64]) {
+        fileprivate init(lanes: [[Entry]], ids: [String: Int64]) {
             self.lanes = lanes
             self.ids = ids
         }
@@ -73,8 +74,7 @@ package struct LogReplay {
         /// The entry of the stream `name`; nil when it has no event up to the run's position.
         subscript(name: String) -> Entry? {
             guard let id = ids[name] else { return nil }
-            let lane = lanes[Int(id % Int64(lanes.count))]
-            return lane.entries[Int(id / Int64(lanes.count))]
+            return lanes[Int(id % Int64(lanes.count))][Int(id / Int64(lanes.count))]
         }
 
         /// Every entry, by stream name (for tests).
@@ -115,8 +115,15 @@ package struct LogReplay {
             }
             settle()
             guard let last = filling.lastPosition else { break }
-            let batch = filling
-            folding = (folds.map { fold in BackgroundTask { fold.fold(batch) } }, last)
+            // Lent to the lanes until `settle()` has waited for them: the batch is only read, each
+            // lane's fold only by its own task.
+            let batch = HandOver(filling)
+            folding = (
+                folds.map { fold in
+                    let fold = HandOver(fold)
+                    return BackgroundTask { fold.value.fold(batch.value) }
+                }, last
+            )
             swap(&filling, &spare)
         }
         settle()
@@ -129,7 +136,7 @@ package struct LogReplay {
                 ids[name] = id
             }
         }
-        return Folds(lanes: folds, ids: ids)
+        return Folds(lanes: folds.map { $0.takeEntries() }, ids: ids)
     }
 
     /// Fills `batch` with up to `scanPage` events from position `start` on, up to `untilPosition`.

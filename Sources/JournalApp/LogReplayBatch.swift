@@ -5,10 +5,10 @@ import EventStore
 /// scanned: the fields the fold reads, with every event's `data` in one byte arena (an array per
 /// event would be an allocation per event), and the names the fold side has not been given yet.
 ///
-/// Unchecked `Sendable`: a batch is filled by the scanning thread, then read by one fold task,
-/// and filled again only after that task has been waited for; two batches take turns, so their
-/// buffers are reused.
-package final class LogReplayBatch: @unchecked Sendable {
+/// A batch is filled by the scanning thread, then lent (`HandOver`) to the fold tasks, which
+/// only read it, and filled again only after they have been waited for; two batches take turns,
+/// so their buffers are reused.
+package final class LogReplayBatch {
     package struct Event {
         var position: Int64
         var streamID: Int64

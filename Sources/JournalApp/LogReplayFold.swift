@@ -5,10 +5,10 @@ import JournalCore
 /// the lanes fold the same batch at once, each skipping the others' events. It never calls the
 /// store; the names it needs come with the batches.
 ///
-/// Unchecked `Sendable`: used by one thread at a time. Each batch's fold runs in a
-/// `BackgroundTask` that is waited for before the next one starts, and before the scanning
-/// thread reads `entries`; the batch itself is only read while the lanes fold it.
-package final class LogReplayFold: @unchecked Sendable {
+/// Used by one thread at a time: each batch's fold runs in a `BackgroundTask` (the fold handed
+/// over with `HandOver`) that is waited for before the next one starts, and before the scanning
+/// thread reads `entries`.
+package final class LogReplayFold {
     /// Entries by the store's stream id divided by `lanes` (ids are dense from 1: a stream gets
     /// the next id when it is created): an array, changed in place, not a map whose entries are
     /// copied out and in.
@@ -23,6 +23,13 @@ package final class LogReplayFold: @unchecked Sendable {
         precondition(lanes > 0 && (0..<lanes).contains(lane), "a lane of at least one")
         self.lane = Int64(lane)
         self.lanes = Int64(lanes)
+    }
+
+    /// Moves the entries out (the run is over): the fold is empty after it.
+    func takeEntries() -> [LogReplay.Entry] {
+        var taken: [LogReplay.Entry] = []
+        swap(&taken, &entries)
+        return taken
     }
 
     /// The store's stream id of `entries[index]`.

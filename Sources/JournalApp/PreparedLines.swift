@@ -42,9 +42,8 @@ package final class PreparedLines {
     }
 
     /// The input and its parser, used by one thread at a time (`ChunksAhead` waits for each
-    /// chunk before it starts the next, and `close()` waits before it closes the input): hence
-    /// an unchecked `Sendable`.
-    private final class Source: @unchecked Sendable {
+    /// chunk before it starts the next, and `close()` waits before it closes the input).
+    private final class Source {
         var reader: NDJSONLineReader
         let parser = JSONParser()
 

@@ -4,7 +4,7 @@ import JournalCore
 
 /// Folds stored events through the domain, page by page: shared by state, replay and audit.
 package enum StreamReplay {
-    package struct Failure: Equatable {
+    package struct Failure: Equatable, Sendable {
         package var version: Int64
         package var position: Int64
         package var reason: String

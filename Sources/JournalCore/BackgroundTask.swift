@@ -18,8 +18,9 @@ package final class BackgroundTask<Value>: Sendable {
     /// its value before the caller's read, which the compiler cannot see.
     nonisolated(unsafe) private var thread: SystemThread?
     nonisolated(unsafe) private var collected = false
-    /// Where the body leaves its value (the task itself is not captured by its thread).
-    private let slot = ResultSlot<Value>()
+    /// Where the body leaves its value (the task itself is not captured by its thread): written
+    /// by the body's thread, read after the join.
+    private let slot = HandOver<Value?>(nil)
 
     package init(_ body: sending @escaping () -> Value) {
         // Threads take only `@Sendable` closures; the body is `sending`, so nobody else can
@@ -46,10 +47,4 @@ package final class BackgroundTask<Value>: Sendable {
         thread = nil
         collected = true
     }
-}
-
-/// The value a `BackgroundTask`'s thread leaves for the task: written by that thread, read after
-/// it has been joined.
-private final class ResultSlot<Value>: @unchecked Sendable {
-    var value: Value?
 }

@@ -1,6 +1,7 @@
 import CMicroHTTPD
 import JournalApp
 import JournalCore
+import Synchronization
 
 // The one place the cli calls libmicrohttpd (through `LibMicroHTTPD`, the library opened when
 // serve starts). Everything else of `journal serve` sees `HTTPRequest`, `HTTPResponse`,
@@ -15,8 +16,7 @@ import JournalCore
 // little memory, never a thread.
 
 /// A request whose headers have arrived; the body follows in `body` before `respond` is called.
-// Unchecked `Sendable`: `body` and `annotations` change only on the thread handling it.
-package final class HTTPRequest: @unchecked Sendable {
+package final class HTTPRequest: Sendable {
     let method: String
     /// The path, percent-decoded by the library, without the query.
     let path: String
@@ -26,8 +26,26 @@ package final class HTTPRequest: @unchecked Sendable {
     let arguments: [(name: String, value: String?)]
     /// CLOCK_MONOTONIC when the headers arrived, in nanoseconds.
     let startedNanoseconds: Int64
+    /// What changes after the headers: the body as it arrives, and the annotations. Behind a
+    /// lock only so that the request may be handed to another thread; one thread at a time
+    /// changes it.
+    private struct Changing: Sendable {
+        var body: [UInt8] = []
+        var annotations: [String: String] = [:]
+    }
+
+    private let changing = Mutex(Changing())
+
     /// The body received so far (only for handlers that asked for it).
-    fileprivate(set) var body: [UInt8] = []
+    var body: [UInt8] { changing.withLock { $0.body } }
+
+    fileprivate func appendBody(_ bytes: UnsafeBufferPointer<UInt8>) {
+        changing.withLock { $0.body.append(contentsOf: bytes) }
+    }
+
+    fileprivate func dropBody() {
+        changing.withLock { $0.body = [] }
+    }
 
     init(
         method: String, path: String, headers: [String: String], arguments: [(name: String, value: String?)],
@@ -42,7 +60,10 @@ package final class HTTPRequest: @unchecked Sendable {
 
     /// What the application decided to remember about the request for its access log (the
     /// route pattern, the token's name).
-    var annotations: [String: String] = [:]
+    var annotations: [String: String] {
+        get { changing.withLock { $0.annotations } }
+        set { changing.withLock { $0.annotations = newValue } }
+    }
 }
 
 package struct HTTPResponse: Sendable {
@@ -63,8 +84,7 @@ package enum HTTPAnswer: Sendable {
 
 /// The answer to one request, sent once from any thread (`HTTPAnswer.later`). Sends after the
 /// first, and sends after the server stopped, are ignored.
-// Unchecked `Sendable`: its phase and pending response change only under the server's lock.
-package final class HTTPReply: @unchecked Sendable {
+package final class HTTPReply: Sendable {
     fileprivate enum Phase {
         /// The handler is being called on the event-loop thread.
         case handling
@@ -76,15 +96,20 @@ package final class HTTPReply: @unchecked Sendable {
         case done
     }
 
-    /// Everything below is read and written under the server's `suspensions` lock.
-    fileprivate var phase = Phase.handling
-    fileprivate var pending: HTTPResponse?
-    fileprivate let connection: OpaquePointer
+    fileprivate struct Progress: Sendable {
+        var phase = Phase.handling
+        var pending: HTTPResponse?
+    }
+
+    /// Changed with the server's `suspensions` lock held too, so that a send and a suspension
+    /// never cross.
+    fileprivate let progress = Mutex(Progress())
+    fileprivate let connection: LibraryHandle
     /// Strong: a reply may be sent by a thread that outlives the request, even the server.
     fileprivate let server: HTTPServer
 
     fileprivate init(connection: OpaquePointer, server: HTTPServer) {
-        self.connection = connection
+        self.connection = LibraryHandle(connection)
         self.server = server
     }
 
@@ -115,9 +140,18 @@ package enum UploadRefusal: Sendable {
     case tooSlow
 }
 
+/// A library handle (a connection, the daemon) kept as its address: a token only handed back to
+/// the library, never read through by Swift, as a file descriptor is a number.
+private struct LibraryHandle: Sendable, Hashable {
+    let address: UInt
+
+    init(_ pointer: OpaquePointer) { address = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(pointer))) }
+
+    var pointer: OpaquePointer { OpaquePointer(bitPattern: address)! }
+}
+
 /// A libmicrohttpd daemon on a listening socket the caller made.
-// Unchecked `Sendable`: owns the C daemon; set up by `start`, then changed only under `suspensions`.
-package final class HTTPServer: @unchecked Sendable {
+package final class HTTPServer: Sendable {
     package struct Limits: Sendable {
         /// Open connections at once; more are refused at accept.
         var connections = 2_000
@@ -160,14 +194,19 @@ package final class HTTPServer: @unchecked Sendable {
     private let handler: any HTTPHandler
     private let listenSocket: FileDescriptor
     private let mhd: LibMicroHTTPD
-    private var daemon: OpaquePointer?
-    private var uploadNanoseconds: Int64 = 60_000_000_000
-    /// Guards every reply's phase and answer, `suspended` and `stopAnswer`; the library's suspend
-    /// and resume are called under it, so that `stop` never finds a connection half resumed.
-    private let suspensions = ConditionLock()
-    private var suspended: [ObjectIdentifier: HTTPReply] = [:]
-    /// Set by `stop`: the answer to every request still waiting, and to any that would wait.
-    private var stopAnswer: HTTPResponse?
+    /// The daemon (`LibraryHandle`'s address), 0 before `start` and after `stop`.
+    private let daemonAddress = Atomic<UInt>(0)
+    private let uploadNanoseconds = Atomic<Int64>(60_000_000_000)
+
+    private struct Suspensions: Sendable {
+        var suspended: [ObjectIdentifier: HTTPReply] = [:]
+        /// Set by `stop`: the answer to every request still waiting, and to any that would wait.
+        var stopAnswer: HTTPResponse?
+    }
+
+    /// Held while any reply's progress changes; the library's suspend and resume are called
+    /// under it, so that `stop` never finds a connection half resumed.
+    private let suspensions = Mutex(Suspensions())
 
     /// - Parameter library: the loaded libmicrohttpd (`LibMicroHTTPD.shared()`).
     package init(listenSocket: FileDescriptor, handler: any HTTPHandler, library: LibMicroHTTPD) {
@@ -178,7 +217,7 @@ package final class HTTPServer: @unchecked Sendable {
 
     /// Starts the daemon's threads.
     package func start(limits: Limits) throws(CLIError) {
-        uploadNanoseconds = Int64(limits.uploadSeconds) * 1_000_000_000
+        uploadNanoseconds.store(Int64(limits.uploadSeconds) * 1_000_000_000, ordering: .relaxed)
         let flags = UInt32(
             MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue
                 | MHD_ALLOW_SUSPEND_RESUME.rawValue)
@@ -195,13 +234,19 @@ package final class HTTPServer: @unchecked Sendable {
         // unsafe: the context pointer is this server, unretained; the daemon stops (`stop()`)
         // before the server can go away, so the callbacks never see a dangling pointer.
         let context = Unmanaged.passUnretained(self).toOpaque()
-        daemon = options.withUnsafeMutableBufferPointer { items in
+        let started = options.withUnsafeMutableBufferPointer { items in
             cmhd_start_daemon(
                 mhd.startDaemon, flags, HTTPServer.access, context, HTTPServer.completed, items.baseAddress)
         }
-        guard daemon != nil else {
+        guard let started else {
             throw CLIError(.failure, "cannot start the HTTP server (libmicrohttpd refused its options)")
         }
+        daemonAddress.store(LibraryHandle(started).address, ordering: .releasing)
+    }
+
+    /// The running daemon, nil before `start` and after `stop`.
+    private var daemon: OpaquePointer? {
+        OpaquePointer(bitPattern: daemonAddress.load(ordering: .acquiring))
     }
 
     /// Stops accepting connections; those already open go on.
@@ -214,34 +259,37 @@ package final class HTTPServer: @unchecked Sendable {
     /// cannot close a suspended connection), closes every connection and joins its threads.
     package func stop(answering answer: HTTPResponse) {
         guard let daemon else { return }
-        suspensions.withLock {
-            stopAnswer = answer
-            for reply in suspended.values {
-                reply.pending = answer
-                reply.phase = .resumed
-                mhd.resumeConnection(reply.connection)
+        suspensions.withLock { suspensions in
+            suspensions.stopAnswer = answer
+            for reply in suspensions.suspended.values {
+                reply.progress.withLock { $0 = HTTPReply.Progress(phase: .resumed, pending: answer) }
+                mhd.resumeConnection(reply.connection.pointer)
             }
-            suspended.removeAll()
+            suspensions.suspended.removeAll()
         }
         mhd.stopDaemon(daemon)
-        self.daemon = nil
+        daemonAddress.store(0, ordering: .releasing)
     }
 
     /// `HTTPReply.send`: resumes the connection if it is suspended, or leaves the answer for
     /// the handler's caller on the event loop to queue.
     fileprivate func deliver(_ response: HTTPResponse, to reply: HTTPReply) {
-        suspensions.withLock {
-            switch reply.phase {
-            case .handling:
-                reply.pending = response
-            case .suspended:
-                reply.pending = response
-                reply.phase = .resumed
-                suspended[ObjectIdentifier(reply)] = nil
-                mhd.resumeConnection(reply.connection)
-            case .resumed, .done:
-                break
+        suspensions.withLock { suspensions in
+            let phase = reply.progress.withLock { progress in
+                let phase = progress.phase
+                switch phase {
+                case .handling:
+                    progress.pending = response
+                case .suspended:
+                    progress = HTTPReply.Progress(phase: .resumed, pending: response)
+                case .resumed, .done:
+                    break
+                }
+                return phase
             }
+            guard phase == .suspended else { return }
+            suspensions.suspended[ObjectIdentifier(reply)] = nil
+            mhd.resumeConnection(reply.connection.pointer)
         }
     }
 
@@ -249,37 +297,43 @@ package final class HTTPServer: @unchecked Sendable {
     /// 503 once the server stops), else the connection is suspended until it comes.
     private func wait(for exchange: Exchange, on connection: OpaquePointer) -> MHD_Result {
         let reply = exchange.reply
-        let ready: HTTPResponse? = suspensions.withLock {
-            if let response = reply.pending {
-                reply.phase = .done
-                return response
+        let ready: HTTPResponse? = suspensions.withLock { suspensions in
+            let ready = reply.progress.withLock { progress in
+                let ready = progress.pending ?? suspensions.stopAnswer
+                progress.phase = ready == nil ? .suspended : .done
+                return ready
             }
-            if let stopAnswer {
-                reply.phase = .done
-                return stopAnswer
+            if ready == nil {
+                mhd.suspendConnection(connection)
+                suspensions.suspended[ObjectIdentifier(reply)] = reply
             }
-            mhd.suspendConnection(connection)
-            reply.phase = .suspended
-            suspended[ObjectIdentifier(reply)] = reply
-            return nil
+            return ready
         }
         guard let ready else { return .YES }
         return queue(ready, on: connection, for: exchange)
     }
 
+    /// The reply is done: a send from now on is dropped.
+    private func markDone(_ reply: HTTPReply) {
+        suspensions.withLock { _ in reply.progress.withLock { $0.phase = .done } }
+    }
+
     /// Called again by the library for a resumed connection: the answer `deliver` left.
     private func resumedAnswer(_ exchange: Exchange) -> HTTPResponse? {
-        suspensions.withLock {
-            guard exchange.reply.phase == .resumed, let response = exchange.reply.pending else { return nil }
-            exchange.reply.phase = .done
-            return response
+        let reply = exchange.reply
+        return suspensions.withLock { _ in
+            reply.progress.withLock { progress in
+                guard progress.phase == .resumed, let response = progress.pending else { return nil }
+                progress.phase = .done
+                return response
+            }
         }
     }
 
     private func answer(_ answer: HTTPAnswer, on connection: OpaquePointer, for exchange: Exchange) -> MHD_Result {
         switch answer {
         case let .response(response):
-            suspensions.withLock { exchange.reply.phase = .done }
+            markDone(exchange.reply)
             return queue(response, on: connection, for: exchange)
         case .later:
             return wait(for: exchange, on: connection)
@@ -314,10 +368,11 @@ package final class HTTPServer: @unchecked Sendable {
             if exchange.overLimit || exchange.response != nil || exchange.responding { return .YES }
             let tooLarge = exchange.request.body.count + count > server.handler.maxBodyBytes
             if tooLarge
-                || SystemClock.monotonicNanoseconds() - exchange.request.startedNanoseconds > server.uploadNanoseconds
+                || SystemClock.monotonicNanoseconds() - exchange.request.startedNanoseconds
+                    > server.uploadNanoseconds.load(ordering: .relaxed)
             {
                 exchange.overLimit = true
-                exchange.request.body = []
+                exchange.request.dropBody()
                 // The library refuses a response in the middle of an upload; closing the
                 // connection stops the upload at once instead of reading the rest.
                 let response = server.handler.uploadRefused(exchange.request, tooLarge ? .tooLarge : .tooSlow)
@@ -327,7 +382,7 @@ package final class HTTPServer: @unchecked Sendable {
             }
             if let uploadData {
                 UnsafeRawBufferPointer(start: uploadData, count: count).withMemoryRebound(to: UInt8.self) {
-                    exchange.request.body.append(contentsOf: $0)
+                    exchange.request.appendBody($0)
                 }
             }
             return .YES
@@ -352,7 +407,7 @@ package final class HTTPServer: @unchecked Sendable {
         let server = Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue()
         let exchange = Unmanaged<Exchange>.fromOpaque(stored).takeRetainedValue()
         // A reply sent after this (the connection closed first) finds it done and is dropped.
-        server.suspensions.withLock { exchange.reply.phase = .done }
+        server.markDone(exchange.reply)
         server.handler.finished(
             exchange.request, response: exchange.response,
             completedNormally: termination == .REQUEST_TERMINATED_COMPLETED_OK)

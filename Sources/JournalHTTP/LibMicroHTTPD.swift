@@ -10,9 +10,8 @@ import JournalCore
 /// `MHD_queue_response`), with its exact pointer type (`cmhd_*_fn` in `CMicroHTTPD/shim.h`, taken
 /// with `__typeof__` from microhttpd.h). `MHD_start_daemon` is variadic (Swift sees its pointer as
 /// an `OpaquePointer`): it is called through `cmhd_start_daemon`, which takes this pointer.
+// Unchecked Sendable: immutable C function addresses; MHD_start_daemon's imports as an OpaquePointer.
 package struct LibMicroHTTPD: @unchecked Sendable {
-    // @unchecked: Swift imports the variadic MHD_start_daemon's pointer as an OpaquePointer,
-    // which is not Sendable; like every other property it is an immutable function address.
 
     /// The library's file name as the dynamic loader looks it up (Debian package `libmicrohttpd12`).
     static let libraryName = "libmicrohttpd.so.12"

@@ -1,11 +1,6 @@
 import EventStore
+import JournalCore
 import Synchronization
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
 
 extension PostgresScratchServer {
     /// One private server for a whole test process, the policy every test target follows:
@@ -57,7 +52,7 @@ extension PostgresScratchServer {
             let server = try server()
             let name = state.withLock { state -> String in
                 state.schemas += 1
-                return "\(schemaPrefix)\(getpid())_\(state.schemas)"
+                return "\(schemaPrefix)\(CurrentProcess.id)_\(state.schemas)"
             }
             try PostgresConnection(server.url()).execute("CREATE SCHEMA \(name)")
             return server.url(schema: name)
@@ -71,7 +66,7 @@ extension PostgresScratchServer {
                 return servers.count == 1
             }
             if first {
-                atexit {
+                CurrentProcess.atExit {
                     for server in Shared.running.withLock({ $0 }) { server.stop() }
                 }
             }

@@ -1,13 +1,6 @@
-import CSpawn
 import EventStore
 import JournalCore
 import Synchronization
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
 
 /// A private, throwaway PostgreSQL server for tests, benchmarks and demos: `initdb` into a new
 /// folder under /tmp, started with `pg_ctl` on 127.0.0.1 only (a free port) with trust
@@ -52,28 +45,30 @@ public final class PostgresScratchServer: Sendable {
     public static func start(binDirectory: String = defaultBinDirectory, settings: [String: String] = [:])
         throws(StartError) -> PostgresScratchServer
     {
-        guard access(binDirectory + "/initdb", X_OK) == 0, access(binDirectory + "/pg_ctl", X_OK) == 0 else {
+        guard FileSystem.isExecutable(binDirectory + "/initdb"), FileSystem.isExecutable(binDirectory + "/pg_ctl")
+        else {
             throw StartError(
                 message:
                     "PostgreSQL server programs not found in \(binDirectory) (install postgresql-15: "
                     + "apt-get install -y postgresql-15)"
             )
         }
-        let root = geteuid() == 0
-        var owner: (uid: uid_t, gid: gid_t)?
+        let root = CurrentProcess.isRoot
+        var owner: (user: UInt32, group: UInt32)?
         if root {
-            guard let entry = getpwnam("postgres") else {
+            guard let postgres = CurrentProcess.user(named: "postgres") else {
                 throw StartError(message: "running as root, but there is no 'postgres' user to run the server as")
             }
-            owner = (entry.pointee.pw_uid, entry.pointee.pw_gid)
+            owner = postgres
         }
-        var template = Array("/tmp/journal-pg-XXXXXX".utf8CString)
-        guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else {
-            throw StartError(message: "cannot create a temporary folder under /tmp")
+        let directory: String
+        do {
+            directory = try CurrentProcess.makeTemporaryDirectory(prefix: "/tmp/journal-pg-")
+        } catch {
+            throw StartError(message: "cannot create a temporary folder under /tmp: \(error)")
         }
-        let directory = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-        chmod(directory, 0o755)
-        if let owner { chown(directory, owner.uid, owner.gid) }
+        FileSystem.setPermissions(directory, 0o755)
+        if let owner { FileSystem.setOwner(directory, user: owner.user, group: owner.group) }
         let server = PostgresScratchServer(
             port: 0, directory: directory, binDirectory: binDirectory, runAsPostgres: root)
         let initdb = server.run(
@@ -130,18 +125,18 @@ public final class PostgresScratchServer: Sendable {
     // MARK: - Processes
 
     private func removeDirectory() {
-        _ = Self.spawn(["/bin/rm", "-rf", directory], log: "/dev/null")
+        _ = ChildProgram.run(["/bin/rm", "-rf", directory], output: "/dev/null")
     }
 
     /// Runs a server program (as `postgres` when root) and waits; returns its exit status.
     private func run(_ arguments: [String], log: String) -> Int32 {
         if runAsPostgres,
             let runuser = ["/usr/sbin/runuser", "/sbin/runuser", "/usr/bin/runuser"]
-                .first(where: { (path: String) in access(path, X_OK) == 0 })
+                .first(where: FileSystem.isExecutable)
         {
-            return Self.spawn([runuser, "-u", "postgres", "--"] + arguments, log: log)
+            return ChildProgram.run([runuser, "-u", "postgres", "--"] + arguments, output: log)
         }
-        return Self.spawn(arguments, log: log)
+        return ChildProgram.run(arguments, output: log)
     }
 
     /// A shell that waits for this process to end, then stops the server and removes the folder
@@ -151,64 +146,25 @@ public final class PostgresScratchServer: Sendable {
             (runAsPostgres ? "runuser -u postgres -- " : "")
             + "\(binDirectory)/pg_ctl -D \(directory)/data -m immediate stop"
         let script =
-            "while kill -0 \(getpid()) 2>/dev/null; do sleep 1; done; "
+            "while kill -0 \(CurrentProcess.id) 2>/dev/null; do sleep 1; done; "
             + "if [ -d \(directory)/data ]; then \(stopCommand); rm -rf \(directory); fi"
-        _ = Self.spawn(["/bin/sh", "-c", script], log: "/dev/null", wait: false)
+        _ = ChildProgram.run(["/bin/sh", "-c", script], output: "/dev/null", wait: false)
     }
 
-    static func spawn(_ arguments: [String], log: String, wait: Bool = true) -> Int32 {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, log, O_WRONLY | O_CREAT | O_APPEND, 0o644)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        // Nothing else of this process reaches the child: a server (or its watchdog) that
-        // inherited the write end of another child's output pipe, opened by a thread of the
-        // tests at the same moment, would keep that pipe open and its reader waiting forever.
-        posix_spawn_file_actions_addclosefrom_np(&actions, 3)
-        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-        defer { for pointer in argv { free(pointer) } }
-        var pid = pid_t()
-        let rc = posix_spawn(&pid, arguments[0], &actions, nil, &argv, environ)
-        guard rc == 0 else { return -1 }
-        guard wait else { return 0 }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        // WIFEXITED / WEXITSTATUS are macros: exit code in bits 8…15 when the low 7 bits are 0.
-        return status & 0x7F == 0 ? (status >> 8) & 0xFF : -1
-    }
-
-    /// A port that was free a moment ago on 127.0.0.1 (bind to port 0, read it back, close).
+    /// A port that was free a moment ago on 127.0.0.1 (bound to port 0, read back, closed).
     static func freePort() -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { return 54329 }
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic in
-                bind(fd, generic, length) == 0 && getsockname(fd, generic, &length) == 0
-            }
-        }
-        return bound ? Int(UInt16(bigEndian: address.sin_port)) : 54329
+        guard let (socket, port) = try? ListeningSocket.open(host: "127.0.0.1", port: 0) else { return 54329 }
+        socket.close()
+        return Int(port)
     }
 
     /// The last lines of a log, for error messages.
     static func tail(of path: String) -> String {
-        guard let file = fopen(path, "r") else { return "(no log at \(path))" }
-        defer { fclose(file) }
-        var lines: [String] = []
-        var buffer = [CChar](repeating: 0, count: 1024)
-        while fgets(&buffer, Int32(buffer.count), file) != nil {
-            let bytes = buffer.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }
-            lines.append(String(decoding: bytes, as: UTF8.self).trimmingTrailingNewline)
-            if lines.count > 6 { lines.removeFirst() }
-        }
-        return lines.joined(separator: " | ")
+        guard let bytes = try? FileSystem.readFile(path, maxBytes: 64 << 20) else { return "(no log at \(path))" }
+        var lines = bytes.split(separator: 0x0A, omittingEmptySubsequences: false)
+        if lines.last?.isEmpty == true { lines.removeLast() }
+        let last = lines.suffix(7).map { String(decoding: $0, as: UTF8.self).trimmingTrailingNewline }
+        return last.joined(separator: " | ")
     }
 }
 

@@ -410,13 +410,13 @@ public final class ProjectionEngine {
     ) -> FoldAhead {
         // Lent, not given: the engine keeps its references to the reader and the models and does
         // not touch them until it has waited for the task. `sending` cannot express a loan (the
-        // values stay reachable from `self`), so the compiler is told here; the folded result
-        // comes back checked, as the task's `sending` value.
-        nonisolated(unsafe) let reader = reader
-        nonisolated(unsafe) let models = names.map { (name: $0, model: model($0)) }
+        // values stay reachable from `self`), hence `HandOver`; the folded result comes back
+        // checked, as the task's `sending` value.
+        let lent = HandOver((reader: reader, models: names.map { (name: $0, model: model($0)) }))
         return FoldAhead(
             from: from, limit: limit,
             task: BackgroundTask { () -> Result<Folded, ProjectionError> in
+                let (reader, models) = lent.value
                 do throws(ProjectionError) {
                     let batch = try reader.read(from: from, limit: limit)
                     if batch.count == limit, let prefetchLimit, let last = batch.last?.position {

@@ -5,9 +5,9 @@ import JournalCore
 /// append, each event read in place in its journey's bytes (`Simulation.withNext`), without a
 /// `SimulatedEvent` or, for a load, even a `ProposedEvent`.
 ///
-/// Unchecked `Sendable`: the pipeline uses the source from one thread at a time and waits for
-/// each batch before the next one starts.
-final class SimulationSource: EventBatchSource, @unchecked Sendable {
+/// The pipeline uses the source from one thread at a time and waits for each batch before the
+/// next one starts.
+final class SimulationSource: EventBatchSource {
     private let simulation: Simulation
 
     init(simulation: Simulation) {

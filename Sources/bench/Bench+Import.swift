@@ -1,9 +1,5 @@
 import JournalCore
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 extension Bench {
     /// The naive Python loader (`bench/peers/naive_loader.py`: `json.loads` per line, `sqlite3`,
     /// 1000 rows per commit, unique id and (stream, version) indexes, the line's JSON stored as
@@ -87,10 +83,10 @@ extension Bench {
 extension System {
     /// The first executable called `name` on `$PATH`.
     static func findExecutable(_ name: String) -> String? {
-        let path = getenv("PATH").map { String(cString: $0) } ?? "/usr/bin:/bin"
+        let path = CurrentProcess.variable("PATH") ?? "/usr/bin:/bin"
         for directory in path.split(separator: ":") where !directory.isEmpty {
             let candidate = "\(directory)/\(name)"
-            if access(candidate, X_OK) == 0 { return candidate }
+            if FileSystem.isExecutable(candidate) { return candidate }
         }
         return nil
     }

@@ -9,12 +9,29 @@ import Synchronization
 /// CREATE TABLE events(position INTEGER PRIMARY KEY, stream TEXT NOT NULL,
 ///                     version INTEGER NOT NULL, payload BLOB NOT NULL)
 /// ```
-/// Not thread-safe by itself: an unchecked `Sendable` because the group-commit writers share one
-/// connection and call it only inside `lock`.
-final class RawSQLite: @unchecked Sendable {
+/// The group-commit writers share one connection: each call takes it under `connection`'s lock.
+final class RawSQLite: Sendable {
+    private let connection: Mutex<Connection>
+
+    init(path: String) throws(BenchError) {
+        connection = Mutex(try Connection(path: path))
+    }
+
+    /// Inserts the rows in one transaction (`BEGIN IMMEDIATE` … `COMMIT`, one fsync).
+    func append(_ rows: ArraySlice<RawRow>) throws(BenchError) {
+        try connection.withLock { connection throws(BenchError) in try connection.append(rows) }
+    }
+
+    /// Reads the whole table in pages of `pageSize`, copying each row out, and returns the count.
+    func readAll(pageSize: Int = 1_000) throws(BenchError) -> Int {
+        try connection.withLock { connection throws(BenchError) in try connection.readAll(pageSize: pageSize) }
+    }
+}
+
+/// The SQLite connection of a `RawSQLite`, and its insert statement.
+private final class Connection {
     private let db: OpaquePointer
     private let insert: OpaquePointer
-    let lock = Mutex(())
 
     init(path: String) throws(BenchError) {
         var handle: OpaquePointer?
@@ -62,7 +79,6 @@ final class RawSQLite: @unchecked Sendable {
         }
     }
 
-    /// Inserts the rows in one transaction (`BEGIN IMMEDIATE` … `COMMIT`, one fsync).
     func append(_ rows: ArraySlice<RawRow>) throws(BenchError) {
         try exec("BEGIN IMMEDIATE")
         for row in rows {
@@ -85,8 +101,7 @@ final class RawSQLite: @unchecked Sendable {
         try exec("COMMIT")
     }
 
-    /// Reads the whole table in pages of `pageSize`, copying each row out, and returns the count.
-    func readAll(pageSize: Int = 1_000) throws(BenchError) -> Int {
+    func readAll(pageSize: Int) throws(BenchError) -> Int {
         var statement: OpaquePointer?
         guard
             sqlite3_prepare_v2(

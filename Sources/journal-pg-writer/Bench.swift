@@ -11,9 +11,7 @@ import JournalCore
 // synchronous_commit on), runs each scenario into a fresh schema, prints one line per figure.
 
 func monotonicSeconds() -> Double {
-    var now = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &now)
-    return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+    Double(SystemClock.monotonicNanoseconds()) / 1e9
 }
 
 func hex12(_ n: Int) -> String {

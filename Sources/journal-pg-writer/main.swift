@@ -11,14 +11,9 @@ import JournalCore
 // each append spread over up to three streams of this writer (an atomic multi-stream append).
 // URL is a postgres:// URL or a SQLite path. Prints "ok <events> <seconds>" on success; errors
 // go to stderr (exit 1).
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 func fail(_ message: String) -> Never {
-    let line = Array("error: \(message)\n".utf8)
-    _ = line.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
-    exit(1)
+    try? FileDescriptor.standardError.writeAll(Array("error: \(message)\n".utf8))
+    CurrentProcess.exit(1)
 }
 
 let arguments = CommandLine.arguments
@@ -28,7 +23,7 @@ if arguments.count >= 2 && arguments[1] == "bench" {
     } catch {
         fail("\(error)")
     }
-    exit(0)
+    CurrentProcess.exit(0)
 }
 guard arguments.count == 5, let writer = Int(arguments[2]), (0..<10_000).contains(writer),
     let total = Int(arguments[3]), total >= 0, let batch = Int(arguments[4]), batch > 0
@@ -57,9 +52,7 @@ do {
     fail("\(error)")
 }
 
-var clock = timespec()
-clock_gettime(CLOCK_MONOTONIC, &clock)
-let start = Double(clock.tv_sec) + Double(clock.tv_nsec) / 1e9
+let start = monotonicSeconds()
 let time = Timestamp("2026-11-29T09:00:00.000Z")!
 var written = 0
 while written < total {
@@ -85,6 +78,5 @@ while written < total {
     }
     written += count
 }
-clock_gettime(CLOCK_MONOTONIC, &clock)
-let seconds = Double(clock.tv_sec) + Double(clock.tv_nsec) / 1e9 - start
+let seconds = monotonicSeconds() - start
 print("ok \(written) \(seconds)")

@@ -7,14 +7,9 @@ import JournalCore
 //                                             WORKER, to streams shared with other workers
 //   store-stress bench PATH EVENTS [BATCH]     release-mode timing of append, read-all, stream
 //                                             reads and size (prints one line per metric)
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 func fail(_ message: String) -> Never {
-    let line = Array("store-stress: \(message)\n".utf8)
-    _ = line.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
-    exit(2)
+    try? FileDescriptor.standardError.writeAll(Array("store-stress: \(message)\n".utf8))
+    CurrentProcess.exit(2)
 }
 
 func uuid(_ a: UInt64, _ b: UInt64) -> String {
@@ -50,8 +45,7 @@ final class Job: Sendable {
 }
 
 /// One `group` thread: one-event appends, each waiting for its commit.
-nonisolated func groupWorker(_ raw: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
-    let job = Unmanaged<Job>.fromOpaque(raw!).takeRetainedValue()
+nonisolated func groupWorker(_ job: Job) {
     for n in 0..<job.count {
         let stream = try! StreamName("3ds-\(uuid(UInt64(job.index), UInt64(n / 8)))")
         let event = ProposedEvent(
@@ -60,7 +54,6 @@ nonisolated func groupWorker(_ raw: UnsafeMutableRawPointer?) -> UnsafeMutableRa
             data: Array(#"{"thread":\#(job.index),"n":\#(n),"transStatus":"Y"}"#.utf8))
         do { try job.store.append([event], to: stream, expectedVersion: .any) } catch { fail("\(error)") }
     }
-    return nil
 }
 
 let arguments = CommandLine.arguments
@@ -123,7 +116,7 @@ case "bench":
         let occurred = Timestamp(millisecondsSinceEpoch: base + Int64(n) * 37)
         // STRESS_ORDERED_IDS: time-ordered ids (UUIDv7-like: a counter in the high bits).
         let eventID =
-            getenv("STRESS_ORDERED_IDS") != nil
+            CurrentProcess.variable("STRESS_ORDERED_IDS") != nil
             ? uuid(UInt64(n) << 20, random.next()) : uuid(random.next(), random.next())
         let event = ProposedEvent(
             id: eventID, type: type, occurredAt: occurred,
@@ -147,16 +140,11 @@ case "bench":
     /// Wall-clock seconds of `body`; also prints its CPU seconds (the machine is shared, so CPU
     /// time is the steadier measure of our own cost).
     func seconds(_ label: String = "", _ body: () throws -> Void) rethrows -> Double {
-        func now(_ clock: clockid_t) -> Double {
-            var spec = timespec()
-            clock_gettime(clock, &spec)
-            return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
-        }
-        let wall = now(CLOCK_MONOTONIC)
-        let cpu = now(CLOCK_PROCESS_CPUTIME_ID)
+        let wall = SystemClock.monotonicNanoseconds()
+        let cpu = SystemClock.processCPUNanoseconds()
         try body()
-        let elapsedWall = now(CLOCK_MONOTONIC) - wall
-        let elapsedCPU = now(CLOCK_PROCESS_CPUTIME_ID) - cpu
+        let elapsedWall = Double(SystemClock.monotonicNanoseconds() - wall) / 1e9
+        let elapsedCPU = Double(SystemClock.processCPUNanoseconds() - cpu) / 1e9
         if !label.isEmpty {
             print(
                 "  \(label): wall \(elapsedWall) s, cpu \(elapsedCPU) s, \(Int(Double(total) / elapsedCPU)) events per "
@@ -165,14 +153,14 @@ case "bench":
         }
         return elapsedWall
     }
-    if getenv("STRESS_GENERATE_ONLY") != nil { exit(0) }
+    if CurrentProcess.variable("STRESS_GENERATE_ONLY") != nil { CurrentProcess.exit(0) }
     do {
         var configuration = SQLiteEventStore.Configuration()
-        if let sync = getenv("STRESS_SYNC").map({ String(cString: $0) }) {
+        if let sync = CurrentProcess.variable("STRESS_SYNC") {
             configuration.synchronous = sync == "off" ? .off : sync == "normal" ? .normal : .full
         }
-        if getenv("STRESS_NODICT") != nil { configuration.dictionaryTrainingEvents = 0 }
-        if getenv("STRESS_RAW") != nil {
+        if CurrentProcess.variable("STRESS_NODICT") != nil { configuration.dictionaryTrainingEvents = 0 }
+        if CurrentProcess.variable("STRESS_RAW") != nil {
             // The raw baseline: the same rows through the SQLite C API into a minimal table
             // (position key, integer stream id, version, payload), same pragmas, no hashing,
             // no compression, no id index.
@@ -216,7 +204,7 @@ case "bench":
             var index = 0
             while index < events.count {
                 let end = min(index + batch, events.count)
-                if getenv("STRESS_TX") != nil {
+                if CurrentProcess.variable("STRESS_TX") != nil {
                     try store.write { tx in
                         for (stream, event) in events[index..<end] {
                             try tx.append([event], to: stream, expectedVersion: .any)
@@ -229,7 +217,7 @@ case "bench":
             }
         }
         print("append_b\(batch)_eps \(Int(Double(total) / appendTime))")
-        if getenv("STRESS_APPEND_ONLY") != nil { exit(0) }
+        if CurrentProcess.variable("STRESS_APPEND_ONLY") != nil { CurrentProcess.exit(0) }
         // Multi-stream appends in one call (one StreamAppend per event).
         var read = 0
         let readTime = try seconds("read all") {
@@ -253,11 +241,10 @@ case "bench":
         let verifyTime = try seconds("verify") { _ = try store.verify() }
         print("verify_eps \(Int(Double(total) / verifyTime))")
         _ = try store.withConnection { db in try db.execute("PRAGMA wal_checkpoint(TRUNCATE)") }
-        var info = stat()
-        stat(path, &info)
+        let size = Double((try? FileStatus.of(path))?.size ?? 0)
         print(
-            "bytes_per_event \(Double(info.st_size) / Double(total)) ndjson_bytes_per_event "
-                + "\(Double(ndjsonBytes) / Double(total)) ratio \(Double(info.st_size) / Double(ndjsonBytes))"
+            "bytes_per_event \(size / Double(total)) ndjson_bytes_per_event "
+                + "\(Double(ndjsonBytes) / Double(total)) ratio \(size / Double(ndjsonBytes))"
         )
     } catch {
         fail("\(error)")
@@ -271,19 +258,15 @@ case "group":
     }
     do {
         let store = try SQLiteEventStore(path: path)
-        var spec = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &spec)
-        let start = Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
-        var handles: [pthread_t] = []
+        let start = SystemClock.monotonicNanoseconds()
+        var handles: [SystemThread] = []
         for index in 0..<threads {
-            var thread = pthread_t()
-            let job = Unmanaged.passRetained(Job(store, index, perThread)).toOpaque()
-            pthread_create(&thread, nil, groupWorker, job)
+            let job = Job(store, index, perThread)
+            guard let thread = SystemThread({ groupWorker(job) }) else { fail("cannot start a thread") }
             handles.append(thread)
         }
-        for thread in handles { pthread_join(thread, nil) }
-        clock_gettime(CLOCK_MONOTONIC, &spec)
-        let elapsed = Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9 - start
+        for thread in handles { thread.join() }
+        let elapsed = Double(SystemClock.monotonicNanoseconds() - start) / 1e9
         print(
             "append_group_eps \(Int(Double(threads * perThread) / elapsed)) (\(threads) threads, "
                 + "\(store.groupCommitCount) commits for \(threads * perThread) appends)"

@@ -12,7 +12,7 @@ struct BatchPipelineTests {
     /// at its stream's next version (a run cut by the end of a batch goes on in a new append);
     /// odd events give their id as its two words, even ones as text; meta on every fourth.
     /// `failAt`: the event it cannot give.
-    final class CountingSource: EventBatchSource, @unchecked Sendable {
+    final class CountingSource: EventBatchSource {
         let count: Int
         let streams: Int
         let failAt: Int?

@@ -10,10 +10,10 @@ import JournalCore
 /// the last stored hash (which the next batch starts from). `ends[i]` is where link `i` ends.
 ///
 /// A class over manually managed memory: a scan adds an event with one capacity check and
-/// plain stores, without an array's uniqueness and capacity checks per field. `@unchecked
-/// Sendable`: one thread at a time uses a batch (a scan hands it over and takes it back when
-/// the other thread is done with it).
-final class LinkBatch: @unchecked Sendable {
+/// plain stores, without an array's uniqueness and capacity checks per field. One thread at a
+/// time uses a batch (a scan hands it over, `HandOver`, and takes it back when the other thread
+/// is done with it).
+final class LinkBatch {
     /// How a stored event id is spelled in its link.
     enum ID {
         /// The 16 bytes of a lowercase canonical UUID (`EventIDCoding`): its text is 36 bytes.

@@ -152,9 +152,13 @@ struct ScanChainCheck {
         batch.start(after: full)
         let keepsLeafHashes = keepsLeafHashes
         let mismatch = mismatch
+        // Handed over until `collect()` has waited for the task; this thread only reads the
+        // batch's last stored hash meanwhile (`start(after:)`, above).
+        let handed = HandOver(full)
         inFlight = (
             full,
             BackgroundTask { () -> EventStoreError? in
+                let full = handed.value
                 if let failure = full.failure(mismatch: mismatch) { return failure }
                 guard keepsLeafHashes else { return nil }
                 do throws(EventStoreError) {

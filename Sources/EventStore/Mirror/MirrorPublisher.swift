@@ -1,3 +1,5 @@
+import JournalCore
+
 /// Writes the journal's latest kept checkpoint and the tree it signs into a folder, in the layout
 /// of C2SP tlog-tiles (spec §10): `checkpoint`, the hash tiles `tile/<L>/<N>[.p/<W>]` and,
 /// with entries, the entry bundles `tile/entries/<N>[.p/<W>]`.

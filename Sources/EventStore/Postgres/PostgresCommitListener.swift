@@ -1,14 +1,6 @@
 import JournalCore
 import Synchronization
 
-// The C library directly: `poll` on libpq's socket belongs with this part of the PostgreSQL
-// wrapper.
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// Wakes followers when any process commits: a background thread holds a session that runs
 /// `LISTEN journal_commits_<schema>` and publishes each notification's head position to the store's
 /// `CommitSignal`. Every commit sends `pg_notify(channel, head)` inside its
@@ -70,10 +62,9 @@ final class PostgresCommitListener: Sendable {
                 continue
             }
             while !isStopping && connection.isConnected {
-                var descriptor = pollfd(fd: connection.socket, events: Int16(POLLIN), revents: 0)
-                let ready = poll(&descriptor, 1, 250)
-                if ready < 0 && errno != EINTR { break }
-                if ready <= 0 { continue }
+                guard let readable = try? FileDescriptor(rawValue: connection.socket).waitReadable(milliseconds: 250)
+                else { break }
+                if !readable { continue }
                 guard let received = try? connection.notifications() else { break }
                 var head: Int64 = 0
                 for notification in received where notification.channel == channel {
@@ -87,8 +78,7 @@ final class PostgresCommitListener: Sendable {
     private func pause(milliseconds: Int) {
         var remaining = milliseconds
         while remaining > 0 && !isStopping {
-            var request = timespec(tv_sec: 0, tv_nsec: 50_000_000)
-            _ = nanosleep(&request, nil)
+            SystemClock.sleep(nanoseconds: 50_000_000)
             remaining -= 50
         }
     }

@@ -1,11 +1,5 @@
 import CLibPQ
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// One libpq connection: the only place in the package that calls libpq (through `LibPQ`, the
 /// library opened on first use).
 ///

@@ -23,6 +23,7 @@ import JournalCore
 /// `GroupCommit` (its leader, or the thread inside `write { }`); the **reader** is guarded
 /// by a mutex; the **listener** session belongs to `PostgresCommitListener`'s thread, started by
 /// the first wait for a commit and stopped in `deinit`.
+// Unchecked Sendable: each session is used by one thread at a time, handed over by its lock (above).
 public final class PostgresEventStore: TransactionalEventStore, @unchecked Sendable {
     /// The connection string with its credentials redacted: safe to print.
     public let location: String
@@ -84,6 +85,10 @@ public final class PostgresEventStore: TransactionalEventStore, @unchecked Senda
     {
         try commits.append([StreamAppend(stream: stream, expectedVersion: expectedVersion, events: events)])[0]
     }
+
+    /// None: a PostgreSQL journal takes a bulk append's batches through `append(_:)`, in its own write
+    /// transactions (only a new journal's load prepares them ahead, `SQLiteJournalLoad`).
+    public func preparedLoadWriter() throws(EventStoreError) -> PreparedLoadWriter? { nil }
 
     @discardableResult
     public func append(_ batch: [StreamAppend]) throws(EventStoreError) -> [AppendResult] {

@@ -1,3 +1,5 @@
+import JournalCore
+
 /// The event ids of a journal being loaded, sorted as the load goes, for `finish()` to fill
 /// `journal_event_ids` in id order without sorting the log.
 ///

@@ -111,10 +111,10 @@ struct PreparedLoadEvent: Sendable {
 /// arrays again instead of growing new ones. A batch of 65,536 events is ≈ 40 MB of bytes,
 /// which `malloc` would map fresh from the kernel each time, with page faults and the copies of
 /// a growing array on the preparing thread (BENCHMARKS.md, "Load path").
-package final class LoadPreparer: @unchecked Sendable {
-    // Unchecked `Sendable`: one thread uses a preparer at a time (the producer's tasks are
-    // waited for in turn). The properties keep their run-time exclusivity checks: skipping
-    // them saved nothing measurable (docs/benchmarks-history.md, "Exclusivity checks").
+package final class LoadPreparer {
+    // One thread uses a preparer at a time (the producer's tasks are waited for in turn). The
+    // properties keep their run-time exclusivity checks: skipping them saved nothing
+    // measurable (docs/benchmarks-history.md, "Exclusivity checks").
     private let maxPayloadBytes: Int
     private let published: PublishedDictionary
     private var dictionary: LZ4Dictionary?

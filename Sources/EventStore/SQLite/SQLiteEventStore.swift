@@ -33,6 +33,7 @@ import JournalCore
 /// - the **reader** is guarded by its own mutex, so reads never wait for a commit's fsync and see
 ///   the last committed state (WAL snapshot per statement).
 /// A `:memory:` or read-only store has one connection, used through the writer's hand-over.
+// Unchecked Sendable: each connection is used by one thread at a time, handed over by its lock (above).
 public final class SQLiteEventStore: TransactionalEventStore, @unchecked Sendable {
     public let path: String
     public let configuration: Configuration
@@ -119,6 +120,10 @@ public final class SQLiteEventStore: TransactionalEventStore, @unchecked Sendabl
     {
         try commits.append([StreamAppend(stream: stream, expectedVersion: expectedVersion, events: events)])[0]
     }
+
+    /// None: a journal file takes a bulk append's batches through `append(_:)`, in its own write
+    /// transactions (only a new journal's load prepares them ahead, `SQLiteJournalLoad`).
+    public func preparedLoadWriter() throws(EventStoreError) -> PreparedLoadWriter? { nil }
 
     @discardableResult
     public func append(_ batch: [StreamAppend]) throws(EventStoreError) -> [AppendResult] {

@@ -89,9 +89,14 @@ package final class SQLiteJournalLoad: BatchLoadWriting {
         return try store.append(batch)
     }
 
+    /// The load's bulk writer: batches prepared on the thread that makes them.
+    package func preparedLoadWriter() throws(EventStoreError) -> PreparedLoadWriter? {
+        try PreparedLoadWriter(load: self)
+    }
+
     /// A preparer for this load's batches, to use on the thread that makes them: the load's
     /// writer then only finds streams, numbers, hashes and writes the rows (`append(_:)` with a
-    /// `PreparedLoadBatch`). One per producing thread.
+    /// `PreparedLoadBatch`). One per producing thread (`PreparedLoadWriter`).
     package func makePreparer() throws(EventStoreError) -> LoadPreparer {
         guard let store else { throw Self.over(path) }
         return try store.withWriter { writer throws(EventStoreError) in

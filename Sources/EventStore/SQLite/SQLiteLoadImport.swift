@@ -6,13 +6,13 @@ import JournalCore
 /// compression) and has the load (`SQLiteJournalLoad`) write it, while the importer checks the
 /// next batch's events.
 ///
-/// Unchecked `Sendable`: the importer's thread owns the queue and the counters; the writing
-/// thread owns the preparer and the load while a batch is in its hands, and each batch is
+/// The importer's thread owns the queue and the counters; the writing thread owns the load's
+/// writer (`PreparedLoadWriter`) while a batch is in its hands (`HandOver`), and each batch is
 /// waited for before the next one is handed over and before `finish()` or `abandon()` touch
 /// the load.
-package final class SQLiteLoadImport: EventLoadWriting, @unchecked Sendable {
+package final class SQLiteLoadImport: EventLoadWriting {
     private let load: SQLiteJournalLoad
-    private let preparer: LoadPreparer
+    private let writer: PreparedLoadWriter
     private let clock: @Sendable () -> Timestamp
     private let maxPayloadBytes: Int
     /// The batch being prepared and written, handed back (emptied) with the outcome of its write.
@@ -35,7 +35,7 @@ package final class SQLiteLoadImport: EventLoadWriting, @unchecked Sendable {
         throws(EventStoreError)
     {
         self.load = load
-        preparer = try load.makePreparer()
+        writer = try PreparedLoadWriter(load: load)
         clock = configuration.clock
         maxPayloadBytes = configuration.maxPayloadBytes
         self.batchEvents = max(1, batchEvents)
@@ -97,11 +97,14 @@ package final class SQLiteLoadImport: EventLoadWriting, @unchecked Sendable {
         spare = []
         swap(&batch, &queue)
         queuedEvents = 0
-        writing = BackgroundTask { [self] in
+        // The load's writer is the writing thread's until `waitForWrite()`.
+        let handed = HandOver(writer)
+        writing = BackgroundTask {
+            let writer = handed.value
             do throws(EventStoreError) {
-                let prepared = preparer.prepare(batch)
-                let written = try load.append(prepared)
-                preparer.reuse(prepared)
+                let prepared = writer.prepare(batch)
+                let written = try writer.write(prepared)
+                writer.reuse(prepared)
                 batch.removeAll(keepingCapacity: true)
                 return (.success(written), batch)
             } catch {

@@ -9,10 +9,10 @@ import JournalCore
 /// let report = try BatchPipeline(batchSize: 65_536).append(from: source, to: store)
 /// ```
 ///
-/// The store decides the form of the batches, not the caller: a journal load
-/// (`SQLiteJournalLoad`) gets them prepared on the producing thread (`EventBatchSink`), so that its
-/// writer only writes rows; any other store gets `[StreamAppend]` for its `append(_:)`
-/// (docs/decisions/write-pipeline.md).
+/// The store decides the form of the batches, not the caller: a store with a bulk writer of its
+/// own (`BatchAppending.preparedLoadWriter()`: a journal load) gets them prepared on the
+/// producing thread (`EventBatchSink`), so that its writer only writes rows; any other store gets
+/// `[StreamAppend]` for its `append(_:)` (docs/decisions/write-pipeline.md).
 package struct BatchPipeline {
     package var batchSize: Int
 
@@ -29,15 +29,16 @@ package struct BatchPipeline {
     package func append(
         from source: any EventBatchSource, to store: any BatchAppending, progress: (Int) -> Void = { _ in }
     ) throws(EventStoreError) -> Report {
-        // The form of the batches, chosen here for the store: prepared as they are made for a
-        // journal load, `StreamAppend`s for any other store.
-        let load = store as? SQLiteJournalLoad
-        let sink =
-            try load.map { load throws(EventStoreError) in EventBatchSink(preparer: try load.makePreparer()) }
-            ?? EventBatchSink()
+        // The form of the batches, chosen by the store: prepared as they are made for its own
+        // bulk writer (a journal load), `StreamAppend`s for its `append(_:)` otherwise.
+        let writer = try store.preparedLoadWriter()
+        let sink = writer.map { EventBatchSink(preparer: $0.preparer) } ?? EventBatchSink()
+        // The sink and the source are the producing task's until it is waited for; the next
+        // task starts only after that (and `sink.retired` is set only between two tasks).
+        let producer = HandOver((sink: sink, source: source))
         let limit = batchSize
         let produce: @Sendable () -> Result<(events: Int, batch: EventBatchSink.Batch)?, EventStoreError> = {
-            sink.fill(from: source, limit: limit)
+            producer.value.sink.fill(from: producer.value.source, limit: limit)
         }
         var report = Report()
         var next = BackgroundTask(produce)
@@ -49,7 +50,7 @@ package struct BatchPipeline {
             sink.retired = written
             written = nil
             next = BackgroundTask(produce)
-            report.written += try write(batch, to: store, load: load)
+            report.written += try write(batch, to: store, writer: writer)
             report.events += events
             report.transactions += 1
             progress(report.events)
@@ -59,16 +60,16 @@ package struct BatchPipeline {
     }
 
     /// Writes one batch in one transaction; returns the events written.
-    private func write(_ batch: EventBatchSink.Batch, to store: any BatchAppending, load: SQLiteJournalLoad?)
+    private func write(_ batch: EventBatchSink.Batch, to store: any BatchAppending, writer: PreparedLoadWriter?)
         throws(EventStoreError) -> Int
     {
         switch batch {
         case let .appends(appends):
             return try store.append(appends).reduce(0) { $0 + $1.written }
         case let .prepared(prepared):
-            // The sink prepares only for a load (above).
-            guard let load else { preconditionFailure("a prepared batch for a store that is not a load") }
-            return try load.append(prepared)
+            // The sink prepares only with the store's bulk writer (above).
+            guard let writer else { preconditionFailure("a prepared batch for a store without a bulk writer") }
+            return try writer.write(prepared)
         }
     }
 }

@@ -1,38 +1,38 @@
 import JournalCore
 
 /// Wakes followers when this process commits. Other processes' commits are seen by polling.
-///
-/// Unchecked `Sendable`: every property is guarded by `condition`.
-final class CommitSignal: @unchecked Sendable {
-    private let condition = ConditionLock()
-    private var head: Int64 = 0
-    private var nextToken: UInt64 = 0
-    private var waiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
-    private var cancelled: Set<UInt64> = []
+final class CommitSignal: Sendable {
+    private struct State: Sendable {
+        var head: Int64 = 0
+        var nextToken: UInt64 = 0
+        var waiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
+        var cancelled: Set<UInt64> = []
+    }
+
+    private let state = Guarded(State())
 
     func publish(_ position: Int64) {
-        condition.lock()
-        head = max(head, position)
-        let woken = waiters
-        waiters.removeAll()
-        condition.broadcast()
-        condition.unlock()
+        let woken = state.withLock { state in
+            state.head = max(state.head, position)
+            let woken = state.waiters
+            state.waiters.removeAll()
+            return woken
+        }
+        state.broadcast()
         for continuation in woken.values { continuation.resume() }
     }
 
     /// Blocks until a commit past `position` is published or `seconds` pass.
     func wait(after position: Int64, seconds: Double) {
-        condition.lock()
-        if head <= position { condition.wait(seconds: seconds) }
-        condition.unlock()
+        state.waitOnce(seconds: seconds) { $0.head > position }
     }
 
     /// Suspends until a commit past `position` is published, `timeout` passes, or the task is
     /// cancelled.
     func wait(after position: Int64, timeout: Duration) async {
-        let token = condition.withLock { () -> UInt64 in
-            nextToken += 1
-            return nextToken
+        let token = state.withLock { state in
+            state.nextToken += 1
+            return state.nextToken
         }
         await withTaskGroup(of: Void.self) { group in
             group.addTask { try? await Task.sleep(for: timeout) }
@@ -51,24 +51,20 @@ final class CommitSignal: @unchecked Sendable {
     }
 
     private func register(_ token: UInt64, _ continuation: CheckedContinuation<Void, Never>, after position: Int64) {
-        condition.lock()
-        if head > position || cancelled.remove(token) != nil {
-            condition.unlock()
-            continuation.resume()
-            return
+        let now = state.withLock { state in
+            if state.head > position || state.cancelled.remove(token) != nil { return true }
+            state.waiters[token] = continuation
+            return false
         }
-        waiters[token] = continuation
-        condition.unlock()
+        if now { continuation.resume() }
     }
 
     private func cancel(_ token: UInt64) {
-        condition.lock()
-        if let continuation = waiters.removeValue(forKey: token) {
-            condition.unlock()
-            continuation.resume()
-            return
+        let waiting = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            if let continuation = state.waiters.removeValue(forKey: token) { return continuation }
+            state.cancelled.insert(token)
+            return nil
         }
-        cancelled.insert(token)
-        condition.unlock()
+        waiting?.resume()
     }
 }

@@ -1,7 +1,7 @@
 import JournalCore
 
 /// Where an `EventBatchSource` puts a batch's events, in the form the store writes: for a journal
-/// load (`SQLiteJournalLoad`), prepared on the producing thread as they come (`LoadPreparer`: the
+/// load (`PreparedLoadWriter`), prepared on the producing thread as they come (`LoadPreparer`: the
 /// store's rules, packed ids, chain link bodies and hashes, compression), so that the load's
 /// writer only writes rows; for any other store, gathered into the `StreamAppend`s of its
 /// `append(_:)`. A final class, so that the source's calls per event are direct calls.
@@ -11,9 +11,10 @@ import JournalCore
 /// sink.add(id: id, type: "TransactionCreated", occurredAt: t, recordedAt: t, data: data, meta: nil)
 /// ```
 ///
-/// Unchecked `Sendable`: used by one thread at a time; the pipeline waits for each batch before
-/// it starts the next, and hands a written batch back only between two batches.
-package final class EventBatchSink: @unchecked Sendable {
+/// Used by one thread at a time: the pipeline hands it over to each batch's task (`HandOver`),
+/// waits for each batch before it starts the next, and hands a written batch back only between
+/// two batches.
+package final class EventBatchSink {
     /// A filled batch in the store's form.
     enum Batch: Sendable {
         case appends([StreamAppend])

@@ -19,6 +19,7 @@ import JournalCore
 /// Unchecked `Sendable`: `queue`, `writerBusy`, `owner`, `commitCount` and each request's
 /// `result` are guarded by `condition` (the leader hands out results under it); `writer` and
 /// `groupsWithUndo` are used only by the thread that set `writerBusy`.
+// Unchecked Sendable: the queue under `condition`, the writer only in the hands of its leader (above).
 final class GroupCommit<Writer: JournalWriter>: @unchecked Sendable {
     final class Request {
         let batch: [StreamAppend]

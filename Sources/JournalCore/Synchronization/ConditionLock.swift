@@ -10,7 +10,7 @@
 ///
 /// The mutex and condition live in memory allocated here, never in a stored property: pthread
 /// objects must not move, and Swift does not promise a stable address for a property.
-// Unchecked `Sendable`: a pthread mutex and condition are made to be shared between threads.
+// Unchecked Sendable: a pthread mutex and condition are made to be shared between threads.
 package final class ConditionLock: @unchecked Sendable {
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)

@@ -30,9 +30,17 @@ package final class Guarded<State> {
         }
     }
 
+    /// Calls `ready` with the lock held and, unless it returns true, waits once for a
+    /// `broadcast()` or until `seconds` pass (a poll's tick: the caller looks again either way).
+    package func waitOnce(seconds: Double, unless ready: (inout State) throws -> Bool) rethrows {
+        lock.lock()
+        defer { lock.unlock() }
+        if try !ready(&state) { lock.wait(seconds: seconds) }
+    }
+
     /// Wakes every thread waiting in `wait(until:)` (call with or without the lock held).
     package func broadcast() { lock.broadcast() }
 }
 
-// Unchecked: `state` is reached only with `lock` held, and only `Sendable` state is shared.
+// Unchecked Sendable: `state` is reached only with `lock` held, and only `Sendable` state is shared.
 extension Guarded: @unchecked Sendable where State: Sendable {}

@@ -6,9 +6,7 @@
 
 /// A thread of the package's own, started with a body and joined once it returns: the server's
 /// writer, long-poll follower and read workers, and each `BackgroundTask`.
-///
-/// Unchecked `Sendable`: `thread` is set before the object is shared and cleared only by
-/// `join()`, which one owner calls.
+// Unchecked Sendable: `thread` is set before the object is shared, cleared only by its owner's `join()`.
 package final class SystemThread: @unchecked Sendable {
     private let body: @Sendable () -> Void
     private var thread: pthread_t?

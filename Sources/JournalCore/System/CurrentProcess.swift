@@ -21,6 +21,23 @@ package enum CurrentProcess {
         return template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
     }
 
+    /// This process's id (`getpid`).
+    package static var id: Int32 { getpid() }
+
+    /// True when the process runs as root (effective user id 0).
+    package static var isRoot: Bool { geteuid() == 0 }
+
+    /// The user and group ids of the user `name` (`getpwnam`), nil when there is no such user.
+    package static func user(named name: String) -> (user: UInt32, group: UInt32)? {
+        guard let entry = getpwnam(name) else { return nil }
+        return (UInt32(entry.pointee.pw_uid), UInt32(entry.pointee.pw_gid))
+    }
+
+    /// Runs `body` when the process ends through `exit` (`atexit`).
+    package static func atExit(_ body: @escaping @convention(c) () -> Void) {
+        atexit(body)
+    }
+
     /// Ends the process with `status` (C `exit`: buffered C streams are flushed).
     package static func exit(_ status: Int32) -> Never {
         #if canImport(Glibc)

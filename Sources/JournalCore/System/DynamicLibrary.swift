@@ -10,8 +10,7 @@
 ///
 /// Used for the libraries only some commands need (libpq, libmicrohttpd), so that the others do
 /// not map them at start (docs/decisions/lazy-system-libraries.md).
-package struct DynamicLibrary: @unchecked Sendable {
-    // @unchecked: the handle is an opaque, immutable token; dlsym may be called from any thread.
+package struct DynamicLibrary {
 
     /// Why a library or one of its symbols could not be had, with the loader's own text.
     package struct LoadError: Error, Sendable, CustomStringConvertible {

@@ -161,6 +161,18 @@ package struct FileDescriptor: Sendable, Hashable {
         return offset < 0 ? nil : Int64(offset)
     }
 
+    /// Waits until the descriptor has something to read, or `milliseconds` pass (`poll`): true
+    /// when it is readable, false on the timeout or an interruption.
+    package func waitReadable(milliseconds: Int32) throws(Errno) -> Bool {
+        var descriptor = pollfd(fd: rawValue, events: Int16(POLLIN), revents: 0)
+        let ready = poll(&descriptor, 1, milliseconds)
+        if ready < 0 {
+            let failure = Errno.current
+            if failure != .interrupted { throw failure }
+        }
+        return ready > 0
+    }
+
     /// True when the descriptor is a terminal (`isatty`).
     package var isTerminal: Bool { isatty(rawValue) == 1 }
 

@@ -20,6 +20,14 @@ package enum SystemClock {
         return Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
     }
 
+    /// CPU time this process has used so far, all threads (`CLOCK_PROCESS_CPUTIME_ID`), for
+    /// measurements on a shared machine.
+    package static func processCPUNanoseconds() -> Int64 {
+        var now = timespec()
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now)
+        return Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
+    }
+
     /// Blocks the calling thread for `nanoseconds` (`nanosleep`; a signal may end it early).
     package static func sleep(nanoseconds: Int64) {
         guard nanoseconds > 0 else { return }

@@ -50,10 +50,10 @@ final class EventReader {
         guard scanner != nil, pending == nil else { return }
         // Shared, not handed over: both threads keep using the reader, and `readNow` and
         // `name(of:in:)` take `lock`, so region isolation (`sending`) cannot express it.
-        nonisolated(unsafe) let reader = self
+        let reader = HandOver(self)
         pending = Prefetch(from: position, limit: limit) { () -> Result<EventBatch, ProjectionError> in
             do throws(ProjectionError) {
-                return .success(try reader.readNow(from: position, limit: limit))
+                return .success(try reader.value.readNow(from: position, limit: limit))
             } catch {
                 return .failure(error)
             }

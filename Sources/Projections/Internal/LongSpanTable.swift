@@ -66,17 +66,35 @@ struct LongSpanTable {
     ) throws(ProjectionError) {
         let st = try db.statement(
             """
-            SELECT l.times, s.outcome FROM \(name(g)) l JOIN \(streamTable) s ON s.sid = l.sid
+            SELECT \(Straddler.columns) FROM \(name(g)) l JOIN \(streamTable) s ON s.sid = l.sid
             WHERE l.first_t < \(db.sql.p(1)) AND l.last_t >= \(db.sql.p(2))
             """)
         st.bind(1, lo)
         st.bind(2, lo)
         while try st.step() {
-            guard let times = SortedValues.decode(st.text(0)) else {
+            let straddler = Straddler(st)
+            guard let times = SortedValues.decode(straddler.times) else {
                 st.reset()
                 throw ProjectionError(.database, "read models: unreadable submission times in \(name(g))")
             }
-            if times.contains(where: { $0 >= lo && $0 < hi }) { each(st.int(1)) }
+            if times.contains(where: { $0 >= lo && $0 < hi }) { each(straddler.outcome) }
+        }
+    }
+
+    /// A stream of this table (`l`) joined to its stream row (`s`): the columns it is read
+    /// from, and its decoding.
+    private struct Straddler {
+        static let columns = "l.times, s.outcome"
+
+        /// The submission times, as ``SortedValues`` text.
+        var times: String
+        /// The stream's outcome code.
+        var outcome: Int64
+
+        /// The current row of a statement that selects ``columns``.
+        init(_ st: Statement) {
+            times = st.text(0)
+            outcome = st.int(1)
         }
     }
 }

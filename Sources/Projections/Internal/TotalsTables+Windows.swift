@@ -75,7 +75,7 @@ extension TotalsTables {
         let p = db.sql.p
         let st = try db.statement(
             """
-            SELECT key, n FROM \(bucketed(g))
+            SELECT \(Counter.columns) FROM \(bucketed(g))
             WHERE m = \(p(1)) AND w = \(p(2)) AND b >= \(p(3)) AND b < \(p(4)) AND n != 0
             """)
         var result: [String: Int64] = [:]
@@ -86,7 +86,10 @@ extension TotalsTables {
                 st.bind(2, run.width)
                 st.bind(3, run.first)
                 st.bind(4, run.end)
-                while try st.step() { result[st.text(0), default: 0] += st.int(1) }
+                while try st.step() {
+                    let counter = Counter(st)
+                    result[counter.key, default: 0] += counter.n
+                }
             }
         }
         return result
@@ -101,7 +104,7 @@ extension TotalsTables {
         let p = db.sql.p
         let st = try db.statement(
             """
-            SELECT metric, vals FROM \(bucketedValues(g))
+            SELECT \(DurationList.columns) FROM \(bucketedValues(g))
             WHERE w = \(p(1)) AND b >= \(p(2)) AND b < \(p(3)) AND metric > \(p(4)) AND metric < \(p(5))
             """)
         var result: [String: [[Int64]]] = [:]
@@ -113,9 +116,10 @@ extension TotalsTables {
             st.bind(4, name + "|")
             st.bind(5, name + "}")
             while try st.step() {
-                let key = TotalsKey.split(st.text(0))
+                let list = DurationList(st)
+                let key = TotalsKey.split(list.metric)
                 guard key.count == 2, key[0] == name else { continue }
-                guard let values = SortedValues.decode(st.text(1)) else {
+                guard let values = SortedValues.decode(list.values) else {
                     st.reset()
                     throw ProjectionError(.database, "read models: unreadable duration list in \(bucketedValues(g))")
                 }

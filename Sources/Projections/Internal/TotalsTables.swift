@@ -239,15 +239,16 @@ struct TotalsTables {
         -> [String: Int64]
     {
         let p = db.sql.p
-        let st = try db.statement("SELECT key, n FROM \(total(g)) WHERE key >= \(p(1)) AND key < \(p(2)) AND n != 0")
+        let st = try db.statement(
+            "SELECT \(Counter.columns) FROM \(total(g)) WHERE key >= \(p(1)) AND key < \(p(2)) AND n != 0")
         var result: [String: Int64] = [:]
         for metric in metrics {
             st.reset()
             st.bind(1, metric) // the bare key (`decisions`) and every `metric|…` key
             st.bind(2, metric + "}") // `}` follows `|` in byte order
             while try st.step() {
-                let key = st.text(0)
-                if key == metric || key.hasPrefix(metric + "|") { result[key] = st.int(1) }
+                let counter = Counter(st)
+                if counter.key == metric || counter.key.hasPrefix(metric + "|") { result[counter.key] = counter.n }
             }
         }
         return result
@@ -271,10 +272,14 @@ struct TotalsTables {
         -> Distribution
     {
         let p = db.sql.p
-        let st = try db.statement("SELECT b, n FROM \(coarse(g)) WHERE metric = \(p(1)) AND n != 0 ORDER BY b")
+        let st = try db.statement(
+            "SELECT \(CountedValue.columns("b")) FROM \(coarse(g)) WHERE metric = \(p(1)) AND n != 0 ORDER BY b")
         st.bind(1, metric)
         var buckets: [(Int64, Int64)] = []
-        while try st.step() { buckets.append((st.int(0), st.int(1))) }
+        while try st.step() {
+            let bucket = CountedValue(st)
+            buckets.append((bucket.value, bucket.n))
+        }
         st.reset()
         let count = buckets.reduce(0) { $0 + $1.1 }
         guard count > 0 else { return Distribution() }
@@ -285,7 +290,7 @@ struct TotalsTables {
                 if seen + n >= rank {
                     let fine = try db.statement(
                         """
-                        SELECT v, n FROM \(hist(g))
+                        SELECT \(CountedValue.columns("v")) FROM \(hist(g))
                         WHERE metric = \(p(1)) AND v >= \(p(2)) AND v < \(p(3)) AND n != 0 ORDER BY v
                         """)
                     fine.bind(1, metric)
@@ -293,8 +298,9 @@ struct TotalsTables {
                     fine.bind(3, (bucket + 1) << Self.coarseShift)
                     defer { fine.reset() }
                     while try fine.step() {
-                        seen += fine.int(1)
-                        if seen >= rank { return fine.int(0) }
+                        let value = CountedValue(fine)
+                        seen += value.n
+                        if seen >= rank { return value.value }
                     }
                     return nil // coarse and fine disagree: cannot happen, both move in one transaction
                 }
@@ -305,5 +311,52 @@ struct TotalsTables {
         return Distribution(
             count: count, p50: try value(perMille: 500), p95: try value(perMille: 950),
             p99: try value(perMille: 990))
+    }
+}
+
+extension TotalsTables {
+    /// A counter: its key (`metric|part|…`, ``TotalsKey``) and its count.
+    struct Counter {
+        static let columns = "key, n"
+
+        var key: String
+        var n: Int64
+
+        /// The current row of a statement that selects ``columns``.
+        init(_ st: Statement) {
+            key = st.text(0)
+            n = st.int(1)
+        }
+    }
+
+    /// A value of a histogram (a duration, or its coarse bucket) and how many times it occurs.
+    struct CountedValue {
+        /// The columns of a histogram table whose value column is `value` (`v`, or `b`).
+        static func columns(_ value: String) -> String { "\(value), n" }
+
+        var value: Int64
+        var n: Int64
+
+        /// The current row of a statement that selects ``columns(_:)``.
+        init(_ st: Statement) {
+            value = st.int(0)
+            n = st.int(1)
+        }
+    }
+
+    /// The sorted durations of one metric's group in one time bucket.
+    struct DurationList {
+        static let columns = "metric, vals"
+
+        /// `name|group` (``TotalsKey``).
+        var metric: String
+        /// The durations, as ``SortedValues`` text.
+        var values: String
+
+        /// The current row of a statement that selects ``columns``.
+        init(_ st: Statement) {
+            metric = st.text(0)
+            values = st.text(1)
+        }
     }
 }

@@ -69,64 +69,41 @@ extension ProjectionEngine {
     var spanLo: String { db.sql.p(1) }
     var spanHi: String { db.sql.p(2) }
 
-    private struct GroupKey: Hashable {
-        var a = "", b = "", c = "", d = "", e = ""
-        var i = 0 as Int64, j = 0 as Int64
-    }
-
-    /// Runs a query whose rows are `texts` text columns, then `ints` integer columns (together at
-    /// most 5 texts and 2 integers), then `values` integer columns (1 or 2); sums the values by
-    /// the other columns and calls `group` per group with the key columns as text (integers in
-    /// decimal) and the sums. The grouping is done here, in a hash table: SQLite's `GROUP BY`
-    /// sorts every row through a temporary B-tree, several times slower over tens of thousands
-    /// of rows; integer columns are read as integers (reading them as text costs an allocation
-    /// per row). ``spanLo`` and ``spanHi`` are bound to the span's bounds.
-    private func summed(
-        _ sql: String, _ span: Span, texts: Int32, ints: Int32 = 0, values: Int32 = 1,
-        _ group: ([String], Int64, Int64) -> Void
+    /// Runs a query whose rows are a `Row`'s columns (``GroupedRow/columns``), then `values`
+    /// integer columns (1 or 2); sums the values by row and calls `group` per distinct row with
+    /// the sums. ``spanLo`` and ``spanHi`` are bound to the span's bounds.
+    private func summed<Row: GroupedRow>(
+        _ row: Row.Type, _ sql: String, _ span: Span, values: Int32 = 1, _ group: (Row, Int64, Int64) -> Void
     ) throws(ProjectionError) {
         let st = try db.statement(sql)
         st.bind(1, span.lo)
         st.bind(2, span.hi)
-        var sums: [GroupKey: (Int64, Int64)] = [:]
-        let first = texts + ints
+        var sums: [Row: (Int64, Int64)] = [:]
+        let first = Row.columnCount
         while try st.step() {
-            var key = GroupKey()
-            if texts > 0 { key.a = st.optionalText(0) ?? "unknown" }
-            if texts > 1 { key.b = st.optionalText(1) ?? "unknown" }
-            if texts > 2 { key.c = st.optionalText(2) ?? "unknown" }
-            if texts > 3 { key.d = st.optionalText(3) ?? "unknown" }
-            if texts > 4 { key.e = st.optionalText(4) ?? "unknown" }
-            if ints > 0 { key.i = st.int(texts) }
-            if ints > 1 { key.j = st.int(texts + 1) }
             let value = st.int(first)
             let second = values > 1 ? st.int(first + 1) : 0
+            let key = Row(st)
             sums[key, default: (0, 0)].0 += value
             sums[key, default: (0, 0)].1 += second
         }
-        for (key, (value, second)) in sums {
-            let columns =
-                Array([key.a, key.b, key.c, key.d, key.e].prefix(Int(texts)))
-                + Array([String(key.i), String(key.j)].prefix(Int(ints)))
-            group(columns, value, second)
-        }
+        for (row, (value, second)) in sums { group(row, value, second) }
     }
 
-    /// ``summed(_:_:texts:ints:values:_:)`` with one summed column.
-    private func summed(
-        _ sql: String, _ span: Span, texts: Int32, ints: Int32 = 0,
-        _ group: ([String], Int64) -> Void
+    /// ``summed(_:_:_:values:_:)`` with one summed column.
+    private func summed<Row: GroupedRow>(
+        _ row: Row.Type, _ sql: String, _ span: Span, _ group: (Row, Int64) -> Void
     ) throws(ProjectionError) {
-        try summed(sql, span, texts: texts, ints: ints, values: 1) { columns, n, _ in group(columns, n) }
+        try summed(row, sql, span, values: 1) { row, n, _ in group(row, n) }
     }
 
-    /// Runs a query returning (group text, value) rows (in no particular order).
-    private func values(_ sql: String, _ span: Span) throws(ProjectionError) -> [(String, Int64)] {
+    /// Runs a query returning (group, duration) rows (in no particular order).
+    private func durations(_ sql: String, _ span: Span) throws(ProjectionError) -> [GroupedDuration] {
         let st = try db.statement(sql)
         st.bind(1, span.lo)
         st.bind(2, span.hi)
-        var result: [(String, Int64)] = []
-        while try st.step() { result.append((st.optionalText(0) ?? "unknown", st.int(1))) }
+        var result: [GroupedDuration] = []
+        while try st.step() { result.append(GroupedDuration(st)) }
         return result
     }
 
@@ -170,23 +147,27 @@ extension ProjectionEngine {
         let f = ThreeDSProjection.factTable(try generation(.threeDS))
         let cf = CardProjection.factTable(try generation(.card))
         try summed(
+            FactLabel.self,
             """
-            SELECT a, 1 FROM \(f) WHERE kind = 1 AND t >= \(spanLo) AND t < \(spanHi) AND a IN ('submitText', 'resend')
-            """, span, texts: 1
-        ) { columns, n in
-            if columns[0] == "submitText" { report.threeDSSubmissions += n } else { report.resends += n }
+            SELECT \(FactLabel.columns), 1 FROM \(f) WHERE kind = 1 AND t >= \(spanLo) AND t < \(spanHi)
+              AND a IN ('submitText', 'resend')
+            """, span
+        ) { request, n in
+            if request.label == "submitText" { report.threeDSSubmissions += n } else { report.resends += n }
         }
         try summed(
-            "SELECT a, 1 FROM \(cf) WHERE kind = 1 AND t >= \(spanLo) AND t < \(spanHi)",
-            span, texts: 1
-        ) { columns, n in
+            FactLabel.self,
+            "SELECT \(FactLabel.columns), 1 FROM \(cf) WHERE kind = 1 AND t >= \(spanLo) AND t < \(spanHi)",
+            span
+        ) { method, n in
             report.tokenizationSubmissions += n
-            report.byMethod[columns[0], default: 0] += n
+            report.byMethod[method.label, default: 0] += n
         }
         try summed(
-            "SELECT a, 1 FROM \(cf) WHERE kind = 2 AND t >= \(spanLo) AND t < \(spanHi)",
-            span, texts: 1
-        ) { columns, n in report.rejected[columns[0], default: 0] += n }
+            FactLabel.self,
+            "SELECT \(FactLabel.columns), 1 FROM \(cf) WHERE kind = 2 AND t >= \(spanLo) AND t < \(spanHi)",
+            span
+        ) { reason, n in report.rejected[reason.label, default: 0] += n }
     }
 
     /// The distinct streams of `otp` (transactions with a submitText, journeys with an
@@ -201,22 +182,24 @@ extension ProjectionEngine {
         let cs = CardProjection.streamTable(try generation(.card))
         let cf = CardProjection.factTable(try generation(.card))
         try summed(
+            StreamOutcomeCode.self,
             """
-            SELECT outcome, 1 FROM \(s) WHERE sub_first_t >= \(spanLo) AND sid IN
+            SELECT \(StreamOutcomeCode.columns), 1 FROM \(s) WHERE sub_first_t >= \(spanLo) AND sid IN
               (SELECT sid FROM \(f) WHERE kind = 1 AND t >= \(spanLo) AND t < \(spanHi) AND a = 'submitText')
-            """, span, texts: 0, ints: 1
-        ) { columns, n in
+            """, span
+        ) { transaction, n in
             report.transactions += n
-            report.outcomes[Self.outcomeKey(Int64(columns[0]) ?? -1), default: 0] += n
+            report.outcomes[Self.outcomeKey(transaction.code), default: 0] += n
         }
         try summed(
+            JourneyActivation.self,
             """
-            SELECT outcome = 1, 1 FROM \(cs) WHERE otp_first_t >= \(spanLo) AND sid IN
+            SELECT \(JourneyActivation.columns), 1 FROM \(cs) WHERE otp_first_t >= \(spanLo) AND sid IN
               (SELECT sid FROM \(cf) WHERE kind = 1 AND t >= \(spanLo) AND t < \(spanHi))
-            """, span, texts: 0, ints: 1
-        ) { columns, n in
+            """, span
+        ) { journey, n in
             report.journeys += n
-            if columns[0] == "1" { report.activated += n }
+            if journey.activated { report.activated += n }
         }
     }
 
@@ -244,22 +227,24 @@ extension ProjectionEngine {
             if outcome == CardDigitization.OutcomeKey.activated.code { report.activated += n }
         }
         try summed(
+            StreamOutcomeCode.self,
             """
-            SELECT outcome, 1 FROM \(s) WHERE sub_first_t < \(spanLo)
+            SELECT \(StreamOutcomeCode.columns), 1 FROM \(s) WHERE sub_first_t < \(spanLo)
               AND sub_last_t - sub_first_t <= \(LongSpanTable.limit)
               AND sid IN (SELECT sid FROM \(f) WHERE kind = 1 AND t >= \(spanLo) AND t < \(spanHi) AND a = 'submitText')
-            """, span, texts: 0, ints: 1
-        ) { columns, n in transaction(Int64(columns[0]) ?? -1, n) }
+            """, span
+        ) { stream, n in transaction(stream.code, n) }
         try ThreeDSProjection.longSpans.straddlers(lo, hi, streamTable: s, in: db, generation: g3) {
             transaction($0, 1)
         }
         try summed(
+            StreamOutcomeCode.self,
             """
-            SELECT outcome, 1 FROM \(cs) WHERE otp_first_t < \(spanLo)
+            SELECT \(StreamOutcomeCode.columns), 1 FROM \(cs) WHERE otp_first_t < \(spanLo)
               AND otp_last_t - otp_first_t <= \(LongSpanTable.limit)
               AND sid IN (SELECT sid FROM \(cf) WHERE kind = 1 AND t >= \(spanLo) AND t < \(spanHi))
-            """, span, texts: 0, ints: 1
-        ) { columns, n in journey(Int64(columns[0]) ?? -1, n) }
+            """, span
+        ) { stream, n in journey(stream.code, n) }
         try CardProjection.longSpans.straddlers(lo, hi, streamTable: cs, in: db, generation: gc) { journey($0, 1) }
     }
 
@@ -276,22 +261,24 @@ extension ProjectionEngine {
         let f = ThreeDSProjection.factTable(try generation(.threeDS))
         let cf = CardProjection.factTable(try generation(.card))
         try summed(
+            ChallengeTimeout.self,
             """
-            SELECT s.ds, f.a, 1 FROM \(f) f JOIN \(s) s ON s.sid = f.sid
+            SELECT \(ChallengeTimeout.columns), 1 FROM \(f) f JOIN \(s) s ON s.sid = f.sid
             WHERE f.kind = 3 AND f.t >= \(spanLo) AND f.t < \(spanHi)
-            """, span, texts: 2
-        ) { columns, n in
+            """, span
+        ) { timeout, n in
             report.challengeTimeouts += n
-            report.byDirectoryServer[columns[0], default: 0] += n
-            report.byUiType[columns[1], default: 0] += n
+            report.byDirectoryServer[timeout.directoryServer, default: 0] += n
+            report.byUiType[timeout.uiType, default: 0] += n
         }
         try summed(
+            CardFactOfKind.self,
             """
-            SELECT kind, 1 FROM \(cf) WHERE ((kind = 2 AND a = 'expired') OR kind = 3)
+            SELECT \(CardFactOfKind.columns), 1 FROM \(cf) WHERE ((kind = 2 AND a = 'expired') OR kind = 3)
               AND t >= \(spanLo) AND t < \(spanHi)
-            """, span, texts: 0, ints: 1
-        ) { columns, n in
-            if columns[0] == "2" { report.otpExpired += n } else { report.activationsExpired += n }
+            """, span
+        ) { fact, n in
+            if fact.kind == 2 { report.otpExpired += n } else { report.activationsExpired += n }
         }
     }
 
@@ -302,14 +289,14 @@ extension ProjectionEngine {
         let s = ThreeDSProjection.streamTable(try generation(.threeDS))
         for span in cover.partial {
             try summed(
+                FunnelEntry.self,
                 """
-                SELECT ds, mv, coalesce(ares, ''), started_t IS NOT NULL, outcome, 1 FROM \(s)
-                WHERE created_t >= \(spanLo) AND created_t < \(spanHi)
-                """, span, texts: 3, ints: 2
-            ) { columns, n in
+                SELECT \(FunnelEntry.columns), 1 FROM \(s) WHERE created_t >= \(spanLo) AND created_t < \(spanHi)
+                """, span
+            ) { entry, n in
                 report.count(
-                    n, directoryServer: columns[0], messageVersion: columns[1], ares: columns[2],
-                    challenged: columns[3] == "1", outcome: Self.outcomeKey(Int64(columns[4]) ?? -1))
+                    n, directoryServer: entry.directoryServer, messageVersion: entry.messageVersion, ares: entry.ares,
+                    challenged: entry.challenged, outcome: Self.outcomeKey(entry.outcome))
             }
         }
         return report
@@ -323,27 +310,30 @@ extension ProjectionEngine {
         let f = ThreeDSProjection.factTable(try generation(.threeDS))
         for span in cover.partial {
             try summed(
-                "SELECT a, 1 FROM \(f) WHERE kind = 2 AND t >= \(spanLo) AND t < \(spanHi)",
-                span, texts: 1
-            ) { columns, n in
+                FactLabel.self,
+                "SELECT \(FactLabel.columns), 1 FROM \(f) WHERE kind = 2 AND t >= \(spanLo) AND t < \(spanHi)", span
+            ) { screen, n in
                 report.screens += n
-                report.byUiType[columns[0], default: ChallengesReport.Slice()].screens += n
+                report.byUiType[screen.label, default: ChallengesReport.Slice()].screens += n
             }
             try summed(
-                "SELECT b, a, 1 FROM \(f) WHERE kind = 1 AND t >= \(spanLo) AND t < \(spanHi)",
-                span, texts: 2
-            ) { columns, n in
+                ChallengeRequest.self,
+                "SELECT \(ChallengeRequest.columns), 1 FROM \(f) WHERE kind = 1 AND t >= \(spanLo) AND t < \(spanHi)",
+                span
+            ) { request, n in
                 report.requests += n
-                report.byUiType[columns[0], default: ChallengesReport.Slice()].requests[columns[1], default: 0] += n
+                let ui = request.uiType
+                report.byUiType[ui, default: ChallengesReport.Slice()].requests[request.request, default: 0] += n
             }
             try summed(
+                EndedChallenge.self,
                 """
-                SELECT coalesce(last_ui, 'none'), outcome, 1, requests FROM \(s)
+                SELECT \(EndedChallenge.columns), 1, requests FROM \(s)
                 WHERE ended_t >= \(spanLo) AND ended_t < \(spanHi) AND started_t IS NOT NULL
-                """, span, texts: 1, ints: 1, values: 2
-            ) { columns, n, rounds in
-                let ui = columns[0]
-                let outcome = Self.outcomeKey(Int64(columns[1]) ?? -1)
+                """, span, values: 2
+            ) { challenge, n, rounds in
+                let ui = challenge.uiType
+                let outcome = Self.outcomeKey(challenge.outcome)
                 report.challengesEnded += n
                 report.rounds += rounds
                 report.byUiType[ui, default: ChallengesReport.Slice()].challengesEnded += n
@@ -361,19 +351,20 @@ extension ProjectionEngine {
         let f = ThreeDSProjection.factTable(try generation(.threeDS))
         for span in cover.partial {
             try summed(
-                "SELECT a, b, 1 FROM \(f) WHERE kind = 4 AND t >= \(spanLo) AND t < \(spanHi)",
-                span, texts: 2
-            ) { columns, n in
+                ProtocolErrorFact.self,
+                "SELECT \(ProtocolErrorFact.columns), 1 FROM \(f) WHERE kind = 4 AND t >= \(spanLo) AND t < \(spanHi)",
+                span
+            ) { error, n in
                 report.protocolErrors += n
-                report.protocolByCode[columns[0], default: 0] += n
-                report.protocolByComponent[columns[1], default: 0] += n
+                report.protocolByCode[error.code, default: 0] += n
+                report.protocolByComponent[error.component, default: 0] += n
             }
             try summed(
-                "SELECT a, 1 FROM \(f) WHERE kind = 5 AND t >= \(spanLo) AND t < \(spanHi)",
-                span, texts: 1
-            ) { columns, n in
+                FactLabel.self,
+                "SELECT \(FactLabel.columns), 1 FROM \(f) WHERE kind = 5 AND t >= \(spanLo) AND t < \(spanHi)", span
+            ) { error, n in
                 report.runtimeErrors += n
-                report.runtimeByCode[columns[0], default: 0] += n
+                report.runtimeByCode[error.label, default: 0] += n
             }
         }
         return report
@@ -391,19 +382,21 @@ extension ProjectionEngine {
                     "SELECT count(*) FROM \(cs) WHERE decision_t >= \(spanLo) AND decision_t < \(spanHi)",
                     [span.lo, span.hi]) ?? 0
             try summed(
+                IDVFact.self,
                 """
-                SELECT a, b, kind, 1 FROM \(cf) WHERE kind IN (3, 4, 5, 6, 7, 8) AND t >= \(spanLo) AND t < \(spanHi)
-                """, span, texts: 2, ints: 1
-            ) { columns, n in
-                let method = columns[0]
+                SELECT \(IDVFact.columns), 1 FROM \(cf) WHERE kind IN (3, 4, 5, 6, 7, 8) AND t >= \(spanLo)
+                  AND t < \(spanHi)
+                """, span
+            ) { fact, n in
+                let method = fact.method
                 var entry = report.byMethod[method] ?? IDVReport.Method()
-                switch CardFact.Kind(rawValue: Int64(columns[2]) ?? 0) {
+                switch CardFact.Kind(rawValue: fact.kind) {
                 case .activationExpired?: entry.expired += n
                 case .offered?: entry.offered += n
                 case .selected?:
                     entry.selected += n
                     report.selected += n
-                    if columns[1] == "reselected" { entry.reselected += n }
+                    if fact.detail == "reselected" { entry.reselected += n }
                 case .activated?:
                     entry.activated += n
                     report.activated += n
@@ -432,7 +425,7 @@ extension ProjectionEngine {
             generation: generation(.threeDS))
         for span in cover.partial {
             for (ds, values) in Self.grouped(
-                try values(
+                try durations(
                     """
                     SELECT ds, ended_t - started_t AS d FROM \(s)
                     WHERE started_t IS NOT NULL AND ended_t >= \(spanLo) AND ended_t < \(spanHi)
@@ -462,7 +455,7 @@ extension ProjectionEngine {
         var lists = try CardProjection.totals.valueLists("act", runs: cover.runs, in: db, generation: generation(.card))
         for span in cover.partial {
             for (method, values) in Self.grouped(
-                try values(
+                try durations(
                     """
                     SELECT a, v FROM \(cf) WHERE kind = 6 AND v IS NOT NULL AND t >= \(spanLo) AND t < \(spanHi)
                     """, span))
@@ -478,10 +471,10 @@ extension ProjectionEngine {
         return (SortedValues.distribution(lists.values.flatMap { $0 }), byMethod)
     }
 
-    /// Splits (group, value) pairs into sorted value lists per group.
-    private static func grouped(_ pairs: [(String, Int64)]) -> [String: [Int64]] {
+    /// Splits grouped durations into sorted lists per group.
+    private static func grouped(_ durations: [GroupedDuration]) -> [String: [Int64]] {
         var result: [String: [Int64]] = [:]
-        for (group, value) in pairs { result[group, default: []].append(value) }
+        for duration in durations { result[duration.group, default: []].append(duration.milliseconds) }
         for key in result.keys { result[key]!.sort() }
         return result
     }

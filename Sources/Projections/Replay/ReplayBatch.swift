@@ -2,10 +2,10 @@
 /// entry), type, time and `data` (copied into one arena: the store lends an event's bytes only
 /// while it is read), and the names of the streams whose first event is in the page.
 ///
-/// Unchecked `Sendable`: filled by the run's thread, then read by the lanes while they fold it,
-/// then read by the run's thread again (the lanes' results in position order), and only then
-/// filled again; the run waits for the lanes between these steps.
-final class ReplayBatch: @unchecked Sendable {
+/// Filled by the run's thread, then lent to the lanes (`HandOver`) while they fold it, then
+/// read by the run's thread again (the lanes' results in position order), and only then filled
+/// again; the run waits for the lanes between these steps.
+final class ReplayBatch {
     struct Event {
         /// The run's entry of the event's stream.
         var entry: Int32

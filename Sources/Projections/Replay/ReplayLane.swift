@@ -8,9 +8,9 @@ import JournalCore
 /// the larger share of the work), or its failure. The run then takes the lanes' results in
 /// position order on its own thread, to write or compare the record.
 ///
-/// Unchecked `Sendable`: used by one thread at a time; the run waits for a lane's task before
-/// it reads the lane's results or gives it the next batch.
-final class ReplayLane<Fold: ReplayFold>: @unchecked Sendable {
+/// Used by one thread at a time (handed to its task with `HandOver`): the run waits for a
+/// lane's task before it reads the lane's results or gives it the next batch.
+final class ReplayLane<Fold: ReplayFold> {
     let lane: Int
     let lanes: Int
     /// Folds by entry divided by `lanes`; nil before the stream's first event, or when its name
@@ -191,10 +191,9 @@ struct ReplayLaneResult {
     var before: Int32 = -1
 }
 
-/// A lane's results for one batch: for each of its events, in order.
-///
-/// Unchecked `Sendable`: filled by the lane's task, read by the run's thread after it.
-final class ReplayLaneOutput: @unchecked Sendable {
+/// A lane's results for one batch: for each of its events, in order. Filled by the lane's task,
+/// read by the run's thread after it.
+final class ReplayLaneOutput {
     var results: [ReplayLaneResult] = []
     var fields = SummaryFieldsWriter()
     var reasons: [String] = []

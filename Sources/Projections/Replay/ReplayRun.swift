@@ -172,13 +172,18 @@ public final class ReplayRun<Fold: ReplayFold> {
         swap(&filling, &folded)
         if folded.count > 0 {
             folded.types = types
-            let batch = folded
             let output = 1 - foldingOutput
             if lanes.count == 1 {
-                lanes[0].fold(batch, into: output)
+                lanes[0].fold(folded, into: output)
                 folding = []
             } else {
-                folding = lanes.map { lane in BackgroundTask { lane.fold(batch, into: output) } }
+                // Lent to the lanes until `settle()` has waited for them: the page is only read,
+                // each lane only by its own task.
+                let batch = HandOver(folded)
+                folding = lanes.map { lane in
+                    let lane = HandOver(lane)
+                    return BackgroundTask { lane.value.fold(batch.value, into: output) }
+                }
             }
             foldingOutput = output
         }

@@ -4,24 +4,32 @@
     import Darwin
 #endif
 
-/// The file operations of `SQLiteJournalLoad` and `NewJournalFile`: the only place the store
-/// calls the C library on files (SQLite does everything else). Each failure carries `errno`'s text and the path.
+/// The file operations of the store (`SQLiteJournalLoad`, `NewJournalFile`, mirrors) and of the
+/// commands that check a path: the only place they call the C library on files (SQLite does
+/// everything else). Each failure carries `errno`'s text and the path.
 package enum FileSystem {
-    struct Failure: Error, CustomStringConvertible {
-        var operation: String
-        var path: String
-        var errorNumber: Int32
-        var description: String { "\(operation) \(path): \(String(cString: strerror(errorNumber)))" }
-        var alreadyExists: Bool { errorNumber == EEXIST }
+    package struct Failure: Error, CustomStringConvertible {
+        package var operation: String
+        package var path: String
+        package var errorNumber: Int32
+
+        package init(operation: String, path: String, errorNumber: Int32) {
+            self.operation = operation
+            self.path = path
+            self.errorNumber = errorNumber
+        }
+
+        package var description: String { "\(operation) \(path): \(String(cString: strerror(errorNumber)))" }
+        package var alreadyExists: Bool { errorNumber == EEXIST }
     }
 
-    static func exists(_ path: String) -> Bool {
+    package static func exists(_ path: String) -> Bool {
         access(path, F_OK) == 0
     }
 
     /// Creates a new empty file named `prefix` + six random characters (`mkstemp`) and returns
     /// its path.
-    static func makeUniqueFile(prefix: String) throws(Failure) -> String {
+    package static func makeUniqueFile(prefix: String) throws(Failure) -> String {
         var template = Array((prefix + "XXXXXX").utf8CString)
         let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard descriptor >= 0 else { throw Failure(operation: "creating", path: prefix + "XXXXXX", errorNumber: errno) }
@@ -32,7 +40,7 @@ package enum FileSystem {
     /// Creates a new empty file named `prefix` + six random characters (`mkstemp`, mode 0600)
     /// and holds an exclusive `flock` on it, which tells `lockIfAbandoned` that its maker is
     /// alive. Returns its path and the descriptor that holds the lock (closing it releases it).
-    static func makeLockedUniqueFile(prefix: String) throws(Failure) -> (path: String, lock: Int32) {
+    package static func makeLockedUniqueFile(prefix: String) throws(Failure) -> (path: String, lock: Int32) {
         while true {
             var template = Array((prefix + "XXXXXX").utf8CString)
             let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
@@ -58,7 +66,7 @@ package enum FileSystem {
     /// Opens the file at `path` and takes its exclusive `flock` without waiting: the
     /// descriptor that holds it, or nil when another process holds it (the file's maker is
     /// alive), or the file cannot be opened.
-    static func lockIfAbandoned(_ path: String) -> Int32? {
+    package static func lockIfAbandoned(_ path: String) -> Int32? {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0, names(descriptor, path) else {
@@ -69,7 +77,7 @@ package enum FileSystem {
     }
 
     /// Releases a lock from `makeLockedUniqueFile` or `lockIfAbandoned`.
-    static func unlock(_ descriptor: Int32) {
+    package static func unlock(_ descriptor: Int32) {
         close(descriptor)
     }
 
@@ -82,7 +90,7 @@ package enum FileSystem {
     }
 
     /// Flushes a file (or, given a directory, its entries) to the disk.
-    static func sync(_ path: String, directory: Bool = false) throws(Failure) {
+    package static func sync(_ path: String, directory: Bool = false) throws(Failure) {
         let descriptor = open(path, directory ? O_RDONLY | O_DIRECTORY : O_RDONLY)
         guard descriptor >= 0 else { throw Failure(operation: "opening", path: path, errorNumber: errno) }
         defer { close(descriptor) }
@@ -92,7 +100,7 @@ package enum FileSystem {
     /// Gives `source` the name `destination` only if nothing has that name yet (`link`, which
     /// refuses an existing name atomically, then `unlink` of the old name). On a file system
     /// without hard links, a check then `rename`: a file created between the two is replaced.
-    static func moveWithoutReplacing(_ source: String, to destination: String) throws(Failure) {
+    package static func moveWithoutReplacing(_ source: String, to destination: String) throws(Failure) {
         if link(source, destination) == 0 {
             unlink(source)
             return
@@ -116,11 +124,11 @@ package enum FileSystem {
 
     /// A file that has no name: created beside `prefix` (`mkstemp`), unlinked at once, gone when
     /// closed, even if the process is killed. Read and written at offsets.
-    final class AnonymousFile {
+    package final class AnonymousFile {
         private let descriptor: Int32
-        let path: String
+        package let path: String
 
-        init(beside prefix: String) throws(Failure) {
+        package init(beside prefix: String) throws(Failure) {
             var template = Array((prefix + "XXXXXX").utf8CString)
             let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
             guard descriptor >= 0 else {
@@ -134,14 +142,14 @@ package enum FileSystem {
         deinit { close(descriptor) }
 
         /// Writes all of `bytes` at `offset`.
-        func write(_ bytes: UnsafeRawBufferPointer, at offset: Int) throws(Failure) {
+        package func write(_ bytes: UnsafeRawBufferPointer, at offset: Int) throws(Failure) {
             try transfer(bytes.count, "writing") { done in
                 pwrite(descriptor, bytes.baseAddress! + done, bytes.count - done, off_t(offset + done))
             }
         }
 
         /// Fills `buffer` from `offset`; fails if the file ends first.
-        func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int) throws(Failure) {
+        package func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int) throws(Failure) {
             try transfer(buffer.count, "reading") { done in
                 pread(descriptor, buffer.baseAddress! + done, buffer.count - done, off_t(offset + done))
             }
@@ -188,6 +196,23 @@ package enum FileSystem {
     /// read-only mount).
     package static func isWritable(_ path: String) -> Bool {
         access(path, W_OK) == 0
+    }
+
+    /// True when this process may run the file at `path` (`access(X_OK)`).
+    package static func isExecutable(_ path: String) -> Bool {
+        access(path, X_OK) == 0
+    }
+
+    /// Gives the file or folder at `path` exactly `permissions` (`chmod`); false when it cannot.
+    @discardableResult
+    package static func setPermissions(_ path: String, _ permissions: UInt32) -> Bool {
+        chmod(path, mode_t(permissions)) == 0
+    }
+
+    /// Gives the file or folder at `path` to `user` and `group` (`chown`); false when it cannot.
+    @discardableResult
+    package static func setOwner(_ path: String, user: UInt32, group: UInt32) -> Bool {
+        chown(path, uid_t(user), gid_t(group)) == 0
     }
 
     /// The text of an `errno` value.

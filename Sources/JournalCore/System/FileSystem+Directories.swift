@@ -1,5 +1,3 @@
-import CJournalVFS
-
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -11,7 +9,7 @@ import CJournalVFS
 extension FileSystem {
     /// Creates `path` and every missing folder above it, each with `permissions` (less nothing:
     /// set explicitly). An existing folder is fine.
-    static func makeDirectories(_ path: String, permissions: UInt32 = 0o755) throws(Failure) {
+    package static func makeDirectories(_ path: String, permissions: UInt32 = 0o755) throws(Failure) {
         guard entry(at: path) != .folder else { return }
         let parent = directory(of: path)
         if parent != path && parent != "." && parent != "/" { try makeDirectories(parent, permissions: permissions) }
@@ -27,7 +25,8 @@ extension FileSystem {
 
     /// Creates the file `path` (which must not exist) holding `bytes`, with exactly
     /// `permissions` whatever the umask; `sync` flushes it to the disk before it is closed.
-    static func writeNewFile(_ path: String, _ bytes: [UInt8], permissions: UInt32, sync: Bool) throws(Failure) {
+    package static func writeNewFile(_ path: String, _ bytes: [UInt8], permissions: UInt32, sync: Bool) throws(Failure)
+    {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, permissions)
         guard descriptor >= 0 else { throw Failure(operation: "creating", path: path, errorNumber: errno) }
         defer { close(descriptor) }
@@ -49,7 +48,7 @@ extension FileSystem {
     }
 
     /// Gives `source` the name `destination`, replacing what had it, atomically (`rename`).
-    static func renameReplacing(_ source: String, to destination: String) throws(Failure) {
+    package static func renameReplacing(_ source: String, to destination: String) throws(Failure) {
         #if canImport(Glibc)
             let renamed = Glibc.rename(source, destination) == 0
         #else
@@ -60,21 +59,8 @@ extension FileSystem {
         }
     }
 
-    /// Flushes every file of the file system that holds `path` to the disk (`syncfs`): one call
-    /// for the thousands of files a publish writes, before the file that points to them.
-    static func syncFileSystem(of path: String) throws(Failure) {
-        let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw Failure(operation: "opening", path: path, errorNumber: errno) }
-        defer { close(descriptor) }
-        #if canImport(Glibc)
-            guard syncfs(descriptor) == 0 else { throw Failure(operation: "syncing", path: path, errorNumber: errno) }
-        #else
-            sync()
-        #endif
-    }
-
     /// The whole file at `path`, at most `maxBytes` of it (a longer file is an error).
-    static func readFile(_ path: String, maxBytes: Int) throws(Failure) -> [UInt8] {
+    package static func readFile(_ path: String, maxBytes: Int) throws(Failure) -> [UInt8] {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw Failure(operation: "opening", path: path, errorNumber: errno) }
         defer { close(descriptor) }
@@ -93,7 +79,7 @@ extension FileSystem {
     }
 
     /// The names in the folder `path` (without `.` and `..`).
-    static func names(in path: String) throws(Failure) -> [String] {
+    package static func names(in path: String) throws(Failure) -> [String] {
         guard let folder = opendir(path) else { throw Failure(operation: "listing", path: path, errorNumber: errno) }
         defer { closedir(folder) }
         var names: [String] = []
@@ -108,13 +94,13 @@ extension FileSystem {
 
     /// Removes the folder `path` and the files in it (it holds no folders); a missing folder
     /// is not an error.
-    static func removeFlatDirectory(_ path: String) {
+    package static func removeFlatDirectory(_ path: String) {
         for name in (try? names(in: path)) ?? [] { unlink(path + "/" + name) }
         rmdir(path)
     }
 
     /// A new folder `prefix` + six random characters (`mkdtemp`, mode 0700).
-    static func makeTemporaryDirectory(prefix: String) throws(Failure) -> String {
+    package static func makeTemporaryDirectory(prefix: String) throws(Failure) -> String {
         var template = Array((prefix + "XXXXXX").utf8CString)
         let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) != nil }
         guard made else { throw Failure(operation: "creating", path: prefix + "XXXXXX", errorNumber: errno) }
@@ -124,5 +110,5 @@ extension FileSystem {
 
 extension FileSystem.Failure {
     /// Nothing at the path (`ENOENT`).
-    var isMissing: Bool { errorNumber == ENOENT }
+    package var isMissing: Bool { errorNumber == ENOENT }
 }
