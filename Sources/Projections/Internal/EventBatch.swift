@@ -12,7 +12,9 @@ final class EventBatch {
 
     /// Seals what `builder` gathered: every view's `data` points into the arena.
     init(_ builder: consuming EventBatchBuilder) {
-        var views = builder.views
+        // Moved out, not shared: setting the pointers of a shared array would copy all of it.
+        var views: [EventView] = []
+        swap(&views, &builder.views)
         let base = builder.arena.pointer
         for index in views.indices where builder.offsets[index].count > 0 {
             views[index].data = UnsafeBufferPointer(
