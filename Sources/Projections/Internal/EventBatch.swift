@@ -12,9 +12,7 @@ final class EventBatch {
 
     /// Seals what `builder` gathered: every view's `data` points into the arena.
     init(_ builder: consuming EventBatchBuilder) {
-        // Moved out, not shared: setting the pointers of a shared array would copy all of it.
-        var views: [EventView] = []
-        swap(&views, &builder.views)
+        var views = builder.views
         let base = builder.arena.pointer
         for index in views.indices where builder.offsets[index].count > 0 {
             views[index].data = UnsafeBufferPointer(
