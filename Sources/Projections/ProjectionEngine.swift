@@ -319,8 +319,9 @@ public final class ProjectionEngine {
                 if let stale = stored.buildGeneration { try drop(model, generation: stale) }
                 let generation = max(stored.generation, stored.buildGeneration ?? 0) + 1
                 try model.createTables(in: db, generation: generation)
-                // On SQLite the secondary indexes (3DS `created` and `ended`, card `decision`)
-                // are made with the empty tables and kept by every batch's writes: their keys
+                // On SQLite the secondary indexes (3DS `created` and `ended`, card `decision`
+                // and `start`; the `streams` table has none here, see `StreamsProjection`) are
+                // made with the empty tables and kept by every batch's writes: their keys
                 // are times that mostly grow with the log (inserts at the B-tree's right edge),
                 // so keeping them costs about what one sort at the swap would, but that work
                 // overlaps the next batches' scan and fold instead of running alone at the end

@@ -150,6 +150,58 @@ struct StreamsDirectoryTests {
         try Self.expectFindsMatch(engine, reference, "after rebuild, seed \(seed)")
     }
 
+    /// The suffixes of the `streams` table's indexes.
+    static let streamIndexNames = ["start", "outcome", "open", "ds", "ds_outcome", "sti", "ati", "dci"]
+
+    /// The indexes of the `streams` table of generation `g` that exist.
+    static func streamIndexes(_ engine: ProjectionEngine, generation g: Int64) throws -> [String] {
+        let table = StreamsProjection.streamTable(g)
+        return try streamIndexNames.filter {
+            try engine.db.indexExists("\(table)_\($0)")
+        }
+    }
+
+    @Test(
+        """
+        a rebuild fills the streams table without its indexes, the old generation answering \
+        meanwhile, and makes every index when it swaps in
+        """, arguments: DatabaseBackend.all)
+    func indexesMadeAtTheSwap(backend: DatabaseBackend) throws {
+        let log = Self.log(seed: 6)
+        let reference = try Self.reference(log)
+        let db = try TemporaryDatabase(backend)
+        defer { db.remove() }
+        let engine = try ProjectionEngine(journal: db.location, source: ArrayEventSource(log))
+        defer { engine.close() }
+        engine.batchSize = 97
+        try engine.catchUp([.streams]) // generation 1
+        #expect(try Self.streamIndexes(engine, generation: 1) == Self.streamIndexNames)
+        try engine.rebuild([.streams], maxBatches: 2) // generation 2, half-built: as if interrupted
+        #expect(try engine.status().first { $0.name == .streams }?.rebuildCheckpoint == 194)
+        #expect(try Self.streamIndexes(engine, generation: 2).isEmpty)
+        #expect(try engine.generation(.streams) == 1)
+        try Self.expectFindsMatch(engine, reference, "during the rebuild")
+        try engine.rebuild([.streams]) // resumes and swaps
+        #expect(try engine.generation(.streams) == 2)
+        #expect(try Self.streamIndexes(engine, generation: 2) == Self.streamIndexNames)
+        #expect(try !engine.db.tableExists(StreamsProjection.streamTable(1)))
+        if !engine.db.isPostgres {
+            // The searches by outcome and by directory server read their own index.
+            for (column, index) in [("outcome", "outcome"), ("ds", "ds")] {
+                let st = try engine.db.statement(
+                    """
+                    EXPLAIN QUERY PLAN SELECT sid FROM pj_streams_g2 WHERE \(column) = ?1 \
+                    ORDER BY start_t, sid LIMIT 10
+                    """)
+                defer { st.reset() }
+                var plan = ""
+                while try st.step() { plan += st.text(3) + "\n" }
+                #expect(plan.contains("INDEX pj_streams_g2_\(index) "), Comment(rawValue: plan))
+            }
+        }
+        try Self.expectFindsMatch(engine, reference, "after the rebuild")
+    }
+
     @Test("catch-ups of random sizes give the same rows", arguments: DatabaseBackend.all, [UInt64(4), 5])
     func stepwise(backend: DatabaseBackend, seed: UInt64) throws {
         let log = Self.log(seed: seed)

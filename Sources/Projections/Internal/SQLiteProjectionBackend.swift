@@ -22,9 +22,15 @@ final class SQLiteProjectionBackend: ProjectionBackend {
             // This connection's commits copy the WAL into the file only past 100,000 pages: a
             // rebuild's batches rewrite the same pages (stream rows, totals, the tables' last
             // pages), which are then copied once, not once per batch; every run that applied
-            // events empties the WAL when it ends (`settleLog`).
+            // events empties the WAL when it ends (`settleLog`). Pages the read models free are
+            // left as they are, not overwritten with zeros (the system's SQLite is built with
+            // `SECURE_DELETE`): their rows are derived from the log, which keeps every event, and
+            // zeroing the old generation's pages when a rebuild drops it wrote each one again.
             try connection?.execute(
-                "PRAGMA temp_store=MEMORY; PRAGMA cache_size=-65536; PRAGMA wal_autocheckpoint=100000")
+                """
+                PRAGMA temp_store=MEMORY; PRAGMA cache_size=-65536; PRAGMA wal_autocheckpoint=100000;
+                PRAGMA secure_delete=OFF
+                """)
         } catch {
             connection?.close()
             let place = path.isEmpty ? "a temporary database" : path

@@ -46,9 +46,15 @@ final class StreamsProjection: StreamDirectoryModel {
             """)
     }
 
-    /// The indexes whose keys mostly grow with the log (times first): kept by every batch's
-    /// writes during a rebuild on SQLite.
-    func createIndexes(in db: ProjectionDatabase, generation g: Int64) throws(ProjectionError) {
+    /// None kept by a rebuild's batches: see ``createIndexesAtSwap(in:generation:)``.
+    func createIndexes(in db: ProjectionDatabase, generation g: Int64) throws(ProjectionError) {}
+
+    /// Every index, made once by sorting when a rebuild is swapped in. Kept row by row, they
+    /// cost about seven B-tree changes per stream row a batch writes (a row is written again by
+    /// every batch that touches its stream, and its outcome, `terminal` and `ds` move it in four
+    /// of them; the ids land on random pages), all on the writing thread, which sets a
+    /// rebuild's pace; one sort each at the swap costs less.
+    func createIndexesAtSwap(in db: ProjectionDatabase, generation g: Int64) throws(ProjectionError) {
         let s = Self.streamTable(g)
         try db.execute(
             """
@@ -57,15 +63,6 @@ final class StreamsProjection: StreamDirectoryModel {
             CREATE INDEX IF NOT EXISTS \(s)_open ON \(s)(start_t, sid) WHERE terminal = 0;
             CREATE INDEX IF NOT EXISTS \(s)_ds ON \(s)(ds, start_t, sid);
             CREATE INDEX IF NOT EXISTS \(s)_ds_outcome ON \(s)(outcome, ds, start_t, sid) WHERE ds IS NOT NULL;
-            """)
-    }
-
-    /// The indexes on the random ids, made once by sorting when a rebuild is swapped in (one
-    /// insert at a random page per stream while rebuilding would cost more).
-    func createIndexesAtSwap(in db: ProjectionDatabase, generation g: Int64) throws(ProjectionError) {
-        let s = Self.streamTable(g)
-        try db.execute(
-            """
             CREATE INDEX IF NOT EXISTS \(s)_sti ON \(s)(sti) WHERE sti IS NOT NULL;
             CREATE INDEX IF NOT EXISTS \(s)_ati ON \(s)(ati) WHERE ati IS NOT NULL;
             CREATE INDEX IF NOT EXISTS \(s)_dci ON \(s)(dci) WHERE dci IS NOT NULL;
