@@ -7,11 +7,11 @@
 /// The file operations of `SQLiteJournalLoad` and `NewJournalFile`: the only place the store
 /// calls the C library on files (SQLite does everything else). Each failure carries `errno`'s text and the path.
 package enum FileSystem {
-    struct Failure: Error, CustomStringConvertible {
+    package struct Failure: Error, CustomStringConvertible {
         var operation: String
         var path: String
         var errorNumber: Int32
-        var description: String { "\(operation) \(path): \(String(cString: strerror(errorNumber)))" }
+        package var description: String { "\(operation) \(path): \(String(cString: strerror(errorNumber)))" }
         var alreadyExists: Bool { errorNumber == EEXIST }
     }
 
@@ -114,13 +114,13 @@ package enum FileSystem {
         unlink(path)
     }
 
-    /// A file that has no name: created beside `prefix` (`mkstemp`), unlinked at once, gone when
-    /// closed, even if the process is killed. Read and written at offsets.
-    final class AnonymousFile {
+    /// A file that has no name: created beside `prefix` (`mkstemp`, mode 0600), unlinked at
+    /// once, gone when closed, even if the process is killed. Read and written at offsets.
+    package final class AnonymousFile {
         private let descriptor: Int32
-        let path: String
+        package let path: String
 
-        init(beside prefix: String) throws(Failure) {
+        package init(beside prefix: String) throws(Failure) {
             var template = Array((prefix + "XXXXXX").utf8CString)
             let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
             guard descriptor >= 0 else {
@@ -134,14 +134,14 @@ package enum FileSystem {
         deinit { close(descriptor) }
 
         /// Writes all of `bytes` at `offset`.
-        func write(_ bytes: UnsafeRawBufferPointer, at offset: Int) throws(Failure) {
+        package func write(_ bytes: UnsafeRawBufferPointer, at offset: Int) throws(Failure) {
             try transfer(bytes.count, "writing") { done in
                 pwrite(descriptor, bytes.baseAddress! + done, bytes.count - done, off_t(offset + done))
             }
         }
 
         /// Fills `buffer` from `offset`; fails if the file ends first.
-        func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int) throws(Failure) {
+        package func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int) throws(Failure) {
             try transfer(buffer.count, "reading") { done in
                 pread(descriptor, buffer.baseAddress! + done, buffer.count - done, off_t(offset + done))
             }
@@ -188,6 +188,12 @@ package enum FileSystem {
     /// read-only mount).
     package static func isWritable(_ path: String) -> Bool {
         access(path, W_OK) == 0
+    }
+
+    /// The folder for temporary files: `$TMPDIR`, else `/tmp`.
+    package static var temporaryDirectory: String {
+        guard let value = getenv("TMPDIR"), value.pointee != 0 else { return "/tmp" }
+        return String(cString: value)
     }
 
     /// The text of an `errno` value.
