@@ -342,13 +342,14 @@ public final class ReplayRun<Fold: ReplayFold> {
         liveStreams -= 1
     }
 
-    /// Gives the stream's final outcome to `finals`: its failure, else `state` (its fold's when nil).
-    private func keepFinal(_ index: Int, state: StateFields?) throws(ReplayRecordError) {
+    /// Gives the stream's final outcome to `finals`: its failure, else `state`, else (`fromFold`,
+    /// only once the lanes are idle) its fold's.
+    private func keepFinal(_ index: Int, state: StateFields?, fromFold: Bool = false) throws(ReplayRecordError) {
         guard let finals else { return }
         let entry = entries[index]
         try finals.add(stream: entry.name, events: entry.folded, failure: entry.failure) { bytes in
             guard let keys = nowSchemas[entry.prefix]?.keys,
-                let fields = state ?? lanes[index % lanes.count].state(ofEntry: index)
+                let fields = state ?? (fromFold ? lanes[index % lanes.count].state(ofEntry: index) : nil)
             else { return bytes.append(contentsOf: "{}".utf8) }
             fields.writeObject(keys: keys, into: &bytes)
         }
@@ -533,7 +534,8 @@ public final class ReplayRun<Fold: ReplayFold> {
     public func finishRecord() throws(ReplayRecordError) {
         try drain()
         for index in entries.indices where entries[index].fed {
-            try keepFinal(index, state: entries[index].failure == nil ? entries[index].previous : nil)
+            try keepFinal(
+                index, state: entries[index].failure == nil ? entries[index].previous : nil, fromFold: true)
         }
         try writer?.finish(events: events, streams: streams)
         writer = nil
