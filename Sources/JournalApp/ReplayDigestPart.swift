@@ -23,16 +23,24 @@ package struct ReplayDigestPart {
     /// Adds one stream's outcome; a stream with no event up to the replay's position (it begins
     /// after it) has no part in the report.
     package mutating func add(_ stream: StreamName, _ outcome: StreamReplay.Outcome) {
-        guard outcome.events > 0 || outcome.failure != nil else { return }
+        add(stream, events: outcome.events, failure: outcome.failure) { outcome.writeSummary(into: &$0) }
+    }
+
+    /// Adds one stream's outcome: its events, its failure, else its final state, which
+    /// `writeState` appends as compact JSON.
+    package mutating func add(
+        _ stream: StreamName, events: Int, failure: StreamReplay.Failure?, writeState: (inout [UInt8]) -> Void
+    ) {
+        guard events > 0 || failure != nil else { return }
         streams += 1
-        events += outcome.events
+        self.events += events
         bytes.append(contentsOf: stream.rawValue.utf8)
         bytes.append(0x0A)
-        if let failure = outcome.failure {
+        if let failure {
             failures.append((stream, failure))
             bytes.append(contentsOf: "FAILS at version \(failure.version): \(failure.reason)\n".utf8)
         } else {
-            outcome.writeSummary(into: &bytes)
+            writeState(&bytes)
             bytes.append(0x0A)
         }
     }

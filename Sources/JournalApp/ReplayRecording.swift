@@ -80,21 +80,12 @@ package enum ReplayRecording {
         } catch {
             throw CLIError(.failure, error.description)
         }
-        var report = ReplayReport()
-        var part = ReplayDigestPart()
-        try run.outcomes { outcome in
-            let failure = outcome.failure.map {
-                StreamReplay.Failure(version: $0.version, position: $0.position, reason: $0.reason)
-            }
-            part.add(
-                try StreamName(outcome.stream),
-                StreamReplay.Outcome(fold: outcome.fold, events: outcome.events, failure: failure))
-            if part.bytes.count >= 1 << 20 {
-                report.absorb(part)
-                part = ReplayDigestPart()
-            }
+        let report: ReplayReport
+        do {
+            report = try ReplayReport(finalOutcomesOf: run)
+        } catch let error as ReplayRecordError {
+            throw CLIError(.failure, error.description)
         }
-        report.absorb(part)
         return ReplaySummary(report, untilPosition: until)
     }
 

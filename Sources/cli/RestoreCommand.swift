@@ -1,5 +1,6 @@
 import EventStore
 import JournalApp
+import JournalCore
 
 /// `journal restore EXPORT.ndjson --db NEW [--checkpoint FILE --key VKEY]` and `journal restore
 /// DIR --key VKEY --db NEW`: the signed log back from an export or a mirror (spec §10;

@@ -133,46 +133,21 @@ final class LoadEventIDs {
         return Merge(cursors: cursors)
     }
 
-    /// A k-way merge of the runs: a binary heap of run cursors by their current entry.
+    /// A k-way merge of the runs (``SortedRunMerge``).
     struct Merge {
-        private var cursors: [RunCursor]
-        private var heap: [Int]
+        private var runs: SortedRunMerge<RunCursor>
 
-        fileprivate init(cursors: [RunCursor]) {
-            self.cursors = cursors
-            heap = cursors.indices.filter { cursors[$0].current != nil }
-            for index in stride(from: heap.count / 2 - 1, through: 0, by: -1) { siftDown(index) }
-        }
+        fileprivate init(cursors: [RunCursor]) { runs = SortedRunMerge(cursors: cursors) }
 
         mutating func next() throws(FileSystem.Failure) -> Entry? {
-            guard let top = heap.first, let entry = cursors[top].current else { return nil }
-            try cursors[top].advance()
-            if cursors[top].current == nil {
-                heap[0] = heap[heap.count - 1]
-                heap.removeLast()
-            }
-            if !heap.isEmpty { siftDown(0) }
+            guard let first = runs.first, let entry = runs.cursors[first].current else { return nil }
+            try runs.advanceFirst()
             return entry
-        }
-
-        private func less(_ a: Int, _ b: Int) -> Bool { cursors[a].current! < cursors[b].current! }
-
-        private mutating func siftDown(_ start: Int) {
-            var parent = start
-            while true {
-                let left = 2 * parent + 1
-                guard left < heap.count else { return }
-                var child = left
-                if left + 1 < heap.count, less(heap[left + 1], heap[left]) { child = left + 1 }
-                guard less(heap[child], heap[parent]) else { return }
-                heap.swapAt(child, parent)
-                parent = child
-            }
         }
     }
 
     /// Reads one run a block at a time, into the same block.
-    fileprivate struct RunCursor {
+    fileprivate struct RunCursor: SortedRunCursor {
         let file: FileSystem.AnonymousFile
         var next: Int
         var remaining: Int
@@ -187,6 +162,13 @@ final class LoadEventIDs {
             remaining = run.count
             block = [Entry](repeating: Entry(high: 0, low: 0, position: 0), count: min(readEntries, run.count))
             try advance()
+        }
+
+        var isAtEnd: Bool { current == nil }
+
+        func precedes(_ other: RunCursor) -> Bool {
+            guard let mine = current, let theirs = other.current else { return false }
+            return mine < theirs
         }
 
         mutating func advance() throws(FileSystem.Failure) {

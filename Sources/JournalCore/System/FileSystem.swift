@@ -122,8 +122,8 @@ package enum FileSystem {
         unlink(path)
     }
 
-    /// A file that has no name: created beside `prefix` (`mkstemp`), unlinked at once, gone when
-    /// closed, even if the process is killed. Read and written at offsets.
+    /// A file that has no name: created beside `prefix` (`mkstemp`, mode 0600), unlinked at
+    /// once, gone when closed, even if the process is killed. Read and written at offsets.
     package final class AnonymousFile {
         private let descriptor: Int32
         package let path: String
@@ -213,6 +213,12 @@ package enum FileSystem {
     @discardableResult
     package static func setOwner(_ path: String, user: UInt32, group: UInt32) -> Bool {
         chown(path, uid_t(user), gid_t(group)) == 0
+    }
+
+    /// The folder for temporary files: `$TMPDIR`, else `/tmp`.
+    package static var temporaryDirectory: String {
+        guard let value = getenv("TMPDIR"), value.pointee != 0 else { return "/tmp" }
+        return String(cString: value)
     }
 
     /// The text of an `errno` value.

@@ -13,9 +13,13 @@ import JournalCore
 final class ReplayLane<Fold: ReplayFold> {
     let lane: Int
     let lanes: Int
-    /// Folds by entry divided by `lanes`; nil before the stream's first event, or when its name
-    /// has no fold.
-    private(set) var folds: [Fold?] = []
+    /// The live folds, each in a place of its own, reused once the fold is let go: a log has
+    /// millions of streams, a few thousand open at once, and a fold is hundreds of bytes.
+    private var folds: [Fold?] = []
+    private var freePlaces: [Int32] = []
+    /// Per stream (by entry divided by `lanes`): its fold's place in `folds`; -1 before the
+    /// stream's first event, when its name has no fold, and once the fold is let go.
+    private var places: [Int32] = []
     /// Per stream: ``ReplayLaneFlags`` bits.
     private var flags: [UInt8] = []
     /// Per stream: its category's index in `keyTable`.
@@ -26,28 +30,27 @@ final class ReplayLane<Fold: ReplayFold> {
     private var names: [Int32: String] = [:]
     /// The recorded last position of this lane's streams whose fold is live and whose end is known.
     private var ends: [Int32: Int64] = [:]
-    /// Let a stream's fold go at its last event (or its failure): a comparison needs no final
-    /// fold; a recording keeps them for `replay --all`'s report.
-    let dropsEnded: Bool
-    /// The folds held now.
+    /// The folds held now: a stream's fold is let go at its last event (or its failure).
     private(set) var live = 0
     private let parser = JSONParser()
     /// Two outputs: the run reads one batch's results while the lane fills the next one's.
     let outputs = [ReplayLaneOutput(), ReplayLaneOutput()]
 
-    init(lane: Int, of lanes: Int, dropsEnded: Bool) {
+    init(lane: Int, of lanes: Int) {
         precondition(lanes > 0 && (0..<lanes).contains(lane), "a lane of at least one")
         self.lane = lane
         self.lanes = lanes
-        self.dropsEnded = dropsEnded
     }
 
     func owns(entry: Int32) -> Bool { Int(entry) % lanes == lane }
 
-    /// The fold of `entry` (one of this lane's), as it is after the batches folded so far.
-    func fold(ofEntry entry: Int) -> Fold? {
+    /// The state of `entry` (one of this lane's) after the batches folded so far; nil when its
+    /// fold is gone (ended, failed) or never began.
+    func state(ofEntry entry: Int) -> StateFields? {
         let slot = entry / lanes
-        return slot < folds.count ? folds[slot] : nil
+        guard slot < places.count, places[slot] >= 0, let fold = folds[Int(places[slot])] else { return nil }
+        let out = ReplayLaneOutput()
+        return out.state(at: write(fold, keys: keyTable[Int(categories[slot])], into: out))
     }
 
     /// Folds this lane's events of `batch` into their streams, leaving the results in
@@ -56,6 +59,12 @@ final class ReplayLane<Fold: ReplayFold> {
         for (entry, name, end) in batch.starts where owns(entry: entry) {
             names[entry] = name
             if end != .max { ends[entry] = end }
+            // A recording gives an ended stream's entry to a later one: its slot starts afresh.
+            let slot = Int(entry) / lanes
+            if slot < flags.count {
+                flags[slot] = 0
+                letGo(slot)
+            }
         }
         let out = outputs[output]
         out.removeAll()
@@ -76,21 +85,26 @@ final class ReplayLane<Fold: ReplayFold> {
     private func end(_ entry: Int32, result: inout ReplayLaneResult) {
         ends.removeValue(forKey: entry)
         if result.kind == .state { result.ended = true }
-        guard dropsEnded else { return }
-        let slot = Int(entry) / lanes
-        if folds[slot] != nil {
-            folds[slot] = nil
-            live -= 1
-        }
+        letGo(Int(entry) / lanes)
+    }
+
+    /// Lets the fold of the stream at `slot` go, if it has one.
+    private func letGo(_ slot: Int) {
+        let place = places[slot]
+        guard place >= 0 else { return }
+        folds[Int(place)] = nil
+        freePlaces.append(place)
+        places[slot] = -1
+        live -= 1
     }
 
     private func fold(
         _ entry: Int32, type: String, data: UnsafeRawBufferPointer, occurredAt: Timestamp, into out: ReplayLaneOutput
     ) -> ReplayLaneResult {
         let slot = Int(entry) / lanes
-        if slot >= folds.count {
-            let grow = max(slot + 1 - folds.count, folds.count / 2)
-            folds.append(contentsOf: repeatElement(nil, count: grow))
+        if slot >= places.count {
+            let grow = max(slot + 1 - places.count, places.count / 2)
+            places.append(contentsOf: repeatElement(-1, count: grow))
             flags.append(contentsOf: repeatElement(0, count: grow))
             categories.append(contentsOf: repeatElement(0, count: grow))
         }
@@ -110,7 +124,13 @@ final class ReplayLane<Fold: ReplayFold> {
                     categories[slot] = UInt16(truncatingIfNeeded: keyTable.count - 1)
                     categoryOf[prefix] = categories[slot]
                 }
-                folds[slot] = fold
+                if let place = freePlaces.popLast() {
+                    places[slot] = place
+                    folds[Int(place)] = fold
+                } else {
+                    places[slot] = Int32(folds.count)
+                    folds.append(fold)
+                }
                 live += 1
             } catch {
                 flags[slot] |= ReplayLaneFlags.failed
@@ -118,20 +138,21 @@ final class ReplayLane<Fold: ReplayFold> {
                 return ReplayLaneResult(kind: .startFails, first: Int32(out.reasons.count - 1))
             }
         }
-        guard folds[slot] != nil else { return ReplayLaneResult(kind: .skipped) }
+        let place = Int(places[slot])
+        guard place >= 0 else { return ReplayLaneResult(kind: .skipped) }
         let keys = keyTable[Int(categories[slot])]
         var result = ReplayLaneResult(kind: .state)
-        if flags[slot] & ReplayLaneFlags.ended != 0, let fold = folds[slot] {
+        if flags[slot] & ReplayLaneFlags.ended != 0, let fold = folds[place] {
             result.before = write(fold, keys: keys, into: out)
         }
         do {
-            try folds[slot]?.replay(type: type, data: data, occurredAt: occurredAt, parser: parser)
+            try folds[place]?.replay(type: type, data: data, occurredAt: occurredAt, parser: parser)
         } catch {
             flags[slot] |= ReplayLaneFlags.failed
             out.reasons.append(error.reason)
             return ReplayLaneResult(kind: .fails, first: Int32(out.reasons.count - 1))
         }
-        guard let fold = folds[slot] else { return ReplayLaneResult(kind: .skipped) }
+        guard let fold = folds[place] else { return ReplayLaneResult(kind: .skipped) }
         result.ended = fold.replayEnded
         if result.ended { flags[slot] |= ReplayLaneFlags.ended } else { flags[slot] &= ~ReplayLaneFlags.ended }
         result.first = write(fold, keys: keys, into: out)

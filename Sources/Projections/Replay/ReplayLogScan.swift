@@ -36,10 +36,11 @@ public struct ReplayLogScan {
         var next: Int64 = 1
         while next <= untilPosition {
             var unnamed: (position: Int64, streamID: Int64, typeID: Int64)?
-            var failure: ReplayRecordError?
+            var failure: (error: ReplayRecordError, position: Int64)?
             var last: Int64?
-            let (names, ends, types, typeNames, named) = (self.names, self.ends, self.types, self.typeNames, self.named)
-            let scanned = try store.scanAll(from: next, limit: page) { event in
+            /// The streams the run asked the name of (at their first event).
+            var fedIDs: [Int64] = []
+            let scanned = try scanPage(from: next) { event, names, ends, types, typeNames, named in
                 guard event.position <= untilPosition else { return false }
                 // Arrays by id for the ids seen so far (store ids are small and dense), else the maps.
                 let type: String? =
@@ -54,19 +55,30 @@ public struct ReplayLogScan {
                 }
                 let fed = Result { () throws(ReplayRecordError) in
                     try run.feed(
-                        key: event.streamID, name: { names[event.streamID] ?? "" }, end: { ends[event.streamID] },
+                        key: event.streamID,
+                        name: {
+                            fedIDs.append(event.streamID)
+                            return names[event.streamID] ?? ""
+                        }, end: { ends[event.streamID] },
                         position: event.position,
                         type: type, data: event.data,
                         occurredAt: Timestamp(millisecondsSinceEpoch: event.occurredAt))
                 }
                 if case let .failure(error) = fed {
-                    failure = error
+                    failure = (error, event.position)
                     return false
                 }
                 last = event.position
                 return true
             }
-            if let failure { throw failure }
+            forgetNames(fedIDs)
+            if let failure {
+                // A stream's name is let go once it is fed: read again for the message.
+                if let key = failure.error.unnamedStreamKey, let name = try? store.streamName(id: key) {
+                    throw ReplayRecordError.eventAfterEnd(position: failure.position, stream: name, key: key)
+                }
+                throw failure.error
+            }
             if let last {
                 progress(last)
                 next = last + 1
@@ -77,6 +89,30 @@ public struct ReplayLogScan {
                 continue
             }
             if scanned < page { return }
+        }
+    }
+
+    /// Scans a page from `position`, `body` given each event and the names known (copies, which
+    /// end with the page: the store is not asked anything while it lends an event).
+    private func scanPage(
+        from position: Int64,
+        _ body: (
+            ScannedEvent, [Int64: String], [Int64: Int64], [Int64: String], [String?], [Bool]
+        ) -> Bool
+    ) throws -> Int {
+        let (names, ends, types, typeNames, named) = (names, ends, types, typeNames, named)
+        return try store.scanAll(from: position, limit: page) { event in
+            body(event, names, ends, types, typeNames, named)
+        }
+    }
+
+    /// Lets go the names and ends of the streams the run has begun (it asks for them once): what
+    /// the scan holds is then the names read ahead of their streams' first events, not the log's.
+    /// The ids marked in `named` stay known.
+    private mutating func forgetNames(_ ids: [Int64]) {
+        for id in ids where id >= 0 && id < Int64(named.count) && named[Int(id)] {
+            names.removeValue(forKey: id)
+            ends.removeValue(forKey: id)
         }
     }
 

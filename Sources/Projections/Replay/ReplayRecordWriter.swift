@@ -149,5 +149,20 @@ final class ReplayRecordWriter {
 /// A record that cannot be written or read, with the reason.
 public struct ReplayRecordError: Error, Sendable, CustomStringConvertible {
     public let description: String
-    init(_ description: String) { self.description = description }
+    /// For an event after its stream's recorded end: the stream's key when its name was not at
+    /// hand (``ReplayLogScan`` reads it for the message).
+    let unnamedStreamKey: Int64?
+
+    init(_ description: String, unnamedStreamKey: Int64? = nil) {
+        self.description = description
+        self.unnamedStreamKey = unnamedStreamKey
+    }
+
+    /// An event of a stream after the stream's last event as the store records it.
+    static func eventAfterEnd(position: Int64, stream: String, key: Int64) -> ReplayRecordError {
+        ReplayRecordError(
+            "position \(position): the stream \(stream.isEmpty ? "of id \(key)" : stream) has an event after "
+                + "its recorded last event; 'journal verify' checks the journal",
+            unnamedStreamKey: stream.isEmpty ? key : nil)
+    }
 }

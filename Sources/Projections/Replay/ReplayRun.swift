@@ -17,19 +17,25 @@ import JournalCore
 /// state, while the feeding thread goes on reading the log and writes (or compares) the previous
 /// page's states in position order. What is written and found does not depend on the threads.
 ///
-/// Kept per stream: the aggregate (in its lane), the state after its last compared (or recorded)
-/// version, and counters. See docs/decisions/replay-records.md.
+/// Kept per stream while it is open: the aggregate (in its lane), the state after its last
+/// compared (or recorded) version, and counters. Recording, a stream whose recorded end (its last
+/// event, ``ReplayLogScan``) is taken gives its final outcome to ``ReplayFinals`` (spilled to a
+/// temporary file, given back in name order for `replay --all`'s report) and its entry is reused
+/// by a later stream: what is held is bounded by the streams open at once, not by the log's.
+/// Comparing, the record's streams are found by name, so each stream keeps its entry (without
+/// its aggregate once ended). See docs/decisions/replay-records.md.
 public final class ReplayRun<Fold: ReplayFold> {
     public enum Mode {
         case record(path: String)
         case compare(path: String)
     }
 
-    /// One stream's outcome at the end of a run.
+    /// One stream's outcome at the end of a recording.
     public struct Outcome {
         public let stream: String
-        /// Nil when the stream's name has no category the fold knows.
-        public let fold: Fold?
+        /// The final state's summary as compact JSON (`{}` when the stream's name has no
+        /// category the fold knows); empty when the stream fails.
+        public let state: [UInt8]
         /// The events folded (before a failure).
         public let events: Int
         public let failure: (version: Int64, position: Int64, reason: String)?
@@ -45,10 +51,19 @@ public final class ReplayRun<Fold: ReplayFold> {
     private var writer: ReplayRecordWriter?
     private var reader: ReplayRecordReader?
     private var entries: [ReplayEntry] = []
-    /// Entries by the log's stream key, when keys are small (store ids are dense from 1).
+    /// Entries by the log's stream key, when keys are small (store ids are dense from 1);
+    /// ``endedKey`` for a recorded stream whose last event was taken (its entry reused).
     private var byDenseKey: [Int32] = []
     private var byName: [String: Int] = [:]
     private var byKey: [Int64: Int] = [:]
+    private static var endedKey: Int32 { -2 }
+    /// Recording: the entries of the streams that ended, for the next streams.
+    private var freeEntries: [Int] = []
+    /// Recording: every stream's final outcome, for ``outcomes(_:)``.
+    private var finals: ReplayFinals?
+    /// The streams fed (recording: numbered in this order in the record).
+    private(set) public var streams = 0
+    private var liveStreams = 0
     /// Record stream numbers to entries (comparing).
     private var thenEntries: [Int] = []
     private var nowSchemas: [String: Schema] = [:]
@@ -58,10 +73,16 @@ public final class ReplayRun<Fold: ReplayFold> {
     private let parser = JSONParser()
     /// The events fed.
     private(set) public var events: Int64 = 0
-    /// The most folds held at once, counted after each page is folded: comparing, a stream's
-    /// fold is let go at its recorded last position, so this stays within the streams open
-    /// across a page's end (recording keeps every final fold for `replay --all`'s report).
+    /// The most folds held at once, counted after each page is folded: a stream's fold is let go
+    /// at its recorded last position, so this stays within the streams open across a page's end.
     private(set) public var peakLiveFolds = 0
+    /// The most streams with an entry at once, counted after each page is folded: recording,
+    /// the streams open across a page's end and those that ended in the two pages around it.
+    private(set) public var peakLiveStreams = 0
+    /// Recording: the most final outcomes held at once before they are written to the
+    /// temporary file, and the runs written there.
+    public var peakHeldFinals: Int { finals?.peakHeld ?? 0 }
+    public var spilledFinalRuns: Int { finals?.spilledRuns ?? 0 }
 
     private let lanes: [ReplayLane<Fold>]
     /// The page being filled, and the other one (folded by the lanes, or spare).
@@ -85,17 +106,21 @@ public final class ReplayRun<Fold: ReplayFold> {
     ///   - only: compare this stream alone (a bundle's), leaving the record's others out.
     ///   - lanes: fold threads (tests vary it: the results do not depend on it).
     ///   - page: events per page.
+    ///   - finalsBuffer: recording, the bytes of final outcomes held before they are sorted and
+    ///     written to a temporary file (in `temporaryDirectory`, the system's by default).
     public init(
-        _ mode: Mode, rules: String, only: String? = nil, lanes: Int = 2, page: Int = ReplayRun.defaultPage
+        _ mode: Mode, rules: String, only: String? = nil, lanes: Int = 2, page: Int = ReplayRun.defaultPage,
+        finalsBuffer: Int = 8 << 20, temporaryDirectory: String? = nil
     ) throws(ReplayRecordError) {
         precondition(lanes > 0 && page > 0, "a lane and a page of at least one")
         self.rules = rules
         self.only = only
         self.page = page
-        let compares = if case .compare = mode { true } else { false }
-        self.lanes = (0..<lanes).map { ReplayLane(lane: $0, of: lanes, dropsEnded: compares) }
+        self.lanes = (0..<lanes).map { ReplayLane(lane: $0, of: lanes) }
         switch mode {
-        case let .record(path): writer = try ReplayRecordWriter(path: path, rules: rules)
+        case let .record(path):
+            writer = try ReplayRecordWriter(path: path, rules: rules)
+            finals = ReplayFinals(bufferLimit: finalsBuffer, directory: temporaryDirectory)
         case let .compare(path): reader = try ReplayRecordReader(path: path)
         }
     }
@@ -116,12 +141,15 @@ public final class ReplayRun<Fold: ReplayFold> {
         data: UnsafeRawBufferPointer, occurredAt: Timestamp
     ) throws(ReplayRecordError) {
         let index: Int
-        if key >= 0, key < Int64(byDenseKey.count), byDenseKey[Int(key)] >= 0 {
+        let dense = key >= 0 && key < Int64(byDenseKey.count)
+        if dense, byDenseKey[Int(key)] >= 0 {
             index = Int(byDenseKey[Int(key)])
-        } else if let known = byKey[key] {
+        } else if let known = byKey[key], known >= 0 {
             index = known
+        } else if (dense && byDenseKey[Int(key)] == Self.endedKey) || byKey[key] == Int(Self.endedKey) {
+            throw ReplayRecordError.eventAfterEnd(position: position, stream: name(), key: key)
         } else {
-            index = entry(named: name())
+            index = entry(named: name(), key: key)
             if key >= 0, key < 1 << 28, entries.count < Int(Int32.max) {
                 if key >= Int64(byDenseKey.count) {
                     byDenseKey.append(
@@ -134,6 +162,8 @@ public final class ReplayRun<Fold: ReplayFold> {
         }
         if !entries[index].fed {
             entries[index].fed = true
+            streams += 1
+            liveStreams += 1
             entries[index].end = end() ?? .max
             filling.starts.append((Int32(index), entries[index].name, entries[index].end))
         }
@@ -158,10 +188,16 @@ public final class ReplayRun<Fold: ReplayFold> {
     }
 
     /// The entry of the stream `name`, made when it has none. Recording, the log's keys alone
-    /// find a stream (the store names each stream id once): no map by name is kept.
-    private func entry(named name: String) -> Int {
+    /// find a stream (the store names each stream id once): no map by name is kept, and the
+    /// entry of a stream that ended is reused.
+    private func entry(named name: String, key: Int64 = -1) -> Int {
         if writer == nil, let index = byName[name] { return index }
-        entries.append(ReplayEntry(name: name))
+        let made = ReplayEntry(name: name, key: key, number: streams)
+        if let free = freeEntries.popLast() {
+            entries[free] = made
+            return free
+        }
+        entries.append(made)
         if writer == nil { byName[name] = entries.count - 1 }
         return entries.count - 1
     }
@@ -201,6 +237,7 @@ public final class ReplayRun<Fold: ReplayFold> {
         for task in tasks { task.finish() }
         folding = nil
         peakLiveFolds = max(peakLiveFolds, lanes.reduce(0) { $0 + $1.live })
+        peakLiveStreams = max(peakLiveStreams, liveStreams)
         return foldingOutput
     }
 
@@ -223,6 +260,7 @@ public final class ReplayRun<Fold: ReplayFold> {
             let index = Int(event.entry)
             if let writer {
                 try record(side, of: index, writer)
+                if event.position == entries[index].end { try ended(index, last: side) }
             } else {
                 entries[index].nowQueue.append(side)
                 try compareQueued(index)
@@ -271,6 +309,7 @@ public final class ReplayRun<Fold: ReplayFold> {
     // MARK: - Recording
 
     private func record(_ side: ReplaySide, of index: Int, _ writer: ReplayRecordWriter) throws(ReplayRecordError) {
+        let number = entries[index].number
         if !entries[index].recorded {
             entries[index].recorded = true
             try writer.stream(name: entries[index].name)
@@ -282,20 +321,42 @@ public final class ReplayRun<Fold: ReplayFold> {
             if thenSchemas[prefix] == nil {
                 thenSchemas[prefix] = (schema.keys, JSONObject())
                 var initial: [UInt8] = []
-                initial.append(UInt8(ascii: "{"))
-                for (position, key) in schema.keys.enumerated() {
-                    if position > 0 { initial.append(UInt8(ascii: ",")) }
-                    JSONWriter.writeString(key, into: &initial)
-                    initial.append(UInt8(ascii: ":"))
-                    initial.append(contentsOf: schema.initial[position])
-                }
-                initial.append(UInt8(ascii: "}"))
+                schema.initial.writeObject(keys: schema.keys, into: &initial)
                 try writer.initial(prefix: prefix, summary: initial)
             }
-            try writer.step(index, before: entries[index].previous ?? schema.initial, after: fields)
+            try writer.step(number, before: entries[index].previous ?? schema.initial, after: fields)
             entries[index].previous = entries[index].ended ? nil : fields
-        case let .fails(reason): try writer.fails(index, reason: reason)
-        case .skipped: try writer.skipped(index)
+        case let .fails(reason): try writer.fails(number, reason: reason)
+        case .skipped: try writer.skipped(number)
+        }
+    }
+
+    /// A recorded stream's last event was taken: its final outcome is kept (out of memory) and
+    /// its entry freed for a later stream; a later event of its key is refused (``feed``).
+    private func ended(_ index: Int, last side: ReplaySide) throws(ReplayRecordError) {
+        let state: StateFields? = if case let .state(fields) = side { fields } else { nil }
+        try keepFinal(index, state: state)
+        let key = entries[index].key
+        if key >= 0, key < Int64(byDenseKey.count) {
+            byDenseKey[Int(key)] = Self.endedKey
+        } else {
+            byKey[key] = Int(Self.endedKey)
+        }
+        entries[index] = ReplayEntry(name: "", key: -1, number: -1)
+        freeEntries.append(index)
+        liveStreams -= 1
+    }
+
+    /// Gives the stream's final outcome to `finals`: its failure, else `state`, else (`fromFold`,
+    /// only once the lanes are idle) its fold's.
+    private func keepFinal(_ index: Int, state: StateFields?, fromFold: Bool = false) throws(ReplayRecordError) {
+        guard let finals else { return }
+        let entry = entries[index]
+        try finals.add(stream: entry.name, events: entry.folded, failure: entry.failure) { bytes in
+            guard let keys = nowSchemas[entry.prefix]?.keys,
+                let fields = state ?? (fromFold ? lanes[index % lanes.count].state(ofEntry: index) : nil)
+            else { return bytes.append(contentsOf: "{}".utf8) }
+            fields.writeObject(keys: keys, into: &bytes)
         }
     }
 
@@ -473,10 +534,15 @@ public final class ReplayRun<Fold: ReplayFold> {
 
     // MARK: - Ending
 
-    /// Ends a recording: the record is written whole and named.
+    /// Ends a recording: the final outcomes of the streams still open are kept, and the record
+    /// is written whole and named.
     public func finishRecord() throws(ReplayRecordError) {
         try drain()
-        try writer?.finish(events: events, streams: entries.count)
+        for index in entries.indices where entries[index].fed {
+            try keepFinal(
+                index, state: entries[index].failure == nil ? entries[index].previous : nil, fromFold: true)
+        }
+        try writer?.finish(events: events, streams: streams)
         writer = nil
     }
 
@@ -523,14 +589,12 @@ public final class ReplayRun<Fold: ReplayFold> {
             rulesThen: reader?.rules ?? "", rulesNow: rules)
     }
 
-    /// Every stream's outcome on this side, in name order (for `replay --all`'s own report),
-    /// once the run is finished (``finishRecord()``, ``finishComparison()``).
-    public func outcomes(_ body: (Outcome) throws -> Void) rethrows {
-        let order = entries.indices.filter { entries[$0].inNow }.map { (entries[$0].name, $0) }.sorted { $0.0 < $1.0 }
-        for (_, index) in order {
-            let entry = entries[index]
-            let fold = lanes[index % lanes.count].fold(ofEntry: index)
-            try body(Outcome(stream: entry.name, fold: fold, events: entry.folded, failure: entry.failure))
+    /// Every stream's final outcome, in name order (for `replay --all`'s own report), once a
+    /// recording is finished (``finishRecord()``); nothing when comparing.
+    /// - Throws: the temporary file's errors (``ReplayRecordError``), and `body`'s.
+    public func outcomes(_ body: (Outcome) throws -> Void) throws {
+        try finals?.forEachInNameOrder { final in
+            try body(Outcome(stream: final.stream, state: final.state, events: final.events, failure: final.failure))
         }
     }
 }
@@ -550,6 +614,10 @@ enum ReplayThenSide {
 struct ReplayEntry {
     let name: String
     let prefix: String
+    /// The log's key of the stream (the store's stream id); -1 when not fed from a log.
+    let key: Int64
+    /// Recording: the stream's number in the record.
+    let number: Int
     /// The state after the last recorded version, or the last version compared equal; nil
     /// for an ended stream whose fold is at that version (made again from it when needed).
     var previous: StateFields?
@@ -573,8 +641,10 @@ struct ReplayEntry {
     var nowQueue: [ReplaySide] = []
     var difference: ReplayPendingDifference?
 
-    init(name: String) {
+    init(name: String, key: Int64 = -1, number: Int = -1) {
         self.name = name
+        self.key = key
+        self.number = number
         prefix = ReplayRecordFormat.prefix(of: name)
     }
 }

@@ -55,6 +55,19 @@ struct StateFields: Equatable {
         ends.append(bytes.count)
     }
 
+    /// Appends the object these fields are the values of, `keys` their keys, as compact JSON
+    /// (what `JSONWriter` writes for the summary they were taken from).
+    func writeObject(keys: [String], into out: inout [UInt8]) {
+        out.append(UInt8(ascii: "{"))
+        for (index, key) in keys.enumerated() where index < count {
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            JSONWriter.writeString(key, into: &out)
+            out.append(UInt8(ascii: ":"))
+            out.append(contentsOf: self[index])
+        }
+        out.append(UInt8(ascii: "}"))
+    }
+
     /// These fields with the values of `changes` (field index, value) in place of theirs.
     func replacing(_ changes: [(index: Int, value: [UInt8])]) -> StateFields {
         var out = StateFields()
