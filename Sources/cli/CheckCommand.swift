@@ -57,10 +57,4 @@ enum CheckCommand {
             try BundleCheckReport(arguments).print(arguments.format, context)
         }
     }
-
-    /// The bundle of `file` (default: FILE), checked with `--key` (and `--quorum`): exit 4
-    /// naming the first failure.
-    static func verified(_ arguments: ParsedArguments, file: String? = nil) throws -> VerifiedBundle {
-        try BundleCheckReport.verified(arguments, file: file)
-    }
 }

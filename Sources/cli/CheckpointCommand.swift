@@ -68,9 +68,4 @@ enum CheckpointCommand {
         let kept = try JournalEvidence.sign(store, with: signer)
         try KeptCheckpoint(kept, origin: signer.name).print(arguments.format, context)
     }
-
-    /// The line `import --sign` and `simulate --sign` print after their summary.
-    static func printSigned(_ kept: StoredCheckpoint, _ context: CommandContext) {
-        context.stdout.line(KeptCheckpoint.signedLine(kept))
-    }
 }

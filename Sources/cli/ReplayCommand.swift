@@ -96,7 +96,7 @@ enum ReplayCommand {
             arguments.string("record").map(ReplayRecording.Mode.record)
             ?? arguments.string("against").map(ReplayRecording.Mode.against)
         if let path = arguments.string("bundle") {
-            let bundle = try BundleStream(CheckCommand.verified(arguments, file: path))
+            let bundle = try BundleStream(BundleCheckReport.verified(arguments, file: path))
             if case let .against(record) = mode {
                 return try ReplayRecording.compare(bundle, against: record).print(format, context)
             }

@@ -114,7 +114,7 @@ enum SimulateCommand {
             arguments: arguments, context: context)
         try summary.print(arguments.format, context)
         if let checkpoint = summary.checkpoint, arguments.format == .text {
-            CheckpointCommand.printSigned(checkpoint.kept, context)
+            context.stdout.line(KeptCheckpoint.signedLine(checkpoint.kept))
         }
     }
 }
