@@ -149,9 +149,17 @@ package final class LoadPreparer {
 
     /// The batch, ready for `SQLiteJournalLoad.append(_:)` (drops a batch begun event by event).
     package func prepare(_ appends: [StreamAppend]) -> PreparedLoadBatch {
+        prepare(appends[...], recordedAt: nil)
+    }
+
+    /// The batch of `appends`; an event without `recordedAt` gets its append's time in
+    /// `recordedAt` (read from the store's clock by the writer, one per append, as its usual path
+    /// does), or, without them, leaves its append to the writer's usual path.
+    func prepare(_ appends: ArraySlice<StreamAppend>, recordedAt times: ArraySlice<Timestamp>?) -> PreparedLoadBatch {
         batch.empty()
-        for append in appends {
-            guard append.events.allSatisfy({ $0.recordedAt != nil }) else {
+        for (offset, append) in appends.enumerated() {
+            let now = times.map { $0[$0.startIndex + offset] }
+            guard now != nil || append.events.allSatisfy({ $0.recordedAt != nil }) else {
                 batch.appends.append(
                     PreparedAppend(
                         stream: append.stream, expectedVersion: append.expectedVersion,
@@ -166,7 +174,7 @@ package final class LoadPreparer {
                     OptionalBytes.with(event.meta) { meta in
                         add(
                             id: event.id, type: event.type, occurredAt: event.occurredAt,
-                            recordedAt: event.recordedAt ?? event.occurredAt, data: data, meta: meta)
+                            recordedAt: event.recordedAt ?? now ?? event.occurredAt, data: data, meta: meta)
                     }
                 }
             }

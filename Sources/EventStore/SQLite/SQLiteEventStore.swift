@@ -221,6 +221,9 @@ public final class SQLiteEventStore: TransactionalEventStore, @unchecked Sendabl
         }
     }
 
+    /// Events appended from a preparation made on another thread (for tests).
+    package var eventsPreparedAhead: Int { withWriter { $0.eventsPreparedAhead } }
+
     /// Transactions committed by this store's group commit (for tests and diagnostics).
     public var groupCommitCount: Int { commits.commitCount }
 }

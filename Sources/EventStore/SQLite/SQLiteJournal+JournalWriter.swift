@@ -16,6 +16,7 @@ extension SQLiteJournal: JournalWriter {
         -> [AppendResult]
     {
         func appendParts() throws(EventStoreError) -> [AppendResult] {
+            if preparesAhead(batch) { return try appendPreparing(batch) }
             var results: [AppendResult] = []
             results.reserveCapacity(batch.count)
             for part in batch { results.append(try append(part)) }

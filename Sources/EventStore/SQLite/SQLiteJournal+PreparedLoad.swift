@@ -34,7 +34,8 @@ extension SQLiteJournal {
                     case let .prepared(first):
                         written += try appendPrepared(
                             batch, index: index, first: first, bytes: bytes, typeIDs: &typeIDs,
-                            ahead: &ahead, leaves: &leaves)
+                            ahead: &ahead, leaves: &leaves
+                        ).written
                     case let .usual(request):
                         try run("appending a batch to \(path)") { () throws(SQLiteError) in try writePendingRows() }
                         written += try append(request).written
@@ -64,11 +65,13 @@ extension SQLiteJournal {
         }
     }
 
-    private func appendPrepared(
+    /// Append `index` of `batch`, whose events start at `first`: the events written and the
+    /// stream's last version after it.
+    func appendPrepared(
         _ batch: PreparedLoadBatch, index: Int, first: Int, bytes: UnsafeRawBufferPointer,
         typeIDs: inout [Int64?], ahead: inout Bool, leaves: inout PendingLeaves
     )
-        throws(EventStoreError) -> Int
+        throws(EventStoreError) -> (written: Int, lastVersion: Int64?)
     {
         // Field by field: copying the whole append (its form's payload too) would cost the writer
         // a copy per append (BENCHMARKS.md, "Load path").
@@ -84,7 +87,7 @@ extension SQLiteJournal {
         }
         guard count > 0 else {
             if let streamID { write?.setVersion(current, of: streamID) }
-            return 0
+            return (0, current)
         }
         if streamID == nil { streamID = try createStream(stream) }
         guard let sid = streamID, var position = write?.headPosition else {
@@ -107,7 +110,7 @@ extension SQLiteJournal {
         }
         write?.setVersion(version, of: sid)
         write?.setEnd(StreamEnd(version: version, position: position), of: sid)
-        return count
+        return (count, version)
     }
 
     /// Writes events `first ..< first + count` of `batch` (one append's), after `position` and
@@ -245,7 +248,7 @@ extension SQLiteJournal {
     }
 
     /// Puts the leaf hashes made on the other thread in the places kept for them.
-    private func fill(_ leaves: inout PendingLeaves) {
+    func fill(_ leaves: inout PendingLeaves) {
         guard !leaves.fills.isEmpty else { return }
         guard let made = leaves.made() else {
             // Places are kept only for the events of a batch whose hashes are being made.

@@ -160,7 +160,10 @@ extension SQLiteJournal {
     /// the idempotency rules this implements.
     /// `eventsAreNew`: the caller found no event's id stored and none repeated in the request,
     /// so the append looks none up.
-    func append(_ request: StreamAppend, eventsAreNew: Bool = false) throws(EventStoreError) -> AppendResult {
+    /// `now`: the store's time for events without `recordedAt`, when the caller read the clock.
+    func append(_ request: StreamAppend, eventsAreNew: Bool = false, now: Timestamp? = nil)
+        throws(EventStoreError) -> AppendResult
+    {
         guard write != nil else { preconditionFailure("append outside a write transaction") }
         let stream = request.stream
         try EventRules.validate(request.events, stream: stream, maxPayloadBytes: configuration.maxPayloadBytes)
@@ -181,7 +184,7 @@ extension SQLiteJournal {
         var version = current
         var written = 0
         var lastPosition: Int64 = 0
-        let now = configuration.clock()
+        let now = now ?? configuration.clock()
         for event in request.events {
             let key = EventIDKey(event.id)
             if !eventsAreNew, let stored = try positionInWrite(of: key, id: event.id) {

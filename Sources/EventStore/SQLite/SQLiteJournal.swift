@@ -28,6 +28,8 @@ final class SQLiteJournal {
     var chainHash = [UInt8](repeating: 0, count: 64)
     /// Chain hashes a journal load took from its preparer (for tests).
     var hashesTakenAhead = 0
+    /// Events written from a preparation made on another thread (`appendPreparing`; for tests).
+    var eventsPreparedAhead = 0
     /// A journal load's event rows waiting to be written many to a statement.
     let pendingRows = PendingEventRows()
     static let streamCacheLimit = 100_000
