@@ -2,6 +2,14 @@ extension PostgresJournal: JournalWriter {
     var isWriting: Bool { write != nil }
     var writeProgress: (written: Int, headPosition: Int64)? { write.map { ($0.written, $0.headPosition) } }
 
+    /// The server's commit is durable when it answers.
+    func commitGroup() throws(EventStoreError) -> DeferredSync? {
+        try commitWrite()
+        return nil
+    }
+
+    func endGroup() {}
+
     /// `BEGIN`, the lock and every lookup of the group in one round trip.
     func beginGroup(_ batches: [[StreamAppend]]) throws(EventStoreError) {
         var streams: [String] = []

@@ -2,7 +2,45 @@ extension SQLiteJournal: JournalWriter {
     var isWriting: Bool { write != nil }
     var writeProgress: (written: Int, headPosition: Int64)? { write.map { ($0.written, $0.headPosition) } }
 
-    func beginGroup(_ batches: [[StreamAppend]]) throws(EventStoreError) { try beginWrite() }
+    /// With `synchronous=FULL` in WAL mode, a group commits with `NORMAL` (no sync at the commit;
+    /// checkpoints still sync) and its leader syncs the WAL after releasing the writer
+    /// (`commitGroup`), so the next group's appends overlap the sync.
+    func beginGroup(_ batches: [[StreamAppend]]) throws(EventStoreError) {
+        if !groupSyncDeferred, try defersGroupSync() {
+            try run("deferring the group's sync") { () throws(SQLiteError) in
+                try sql.execute("PRAGMA synchronous = NORMAL")
+            }
+            groupSyncDeferred = true
+        }
+        try beginWrite()
+    }
+
+    func commitGroup() throws(EventStoreError) -> DeferredSync? {
+        try commitWrite()
+        return groupSyncDeferred ? DeferredSync(walPath: path + "-wal") : nil
+    }
+
+    /// Back to the configured `synchronous` for every other commit of the connection (a
+    /// `write { }`, a witness's checkpoint); when that fails, the next group tries again and
+    /// `write { }` refuses to begin (`beginTransaction`).
+    func endGroup() {
+        guard groupSyncDeferred else { return }
+        if (try? sql.execute("PRAGMA synchronous = \(configuration.synchronous.rawValue)")) != nil {
+            groupSyncDeferred = false
+        }
+    }
+
+    /// Whether groups sync after the commit: a file journal in WAL mode with `synchronous=FULL`.
+    private func defersGroupSync() throws(EventStoreError) -> Bool {
+        if let known = walJournal { return known && configuration.synchronous == .full }
+        let mode: String? = try run("reading the journal mode") { () throws(SQLiteError) in
+            let statement = try sql.cached("PRAGMA journal_mode")
+            defer { statement.reset() }
+            return try statement.step() ? statement.text(at: 0) : nil
+        }
+        walJournal = mode?.lowercased() == "wal" && !configuration.readOnly && !configuration.buildsNewJournal
+        return walJournal == true && configuration.synchronous == .full
+    }
 
     /// Each request is undone by itself when it fails, so one request's conflict does not fail
     /// the others, unless its failure may roll the transaction back (`abortsOnFailure`). A
@@ -35,7 +73,15 @@ extension SQLiteJournal: JournalWriter {
 
     var requestUndoCostsEveryRequest: Bool { true }
 
-    func beginTransaction() throws(EventStoreError) { try beginWrite() }
+    func beginTransaction() throws(EventStoreError) {
+        if groupSyncDeferred {
+            endGroup()
+            if groupSyncDeferred {
+                throw EventStoreError(code: .io, message: "\(path): could not restore synchronous after a group commit")
+            }
+        }
+        try beginWrite()
+    }
 
     /// Under a savepoint only when an event's id is stored already (an idempotent retry, or a
     /// conflict that may be found after earlier events of the request were written). An append

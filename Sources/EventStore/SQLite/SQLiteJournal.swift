@@ -28,6 +28,10 @@ final class SQLiteJournal {
     var chainHash = [UInt8](repeating: 0, count: 64)
     /// Chain hashes a journal load took from its preparer (for tests).
     var hashesTakenAhead = 0
+    /// A group's transaction runs with `synchronous=NORMAL`, its leader syncing the WAL itself.
+    var groupSyncDeferred = false
+    /// Whether the connection's journal is in WAL mode (read at the first group).
+    var walJournal: Bool?
     /// A journal load's event rows waiting to be written many to a statement.
     let pendingRows = PendingEventRows()
     static let streamCacheLimit = 100_000

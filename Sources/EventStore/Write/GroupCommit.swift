@@ -75,14 +75,31 @@ final class GroupCommit<Writer: JournalWriter>: @unchecked Sendable {
             let group = queue
             queue.removeAll(keepingCapacity: true)
             condition.unlock()
-            let (head, outcomes) = run(group)
+            var (head, outcomes, sync) = run(group)
+            writer.endGroup()
             condition.lock()
-            for (member, outcome) in zip(group, outcomes) { member.result = outcome }
+            if sync == nil {
+                for (member, outcome) in zip(group, outcomes) { member.result = outcome }
+            }
             if head != nil { commitCount += 1 }
             // The next group's leader first, so that its commit starts while this group's members
-            // are being woken; they are woken outside the lock, which each of them takes on waking.
+            // are being woken (or its commit is being synced); they are woken outside the lock,
+            // which each of them takes on waking.
             releaseWriter()
             condition.unlock()
+            if let sync {
+                // The group's commit reaches the disk while the next group appends; its members
+                // are answered only then. A failed sync fails them: their events may be there.
+                do {
+                    try sync.run()
+                } catch {
+                    head = nil
+                    outcomes = outcomes.map { $0.flatMap { _ in .failure(error) } }
+                }
+                condition.lock()
+                for (member, outcome) in zip(group, outcomes) { member.result = outcome }
+                condition.unlock()
+            }
             for member in group where member !== request { condition.signal(member.slot) }
             if let head { didCommit(head) }
             condition.lock()
@@ -148,7 +165,9 @@ final class GroupCommit<Writer: JournalWriter>: @unchecked Sendable {
         return run(group, undoingEachRequest: true)!
     }
 
-    typealias GroupOutcome = (head: Int64?, outcomes: [Result<[AppendResult], EventStoreError>])
+    typealias GroupOutcome = (
+        head: Int64?, outcomes: [Result<[AppendResult], EventStoreError>], sync: DeferredSync?
+    )
 
     /// Groups still to run with a request's undo after a group without it had a failure.
     /// Only the leader uses it (the thread that set `writerBusy`).
@@ -163,7 +182,7 @@ final class GroupCommit<Writer: JournalWriter>: @unchecked Sendable {
         do {
             try writer.beginGroup(group.map(\.batch))
         } catch {
-            return undoingEachRequest ? (nil, Array(repeating: .failure(error), count: group.count)) : nil
+            return undoingEachRequest ? (nil, Array(repeating: .failure(error), count: group.count), nil) : nil
         }
         var outcomes: [Result<[AppendResult], EventStoreError>] = []
         outcomes.reserveCapacity(group.count)
@@ -182,7 +201,7 @@ final class GroupCommit<Writer: JournalWriter>: @unchecked Sendable {
                     // The backend aborted the whole transaction (disk full, I/O error, server
                     // abort): everything in this group fails with the same cause; nothing of it
                     // was committed.
-                    return (nil, Array(repeating: .failure(error), count: group.count))
+                    return (nil, Array(repeating: .failure(error), count: group.count), nil)
                 }
                 outcomes.append(.failure(error))
             }
@@ -194,16 +213,16 @@ final class GroupCommit<Writer: JournalWriter>: @unchecked Sendable {
     private func commit(_ outcomes: [Result<[AppendResult], EventStoreError>]) -> GroupOutcome {
         if writer.writeProgress?.written == 0 {
             writer.rollbackWrite()
-            return (nil, outcomes)
+            return (nil, outcomes, nil)
         }
         do {
             let head = writer.writeProgress?.headPosition ?? 0
-            try writer.commitWrite()
-            return (head, outcomes)
+            let sync = try writer.commitGroup()
+            return (head, outcomes, sync)
         } catch {
             // Nothing of the group was committed; requests that failed by themselves keep their
             // own error.
-            return (nil, outcomes.map { $0.flatMap { _ in .failure(error) } })
+            return (nil, outcomes.map { $0.flatMap { _ in .failure(error) } }, nil)
         }
     }
 }

@@ -27,6 +27,11 @@ protocol JournalWriter: AnyObject {
     func appendInTransaction(_ request: StreamAppend) throws(EventStoreError) -> AppendResult
 
     func commitWrite() throws(EventStoreError)
+    /// Commits a group's transaction. A backend that made it durable later than the commit
+    /// returns what does (run once the writer is released); nil: durable already.
+    func commitGroup() throws(EventStoreError) -> DeferredSync?
+    /// Called once a group's transaction is over (committed, rolled back or never begun).
+    func endGroup()
     func rollbackWrite()
 
     func lastVersion(of stream: StreamName) throws(EventStoreError) -> Int64?

@@ -135,6 +135,11 @@ package struct FileDescriptor: Sendable, Hashable {
         guard fsync(rawValue) == 0 else { throw Errno.current }
     }
 
+    /// Flushes the file's data, and the metadata needed to read it back, to the disk (`fdatasync`).
+    package func dataSync() throws(Errno) {
+        guard fdatasync(rawValue) == 0 else { throw Errno.current }
+    }
+
     /// What the descriptor refers to (`fstat`).
     package func status() throws(Errno) -> FileStatus {
         var info = stat()
