@@ -32,6 +32,9 @@ final class GroupCommit<Writer: JournalWriter>: @unchecked Sendable {
     private let condition = ConditionLock()
     private var queue: [Request] = []
     private var writerBusy = false
+    /// A group's deferred sync is running: the next group appends meanwhile but commits after it,
+    /// so that one sync at a time reaches the disk and groups keep their size.
+    private var syncing = false
     /// The thread that holds the writer (set with `writerBusy`).
     private var owner: ThreadIdentity?
     /// The writer connection; only used by the thread that set `writerBusy`.
@@ -97,6 +100,8 @@ final class GroupCommit<Writer: JournalWriter>: @unchecked Sendable {
                     outcomes = outcomes.map { $0.flatMap { _ in .failure(error) } }
                 }
                 condition.lock()
+                syncing = false
+                condition.broadcast()
                 for (member, outcome) in zip(group, outcomes) { member.result = outcome }
                 condition.unlock()
             }
@@ -217,7 +222,11 @@ final class GroupCommit<Writer: JournalWriter>: @unchecked Sendable {
         }
         do {
             let head = writer.writeProgress?.headPosition ?? 0
+            condition.lock()
+            while syncing { condition.wait() }
+            condition.unlock()
             let sync = try writer.commitGroup()
+            if sync != nil { condition.withLock { syncing = true } }
             return (head, outcomes, sync)
         } catch {
             // Nothing of the group was committed; requests that failed by themselves keep their
