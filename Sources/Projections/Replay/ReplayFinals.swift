@@ -1,8 +1,8 @@
 import EventStore
 import JournalCore
 
-/// The final outcome of each stream of a recording (``ReplayRun``), given as each stream ends,
-/// in the log's order, and given back in name order at the end: what `replay --all`'s report
+/// The final outcome of each stream of a recording (``ReplayRun``) or of `replay --all`
+/// (`LogReplay`), given as each stream ends, in the log's order, and given back in name order at the end: what `replay --all`'s report
 /// hashes, with the streams' names in order.
 ///
 /// A whole log's final states are too many to hold (about 500 bytes a stream, millions of
@@ -16,14 +16,14 @@ import JournalCore
 /// events (varint), then 0 and the final state (a byte string), or 1 and the failure's version,
 /// position (varints) and reason (a byte string); in a run, each entry is preceded by its
 /// length (varint). Names are ASCII (``StreamName``), so their byte order is their order.
-final class ReplayFinals {
+package final class ReplayFinals {
     /// One stream's final outcome.
-    struct Final {
-        var stream: String
-        var events: Int
-        var failure: (version: Int64, position: Int64, reason: String)?
+    package struct Final {
+        package var stream: String
+        package var events: Int
+        package var failure: (version: Int64, position: Int64, reason: String)?
         /// The final state as compact JSON; empty when the stream fails.
-        var state: [UInt8]
+        package var state: [UInt8]
     }
 
     private var buffer: [UInt8] = []
@@ -36,22 +36,22 @@ final class ReplayFinals {
     private var runs: [Range<Int>] = []
     private var fileSize = 0
     /// The runs written to the file so far.
-    var spilledRuns: Int { runs.count }
+    package var spilledRuns: Int { runs.count }
     /// The most entries held at once in the buffer.
-    private(set) var peakHeld = 0
+    package private(set) var peakHeld = 0
 
     /// - Parameters:
     ///   - bufferLimit: bytes gathered before they are sorted and written as a run.
     ///   - directory: where the runs' file is made (it has no name once made); the temporary
     ///     folder by default.
-    init(bufferLimit: Int = 8 << 20, readBlock: Int = 1 << 16, directory: String? = nil) {
+    package init(bufferLimit: Int = 8 << 20, readBlock: Int = 1 << 16, directory: String? = nil) {
         self.bufferLimit = max(1, bufferLimit)
         self.readBlock = max(16, readBlock)
         self.directory = directory ?? FileSystem.temporaryDirectory
     }
 
     /// Adds a stream's final outcome: `state` when it folds, else `failure`.
-    func add(
+    package func add(
         stream: String, events: Int, failure: (version: Int64, position: Int64, reason: String)?,
         state: (inout [UInt8]) -> Void
     ) throws(ReplayRecordError) {
@@ -121,7 +121,7 @@ final class ReplayFinals {
     }
 
     /// Calls `body` with every stream's final outcome, in name order; once, at the end.
-    func forEachInNameOrder(_ body: (Final) throws -> Void) throws {
+    package func forEachInNameOrder(_ body: (Final) throws -> Void) throws {
         guard !runs.isEmpty else {
             var ends: [Int: Int] = [:]
             for index in entries.indices { ends[entries[index].start] = end(ofEntryAt: index) }
