@@ -198,7 +198,9 @@ package struct LogReplay {
             var unnamed: (position: Int64, streamID: Int64, typeID: Int64)?
             var outOfRange: (position: Int64, streamID: Int64)?
             // Locals: no access to `self` for each event (the names change only between scans).
-            let (namedStreams, farNamed, typeIndex, smallTypeIndex) = (namedStreams, farNamed, typeIndex, smallTypeIndex)
+            let (namedStreams, farNamed, typeIndex, smallTypeIndex) = (
+                namedStreams, farNamed, typeIndex, smallTypeIndex
+            )
             let scanned = try store.scanAll(from: next, limit: limit) { event in
                 guard event.position <= untilPosition else {
                     beyond = true

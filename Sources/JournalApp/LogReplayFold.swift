@@ -44,6 +44,9 @@ package final class LogReplayFold {
     let lanes: Int64
     /// The open streams' folds, each in a place of its own, reused once the stream is over.
     private var open: [Open?] = []
+    /// Each place's stream's end, read for every event (beside `open`, so that it is not read
+    /// through the optional stream).
+    private var ends: [Int64] = []
     private var freePlaces: [Int32] = []
     /// Per stream id divided by `lanes`: its fold's place in `open`, or one of the marks below.
     /// Ids are dense from 1 (a stream gets the next id when it is created): an array.
@@ -100,7 +103,8 @@ package final class LogReplayFold {
     private func fold(_ event: ReplayBatch.Event, data bytes: UnsafeRawBufferPointer) {
         let slot = Int(Int64(event.entry) / lanes)
         if slot >= places.count {
-            places.append(contentsOf: repeatElement(Self.notStarted, count: max(slot + 1 - places.count, places.count / 2)))
+            places.append(
+                contentsOf: repeatElement(Self.notStarted, count: max(slot + 1 - places.count, places.count / 2)))
         }
         var place = places[slot]
         if place == Self.notStarted {
@@ -120,12 +124,13 @@ package final class LogReplayFold {
             let stream = open[index]!
             finish(
                 stream.name, events: stream.events,
-                failure: StreamReplay.Failure(version: Int64(stream.events), position: event.position, reason: error.reason))
+                failure: StreamReplay.Failure(
+                    version: Int64(stream.events), position: event.position, reason: error.reason))
             letGo(index, slot: slot, as: Self.failed)
             return
         }
         open[index]!.events += 1
-        if event.position == open[index]!.end {
+        if event.position == ends[index] {
             let stream = open[index]!
             finish(stream.name, events: stream.events, fold: stream.fold)
             letGo(index, slot: slot, as: Self.ended)
@@ -152,9 +157,11 @@ package final class LogReplayFold {
         if let free = freePlaces.popLast() {
             place = free
             open[Int(place)] = stream
+            ends[Int(place)] = end
         } else {
             place = Int32(open.count)
             open.append(stream)
+            ends.append(end)
         }
         places[slot] = place
         live += 1

@@ -384,12 +384,14 @@ final class Bench {
     /// round also running `replay --all`, so that each is timed against `replay --all` in the
     /// same round (goal: within 1.5× its time; the ratios are medians of the rounds'), with the
     /// record's bytes per event and each command's peak RSS.
-    private func measureReplayRecord(path: String, events: Int, journal: String, directory: String) throws {
+    private func measureReplayRecord(
+        path: String, events: Int, journal: String, directory: String, rounds: Int? = nil
+    ) throws {
         let record = directory + "/big.rec"
         var replays: [System.ChildResult] = []
         var records: [System.ChildResult] = []
         var againsts: [System.ChildResult] = []
-        for _ in 0..<options.bigRuns {
+        for _ in 0..<(rounds ?? options.bigRuns) {
             System.remove(record)
             replays.append(try runJournal(journal, ["replay", "--all", "--db", path], directory: directory))
             records.append(
@@ -433,7 +435,8 @@ final class Bench {
         let directory = try System.temporaryDirectory(prefix: "journal-bench-")
         defer { System.removeTree(directory) }
         metrics["replay_log_events"] = Double(events)
-        try measureReplayRecord(path: path, events: Int(events), journal: journal, directory: directory)
+        try measureReplayRecord(
+            path: path, events: Int(events), journal: journal, directory: directory, rounds: options.runs)
         metrics["replay_all_eps"] = metrics["replay_rounds_all_eps"]
         metrics["replay_all_cpu_eps"] = metrics["replay_rounds_all_cpu_eps"]
     }

@@ -66,7 +66,9 @@ struct LogReplayTests {
                     final.stream,
                     Outcome(
                         events: final.events,
-                        failure: final.failure.map { StreamReplay.Failure(version: $0.0, position: $0.1, reason: $0.2) },
+                        failure: final.failure.map {
+                            StreamReplay.Failure(version: $0.0, position: $0.1, reason: $0.2)
+                        },
                         state: try #require(state))
                 ))
         }

@@ -55,7 +55,8 @@ struct ReplayAllMemoryTests {
 
         let (open, streams) = try OpenStreams.acrossPages(store, page: Int64(page))
         #expect(open * 5 < streams * 3, "the log must have streams that end early for the bound to show")
-        #expect(bounded.peakLiveFolds > 0 && bounded.peakLiveFolds <= open, "held \(bounded.peakLiveFolds); \(open) open")
+        #expect(
+            bounded.peakLiveFolds > 0 && bounded.peakLiveFolds <= open, "held \(bounded.peakLiveFolds); \(open) open")
         #expect(bounded.peakHeldNames <= LogReplay.namePage)
         #expect(runs > 10 && heldRuns == 0)
         // Without recorded ends (a journal of an older schema, read-only), every fold to the end.

@@ -2,8 +2,8 @@ import EventStore
 import JournalCore
 
 /// The final outcome of each stream of a recording (``ReplayRun``) or of `replay --all`
-/// (`LogReplay`), given as each stream ends, in the log's order, and given back in name order at the end: what `replay --all`'s report
-/// hashes, with the streams' names in order.
+/// (`LogReplay`), given as each stream ends, in the log's order, and given back in name order
+/// at the end: what `replay --all`'s report hashes, with the streams' names in order.
 ///
 /// A whole log's final states are too many to hold (about 500 bytes a stream, millions of
 /// streams), and the log comes in position order, not in name order. So they gather in a buffer
@@ -27,8 +27,8 @@ package final class ReplayFinals {
     }
 
     private var buffer: [UInt8] = []
-    /// The buffer's entries: where each begins, and its name's bytes.
-    private var entries: [(start: Int, name: Range<Int>)] = []
+    /// The buffer's entries: where each begins and ends, and its name's bytes.
+    private var entries: [(start: Int, end: Int, name: Range<Int>)] = []
     private let bufferLimit: Int
     private let readBlock: Int
     private let directory: String
@@ -56,32 +56,43 @@ package final class ReplayFinals {
         state: (inout [UInt8]) -> Void
     ) throws(ReplayRecordError) {
         let start = buffer.count
-        let name = Array(stream.utf8)
-        Self.varint(UInt64(name.count), into: &buffer)
+        let nameCount = stream.utf8.count
+        Self.varint(UInt64(nameCount), into: &buffer)
         let nameStart = buffer.count
-        buffer.append(contentsOf: name)
+        buffer.append(contentsOf: stream.utf8)
         Self.varint(UInt64(events), into: &buffer)
         if let failure {
             buffer.append(1)
             Self.varint(UInt64(failure.version), into: &buffer)
             Self.varint(UInt64(failure.position), into: &buffer)
-            let reason = Array(failure.reason.utf8)
-            Self.varint(UInt64(reason.count), into: &buffer)
-            buffer.append(contentsOf: reason)
+            Self.varint(UInt64(failure.reason.utf8.count), into: &buffer)
+            buffer.append(contentsOf: failure.reason.utf8)
         } else {
             buffer.append(0)
-            var bytes: [UInt8] = []
-            state(&bytes)
-            Self.varint(UInt64(bytes.count), into: &buffer)
-            buffer.append(contentsOf: bytes)
+            // The state is written in place after a length of three bytes (a varint with leading
+            // zero groups, which reads as the same number), filled in once it is known.
+            let lengthAt = buffer.count
+            buffer.append(contentsOf: [0x80, 0x80, 0])
+            state(&buffer)
+            let length = buffer.count - lengthAt - 3
+            if length < 1 << 21 {
+                buffer[lengthAt] = UInt8(length & 0x7F) | 0x80
+                buffer[lengthAt + 1] = UInt8((length >> 7) & 0x7F) | 0x80
+                buffer[lengthAt + 2] = UInt8(length >> 14)
+            } else {
+                let bytes = Array(buffer[(lengthAt + 3)...])
+                buffer.removeSubrange(lengthAt...)
+                Self.varint(UInt64(length), into: &buffer)
+                buffer.append(contentsOf: bytes)
+            }
         }
-        entries.append((start, nameStart..<(nameStart + name.count)))
+        entries.append((start, buffer.count, nameStart..<(nameStart + nameCount)))
         peakHeld = max(peakHeld, entries.count)
         if buffer.count >= bufferLimit { try spill() }
     }
 
     /// The buffer's entries in name order.
-    private func sortedEntries() -> [(start: Int, name: Range<Int>)] {
+    private func sortedEntries() -> [(start: Int, end: Int, name: Range<Int>)] {
         buffer.withUnsafeBytes { bytes in
             entries.sorted { a, b in
                 UnsafeRawBufferPointer(rebasing: bytes[a.name]).lexicographicallyPrecedes(
@@ -90,22 +101,14 @@ package final class ReplayFinals {
         }
     }
 
-    /// The end of the buffer's entry at `index` of `entries` (the next one's start).
-    private func end(ofEntryAt index: Int) -> Int {
-        index + 1 < entries.count ? entries[index + 1].start : buffer.count
-    }
-
     /// Sorts the buffer and writes it as a run at the end of the file.
     private func spill() throws(ReplayRecordError) {
         guard !entries.isEmpty else { return }
-        var ends: [Int: Int] = [:]
-        for index in entries.indices { ends[entries[index].start] = end(ofEntryAt: index) }
         var run: [UInt8] = []
         run.reserveCapacity(buffer.count + entries.count * 3)
         for entry in sortedEntries() {
-            let end = ends[entry.start] ?? buffer.count
-            Self.varint(UInt64(end - entry.start), into: &run)
-            run.append(contentsOf: buffer[entry.start..<end])
+            Self.varint(UInt64(entry.end - entry.start), into: &run)
+            run.append(contentsOf: buffer[entry.start..<entry.end])
         }
         do throws(FileSystem.Failure) {
             if file == nil { file = try FileSystem.AnonymousFile(beside: directory + "/journal-replay-finals-") }
@@ -123,11 +126,7 @@ package final class ReplayFinals {
     /// Calls `body` with every stream's final outcome, in name order; once, at the end.
     package func forEachInNameOrder(_ body: (Final) throws -> Void) throws {
         guard !runs.isEmpty else {
-            var ends: [Int: Int] = [:]
-            for index in entries.indices { ends[entries[index].start] = end(ofEntryAt: index) }
-            for entry in sortedEntries() {
-                try body(Self.decode(buffer[entry.start..<(ends[entry.start] ?? buffer.count)]))
-            }
+            for entry in sortedEntries() { try body(Self.decode(buffer[entry.start..<entry.end])) }
             return
         }
         try spill()
