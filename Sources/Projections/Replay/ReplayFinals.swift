@@ -101,42 +101,61 @@ package final class ReplayFinals {
         }
     }
 
-    /// Sorts the buffer and writes it as a run at the end of the file.
-    private func spill() throws(ReplayRecordError) {
-        guard !entries.isEmpty else { return }
+    /// The buffer's entries in name order, each preceded by its length, as a run holds them;
+    /// `write` is given them `writeBlock` bytes at a time (not a copy of the whole buffer).
+    private func sortedRun(_ write: ([UInt8]) throws(ReplayRecordError) -> Void) throws(ReplayRecordError) {
         var run: [UInt8] = []
-        run.reserveCapacity(buffer.count + entries.count * 3)
+        run.reserveCapacity(Self.writeBlock + 16)
         for entry in sortedEntries() {
             Self.varint(UInt64(entry.end - entry.start), into: &run)
             run.append(contentsOf: buffer[entry.start..<entry.end])
+            if run.count >= Self.writeBlock {
+                try write(run)
+                run.removeAll(keepingCapacity: true)
+            }
         }
-        do throws(FileSystem.Failure) {
-            if file == nil { file = try FileSystem.AnonymousFile(beside: directory + "/journal-replay-finals-") }
-            let (file, offset) = (file!, fileSize)
-            try run.withBytes { bytes throws(FileSystem.Failure) in try file.write(bytes, at: offset) }
-        } catch {
-            throw ReplayRecordError("cannot keep the final states for the digest in a temporary file: \(error)")
+        if !run.isEmpty { try write(run) }
+    }
+
+    private static let writeBlock = 1 << 18
+
+    /// Sorts the buffer and writes it as a run at the end of the file.
+    private func spill() throws(ReplayRecordError) {
+        guard !entries.isEmpty else { return }
+        let start = fileSize
+        try sortedRun { run throws(ReplayRecordError) in
+            do throws(FileSystem.Failure) {
+                if file == nil { file = try FileSystem.AnonymousFile(beside: directory + "/journal-replay-finals-") }
+                let (file, offset) = (file!, fileSize)
+                try run.withBytes { bytes throws(FileSystem.Failure) in try file.write(bytes, at: offset) }
+            } catch {
+                throw ReplayRecordError("cannot keep the final states for the digest in a temporary file: \(error)")
+            }
+            fileSize += run.count
         }
-        runs.append(fileSize..<(fileSize + run.count))
-        fileSize += run.count
+        runs.append(start..<fileSize)
         buffer.removeAll(keepingCapacity: true)
         entries.removeAll(keepingCapacity: true)
     }
 
     /// Calls `body` with every stream's final outcome, in name order; once, at the end.
     package func forEachInNameOrder(_ body: (Final) throws -> Void) throws {
-        guard !runs.isEmpty else {
+        guard !runs.isEmpty, let file else {
             for entry in sortedEntries() { try body(Self.decode(buffer[entry.start..<entry.end])) }
             return
         }
-        try spill()
+        // The buffer's entries are merged from memory, as a run that is not written.
+        var held: [UInt8] = []
+        held.reserveCapacity(buffer.count + entries.count * 3)
+        try sortedRun { run throws(ReplayRecordError) in held.append(contentsOf: run) }
         buffer = []
         entries = []
-        guard let file else { return }
-        var merge = SortedRunMerge(
-            cursors: try runs.map { run throws(ReplayRecordError) in
-                try RunCursor(file: file, run: run, blockSize: readBlock)
-            })
+        var cursors = try runs.map { run throws(ReplayRecordError) in
+            try RunCursor(file: file, run: run, blockSize: readBlock)
+        }
+        if !held.isEmpty { cursors.append(try RunCursor(file: file, held: held, blockSize: readBlock)) }
+        held = []
+        var merge = SortedRunMerge(cursors: cursors)
         while let first = merge.first, let current = merge.cursors[first].current {
             try body(Self.decode(merge.cursors[first].block[current.entry]))
             try merge.advanceFirst()
@@ -203,6 +222,16 @@ package final class ReplayFinals {
             end = run.upperBound
             self.blockSize = blockSize
             block.reserveCapacity(blockSize)
+            try advance()
+        }
+
+        /// A run held in memory, whole: nothing is read from the file.
+        init(file: FileSystem.AnonymousFile, held: [UInt8], blockSize: Int) throws(ReplayRecordError) {
+            self.file = file
+            next = 0
+            end = 0
+            self.blockSize = blockSize
+            block = held
             try advance()
         }
 
