@@ -7,11 +7,8 @@ import JournalCore
 /// (so a changed rule changes the digest too). The digest hashes the parts' bytes in order
 /// (``ReplayReport``).
 ///
-/// Rendering the final states of a whole log is a large share of `replay --all` after the scan
-/// (one summary per stream, millions in a large log), so the streams are rendered in chunks, two
-/// at a time on two threads, and each chunk is hashed and dropped once rendered
-/// (`report(_:from:chunk:)`): the work is shared by the cores and the memory stays that of two
-/// chunks, whatever the number of streams.
+/// The parts are hashed and dropped a chunk at a time, so the memory does not grow with the
+/// streams.
 package struct ReplayDigestPart {
     package var bytes: [UInt8] = []
     var streams = 0
@@ -43,49 +40,6 @@ package struct ReplayDigestPart {
             writeState(&bytes)
             bytes.append(0x0A)
         }
-    }
-
-    /// The part of `names` from the log's folds. A name without a fold had no event up to the
-    /// replay's position.
-    static func render(_ names: ArraySlice<StreamName>, from folds: LogReplay.Folds) throws
-        -> ReplayDigestPart
-    {
-        var part = ReplayDigestPart()
-        for name in names {
-            if let entry = folds[name.rawValue] {
-                part.add(name, StreamReplay.Outcome(fold: entry.fold, events: entry.events, failure: entry.failure))
-            } else {
-                // No event up to the position: the fold of no events, which fails only for a
-                // stream no fold takes.
-                part.add(name, try StreamReplay.fold(name, pages: { _, _ in [] }))
-            }
-        }
-        return part
-    }
-
-    /// Streams per chunk of ``report(_:from:chunk:)``.
-    static let chunk = 4096
-
-    /// The report of `names` from the log's folds: chunks of `chunk` names rendered two at a
-    /// time, on this thread and another (both read the same folds, which nobody changes any
-    /// more), and hashed in name order.
-    package static func report(_ names: [StreamName], from folds: LogReplay.Folds, chunk: Int = chunk) throws
-        -> ReplayReport
-    {
-        precondition(chunk > 0, "a chunk holds at least one stream")
-        var report = ReplayReport()
-        var start = names.startIndex
-        while start < names.endIndex {
-            let middle = min(start + chunk, names.endIndex)
-            let end = min(middle + chunk, names.endIndex)
-            let second = BackgroundTask { Result { try render(names[middle..<end], from: folds) } }
-            let first = Result { try render(names[start..<middle], from: folds) }
-            let rendered = second.wait()
-            report.absorb(try first.get())
-            report.absorb(try rendered.get())
-            start = end
-        }
-        return report
     }
 }
 

@@ -1,5 +1,6 @@
 import EventStore
 import JournalCore
+import Projections
 
 extension ReplayReport {
     /// Folds every stream of `store` through position `until` (included) into this report:
@@ -9,11 +10,17 @@ extension ReplayReport {
     ) throws {
         // One pass over the log when the store can lend it (both backends can); else stream by stream.
         if let scanning = store as? any EventScanning {
+            // Up to the head as it is now: a stream's recorded end, read later, is then its last
+            // event within the scan, whatever is appended meanwhile.
+            let head = try store.headPosition()
             var replay = LogReplay(store: scanning)
-            let folded = try replay.run(untilPosition: until) { position in
-                progress(position)
+            let finals: ReplayFinals
+            do {
+                finals = try replay.run(untilPosition: min(until, head), progress: progress)
+                self = try ReplayReport(finals: finals)
+            } catch let error as ReplayRecordError {
+                throw CLIError(.failure, error.description)
             }
-            self = try ReplayDigestPart.report(try store.streams(category: nil), from: folded)
         } else {
             var part = ReplayDigestPart()
             for stream in try store.streams(category: nil) {

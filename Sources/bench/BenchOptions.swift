@@ -34,11 +34,13 @@ struct BenchOptions {
     var skipServe = false
     /// Only the serve row (a fresh journal, no append workload or big log).
     var serveOnly = false
+    /// Only the replay rows (`replay --all`, `--record`, `--against`) over an existing journal.
+    var replayJournal: String?
 
     static let usage = """
         usage: bench [--quick] [--json FILE] [--dir DIR] [--runs N] [--big-events N] [--append-events N] [--no-peer] \
         [--keep] [--appends-only [--batch N]] [--audit JOURNAL] [--generator N] [--no-serve | --serve-only] \
-        [--serve-seconds N]
+        [--serve-seconds N] [--replay JOURNAL]
 
           --quick          small sizes (under 2 minutes); the audit log is smaller than 10 M events
           --json FILE      also write one JSON object with the metric keys of issue 7
@@ -58,6 +60,8 @@ struct BenchOptions {
           --no-serve       skip `journal serve` under the load generator (bench/serve/loadgen.c)
           --serve-only     only `journal serve` under the load generator
           --serve-seconds N  seconds of each serve run (default 10; --quick: 3)
+          --replay JOURNAL only `replay --all`, `replay --all --record` and `--against` over an
+                           existing journal file (read only), alternating, --runs rounds
         """
 
     static func parse(_ arguments: [String]) throws(BenchError) -> BenchOptions {
@@ -95,6 +99,7 @@ struct BenchOptions {
             case "--generator": options.generatorTransactions = try number("--generator")
             case "--no-serve": options.skipServe = true
             case "--serve-only": options.serveOnly = true
+            case "--replay": options.replayJournal = try value("--replay")
             case "--serve-seconds": serveSeconds = try number("--serve-seconds")
             case "-h", "--help": throw BenchError("usage", "help")
             case let other: throw BenchError("usage", "unknown option \(other)")

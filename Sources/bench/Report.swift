@@ -36,6 +36,8 @@ enum Report {
         Row(
             label: "journal replay --all (ev/s)", key: "replay_all", goal: "≥1M",
             met: { m in m["replay_all_eps"].map { $0 >= 1_000_000 } }),
+        Row(label: "journal replay --all --record (ev/s)", key: "replay_record", goal: "(extra)", met: nil),
+        Row(label: "journal replay --all --against (ev/s)", key: "replay_against", goal: "(extra)", met: nil),
         Row(
             label: "replay --all --record, time ÷ replay --all", key: "replay_record_ratio_replay", goal: "≤1.5×",
             met: { m in m["replay_record_ratio_replay"].map { $0 <= 1.5 } }),
@@ -167,6 +169,13 @@ enum Report {
             footer.append("naive Python loader: \(status)")
         }
         if let status = m.text("peer_status") { footer.append("peer: \(status)") }
+        if let record = m["replay_record_cpu_ratio_replay"], let against = m["replay_against_cpu_ratio_replay"] {
+            footer.append(
+                "replay --all --record / --against: \(Metrics.decimal(record, places: 2))× / "
+                    + "\(Metrics.decimal(against, places: 2))× replay --all's CPU in the same rounds; peak RSS "
+                    + "\(Int(m["replay_all_peak_rss_mb"] ?? 0)) / \(Int(m["replay_record_peak_rss_mb"] ?? 0)) / "
+                    + "\(Int(m["replay_against_peak_rss_mb"] ?? 0)) MB (replay --all / --record / --against)")
+        }
         footer.append(
             "per CPU-s: events per CPU second of the journal's process (user + system), the rate the code allows "
                 + "whatever the machine's load; appends also wait for fsync"

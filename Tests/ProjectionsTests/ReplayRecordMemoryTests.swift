@@ -2,6 +2,7 @@ import Domain
 import EventStore
 import Foundation
 import JournalCore
+import JournalTestSupport
 import Projections
 import Testing
 
@@ -11,32 +12,6 @@ import Testing
 @Suite("Replay against a record: memory")
 struct ReplayRecordMemoryTests {
     static let backends: [DatabaseBackend] = [.sqlite] + (PostgresProjectionsServer.skipped ? [] : [.postgres])
-
-    /// The most streams open across the end of a page of `page` events: begun at or before it,
-    /// with an event after it.
-    static func openAcrossPages(_ store: any EventStore, page: Int64) throws -> (open: Int, streams: Int) {
-        var first: [StreamName: Int64] = [:]
-        var last: [StreamName: Int64] = [:]
-        var count: Int64 = 0
-        var position: Int64 = 1
-        while true {
-            let events = try store.readAll(from: position, limit: 1000)
-            guard let end = events.last else { break }
-            for event in events {
-                if first[event.stream] == nil { first[event.stream] = event.position }
-                last[event.stream] = event.position
-            }
-            count = end.position
-            position = end.position + 1
-        }
-        var open = 0
-        var boundary = page
-        while boundary < count {
-            open = max(open, first.keys.count { first[$0]! <= boundary && last[$0]! > boundary })
-            boundary += page
-        }
-        return (open, first.count)
-    }
 
     @Test(
         "comparing, the folds held stay within the streams open across a page's end, not the log's streams",
@@ -54,7 +29,7 @@ struct ReplayRecordMemoryTests {
         try scan.feed(run)
         #expect(try run.finishComparison().isSame)
 
-        let (open, streams) = try Self.openAcrossPages(store, page: Int64(page))
+        let (open, streams) = try OpenStreams.acrossPages(store, page: Int64(page))
         #expect(open * 5 < streams * 3, "the log must have streams that end early for the bound to show")
         #expect(run.peakLiveFolds > 0)
         #expect(run.peakLiveFolds <= open, "held \(run.peakLiveFolds) folds; \(open) streams open at most")
@@ -72,7 +47,7 @@ struct ReplayRecordMemoryTests {
         var scan = ReplayLogScan(store: NoStreamEnds(try #require(store as? any EventScanning)), page: 1000)
         try scan.feed(run)
         #expect(try run.finishComparison().isSame)
-        #expect(run.peakLiveFolds == (try Self.openAcrossPages(store, page: 64)).streams)
+        #expect(run.peakLiveFolds == (try OpenStreams.acrossPages(store, page: 64)).streams)
     }
 }
 
@@ -130,7 +105,7 @@ extension ReplayRecordMemoryTests {
         let held = try Self.outcomes(scanning, page: page, finalsBuffer: 1 << 30)
         let everyFold = try Self.outcomes(NoStreamEnds(scanning), page: page, finalsBuffer: 4096)
 
-        let (open, streams) = try Self.openAcrossPages(store, page: Int64(page))
+        let (open, streams) = try OpenStreams.acrossPages(store, page: Int64(page))
         #expect(open * 5 < streams * 3, "the log must have streams that end early for the bound to show")
         let run = spilled.run
         #expect(run.streams == streams)
@@ -181,21 +156,4 @@ extension ReplayRecordMemoryTests {
         stopped.abandon()
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == [])
     }
-}
-
-/// A store's scan without its recorded stream ends (an older journal's).
-final class NoStreamEnds: EventScanning {
-    let store: any EventScanning
-    init(_ store: any EventScanning) { self.store = store }
-
-    func scanAll(from position: Int64, limit: Int, _ body: (ScannedEvent) -> Bool) throws(EventStoreError) -> Int {
-        try store.scanAll(from: position, limit: limit, body)
-    }
-
-    func streamNames(fromID: Int64, limit: Int) throws(EventStoreError) -> [(id: Int64, name: String)] {
-        try store.streamNames(fromID: fromID, limit: limit)
-    }
-
-    func streamName(id: Int64) throws(EventStoreError) -> String { try store.streamName(id: id) }
-    func typeName(id: Int64) throws(EventStoreError) -> String { try store.typeName(id: id) }
 }

@@ -1,34 +1,41 @@
-/// A page of the log as ``ReplayRun`` hands it to its lanes: each event's stream (the run's
-/// entry), type, time and `data` (copied into one arena: the store lends an event's bytes only
-/// while it is read), and the names of the streams whose first event is in the page.
+/// A page of the log as a replay's reading thread hands it to its fold lanes (``ReplayRun``'s
+/// ``ReplayLane``s, `replay --all`'s `LogReplayFold`s): each event's stream (its entry in the
+/// replay: the run's entry, or the store's stream id), type, time and `data` (copied into one
+/// arena: the store lends an event's bytes only while it is read, and an array per event would
+/// be an allocation per event), and the names the lanes are given with it.
 ///
-/// Filled by the run's thread, then lent to the lanes (`HandOver`) while they fold it, then
-/// read by the run's thread again (the lanes' results in position order), and only then filled
-/// again; the run waits for the lanes between these steps.
-final class ReplayBatch {
-    struct Event {
-        /// The run's entry of the event's stream.
-        var entry: Int32
+/// Filled by the reading thread, then lent to the lanes (`HandOver`) while they fold it (they
+/// only read it), then, for a run, read by the reading thread again (the lanes' results in
+/// position order), and only then filled again; the reading thread waits for the lanes between
+/// these steps. Two batches take turns, so their buffers are reused.
+package final class ReplayBatch {
+    package struct Event {
+        /// The replay's entry of the event's stream.
+        package var entry: Int32
         /// The event's type, an index in `types`.
-        var type: Int32
-        var occurredAt: Int64
-        var position: Int64
+        package var type: Int32
+        package var occurredAt: Int64
+        package var position: Int64
         /// Where the event's `data` ends in the arena; it begins where the previous event's ends.
-        var dataEnd: Int
+        package var dataEnd: Int
     }
 
-    private(set) var events: [Event] = []
+    package private(set) var events: [Event] = []
     private(set) var arena: [UInt8] = []
-    /// The streams whose first event is in this batch: entry, name (a lane starts the stream's
-    /// fold from its name) and the position of its last event, when the store records it
-    /// (`Int64.max` otherwise).
-    var starts: [(entry: Int32, name: String, end: Int64)] = []
+    /// Streams named with this batch: entry, name (a lane starts the stream's fold from its
+    /// name) and the position of its last event, when the store records it (`Int64.max`
+    /// otherwise). A run names a stream with the batch of its first event; `replay --all` with
+    /// the batch being scanned when the names were read, before the stream's first event.
+    package var starts: [(entry: Int32, name: String, end: Int64)] = []
     /// Type names by index, as of this batch.
-    var types: [String] = []
+    package var types: [String] = []
 
-    var count: Int { events.count }
+    package init() {}
 
-    func append(entry: Int, type: Int, occurredAt: Int64, position: Int64, data: UnsafeRawBufferPointer) {
+    package var count: Int { events.count }
+    package var lastPosition: Int64? { events.last?.position }
+
+    package func append(entry: Int, type: Int, occurredAt: Int64, position: Int64, data: UnsafeRawBufferPointer) {
         arena.append(contentsOf: data)
         events.append(
             Event(
@@ -37,14 +44,14 @@ final class ReplayBatch {
     }
 
     /// Empties the batch for the next page, keeping its buffers.
-    func removeAll() {
+    package func removeAll() {
         events.removeAll(keepingCapacity: true)
         arena.removeAll(keepingCapacity: true)
         starts.removeAll(keepingCapacity: true)
     }
 
     /// Calls `body` with each event and its `data` (valid only inside the call), in order.
-    func withEachEvent(_ body: (Event, UnsafeRawBufferPointer) -> Void) {
+    package func withEachEvent(_ body: (Event, UnsafeRawBufferPointer) -> Void) {
         arena.withUnsafeBytes { arena in
             var start = 0
             for event in events {

@@ -1,9 +1,9 @@
 import EventStore
 import JournalCore
 
-/// The final outcome of each stream of a recording (``ReplayRun``), given as each stream ends,
-/// in the log's order, and given back in name order at the end: what `replay --all`'s report
-/// hashes, with the streams' names in order.
+/// The final outcome of each stream of a recording (``ReplayRun``) or of `replay --all`
+/// (`LogReplay`), given as each stream ends, in the log's order, and given back in name order
+/// at the end: what `replay --all`'s report hashes, with the streams' names in order.
 ///
 /// A whole log's final states are too many to hold (about 500 bytes a stream, millions of
 /// streams), and the log comes in position order, not in name order. So they gather in a buffer
@@ -16,19 +16,19 @@ import JournalCore
 /// events (varint), then 0 and the final state (a byte string), or 1 and the failure's version,
 /// position (varints) and reason (a byte string); in a run, each entry is preceded by its
 /// length (varint). Names are ASCII (``StreamName``), so their byte order is their order.
-final class ReplayFinals {
+package final class ReplayFinals {
     /// One stream's final outcome.
-    struct Final {
-        var stream: String
-        var events: Int
-        var failure: (version: Int64, position: Int64, reason: String)?
+    package struct Final {
+        package var stream: String
+        package var events: Int
+        package var failure: (version: Int64, position: Int64, reason: String)?
         /// The final state as compact JSON; empty when the stream fails.
-        var state: [UInt8]
+        package var state: [UInt8]
     }
 
     private var buffer: [UInt8] = []
-    /// The buffer's entries: where each begins, and its name's bytes.
-    private var entries: [(start: Int, name: Range<Int>)] = []
+    /// The buffer's entries: where each begins and ends, and its name's bytes.
+    private var entries: [(start: Int, end: Int, name: Range<Int>)] = []
     private let bufferLimit: Int
     private let readBlock: Int
     private let directory: String
@@ -36,52 +36,63 @@ final class ReplayFinals {
     private var runs: [Range<Int>] = []
     private var fileSize = 0
     /// The runs written to the file so far.
-    var spilledRuns: Int { runs.count }
+    package var spilledRuns: Int { runs.count }
     /// The most entries held at once in the buffer.
-    private(set) var peakHeld = 0
+    package private(set) var peakHeld = 0
 
     /// - Parameters:
     ///   - bufferLimit: bytes gathered before they are sorted and written as a run.
     ///   - directory: where the runs' file is made (it has no name once made); the temporary
     ///     folder by default.
-    init(bufferLimit: Int = 8 << 20, readBlock: Int = 1 << 16, directory: String? = nil) {
+    package init(bufferLimit: Int = 8 << 20, readBlock: Int = 1 << 16, directory: String? = nil) {
         self.bufferLimit = max(1, bufferLimit)
         self.readBlock = max(16, readBlock)
         self.directory = directory ?? FileSystem.temporaryDirectory
     }
 
     /// Adds a stream's final outcome: `state` when it folds, else `failure`.
-    func add(
+    package func add(
         stream: String, events: Int, failure: (version: Int64, position: Int64, reason: String)?,
         state: (inout [UInt8]) -> Void
     ) throws(ReplayRecordError) {
         let start = buffer.count
-        let name = Array(stream.utf8)
-        Self.varint(UInt64(name.count), into: &buffer)
+        let nameCount = stream.utf8.count
+        Self.varint(UInt64(nameCount), into: &buffer)
         let nameStart = buffer.count
-        buffer.append(contentsOf: name)
+        buffer.append(contentsOf: stream.utf8)
         Self.varint(UInt64(events), into: &buffer)
         if let failure {
             buffer.append(1)
             Self.varint(UInt64(failure.version), into: &buffer)
             Self.varint(UInt64(failure.position), into: &buffer)
-            let reason = Array(failure.reason.utf8)
-            Self.varint(UInt64(reason.count), into: &buffer)
-            buffer.append(contentsOf: reason)
+            Self.varint(UInt64(failure.reason.utf8.count), into: &buffer)
+            buffer.append(contentsOf: failure.reason.utf8)
         } else {
             buffer.append(0)
-            var bytes: [UInt8] = []
-            state(&bytes)
-            Self.varint(UInt64(bytes.count), into: &buffer)
-            buffer.append(contentsOf: bytes)
+            // The state is written in place after a length of three bytes (a varint with leading
+            // zero groups, which reads as the same number), filled in once it is known.
+            let lengthAt = buffer.count
+            buffer.append(contentsOf: [0x80, 0x80, 0])
+            state(&buffer)
+            let length = buffer.count - lengthAt - 3
+            if length < 1 << 21 {
+                buffer[lengthAt] = UInt8(length & 0x7F) | 0x80
+                buffer[lengthAt + 1] = UInt8((length >> 7) & 0x7F) | 0x80
+                buffer[lengthAt + 2] = UInt8(length >> 14)
+            } else {
+                let bytes = Array(buffer[(lengthAt + 3)...])
+                buffer.removeSubrange(lengthAt...)
+                Self.varint(UInt64(length), into: &buffer)
+                buffer.append(contentsOf: bytes)
+            }
         }
-        entries.append((start, nameStart..<(nameStart + name.count)))
+        entries.append((start, buffer.count, nameStart..<(nameStart + nameCount)))
         peakHeld = max(peakHeld, entries.count)
         if buffer.count >= bufferLimit { try spill() }
     }
 
     /// The buffer's entries in name order.
-    private func sortedEntries() -> [(start: Int, name: Range<Int>)] {
+    private func sortedEntries() -> [(start: Int, end: Int, name: Range<Int>)] {
         buffer.withUnsafeBytes { bytes in
             entries.sorted { a, b in
                 UnsafeRawBufferPointer(rebasing: bytes[a.name]).lexicographicallyPrecedes(
@@ -90,54 +101,61 @@ final class ReplayFinals {
         }
     }
 
-    /// The end of the buffer's entry at `index` of `entries` (the next one's start).
-    private func end(ofEntryAt index: Int) -> Int {
-        index + 1 < entries.count ? entries[index + 1].start : buffer.count
+    /// The buffer's entries in name order, each preceded by its length, as a run holds them;
+    /// `write` is given them `writeBlock` bytes at a time (not a copy of the whole buffer).
+    private func sortedRun(_ write: ([UInt8]) throws(ReplayRecordError) -> Void) throws(ReplayRecordError) {
+        var run: [UInt8] = []
+        run.reserveCapacity(Self.writeBlock + 16)
+        for entry in sortedEntries() {
+            Self.varint(UInt64(entry.end - entry.start), into: &run)
+            run.append(contentsOf: buffer[entry.start..<entry.end])
+            if run.count >= Self.writeBlock {
+                try write(run)
+                run.removeAll(keepingCapacity: true)
+            }
+        }
+        if !run.isEmpty { try write(run) }
     }
+
+    private static let writeBlock = 1 << 18
 
     /// Sorts the buffer and writes it as a run at the end of the file.
     private func spill() throws(ReplayRecordError) {
         guard !entries.isEmpty else { return }
-        var ends: [Int: Int] = [:]
-        for index in entries.indices { ends[entries[index].start] = end(ofEntryAt: index) }
-        var run: [UInt8] = []
-        run.reserveCapacity(buffer.count + entries.count * 3)
-        for entry in sortedEntries() {
-            let end = ends[entry.start] ?? buffer.count
-            Self.varint(UInt64(end - entry.start), into: &run)
-            run.append(contentsOf: buffer[entry.start..<end])
+        let start = fileSize
+        try sortedRun { run throws(ReplayRecordError) in
+            do throws(FileSystem.Failure) {
+                if file == nil { file = try FileSystem.AnonymousFile(beside: directory + "/journal-replay-finals-") }
+                let (file, offset) = (file!, fileSize)
+                try run.withBytes { bytes throws(FileSystem.Failure) in try file.write(bytes, at: offset) }
+            } catch {
+                throw ReplayRecordError("cannot keep the final states for the digest in a temporary file: \(error)")
+            }
+            fileSize += run.count
         }
-        do throws(FileSystem.Failure) {
-            if file == nil { file = try FileSystem.AnonymousFile(beside: directory + "/journal-replay-finals-") }
-            let (file, offset) = (file!, fileSize)
-            try run.withBytes { bytes throws(FileSystem.Failure) in try file.write(bytes, at: offset) }
-        } catch {
-            throw ReplayRecordError("cannot keep the final states for the digest in a temporary file: \(error)")
-        }
-        runs.append(fileSize..<(fileSize + run.count))
-        fileSize += run.count
+        runs.append(start..<fileSize)
         buffer.removeAll(keepingCapacity: true)
         entries.removeAll(keepingCapacity: true)
     }
 
     /// Calls `body` with every stream's final outcome, in name order; once, at the end.
-    func forEachInNameOrder(_ body: (Final) throws -> Void) throws {
-        guard !runs.isEmpty else {
-            var ends: [Int: Int] = [:]
-            for index in entries.indices { ends[entries[index].start] = end(ofEntryAt: index) }
-            for entry in sortedEntries() {
-                try body(Self.decode(buffer[entry.start..<(ends[entry.start] ?? buffer.count)]))
-            }
+    package func forEachInNameOrder(_ body: (Final) throws -> Void) throws {
+        guard !runs.isEmpty, let file else {
+            for entry in sortedEntries() { try body(Self.decode(buffer[entry.start..<entry.end])) }
             return
         }
-        try spill()
+        // The buffer's entries are merged from memory, as a run that is not written.
+        var held: [UInt8] = []
+        held.reserveCapacity(buffer.count + entries.count * 3)
+        try sortedRun { run throws(ReplayRecordError) in held.append(contentsOf: run) }
         buffer = []
         entries = []
-        guard let file else { return }
-        var merge = SortedRunMerge(
-            cursors: try runs.map { run throws(ReplayRecordError) in
-                try RunCursor(file: file, run: run, blockSize: readBlock)
-            })
+        var cursors = try runs.map { run throws(ReplayRecordError) in
+            try RunCursor(file: file, run: run, blockSize: readBlock)
+        }
+        if !held.isEmpty { cursors.append(try RunCursor(file: file, held: held, blockSize: readBlock)) }
+        held = []
+        var merge = SortedRunMerge(cursors: cursors)
         while let first = merge.first, let current = merge.cursors[first].current {
             try body(Self.decode(merge.cursors[first].block[current.entry]))
             try merge.advanceFirst()
@@ -204,6 +222,16 @@ final class ReplayFinals {
             end = run.upperBound
             self.blockSize = blockSize
             block.reserveCapacity(blockSize)
+            try advance()
+        }
+
+        /// A run held in memory, whole: nothing is read from the file.
+        init(file: FileSystem.AnonymousFile, held: [UInt8], blockSize: Int) throws(ReplayRecordError) {
+            self.file = file
+            next = 0
+            end = 0
+            self.blockSize = blockSize
+            block = held
             try advance()
         }
 
