@@ -53,9 +53,22 @@ public enum JourneyState: Sendable, Equatable {
     /// ``apply(type:data:occurredAt:)`` of a `data` object read in place from its stored bytes:
     /// the same decoding, rules and outcome as for the object ``JSONParser`` makes of the bytes,
     /// without the tree. The event is folded and dropped: nothing keeps its `data`.
+    ///
+    /// A `3ds` event goes straight from the bytes to the values its state rules read
+    /// (``ThreeDSEvent/Step``), without a payload of every field; only one the catalog refuses
+    /// is decoded in full, which says why.
     public mutating func apply(type: String, flatData: JSONFlatObject, occurredAt: Timestamp)
         throws(DomainRejection)
     {
+        if case let .threeDS(state) = self, let known = EventType(name: type),
+            let step = ThreeDSEvent.Step(type: known, flat: flatData)
+        {
+            switch ThreeDSTransaction.apply(state, step, occurredAt: occurredAt) {
+            case let .success(next): self = .threeDS(next)
+            case let .failure(rejection): throw .ruleBroken(rejection)
+            }
+            return
+        }
         try apply(type: type, FieldReader(type, flat: flatData), occurredAt: occurredAt)
     }
 

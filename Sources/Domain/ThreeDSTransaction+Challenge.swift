@@ -4,7 +4,7 @@ extension ThreeDSTransaction {
     /// Transitions of a running challenge: counters, one request in flight, actions fitting the
     /// screen, final responses, timeouts by `occurredAt`, errors.
     static func applyInChallenge(
-        _ info: Info, _ challenge: Challenge, _ event: ThreeDSEvent,
+        _ info: Info, _ challenge: Challenge, _ event: ThreeDSEvent.Step,
         occurredAt: Timestamp
     ) -> Result<State, Rejection> {
         var challenge = challenge
@@ -42,9 +42,9 @@ extension ThreeDSTransaction {
             return .failure(Rejection(.threeDSClose, "TransactionClosed is not allowed once a challenge has started"))
         case .challengeStarted:
             return .failure(Rejection(.threeDSChallengeStart, "ChallengeStarted is allowed once per transaction"))
-        case let .challengeRequestSent(request):
-            return sendRequest(info, challenge, request)
-        case let .challengeResponseReceived(response):
+        case let .challengeRequestSent(counter, action):
+            return sendRequest(info, challenge, counter: counter, action: action)
+        case let .challengeResponseReceived(responseCounter, result):
             guard case let .awaitingResponse(counter, action) = challenge.step else {
                 return .failure(
                     Rejection(
@@ -52,14 +52,14 @@ extension ThreeDSTransaction {
                         "ChallengeResponseReceived requires a request "
                             + "in flight; the transaction is \(State.challenge(info, challenge).label)"))
             }
-            guard response.acsCounterAtoS == counter else {
+            guard responseCounter == counter else {
                 return .failure(
                     Rejection(
                         .threeDSResponseCounter,
                         "ChallengeResponseReceived.acsCounterAtoS must be "
-                            + "\"\(counter.text)\" (the request in flight), got \"\(response.acsCounterAtoS.text)\""))
+                            + "\"\(counter.text)\" (the request in flight), got \"\(responseCounter.text)\""))
             }
-            switch response.result {
+            switch result {
             case let .screen(uiType):
                 guard action != .cancel else {
                     return .failure(
@@ -75,7 +75,7 @@ extension ThreeDSTransaction {
                 challenge.step = .finalResponseReceived(transStatus: transStatus, answersCancel: action == .cancel)
             }
             return .success(.challenge(info, challenge))
-        case let .challengeCompleted(completed):
+        case let .challengeCompleted(completedStatus):
             guard case let .finalResponseReceived(transStatus, answersCancel) = challenge.step else {
                 return .failure(
                     Rejection(
@@ -91,13 +91,13 @@ extension ThreeDSTransaction {
                         "ChallengeCompleted cannot follow the final response to "
                             + "a cancel request: the next event must be ChallengeCancelled"))
             }
-            guard completed.transStatus == transStatus else {
+            guard completedStatus == transStatus else {
                 return .failure(
                     Rejection(
                         .threeDSCompleted,
                         "ChallengeCompleted.transStatus must be "
                             + "\"\(transStatus.rawValue)\" (the final response's), got "
-                            + "\"\(completed.transStatus.rawValue)\""
+                            + "\"\(completedStatus.rawValue)\""
                     ))
             }
             return .success(.ended(info, challenge, .completed(transStatus)))
@@ -133,16 +133,16 @@ extension ThreeDSTransaction {
                     ))
             }
             return .success(.ended(info, challenge, .timedOut))
-        case let .protocolErrorOccurred(error):
-            return .success(.ended(info, challenge, .protocolError(errorCode: error.errorCode)))
-        case let .runtimeErrorOccurred(error):
-            return .success(.ended(info, challenge, .runtimeError(errorCode: error.errorCode)))
+        case let .protocolErrorOccurred(errorCode):
+            return .success(.ended(info, challenge, .protocolError(errorCode: errorCode)))
+        case let .runtimeErrorOccurred(errorCode):
+            return .success(.ended(info, challenge, .runtimeError(errorCode: errorCode)))
         }
     }
 
     private static func sendRequest(
         _ info: Info, _ challenge: Challenge,
-        _ request: ThreeDSEvent.ChallengeRequestSent
+        counter sent: ChallengeCounter, action: ChallengeAction
     ) -> Result<State, Rejection> {
         var challenge = challenge
         switch challenge.step {
@@ -160,19 +160,19 @@ extension ThreeDSTransaction {
                     "after a final response the next event must be "
                         + "ChallengeCompleted or ChallengeCancelled, got ChallengeRequestSent"))
         case .awaitingFirstRequest:
-            guard request.sdkCounterStoA == .first else {
+            guard sent == .first else {
                 return .failure(
                     Rejection(
                         .threeDSRequestCounter,
                         "ChallengeRequestSent.sdkCounterStoA must be \"000\" "
-                            + "(first request), got \"\(request.sdkCounterStoA.text)\""))
+                            + "(first request), got \"\(sent.text)\""))
             }
-            guard request.action == .initial else {
+            guard action == .initial else {
                 return .failure(
                     Rejection(
                         .threeDSRequestAction,
                         "ChallengeRequestSent.action must be \"initial\" "
-                            + "(first request), got \"\(request.action.rawValue)\""))
+                            + "(first request), got \"\(action.rawValue)\""))
             }
         case let .showingScreen(counter, uiType):
             guard let expected = counter.next else {
@@ -182,26 +182,26 @@ extension ThreeDSTransaction {
                         "ChallengeRequestSent.sdkCounterStoA cannot follow "
                             + "\"999\": counters are three decimal digits"))
             }
-            guard request.sdkCounterStoA == expected else {
+            guard sent == expected else {
                 return .failure(
                     Rejection(
                         .threeDSRequestCounter,
                         "ChallengeRequestSent.sdkCounterStoA must be "
-                            + "\"\(expected.text)\" (previous + 1), got \"\(request.sdkCounterStoA.text)\""))
+                            + "\"\(expected.text)\" (previous + 1), got \"\(sent.text)\""))
             }
-            guard request.action.fits(uiType) else {
+            guard action.fits(uiType) else {
                 let allowed = ChallengeAction.fitting(uiType).map(\.rawValue).joined(separator: ", ")
                 return .failure(
                     Rejection(
                         .threeDSRequestAction,
                         "ChallengeRequestSent.action must fit the screen's "
-                            + "acsUiType \(uiType.rawValue) (\(allowed)), got \"\(request.action.rawValue)\""))
+                            + "acsUiType \(uiType.rawValue) (\(allowed)), got \"\(action.rawValue)\""))
             }
         }
-        challenge.step = .awaitingResponse(counter: request.sdkCounterStoA, action: request.action)
-        challenge.lastCounter = request.sdkCounterStoA
+        challenge.step = .awaitingResponse(counter: sent, action: action)
+        challenge.lastCounter = sent
         challenge.requests += 1
-        switch request.action {
+        switch action {
         case .submitText: challenge.otpSubmissions += 1
         case .resend: challenge.resends += 1
         case .cancel: challenge.cancelRequested = true

@@ -99,9 +99,14 @@ public enum ThreeDSTransaction: Aggregate {
 
     /// The state after `event`, or the rule it breaks.
     public static func apply(_ state: State, _ event: ThreeDSEvent, occurredAt: Timestamp) -> Result<State, Rejection> {
+        apply(state, event.step, occurredAt: occurredAt)
+    }
+
+    /// The state after the event whose values the rules read are `event`, or the rule it breaks.
+    static func apply(_ state: State, _ event: ThreeDSEvent.Step, occurredAt: Timestamp) -> Result<State, Rejection> {
         switch state {
         case .empty:
-            guard case let .transactionCreated(created) = event else {
+            guard case let .transactionCreated(directoryServerID, messageVersion) = event else {
                 return .failure(
                     Rejection(
                         .threeDSFirstEvent,
@@ -109,9 +114,8 @@ public enum ThreeDSTransaction: Aggregate {
             }
             return .success(
                 .created(
-                    Info(
-                        directoryServerID: created.directoryServerID,
-                        messageVersion: created.messageVersion, authResponseStatus: nil)))
+                    Info(directoryServerID: directoryServerID, messageVersion: messageVersion, authResponseStatus: nil))
+            )
         case let .ended(_, _, outcome):
             return .failure(
                 Rejection(
@@ -128,7 +132,7 @@ public enum ThreeDSTransaction: Aggregate {
     // MARK: - Transitions
 
     private static func applyBeforeChallenge(
-        _ state: State, _ info: Info, _ event: ThreeDSEvent,
+        _ state: State, _ info: Info, _ event: ThreeDSEvent.Step,
         occurredAt: Timestamp
     ) -> Result<State, Rejection> {
         var info = info
@@ -144,7 +148,7 @@ public enum ThreeDSTransaction: Aggregate {
                             + "TransactionCreated, once; the transaction is \(state.label)"))
             }
             return .success(.authParametersIssued(info))
-        case let .authResponseReceived(response):
+        case let .authResponseReceived(transStatus):
             guard case .authParametersIssued = state else {
                 return .failure(
                     Rejection(
@@ -152,11 +156,11 @@ public enum ThreeDSTransaction: Aggregate {
                         "AuthResponseReceived must come right after "
                             + "AuthRequestParametersCreated, once; the transaction is \(state.label)"))
             }
-            info.authResponseStatus = response.transStatus
+            info.authResponseStatus = transStatus
             return .success(.authResponseReceived(info))
         case .transactionClosed:
             return .success(.ended(info, nil, .closed))
-        case let .challengeStarted(started):
+        case let .challengeStarted(timeoutSeconds):
             guard case .authResponseReceived = state, let status = info.authResponseStatus else {
                 return .failure(
                     Rejection(
@@ -176,7 +180,7 @@ public enum ThreeDSTransaction: Aggregate {
                     info,
                     Challenge(
                         step: .awaitingFirstRequest, startedAt: occurredAt,
-                        timeoutSeconds: started.timeoutSeconds)))
+                        timeoutSeconds: timeoutSeconds)))
         case .challengeRequestSent, .challengeResponseReceived, .challengeCompleted, .challengeCancelled,
             .challengeTimedOut, .protocolErrorOccurred, .runtimeErrorOccurred:
             return .failure(

@@ -84,6 +84,34 @@ public struct JSONFlatObject {
         }
     }
 
+    /// A member's value as the bytes it is written with, for a reader that checks or compares
+    /// values in place instead of making a `String` of each.
+    public enum Scalar {
+        /// The characters between the quotes (ASCII, no escapes).
+        case string(UnsafeRawBufferPointer)
+        /// The integer as written: an optional `-`, then digits without a leading zero.
+        case integer(UnsafeRawBufferPointer)
+        case bool(Bool)
+        case null
+    }
+
+    /// The value of `key` as its bytes (valid as long as the object is), nil when absent.
+    public func scalar(forKey key: String) -> Scalar? {
+        guard let index = index(forKey: key) else { return nil }
+        let member = members[index]
+        switch member.kind {
+        case .string: return .string(slice(Int(member.valueStart), Int(member.valueEnd)))
+        case .integer: return .integer(slice(Int(member.valueStart), Int(member.valueEnd)))
+        case .true: return .bool(true)
+        case .false: return .bool(false)
+        case .null: return .null
+        }
+    }
+
+    private func slice(_ start: Int, _ end: Int) -> UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(rebasing: bytes[start..<end])
+    }
+
     /// The members as a parsed object, in document order (what ``JSONParser`` gives).
     public var object: JSONObject {
         var object = JSONObject()
