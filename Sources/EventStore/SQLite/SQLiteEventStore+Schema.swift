@@ -233,8 +233,11 @@ extension SQLiteEventStore {
         );
         """
 
+    /// A full leaf tile (level 0, 256 hashes) may go: its root is in the tile above, and its
+    /// hashes are made again from its events when asked for (`SQLiteJournal.elidesLeafTiles`).
     static let treeTriggersSchema = """
         CREATE TRIGGER journal_tree_no_delete BEFORE DELETE ON journal_tree
+            WHEN OLD.level != 0 OR length(OLD.hashes) != 8192
             BEGIN SELECT RAISE(ABORT, 'the journal tree only grows'); END;
         CREATE TRIGGER journal_tree_append_only BEFORE UPDATE ON journal_tree
             WHEN NEW.level != OLD.level OR NEW.idx != OLD.idx OR length(NEW.hashes) < length(OLD.hashes)

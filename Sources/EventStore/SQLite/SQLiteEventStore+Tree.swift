@@ -18,7 +18,9 @@ extension SQLiteEventStore {
 
     public func treeTile(level: Int, index: Int64) throws(EventStoreError) -> [UInt8] {
         try requireTree()
-        return try reading { connection throws(EventStoreError) in try connection.treeTile(level: level, index: index) }
+        return try reading { connection throws(EventStoreError) in
+            try connection.treeTileOrLeaves(level: level, index: index)
+        }
     }
 
     @discardableResult

@@ -72,12 +72,14 @@ public final class SQLiteEventStore: TransactionalEventStore, @unchecked Sendabl
         }
         writer.hasTree = version >= 3
         writer.hasStreamEnds = version >= 4
+        writer.elidesLeafTiles = try writer.allowsRemovingLeafTiles()
         fileSchemaVersion = version
         reader =
             inMemory || configuration.readOnly
             ? nil : try SQLiteJournal(path: path, configuration: configuration, writer: false)
         reader?.hasTree = writer.hasTree
         reader?.hasStreamEnds = writer.hasStreamEnds
+        reader?.elidesLeafTiles = writer.elidesLeafTiles
         let signal = self.signal
         commits = GroupCommit(writer: writer, didCommit: { signal.publish($0) })
     }

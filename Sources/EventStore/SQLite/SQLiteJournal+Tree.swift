@@ -21,6 +21,39 @@ extension SQLiteJournal {
         }
     }
 
+    /// `treeTile`, with a full leaf tile the file does not keep (`elidesLeafTiles`) made again
+    /// from its 256 events, as their leaf hashes.
+    /// - Throws: `.integrity` when the events of a full tile are not all there.
+    func treeTileOrLeaves(level: Int, index: Int64) throws(EventStoreError) -> [UInt8] {
+        let stored = try treeTile(level: level, index: index)
+        let width = Int64(TreeTiles.width)
+        guard stored.isEmpty, level == 0, elidesLeafTiles, index >= 0, index < Int64.max / width - 1,
+            (index + 1) * width <= (try head().position)
+        else { return stored }
+        let first = index * width + 1
+        let events = try readAll(from: first, limit: TreeTiles.width)
+        guard events.count == TreeTiles.width, events.first?.position == first,
+            events.last?.position == first + width - 1
+        else {
+            throw .integrity(at: first, "the journal lacks events of its tree's leaf tile \(index)")
+        }
+        var tile: [UInt8] = []
+        tile.reserveCapacity(TreeTiles.tileBytes)
+        for event in events { tile.append(contentsOf: hasher.leafHash(of: event)) }
+        return tile
+    }
+
+    /// Whether the file's tree triggers let a full leaf tile be removed (see `elidesLeafTiles`).
+    func allowsRemovingLeafTiles() throws(EventStoreError) -> Bool {
+        try run("reading the schema of \(path)") { () throws(SQLiteError) in
+            try sql.scalarInt(
+                """
+                SELECT count(*) FROM sqlite_master
+                WHERE type = 'trigger' AND name = 'journal_tree_no_delete' AND sql LIKE '%OLD.level != 0%'
+                """) == 1
+        }
+    }
+
     /// Appends the open transaction's gathered leaf hashes to the tiles.
     func flushTree() throws(EventStoreError) {
         guard let state = write, !state.leafHashes.isEmpty else { return }
@@ -50,10 +83,20 @@ extension SQLiteJournal {
                 ON CONFLICT(level, idx) DO UPDATE SET hashes = excluded.hashes
                 """)
             for tile in tiles {
+                // A full leaf tile is not kept (its root went to the tile above): one an earlier
+                // commit stored partial is completed, as the triggers allow, then removed.
+                let elided = elidesLeafTiles && tile.level == 0 && tile.hashes.count == TreeTiles.tileBytes
+                let storedPartial = tile.level == 0 && tile.index == size >> 8 && size & 255 > 0
+                if elided && !storedPartial { continue }
                 statement.bind(Int64(tile.level), at: 1)
                 statement.bind(tile.index, at: 2)
                 statement.bind(blob: tile.hashes, at: 3)
                 try statement.run()
+                if elided {
+                    let remove = try sql.cached("DELETE FROM journal_tree WHERE level = 0 AND idx = ?")
+                    remove.bind(tile.index, at: 1)
+                    try remove.run()
+                }
             }
         }
     }

@@ -27,7 +27,7 @@ extension SQLiteJournal {
             chain: ScanChainCheck(
                 from: 1, previousHash: nil, limit: Int(clamping: head.position),
                 mismatch: "the stored hash does not match the event's content and the previous hash"),
-            tree: checkTree ? TreeVerifier(hasher: hasher) : nil)
+            tree: checkTree ? TreeVerifier(hasher: hasher, leafTilesElided: elidesLeafTiles) : nil)
         let storedTile = { (level: Int, index: Int64) throws(EventStoreError) -> [UInt8] in
             try self.treeTile(level: level, index: index)
         }

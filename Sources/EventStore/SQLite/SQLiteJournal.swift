@@ -69,6 +69,10 @@ final class SQLiteJournal {
     /// False for a journal of schema version 3 or older opened read-only: it records no stream
     /// ends (`StreamEnd`) for reads and `verify` to hold the events to.
     var hasStreamEnds = true
+    /// The file keeps no full leaf tile: a commit that fills one removes it (its root is in the
+    /// tile above), and a read of it hashes its 256 events again. Files whose tree triggers allow
+    /// removing one (new ones); older files keep every tile.
+    var elidesLeafTiles = false
 
     // Scratch buffers reused by encode/decode.
     var payloadScratch: [UInt8] = []
