@@ -165,8 +165,11 @@ struct ReplayRecordTests {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let real = directory + "/real.rec"
         try Self.record(store, as: DomainReplayFold.self, rules: "real", to: real)
-        let mode = try FileManager.default.attributesOfItem(atPath: real)[.posixPermissions] as? Int
-        #expect(mode == 0o600)
+        let attributes = try FileManager.default.attributesOfItem(atPath: real)
+        #expect(attributes[.posixPermissions] as? Int == 0o600)
+        // Format 2: at most 16 bytes an event, the streams' names and final states included.
+        let size = try #require(attributes[.size] as? Int)
+        #expect(size <= 16 * expected.events, "\(size) bytes for \(expected.events) events")
 
         // The same rules: nothing differs.
         let same = try Self.compare(store, as: DomainReplayFold.self, rules: "real", with: real)
@@ -324,6 +327,14 @@ struct ReplayRecordTests {
         try Data(edited).write(to: URL(fileURLWithPath: path))
         #expect(throws: (any Error).self) {
             _ = try Self.compare(store, as: DomainReplayFold.self, rules: "real", with: path)
+        }
+        // A record of format 1 (journal 1.3.0's first) is refused, naming its format and rules.
+        try Data("journal-replay-record 1 r1-2d8a55726cddbdd9\n\u{1}\u{5}".utf8).write(to: URL(fileURLWithPath: path))
+        #expect {
+            _ = try Self.compare(store, as: DomainReplayFold.self, rules: "real", with: path)
+        } throws: {
+            "\($0)".contains("is a replay record of format 1; this journal reads format 2 only: record it again")
+                && "\($0)".contains("r1-2d8a55726cddbdd9")
         }
         try Data("not a record\n".utf8).write(to: URL(fileURLWithPath: path))
         #expect {
