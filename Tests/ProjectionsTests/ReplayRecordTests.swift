@@ -376,3 +376,72 @@ struct RulesIdentifierTests {
         #expect(zip(Self.revisions, Self.revisions.dropFirst()).allSatisfy { $0.revision < $1.revision })
     }
 }
+
+extension ReplayRecordTests {
+    /// The log of `store` fed to `run` with each stream renamed by `rename`, its last event known.
+    static func feedRenamed<Fold: ReplayFold>(
+        _ store: any EventStore, to run: ReplayRun<Fold>, rename: (String) -> String
+    ) throws {
+        var events: [RecordedEvent] = []
+        var position: Int64 = 1
+        while true {
+            let page = try store.readAll(from: position, limit: 4096)
+            guard let last = page.last else { break }
+            events += page
+            position = last.position + 1
+        }
+        var keys: [String: Int64] = [:]
+        var ends: [String: Int64] = [:]
+        for event in events {
+            ends[event.stream.rawValue] = event.position
+            if keys[event.stream.rawValue] == nil { keys[event.stream.rawValue] = Int64(keys.count) }
+        }
+        for event in events {
+            let stream = event.stream.rawValue
+            let fed = event.data.withUnsafeBytes { data in
+                Result { () throws(ReplayRecordError) in
+                    try run.feed(
+                        key: keys[stream] ?? -1, name: { rename(stream) }, end: { ends[stream] },
+                        position: event.position, type: event.type, data: data, occurredAt: event.occurredAt)
+                }
+            }
+            try fed.get()
+        }
+    }
+
+    @Test("names of every form come back from a record: UUIDs in either case, mixed case, no category")
+    func namesOfEveryFormComeBack() throws {
+        let (store, db) = try Self.simulated(.sqlite, transactions: 200, digitizations: 100)
+        defer { db.remove() }
+        let path = FileManager.default.temporaryDirectory.path + "/replay-names-\(UUID().uuidString).rec"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        var index = 0
+        var names: [String: String] = [:]
+        // Every third stream's UUID in mixed case, every seventh under a prefix no fold knows.
+        let rename = { (stream: String) -> String in
+            if let known = names[stream] { return known }
+            index += 1
+            var renamed = stream
+            if index % 7 == 0 {
+                renamed = "other-" + stream
+            } else if index % 3 == 0, let letter = stream.lastIndex(where: { "abcdefABCDEF".contains($0) }) {
+                let flipped = stream[letter].isUppercase ? stream[letter].lowercased() : stream[letter].uppercased()
+                renamed = stream.replacingCharacters(in: letter...letter, with: flipped)
+            }
+            names[stream] = renamed
+            return renamed
+        }
+        let recording = try ReplayRun<DomainReplayFold>(.record(path: path), rules: "real", page: 64)
+        try Self.feedRenamed(store, to: recording, rename: rename)
+        try recording.finishRecord()
+        var recorded: [String] = []
+        try recording.outcomes { recorded.append($0.stream) }
+        #expect(recorded == names.values.sorted())
+        #expect(recorded.contains { $0.hasPrefix("other-") })
+
+        let comparing = try ReplayRun<DomainReplayFold>(.compare(path: path), rules: "real", page: 64)
+        try Self.feedRenamed(store, to: comparing, rename: rename)
+        let comparison = try comparing.finishComparison()
+        #expect(comparison.isSame && comparison.streams == names.count)
+    }
+}
