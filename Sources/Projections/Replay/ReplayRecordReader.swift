@@ -138,7 +138,9 @@ final class ReplayRecordReader {
                 prefix: categories[category].prefix, uuid: buffer[(offset - 16)..<offset], upper: (form - 1) % 2 == 1)
         }
         let slot = slots.take()
-        if slot >= slotCategories.count { slotCategories.append(contentsOf: repeatElement(-2, count: 1 + slot - slotCategories.count)) }
+        if slot >= slotCategories.count {
+            slotCategories.append(contentsOf: repeatElement(-2, count: 1 + slot - slotCategories.count))
+        }
         let category = categoryOf[ReplayRecordFormat.prefix(of: name)] ?? -1
         slotCategories[slot] = Int32(category)
         streams += 1
@@ -195,7 +197,9 @@ final class ReplayRecordReader {
             ReplayRecordTimestamp.write(millis, into: &bytes)
             values.append(bytes)
         default:
-            guard code - 2 < categories[category].tables[field].count else { throw damaged("a value outside its table") }
+            guard code - 2 < categories[category].tables[field].count else {
+                throw damaged("a value outside its table")
+            }
             values.append(categories[category].tables[field][code - 2])
         }
     }

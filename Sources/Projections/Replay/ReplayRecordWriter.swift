@@ -78,11 +78,13 @@ final class ReplayRecordWriter {
         let known: Int? =
             after.count <= 64 ? categories[category].shapes[mask] : categories[category].wideShapes[changed]
         if let known, known < ReplayRecordFormat.inlineShapes {
-            head(code: ReplayRecordFormat.firstShapeCode + UInt8(known), slot: &slot, name: name, category: category,
-                 ends: ends)
+            head(
+                code: ReplayRecordFormat.firstShapeCode + UInt8(known), slot: &slot, name: name, category: category,
+                ends: ends)
         } else {
-            head(code: ReplayRecordFormat.Code.shapedStep.rawValue, slot: &slot, name: name, category: category,
-                 ends: ends)
+            head(
+                code: ReplayRecordFormat.Code.shapedStep.rawValue, slot: &slot, name: name, category: category,
+                ends: ends)
             if let known {
                 varint(UInt64(known) + 1)
             } else {

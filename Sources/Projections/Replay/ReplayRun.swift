@@ -67,8 +67,10 @@ public final class ReplayRun<Fold: ReplayFold> {
     /// Comparing: the record's slots to entries (-1 for a stream left out).
     private var thenSlots: [Int] = []
     /// Comparing: what the streams already judged (both sides past their ends) gave.
-    private var judged = (streams: 0, differences: [ReplayComparison.Difference](), onlyNow: [String](),
-                          onlyThen: [String]())
+    private var judged = (
+        streams: 0, differences: [ReplayComparison.Difference](), onlyNow: [String](),
+        onlyThen: [String]()
+    )
     private var nowSchemas: [String: Schema] = [:]
     private var thenSchemas: [String: (keys: [String], initial: JSONObject)] = [:]
     /// The record's initial state of a prefix in the now keys' order, per prefix.
@@ -407,7 +409,9 @@ public final class ReplayRun<Fold: ReplayFold> {
                         index = entry(named: name)
                         entries[index].inThen = true
                     }
-                    if slot >= thenSlots.count { thenSlots.append(contentsOf: repeatElement(-1, count: 1 + slot - thenSlots.count)) }
+                    if slot >= thenSlots.count {
+                        thenSlots.append(contentsOf: repeatElement(-1, count: 1 + slot - thenSlots.count))
+                    }
                     thenSlots[slot] = index
                 }
                 let index = thenSlots[slot]
