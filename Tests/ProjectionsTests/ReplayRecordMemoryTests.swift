@@ -33,6 +33,38 @@ struct ReplayRecordMemoryTests {
         #expect(open * 5 < streams * 3, "the log must have streams that end early for the bound to show")
         #expect(run.peakLiveFolds > 0)
         #expect(run.peakLiveFolds <= open, "held \(run.peakLiveFolds) folds; \(open) streams open at most")
+        // A stream's entry goes once both sides are past its end (the record marks it): one page
+        // after its fold, when its results are taken.
+        #expect(run.peakLiveStreams <= open + 2 * page, "held \(run.peakLiveStreams) streams; \(open) open")
+        #expect(run.peakLiveStreams < streams)
+    }
+
+    @Test(
+        "comparing, a stream's entry goes once both sides are past its end, with the report of every entry kept",
+        arguments: backends)
+    func comparisonEntriesAreLetGoOnceBothSidesEnded(backend: DatabaseBackend) throws {
+        let (store, db) = try ReplayRecordTests.simulated(backend, transactions: 600, digitizations: 300)
+        defer { db.remove() }
+        let scanning = try #require(store as? any EventScanning)
+        let path = FileManager.default.temporaryDirectory.path + "/replay-memory-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try ReplayRecordTests.record(store, as: DomainReplayFold.self, rules: "real", to: path)
+        let page = 64
+        typealias Resend = ReplayRecordTests.ResendCountsAsSubmission
+        func compare(_ scanning: any EventScanning) throws -> (String, ReplayRun<Resend>) {
+            let run = try ReplayRun<Resend>(
+                .compare(path: path), rules: "resend", page: page)
+            var scan = ReplayLogScan(store: scanning, page: 1000)
+            try scan.feed(run)
+            return (JSONWriter.string(.object(try run.finishComparison().json())), run)
+        }
+        let (bounded, run) = try compare(scanning)
+        let (everyEntry, unbounded) = try compare(NoStreamEnds(scanning))
+        #expect(bounded == everyEntry)
+        #expect(bounded.contains(#""changed":"#) && !bounded.contains(#""changed":0,"#))
+        let (open, streams) = try Self.openAcrossPages(store, page: Int64(page))
+        #expect(run.peakLiveStreams <= open + 2 * page, "held \(run.peakLiveStreams) streams; \(open) open")
+        #expect(unbounded.peakLiveStreams == streams)
     }
 
     @Test("comparing with a store that records no stream ends holds every fold and finds the same")

@@ -165,8 +165,11 @@ struct ReplayRecordTests {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let real = directory + "/real.rec"
         try Self.record(store, as: DomainReplayFold.self, rules: "real", to: real)
-        let mode = try FileManager.default.attributesOfItem(atPath: real)[.posixPermissions] as? Int
-        #expect(mode == 0o600)
+        let attributes = try FileManager.default.attributesOfItem(atPath: real)
+        #expect(attributes[.posixPermissions] as? Int == 0o600)
+        // Format 2: at most 16 bytes an event, the streams' names and final states included.
+        let size = try #require(attributes[.size] as? Int)
+        #expect(size <= 16 * expected.events, "\(size) bytes for \(expected.events) events")
 
         // The same rules: nothing differs.
         let same = try Self.compare(store, as: DomainReplayFold.self, rules: "real", with: real)
@@ -325,6 +328,14 @@ struct ReplayRecordTests {
         #expect(throws: (any Error).self) {
             _ = try Self.compare(store, as: DomainReplayFold.self, rules: "real", with: path)
         }
+        // A record of format 1 (journal 1.3.0's first) is refused, naming its format and rules.
+        try Data("journal-replay-record 1 r1-2d8a55726cddbdd9\n\u{1}\u{5}".utf8).write(to: URL(fileURLWithPath: path))
+        #expect {
+            _ = try Self.compare(store, as: DomainReplayFold.self, rules: "real", with: path)
+        } throws: {
+            "\($0)".contains("is a replay record of format 1; this journal reads format 2 only: record it again")
+                && "\($0)".contains("r1-2d8a55726cddbdd9")
+        }
         try Data("not a record\n".utf8).write(to: URL(fileURLWithPath: path))
         #expect {
             _ = try Self.compare(store, as: DomainReplayFold.self, rules: "real", with: path)
@@ -363,5 +374,74 @@ struct RulesIdentifierTests {
         let digests = Set(Self.revisions.map(\.digest))
         #expect(digests.count == Self.revisions.count)
         #expect(zip(Self.revisions, Self.revisions.dropFirst()).allSatisfy { $0.revision < $1.revision })
+    }
+}
+
+extension ReplayRecordTests {
+    /// The log of `store` fed to `run` with each stream renamed by `rename`, its last event known.
+    static func feedRenamed<Fold: ReplayFold>(
+        _ store: any EventStore, to run: ReplayRun<Fold>, rename: (String) -> String
+    ) throws {
+        var events: [RecordedEvent] = []
+        var position: Int64 = 1
+        while true {
+            let page = try store.readAll(from: position, limit: 4096)
+            guard let last = page.last else { break }
+            events += page
+            position = last.position + 1
+        }
+        var keys: [String: Int64] = [:]
+        var ends: [String: Int64] = [:]
+        for event in events {
+            ends[event.stream.rawValue] = event.position
+            if keys[event.stream.rawValue] == nil { keys[event.stream.rawValue] = Int64(keys.count) }
+        }
+        for event in events {
+            let stream = event.stream.rawValue
+            let fed = event.data.withUnsafeBytes { data in
+                Result { () throws(ReplayRecordError) in
+                    try run.feed(
+                        key: keys[stream] ?? -1, name: { rename(stream) }, end: { ends[stream] },
+                        position: event.position, type: event.type, data: data, occurredAt: event.occurredAt)
+                }
+            }
+            try fed.get()
+        }
+    }
+
+    @Test("names of every form come back from a record: UUIDs in either case, mixed case, no category")
+    func namesOfEveryFormComeBack() throws {
+        let (store, db) = try Self.simulated(.sqlite, transactions: 200, digitizations: 100)
+        defer { db.remove() }
+        let path = FileManager.default.temporaryDirectory.path + "/replay-names-\(UUID().uuidString).rec"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        var index = 0
+        var names: [String: String] = [:]
+        // Every third stream's UUID in mixed case, every seventh under a prefix no fold knows.
+        let rename = { (stream: String) -> String in
+            if let known = names[stream] { return known }
+            index += 1
+            var renamed = stream
+            if index % 7 == 0 {
+                renamed = "other-" + stream
+            } else if index % 3 == 0, let letter = stream.lastIndex(where: { "abcdefABCDEF".contains($0) }) {
+                let flipped = stream[letter].isUppercase ? stream[letter].lowercased() : stream[letter].uppercased()
+                renamed = stream.replacingCharacters(in: letter...letter, with: flipped)
+            }
+            names[stream] = renamed
+            return renamed
+        }
+        let recording = try ReplayRun<DomainReplayFold>(.record(path: path), rules: "real", page: 64)
+        try Self.feedRenamed(store, to: recording, rename: rename)
+        try recording.finishRecord()
+        var recorded: [String] = []
+        try recording.outcomes { recorded.append($0.stream) }
+        #expect(recorded == names.values.sorted())
+        #expect(recorded.contains { $0.hasPrefix("other-") })
+
+        let comparing = try ReplayRun<DomainReplayFold>(.compare(path: path), rules: "real", page: 64)
+        try Self.feedRenamed(store, to: comparing, rename: rename)
+        let comparison = try comparing.finishComparison()
+        #expect(comparison.isSame && comparison.streams == names.count)
     }
 }

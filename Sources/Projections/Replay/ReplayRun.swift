@@ -22,8 +22,9 @@ import JournalCore
 /// event, ``ReplayLogScan``) is taken gives its final outcome to ``ReplayFinals`` (spilled to a
 /// temporary file, given back in name order for `replay --all`'s report) and its entry is reused
 /// by a later stream: what is held is bounded by the streams open at once, not by the log's.
-/// Comparing, the record's streams are found by name, so each stream keeps its entry (without
-/// its aggregate once ended). See docs/decisions/replay-records.md.
+/// Comparing, the record's streams are found by name; a stream is judged, and its entry reused,
+/// once both sides are past its end (the record marks each stream's last entry, the store its
+/// last event), so that the same bound holds. See docs/decisions/replay-records.md.
 public final class ReplayRun<Fold: ReplayFold> {
     public enum Mode {
         case record(path: String)
@@ -61,11 +62,15 @@ public final class ReplayRun<Fold: ReplayFold> {
     private var freeEntries: [Int] = []
     /// Recording: every stream's final outcome, for ``outcomes(_:)``.
     private var finals: ReplayFinals?
-    /// The streams fed (recording: numbered in this order in the record).
+    /// The streams fed.
     private(set) public var streams = 0
-    private var liveStreams = 0
-    /// Record stream numbers to entries (comparing).
-    private var thenEntries: [Int] = []
+    /// Comparing: the record's slots to entries (-1 for a stream left out).
+    private var thenSlots: [Int] = []
+    /// Comparing: what the streams already judged (both sides past their ends) gave.
+    private var judged = (
+        streams: 0, differences: [ReplayComparison.Difference](), onlyNow: [String](),
+        onlyThen: [String]()
+    )
     private var nowSchemas: [String: Schema] = [:]
     private var thenSchemas: [String: (keys: [String], initial: JSONObject)] = [:]
     /// The record's initial state of a prefix in the now keys' order, per prefix.
@@ -163,7 +168,7 @@ public final class ReplayRun<Fold: ReplayFold> {
         if !entries[index].fed {
             entries[index].fed = true
             streams += 1
-            liveStreams += 1
+            entries[index].key = key
             entries[index].end = end() ?? .max
             filling.starts.append((Int32(index), entries[index].name, entries[index].end))
         }
@@ -188,18 +193,20 @@ public final class ReplayRun<Fold: ReplayFold> {
     }
 
     /// The entry of the stream `name`, made when it has none. Recording, the log's keys alone
-    /// find a stream (the store names each stream id once): no map by name is kept, and the
-    /// entry of a stream that ended is reused.
+    /// find a stream (the store names each stream id once): no map by name is kept. The entry of
+    /// a stream that ended (comparing: on both sides) is reused.
     private func entry(named name: String, key: Int64 = -1) -> Int {
         if writer == nil, let index = byName[name] { return index }
-        let made = ReplayEntry(name: name, key: key, number: streams)
+        let index: Int
         if let free = freeEntries.popLast() {
-            entries[free] = made
-            return free
+            index = free
+            entries[index] = ReplayEntry(name: name, key: key)
+        } else {
+            index = entries.count
+            entries.append(ReplayEntry(name: name, key: key))
         }
-        entries.append(made)
-        if writer == nil { byName[name] = entries.count - 1 }
-        return entries.count - 1
+        if writer == nil { byName[name] = index }
+        return index
     }
 
     /// Hands the filled page to the lanes, then takes the results of the page before it.
@@ -237,7 +244,7 @@ public final class ReplayRun<Fold: ReplayFold> {
         for task in tasks { task.finish() }
         folding = nil
         peakLiveFolds = max(peakLiveFolds, lanes.reduce(0) { $0 + $1.live })
-        peakLiveStreams = max(peakLiveStreams, liveStreams)
+        peakLiveStreams = max(peakLiveStreams, entries.count - freeEntries.count)
         return foldingOutput
     }
 
@@ -258,12 +265,17 @@ public final class ReplayRun<Fold: ReplayFold> {
             cursors[lane] += 1
             let side = now(Int(event.entry), result, position: event.position, output: outputs[lane])
             let index = Int(event.entry)
+            let ends = event.position == entries[index].end
             if let writer {
-                try record(side, of: index, writer)
-                if event.position == entries[index].end { try ended(index, last: side) }
+                try record(side, of: index, ends: ends, writer)
+                if ends { try ended(index, last: side) }
             } else {
                 entries[index].nowQueue.append(side)
                 try compareQueued(index)
+                if ends {
+                    entries[index].nowEnded = true
+                    judgeIfEnded(index)
+                }
             }
         }
     }
@@ -289,10 +301,7 @@ public final class ReplayRun<Fold: ReplayFold> {
             return .fails(reason)
         case .state:
             let prefix = entries[index].prefix
-            if version == 0, nowSchemas[prefix] == nil, let fold = try? Fold.start(stream: entries[index].name) {
-                let initial = fold.replaySummary
-                nowSchemas[prefix] = Schema(keys: initial.keys, initial: StateFields(initial, keys: initial.keys))
-            }
+            if version == 0 { _ = schema(of: index) }
             if version > 0, entries[index].previous == nil, result.before >= 0, nowSchemas[prefix] != nil,
                 writer != nil || (entries[index].compared == version && entries[index].difference == nil)
             {
@@ -308,26 +317,41 @@ public final class ReplayRun<Fold: ReplayFold> {
 
     // MARK: - Recording
 
-    private func record(_ side: ReplaySide, of index: Int, _ writer: ReplayRecordWriter) throws(ReplayRecordError) {
-        let number = entries[index].number
-        if !entries[index].recorded {
-            entries[index].recorded = true
-            try writer.stream(name: entries[index].name)
-        }
-        switch side {
-        case let .state(fields):
-            let prefix = entries[index].prefix
-            guard let schema = nowSchemas[prefix] else { return }
-            if thenSchemas[prefix] == nil {
-                thenSchemas[prefix] = (schema.keys, JSONObject())
+    /// The keys and initial state of the stream's category, when its name has one.
+    private func schema(of index: Int) -> Schema? {
+        let prefix = entries[index].prefix
+        if let known = nowSchemas[prefix] { return known }
+        guard let fold = try? Fold.start(stream: entries[index].name) else { return nil }
+        let initial = fold.replaySummary
+        let schema = Schema(keys: initial.keys, initial: StateFields(initial, keys: initial.keys))
+        nowSchemas[prefix] = schema
+        return schema
+    }
+
+    private func record(_ side: ReplaySide, of index: Int, ends: Bool, _ writer: ReplayRecordWriter)
+        throws(ReplayRecordError)
+    {
+        if entries[index].slot < 0, let schema = schema(of: index) {
+            entries[index].category = try writer.category(prefix: entries[index].prefix) {
                 var initial: [UInt8] = []
                 schema.initial.writeObject(keys: schema.keys, into: &initial)
-                try writer.initial(prefix: prefix, summary: initial)
+                return (schema.keys.count, initial)
             }
-            try writer.step(number, before: entries[index].previous ?? schema.initial, after: fields)
+        }
+        let name = entries[index].name
+        let category = entries[index].category >= 0 ? entries[index].category : nil
+        switch side {
+        case let .state(fields):
+            guard let category, let schema = nowSchemas[entries[index].prefix] else {
+                preconditionFailure("a state of a stream of no category")
+            }
+            try writer.step(
+                slot: &entries[index].slot, name: name, category: category, ends: ends,
+                before: entries[index].previous ?? schema.initial, after: fields)
             entries[index].previous = entries[index].ended ? nil : fields
-        case let .fails(reason): try writer.fails(number, reason: reason)
-        case .skipped: try writer.skipped(number)
+        case let .fails(reason):
+            try writer.fails(slot: &entries[index].slot, name: name, category: category, ends: ends, reason: reason)
+        case .skipped: try writer.skipped(slot: &entries[index].slot, name: name, category: category, ends: ends)
         }
     }
 
@@ -336,15 +360,21 @@ public final class ReplayRun<Fold: ReplayFold> {
     private func ended(_ index: Int, last side: ReplaySide) throws(ReplayRecordError) {
         let state: StateFields? = if case let .state(fields) = side { fields } else { nil }
         try keepFinal(index, state: state)
+        release(index)
+    }
+
+    /// Frees the entry of a stream that ended (on both sides, comparing) for a later stream; a
+    /// later event of its key is refused (``feed``).
+    private func release(_ index: Int) {
         let key = entries[index].key
         if key >= 0, key < Int64(byDenseKey.count) {
             byDenseKey[Int(key)] = Self.endedKey
         } else {
             byKey[key] = Int(Self.endedKey)
         }
-        entries[index] = ReplayEntry(name: "", key: -1, number: -1)
+        if writer == nil { byName.removeValue(forKey: entries[index].name) }
+        entries[index] = ReplayEntry(name: "")
         freeEntries.append(index)
-        liveStreams -= 1
     }
 
     /// Gives the stream's final outcome to `finals`: its failure, else `state`, else (`fromFold`,
@@ -368,29 +398,28 @@ public final class ReplayRun<Fold: ReplayFold> {
         var read = 0
         while count.map({ read < $0 }) ?? true, let item = try reader.next() {
             switch item {
-            case let .stream(name):
-                guard only == nil || only == name else {
-                    thenEntries.append(-1)
-                    continue
-                }
-                let index = entry(named: name)
-                entries[index].inThen = true
-                thenEntries.append(index)
             case let .initial(prefix, summary):
-                guard let object = try? parser.parse(summary).objectValue else {
-                    throw ReplayRecordError("the record \(reader.path) is damaged: an initial state is not an object")
-                }
-                thenSchemas[prefix] = (object.keys, object)
+                thenSchemas[prefix] = (summary.keys, summary)
                 thenInitial[prefix] = nil
-            case let .step(number, changes):
+            case let .event(slot, name, ends, side):
                 read += 1
-                try thenSide(.state(changes), of: thenEntries[number])
-            case let .fails(number, reason):
-                read += 1
-                try thenSide(.fails(reason), of: thenEntries[number])
-            case let .skipped(number):
-                read += 1
-                try thenSide(.skipped, of: thenEntries[number])
+                if let name {
+                    var index = -1
+                    if only == nil || only == name {
+                        index = entry(named: name)
+                        entries[index].inThen = true
+                    }
+                    if slot >= thenSlots.count {
+                        thenSlots.append(contentsOf: repeatElement(-1, count: 1 + slot - thenSlots.count))
+                    }
+                    thenSlots[slot] = index
+                }
+                let index = thenSlots[slot]
+                try thenSide(side, of: index)
+                if ends, index >= 0 {
+                    entries[index].thenEnded = true
+                    judgeIfEnded(index)
+                }
             }
         }
     }
@@ -453,24 +482,29 @@ public final class ReplayRun<Fold: ReplayFold> {
     /// The fields in which the then state (the state both sides had before `version`, with the
     /// record's changes) differs from `now`; nil when none does.
     private func stateDifference(
-        _ index: Int, version: Int64, changes: [(index: Int, value: [UInt8])], now: StateFields
+        _ index: Int, version: Int64, changes: ReplayChanges, now: StateFields
     ) throws(ReplayRecordError) -> [ReplayComparison.Field]? {
         let prefix = entries[index].prefix
         guard let schema = nowSchemas[prefix] else { return nil }
         let base = try thenBase(prefix, schema: schema)
         let mapping = try thenToNow(prefix, schema: schema)
+        if mapping.identity,
+            Self.same(version == 0 ? base.fields : entries[index].previous ?? base.fields, changed: changes, now)
+        {
+            return nil
+        }
         var mapped: [(index: Int, value: [UInt8])] = []
         var extra = version == 0 ? base.extra : []
-        for change in changes {
-            guard change.index < mapping.keys.count else {
+        for (position, thenIndex) in changes.indices.enumerated() {
+            guard thenIndex < mapping.keys.count else {
                 throw ReplayRecordError("the record \(reader?.path ?? "") is damaged: a field beyond its state's")
             }
-            if let nowIndex = mapping.indices[change.index] {
-                mapped.append((nowIndex, change.value))
+            let value = Array(changes.values[position])
+            if let nowIndex = mapping.indices[thenIndex] {
+                mapped.append((nowIndex, value))
             } else {
-                extra.removeAll { $0.key == mapping.keys[change.index] }
-                let value = (try? parser.parse(change.value)) ?? .null
-                extra.append((mapping.keys[change.index], value))
+                extra.removeAll { $0.key == mapping.keys[thenIndex] }
+                extra.append((mapping.keys[thenIndex], (try? parser.parse(value)) ?? .null))
             }
         }
         mapped.sort { $0.index < $1.index }
@@ -489,6 +523,21 @@ public final class ReplayRun<Fold: ReplayFold> {
         return fields
     }
 
+    /// True when `before` with `changes` (in the same keys) is `now`, field by field.
+    private static func same(_ before: StateFields, changed changes: ReplayChanges, _ now: StateFields) -> Bool {
+        guard before.count == now.count else { return false }
+        var next = 0
+        for field in 0..<now.count {
+            if next < changes.indices.count, changes.indices[next] == field {
+                guard changes.values.sameField(next, as: now, at: field) else { return false }
+                next += 1
+            } else if !before.sameField(field, as: now) {
+                return false
+            }
+        }
+        return next == changes.indices.count
+    }
+
     private static func differences(
         path: String, _ before: JSONValue, _ after: JSONValue, into fields: inout [ReplayComparison.Field]
     ) {
@@ -503,10 +552,10 @@ public final class ReplayRun<Fold: ReplayFold> {
         fields.append(ReplayComparison.Field(path: path, before: before, after: after))
     }
 
-    private var mappings: [String: (keys: [String], indices: [Int?])] = [:]
+    private var mappings: [String: (keys: [String], indices: [Int?], identity: Bool)] = [:]
 
     private func thenToNow(_ prefix: String, schema: Schema) throws(ReplayRecordError) -> (
-        keys: [String], indices: [Int?]
+        keys: [String], indices: [Int?], identity: Bool
     ) {
         if let known = mappings[prefix] { return known }
         guard let then = thenSchemas[prefix] else {
@@ -514,7 +563,7 @@ public final class ReplayRun<Fold: ReplayFold> {
         }
         var position: [String: Int] = [:]
         for (index, key) in schema.keys.enumerated() { position[key] = index }
-        let mapping = (then.keys, then.keys.map { position[$0] })
+        let mapping = (then.keys, then.keys.map { position[$0] }, then.keys == schema.keys)
         mappings[prefix] = mapping
         return mapping
     }
@@ -557,36 +606,44 @@ public final class ReplayRun<Fold: ReplayFold> {
     public func finishComparison() throws(ReplayRecordError) -> ReplayComparison {
         try drain()
         try readThen(events: nil)
-        var compared = 0
-        var differences: [ReplayComparison.Difference] = []
-        var onlyNow: [String] = []
-        var onlyThen: [String] = []
-        for entry in entries {
-            switch (entry.inThen, entry.inNow) {
-            case (true, false): onlyThen.append(entry.name)
-            case (false, true): onlyNow.append(entry.name)
-            case (false, false): break
-            case (true, true):
-                compared += 1
-                var found = entry.difference
-                if found == nil, entry.versionsThen != entry.versions {
-                    found = ReplayPendingDifference(
-                        version: min(entry.versionsThen, entry.versions),
-                        then: entry.thenFailure.map { (.fails, $0) } ?? (.folds, nil),
-                        now: entry.failure.map { (.fails, $0.reason) } ?? (.folds, nil), fields: [])
-                }
-                guard let found else { continue }
-                differences.append(
-                    ReplayComparison.Difference(
-                        stream: entry.name, version: found.version, then: found.then.0, now: found.now.0,
-                        thenReason: found.then.1, nowReason: found.now.1, versionsThen: entry.versionsThen,
-                        versionsNow: entry.versions, fields: found.fields))
-            }
-        }
-        differences.sort { $0.stream < $1.stream }
+        for index in entries.indices { judge(entries[index]) }
         return ReplayComparison(
-            streams: compared, differences: differences, onlyNow: onlyNow.sorted(), onlyThen: onlyThen.sorted(),
-            rulesThen: reader?.rules ?? "", rulesNow: rules)
+            streams: judged.streams, differences: judged.differences.sorted { $0.stream < $1.stream },
+            onlyNow: judged.onlyNow.sorted(), onlyThen: judged.onlyThen.sorted(), rulesThen: reader?.rules ?? "",
+            rulesNow: rules)
+    }
+
+    /// Judges a stream both sides have passed the end of (the record's end mark, the store's
+    /// last event), and frees its entry: what a comparison holds is then the streams open on
+    /// either side, not the log's.
+    private func judgeIfEnded(_ index: Int) {
+        guard entries[index].thenEnded, entries[index].nowEnded else { return }
+        judge(entries[index])
+        release(index)
+    }
+
+    /// Adds the stream's verdict to `judged`.
+    private func judge(_ entry: ReplayEntry) {
+        switch (entry.inThen, entry.inNow) {
+        case (true, false): judged.onlyThen.append(entry.name)
+        case (false, true): judged.onlyNow.append(entry.name)
+        case (false, false): break
+        case (true, true):
+            judged.streams += 1
+            var found = entry.difference
+            if found == nil, entry.versionsThen != entry.versions {
+                found = ReplayPendingDifference(
+                    version: min(entry.versionsThen, entry.versions),
+                    then: entry.thenFailure.map { (.fails, $0) } ?? (.folds, nil),
+                    now: entry.failure.map { (.fails, $0.reason) } ?? (.folds, nil), fields: [])
+            }
+            guard let found else { return }
+            judged.differences.append(
+                ReplayComparison.Difference(
+                    stream: entry.name, version: found.version, then: found.then.0, now: found.now.0,
+                    thenReason: found.then.1, nowReason: found.now.1, versionsThen: entry.versionsThen,
+                    versionsNow: entry.versions, fields: found.fields))
+        }
     }
 
     /// Every stream's final outcome, in name order (for `replay --all`'s own report), once a
@@ -606,7 +663,7 @@ enum ReplaySide {
 }
 
 enum ReplayThenSide {
-    case state([(index: Int, value: [UInt8])])
+    case state(ReplayChanges)
     case fails(String)
     case skipped
 }
@@ -615,16 +672,17 @@ struct ReplayEntry {
     let name: String
     let prefix: String
     /// The log's key of the stream (the store's stream id); -1 when not fed from a log.
-    let key: Int64
-    /// Recording: the stream's number in the record.
-    let number: Int
+    var key: Int64
+    /// Recording: the stream's slot in the record (-1 before its first entry) and the number of
+    /// its category (-1 for a name of none).
+    var slot = -1
+    var category = -1
     /// The state after the last recorded version, or the last version compared equal; nil
     /// for an ended stream whose fold is at that version (made again from it when needed).
     var previous: StateFields?
     var versions: Int64 = 0
     var folded = 0
     var failure: (version: Int64, position: Int64, reason: String)?
-    var recorded = false
     /// The stream's first event was fed (its name went to its lane).
     var fed = false
     /// The position of its last event as the store records it; `Int64.max` when unknown.
@@ -634,6 +692,10 @@ struct ReplayEntry {
     // Comparing.
     var inNow = false
     var inThen = false
+    /// The stream's last event was taken (the store's record of its end), and the record's end
+    /// mark of it read.
+    var nowEnded = false
+    var thenEnded = false
     var versionsThen: Int64 = 0
     var thenFailure: String?
     var compared: Int64 = 0
@@ -641,10 +703,9 @@ struct ReplayEntry {
     var nowQueue: [ReplaySide] = []
     var difference: ReplayPendingDifference?
 
-    init(name: String, key: Int64 = -1, number: Int = -1) {
+    init(name: String, key: Int64 = -1) {
         self.name = name
         self.key = key
-        self.number = number
         prefix = ReplayRecordFormat.prefix(of: name)
     }
 }

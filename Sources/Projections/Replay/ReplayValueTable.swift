@@ -8,7 +8,7 @@ struct ReplayValueTable {
     private var ends: [Int32] = []
     private var hashes: [UInt32] = []
     /// Value numbers, -1 for an empty slot; a power of two long, at most half full.
-    private var slots: [Int32] = Array(repeating: -1, count: 1 << 12)
+    private var slots: [Int32] = Array(repeating: -1, count: 1 << 6)
 
     var count: Int { ends.count }
 

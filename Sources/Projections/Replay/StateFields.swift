@@ -50,6 +50,22 @@ struct StateFields: Equatable {
         bytes[(index == 0 ? 0 : ends[index - 1])..<ends[index]]
     }
 
+    /// True when field `index` has the same bytes here as field `otherIndex` (by default the
+    /// same) in `other`.
+    func sameField(_ index: Int, as other: StateFields, at otherIndex: Int? = nil) -> Bool {
+        let otherIndex = otherIndex ?? index
+        let start = index == 0 ? 0 : ends[index - 1]
+        let otherStart = otherIndex == 0 ? 0 : other.ends[otherIndex - 1]
+        let count = ends[index] - start
+        guard count == other.ends[otherIndex] - otherStart else { return false }
+        return bytes.withUnsafeBufferPointer { mine in
+            other.bytes.withUnsafeBufferPointer { theirs in
+                for offset in 0..<count where mine[start + offset] != theirs[otherStart + offset] { return false }
+                return true
+            }
+        }
+    }
+
     mutating func append<C: Collection<UInt8>>(_ value: C) {
         bytes.append(contentsOf: value)
         ends.append(bytes.count)
