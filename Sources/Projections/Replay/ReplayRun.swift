@@ -46,6 +46,14 @@ public final class ReplayRun<Fold: ReplayFold> {
     private struct Schema {
         var keys: [String]
         var initial: StateFields
+        /// The keys as an object of the state writes them (``StateFields/objectKeys(_:)``).
+        var objectKeys: [[UInt8]]
+
+        init(keys: [String], initial: StateFields) {
+            self.keys = keys
+            self.initial = initial
+            objectKeys = StateFields.objectKeys(keys)
+        }
     }
 
     public let rules: String
@@ -256,9 +264,10 @@ public final class ReplayRun<Fold: ReplayFold> {
     private func take(_ batch: ReplayBatch, output: Int) throws(ReplayRecordError) {
         var cursors = [Int](repeating: 0, count: lanes.count)
         let outputs = lanes.map { $0.outputs[output] }
+        let laneCount = lanes.count
         for event in batch.events {
             if reader != nil { try readThen(events: 1) }
-            let lane = Int(event.entry) % lanes.count
+            let lane = Int(event.entry) % laneCount
             let result = outputs[lane].results[cursors[lane]]
             cursors[lane] += 1
             let side = now(Int(event.entry), result, position: event.position, output: outputs[lane])
@@ -381,7 +390,7 @@ public final class ReplayRun<Fold: ReplayFold> {
         guard let finals else { return }
         let entry = entries[index]
         try finals.add(stream: entry.name, events: entry.folded, failure: entry.failure) { bytes in
-            guard let keys = nowSchemas[entry.prefix]?.keys,
+            guard let keys = nowSchemas[entry.prefix]?.objectKeys,
                 let fields = state ?? (fromFold ? lanes[index % lanes.count].state(ofEntry: index) : nil)
             else { return bytes.append(contentsOf: "{}".utf8) }
             fields.writeObject(keys: keys, into: &bytes)

@@ -74,14 +74,60 @@ struct StateFields: Equatable {
     /// Appends the object these fields are the values of, `keys` their keys, as compact JSON
     /// (what `JSONWriter` writes for the summary they were taken from).
     func writeObject(keys: [String], into out: inout [UInt8]) {
+        writeObject(keys: Self.objectKeys(keys), into: &out)
+    }
+
+    /// Each key as ``writeObject(keys:into:)`` writes it before its value: `"key":`, after a
+    /// comma but for the first. Made once per category, so that writing an object writes no key.
+    static func objectKeys(_ keys: [String]) -> [[UInt8]] {
+        keys.enumerated().map { index, key in
+            var bytes: [UInt8] = index > 0 ? [UInt8(ascii: ",")] : []
+            JSONWriter.writeString(key, into: &bytes)
+            bytes.append(UInt8(ascii: ":"))
+            return bytes
+        }
+    }
+
+    /// ``writeObject(keys:into:)`` with the keys made by ``objectKeys(_:)``.
+    func writeObject(keys: [[UInt8]], into out: inout [UInt8]) {
         out.append(UInt8(ascii: "{"))
         for (index, key) in keys.enumerated() where index < count {
-            if index > 0 { out.append(UInt8(ascii: ",")) }
-            JSONWriter.writeString(key, into: &out)
-            out.append(UInt8(ascii: ":"))
+            out.append(contentsOf: key)
             out.append(contentsOf: self[index])
         }
         out.append(UInt8(ascii: "}"))
+    }
+
+    /// Appends to `changed` the numbers of the fields of these that differ from `before` (all
+    /// of them past its count), in order; returns them as a mask of the fields below 64.
+    func changedFields(from before: StateFields, into changed: inout [Int]) -> UInt64 {
+        var mask: UInt64 = 0
+        bytes.withUnsafeBufferPointer { mine in
+            before.bytes.withUnsafeBufferPointer { theirs in
+                var start = 0
+                var beforeStart = 0
+                for index in 0..<ends.count {
+                    let end = ends[index]
+                    var same = index < before.ends.count
+                    if same {
+                        let beforeEnd = before.ends[index]
+                        same = end - start == beforeEnd - beforeStart
+                        var offset = 0
+                        while same, offset < end - start {
+                            same = mine[start + offset] == theirs[beforeStart + offset]
+                            offset += 1
+                        }
+                        beforeStart = beforeEnd
+                    }
+                    if !same {
+                        changed.append(index)
+                        if index < 64 { mask |= 1 << UInt64(index) }
+                    }
+                    start = end
+                }
+            }
+        }
+        return mask
     }
 
     /// These fields with the values of `changes` (field index, value) in place of theirs.
