@@ -113,17 +113,28 @@ public enum SensitiveDataGuard {
 
     /// True when `key` is a forbidden key in any letter case.
     public static func isForbiddenKey(_ key: String) -> Bool {
-        var ascii = true
-        let count = key.utf8.count
-        // The forbidden keys are 3 to 22 ASCII letters: compare in place, folding ASCII case.
+        if let found = asciiForbiddenKey(key.utf8) { return found }
+        // Non-ASCII: compare with Unicode lowercasing (e.g. a KELVIN SIGN standing for `k`).
+        return forbiddenKeys.contains(key.lowercased())
+    }
+
+    /// True when the ASCII key `key` (a flat member's key, read in place) is a forbidden key
+    /// in any letter case; the same answer as `isForbiddenKey(_:)` for the key as text.
+    public static func isForbiddenKey(ascii key: UnsafeRawBufferPointer) -> Bool {
+        asciiForbiddenKey(key) ?? isForbiddenKey(String(decoding: key, as: UTF8.self))
+    }
+
+    /// Whether `key` is a forbidden key, compared in place folding ASCII case; nil when it
+    /// holds a non-ASCII byte (Unicode lowercasing decides then).
+    @inline(__always)
+    private static func asciiForbiddenKey(_ key: some Collection<UInt8>) -> Bool? {
+        let count = key.count
+        // The forbidden keys are 3 to 22 ASCII letters.
         if count >= 3 && count <= 22 {
             candidates: for candidate in forbiddenKeyBytes where candidate.count == count {
                 var index = 0
-                for byte in key.utf8 {
-                    if byte >= 0x80 {
-                        ascii = false
-                        break candidates
-                    }
+                for byte in key {
+                    if byte >= 0x80 { return nil }
                     let folded = byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
                     if folded != candidate[index] { continue candidates }
                     index += 1
@@ -131,9 +142,7 @@ public enum SensitiveDataGuard {
                 return true
             }
         }
-        if ascii && !key.utf8.contains(where: { $0 >= 0x80 }) { return false }
-        // Non-ASCII: compare with Unicode lowercasing (e.g. a KELVIN SIGN standing for `k`).
-        return forbiddenKeys.contains(key.lowercased())
+        return key.contains(where: { $0 >= 0x80 }) ? nil : false
     }
 
     private static let forbiddenKeyBytes: [[UInt8]] = forbiddenKeys.map { Array($0.utf8) }
@@ -141,18 +150,22 @@ public enum SensitiveDataGuard {
     // MARK: - Card numbers
 
     /// True when `text` (a JSON number's text) is an integer of 13 to 19 digits without sign.
-    public static func isCardNumberInteger(_ text: String) -> Bool {
-        let count = text.utf8.count
+    public static func isCardNumberInteger(_ text: String) -> Bool { isCardNumberInteger(digits: text.utf8) }
+
+    /// `isCardNumberInteger(_:)` of a number's text read in place.
+    public static func isCardNumberInteger(_ text: UnsafeRawBufferPointer) -> Bool { isCardNumberInteger(digits: text) }
+
+    @inline(__always)
+    private static func isCardNumberInteger(digits text: some Collection<UInt8>) -> Bool {
+        let count = text.count
         guard count >= 13 && count <= 19 else { return false }
-        return text.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
+        return text.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
     }
 
     /// True when `string` holds a digit run that looks like a card number (see the type's doc).
     public static func containsCardNumber(_ string: String) -> Bool {
         // Fast path: fewer than 13 ASCII digits cannot hold a card number.
-        var digitCount = 0
-        for byte in string.utf8 where byte >= 0x30 && byte <= 0x39 { digitCount += 1 }
-        guard digitCount >= 13 else { return false }
+        guard hasCardNumberDigits(string.utf8) else { return false }
         if UUIDText.isUUID(string) { return false }
         let scalars = Array(string.unicodeScalars)
         var found = false
@@ -168,6 +181,21 @@ public enum SensitiveDataGuard {
             return true
         }
         return found
+    }
+
+    /// `containsCardNumber(_:)` of a string's UTF-8 bytes read in place: a string becomes text
+    /// only when it holds enough digits to hold a card number.
+    public static func containsCardNumber(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard hasCardNumberDigits(bytes) else { return false }
+        return containsCardNumber(String(decoding: bytes, as: UTF8.self))
+    }
+
+    /// Whether `text` holds at least the 13 ASCII digits of the shortest card number.
+    @inline(__always)
+    private static func hasCardNumberDigits(_ text: some Collection<UInt8>) -> Bool {
+        var digitCount = 0
+        for byte in text where byte >= 0x30 && byte <= 0x39 { digitCount += 1 }
+        return digitCount >= 13
     }
 
     /// A maximal run of ASCII digits in which single spaces or single dashes may stand between

@@ -95,13 +95,12 @@ package enum SensitiveData {
     /// Whether a flat object's members pass the guard: no forbidden key, no integer or string
     /// that looks like a card number (what `problem(data:meta:)` finds in the same members).
     static func passes(_ flat: JSONFlatObject) -> Bool {
+        // Read in place: a member becomes text only when its string holds enough digits to
+        // hold a card number.
         for index in 0..<flat.count {
-            if SensitiveDataGuard.isForbiddenKey(flat.key(at: index)) { return false }
-            switch flat.value(at: index) {
-            case let .number(number): if SensitiveDataGuard.isCardNumberInteger(number.text) { return false }
-            case let .string(string): if SensitiveDataGuard.containsCardNumber(string) { return false }
-            case .null, .bool, .array, .object: continue
-            }
+            if SensitiveDataGuard.isForbiddenKey(ascii: flat.keyBytes(at: index)) { return false }
+            if let text = flat.integerBytes(at: index), SensitiveDataGuard.isCardNumberInteger(text) { return false }
+            if let text = flat.stringBytes(at: index), SensitiveDataGuard.containsCardNumber(text) { return false }
         }
         return true
     }

@@ -84,6 +84,31 @@ public struct JSONFlatObject {
         }
     }
 
+    /// The bytes of the key at `index` (ASCII, without quotes), in place: valid only while the
+    /// object is.
+    public func keyBytes(at index: Int) -> UnsafeRawBufferPointer {
+        let member = members[index]
+        return UnsafeRawBufferPointer(rebasing: bytes[Int(member.keyStart)..<Int(member.keyEnd)])
+    }
+
+    /// The bytes of the member at `index` when its value is a string (ASCII, without quotes),
+    /// in place, else nil.
+    public func stringBytes(at index: Int) -> UnsafeRawBufferPointer? {
+        valueBytes(at: index, when: .string)
+    }
+
+    /// The text of the member at `index` when its value is an integer (`-` and digits), in
+    /// place, else nil.
+    public func integerBytes(at index: Int) -> UnsafeRawBufferPointer? {
+        valueBytes(at: index, when: .integer)
+    }
+
+    private func valueBytes(at index: Int, when kind: Kind) -> UnsafeRawBufferPointer? {
+        let member = members[index]
+        guard member.kind == kind else { return nil }
+        return UnsafeRawBufferPointer(rebasing: bytes[Int(member.valueStart)..<Int(member.valueEnd)])
+    }
+
     /// The members as a parsed object, in document order (what ``JSONParser`` gives).
     public var object: JSONObject {
         var object = JSONObject()

@@ -116,3 +116,29 @@ extension SensitiveDataGuardTests {
         #expect(SensitiveDataGuard.isForbiddenKey("ChallengeHTMLDataEntry"))
     }
 }
+
+extension SensitiveDataGuardTests {
+    @Test func aMembersBytesAreJudgedAsItsTextIs() {
+        let keys = SensitiveDataGuardTests.forbiddenKeys.flatMap { [$0, $0.uppercased(), $0 + "Ref"] } + [
+            "pa", "", "x", "4111111111111111", "pushTo\u{212A}en", "pushTökën", "status"
+        ]
+        for key in keys {
+            let fromBytes = Array(key.utf8).withUnsafeBytes { SensitiveDataGuard.isForbiddenKey(ascii: $0) }
+            #expect(fromBytes == SensitiveDataGuard.isForbiddenKey(key), "key \(key)")
+        }
+        let integers = ["0", "123456789012", "1234567890123", "1234567890123456789", "12345678901234567890", "-4111111111111111"]
+        for text in integers {
+            let fromBytes = Array(text.utf8).withUnsafeBytes { SensitiveDataGuard.isCardNumberInteger($0) }
+            #expect(fromBytes == SensitiveDataGuard.isCardNumberInteger(text), "integer \(text)")
+        }
+        let strings = [
+            "", "ok", "4111111111111111", "4111111111111112", "card 4111-1111-1111-1111 declined", "411111111111",
+            "x4111111111111111", "4111111111111111 é", "é4111111111111111", "8A880DC0-D2D2-4067-BCB1-B08D1690B26E",
+            "12345678-1234-1234-1234-123456789012", "2026-11-29T10:15:02.125Z"
+        ]
+        for string in strings {
+            let fromBytes = Array(string.utf8).withUnsafeBytes { SensitiveDataGuard.containsCardNumber($0) }
+            #expect(fromBytes == SensitiveDataGuard.containsCardNumber(string), "string \(string)")
+        }
+    }
+}
