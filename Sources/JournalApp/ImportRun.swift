@@ -92,16 +92,20 @@ package enum ImportRun {
             // line goes on with a key, else an ordinary invalid line.
             var held: (line: InputLine, rejection: Importer.Rejection)?
             var next = try input.next()
-            reading: while let chunk = next {
+            reading: while var chunk = next {
                 next = nil
                 bytesConsumed = chunk.bytesConsumed
-                for prepared in chunk.lines {
-                    let line = prepared.line
+                for index in chunk.lines.indices {
+                    let line = chunk.lines[index].line
                     summary.lines = line.number
                     if line.number & 0xFF == 0 {
                         progress?.update(done: bytesConsumed, events: Int64(line.number))
                     }
-                    if case .blank = prepared.content { continue }
+                    if case .blank = chunk.lines[index].content { continue }
+                    // The content moves into the importer (the payload into the event it
+                    // appends) rather than being copied; the chunk frees the rest.
+                    var prepared = Importer.PreparedLine(line: line, content: .blank)
+                    swap(&prepared.content, &chunk.lines[index].content)
                     let first = !seenNonBlank
                     seenNonBlank = true
                     if let pending = held {

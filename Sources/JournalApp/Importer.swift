@@ -177,7 +177,7 @@ package struct Importer {
     /// Validates a prepared line against the journal and the lines before it and, when it is
     /// valid and new, appends it.
     /// - Throws: only failures of the store itself (I/O, a full disk), which end the import.
-    package mutating func importPrepared(_ prepared: PreparedLine) throws(EventStoreError) -> Outcome {
+    package mutating func importPrepared(_ prepared: consuming PreparedLine) throws(EventStoreError) -> Outcome {
         let envelope: CheckedEnvelope
         let checkedStream: Result<StreamName, EventStoreError>
         let payload: Payload

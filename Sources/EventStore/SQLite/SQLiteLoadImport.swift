@@ -44,20 +44,19 @@ package final class SQLiteLoadImport: EventLoadWriting {
 
     deinit { abandon() }
 
-    package func append(_ event: ProposedEvent, to stream: StreamName, expectedVersion: ExpectedVersion)
+    package func append(_ event: consuming ProposedEvent, to stream: StreamName, expectedVersion: ExpectedVersion)
         throws(EventStoreError) -> Int64
     {
         guard !over else { throw SQLiteJournalLoad.over(load.path) }
-        try EventRules.validate([event], stream: stream, maxPayloadBytes: maxPayloadBytes)
-        var event = event
+        try EventRules.validate(event, stream: stream, maxPayloadBytes: maxPayloadBytes)
         // The store's clock when the event is appended, as an append reads it.
         if event.recordedAt == nil { event.recordedAt = clock() }
         if let last = queue.indices.last, queue[last].stream == stream,
             Self.versionAfter(queue[last]).map({ .exact($0) }) == expectedVersion
         {
-            queue[last].events.append(event)
+            queue[last].events.append(consume event)
         } else {
-            queue.append(StreamAppend(stream: stream, expectedVersion: expectedVersion, events: [event]))
+            queue.append(StreamAppend(stream: stream, expectedVersion: expectedVersion, events: [consume event]))
         }
         queuedEvents += 1
         position += 1

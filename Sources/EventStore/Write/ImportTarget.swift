@@ -26,7 +26,7 @@ package protocol EventLoadWriting: AnyObject {
     /// - Throws: `.invalidInput` or `.tooLarge` for an event the store's rules refuse (nothing
     ///   queued, the load goes on); any error of a batch written before (the load is over).
     /// An event without `recordedAt` gets the store's clock, as an append does.
-    func append(_ event: ProposedEvent, to stream: StreamName, expectedVersion: ExpectedVersion)
+    func append(_ event: consuming ProposedEvent, to stream: StreamName, expectedVersion: ExpectedVersion)
         throws(EventStoreError) -> Int64
 
     /// Writes what is queued, builds the indexes and puts the journal at its location. Returns
