@@ -290,6 +290,15 @@ public protocol EventStore: BatchAppending, Sendable {
     /// Up to `limit` events of the whole log with position ≥ `position`, in position order.
     func readAll(from position: Int64, limit: Int) throws(EventStoreError) -> [RecordedEvent]
 
+    /// ``readAll(from:limit:)`` lent in place: calls `body` for up to `limit` events with
+    /// position ≥ `position`, in position order, until it returns false, and returns how many it
+    /// handed over. Each event is checked against its chain link as `readAll` checks it, a batch
+    /// of links at a time beside the read (as ``EventScanning/scanAll(from:limit:_:)``): an event
+    /// may reach `body` before its check ends, and a failure is thrown at the latest when the
+    /// read returns, naming the first bad position.
+    @discardableResult
+    func readAll(from position: Int64, limit: Int, _ body: (LentEvent) -> Bool) throws(EventStoreError) -> Int
+
     /// The stream's last version, or nil when it has no events.
     func lastVersion(of stream: StreamName) throws(EventStoreError) -> Int64?
 

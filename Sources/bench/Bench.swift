@@ -19,14 +19,19 @@ final class Bench {
         System.printError("[\(elapsed / 60):\(seconds < 10 ? "0" : "")\(seconds)] " + message)
     }
 
+    /// `--dir`, made when missing, or a fresh directory under $TMPDIR.
+    func workDirectory() throws -> String {
+        try options.workDirectory.map { path throws(BenchError) -> String in
+            try System.makeDirectory(path)
+            return path
+        } ?? System.temporaryDirectory(prefix: "journal-bench-")
+    }
+
     func run() throws {
         if let journal = options.auditJournal { return try measureAuditOnly(journal) }
+        if let journal = options.readJournal { return try measureReadOnly(journal) }
         if let transactions = options.generatorTransactions { return try measureGenerator(transactions) }
-        let directory =
-            try options.workDirectory.map { path throws(BenchError) -> String in
-                try System.makeDirectory(path)
-                return path
-            } ?? System.temporaryDirectory(prefix: "journal-bench-")
+        let directory = try workDirectory()
         defer { if !options.keepFiles && options.workDirectory == nil { System.removeTree(directory) } }
         guard let journal = Bench.findJournalExecutable() else {
             throw BenchError("setup", "no release 'journal' executable next to bench (run 'swift build -c release')")
@@ -235,7 +240,7 @@ final class Bench {
     static let evidenceSamples = 30
 
     /// `--json FILE`: the metrics as one JSON object.
-    private func writeJSONIfAsked() throws {
+    func writeJSONIfAsked() throws {
         guard let path = options.jsonPath else { return }
         let file = try OutputFile(path: path)
         try file.write(Array(metrics.json().utf8))
@@ -476,6 +481,7 @@ final class Bench {
 
         let store = try SQLiteEventStore(path: path)
         var reads: [Timing] = []
+        var recordedReads: [Timing] = []
         var scans: [Timing] = []
         var replays: [Timing] = []
         var verifies: [Timing] = []
@@ -483,6 +489,7 @@ final class Bench {
         for _ in 0..<options.bigRuns {
             let read = try JournalBench.readAll(store)
             reads.append(read)
+            recordedReads.append(try JournalBench.readAllRecorded(store))
             scans.append(try JournalBench.scanAll(store))
             let replay = try runOverBigLog(
                 journal: journal, ["replay", "--all", "--db", path], events: Int(count), directory: directory)
@@ -496,6 +503,8 @@ final class Bench {
         }
         metrics["read_all_eps"] = Statistics.median(reads.map(\.eps))
         metrics["read_all_cpu_eps"] = Statistics.median(reads.map(\.cpuEPS))
+        metrics["read_all_recorded_eps"] = Statistics.median(recordedReads.map(\.eps))
+        metrics["read_all_recorded_cpu_eps"] = Statistics.median(recordedReads.map(\.cpuEPS))
         metrics["scan_all_eps"] = Statistics.median(scans.map(\.eps))
         metrics["scan_all_cpu_eps"] = Statistics.median(scans.map(\.cpuEPS))
         log(
@@ -545,6 +554,9 @@ final class Bench {
         }
         if let ours = metrics["import_eps"], let naive = metrics["naive_loader_eps"], naive > 0 {
             metrics["import_ratio_naive"] = ours / naive
+        }
+        if let ours = metrics["read_all_eps"], let raw = metrics["raw_read_all_eps"], raw > 0 {
+            metrics["read_all_ratio_raw"] = ours / raw
         }
         if let ours = metrics["read_all_eps"], let peer = metrics["peer_read_all_eps"], peer > 0 {
             metrics["read_all_ratio_peer"] = ours / peer

@@ -11,6 +11,8 @@ struct BenchOptions {
     var onlyBatch: Int?
     /// Only the audit latency, over an existing journal (e.g. a 10 M-event import).
     var auditJournal: String?
+    /// Only read all over an existing journal, beside raw SQLite's read of the same events.
+    var readJournal: String?
     /// Only the simulator's generator (`SimulationAppender.generate`): this many transactions
     /// and a fifth as many digitizations, no store.
     var generatorTransactions: Int?
@@ -39,8 +41,8 @@ struct BenchOptions {
 
     static let usage = """
         usage: bench [--quick] [--json FILE] [--dir DIR] [--runs N] [--big-events N] [--append-events N] [--no-peer] \
-        [--keep] [--appends-only [--batch N]] [--audit JOURNAL] [--generator N] [--no-serve | --serve-only] \
-        [--serve-seconds N] [--replay JOURNAL]
+        [--keep] [--appends-only [--batch N]] [--audit JOURNAL] [--read JOURNAL] [--generator N] \
+        [--no-serve | --serve-only] [--serve-seconds N] [--replay JOURNAL]
 
           --quick          small sizes (under 2 minutes); the audit log is smaller than 10 M events
           --json FILE      also write one JSON object with the metric keys of issue 7
@@ -55,6 +57,9 @@ struct BenchOptions {
           --batch N        with --appends-only: only N events per commit, no concurrent writers
           --audit JOURNAL  only the audit latency (audit_p99_ms) over an existing journal file, and
                            prove and bundle latency when it keeps a checkpoint (read only)
+          --read JOURNAL   only read all over an existing journal file (read only): the lent and the
+                           RecordedEvent forms, the borrowing scan and raw SQLite's read of a table
+                           of the same events (made in the work directory), in turn, --runs times
           --generator N    only the simulator's generator: the store batches of N transactions and
                            N/5 digitizations (seed 1) built and dropped; events per CPU-second
           --no-serve       skip `journal serve` under the load generator (bench/serve/loadgen.c)
@@ -96,6 +101,7 @@ struct BenchOptions {
             case "--appends-only": options.appendsOnly = true
             case "--batch": options.onlyBatch = try number("--batch")
             case "--audit": options.auditJournal = try value("--audit")
+            case "--read": options.readJournal = try value("--read")
             case "--generator": options.generatorTransactions = try number("--generator")
             case "--no-serve": options.skipServe = true
             case "--serve-only": options.serveOnly = true

@@ -193,6 +193,13 @@ struct CheckedReadsConformanceTests {
             }
         }
         #expect(try scanning.scanAll(from: 1, limit: Int(first) - 1) { _ in true } == Int(first) - 1)
+        // Read all lent in place checks the same way.
+        do {
+            try harness.store.readAll(from: 1, limit: .max) { _ in true }
+            Issue.record("read all lent from 1 passed")
+        } catch {
+            #expect(error.code == .integrity && error.position == first, "read all lent: \(error)")
+        }
         // A changed stored hash breaks the next event's link too; from the event after that,
         // the second change is the first bad position.
         do {
@@ -219,6 +226,10 @@ struct CheckedReadsConformanceTests {
                 (
                     "scanAll",
                     { () throws(EventStoreError) in _ = try scanning.scanAll(from: 1, limit: .max) { _ in true } }
+                ),
+                (
+                    "readAll lent",
+                    { () throws(EventStoreError) in _ = try harness.store.readAll(from: 1, limit: .max) { _ in true } }
                 )
             ] {
                 do {

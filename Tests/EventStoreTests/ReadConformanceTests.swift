@@ -37,6 +37,34 @@ struct ReadConformanceTests {
     }
 
     @Test(
+        "read all lends each event in place with what the array read returns, and stops when asked",
+        arguments: Backend.all, [false, true])
+    func readAllLendsTheEventsTheArrayReadReturns(backend: Backend, compress: Bool) throws {
+        let store = try backend.open(StoreOptions(dictionaryTrainingEvents: compress ? 8 : 0)).store
+        try Fixture.appendMixedLog(to: store)
+        let expected = try store.readAll(from: 3, limit: 30)
+        var lent: [RecordedEvent] = []
+        var names: [(stream: String, type: String)] = []
+        let count = try store.readAll(from: 3, limit: 30) { event in
+            do { lent.append(try event.recorded()) } catch { Issue.record("\(error)") }
+            names.append((String(decoding: event.stream, as: UTF8.self), String(decoding: event.type, as: UTF8.self)))
+            return true
+        }
+        #expect(count == 30)
+        #expect(lent == expected)
+        #expect(names.map(\.stream) == expected.map(\.stream.rawValue))
+        #expect(names.map(\.type) == expected.map(\.type))
+        #expect(lent.contains { $0.meta != nil } && lent.contains { $0.meta == nil })
+        var stopped = 0
+        #expect(
+            try store.readAll(from: 1, limit: 100) { _ in
+                stopped += 1
+                return stopped < 5
+            } == 5)
+        #expect(try store.readAll(from: 41, limit: 100) { _ in true } == 0)
+    }
+
+    @Test(
         "the whole log names each event's stream when it uses more streams than the name caches hold",
         arguments: Backend.all)
     func readingTheLogNamesEveryStreamOfAWideLog(backend: Backend) throws {

@@ -8,15 +8,7 @@ struct ScanConformanceTests {
     @Test(arguments: Backend.all, [false, true])
     func scanLendsTheEventsReadAllReturnsWithTheirStreamAndTypeIDs(backend: Backend, compress: Bool) throws {
         let store = try backend.open(StoreOptions(dictionaryTrainingEvents: compress ? 8 : 0)).store
-        for n in 0..<40 {
-            try store.append(
-                [
-                    Fixture.event(
-                        n, type: n % 3 == 0 ? "ChallengeStarted" : "ChallengeRequestSent",
-                        meta: n % 5 == 0 ? #"{"m":1}"# : nil)
-                ],
-                to: Fixture.stream(n % 7), expectedVersion: .any)
-        }
+        try Fixture.appendMixedLog(to: store)
         let scanner = try #require(store as? any EventScanning)
         let expected = try store.readAll(from: 3, limit: 30)
         var seen: [(position: Int64, stream: Int64, type: Int64, occurredAt: Int64, data: [UInt8], meta: [UInt8]?)] = []

@@ -108,6 +108,11 @@ public final class PostgresEventStore: TransactionalEventStore, @unchecked Senda
         try reading { journal throws(EventStoreError) in try journal.readAll(from: position, limit: limit) }
     }
 
+    @discardableResult
+    public func readAll(from position: Int64, limit: Int, _ body: (LentEvent) -> Bool) throws(EventStoreError) -> Int {
+        try reading { journal throws(EventStoreError) in try journal.readAll(from: position, limit: limit, body) }
+    }
+
     public func lastVersion(of stream: StreamName) throws(EventStoreError) -> Int64? {
         try reading { journal throws(EventStoreError) in try journal.lastVersion(of: stream) }
     }

@@ -3,6 +3,23 @@ extension PostgresJournal {
     /// from the result or decoded into a reused buffer; names stay integer ids. The same checks
     /// and messages as the SQLite store's scan.
     func scanAll(from position: Int64, limit: Int, _ body: (ScannedEvent) -> Bool) throws(EventStoreError) -> Int {
+        try scanRows(from: position, limit: limit, lendsNames: false) { event, _, _ in body(event) }
+    }
+
+    /// The log from `position` lent row by row with the names of each event's stream and type
+    /// (`LentEvent`), lent from the result.
+    func readAll(from position: Int64, limit: Int, _ body: (LentEvent) -> Bool) throws(EventStoreError) -> Int {
+        try scanRows(from: position, limit: limit, lendsNames: true) { event, stream, type in
+            body(LentEvent(row: event, stream: stream, type: type))
+        }
+    }
+
+    /// The rows of `scanAll` and the lending `readAll`: `body` gets each event with its stream's
+    /// and type's names when `lendsNames` or the chain check reads them, empty otherwise.
+    private func scanRows(
+        from position: Int64, limit: Int, lendsNames: Bool,
+        _ body: (ScannedEvent, _ stream: UnsafeRawBufferPointer, _ type: UnsafeRawBufferPointer) -> Bool
+    ) throws(EventStoreError) -> Int {
         // Pages of rows: libpq fetches a whole result, and a consumer may stop early (the
         // projections stop at an event type they have not met yet, then scan on from there).
         var count = 0
@@ -13,7 +30,8 @@ extension PostgresJournal {
         do throws(EventStoreError) {
             while count < limit {
                 let page = min(limit - count, Self.scanPage)
-                let (scanned, last, stopped) = try scanPage(from: next, limit: page, chain: &chain, body)
+                let (scanned, last, stopped) = try scanPage(
+                    from: next, limit: page, chain: &chain, lendsNames: lendsNames, body)
                 count += scanned
                 guard !stopped, scanned == page, let last else { break }
                 next = last + 1
@@ -33,8 +51,8 @@ extension PostgresJournal {
     /// whether `body` asked to stop.
     /// `chain`: the chain check carried from page to page (nil when reads are not verified).
     private func scanPage(
-        from position: Int64, limit: Int, chain: inout ScanChainCheck?,
-        _ body: (ScannedEvent) -> Bool
+        from position: Int64, limit: Int, chain: inout ScanChainCheck?, lendsNames: Bool,
+        _ body: (ScannedEvent, UnsafeRawBufferPointer, UnsafeRawBufferPointer) -> Bool
     ) throws(EventStoreError) -> (Int, Int64?, Bool) {
         let result = try run("reading the log") { () throws(PostgresError) in
             try pg.query(
@@ -58,37 +76,37 @@ extension PostgresJournal {
                 scratch: &payloadScratch, dictionary: { id throws(EventStoreError) in try self.dictionary(id) },
                 bytes: { lend in result.withBytes(row, 7, lend) },
                 { data, meta in
-                    if chain != nil {
-                        do throws(EventStoreError) {
-                            guard !result.isNull(row, 12), !result.isNull(row, 13) else {
-                                throw .integrity(at: at, "the event's stream or type is missing")
-                            }
-                            try result.withBytes(row, 12) { stream throws(EventStoreError) in
-                                try result.withBytes(row, 13) { type throws(EventStoreError) in
-                                    try result.withBytes(row, 9) { id throws(EventStoreError) in
-                                        try result.withBytes(row, 11) { hash throws(EventStoreError) in
-                                            try chain?.check(
-                                                position: at, version: result.int64(row, 8), stream: stream,
-                                                id: id.count == 16 ? .packed(id) : .text(id), type: type,
-                                                occurredAt: result.int64(row, 3), recordedAt: result.int64(row, 10),
-                                                data: data, meta: meta, hash: hash)
-                                        }
-                                    }
-                                }
-                            }
-                        } catch {
-                            failure = error
-                            return false
-                        }
+                    let named = chain != nil || lendsNames
+                    if named && (result.isNull(row, 12) || result.isNull(row, 13)) {
+                        failure = .integrity(at: at, "the event's stream or type is missing")
+                        return false
                     }
                     return result.withBytes(row, 9) { id in
                         result.withBytes(row, 11) { hash in
-                            body(
-                                ScannedEvent(
-                                    position: at, streamID: result.int64(row, 1), typeID: result.int64(row, 2),
-                                    occurredAt: result.int64(row, 3), data: data, meta: meta,
-                                    version: result.int64(row, 8), recordedAt: result.int64(row, 10), storedID: id,
-                                    idIsPacked: id.count == 16, hash: hash))
+                            let event = ScannedEvent(
+                                position: at, streamID: result.int64(row, 1), typeID: result.int64(row, 2),
+                                occurredAt: result.int64(row, 3), data: data, meta: meta,
+                                version: result.int64(row, 8), recordedAt: result.int64(row, 10), storedID: id,
+                                idIsPacked: id.count == 16, hash: hash)
+                            guard named else {
+                                let none = UnsafeRawBufferPointer(start: nil, count: 0)
+                                return body(event, none, none)
+                            }
+                            return result.withBytes(row, 12) { stream in
+                                result.withBytes(row, 13) { type in
+                                    do throws(EventStoreError) {
+                                        try chain?.check(
+                                            position: at, version: event.version, stream: stream,
+                                            id: id.count == 16 ? .packed(id) : .text(id), type: type,
+                                            occurredAt: event.occurredAt, recordedAt: event.recordedAt, data: data,
+                                            meta: meta, hash: hash)
+                                    } catch {
+                                        failure = error
+                                        return false
+                                    }
+                                    return body(event, stream, type)
+                                }
+                            }
                         }
                     }
                 })

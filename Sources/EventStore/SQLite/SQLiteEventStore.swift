@@ -143,6 +143,11 @@ public final class SQLiteEventStore: TransactionalEventStore, @unchecked Sendabl
         try reading { connection throws(EventStoreError) in try connection.readAll(from: position, limit: limit) }
     }
 
+    @discardableResult
+    public func readAll(from position: Int64, limit: Int, _ body: (LentEvent) -> Bool) throws(EventStoreError) -> Int {
+        try reading { connection throws(EventStoreError) in try connection.readAll(from: position, limit: limit, body) }
+    }
+
     public func lastVersion(of stream: StreamName) throws(EventStoreError) -> Int64? {
         try reading { connection throws(EventStoreError) in try connection.lastVersion(of: stream) }
     }

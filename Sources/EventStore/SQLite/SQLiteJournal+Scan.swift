@@ -2,6 +2,23 @@ extension SQLiteJournal {
     /// The log from `position`, lent row by row (see ``EventScanning``): the payload is decoded
     /// into a reused buffer, names stay integer ids.
     func scanAll(from position: Int64, limit: Int, _ body: (ScannedEvent) -> Bool) throws(EventStoreError) -> Int {
+        try scanRows(from: position, limit: limit, lendsNames: false) { event, _, _ in body(event) }
+    }
+
+    /// The log from `position` lent row by row with the names of each event's stream and type
+    /// (`LentEvent`): the names the chain check spells into the link, in place.
+    func readAll(from position: Int64, limit: Int, _ body: (LentEvent) -> Bool) throws(EventStoreError) -> Int {
+        try scanRows(from: position, limit: limit, lendsNames: true) { event, stream, type in
+            body(LentEvent(row: event, stream: stream, type: type))
+        }
+    }
+
+    /// The rows of `scanAll` and the lending `readAll`: `body` gets each event with its stream's
+    /// and type's names when `lendsNames` or the chain check looks them up, empty otherwise.
+    private func scanRows(
+        from position: Int64, limit: Int, lendsNames: Bool,
+        _ body: (ScannedEvent, _ stream: UnsafeRawBufferPointer, _ type: UnsafeRawBufferPointer) -> Bool
+    ) throws(EventStoreError) -> Int {
         guard limit > 0 else { return 0 }
         let statement = try run("reading the log") { () throws(SQLiteError) in
             try sql.cached(
@@ -49,15 +66,22 @@ extension SQLiteJournal {
                             occurredAt: statement.int64(at: 3), data: data, meta: meta, version: statement.int64(at: 8),
                             recordedAt: statement.int64(at: 10), storedID: statement.blobBytes(at: 9),
                             idIsPacked: statement.isBlob(at: 9), hash: statement.blobBytes(at: 11))
-                        if chain != nil {
-                            do throws(EventStoreError) {
-                                try checkLink(statement, event, chain: &chain!, streams: streams, types: types)
-                            } catch {
-                                failure = error.located(at: at)
-                                return false
+                        guard chain != nil || lendsNames else { return body(event, Self.noName, Self.noName) }
+                        do throws(EventStoreError) {
+                            return try withLinkNames(
+                                position: at, streamID: event.streamID, typeID: event.typeID,
+                                storedID: event.storedID, idIsPacked: event.idIsPacked, streams: streams, types: types
+                            ) { stream, type, id throws(EventStoreError) in
+                                try chain?.check(
+                                    position: at, version: event.version, stream: stream, id: id, type: type,
+                                    occurredAt: event.occurredAt, recordedAt: event.recordedAt, data: event.data,
+                                    meta: event.meta, hash: event.hash)
+                                return body(event, stream, type)
                             }
+                        } catch {
+                            failure = error.located(at: at)
+                            return false
                         }
-                        return body(event)
                     })
                 if let failure { throw failure }
                 count += 1
@@ -72,22 +96,8 @@ extension SQLiteJournal {
         return count
     }
 
-    /// Adds the scan's current row to its chain check (columns as `scanAll` selects them; `event`:
-    /// the columns already read).
-    private func checkLink(
-        _ statement: SQLiteStatement, _ event: ScannedEvent, chain: inout ScanChainCheck, streams: LinkNames,
-        types: LinkNames
-    ) throws(EventStoreError) {
-        try withLinkNames(
-            position: event.position, streamID: event.streamID, typeID: event.typeID, storedID: event.storedID,
-            idIsPacked: event.idIsPacked, streams: streams, types: types
-        ) { stream, type, id throws(EventStoreError) in
-            try chain.check(
-                position: event.position, version: event.version, stream: stream, id: id, type: type,
-                occurredAt: event.occurredAt, recordedAt: event.recordedAt, data: event.data, meta: event.meta,
-                hash: event.hash)
-        }
-    }
+    /// The name lent when none is looked up.
+    private static var noName: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: nil, count: 0) }
 
     /// Lends `body` what a row's chain link spells besides its columns: the UTF-8 names of its
     /// stream and type, from `streams` and `types` (stream names read a page at a time), and

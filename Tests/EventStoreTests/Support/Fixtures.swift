@@ -21,6 +21,20 @@ enum Fixture {
 
     static let time = Timestamp("2026-11-29T09:00:00.000Z")!
 
+    /// Appends 40 events to 7 streams, of two types, every fifth with a meta object (the
+    /// scan's and the lent read's fixture).
+    static func appendMixedLog(to store: any EventStore) throws {
+        for n in 0..<40 {
+            try store.append(
+                [
+                    event(
+                        n, type: n % 3 == 0 ? "ChallengeStarted" : "ChallengeRequestSent",
+                        meta: n % 5 == 0 ? #"{"m":1}"# : nil)
+                ],
+                to: stream(n % 7), expectedVersion: .any)
+        }
+    }
+
     /// An event with a small JSON payload that varies with `n`.
     static func event(
         _ n: Int, type: String = "ChallengeStarted", data: String? = nil, meta: String? = nil,
