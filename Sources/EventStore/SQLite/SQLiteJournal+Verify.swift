@@ -23,17 +23,55 @@ extension SQLiteJournal {
             if state.savepoints == 0 { try writeStreamEnds() } else { checkEnds = false }
         }
         let head = try self.head()
-        var walk = LogWalk(
-            chain: ScanChainCheck(
-                from: 1, previousHash: nil, limit: Int(clamping: head.position),
-                mismatch: "the stored hash does not match the event's content and the previous hash"),
-            tree: checkTree ? TreeVerifier(hasher: hasher) : nil)
         let storedTile = { (level: Int, index: Int64) throws(EventStoreError) -> [UInt8] in
             try self.treeTile(level: level, index: index)
         }
-        let statement = try run("reading the log") { () throws(SQLiteError) in
-            try sql.cached("SELECT \(Self.columns) FROM journal_events ORDER BY position")
+        // A second connection sees the same file only for a journal on disk.
+        let onDisk = !(path.isEmpty || path == ":memory:")
+        let split = inTransaction || !onDisk ? nil : Self.rangeSplit(head: head.position)
+        var walk: LogWalk
+        if let split,
+            let joined = try walkInRanges(
+                head: head.position, split: split, checkTree: checkTree, progress: progress, storedTile: storedTile)
+        {
+            walk = joined
+        } else {
+            walk = LogWalk(
+                chain: ScanChainCheck(
+                    from: 1, previousHash: nil, limit: Int(clamping: head.position), mismatch: Self.verifyMismatch),
+                tree: checkTree ? TreeVerifier(hasher: hasher) : nil, keepsLeaves: checkTree)
+            try walkRows(
+                &walk, "SELECT \(Self.columns) FROM journal_events ORDER BY position", progress: progress,
+                storedTile: storedTile)
         }
+        let report = try walk.finish(headPosition: head.position, headHash: head.hash)
+        try walk.tree?.finish(storedTile: storedTile)
+        if !legacyIDIndex { try verifyIDIndex(headPosition: head.position) }
+        if checkEnds { try verifyStreamEnds(walk, headPosition: report.headPosition) }
+        return report
+    }
+
+    static let verifyMismatch = "the stored hash does not match the event's content and the previous hash"
+
+    /// Where `verify` splits a log of `head` events into two ranges, one a thread (nil: one
+    /// range). The first range's thread also holds every leaf to the stored tree, so it reads
+    /// less: two fifths, at a tile boundary.
+    static func rangeSplit(head: Int64) -> Int64? {
+        guard head >= rangeSplitMinimum else { return nil }
+        let split = head * 2 / 5 / 65_536 * 65_536
+        return split > 0 ? split : nil
+    }
+
+    /// Logs shorter than this are walked as one range.
+    static let rangeSplitMinimum: Int64 = 1 << 18
+
+    /// Reads the rows of `sql` into `walk`, feeding the tree every 4,096 rows.
+    private func walkRows(
+        _ walk: inout LogWalk, _ sql: String, bind: (SQLiteStatement) -> Void = { _ in },
+        progress: (_ checked: Int64) -> Void, storedTile: (Int, Int64) throws(EventStoreError) -> [UInt8]
+    ) throws(EventStoreError) {
+        let statement = try run("reading the log") { () throws(SQLiteError) in try self.sql.cached(sql) }
+        bind(statement)
         defer { statement.reset() }
         var scratch: [UInt8] = []
         swap(&scratch, &payloadScratch)
@@ -53,11 +91,68 @@ extension SQLiteJournal {
         }
         try walk.chain.finish()
         try walk.feedTree(storedTile: storedTile)
-        let report = try walk.finish(headPosition: head.position, headHash: head.hash)
-        try walk.tree?.finish(storedTile: storedTile)
-        if !legacyIDIndex { try verifyIDIndex(headPosition: head.position) }
-        if checkEnds { try verifyStreamEnds(walk, headPosition: report.headPosition) }
-        return report
+    }
+
+    /// The walk of positions 1…`split` on this connection, while another thread walks
+    /// `split`+1…`head` on a connection of its own; joined into one walk, or nil when the later
+    /// range did not check (or the log is not as the head says): the whole log is then walked
+    /// again as one range, which names the first bad position as it always has.
+    private func walkInRanges(
+        head: Int64, split: Int64, checkTree: Bool, progress: (_ checked: Int64) -> Void,
+        storedTile: (Int, Int64) throws(EventStoreError) -> [UInt8]
+    ) throws(EventStoreError) -> LogWalk? {
+        let path = self.path
+        let configuration = self.configuration
+        let later = BackgroundTask { () -> HandOver<LogWalk>? in
+            do {
+                return try SQLiteJournal.walkLaterRange(
+                    path: path, configuration: configuration, after: split, through: head, keepsLeaves: checkTree)
+            } catch {
+                return nil
+            }
+        }
+        var walk = LogWalk(
+            chain: ScanChainCheck(from: 1, previousHash: nil, limit: Int(clamping: split), mismatch: Self.verifyMismatch),
+            tree: checkTree ? TreeVerifier(hasher: hasher) : nil, keepsLeaves: checkTree)
+        do throws(EventStoreError) {
+            try walkRows(
+                &walk, "SELECT \(Self.columns) FROM journal_events WHERE position <= ? ORDER BY position",
+                bind: { $0.bind(split, at: 1) }, progress: progress, storedTile: storedTile)
+        } catch {
+            later.finish()
+            throw error
+        }
+        guard let rest = later.wait()?.value, walk.checked == split,
+            try run("reading the end of the log", { () throws(SQLiteError) in
+                try sql.scalarInt("SELECT max(position) FROM journal_events")
+            }) == head,
+            try walk.join(rest, storedTile: storedTile)
+        else { return nil }
+        progress(walk.checked)
+        return walk
+    }
+
+    /// Walks positions `after`+1…`through` on a connection of its own; nil when they do not
+    /// check (the caller walks the whole log again).
+    private static func walkLaterRange(
+        path: String, configuration: SQLiteEventStore.Configuration, after: Int64, through: Int64, keepsLeaves: Bool
+    ) throws(EventStoreError) -> HandOver<LogWalk>? {
+        let journal = try SQLiteJournal(path: path, configuration: configuration, writer: false)
+        defer { journal.close() }
+        try journal.run("starting a read transaction") { () throws(SQLiteError) in try journal.sql.begin(.deferred) }
+        defer { journal.sql.rollback() }
+        var walk = LogWalk(
+            chain: ScanChainCheck(
+                from: after + 1, previousHash: try journal.storedHash(at: after),
+                limit: Int(clamping: through - after), mismatch: verifyMismatch),
+            tree: nil, keepsLeaves: keepsLeaves, after: after)
+        try journal.walkRows(
+            &walk, "SELECT \(columns) FROM journal_events WHERE position > ? AND position <= ? ORDER BY position",
+            bind: { statement in
+                statement.bind(after, at: 1)
+                statement.bind(through, at: 2)
+            }, progress: { _ in }, storedTile: { (_: Int, _: Int64) throws(EventStoreError) -> [UInt8] in [] })
+        return walk.checked == through ? HandOver(walk) : nil
     }
 
     /// The walk of `verify()` over the rows in position order: positions without gaps and each
@@ -83,10 +178,36 @@ extension SQLiteJournal {
         private let streamNames = SQLiteJournal.newLinkStreamNames()
         private let typeNames = SQLiteJournal.newLinkTypeNames()
 
-        init(chain: ScanChainCheck, tree: TreeVerifier?) {
+        /// For a range after the first (`after` > 0): the first version and position of each
+        /// stream it meets, which the range before it must lead up to (`join`).
+        private var firsts: [(streamID: Int64, version: Int64, position: Int64)] = []
+        private let startsAfterAnother: Bool
+
+        /// `keepsLeaves`: the chain check makes each event's leaf hash, for `tree` or, in a
+        /// later range, for the tree of the range before it. `after`: the position before the
+        /// range's first.
+        init(chain: ScanChainCheck, tree: TreeVerifier?, keepsLeaves: Bool, after: Int64 = 0) {
             self.chain = chain
-            self.chain.keepsLeafHashes = tree != nil
+            self.chain.keepsLeafHashes = keepsLeaves
             self.tree = tree
+            checked = after
+            startsAfterAnother = after > 0
+        }
+
+        /// Takes the walk of the range right after this one: each stream there must go on from
+        /// the version this walk ends it at (false when one does not), its leaves go to the tree.
+        mutating func join(_ later: LogWalk, storedTile: (Int, Int64) throws(EventStoreError) -> [UInt8])
+            throws(EventStoreError) -> Bool
+        {
+            for first in later.firsts where (nextVersion(of: first.streamID) ?? 0) != first.version { return false }
+            for (index, next) in later.versions.enumerated() where next >= 0 {
+                setEnd(StreamEnd(version: next - 1, position: later.lastPositions[index]), of: Int64(index))
+            }
+            for (streamID, end) in later.otherEnds { setEnd(end, of: streamID) }
+            try tree?.add(leafHashes: later.leaves, storedTile: storedTile)
+            lastHash = later.lastHash
+            checked = later.checked
+            return true
         }
 
         /// Checks the row's position and version, and hands its link to the chain check.
@@ -99,7 +220,9 @@ extension SQLiteJournal {
             let version = statement.int64(at: 2)
             // As `ChainVerifier` orders them: a payload that does not decode, then a wrong
             // version, then a wrong hash (a row with a wrong version is not hashed).
-            let expectedVersion = nextVersion(of: streamID)
+            let next = nextVersion(of: streamID)
+            if next == nil && startsAfterAnother { firsts.append((streamID, version, position)) }
+            let expectedVersion = next ?? (startsAfterAnother ? version : 0)
             let versionHolds = version == expectedVersion
             try journal.addLink(
                 of: statement, to: &chain, streams: streamNames, types: typeNames, scratch: &scratch,
@@ -118,8 +241,10 @@ extension SQLiteJournal {
         mutating func feedTree(storedTile: (Int, Int64) throws(EventStoreError) -> [UInt8])
             throws(EventStoreError)
         {
-            guard tree != nil else { return }
+            guard chain.keepsLeafHashes else { return }
             chain.takeLeafHashes(into: &leaves)
+            // A later range keeps its leaves for the tree of the range before it.
+            guard tree != nil else { return }
             try tree?.add(leafHashes: leaves, storedTile: storedTile)
             leaves.removeAll(keepingCapacity: true)
         }
@@ -133,12 +258,13 @@ extension SQLiteJournal {
                 headHash: checked == 0 ? "" : lastHash.hexString)
         }
 
-        private func nextVersion(of streamID: Int64) -> Int64 {
+        /// The version the next event of `streamID` must have; nil before its first.
+        private func nextVersion(of streamID: Int64) -> Int64? {
             if streamID >= 0 && streamID < Int64(versions.count) {
                 let next = versions[Int(streamID)]
-                return next < 0 ? 0 : next
+                return next < 0 ? nil : next
             }
-            return otherEnds[streamID].map { $0.version + 1 } ?? 0
+            return otherEnds[streamID].map { $0.version + 1 }
         }
 
         /// The last event of stream `streamID` the walk has met (nil: none).
@@ -156,6 +282,13 @@ extension SQLiteJournal {
                     let grow = max(Int(streamID) + 1 - versions.count, versions.count / 2)
                     versions.append(contentsOf: repeatElement(-1, count: grow))
                     lastPositions.append(contentsOf: repeatElement(0, count: grow))
+                    // Ends kept aside while their ids were beyond the arrays move in (a later
+                    // range meets stream ids far from 1 first).
+                    for (id, end) in otherEnds where id >= 0 && id < Int64(versions.count) {
+                        versions[Int(id)] = end.version + 1
+                        lastPositions[Int(id)] = end.position
+                        otherEnds[id] = nil
+                    }
                 }
                 if versions[Int(streamID)] < 0 { streams += 1 }
                 versions[Int(streamID)] = end.version + 1
