@@ -98,6 +98,29 @@ struct StreamEndConformanceTests {
         expectVerifyFails(harness.store, at: 10)
     }
 
+    /// Stream ids far apart: the walk keeps the end of an id beyond its arrays aside, and must
+    /// take it back when the arrays grow past that id (else the stream's next event looks like a
+    /// version gap, and the stream is counted twice).
+    @Test(
+        "verify follows a stream whose far id the walk's arrays grew past",
+        arguments: [Backend.sqliteInMemory, .sqliteOnDisk])
+    func verifyFollowsStreamsWithFarIDs(backend: Backend) throws {
+        let harness = try backend.open(StoreOptions())
+        let order = [0, 1, 2, 3, 4, 5, 1]
+        for (n, stream) in order.enumerated() {
+            try harness.store.append([Fixture.event(n)], to: Fixture.stream(stream), expectedVersion: .any)
+        }
+        try harness.tamper.dropImmutabilityTriggers()
+        // Stream n + 1 has id n + 1; these ids are what a log whose ids jumped would hold.
+        for (id, far) in [(2, 200_000), (3, 60_000), (4, 120_000), (5, 180_000), (6, 230_000)] {
+            #expect(!harness.tamper.sqlIsRefused("UPDATE journal_streams SET id = \(far) WHERE id = \(id)"))
+            #expect(!harness.tamper.sqlIsRefused("UPDATE journal_events SET stream_id = \(far) WHERE stream_id = \(id)"))
+        }
+        let report = try harness.store.verify()
+        #expect(report.events == 7)
+        #expect(report.streams == 6)
+    }
+
     @Test("verify finds a recorded end edited behind the store's back, lowered or raised", arguments: Backend.all)
     func verifyHoldsTheRecordedEndsToTheEvents(backend: Backend) throws {
         let harness = try populated(backend)

@@ -156,6 +156,13 @@ extension SQLiteJournal {
                     let grow = max(Int(streamID) + 1 - versions.count, versions.count / 2)
                     versions.append(contentsOf: repeatElement(-1, count: grow))
                     lastPositions.append(contentsOf: repeatElement(0, count: grow))
+                    // Ends kept aside while their ids lay beyond the arrays move in, or the
+                    // arrays would answer "no event yet" for a stream the walk has met.
+                    for (id, kept) in otherEnds where id >= 0 && id < Int64(versions.count) {
+                        versions[Int(id)] = kept.version + 1
+                        lastPositions[Int(id)] = kept.position
+                        otherEnds[id] = nil
+                    }
                 }
                 if versions[Int(streamID)] < 0 { streams += 1 }
                 versions[Int(streamID)] = end.version + 1
