@@ -114,7 +114,8 @@ struct StreamEndConformanceTests {
         // Stream n + 1 has id n + 1; these ids are what a log whose ids jumped would hold.
         for (id, far) in [(2, 200_000), (3, 60_000), (4, 120_000), (5, 180_000), (6, 230_000)] {
             #expect(!harness.tamper.sqlIsRefused("UPDATE journal_streams SET id = \(far) WHERE id = \(id)"))
-            #expect(!harness.tamper.sqlIsRefused("UPDATE journal_events SET stream_id = \(far) WHERE stream_id = \(id)"))
+            #expect(
+                !harness.tamper.sqlIsRefused("UPDATE journal_events SET stream_id = \(far) WHERE stream_id = \(id)"))
         }
         let report = try harness.store.verify()
         #expect(report.events == 7)
