@@ -62,7 +62,7 @@ struct ReplayRecordMemoryTests {
         let (everyEntry, unbounded) = try compare(NoStreamEnds(scanning))
         #expect(bounded == everyEntry)
         #expect(bounded.contains(#""changed":"#) && !bounded.contains(#""changed":0,"#))
-        let (open, streams) = try Self.openAcrossPages(store, page: Int64(page))
+        let (open, streams) = try OpenStreams.acrossPages(store, page: Int64(page))
         #expect(run.peakLiveStreams <= open + 2 * page, "held \(run.peakLiveStreams) streams; \(open) open")
         #expect(unbounded.peakLiveStreams == streams)
     }
