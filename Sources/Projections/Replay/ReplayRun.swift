@@ -495,7 +495,9 @@ public final class ReplayRun<Fold: ReplayFold> {
         guard let schema = knownSchema(of: index) else { return false }
         let number = Int(entries[index].schema)
         if number >= sameKeys.count {
-            sameKeys.append(contentsOf: repeatElement((looked: false, initial: StateFields?.none), count: number + 1 - sameKeys.count))
+            sameKeys.append(
+                contentsOf: repeatElement(
+                    (looked: false, initial: StateFields?.none), count: number + 1 - sameKeys.count))
         }
         if !sameKeys[number].looked {
             let prefix = entries[index].prefix
@@ -691,7 +693,8 @@ public final class ReplayRun<Fold: ReplayFold> {
             let state =
                 entries[index].failure != nil
                 ? nil : entries[index].previous ?? lanes[index % lanes.count].state(ofEntry: index)
-            try keepFinal(index, writeState: state.map { state in { keys, bytes in state.writeObject(keys, into: &bytes) } })
+            try keepFinal(
+                index, writeState: state.map { state in { keys, bytes in state.writeObject(keys, into: &bytes) } })
         }
         try writer?.finish(events: events, streams: streams)
         writer = nil
