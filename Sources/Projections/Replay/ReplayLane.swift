@@ -241,3 +241,55 @@ final class ReplayLaneOutput {
         return StateFields(bytes: Array(fields.bytes[start..<end]), ends: ends)
     }
 }
+
+/// A state in a lane's output, read where the lane wrote it: the run compares it, writes it or
+/// copies it into what it keeps, without a copy of its own for every event.
+struct ReplayLaneState {
+    /// The output's buffers (shared, not copied: the lane writes to them only once the run has
+    /// taken the batch).
+    private let bytes: [UInt8]
+    private let ends: [Int]
+    private let first: Int
+    let count: Int
+
+    init(_ output: ReplayLaneOutput, at first: Int32) {
+        bytes = output.fields.bytes
+        ends = output.fields.ends
+        self.first = Int(first)
+        count = Int(output.counts[Int(first)])
+    }
+
+    private func start(_ index: Int) -> Int {
+        let at = first + index
+        return at == 0 ? 0 : ends[at - 1]
+    }
+
+    /// The value of field `index`.
+    subscript(index: Int) -> ArraySlice<UInt8> { bytes[start(index)..<ends[first + index]] }
+
+    /// True when field `index` has the same bytes here as field `otherIndex` (by default the
+    /// same) in `other`.
+    func sameField(_ index: Int, as other: StateFields, at otherIndex: Int? = nil) -> Bool {
+        let otherIndex = otherIndex ?? index
+        guard otherIndex < other.count else { return false }
+        return other.sameField(otherIndex, asBytes: self[index])
+    }
+
+    /// Appends the object these fields are the values of, with `keys`, as compact JSON.
+    func writeObject(_ keys: StateFields.ObjectKeys, into out: inout [UInt8]) {
+        keys.writeObject(count: count, into: &out) { index, out in out.append(contentsOf: self[index]) }
+    }
+
+    /// A copy the run keeps.
+    func copy() -> StateFields {
+        var fields = StateFields()
+        fields.assign(self)
+        return fields
+    }
+
+    /// Calls `body` with the fields' bytes and where each ends, relative to the first's start.
+    func withFields(_ body: (ArraySlice<UInt8>, ArraySlice<Int>) -> Void) {
+        guard count > 0 else { return body([], []) }
+        body(bytes[start(0)..<ends[first + count - 1]], ends[first..<(first + count)])
+    }
+}

@@ -61,7 +61,7 @@ public struct ReplayLogScan {
                             return names[event.streamID] ?? ""
                         }, end: { ends[event.streamID] },
                         position: event.position,
-                        type: type, data: event.data,
+                        type: type, typeKey: event.typeID, data: event.data,
                         occurredAt: Timestamp(millisecondsSinceEpoch: event.occurredAt))
                 }
                 if case let .failure(error) = fed {

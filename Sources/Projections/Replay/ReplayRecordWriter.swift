@@ -67,11 +67,11 @@ final class ReplayRecordWriter {
     /// A step of a stream (`slot` -1 for its first entry, then the slot it was given; `category`
     /// its category's number): the fields of `after` that differ from `before`.
     func step(
-        slot: inout Int, name: String, category: Int, ends: Bool, before: StateFields, after: StateFields
+        slot: inout Int, name: String, category: Int, ends: Bool, before: StateFields, after: ReplayLaneState
     ) throws(ReplayRecordError) {
         changed.removeAll(keepingCapacity: true)
         var mask: UInt64 = 0
-        for index in 0..<after.count where index >= before.count || !before.sameField(index, as: after) {
+        for index in 0..<after.count where !after.sameField(index, as: before) {
             changed.append(index)
             if index < 64 { mask |= 1 << UInt64(index) }
         }

@@ -46,6 +46,8 @@ public final class ReplayRun<Fold: ReplayFold> {
     private struct Schema {
         var keys: [String]
         var initial: StateFields
+        /// Each key as the final state's object writes it before its value (``StateFields/ObjectKeys``).
+        var objectKeys: StateFields.ObjectKeys
     }
 
     public let rules: String
@@ -71,7 +73,9 @@ public final class ReplayRun<Fold: ReplayFold> {
         streams: 0, differences: [ReplayComparison.Difference](), onlyNow: [String](),
         onlyThen: [String]()
     )
-    private var nowSchemas: [String: Schema] = [:]
+    /// The schemas by prefix (their numbers in `schemas`): a stream's entry keeps its number.
+    private var nowSchemas: [String: Int] = [:]
+    private var schemas: [Schema] = []
     private var thenSchemas: [String: (keys: [String], initial: JSONObject)] = [:]
     /// The record's initial state of a prefix in the now keys' order, per prefix.
     private var thenInitial: [String: (fields: StateFields, extra: [(key: String, value: JSONValue)])] = [:]
@@ -98,6 +102,8 @@ public final class ReplayRun<Fold: ReplayFold> {
     private var foldingOutput = 0
     private var types: [String] = []
     private var typeIndex: [String: Int] = [:]
+    /// Type numbers by the log's key of the type (the store's type id, small), -1 for a key not seen.
+    private var typeByKey: [Int32] = []
     private let page: Int
 
     /// Comparing one stream (a bundle's): the record's other streams are left out.
@@ -143,7 +149,7 @@ public final class ReplayRun<Fold: ReplayFold> {
     ///   does not hold: `journal verify` says so), and the record's errors.
     public func feed(
         key: Int64, name: () -> String, end: () -> Int64? = { nil }, position: Int64, type: String,
-        data: UnsafeRawBufferPointer, occurredAt: Timestamp
+        typeKey: Int64 = -1, data: UnsafeRawBufferPointer, occurredAt: Timestamp
     ) throws(ReplayRecordError) {
         let index: Int
         let dense = key >= 0 && key < Int64(byDenseKey.count)
@@ -178,12 +184,22 @@ public final class ReplayRun<Fold: ReplayFold> {
                     + "position \(entries[index].end); 'journal verify' checks the journal")
         }
         let typeNumber: Int
-        if let known = typeIndex[type] {
-            typeNumber = known
+        if typeKey >= 0, typeKey < Int64(typeByKey.count), typeByKey[Int(typeKey)] >= 0 {
+            typeNumber = Int(typeByKey[Int(typeKey)])
         } else {
-            typeNumber = types.count
-            types.append(type)
-            typeIndex[type] = typeNumber
+            if let known = typeIndex[type] {
+                typeNumber = known
+            } else {
+                typeNumber = types.count
+                types.append(type)
+                typeIndex[type] = typeNumber
+            }
+            if typeKey >= 0, typeKey < 1 << 16 {
+                if typeKey >= Int64(typeByKey.count) {
+                    typeByKey.append(contentsOf: repeatElement(-1, count: Int(typeKey) + 1 - typeByKey.count))
+                }
+                typeByKey[Int(typeKey)] = Int32(typeNumber)
+            }
         }
         events += 1
         filling.append(
@@ -270,8 +286,7 @@ public final class ReplayRun<Fold: ReplayFold> {
                 try record(side, of: index, ends: ends, writer)
                 if ends { try ended(index, last: side) }
             } else {
-                entries[index].nowQueue.append(side)
-                try compareQueued(index)
+                try compareNow(side, of: index)
                 if ends {
                     entries[index].nowEnded = true
                     judgeIfEnded(index)
@@ -283,7 +298,7 @@ public final class ReplayRun<Fold: ReplayFold> {
     /// The next version of the stream `index`, from its lane's result.
     private func now(
         _ index: Int, _ result: ReplayLaneResult, position: Int64, output: ReplayLaneOutput
-    ) -> ReplaySide {
+    ) -> ReplayNowSide {
         let version = entries[index].versions
         entries[index].versions += 1
         entries[index].inNow = true
@@ -300,9 +315,8 @@ public final class ReplayRun<Fold: ReplayFold> {
             entries[index].previous = nil
             return .fails(reason)
         case .state:
-            let prefix = entries[index].prefix
             if version == 0 { _ = schema(of: index) }
-            if version > 0, entries[index].previous == nil, result.before >= 0, nowSchemas[prefix] != nil,
+            if version > 0, entries[index].previous == nil, result.before >= 0, entries[index].schema >= 0,
                 writer != nil || (entries[index].compared == version && entries[index].difference == nil)
             {
                 // An ended stream with another event: its state before it, dropped, made again.
@@ -310,8 +324,8 @@ public final class ReplayRun<Fold: ReplayFold> {
             }
             entries[index].folded += 1
             entries[index].ended = result.ended
-            guard nowSchemas[prefix] != nil else { return .skipped }
-            return .state(output.state(at: result.first))
+            guard entries[index].schema >= 0 else { return .skipped }
+            return .state(ReplayLaneState(output, at: result.first))
         }
     }
 
@@ -319,16 +333,27 @@ public final class ReplayRun<Fold: ReplayFold> {
 
     /// The keys and initial state of the stream's category, when its name has one.
     private func schema(of index: Int) -> Schema? {
-        let prefix = entries[index].prefix
-        if let known = nowSchemas[prefix] { return known }
+        if let known = knownSchema(of: index) { return known }
         guard let fold = try? Fold.start(stream: entries[index].name) else { return nil }
         let initial = fold.replaySummary
-        let schema = Schema(keys: initial.keys, initial: StateFields(initial, keys: initial.keys))
-        nowSchemas[prefix] = schema
+        let schema = Schema(
+            keys: initial.keys, initial: StateFields(initial, keys: initial.keys),
+            objectKeys: StateFields.ObjectKeys(initial.keys))
+        schemas.append(schema)
+        nowSchemas[entries[index].prefix] = schemas.count - 1
+        entries[index].schema = Int32(schemas.count - 1)
         return schema
     }
 
-    private func record(_ side: ReplaySide, of index: Int, ends: Bool, _ writer: ReplayRecordWriter)
+    /// The schema of the stream's category, if one was made; its entry keeps its number.
+    private func knownSchema(of index: Int) -> Schema? {
+        if entries[index].schema >= 0 { return schemas[Int(entries[index].schema)] }
+        guard let known = nowSchemas[entries[index].prefix] else { return nil }
+        entries[index].schema = Int32(known)
+        return schemas[known]
+    }
+
+    private func record(_ side: ReplayNowSide, of index: Int, ends: Bool, _ writer: ReplayRecordWriter)
         throws(ReplayRecordError)
     {
         if entries[index].slot < 0, let schema = schema(of: index) {
@@ -341,25 +366,39 @@ public final class ReplayRun<Fold: ReplayFold> {
         let name = entries[index].name
         let category = entries[index].category >= 0 ? entries[index].category : nil
         switch side {
-        case let .state(fields):
-            guard let category, let schema = nowSchemas[entries[index].prefix] else {
+        case let .state(state):
+            guard let category, let schema = knownSchema(of: index) else {
                 preconditionFailure("a state of a stream of no category")
             }
             try writer.step(
                 slot: &entries[index].slot, name: name, category: category, ends: ends,
-                before: entries[index].previous ?? schema.initial, after: fields)
-            entries[index].previous = entries[index].ended ? nil : fields
+                before: entries[index].previous ?? schema.initial, after: state)
+            keep(state, asPreviousOf: index, unless: entries[index].ended)
         case let .fails(reason):
             try writer.fails(slot: &entries[index].slot, name: name, category: category, ends: ends, reason: reason)
         case .skipped: try writer.skipped(slot: &entries[index].slot, name: name, category: category, ends: ends)
         }
     }
 
+    /// Makes `state` the stream's previous one (in the storage of the one before), or drops it.
+    private func keep(_ state: ReplayLaneState, asPreviousOf index: Int, unless drop: Bool) {
+        if drop {
+            entries[index].previous = nil
+        } else if entries[index].previous != nil {
+            entries[index].previous!.assign(state)
+        } else {
+            entries[index].previous = state.copy()
+        }
+    }
+
     /// A recorded stream's last event was taken: its final outcome is kept (out of memory) and
     /// its entry freed for a later stream; a later event of its key is refused (``feed``).
-    private func ended(_ index: Int, last side: ReplaySide) throws(ReplayRecordError) {
-        let state: StateFields? = if case let .state(fields) = side { fields } else { nil }
-        try keepFinal(index, state: state)
+    private func ended(_ index: Int, last side: ReplayNowSide) throws(ReplayRecordError) {
+        if case let .state(state) = side {
+            try keepFinal(index) { keys, bytes in state.writeObject(keys, into: &bytes) }
+        } else {
+            try keepFinal(index, writeState: nil)
+        }
         release(index)
     }
 
@@ -377,16 +416,17 @@ public final class ReplayRun<Fold: ReplayFold> {
         freeEntries.append(index)
     }
 
-    /// Gives the stream's final outcome to `finals`: its failure, else `state`, else (`fromFold`,
-    /// only once the lanes are idle) its fold's.
-    private func keepFinal(_ index: Int, state: StateFields?, fromFold: Bool = false) throws(ReplayRecordError) {
+    /// Gives the stream's final outcome to `finals`: its failure, else its state as
+    /// `writeState` writes it (`{}` without one, or without a category).
+    private func keepFinal(
+        _ index: Int, writeState: ((_ keys: StateFields.ObjectKeys, _ bytes: inout [UInt8]) -> Void)?
+    ) throws(ReplayRecordError) {
         guard let finals else { return }
         let entry = entries[index]
+        let keys = knownSchema(of: index)?.objectKeys
         try finals.add(stream: entry.name, events: entry.folded, failure: entry.failure) { bytes in
-            guard let keys = nowSchemas[entry.prefix]?.keys,
-                let fields = state ?? (fromFold ? lanes[index % lanes.count].state(ofEntry: index) : nil)
-            else { return bytes.append(contentsOf: "{}".utf8) }
-            fields.writeObject(keys: keys, into: &bytes)
+            guard let keys, let writeState else { return bytes.append(contentsOf: "{}".utf8) }
+            writeState(keys, &bytes)
         }
     }
 
@@ -401,6 +441,7 @@ public final class ReplayRun<Fold: ReplayFold> {
             case let .initial(prefix, summary):
                 thenSchemas[prefix] = (summary.keys, summary)
                 thenInitial[prefix] = nil
+                sameKeys = []
             case let .event(slot, name, ends, side):
                 read += 1
                 if let name {
@@ -422,6 +463,62 @@ public final class ReplayRun<Fold: ReplayFold> {
                 }
             }
         }
+    }
+
+    /// Compares the stream's next version with the record's: at once, from the lane's output,
+    /// when the record's is the one waiting and the same (the usual case: both logs in the same
+    /// order, the same rules); else through the queues, with a copy of the state.
+    private func compareNow(_ side: ReplayNowSide, of index: Int) throws(ReplayRecordError) {
+        if case let .state(state) = side, entries[index].nowQueue.isEmpty, entries[index].difference == nil,
+            case let .state(changes)? = entries[index].thenQueue.first,
+            try sameAsRecorded(index, version: entries[index].compared, changes: changes, now: state)
+        {
+            entries[index].thenQueue.removeFirst()
+            entries[index].compared += 1
+            let caughtUp = entries[index].compared == entries[index].versions
+            keep(state, asPreviousOf: index, unless: caughtUp && entries[index].ended)
+            if entries[index].ended, entries[index].thenQueue.isEmpty {
+                entries[index].thenQueue = []
+                entries[index].nowQueue = []
+            }
+            return
+        }
+        entries[index].nowQueue.append(side.kept)
+        try compareQueued(index)
+    }
+
+    /// True when the record's state (the state both sides had before `version`, with the
+    /// record's changes, in the same keys) is `now`, field by field.
+    private func sameAsRecorded(
+        _ index: Int, version: Int64, changes: ReplayChanges, now: ReplayLaneState
+    ) throws(ReplayRecordError) -> Bool {
+        guard let schema = knownSchema(of: index) else { return false }
+        let number = Int(entries[index].schema)
+        if number >= sameKeys.count {
+            sameKeys.append(
+                contentsOf: repeatElement(
+                    (looked: false, initial: StateFields?.none), count: number + 1 - sameKeys.count))
+        }
+        if !sameKeys[number].looked {
+            let prefix = entries[index].prefix
+            let base = try thenBase(prefix, schema: schema)
+            let same = try thenToNow(prefix, schema: schema).identity && base.extra.isEmpty
+            sameKeys[number] = (true, same ? base.fields : nil)
+        }
+        // The record's keys are not the same (or its initial state has others): the slow path.
+        guard let initial = sameKeys[number].initial else { return false }
+        let before = version == 0 ? initial : entries[index].previous ?? initial
+        guard before.count == now.count else { return false }
+        var next = 0
+        for field in 0..<now.count {
+            if next < changes.indices.count, changes.indices[next] == field {
+                guard now.sameField(field, as: changes.values, at: next) else { return false }
+                next += 1
+            } else if !now.sameField(field, as: before) {
+                return false
+            }
+        }
+        return next == changes.indices.count
     }
 
     private func thenSide(_ side: ReplayThenSide, of index: Int) throws(ReplayRecordError) {
@@ -485,7 +582,7 @@ public final class ReplayRun<Fold: ReplayFold> {
         _ index: Int, version: Int64, changes: ReplayChanges, now: StateFields
     ) throws(ReplayRecordError) -> [ReplayComparison.Field]? {
         let prefix = entries[index].prefix
-        guard let schema = nowSchemas[prefix] else { return nil }
+        guard let schema = knownSchema(of: index) else { return nil }
         let base = try thenBase(prefix, schema: schema)
         let mapping = try thenToNow(prefix, schema: schema)
         if mapping.identity,
@@ -553,6 +650,10 @@ public final class ReplayRun<Fold: ReplayFold> {
     }
 
     private var mappings: [String: (keys: [String], indices: [Int?], identity: Bool)] = [:]
+    /// Per schema number: the record's initial state of its category when the record has the
+    /// same keys and no others (a version is then compared field by field, in place); nil when
+    /// it has others.
+    private var sameKeys: [(looked: Bool, initial: StateFields?)] = []
 
     private func thenToNow(_ prefix: String, schema: Schema) throws(ReplayRecordError) -> (
         keys: [String], indices: [Int?], identity: Bool
@@ -588,8 +689,12 @@ public final class ReplayRun<Fold: ReplayFold> {
     public func finishRecord() throws(ReplayRecordError) {
         try drain()
         for index in entries.indices where entries[index].fed {
+            // Its state, when it has no failure: the one kept, else (the lanes are idle) its fold's.
+            let state =
+                entries[index].failure != nil
+                ? nil : entries[index].previous ?? lanes[index % lanes.count].state(ofEntry: index)
             try keepFinal(
-                index, state: entries[index].failure == nil ? entries[index].previous : nil, fromFold: true)
+                index, writeState: state.map { state in { keys, bytes in state.writeObject(keys, into: &bytes) } })
         }
         try writer?.finish(events: events, streams: streams)
         writer = nil
@@ -662,6 +767,22 @@ enum ReplaySide {
     case skipped
 }
 
+/// A version as a lane gave it: its state read in the lane's output.
+enum ReplayNowSide {
+    case state(ReplayLaneState)
+    case fails(String)
+    case skipped
+
+    /// What a stream's queue keeps of it.
+    var kept: ReplaySide {
+        switch self {
+        case let .state(state): .state(state.copy())
+        case let .fails(reason): .fails(reason)
+        case .skipped: .skipped
+        }
+    }
+}
+
 enum ReplayThenSide {
     case state(ReplayChanges)
     case fails(String)
@@ -677,6 +798,8 @@ struct ReplayEntry {
     /// its category (-1 for a name of none).
     var slot = -1
     var category = -1
+    /// The number of its category's schema in the run's (-1 before it is known).
+    var schema: Int32 = -1
     /// The state after the last recorded version, or the last version compared equal; nil
     /// for an ended stream whose fold is at that version (made again from it when needed).
     var previous: StateFields?

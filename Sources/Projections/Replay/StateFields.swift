@@ -66,9 +66,65 @@ struct StateFields: Equatable {
         }
     }
 
+    /// True when field `index` has the bytes `value`.
+    func sameField(_ index: Int, asBytes value: ArraySlice<UInt8>) -> Bool {
+        let start = index == 0 ? 0 : ends[index - 1]
+        let count = ends[index] - start
+        guard count == value.count else { return false }
+        return bytes.withUnsafeBufferPointer { mine in
+            value.withUnsafeBufferPointer { theirs in
+                for offset in 0..<count where mine[start + offset] != theirs[offset] { return false }
+                return true
+            }
+        }
+    }
+
+    /// Makes these fields those of `state`, in the storage these had (a stream's state after
+    /// each event replaces the one before).
+    mutating func assign(_ state: ReplayLaneState) {
+        bytes.removeAll(keepingCapacity: true)
+        ends.removeAll(keepingCapacity: true)
+        state.withFields { values, valueEnds in
+            bytes.append(contentsOf: values)
+            let base = values.startIndex
+            for end in valueEnds { ends.append(end - base) }
+        }
+    }
+
     mutating func append<C: Collection<UInt8>>(_ value: C) {
         bytes.append(contentsOf: value)
         ends.append(bytes.count)
+    }
+
+    /// A category's keys as an object of its fields writes each before its value: `"key":`,
+    /// after a comma but for the first.
+    struct ObjectKeys {
+        private(set) var heads: [[UInt8]] = []
+
+        init(_ keys: [String]) {
+            for (index, key) in keys.enumerated() {
+                var head: [UInt8] = index > 0 ? [UInt8(ascii: ",")] : []
+                JSONWriter.writeString(key, into: &head)
+                head.append(UInt8(ascii: ":"))
+                heads.append(head)
+            }
+        }
+
+        /// Appends the object of `count` values (at most one a key), each written by `value`.
+        func writeObject(count: Int, into out: inout [UInt8], value: (Int, inout [UInt8]) -> Void) {
+            out.append(UInt8(ascii: "{"))
+            for index in 0..<min(count, heads.count) {
+                out.append(contentsOf: heads[index])
+                value(index, &out)
+            }
+            out.append(UInt8(ascii: "}"))
+        }
+    }
+
+    /// Appends the object these fields are the values of, with `keys`, as compact JSON (what
+    /// ``writeObject(keys:into:)`` writes).
+    func writeObject(_ keys: ObjectKeys, into out: inout [UInt8]) {
+        keys.writeObject(count: count, into: &out) { index, out in out.append(contentsOf: self[index]) }
     }
 
     /// Appends the object these fields are the values of, `keys` their keys, as compact JSON
