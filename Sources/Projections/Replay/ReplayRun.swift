@@ -367,12 +367,15 @@ public final class ReplayRun<Fold: ReplayFold> {
         let category = entries[index].category >= 0 ? entries[index].category : nil
         switch side {
         case let .state(state):
-            guard let category, let schema = knownSchema(of: index) else {
+            // Its schema was made at its first version (``now``); its initial state is only read
+            // for the stream's first state (the schema is not copied for every event).
+            guard let category, entries[index].schema >= 0 else {
                 preconditionFailure("a state of a stream of no category")
             }
+            let number = Int(entries[index].schema)
             try writer.step(
                 slot: &entries[index].slot, name: name, category: category, ends: ends,
-                before: entries[index].previous ?? schema.initial, after: state)
+                before: entries[index].previous ?? schemas[number].initial, after: state)
             keep(state, asPreviousOf: index, unless: entries[index].ended)
         case let .fails(reason):
             try writer.fails(slot: &entries[index].slot, name: name, category: category, ends: ends, reason: reason)
