@@ -30,4 +30,8 @@ extension StreamFold: ReplayFold {
         state.writeSummaryFields(into: &out)
         return true
     }
+
+    package func writeReplayChanges(from before: StreamFold, into out: inout SummaryChangesWriter) -> Bool {
+        state.writeSummaryFields(changedFrom: before.state, into: &out)
+    }
 }

@@ -23,6 +23,11 @@ public protocol ReplayFold: SendableMetatype {
     /// keys' order, without building the object; false (the default) when the fold cannot, and
     /// the run then takes ``replaySummary``.
     func writeReplayFields(into out: inout SummaryFieldsWriter) -> Bool
+    /// Writes to `out` the fields of ``replaySummary`` that differ from those of `before`, this
+    /// fold at the version before (as ``writeReplayFields(into:)`` writes them, see
+    /// ``SummaryChangesWriter``), without rendering the others; false (the default) when the
+    /// fold cannot, and the run then renders every state and compares the bytes.
+    func writeReplayChanges(from before: Self, into out: inout SummaryChangesWriter) -> Bool
     /// True when nothing may follow (a terminal state): the run then drops the copy of the state
     /// it keeps for the stream's next version, and makes it again from the fold if one comes.
     var replayEnded: Bool { get }
@@ -31,6 +36,7 @@ public protocol ReplayFold: SendableMetatype {
 extension ReplayFold {
     public var replayEnded: Bool { false }
     public func writeReplayFields(into _: inout SummaryFieldsWriter) -> Bool { false }
+    public func writeReplayChanges(from _: Self, into _: inout SummaryChangesWriter) -> Bool { false }
 }
 
 /// The domain's rules: ``JourneyState``, its data read in place when flat (``JSONFlatObject``),
@@ -75,5 +81,9 @@ public struct DomainReplayFold: ReplayFold {
     public func writeReplayFields(into out: inout SummaryFieldsWriter) -> Bool {
         state.writeSummaryFields(into: &out)
         return true
+    }
+
+    public func writeReplayChanges(from before: DomainReplayFold, into out: inout SummaryChangesWriter) -> Bool {
+        state.writeSummaryFields(changedFrom: before.state, into: &out)
     }
 }

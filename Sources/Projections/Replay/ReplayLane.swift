@@ -16,6 +16,14 @@ final class ReplayLane<Fold: ReplayFold> {
     /// The live folds, each in a place of its own, reused once the fold is let go: a log has
     /// millions of streams, a few thousand open at once, and a fold is hundreds of bytes.
     private var folds: [Fold?] = []
+    /// By place, with the fold, for a fold that cannot say what changed
+    /// (``ReplayFold/writeReplayChanges(from:into:)``): its state after the last event (or its
+    /// initial state), rendered, which the next state is compared with byte by byte.
+    private var previous: [StateFields] = []
+    /// Whether `Fold` says what changed, once its first fold is started.
+    private var foldWritesChanges: Bool?
+    private var probe: SummaryChangesWriter
+    private var scratch = SummaryFieldsWriter()
     private var freePlaces: [Int32] = []
     /// Per stream (by entry divided by `lanes`): its fold's place in `folds`; -1 before the
     /// stream's first event, when its name has no fold, and once the fold is let go.
@@ -24,8 +32,10 @@ final class ReplayLane<Fold: ReplayFold> {
     private var flags: [UInt8] = []
     /// Per stream: its category's index in `keyTable`.
     private var categories: [UInt16] = []
-    /// The summary keys of each category (prefix), from its initial state.
+    /// The summary keys of each category (prefix), from its initial state, and the final
+    /// state's object keys.
     private var keyTable: [[String]] = []
+    private var objectKeys: [StateFields.ObjectKeys] = []
     private var categoryOf: [String: UInt16] = [:]
     private var names: [Int32: String] = [:]
     /// The recorded last position of this lane's streams whose fold is live and whose end is known.
@@ -34,12 +44,22 @@ final class ReplayLane<Fold: ReplayFold> {
     private(set) var live = 0
     private let parser = JSONParser()
     /// Two outputs: the run reads one batch's results while the lane fills the next one's.
-    let outputs = [ReplayLaneOutput(), ReplayLaneOutput()]
+    let outputs: [ReplayLaneOutput]
 
-    init(lane: Int, of lanes: Int) {
+    /// What the run takes beyond each state and its changes: the changed fields' values before
+    /// (comparing: a stream's state before a version that must wait), the final states
+    /// (recording).
+    let keepsOldValues: Bool
+    let writesFinals: Bool
+
+    init(lane: Int, of lanes: Int, keepsOldValues: Bool = false, writesFinals: Bool = false) {
         precondition(lanes > 0 && (0..<lanes).contains(lane), "a lane of at least one")
         self.lane = lane
         self.lanes = lanes
+        self.keepsOldValues = keepsOldValues
+        self.writesFinals = writesFinals
+        probe = SummaryChangesWriter(writesEveryField: keepsOldValues, keepsOldValues: keepsOldValues)
+        outputs = [ReplayLaneOutput(comparing: keepsOldValues), ReplayLaneOutput(comparing: keepsOldValues)]
     }
 
     func owns(entry: Int32) -> Bool { Int(entry) % lanes == lane }
@@ -49,8 +69,8 @@ final class ReplayLane<Fold: ReplayFold> {
     func state(ofEntry entry: Int) -> StateFields? {
         let slot = entry / lanes
         guard slot < places.count, places[slot] >= 0, let fold = folds[Int(places[slot])] else { return nil }
-        let out = ReplayLaneOutput()
-        return out.state(at: write(fold, keys: keyTable[Int(categories[slot])], into: out))
+        render(fold, keys: keyTable[Int(categories[slot])])
+        return StateFields(bytes: scratch.bytes, ends: scratch.ends)
     }
 
     /// Folds this lane's events of `batch` into their streams, leaving the results in
@@ -75,17 +95,27 @@ final class ReplayLane<Fold: ReplayFold> {
                 event.entry, type: types[Int(event.type)], data: data,
                 occurredAt: Timestamp(millisecondsSinceEpoch: event.occurredAt), into: out)
             if result.kind == .fails || (result.kind == .state && ends[event.entry] == event.position) {
-                end(event.entry, result: &result)
+                end(event.entry, result: &result, into: out)
             }
             out.results.append(result)
         }
     }
 
     /// The stream's last event (its recorded end) or its failure: its state is its last one.
-    private func end(_ entry: Int32, result: inout ReplayLaneResult) {
+    private func end(_ entry: Int32, result: inout ReplayLaneResult, into out: ReplayLaneOutput) {
         ends.removeValue(forKey: entry)
-        if result.kind == .state { result.ended = true }
-        letGo(Int(entry) / lanes)
+        let slot = Int(entry) / lanes
+        if result.kind == .state {
+            result.ended = true
+            if writesFinals, places[slot] >= 0, let fold = folds[Int(places[slot])] {
+                let start = out.finals.count
+                render(fold, keys: keyTable[Int(categories[slot])])
+                StateFields(bytes: scratch.bytes, ends: scratch.ends)
+                    .writeObject(objectKeys[Int(categories[slot])], into: &out.finals)
+                result.final = start..<out.finals.count
+            }
+        }
+        letGo(slot)
     }
 
     /// Lets the fold of the stream at `slot` go, if it has one.
@@ -93,6 +123,7 @@ final class ReplayLane<Fold: ReplayFold> {
         let place = places[slot]
         guard place >= 0 else { return }
         folds[Int(place)] = nil
+        previous[Int(place)].removeAll()
         freePlaces.append(place)
         places[slot] = -1
         live -= 1
@@ -120,7 +151,9 @@ final class ReplayLane<Fold: ReplayFold> {
                 if let known = categoryOf[prefix] {
                     categories[slot] = known
                 } else {
-                    keyTable.append(fold.replaySummary.keys)
+                    let keys = fold.replaySummary.keys
+                    keyTable.append(keys)
+                    objectKeys.append(StateFields.ObjectKeys(keys))
                     categories[slot] = UInt16(truncatingIfNeeded: keyTable.count - 1)
                     categoryOf[prefix] = categories[slot]
                 }
@@ -130,8 +163,19 @@ final class ReplayLane<Fold: ReplayFold> {
                 } else {
                     places[slot] = Int32(folds.count)
                     folds.append(fold)
+                    previous.append(StateFields())
                 }
                 live += 1
+                if foldWritesChanges == nil {
+                    probe.removeAll()
+                    foldWritesChanges = fold.writeReplayChanges(from: fold, into: &probe)
+                }
+                if foldWritesChanges == false {
+                    // The initial state, as the run's schema has it: the first state's changes
+                    // are from it.
+                    render(fold, keys: keyTable[Int(categories[slot])])
+                    previous[Int(places[slot])] = StateFields(bytes: scratch.bytes, ends: scratch.ends)
+                }
             } catch {
                 flags[slot] |= ReplayLaneFlags.failed
                 out.reasons.append(error.reason)
@@ -142,9 +186,7 @@ final class ReplayLane<Fold: ReplayFold> {
         guard place >= 0 else { return ReplayLaneResult(kind: .skipped) }
         let keys = keyTable[Int(categories[slot])]
         var result = ReplayLaneResult(kind: .state)
-        if flags[slot] & ReplayLaneFlags.ended != 0, let fold = folds[place] {
-            result.before = write(fold, keys: keys, into: out)
-        }
+        let before = foldWritesChanges == true ? folds[place] : nil
         do {
             try folds[place]?.replay(type: type, data: data, occurredAt: occurredAt, parser: parser)
         } catch {
@@ -154,28 +196,58 @@ final class ReplayLane<Fold: ReplayFold> {
         }
         guard let fold = folds[place] else { return ReplayLaneResult(kind: .skipped) }
         result.ended = fold.replayEnded
-        if result.ended { flags[slot] |= ReplayLaneFlags.ended } else { flags[slot] &= ~ReplayLaneFlags.ended }
-        result.first = write(fold, keys: keys, into: out)
+        result.first = Int32(out.written.values.ends.count)
+        result.changes = Int32(out.written.changed.count)
+        if let before {
+            writeChanges(fold, from: before, into: out)
+        } else {
+            writeChanges(fold, keys: keys, place: place, into: out)
+        }
+        result.changeCount = Int32(out.written.changed.count) - result.changes
+        result.fieldCount = Int32(out.written.values.ends.count) - result.first
         return result
     }
 
-    /// Writes the fold's state field by field; returns its first field's index.
-    private func write(_ fold: Fold, keys: [String], into out: ReplayLaneOutput) -> Int32 {
-        let first = out.fields.ends.count
-        if !fold.writeReplayFields(into: &out.fields) || out.fields.ends.count - first != keys.count {
-            // The fold cannot write its fields (or wrote others): from its summary.
-            let start = first == 0 ? 0 : out.fields.ends[first - 1]
-            out.fields.bytes.removeSubrange(start...)
-            out.fields.ends.removeSubrange(first...)
-            let fields = StateFields(fold.replaySummary, keys: keys)
-            for index in 0..<fields.count {
-                out.fields.bytes.append(contentsOf: fields[index])
-                out.fields.ends.append(out.fields.bytes.count)
+    /// Appends to the output what the fold says changed from `before`: the changed fields'
+    /// indices and values (with their values before, and every field, when comparing).
+    private func writeChanges(_ fold: Fold, from before: Fold, into out: ReplayLaneOutput) {
+        let written = fold.writeReplayChanges(from: before, into: &out.written)
+        precondition(written, "a fold that says what changed for one state says it for every state")
+    }
+
+    /// The same as ``writeChanges(_:from:into:)`` for a fold that cannot say what changed: its
+    /// state rendered and compared byte by byte with the one before (kept rendered).
+    private func writeChanges(_ fold: Fold, keys: [String], place: Int, into out: ReplayLaneOutput) {
+        render(fold, keys: keys)
+        let state = StateFields(bytes: scratch.bytes, ends: scratch.ends)
+        let before = previous[place]
+        for index in 0..<state.count {
+            let differs = index >= before.count || !before.sameField(index, asBytes: state[index])
+            if differs {
+                out.written.changed.append(Int32(index))
+                if keepsOldValues {
+                    out.written.oldValues.bytes.append(contentsOf: index < before.count ? before[index] : [])
+                    out.written.oldValues.ends.append(out.written.oldValues.bytes.count)
+                }
+            }
+            if differs || keepsOldValues {
+                out.written.values.bytes.append(contentsOf: state[index])
+                out.written.values.ends.append(out.written.values.bytes.count)
             }
         }
-        out.counts.append(contentsOf: repeatElement(0, count: out.fields.ends.count - out.counts.count))
-        out.counts[first] = Int32(out.fields.ends.count - first)
-        return Int32(first)
+        previous[place] = state
+    }
+
+    /// Renders the fold's state into `scratch`, field by field.
+    private func render(_ fold: Fold, keys: [String]) {
+        scratch.bytes.removeAll(keepingCapacity: true)
+        scratch.ends.removeAll(keepingCapacity: true)
+        if !fold.writeReplayFields(into: &scratch) || scratch.ends.count != keys.count {
+            // The fold cannot write its fields (or wrote others): from its summary.
+            let fields = StateFields(fold.replaySummary, keys: keys)
+            scratch.bytes = fields.bytes
+            scratch.ends = fields.ends
+        }
     }
 }
 
@@ -185,8 +257,6 @@ enum ReplayLaneFlags {
     static let started: UInt8 = 1
     /// It does not fold (from some version on).
     static let failed: UInt8 = 2
-    /// Its state after the last event is ended (``ReplayFold/replayEnded``).
-    static let ended: UInt8 = 4
 }
 
 /// What one event gave, in its lane's ``ReplayLaneOutput``.
@@ -207,38 +277,55 @@ struct ReplayLaneResult {
     var ended = false
     /// The state's first field in the output's `fields.ends`, or the reason's index.
     var first: Int32 = -1
-    /// The state before the event (its first field), when the one before it had ended: the run
-    /// dropped its copy then and may need it again; -1 otherwise.
-    var before: Int32 = -1
+    /// The fields written: the changed ones recording, every one comparing.
+    var fieldCount: Int32 = 0
+    /// The fields the event changed: `changeCount` of the output's `changed` from `changes`
+    /// (and as many of its `oldValues`, when kept).
+    var changes: Int32 = 0
+    var changeCount: Int32 = 0
+    /// At the stream's recorded end (recording), its final state's object in the output's `finals`.
+    var final: Range<Int>?
 }
 
 /// A lane's results for one batch: for each of its events, in order. Filled by the lane's task,
 /// read by the run's thread after it.
 final class ReplayLaneOutput {
     var results: [ReplayLaneResult] = []
-    var fields = SummaryFieldsWriter()
+    /// The states' fields (the changed ones, recording), the indices of the fields each state
+    /// changed and (comparing) their values before, one state after the other.
+    var written: SummaryChangesWriter
     var reasons: [String] = []
-    /// At each state's first field: its number of fields.
-    var counts: [Int32] = []
+    /// The final states written at the streams' recorded ends, one after the other.
+    var finals: [UInt8] = []
+
+    init(comparing: Bool) {
+        written = SummaryChangesWriter(writesEveryField: comparing, keepsOldValues: comparing)
+    }
 
     func removeAll() {
         results.removeAll(keepingCapacity: true)
-        fields.bytes.removeAll(keepingCapacity: true)
-        fields.ends.removeAll(keepingCapacity: true)
+        written.removeAll()
         reasons.removeAll(keepingCapacity: true)
-        counts.removeAll(keepingCapacity: true)
+        finals.removeAll(keepingCapacity: true)
     }
 
-    /// The fields that begin at `first`: a copy the run keeps.
-    func state(at first: Int32) -> StateFields {
-        let first = Int(first)
-        let count = Int(counts[first])
-        let start = first == 0 ? 0 : fields.ends[first - 1]
-        let end = fields.ends[first + count - 1]
-        var ends = [Int]()
-        ends.reserveCapacity(count)
-        for index in first..<(first + count) { ends.append(fields.ends[index] - start) }
-        return StateFields(bytes: Array(fields.bytes[start..<end]), ends: ends)
+    /// The state before the result's (version `n - 1` of its stream): its fields with the
+    /// changed ones' values before.
+    func stateBefore(_ result: ReplayLaneResult) -> StateFields {
+        let after = ReplayLaneState(self, result)
+        var before = StateFields()
+        var next = Int(result.changes)
+        let last = next + Int(result.changeCount)
+        for index in 0..<after.count {
+            if next < last, written.changed[next] == Int32(index) {
+                let start = next == 0 ? 0 : written.oldValues.ends[next - 1]
+                before.append(written.oldValues.bytes[start..<written.oldValues.ends[next]])
+                next += 1
+            } else {
+                before.append(after[index])
+            }
+        }
+        return before
     }
 }
 
@@ -251,12 +338,22 @@ struct ReplayLaneState {
     private let ends: [Int]
     private let first: Int
     let count: Int
+    /// The indices of the fields that differ from the stream's state before, in order (empty
+    /// when not asked for).
+    let changed: ArraySlice<Int32>
 
-    init(_ output: ReplayLaneOutput, at first: Int32) {
-        bytes = output.fields.bytes
-        ends = output.fields.ends
-        self.first = Int(first)
-        count = Int(output.counts[Int(first)])
+    /// The state of `result`, with the fields it changed.
+    init(_ output: ReplayLaneOutput, _ result: ReplayLaneResult) {
+        bytes = output.written.values.bytes
+        ends = output.written.values.ends
+        first = Int(result.first)
+        count = Int(result.fieldCount)
+        changed = output.written.changed[Int(result.changes)..<Int(result.changes + result.changeCount)]
+    }
+
+    /// The value of the `k`th changed field: recording, the lane writes only those.
+    func changedValue(_ k: Int) -> ArraySlice<UInt8> {
+        count == changed.count ? self[k] : self[Int(changed[changed.startIndex + k])]
     }
 
     private func start(_ index: Int) -> Int {

@@ -65,13 +65,15 @@ final class ReplayRecordWriter {
     }
 
     /// A step of a stream (`slot` -1 for its first entry, then the slot it was given; `category`
-    /// its category's number): the fields of `after` that differ from `before`.
-    func step(
-        slot: inout Int, name: String, category: Int, ends: Bool, before: StateFields, after: ReplayLaneState
-    ) throws(ReplayRecordError) {
+    /// its category's number): the fields of `state` that differ from the state before it
+    /// (``ReplayLaneState/changed``).
+    func step(slot: inout Int, name: String, category: Int, ends: Bool, state after: ReplayLaneState)
+        throws(ReplayRecordError)
+    {
         changed.removeAll(keepingCapacity: true)
         var mask: UInt64 = 0
-        for index in 0..<after.count where !after.sameField(index, as: before) {
+        for field in after.changed {
+            let index = Int(field)
             changed.append(index)
             if index < 64 { mask |= 1 << UInt64(index) }
         }
@@ -100,7 +102,7 @@ final class ReplayRecordWriter {
                 }
             }
         }
-        for index in changed { value(after[index], field: index, category: category) }
+        for (k, index) in changed.enumerated() { value(after.changedValue(k), field: index, category: category) }
         try flushIfFull()
     }
 

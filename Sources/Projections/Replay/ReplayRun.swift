@@ -127,7 +127,10 @@ public final class ReplayRun<Fold: ReplayFold> {
         self.rules = rules
         self.only = only
         self.page = page
-        self.lanes = (0..<lanes).map { ReplayLane(lane: $0, of: lanes) }
+        let recording = if case .record = mode { true } else { false }
+        self.lanes = (0..<lanes).map {
+            ReplayLane(lane: $0, of: lanes, keepsOldValues: !recording, writesFinals: recording)
+        }
         switch mode {
         case let .record(path):
             writer = try ReplayRecordWriter(path: path, rules: rules)
@@ -284,9 +287,9 @@ public final class ReplayRun<Fold: ReplayFold> {
             let ends = event.position == entries[index].end
             if let writer {
                 try record(side, of: index, ends: ends, writer)
-                if ends { try ended(index, last: side) }
+                if ends { try ended(index, final: result.final.map { outputs[lane].finals[$0] }) }
             } else {
-                try compareNow(side, of: index)
+                try compareNow(side, of: index, result: result, output: outputs[lane])
                 if ends {
                     entries[index].nowEnded = true
                     judgeIfEnded(index)
@@ -316,16 +319,10 @@ public final class ReplayRun<Fold: ReplayFold> {
             return .fails(reason)
         case .state:
             if version == 0 { _ = schema(of: index) }
-            if version > 0, entries[index].previous == nil, result.before >= 0, entries[index].schema >= 0,
-                writer != nil || (entries[index].compared == version && entries[index].difference == nil)
-            {
-                // An ended stream with another event: its state before it, dropped, made again.
-                entries[index].previous = output.state(at: result.before)
-            }
             entries[index].folded += 1
             entries[index].ended = result.ended
             guard entries[index].schema >= 0 else { return .skipped }
-            return .state(ReplayLaneState(output, at: result.first))
+            return .state(ReplayLaneState(output, result))
         }
     }
 
@@ -367,35 +364,20 @@ public final class ReplayRun<Fold: ReplayFold> {
         let category = entries[index].category >= 0 ? entries[index].category : nil
         switch side {
         case let .state(state):
-            guard let category, let schema = knownSchema(of: index) else {
-                preconditionFailure("a state of a stream of no category")
-            }
-            try writer.step(
-                slot: &entries[index].slot, name: name, category: category, ends: ends,
-                before: entries[index].previous ?? schema.initial, after: state)
-            keep(state, asPreviousOf: index, unless: entries[index].ended)
+            guard let category else { preconditionFailure("a state of a stream of no category") }
+            try writer.step(slot: &entries[index].slot, name: name, category: category, ends: ends, state: state)
         case let .fails(reason):
             try writer.fails(slot: &entries[index].slot, name: name, category: category, ends: ends, reason: reason)
         case .skipped: try writer.skipped(slot: &entries[index].slot, name: name, category: category, ends: ends)
         }
     }
 
-    /// Makes `state` the stream's previous one (in the storage of the one before), or drops it.
-    private func keep(_ state: ReplayLaneState, asPreviousOf index: Int, unless drop: Bool) {
-        if drop {
-            entries[index].previous = nil
-        } else if entries[index].previous != nil {
-            entries[index].previous!.assign(state)
-        } else {
-            entries[index].previous = state.copy()
-        }
-    }
-
     /// A recorded stream's last event was taken: its final outcome is kept (out of memory) and
     /// its entry freed for a later stream; a later event of its key is refused (``feed``).
-    private func ended(_ index: Int, last side: ReplayNowSide) throws(ReplayRecordError) {
-        if case let .state(state) = side {
-            try keepFinal(index) { keys, bytes in state.writeObject(keys, into: &bytes) }
+    /// `final`: its final state as its lane wrote it, unless it fails.
+    private func ended(_ index: Int, final: ArraySlice<UInt8>?) throws(ReplayRecordError) {
+        if let final, entries[index].failure == nil, entries[index].schema >= 0 {
+            try keepFinal(index) { _, bytes in bytes.append(contentsOf: final) }
         } else {
             try keepFinal(index, writeState: nil)
         }
@@ -466,29 +448,38 @@ public final class ReplayRun<Fold: ReplayFold> {
     }
 
     /// Compares the stream's next version with the record's: at once, from the lane's output,
-    /// when the record's is the one waiting and the same (the usual case: both logs in the same
-    /// order, the same rules); else through the queues, with a copy of the state.
-    private func compareNow(_ side: ReplayNowSide, of index: Int) throws(ReplayRecordError) {
+    /// when the record's is the one waiting and changes the same fields to the same values (the
+    /// usual case: both logs in the same order, the same rules); else through the queues, with a
+    /// copy of the state, and of the state before it when it is the next to compare (the lane's
+    /// changes say what it was: the versions before it compared equal).
+    private func compareNow(
+        _ side: ReplayNowSide, of index: Int, result: ReplayLaneResult, output: ReplayLaneOutput
+    ) throws(ReplayRecordError) {
         if case let .state(state) = side, entries[index].nowQueue.isEmpty, entries[index].difference == nil,
             case let .state(changes)? = entries[index].thenQueue.first,
             try sameAsRecorded(index, version: entries[index].compared, changes: changes, now: state)
         {
             entries[index].thenQueue.removeFirst()
             entries[index].compared += 1
-            let caughtUp = entries[index].compared == entries[index].versions
-            keep(state, asPreviousOf: index, unless: caughtUp && entries[index].ended)
+            entries[index].previous = nil
             if entries[index].ended, entries[index].thenQueue.isEmpty {
                 entries[index].thenQueue = []
                 entries[index].nowQueue = []
             }
             return
         }
+        if case .state = side, entries[index].nowQueue.isEmpty, entries[index].difference == nil,
+            entries[index].compared > 0, entries[index].compared == entries[index].versions - 1
+        {
+            entries[index].previous = output.stateBefore(result)
+        }
         entries[index].nowQueue.append(side.kept)
         try compareQueued(index)
     }
 
-    /// True when the record's state (the state both sides had before `version`, with the
-    /// record's changes, in the same keys) is `now`, field by field.
+    /// True when the record's version (the state both sides had before `version`, with the
+    /// record's changes, in the same keys) is `now`: the same fields changed to the same values,
+    /// from the same initial state.
     private func sameAsRecorded(
         _ index: Int, version: Int64, changes: ReplayChanges, now: ReplayLaneState
     ) throws(ReplayRecordError) -> Bool {
@@ -497,28 +488,26 @@ public final class ReplayRun<Fold: ReplayFold> {
         if number >= sameKeys.count {
             sameKeys.append(
                 contentsOf: repeatElement(
-                    (looked: false, initial: StateFields?.none), count: number + 1 - sameKeys.count))
+                    (looked: false, keys: false, initial: false), count: number + 1 - sameKeys.count))
         }
         if !sameKeys[number].looked {
             let prefix = entries[index].prefix
             let base = try thenBase(prefix, schema: schema)
             let same = try thenToNow(prefix, schema: schema).identity && base.extra.isEmpty
-            sameKeys[number] = (true, same ? base.fields : nil)
+            sameKeys[number] = (true, same, same && base.fields == schema.initial)
         }
-        // The record's keys are not the same (or its initial state has others): the slow path.
-        guard let initial = sameKeys[number].initial else { return false }
-        let before = version == 0 ? initial : entries[index].previous ?? initial
-        guard before.count == now.count else { return false }
+        // The record's keys are not the same (or its initial state has others or other values):
+        // the slow path.
+        guard sameKeys[number].keys, version > 0 || sameKeys[number].initial else { return false }
+        guard changes.indices.count == now.changed.count else { return false }
         var next = 0
-        for field in 0..<now.count {
-            if next < changes.indices.count, changes.indices[next] == field {
-                guard now.sameField(field, as: changes.values, at: next) else { return false }
-                next += 1
-            } else if !now.sameField(field, as: before) {
+        for field in now.changed {
+            guard changes.indices[next] == Int(field), now.sameField(Int(field), as: changes.values, at: next) else {
                 return false
             }
+            next += 1
         }
-        return next == changes.indices.count
+        return true
     }
 
     private func thenSide(_ side: ReplayThenSide, of index: Int) throws(ReplayRecordError) {
@@ -650,10 +639,9 @@ public final class ReplayRun<Fold: ReplayFold> {
     }
 
     private var mappings: [String: (keys: [String], indices: [Int?], identity: Bool)] = [:]
-    /// Per schema number: the record's initial state of its category when the record has the
-    /// same keys and no others (a version is then compared field by field, in place); nil when
-    /// it has others.
-    private var sameKeys: [(looked: Bool, initial: StateFields?)] = []
+    /// Per schema number: whether the record has the same keys for its category and no others
+    /// (a version is then compared by its changes, in place), and the same initial state.
+    private var sameKeys: [(looked: Bool, keys: Bool, initial: Bool)] = []
 
     private func thenToNow(_ prefix: String, schema: Schema) throws(ReplayRecordError) -> (
         keys: [String], indices: [Int?], identity: Bool

@@ -91,6 +91,12 @@ struct StateFields: Equatable {
         }
     }
 
+    /// No fields, the storage kept.
+    mutating func removeAll() {
+        bytes.removeAll(keepingCapacity: true)
+        ends.removeAll(keepingCapacity: true)
+    }
+
     mutating func append<C: Collection<UInt8>>(_ value: C) {
         bytes.append(contentsOf: value)
         ends.append(bytes.count)
