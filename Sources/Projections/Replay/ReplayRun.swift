@@ -82,7 +82,7 @@ public final class ReplayRun<Fold: ReplayFold> {
     @exclusivity(unchecked) private var schemas: [Schema] = []
     @exclusivity(unchecked) private var thenSchemas: [String: (keys: [String], initial: JSONObject)] = [:]
     /// The record's initial state of a prefix in the now keys' order, per prefix.
-    @exclusivity(unchecked) private var thenInitial: [String: (fields: StateFields, extra: [(key: String, value: JSONValue)])] = [:]
+    private var thenInitial: [String: (fields: StateFields, extra: [(key: String, value: JSONValue)])] = [:]
     private let parser = JSONParser()
     /// The events fed.
     @exclusivity(unchecked) private(set) public var events: Int64 = 0
