@@ -51,43 +51,47 @@ public final class ReplayRun<Fold: ReplayFold> {
     }
 
     public let rules: String
-    private var writer: ReplayRecordWriter?
-    private var reader: ReplayRecordReader?
-    private var entries: [ReplayEntry] = []
+    // Used by one thread at a time, one access at a time (the lanes have state of their own):
+    // no run-time exclusivity checks on the per-event state. They pay: `--against` 23.72 →
+    // 21.03 s CPU, `--record` 21.84 → 21.22 s over 5 alternating runs of 1 M events
+    // (docs/benchmarks-history.md, "Exclusivity checks").
+    @exclusivity(unchecked) private var writer: ReplayRecordWriter?
+    @exclusivity(unchecked) private var reader: ReplayRecordReader?
+    @exclusivity(unchecked) private var entries: [ReplayEntry] = []
     /// Entries by the log's stream key, when keys are small (store ids are dense from 1);
     /// ``endedKey`` for a recorded stream whose last event was taken (its entry reused).
-    private var byDenseKey: [Int32] = []
-    private var byName: [String: Int] = [:]
-    private var byKey: [Int64: Int] = [:]
+    @exclusivity(unchecked) private var byDenseKey: [Int32] = []
+    @exclusivity(unchecked) private var byName: [String: Int] = [:]
+    @exclusivity(unchecked) private var byKey: [Int64: Int] = [:]
     private static var endedKey: Int32 { -2 }
     /// Recording: the entries of the streams that ended, for the next streams.
-    private var freeEntries: [Int] = []
+    @exclusivity(unchecked) private var freeEntries: [Int] = []
     /// Recording: every stream's final outcome, for ``outcomes(_:)``.
-    private var finals: ReplayFinals?
+    @exclusivity(unchecked) private var finals: ReplayFinals?
     /// The streams fed.
-    private(set) public var streams = 0
+    @exclusivity(unchecked) private(set) public var streams = 0
     /// Comparing: the record's slots to entries (-1 for a stream left out).
-    private var thenSlots: [Int] = []
+    @exclusivity(unchecked) private var thenSlots: [Int] = []
     /// Comparing: what the streams already judged (both sides past their ends) gave.
-    private var judged = (
+    @exclusivity(unchecked) private var judged = (
         streams: 0, differences: [ReplayComparison.Difference](), onlyNow: [String](),
         onlyThen: [String]()
     )
     /// The schemas by prefix (their numbers in `schemas`): a stream's entry keeps its number.
-    private var nowSchemas: [String: Int] = [:]
-    private var schemas: [Schema] = []
-    private var thenSchemas: [String: (keys: [String], initial: JSONObject)] = [:]
+    @exclusivity(unchecked) private var nowSchemas: [String: Int] = [:]
+    @exclusivity(unchecked) private var schemas: [Schema] = []
+    @exclusivity(unchecked) private var thenSchemas: [String: (keys: [String], initial: JSONObject)] = [:]
     /// The record's initial state of a prefix in the now keys' order, per prefix.
     private var thenInitial: [String: (fields: StateFields, extra: [(key: String, value: JSONValue)])] = [:]
     private let parser = JSONParser()
     /// The events fed.
-    private(set) public var events: Int64 = 0
+    @exclusivity(unchecked) private(set) public var events: Int64 = 0
     /// The most folds held at once, counted after each page is folded: a stream's fold is let go
     /// at its recorded last position, so this stays within the streams open across a page's end.
-    private(set) public var peakLiveFolds = 0
+    @exclusivity(unchecked) private(set) public var peakLiveFolds = 0
     /// The most streams with an entry at once, counted after each page is folded: recording,
     /// the streams open across a page's end and those that ended in the two pages around it.
-    private(set) public var peakLiveStreams = 0
+    @exclusivity(unchecked) private(set) public var peakLiveStreams = 0
     /// Recording: the most final outcomes held at once before they are written to the
     /// temporary file, and the runs written there.
     public var peakHeldFinals: Int { finals?.peakHeld ?? 0 }
@@ -95,15 +99,15 @@ public final class ReplayRun<Fold: ReplayFold> {
 
     private let lanes: [ReplayLane<Fold>]
     /// The page being filled, and the other one (folded by the lanes, or spare).
-    private var filling = ReplayBatch()
-    private var folded = ReplayBatch()
+    @exclusivity(unchecked) private var filling = ReplayBatch()
+    @exclusivity(unchecked) private var folded = ReplayBatch()
     /// The lanes' tasks folding `folded` into their `outputs[foldingOutput]`, if running.
-    private var folding: [BackgroundTask<Void>]?
-    private var foldingOutput = 0
-    private var types: [String] = []
-    private var typeIndex: [String: Int] = [:]
+    @exclusivity(unchecked) private var folding: [BackgroundTask<Void>]?
+    @exclusivity(unchecked) private var foldingOutput = 0
+    @exclusivity(unchecked) private var types: [String] = []
+    @exclusivity(unchecked) private var typeIndex: [String: Int] = [:]
     /// Type numbers by the log's key of the type (the store's type id, small), -1 for a key not seen.
-    private var typeByKey: [Int32] = []
+    @exclusivity(unchecked) private var typeByKey: [Int32] = []
     private let page: Int
 
     /// Comparing one stream (a bundle's): the record's other streams are left out.
@@ -649,11 +653,11 @@ public final class ReplayRun<Fold: ReplayFold> {
         fields.append(ReplayComparison.Field(path: path, before: before, after: after))
     }
 
-    private var mappings: [String: (keys: [String], indices: [Int?], identity: Bool)] = [:]
+    @exclusivity(unchecked) private var mappings: [String: (keys: [String], indices: [Int?], identity: Bool)] = [:]
     /// Per schema number: the record's initial state of its category when the record has the
     /// same keys and no others (a version is then compared field by field, in place); nil when
     /// it has others.
-    private var sameKeys: [(looked: Bool, initial: StateFields?)] = []
+    @exclusivity(unchecked) private var sameKeys: [(looked: Bool, initial: StateFields?)] = []
 
     private func thenToNow(_ prefix: String, schema: Schema) throws(ReplayRecordError) -> (
         keys: [String], indices: [Int?], identity: Bool
