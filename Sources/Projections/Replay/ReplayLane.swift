@@ -28,8 +28,10 @@ final class ReplayLane<Fold: ReplayFold> {
     @exclusivity(unchecked) private var flags: [UInt8] = []
     /// Per stream: its category's index in `keyTable`.
     @exclusivity(unchecked) private var categories: [UInt16] = []
-    /// The summary keys of each category (prefix), from its initial state.
+    /// The summary keys of each category (prefix), from its initial state, and the final
+    /// state's object keys.
     @exclusivity(unchecked) private var keyTable: [[String]] = []
+    @exclusivity(unchecked) private var objectKeys: [StateFields.ObjectKeys] = []
     @exclusivity(unchecked) private var categoryOf: [String: UInt16] = [:]
     @exclusivity(unchecked) private var names: [Int32: String] = [:]
     /// The recorded last position of this lane's streams whose fold is live and whose end is known.
@@ -40,10 +42,14 @@ final class ReplayLane<Fold: ReplayFold> {
     /// Two outputs: the run reads one batch's results while the lane fills the next one's.
     let outputs = [ReplayLaneOutput(), ReplayLaneOutput()]
 
-    init(lane: Int, of lanes: Int) {
+    /// Recording: each stream's final state is written as an object at its recorded end.
+    let writesFinals: Bool
+
+    init(lane: Int, of lanes: Int, writesFinals: Bool = false) {
         precondition(lanes > 0 && (0..<lanes).contains(lane), "a lane of at least one")
         self.lane = lane
         self.lanes = lanes
+        self.writesFinals = writesFinals
     }
 
     func owns(entry: Int32) -> Bool { Int(entry) % lanes == lane }
@@ -79,17 +85,25 @@ final class ReplayLane<Fold: ReplayFold> {
                 event.entry, type: types[Int(event.type)], data: data,
                 occurredAt: Timestamp(millisecondsSinceEpoch: event.occurredAt), into: out)
             if result.kind == .fails || (result.kind == .state && ends[event.entry] == event.position) {
-                end(event.entry, result: &result)
+                end(event.entry, result: &result, into: out)
             }
             out.results.append(result)
         }
     }
 
     /// The stream's last event (its recorded end) or its failure: its state is its last one.
-    private func end(_ entry: Int32, result: inout ReplayLaneResult) {
+    private func end(_ entry: Int32, result: inout ReplayLaneResult, into out: ReplayLaneOutput) {
         ends.removeValue(forKey: entry)
-        if result.kind == .state { result.ended = true }
-        letGo(Int(entry) / lanes)
+        let slot = Int(entry) / lanes
+        if result.kind == .state {
+            result.ended = true
+            if writesFinals {
+                let start = out.finals.count
+                ReplayLaneState(out, at: result.first).writeObject(objectKeys[Int(categories[slot])], into: &out.finals)
+                result.final = start..<out.finals.count
+            }
+        }
+        letGo(slot)
     }
 
     /// Lets the fold of the stream at `slot` go, if it has one.
@@ -124,7 +138,9 @@ final class ReplayLane<Fold: ReplayFold> {
                 if let known = categoryOf[prefix] {
                     categories[slot] = known
                 } else {
-                    keyTable.append(fold.replaySummary.keys)
+                    let keys = fold.replaySummary.keys
+                    keyTable.append(keys)
+                    objectKeys.append(StateFields.ObjectKeys(keys))
                     categories[slot] = UInt16(truncatingIfNeeded: keyTable.count - 1)
                     categoryOf[prefix] = categories[slot]
                 }
@@ -214,6 +230,8 @@ struct ReplayLaneResult {
     /// The state before the event (its first field), when the one before it had ended: the run
     /// dropped its copy then and may need it again; -1 otherwise.
     var before: Int32 = -1
+    /// Recording, at the stream's recorded end: its final state's object in the output's `finals`.
+    var final: Range<Int>?
 }
 
 /// A lane's results for one batch: for each of its events, in order. Filled by the lane's task,
@@ -226,6 +244,8 @@ final class ReplayLaneOutput {
     @exclusivity(unchecked) var reasons: [String] = []
     /// At each state's first field: its number of fields.
     @exclusivity(unchecked) var counts: [Int32] = []
+    /// Recording: the final states written at the streams' recorded ends, one after the other.
+    @exclusivity(unchecked) var finals: [UInt8] = []
 
     func removeAll() {
         results.removeAll(keepingCapacity: true)
@@ -233,6 +253,7 @@ final class ReplayLaneOutput {
         fields.ends.removeAll(keepingCapacity: true)
         reasons.removeAll(keepingCapacity: true)
         counts.removeAll(keepingCapacity: true)
+        finals.removeAll(keepingCapacity: true)
     }
 
     /// The fields that begin at `first`: a copy the run keeps.
@@ -279,6 +300,42 @@ struct ReplayLaneState {
         let otherIndex = otherIndex ?? index
         guard otherIndex < other.count else { return false }
         return other.sameField(otherIndex, asBytes: self[index])
+    }
+
+    /// The indices of the fields that differ from `before`'s (all of them beyond its count),
+    /// in `changed` (emptied first), and their mask (fields below 64).
+    func changedFields(from before: StateFields, into changed: inout [Int]) -> UInt64 {
+        changed.removeAll(keepingCapacity: true)
+        var mask: UInt64 = 0
+        before.withFields { beforeBytes, beforeEnds in
+            bytes.withUnsafeBufferPointer { bytes in
+                ends.withUnsafeBufferPointer { ends in
+                    var start = first == 0 ? 0 : ends[first - 1]
+                    var beforeStart = 0
+                    for index in 0..<count {
+                        let end = ends[first + index]
+                        var same = false
+                        if index < beforeEnds.count {
+                            let beforeEnd = beforeEnds[index]
+                            // Both non-empty when the length is: their base addresses exist.
+                            same =
+                                end - start == beforeEnd - beforeStart
+                                && (end == start
+                                    || Memory.equal(
+                                        bytes.baseAddress! + start, beforeBytes.baseAddress! + beforeStart,
+                                        count: end - start))
+                            beforeStart = beforeEnd
+                        }
+                        if !same {
+                            changed.append(index)
+                            if index < 64 { mask |= 1 << UInt64(index) }
+                        }
+                        start = end
+                    }
+                }
+            }
+        }
+        return mask
     }
 
     /// Appends the object these fields are the values of, with `keys`, as compact JSON.

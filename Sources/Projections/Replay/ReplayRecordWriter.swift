@@ -72,12 +72,7 @@ final class ReplayRecordWriter {
     func step(
         slot: inout Int, name: String, category: Int, ends: Bool, before: StateFields, after: ReplayLaneState
     ) throws(ReplayRecordError) {
-        changed.removeAll(keepingCapacity: true)
-        var mask: UInt64 = 0
-        for index in 0..<after.count where !after.sameField(index, as: before) {
-            changed.append(index)
-            if index < 64 { mask |= 1 << UInt64(index) }
-        }
+        let mask = after.changedFields(from: before, into: &changed)
         let known: Int? =
             after.count <= 64 ? categories[category].shapes[mask] : categories[category].wideShapes[changed]
         if let known, known < ReplayRecordFormat.inlineShapes {

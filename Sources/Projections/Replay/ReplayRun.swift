@@ -131,7 +131,8 @@ public final class ReplayRun<Fold: ReplayFold> {
         self.rules = rules
         self.only = only
         self.page = page
-        self.lanes = (0..<lanes).map { ReplayLane(lane: $0, of: lanes) }
+        let recording = if case .record = mode { true } else { false }
+        self.lanes = (0..<lanes).map { ReplayLane(lane: $0, of: lanes, writesFinals: recording) }
         switch mode {
         case let .record(path):
             writer = try ReplayRecordWriter(path: path, rules: rules)
@@ -288,7 +289,7 @@ public final class ReplayRun<Fold: ReplayFold> {
             let ends = event.position == entries[index].end
             if let writer {
                 try record(side, of: index, ends: ends, writer)
-                if ends { try ended(index, last: side) }
+                if ends { try ended(index, final: result.final.map { outputs[lane].finals[$0] }) }
             } else {
                 try compareNow(side, of: index)
                 if ends {
@@ -371,12 +372,18 @@ public final class ReplayRun<Fold: ReplayFold> {
         let category = entries[index].category >= 0 ? entries[index].category : nil
         switch side {
         case let .state(state):
-            guard let category, let schema = knownSchema(of: index) else {
+            guard let category, entries[index].schema >= 0 else {
                 preconditionFailure("a state of a stream of no category")
             }
-            try writer.step(
-                slot: &entries[index].slot, name: name, category: category, ends: ends,
-                before: entries[index].previous ?? schema.initial, after: state)
+            if let previous = entries[index].previous {
+                try writer.step(
+                    slot: &entries[index].slot, name: name, category: category, ends: ends, before: previous,
+                    after: state)
+            } else {
+                try writer.step(
+                    slot: &entries[index].slot, name: name, category: category, ends: ends,
+                    before: schemas[Int(entries[index].schema)].initial, after: state)
+            }
             keep(state, asPreviousOf: index, unless: entries[index].ended)
         case let .fails(reason):
             try writer.fails(slot: &entries[index].slot, name: name, category: category, ends: ends, reason: reason)
@@ -397,9 +404,10 @@ public final class ReplayRun<Fold: ReplayFold> {
 
     /// A recorded stream's last event was taken: its final outcome is kept (out of memory) and
     /// its entry freed for a later stream; a later event of its key is refused (``feed``).
-    private func ended(_ index: Int, last side: ReplayNowSide) throws(ReplayRecordError) {
-        if case let .state(state) = side {
-            try keepFinal(index) { keys, bytes in state.writeObject(keys, into: &bytes) }
+    /// `final`: its final state as its lane wrote it, unless it fails.
+    private func ended(_ index: Int, final: ArraySlice<UInt8>?) throws(ReplayRecordError) {
+        if let final, entries[index].failure == nil, entries[index].schema >= 0 {
+            try keepFinal(index) { _, bytes in bytes.append(contentsOf: final) }
         } else {
             try keepFinal(index, writeState: nil)
         }
@@ -426,9 +434,9 @@ public final class ReplayRun<Fold: ReplayFold> {
         _ index: Int, writeState: ((_ keys: StateFields.ObjectKeys, _ bytes: inout [UInt8]) -> Void)?
     ) throws(ReplayRecordError) {
         guard let finals else { return }
-        let entry = entries[index]
         let keys = knownSchema(of: index)?.objectKeys
-        try finals.add(stream: entry.name, events: entry.folded, failure: entry.failure) { bytes in
+        try finals.add(stream: entries[index].name, events: entries[index].folded, failure: entries[index].failure) {
+            bytes in
             guard let keys, let writeState else { return bytes.append(contentsOf: "{}".utf8) }
             writeState(keys, &bytes)
         }

@@ -91,6 +91,13 @@ struct StateFields: Equatable {
         }
     }
 
+    /// Calls `body` with the fields' bytes and where each ends.
+    func withFields<Result>(
+        _ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<Int>) -> Result
+    ) -> Result {
+        bytes.withUnsafeBufferPointer { bytes in ends.withUnsafeBufferPointer { ends in body(bytes, ends) } }
+    }
+
     mutating func append<C: Collection<UInt8>>(_ value: C) {
         bytes.append(contentsOf: value)
         ends.append(bytes.count)
