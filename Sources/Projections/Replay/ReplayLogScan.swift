@@ -26,6 +26,21 @@ public struct ReplayLogScan {
     public mutating func feed<Fold>(
         _ run: ReplayRun<Fold>, untilPosition: Int64 = .max, progress: (Int64) -> Void = { _ in }
     ) throws {
+        try feedEvents(run, untilPosition: untilPosition, progress: progress)
+    }
+
+    /// ``feed(_:untilPosition:progress:)`` with the domain's rules: the run's per-event code is
+    /// compiled for them here (a caller in another module would get the generic code, which
+    /// looks up the fold's type at run time for every event).
+    public mutating func feed(
+        _ run: ReplayRun<DomainReplayFold>, untilPosition: Int64 = .max, progress: (Int64) -> Void = { _ in }
+    ) throws {
+        try feedEvents(run, untilPosition: untilPosition, progress: progress)
+    }
+
+    private mutating func feedEvents<Fold>(
+        _ run: ReplayRun<Fold>, untilPosition: Int64, progress: (Int64) -> Void
+    ) throws {
         var filled = ReplayScanPage()
         var spare = ReplayScanPage()
         var reading: BackgroundTask<Void>? = read(into: spare, from: 1, untilPosition: untilPosition)
