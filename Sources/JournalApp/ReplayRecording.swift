@@ -61,7 +61,7 @@ package enum ReplayRecording {
         return try comparison(run)
     }
 
-    private static func makeRun(_ mode: Mode, only: String? = nil) throws(CLIError) -> ReplayRun<StreamFold> {
+    private static func makeRun(_ mode: Mode, only: String? = nil) throws(CLIError) -> ReplayRun<DomainReplayFold> {
         do {
             switch mode {
             case let .record(path): return try ReplayRun(.record(path: path), rules: RulesIdentifier.current)
@@ -74,7 +74,8 @@ package enum ReplayRecording {
     }
 
     /// The record written, and the streams' outcomes as `replay --all` reports them.
-    private static func recorded(_ run: ReplayRun<StreamFold>, untilPosition until: Int64) throws -> ReplaySummary {
+    private static func recorded(_ run: ReplayRun<DomainReplayFold>, untilPosition until: Int64) throws -> ReplaySummary
+    {
         do {
             try run.finishRecord()
         } catch {
@@ -89,7 +90,7 @@ package enum ReplayRecording {
         return ReplaySummary(report, untilPosition: until)
     }
 
-    private static func comparison(_ run: ReplayRun<StreamFold>) throws(CLIError) -> ReplayComparisonReport {
+    private static func comparison(_ run: ReplayRun<DomainReplayFold>) throws(CLIError) -> ReplayComparisonReport {
         do {
             return ReplayComparisonReport(comparison: try run.finishComparison())
         } catch {

@@ -1,3 +1,4 @@
+import JournalCore
 import Testing
 
 @testable import JournalApp

@@ -34,7 +34,8 @@ extension ReplayFold {
 }
 
 /// The domain's rules: ``JourneyState``, its data read in place when flat (``JSONFlatObject``),
-/// else parsed, as every replay does.
+/// else parsed, as every replay does, with the reasons every replay gives (a type outside the
+/// catalog gets the nearest catalog type suggested). The command line folds through it.
 public struct DomainReplayFold: ReplayFold {
     public private(set) var state: JourneyState
 
@@ -61,13 +62,22 @@ public struct DomainReplayFold: ReplayFold {
             }
             try state.apply(type: type, data: object, occurredAt: occurredAt)
         } catch let error as DomainRejection {
-            throw ReplayRuleError(reason: error.reason)
+            var reason = error.reason
+            if case let .invalidData(decoding) = error, decoding.kind == .unknownType,
+                DomainEvent.category(ofType: type) == nil
+            {
+                reason += NameSuggestion.hint(for: type, among: Self.catalogTypeNames)
+            }
+            throw ReplayRuleError(reason: reason)
         } catch let error as ReplayRuleError {
             throw error
         } catch {
             throw ReplayRuleError(reason: "\(error)")
         }
     }
+
+    /// Every event type of the domain's catalog, both categories.
+    private static let catalogTypeNames = EventType.names
 
     public var replaySummary: JSONObject { state.summary() }
     public var replayEnded: Bool { state.isTerminal }

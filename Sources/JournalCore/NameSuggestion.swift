@@ -2,12 +2,12 @@
 /// Damerau–Levenshtein distance (optimal string alignment: insert, delete, substitute, swap two
 /// neighbours) of 2, ignoring letter case.
 package enum NameSuggestion {
-    static let maximumDistance = 2
+    package static let maximumDistance = 2
 
     /// The known name nearest to `typed`, or nil when none is within the distance (and fewer
     /// edits away than `typed` has characters) or two are equally near (a guess between two
     /// names would mislead). `typed` itself, exactly as written, is never suggested.
-    static func nearest(to typed: String, among known: [String]) -> String? {
+    package static func nearest(to typed: String, among known: [String]) -> String? {
         guard !typed.isEmpty, typed.unicodeScalars.count <= 64 else { return nil }
         let target = Array(typed.lowercased().unicodeScalars)
         var best: (name: String, distance: Int)?
@@ -27,7 +27,7 @@ package enum NameSuggestion {
     }
 
     /// The optimal string alignment distance between `a` and `b`.
-    static func distance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Int {
+    package static func distance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Int {
         if a.isEmpty { return b.count }
         if b.isEmpty { return a.count }
         var table = [[Int]](repeating: [Int](repeating: 0, count: b.count + 1), count: a.count + 1)
@@ -47,7 +47,7 @@ package enum NameSuggestion {
     }
 
     /// ` (did you mean "occurredAt"?)`-style suffix, or "" without a suggestion.
-    static func hint(for typed: String, among known: [String]) -> String {
+    package static func hint(for typed: String, among known: [String]) -> String {
         guard let name = nearest(to: typed, among: known) else { return "" }
         return "; did you mean \"\(name)\"?"
     }
