@@ -97,8 +97,12 @@ extension JourneyState {
 extension ThreeDSTransaction.State {
     /// ``summary()``'s values, in its order (keep the two in step: the tests compare them).
     public func writeSummaryFields(into out: inout SummaryFieldsWriter) {
+        // The challenge and the information are taken out once: the queries that read them
+        // (`lastUIType`, `otpSubmissions`, …) would each copy them again, and `uiTypesSeen` would
+        // make an array, for every state a replay renders.
         let challenge = self.challenge
         let info = self.info
+        out.bytes.reserveCapacity(out.bytes.count + 512)
         out.string("3ds")
         out.string(statusName)
         var step: String?
@@ -124,11 +128,12 @@ extension ThreeDSTransaction.State {
         } else {
             out.nullField()
         }
-        out.string(lastUIType?.rawValue)
-        out.strings(uiTypesSeen.lazy.map(\.rawValue))
+        out.string(challenge?.lastUIType?.rawValue)
+        let seen = challenge?.uiTypesSeenBits ?? 0
+        out.strings(ACSUIType.allCases.lazy.filter { seen & $0.bit != 0 }.map(\.rawValue))
         out.int(challenge?.requests ?? 0)
-        out.int(otpSubmissions)
-        out.int(resends)
+        out.int(challenge?.otpSubmissions ?? 0)
+        out.int(challenge?.resends ?? 0)
         out.bool(challenge?.cancelRequested ?? false)
         let (finalStatus, errorCode) = finalStatusAndErrorCode
         out.string(finalStatus)
