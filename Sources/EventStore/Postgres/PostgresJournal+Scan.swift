@@ -1,22 +1,9 @@
-extension PostgresJournal {
-    /// The log from `position`, lent row by row (see ``EventScanning``): the payload is lent
-    /// from the result or decoded into a reused buffer; names stay integer ids. The same checks
-    /// and messages as the SQLite store's scan.
-    func scanAll(from position: Int64, limit: Int, _ body: (ScannedEvent) -> Bool) throws(EventStoreError) -> Int {
-        try scanRows(from: position, limit: limit, lendsNames: false) { event, _, _ in body(event) }
-    }
-
-    /// The log from `position` lent row by row with the names of each event's stream and type
-    /// (`LentEvent`), lent from the result.
-    func readAll(from position: Int64, limit: Int, _ body: (LentEvent) -> Bool) throws(EventStoreError) -> Int {
-        try scanRows(from: position, limit: limit, lendsNames: true) { event, stream, type in
-            body(LentEvent(row: event, stream: stream, type: type))
-        }
-    }
-
-    /// The rows of `scanAll` and the lending `readAll`: `body` gets each event with its stream's
-    /// and type's names when `lendsNames` or the chain check reads them, empty otherwise.
-    private func scanRows(
+extension PostgresJournal: RowLending {
+    /// The rows of `scanAll` and the lending `readAll` (``RowLending``), with the same checks and
+    /// messages as the SQLite store's: the payload is lent from the result or decoded into a
+    /// reused buffer, and the names lent from the result; `body` gets each event with its
+    /// stream's and type's names when `lendsNames` or the chain check reads them, empty otherwise.
+    func scanRows(
         from position: Int64, limit: Int, lendsNames: Bool,
         _ body: (ScannedEvent, _ stream: UnsafeRawBufferPointer, _ type: UnsafeRawBufferPointer) -> Bool
     ) throws(EventStoreError) -> Int {

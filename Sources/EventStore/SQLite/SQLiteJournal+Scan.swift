@@ -1,21 +1,8 @@
-extension SQLiteJournal {
-    /// The log from `position`, lent row by row (see ``EventScanning``): the payload is decoded
-    /// into a reused buffer, names stay integer ids.
-    func scanAll(from position: Int64, limit: Int, _ body: (ScannedEvent) -> Bool) throws(EventStoreError) -> Int {
-        try scanRows(from: position, limit: limit, lendsNames: false) { event, _, _ in body(event) }
-    }
-
-    /// The log from `position` lent row by row with the names of each event's stream and type
-    /// (`LentEvent`): the names the chain check spells into the link, in place.
-    func readAll(from position: Int64, limit: Int, _ body: (LentEvent) -> Bool) throws(EventStoreError) -> Int {
-        try scanRows(from: position, limit: limit, lendsNames: true) { event, stream, type in
-            body(LentEvent(row: event, stream: stream, type: type))
-        }
-    }
-
-    /// The rows of `scanAll` and the lending `readAll`: `body` gets each event with its stream's
-    /// and type's names when `lendsNames` or the chain check looks them up, empty otherwise.
-    private func scanRows(
+extension SQLiteJournal: RowLending {
+    /// The rows of `scanAll` and the lending `readAll` (``RowLending``): the payload is decoded
+    /// into a reused buffer; `body` gets each event with its stream's and type's names when
+    /// `lendsNames` or the chain check looks them up, empty otherwise.
+    func scanRows(
         from position: Int64, limit: Int, lendsNames: Bool,
         _ body: (ScannedEvent, _ stream: UnsafeRawBufferPointer, _ type: UnsafeRawBufferPointer) -> Bool
     ) throws(EventStoreError) -> Int {
