@@ -20,15 +20,15 @@ package final class ReplayBatch {
         package var dataEnd: Int
     }
 
-    package private(set) var events: [Event] = []
-    private(set) var arena: [UInt8] = []
+    @exclusivity(unchecked) package private(set) var events: [Event] = []
+    @exclusivity(unchecked) private(set) var arena: [UInt8] = []
     /// Streams named with this batch: entry, name (a lane starts the stream's fold from its
     /// name) and the position of its last event, when the store records it (`Int64.max`
     /// otherwise). A run names a stream with the batch of its first event; `replay --all` with
     /// the batch being scanned when the names were read, before the stream's first event.
-    package var starts: [(entry: Int32, name: String, end: Int64)] = []
+    @exclusivity(unchecked) package var starts: [(entry: Int32, name: String, end: Int64)] = []
     /// Type names by index, as of this batch.
-    package var types: [String] = []
+    @exclusivity(unchecked) package var types: [String] = []
 
     package init() {}
 

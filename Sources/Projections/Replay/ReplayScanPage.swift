@@ -17,18 +17,18 @@ final class ReplayScanPage {
         var start: Int32
     }
 
-    private(set) var events: [Event] = []
-    private(set) var arena: [UInt8] = []
+    @exclusivity(unchecked) private(set) var events: [Event] = []
+    @exclusivity(unchecked) private(set) var arena: [UInt8] = []
     /// The names (and recorded last positions, when the store records them) of the streams
     /// whose first event is in this page.
-    private(set) var starts: [(name: String, end: Int64?)] = []
+    @exclusivity(unchecked) private(set) var starts: [(name: String, end: Int64?)] = []
     /// Type names by id (below 2^16), and every type name by id, as of this page.
-    var typeNames: [String?] = []
-    var types: [Int64: String] = [:]
+    @exclusivity(unchecked) var typeNames: [String?] = []
+    @exclusivity(unchecked) var types: [Int64: String] = [:]
     /// The reading's error, after the page's events (they are fed first).
-    var failure: (any Error)?
+    @exclusivity(unchecked) var failure: (any Error)?
     /// The position to read from next; nil once the log (or the position asked for) is reached.
-    var next: Int64?
+    @exclusivity(unchecked) var next: Int64?
 
     var count: Int { events.count }
 
