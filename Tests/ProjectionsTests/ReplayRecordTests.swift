@@ -116,20 +116,20 @@ struct ReplayRecordTests {
 
     static func record<Fold: ReplayFold>(
         _ store: any EventStore, as _: Fold.Type, rules: String, to path: String, lanes: Int = 2,
-        page: Int = ReplayRun<Fold>.defaultPage
+        page: Int = ReplayRun<Fold>.defaultPage, scanPage: Int = 1000
     ) throws {
         let run = try ReplayRun<Fold>(.record(path: path), rules: rules, lanes: lanes, page: page)
-        var scan = ReplayLogScan(store: try #require(store as? any EventScanning), page: 1000)
+        var scan = ReplayLogScan(store: try #require(store as? any EventScanning), page: scanPage)
         try scan.feed(run)
         try run.finishRecord()
     }
 
     static func compare<Fold: ReplayFold>(
         _ store: any EventStore, as _: Fold.Type, rules: String, with path: String, lanes: Int = 2,
-        page: Int = ReplayRun<Fold>.defaultPage
+        page: Int = ReplayRun<Fold>.defaultPage, scanPage: Int = 1000
     ) throws -> ReplayComparison {
         let run = try ReplayRun<Fold>(.compare(path: path), rules: rules, lanes: lanes, page: page)
-        var scan = ReplayLogScan(store: try #require(store as? any EventScanning), page: 1000)
+        var scan = ReplayLogScan(store: try #require(store as? any EventScanning), page: scanPage)
         try scan.feed(run)
         return try run.finishComparison()
     }
@@ -244,22 +244,26 @@ struct ReplayRecordTests {
         #expect(!kept.differences.isEmpty && remade.differences.isEmpty)
     }
 
-    @Test("records and reports do not depend on the number of fold lanes or the page size")
+    /// The lanes' pages and the reading thread's (a page of one event hands each event over
+    /// between the two threads).
+    @Test("records and reports do not depend on the number of fold lanes or the page sizes")
     func lanesAndPagesDoNotChangeTheResults() throws {
         let (store, db) = try Self.simulated(.sqlite, transactions: 300, digitizations: 200)
         defer { db.remove() }
         let base = FileManager.default.temporaryDirectory.path + "/replay-lanes-\(UUID().uuidString)"
         let page = ReplayRun<DomainReplayFold>.defaultPage
-        let shapes: [(lanes: Int, page: Int)] = [(2, page), (1, 1), (2, 7), (3, 1000)]
+        let shapes: [(lanes: Int, page: Int, scanPage: Int)] = [
+            (2, page, 16_384), (1, 1, 1), (2, 7, 3), (3, 1000, 1000), (2, page, 1)
+        ]
         defer { for index in shapes.indices { try? FileManager.default.removeItem(atPath: base + "\(index)") } }
         var reports: [String] = []
         for (index, shape) in shapes.enumerated() {
             try Self.record(
                 store, as: DomainReplayFold.self, rules: "real", to: base + "\(index)", lanes: shape.lanes,
-                page: shape.page)
+                page: shape.page, scanPage: shape.scanPage)
             let report = try Self.compare(
                 store, as: ResendCountsAsSubmission.self, rules: "resend", with: base + "0", lanes: shape.lanes,
-                page: shape.page)
+                page: shape.page, scanPage: shape.scanPage)
             #expect(!report.differences.isEmpty)
             reports.append(JSONWriter.string(.object(report.json())))
         }
