@@ -52,9 +52,9 @@ final class ReplayLane<Fold: ReplayFold> {
     /// fold is gone (ended, failed) or never began.
     func state(ofEntry entry: Int) -> StateFields? {
         let slot = entry / lanes
-        guard slot < places.count, places[slot] >= 0, let fold = folds[Int(places[slot])] else { return nil }
+        guard slot < places.count, places[slot] >= 0, folds[Int(places[slot])] != nil else { return nil }
         let out = ReplayLaneOutput()
-        return out.state(at: write(fold, keys: keyTable[Int(categories[slot])], into: out))
+        return out.state(at: write(Int(places[slot]), category: Int(categories[slot]), into: out))
     }
 
     /// Folds this lane's events of `batch` into their streams, leaving the results in
@@ -143,35 +143,37 @@ final class ReplayLane<Fold: ReplayFold> {
             }
         }
         let place = Int(places[slot])
-        guard place >= 0 else { return ReplayLaneResult(kind: .skipped) }
-        let keys = keyTable[Int(categories[slot])]
+        guard place >= 0, folds[place] != nil else { return ReplayLaneResult(kind: .skipped) }
+        let category = Int(categories[slot])
         var result = ReplayLaneResult(kind: .state)
-        if flags[slot] & ReplayLaneFlags.ended != 0, let fold = folds[place] {
-            result.before = write(fold, keys: keys, into: out)
+        if flags[slot] & ReplayLaneFlags.ended != 0 {
+            result.before = write(place, category: category, into: out)
         }
         do {
-            try folds[place]?.replay(type: type, data: data, occurredAt: occurredAt, parser: parser)
+            try folds[place]!.replay(type: type, data: data, occurredAt: occurredAt, parser: parser)
         } catch {
             flags[slot] |= ReplayLaneFlags.failed
             out.reasons.append(error.reason)
             return ReplayLaneResult(kind: .fails, first: Int32(out.reasons.count - 1))
         }
-        guard let fold = folds[place] else { return ReplayLaneResult(kind: .skipped) }
-        result.ended = fold.replayEnded
+        result.ended = folds[place]!.replayEnded
         if result.ended { flags[slot] |= ReplayLaneFlags.ended } else { flags[slot] &= ~ReplayLaneFlags.ended }
-        result.first = write(fold, keys: keys, into: out)
+        result.first = write(place, category: category, into: out)
         return result
     }
 
-    /// Writes the fold's state field by field; returns its first field's index.
-    private func write(_ fold: Fold, keys: [String], into out: ReplayLaneOutput) -> Int32 {
+    /// Writes the state of the fold at `place` field by field, read where it is (a fold is
+    /// hundreds of bytes, with references: a copy for every event costs); returns its first
+    /// field's index.
+    private func write(_ place: Int, category: Int, into out: ReplayLaneOutput) -> Int32 {
         let first = out.fields.ends.count
-        if !fold.writeReplayFields(into: &out.fields) || out.fields.ends.count - first != keys.count {
+        if !folds[place]!.writeReplayFields(into: &out.fields) || out.fields.ends.count - first != keyTable[category].count
+        {
             // The fold cannot write its fields (or wrote others): from its summary.
             let start = first == 0 ? 0 : out.fields.ends[first - 1]
             out.fields.bytes.removeSubrange(start...)
             out.fields.ends.removeSubrange(first...)
-            let fields = StateFields(fold.replaySummary, keys: keys)
+            let fields = StateFields(folds[place]!.replaySummary, keys: keyTable[category])
             for index in 0..<fields.count {
                 out.fields.bytes.append(contentsOf: fields[index])
                 out.fields.ends.append(out.fields.bytes.count)
@@ -279,6 +281,13 @@ struct ReplayLaneState {
         let otherIndex = otherIndex ?? index
         guard otherIndex < other.count else { return false }
         return other.sameField(otherIndex, asBytes: self[index])
+    }
+
+    /// Calls `body` with the fields in place (``FieldsView``).
+    func withView<Result>(_ body: (FieldsView) -> Result) -> Result {
+        bytes.withUnsafeBufferPointer { bytes in
+            ends.withUnsafeBufferPointer { ends in body(FieldsView(bytes: bytes, ends: ends, first: first, count: count)) }
+        }
     }
 
     /// Appends the object these fields are the values of, with `keys`, as compact JSON.

@@ -74,9 +74,13 @@ final class ReplayRecordWriter {
     ) throws(ReplayRecordError) {
         changed.removeAll(keepingCapacity: true)
         var mask: UInt64 = 0
-        for index in 0..<after.count where !after.sameField(index, as: before) {
-            changed.append(index)
-            if index < 64 { mask |= 1 << UInt64(index) }
+        after.withView { after in
+            before.withView { before in
+                for index in 0..<after.count where !after.sameField(index, as: before, at: index) {
+                    changed.append(index)
+                    if index < 64 { mask |= 1 << UInt64(index) }
+                }
+            }
         }
         let known: Int? =
             after.count <= 64 ? categories[category].shapes[mask] : categories[category].wideShapes[changed]
@@ -103,7 +107,9 @@ final class ReplayRecordWriter {
                 }
             }
         }
-        for index in changed { value(after[index], field: index, category: category) }
+        after.withView { after in
+            for index in changed { value(after[index], field: index, category: category) }
+        }
         try flushIfFull()
     }
 
@@ -185,7 +191,7 @@ final class ReplayRecordWriter {
         buffer.append(contentsOf: bytes)
     }
 
-    private func value(_ bytes: ArraySlice<UInt8>, field: Int, category: Int) {
+    private func value(_ bytes: UnsafeBufferPointer<UInt8>, field: Int, category: Int) {
         if let millis = ReplayRecordTimestamp.milliseconds(of: bytes) {
             varint(1)
             varint(ReplayRecordFormat.zigzag(millis &- categories[category].lastTimestamps[field]))
@@ -223,7 +229,7 @@ final class ReplayRecordWriter {
 /// A state's timestamp field (`"YYYY-MM-DDTHH:MM:SS.sssZ"`, with its quotes) as milliseconds, for
 /// the record's timestamp code, when it is written back byte for byte the same.
 enum ReplayRecordTimestamp {
-    static func milliseconds(of bytes: ArraySlice<UInt8>) -> Int64? {
+    static func milliseconds(of bytes: UnsafeBufferPointer<UInt8>) -> Int64? {
         let start = bytes.startIndex
         guard bytes.count == 2 + Timestamp.textByteCount, bytes[start] == UInt8(ascii: "\""),
             bytes[start + 11] == UInt8(ascii: "T"), bytes[bytes.endIndex - 1] == UInt8(ascii: "\""),

@@ -14,7 +14,7 @@ struct ReplayValueTable {
 
     /// The number of `bytes`; when it has none and `limit` allows, it gets the next one, and
     /// `added` is true.
-    mutating func number(of bytes: ArraySlice<UInt8>, limit: Int) -> (number: Int, added: Bool)? {
+    mutating func number(of bytes: UnsafeBufferPointer<UInt8>, limit: Int) -> (number: Int, added: Bool)? {
         var hash = FNV1a64()
         hash.update(bytes)
         let short = UInt32(truncatingIfNeeded: hash.value ^ (hash.value >> 32))
@@ -22,7 +22,7 @@ struct ReplayValueTable {
         while true {
             let number = Int(slots[slot])
             if number < 0 { break }
-            if hashes[number] == short, value(number).elementsEqual(bytes) { return (number, false) }
+            if hashes[number] == short, isValue(number, bytes) { return (number, false) }
             slot = (slot + 1) & (slots.count - 1)
         }
         guard count < limit else { return nil }
@@ -34,8 +34,11 @@ struct ReplayValueTable {
         return (count - 1, true)
     }
 
-    private func value(_ number: Int) -> ArraySlice<UInt8> {
-        arena[(number == 0 ? 0 : Int(ends[number - 1]))..<Int(ends[number])]
+    private func isValue(_ number: Int, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        arena.withUnsafeBufferPointer { arena in
+            FieldsView.same(
+                UnsafeBufferPointer(rebasing: arena[(number == 0 ? 0 : Int(ends[number - 1]))..<Int(ends[number])]), bytes)
+        }
     }
 
     private mutating func grow() {

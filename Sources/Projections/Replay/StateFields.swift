@@ -66,6 +66,13 @@ struct StateFields: Equatable {
         }
     }
 
+    /// Calls `body` with the fields in place (``FieldsView``).
+    func withView<Result>(_ body: (FieldsView) -> Result) -> Result {
+        bytes.withUnsafeBufferPointer { bytes in
+            ends.withUnsafeBufferPointer { ends in body(FieldsView(bytes: bytes, ends: ends, first: 0, count: ends.count)) }
+        }
+    }
+
     /// True when field `index` has the bytes `value`.
     func sameField(_ index: Int, asBytes value: ArraySlice<UInt8>) -> Bool {
         let start = index == 0 ? 0 : ends[index - 1]
