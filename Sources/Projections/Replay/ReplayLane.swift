@@ -60,6 +60,7 @@ final class ReplayLane<Fold: ReplayFold> {
     /// Folds this lane's events of `batch` into their streams, leaving the results in
     /// `outputs[output]`.
     func fold(_ batch: ReplayBatch, into output: Int) {
+        ThreadPriority.lowerCurrent(env: "JR_NICE")
         for (entry, name, end) in batch.starts where owns(entry: entry) {
             names[entry] = name
             if end != .max { ends[entry] = end }

@@ -38,6 +38,7 @@ final class ReplayLogReader {
     /// `untilPosition` (included); sets its `next` (nil at the end) and, on the store's error,
     /// its `failure` after the events before it.
     func read(into out: ReplayScanPage, from position: Int64, untilPosition: Int64) {
+        ThreadPriority.lowerCurrent(env: "JR_RNICE")
         out.removeAll()
         var next = position
         var done = false
