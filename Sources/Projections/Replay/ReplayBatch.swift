@@ -7,7 +7,8 @@
 /// Filled by the reading thread, then lent to the lanes (`HandOver`) while they fold it (they
 /// only read it), then, for a run, read by the reading thread again (the lanes' results in
 /// position order), and only then filled again; the reading thread waits for the lanes between
-/// these steps. Two batches take turns, so their buffers are reused.
+/// these steps. A few batches take turns (two for `replay --all`, ``ReplayRun/pagesAhead`` + 1
+/// for a run), so their buffers are reused.
 package final class ReplayBatch {
     package struct Event {
         /// The replay's entry of the event's stream.
@@ -20,15 +21,18 @@ package final class ReplayBatch {
         package var dataEnd: Int
     }
 
-    package private(set) var events: [Event] = []
-    private(set) var arena: [UInt8] = []
+    // Used by one thread at a time (lent to the lanes, which only read it), one access at a
+    // time: no run-time exclusivity checks on what each event appends (docs/benchmarks-history.md,
+    // "Exclusivity checks").
+    @exclusivity(unchecked) package private(set) var events: [Event] = []
+    @exclusivity(unchecked) private(set) var arena: [UInt8] = []
     /// Streams named with this batch: entry, name (a lane starts the stream's fold from its
     /// name) and the position of its last event, when the store records it (`Int64.max`
     /// otherwise). A run names a stream with the batch of its first event; `replay --all` with
     /// the batch being scanned when the names were read, before the stream's first event.
-    package var starts: [(entry: Int32, name: String, end: Int64)] = []
+    @exclusivity(unchecked) package var starts: [(entry: Int32, name: String, end: Int64)] = []
     /// Type names by index, as of this batch.
-    package var types: [String] = []
+    @exclusivity(unchecked) package var types: [String] = []
 
     package init() {}
 

@@ -5,14 +5,20 @@ import JournalCore
 /// equal to `lane` modulo `lanes`), fed a ``ReplayBatch`` at a time. Streams are independent, so
 /// the lanes fold the same batch at once, each its own streams' events, and leave for each one
 /// what the run needs, in the batch's order: the state after it field by field (rendered here,
-/// the larger share of the work), or its failure. The run then takes the lanes' results in
-/// position order on its own thread, to write or compare the record.
+/// the larger share of the work) with the fields in which it differs from the stream's state
+/// before it, or its failure. The run then takes the lanes' results in position order on its own
+/// thread, to write or compare the record: it reads the changes, not every field, and keeps no
+/// copy of each state (the lane keeps the last one, for the next event's changes).
 ///
 /// Used by one thread at a time (handed to its task with `HandOver`): the run waits for a
 /// lane's task before it reads the lane's results or gives it the next batch.
 final class ReplayLane<Fold: ReplayFold> {
     let lane: Int
     let lanes: Int
+    /// Comparing: each state whole, and each change with its field's value before (a version
+    /// compared the slow way needs both). Recording: the changes alone, and each stream's final
+    /// state as an object at its recorded end.
+    let full: Bool
     // Used by one thread at a time (its task, or the run's thread between tasks), one access at
     // a time: no run-time exclusivity checks on the per-event state. They pay: `--record` 22.45
     // → 21.22 s CPU, `--against` 23.53 → 21.03 s over 5 alternating runs of 1 M events
@@ -30,20 +36,33 @@ final class ReplayLane<Fold: ReplayFold> {
     @exclusivity(unchecked) private var categories: [UInt16] = []
     /// The summary keys of each category (prefix), from its initial state.
     @exclusivity(unchecked) private var keyTable: [[String]] = []
+    /// Each category's initial state as the run takes it (`StateFields` of the summary): what a
+    /// stream's first state is compared with, as the record's initial entry holds it.
+    @exclusivity(unchecked) private var initialTable: [StateFields] = []
+    /// Each category's keys as its final states' objects write them.
+    @exclusivity(unchecked) private var objectKeys: [StateFields.ObjectKeys] = []
+    /// Per place in `folds`: the state after the fold's last event (its initial one before its
+    /// first), field by field; the state after the event being folded is written in `scratch`,
+    /// compared, and takes the place of the last one (the two swap their storage).
+    @exclusivity(unchecked) private var lasts: [SummaryFieldsWriter] = []
+    @exclusivity(unchecked) private var scratch = SummaryFieldsWriter()
     @exclusivity(unchecked) private var categoryOf: [String: UInt16] = [:]
     @exclusivity(unchecked) private var names: [Int32: String] = [:]
-    /// The recorded last position of this lane's streams whose fold is live and whose end is known.
-    @exclusivity(unchecked) private var ends: [Int32: Int64] = [:]
+    /// Per stream: the recorded position of its last event while its fold is live (`Int64.max`
+    /// when not known).
+    @exclusivity(unchecked) private var ends: [Int64] = []
     /// The folds held now: a stream's fold is let go at its last event (or its failure).
     @exclusivity(unchecked) private(set) var live = 0
     private let parser = JSONParser()
-    /// Two outputs: the run reads one batch's results while the lane fills the next one's.
-    let outputs = [ReplayLaneOutput(), ReplayLaneOutput()]
+    /// An output per page of the run (``ReplayRun/pagesAhead`` and the one being filled): the
+    /// run reads one page's results while the lane fills the next ones'.
+    let outputs = (0...ReplayRun<Fold>.pagesAhead).map { _ in ReplayLaneOutput() }
 
-    init(lane: Int, of lanes: Int) {
+    init(lane: Int, of lanes: Int, full: Bool) {
         precondition(lanes > 0 && (0..<lanes).contains(lane), "a lane of at least one")
         self.lane = lane
         self.lanes = lanes
+        self.full = full
     }
 
     func owns(entry: Int32) -> Bool { Int(entry) % lanes == lane }
@@ -52,9 +71,10 @@ final class ReplayLane<Fold: ReplayFold> {
     /// fold is gone (ended, failed) or never began.
     func state(ofEntry entry: Int) -> StateFields? {
         let slot = entry / lanes
-        guard slot < places.count, places[slot] >= 0, let fold = folds[Int(places[slot])] else { return nil }
-        let out = ReplayLaneOutput()
-        return out.state(at: write(fold, keys: keyTable[Int(categories[slot])], into: out))
+        guard slot < places.count, places[slot] >= 0, folds[Int(places[slot])] != nil else { return nil }
+        var fields = SummaryFieldsWriter()
+        render(Int(places[slot]), category: Int(categories[slot]), into: &fields)
+        return StateFields(bytes: fields.bytes, ends: fields.ends)
     }
 
     /// Folds this lane's events of `batch` into their streams, leaving the results in
@@ -62,13 +82,12 @@ final class ReplayLane<Fold: ReplayFold> {
     func fold(_ batch: ReplayBatch, into output: Int) {
         for (entry, name, end) in batch.starts where owns(entry: entry) {
             names[entry] = name
-            if end != .max { ends[entry] = end }
             // A recording gives an ended stream's entry to a later one: its slot starts afresh.
             let slot = Int(entry) / lanes
-            if slot < flags.count {
-                flags[slot] = 0
-                letGo(slot)
-            }
+            grow(to: slot)
+            flags[slot] = 0
+            letGo(slot)
+            ends[slot] = end
         }
         let out = outputs[output]
         out.removeAll()
@@ -78,18 +97,33 @@ final class ReplayLane<Fold: ReplayFold> {
             var result = fold(
                 event.entry, type: types[Int(event.type)], data: data,
                 occurredAt: Timestamp(millisecondsSinceEpoch: event.occurredAt), into: out)
-            if result.kind == .fails || (result.kind == .state && ends[event.entry] == event.position) {
+            let slot = Int(event.entry) / lanes
+            if result.kind == .state && ends[slot] == event.position {
+                if !full { writeFinal(ofPlace: Int(places[slot]), category: Int(categories[slot]), into: out, &result) }
+                end(event.entry, result: &result)
+            } else if result.kind == .fails {
                 end(event.entry, result: &result)
             }
             out.results.append(result)
         }
+        out.liveFolds = live
     }
 
     /// The stream's last event (its recorded end) or its failure: its state is its last one.
     private func end(_ entry: Int32, result: inout ReplayLaneResult) {
-        ends.removeValue(forKey: entry)
+        ends[Int(entry) / lanes] = .max
         if result.kind == .state { result.ended = true }
         letGo(Int(entry) / lanes)
+    }
+
+    /// Makes room for the stream at `slot` in the per-stream arrays.
+    private func grow(to slot: Int) {
+        guard slot >= places.count else { return }
+        let grow = max(slot + 1 - places.count, places.count / 2)
+        places.append(contentsOf: repeatElement(-1, count: grow))
+        flags.append(contentsOf: repeatElement(0, count: grow))
+        categories.append(contentsOf: repeatElement(0, count: grow))
+        ends.append(contentsOf: repeatElement(.max, count: grow))
     }
 
     /// Lets the fold of the stream at `slot` go, if it has one.
@@ -106,12 +140,7 @@ final class ReplayLane<Fold: ReplayFold> {
         _ entry: Int32, type: String, data: UnsafeRawBufferPointer, occurredAt: Timestamp, into out: ReplayLaneOutput
     ) -> ReplayLaneResult {
         let slot = Int(entry) / lanes
-        if slot >= places.count {
-            let grow = max(slot + 1 - places.count, places.count / 2)
-            places.append(contentsOf: repeatElement(-1, count: grow))
-            flags.append(contentsOf: repeatElement(0, count: grow))
-            categories.append(contentsOf: repeatElement(0, count: grow))
-        }
+        grow(to: slot)
         if flags[slot] & ReplayLaneFlags.failed != 0 { return ReplayLaneResult(kind: .skipped) }
         if flags[slot] & ReplayLaneFlags.started == 0 {
             flags[slot] |= ReplayLaneFlags.started
@@ -124,17 +153,23 @@ final class ReplayLane<Fold: ReplayFold> {
                 if let known = categoryOf[prefix] {
                     categories[slot] = known
                 } else {
-                    keyTable.append(fold.replaySummary.keys)
+                    let summary = fold.replaySummary
+                    keyTable.append(summary.keys)
+                    initialTable.append(StateFields(summary, keys: summary.keys))
+                    objectKeys.append(StateFields.ObjectKeys(summary.keys))
                     categories[slot] = UInt16(truncatingIfNeeded: keyTable.count - 1)
                     categoryOf[prefix] = categories[slot]
                 }
+                let initial = initialTable[Int(categories[slot])]
                 if let place = freePlaces.popLast() {
                     places[slot] = place
                     folds[Int(place)] = fold
                 } else {
                     places[slot] = Int32(folds.count)
                     folds.append(fold)
+                    lasts.append(SummaryFieldsWriter())
                 }
+                ReplayLaneChanges.assign(initial, to: &lasts[Int(places[slot])])
                 live += 1
             } catch {
                 flags[slot] |= ReplayLaneFlags.failed
@@ -143,43 +178,54 @@ final class ReplayLane<Fold: ReplayFold> {
             }
         }
         let place = Int(places[slot])
-        guard place >= 0 else { return ReplayLaneResult(kind: .skipped) }
-        let keys = keyTable[Int(categories[slot])]
+        guard place >= 0, folds[place] != nil else { return ReplayLaneResult(kind: .skipped) }
         var result = ReplayLaneResult(kind: .state)
-        if flags[slot] & ReplayLaneFlags.ended != 0, let fold = folds[place] {
-            result.before = write(fold, keys: keys, into: out)
-        }
         do {
-            try folds[place]?.replay(type: type, data: data, occurredAt: occurredAt, parser: parser)
+            try folds[place]!.replay(type: type, data: data, occurredAt: occurredAt, parser: parser)
         } catch {
             flags[slot] |= ReplayLaneFlags.failed
             out.reasons.append(error.reason)
             return ReplayLaneResult(kind: .fails, first: Int32(out.reasons.count - 1))
         }
-        guard let fold = folds[place] else { return ReplayLaneResult(kind: .skipped) }
-        result.ended = fold.replayEnded
-        if result.ended { flags[slot] |= ReplayLaneFlags.ended } else { flags[slot] &= ~ReplayLaneFlags.ended }
-        result.first = write(fold, keys: keys, into: out)
+        result.ended = folds[place]!.replayEnded
+        scratch.bytes.removeAll(keepingCapacity: true)
+        scratch.ends.removeAll(keepingCapacity: true)
+        render(place, category: Int(categories[slot]), into: &scratch)
+        result.fieldCount = Int32(scratch.ends.count)
+        result.changes = Int32(out.changed.count)
+        ReplayLaneChanges.add(scratch, since: lasts[place], to: out, withOld: full)
+        result.changeCount = Int32(out.changed.count) - result.changes
+        if full { result.first = out.appendState(scratch) }
+        swap(&scratch, &lasts[place])
         return result
     }
 
-    /// Writes the fold's state field by field; returns its first field's index.
-    private func write(_ fold: Fold, keys: [String], into out: ReplayLaneOutput) -> Int32 {
-        let first = out.fields.ends.count
-        if !fold.writeReplayFields(into: &out.fields) || out.fields.ends.count - first != keys.count {
+    /// Writes the state of the fold at `place` field by field into `fields` (empty), read where
+    /// the fold is (a fold holds references: a copy of it for every event would retain and
+    /// release each).
+    private func render(_ place: Int, category: Int, into fields: inout SummaryFieldsWriter) {
+        if !folds[place]!.writeReplayFields(into: &fields) || fields.ends.count != keyTable[category].count {
             // The fold cannot write its fields (or wrote others): from its summary.
-            let start = first == 0 ? 0 : out.fields.ends[first - 1]
-            out.fields.bytes.removeSubrange(start...)
-            out.fields.ends.removeSubrange(first...)
-            let fields = StateFields(fold.replaySummary, keys: keys)
-            for index in 0..<fields.count {
-                out.fields.bytes.append(contentsOf: fields[index])
-                out.fields.ends.append(out.fields.bytes.count)
+            fields.bytes.removeAll(keepingCapacity: true)
+            fields.ends.removeAll(keepingCapacity: true)
+            let summary = StateFields(folds[place]!.replaySummary, keys: keyTable[category])
+            for index in 0..<summary.count {
+                fields.bytes.append(contentsOf: summary[index])
+                fields.ends.append(fields.bytes.count)
             }
         }
-        out.counts.append(contentsOf: repeatElement(0, count: out.fields.ends.count - out.counts.count))
-        out.counts[first] = Int32(out.fields.ends.count - first)
-        return Int32(first)
+    }
+
+    /// Writes the final state of the stream whose fold is at `place` (its last) as an object,
+    /// for the run's final outcomes.
+    private func writeFinal(ofPlace place: Int, category: Int, into out: ReplayLaneOutput, _ result: inout ReplayLaneResult) {
+        result.finalStart = Int32(out.finals.count)
+        let last = lasts[place]
+        objectKeys[category].writeObject(count: last.ends.count, into: &out.finals) { index, bytes in
+            let start = index == 0 ? 0 : last.ends[index - 1]
+            bytes.append(contentsOf: last.bytes[start..<last.ends[index]])
+        }
+        result.finalEnd = Int32(out.finals.count)
     }
 }
 
@@ -189,8 +235,61 @@ enum ReplayLaneFlags {
     static let started: UInt8 = 1
     /// It does not fold (from some version on).
     static let failed: UInt8 = 2
-    /// Its state after the last event is ended (``ReplayFold/replayEnded``).
-    static let ended: UInt8 = 4
+}
+
+/// A state's changes since the one before, as a lane finds them.
+enum ReplayLaneChanges {
+    /// Makes `fields` the fields of `initial`, in the storage `fields` had.
+    static func assign(_ initial: StateFields, to fields: inout SummaryFieldsWriter) {
+        fields.bytes.removeAll(keepingCapacity: true)
+        fields.ends.removeAll(keepingCapacity: true)
+        for index in 0..<initial.count {
+            fields.bytes.append(contentsOf: initial[index])
+            fields.ends.append(fields.bytes.count)
+        }
+    }
+
+    /// Adds to `out` the fields of `new` that differ from those of `last`: their numbers to
+    /// `changed`, their values to `new`, and with `withOld` their values in `last` to `old`.
+    static func add(_ new: SummaryFieldsWriter, since last: SummaryFieldsWriter, to out: ReplayLaneOutput, withOld: Bool) {
+        let count = new.ends.count
+        let lastCount = last.ends.count
+        guard count > 0 else { return }
+        new.bytes.withUnsafeBufferPointer { newBytes in
+            new.ends.withUnsafeBufferPointer { newEnds in
+                last.bytes.withUnsafeBufferPointer { lastBytes in
+                    last.ends.withUnsafeBufferPointer { lastEnds in
+                        var newStart = 0
+                        var lastStart = 0
+                        for index in 0..<count {
+                            let newEnd = newEnds[index]
+                            let lastEnd = index < lastCount ? lastEnds[index] : lastStart
+                            let length = newEnd - newStart
+                            if index >= lastCount || length != lastEnd - lastStart
+                                || !Memory.equal(
+                                    newBytes.baseAddress! + newStart, lastBytes.baseAddress! + lastStart, count: length)
+                            {
+                                out.changed.append(Int32(index))
+                                out.new.bytes.append(contentsOf: UnsafeBufferPointer(rebasing: newBytes[newStart..<newEnd]))
+                                out.new.ends.append(out.new.bytes.count)
+                                if withOld {
+                                    if index < lastCount {
+                                        out.old.bytes.append(
+                                            contentsOf: UnsafeBufferPointer(rebasing: lastBytes[lastStart..<lastEnd]))
+                                    } else {
+                                        out.old.bytes.append(contentsOf: "null".utf8)
+                                    }
+                                    out.old.ends.append(out.old.bytes.count)
+                                }
+                            }
+                            newStart = newEnd
+                            lastStart = lastEnd
+                        }
+                    }
+                }
+            }
+        }
+    }
 }
 
 /// What one event gave, in its lane's ``ReplayLaneOutput``.
@@ -211,9 +310,14 @@ struct ReplayLaneResult {
     var ended = false
     /// The state's first field in the output's `fields.ends`, or the reason's index.
     var first: Int32 = -1
-    /// The state before the event (its first field), when the one before it had ended: the run
-    /// dropped its copy then and may need it again; -1 otherwise.
-    var before: Int32 = -1
+    /// The state's first change in the output's `changed` (and `new`, `old`), and their number.
+    var changes: Int32 = 0
+    var changeCount: Int32 = 0
+    /// The state's number of fields.
+    var fieldCount: Int32 = 0
+    /// Recording, a stream's last event: its final state as an object in the output's `finals`.
+    var finalStart: Int32 = 0
+    var finalEnd: Int32 = 0
 }
 
 /// A lane's results for one batch: for each of its events, in order. Filled by the lane's task,
@@ -224,54 +328,92 @@ final class ReplayLaneOutput {
     @exclusivity(unchecked) var results: [ReplayLaneResult] = []
     @exclusivity(unchecked) var fields = SummaryFieldsWriter()
     @exclusivity(unchecked) var reasons: [String] = []
-    /// At each state's first field: its number of fields.
-    @exclusivity(unchecked) var counts: [Int32] = []
+    /// Each state's changes, one state's after the other's: the numbers of the fields that
+    /// differ from the stream's state before (its initial state before its first event), their
+    /// values, and (comparing) their values before.
+    @exclusivity(unchecked) var changed: [Int32] = []
+    @exclusivity(unchecked) var new = SummaryFieldsWriter()
+    @exclusivity(unchecked) var old = SummaryFieldsWriter()
+    /// Recording: the final states of the streams that ended, as objects.
+    @exclusivity(unchecked) var finals: [UInt8] = []
+    /// The folds the lane held after the page.
+    @exclusivity(unchecked) var liveFolds = 0
 
     func removeAll() {
         results.removeAll(keepingCapacity: true)
         fields.bytes.removeAll(keepingCapacity: true)
         fields.ends.removeAll(keepingCapacity: true)
         reasons.removeAll(keepingCapacity: true)
-        counts.removeAll(keepingCapacity: true)
+        changed.removeAll(keepingCapacity: true)
+        new.bytes.removeAll(keepingCapacity: true)
+        new.ends.removeAll(keepingCapacity: true)
+        old.bytes.removeAll(keepingCapacity: true)
+        old.ends.removeAll(keepingCapacity: true)
+        finals.removeAll(keepingCapacity: true)
     }
 
-    /// The fields that begin at `first`: a copy the run keeps.
-    func state(at first: Int32) -> StateFields {
-        let first = Int(first)
-        let count = Int(counts[first])
-        let start = first == 0 ? 0 : fields.ends[first - 1]
-        let end = fields.ends[first + count - 1]
-        var ends = [Int]()
-        ends.reserveCapacity(count)
-        for index in first..<(first + count) { ends.append(fields.ends[index] - start) }
-        return StateFields(bytes: Array(fields.bytes[start..<end]), ends: ends)
+    /// Appends a whole state's fields; returns the index of its first.
+    func appendState(_ state: SummaryFieldsWriter) -> Int32 {
+        let first = fields.ends.count
+        let base = fields.bytes.count
+        fields.bytes.append(contentsOf: state.bytes)
+        for end in state.ends { fields.ends.append(base + end) }
+        return Int32(first)
     }
 }
 
-/// A state in a lane's output, read where the lane wrote it: the run compares it, writes it or
-/// copies it into what it keeps, without a copy of its own for every event.
+/// A state in a lane's output, read where the lane wrote it: the run compares its changes,
+/// writes them, or (comparing) copies the state into what it keeps, without a copy of its own for
+/// every event.
 struct ReplayLaneState {
-    /// The output's buffers (shared, not copied: the lane writes to them only once the run has
-    /// taken the batch).
-    private let bytes: [UInt8]
-    private let ends: [Int]
+    /// The lane's output (shared, not copied: the lane writes to it only once the run has taken
+    /// the batch).
+    private let output: ReplayLaneOutput
+    /// The state's first field in the output's `fields` (comparing; -1 recording).
     private let first: Int
     let count: Int
+    /// Its changes in the output's `changed`, `new` and `old`.
+    private let changes: Range<Int>
+    /// Recording, its stream's last event: its final state in the output's `finals`.
+    private let final: Range<Int>
 
-    init(_ output: ReplayLaneOutput, at first: Int32) {
-        bytes = output.fields.bytes
-        ends = output.fields.ends
-        self.first = Int(first)
-        count = Int(output.counts[Int(first)])
+    init(_ output: ReplayLaneOutput, _ result: ReplayLaneResult) {
+        self.output = output
+        first = Int(result.first)
+        count = Int(result.fieldCount)
+        changes = Int(result.changes)..<Int(result.changes + result.changeCount)
+        final = Int(result.finalStart)..<Int(result.finalEnd)
     }
 
-    private func start(_ index: Int) -> Int {
+    /// The value of field `index` (comparing: the lane writes whole states then).
+    subscript(index: Int) -> ArraySlice<UInt8> {
         let at = first + index
-        return at == 0 ? 0 : ends[at - 1]
+        return output.fields.bytes[(at == 0 ? 0 : output.fields.ends[at - 1])..<output.fields.ends[at]]
     }
 
-    /// The value of field `index`.
-    subscript(index: Int) -> ArraySlice<UInt8> { bytes[start(index)..<ends[first + index]] }
+    /// The numbers of the fields that differ from the stream's state before (its initial one
+    /// before its first event), in order.
+    var changedFields: ArraySlice<Int32> { output.changed[changes] }
+
+    /// The value of the changed field at `change` (an index in ``changedFields``).
+    func changedValue(_ change: Int) -> ArraySlice<UInt8> {
+        output.new.bytes[(change == 0 ? 0 : output.new.ends[change - 1])..<output.new.ends[change]]
+    }
+
+    /// True when the fields `indices` of the state before, with `values` in their place, are
+    /// these fields: when `indices` are the changed fields, and the values theirs.
+    func hasChanges(_ indices: [Int], values: StateFields) -> Bool {
+        guard indices.count == changes.count else { return false }
+        for (position, change) in changes.enumerated() {
+            guard indices[position] == Int(output.changed[change]),
+                values.sameField(position, asBytes: changedValue(change))
+            else { return false }
+        }
+        return true
+    }
+
+    /// Appends the stream's final state, as the lane wrote it at its last event (recording).
+    func appendFinal(to bytes: inout [UInt8]) { bytes.append(contentsOf: output.finals[final]) }
 
     /// True when field `index` has the same bytes here as field `otherIndex` (by default the
     /// same) in `other`.
@@ -281,21 +423,25 @@ struct ReplayLaneState {
         return other.sameField(otherIndex, asBytes: self[index])
     }
 
-    /// Appends the object these fields are the values of, with `keys`, as compact JSON.
-    func writeObject(_ keys: StateFields.ObjectKeys, into out: inout [UInt8]) {
-        keys.writeObject(count: count, into: &out) { index, out in out.append(contentsOf: self[index]) }
-    }
-
     /// A copy the run keeps.
     func copy() -> StateFields {
         var fields = StateFields()
-        fields.assign(self)
+        for index in 0..<count { fields.append(self[index]) }
         return fields
     }
 
-    /// Calls `body` with the fields' bytes and where each ends, relative to the first's start.
-    func withFields(_ body: (ArraySlice<UInt8>, ArraySlice<Int>) -> Void) {
-        guard count > 0 else { return body([], []) }
-        body(bytes[start(0)..<ends[first + count - 1]], ends[first..<(first + count)])
+    /// The stream's state before this one: these fields with the changed ones' values before.
+    func stateBefore() -> StateFields {
+        var fields = StateFields()
+        var next = changes.lowerBound
+        for index in 0..<count {
+            if next < changes.upperBound, Int(output.changed[next]) == index {
+                fields.append(output.old.bytes[(next == 0 ? 0 : output.old.ends[next - 1])..<output.old.ends[next]])
+                next += 1
+            } else {
+                fields.append(self[index])
+            }
+        }
+        return fields
     }
 }

@@ -14,19 +14,21 @@ final class ReplayLogReader {
     let store: any EventScanning
     private let page: Int
     private let namePage: Int
-    private var names: [Int64: String] = [:]
+    // Used by the reading thread alone, one access at a time: no run-time exclusivity checks
+    // on what each event looks up (docs/benchmarks-history.md, "Exclusivity checks").
+    @exclusivity(unchecked) private var names: [Int64: String] = [:]
     /// Each named stream's recorded last position (``EventScanning/streamEnds(fromID:limit:)``),
     /// when the store records one: the run lets the stream's fold go once it is passed.
-    private var ends: [Int64: Int64] = [:]
-    private var namesThrough: Int64 = 0
-    private var types: [Int64: String] = [:]
+    @exclusivity(unchecked) private var ends: [Int64: Int64] = [:]
+    @exclusivity(unchecked) private var namesThrough: Int64 = 0
+    @exclusivity(unchecked) private var types: [Int64: String] = [:]
     /// `types` and the ids of `names` as arrays by id, for the ids below 2^16 and 2^24.
-    private var typeNames: [String?] = []
-    private var named: [Bool] = []
+    @exclusivity(unchecked) private var typeNames: [String?] = []
+    @exclusivity(unchecked) private var named: [Bool] = []
     /// The streams whose first event was read (their name went with it), by id below 2^24, and
     /// the others.
-    private var begun: [Bool] = []
-    private var begunFar: Set<Int64> = []
+    @exclusivity(unchecked) private var begun: [Bool] = []
+    @exclusivity(unchecked) private var begunFar: Set<Int64> = []
 
     init(store: any EventScanning, page: Int, namePage: Int) {
         self.store = store

@@ -4,11 +4,12 @@ import JournalCore
 /// Feeds a ``ReplayRun`` the log in position order through the store's borrowing scan, which
 /// checks every event's chain link as it goes (spec §4, §9): one pass over the log.
 ///
-/// Two threads: a reading thread (``ReplayLogReader``) scans a page of the log into a
-/// ``ReplayScanPage``, with the names of the streams that begin in it, while the calling thread
-/// feeds the run the page read before (the run's ordered work, writing or comparing the record,
-/// is the larger part of the calling thread's); the two take turns with a wait between, so the
-/// store is used by one thread at a time and what the run is fed does not depend on them.
+/// Two threads: a reading thread (``ReplayLogReader``) scans pages of the log into
+/// ``ReplayScanPage``s, with the names of the streams that begin in them, up to
+/// ``pagesAhead`` ahead, while the calling thread feeds the run the pages read before (the run's
+/// ordered work, writing or comparing the record, is the larger part of the calling thread's);
+/// the store is used by the reading thread alone, and what the run is fed does not depend on the
+/// threads.
 public struct ReplayLogScan {
     private let reader: ReplayLogReader
 
@@ -41,22 +42,28 @@ public struct ReplayLogScan {
     private mutating func feedEvents<Fold>(
         _ run: ReplayRun<Fold>, untilPosition: Int64, progress: (Int64) -> Void
     ) throws {
-        var filled = ReplayScanPage()
-        var spare = ReplayScanPage()
-        var reading: BackgroundTask<Void>? = read(into: spare, from: 1, untilPosition: untilPosition)
-        // The page being read is waited for before anything returns or throws: the store is then
-        // free again, and the page no longer lent.
-        defer { reading?.finish() }
-        while let task = reading {
-            task.finish()
-            reading = nil
-            swap(&filled, &spare)
-            if let next = filled.next {
-                reading = read(into: spare, from: next, untilPosition: untilPosition)
-            }
+        // Pages read ahead: each read starts where the page before it ended (read before it on
+        // the same thread), so the reading thread reads on while this thread feeds the run.
+        let pages = (0...Self.pagesAhead).map { _ in ReplayScanPage() }
+        let worker = WorkerThread()
+        var tickets = [Int](repeating: 0, count: pages.count)
+        for index in 0..<Self.pagesAhead {
+            tickets[index] = read(
+                into: pages[index], after: index == 0 ? nil : pages[index - 1], untilPosition: untilPosition,
+                on: worker)
+        }
+        // The pages being read are waited for before anything returns or throws: the store is
+        // then free again, and the pages no longer lent.
+        defer { worker.wait() }
+        var current = 0
+        while true {
+            worker.wait(for: tickets[current])
+            let filled = pages[current]
+            let newest = (current + Self.pagesAhead - 1) % pages.count
+            let free = (current + Self.pagesAhead) % pages.count
+            tickets[free] = read(into: pages[free], after: pages[newest], untilPosition: untilPosition, on: worker)
             if let (error, position) = feed(filled, to: run) {
-                reading?.finish()
-                reading = nil
+                worker.wait()
                 // A stream's name is given only with its first event: read again for the message.
                 if let key = error.unnamedStreamKey, let name = try? reader.store.streamName(id: key) {
                     throw ReplayRecordError.eventAfterEnd(position: position, stream: name, key: key)
@@ -65,14 +72,29 @@ public struct ReplayLogScan {
             }
             if let failure = filled.failure { throw failure }
             if let last = filled.events.last?.position { progress(last) }
+            if filled.next == nil { return }
+            current = (current + 1) % pages.count
         }
     }
 
-    /// Starts reading a page on the reading thread.
-    private func read(into page: ReplayScanPage, from position: Int64, untilPosition: Int64) -> BackgroundTask<Void> {
+    /// Pages the reading thread may read ahead of the one being fed.
+    static var pagesAhead: Int { 2 }
+
+    /// Starts reading a page on the reading thread, from where `previous` ended (the log's
+    /// start without one); returns its ticket. A page after the log's end, or after a page whose
+    /// reading failed, is empty, with nothing to read next.
+    private func read(
+        into page: ReplayScanPage, after previous: ReplayScanPage?, untilPosition: Int64, on worker: WorkerThread
+    ) -> Int {
         let reader = HandOver(reader)
         let page = HandOver(page)
-        return BackgroundTask { reader.value.read(into: page.value, from: position, untilPosition: untilPosition) }
+        let previous = HandOver(previous)
+        return worker.start {
+            let from: Int64? =
+                if let previous = previous.value { previous.failure == nil ? previous.next : nil } else { 1 }
+            guard let from else { return page.value.removeAll() }
+            reader.value.read(into: page.value, from: from, untilPosition: untilPosition)
+        }
     }
 
     /// Feeds the run a page's events, in order; the run's error and the event's position, if one

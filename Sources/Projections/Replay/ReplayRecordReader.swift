@@ -31,15 +31,17 @@ final class ReplayRecordReader {
     /// The rules identifier the record was made with.
     private(set) var rules = ""
     private let file: FileDescriptor
-    private var buffer: [UInt8] = []
-    private var offset = 0
-    private var atEndOfFile = false
-    private var check = FNV1a64()
-    private var categories: [Category] = []
-    private var categoryOf: [String: Int] = [:]
-    private var slots = ReplayRecordSlots()
+    // Used by the comparing run's thread alone, one access at a time: no run-time exclusivity
+    // checks on what each entry reads (docs/benchmarks-history.md, "Exclusivity checks").
+    @exclusivity(unchecked) private var buffer: [UInt8] = []
+    @exclusivity(unchecked) private var offset = 0
+    @exclusivity(unchecked) private var atEndOfFile = false
+    @exclusivity(unchecked) private var check = FNV1a64()
+    @exclusivity(unchecked) private var categories: [Category] = []
+    @exclusivity(unchecked) private var categoryOf: [String: Int] = [:]
+    @exclusivity(unchecked) private var slots = ReplayRecordSlots()
     /// Per slot: the category of its stream (-1 for a name of none), or -2 when the slot is free.
-    private var slotCategories: [Int32] = []
+    @exclusivity(unchecked) private var slotCategories: [Int32] = []
     private let parser = JSONParser()
     private(set) var streams = 0
     private(set) var events: Int64 = 0

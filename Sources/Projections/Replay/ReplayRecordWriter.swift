@@ -68,13 +68,15 @@ final class ReplayRecordWriter {
     }
 
     /// A step of a stream (`slot` -1 for its first entry, then the slot it was given; `category`
-    /// its category's number): the fields of `after` that differ from `before`.
-    func step(
-        slot: inout Int, name: String, category: Int, ends: Bool, before: StateFields, after: ReplayLaneState
-    ) throws(ReplayRecordError) {
+    /// its category's number): the fields of `after` that changed since the stream's state before.
+    func step(slot: inout Int, name: String, category: Int, ends: Bool, after: ReplayLaneState)
+        throws(ReplayRecordError)
+    {
         changed.removeAll(keepingCapacity: true)
         var mask: UInt64 = 0
-        for index in 0..<after.count where !after.sameField(index, as: before) {
+        let changes = after.changedFields
+        for field in changes {
+            let index = Int(field)
             changed.append(index)
             if index < 64 { mask |= 1 << UInt64(index) }
         }
@@ -103,7 +105,9 @@ final class ReplayRecordWriter {
                 }
             }
         }
-        for index in changed { value(after[index], field: index, category: category) }
+        for (change, index) in zip(changes.indices, changed) {
+            value(after.changedValue(change), field: index, category: category)
+        }
         try flushIfFull()
     }
 

@@ -13,12 +13,13 @@ import JournalCore
 /// differing version ends a stream's comparison, so what waits is bounded by what differs.
 ///
 /// Threads: the events fed are gathered into pages (``ReplayBatch``); two lanes
-/// (``ReplayLane``) fold a page on two threads, each the streams of its half, and render each
-/// state, while the feeding thread goes on reading the log and writes (or compares) the previous
-/// page's states in position order. What is written and found does not depend on the threads.
+/// (``ReplayLane``) fold the pages on two threads, up to ``pagesAhead`` ahead, each the streams
+/// of its half, render each state and find the fields it changed, while the feeding thread goes
+/// on reading the log and writes (or compares) the oldest page's changes in position order. What
+/// is written and found does not depend on the threads.
 ///
-/// Kept per stream while it is open: the aggregate (in its lane), the state after its last
-/// compared (or recorded) version, and counters. Recording, a stream whose recorded end (its last
+/// Kept per stream while it is open: the aggregate and its last state (in its lane), counters,
+/// and, comparing, a copy of the state before for a stream whose versions wait in a queue. Recording, a stream whose recorded end (its last
 /// event, ``ReplayLogScan``) is taken gives its final outcome to ``ReplayFinals`` (spilled to a
 /// temporary file, given back in name order for `replay --all`'s report) and its entry is reused
 /// by a later stream: what is held is bounded by the streams open at once, not by the log's.
@@ -98,12 +99,20 @@ public final class ReplayRun<Fold: ReplayFold> {
     public var spilledFinalRuns: Int { finals?.spilledRuns ?? 0 }
 
     private let lanes: [ReplayLane<Fold>]
-    /// The page being filled, and the other one (folded by the lanes, or spare).
-    @exclusivity(unchecked) private var filling = ReplayBatch()
-    @exclusivity(unchecked) private var folded = ReplayBatch()
-    /// The lanes' tasks folding `folded` into their `outputs[foldingOutput]`, if running.
-    @exclusivity(unchecked) private var folding: [BackgroundTask<Void>]?
-    @exclusivity(unchecked) private var foldingOutput = 0
+    /// The pages: one being filled, the others given to the lanes (or spare). A page's lane
+    /// results are in each lane's output of the same number.
+    private let pages = (0..<ReplayRun.pagesAhead + 1).map { _ in ReplayBatch() }
+    /// The page being filled.
+    @exclusivity(unchecked) private var filling = 0
+    /// The pages given to the lanes, oldest first, each with its ticket (its number among the
+    /// pages given).
+    @exclusivity(unchecked) private var given: [(page: Int, ticket: Int)] = []
+    @exclusivity(unchecked) private var tickets = 0
+    /// A thread per lane (none for one lane: the run's thread folds), for the whole run.
+    private let workers: [WorkerThread]
+    /// Pages the lanes may hold at once, the one the run takes next included: the run's thread
+    /// and the lanes wait for each other only when one side is that far ahead.
+    static var pagesAhead: Int { 2 }
     @exclusivity(unchecked) private var types: [String] = []
     @exclusivity(unchecked) private var typeIndex: [String: Int] = [:]
     /// Type numbers by the log's key of the type (the store's type id, small), -1 for a key not seen.
@@ -131,7 +140,9 @@ public final class ReplayRun<Fold: ReplayFold> {
         self.rules = rules
         self.only = only
         self.page = page
-        self.lanes = (0..<lanes).map { ReplayLane(lane: $0, of: lanes) }
+        let comparing = if case .compare = mode { true } else { false }
+        self.lanes = (0..<lanes).map { ReplayLane(lane: $0, of: lanes, full: comparing) }
+        workers = lanes > 1 ? (0..<lanes).map { _ in WorkerThread() } : []
         switch mode {
         case let .record(path):
             writer = try ReplayRecordWriter(path: path, rules: rules)
@@ -140,7 +151,7 @@ public final class ReplayRun<Fold: ReplayFold> {
         }
     }
 
-    deinit { for task in folding ?? [] { task.finish() } }
+    deinit { for worker in workers { worker.wait() } }
 
     /// The rules identifier of the record compared with.
     public var recordRules: String? { reader?.rules }
@@ -180,7 +191,7 @@ public final class ReplayRun<Fold: ReplayFold> {
             streams += 1
             entries[index].key = key
             entries[index].end = end() ?? .max
-            filling.starts.append((Int32(index), entries[index].name, entries[index].end))
+            pages[filling].starts.append((Int32(index), entries[index].name, entries[index].end))
         }
         guard position <= entries[index].end else {
             throw ReplayRecordError(
@@ -206,10 +217,10 @@ public final class ReplayRun<Fold: ReplayFold> {
             }
         }
         events += 1
-        filling.append(
+        pages[filling].append(
             entry: index, type: typeNumber, occurredAt: occurredAt.millisecondsSinceEpoch, position: position,
             data: data)
-        if filling.count >= page { try dispatch() }
+        if pages[filling].count >= page { try dispatch() }
     }
 
     /// The entry of the stream `name`, made when it has none. Recording, the log's keys alone
@@ -229,49 +240,44 @@ public final class ReplayRun<Fold: ReplayFold> {
         return index
     }
 
-    /// Hands the filled page to the lanes, then takes the results of the page before it.
-    private func dispatch() throws(ReplayRecordError) {
-        let previous = settle()
-        swap(&filling, &folded)
-        if folded.count > 0 {
-            folded.types = types
-            let output = 1 - foldingOutput
+    /// Hands the filled page to the lanes; takes the results of the oldest page given when
+    /// ``pagesAhead`` are given (all of them with `all`), and fills a page that is free.
+    private func dispatch(all: Bool = false) throws(ReplayRecordError) {
+        let batch = pages[filling]
+        if batch.count > 0 {
+            batch.types = types
+            let output = filling
+            tickets += 1
             if lanes.count == 1 {
-                lanes[0].fold(folded, into: output)
-                folding = []
+                lanes[0].fold(batch, into: output)
             } else {
-                // Lent to the lanes until `settle()` has waited for them: the page is only read,
-                // each lane only by its own task.
-                let batch = HandOver(folded)
-                folding = lanes.map { lane in
+                // Lent to the lanes until the run has waited for them: the page is only read,
+                // each lane only by its own worker.
+                let lent = HandOver(batch)
+                for (lane, worker) in zip(lanes, workers) {
                     let lane = HandOver(lane)
-                    return BackgroundTask { lane.value.fold(batch.value, into: output) }
+                    worker.start { lane.value.fold(lent.value, into: output) }
                 }
             }
-            foldingOutput = output
-        }
-        if let previous {
-            defer { filling.removeAll() }
-            try take(filling, output: previous)
+            given.append((filling, tickets))
         } else {
-            filling.removeAll()
+            batch.removeAll()
         }
-    }
-
-    /// Waits for the lanes; returns the output their results are in, nil when none ran.
-    private func settle() -> Int? {
-        guard let tasks = folding else { return nil }
-        for task in tasks { task.finish() }
-        folding = nil
-        peakLiveFolds = max(peakLiveFolds, lanes.reduce(0) { $0 + $1.live })
-        peakLiveStreams = max(peakLiveStreams, entries.count - freeEntries.count)
-        return foldingOutput
+        while let oldest = given.first, all || given.count > Self.pagesAhead {
+            given.removeFirst()
+            for worker in workers { worker.wait(for: oldest.ticket) }
+            let outputs = lanes.map { $0.outputs[oldest.page] }
+            peakLiveFolds = max(peakLiveFolds, outputs.reduce(0) { $0 + $1.liveFolds })
+            peakLiveStreams = max(peakLiveStreams, entries.count - freeEntries.count)
+            defer { pages[oldest.page].removeAll() }
+            try take(pages[oldest.page], output: oldest.page)
+        }
+        filling = (0..<pages.count).first { page in !given.contains { $0.page == page } }!
     }
 
     /// Folds what is fed and not folded yet, and takes every result.
     private func drain() throws(ReplayRecordError) {
-        try dispatch()
-        try dispatch()
+        try dispatch(all: true)
     }
 
     /// Takes the lanes' results for `batch`, in its (position) order.
@@ -320,16 +326,10 @@ public final class ReplayRun<Fold: ReplayFold> {
             return .fails(reason)
         case .state:
             if version == 0 { _ = schema(of: index) }
-            if version > 0, entries[index].previous == nil, result.before >= 0, entries[index].schema >= 0,
-                writer != nil || (entries[index].compared == version && entries[index].difference == nil)
-            {
-                // An ended stream with another event: its state before it, dropped, made again.
-                entries[index].previous = output.state(at: result.before)
-            }
             entries[index].folded += 1
             entries[index].ended = result.ended
             guard entries[index].schema >= 0 else { return .skipped }
-            return .state(ReplayLaneState(output, at: result.first))
+            return .state(ReplayLaneState(output, result))
         }
     }
 
@@ -367,31 +367,18 @@ public final class ReplayRun<Fold: ReplayFold> {
                 return (schema.keys.count, initial)
             }
         }
-        let name = entries[index].name
+        // The name is written with the stream's first entry only.
+        let name = entries[index].slot < 0 ? entries[index].name : ""
         let category = entries[index].category >= 0 ? entries[index].category : nil
         switch side {
         case let .state(state):
-            guard let category, let schema = knownSchema(of: index) else {
+            guard let category, entries[index].schema >= 0 else {
                 preconditionFailure("a state of a stream of no category")
             }
-            try writer.step(
-                slot: &entries[index].slot, name: name, category: category, ends: ends,
-                before: entries[index].previous ?? schema.initial, after: state)
-            keep(state, asPreviousOf: index, unless: entries[index].ended)
+            try writer.step(slot: &entries[index].slot, name: name, category: category, ends: ends, after: state)
         case let .fails(reason):
             try writer.fails(slot: &entries[index].slot, name: name, category: category, ends: ends, reason: reason)
         case .skipped: try writer.skipped(slot: &entries[index].slot, name: name, category: category, ends: ends)
-        }
-    }
-
-    /// Makes `state` the stream's previous one (in the storage of the one before), or drops it.
-    private func keep(_ state: ReplayLaneState, asPreviousOf index: Int, unless drop: Bool) {
-        if drop {
-            entries[index].previous = nil
-        } else if entries[index].previous != nil {
-            entries[index].previous!.assign(state)
-        } else {
-            entries[index].previous = state.copy()
         }
     }
 
@@ -399,7 +386,7 @@ public final class ReplayRun<Fold: ReplayFold> {
     /// its entry freed for a later stream; a later event of its key is refused (``feed``).
     private func ended(_ index: Int, last side: ReplayNowSide) throws(ReplayRecordError) {
         if case let .state(state) = side {
-            try keepFinal(index) { keys, bytes in state.writeObject(keys, into: &bytes) }
+            try keepFinal(index) { _, bytes in state.appendFinal(to: &bytes) }
         } else {
             try keepFinal(index, writeState: nil)
         }
@@ -479,20 +466,31 @@ public final class ReplayRun<Fold: ReplayFold> {
         {
             entries[index].thenQueue.removeFirst()
             entries[index].compared += 1
-            let caughtUp = entries[index].compared == entries[index].versions
-            keep(state, asPreviousOf: index, unless: caughtUp && entries[index].ended)
+            // Caught up (the queue of now is empty): the state compared is the lane's last.
+            entries[index].previous = nil
+            entries[index].previousInLane = true
             if entries[index].ended, entries[index].thenQueue.isEmpty {
                 entries[index].thenQueue = []
                 entries[index].nowQueue = []
             }
             return
         }
+        if entries[index].previousInLane {
+            // The slow path needs the state before this version: the lane's last before it.
+            entries[index].previousInLane = false
+            if case let .state(state) = side, entries[index].compared == entries[index].versions - 1 {
+                entries[index].previous = state.stateBefore()
+            }
+        }
         entries[index].nowQueue.append(side.kept)
         try compareQueued(index)
     }
 
     /// True when the record's state (the state both sides had before `version`, with the
-    /// record's changes, in the same keys) is `now`, field by field.
+    /// record's changes, in the same keys) is `now`. Both sides' changes are from the same state
+    /// (every version before compared equal, and the lane's last state is the one before), and
+    /// both hold only fields that differ from it: the states are the same when the changes are.
+    /// The record's first state is compared field by field when its initial one is not now's.
     private func sameAsRecorded(
         _ index: Int, version: Int64, changes: ReplayChanges, now: ReplayLaneState
     ) throws(ReplayRecordError) -> Bool {
@@ -501,24 +499,26 @@ public final class ReplayRun<Fold: ReplayFold> {
         if number >= sameKeys.count {
             sameKeys.append(
                 contentsOf: repeatElement(
-                    (looked: false, initial: StateFields?.none), count: number + 1 - sameKeys.count))
+                    (looked: false, initial: StateFields?.none, sameInitial: false), count: number + 1 - sameKeys.count))
         }
         if !sameKeys[number].looked {
             let prefix = entries[index].prefix
             let base = try thenBase(prefix, schema: schema)
             let same = try thenToNow(prefix, schema: schema).identity && base.extra.isEmpty
-            sameKeys[number] = (true, same ? base.fields : nil)
+            sameKeys[number] = (true, same ? base.fields : nil, same && base.fields == schema.initial)
         }
         // The record's keys are not the same (or its initial state has others): the slow path.
         guard let initial = sameKeys[number].initial else { return false }
-        let before = version == 0 ? initial : entries[index].previous ?? initial
-        guard before.count == now.count else { return false }
+        if version > 0 || sameKeys[number].sameInitial {
+            return now.hasChanges(changes.indices, values: changes.values)
+        }
+        guard initial.count == now.count else { return false }
         var next = 0
         for field in 0..<now.count {
             if next < changes.indices.count, changes.indices[next] == field {
                 guard now.sameField(field, as: changes.values, at: next) else { return false }
                 next += 1
-            } else if !now.sameField(field, as: before) {
+            } else if !now.sameField(field, as: initial) {
                 return false
             }
         }
@@ -545,8 +545,13 @@ public final class ReplayRun<Fold: ReplayFold> {
             switch (then, now) {
             case let (.state(changes), .state(fields)):
                 guard let found = try stateDifference(index, version: version, changes: changes, now: fields) else {
-                    let caughtUp = entries[index].compared == entries[index].versions
-                    entries[index].previous = caughtUp && entries[index].ended ? nil : fields
+                    if entries[index].compared == entries[index].versions {
+                        // Caught up: the next version's lane holds this state as its last.
+                        entries[index].previous = nil
+                        entries[index].previousInLane = true
+                    } else {
+                        entries[index].previous = fields
+                    }
                     continue
                 }
                 entries[index].difference = ReplayPendingDifference(
@@ -572,6 +577,7 @@ public final class ReplayRun<Fold: ReplayFold> {
             entries[index].thenQueue = []
             entries[index].nowQueue = []
             entries[index].previous = nil
+            entries[index].previousInLane = false
         } else if entries[index].ended, entries[index].thenQueue.isEmpty, entries[index].nowQueue.isEmpty {
             // An ended stream rarely has another version: its queues' storage is let go (a
             // large log has millions of ended streams).
@@ -657,7 +663,9 @@ public final class ReplayRun<Fold: ReplayFold> {
     /// Per schema number: the record's initial state of its category when the record has the
     /// same keys and no others (a version is then compared field by field, in place); nil when
     /// it has others.
-    @exclusivity(unchecked) private var sameKeys: [(looked: Bool, initial: StateFields?)] = []
+    /// `sameInitial`: that initial state is now's too (a stream's first state's changes are then
+    /// from the same state on both sides).
+    @exclusivity(unchecked) private var sameKeys: [(looked: Bool, initial: StateFields?, sameInitial: Bool)] = []
 
     private func thenToNow(_ prefix: String, schema: Schema) throws(ReplayRecordError) -> (
         keys: [String], indices: [Int?], identity: Bool
@@ -693,10 +701,8 @@ public final class ReplayRun<Fold: ReplayFold> {
     public func finishRecord() throws(ReplayRecordError) {
         try drain()
         for index in entries.indices where entries[index].fed {
-            // Its state, when it has no failure: the one kept, else (the lanes are idle) its fold's.
-            let state =
-                entries[index].failure != nil
-                ? nil : entries[index].previous ?? lanes[index % lanes.count].state(ofEntry: index)
+            // Its state, when it has no failure: its fold's (the lanes are idle).
+            let state = entries[index].failure != nil ? nil : lanes[index % lanes.count].state(ofEntry: index)
             try keepFinal(
                 index, writeState: state.map { state in { keys, bytes in state.writeObject(keys, into: &bytes) } })
         }
@@ -804,9 +810,12 @@ struct ReplayEntry {
     var category = -1
     /// The number of its category's schema in the run's (-1 before it is known).
     var schema: Int32 = -1
-    /// The state after the last recorded version, or the last version compared equal; nil
-    /// for an ended stream whose fold is at that version (made again from it when needed).
+    /// Comparing: the state after the last version compared equal, when the versions taken are
+    /// ahead of it; nil when they are not (``previousInLane``) and before the first.
     var previous: StateFields?
+    /// Comparing: every version taken is compared equal, and the state after the last one is the
+    /// lane's last: the next version's state before it, when a comparison needs it.
+    var previousInLane = false
     var versions: Int64 = 0
     var folded = 0
     var failure: (version: Int64, position: Int64, reason: String)?

@@ -3,8 +3,9 @@
 /// the store lends an event's bytes only while it is read), and, at the first event of each
 /// stream in the scan, its name and recorded last position.
 ///
-/// Filled by the reading thread while the feeding thread feeds the page before it; the two take
-/// turns with a wait between (`HandOver`), and two pages are reused.
+/// Filled by the reading thread while the feeding thread feeds a page before it; a page is
+/// handed over (`HandOver`) to one thread at a time, the feeding thread waiting for its reading,
+/// and ``ReplayLogScan/pagesAhead`` + 1 pages are reused in turn.
 final class ReplayScanPage {
     struct Event {
         var streamID: Int64
@@ -17,18 +18,21 @@ final class ReplayScanPage {
         var start: Int32
     }
 
-    private(set) var events: [Event] = []
-    private(set) var arena: [UInt8] = []
+    // Used by one thread at a time (handed over), one access at a time: no run-time
+    // exclusivity checks on what each event appends (docs/benchmarks-history.md,
+    // "Exclusivity checks").
+    @exclusivity(unchecked) private(set) var events: [Event] = []
+    @exclusivity(unchecked) private(set) var arena: [UInt8] = []
     /// The names (and recorded last positions, when the store records them) of the streams
     /// whose first event is in this page.
-    private(set) var starts: [(name: String, end: Int64?)] = []
+    @exclusivity(unchecked) private(set) var starts: [(name: String, end: Int64?)] = []
     /// Type names by id (below 2^16), and every type name by id, as of this page.
-    var typeNames: [String?] = []
-    var types: [Int64: String] = [:]
+    @exclusivity(unchecked) var typeNames: [String?] = []
+    @exclusivity(unchecked) var types: [Int64: String] = [:]
     /// The reading's error, after the page's events (they are fed first).
-    var failure: (any Error)?
+    @exclusivity(unchecked) var failure: (any Error)?
     /// The position to read from next; nil once the log (or the position asked for) is reached.
-    var next: Int64?
+    @exclusivity(unchecked) var next: Int64?
 
     var count: Int { events.count }
 

@@ -79,18 +79,6 @@ struct StateFields: Equatable {
         }
     }
 
-    /// Makes these fields those of `state`, in the storage these had (a stream's state after
-    /// each event replaces the one before).
-    mutating func assign(_ state: ReplayLaneState) {
-        bytes.removeAll(keepingCapacity: true)
-        ends.removeAll(keepingCapacity: true)
-        state.withFields { values, valueEnds in
-            bytes.append(contentsOf: values)
-            let base = values.startIndex
-            for end in valueEnds { ends.append(end - base) }
-        }
-    }
-
     mutating func append<C: Collection<UInt8>>(_ value: C) {
         bytes.append(contentsOf: value)
         ends.append(bytes.count)
