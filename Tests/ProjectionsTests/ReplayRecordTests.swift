@@ -265,7 +265,8 @@ struct ReplayRecordTests {
             let inOrder = try Self.compareFed(events, fold: fold, with: path)
             let otherOrder = try Self.compareFed(regrouped, fold: fold, with: path)
             #expect(fold == "real" ? inOrder.isSame : !inOrder.differences.isEmpty)
-            #expect(JSONWriter.string(.object(otherOrder.json())) == JSONWriter.string(.object(inOrder.json())), "\(fold)")
+            #expect(
+                JSONWriter.string(.object(otherOrder.json())) == JSONWriter.string(.object(inOrder.json())), "\(fold)")
         }
     }
 

@@ -14,9 +14,11 @@
 /// read(nextPage)
 /// worker.wait()
 /// ```
+// Unchecked Sendable: the state is `Shared`'s, under its lock; `thread` is set in init, joined in deinit.
 package final class WorkerThread: @unchecked Sendable {
     /// What the caller and the thread share, under `lock` (the thread holds this, not the
     /// worker, so that the worker's end stops the thread).
+    // Unchecked Sendable: every stored property is read and written with `lock` held.
     private final class Shared: @unchecked Sendable {
         let lock = ConditionLock()
         var jobs: [() -> Void] = []

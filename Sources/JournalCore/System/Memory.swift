@@ -22,13 +22,16 @@ package enum Memory {
         guard count > 32 else {
             var offset = 0
             while offset + 8 <= count {
-                guard first.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-                    == second.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                guard
+                    first.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                        == second.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
                 else { return false }
                 offset += 8
             }
             while offset < count {
-                guard first.load(fromByteOffset: offset, as: UInt8.self) == second.load(fromByteOffset: offset, as: UInt8.self)
+                guard
+                    first.load(fromByteOffset: offset, as: UInt8.self)
+                        == second.load(fromByteOffset: offset, as: UInt8.self)
                 else { return false }
                 offset += 1
             }

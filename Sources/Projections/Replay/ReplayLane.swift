@@ -218,7 +218,9 @@ final class ReplayLane<Fold: ReplayFold> {
 
     /// Writes the final state of the stream whose fold is at `place` (its last) as an object,
     /// for the run's final outcomes.
-    private func writeFinal(ofPlace place: Int, category: Int, into out: ReplayLaneOutput, _ result: inout ReplayLaneResult) {
+    private func writeFinal(
+        ofPlace place: Int, category: Int, into out: ReplayLaneOutput, _ result: inout ReplayLaneResult
+    ) {
         result.finalStart = Int32(out.finals.count)
         let last = lasts[place]
         objectKeys[category].writeObject(count: last.ends.count, into: &out.finals) { index, bytes in
@@ -251,7 +253,9 @@ enum ReplayLaneChanges {
 
     /// Adds to `out` the fields of `new` that differ from those of `last`: their numbers to
     /// `changed`, their values to `new`, and with `withOld` their values in `last` to `old`.
-    static func add(_ new: SummaryFieldsWriter, since last: SummaryFieldsWriter, to out: ReplayLaneOutput, withOld: Bool) {
+    static func add(
+        _ new: SummaryFieldsWriter, since last: SummaryFieldsWriter, to out: ReplayLaneOutput, withOld: Bool
+    ) {
         let count = new.ends.count
         let lastCount = last.ends.count
         guard count > 0 else { return }
@@ -270,7 +274,8 @@ enum ReplayLaneChanges {
                                     newBytes.baseAddress! + newStart, lastBytes.baseAddress! + lastStart, count: length)
                             {
                                 out.changed.append(Int32(index))
-                                out.new.bytes.append(contentsOf: UnsafeBufferPointer(rebasing: newBytes[newStart..<newEnd]))
+                                out.new.bytes.append(
+                                    contentsOf: UnsafeBufferPointer(rebasing: newBytes[newStart..<newEnd]))
                                 out.new.ends.append(out.new.bytes.count)
                                 if withOld {
                                     if index < lastCount {

@@ -19,10 +19,11 @@ import JournalCore
 /// is written and found does not depend on the threads.
 ///
 /// Kept per stream while it is open: the aggregate and its last state (in its lane), counters,
-/// and, comparing, a copy of the state before for a stream whose versions wait in a queue. Recording, a stream whose recorded end (its last
-/// event, ``ReplayLogScan``) is taken gives its final outcome to ``ReplayFinals`` (spilled to a
-/// temporary file, given back in name order for `replay --all`'s report) and its entry is reused
-/// by a later stream: what is held is bounded by the streams open at once, not by the log's.
+/// and, comparing, a copy of the state before for a stream whose versions wait in a queue.
+/// Recording, a stream whose recorded end (its last event, ``ReplayLogScan``) is taken gives its
+/// final outcome to ``ReplayFinals`` (spilled to a temporary file, given back in name order for
+/// `replay --all`'s report) and its entry is reused by a later stream: what is held is bounded by
+/// the streams open at once, not by the log's.
 /// Comparing, the record's streams are found by name; a stream is judged, and its entry reused,
 /// once both sides are past its end (the record marks each stream's last entry, the store its
 /// last event), so that the same bound holds. See docs/decisions/replay-records.md.
@@ -499,7 +500,8 @@ public final class ReplayRun<Fold: ReplayFold> {
         if number >= sameKeys.count {
             sameKeys.append(
                 contentsOf: repeatElement(
-                    (looked: false, initial: StateFields?.none, sameInitial: false), count: number + 1 - sameKeys.count))
+                    (looked: false, initial: StateFields?.none, sameInitial: false), count: number + 1 - sameKeys.count)
+            )
         }
         if !sameKeys[number].looked {
             let prefix = entries[index].prefix

@@ -42,7 +42,8 @@ struct ReplayValueTable {
         guard count == bytes.count else { return false }
         guard count > 0 else { return true }
         return arena.withUnsafeBytes { arena in
-            bytes.withUnsafeBytes { bytes in Memory.equal(arena.baseAddress! + start, bytes.baseAddress!, count: count) }
+            bytes.withUnsafeBytes { bytes in Memory.equal(arena.baseAddress! + start, bytes.baseAddress!, count: count)
+            }
         }
     }
 
