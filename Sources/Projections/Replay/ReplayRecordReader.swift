@@ -42,6 +42,8 @@ final class ReplayRecordReader {
     @exclusivity(unchecked) private var slots = ReplayRecordSlots()
     /// Per slot: the category of its stream (-1 for a name of none), or -2 when the slot is free.
     @exclusivity(unchecked) private var slotCategories: [Int32] = []
+    /// A timestamp value's bytes, made again for each (reused).
+    @exclusivity(unchecked) private var timestamp: [UInt8] = []
     private let parser = JSONParser()
     private(set) var streams = 0
     private(set) var events: Int64 = 0
@@ -195,14 +197,15 @@ final class ReplayRecordReader {
         case 1:
             let millis = categories[category].lastTimestamps[field] &+ ReplayRecordFormat.unzigzag(try uint())
             categories[category].lastTimestamps[field] = millis
-            var bytes: [UInt8] = []
-            ReplayRecordTimestamp.write(millis, into: &bytes)
-            values.append(bytes)
+            timestamp.removeAll(keepingCapacity: true)
+            ReplayRecordTimestamp.write(millis, into: &timestamp)
+            values.append(timestamp)
         default:
             guard code - 2 < categories[category].tables[field].count else {
                 throw damaged("a value outside its table")
             }
-            values.append(categories[category].tables[field][code - 2])
+            // Read where the table holds it: no reference taken to the value's array.
+            categories[category].tables[field][code - 2].withUnsafeBufferPointer { values.append($0) }
         }
     }
 

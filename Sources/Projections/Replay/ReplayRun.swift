@@ -723,7 +723,7 @@ public final class ReplayRun<Fold: ReplayFold> {
     public func finishComparison() throws(ReplayRecordError) -> ReplayComparison {
         try drain()
         try readThen(events: nil)
-        for index in entries.indices { judge(entries[index]) }
+        for index in entries.indices { judge(at: index) }
         return ReplayComparison(
             streams: judged.streams, differences: judged.differences.sorted { $0.stream < $1.stream },
             onlyNow: judged.onlyNow.sorted(), onlyThen: judged.onlyThen.sorted(), rulesThen: reader?.rules ?? "",
@@ -735,31 +735,32 @@ public final class ReplayRun<Fold: ReplayFold> {
     /// either side, not the log's.
     private func judgeIfEnded(_ index: Int) {
         guard entries[index].thenEnded, entries[index].nowEnded else { return }
-        judge(entries[index])
+        judge(at: index)
         release(index)
     }
 
-    /// Adds the stream's verdict to `judged`.
-    private func judge(_ entry: ReplayEntry) {
-        switch (entry.inThen, entry.inNow) {
-        case (true, false): judged.onlyThen.append(entry.name)
-        case (false, true): judged.onlyNow.append(entry.name)
+    /// Adds the verdict of the stream at `index` to `judged` (its entry read in place: an entry
+    /// holds references, and a copy of it retains each).
+    private func judge(at index: Int) {
+        switch (entries[index].inThen, entries[index].inNow) {
+        case (true, false): judged.onlyThen.append(entries[index].name)
+        case (false, true): judged.onlyNow.append(entries[index].name)
         case (false, false): break
         case (true, true):
             judged.streams += 1
-            var found = entry.difference
-            if found == nil, entry.versionsThen != entry.versions {
+            var found = entries[index].difference
+            if found == nil, entries[index].versionsThen != entries[index].versions {
                 found = ReplayPendingDifference(
-                    version: min(entry.versionsThen, entry.versions),
-                    then: entry.thenFailure.map { (.fails, $0) } ?? (.folds, nil),
-                    now: entry.failure.map { (.fails, $0.reason) } ?? (.folds, nil), fields: [])
+                    version: min(entries[index].versionsThen, entries[index].versions),
+                    then: entries[index].thenFailure.map { (.fails, $0) } ?? (.folds, nil),
+                    now: entries[index].failure.map { (.fails, $0.reason) } ?? (.folds, nil), fields: [])
             }
             guard let found else { return }
             judged.differences.append(
                 ReplayComparison.Difference(
-                    stream: entry.name, version: found.version, then: found.then.0, now: found.now.0,
-                    thenReason: found.then.1, nowReason: found.now.1, versionsThen: entry.versionsThen,
-                    versionsNow: entry.versions, fields: found.fields))
+                    stream: entries[index].name, version: found.version, then: found.then.0, now: found.now.0,
+                    thenReason: found.then.1, nowReason: found.now.1, versionsThen: entries[index].versionsThen,
+                    versionsNow: entries[index].versions, fields: found.fields))
         }
     }
 
