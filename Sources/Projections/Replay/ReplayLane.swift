@@ -10,8 +10,9 @@ import JournalCore
 /// thread, to write or compare the record: it reads the changes, not every field, and keeps no
 /// copy of each state (the lane keeps the last one, for the next event's changes).
 ///
-/// Used by one thread at a time (handed to its task with `HandOver`): the run waits for a
-/// lane's task before it reads the lane's results or gives it the next batch.
+/// Its state is used by its worker thread alone (the lane is handed over with `HandOver`), page
+/// after page; each page's results go to an output of their own, which the run reads once it
+/// has waited for that page, while the lane goes on with the next ones.
 final class ReplayLane<Fold: ReplayFold> {
     let lane: Int
     let lanes: Int
@@ -19,8 +20,8 @@ final class ReplayLane<Fold: ReplayFold> {
     /// compared the slow way needs both). Recording: the changes alone, and each stream's final
     /// state as an object at its recorded end.
     let full: Bool
-    // Used by one thread at a time (its task, or the run's thread between tasks), one access at
-    // a time: no run-time exclusivity checks on the per-event state. They pay: `--record` 22.45
+    // Used by one thread at a time (its worker, or the run's thread when the worker is idle), one
+    // access at a time: no run-time exclusivity checks on the per-event state. They pay: `--record` 22.45
     // → 21.22 s CPU, `--against` 23.53 → 21.03 s over 5 alternating runs of 1 M events
     // (docs/benchmarks-history.md, "Exclusivity checks").
     /// The live folds, each in a place of its own, reused once the fold is let go: a log has
@@ -237,216 +238,4 @@ enum ReplayLaneFlags {
     static let started: UInt8 = 1
     /// It does not fold (from some version on).
     static let failed: UInt8 = 2
-}
-
-/// A state's changes since the one before, as a lane finds them.
-enum ReplayLaneChanges {
-    /// Makes `fields` the fields of `initial`, in the storage `fields` had.
-    static func assign(_ initial: StateFields, to fields: inout SummaryFieldsWriter) {
-        fields.bytes.removeAll(keepingCapacity: true)
-        fields.ends.removeAll(keepingCapacity: true)
-        for index in 0..<initial.count {
-            fields.bytes.append(contentsOf: initial[index])
-            fields.ends.append(fields.bytes.count)
-        }
-    }
-
-    /// Adds to `out` the fields of `new` that differ from those of `last`: their numbers to
-    /// `changed`, their values to `new`, and with `withOld` their values in `last` to `old`.
-    static func add(
-        _ new: SummaryFieldsWriter, since last: SummaryFieldsWriter, to out: ReplayLaneOutput, withOld: Bool
-    ) {
-        let count = new.ends.count
-        let lastCount = last.ends.count
-        guard count > 0 else { return }
-        new.bytes.withUnsafeBufferPointer { newBytes in
-            new.ends.withUnsafeBufferPointer { newEnds in
-                last.bytes.withUnsafeBufferPointer { lastBytes in
-                    last.ends.withUnsafeBufferPointer { lastEnds in
-                        var newStart = 0
-                        var lastStart = 0
-                        for index in 0..<count {
-                            let newEnd = newEnds[index]
-                            let lastEnd = index < lastCount ? lastEnds[index] : lastStart
-                            let length = newEnd - newStart
-                            if index >= lastCount || length != lastEnd - lastStart
-                                || !Memory.equal(
-                                    newBytes.baseAddress! + newStart, lastBytes.baseAddress! + lastStart, count: length)
-                            {
-                                out.changed.append(Int32(index))
-                                out.new.bytes.append(
-                                    contentsOf: UnsafeBufferPointer(rebasing: newBytes[newStart..<newEnd]))
-                                out.new.ends.append(out.new.bytes.count)
-                                if withOld {
-                                    if index < lastCount {
-                                        out.old.bytes.append(
-                                            contentsOf: UnsafeBufferPointer(rebasing: lastBytes[lastStart..<lastEnd]))
-                                    } else {
-                                        out.old.bytes.append(contentsOf: "null".utf8)
-                                    }
-                                    out.old.ends.append(out.old.bytes.count)
-                                }
-                            }
-                            newStart = newEnd
-                            lastStart = lastEnd
-                        }
-                    }
-                }
-            }
-        }
-    }
-}
-
-/// What one event gave, in its lane's ``ReplayLaneOutput``.
-struct ReplayLaneResult {
-    enum Kind: UInt8 {
-        /// The stream's name has no fold (its first event): the reason.
-        case startFails
-        /// The event breaks a rule: the reason.
-        case fails
-        /// A version after the stream's failure.
-        case skipped
-        /// The state after the event: its fields.
-        case state
-    }
-
-    var kind: Kind
-    /// The state after the event is ended (``ReplayFold/replayEnded``).
-    var ended = false
-    /// The state's first field in the output's `fields.ends`, or the reason's index.
-    var first: Int32 = -1
-    /// The state's first change in the output's `changed` (and `new`, `old`), and their number.
-    var changes: Int32 = 0
-    var changeCount: Int32 = 0
-    /// The state's number of fields.
-    var fieldCount: Int32 = 0
-    /// Recording, a stream's last event: its final state as an object in the output's `finals`.
-    var finalStart: Int32 = 0
-    var finalEnd: Int32 = 0
-}
-
-/// A lane's results for one batch: for each of its events, in order. Filled by the lane's task,
-/// read by the run's thread after it.
-final class ReplayLaneOutput {
-    // Filled by its lane's task, then read by the run's thread, one access at a time: unchecked
-    // as the lane's state is (measured with it).
-    @exclusivity(unchecked) var results: [ReplayLaneResult] = []
-    @exclusivity(unchecked) var fields = SummaryFieldsWriter()
-    @exclusivity(unchecked) var reasons: [String] = []
-    /// Each state's changes, one state's after the other's: the numbers of the fields that
-    /// differ from the stream's state before (its initial state before its first event), their
-    /// values, and (comparing) their values before.
-    @exclusivity(unchecked) var changed: [Int32] = []
-    @exclusivity(unchecked) var new = SummaryFieldsWriter()
-    @exclusivity(unchecked) var old = SummaryFieldsWriter()
-    /// Recording: the final states of the streams that ended, as objects.
-    @exclusivity(unchecked) var finals: [UInt8] = []
-    /// The folds the lane held after the page.
-    @exclusivity(unchecked) var liveFolds = 0
-
-    func removeAll() {
-        results.removeAll(keepingCapacity: true)
-        fields.bytes.removeAll(keepingCapacity: true)
-        fields.ends.removeAll(keepingCapacity: true)
-        reasons.removeAll(keepingCapacity: true)
-        changed.removeAll(keepingCapacity: true)
-        new.bytes.removeAll(keepingCapacity: true)
-        new.ends.removeAll(keepingCapacity: true)
-        old.bytes.removeAll(keepingCapacity: true)
-        old.ends.removeAll(keepingCapacity: true)
-        finals.removeAll(keepingCapacity: true)
-    }
-
-    /// Appends a whole state's fields; returns the index of its first.
-    func appendState(_ state: SummaryFieldsWriter) -> Int32 {
-        let first = fields.ends.count
-        let base = fields.bytes.count
-        fields.bytes.append(contentsOf: state.bytes)
-        for end in state.ends { fields.ends.append(base + end) }
-        return Int32(first)
-    }
-}
-
-/// A state in a lane's output, read where the lane wrote it: the run compares its changes,
-/// writes them, or (comparing) copies the state into what it keeps, without a copy of its own for
-/// every event.
-struct ReplayLaneState {
-    /// The lane's output (shared, not copied: the lane writes to it only once the run has taken
-    /// the batch).
-    private let output: ReplayLaneOutput
-    /// The state's first field in the output's `fields` (comparing; -1 recording).
-    private let first: Int
-    let count: Int
-    /// Its changes in the output's `changed`, `new` and `old`.
-    private let changes: Range<Int>
-    /// Recording, its stream's last event: its final state in the output's `finals`.
-    private let final: Range<Int>
-
-    init(_ output: ReplayLaneOutput, _ result: ReplayLaneResult) {
-        self.output = output
-        first = Int(result.first)
-        count = Int(result.fieldCount)
-        changes = Int(result.changes)..<Int(result.changes + result.changeCount)
-        final = Int(result.finalStart)..<Int(result.finalEnd)
-    }
-
-    /// The value of field `index` (comparing: the lane writes whole states then).
-    subscript(index: Int) -> ArraySlice<UInt8> {
-        let at = first + index
-        return output.fields.bytes[(at == 0 ? 0 : output.fields.ends[at - 1])..<output.fields.ends[at]]
-    }
-
-    /// The numbers of the fields that differ from the stream's state before (its initial one
-    /// before its first event), in order.
-    var changedFields: ArraySlice<Int32> { output.changed[changes] }
-
-    /// The value of the changed field at `change` (an index in ``changedFields``).
-    func changedValue(_ change: Int) -> ArraySlice<UInt8> {
-        output.new.bytes[(change == 0 ? 0 : output.new.ends[change - 1])..<output.new.ends[change]]
-    }
-
-    /// True when the fields `indices` of the state before, with `values` in their place, are
-    /// these fields: when `indices` are the changed fields, and the values theirs.
-    func hasChanges(_ indices: [Int], values: StateFields) -> Bool {
-        guard indices.count == changes.count else { return false }
-        for (position, change) in changes.enumerated() {
-            guard indices[position] == Int(output.changed[change]),
-                values.sameField(position, asBytes: changedValue(change))
-            else { return false }
-        }
-        return true
-    }
-
-    /// Appends the stream's final state, as the lane wrote it at its last event (recording).
-    func appendFinal(to bytes: inout [UInt8]) { bytes.append(contentsOf: output.finals[final]) }
-
-    /// True when field `index` has the same bytes here as field `otherIndex` (by default the
-    /// same) in `other`.
-    func sameField(_ index: Int, as other: StateFields, at otherIndex: Int? = nil) -> Bool {
-        let otherIndex = otherIndex ?? index
-        guard otherIndex < other.count else { return false }
-        return other.sameField(otherIndex, asBytes: self[index])
-    }
-
-    /// A copy the run keeps.
-    func copy() -> StateFields {
-        var fields = StateFields()
-        for index in 0..<count { fields.append(self[index]) }
-        return fields
-    }
-
-    /// The stream's state before this one: these fields with the changed ones' values before.
-    func stateBefore() -> StateFields {
-        var fields = StateFields()
-        var next = changes.lowerBound
-        for index in 0..<count {
-            if next < changes.upperBound, Int(output.changed[next]) == index {
-                fields.append(output.old.bytes[(next == 0 ? 0 : output.old.ends[next - 1])..<output.old.ends[next]])
-                next += 1
-            } else {
-                fields.append(self[index])
-            }
-        }
-        return fields
-    }
 }
