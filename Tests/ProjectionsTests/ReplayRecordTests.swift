@@ -58,8 +58,8 @@ struct ReplayRecordTests {
         var replaySummary: JSONObject { domain.replaySummary }
     }
 
-    /// The domain's rules, claiming every state ended: the run keeps no copy of any state and
-    /// makes it again from the fold at each next event; nothing it writes or finds may change.
+    /// The domain's rules, claiming every state ended: the run lets go of each stream's queues
+    /// whenever both sides have caught up; nothing it writes or finds may change.
     struct AlwaysEnded: ReplayFold {
         var domain: DomainReplayFold
 
@@ -229,8 +229,8 @@ struct ReplayRecordTests {
         #expect(first.textLines() == second.textLines())
     }
 
-    @Test("states dropped for ended streams and made again give the same records and reports")
-    func droppedStatesAreMadeAgain() throws {
+    @Test("a fold that calls every state ended gives the same records and reports")
+    func everyStateEndedChangesNothing() throws {
         let (store, db) = try Self.simulated(.sqlite, transactions: 300, digitizations: 200)
         defer { db.remove() }
         let base = FileManager.default.temporaryDirectory.path + "/replay-ended-\(UUID().uuidString)"

@@ -23,8 +23,8 @@ public protocol ReplayFold: SendableMetatype {
     /// keys' order, without building the object; false (the default) when the fold cannot, and
     /// the run then takes ``replaySummary``.
     func writeReplayFields(into out: inout SummaryFieldsWriter) -> Bool
-    /// True when nothing may follow (a terminal state): the run then drops the copy of the state
-    /// it keeps for the stream's next version, and makes it again from the fold if one comes.
+    /// True when nothing may follow (a terminal state): comparing, the run then lets go of the
+    /// storage of the stream's queues once both sides have caught up.
     var replayEnded: Bool { get }
 }
 

@@ -68,14 +68,13 @@ final class ReplayLane<Fold: ReplayFold> {
 
     func owns(entry: Int32) -> Bool { Int(entry) % lanes == lane }
 
-    /// The state of `entry` (one of this lane's) after the batches folded so far; nil when its
-    /// fold is gone (ended, failed) or never began.
+    /// The state of `entry` (one of this lane's) after the batches folded so far (its last, which
+    /// the lane keeps); nil when its fold is gone (ended, failed) or never began.
     func state(ofEntry entry: Int) -> StateFields? {
         let slot = entry / lanes
         guard slot < places.count, places[slot] >= 0, folds[Int(places[slot])] != nil else { return nil }
-        var fields = SummaryFieldsWriter()
-        render(Int(places[slot]), category: Int(categories[slot]), into: &fields)
-        return StateFields(bytes: fields.bytes, ends: fields.ends)
+        let last = lasts[Int(places[slot])]
+        return StateFields(bytes: last.bytes, ends: last.ends)
     }
 
     /// Folds this lane's events of `batch` into their streams, leaving the results in
@@ -170,7 +169,7 @@ final class ReplayLane<Fold: ReplayFold> {
                     folds.append(fold)
                     lasts.append(SummaryFieldsWriter())
                 }
-                ReplayLaneChanges.assign(initial, to: &lasts[Int(places[slot])])
+                lasts[Int(places[slot])].assign(initial)
                 live += 1
             } catch {
                 flags[slot] |= ReplayLaneFlags.failed
@@ -207,13 +206,7 @@ final class ReplayLane<Fold: ReplayFold> {
     private func render(_ place: Int, category: Int, into fields: inout SummaryFieldsWriter) {
         if !folds[place]!.writeReplayFields(into: &fields) || fields.ends.count != keyTable[category].count {
             // The fold cannot write its fields (or wrote others): from its summary.
-            fields.bytes.removeAll(keepingCapacity: true)
-            fields.ends.removeAll(keepingCapacity: true)
-            let summary = StateFields(folds[place]!.replaySummary, keys: keyTable[category])
-            for index in 0..<summary.count {
-                fields.bytes.append(contentsOf: summary[index])
-                fields.ends.append(fields.bytes.count)
-            }
+            fields.assign(StateFields(folds[place]!.replaySummary, keys: keyTable[category]))
         }
     }
 
@@ -225,8 +218,7 @@ final class ReplayLane<Fold: ReplayFold> {
         result.finalStart = Int32(out.finals.count)
         let last = lasts[place]
         objectKeys[category].writeObject(count: last.ends.count, into: &out.finals) { index, bytes in
-            let start = index == 0 ? 0 : last.ends[index - 1]
-            bytes.append(contentsOf: last.bytes[start..<last.ends[index]])
+            bytes.append(contentsOf: last.value(index))
         }
         result.finalEnd = Int32(out.finals.count)
     }

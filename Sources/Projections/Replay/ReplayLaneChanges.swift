@@ -3,16 +3,6 @@ import JournalCore
 
 /// A state's changes since the one before, as a lane finds them.
 enum ReplayLaneChanges {
-    /// Makes `fields` the fields of `initial`, in the storage `fields` had.
-    static func assign(_ initial: StateFields, to fields: inout SummaryFieldsWriter) {
-        fields.bytes.removeAll(keepingCapacity: true)
-        fields.ends.removeAll(keepingCapacity: true)
-        for index in 0..<initial.count {
-            fields.bytes.append(contentsOf: initial[index])
-            fields.ends.append(fields.bytes.count)
-        }
-    }
-
     /// Adds to `out` the fields of `new` that differ from those of `last`: their numbers to
     /// `changed`, their values to `new`, and with `withOld` their values in `last` to `old`.
     static func add(

@@ -24,19 +24,14 @@ struct ReplayLaneState {
     }
 
     /// The value of field `index` (comparing: the lane writes whole states then).
-    subscript(index: Int) -> ArraySlice<UInt8> {
-        let at = first + index
-        return output.fields.bytes[(at == 0 ? 0 : output.fields.ends[at - 1])..<output.fields.ends[at]]
-    }
+    subscript(index: Int) -> ArraySlice<UInt8> { output.fields.value(first + index) }
 
     /// The numbers of the fields that differ from the stream's state before (its initial one
     /// before its first event), in order.
     var changedFields: ArraySlice<Int32> { output.changed[changes] }
 
     /// The value of the changed field at `change` (an index in ``changedFields``).
-    func changedValue(_ change: Int) -> ArraySlice<UInt8> {
-        output.new.bytes[(change == 0 ? 0 : output.new.ends[change - 1])..<output.new.ends[change]]
-    }
+    func changedValue(_ change: Int) -> ArraySlice<UInt8> { output.new.value(change) }
 
     /// True when the fields `indices` of the state before, with `values` in their place, are
     /// these fields: when `indices` are the changed fields, and the values theirs.
@@ -74,7 +69,7 @@ struct ReplayLaneState {
         var next = changes.lowerBound
         for index in 0..<count {
             if next < changes.upperBound, Int(output.changed[next]) == index {
-                fields.append(output.old.bytes[(next == 0 ? 0 : output.old.ends[next - 1])..<output.old.ends[next]])
+                fields.append(output.old.value(next))
                 next += 1
             } else {
                 fields.append(self[index])

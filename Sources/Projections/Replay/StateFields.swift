@@ -58,10 +58,10 @@ struct StateFields: Equatable {
         let otherStart = otherIndex == 0 ? 0 : other.ends[otherIndex - 1]
         let count = ends[index] - start
         guard count == other.ends[otherIndex] - otherStart else { return false }
-        return bytes.withUnsafeBufferPointer { mine in
-            other.bytes.withUnsafeBufferPointer { theirs in
-                for offset in 0..<count where mine[start + offset] != theirs[otherStart + offset] { return false }
-                return true
+        guard count > 0 else { return true }
+        return bytes.withUnsafeBytes { mine in
+            other.bytes.withUnsafeBytes { theirs in
+                Memory.equal(mine.baseAddress! + start, theirs.baseAddress! + otherStart, count: count)
             }
         }
     }
@@ -71,10 +71,9 @@ struct StateFields: Equatable {
         let start = index == 0 ? 0 : ends[index - 1]
         let count = ends[index] - start
         guard count == value.count else { return false }
-        return bytes.withUnsafeBufferPointer { mine in
-            value.withUnsafeBufferPointer { theirs in
-                for offset in 0..<count where mine[start + offset] != theirs[offset] { return false }
-                return true
+        guard count > 0 else { return true }
+        return bytes.withUnsafeBytes { mine in
+            value.withUnsafeBytes { theirs in Memory.equal(mine.baseAddress! + start, theirs.baseAddress!, count: count)
             }
         }
     }
